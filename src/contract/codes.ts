@@ -1,0 +1,26 @@
+/**
+ * Error codes shared by every tool. A code is `<TOOL>_<NUMBER>` (CONTRACT.md): the number says
+ * what went wrong, the prefix which tool said it. E0xx are shared faults; each tool numbers its
+ * own from E100 up, in its own module, and never reuses a retired number.
+ */
+export const COMMON_CODES = {
+  usage: "E000",
+  path_outside_root: "E001",
+  file_not_found: "E002",
+  io_error: "E003",
+  invalid_root: "E004",
+  invalid_request: "E005",
+  binary_file: "E006",
+  file_too_large: "E007",
+  internal: "E999",
+} as const;
+
+export type CommonFault = keyof typeof COMMON_CODES;
+
+export function errorCode(tool: string, num: string): string {
+  return `${tool.toUpperCase()}_${num}`;
+}
+
+export function commonCode(tool: string, fault: CommonFault): string {
+  return errorCode(tool, COMMON_CODES[fault]);
+}

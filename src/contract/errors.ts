@@ -1,0 +1,76 @@
+import type { Diagnostic, ErrorResponse, Span } from "./schema.js";
+
+/** Exit codes shared by every tool (CONTRACT.md / seed 05). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, partial: 4 } as const;
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+export interface ToolErrorInit {
+  /** Stable code, prefixed by tool: `LLMSEARCH_E003`. */
+  code: string;
+  /** Short snake_case name of the fault (`pattern_syntax`), ErrorResponse.error. */
+  error: string;
+  message: string;
+  remediation?: string;
+  note?: string;
+  file?: string;
+  span?: Span;
+  /** 2 for invalid arguments or usage, 1 for any other failure. */
+  exitCode?: ExitCode;
+}
+
+/**
+ * An expected failure: bad input, refused path, stale checksum. The CLI layer turns it into
+ * ErrorResponse + DiagnosticPayload. Anything that is not a ToolError is a bug.
+ */
+export class ToolError extends Error {
+  readonly code: string;
+  readonly error: string;
+  readonly remediation: string | undefined;
+  readonly note: string | undefined;
+  readonly file: string | undefined;
+  readonly span: Span | undefined;
+  readonly exitCode: ExitCode;
+
+  constructor(init: ToolErrorInit) {
+    super(init.message);
+    this.name = "ToolError";
+    this.code = init.code;
+    this.error = init.error;
+    this.remediation = init.remediation;
+    this.note = init.note;
+    this.file = init.file;
+    this.span = init.span;
+    this.exitCode = init.exitCode ?? EXIT.failure;
+  }
+
+  toDiagnostic(tool: string): Diagnostic {
+    return omitUndefined({
+      tool,
+      level: "error" as const,
+      message: this.message,
+      file: this.file,
+      span: this.span,
+      code: this.code,
+      note: this.note,
+      remediation: this.remediation,
+    });
+  }
+
+  toErrorResponse(): ErrorResponse {
+    // seed 01 shows `span: null` when there is none; CONTRACT.md keeps seed nulls.
+    return omitUndefined({
+      code: this.code,
+      error: this.error,
+      message: this.message,
+      span: this.span ?? null,
+      remediation: this.remediation ?? "",
+    });
+  }
+}
+
+/** CONTRACT.md: optional fields are omitted, never null. */
+export function omitUndefined<T extends object>(obj: T): T {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
+  return out as T;
+}

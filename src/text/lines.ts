@@ -1,0 +1,78 @@
+/**
+ * Byte offset <-> (line, column) over the raw bytes of a file.
+ *
+ * Lines are split on LF only: in a CRLF file the CR is the last byte of its line, which keeps
+ * columns true byte offsets and spans exact. A BOM is ordinary bytes of line 1 (CONTRACT.md:
+ * offsets are into the file as stored). Lines are 1-based, columns 0-based bytes.
+ */
+export class LineIndex {
+  /** starts[i] = byte offset where line i+1 begins. */
+  private readonly starts: number[];
+  readonly length: number;
+
+  constructor(private readonly bytes: Uint8Array) {
+    this.length = bytes.length;
+    const starts = [0];
+    const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    let i = buf.indexOf(0x0a);
+    while (i !== -1) {
+      starts.push(i + 1);
+      i = buf.indexOf(0x0a, i + 1);
+    }
+    this.starts = starts;
+  }
+
+  /** Number of lines; a file ending in "\n" has an empty last line that is counted. */
+  get lineCount(): number {
+    return this.starts.length;
+  }
+
+  /** 1-based line containing `offset` (offset == length maps to the last line). */
+  lineOf(offset: number): number {
+    if (offset < 0 || offset > this.length) throw new RangeError(`offset ${offset} outside 0..${this.length}`);
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if ((this.starts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  position(offset: number): { line: number; col: number } {
+    const line = this.lineOf(offset);
+    return { line, col: offset - (this.starts[line - 1] as number) };
+  }
+
+  /** Byte offset of (1-based line, 0-based byte column); throws when outside the file. */
+  offset(line: number, col: number): number {
+    if (!Number.isInteger(line) || line < 1 || line > this.starts.length) {
+      throw new RangeError(`line ${line} outside 1..${this.starts.length}`);
+    }
+    const start = this.starts[line - 1] as number;
+    const end = this.lineEnd(line);
+    if (!Number.isInteger(col) || col < 0 || start + col > end) {
+      throw new RangeError(`column ${col} outside 0..${end - start} on line ${line}`);
+    }
+    return start + col;
+  }
+
+  lineStart(line: number): number {
+    return this.starts[line - 1] as number;
+  }
+
+  /** Offset just past the line's content, before its LF (a CR stays part of the content). */
+  lineEnd(line: number): number {
+    const next = this.starts[line];
+    return next === undefined ? this.length : next - 1;
+  }
+
+  /** Text of a line without its terminator (CR of CRLF removed too, for display). */
+  lineText(line: number): string {
+    const start = this.lineStart(line);
+    let end = this.lineEnd(line);
+    if (end > start && this.bytes[end - 1] === 0x0d) end -= 1;
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + start, end - start).toString("utf8");
+  }
+}

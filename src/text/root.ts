@@ -1,0 +1,126 @@
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { commonCode } from "../contract/codes.js";
+import { EXIT, ToolError } from "../contract/errors.js";
+
+/**
+ * CONTRACT.md: the workspace root is `--root`, else the enclosing git work tree, else the
+ * current directory. Returned as a real path (symlinks resolved) so containment checks compare
+ * like with like.
+ */
+export function findWorkspaceRoot(tool: string, explicit?: string, cwd: string = process.cwd()): string {
+  if (explicit !== undefined) {
+    const abs = resolve(cwd, explicit);
+    let st;
+    try {
+      st = statSync(abs);
+    } catch {
+      throw new ToolError({
+        code: commonCode(tool, "invalid_root"),
+        error: "invalid_root",
+        message: `workspace root does not exist: ${explicit}`,
+        remediation: "Pass --root an existing directory, or omit it to use the enclosing git work tree.",
+        exitCode: EXIT.usage,
+      });
+    }
+    if (!st.isDirectory()) {
+      throw new ToolError({
+        code: commonCode(tool, "invalid_root"),
+        error: "invalid_root",
+        message: `workspace root is not a directory: ${explicit}`,
+        remediation: "Pass --root a directory.",
+        exitCode: EXIT.usage,
+      });
+    }
+    return realpathSync(abs);
+  }
+  const start = realpathSync(cwd);
+  return gitWorkTree(start) ?? start;
+}
+
+/** The nearest ancestor (or self) holding `.git` (a directory, or a file for worktrees). */
+export function gitWorkTree(from: string): string | undefined {
+  let dir = from;
+  for (;;) {
+    if (existsSync(join(dir, ".git"))) return dir;
+    const up = dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
+/** `/`-separated path of `abs` relative to `root` (CONTRACT.md file_path). */
+export function toRelative(root: string, abs: string): string {
+  const rel = relative(root, abs);
+  return sep === "/" ? rel : rel.split(sep).join("/");
+}
+
+function isInside(root: string, abs: string): boolean {
+  const rel = relative(root, abs);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+export interface ResolvedPath {
+  /** Absolute path as the user named it (symlinks not resolved). */
+  abs: string;
+  /** CONTRACT.md file_path: relative to the root, `/` separators. */
+  rel: string;
+}
+
+/**
+ * Resolves a user-supplied path and refuses anything outside the root: `..` escapes, absolute
+ * paths elsewhere, and symlinks (of the file or any directory on the way) that lead out.
+ * A relative path is taken from the current directory when it exists there, else from the
+ * root, since paths printed by the tools are root-relative.
+ */
+export function resolveInRoot(tool: string, root: string, userPath: string, cwd: string = process.cwd()): ResolvedPath {
+  if (userPath.includes("\0")) {
+    throw new ToolError({
+      code: commonCode(tool, "invalid_request"),
+      error: "invalid_path",
+      message: "path contains a NUL byte",
+      remediation: "Pass a plain file path.",
+      exitCode: EXIT.usage,
+    });
+  }
+  let abs: string;
+  if (isAbsolute(userPath)) abs = resolve(userPath);
+  else {
+    const fromCwd = resolve(cwd, userPath);
+    abs = existsSync(fromCwd) || !existsSync(resolve(root, userPath)) ? fromCwd : resolve(root, userPath);
+  }
+  const outside = (why: string): ToolError =>
+    new ToolError({
+      code: commonCode(tool, "path_outside_root"),
+      error: "path_outside_root",
+      message: `${userPath}: ${why} outside the workspace root ${root}`,
+      remediation: "Name a file inside the workspace root, or pass --root to widen it.",
+      exitCode: EXIT.usage,
+    });
+  if (!isInside(root, abs)) {
+    // The user may have reached the root through a symlinked spelling of it.
+    const real = realExisting(abs);
+    if (!isInside(root, real)) throw outside("path lies");
+    abs = join(root, relative(root, real));
+  }
+  const real = realExisting(abs);
+  if (!isInside(root, real)) throw outside("path resolves (through a symlink)");
+  return { abs, rel: toRelative(root, abs) };
+}
+
+/** realpath of the longest existing prefix of `abs`, with the missing tail appended. */
+function realExisting(abs: string): string {
+  let head = abs;
+  const tail: string[] = [];
+  for (;;) {
+    try {
+      const real = realpathSync(head);
+      return tail.length ? join(real, ...tail.reverse()) : real;
+    } catch {
+      const up = dirname(head);
+      if (up === head) return abs;
+      tail.push(head.slice(up.length).replace(/^[/\\]/, ""));
+      head = up;
+    }
+  }
+}

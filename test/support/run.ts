@@ -1,0 +1,74 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { z } from "zod";
+import { schemaFor } from "./schemas.js";
+
+export const REPO_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+export const DIST = join(REPO_ROOT, "dist");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON (undefined when it is not one JSON document). */
+  json: unknown;
+}
+
+export interface RunOptions {
+  cwd?: string;
+  input?: string | Uint8Array;
+  env?: Record<string, string>;
+  /** Validate against this schema instead of the tool's registered one. */
+  schema?: z.ZodType;
+  /** Output is not one JSON document (help, version, JSONL): skip schema validation. */
+  raw?: boolean;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs a tool's built CLI as a user would (a real process, real argv, real stdin) and checks
+ * its stdout against the contract: every test that runs a CLI gets its output validated.
+ */
+export async function runTool(tool: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
+  const bin = join(DIST, "src", "cli", `${tool}.js`);
+  const child = spawn(process.execPath, [bin, ...args], {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (b: Buffer) => out.push(b));
+  child.stderr.on("data", (b: Buffer) => err.push(b));
+  child.stdin.on("error", () => undefined);
+  if (options.input !== undefined) child.stdin.end(options.input);
+  else child.stdin.end();
+  const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
+  const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? -1)));
+  clearTimeout(timer);
+  const stdout = Buffer.concat(out).toString("utf8");
+  const stderr = Buffer.concat(err).toString("utf8");
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  if (!options.raw) {
+    if (json === undefined) throw new Error(`${tool} ${args.join(" ")}: stdout is not one JSON document (exit ${code}):\n${stdout}\n${stderr}`);
+    const schema = options.schema ?? schemaFor(tool, args, code);
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new Error(`${tool} ${args.join(" ")}: output violates the contract:\n${parsed.error.message}\n${stdout.slice(0, 4000)}`);
+    }
+  }
+  return { code, stdout, stderr, json };
+}
+
+/** A fresh real directory (symlinks of /tmp resolved, so paths compare with the tools'). */
+export function tempDir(prefix = "llmtools-"): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
