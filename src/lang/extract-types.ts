@@ -1,0 +1,76 @@
+/**
+ * What extraction (src/lang) hands to the code graph (src/graph): the facts of one file, with
+ * exact byte offsets. Resolution of names to targets is the graph's job, not extraction's.
+ */
+import type { LanguageId } from "./registry.js";
+
+export type SymbolKind =
+  | "function"
+  | "method"
+  | "constructor"
+  | "class"
+  | "abstract_class"
+  | "struct"
+  | "union"
+  | "interface"
+  | "trait"
+  | "enum"
+  | "enum_member"
+  | "type_alias"
+  | "module"
+  | "namespace"
+  | "constant"
+  | "static"
+  | "variable"
+  | "field"
+  | "macro"
+  | "impl";
+
+export interface ByteRange {
+  byte_start: number;
+  byte_end: number;
+}
+
+export interface ExtractedSymbol {
+  name: string;
+  kind: SymbolKind;
+  /** Span of the whole definition. */
+  range: ByteRange;
+  /** Span of the name. */
+  name_range: ByteRange;
+  /** Names of the enclosing scopes, outermost first (impl target, class, namespace, ...). */
+  scope: string[];
+  /** Index into `symbols` of the enclosing symbol, when there is one. */
+  parent_index?: number;
+  /** Extra facts: `exported`, `default_export`, `overload`, `abstract`, `static`, ... */
+  flags?: string[];
+}
+
+export type ReferenceKind = "call" | "read" | "write" | "type" | "import";
+
+export interface ExtractedReference {
+  name: string;
+  kind: ReferenceKind;
+  range: ByteRange;
+  /** Qualifier written before the name (`a.b` in `a.b.c()`, `mod::` in Rust), if any. */
+  qualifier?: string;
+  /** Index into `symbols` of the innermost enclosing symbol (the caller for calls). */
+  enclosing_index?: number;
+}
+
+export interface ExtractedImport {
+  /** Module specifier as written (`./util`, `std::collections`, `java.util.List`). */
+  source: string;
+  /** Names brought in; `*` for a wildcard; empty for a bare/side-effect import. */
+  names: { name: string; alias?: string }[];
+  range: ByteRange;
+}
+
+export interface FileFacts {
+  language: LanguageId;
+  symbols: ExtractedSymbol[];
+  references: ExtractedReference[];
+  imports: ExtractedImport[];
+  /** True when tree-sitter recovered from syntax errors (ERROR/MISSING nodes present). */
+  has_errors: boolean;
+}

@@ -1,0 +1,114 @@
+/**
+ * The language registry: which files are which language, and the tree-sitter grammar for each.
+ * Knowledge about a language lives in data (this table and the .scm query files in
+ * src/lang/queries/<language>/), not in a walker per language.
+ */
+import { createRequire } from "node:module";
+import Parser from "tree-sitter";
+
+const require = createRequire(import.meta.url);
+
+export type LanguageId = "rust" | "python" | "c" | "cpp" | "java" | "javascript" | "typescript" | "tsx" | "go";
+
+export interface LanguageInfo {
+  id: LanguageId;
+  /** Display name, as seed 02 prints it ("Rust", "TypeScript"). */
+  name: string;
+  /** Lower-case extensions without the dot. */
+  extensions: string[];
+  /** npm package and, for packages with several grammars, the export to use. */
+  grammarPackage: string;
+  grammarExport?: string;
+  /** Accepted spellings for `--language`. */
+  aliases: string[];
+}
+
+export const LANGUAGES: readonly LanguageInfo[] = [
+  { id: "rust", name: "Rust", extensions: ["rs"], grammarPackage: "tree-sitter-rust", aliases: ["rs"] },
+  { id: "python", name: "Python", extensions: ["py", "pyi"], grammarPackage: "tree-sitter-python", aliases: ["py"] },
+  { id: "c", name: "C", extensions: ["c", "h"], grammarPackage: "tree-sitter-c", aliases: [] },
+  {
+    id: "cpp",
+    name: "C++",
+    extensions: ["cc", "cpp", "cxx", "c++", "hh", "hpp", "hxx", "h++", "ipp", "tpp"],
+    grammarPackage: "tree-sitter-cpp",
+    aliases: ["c++", "cxx"],
+  },
+  { id: "java", name: "Java", extensions: ["java"], grammarPackage: "tree-sitter-java", aliases: [] },
+  {
+    id: "javascript",
+    name: "JavaScript",
+    extensions: ["js", "jsx", "mjs", "cjs"],
+    grammarPackage: "tree-sitter-javascript",
+    aliases: ["js", "jsx"],
+  },
+  {
+    id: "typescript",
+    name: "TypeScript",
+    extensions: ["ts", "mts", "cts"],
+    grammarPackage: "tree-sitter-typescript",
+    grammarExport: "typescript",
+    aliases: ["ts"],
+  },
+  { id: "tsx", name: "TSX", extensions: ["tsx"], grammarPackage: "tree-sitter-typescript", grammarExport: "tsx", aliases: [] },
+  { id: "go", name: "Go", extensions: ["go"], grammarPackage: "tree-sitter-go", aliases: ["golang"] },
+];
+
+const byId = new Map(LANGUAGES.map((l) => [l.id, l]));
+const byExtension = new Map(LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)));
+
+export function languageInfo(id: LanguageId): LanguageInfo {
+  return byId.get(id) as LanguageInfo;
+}
+
+/** Language of a path by its extension (`.d.ts` is TypeScript); undefined when unknown. */
+export function languageForPath(path: string): LanguageInfo | undefined {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  if (dot <= 0 && !base.startsWith(".")) return undefined;
+  return byExtension.get(base.slice(dot + 1).toLowerCase());
+}
+
+/** Resolves a user-typed language name (`ts`, `C++`, `golang`); undefined when unknown. */
+export function languageByName(name: string): LanguageInfo | undefined {
+  const n = name.trim().toLowerCase();
+  return LANGUAGES.find((l) => l.id === n || l.name.toLowerCase() === n || l.aliases.includes(n));
+}
+
+type Grammar = Parameters<Parser["setLanguage"]>[0];
+const grammars = new Map<LanguageId, Grammar>();
+
+/** The tree-sitter grammar object, loaded on first use (native modules are costly to load). */
+export function grammar(id: LanguageId): Grammar {
+  let g = grammars.get(id);
+  if (!g) {
+    const info = languageInfo(id);
+    const mod = require(info.grammarPackage) as Record<string, unknown>;
+    g = (info.grammarExport ? mod[info.grammarExport] : mod) as Grammar;
+    grammars.set(id, g);
+  }
+  return g;
+}
+
+const parsers = new Map<LanguageId, Parser>();
+
+/** A parser set to the language; one per language per thread, reused. */
+export function parserFor(id: LanguageId): Parser {
+  let p = parsers.get(id);
+  if (!p) {
+    p = new Parser();
+    p.setLanguage(grammar(id));
+    parsers.set(id, p);
+  }
+  return p;
+}
+
+/**
+ * Parses bytes. node-tree-sitter takes a JS string and reports byte offsets of its UTF-8
+ * encoding only when the text round-trips; callers pass text decoded from the file's bytes and
+ * must map indices back to bytes themselves when the file is not valid UTF-8.
+ */
+export function parse(id: LanguageId, text: string): Parser.Tree {
+  // The default 32 KiB buffer makes large files fail with "Invalid argument"; size it to the text.
+  return parserFor(id).parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 4 + 1024) });
+}
