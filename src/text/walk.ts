@@ -14,7 +14,8 @@ export interface WalkOptions {
   noIgnore?: boolean;
   /**
    * ripgrep `--glob` semantics: gitignore-style patterns; a plain glob whitelists (when any is
-   * given, a file must match one), `!glob` excludes; a later glob overrides an earlier one.
+   * given, a file must match one), `!glob` excludes; a later glob overrides an earlier one; a
+   * match overrides hidden and ignore rules, as in ripgrep.
    */
   globs?: string[];
   /** Told about every entry left out for a reason other than ignore rules. */
@@ -73,13 +74,17 @@ function compileGlobs(globs: string[]): Globs | undefined {
   return { ig: ignore({ allowRelativePaths: true }).add(globs), hasWhitelist: globs.some((g) => !g.startsWith("!")) };
 }
 
-/** Include decision for a path under `--glob`s; directories are only ever excluded. */
-function globAllows(globs: Globs | undefined, rel: string, isDir: boolean): boolean {
-  if (!globs) return true;
+/**
+ * ripgrep's overrides: a `--glob` match decides before hidden and ignore rules do (a whitelisted
+ * path is taken even when gitignored or hidden). Without a match, a file is excluded when any
+ * whitelist glob exists; a directory is never excluded for lack of a match.
+ */
+function globDecision(globs: Globs | undefined, rel: string, isDir: boolean): "include" | "exclude" | undefined {
+  if (!globs) return undefined;
   const r = globs.ig.test(isDir ? `${rel}/` : rel);
-  if (r.unignored) return false;
-  if (r.ignored) return true;
-  return isDir || !globs.hasWhitelist;
+  if (r.unignored) return "exclude";
+  if (r.ignored) return "include";
+  return !isDir && globs.hasWhitelist ? "exclude" : undefined;
 }
 
 function readRules(path: string): string | undefined {
@@ -165,17 +170,20 @@ function walkDir(
   for (const ent of entries) {
     const name = ent.name;
     if (name === ".git") continue;
-    if (!options.hidden && name.startsWith(".")) continue;
     const abs = join(dir, name);
     const rel = toRelative(options.root, abs);
     if (ent.isSymbolicLink()) {
-      options.onSkip?.(rel, "symlink");
+      if (options.hidden || !name.startsWith(".")) options.onSkip?.(rel, "symlink");
       continue;
     }
     const isDir = ent.isDirectory();
     if (!isDir && !ent.isFile()) continue;
-    if (!options.noIgnore && isIgnored(levels, abs, isDir)) continue;
-    if (!globAllows(globs, rel, isDir)) continue;
+    const override = globDecision(globs, rel, isDir);
+    if (override === "exclude") continue;
+    if (override === undefined) {
+      if (!options.hidden && name.startsWith(".")) continue;
+      if (!options.noIgnore && isIgnored(levels, abs, isDir)) continue;
+    }
     if (isDir) walkDir(abs, levels, inGit, options, globs, out);
     else out.push({ abs, rel });
   }
