@@ -1,0 +1,48 @@
+/**
+ * The `docdex.symbols` payload for one file. Symbols come from the shared extractor
+ * (src/lang/extract.ts), never from a second one; this module only shapes them as seed 04 says.
+ */
+import type { SymbolsPayload } from "../../contract/tools/codeintel.js";
+import type { FileFacts } from "../../lang/extract-types.js";
+import type { LanguageId } from "../../lang/registry.js";
+import { rangeOf } from "./ast.js";
+import { schemaMeta } from "./meta.js";
+import type { Loaded, LoadedFile } from "./source.js";
+
+export type ExtractFn = (language: LanguageId, bytes: Uint8Array) => FileFacts;
+
+/** First line of the definition, without a trailing `{`/`:`, bounded: a display signature. */
+function signatureOf(file: LoadedFile, byteStart: number, byteEnd: number): string | undefined {
+  const startIdx = file.decoded.toIndex(byteStart);
+  const endIdx = file.decoded.toIndex(byteEnd);
+  const text = file.decoded.text.slice(startIdx, endIdx);
+  const firstLine = (text.split("\n")[0] ?? "").replace(/\r$/, "");
+  const sig = firstLine.replace(/\s*[{:]?\s*$/, "").trim();
+  if (sig.length === 0) return undefined;
+  return sig.length > 200 ? `${sig.slice(0, 197)}...` : sig;
+}
+
+export function symbolsPayload(repo: string, loaded: Loaded, extract: ExtractFn): SymbolsPayload {
+  if (!loaded.ok) return { schema: schemaMeta("symbols"), repo_id: repo, file: loaded.rel, symbols: [], outcome: loaded.outcome };
+  const file = loaded.file;
+  let facts: FileFacts;
+  try {
+    facts = extract(file.language.id, file.bytes);
+  } catch (e) {
+    const msg = (e as Error).message.replace(/\s+/g, " ").slice(0, 300);
+    return {
+      schema: schemaMeta("symbols"),
+      repo_id: repo,
+      file: file.rel,
+      symbols: [],
+      outcome: { status: "failed", reason: `extract_failed (${file.language.id})`, error_summary: msg },
+    };
+  }
+  const symbols = facts.symbols.map((s) => {
+    const range = rangeOf(file, file.decoded.toIndex(s.range.byte_start), file.decoded.toIndex(s.range.byte_end));
+    const symbol_id = `${repo}:${file.rel}#${range.start_line}:${range.start_col}-${range.end_line}:${range.end_col}:${s.kind}:${s.name}`;
+    const signature = signatureOf(file, s.range.byte_start, s.range.byte_end);
+    return signature === undefined ? { symbol_id, name: s.name, kind: s.kind, range } : { symbol_id, name: s.name, kind: s.kind, range, signature };
+  });
+  return { schema: schemaMeta("symbols"), repo_id: repo, file: file.rel, symbols, outcome: file.outcome };
+}
