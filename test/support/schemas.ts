@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { QueryErrorResponseSchema } from "../../src/contract/schema.js";
+import { LlmtransformResponseSchema } from "../../src/contract/tools/llmtransform.js";
 
 /**
  * Which contract schema a tool's output must satisfy, given its argv and exit code. Each tool
@@ -13,6 +14,7 @@ export function queryPicker(ok: (args: string[]) => z.ZodType): Picker {
 }
 
 const registry: Record<string, Picker> = {
+  llmtransform: () => LlmtransformResponseSchema,
   // one line per tool, e.g.  llmsearch: queryPicker(() => LlmsearchResponseSchema),
 };
 

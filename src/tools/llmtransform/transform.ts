@@ -1,0 +1,292 @@
+/**
+ * llmtransform as a plain function: request -> outcome. Reads the file, checks the checksum,
+ * plans the edits (plan.ts) and writes the result atomically. Every failure leaves the file's
+ * bytes as they were: nothing is written until the whole plan is known, the write goes to a temp
+ * file renamed over the target, and the checksum is verified again right before that rename.
+ */
+import { W_OK, X_OK } from "node:constants";
+import { accessSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, unlinkSync, type Stats } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { EXIT, type ExitCode, ToolError } from "../../contract/errors.js";
+import type { Diagnostic } from "../../contract/schema.js";
+import type { LlmtransformResult } from "../../contract/tools/llmtransform.js";
+import { atomicWriteFileSync } from "../../text/atomic.js";
+import { checksum } from "../../text/checksum.js";
+import { resolveInRoot } from "../../text/root.js";
+import { CODES, TOOL } from "./codes.js";
+import { planEdits } from "./plan.js";
+import type { EditRequest } from "./request.js";
+
+export interface TransformOptions {
+  /** Real absolute workspace root. */
+  root: string;
+  cwd?: string;
+  /** Compute everything, write nothing. */
+  dryRun?: boolean;
+  /** Apply the valid edits and report the others (default: all or nothing). */
+  partial?: boolean;
+  /** Test hook: runs after the temp file is written and synced, before the re-check and rename. */
+  beforeRename?: (tempPath: string) => void;
+}
+
+export interface TransformOutcome {
+  status: "ok" | "partial" | "error";
+  message: string;
+  exitCode: ExitCode;
+  result: LlmtransformResult;
+  error?: Diagnostic;
+  diagnostics: Diagnostic[];
+}
+
+function note(code: string, message: string, level: Diagnostic["level"] = "note", file?: string): Diagnostic {
+  const d: Diagnostic = { tool: TOOL, level, message, code };
+  if (file !== undefined) d.file = file;
+  return d;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+export function transform(req: EditRequest, options: TransformOptions): TransformOutcome {
+  const { abs, rel } = resolveInRoot(TOOL, options.root, req.file_path, options.cwd);
+  let st: Stats;
+  try {
+    st = statSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new ToolError({
+        code: CODES.file_not_found,
+        error: "file_not_found",
+        message: `${rel}: no such file`,
+        file: rel,
+        remediation: "llmtransform edits existing files only; check the path (relative to the workspace root) or create the file with llmfilewrite.",
+      });
+    }
+    throw ioError(rel, e);
+  }
+  if (!st.isFile()) {
+    throw new ToolError({
+      code: CODES.not_regular_file,
+      error: "not_regular_file",
+      message: `${rel} is not a regular file`,
+      file: rel,
+      remediation: "Name a regular file; directories, devices and pipes cannot be edited.",
+    });
+  }
+  // Write through a symlink to its target: renaming over the link would replace the link itself.
+  // resolveInRoot has already refused links that lead outside the root.
+  const target = realpathSync(abs);
+  let original: Buffer;
+  try {
+    original = readFileSync(target);
+  } catch (e) {
+    throw ioError(rel, e);
+  }
+  const current = checksum(original);
+  if (current !== req.expected_checksum) {
+    throw new ToolError({
+      code: CODES.checksum_mismatch,
+      error: "checksum_mismatch",
+      message: `${rel} has changed since the edits were computed: expected ${req.expected_checksum}, found ${current}; nothing written`,
+      file: rel,
+      note: `current checksum: ${current}`,
+      remediation: `Re-read ${rel}, recompute the edits against its current bytes, and retry with --expected-checksum ${current}.`,
+    });
+  }
+
+  const plan = planEdits(original, rel, req.edits, { partial: options.partial });
+  const diagnostics: Diagnostic[] = [];
+  const n = req.edits.length;
+  const changes = plan.applied > 0 && !plan.output.equals(original);
+  const result: LlmtransformResult = {
+    type: "edit",
+    file_path: rel,
+    original_checksum: current,
+    final_checksum: current,
+    total_byte_shift: plan.applied > 0 ? plan.totalByteShift : 0,
+    applied_count: plan.applied,
+    skipped_count: plan.skipped,
+    error_count: plan.errors,
+    dry_run: Boolean(options.dryRun),
+    written: false,
+    edits: plan.edits,
+  };
+
+  if (n === 0) {
+    diagnostics.push(note(CODES.no_edits, `no edits in the request; the checksum of ${rel} matched and the file was left untouched`, "note", rel));
+  }
+  if (lstatSync(abs).isSymbolicLink()) diagnostics.push(note(CODES.symlink_followed, `${rel} is a symlink; edited its target`, "note", rel));
+
+  if (plan.applied === 0 && plan.errors > 0) {
+    const message = options.partial
+      ? `none of the ${plural(n, "edit")} to ${rel} is valid; nothing written`
+      : `${plural(plan.errors, "invalid edit")} of ${n} to ${rel}; nothing written (all or nothing: pass --partial to apply the valid ones)`;
+    return {
+      status: "error",
+      message,
+      exitCode: EXIT.failure,
+      result,
+      error: invalidEditsDiagnostic(message, rel, plan.edits),
+      diagnostics,
+    };
+  }
+
+  if (plan.applied > 0) result.final_checksum = checksum(plan.output);
+  if (changes && !options.dryRun) {
+    assertWritable(target, rel);
+    diagnostics.push(...removeStaleTemps(target, rel));
+    if (st.nlink > 1) {
+      diagnostics.push(
+        note(
+          CODES.hard_links,
+          `${rel} had ${st.nlink} hard links; the atomic rename gave this name a new file, the other links keep the old bytes`,
+          "warning",
+          rel,
+        ),
+      );
+    }
+    try {
+      atomicWriteFileSync(target, plan.output, {
+        beforeRename: (temp) => {
+          options.beforeRename?.(temp);
+          // The guard against a concurrent writer: the bytes under the name must still be the
+          // ones the plan was made from. (A writer slipping in between this read and the rename,
+          // microseconds, is not caught: POSIX offers no compare-and-rename.)
+          if (checksum(readFileSync(target)) !== current) {
+            throw new ToolError({
+              code: CODES.changed_during_write,
+              error: "changed_during_write",
+              message: `${rel} was changed by someone else while llmtransform was writing it; nothing written`,
+              file: rel,
+              remediation: `Re-read ${rel}, recompute the edits, and retry with its new checksum.`,
+            });
+          }
+        },
+      });
+    } catch (e) {
+      if (e instanceof ToolError) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw readOnly(rel, `cannot write next to ${rel} (${code})`);
+      throw ioError(rel, e);
+    }
+    result.written = true;
+  } else if (changes && options.dryRun) {
+    const why = writeBlocker(target);
+    if (why) diagnostics.push(note(CODES.read_only, `dry run: a real run would fail: ${why}`, "warning", rel));
+  } else if (plan.applied > 0) {
+    diagnostics.push(note(CODES.no_edits, `the edits leave ${rel} byte-identical; nothing written`, "note", rel));
+  }
+
+  const dry = options.dryRun ? "dry run: " : "";
+  const verb = options.dryRun ? "would apply" : "applied";
+  const tail = options.dryRun ? "; nothing written" : "";
+  if (plan.errors > 0) {
+    const message = `${dry}${verb} ${plan.applied} of ${n} edits to ${rel}; ${plural(plan.errors, "edit")} rejected${tail}`;
+    return { status: "partial", message, exitCode: EXIT.partial, result, diagnostics };
+  }
+  const message = `${dry}${verb} ${plural(plan.applied, "edit")} to ${rel}${tail}`;
+  return { status: "ok", message, exitCode: EXIT.ok, result, diagnostics };
+}
+
+function invalidEditsDiagnostic(message: string, rel: string, edits: LlmtransformResult["edits"]): Diagnostic {
+  const bad = edits.filter((e) => e.error);
+  const listed = bad
+    .slice(0, 5)
+    .map((e) => `${e.error?.code}: ${e.error?.message}`)
+    .join("; ");
+  return {
+    tool: TOOL,
+    level: "error",
+    message,
+    file: rel,
+    code: CODES.invalid_edits,
+    note: bad.length > 5 ? `${listed}; and ${bad.length - 5} more` : listed,
+    remediation: "Fix the edits whose status is \"error\" in result.edits (each says why), or pass --partial to apply the valid ones.",
+  };
+}
+
+function ioError(rel: string, e: unknown): ToolError {
+  return new ToolError({
+    code: CODES.io_error,
+    error: "io_error",
+    message: `${rel}: ${(e as Error).message}`,
+    file: rel,
+    remediation: "Check that the file is readable and the disk is healthy; the file was not changed.",
+  });
+}
+
+function readOnly(rel: string, why: string): ToolError {
+  return new ToolError({
+    code: CODES.read_only,
+    error: "read_only",
+    message: `${rel} is read-only: ${why}; nothing written`,
+    file: rel,
+    remediation: "Make the file and its directory writable (e.g. chmod u+w) if it is meant to be edited.",
+  });
+}
+
+/**
+ * Why the file could not be replaced, or undefined. A file or directory without any write bit
+ * counts as read-only even for root, who could write it anyway: a 0444 file says "do not edit".
+ */
+function writeBlocker(target: string): string | undefined {
+  const dir = dirname(target);
+  const fileMode = statSync(target).mode & 0o7777;
+  if ((fileMode & 0o222) === 0) return `the file's mode is ${fileMode.toString(8).padStart(4, "0")} (no write permission)`;
+  const dirMode = statSync(dir).mode & 0o7777;
+  if ((dirMode & 0o222) === 0) return `its directory's mode is ${dirMode.toString(8).padStart(4, "0")} (no write permission)`;
+  try {
+    accessSync(target, W_OK);
+    accessSync(dir, W_OK | X_OK);
+  } catch (e) {
+    return `no write permission (${(e as NodeJS.ErrnoException).code})`;
+  }
+  return undefined;
+}
+
+function assertWritable(target: string, rel: string): void {
+  const why = writeBlocker(target);
+  if (why) throw readOnly(rel, why);
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * A process killed mid-write leaves its temp file (`.<name>.<pid>.<hex>.tmp`, src/text/atomic.ts)
+ * beside the target; the target itself is intact. Remove those of this file whose writer is dead.
+ */
+function removeStaleTemps(target: string, rel: string): Diagnostic[] {
+  const dir = dirname(target);
+  const name = basename(target);
+  const out: Diagnostic[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return out;
+  }
+  const prefix = `.${name}.`;
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix) || !entry.endsWith(".tmp")) continue;
+    const m = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(entry.slice(prefix.length));
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid === process.pid || pidAlive(pid)) continue;
+    try {
+      unlinkSync(join(dir, entry));
+      out.push(note(CODES.stale_temp_removed, `removed ${entry}, left beside ${rel} by an interrupted run (pid ${pid})`, "note", rel));
+    } catch {
+      // Someone else removed it first, or we may not: either way it is not ours to fret over.
+    }
+  }
+  return out;
+}
