@@ -1,0 +1,149 @@
+#!/usr/bin/env node
+/**
+ * mdsel: index Markdown documents and select their parts by selector (seed 05). A thin adapter:
+ * argv -> request -> src/tools/mdsel -> seed 05 envelope -> stdout + exit code.
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { EXIT, type ExitCode, type ToolError } from "../contract/errors.js";
+import { executionId, timestamp } from "../contract/ids.js";
+import { SCHEMA_VERSION } from "../contract/version.js";
+import { findWorkspaceRoot } from "../text/root.js";
+import { MDSEL_CODES, TOOL } from "../tools/mdsel/errors.js";
+import type { CommandResult, Outcome } from "../tools/mdsel/index-command.js";
+import { MARKDOWN_EXTENSIONS, type Workspace } from "../tools/mdsel/load.js";
+import { baseProgram, intOption, runCli, type CliResult } from "./run.js";
+
+const HELP_AFTER = `
+Selectors:
+  [namespace::]segment[/segment...][?full=true]
+  namespace       file name without extension, lower-cased (README.md -> readme)
+  root            the whole document
+  heading:hN[i]   the i-th level-N heading (N = 1..6) in scope, with its whole section
+  section[i]      the i-th section (any heading level) in scope
+  block:T[i]      the i-th block of type T in scope: paragraph, code, list, table, blockquote
+  page[i]         the i-th page (500 words) of the node before it; last segment only
+  ?full=true      return the whole content, no truncation at 500 words
+  Indices start at 0 and default to [0]. A section owns everything up to the next heading of
+  the same or a higher level, subsections included.
+
+Exit codes:
+  0  success
+  1  failure (nothing could be indexed or selected)
+  2  invalid arguments or usage (every selector syntactically invalid included)
+  4  partial success (some files or selectors failed; partial results are in data)
+
+Output: one JSON document on stdout (seed 05 envelope); nothing else is printed there.`;
+
+let command: "index" | "select" | "mdsel" = "mdsel";
+let request: { kind: "index"; files: string[] } | { kind: "select"; args: string[] } | undefined;
+
+const program = baseProgram(TOOL, "Index Markdown documents and select sections, headings, blocks and pages by selector.")
+  .option("--max-bytes <n>", "refuse files larger than this many bytes (default 5242880)", intOption(TOOL, "--max-bytes", 1))
+  .option("--root <dir>", "workspace root that file_path is relative to (default: the enclosing git work tree, else the current directory)")
+  .addHelpText("after", HELP_AFTER);
+
+program
+  .command("index")
+  .description("list every heading, section and block of the files, with selectors, word counts and spans")
+  .argument("[files...]", "Markdown files (default: the Markdown files of the current directory)")
+  .action((files: string[]) => {
+    request = { kind: "index", files };
+  });
+
+program
+  .command("select")
+  .description("return the content of each selector; an argument that names an existing file or ends in a Markdown extension (and has no '::') is a file, any other is a selector")
+  .argument("<selector-or-file...>", "selectors, then optionally files (default files: the Markdown files of the current directory, parsed only when named)")
+  .action((args: string[]) => {
+    request = { kind: "select", args };
+  });
+
+for (const c of program.commands) c.addHelpText("after", HELP_AFTER);
+
+const sub = process.argv[2];
+if (sub === "index" || sub === "select") command = sub;
+
+function isFileArg(arg: string): boolean {
+  if (arg.includes("::")) return false;
+  const lower = arg.toLowerCase();
+  if (MARKDOWN_EXTENSIONS.some((x) => lower.endsWith(x))) return true;
+  const abs = resolve(arg);
+  return existsSync(abs) && statSync(abs).isFile();
+}
+
+const EXIT_OF: Record<Outcome, ExitCode> = { ok: EXIT.ok, partial: EXIT.partial, failure: EXIT.failure, usage: EXIT.usage };
+
+function envelope(cmd: typeof command, result: CommandResult<unknown, unknown>): Record<string, unknown> {
+  const env: Record<string, unknown> = {
+    schema_version: SCHEMA_VERSION,
+    execution_id: executionId(),
+    tool: TOOL,
+    success: result.outcome === "ok",
+    command: cmd,
+    timestamp: timestamp(),
+    data: result.data,
+  };
+  if (result.partial_results) env.partial_results = result.partial_results;
+  if (result.unresolved_selectors) env.unresolved_selectors = result.unresolved_selectors;
+  if (result.warnings) env.warnings = result.warnings;
+  if (result.errors) env.errors = result.errors;
+  return env;
+}
+
+function errorEnvelope(err: ToolError): unknown {
+  const usage = err.exitCode === EXIT.usage;
+  return envelope(command, {
+    outcome: usage ? "usage" : "failure",
+    data: null,
+    errors: [
+      {
+        type: "PROCESSING_ERROR",
+        code: usage ? MDSEL_CODES.usage : err.code.startsWith("MDSEL_E") ? err.code : MDSEL_CODES.internal,
+        message: err.message,
+        ...(err.remediation ? { remediation: err.remediation } : {}),
+      },
+    ],
+  });
+}
+
+async function action(prog: Command): Promise<CliResult> {
+  if (!request) {
+    // No subcommand: commander printed nothing we can use; say so as a usage error.
+    const { ToolError } = await import("../contract/errors.js");
+    throw new ToolError({
+      code: MDSEL_CODES.usage,
+      error: "invalid_arguments",
+      message: "missing command: use 'mdsel index FILES...' or 'mdsel select SELECTOR... [FILES...]'",
+      remediation: "Run 'mdsel --help'.",
+      exitCode: EXIT.usage,
+    });
+  }
+  const opts = prog.opts<{ maxBytes?: number; root?: string }>();
+  const cwd = process.cwd();
+  const ws: Workspace = { cwd, root: findWorkspaceRoot(TOOL, opts.root, cwd), ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}) };
+  let result: CommandResult<unknown, unknown>;
+  if (request.kind === "index") {
+    const { indexCommand } = await import("../tools/mdsel/index-command.js");
+    result = await indexCommand(ws, { files: request.files });
+  } else {
+    const files = request.args.filter(isFileArg);
+    const selectors = request.args.filter((a) => !isFileArg(a));
+    if (selectors.length === 0) {
+      const { ToolError } = await import("../contract/errors.js");
+      throw new ToolError({
+        code: MDSEL_CODES.usage,
+        error: "invalid_arguments",
+        message: "select needs at least one selector (every argument was taken as a file)",
+        remediation: "Give a selector such as 'readme::heading:h2[0]' before the files.",
+        exitCode: EXIT.usage,
+      });
+    }
+    const { selectCommand } = await import("../tools/mdsel/select-command.js");
+    result = await selectCommand(ws, { selectors, files });
+  }
+  return { envelope: envelope(command, result), exitCode: EXIT_OF[result.outcome] };
+}
+
+await runCli(program, TOOL, { kind: "custom", errorEnvelope }, action);

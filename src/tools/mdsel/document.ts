@@ -1,0 +1,277 @@
+/**
+ * A Markdown file read, checked and parsed into mdsel's model: the top-level headings with
+ * their sections, every selectable block, and the word positions truncation and paging use.
+ * All offsets kept here are UTF-16 indices into `text` (the whole decoded file, BOM included);
+ * `span()` maps them to exact byte offsets through src/text/decode.ts.
+ */
+import { readFileSync, statSync } from "node:fs";
+import type { Nodes, Root } from "mdast";
+import type { Span } from "../../contract/schema.js";
+import { decodeBytes, type DecodedText } from "../../text/decode.js";
+import { LineIndex } from "../../text/lines.js";
+import { makeSpan } from "../../text/span.js";
+import { MDSEL_CODES, MdselFault } from "./errors.js";
+import { parseMarkdown, plainText } from "./parse.js";
+
+export type BlockType = "paragraph" | "code" | "list" | "table" | "blockquote";
+export const BLOCK_TYPES: readonly BlockType[] = ["paragraph", "code", "list", "table", "blockquote"];
+
+/** Default refusal threshold: micromark needs seconds per MB, so larger files are refused. */
+export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
+
+export interface Heading {
+  /** Position among all top-level headings, document order (what `section[i]` counts). */
+  ordinal: number;
+  depth: 1 | 2 | 3 | 4 | 5 | 6;
+  text: string;
+  start: number;
+  /** End of the heading line itself. */
+  end: number;
+  /** End of the last node the section owns (up to the next heading of the same or higher level). */
+  sectionEnd: number;
+  /** Ordinal of the enclosing section's heading, -1 at the top. */
+  parent: number;
+}
+
+export interface Block {
+  ordinal: number;
+  type: BlockType;
+  start: number;
+  end: number;
+  /** Ordinal of the nearest enclosing selectable block, -1 when none. */
+  parent: number;
+  /** True for direct children of the document root. */
+  topLevel: boolean;
+  node: Nodes;
+}
+
+export interface MdDocument {
+  namespace: string;
+  filePath: string;
+  bytes: Buffer;
+  text: string;
+  /** Index where the Markdown starts (1 after a BOM). */
+  origin: number;
+  /** End of the last node (trailing blank lines excluded); root content is [origin, contentEnd). */
+  contentEnd: number;
+  decoded: DecodedText;
+  lines: LineIndex;
+  tree: Root;
+  headings: Heading[];
+  blocks: Block[];
+  /** Word starts and ends (UTF-16), sorted; a word is a run of non-space holding a letter or digit. */
+  wordStarts: Uint32Array;
+  wordEnds: Uint32Array;
+  span(start: number, end: number): Span;
+}
+
+export interface LoadOptions {
+  maxBytes?: number;
+}
+
+/** Reads and checks a file; every refusal is a MdselFault with a stable code. */
+export function readMarkdownFile(abs: string, displayPath: string, options: LoadOptions = {}): Buffer {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let size: number;
+  try {
+    const st = statSync(abs);
+    if (st.isDirectory()) {
+      throw new MdselFault({
+        file: displayPath,
+        type: "PROCESSING_ERROR",
+        code: MDSEL_CODES.io_error,
+        message: `Not a file: ${displayPath} is a directory`,
+        remediation: "Pass Markdown files, not directories.",
+      });
+    }
+    size = st.size;
+  } catch (e) {
+    if (e instanceof MdselFault) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      throw new MdselFault({
+        file: displayPath,
+        type: "FILE_NOT_FOUND",
+        code: MDSEL_CODES.file_not_found,
+        message: `File not found: ${displayPath}`,
+        remediation: "Check the path; paths are taken from the current directory.",
+      });
+    }
+    throw ioFault(displayPath, e);
+  }
+  if (size > maxBytes) {
+    throw new MdselFault({
+      file: displayPath,
+      type: "PROCESSING_ERROR",
+      code: MDSEL_CODES.file_too_large,
+      message: `File too large: ${displayPath} is ${size} bytes, the limit is ${maxBytes}`,
+      remediation: "Raise the limit with --max-bytes if the file really is Markdown to select from.",
+    });
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(abs);
+  } catch (e) {
+    throw ioFault(displayPath, e);
+  }
+  const nul = bytes.indexOf(0);
+  if (nul !== -1) {
+    throw new MdselFault({
+      file: displayPath,
+      type: "PARSE_ERROR",
+      code: MDSEL_CODES.binary_file,
+      message: `Binary file: ${displayPath} has a NUL byte at offset ${nul}`,
+      remediation: "mdsel reads UTF-8 Markdown; convert UTF-16 files to UTF-8 first.",
+    });
+  }
+  return bytes;
+}
+
+function ioFault(displayPath: string, e: unknown): MdselFault {
+  return new MdselFault({
+    file: displayPath,
+    type: "PROCESSING_ERROR",
+    code: MDSEL_CODES.io_error,
+    message: `Cannot read ${displayPath}: ${(e as Error).message}`,
+    remediation: "Check the file's permissions.",
+  });
+}
+
+/** Bytes -> model. Invalid UTF-8 is refused: spans would point at bytes the text does not hold. */
+export async function buildDocument(bytes: Buffer, namespace: string, filePath: string): Promise<MdDocument> {
+  const decoded = decodeBytes(bytes);
+  if (!decoded.valid) {
+    const at = firstInvalidUtf8(bytes);
+    const lines = new LineIndex(bytes);
+    const pos = lines.position(at);
+    throw new MdselFault({
+      file: filePath,
+      type: "PARSE_ERROR",
+      code: MDSEL_CODES.invalid_utf8,
+      message: `Invalid UTF-8 in ${filePath} at byte ${at} (line ${pos.line}, column ${pos.col})`,
+      remediation: "Re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8).",
+    });
+  }
+  const text = decoded.text;
+  const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let tree: Root;
+  try {
+    tree = await parseMarkdown(origin === 0 ? text : text.slice(origin));
+  } catch (e) {
+    throw new MdselFault({
+      file: filePath,
+      type: "PARSE_ERROR",
+      code: MDSEL_CODES.parser_failed,
+      message: `Markdown parser failed on ${filePath}: ${(e as Error).message}`,
+    });
+  }
+  const lines = new LineIndex(bytes);
+  const startOf = (n: Nodes): number => (n.position?.start.offset ?? 0) + origin;
+  const endOf = (n: Nodes): number => (n.position?.end.offset ?? 0) + origin;
+
+  const headings: Heading[] = [];
+  const top = tree.children;
+  const contentEnd = top.length > 0 ? endOf(top[top.length - 1] as Nodes) : origin;
+  // Sections: a heading owns every following top-level node up to the next heading of the
+  // same or a higher level (a smaller depth), so subsections sit inside their parents.
+  const open: Heading[] = [];
+  let lastEnd = origin;
+  for (const node of top) {
+    if (node.type === "heading") {
+      while (open.length > 0 && (open[open.length - 1] as Heading).depth >= node.depth) {
+        (open.pop() as Heading).sectionEnd = lastEnd;
+      }
+      const h: Heading = {
+        ordinal: headings.length,
+        depth: node.depth,
+        text: plainText(node),
+        start: startOf(node),
+        end: endOf(node),
+        sectionEnd: endOf(node),
+        parent: open.length > 0 ? (open[open.length - 1] as Heading).ordinal : -1,
+      };
+      headings.push(h);
+      open.push(h);
+    }
+    lastEnd = endOf(node);
+  }
+  for (const h of open) h.sectionEnd = lastEnd;
+
+  const blocks: Block[] = [];
+  const visit = (node: Nodes, parent: number, topLevel: boolean): void => {
+    let here = parent;
+    if (isBlockType(node.type)) {
+      here = blocks.length;
+      blocks.push({ ordinal: here, type: node.type, start: startOf(node), end: endOf(node), parent, topLevel, node });
+    }
+    if ("children" in node && node.type !== "paragraph" && node.type !== "heading" && node.type !== "tableRow") {
+      for (const c of node.children as Nodes[]) visit(c, here, false);
+    }
+  };
+  for (const node of top) visit(node, -1, true);
+
+  const { starts, ends } = wordPositions(text);
+  return {
+    namespace,
+    filePath,
+    bytes,
+    text,
+    origin,
+    contentEnd,
+    decoded,
+    lines,
+    tree,
+    headings,
+    blocks,
+    wordStarts: starts,
+    wordEnds: ends,
+    span: (start, end) => makeSpan(filePath, decoded.toByte(start), decoded.toByte(end), lines),
+  };
+}
+
+function isBlockType(t: string): t is BlockType {
+  return t === "paragraph" || t === "code" || t === "list" || t === "table" || t === "blockquote";
+}
+
+const WORDY = /[\p{L}\p{N}]/u;
+
+function wordPositions(text: string): { starts: Uint32Array; ends: Uint32Array } {
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const re = /\S+/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (WORDY.test(m[0])) {
+      starts.push(m.index);
+      ends.push(m.index + m[0].length);
+    }
+  }
+  return { starts: Uint32Array.from(starts), ends: Uint32Array.from(ends) };
+}
+
+/** Index of the first word starting at or after `pos`. */
+export function firstWordAtOrAfter(doc: MdDocument, pos: number): number {
+  const a = doc.wordStarts;
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Words starting inside [start, end). */
+export function countWords(doc: MdDocument, start: number, end: number): number {
+  return firstWordAtOrAfter(doc, end) - firstWordAtOrAfter(doc, start);
+}
+
+function firstInvalidUtf8(bytes: Buffer): number {
+  // decodeBytes marks each invalid byte with U+FFFD; find the first whose source is not EF BF BD.
+  const d = decodeBytes(bytes);
+  for (let i = d.text.indexOf("\ufffd"); i !== -1; i = d.text.indexOf("\ufffd", i + 1)) {
+    const b = d.toByte(i);
+    if (!(bytes[b] === 0xef && bytes[b + 1] === 0xbf && bytes[b + 2] === 0xbd)) return b;
+  }
+  return 0;
+}

@@ -1,0 +1,102 @@
+/**
+ * From user paths to documents: namespaces (file name without extension, lower-cased, so
+ * `readme` names README.md), collisions, discovery of the Markdown files of a directory,
+ * and lazy parsing so a selector touches only the documents it names.
+ */
+import { readdirSync } from "node:fs";
+import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
+import { buildDocument, readMarkdownFile, type LoadOptions, type MdDocument } from "./document.js";
+import { MDSEL_CODES, MdselFault, type ErrorEntry } from "./errors.js";
+
+export const MARKDOWN_EXTENSIONS = [".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"];
+
+export interface Source {
+  namespace: string;
+  /** As printed: relative to the workspace root with `/`, or absolute when outside it. */
+  filePath: string;
+  abs: string;
+}
+
+export interface Workspace {
+  cwd: string;
+  root: string;
+  maxBytes?: number;
+}
+
+export function namespaceOf(path: string): string {
+  return basename(path, extname(path)).toLowerCase();
+}
+
+export function displayPath(ws: Workspace, abs: string): string {
+  const rel = relative(ws.root, abs);
+  if (rel === "" || rel.startsWith(`..${sep}`) || rel === ".." || isAbsolute(rel)) return abs;
+  return sep === "/" ? rel : rel.split(sep).join("/");
+}
+
+/** One Source per path; a namespace already taken gets `_2`, `_3`, ... and a warning. */
+export function sourcesFor(ws: Workspace, paths: string[], warnings: string[]): Source[] {
+  const taken = new Set<string>();
+  const out: Source[] = [];
+  for (const p of paths) {
+    const abs = resolve(ws.cwd, p);
+    const base = namespaceOf(p) || "doc";
+    let ns = base;
+    for (let k = 2; taken.has(ns); k++) ns = `${base}_${k}`;
+    if (ns !== base) warnings.push(`namespace '${base}' is taken; ${displayPath(ws, abs)} is '${ns}'`);
+    taken.add(ns);
+    out.push({ namespace: ns, filePath: displayPath(ws, abs), abs });
+  }
+  return out;
+}
+
+/** The Markdown files directly in the current directory, sorted, for selectors without files. */
+export function discoverMarkdown(ws: Workspace): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(ws.cwd, { withFileTypes: true })
+      .filter((e) => (e.isFile() || e.isSymbolicLink()) && MARKDOWN_EXTENSIONS.includes(extname(e.name).toLowerCase()))
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+  return names.sort();
+}
+
+export async function loadDocument(ws: Workspace, src: Source): Promise<MdDocument> {
+  const options: LoadOptions = ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes };
+  const bytes = readMarkdownFile(src.abs, src.filePath, options);
+  return buildDocument(bytes, src.namespace, src.filePath);
+}
+
+/** Loads each source once; failures are remembered as ErrorEntries, never thrown twice. */
+export class DocumentCache {
+  private readonly done = new Map<string, MdDocument | ErrorEntry>();
+  constructor(private readonly ws: Workspace) {}
+
+  async get(src: Source): Promise<MdDocument | ErrorEntry> {
+    const hit = this.done.get(src.namespace);
+    if (hit) return hit;
+    let out: MdDocument | ErrorEntry;
+    try {
+      out = await loadDocument(this.ws, src);
+    } catch (e) {
+      if (!(e instanceof MdselFault)) throw e;
+      out = e.entry;
+    }
+    this.done.set(src.namespace, out);
+    return out;
+  }
+}
+
+export function isErrorEntry(x: MdDocument | ErrorEntry): x is ErrorEntry {
+  return "type" in x && "code" in x && !("tree" in x);
+}
+
+export function noDocumentsError(ws: Workspace): ErrorEntry {
+  return {
+    type: "FILE_NOT_FOUND",
+    code: MDSEL_CODES.no_documents,
+    message: `No Markdown files given and none found in ${ws.cwd}`,
+    remediation: "Pass the files to read, or run mdsel in the directory that holds them.",
+  };
+}
