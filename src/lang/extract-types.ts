@@ -63,6 +63,8 @@ export interface ExtractedImport {
   source: string;
   /** Names brought in; `*` for a wildcard; empty for a bare/side-effect import. */
   names: { name: string; alias?: string }[];
+  /** Local name bound to the whole module (`import * as ns`, Python `import a.b as c`, Go `import f "fmt"`). */
+  alias?: string;
   range: ByteRange;
 }
 

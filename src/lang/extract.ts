@@ -1,0 +1,509 @@
+/**
+ * Extraction: one file's bytes -> its symbols, references and imports, with exact byte offsets.
+ *
+ * Everything language-specific lives in the query files src/lang/queries/<language>/
+ * {symbols,references,imports}.scm; this module only interprets their capture names:
+ *
+ * symbols.scm
+ *   @def.<kind>        the whole definition (kind is a SymbolKind)
+ *   @name              its name node
+ *   @name.qualified    a qualified name (`a::B::f`, `pkg.f`): the last segment is the name, the rest
+ *                      become extra scope entries
+ *   @scope             an extra scope written outside the nesting (Go method receiver type)
+ *   @trait             Rust `impl Trait for Type`: the impl's name becomes `<Type as Trait>`
+ *   @flag.<flag>       marks a node; the symbol whose definition is that node gets the flag
+ *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
+ *
+ * references.scm
+ *   @ref.call | @ref.read | @ref.write | @ref.type   the referring name node
+ *   @ref.ignore        a name that is no reference (parameter, label); wins over everything
+ *   @qualifier         what is written before the name (`a.b` in `a.b.c()`)
+ *   One name node yields one reference; when several patterns capture it the strongest kind wins
+ *   (ignore > call > write > type > read). Names of definitions are never references.
+ *
+ * imports.scm
+ *   @import            the import statement (one ExtractedImport per such node)
+ *   @import.source     the module specifier (quotes stripped)
+ *   @import.name       a name brought in (also emitted as a reference of kind "import")
+ *   @import.alias      the local name of the @import.name in the same match, or of the whole module
+ *   @import.wildcard   a `*` import
+ *   @import.default    the local name of a default import (`import x from "m"` -> name "default", alias x)
+ */
+import { readFileSync, existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import Parser from "tree-sitter";
+import { decodeBytes, type DecodedText } from "../text/decode.js";
+import { grammar, parse, type LanguageId } from "./registry.js";
+import type {
+  ByteRange,
+  ExtractedImport,
+  ExtractedReference,
+  ExtractedSymbol,
+  FileFacts,
+  ReferenceKind,
+  SymbolKind,
+} from "./extract-types.js";
+
+export type QueryPurpose = "symbols" | "references" | "imports";
+
+const SYMBOL_KINDS = new Set<SymbolKind>([
+  "function",
+  "method",
+  "constructor",
+  "class",
+  "abstract_class",
+  "struct",
+  "union",
+  "interface",
+  "trait",
+  "enum",
+  "enum_member",
+  "type_alias",
+  "module",
+  "namespace",
+  "constant",
+  "static",
+  "variable",
+  "field",
+  "macro",
+  "impl",
+]);
+
+/** Separator of qualified names per language, for `@name.qualified`. */
+const QUALIFIER_SEPARATOR: Record<LanguageId, string> = {
+  rust: "::",
+  cpp: "::",
+  c: "::",
+  python: ".",
+  java: ".",
+  javascript: ".",
+  typescript: ".",
+  tsx: ".",
+  go: ".",
+};
+
+/** TSX shares the TypeScript query files except where JSX nodes appear (tsx/<purpose>.scm). */
+function queryPath(dir: string, id: LanguageId, purpose: QueryPurpose): string {
+  const own = `${dir}${id}/${purpose}.scm`;
+  if (id === "tsx" && !existsSync(own)) return `${dir}typescript/${purpose}.scm`;
+  return own;
+}
+
+/**
+ * The query files are data next to the sources. Compiled code runs from dist/src/lang, so look
+ * next to this module first (a build that copies them) and then in the source tree.
+ */
+function queriesRoot(): string {
+  const candidates = [new URL("./queries/", import.meta.url), new URL("../../../src/lang/queries/", import.meta.url)];
+  for (const c of candidates) {
+    const p = fileURLToPath(c);
+    if (existsSync(p)) return p;
+  }
+  throw new Error(`tree-sitter query files not found (looked in ${candidates.map((c) => fileURLToPath(c)).join(", ")})`);
+}
+
+let root: string | undefined;
+
+/** The text of a query file, e.g. for tools that show or reuse it. */
+export function querySource(id: LanguageId, purpose: QueryPurpose): string {
+  root ??= queriesRoot();
+  return readFileSync(queryPath(root, id, purpose), "utf8");
+}
+
+const queries = new Map<LanguageId, Parser.Query>();
+
+/**
+ * The three query files of a language compiled as one query, once per language per thread: one
+ * cursor pass over the tree instead of three (the walk, not the matching, dominates the cost).
+ * Matches are told apart by their capture names (def./flag., ref., import).
+ */
+export function queryFor(id: LanguageId): Parser.Query {
+  let q = queries.get(id);
+  if (!q) {
+    const source = (["symbols", "references", "imports"] as const).map((p) => querySource(id, p)).join("\n");
+    q = new Parser.Query(grammar(id) as Parser.Language, source);
+    queries.set(id, q);
+  }
+  return q;
+}
+
+interface PendingSymbol {
+  pattern: number;
+  kind: SymbolKind;
+  def: Parser.SyntaxNode;
+  start: number;
+  end: number;
+  name: string;
+  nameStart: number;
+  nameEnd: number;
+  extraScope: string[];
+  flags: string[] | undefined;
+}
+
+/** Parses and extracts. Never throws on bad source: tree-sitter recovers and has_errors says so. */
+export function extractFacts(language: LanguageId, bytes: Uint8Array): FileFacts {
+  const decoded = decodeBytes(bytes);
+  const tree = parse(language, decoded.text);
+  try {
+    return extractFromTree(language, tree, decoded);
+  } finally {
+    // Trees hold native memory; let it go now rather than when the GC finds the wrapper.
+    (tree as unknown as { delete?: () => void }).delete?.();
+  }
+}
+
+/** Extraction over an existing tree (for callers that parse themselves). */
+export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded: DecodedText): FileFacts {
+  const rootNode = tree.rootNode;
+  const symbolMatches: Parser.QueryMatch[] = [];
+  const referenceMatches: Parser.QueryMatch[] = [];
+  const importMatches: Parser.QueryMatch[] = [];
+  for (const m of queryFor(language).matches(rootNode)) {
+    const first = (m.captures[0] as Parser.QueryCapture | undefined)?.name;
+    if (first === undefined) continue;
+    let purpose = 0;
+    for (const c of m.captures) {
+      const n = c.name;
+      if (n.startsWith("def.") || n.startsWith("flag.")) purpose = 1;
+      else if (n.startsWith("ref.")) purpose = 2;
+      else if (n.startsWith("import")) purpose = 3;
+      if (purpose) break;
+    }
+    if (purpose === 1) symbolMatches.push(m);
+    else if (purpose === 2) referenceMatches.push(m);
+    else if (purpose === 3) importMatches.push(m);
+  }
+  const symbols = extractSymbols(language, symbolMatches, decoded);
+  const nameStarts = new Set<number>();
+  for (const s of symbols) nameStarts.add(s.name_range.byte_start);
+  const { imports, importRefs, aliasStarts } = extractImports(importMatches, decoded);
+  // Local names bound by imports are declarations, not references.
+  for (const a of aliasStarts) nameStarts.add(a);
+  const references = extractReferences(language, referenceMatches, decoded, nameStarts, importRefs);
+  assignEnclosing(symbols, references);
+  return { language, symbols, references, imports, has_errors: rootNode.hasError };
+}
+
+function stripGenerics(s: string): string {
+  if (!s.includes("<")) return s;
+  let out = "";
+  let depth = 0;
+  for (const ch of s) {
+    if (ch === "<") depth++;
+    else if (ch === ">") depth = Math.max(0, depth - 1);
+    else if (depth === 0) out += ch;
+  }
+  return out.trim();
+}
+
+function splitQualified(text: string, sep: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let cur = "";
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if (ch === "<" || ch === "(" || ch === "[") depth++;
+    else if (ch === ">" || ch === ")" || ch === "]") depth--;
+    if (depth === 0 && text.startsWith(sep, i)) {
+      parts.push(cur.trim());
+      cur = "";
+      i += sep.length - 1;
+      continue;
+    }
+    cur += ch;
+  }
+  parts.push(cur.trim());
+  return parts;
+}
+
+function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], decoded: DecodedText): ExtractedSymbol[] {
+  const sep = QUALIFIER_SEPARATOR[language];
+  const text = decoded.text;
+  // Keyed by definition node; the lowest pattern index wins, so specific patterns go first in .scm.
+  const byDef = new Map<string, PendingSymbol>();
+  let flagged: Map<string, string[]> | undefined;
+  for (const m of matches) {
+    let def: Parser.SyntaxNode | undefined;
+    let kind: SymbolKind | undefined;
+    let nameNode: Parser.SyntaxNode | undefined;
+    let qualified = false;
+    let traitNode: Parser.SyntaxNode | undefined;
+    let scopeNodes: Parser.SyntaxNode[] | undefined;
+    for (const c of m.captures) {
+      const n = c.name;
+      if (n === "name") nameNode = c.node;
+      else if (n === "name.qualified") {
+        nameNode = c.node;
+        qualified = true;
+      } else if (n.startsWith("def.")) {
+        const k = n.slice(4) as SymbolKind;
+        if (!SYMBOL_KINDS.has(k)) throw new Error(`${language}/symbols.scm: unknown symbol kind @${n}`);
+        def = c.node;
+        kind = k;
+      } else if (n === "scope") (scopeNodes ??= []).push(c.node);
+      else if (n === "trait") traitNode = c.node;
+      else if (n.startsWith("flag.")) {
+        flagged ??= new Map();
+        const key = nodeKey(c.node);
+        const list = flagged.get(key);
+        const flag = n.slice(5);
+        if (!list) flagged.set(key, [flag]);
+        else if (!list.includes(flag)) list.push(flag);
+      }
+    }
+    if (!def || !kind || !nameNode) continue;
+    let nameStart = startOf(nameNode);
+    const nameEnd = nameNode.endIndex;
+    let name = text.slice(nameStart, nameEnd);
+    const extraScope: string[] = [];
+    if (scopeNodes) for (const s of scopeNodes) extraScope.push(stripGenerics(text.slice(startOf(s), s.endIndex)));
+    if (qualified) {
+      const parts = splitQualified(name, sep);
+      const last = parts.pop() as string;
+      for (const p of parts) if (p) extraScope.push(stripGenerics(p));
+      // The name is the last segment; its range ends where the qualified name ends.
+      const at = name.lastIndexOf(last);
+      nameStart += at < 0 ? 0 : at;
+      name = last;
+    }
+    if (traitNode) name = `<${stripGenerics(name)} as ${stripGenerics(text.slice(startOf(traitNode), traitNode.endIndex))}>`;
+    if (!name) continue;
+    const key = nodeKey(def);
+    const prev = byDef.get(key);
+    if (prev && prev.pattern <= m.pattern) continue;
+    byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined });
+  }
+  const pending = [...byDef.values()];
+  // A flag on a declaration also marks its declarator (`export const a = 1` flags `a`).
+  if (flagged) {
+    for (const p of pending) {
+      p.flags = flagged.get(nodeKey(p.def));
+      if (!p.flags && p.def.parent) p.flags = flagged.get(nodeKey(p.def.parent));
+    }
+  }
+  // Outer definitions first: by start, then longer first.
+  pending.sort((a, b) => a.start - b.start || b.end - a.end);
+  const out: ExtractedSymbol[] = [];
+  const stack: { index: number; end: number; scope: string[] }[] = [];
+  for (const p of pending) {
+    const start = p.start;
+    const end = p.end;
+    while (stack.length && (stack[stack.length - 1] as { end: number }).end < end) stack.pop();
+    // Same range as the top (e.g. a declarator inside a same-sized node) nests too.
+    const parent = stack[stack.length - 1];
+    const scope = parent ? [...parent.scope] : [];
+    scope.push(...p.extraScope);
+    const sym: ExtractedSymbol = {
+      name: p.name,
+      kind: p.kind,
+      range: byteRange(decoded, start, end),
+      name_range: byteRange(decoded, p.nameStart, p.nameEnd),
+      scope,
+    };
+    if (parent) sym.parent_index = parent.index;
+    if (p.flags) sym.flags = p.flags;
+    const index = out.length;
+    out.push(sym);
+    stack.push({ index, end, scope: [...scope, p.name] });
+  }
+  return out;
+}
+
+/**
+ * UTF-16 start index of a node without a native call. node-tree-sitter 0.25 keeps a node's
+ * TSNode in numeric slots [id_low, id_high, context0..3] and context0 is the start byte of the
+ * UTF-16 input (so index * 2); reading it saves one N-API round trip per capture, which is a
+ * large share of extraction time. test/lang checks it against `startIndex` so an upgrade that
+ * changes the layout fails loudly.
+ */
+export function startOf(n: Parser.SyntaxNode): number {
+  const raw = (n as unknown as Record<number, unknown>)[2];
+  return typeof raw === "number" ? raw >>> 1 : n.startIndex;
+}
+
+function nodeKey(n: Parser.SyntaxNode): string {
+  return `${startOf(n)}:${n.endIndex}:${n.typeId}`;
+}
+
+function byteRange(decoded: DecodedText, start: number, end: number): ByteRange {
+  if (decoded.ascii) return { byte_start: start, byte_end: end };
+  return { byte_start: decoded.toByte(start), byte_end: decoded.toByte(end) };
+}
+
+const KIND_RANK: Record<string, number> = { ignore: 5, call: 4, write: 3, type: 2, read: 1 };
+
+function extractReferences(
+  language: LanguageId,
+  matches: Parser.QueryMatch[],
+  decoded: DecodedText,
+  definitionNames: Set<number>,
+  importRefs: ExtractedReference[],
+): ExtractedReference[] {
+  const text = decoded.text;
+  // Keyed by the name's UTF-16 start index (two names never start at the same place).
+  const best = new Map<number, { rank: number; kind: string; node: Parser.SyntaxNode; qualifier?: Parser.SyntaxNode }>();
+  for (const m of matches) {
+    let refNode: Parser.SyntaxNode | undefined;
+    let kind: string | undefined;
+    let qualifier: Parser.SyntaxNode | undefined;
+    for (const c of m.captures) {
+      const n = c.name;
+      if (n.startsWith("ref.")) {
+        refNode = c.node;
+        kind = n.slice(4);
+      } else if (n === "qualifier") qualifier = c.node;
+    }
+    if (!refNode || !kind) continue;
+    const rank = KIND_RANK[kind];
+    if (rank === undefined) throw new Error(`${language}/references.scm: unknown capture @ref.${kind}`);
+    const at = startOf(refNode);
+    const prev = best.get(at);
+    if (prev && (prev.rank > rank || (prev.rank === rank && (prev.qualifier || !qualifier)))) continue;
+    best.set(at, qualifier ? { rank, kind, node: refNode, qualifier } : { rank, kind, node: refNode });
+  }
+  const importStarts = new Set<number>();
+  for (const r of importRefs) importStarts.add(r.range.byte_start);
+  const out: ExtractedReference[] = [];
+  for (const [, r] of best) {
+    if (r.kind === "ignore") continue;
+    const start = startOf(r.node);
+    const end = r.node.endIndex;
+    const range = byteRange(decoded, start, end);
+    if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
+    const ref: ExtractedReference = { name: text.slice(start, end), kind: r.kind as ReferenceKind, range };
+    if (r.qualifier) {
+      const q = qualifierText(text, r.qualifier);
+      if (q) ref.qualifier = q;
+    }
+    out.push(ref);
+  }
+  out.push(...importRefs);
+  out.sort((a, b) => a.range.byte_start - b.range.byte_start);
+  return out;
+}
+
+/** A qualifier is useful for resolution only when it is a short path; calls and literals are not. */
+function qualifierText(text: string, n: Parser.SyntaxNode): string | undefined {
+  const start = startOf(n);
+  const end = n.endIndex;
+  if (end - start > 200) return undefined;
+  const q = text.slice(start, end);
+  return /[\n\r]/.test(q) ? q.replace(/\s+/g, "") : q;
+}
+
+function unquote(s: string): string {
+  const t = s.trim();
+  if (t.length >= 2) {
+    const a = t[0];
+    const b = t[t.length - 1];
+    if ((a === '"' || a === "'" || a === "`" || a === "<") && (b === a || (a === "<" && b === ">"))) return t.slice(1, -1);
+  }
+  return t;
+}
+
+function extractImports(
+  matches: Parser.QueryMatch[],
+  decoded: DecodedText,
+): { imports: ExtractedImport[]; importRefs: ExtractedReference[]; aliasStarts: number[] } {
+  const text = decoded.text;
+  const byStatement = new Map<number, { node: Parser.SyntaxNode; imp: ExtractedImport; seen: Set<string> }>();
+  const importRefs: ExtractedReference[] = [];
+  const refSeen = new Set<number>();
+  const aliasStarts: number[] = [];
+  for (const m of matches) {
+    let stmt: Parser.SyntaxNode | undefined;
+    let source: Parser.SyntaxNode | undefined;
+    let nameNode: Parser.SyntaxNode | undefined;
+    let alias: Parser.SyntaxNode | undefined;
+    let wildcard = false;
+    let isDefault = false;
+    for (const c of m.captures) {
+      switch (c.name) {
+        case "import":
+          stmt = c.node;
+          break;
+        case "import.source":
+          source = c.node;
+          break;
+        case "import.name":
+          nameNode = c.node;
+          break;
+        case "import.alias":
+          alias = c.node;
+          break;
+        case "import.wildcard":
+          wildcard = true;
+          break;
+        case "import.default":
+          // `import x from "m"`: the module's default export, bound locally as x.
+          nameNode = c.node;
+          alias = c.node;
+          isDefault = true;
+          break;
+      }
+    }
+    if (!stmt) continue;
+    let entry = byStatement.get(startOf(stmt));
+    if (!entry) {
+      entry = {
+        node: stmt,
+        imp: { source: "", names: [], range: byteRange(decoded, startOf(stmt), stmt.endIndex) },
+        seen: new Set(),
+      };
+      byStatement.set(startOf(stmt), entry);
+    }
+    if (source && !entry.imp.source) entry.imp.source = unquote(text.slice(startOf(source), source.endIndex));
+    const aliasText = alias ? text.slice(startOf(alias), alias.endIndex) : undefined;
+    if (alias) aliasStarts.push(byteRange(decoded, startOf(alias), alias.endIndex).byte_start);
+    if (nameNode || wildcard) {
+      const name = wildcard ? "*" : isDefault ? "default" : text.slice(startOf(nameNode as Parser.SyntaxNode), (nameNode as Parser.SyntaxNode).endIndex);
+      const key = `${name} ${aliasText ?? ""}`;
+      if (!entry.seen.has(key)) {
+        entry.seen.add(key);
+        entry.imp.names.push(aliasText && aliasText !== name ? { name, alias: aliasText } : { name });
+      }
+      if (nameNode && !refSeen.has(startOf(nameNode))) {
+        refSeen.add(startOf(nameNode));
+        const ref: ExtractedReference = {
+          name: text.slice(startOf(nameNode), nameNode.endIndex),
+          kind: "import",
+          range: byteRange(decoded, startOf(nameNode), nameNode.endIndex),
+        };
+        if (entry.imp.source) ref.qualifier = entry.imp.source;
+        importRefs.push(ref);
+      }
+    } else if (aliasText) entry.imp.alias = aliasText;
+  }
+  const imports = [...byStatement.values()].sort((a, b) => startOf(a.node) - startOf(b.node)).map((e) => e.imp);
+  // A name's qualifier is its statement's source, which may be captured after the name.
+  for (const r of importRefs) {
+    if (r.qualifier) continue;
+    for (const e of byStatement.values()) {
+      if (e.imp.range.byte_start <= r.range.byte_start && r.range.byte_end <= e.imp.range.byte_end && e.imp.source) {
+        r.qualifier = e.imp.source;
+        break;
+      }
+    }
+  }
+  return { imports, importRefs, aliasStarts };
+}
+
+/** Innermost symbol whose definition range holds each reference (the caller, for calls). */
+function assignEnclosing(symbols: ExtractedSymbol[], references: ExtractedReference[]): void {
+  if (!symbols.length) return;
+  // symbols are sorted outer-first by start; references by start.
+  const stack: number[] = [];
+  let next = 0;
+  for (const r of references) {
+    const at = r.range.byte_start;
+    while (next < symbols.length && (symbols[next] as ExtractedSymbol).range.byte_start <= at) {
+      const s = symbols[next] as ExtractedSymbol;
+      while (stack.length && (symbols[stack[stack.length - 1] as number] as ExtractedSymbol).range.byte_end < s.range.byte_end) stack.pop();
+      stack.push(next);
+      next++;
+    }
+    while (stack.length && (symbols[stack[stack.length - 1] as number] as ExtractedSymbol).range.byte_end < r.range.byte_end) stack.pop();
+    const top = stack[stack.length - 1];
+    if (top !== undefined) r.enclosing_index = top;
+  }
+}

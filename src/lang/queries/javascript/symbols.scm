@@ -1,0 +1,58 @@
+; JavaScript (and JSX, .mjs, .cjs) definitions. Capture conventions: see src/lang/extract.ts.
+; Earlier patterns win when two match the same definition node.
+
+; Functions bound to names: `const f = () => ...`, `var g = function () {}` (at any depth).
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @def.function
+
+; `Foo.prototype.f = function () {}` is a method of Foo.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression
+        object: (identifier) @scope
+        property: (property_identifier) @_prototype)
+      property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression) (generator_function)]) @def.method
+  (#eq? @_prototype "prototype"))
+
+; `f = function () {}`, `exports.f = () => ...`
+(expression_statement
+  (assignment_expression
+    left: [
+      (identifier) @name
+      (member_expression property: (property_identifier) @name)
+    ]
+    right: [(arrow_function) (function_expression) (generator_function)]) @def.function)
+
+(function_declaration name: (identifier) @name) @def.function
+(generator_function_declaration name: (identifier) @name) @def.function
+(function_expression name: (identifier) @name) @def.function
+
+(class_declaration name: (_) @name) @def.class
+(class name: (_) @name) @def.class
+
+(method_definition
+  name: (property_identifier) @name
+  (#eq? @name "constructor")) @def.constructor
+(method_definition name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @def.method
+(field_definition
+  property: (_) @name
+  value: [(arrow_function) (function_expression)]) @def.method
+(field_definition property: (_) @name) @def.field
+
+; Top-level variables and constants.
+(program (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant))
+(program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(program (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant)))
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+
+; Default exports: anonymous ones are named "default"; named ones are flagged.
+(export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)] @def.function)
+(export_statement "default" @name value: (class) @def.class)
+(export_statement "default" declaration: (_) @flag.default_export)
+(export_statement "default" value: (_) @flag.default_export)
+(export_statement declaration: (_) @flag.exported)

@@ -1,0 +1,82 @@
+; TypeScript and TSX definitions. Capture conventions: see src/lang/extract.ts.
+; Earlier patterns win when two match the same definition node.
+
+; Functions bound to names: `const f = () => ...`, `var g = function () {}` (at any depth).
+(variable_declarator
+  name: (identifier) @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @def.function
+
+; `Foo.prototype.f = function () {}` is a method of Foo.
+(expression_statement
+  (assignment_expression
+    left: (member_expression
+      object: (member_expression
+        object: (identifier) @scope
+        property: (property_identifier) @_prototype)
+      property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression) (generator_function)]) @def.method
+  (#eq? @_prototype "prototype"))
+
+; `f = function () {}`, `exports.f = () => ...`
+(expression_statement
+  (assignment_expression
+    left: [
+      (identifier) @name
+      (member_expression property: (property_identifier) @name)
+    ]
+    right: [(arrow_function) (function_expression) (generator_function)]) @def.function)
+
+(function_declaration name: (identifier) @name) @def.function
+(generator_function_declaration name: (identifier) @name) @def.function
+(function_expression name: (identifier) @name) @def.function
+
+; Overload signatures and `declare function`.
+(program (function_signature name: (identifier) @name) @def.function @flag.overload)
+(program (export_statement declaration: (function_signature name: (identifier) @name) @def.function @flag.overload))
+(function_signature name: (identifier) @name) @def.function
+
+(abstract_class_declaration name: (_) @name) @def.abstract_class
+(class_declaration name: (_) @name) @def.class
+(class name: (_) @name) @def.class
+
+(method_definition
+  name: (property_identifier) @name
+  (#eq? @name "constructor")) @def.constructor
+(method_definition name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @def.method
+(class_body (method_signature name: (_) @name) @def.method @flag.overload)
+(method_signature name: (_) @name) @def.method
+(abstract_method_signature name: (_) @name) @def.method @flag.abstract
+(public_field_definition
+  name: (_) @name
+  value: [(arrow_function) (function_expression)]) @def.method
+(public_field_definition name: (_) @name) @def.field
+(property_signature name: (_) @name) @def.field
+
+(interface_declaration name: (_) @name) @def.interface
+(type_alias_declaration name: (_) @name) @def.type_alias
+(enum_declaration name: (_) @name) @def.enum
+(enum_body name: (property_identifier) @name @def.enum_member)
+(enum_body (enum_assignment name: (property_identifier) @name) @def.enum_member)
+
+(internal_module name: (_) @name) @def.namespace
+(module name: (_) @name) @def.module
+
+; Top-level variables and constants (and those exported from a namespace).
+(program (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant))
+(program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
+(program (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant)))
+(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(program (ambient_declaration (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant)))
+(program (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(program (ambient_declaration (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(statement_block (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant)))
+(statement_block (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+
+; Default exports: anonymous ones are named "default"; named ones are flagged.
+(export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)] @def.function)
+(export_statement "default" @name value: (class) @def.class)
+(export_statement "default" declaration: (_) @flag.default_export)
+(export_statement "default" value: (_) @flag.default_export)
+(export_statement declaration: (_) @flag.exported)
