@@ -37,12 +37,19 @@ Exit codes:
 Output: one JSON document on stdout (seed 05 envelope); nothing else is printed there.`;
 
 let command: "index" | "select" | "mdsel" = "mdsel";
+let unknownCommand: string | undefined;
 let request: { kind: "index"; files: string[] } | { kind: "select"; args: string[] } | undefined;
 
 const program = baseProgram(TOOL, "Index Markdown documents and select sections, headings, blocks and pages by selector.")
   .option("--max-bytes <n>", "refuse files larger than this many bytes (default 5242880)", intOption(TOOL, "--max-bytes", 1))
   .option("--root <dir>", "workspace root that file_path is relative to (default: the enclosing git work tree, else the current directory)")
-  .addHelpText("after", HELP_AFTER);
+  .addHelpText("after", HELP_AFTER)
+  // Without this commander answers a bare `mdsel` with help on stderr and exit 0; the action
+  // below turns it into a usage error envelope instead.
+  .argument("[command]", "index or select")
+  .action((cmd: string | undefined) => {
+    unknownCommand = cmd;
+  });
 
 program
   .command("index")
@@ -115,7 +122,7 @@ async function action(prog: Command): Promise<CliResult> {
     throw new ToolError({
       code: MDSEL_CODES.usage,
       error: "invalid_arguments",
-      message: "missing command: use 'mdsel index FILES...' or 'mdsel select SELECTOR... [FILES...]'",
+      message: `${unknownCommand === undefined ? "missing command" : `unknown command '${unknownCommand}'`}: use 'mdsel index FILES...' or 'mdsel select SELECTOR... [FILES...]'`,
       remediation: "Run 'mdsel --help'.",
       exitCode: EXIT.usage,
     });

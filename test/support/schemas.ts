@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { QueryErrorResponseSchema } from "../../src/contract/schema.js";
 import { LlmtransformResponseSchema } from "../../src/contract/tools/llmtransform.js";
+import { mdselSchema } from "../mdsel/pick.js";
 
 /**
  * Which contract schema a tool's output must satisfy, given its argv and exit code. Each tool
@@ -14,6 +15,7 @@ export function queryPicker(ok: (args: string[]) => z.ZodType): Picker {
 }
 
 const registry: Record<string, Picker> = {
+  mdsel: mdselSchema,
   llmtransform: () => LlmtransformResponseSchema,
   // one line per tool, e.g.  llmsearch: queryPicker(() => LlmsearchResponseSchema),
 };

@@ -6,8 +6,9 @@
  * Imported lazily so `--help` and file errors never pay for loading the parser.
  */
 import type { Nodes, Root } from "mdast";
+import type { fromMarkdown as FromMarkdownFn } from "mdast-util-from-markdown";
 
-type FromMarkdown = typeof import("mdast-util-from-markdown").fromMarkdown;
+type FromMarkdown = typeof FromMarkdownFn;
 interface Parser {
   fromMarkdown: FromMarkdown;
   options: Parameters<FromMarkdown>[1];

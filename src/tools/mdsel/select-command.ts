@@ -13,6 +13,7 @@ export interface SelectRequest {
   files: string[];
 }
 
+/** `partial_results` is left out: `data.matches` already holds exactly the partial results. */
 export async function selectCommand(ws: Workspace, req: SelectRequest): Promise<CommandResult<MdselSelectResponse, MdselSelectMatch>> {
   const warnings: string[] = [];
   const errors: ErrorEntry[] = [];
@@ -106,7 +107,6 @@ export async function selectCommand(ws: Workspace, req: SelectRequest): Promise<
   return {
     outcome,
     data,
-    ...(outcome === "partial" ? { partial_results: matches } : {}),
     ...(unresolved.length ? { unresolved_selectors: unresolved.map((u) => u.selector) } : {}),
     ...(warnings.length ? { warnings } : {}),
     ...(errors.length ? { errors } : {}),
