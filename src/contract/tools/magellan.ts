@@ -1,0 +1,255 @@
+/**
+ * magellan's response shapes (seed 01's response types, CONTRACT.md's envelope). Each command
+ * prints `queryResponseSchema(<its data>)`.
+ */
+import { z } from "zod";
+import { queryResponseSchema, ReferenceMatchSchema, SpanSchema, SymbolMatchSchema } from "../schema.js";
+
+const hex16 = z.string().regex(/^[0-9a-f]{16}$/);
+const uint = z.number().int().nonnegative();
+const checksum = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+
+export const SpanContextSchema = z.object({ before: z.array(z.string()), selected: z.array(z.string()), after: z.array(z.string()) }).strict();
+export const SpanChecksumsSchema = z.object({ checksum_before: checksum, file_checksum_before: checksum }).strict();
+const RelatedSchema = z
+  .object({ file: z.string(), symbol: z.string(), byte_start: uint, byte_end: uint, line: uint, symbol_id: hex16.optional(), resolution: z.string().optional() })
+  .strict();
+export const SpanRelationshipsSchema = z
+  .object({ callers: z.array(RelatedSchema), callees: z.array(RelatedSchema), imports: z.array(z.string()), exports: z.array(z.string()) })
+  .strict();
+
+const rich = {
+  context: SpanContextSchema.optional(),
+  checksums: SpanChecksumsSchema.optional(),
+  relationships: SpanRelationshipsSchema.optional(),
+};
+
+export const MagellanSymbolMatchSchema = SymbolMatchSchema.extend({
+  symbol_id: hex16,
+  kind_normalized: z.string(),
+  language: z.string(),
+  canonical_fqn: z.string(),
+  display_fqn: z.string(),
+  name_span: SpanSchema,
+  parent_symbol_id: hex16.optional(),
+  flags: z.array(z.string()).optional(),
+  ...rich,
+}).strict();
+
+export const ResolutionSchema = z.enum(["exact", "imported", "heuristic", "ambiguous", "unresolved"]);
+
+export const MagellanReferenceMatchSchema = ReferenceMatchSchema.extend({
+  resolution: ResolutionSchema,
+  candidates: z.array(hex16).optional(),
+  qualifier: z.string().optional(),
+  caller: z.string().optional(),
+  caller_symbol_id: hex16.optional(),
+  target_display_fqn: z.string().optional(),
+  ...rich,
+}).strict();
+
+const SkippedSchema = z.object({ path: z.string(), reason: z.string(), detail: z.string() }).strict();
+
+export const IndexResponseSchema = z
+  .object({
+    root: z.string(),
+    db_path: z.string(),
+    mode: z.enum(["full", "incremental", "rebuild"]),
+    files_scanned: uint,
+    files_indexed: uint,
+    files_unchanged: uint,
+    files_removed: uint,
+    files_skipped: uint,
+    skipped: z.array(SkippedSchema),
+    parse_recovered: z.array(z.string()),
+    references_resolved: uint,
+    files: uint,
+    symbols: uint,
+    references: uint,
+    calls: uint,
+    duration_ms: uint,
+  })
+  .strict();
+
+export const WatchEventSchema = z
+  .object({
+    event: z.enum(["ready", "indexed", "error", "stopped"]),
+    root: z.string(),
+    db_path: z.string(),
+    changed_paths: z.array(z.string()),
+    removed_paths: z.array(z.string()),
+    files_indexed: uint,
+    files_removed: uint,
+    files_skipped: uint,
+    duration_ms: uint,
+    cycles: uint,
+  })
+  .strict();
+
+export const StatusResponseSchema = z
+  .object({
+    files: uint,
+    symbols: uint,
+    references: uint,
+    calls: uint,
+    code_chunks: uint,
+    db_schema_version: uint,
+    last_index_time: z.string().optional(),
+    stale_files: uint,
+    missing_files: uint,
+    root: z.string(),
+    db_path: z.string(),
+    languages: z.record(z.string(), uint),
+    resolution: z.record(z.string(), uint),
+  })
+  .strict();
+
+export const QueryResponseSchema = z
+  .object({ symbols: z.array(MagellanSymbolMatchSchema), file_path: z.string(), kind_filter: z.string().optional() })
+  .strict();
+
+export const FindResponseSchema = z
+  .object({
+    matches: z.array(MagellanSymbolMatchSchema),
+    query_name: z.string().optional(),
+    symbol_id: hex16.optional(),
+    file_filter: z.string().optional(),
+    kind_filter: z.string().optional(),
+    match_mode: z.enum(["exact", "prefix", "substring", "fuzzy"]),
+    count: uint,
+  })
+  .strict();
+
+export const RefsResponseSchema = z
+  .object({
+    references: z.array(MagellanReferenceMatchSchema),
+    symbol_name: z.string(),
+    symbol_ids: z.array(hex16),
+    file_path: z.string().optional(),
+    direction: z.enum(["in", "out"]),
+    count: uint,
+  })
+  .strict();
+
+export const FilesResponseSchema = z
+  .object({ files: z.array(z.string()), symbol_counts: z.record(z.string(), uint).optional() })
+  .strict();
+
+const ValidationItemSchema = z
+  .object({ code: z.string(), message: z.string(), entity_id: z.string(), details: z.record(z.string(), z.unknown()) })
+  .strict();
+export const ValidationResponseSchema = z
+  .object({
+    passed: z.boolean(),
+    error_count: uint,
+    errors: z.array(ValidationItemSchema),
+    warning_count: uint,
+    warnings: z.array(ValidationItemSchema),
+  })
+  .strict();
+
+export const FileExportSchema = z.object({ path: z.string(), hash: checksum }).strict();
+const pos = { byte_start: uint, byte_end: uint, start_line: uint, start_col: uint, end_line: uint, end_col: uint };
+export const SymbolExportSchema = z
+  .object({
+    symbol_id: hex16,
+    canonical_fqn: z.string(),
+    display_fqn: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    kind_normalized: z.string(),
+    file: z.string(),
+    parent: z.string().optional(),
+    ...pos,
+  })
+  .strict();
+export const ReferenceExportSchema = z
+  .object({
+    file: z.string(),
+    referenced_symbol: z.string(),
+    reference_kind: z.string(),
+    target_symbol_id: hex16.optional(),
+    resolution: ResolutionSchema,
+    candidates: z.array(hex16).optional(),
+    ...pos,
+  })
+  .strict();
+export const CallExportSchema = z
+  .object({
+    file: z.string(),
+    caller: z.string(),
+    callee: z.string(),
+    caller_symbol_id: hex16,
+    callee_symbol_id: hex16.optional(),
+    resolution: ResolutionSchema,
+    ...pos,
+  })
+  .strict();
+export const CollisionExportSchema = z
+  .object({
+    field: z.string(),
+    value: z.string(),
+    count: uint,
+    candidates: z.array(
+      z
+        .object({ entity_id: uint, symbol_id: hex16, canonical_fqn: z.string(), display_fqn: z.string(), name: z.string(), file_path: z.string() })
+        .strict(),
+    ),
+  })
+  .strict();
+export const GraphExportSchema = z
+  .object({
+    version: z.literal("2.0.0"),
+    files: z.array(FileExportSchema),
+    symbols: z.array(SymbolExportSchema),
+    references: z.array(ReferenceExportSchema),
+    calls: z.array(CallExportSchema),
+    collisions: z.array(CollisionExportSchema),
+  })
+  .strict();
+export const ExportSummarySchema = z
+  .object({
+    format: z.enum(["json", "jsonl", "csv"]),
+    version: z.literal("2.0.0"),
+    output: z.string().optional(),
+    content: z.string().optional(),
+    files: uint,
+    symbols: uint,
+    references: uint,
+    calls: uint,
+    collisions: uint,
+  })
+  .strict();
+
+export const CollisionsResponseSchema = z
+  .object({ field: z.string(), collisions: z.array(CollisionExportSchema), count: uint })
+  .strict();
+
+/** The JSONL export's records: the version record first, then one record per entity. */
+export const ExportRecordSchema = z.union([
+  z.object({ type: z.literal("Version"), version: z.literal("2.0.0") }).strict(),
+  FileExportSchema.extend({ type: z.literal("File") }).strict(),
+  SymbolExportSchema.extend({ type: z.literal("Symbol") }).strict(),
+  ReferenceExportSchema.extend({ type: z.literal("Reference") }).strict(),
+  CallExportSchema.extend({ type: z.literal("Call") }).strict(),
+  CollisionExportSchema.extend({ type: z.literal("Collision") }).strict(),
+]);
+
+/** data schema of each magellan subcommand that prints one envelope. */
+export const MAGELLAN_DATA: Record<string, z.ZodType> = {
+  index: IndexResponseSchema,
+  status: StatusResponseSchema,
+  query: QueryResponseSchema,
+  find: FindResponseSchema,
+  refs: RefsResponseSchema,
+  files: FilesResponseSchema,
+  validate: ValidationResponseSchema,
+  collisions: CollisionsResponseSchema,
+  export: z.union([GraphExportSchema, ExportSummarySchema]),
+  watch: WatchEventSchema,
+};
+
+export const schemas: Record<string, z.ZodType> = Object.fromEntries(
+  Object.entries(MAGELLAN_DATA).map(([cmd, data]) => [`magellan-${cmd}-response`, queryResponseSchema(data)]),
+);
+schemas["magellan-export-record"] = ExportRecordSchema;

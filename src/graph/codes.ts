@@ -1,0 +1,23 @@
+import { commonCode, errorCode } from "../contract/codes.js";
+
+/** magellan's own error codes (E1xx) plus the shared ones it raises. Numbers are never reused. */
+export const MAGELLAN_CODES = {
+  usage: commonCode("magellan", "usage"),
+  path_outside_root: commonCode("magellan", "path_outside_root"),
+  file_not_found: commonCode("magellan", "file_not_found"),
+  io_error: commonCode("magellan", "io_error"),
+  binary_file: commonCode("magellan", "binary_file"),
+  file_too_large: commonCode("magellan", "file_too_large"),
+  index_missing: errorCode("magellan", "E100"),
+  index_corrupt: errorCode("magellan", "E101"),
+  schema_mismatch: errorCode("magellan", "E102"),
+  index_locked: errorCode("magellan", "E103"),
+  symbol_not_found: errorCode("magellan", "E104"),
+  file_not_indexed: errorCode("magellan", "E105"),
+  parse_recovered: errorCode("magellan", "E106"),
+  file_skipped: errorCode("magellan", "E107"),
+  stale_index: errorCode("magellan", "E108"),
+  ambiguous_name: errorCode("magellan", "E109"),
+  no_matches: errorCode("magellan", "E110"),
+  watch_failed: errorCode("magellan", "E111"),
+} as const;

@@ -1,0 +1,292 @@
+/**
+ * The code graph's SQLite database: opening, schema versions and migrations, the writer lock.
+ *
+ * The index is a cache of the source tree. A database written by another schema version, or a
+ * file that is not a magellan database, is refused with a clear error; `index --rebuild` deletes
+ * it and starts again. WAL lets readers go on while one writer commits whole files per
+ * transaction, so a reader never sees half a file.
+ */
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { EXIT, ToolError } from "../contract/errors.js";
+import { MAGELLAN_CODES } from "./codes.js";
+
+export type DB = Database.Database;
+
+/** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */
+export const DB_SCHEMA_VERSION = 1;
+const APP_ID = "magellan";
+
+const TABLES_V1 = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE files(
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  language TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  indexed_at TEXT NOT NULL,
+  has_errors INTEGER NOT NULL DEFAULT 0,
+  line_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE symbols(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  symbol_id TEXT NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  kind_normalized TEXT NOT NULL,
+  parent TEXT,
+  parent_symbol_id TEXT,
+  scoped_name TEXT NOT NULL,
+  canonical_fqn TEXT NOT NULL,
+  display_fqn TEXT NOT NULL,
+  language TEXT NOT NULL,
+  flags TEXT,
+  byte_start INTEGER NOT NULL, byte_end INTEGER NOT NULL,
+  start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
+  name_byte_start INTEGER NOT NULL, name_byte_end INTEGER NOT NULL,
+  name_start_line INTEGER NOT NULL, name_start_col INTEGER NOT NULL, name_end_line INTEGER NOT NULL, name_end_col INTEGER NOT NULL
+);
+CREATE TABLE refs(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  name TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  qualifier TEXT,
+  caller_symbol_id TEXT,
+  byte_start INTEGER NOT NULL, byte_end INTEGER NOT NULL,
+  start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL,
+  target_symbol_id TEXT,
+  resolution TEXT NOT NULL DEFAULT 'unresolved',
+  candidates TEXT
+);
+CREATE TABLE imports(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  source TEXT NOT NULL,
+  names TEXT NOT NULL,
+  byte_start INTEGER NOT NULL, byte_end INTEGER NOT NULL,
+  start_line INTEGER NOT NULL, start_col INTEGER NOT NULL, end_line INTEGER NOT NULL, end_col INTEGER NOT NULL
+);
+CREATE INDEX imports_file ON imports(file_id);
+`;
+
+/**
+ * Secondary indexes. A cold index creates them after the bulk load (building a b-tree once is
+ * far cheaper than keeping it sorted through a million inserts).
+ */
+export const SECONDARY_INDEXES = `
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE UNIQUE INDEX IF NOT EXISTS symbols_sid ON symbols(symbol_id);
+CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
+CREATE INDEX IF NOT EXISTS symbols_name_nocase ON symbols(name COLLATE NOCASE);
+CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
+CREATE INDEX IF NOT EXISTS refs_target ON refs(target_symbol_id);
+CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
+CREATE INDEX IF NOT EXISTS refs_caller ON refs(caller_symbol_id);
+`;
+
+export const DROP_SECONDARY_INDEXES = `
+DROP INDEX IF EXISTS symbols_name;
+DROP INDEX IF EXISTS symbols_sid;
+DROP INDEX IF EXISTS symbols_file;
+DROP INDEX IF EXISTS symbols_name_nocase;
+DROP INDEX IF EXISTS refs_file;
+DROP INDEX IF EXISTS refs_target;
+DROP INDEX IF EXISTS refs_name;
+DROP INDEX IF EXISTS refs_caller;
+`;
+
+/** MIGRATIONS[i] takes a database at version i to i+1 (0 = empty file). */
+const MIGRATIONS: ((db: DB) => void)[] = [
+  (db) => {
+    db.exec(TABLES_V1);
+    db.exec(SECONDARY_INDEXES);
+    db.prepare("INSERT INTO meta(key, value) VALUES ('app', ?)").run(APP_ID);
+  },
+];
+
+export interface OpenOptions {
+  /** Create the file (and its folder) when missing, and apply migrations. */
+  write: boolean;
+}
+
+function corrupt(path: string, why: string): ToolError {
+  return new ToolError({
+    code: MAGELLAN_CODES.index_corrupt,
+    error: "index_corrupt",
+    message: `${path} is not a usable magellan index: ${why}`,
+    remediation: "The index is a cache of your sources: run 'magellan index --rebuild' to recreate it.",
+  });
+}
+
+/** Opens the index; read-only opens refuse a missing file with a hint to run `magellan index`. */
+export function openDb(path: string, options: OpenOptions): DB {
+  if (!options.write && !existsSync(path)) {
+    throw new ToolError({
+      code: MAGELLAN_CODES.index_missing,
+      error: "index_missing",
+      message: `no index at ${path}`,
+      remediation: "Run 'magellan index' (with the same --root and --db) to build it first.",
+    });
+  }
+  if (options.write) mkdirSync(dirname(path), { recursive: true });
+  let db: DB;
+  try {
+    db = new Database(path, { fileMustExist: !options.write, timeout: 10_000 });
+  } catch (e) {
+    throw corrupt(path, (e as Error).message);
+  }
+  try {
+    db.pragma("busy_timeout = 10000");
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > DB_SCHEMA_VERSION) {
+      throw new ToolError({
+        code: MAGELLAN_CODES.schema_mismatch,
+        error: "schema_mismatch",
+        message: `${path} was written by a newer magellan (schema ${version}; this one reads ${DB_SCHEMA_VERSION})`,
+        remediation: "Upgrade magellan, or run 'magellan index --rebuild' to recreate the index for this version.",
+      });
+    }
+    if (version > 0) {
+      const app = db.prepare("SELECT value FROM meta WHERE key = 'app'").pluck().get();
+      if (app !== APP_ID) throw corrupt(path, "it is an SQLite database of another application");
+    } else {
+      const tables = db.prepare("SELECT count(*) FROM sqlite_master").pluck().get() as number;
+      if (tables > 0) throw corrupt(path, "it is an SQLite database of another application");
+    }
+    if (version < DB_SCHEMA_VERSION) {
+      if (!options.write && version === 0) {
+        throw new ToolError({
+          code: MAGELLAN_CODES.index_missing,
+          error: "index_missing",
+          message: `${path} holds no index yet`,
+          remediation: "Run 'magellan index' to build it.",
+        });
+      }
+      db.pragma("journal_mode = WAL");
+      for (let v = version; v < DB_SCHEMA_VERSION; v++) {
+        const step = MIGRATIONS[v] as (db: DB) => void;
+        db.transaction(() => {
+          step(db);
+          db.pragma(`user_version = ${v + 1}`);
+        })();
+      }
+    }
+    if (options.write) {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+    }
+    db.pragma("cache_size = -32000");
+    db.pragma("temp_store = MEMORY");
+    return db;
+  } catch (e) {
+    db.close();
+    if (e instanceof ToolError) throw e;
+    const err = e as { code?: string; message: string };
+    if (err.code === "SQLITE_BUSY") {
+      throw new ToolError({
+        code: MAGELLAN_CODES.index_locked,
+        error: "index_locked",
+        message: `${path} is busy (another process holds it): ${err.message}`,
+        remediation: "Wait for the other magellan process to finish, then retry.",
+      });
+    }
+    throw corrupt(path, err.message);
+  }
+}
+
+/** Wraps a query so that SQLite's "file is not a database" surfaces as index_corrupt. */
+export function guardCorrupt<T>(path: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    const err = e as { code?: string; message: string };
+    if (typeof err.code === "string" && /^SQLITE_(CORRUPT|NOTADB)/.test(err.code)) throw corrupt(path, err.message);
+    throw e;
+  }
+}
+
+export function getMeta(db: DB, key: string): string | undefined {
+  return db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(key) as string | undefined;
+}
+
+export function setMeta(db: DB, key: string, value: string): void {
+  db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
+}
+
+/** Deletes the database and its WAL/SHM companions (`index --rebuild`). */
+export function removeDb(path: string): void {
+  for (const p of [path, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === "EPERM";
+  }
+}
+
+/**
+ * One writer at a time: an index run spans many transactions, so SQLite's own lock is not
+ * enough. The lock file holds the writer's pid; a lock left by a killed process is taken over.
+ * Waits up to `waitMs` for a live writer to finish.
+ */
+export async function acquireWriterLock(dbPath: string, waitMs = 15_000): Promise<() => void> {
+  const lockPath = `${dbPath}.lock`;
+  mkdirSync(dirname(lockPath), { recursive: true });
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      const fd = openSync(lockPath, "wx");
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        rmSync(lockPath, { force: true });
+      };
+    } catch (e) {
+      if ((e as { code?: string }).code !== "EEXIST") throw e;
+    }
+    let holder = NaN;
+    try {
+      holder = Number(readFileSync(lockPath, "utf8").trim());
+    } catch {
+      continue;
+    }
+    const young = (() => {
+      try {
+        return Date.now() - statSync(lockPath).mtimeMs < 1000;
+      } catch {
+        return false;
+      }
+    })();
+    if ((!Number.isInteger(holder) || holder <= 0 || !pidAlive(holder)) && !young) {
+      // Left behind by a killed writer: the database itself is consistent (every batch is one
+      // transaction), so taking the lock over is safe.
+      rmSync(lockPath, { force: true });
+      continue;
+    }
+    if (holder === process.pid && !young) {
+      rmSync(lockPath, { force: true });
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw new ToolError({
+        code: MAGELLAN_CODES.index_locked,
+        error: "index_locked",
+        message: `another magellan process (pid ${Number.isNaN(holder) ? "?" : holder}) is writing ${dbPath}`,
+        remediation: `Wait for it to finish (or stop 'magellan watch'); if no such process exists, delete ${lockPath}.`,
+        exitCode: EXIT.failure,
+      });
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * From one file's extracted facts to the rows the graph stores: symbol ids, fully qualified
+ * names, line/column positions. Runs on the worker threads, so the writer only inserts.
+ */
+import { symbolId } from "../contract/ids.js";
+import type { ByteRange, FileFacts, ReferenceKind, SymbolKind } from "../lang/extract-types.js";
+import type { LanguageId } from "../lang/registry.js";
+import { LineIndex } from "../text/lines.js";
+
+/** Display kind (seed 01 `kind`) and short normalized kind (`kind_normalized`). */
+export const KINDS: Record<SymbolKind, { display: string; normalized: string }> = {
+  function: { display: "Function", normalized: "fn" },
+  method: { display: "Method", normalized: "method" },
+  constructor: { display: "Constructor", normalized: "ctor" },
+  class: { display: "Class", normalized: "class" },
+  abstract_class: { display: "AbstractClass", normalized: "class" },
+  struct: { display: "Struct", normalized: "struct" },
+  union: { display: "Union", normalized: "union" },
+  interface: { display: "Interface", normalized: "interface" },
+  trait: { display: "Trait", normalized: "trait" },
+  enum: { display: "Enum", normalized: "enum" },
+  enum_member: { display: "EnumMember", normalized: "variant" },
+  type_alias: { display: "TypeAlias", normalized: "type" },
+  module: { display: "Module", normalized: "module" },
+  namespace: { display: "Namespace", normalized: "namespace" },
+  constant: { display: "Constant", normalized: "const" },
+  static: { display: "Static", normalized: "static" },
+  variable: { display: "Variable", normalized: "var" },
+  field: { display: "Field", normalized: "field" },
+  macro: { display: "Macro", normalized: "macro" },
+  impl: { display: "Impl", normalized: "impl" },
+};
+
+/** Every spelling `--kind` accepts for a kind: `function`, `Function`, `fn`. */
+export function kindMatches(filter: string, kind: string, normalized: string): boolean {
+  const f = filter.toLowerCase();
+  return f === kind.toLowerCase() || f === normalized.toLowerCase() || f.replace(/_/g, "") === kind.toLowerCase();
+}
+
+function separator(language: LanguageId): string {
+  return language === "rust" || language === "cpp" ? "::" : ".";
+}
+
+/** The module a file stands for, as the language spells it (`pkg.mod`, `crate::a::b`, `src/util`). */
+export function moduleName(language: LanguageId, path: string): string {
+  const noExt = path.replace(/(\.d)?\.[^./]+$/, "");
+  switch (language) {
+    case "python":
+      return noExt.replace(/\/__init__$/, "").split("/").join(".");
+    case "rust": {
+      const parts = noExt.replace(/^(.*\/)?src\//, "").split("/");
+      const last = parts[parts.length - 1];
+      if (last === "mod" || last === "lib" || last === "main") parts.pop();
+      return ["crate", ...parts].join("::");
+    }
+    case "java":
+      return noExt.replace(/^(.*\/)?(src\/main\/java|src\/test\/java|src)\//, "").split("/").join(".");
+    case "go":
+      return path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+    default:
+      return noExt;
+  }
+}
+
+export interface SymbolRow {
+  symbol_id: string;
+  name: string;
+  kind: string;
+  kind_normalized: string;
+  parent: string | null;
+  parent_symbol_id: string | null;
+  scoped_name: string;
+  canonical_fqn: string;
+  display_fqn: string;
+  language: string;
+  flags: string | null;
+  /** byte_start, byte_end, start_line, start_col, end_line, end_col */
+  span: number[];
+  name_span: number[];
+}
+
+export interface RefRow {
+  name: string;
+  kind: ReferenceKind;
+  qualifier: string | null;
+  caller_symbol_id: string | null;
+  span: number[];
+}
+
+export interface ImportRow {
+  source: string;
+  names: string;
+  span: number[];
+}
+
+export interface FileRows {
+  symbols: SymbolRow[];
+  refs: RefRow[];
+  imports: ImportRow[];
+  has_errors: boolean;
+  line_count: number;
+}
+
+function pos(lines: LineIndex, r: ByteRange): number[] {
+  const s = lines.position(r.byte_start);
+  const e = lines.position(r.byte_end);
+  return [r.byte_start, r.byte_end, s.line, s.col, e.line, e.col];
+}
+
+/**
+ * symbol_id per CONTRACT.md: identity `file_path:kind:scoped_name`; the disambiguator is the
+ * ordinal among symbols of the same identity in source order (overloads, same-named siblings),
+ * so moving unrelated code never changes an id.
+ */
+export function toRows(path: string, rootName: string, facts: FileFacts, bytes: Uint8Array): FileRows {
+  const lines = new LineIndex(bytes);
+  const language = facts.language;
+  const sep = separator(language);
+  const mod = moduleName(language, path);
+  const seen = new Map<string, number>();
+  const ids: string[] = [];
+  const symbols: SymbolRow[] = facts.symbols.map((s) => {
+    const scoped = [...s.scope, s.name].join(".");
+    const identity = `${path}:${s.kind}:${scoped}`;
+    const n = seen.get(identity) ?? 0;
+    seen.set(identity, n + 1);
+    const id = symbolId(language, identity, n);
+    ids.push(id);
+    const k = KINDS[s.kind] ?? { display: s.kind, normalized: s.kind };
+    const display = [...s.scope, s.name].join(sep);
+    return {
+      symbol_id: id,
+      name: s.name,
+      kind: k.display,
+      kind_normalized: k.normalized,
+      parent: s.scope.length > 0 ? (s.scope[s.scope.length - 1] as string) : null,
+      parent_symbol_id: null,
+      scoped_name: scoped,
+      canonical_fqn: `${rootName}::${path}::${k.display} ${display}`,
+      display_fqn: mod ? `${mod}${sep}${display}` : display,
+      language,
+      flags: s.flags && s.flags.length > 0 ? s.flags.join(",") : null,
+      span: pos(lines, s.range),
+      name_span: pos(lines, s.name_range),
+    };
+  });
+  facts.symbols.forEach((s, i) => {
+    if (s.parent_index !== undefined && s.parent_index >= 0 && s.parent_index < symbols.length) {
+      const row = symbols[i] as SymbolRow;
+      const parent = facts.symbols[s.parent_index];
+      row.parent_symbol_id = ids[s.parent_index] as string;
+      if (parent) row.parent = parent.name;
+    }
+  });
+  const refs: RefRow[] = facts.references.map((r) => ({
+    name: r.name,
+    kind: r.kind,
+    qualifier: r.qualifier ?? null,
+    caller_symbol_id: r.enclosing_index !== undefined ? (ids[r.enclosing_index] ?? null) : null,
+    span: pos(lines, r.range),
+  }));
+  const imports: ImportRow[] = facts.imports.map((im) => ({
+    source: im.source,
+    names: JSON.stringify(im.names),
+    span: pos(lines, im.range),
+  }));
+  return { symbols, refs, imports, has_errors: facts.has_errors, line_count: lines.lineCount };
+}

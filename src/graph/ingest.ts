@@ -1,0 +1,209 @@
+/**
+ * Building and refreshing the index. The first run indexes everything; later runs compare each
+ * file with what was stored (size and mtime first, then the content's sha256) and touch only
+ * what changed: changed files are re-extracted, deleted ones removed, and references from other
+ * files whose meaning may have changed (same names as symbols that came or went) re-resolved.
+ */
+import { statSync } from "node:fs";
+import { basename } from "node:path";
+import { timestamp } from "../contract/ids.js";
+import { languageForPath } from "../lang/registry.js";
+import { walkFiles } from "../text/walk.js";
+import { type DB, DROP_SECONDARY_INDEXES, SECONDARY_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
+import { runPool } from "./pool.js";
+import { counts } from "./read.js";
+import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
+import { Resolver } from "./resolve.js";
+import { Store, type StoredFile } from "./store.js";
+
+export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+/** Below this many files to (re)read, threads cost more to start than they save. */
+const INLINE_LIMIT = 32;
+
+export interface IndexOptions {
+  root: string;
+  dbPath: string;
+  rebuild?: boolean;
+  maxBytes?: number;
+  threads?: number;
+  /** Called as files are processed (for a progress bar). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface SkippedFile {
+  path: string;
+  reason: SkipReason | "symlink";
+  detail: string;
+}
+
+export interface IndexResult {
+  mode: "full" | "incremental" | "rebuild";
+  files_scanned: number;
+  files_indexed: number;
+  files_unchanged: number;
+  files_removed: number;
+  files_skipped: number;
+  skipped: SkippedFile[];
+  /** Files indexed from a tree with syntax errors (what tree-sitter recovered). */
+  parse_recovered: string[];
+  references_resolved: number;
+  changed_paths: string[];
+  removed_paths: string[];
+  duration_ms: number;
+  files: number;
+  symbols: number;
+  references: number;
+  calls: number;
+}
+
+export async function indexTree(options: IndexOptions): Promise<IndexResult> {
+  const t0 = performance.now();
+  const release = await acquireWriterLock(options.dbPath);
+  try {
+    if (options.rebuild) removeDb(options.dbPath);
+    const db = openDb(options.dbPath, { write: true });
+    try {
+      return await indexWith(db, options, t0);
+    } finally {
+      db.close();
+    }
+  } finally {
+    release();
+  }
+}
+
+async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<IndexResult> {
+  const { root } = options;
+  const maxBytes = options.maxBytes ?? 4 * 1024 * 1024;
+  const rootName = basename(root);
+  const store = new Store(db);
+  const stored = new Map<string, StoredFile>(store.allFiles().map((f) => [f.path, f]));
+  const cold = stored.size === 0;
+  const skipped: SkippedFile[] = [];
+  const walked = walkFiles({
+    root,
+    onSkip: (rel, reason) => skipped.push({ path: rel, reason, detail: reason === "symlink" ? "symbolic link not followed" : "unreadable" }),
+  });
+  const tasks: FileTask[] = [];
+  const seen = new Set<string>();
+  let unchanged = 0;
+  for (const e of walked) {
+    const lang = languageForPath(e.rel);
+    if (!lang) continue;
+    seen.add(e.rel);
+    const old = stored.get(e.rel);
+    if (old && old.language === lang.id) {
+      try {
+        const st = statSync(e.abs);
+        if (st.size === old.size && st.mtimeMs === old.mtime_ms) {
+          unchanged++;
+          continue;
+        }
+      } catch {
+        // Read errors are reported by processFile.
+      }
+    }
+    tasks.push({ abs: e.abs, rel: e.rel, language: lang.id, knownHash: old?.language === lang.id ? old.hash : undefined, maxBytes, rootName });
+  }
+  const removed = [...stored.values()].filter((f) => !seen.has(f.path));
+  const indexedAt = timestamp();
+  const changedIds: number[] = [];
+  const changedPaths: string[] = [];
+  const affectedNames = new Set<string>();
+  const parseRecovered: string[] = [];
+  let done = 0;
+
+  const apply = (outs: FileOutcome[]): void => {
+    db.transaction(() => {
+      for (const o of outs) {
+        const old = stored.get(o.rel);
+        if (o.kind === "unchanged") {
+          unchanged++;
+          if (old) store.touch(old.id, o.size, o.mtime_ms);
+        } else if (o.kind === "skipped") {
+          skipped.push({ path: o.rel, reason: o.reason, detail: o.detail });
+          if (old) {
+            for (const n of store.symbolNames(old.id)) affectedNames.add(n);
+            store.removeFile(old.id);
+            removed.push(old);
+          }
+        } else {
+          if (old) for (const n of store.symbolNames(old.id)) affectedNames.add(n);
+          const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows);
+          for (const s of o.rows.symbols) affectedNames.add(s.name);
+          changedIds.push(id);
+          changedPaths.push(o.rel);
+          if (o.rows.has_errors) parseRecovered.push(o.rel);
+        }
+      }
+    })();
+    done += outs.length;
+    options.onProgress?.(done, tasks.length);
+  };
+
+  // A cold run killed half-way leaves its references unresolved: the next run resolves them all.
+  const resolveAll = cold || getMeta(db, "resolve_pending") === "1";
+  if (cold) {
+    db.exec(DROP_SECONDARY_INDEXES);
+    db.transaction(() => setMeta(db, "resolve_pending", "1"))();
+  } else db.exec(SECONDARY_INDEXES);
+  if (tasks.length <= INLINE_LIMIT) apply(tasks.map((t) => processFile(t)));
+  else await runPool(tasks, apply, options.threads);
+
+  let resolved = 0;
+  if (resolveAll) {
+    db.transaction(() => {
+      for (const f of removed) if (stored.has(f.path)) store.removeFile(f.id);
+    })();
+    db.exec(SECONDARY_INDEXES);
+    const resolver = new Resolver(db);
+    let batch: Parameters<Resolver["resolveRows"]>[0] extends Iterable<infer R> ? R[] : never = [];
+    const flush = (): void => {
+      const b = batch;
+      batch = [];
+      db.transaction(() => {
+        resolved += resolver.resolveRows(b);
+      })();
+    };
+    for (const r of resolver.allRefs()) {
+      batch.push(r);
+      if (batch.length >= 20_000) flush();
+    }
+    flush();
+    db.transaction(() => {
+      setMeta(db, "last_index_time", indexedAt);
+      setMeta(db, "resolve_pending", "0");
+    })();
+    db.exec("ANALYZE");
+  } else {
+    db.transaction(() => {
+      for (const f of removed) {
+        if (!stored.has(f.path)) continue;
+        for (const n of store.symbolNames(f.id)) affectedNames.add(n);
+        store.removeFile(f.id);
+      }
+      const resolver = new Resolver(db);
+      const changed = new Set(changedIds);
+      resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
+      resolved += resolver.resolveRows(resolver.refsNamed([...affectedNames], changed));
+      setMeta(db, "last_index_time", indexedAt);
+    })();
+  }
+  db.transaction(() => setMeta(db, "root", root))();
+  const removedPaths = [...new Set(removed.map((f) => f.path))];
+  return {
+    mode: options.rebuild ? "rebuild" : cold ? "full" : "incremental",
+    files_scanned: seen.size,
+    files_indexed: changedIds.length,
+    files_unchanged: unchanged,
+    files_removed: removedPaths.length,
+    files_skipped: skipped.length,
+    skipped,
+    parse_recovered: parseRecovered,
+    references_resolved: resolved,
+    changed_paths: changedPaths,
+    removed_paths: removedPaths,
+    ...counts(db),
+    duration_ms: Math.round(performance.now() - t0),
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * One file from disk to rows: read, hash, skip what cannot be indexed, extract, convert.
+ * Shared by the worker threads and by small incremental runs on the main thread.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { extractFacts } from "../lang/extract.js";
+import type { LanguageId } from "../lang/registry.js";
+import { isBinary } from "../text/binary.js";
+import { type FileRows, toRows } from "./facts.js";
+
+export interface FileTask {
+  abs: string;
+  rel: string;
+  language: LanguageId;
+  /** Hash stored by the last index; when the bytes still hash to it the file is unchanged. */
+  knownHash?: string;
+  maxBytes: number;
+  rootName: string;
+}
+
+export type SkipReason = "binary" | "too_large" | "unreadable" | "extract_failed";
+
+export type FileOutcome =
+  | { kind: "unchanged"; rel: string; hash: string; size: number; mtime_ms: number }
+  | { kind: "skipped"; rel: string; reason: SkipReason; detail: string }
+  | { kind: "indexed"; rel: string; language: LanguageId; hash: string; size: number; mtime_ms: number; rows: FileRows };
+
+export function processFile(task: FileTask): FileOutcome {
+  let size: number;
+  let mtime: number;
+  let bytes: Buffer;
+  try {
+    const st = statSync(task.abs);
+    size = st.size;
+    mtime = st.mtimeMs;
+    if (size > task.maxBytes) {
+      return { kind: "skipped", rel: task.rel, reason: "too_large", detail: `${size} bytes > limit ${task.maxBytes}` };
+    }
+    bytes = readFileSync(task.abs);
+  } catch (e) {
+    return { kind: "skipped", rel: task.rel, reason: "unreadable", detail: (e as Error).message };
+  }
+  const hash = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+  if (hash === task.knownHash) return { kind: "unchanged", rel: task.rel, hash, size: bytes.length, mtime_ms: mtime };
+  if (isBinary(bytes)) return { kind: "skipped", rel: task.rel, reason: "binary", detail: "contains a NUL byte" };
+  try {
+    const facts = extractFacts(task.language, bytes);
+    const rows = toRows(task.rel, task.rootName, facts, bytes);
+    return { kind: "indexed", rel: task.rel, language: task.language, hash, size: bytes.length, mtime_ms: mtime, rows };
+  } catch (e) {
+    return { kind: "skipped", rel: task.rel, reason: "extract_failed", detail: (e as Error).message };
+  }
+}

@@ -1,0 +1,286 @@
+/** Read side of the graph: symbols, references, files, statistics, freshness. */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { closest, distance } from "fastest-levenshtein";
+import { spanId } from "../contract/ids.js";
+import type { Span } from "../contract/schema.js";
+import type { DB } from "./db.js";
+
+export interface SymbolRecord {
+  id: number;
+  file_id: number;
+  path: string;
+  symbol_id: string;
+  name: string;
+  kind: string;
+  kind_normalized: string;
+  parent: string | null;
+  parent_symbol_id: string | null;
+  scoped_name: string;
+  canonical_fqn: string;
+  display_fqn: string;
+  language: string;
+  flags: string | null;
+  byte_start: number;
+  byte_end: number;
+  start_line: number;
+  start_col: number;
+  end_line: number;
+  end_col: number;
+  name_byte_start: number;
+  name_byte_end: number;
+  name_start_line: number;
+  name_start_col: number;
+  name_end_line: number;
+  name_end_col: number;
+}
+
+export interface RefRecord {
+  id: number;
+  file_id: number;
+  path: string;
+  name: string;
+  kind: string;
+  qualifier: string | null;
+  caller_symbol_id: string | null;
+  caller_name: string | null;
+  byte_start: number;
+  byte_end: number;
+  start_line: number;
+  start_col: number;
+  end_line: number;
+  end_col: number;
+  target_symbol_id: string | null;
+  target_display_fqn: string | null;
+  resolution: string;
+  candidates: string | null;
+}
+
+const SYMBOL_COLS = `s.id, s.file_id, f.path, s.symbol_id, s.name, s.kind, s.kind_normalized, s.parent, s.parent_symbol_id,
+  s.scoped_name, s.canonical_fqn, s.display_fqn, s.language, s.flags, s.byte_start, s.byte_end, s.start_line, s.start_col,
+  s.end_line, s.end_col, s.name_byte_start, s.name_byte_end, s.name_start_line, s.name_start_col, s.name_end_line, s.name_end_col`;
+
+const REF_COLS = `r.id, r.file_id, f.path, r.name, r.kind, r.qualifier, r.caller_symbol_id, c.name AS caller_name,
+  r.byte_start, r.byte_end, r.start_line, r.start_col, r.end_line, r.end_col, r.target_symbol_id,
+  t.display_fqn AS target_display_fqn, r.resolution, r.candidates`;
+const REF_FROM = `refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols c ON c.symbol_id = r.caller_symbol_id
+  LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id`;
+
+export function spanOf(path: string, r: { byte_start: number; byte_end: number; start_line: number; start_col: number; end_line: number; end_col: number }): Span {
+  return {
+    span_id: spanId(path, r.byte_start, r.byte_end),
+    file_path: path,
+    byte_start: r.byte_start,
+    byte_end: r.byte_end,
+    start_line: r.start_line,
+    start_col: r.start_col,
+    end_line: r.end_line,
+    end_col: r.end_col,
+  };
+}
+
+export function nameSpanOf(s: SymbolRecord): Span {
+  return spanOf(s.path, {
+    byte_start: s.name_byte_start,
+    byte_end: s.name_byte_end,
+    start_line: s.name_start_line,
+    start_col: s.name_start_col,
+    end_line: s.name_end_line,
+    end_col: s.name_end_col,
+  });
+}
+
+export type MatchMode = "exact" | "prefix" | "substring" | "fuzzy";
+
+export interface FindFilter {
+  name?: string;
+  mode: MatchMode;
+  /** Path prefix (a folder) or exact file, root-relative. */
+  path?: string;
+  limit: number;
+}
+
+function likeEscape(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Symbols by name. Kind filtering is the caller's (kinds have several spellings). */
+export function findSymbols(db: DB, f: FindFilter): SymbolRecord[] {
+  const where: string[] = [];
+  const args: unknown[] = [];
+  const name = f.name ?? "";
+  if (f.mode === "exact") {
+    where.push("s.name = ?");
+    args.push(name);
+  } else if (f.mode === "prefix") {
+    where.push("s.name LIKE ? ESCAPE '\\'");
+    args.push(`${likeEscape(name)}%`);
+  } else if (f.mode === "substring") {
+    where.push("s.name LIKE ? ESCAPE '\\'");
+    args.push(`%${likeEscape(name)}%`);
+  }
+  if (f.path) {
+    where.push("(f.path = ? OR f.path LIKE ? ESCAPE '\\')");
+    args.push(f.path, `${likeEscape(f.path.replace(/\/$/, ""))}/%`);
+  }
+  if (f.mode === "fuzzy") {
+    // Rank distinct names by edit distance (case-insensitive), then fetch their symbols.
+    const names = db.prepare("SELECT DISTINCT name FROM symbols").pluck().all() as string[];
+    const q = name.toLowerCase();
+    const limit = Math.max(1, Math.floor(q.length / 3) + 1);
+    const ranked = names
+      .map((n) => ({ n, d: n.toLowerCase().includes(q) ? 0 : distance(n.toLowerCase(), q) }))
+      .filter((x) => x.d <= limit)
+      .sort((a, b) => a.d - b.d || a.n.length - b.n.length)
+      .slice(0, f.limit);
+    if (ranked.length === 0) return [];
+    const st = db.prepare(`SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ${where.length ? `AND ${where.join(" AND ")}` : ""} ORDER BY f.path, s.byte_start`);
+    return ranked.flatMap((r) => st.all(r.n, ...args) as SymbolRecord[]).slice(0, f.limit);
+  }
+  const sql = `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id
+    ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY f.path, s.byte_start LIMIT ?`;
+  return db.prepare(sql).all(...args, f.limit) as SymbolRecord[];
+}
+
+export function symbolById(db: DB, symbolId: string): SymbolRecord | undefined {
+  return db.prepare(`SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.symbol_id = ?`).get(symbolId) as
+    | SymbolRecord
+    | undefined;
+}
+
+export function symbolsByIds(db: DB, ids: string[]): SymbolRecord[] {
+  const st = db.prepare(`SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.symbol_id = ?`);
+  return ids.map((id) => st.get(id) as SymbolRecord | undefined).filter((s): s is SymbolRecord => s !== undefined);
+}
+
+export function symbolsInFile(db: DB, path: string): SymbolRecord[] {
+  return db.prepare(`SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.byte_start, s.id`).all(path) as SymbolRecord[];
+}
+
+export function fileRecord(db: DB, path: string): { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string } | undefined {
+  return db.prepare("SELECT id, path, hash, size, mtime_ms, language FROM files WHERE path = ?").get(path) as
+    | { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string }
+    | undefined;
+}
+
+/** References that point at one of the symbols, resolved or listing it as a candidate. */
+export function refsTo(db: DB, symbolIds: string[], names: string[], limit: number): RefRecord[] {
+  const out: RefRecord[] = [];
+  const byTarget = db.prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.target_symbol_id = ? ORDER BY f.path, r.byte_start LIMIT ?`);
+  for (const id of symbolIds) out.push(...(byTarget.all(id, limit) as RefRecord[]));
+  const ambiguous = db.prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'ambiguous' ORDER BY f.path, r.byte_start`);
+  const ids = new Set(symbolIds);
+  for (const n of new Set(names)) {
+    for (const r of ambiguous.all(n) as RefRecord[]) {
+      const c = r.candidates ? (JSON.parse(r.candidates) as string[]) : [];
+      if (c.some((x) => ids.has(x))) out.push(r);
+    }
+  }
+  return dedupe(out).slice(0, limit);
+}
+
+/** References made from inside the symbols (their callees and other uses). */
+export function refsFrom(db: DB, symbolIds: string[], limit: number): RefRecord[] {
+  const st = db.prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.caller_symbol_id = ? ORDER BY f.path, r.byte_start LIMIT ?`);
+  return dedupe(symbolIds.flatMap((id) => st.all(id, limit) as RefRecord[])).slice(0, limit);
+}
+
+function dedupe(rows: RefRecord[]): RefRecord[] {
+  const seen = new Set<number>();
+  return rows.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)));
+}
+
+export function callers(db: DB, symbolId: string, limit = 50): RefRecord[] {
+  return db
+    .prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.target_symbol_id = ? AND r.kind = 'call' ORDER BY f.path, r.byte_start LIMIT ?`)
+    .all(symbolId, limit) as RefRecord[];
+}
+
+export function callees(db: DB, symbolId: string, limit = 50): RefRecord[] {
+  return db
+    .prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.caller_symbol_id = ? AND r.kind = 'call' ORDER BY r.byte_start LIMIT ?`)
+    .all(symbolId, limit) as RefRecord[];
+}
+
+export function importsOfFile(db: DB, fileId: number): string[] {
+  return db.prepare("SELECT source FROM imports WHERE file_id = ? ORDER BY byte_start").pluck().all(fileId) as string[];
+}
+
+export function filesWithCounts(db: DB): { path: string; count: number }[] {
+  return db
+    .prepare("SELECT f.path, (SELECT count(*) FROM symbols s WHERE s.file_id = f.id) AS count FROM files f ORDER BY f.path")
+    .all() as { path: string; count: number }[];
+}
+
+export function counts(db: DB): { files: number; symbols: number; references: number; calls: number } {
+  const one = (sql: string): number => db.prepare(sql).pluck().get() as number;
+  return {
+    files: one("SELECT count(*) FROM files"),
+    symbols: one("SELECT count(*) FROM symbols"),
+    references: one("SELECT count(*) FROM refs"),
+    calls: one("SELECT count(*) FROM refs WHERE kind = 'call' AND caller_symbol_id IS NOT NULL"),
+  };
+}
+
+/** Up to five known names closest to `name`: the "did you mean" of an unknown name. */
+export function suggestNames(db: DB, name: string, max = 5): string[] {
+  const lower = name.toLowerCase();
+  const names = db.prepare("SELECT DISTINCT name FROM symbols").pluck().all() as string[];
+  const scored = names
+    .map((n) => ({ n, d: n.toLowerCase() === lower ? 0 : distance(n.toLowerCase(), lower) }))
+    .filter((x) => x.d <= Math.max(2, Math.ceil(name.length / 2)))
+    .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n));
+  return scored.slice(0, max).map((x) => x.n);
+}
+
+export function suggestPaths(db: DB, path: string, max = 5): string[] {
+  const paths = db.prepare("SELECT path FROM files").pluck().all() as string[];
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const same = paths.filter((p) => p.endsWith(`/${base}`) || p === base);
+  if (same.length > 0) return same.slice(0, max);
+  const c = closest(path, paths.length > 0 ? paths : [""]);
+  return c ? [c] : [];
+}
+
+export interface Freshness {
+  path: string;
+  state: "modified" | "missing";
+}
+
+/**
+ * Whether files changed on disk since they were indexed: size or mtime differ and then the
+ * content's hash too (a touch without a change is not stale).
+ */
+export function staleFiles(db: DB, root: string, paths: Iterable<string>): Freshness[] {
+  const st = db.prepare("SELECT hash, size, mtime_ms FROM files WHERE path = ?");
+  const out: Freshness[] = [];
+  for (const p of new Set(paths)) {
+    const rec = st.get(p) as { hash: string; size: number; mtime_ms: number } | undefined;
+    if (!rec) continue;
+    const abs = join(root, p);
+    let s;
+    try {
+      s = statSync(abs);
+    } catch {
+      out.push({ path: p, state: "missing" });
+      continue;
+    }
+    if (s.size === rec.size && s.mtimeMs === rec.mtime_ms) continue;
+    if (s.size !== rec.size) {
+      out.push({ path: p, state: "modified" });
+      continue;
+    }
+    try {
+      const h = `sha256:${createHash("sha256").update(readFileSync(abs)).digest("hex")}`;
+      if (h !== rec.hash) out.push({ path: p, state: "modified" });
+    } catch {
+      out.push({ path: p, state: "missing" });
+    }
+  }
+  return out;
+}
+
+export function allIndexedPaths(db: DB): string[] {
+  return db.prepare("SELECT path FROM files ORDER BY path").pluck().all() as string[];
+}

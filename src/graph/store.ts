@@ -1,0 +1,108 @@
+/** Writes of the graph: a file's rows replaced as one unit, inside the caller's transaction. */
+import type { DB } from "./db.js";
+import type { FileRows } from "./facts.js";
+
+export interface StoredFile {
+  id: number;
+  path: string;
+  language: string;
+  hash: string;
+  size: number;
+  mtime_ms: number;
+}
+
+export class Store {
+  private readonly insFile;
+  private readonly updFile;
+  private readonly touchFile;
+  private readonly delSymbols;
+  private readonly delRefs;
+  private readonly delImports;
+  private readonly delFile;
+  private readonly insSymbol;
+  private readonly insRef;
+  private readonly insImport;
+  private readonly namesOfFile;
+
+  constructor(readonly db: DB) {
+    this.insFile = db.prepare(
+      "INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, has_errors, line_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.updFile = db.prepare(
+      "UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, indexed_at = ?, has_errors = ?, line_count = ? WHERE id = ?",
+    );
+    this.touchFile = db.prepare("UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?");
+    this.delSymbols = db.prepare("DELETE FROM symbols WHERE file_id = ?");
+    this.delRefs = db.prepare("DELETE FROM refs WHERE file_id = ?");
+    this.delImports = db.prepare("DELETE FROM imports WHERE file_id = ?");
+    this.delFile = db.prepare("DELETE FROM files WHERE id = ?");
+    this.insSymbol = db.prepare(
+      `INSERT INTO symbols(file_id, symbol_id, name, kind, kind_normalized, parent, parent_symbol_id, scoped_name,
+        canonical_fqn, display_fqn, language, flags, byte_start, byte_end, start_line, start_col, end_line, end_col,
+        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insRef = db.prepare(
+      `INSERT INTO refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insImport = db.prepare(
+      `INSERT INTO imports(file_id, source, names, byte_start, byte_end, start_line, start_col, end_line, end_col)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.namesOfFile = db.prepare("SELECT DISTINCT name FROM symbols WHERE file_id = ?").pluck();
+  }
+
+  allFiles(): StoredFile[] {
+    return this.db.prepare("SELECT id, path, language, hash, size, mtime_ms FROM files").all() as StoredFile[];
+  }
+
+  symbolNames(fileId: number): string[] {
+    return this.namesOfFile.all(fileId) as string[];
+  }
+
+  clearFile(fileId: number): void {
+    this.delSymbols.run(fileId);
+    this.delRefs.run(fileId);
+    this.delImports.run(fileId);
+  }
+
+  removeFile(fileId: number): void {
+    this.clearFile(fileId);
+    this.delFile.run(fileId);
+  }
+
+  touch(fileId: number, size: number, mtimeMs: number): void {
+    this.touchFile.run(size, mtimeMs, fileId);
+  }
+
+  /** Replaces (or adds) a file and all its rows; returns its id. */
+  writeFile(
+    existingId: number | undefined,
+    path: string,
+    language: string,
+    hash: string,
+    size: number,
+    mtimeMs: number,
+    indexedAt: string,
+    rows: FileRows,
+  ): number {
+    let id: number;
+    if (existingId !== undefined) {
+      this.clearFile(existingId);
+      this.updFile.run(language, hash, size, mtimeMs, indexedAt, rows.has_errors ? 1 : 0, rows.line_count, existingId);
+      id = existingId;
+    } else {
+      id = Number(this.insFile.run(path, language, hash, size, mtimeMs, indexedAt, rows.has_errors ? 1 : 0, rows.line_count).lastInsertRowid);
+    }
+    for (const s of rows.symbols) {
+      this.insSymbol.run(
+        id, s.symbol_id, s.name, s.kind, s.kind_normalized, s.parent, s.parent_symbol_id, s.scoped_name,
+        s.canonical_fqn, s.display_fqn, s.language, s.flags, ...s.span, ...s.name_span,
+      );
+    }
+    for (const r of rows.refs) this.insRef.run(id, r.name, r.kind, r.qualifier, r.caller_symbol_id, ...r.span);
+    for (const im of rows.imports) this.insImport.run(id, im.source, im.names, ...im.span);
+    return id;
+  }
+}

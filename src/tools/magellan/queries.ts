@@ -1,0 +1,415 @@
+/** magellan's query commands as plain functions: request in, data and diagnostics out. */
+import { matchId } from "../../contract/ids.js";
+import { EXIT, ToolError } from "../../contract/errors.js";
+import type { Diagnostic } from "../../contract/schema.js";
+import { MAGELLAN_CODES } from "../../graph/codes.js";
+import { DB_SCHEMA_VERSION, type DB, getMeta } from "../../graph/db.js";
+import { kindMatches } from "../../graph/facts.js";
+import {
+  type MatchMode,
+  type RefRecord,
+  type SymbolRecord,
+  allIndexedPaths,
+  counts,
+  fileRecord,
+  filesWithCounts,
+  findSymbols,
+  nameSpanOf,
+  refsFrom,
+  refsTo,
+  spanOf,
+  staleFiles,
+  suggestNames,
+  suggestPaths,
+  symbolById,
+  symbolsInFile,
+} from "../../graph/read.js";
+import { languageForPath } from "../../lang/registry.js";
+import { resolveInRoot } from "../../text/root.js";
+import { type Answer, type Location, TOOL, freshnessDiagnostics, withReadDb } from "./common.js";
+import { FileCache, type RichOptions, relationships, spanExtras } from "./rich.js";
+
+const DEFAULT_LIMIT = 200;
+
+function exportsOf(db: DB): (fileId: number) => string[] {
+  const st = db.prepare("SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' ORDER BY byte_start").pluck();
+  return (id) => st.all(id) as string[];
+}
+
+function symbolMatch(db: DB, s: SymbolRecord, question: string, rich: RichOptions, cache: FileCache, exp: (id: number) => string[]): Record<string, unknown> {
+  const span = spanOf(s.path, s);
+  const m: Record<string, unknown> = {
+    match_id: matchId(TOOL, span.span_id, question),
+    span,
+    name: s.name,
+    kind: s.kind,
+  };
+  if (s.parent) m.parent = s.parent;
+  m.symbol_id = s.symbol_id;
+  m.kind_normalized = s.kind_normalized;
+  m.language = s.language;
+  m.canonical_fqn = s.canonical_fqn;
+  m.display_fqn = s.display_fqn;
+  m.name_span = nameSpanOf(s);
+  if (s.parent_symbol_id) m.parent_symbol_id = s.parent_symbol_id;
+  if (s.flags) m.flags = s.flags.split(",");
+  Object.assign(m, spanExtras(cache, s.path, s, rich), relationships(db, s, rich, exp));
+  return m;
+}
+
+function referenceMatch(r: RefRecord, question: string, rich: RichOptions, cache: FileCache): Record<string, unknown> {
+  const span = spanOf(r.path, r);
+  const m: Record<string, unknown> = {
+    match_id: `ref_${matchId(TOOL, span.span_id, question)}`,
+    span,
+    referenced_symbol: r.name,
+    reference_kind: r.kind,
+  };
+  if (r.target_symbol_id) m.target_symbol_id = r.target_symbol_id;
+  m.resolution = r.resolution;
+  if (r.candidates) m.candidates = JSON.parse(r.candidates) as string[];
+  if (r.qualifier) m.qualifier = r.qualifier;
+  if (r.caller_name) m.caller = r.caller_name;
+  if (r.caller_symbol_id) m.caller_symbol_id = r.caller_symbol_id;
+  if (r.target_display_fqn) m.target_display_fqn = r.target_display_fqn;
+  Object.assign(m, spanExtras(cache, r.path, r, rich));
+  return m;
+}
+
+function unknownName(db: DB, name: string): ToolError {
+  const near = suggestNames(db, name);
+  return new ToolError({
+    code: MAGELLAN_CODES.symbol_not_found,
+    error: "symbol_not_found",
+    message: `no symbol named '${name}' in the index${near.length ? `; did you mean: ${near.join(", ")}?` : ""}`,
+    remediation: near.length
+      ? `Try one of: ${near.map((n) => `'${n}'`).join(", ")}; or search loosely with --match fuzzy. If the code is new, run 'magellan index'.`
+      : "Check the spelling, search loosely with --match substring or fuzzy, or run 'magellan index' if the code is new.",
+  });
+}
+
+function unknownSymbolId(id: string): ToolError {
+  return new ToolError({
+    code: MAGELLAN_CODES.symbol_not_found,
+    error: "symbol_not_found",
+    message: `no symbol with symbol_id '${id}' in the index`,
+    remediation: "symbol_ids come from 'magellan find' or 'magellan query'; the symbol may have been renamed or removed since (re-run find --name).",
+  });
+}
+
+function note(message: string, code: string = MAGELLAN_CODES.no_matches): Diagnostic {
+  return { tool: TOOL, level: "note", code, message };
+}
+
+/** A user-supplied path as the index spells it; refuses paths outside the root. */
+function rootRelative(root: string, p: string, cwd?: string): string {
+  return resolveInRoot(TOOL, root, p, cwd).rel;
+}
+
+export interface FindRequest extends Location, RichOptions {
+  name?: string;
+  symbolId?: string;
+  path?: string;
+  kind?: string;
+  match?: MatchMode;
+  limit?: number;
+}
+
+export function find(req: FindRequest): Answer<Record<string, unknown>> {
+  if ((req.name === undefined) === (req.symbolId === undefined)) {
+    throw new ToolError({
+      code: MAGELLAN_CODES.usage,
+      error: "invalid_arguments",
+      message: "find needs exactly one of --name and --symbol-id",
+      remediation: "magellan find --name NAME [--match exact|prefix|substring|fuzzy], or magellan find --symbol-id ID",
+      exitCode: EXIT.usage,
+    });
+  }
+  return withReadDb(req, (db, { root }) => {
+    const mode = req.match ?? "exact";
+    const limit = req.limit ?? DEFAULT_LIMIT;
+    const cache = new FileCache(root);
+    const exp = exportsOf(db);
+    const diagnostics: Diagnostic[] = [];
+    let rows: SymbolRecord[];
+    let question: string;
+    const path = req.path !== undefined ? rootRelative(root, req.path, req.cwd) : undefined;
+    if (req.symbolId !== undefined) {
+      const s = symbolById(db, req.symbolId.toLowerCase());
+      if (!s) throw unknownSymbolId(req.symbolId);
+      rows = [s];
+      question = `find:symbol_id:${req.symbolId}`;
+    } else {
+      const name = req.name as string;
+      rows = findSymbols(db, { name, mode, path, limit: limit + 1 });
+      question = `find:${mode}:${name}`;
+    }
+    const beforeKind = rows.length;
+    if (req.kind) rows = rows.filter((s) => kindMatches(req.kind as string, s.kind, s.kind_normalized));
+    const partial = rows.length > limit;
+    rows = rows.slice(0, limit);
+    if (rows.length === 0 && req.name !== undefined) {
+      const anyWithName = findSymbols(db, { name: req.name, mode, limit: 1 }).length > 0;
+      if (!anyWithName && mode === "exact") throw unknownName(db, req.name);
+      if (!anyWithName) diagnostics.push(note(`no symbol name matches '${req.name}' (${mode})`));
+      else if (beforeKind > 0) diagnostics.push(note(`symbols named '${req.name}' exist, but none of kind '${req.kind}'`));
+      else diagnostics.push(note(`symbols named '${req.name}' exist, but none under '${path}'`));
+    }
+    if (partial) diagnostics.push(note(`more than ${limit} matches; raise --limit to see more`, MAGELLAN_CODES.no_matches));
+    const matches = rows.map((s) => symbolMatch(db, s, question, req, cache, exp));
+    diagnostics.unshift(...freshnessDiagnostics(db, root, rows.map((s) => s.path)));
+    const data: Record<string, unknown> = { matches };
+    if (req.name !== undefined) data.query_name = req.name;
+    if (req.symbolId !== undefined) data.symbol_id = req.symbolId.toLowerCase();
+    if (path !== undefined) data.file_filter = path;
+    if (req.kind !== undefined) data.kind_filter = req.kind;
+    data.match_mode = mode;
+    data.count = matches.length;
+    return { data, diagnostics, partial };
+  });
+}
+
+export interface QueryRequest extends Location, RichOptions {
+  file: string;
+  kind?: string;
+}
+
+export function query(req: QueryRequest): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db, { root }) => {
+    const rel = rootRelative(root, req.file, req.cwd);
+    const rec = fileRecord(db, rel);
+    if (!rec) {
+      const lang = languageForPath(rel);
+      const near = suggestPaths(db, rel);
+      throw new ToolError({
+        code: MAGELLAN_CODES.file_not_indexed,
+        error: "file_not_indexed",
+        message: lang
+          ? `${rel} is not in the index${near.length ? `; did you mean: ${near.join(", ")}?` : ""}`
+          : `${rel} is not in the index: no supported language has its extension`,
+        remediation: lang
+          ? "Run 'magellan index' to add new files (ignored files, per .gitignore, are never indexed)."
+          : "magellan indexes Rust, Python, C, C++, Java, JavaScript, TypeScript/TSX and Go sources.",
+        file: rel,
+      });
+    }
+    const cache = new FileCache(root);
+    const exp = exportsOf(db);
+    let rows = symbolsInFile(db, rel);
+    if (req.kind) rows = rows.filter((s) => kindMatches(req.kind as string, s.kind, s.kind_normalized));
+    const diagnostics = freshnessDiagnostics(db, root, [rel]);
+    if (rows.length === 0) diagnostics.push(note(req.kind ? `no symbol of kind '${req.kind}' in ${rel}` : `${rel} defines no symbols`));
+    const data: Record<string, unknown> = {
+      symbols: rows.map((s) => symbolMatch(db, s, `query:${rel}`, req, cache, exp)),
+      file_path: rel,
+    };
+    if (req.kind) data.kind_filter = req.kind;
+    return { data, diagnostics };
+  });
+}
+
+export interface RefsRequest extends Location, RichOptions {
+  name?: string;
+  symbolId?: string;
+  direction?: "in" | "out";
+  path?: string;
+  kind?: string;
+  limit?: number;
+}
+
+export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
+  if ((req.name === undefined) === (req.symbolId === undefined)) {
+    throw new ToolError({
+      code: MAGELLAN_CODES.usage,
+      error: "invalid_arguments",
+      message: "refs needs exactly one of --name and --symbol-id",
+      remediation: "magellan refs --name NAME [--direction in|out], or magellan refs --symbol-id ID",
+      exitCode: EXIT.usage,
+    });
+  }
+  return withReadDb(req, (db, { root }) => {
+    const direction = req.direction ?? "in";
+    const limit = req.limit ?? 1000;
+    const path = req.path !== undefined ? rootRelative(root, req.path, req.cwd) : undefined;
+    let defs: SymbolRecord[];
+    if (req.symbolId !== undefined) {
+      const s = symbolById(db, req.symbolId.toLowerCase());
+      if (!s) throw unknownSymbolId(req.symbolId);
+      defs = [s];
+    } else {
+      defs = findSymbols(db, { name: req.name as string, mode: "exact", path, limit: 10_000 });
+      if (req.kind) defs = defs.filter((s) => kindMatches(req.kind as string, s.kind, s.kind_normalized));
+      if (defs.length === 0 && findSymbols(db, { name: req.name as string, mode: "exact", limit: 1 }).length === 0) {
+        throw unknownName(db, req.name as string);
+      }
+    }
+    const diagnostics: Diagnostic[] = [];
+    const ids = defs.map((d) => d.symbol_id);
+    if (defs.length > 1) {
+      diagnostics.push(
+        note(
+          `'${defs[0]?.name}' names ${defs.length} symbols; showing references of all of them (narrow with --symbol-id, --path or --kind)`,
+          MAGELLAN_CODES.ambiguous_name,
+        ),
+      );
+    }
+    let rows = direction === "in" ? refsTo(db, ids, defs.map((d) => d.name), limit + 1) : refsFrom(db, ids, limit + 1);
+    const partial = rows.length > limit;
+    rows = rows.slice(0, limit);
+    if (defs.length === 0) diagnostics.push(note(`symbols named '${req.name}' exist, but none matches the --path/--kind filter`));
+    else if (rows.length === 0) {
+      diagnostics.push(note(direction === "in" ? "no indexed reference resolves to this symbol" : "this symbol references nothing that was indexed"));
+    }
+    if (partial) diagnostics.push(note(`more than ${limit} references; raise --limit to see more`));
+    const question = `refs:${direction}:${req.symbolId ?? req.name}`;
+    const cache = new FileCache(root);
+    diagnostics.unshift(...freshnessDiagnostics(db, root, [...defs.map((d) => d.path), ...rows.map((r) => r.path)]));
+    const data: Record<string, unknown> = {
+      references: rows.map((r) => referenceMatch(r, question, req, cache)),
+      symbol_name: defs[0]?.name ?? req.name ?? "",
+      symbol_ids: ids,
+    };
+    const files = [...new Set(defs.map((d) => d.path))];
+    if (files.length === 1) data.file_path = files[0];
+    data.direction = direction;
+    data.count = rows.length;
+    return { data, diagnostics, partial };
+  });
+}
+
+export interface FilesRequest extends Location {
+  symbols?: boolean;
+}
+
+export function files(req: FilesRequest): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db, { root }) => {
+    const rows = filesWithCounts(db);
+    const data: Record<string, unknown> = { files: rows.map((r) => r.path) };
+    if (req.symbols) data.symbol_counts = Object.fromEntries(rows.map((r) => [r.path, r.count]));
+    const diagnostics = freshnessDiagnostics(db, root, data.files as string[]);
+    if (rows.length === 0) diagnostics.push(note("the index holds no files: the root has no source file of a supported language"));
+    return { data, diagnostics };
+  });
+}
+
+export function status(req: Location): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db, { root, dbPath }) => {
+    const c = counts(db);
+    const paths = allIndexedPaths(db);
+    const stale = staleFiles(db, root, paths);
+    const languages = Object.fromEntries(
+      (db.prepare("SELECT language, count(*) AS n FROM files GROUP BY language ORDER BY language").all() as { language: string; n: number }[]).map((r) => [
+        r.language,
+        r.n,
+      ]),
+    );
+    const resolution = Object.fromEntries(
+      (db.prepare("SELECT resolution, count(*) AS n FROM refs GROUP BY resolution ORDER BY resolution").all() as { resolution: string; n: number }[]).map(
+        (r) => [r.resolution, r.n],
+      ),
+    );
+    const last = getMeta(db, "last_index_time");
+    const data: Record<string, unknown> = {
+      ...c,
+      // Magellan's code chunks are the stored source spans of symbol definitions.
+      code_chunks: c.symbols,
+      db_schema_version: DB_SCHEMA_VERSION,
+    };
+    if (last) data.last_index_time = last;
+    Object.assign(data, {
+      stale_files: stale.filter((s) => s.state === "modified").length,
+      missing_files: stale.filter((s) => s.state === "missing").length,
+      root,
+      db_path: dbPath,
+      languages,
+      resolution,
+    });
+    return { data, diagnostics: freshnessDiagnostics(db, root, paths, 5) };
+  });
+}
+
+export function validate(req: Location & { walk?: () => string[] }): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db, { root }) => {
+    type Item = { code: string; message: string; entity_id: string; details: Record<string, unknown> };
+    const errors: Item[] = [];
+    const warnings: Item[] = [];
+    const paths = allIndexedPaths(db);
+    const fileIds = new Map((db.prepare("SELECT path, hash FROM files").all() as { path: string; hash: string }[]).map((r) => [r.path, r.hash]));
+    for (const s of staleFiles(db, root, paths)) {
+      const entity = (fileIds.get(s.path) ?? "").replace(/^sha256:/, "").slice(0, 16);
+      if (s.state === "missing") errors.push({ code: "FILE_MISSING", message: "Indexed file not found on filesystem", entity_id: entity, details: { path: s.path } });
+      else warnings.push({ code: "STALE_INDEX", message: "File modified since last index", entity_id: entity, details: { path: s.path } });
+    }
+    const orphanTargets = db
+      .prepare("SELECT r.name, r.target_symbol_id, f.path, r.start_line FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_symbol_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = r.target_symbol_id) LIMIT 1000")
+      .all() as { name: string; target_symbol_id: string; path: string; start_line: number }[];
+    for (const o of orphanTargets) {
+      errors.push({
+        code: "ORPHAN_EDGE",
+        message: `Reference to '${o.name}' points at a symbol that is not in the index`,
+        entity_id: o.target_symbol_id,
+        details: { path: o.path, line: o.start_line, target_symbol_id: o.target_symbol_id },
+      });
+    }
+    const orphanCallers = db
+      .prepare("SELECT r.name, r.caller_symbol_id, f.path, r.start_line FROM refs r JOIN files f ON f.id = r.file_id WHERE r.caller_symbol_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM symbols s WHERE s.symbol_id = r.caller_symbol_id) LIMIT 1000")
+      .all() as { name: string; caller_symbol_id: string; path: string; start_line: number }[];
+    for (const o of orphanCallers) {
+      errors.push({
+        code: "ORPHAN_EDGE",
+        message: `Reference to '${o.name}' comes from a caller that is not in the index`,
+        entity_id: o.caller_symbol_id,
+        details: { path: o.path, line: o.start_line, caller_symbol_id: o.caller_symbol_id },
+      });
+    }
+    if (req.walk) {
+      const indexed = new Set(paths);
+      for (const p of req.walk()) {
+        if (!indexed.has(p)) warnings.push({ code: "FILE_NOT_INDEXED", message: "Source file on disk is not in the index", entity_id: "", details: { path: p } });
+      }
+    }
+    for (const r of db.prepare("SELECT path, hash FROM files WHERE has_errors = 1 ORDER BY path").all() as { path: string; hash: string }[]) {
+      warnings.push({
+        code: "PARSE_RECOVERED",
+        message: "File has syntax errors; indexed what the parser recovered",
+        entity_id: r.hash.replace(/^sha256:/, "").slice(0, 16),
+        details: { path: r.path },
+      });
+    }
+    const data = { passed: errors.length === 0, error_count: errors.length, errors, warning_count: warnings.length, warnings };
+    return { data, diagnostics: [] };
+  });
+}
+
+export function collisions(req: Location & { field?: "fqn" | "name"; limit?: number }): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db) => {
+    const field = req.field ?? "fqn";
+    const list = collisionList(db, field, req.limit ?? 1000);
+    const diagnostics: Diagnostic[] = [];
+    if (list.length === 0) diagnostics.push(note(`no two symbols share a ${field === "fqn" ? "display_fqn" : "name"}`));
+    return { data: { field, collisions: list, count: list.length }, diagnostics };
+  });
+}
+
+export function collisionList(db: DB, field: "fqn" | "name", limit: number): Record<string, unknown>[] {
+  const col = field === "fqn" ? "display_fqn" : "name";
+  const groups = db
+    .prepare(`SELECT ${col} AS value, count(*) AS n FROM symbols GROUP BY ${col} HAVING count(*) > 1 ORDER BY n DESC, value LIMIT ?`)
+    .all(limit) as { value: string; n: number }[];
+  const st = db.prepare(
+    `SELECT s.id, s.symbol_id, s.canonical_fqn, s.display_fqn, s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.${col} = ? ORDER BY f.path, s.byte_start`,
+  );
+  return groups.map((g) => ({
+    field,
+    value: g.value,
+    count: g.n,
+    candidates: (st.all(g.value) as { id: number; symbol_id: string; canonical_fqn: string; display_fqn: string; name: string; path: string }[]).map((c) => ({
+      entity_id: c.id,
+      symbol_id: c.symbol_id,
+      canonical_fqn: c.canonical_fqn,
+      display_fqn: c.display_fqn,
+      name: c.name,
+      file_path: c.path,
+    })),
+  }));
+}
