@@ -138,7 +138,7 @@ export function registerCodeIntelCommands(program: Command, onResult?: (r: CliRe
             remediation: `Raise --max-nodes (up to ${AST_MAX_NODES.max}) to see more.`,
           });
         }
-        return { data: payload, diagnostics };
+        return { data: payload, diagnostics, partial: payload.truncated };
       },
       onResult,
     );

@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { QueryErrorResponseSchema } from "../../src/contract/schema.js";
 import { LlmtransformResponseSchema } from "../../src/contract/tools/llmtransform.js";
 import { mdselSchema } from "../mdsel/pick.js";
+import { LlmastsearchResponseSchema } from "../../src/contract/tools/llmastsearch.js";
 
 /**
  * Which contract schema a tool's output must satisfy, given its argv and exit code. Each tool
@@ -17,6 +18,7 @@ export function queryPicker(ok: (args: string[]) => z.ZodType): Picker {
 const registry: Record<string, Picker> = {
   mdsel: mdselSchema,
   llmtransform: () => LlmtransformResponseSchema,
+  llmastsearch: queryPicker(() => LlmastsearchResponseSchema),
   // one line per tool, e.g.  llmsearch: queryPicker(() => LlmsearchResponseSchema),
 };
 

@@ -1,0 +1,367 @@
+/**
+ * Compiling a tree-sitter query for one grammar, and turning a failed compile into an error
+ * an agent can act on: which kind of fault, where in the query text, and what the grammar
+ * offers instead (closest node types or fields, by edit distance over node-types.json).
+ */
+import { closest, distance } from "fastest-levenshtein";
+import Parser from "tree-sitter";
+import { EXIT, ToolError } from "../../contract/errors.js";
+import type { Span } from "../../contract/schema.js";
+import { LineIndex } from "../../text/lines.js";
+import { makeSpan } from "../../text/span.js";
+import { grammar, LANGUAGES, languageInfo, type LanguageId } from "../../lang/registry.js";
+import { CODES, code } from "./codes.js";
+
+/** Where the query text came from, for the span of a fault: `<query>` or the --query-file path. */
+export interface QuerySource {
+  text: string;
+  origin: string;
+}
+
+interface NodeTypeEntry {
+  type: string;
+  named: boolean;
+  fields?: Record<string, { types: { type: string; named: boolean }[] }>;
+  children?: { types: { type: string; named: boolean }[] };
+  subtypes?: { type: string; named: boolean }[];
+}
+
+interface GrammarVocabulary {
+  named: string[];
+  anonymous: string[];
+  fields: string[];
+  byType: Map<string, NodeTypeEntry>;
+}
+
+const vocabularies = new Map<LanguageId, GrammarVocabulary>();
+
+/** The grammar's node types and fields, from its node-types.json (Language.nodeTypeInfo). */
+export function vocabulary(id: LanguageId): GrammarVocabulary {
+  let v = vocabularies.get(id);
+  if (!v) {
+    const info = (grammar(id) as unknown as { nodeTypeInfo: NodeTypeEntry[] }).nodeTypeInfo;
+    const named = new Set<string>();
+    const anonymous = new Set<string>();
+    const fields = new Set<string>();
+    const byType = new Map<string, NodeTypeEntry>();
+    const add = (t: { type: string; named: boolean }): void => {
+      (t.named ? named : anonymous).add(t.type);
+    };
+    for (const entry of info) {
+      add(entry);
+      if (entry.named) byType.set(entry.type, entry);
+      for (const [f, spec] of Object.entries(entry.fields ?? {})) {
+        fields.add(f);
+        spec.types.forEach(add);
+      }
+      entry.children?.types.forEach(add);
+      entry.subtypes?.forEach(add);
+    }
+    v = { named: [...named].sort(), anonymous: [...anonymous].sort(), fields: [...fields].sort(), byType };
+    vocabularies.set(id, v);
+  }
+  return v;
+}
+
+/** Up to `n` candidates nearest to `word` (edit distance, then name), near enough to be useful. */
+export function nearest(word: string, candidates: string[], n = 3): string[] {
+  if (candidates.length === 0) return [];
+  const scored = candidates.map((c) => ({ c, d: distance(word, c) - (c.includes(word) || word.includes(c) ? 2 : 0) }));
+  scored.sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1));
+  const limit = Math.max(3, Math.ceil(word.length * 0.6));
+  const good = scored.filter((s) => s.d <= limit).slice(0, n).map((s) => s.c);
+  return good.length > 0 ? good : [closest(word, candidates)];
+}
+
+const FAULTS = {
+  TSQueryErrorSyntax: { num: CODES.query_syntax, error: "query_syntax" },
+  TSQueryErrorNodeType: { num: CODES.query_node_type, error: "query_unknown_node_type" },
+  TSQueryErrorField: { num: CODES.query_field, error: "query_unknown_field" },
+  TSQueryErrorCapture: { num: CODES.query_capture, error: "query_unknown_capture" },
+  TSQueryErrorStructure: { num: CODES.query_structure, error: "query_impossible_structure" },
+} as const;
+
+const NAME_CHAR = /[A-Za-z0-9_\-.?!]/;
+
+/** The token starting at byte `at` of the query: a quoted string, `@capture`, or a name. */
+function tokenAt(bytes: Buffer, at: number): { start: number; end: number; text: string } {
+  const text = bytes.toString("utf8");
+  // Byte offsets and string indices differ only past non-ASCII text; map through a prefix.
+  const idx = Buffer.from(bytes.subarray(0, at)).toString("utf8").length;
+  let i = idx;
+  let j = idx;
+  if (text[i] === '"') {
+    j = i + 1;
+    while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+    j = Math.min(j + 1, text.length);
+  } else {
+    if (text[i - 1] === "@") i -= 1;
+    if (text[j] === "@" || text[j] === "(" || text[j] === "#") j++;
+    while (j < text.length && NAME_CHAR.test(text[j] as string)) j++;
+    if (j === i && j < text.length) j++;
+  }
+  const start = Buffer.byteLength(text.slice(0, i));
+  const end = Buffer.byteLength(text.slice(0, j));
+  return { start, end, text: text.slice(i, j) };
+}
+
+/** The node type of the innermost `(` still open at byte `at`, for field suggestions. */
+function enclosingType(text: string, atIdx: number): string | undefined {
+  let depth = 0;
+  for (let i = atIdx - 1; i >= 0; i--) {
+    const c = text[i];
+    if (c === ")" || c === "]") depth++;
+    else if (c === "(" || c === "[") {
+      if (depth === 0) {
+        if (c === "[") return undefined;
+        const m = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(text.slice(i + 1));
+        return m?.[1];
+      }
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+function spanIn(source: QuerySource, start: number, end: number): Span {
+  const bytes = Buffer.from(source.text, "utf8");
+  const s = Math.min(start, bytes.length);
+  return makeSpan(source.origin, s, Math.max(s, Math.min(end, bytes.length)), new LineIndex(bytes));
+}
+
+/** Capture names written in the query text (outside strings and comments), in order. */
+export function captureNames(text: string): string[] {
+  const names: string[] = [];
+  const re = /"(?:[^"\\]|\\.)*"|;[^\n]*|@([A-Za-z0-9_\-.]+)/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) if (m[1] !== undefined && !names.includes(m[1])) names.push(m[1]);
+  return names;
+}
+
+/** Other languages of the registry whose grammar knows this node type. */
+function languagesWithType(type: string, named: boolean, except: LanguageId): string[] {
+  return LANGUAGES.filter((l) => l.id !== except && (named ? vocabulary(l.id).named : vocabulary(l.id).anonymous).includes(type)).map((l) => l.id);
+}
+
+function describeType(v: GrammarVocabulary, type: string): string {
+  const e = v.byType.get(type);
+  if (!e) return "";
+  const fields = Object.keys(e.fields ?? {});
+  const kids = (e.children?.types ?? []).filter((t) => t.named).map((t) => t.type);
+  const parts: string[] = [];
+  if (fields.length) parts.push(`fields: ${fields.join(", ")}`);
+  if (kids.length) parts.push(`children: ${kids.slice(0, 12).join(", ")}${kids.length > 12 ? ", ..." : ""}`);
+  return parts.length ? `'${type}' has ${parts.join("; ")}` : `'${type}' has no fields and no named children`;
+}
+
+/** Turns the binding's "Query error of type X at position N" into a located ToolError. */
+export function classifyQueryError(id: LanguageId, source: QuerySource, err: Error): ToolError {
+  const lang = languageInfo(id);
+  const bytes = Buffer.from(source.text, "utf8");
+  const m = /Query error of type (\w+) at position (\d+)/.exec(err.message);
+  if (!m) return predicateError(id, source, err);
+  const kind = m[1] as keyof typeof FAULTS;
+  const at = Number(m[2]);
+  const fault = FAULTS[kind] ?? FAULTS.TSQueryErrorSyntax;
+  const tok = tokenAt(bytes, at);
+  const v = vocabulary(id);
+  const where = `at ${source.origin}:${spanIn(source, tok.start, tok.end).start_line}:${spanIn(source, tok.start, tok.end).start_col}`;
+  let message: string;
+  let remediation: string;
+  switch (kind) {
+    case "TSQueryErrorNodeType": {
+      const quoted = tok.text.startsWith('"');
+      const name = quoted ? tok.text.slice(1, -1) : tok.text.replace(/^\(/, "");
+      const near = nearest(name, quoted ? v.anonymous : v.named);
+      const elsewhere = languagesWithType(name, !quoted, id);
+      message = `${lang.name} grammar has no ${quoted ? "anonymous token" : "node type"} '${name}' (${where})`;
+      remediation = `Closest ${lang.name} node types: ${near.join(", ")}.${elsewhere.length ? ` '${name}' exists in: ${elsewhere.join(", ")} — pass --language or a --glob for those files.` : ""} List a file's real node kinds with 'magellan ast --file <f>'.`;
+      break;
+    }
+    case "TSQueryErrorField": {
+      const name = tok.text.replace(/:$/, "");
+      const textIdx = Buffer.from(bytes.subarray(0, at)).toString("utf8").length;
+      const parent = enclosingType(source.text, textIdx);
+      const parentFields = parent ? Object.keys(v.byType.get(parent)?.fields ?? {}) : [];
+      const near = nearest(name, parentFields.length ? parentFields : v.fields);
+      message = `${lang.name} grammar has no field '${name}' (${where})`;
+      remediation = parent && parentFields.length
+        ? `Fields of '${parent}': ${parentFields.join(", ")}; closest: ${near.join(", ")}.`
+        : `Closest ${lang.name} fields: ${near.join(", ")}.`;
+      break;
+    }
+    case "TSQueryErrorCapture": {
+      const defined = captureNames(source.text).filter((c) => c !== tok.text.replace(/^@/, ""));
+      message = `capture '${tok.text.startsWith("@") ? tok.text : `@${tok.text}`}' is used in a predicate but not defined by the pattern (${where})`;
+      remediation = defined.length
+        ? `Use a capture the pattern defines: ${defined.map((c) => `@${c}`).join(", ")}; closest: @${nearest(tok.text.replace(/^@/, ""), defined, 1)[0] ?? ""}.`
+        : "Capture a node in the pattern first, e.g. ((identifier) @name (#eq? @name \"main\")).";
+      break;
+    }
+    case "TSQueryErrorStructure": {
+      const textIdx = Buffer.from(bytes.subarray(0, at)).toString("utf8").length;
+      const parent = enclosingType(source.text, textIdx);
+      message = `pattern can never match in the ${lang.name} grammar: '${tok.text.replace(/^\(/, "")}' cannot appear there${parent ? ` inside '${parent}'` : ""} (${where})`;
+      remediation = `${parent ? `${describeType(v, parent)}. ` : ""}Check the nesting against a real tree: 'magellan ast --file <f>'.`;
+      break;
+    }
+    default: {
+      const atEnd = at >= bytes.length;
+      message = `query syntax error ${atEnd ? "at the end of the query (unclosed parenthesis or bracket?)" : `near '${tok.text}'`} (${where})`;
+      remediation = atEnd
+        ? "Close every '(' and '['; a pattern looks like (function_item name: (identifier) @name)."
+        : "A pattern is (node_type field: (child) @capture), strings are \"quoted\", predicates are (#eq? @capture \"text\").";
+    }
+  }
+  return new ToolError({
+    code: code(fault.num),
+    error: fault.error,
+    message,
+    remediation,
+    file: source.origin,
+    span: spanIn(source, tok.start, tok.end),
+    exitCode: EXIT.failure,
+  });
+}
+
+/** The binding checks predicates in JS and throws plain messages; locate the `#name` named. */
+function predicateError(id: LanguageId, source: QuerySource, err: Error): ToolError {
+  const pm = /#([\w\-!?]+)/.exec(err.message);
+  const name = pm?.[1];
+  const idx = name ? source.text.indexOf(`#${name}`) : -1;
+  const start = idx >= 0 ? Buffer.byteLength(source.text.slice(0, idx)) : 0;
+  const end = idx >= 0 ? start + Buffer.byteLength(`#${name}`) : Buffer.byteLength(source.text);
+  return new ToolError({
+    code: code(CODES.query_predicate),
+    error: "query_predicate",
+    message: `${languageInfo(id).name}: ${err.message}`,
+    remediation:
+      "Supported predicates: #eq?, #not-eq?, #any-eq?, #any-not-eq?, #match?, #not-match?, #any-match?, #any-not-match?, #any-of?, #not-any-of? (first argument a @capture), plus #set!, #is?, #is-not?.",
+    file: source.origin,
+    span: spanIn(source, start, end),
+    exitCode: EXIT.failure,
+  });
+}
+
+export interface CompiledQuery {
+  query: Parser.Query;
+  /** Number of patterns in the query. */
+  patternCount: number;
+  /** Indices of patterns without any capture: their matches cannot be located, so are not reported. */
+  uncaptured: number[];
+  /** Per pattern, the node types its outermost node can have (undefined: any, e.g. `_`). */
+  rootTypes: (Set<string> | undefined)[];
+}
+
+/**
+ * The node types a pattern's outermost node can have: `(function_item ...)` -> function_item,
+ * `[(a) (b)]` -> a, b, a group `((a) @x (#eq? ...))` -> a. Undefined for wildcards and for
+ * groups of siblings, where no single node stands for the match.
+ */
+export function patternRootTypes(pattern: string): Set<string> | undefined {
+  const text = pattern.replace(/;[^\n]*/g, " ").trim();
+  const out = new Set<string>();
+  const firstNode = (t: string): string | undefined => {
+    const s = t.trimStart();
+    if (s.startsWith('"')) {
+      const m = /^"((?:[^"\\]|\\.)*)"/.exec(s);
+      return m?.[1];
+    }
+    const m = /^\(\s*([A-Za-z0-9_\-.]+)/.exec(s);
+    return m?.[1];
+  };
+  if (text.startsWith("[")) {
+    // Top-level alternatives: each starts after '[' or after a balanced sibling.
+    let depth = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === '"') {
+        const m = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i));
+        if (depth === 1) {
+          const name = m?.[0].slice(1, -1);
+          if (name !== undefined) out.add(name);
+        }
+        i += (m?.[0].length ?? 1) - 1;
+        continue;
+      }
+      if (c === "(" || c === "[") {
+        if (depth === 1 && c === "(") {
+          const name = firstNode(text.slice(i));
+          if (name === undefined || name === "_") return undefined;
+          out.add(name);
+        }
+        depth++;
+      } else if (c === ")" || c === "]") depth--;
+    }
+    return out.size ? out : undefined;
+  }
+  if (/^\(\s*\(/.test(text) || /^\(\s*\[/.test(text)) {
+    // A group: one root only when it holds one node pattern (plus predicates).
+    const inner = text.replace(/^\(\s*/, "");
+    let depth = 0;
+    let nodes = 0;
+    for (let i = 0; i < inner.length; i++) {
+      const c = inner[i];
+      if (c === '"') {
+        const m = /^"(?:[^"\\]|\\.)*"/.exec(inner.slice(i));
+        i += (m?.[0].length ?? 1) - 1;
+        continue;
+      }
+      if (c === "(" || c === "[") {
+        if (depth === 0 && inner[i + 1] !== "#") nodes++;
+        depth++;
+      } else if (c === ")" || c === "]") depth--;
+      if (depth < 0) break;
+    }
+    return nodes === 1 ? patternRootTypes(inner) : undefined;
+  }
+  const name = firstNode(text);
+  if (name === undefined || name === "_") return undefined;
+  return new Set([name]);
+}
+
+const compiled = new Map<string, CompiledQuery>();
+
+/** Compiles (cached per language and text); throws a located ToolError when it does not compile. */
+export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery {
+  const key = `${id}\0${source.text}`;
+  const hit = compiled.get(key);
+  if (hit) return hit;
+  let query: Parser.Query;
+  try {
+    query = new Parser.Query(grammar(id) as Parser.Language, source.text);
+  } catch (e) {
+    throw classifyQueryError(id, source, e as Error);
+  }
+  // The binding keeps one predicate list per pattern: its length is the pattern count.
+  const patternCount = (query as unknown as { predicates: unknown[] }).predicates.length;
+  const bytes = Buffer.from(source.text, "utf8");
+  const uncaptured: number[] = [];
+  for (let p = 0; p < patternCount; p++) {
+    const s = query.startIndexForPattern(p);
+    const e = query.endIndexForPattern(p);
+    if (captureNames(bytes.subarray(s, e).toString("utf8")).length === 0) uncaptured.push(p);
+  }
+  const rootTypes: (Set<string> | undefined)[] = [];
+  for (let p = 0; p < patternCount; p++) {
+    rootTypes.push(patternRootTypes(bytes.subarray(query.startIndexForPattern(p), query.endIndexForPattern(p)).toString("utf8")));
+  }
+  const out = { query, patternCount, uncaptured, rootTypes };
+  compiled.set(key, out);
+  return out;
+}
+
+/** A query without a single capture reports nothing; that is a mistake worth an error. */
+export function requireCaptures(source: QuerySource, c: CompiledQuery): void {
+  if (c.uncaptured.length === c.patternCount) {
+    throw new ToolError({
+      code: code(CODES.query_no_captures),
+      error: "query_no_captures",
+      message: "the query captures no node, so no match can be located",
+      remediation: "Add a capture to the node you want back, e.g. (function_item) @match or (function_item name: (identifier) @name).",
+      file: source.origin,
+      span: spanIn(source, 0, Buffer.byteLength(source.text)),
+      exitCode: EXIT.failure,
+    });
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * One file through one compiled query: parse, match, and shape every match with exact byte
+ * offsets. Runs on the main thread and in the worker threads alike, so its input and output
+ * are plain, cloneable data.
+ */
+import { readFileSync } from "node:fs";
+import { matchId } from "../../contract/ids.js";
+import type { Span } from "../../contract/schema.js";
+import { isBinary } from "../../text/binary.js";
+import { decodeBytes } from "../../text/decode.js";
+import { LineIndex } from "../../text/lines.js";
+import { makeSpan } from "../../text/span.js";
+import { languageInfo, parse, type LanguageId } from "../../lang/registry.js";
+import { TOOL } from "./codes.js";
+import { compileQuery, type QuerySource } from "./query.js";
+
+export interface Capture {
+  name: string;
+  byte_start: number;
+  byte_end: number;
+  content: string;
+  span: Span;
+}
+
+export interface AstMatch {
+  match_id: string;
+  span: Span;
+  pattern_index: number;
+  captures: Capture[];
+  file_path: string;
+  language: string;
+  context_before?: string[];
+  context_after?: string[];
+}
+
+export interface ScanFile {
+  abs: string;
+  rel: string;
+  language: LanguageId;
+}
+
+export interface ScanOptions {
+  source: QuerySource;
+  /** Keep only this capture (and only matches that have it). */
+  capture?: string;
+  /** Lines of context before and after each match. */
+  context: number;
+  /** Files larger than this are skipped, not parsed. */
+  maxFileBytes: number;
+}
+
+export type ScanResult =
+  | { rel: string; ok: true; matches: AstMatch[] }
+  | { rel: string; ok: false; reason: "binary" | "too_large" | "unreadable" | "parse_failed"; detail?: string };
+
+export function scanFile(file: ScanFile, opts: ScanOptions): ScanResult {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file.abs);
+  } catch (e) {
+    return { rel: file.rel, ok: false, reason: "unreadable", detail: (e as Error).message };
+  }
+  if (bytes.length > opts.maxFileBytes) return { rel: file.rel, ok: false, reason: "too_large", detail: `${bytes.length} bytes` };
+  if (isBinary(bytes)) return { rel: file.rel, ok: false, reason: "binary" };
+  const decoded = decodeBytes(bytes);
+  let tree;
+  try {
+    tree = parse(file.language, decoded.text);
+  } catch (e) {
+    return { rel: file.rel, ok: false, reason: "parse_failed", detail: (e as Error).message };
+  }
+  const { query, rootTypes } = compileQuery(file.language, opts.source);
+  const raw = query.matches(tree.rootNode);
+  if (raw.length === 0) return { rel: file.rel, ok: true, matches: [] };
+  const lines = new LineIndex(bytes);
+  const langName = languageInfo(file.language).name;
+  const text = decoded.text;
+  const matches: AstMatch[] = [];
+  for (const m of raw) {
+    const caps: Capture[] = [];
+    for (const c of m.captures) {
+      if (opts.capture !== undefined && c.name !== opts.capture) continue;
+      const si = c.node.startIndex;
+      const ei = c.node.endIndex;
+      const bs = decoded.toByte(si);
+      const be = decoded.toByte(ei);
+      caps.push({ name: c.name, byte_start: bs, byte_end: be, content: text.slice(si, ei), span: makeSpan(file.rel, bs, be, lines) });
+    }
+    // A pattern without captures cannot be located; --capture drops matches lacking it.
+    if (caps.length === 0) continue;
+    let bs = Infinity;
+    let be = -Infinity;
+    for (const c of caps) {
+      if (c.byte_start < bs) bs = c.byte_start;
+      if (c.byte_end > be) be = c.byte_end;
+    }
+    // Seed 02 §4: the match spans the node the pattern describes (the whole function_item),
+    // the captures the parts asked for. Found by walking up from a capture to the nearest node
+    // of the pattern's root type that holds every capture; else the captures' extent.
+    const roots = rootTypes[m.pattern];
+    const first = m.captures[0]?.node;
+    if (opts.capture === undefined && roots && first) {
+      let n: typeof first | null = first;
+      for (let depth = 0; n && depth < 64; depth++, n = n.parent) {
+        if (roots.has(n.type)) {
+          const nbs = decoded.toByte(n.startIndex);
+          const nbe = decoded.toByte(n.endIndex);
+          if (nbs <= bs && nbe >= be) {
+            bs = nbs;
+            be = nbe;
+            break;
+          }
+        }
+      }
+    }
+    const span = makeSpan(file.rel, bs, be, lines);
+    const question = `${opts.source.text}\0${m.pattern}\0${opts.capture ?? ""}\0${caps.map((c) => `${c.name}:${c.byte_start}:${c.byte_end}`).join(",")}`;
+    const match: AstMatch = {
+      match_id: matchId(TOOL, span.span_id, question),
+      span,
+      pattern_index: m.pattern,
+      captures: caps,
+      file_path: file.rel,
+      language: langName,
+    };
+    if (opts.context > 0) {
+      const before: string[] = [];
+      const after: string[] = [];
+      for (let l = Math.max(1, span.start_line - opts.context); l < span.start_line; l++) before.push(lines.lineText(l));
+      for (let l = span.end_line + 1; l <= Math.min(lines.lineCount, span.end_line + opts.context); l++) after.push(lines.lineText(l));
+      match.context_before = before;
+      match.context_after = after;
+    }
+    matches.push(match);
+  }
+  return { rel: file.rel, ok: true, matches };
+}
+
+export function compareMatches(a: AstMatch, b: AstMatch): number {
+  if (a.file_path !== b.file_path) return a.file_path < b.file_path ? -1 : 1;
+  return a.span.byte_start - b.span.byte_start || a.span.byte_end - b.span.byte_end || a.pattern_index - b.pattern_index || (a.match_id < b.match_id ? -1 : a.match_id > b.match_id ? 1 : 0);
+}

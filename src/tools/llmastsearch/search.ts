@@ -1,0 +1,297 @@
+/**
+ * llmastsearch: a tree-sitter query over the files of a workspace, every match with exact byte
+ * spans for the match and for each capture (seed 02 §4). Plain request -> response; the CLI
+ * only renders it.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { commonCode } from "../../contract/codes.js";
+import { EXIT, ToolError } from "../../contract/errors.js";
+import type { Diagnostic } from "../../contract/schema.js";
+import { resolveInRoot } from "../../text/root.js";
+import { walkFiles } from "../../text/walk.js";
+import { languageForPath, languageInfo, type LanguageId } from "../../lang/registry.js";
+import { CODES, code, TOOL } from "./codes.js";
+import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
+import { compareMatches, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
+import type { WorkerJob } from "./worker.js";
+
+export interface SearchRequest {
+  /** Real absolute workspace root. */
+  root: string;
+  query: QuerySource;
+  /** Files or directories (user spelling) to search; default the root. */
+  paths?: string[];
+  globs?: string[];
+  /** Parse every file as this language; else by extension. */
+  language?: LanguageId;
+  capture?: string;
+  limit?: number;
+  context?: number;
+  hidden?: boolean;
+  noIgnore?: boolean;
+  /** Threads including the main one; default: the machine's parallelism, fewer for few files. */
+  threads?: number;
+  maxFileBytes?: number;
+}
+
+export interface SearchData {
+  query: string;
+  /** The language's display name, when one language was searched (seed 02 §4's single-file shape). */
+  language?: string;
+  /** The file, when exactly one file was searched. */
+  file_path?: string;
+  matches: AstMatch[];
+  match_count: number;
+  /** Matches found before --limit cut the list. */
+  total_matches: number;
+  files_searched: number;
+  files_with_matches: number;
+  /** Languages the query ran over (registry ids). */
+  languages: string[];
+}
+
+export interface SearchResponse {
+  data: SearchData;
+  diagnostics: Diagnostic[];
+  partial: boolean;
+}
+
+export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** Below this many files, starting a worker costs more than it saves. */
+const PARALLEL_MIN_FILES = 24;
+
+function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+  return { tool: TOOL, level, message, code: code(num), ...extra };
+}
+
+function startWorkers(n: number): Worker[] {
+  const url = new URL("./worker.js", import.meta.url);
+  return Array.from({ length: n }, () => new Worker(url));
+}
+
+export async function search(req: SearchRequest): Promise<SearchResponse> {
+  const diagnostics: Diagnostic[] = [];
+  const context = req.context ?? 0;
+  const maxFileBytes = req.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  if (req.query.text.trim().length === 0) {
+    throw new ToolError({
+      code: code(CODES.query_missing),
+      error: "query_missing",
+      message: "the query is empty",
+      remediation: 'Pass --query "(function_item name: (identifier) @name)" or --query-file q.scm.',
+      exitCode: EXIT.usage,
+    });
+  }
+  const defined = captureNames(req.query.text);
+  if (req.capture !== undefined && !defined.includes(req.capture)) {
+    throw new ToolError({
+      code: code(CODES.query_capture),
+      error: "query_unknown_capture",
+      message: `--capture ${req.capture}: the query defines no capture @${req.capture}`,
+      remediation: defined.length
+        ? `Captures in the query: ${defined.map((c) => `@${c}`).join(", ")}; closest: ${nearest(req.capture, defined, 1).join("")}.`
+        : "The query defines no capture; add one, e.g. (function_item) @fn, then --capture fn.",
+      exitCode: EXIT.usage,
+    });
+  }
+  // A named language is checked before any file is read: a broken query fails fast.
+  if (req.language) requireCaptures(req.query, compileQuery(req.language, req.query));
+
+  const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
+  const threadsWanted = Math.max(1, req.threads ?? Math.min(availableParallelism(), 8));
+  const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
+  // Start the workers now so their module loading overlaps the walk; ended if not needed.
+  const workers = threadsWanted > 1 && !explicitFilesOnly ? startWorkers(threadsWanted - 1) : [];
+  try {
+    let symlinks = 0;
+    const walked = walkFiles({
+      root: req.root,
+      start: explicit,
+      globs: req.globs,
+      hidden: req.hidden,
+      noIgnore: req.noIgnore,
+      onSkip: (_rel, why) => {
+        if (why === "symlink") symlinks++;
+      },
+    });
+    const explicitSet = new Set(explicit);
+    const files: ScanFile[] = [];
+    let noGrammar = 0;
+    let otherLanguage = 0;
+    const noGrammarSample: string[] = [];
+    for (const e of walked) {
+      const detected = languageForPath(e.rel);
+      let lang: LanguageId | undefined;
+      if (req.language) {
+        if (detected?.id === req.language || explicitSet.has(e.abs)) lang = req.language;
+        else if (detected) otherLanguage++;
+        else noGrammar++;
+      } else if (detected) lang = detected.id;
+      else {
+        noGrammar++;
+        if (explicitSet.has(e.abs) || noGrammarSample.length < 3) noGrammarSample.push(e.rel);
+      }
+      if (lang) files.push({ abs: e.abs, rel: e.rel, language: lang });
+    }
+
+    // One query may run over several languages only where it compiles; say what was skipped.
+    const byLanguage = new Map<LanguageId, number>();
+    for (const f of files) byLanguage.set(f.language, (byLanguage.get(f.language) ?? 0) + 1);
+    const failures: { lang: LanguageId; files: number; err: ToolError }[] = [];
+    const usable = new Set<LanguageId>();
+    for (const [lang, count] of [...byLanguage].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))) {
+      try {
+        const c = compileQuery(lang, req.query);
+        requireCaptures(req.query, c);
+        usable.add(lang);
+        if (c.uncaptured.length > 0) {
+          diagnostics.push(
+            diag("warning", CODES.query_no_captures, `pattern(s) ${c.uncaptured.join(", ")} capture nothing; their matches cannot be located and are not reported`, {
+              remediation: "Add a capture (@name) to each pattern whose matches you want back.",
+            }),
+          );
+        }
+      } catch (e) {
+        if (!(e instanceof ToolError)) throw e;
+        failures.push({ lang, files: count, err: e });
+      }
+    }
+    if (usable.size === 0 && failures.length > 0) {
+      const first = failures[0] as (typeof failures)[number];
+      if (failures.length === 1) throw first.err;
+      throw new ToolError({
+        code: first.err.code,
+        error: first.err.error,
+        message: `the query compiles for none of the languages searched (${failures.map((f) => languageInfo(f.lang).name).join(", ")}): ${first.err.message}`,
+        remediation: `${first.err.remediation ?? ""} Restrict the files with --glob or --language to the language the query is written for.`.trim(),
+        file: first.err.file,
+        span: first.err.span,
+        exitCode: EXIT.failure,
+      });
+    }
+    for (const f of failures) {
+      diagnostics.push(
+        diag("warning", CODES.language_skipped, `${f.files} ${languageInfo(f.lang).name} file(s) skipped: the query does not compile for ${languageInfo(f.lang).name}: ${f.err.message}`, {
+          note: f.err.code,
+          remediation: f.err.remediation,
+          span: f.err.span,
+        }),
+      );
+    }
+    const todo = files.filter((f) => usable.has(f.language));
+
+    const opts: ScanOptions = { source: req.query, capture: req.capture, context, maxFileBytes };
+    const results = await runParallel(todo, opts, workers);
+
+    const all: AstMatch[] = [];
+    const skipped = new Map<string, string[]>();
+    let searched = 0;
+    let withMatches = 0;
+    for (const r of results) {
+      if (!r.ok) {
+        const list = skipped.get(r.reason) ?? [];
+        list.push(r.rel);
+        skipped.set(r.reason, list);
+        continue;
+      }
+      searched++;
+      if (r.matches.length > 0) withMatches++;
+      for (const m of r.matches) all.push(m);
+    }
+    all.sort(compareMatches);
+    const total = all.length;
+    const limit = req.limit;
+    const partial = limit !== undefined && total > limit;
+    const matches = partial ? all.slice(0, limit) : all;
+
+    for (const [reason, list] of [...skipped].sort()) {
+      const why = { binary: "binary (NUL byte)", too_large: `larger than ${maxFileBytes} bytes`, unreadable: "unreadable", parse_failed: "the parser failed" }[reason] ?? reason;
+      diagnostics.push(
+        diag("warning", CODES.files_skipped, `${list.length} file(s) skipped, ${why}: ${list.slice(0, 5).join(", ")}${list.length > 5 ? ", ..." : ""}`, {
+          code: reason === "binary" ? commonCode(TOOL, "binary_file") : reason === "too_large" ? commonCode(TOOL, "file_too_large") : code(CODES.files_skipped),
+        }),
+      );
+    }
+    if (symlinks > 0) diagnostics.push(diag("note", CODES.files_skipped, `${symlinks} symlink(s) met during the walk were not followed`));
+    if (partial) {
+      diagnostics.push(
+        diag("note", CODES.limit_reached, `--limit ${limit} reached: ${matches.length} of ${total} matches shown`, {
+          remediation: "Raise --limit, or narrow the search with --glob or a more specific query.",
+        }),
+      );
+    }
+    if (total === 0) {
+      let why: string;
+      if (walked.length === 0) why = "no file matched the paths and --glob patterns (ignored and hidden files are left out; see --hidden, --no-ignore)";
+      else if (files.length === 0)
+        why = req.language
+          ? `none of the ${walked.length} file(s) is ${languageInfo(req.language).name} (${otherLanguage} of another language, ${noGrammar} without a grammar); pass --file to force one`
+          : `none of the ${walked.length} file(s) has a language with a grammar (e.g. ${noGrammarSample.join(", ")})`;
+      else if (todo.length === 0) why = "the query compiles for none of the languages of the files found";
+      else why = `the query matched nothing in ${searched} file(s)${skipped.size ? " (some files were skipped, see above)" : ""}`;
+      diagnostics.push(diag("note", CODES.empty_result, `no matches: ${why}`));
+    } else if (noGrammar > 0 && explicit.length > 0 && noGrammarSample.some((r) => explicit.some((a) => a.endsWith(r)))) {
+      diagnostics.push(diag("warning", CODES.unknown_language, `no grammar for: ${noGrammarSample.join(", ")}; pass --language to parse them as one`));
+    }
+
+    const langs = [...usable].sort();
+    const data: SearchData = {
+      query: req.query.text,
+      matches,
+      match_count: matches.length,
+      total_matches: total,
+      files_searched: searched,
+      files_with_matches: withMatches,
+      languages: langs,
+    };
+    if (langs.length === 1) data.language = languageInfo(langs[0] as LanguageId).name;
+    if (todo.length === 1) data.file_path = (todo[0] as ScanFile).rel;
+    return { data: orderData(data), diagnostics, partial };
+  } finally {
+    for (const w of workers) void w.terminate();
+  }
+}
+
+/** Seed 02 §4 lists file_path, language, query first; keep that order for readers. */
+function orderData(d: SearchData): SearchData {
+  const out: Partial<SearchData> = {};
+  if (d.file_path !== undefined) out.file_path = d.file_path;
+  if (d.language !== undefined) out.language = d.language;
+  out.query = d.query;
+  out.matches = d.matches;
+  out.match_count = d.match_count;
+  out.total_matches = d.total_matches;
+  out.files_searched = d.files_searched;
+  out.files_with_matches = d.files_with_matches;
+  out.languages = d.languages;
+  return out as SearchData;
+}
+
+/** Main thread and workers take files from one shared counter; results come back in any order. */
+async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[]): Promise<ScanResult[]> {
+  if (files.length < PARALLEL_MIN_FILES || workers.length === 0) return files.map((f) => scanFile(f, opts));
+  const counter = new SharedArrayBuffer(4);
+  const job: WorkerJob = { files, counter, opts };
+  const pending = workers.map(
+    (w) =>
+      new Promise<ScanResult[]>((resolve, reject) => {
+        w.once("message", (r: ScanResult[]) => resolve(r));
+        w.once("error", reject);
+        w.once("exit", (c) => {
+          if (c !== 0) reject(new Error(`llmastsearch worker exited with code ${c}`));
+        });
+      }),
+  );
+  for (const w of workers) w.postMessage(job);
+  const mine: ScanResult[] = [];
+  const shared = new Int32Array(counter);
+  for (;;) {
+    const i = Atomics.add(shared, 0, 1);
+    if (i >= files.length) break;
+    mine.push(scanFile(files[i] as ScanFile, opts));
+  }
+  const theirs = await Promise.all(pending);
+  return [mine, ...theirs].flat();
+}
+
