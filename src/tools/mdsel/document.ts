@@ -138,17 +138,17 @@ function ioFault(displayPath: string, e: unknown): MdselFault {
 }
 
 /** Bytes -> model. Invalid UTF-8 is refused: spans would point at bytes the text does not hold. */
-export async function buildDocument(bytes: Buffer, namespace: string, filePath: string): Promise<MdDocument> {
+export async function buildDocument(bytes: Buffer, namespace: string, filePath: string, given: string = filePath): Promise<MdDocument> {
   const decoded = decodeBytes(bytes);
   if (!decoded.valid) {
     const at = firstInvalidUtf8(bytes);
     const lines = new LineIndex(bytes);
     const pos = lines.position(at);
     throw new MdselFault({
-      file: filePath,
+      file: given,
       type: "PARSE_ERROR",
       code: MDSEL_CODES.invalid_utf8,
-      message: `Invalid UTF-8 in ${filePath} at byte ${at} (line ${pos.line}, column ${pos.col})`,
+      message: `Invalid UTF-8 in ${given} at byte ${at} (line ${pos.line}, column ${pos.col})`,
       remediation: "Re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8).",
     });
   }
@@ -159,10 +159,10 @@ export async function buildDocument(bytes: Buffer, namespace: string, filePath: 
     tree = await parseMarkdown(origin === 0 ? text : text.slice(origin));
   } catch (e) {
     throw new MdselFault({
-      file: filePath,
+      file: given,
       type: "PARSE_ERROR",
       code: MDSEL_CODES.parser_failed,
-      message: `Markdown parser failed on ${filePath}: ${(e as Error).message}`,
+      message: `Markdown parser failed on ${given}: ${(e as Error).message}`,
     });
   }
   const lines = new LineIndex(bytes);

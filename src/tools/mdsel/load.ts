@@ -15,6 +15,8 @@ export interface Source {
   /** As printed: relative to the workspace root with `/`, or absolute when outside it. */
   filePath: string;
   abs: string;
+  /** The path as the user wrote it, for error messages (they should recognise their own input). */
+  given: string;
 }
 
 export interface Workspace {
@@ -44,7 +46,7 @@ export function sourcesFor(ws: Workspace, paths: string[], warnings: string[]): 
     for (let k = 2; taken.has(ns); k++) ns = `${base}_${k}`;
     if (ns !== base) warnings.push(`namespace '${base}' is taken; ${displayPath(ws, abs)} is '${ns}'`);
     taken.add(ns);
-    out.push({ namespace: ns, filePath: displayPath(ws, abs), abs });
+    out.push({ namespace: ns, filePath: displayPath(ws, abs), abs, given: p });
   }
   return out;
 }
@@ -64,8 +66,8 @@ export function discoverMarkdown(ws: Workspace): string[] {
 
 export async function loadDocument(ws: Workspace, src: Source): Promise<MdDocument> {
   const options: LoadOptions = ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes };
-  const bytes = readMarkdownFile(src.abs, src.filePath, options);
-  return buildDocument(bytes, src.namespace, src.filePath);
+  const bytes = readMarkdownFile(src.abs, src.given, options);
+  return buildDocument(bytes, src.namespace, src.filePath, src.given);
 }
 
 /** Loads each source once; failures are remembered as ErrorEntries, never thrown twice. */
