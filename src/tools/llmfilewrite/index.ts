@@ -1,0 +1,227 @@
+/**
+ * llmfilewrite: write a source file only after the validation gates accept it (seed 02 §6,
+ * issue 5). Plain request -> outcome; the CLI turns it into the OperationResult envelope.
+ */
+import { lstatSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
+import { dirname } from "node:path";
+import { commonCode, errorCode } from "../../contract/codes.js";
+import { EXIT, ToolError } from "../../contract/errors.js";
+import { LANGUAGES, languageByName, languageForPath, type LanguageInfo } from "../../lang/registry.js";
+import { atomicWriteFileSync } from "../../text/atomic.js";
+import { checksum, normalizeChecksum } from "../../text/checksum.js";
+import { resolveInRoot } from "../../text/root.js";
+import { validateContent, type ValidationDiagnostic, type ValidationSession } from "../../validate/index.js";
+
+export const TOOL = "llmfilewrite";
+
+export const CODES = {
+  file_exists: errorCode(TOOL, "E101"),
+  checksum_mismatch: errorCode(TOOL, "E102"),
+  unsupported_language: errorCode(TOOL, "E103"),
+  not_a_file: errorCode(TOOL, "E104"),
+  invalid_checksum: errorCode(TOOL, "E105"),
+  concurrent_modification: errorCode(TOOL, "E106"),
+} as const;
+
+/** Larger content is not source code an agent writes; refuse before spending checker time. */
+export const MAX_CONTENT_BYTES = 16 * 1024 * 1024;
+
+export interface WriteRequest {
+  /** Workspace root, real absolute path. */
+  root: string;
+  /** The path as the user gave it (relative to cwd or root, or absolute inside the root). */
+  path: string;
+  cwd?: string;
+  /** `auto` (by extension) or a language name / alias. */
+  language: string;
+  content: Uint8Array;
+  overwrite: boolean;
+  /** Required checksum of the file being replaced (`sha256:<hex>` or bare hex). */
+  expectedChecksum?: string;
+  rejectOn: "error" | "warning";
+  timeoutMs: number;
+  dryRun: boolean;
+}
+
+export interface CreateResult {
+  type: "create";
+  path: string;
+  language: string;
+  lsp_used: string;
+  checksum: string;
+  diagnostics: ValidationDiagnostic[];
+  checkers_run: string[];
+  written: boolean;
+  overwritten: boolean;
+  dry_run: boolean;
+  previous_checksum?: string;
+}
+
+export interface WriteOutcome {
+  status: "approved" | "rejected";
+  message: string;
+  result: CreateResult;
+}
+
+function pickLanguage(name: string, rel: string): LanguageInfo {
+  const known = LANGUAGES.map((l) => l.id).join(", ");
+  if (name === "auto") {
+    const l = languageForPath(rel);
+    if (!l) {
+      throw new ToolError({
+        code: CODES.unsupported_language,
+        error: "unsupported_language",
+        message: `cannot tell the language of ${rel} from its extension, and llmfilewrite only writes files it can validate`,
+        remediation: `Name the language with --language (one of: ${known}); files in other languages are not supported.`,
+        exitCode: EXIT.usage,
+      });
+    }
+    return l;
+  }
+  const l = languageByName(name);
+  if (!l) {
+    throw new ToolError({
+      code: CODES.unsupported_language,
+      error: "unsupported_language",
+      message: `unknown language '${name}'`,
+      remediation: `Use --language auto or one of: ${known}.`,
+      exitCode: EXIT.usage,
+    });
+  }
+  return l;
+}
+
+/** The bytes on disk now, or undefined when there is no file. */
+function readExisting(abs: string, rel: string): Uint8Array | undefined {
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw e;
+  }
+  const real = st.isSymbolicLink() ? realpathSync(abs) : abs;
+  if (!lstatSync(real).isFile()) {
+    throw new ToolError({
+      code: CODES.not_a_file,
+      error: "not_a_file",
+      message: `${rel} exists and is not a regular file`,
+      remediation: "Choose a file path; llmfilewrite never replaces directories or special files.",
+      file: rel,
+    });
+  }
+  return readFileSync(real);
+}
+
+function summary(diags: ValidationDiagnostic[], rejectOn: "error" | "warning"): ValidationDiagnostic[] {
+  return diags.filter((d) => !d.pre_existing && (d.level === "error" || (rejectOn === "warning" && d.level === "warning")));
+}
+
+function where(d: ValidationDiagnostic): string {
+  return d.start_line === undefined ? d.file : `${d.file}:${d.start_line}:${d.start_col}`;
+}
+
+export async function writeFile(req: WriteRequest, session?: ValidationSession): Promise<WriteOutcome> {
+  const { abs, rel } = resolveInRoot(TOOL, req.root, req.path, req.cwd);
+  const language = pickLanguage(req.language, rel);
+  if (req.content.length > MAX_CONTENT_BYTES) {
+    throw new ToolError({
+      code: commonCode(TOOL, "file_too_large"),
+      error: "file_too_large",
+      message: `content is ${req.content.length} bytes; llmfilewrite accepts at most ${MAX_CONTENT_BYTES}`,
+      remediation: "Write generated or data files with another tool; llmfilewrite is for source code.",
+    });
+  }
+  let expected: string | undefined;
+  if (req.expectedChecksum !== undefined) {
+    expected = normalizeChecksum(req.expectedChecksum);
+    if (!expected) {
+      throw new ToolError({
+        code: CODES.invalid_checksum,
+        error: "invalid_checksum",
+        message: `--expected-checksum '${req.expectedChecksum}' is not a SHA-256 checksum`,
+        remediation: "Pass sha256:<64 hex> (or the bare 64 hex digits) as printed by the tools.",
+        exitCode: EXIT.usage,
+      });
+    }
+  }
+  const previous = readExisting(abs, rel);
+  const previousChecksum = previous === undefined ? undefined : checksum(previous);
+  if (previous !== undefined && !req.overwrite) {
+    throw new ToolError({
+      code: CODES.file_exists,
+      error: "file_exists",
+      message: `${rel} already exists; it was left unchanged`,
+      remediation: `Pass --overwrite (ideally with --expected-checksum ${previousChecksum}) to replace it.`,
+      file: rel,
+    });
+  }
+  if (expected !== undefined && expected !== previousChecksum) {
+    throw new ToolError({
+      code: CODES.checksum_mismatch,
+      error: "checksum_mismatch",
+      message:
+        previous === undefined
+          ? `${rel} does not exist, but --expected-checksum ${expected} was given`
+          : `${rel} has checksum ${previousChecksum}, not the expected ${expected}; it was left unchanged`,
+      remediation: "Re-read the file, decide on the change again against its current content, and pass its current checksum.",
+      file: rel,
+    });
+  }
+
+  const report = await validateContent(
+    { root: req.root, relPath: rel, language: language.id, content: req.content, previousContent: previous, timeoutMs: req.timeoutMs },
+    session,
+  );
+  const blocking = summary(report.diagnostics, req.rejectOn);
+  const result: CreateResult = {
+    type: "create",
+    path: rel,
+    language: language.name,
+    lsp_used: report.lsp_used,
+    checksum: checksum(req.content),
+    diagnostics: report.diagnostics,
+    checkers_run: report.checkers_run,
+    written: false,
+    overwritten: false,
+    dry_run: req.dryRun,
+  };
+  if (previousChecksum !== undefined) result.previous_checksum = previousChecksum;
+
+  if (blocking.length > 0) {
+    const first = blocking[0] as ValidationDiagnostic;
+    const kinds = req.rejectOn === "warning" ? "error(s) or warning(s)" : "error(s)";
+    return {
+      status: "rejected",
+      message: `Validation failed: ${blocking.length} introduced ${kinds}, first ${first.code} at ${where(first)}: ${(first.message.split("\n")[0] as string).replace(/\.$/, "")}. Nothing was written.`,
+      result,
+    };
+  }
+  if (req.dryRun) {
+    return { status: "approved", message: "Content validated (dry run): nothing was written", result };
+  }
+
+  // The file must still be what was validated against: another writer may have raced us.
+  const now = readExisting(abs, rel);
+  const nowChecksum = now === undefined ? undefined : checksum(now);
+  if (nowChecksum !== previousChecksum) {
+    throw new ToolError({
+      code: CODES.concurrent_modification,
+      error: "concurrent_modification",
+      message: `${rel} changed on disk while its new content was being validated; nothing was written`,
+      remediation: "Re-read the file and run llmfilewrite again.",
+      file: rel,
+    });
+  }
+  mkdirSync(dirname(abs), { recursive: true });
+  // Write through a symlink to its target, so the link stays a link.
+  const target = previous !== undefined ? realpathSync(abs) : abs;
+  atomicWriteFileSync(target, req.content);
+  result.written = true;
+  result.overwritten = previous !== undefined;
+  return {
+    status: "approved",
+    message: previous !== undefined ? "File replaced and validated" : "File created and validated",
+    result,
+  };
+}

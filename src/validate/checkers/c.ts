@@ -1,0 +1,145 @@
+/**
+ * C and C++: `gcc`/`g++ -fsyntax-only` on the content fed through stdin (nothing written), in
+ * the file's directory, with the include paths, defines and standard that the project's
+ * compile_commands.json gives for this file (or its neighbours) when there is one.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { findUp, runProcess, which } from "../process.js";
+import type { ContentPositions } from "../positions.js";
+import type { CheckerOutcome, Level } from "../types.js";
+import { absent, failed, timedOut, type CheckContext } from "./common.js";
+
+interface GccLocation {
+  caret?: { file: string; line: number; "byte-column": number };
+  finish?: { file: string; line: number; "byte-column": number };
+}
+interface GccDiagnostic {
+  kind: string;
+  message: string;
+  option?: string;
+  locations?: GccLocation[];
+}
+
+interface CompileCommand {
+  directory: string;
+  file: string;
+  arguments?: string[];
+  command?: string;
+}
+
+/** Flags worth carrying over from a compile command: they change what parses and resolves. */
+function projectFlags(ctx: CheckContext): { flags: string[]; from?: string } {
+  const dir = dirname(ctx.abs);
+  const found = findUp(dir, ctx.root, ["compile_commands.json", "build/compile_commands.json"]);
+  if (!found) return { flags: [] };
+  let entries: CompileCommand[];
+  try {
+    entries = JSON.parse(readFileSync(found.file, "utf8")) as CompileCommand[];
+  } catch {
+    return { flags: [] };
+  }
+  if (!Array.isArray(entries) || entries.length === 0) return { flags: [] };
+  const abs = (e: CompileCommand): string => (isAbsolute(e.file) ? e.file : resolve(e.directory, e.file));
+  const entry = entries.find((e) => abs(e) === ctx.abs) ?? entries.find((e) => dirname(abs(e)) === dir) ?? entries[0];
+  if (!entry) return { flags: [] };
+  const argv = entry.arguments ?? splitCommand(entry.command ?? "");
+  const flags: string[] = [];
+  const withPath = new Set(["-I", "-isystem", "-iquote", "-include", "-idirafter"]);
+  for (let i = 1; i < argv.length; i++) {
+    const a = argv[i] as string;
+    const joined = [...withPath].find((p) => a.startsWith(p) && a.length > p.length);
+    if (withPath.has(a) && i + 1 < argv.length) {
+      flags.push(a, resolve(entry.directory, argv[++i] as string));
+    } else if (joined) {
+      flags.push(joined, resolve(entry.directory, a.slice(joined.length)));
+    } else if (a === "-D" || a === "-U") {
+      flags.push(a, argv[++i] as string);
+    } else if (/^-(D|U|std=|f(no-)?(exceptions|rtti|signed-char|unsigned-char)|m32|m64)/.test(a)) {
+      flags.push(a);
+    }
+  }
+  return { flags, from: found.file };
+}
+
+/** Shell-like split of a compile command (quotes and backslashes), enough for CMake output. */
+function splitCommand(cmd: string): string[] {
+  const out: string[] = [];
+  let cur = "";
+  let quote: string | undefined;
+  let any = false;
+  for (let i = 0; i < cmd.length; i++) {
+    const c = cmd[i] as string;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === "\\" && quote === '"' && i + 1 < cmd.length) cur += cmd[++i];
+      else cur += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      any = true;
+    } else if (c === "\\" && i + 1 < cmd.length) {
+      cur += cmd[++i];
+      any = true;
+    } else if (/\s/.test(c)) {
+      if (any || cur) out.push(cur);
+      cur = "";
+      any = false;
+    } else cur += c;
+  }
+  if (any || cur) out.push(cur);
+  return out;
+}
+
+const LEVEL: Record<string, Level> = { error: "error", "fatal error": "error", warning: "warning", note: "note" };
+
+export async function checkC(ctx: CheckContext, content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
+  const compiler = ctx.language === "cpp" ? "g++" : "gcc";
+  const bin = which(compiler, ctx.env);
+  if (!bin) return absent(ctx, compiler, `Install it (Debian: apt-get install ${compiler === "g++" ? "g++" : "gcc"}).`);
+  const dir = dirname(ctx.abs);
+  const { flags, from } = projectFlags(ctx);
+  const args = [
+    "-fsyntax-only",
+    "-fdiagnostics-format=json",
+    "-x",
+    ctx.language === "cpp" ? "c++" : "c",
+    ...flags,
+    "-iquote",
+    dir,
+    "-I",
+    dir,
+    "-",
+  ];
+  const r = await runProcess(bin, args, { cwd: existsSync(dir) ? dir : ctx.root, input: content, timeoutMs: ctx.timeoutMs, env: ctx.env });
+  const ran = `${compiler} -fsyntax-only${from ? ` (flags from ${from.slice(ctx.root.length + 1)})` : ""}`;
+  if (r.timedOut) return timedOut(ctx, compiler);
+  let parsed: GccDiagnostic[];
+  try {
+    const json = r.stderr.trim();
+    parsed = json === "" ? [] : (JSON.parse(json) as GccDiagnostic[]);
+  } catch {
+    return failed(ctx, compiler, r.stderr);
+  }
+  if (r.status !== 0 && parsed.length === 0) return failed(ctx, compiler, r.stderr || `exit ${r.status}`);
+  const diagnostics: CheckerOutcome["diagnostics"] = [];
+  for (const d of parsed) {
+    const level = LEVEL[d.kind] ?? "error";
+    const code = d.option ?? compiler;
+    const caret = d.locations?.[0]?.caret;
+    const finish = d.locations?.[0]?.finish;
+    if (!caret) {
+      diagnostics.push({ level, message: d.message, file: ctx.relPath, code, source: compiler });
+    } else if (caret.file === "<stdin>") {
+      const start = pos.byteOfLineByteCol(caret.line, caret["byte-column"]);
+      // gcc's finish is the last byte of the range, inclusive.
+      const end = finish && finish.file === "<stdin>" ? pos.byteOfLineByteCol(finish.line, finish["byte-column"] + 1) : Math.min(start + 1, pos.lines.lineEnd(caret.line));
+      diagnostics.push({ level, message: d.message, file: ctx.relPath, ...pos.fromBytes(start, end), code, source: compiler });
+    } else {
+      const f = resolve(dir, caret.file);
+      const rel = f.startsWith(`${ctx.root}/`) ? f.slice(ctx.root.length + 1) : f;
+      diagnostics.push({ level, message: `${d.message} (at ${rel}:${caret.line}:${caret["byte-column"]})`, file: rel, code, source: compiler });
+    }
+  }
+  return { ran, diagnostics };
+}
+

@@ -1,0 +1,66 @@
+/**
+ * Java: `javac` on a copy of the content in a private temp directory, class files into that
+ * directory too (-d), with the project's source root on -sourcepath so the file's imports of
+ * its own project resolve. Nothing is written next to the source; the temp directory goes.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { runProcess, which, withTempDir } from "../process.js";
+import type { ContentPositions } from "../positions.js";
+import type { CheckerOutcome } from "../types.js";
+import { absent, failed, timedOut, type CheckContext } from "./common.js";
+
+/** The source root: the file's directory minus the package path, when they agree. */
+function sourceRoot(abs: string, text: string): string {
+  const dir = dirname(abs);
+  const m = /^\s*package\s+([\w.]+)\s*;/m.exec(text);
+  if (!m) return dir;
+  const suffix = `/${(m[1] as string).split(".").join("/")}`;
+  return dir.endsWith(suffix) ? dir.slice(0, dir.length - suffix.length) : dir;
+}
+
+const HEADER = /^(.*?):(\d+): (error|warning): (.*)$/;
+
+export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
+  const bin = which("javac", ctx.env);
+  if (!bin) return absent(ctx, "javac", "Install a JDK (Debian: apt-get install default-jdk-headless).");
+  const srcRoot = sourceRoot(ctx.abs, pos.text);
+  return withTempDir("llmfilewrite-javac-", async (tmp) => {
+    const copy = join(tmp, "src", basename(ctx.abs));
+    mkdirSync(dirname(copy), { recursive: true });
+    mkdirSync(join(tmp, "classes"));
+    writeFileSync(copy, content);
+    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "200", "-sourcepath", srcRoot, copy];
+    const r = await runProcess(bin, args, { cwd: tmp, timeoutMs: ctx.timeoutMs, env: { ...ctx.env, LC_ALL: "C" } });
+    if (r.timedOut) return timedOut(ctx, "javac");
+    const lines = r.stderr.split("\n");
+    const diagnostics: CheckerOutcome["diagnostics"] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const m = HEADER.exec(lines[i] as string);
+      if (!m) continue;
+      const file = resolve(tmp, m[1] as string);
+      const line = Number(m[2]);
+      const level = m[3] === "warning" ? "warning" : "error";
+      let message = m[4] as string;
+      let caretCol: number | undefined;
+      const caretLine = lines[i + 2];
+      if (caretLine !== undefined && /^\s*\^\s*$/.test(caretLine)) {
+        caretCol = caretLine.indexOf("^");
+        i += 2;
+        while (i + 1 < lines.length && /^\s{2}\S/.test(lines[i + 1] as string) && !HEADER.test(lines[i + 1] as string)) {
+          message += `\n${(lines[i + 1] as string).trim()}`;
+          i++;
+        }
+      }
+      if (file === copy) {
+        const start = caretCol === undefined ? pos.byteOfLineByteCol(line, 1) : pos.byteOfLineCharCol(line, caretCol + 1);
+        diagnostics.push({ level, message, file: ctx.relPath, ...pos.fromBytes(start, Math.min(start + 1, pos.lines.lineEnd(line))), code: "javac", source: "javac" });
+      } else {
+        const rel = file.startsWith(`${ctx.root}/`) ? file.slice(ctx.root.length + 1) : file;
+        diagnostics.push({ level, message: `${message} (at ${rel}:${line})`, file: rel, code: "javac", source: "javac" });
+      }
+    }
+    if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "javac", r.stderr || `exit ${r.status}`);
+    return { ran: `javac (sourcepath ${srcRoot === ctx.root ? "." : srcRoot.slice(ctx.root.length + 1)})`, diagnostics };
+  });
+}

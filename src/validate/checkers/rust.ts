@@ -1,0 +1,137 @@
+/**
+ * Rust. A file that belongs to a cargo package is checked with `cargo check` on a temporary
+ * copy of the package (its workspace when it inherits from one) with the new content in place:
+ * the real tree, its target/ included, is never touched, and the copy goes afterwards. Copying
+ * is fine for the small crates an agent edits; a package over COPY_LIMIT bytes falls back to
+ * rustc on the file alone, and says so. A file outside any package gets `rustc --emit=metadata`
+ * on stdin, output into a temp directory.
+ */
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { findUp, runProcess, which, withTempDir } from "../process.js";
+import type { ContentPositions } from "../positions.js";
+import type { CheckerOutcome, Level } from "../types.js";
+import { absent, failed, timedOut, type CheckContext } from "./common.js";
+
+const COPY_LIMIT = 50 * 1024 * 1024;
+const SKIP = new Set(["target", ".git", "node_modules"]);
+
+interface RustSpan {
+  file_name: string;
+  byte_start: number;
+  byte_end: number;
+  line_start: number;
+  is_primary: boolean;
+}
+interface RustDiagnostic {
+  message: string;
+  code: { code: string } | null;
+  level: string;
+  spans: RustSpan[];
+}
+
+const LEVEL: Record<string, Level> = { error: "error", "error: internal compiler error": "error", warning: "warning", note: "note", help: "note" };
+
+function treeSize(dir: string, limit: number): number {
+  let total = 0;
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (total > limit) return;
+      if (SKIP.has(e.name)) continue;
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile()) total += statSync(p).size;
+    }
+  };
+  walk(dir);
+  return total;
+}
+
+/** The directory to copy: the package, or its workspace when the manifest inherits from it. */
+function cargoRoot(ctx: CheckContext): { pkg: string; copyRoot: string } | undefined {
+  const found = findUp(dirname(ctx.abs), ctx.root, ["Cargo.toml"]);
+  if (!found) return undefined;
+  const manifest = readFileSync(found.file, "utf8");
+  let copyRoot = found.dir;
+  if (/\.workspace\s*=\s*true|workspace\s*=\s*\{|^\s*\[package\][^[]*\bworkspace\s*=/m.test(manifest) && found.dir !== ctx.root) {
+    const ws = findUp(dirname(found.dir), ctx.root, ["Cargo.toml"]);
+    if (ws && /^\s*\[workspace\]/m.test(readFileSync(ws.file, "utf8"))) copyRoot = ws.dir;
+  }
+  return { pkg: found.dir, copyRoot };
+}
+
+function convert(ctx: CheckContext, pos: ContentPositions, items: RustDiagnostic[], isOurs: (file: string) => boolean, base: string, source: string): CheckerOutcome["diagnostics"] {
+  const out: CheckerOutcome["diagnostics"] = [];
+  for (const d of items) {
+    const level = LEVEL[d.level];
+    if (!level) continue;
+    // The closing tallies ("aborting due to 2 previous errors") repeat what was said.
+    if (d.spans.length === 0 && /^(aborting due to|could not compile|\d+ warnings? emitted)/.test(d.message)) continue;
+    const code = d.code?.code ?? source;
+    const span = d.spans.find((s) => s.is_primary) ?? d.spans[0];
+    if (!span) {
+      out.push({ level, message: d.message, file: ctx.relPath, code, source });
+    } else if (isOurs(span.file_name)) {
+      out.push({ level, message: d.message, file: ctx.relPath, ...pos.fromBytes(span.byte_start, span.byte_end), code, source });
+    } else {
+      const f = resolve(base, span.file_name);
+      out.push({ level, message: `${d.message} (at ${span.file_name}:${span.line_start})`, file: f.startsWith(`${ctx.root}/`) ? f.slice(ctx.root.length + 1) : span.file_name, code, source });
+    }
+  }
+  return out;
+}
+
+function parseJsonLines(text: string, cargo: boolean): RustDiagnostic[] {
+  const out: RustDiagnostic[] = [];
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      const v = JSON.parse(line) as { reason?: string; message?: RustDiagnostic } & RustDiagnostic;
+      if (cargo) {
+        if (v.reason === "compiler-message" && v.message) out.push(v.message);
+      } else if (typeof v.message === "string" && Array.isArray(v.spans)) out.push(v);
+    } catch {
+      // not a diagnostic line
+    }
+  }
+  return out;
+}
+
+export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
+  const pkg = cargoRoot(ctx);
+  if (pkg && treeSize(pkg.copyRoot, COPY_LIMIT) <= COPY_LIMIT) {
+    const cargo = which("cargo", ctx.env);
+    if (!cargo) return absent(ctx, "cargo", "Install Rust (rustup or Debian: apt-get install cargo).");
+    return withTempDir("llmfilewrite-cargo-", async (tmp) => {
+      const copy = join(tmp, "ws");
+      cpSync(pkg.copyRoot, copy, { recursive: true, filter: (src) => !SKIP.has(src.slice(src.lastIndexOf("/") + 1)) || src === pkg.copyRoot });
+      const target = join(copy, relative(pkg.copyRoot, ctx.abs));
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, content);
+      const manifest = join(copy, relative(pkg.copyRoot, pkg.pkg), "Cargo.toml");
+      const r = await runProcess(cargo, ["check", "--message-format=json", "--quiet", "--all-targets", "--manifest-path", manifest], {
+        cwd: copy,
+        timeoutMs: ctx.timeoutMs,
+        env: { ...ctx.env, CARGO_TARGET_DIR: join(tmp, "target"), CARGO_TERM_COLOR: "never" },
+      });
+      if (r.timedOut) return timedOut(ctx, "cargo check");
+      const items = parseJsonLines(r.stdout, true);
+      const diagnostics = convert(ctx, pos, items, (f) => resolve(copy, f) === target, copy, "cargo");
+      if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "cargo check", r.stderr || `exit ${r.status}`);
+      const where = relative(ctx.root, pkg.pkg) || ".";
+      return { ran: `cargo check (temporary copy of package ${where})`, diagnostics };
+    });
+  }
+  const rustc = which("rustc", ctx.env);
+  if (!rustc) return absent(ctx, "rustc", "Install Rust (rustup or Debian: apt-get install rustc).");
+  return withTempDir("llmfilewrite-rustc-", async (tmp) => {
+    const args = ["--edition", "2021", "--crate-type", "lib", "--crate-name", "llmfilewrite_check", "--emit=metadata", "-o", join(tmp, "out.rmeta"), "--error-format=json", "-"];
+    const r = await runProcess(rustc, args, { cwd: tmp, input: content, timeoutMs: ctx.timeoutMs, env: ctx.env });
+    if (r.timedOut) return timedOut(ctx, "rustc");
+    const items = parseJsonLines(r.stderr, false);
+    const diagnostics = convert(ctx, pos, items, (f) => f === "<anon>", tmp, "rustc");
+    if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "rustc", r.stderr || `exit ${r.status}`);
+    const why = pkg ? "package too large to copy; file checked alone" : "file outside any cargo package";
+    return { ran: `rustc --emit=metadata (${why})`, diagnostics };
+  });
+}

@@ -1,0 +1,105 @@
+/**
+ * The validation gates llmfilewrite and splice share. Given the bytes a file would hold, in
+ * order: (1) the tree-sitter parse, (2) the project's own checker for the language, run on the
+ * content as if it stood at its path, (3) for a replacement, the split between diagnostics the
+ * change introduced and those the previous content already had. Nothing is written to the
+ * file's path; checkers that need files on disk get private temp copies that are removed.
+ */
+import { join } from "node:path";
+import type { LanguageId } from "../lang/registry.js";
+import { checkC } from "./checkers/c.js";
+import type { CheckContext, Checker } from "./checkers/common.js";
+import { checkGo } from "./checkers/go.js";
+import { checkJava } from "./checkers/java.js";
+import { checkPython } from "./checkers/python.js";
+import { checkRust } from "./checkers/rust.js";
+import { checkTypeScript } from "./checkers/typescript.js";
+import { ContentPositions } from "./positions.js";
+import { ValidationSession } from "./session.js";
+import { treeSitterGate } from "./treesitter.js";
+import type { CheckerOutcome, ValidateRequest, ValidationDiagnostic, ValidationReport } from "./types.js";
+
+export { ValidationSession } from "./session.js";
+export type { ValidateRequest, ValidationDiagnostic, ValidationReport } from "./types.js";
+
+const CHECKERS: Record<LanguageId, Checker> = {
+  typescript: checkTypeScript,
+  tsx: checkTypeScript,
+  javascript: checkTypeScript,
+  python: checkPython,
+  c: checkC,
+  cpp: checkC,
+  java: checkJava,
+  rust: checkRust,
+  go: checkGo,
+};
+
+type Raw = Omit<ValidationDiagnostic, "pre_existing">;
+
+async function gates(ctx: CheckContext, content: Uint8Array): Promise<{ diagnostics: Raw[]; ran: string[]; checker?: string }> {
+  const pos = new ContentPositions(content);
+  const diagnostics: Raw[] = [];
+  const ran: string[] = [];
+  if (!pos.decoded.valid) {
+    diagnostics.push({
+      level: "error",
+      message: "content is not valid UTF-8; checkers would see replacement characters, not these bytes",
+      file: ctx.relPath,
+      code: "content.invalid_utf8",
+      source: "llmfilewrite",
+    });
+  }
+  const syntax = treeSitterGate(ctx.language, pos, ctx.relPath);
+  ran.push(syntax.ran as string);
+  diagnostics.push(...syntax.diagnostics);
+  const outcome: CheckerOutcome = await CHECKERS[ctx.language](ctx, content, pos);
+  if (outcome.ran) ran.push(outcome.ran);
+  diagnostics.push(...outcome.diagnostics);
+  return { diagnostics, ran, checker: outcome.ran };
+}
+
+/** What makes two diagnostics "the same finding" regardless of where the lines moved. */
+function key(d: Raw): string {
+  return `${d.source}\u0000${d.code}\u0000${d.level}\u0000${d.file}\u0000${d.message}`;
+}
+
+/**
+ * Runs the gates on `content` (and on `previousContent`, when given, to mark what was already
+ * wrong). Pass a session to reuse language servers across calls; without one, a session is
+ * made for this call and disposed before returning.
+ */
+export async function validateContent(req: ValidateRequest, session?: ValidationSession): Promise<ValidationReport> {
+  const own = session === undefined;
+  const s = session ?? new ValidationSession();
+  try {
+    const ctx: CheckContext = {
+      root: req.root,
+      relPath: req.relPath,
+      abs: join(req.root, req.relPath),
+      language: req.language,
+      timeoutMs: req.timeoutMs,
+      session: s,
+      env: s.env,
+    };
+    const now = await gates(ctx, req.content);
+    // Multiset matching: two identical old errors excuse at most two identical new ones.
+    const old = new Map<string, number>();
+    if (req.previousContent !== undefined) {
+      const before = await gates(ctx, req.previousContent);
+      for (const d of before.diagnostics) old.set(key(d), (old.get(key(d)) ?? 0) + 1);
+    }
+    const diagnostics: ValidationDiagnostic[] = now.diagnostics.map((d) => {
+      const k = key(d);
+      const left = old.get(k) ?? 0;
+      if (left > 0) old.set(k, left - 1);
+      return { ...d, pre_existing: left > 0 };
+    });
+    const introduced = {
+      errors: diagnostics.filter((d) => !d.pre_existing && d.level === "error").length,
+      warnings: diagnostics.filter((d) => !d.pre_existing && d.level === "warning").length,
+    };
+    return { diagnostics, checkers_run: now.ran, lsp_used: now.checker ?? "none", introduced };
+  } finally {
+    if (own) s.dispose();
+  }
+}
