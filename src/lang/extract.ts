@@ -253,7 +253,7 @@ function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], deco
     }
     if (!def || !kind || !nameNode) continue;
     let nameStart = startOf(nameNode);
-    const nameEnd = nameNode.endIndex;
+    let nameEnd = nameNode.endIndex;
     let name = text.slice(nameStart, nameEnd);
     const extraScope: string[] = [];
     if (scopeNodes) for (const s of scopeNodes) extraScope.push(stripGenerics(text.slice(startOf(s), s.endIndex)));
@@ -265,6 +265,13 @@ function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], deco
       const at = name.lastIndexOf(last);
       nameStart += at < 0 ? 0 : at;
       name = last;
+    }
+    // String-named members (`"~standard"() {}`, `'key': 1`): the name is what is inside the quotes.
+    const q0 = name.charCodeAt(0);
+    if ((q0 === 34 || q0 === 39 || q0 === 96) && name.length >= 2 && name.charCodeAt(name.length - 1) === q0) {
+      name = name.slice(1, -1);
+      nameStart += 1;
+      nameEnd -= 1;
     }
     if (traitNode) name = `<${stripGenerics(name)} as ${stripGenerics(text.slice(startOf(traitNode), traitNode.endIndex))}>`;
     if (!name) continue;
