@@ -76,7 +76,8 @@ async function readStdin(): Promise<string> {
 
 function parseJson(text: string, origin: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    // Editors on Windows like to start JSON files with a BOM, which JSON.parse refuses.
+    return JSON.parse(text.replace(/^\ufeff/, "")) as unknown;
   } catch (e) {
     throw new ToolError({
       code: commonCode(TOOL, "invalid_request"),
