@@ -1,0 +1,107 @@
+/** Hostile and odd input: CRLF, BOM, multi-byte text, invalid UTF-8, binary, huge, empty, no headings. */
+import assert from "node:assert/strict";
+import { readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { selectCommand } from "../../src/tools/mdsel/select-command.js";
+import { tempDir } from "../support/run.js";
+import { index, select } from "./helpers.js";
+
+const CRLF_DOC = "\ufeff# Tétle 😀\r\n\r\nHéllo wörld\r\n\r\n## Two\r\n\r\n```\r\n# not heading\r\n```\r\n\r\nSetext ü\r\n--------\r\n\r\n- a\r\n- b 😀 c\r\n";
+
+describe("edge cases", () => {
+  it("CRLF + BOM + multi-byte: every span is exact, bytes.subarray(start, end) is the content", async () => {
+    const dir = tempDir("mdsel-crlf-");
+    const file = join(dir, "crlf.md");
+    writeFileSync(file, CRLF_DOC, "utf8");
+    const bytes = readFileSync(file);
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+    const sels = ["crlf::root", "crlf::heading:h1[0]", "crlf::heading:h2[0]", "crlf::heading:h2[1]", "crlf::section[1]/block:code[0]", "crlf::block:list[0]", "crlf::block:paragraph[2]", "crlf::root/page[0]"];
+    const { code, env } = await select([...sels, "crlf.md"], { cwd: dir });
+    assert.equal(code, 0, JSON.stringify(env.errors));
+    const matches = env.data!.matches;
+    assert.equal(matches.length, sels.length);
+    for (const m of matches) {
+      assert.equal(bytes.subarray(m.span.byte_start, m.span.byte_end).toString("utf8"), m.content, m.selector);
+      for (const c of m.children_available) {
+        const child = await selectCommand({ cwd: dir, root: dir }, { selectors: [c.selector], files: ["crlf.md"] });
+        assert.equal(bytes.subarray(c.span.byte_start, c.span.byte_end).toString("utf8"), child.data!.matches[0]!.content, c.selector);
+      }
+    }
+    const root = matches[0]!;
+    assert.equal(root.span.byte_start, 3, "the BOM is not content, but offsets count it");
+    assert.ok(root.content.startsWith("# Tétle 😀\r\n"));
+    const h2 = matches[2]!;
+    assert.equal(h2.content, "## Two\r\n\r\n```\r\n# not heading\r\n```");
+    assert.deepEqual([h2.span.start_line, h2.span.start_col, h2.span.end_line, h2.span.end_col], [5, 0, 9, 3]);
+    assert.equal(matches[3]!.content, "Setext ü\r\n--------\r\n\r\n- a\r\n- b 😀 c", "setext heading over CRLF");
+    assert.equal(matches[6]!.content, "b 😀 c");
+    const idx = await index(["crlf.md"], { cwd: dir });
+    assert.deepEqual(idx.env.data!.documents[0]!.headings.map((h) => h.text), ["Tétle 😀", "Two", "Setext ü"]);
+  });
+
+  it("invalid UTF-8: PARSE_ERROR with the byte offset, exit 1", async () => {
+    const dir = tempDir("mdsel-bad-");
+    writeFileSync(join(dir, "bad.md"), Buffer.from([0x23, 0x20, 0x41, 0x0a, 0x62, 0xff, 0xfe, 0x0a]));
+    const { code, env } = await index(["bad.md"], { cwd: dir });
+    assert.equal(code, 1);
+    assert.equal(env.data, null);
+    const e = env.errors![0]!;
+    assert.deepEqual([e.type, e.code, e.file], ["PARSE_ERROR", "MDSEL_E101", "bad.md"]);
+    assert.match(e.message, /Invalid UTF-8 in bad\.md at byte 5 \(line 2, column 1\)/);
+  });
+
+  it("binary file (NUL byte, e.g. UTF-16): PARSE_ERROR MDSEL_E006", async () => {
+    const dir = tempDir("mdsel-bin-");
+    writeFileSync(join(dir, "u16.md"), Buffer.from("# Hi\n", "utf16le"));
+    const { code, env } = await select(["u16::root", "u16.md"], { cwd: dir });
+    assert.equal(code, 1);
+    assert.deepEqual(env.errors!.map((e) => [e.type, e.code]), [["PARSE_ERROR", "MDSEL_E006"]]);
+    assert.match(env.errors![0]!.message, /NUL byte at offset 1/);
+  });
+
+  it("huge file: over the default 5 MB limit or --max-bytes, refused before reading", async () => {
+    const dir = tempDir("mdsel-huge-");
+    const big = join(dir, "big.md");
+    writeFileSync(big, "# x\n");
+    truncateSync(big, 6 * 1024 * 1024); // sparse: costs no disk, but stat says 6 MB
+    const { code, env } = await index(["big.md"], { cwd: dir });
+    assert.equal(code, 1);
+    assert.deepEqual([env.errors![0]!.type, env.errors![0]!.code], ["PROCESSING_ERROR", "MDSEL_E007"]);
+    assert.match(env.errors![0]!.message, /is 6291456 bytes, the limit is 5242880/);
+    writeFileSync(join(dir, "small.md"), "# Small\n\nA paragraph that is long enough.\n");
+    const limited = await index(["--max-bytes", "10", "small.md"], { cwd: dir });
+    assert.equal(limited.code, 1);
+    assert.match(limited.env.errors![0]!.message, /limit is 10/);
+  });
+
+  it("empty file: root null and a warning; whitespace-only likewise", async () => {
+    const dir = tempDir("mdsel-empty-");
+    writeFileSync(join(dir, "empty.md"), "");
+    writeFileSync(join(dir, "blank.md"), "\n\n   \n");
+    const { code, env } = await index(["empty.md", "blank.md"], { cwd: dir });
+    assert.equal(code, 0);
+    for (const d of env.data!.documents) {
+      assert.equal(d.root, null);
+      assert.deepEqual(d.headings, []);
+    }
+    assert.deepEqual(env.warnings, ["empty.md has no content", "blank.md has no content"]);
+    const sel = await select(["empty::heading:h1[0]", "empty.md"], { cwd: dir });
+    assert.equal(sel.code, 1);
+    assert.equal(sel.env.data!.unresolved[0]!.reason, "Not found: document has no h1 headings");
+  });
+
+  it("no headings: blocks still addressable, heading selectors suggest what exists", async () => {
+    const dir = tempDir("mdsel-flat-");
+    writeFileSync(join(dir, "flat.md"), "Just text.\n\n```\ncode\n```\n\n- list\n");
+    const idx = await index(["flat.md"], { cwd: dir });
+    assert.equal(idx.code, 0);
+    assert.deepEqual(idx.env.data!.documents[0]!.headings, []);
+    assert.deepEqual(idx.env.data!.documents[0]!.blocks, { paragraphs: 2, code_blocks: 1, lists: 1, tables: 0, blockquotes: 0 });
+    assert.deepEqual(idx.env.warnings, ["flat.md has no headings; select its blocks from flat::root"]);
+    const r = await selectCommand({ cwd: dir, root: dir }, { selectors: ["flat::heading:h2[0]", "flat::block:code[0]"], files: ["flat.md"] });
+    assert.equal(r.outcome, "partial");
+    assert.equal(r.data!.matches[0]!.content, "```\ncode\n```");
+    assert.deepEqual(r.data!.unresolved[0]!.suggestions, ["flat::block:code[0]", "flat::block:list[0]", "flat::block:paragraph[0]", "flat::block:paragraph[1]"]);
+  });
+});
