@@ -23,7 +23,8 @@
  *
  * imports.scm
  *   @import            the import statement (one ExtractedImport per such node)
- *   @import.source     the module specifier (quotes stripped)
+ *   @import.source     the module specifier (quotes stripped); several in one match are joined with
+ *                      the language's separator (Rust nested `use a::{b::{c}}`)
  *   @import.name       a name brought in (also emitted as a reference of kind "import")
  *   @import.alias      the local name of the @import.name in the same match, or of the whole module
  *   @import.wildcard   a `*` import
@@ -176,7 +177,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   const symbols = extractSymbols(language, symbolMatches, decoded);
   const nameStarts = new Set<number>();
   for (const s of symbols) nameStarts.add(s.name_range.byte_start);
-  const { imports, importRefs, aliasStarts } = extractImports(importMatches, decoded);
+  const { imports, importRefs, aliasStarts } = extractImports(importMatches, decoded, QUALIFIER_SEPARATOR[language]);
   // Local names bound by imports are declarations, not references.
   for (const a of aliasStarts) nameStarts.add(a);
   const references = extractReferences(language, referenceMatches, decoded, nameStarts, importRefs);
@@ -411,15 +412,17 @@ function unquote(s: string): string {
 function extractImports(
   matches: Parser.QueryMatch[],
   decoded: DecodedText,
+  sep: string,
 ): { imports: ExtractedImport[]; importRefs: ExtractedReference[]; aliasStarts: number[] } {
   const text = decoded.text;
-  const byStatement = new Map<number, { node: Parser.SyntaxNode; imp: ExtractedImport; seen: Set<string> }>();
+  // One import per statement and source path (a Rust `use` with nested lists has several).
+  const grouped = new Map<string, { at: number; imp: ExtractedImport; seen: Set<string> }>();
   const importRefs: ExtractedReference[] = [];
   const refSeen = new Set<number>();
   const aliasStarts: number[] = [];
   for (const m of matches) {
     let stmt: Parser.SyntaxNode | undefined;
-    let source: Parser.SyntaxNode | undefined;
+    let source: string | undefined;
     let nameNode: Parser.SyntaxNode | undefined;
     let alias: Parser.SyntaxNode | undefined;
     let wildcard = false;
@@ -429,9 +432,11 @@ function extractImports(
         case "import":
           stmt = c.node;
           break;
-        case "import.source":
-          source = c.node;
+        case "import.source": {
+          const part = unquote(text.slice(startOf(c.node), c.node.endIndex));
+          source = source === undefined ? part : `${source}${sep}${part}`;
           break;
+        }
         case "import.name":
           nameNode = c.node;
           break;
@@ -450,48 +455,42 @@ function extractImports(
       }
     }
     if (!stmt) continue;
-    let entry = byStatement.get(startOf(stmt));
+    const at = startOf(stmt);
+    const key = `${at}\u0000${source ?? ""}`;
+    let entry = grouped.get(key);
     if (!entry) {
-      entry = {
-        node: stmt,
-        imp: { source: "", names: [], range: byteRange(decoded, startOf(stmt), stmt.endIndex) },
-        seen: new Set(),
-      };
-      byStatement.set(startOf(stmt), entry);
+      entry = { at, imp: { source: source ?? "", names: [], range: byteRange(decoded, at, stmt.endIndex) }, seen: new Set() };
+      grouped.set(key, entry);
     }
-    if (source && !entry.imp.source) entry.imp.source = unquote(text.slice(startOf(source), source.endIndex));
     const aliasText = alias ? text.slice(startOf(alias), alias.endIndex) : undefined;
     if (alias) aliasStarts.push(byteRange(decoded, startOf(alias), alias.endIndex).byte_start);
     if (nameNode || wildcard) {
-      const name = wildcard ? "*" : isDefault ? "default" : text.slice(startOf(nameNode as Parser.SyntaxNode), (nameNode as Parser.SyntaxNode).endIndex);
-      const key = `${name} ${aliasText ?? ""}`;
-      if (!entry.seen.has(key)) {
-        entry.seen.add(key);
+      const nameText = nameNode ? text.slice(startOf(nameNode), nameNode.endIndex) : "*";
+      const name = wildcard ? "*" : isDefault ? "default" : nameText;
+      const k = `${name} ${aliasText ?? ""}`;
+      if (!entry.seen.has(k)) {
+        entry.seen.add(k);
         entry.imp.names.push(aliasText && aliasText !== name ? { name, alias: aliasText } : { name });
       }
       if (nameNode && !refSeen.has(startOf(nameNode))) {
         refSeen.add(startOf(nameNode));
         const ref: ExtractedReference = {
-          name: text.slice(startOf(nameNode), nameNode.endIndex),
+          name: nameText,
           kind: "import",
           range: byteRange(decoded, startOf(nameNode), nameNode.endIndex),
         };
-        if (entry.imp.source) ref.qualifier = entry.imp.source;
+        if (source) ref.qualifier = source;
         importRefs.push(ref);
       }
     } else if (aliasText) entry.imp.alias = aliasText;
   }
-  const imports = [...byStatement.values()].sort((a, b) => startOf(a.node) - startOf(b.node)).map((e) => e.imp);
-  // A name's qualifier is its statement's source, which may be captured after the name.
-  for (const r of importRefs) {
-    if (r.qualifier) continue;
-    for (const e of byStatement.values()) {
-      if (e.imp.range.byte_start <= r.range.byte_start && r.range.byte_end <= e.imp.range.byte_end && e.imp.source) {
-        r.qualifier = e.imp.source;
-        break;
-      }
-    }
-  }
+  // A statement matched by a general pattern (no source) and a specific one (with source) is one import.
+  const all = [...grouped.values()];
+  const withSource = new Set(all.filter((e) => e.imp.source).map((e) => e.at));
+  const imports = all
+    .filter((e) => e.imp.source || (!withSource.has(e.at) && e.imp.names.length > 0))
+    .sort((a, b) => a.at - b.at)
+    .map((e) => e.imp);
   return { imports, importRefs, aliasStarts };
 }
 
