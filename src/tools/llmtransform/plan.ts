@@ -82,8 +82,13 @@ function hasLoneSurrogate(text: string): boolean {
 }
 
 function diag(code: string, message: string, remediation: string, span?: Span): Diagnostic {
-  const d: Diagnostic = { tool: TOOL, level: "error", message, code, remediation };
-  if (span) d.span = span;
+  // Keys in DiagnosticPayload's order (seed 02).
+  const d: Diagnostic = { tool: TOOL, level: "error", message, code };
+  if (span) {
+    delete (d as { code?: string }).code;
+    Object.assign(d, { span, code });
+  }
+  d.remediation = remediation;
   return d;
 }
 
