@@ -121,8 +121,23 @@ const queries = new Map<LanguageId, Parser.Query>();
 export function queryFor(id: LanguageId): Parser.Query {
   let q = queries.get(id);
   if (!q) {
-    const source = (["symbols", "references", "imports"] as const).map((p) => querySource(id, p)).join("\n");
-    q = new Parser.Query(grammar(id) as Parser.Language, source);
+    const purposes = ["symbols", "references", "imports"] as const;
+    const sources = purposes.map((p) => querySource(id, p));
+    try {
+      q = new Parser.Query(grammar(id) as Parser.Language, sources.join("\n"));
+    } catch (e) {
+      // Name the file and line at fault: the combined offset means nothing to a reader.
+      let offset = Number(/position (\d+)/.exec(String(e))?.[1] ?? -1);
+      for (let i = 0; i < sources.length; i++) {
+        const src = sources[i] as string;
+        if (offset >= 0 && offset <= src.length) {
+          const line = src.slice(0, offset).split("\n").length;
+          throw new Error(`${queryPath(queriesRoot(), id, purposes[i] as QueryPurpose)}:${line}: ${String(e)}`);
+        }
+        offset -= src.length + 1;
+      }
+      throw e;
+    }
     queries.set(id, q);
   }
   return q;
@@ -220,8 +235,8 @@ function splitQualified(text: string, sep: string): string[] {
 function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], decoded: DecodedText): ExtractedSymbol[] {
   const sep = QUALIFIER_SEPARATOR[language];
   const text = decoded.text;
-  // Keyed by definition node; the lowest pattern index wins, so specific patterns go first in .scm.
-  const byDef = new Map<string, PendingSymbol>();
+  // Keyed by name node; the lowest pattern index wins, so specific patterns go first in .scm.
+  const byDef = new Map<number, PendingSymbol>();
   let flagged: Map<string, string[]> | undefined;
   for (const m of matches) {
     let def: Parser.SyntaxNode | undefined;
@@ -276,7 +291,8 @@ function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], deco
     }
     if (traitNode) name = `<${stripGenerics(name)} as ${stripGenerics(text.slice(startOf(traitNode), traitNode.endIndex))}>`;
     if (!name) continue;
-    const key = nodeKey(def);
+    // One name node is one symbol (a specific pattern and a general one may both match it).
+    const key = startOf(nameNode);
     const prev = byDef.get(key);
     if (prev && prev.pattern <= m.pattern) continue;
     byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined });
@@ -292,12 +308,16 @@ function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], deco
   // Outer definitions first: by start, then longer first.
   pending.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: ExtractedSymbol[] = [];
-  const stack: { index: number; end: number; scope: string[] }[] = [];
+  const stack: { index: number; start: number; end: number; scope: string[] }[] = [];
   for (const p of pending) {
     const start = p.start;
     const end = p.end;
-    while (stack.length && (stack[stack.length - 1] as { end: number }).end < end) stack.pop();
-    // Same range as the top (e.g. a declarator inside a same-sized node) nests too.
+    // A definition with exactly the range of the top one is its sibling (Go `A, B int`, C `int a, b;`).
+    while (stack.length) {
+      const top = stack[stack.length - 1] as { end: number; start: number };
+      if (top.end < end || (top.end === end && top.start === start)) stack.pop();
+      else break;
+    }
     const parent = stack[stack.length - 1];
     const scope = parent ? [...parent.scope] : [];
     scope.push(...p.extraScope);
@@ -312,7 +332,7 @@ function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], deco
     if (p.flags) sym.flags = p.flags;
     const index = out.length;
     out.push(sym);
-    stack.push({ index, end, scope: [...scope, p.name] });
+    stack.push({ index, start, end, scope: [...scope, p.name] });
   }
   return out;
 }

@@ -1,0 +1,27 @@
+; Go references. Capture conventions: see src/lang/extract.ts.
+
+(call_expression function: (identifier) @ref.call)
+(call_expression function: (selector_expression operand: (_) @qualifier field: (field_identifier) @ref.call))
+(call_expression function: (index_expression operand: (identifier) @ref.call))
+(type_conversion_expression type: (generic_type type: (type_identifier) @ref.call))
+
+(assignment_statement left: (expression_list (identifier) @ref.write))
+(assignment_statement left: (expression_list (selector_expression operand: (_) @qualifier field: (field_identifier) @ref.write)))
+(short_var_declaration left: (expression_list (identifier) @ref.write))
+(inc_statement (identifier) @ref.write)
+(dec_statement (identifier) @ref.write)
+(var_spec name: (identifier) @ref.write)
+(range_clause left: (expression_list (identifier) @ref.write))
+
+(type_identifier) @ref.type
+(qualified_type package: (package_identifier) @qualifier name: (type_identifier) @ref.type)
+
+(selector_expression operand: (_) @qualifier field: (field_identifier) @ref.read)
+(keyed_element . (literal_element (identifier) @ref.ignore))
+(identifier) @ref.read
+
+; Names that are not references to anything outside.
+(parameter_declaration name: (identifier) @ref.ignore)
+(variadic_parameter_declaration name: (identifier) @ref.ignore)
+(type_parameter_declaration name: (identifier) @ref.ignore)
+(labeled_statement label: (label_name) @ref.ignore)

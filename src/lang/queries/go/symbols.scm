@@ -1,0 +1,36 @@
+; Go definitions. Capture conventions: see src/lang/extract.ts.
+; A method's scope is its receiver's type (`func (s *S) M()` -> scope ["S"]). A lone
+; `type X ...` / `const X` / `var X` declaration spans the keyword; grouped ones span their spec.
+; Earlier patterns win.
+
+(function_declaration name: (identifier) @name) @def.function
+(method_declaration
+  receiver: (parameter_list
+    (parameter_declaration
+      type: [
+        (type_identifier) @scope
+        (pointer_type (type_identifier) @scope)
+        (generic_type type: (type_identifier) @scope)
+        (pointer_type (generic_type type: (type_identifier) @scope))
+      ]))
+  name: (field_identifier) @name) @def.method
+(method_declaration name: (field_identifier) @name) @def.method
+
+(type_declaration . (type_spec name: (type_identifier) @name type: (struct_type)) .) @def.struct
+(type_declaration . (type_spec name: (type_identifier) @name type: (interface_type)) .) @def.interface
+(type_declaration . (type_spec name: (type_identifier) @name) .) @def.type_alias
+(type_declaration . (type_alias name: (type_identifier) @name) .) @def.type_alias
+(type_spec name: (type_identifier) @name type: (struct_type)) @def.struct
+(type_spec name: (type_identifier) @name type: (interface_type)) @def.interface
+(type_spec name: (type_identifier) @name) @def.type_alias
+(type_alias name: (type_identifier) @name) @def.type_alias
+
+; Fields of named struct types (those of anonymous struct literals are not symbols).
+(type_spec type: (struct_type (field_declaration_list (field_declaration name: (field_identifier) @name) @def.field)))
+(interface_type (method_elem name: (field_identifier) @name) @def.method)
+
+(source_file (const_declaration . (const_spec name: (identifier) @name) .) @def.constant)
+(const_spec name: (identifier) @name) @def.constant
+(source_file (var_declaration . (var_spec name: (identifier) @name) .) @def.variable)
+(source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable)))
