@@ -150,19 +150,23 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   if (tasks.length <= INLINE_LIMIT) apply(tasks.map((t) => processFile(t)));
   else await runPool(tasks, apply, options.threads);
 
+  const debug = process.env.MAGELLAN_DEBUG ? (m: string): void => void process.stderr.write(`magellan: ${m} at ${Math.round(performance.now() - t0)} ms\n`) : undefined;
+  debug?.(`extracted and stored ${tasks.length} files`);
   let resolved = 0;
   if (resolveAll) {
     db.transaction(() => {
       for (const f of removed) if (stored.has(f.path)) store.removeFile(f.id);
     })();
     db.exec(SECONDARY_INDEXES);
+    debug?.("built secondary indexes");
     const resolver = new Resolver(db);
+    resolver.preload();
     let batch: Parameters<Resolver["resolveRows"]>[0] extends Iterable<infer R> ? R[] : never = [];
     const flush = (): void => {
       const b = batch;
       batch = [];
       db.transaction(() => {
-        resolved += resolver.resolveRows(b);
+        resolved += resolver.resolveRows(b, true);
       })();
     };
     for (const r of resolver.allRefs()) {
@@ -170,6 +174,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       if (batch.length >= 20_000) flush();
     }
     flush();
+    debug?.(`resolved ${resolved} references`);
     db.transaction(() => {
       setMeta(db, "last_index_time", indexedAt);
       setMeta(db, "resolve_pending", "0");

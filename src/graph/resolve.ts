@@ -34,6 +34,14 @@ interface ImportInfo {
   names: { name: string; alias?: string }[];
 }
 
+interface ImportIndex {
+  /** local name -> the import that binds it and the name it has in its module */
+  bound: Map<string, { im: ImportInfo; name: string }>;
+  /** first segment of a qualifier -> the import that names a module (or a member of one) */
+  heads: Map<string, { im: ImportInfo; named?: string }>;
+  wildcards: ImportInfo[];
+}
+
 interface FileCtx {
   id: number;
   path: string;
@@ -41,12 +49,62 @@ interface FileCtx {
   imports: ImportInfo[];
   /** symbol_id -> parent_symbol_id, for the scope chain of a caller */
   parents: Map<string, string | null>;
+  /** This file and the files its imports resolve to. */
+  reach?: Set<number>;
+  index?: ImportIndex;
 }
 
 const SELF_QUALIFIERS = new Set(["this", "self", "Self", "cls", "super"]);
 /** Kinds whose members are reachable unqualified from anywhere in the file or package. */
 const CONTAINER_KINDS = new Set(["module", "namespace"]);
 const MAX_CANDIDATES = 10;
+
+interface Outcome {
+  target: string | null;
+  how: Resolution;
+  candidates: string[] | null;
+}
+
+const UNRESOLVED: Outcome = { target: null, how: "unresolved", candidates: null };
+
+interface NameEntry {
+  all: SymRow[];
+  byFile: Map<number, SymRow[]>;
+  byParent: Map<string, SymRow[]>;
+  globals: SymRow[];
+  members: SymRow[];
+  memo: Map<string, Outcome>;
+}
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const xs = m.get(k);
+  if (xs) xs.push(v);
+  else m.set(k, [v]);
+}
+
+/** One symbol, or overloads of one symbol, is an answer; several different symbols are not. */
+function pick(rows: SymRow[], how: Resolution): Outcome {
+  const first = rows[0] as SymRow;
+  if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
+  if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
+    return { target: first.symbol_id, how, candidates: null };
+  }
+  return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
+}
+
+/** Unique candidate, else a unique one in the same directory (package), else ambiguous. */
+function nearPick(rows: SymRow[], ctx: { path: string }): Outcome {
+  if (rows.length === 0) return UNRESOLVED;
+  const r = pick(rows, "heuristic");
+  if (r.how !== "ambiguous") return r;
+  const dir = posix.dirname(ctx.path);
+  const near = rows.filter((s) => posix.dirname(s.path) === dir);
+  if (near.length > 0) {
+    const n = pick(near, "heuristic");
+    if (n.how !== "ambiguous") return n;
+  }
+  return r;
+}
 
 const TS_EXTS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 
@@ -59,6 +117,7 @@ export class Resolver {
   private readonly filesLike;
   private readonly update;
   private readonly nameCache = new Map<string, SymRow[]>();
+  private readonly entries = new Map<string, NameEntry>();
   private readonly moduleCache = new Map<string, number[]>();
   private readonly ctxCache = new Map<number, FileCtx>();
 
@@ -68,7 +127,7 @@ export class Resolver {
               p.kind_normalized AS parent_kind
        FROM symbols s JOIN files f ON f.id = s.file_id
        LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
-       WHERE s.name = ? ORDER BY f.path, s.byte_start`,
+       WHERE s.name = ? AND s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`,
     );
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.fileByPath = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
@@ -78,8 +137,11 @@ export class Resolver {
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
 
+  private preloaded = false;
+
   private lookup(name: string): SymRow[] {
     let rows = this.nameCache.get(name);
+    if (!rows && this.preloaded) return [];
     if (!rows) {
       rows = this.byName.all(name) as SymRow[];
       this.nameCache.set(name, rows);
@@ -213,39 +275,76 @@ export class Resolver {
     }
   }
 
-  /** What the file's imports say about `name` (used as a bare name or as a qualifier). */
-  private viaImports(ctx: FileCtx, name: string, qualifier: string | null): SymRow[] | undefined {
+  private importIndex(ctx: FileCtx): ImportIndex {
+    if (ctx.index) return ctx.index;
+    const bound = new Map<string, { im: ImportInfo; name: string }>();
+    const heads = new Map<string, { im: ImportInfo; named?: string }>();
+    const wildcards: ImportInfo[] = [];
     for (const im of ctx.imports) {
-      if (qualifier === null) {
-        const entry = im.names.find((n) => (n.alias ?? n.name) === name && n.name !== "*");
-        const wildcard = im.names.some((n) => n.name === "*" && !n.alias);
-        if (!entry && !wildcard) continue;
-        const files = this.resolveModule(ctx, im.source);
-        if (files.length === 0) {
-          if (entry) return [];
+      if (im.names.length === 0) {
+        const lastSeg = im.source.split(/[./:]+/).filter(Boolean).pop();
+        if (lastSeg && !heads.has(lastSeg)) heads.set(lastSeg, { im });
+      }
+      for (const n of im.names) {
+        if (n.name === "*") {
+          if (n.alias) {
+            if (!heads.has(n.alias)) heads.set(n.alias, { im });
+          } else wildcards.push(im);
           continue;
         }
-        const original = entry ? entry.name : name;
-        const targetName = original === "default" ? undefined : original;
-        const rows = (targetName ? this.lookup(targetName) : files.flatMap((f) => this.defaultExports(f))).filter(
-          (s) => files.includes(s.file_id) && (s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? "")),
-        );
-        // `import X from './m'` names the default export whatever it is called.
-        if (rows.length > 0 || entry) return rows;
-      } else {
-        const head = qualifier.split(/\.|::/)[0] as string;
-        const ns = im.names.find((n) => n.name === "*" && n.alias === head);
-        const lastSeg = im.source.split(/[./:]+/).filter(Boolean).pop();
-        const moduleAlias = im.names.length === 0 && lastSeg === head;
-        const named = im.names.find((n) => (n.alias ?? n.name) === head && n.name !== "*");
-        if (!ns && !moduleAlias && !named) continue;
-        const files = this.resolveModule(ctx, named && ctx.language === "python" ? `${im.source}.${named.name}` : im.source);
-        const all = files.length > 0 ? files : named ? this.resolveModule(ctx, im.source) : [];
-        if (all.length === 0) return [];
-        return this.lookup(name).filter((s) => all.includes(s.file_id));
+        const local = n.alias ?? n.name;
+        if (!bound.has(local)) bound.set(local, { im, name: n.name });
+        if (!heads.has(local)) heads.set(local, { im, named: n.name });
       }
     }
-    return undefined;
+    ctx.index = { bound, heads, wildcards };
+    return ctx.index;
+  }
+
+  /** What the file's imports say about `name` (used as a bare name or after a qualifier). */
+  private viaImports(ctx: FileCtx, name: string, qualifier: string | null): SymRow[] | undefined {
+    const idx = this.importIndex(ctx);
+    if (qualifier === null) {
+      const b = idx.bound.get(name);
+      if (b) {
+        const files = this.resolveModule(ctx, b.im.source);
+        if (files.length === 0) return [];
+        // `import X from './m'` names the default export whatever it is called.
+        if (b.name === "default") return files.flatMap((f) => this.defaultExports(f));
+        return this.entry(b.name).globals.filter((s) => files.includes(s.file_id));
+      }
+      for (const im of idx.wildcards) {
+        const files = this.resolveModule(ctx, im.source);
+        const rows = this.entry(name).globals.filter((s) => files.includes(s.file_id));
+        if (rows.length > 0) return rows;
+      }
+      return undefined;
+    }
+    const cut = qualifier.search(/\.|::/);
+    const head = cut === -1 ? qualifier : qualifier.slice(0, cut);
+    const h = idx.heads.get(head);
+    if (!h) return undefined;
+    let files = h.named && ctx.language === "python" ? this.resolveModule(ctx, `${h.im.source}.${h.named}`) : [];
+    if (files.length === 0) files = this.resolveModule(ctx, h.im.source);
+    if (files.length === 0) return [];
+    return this.entry(name).all.filter((s) => files.includes(s.file_id));
+  }
+
+  /** Loads every symbol at once (cold index: one scan instead of a query per name). */
+  preload(): void {
+    const rows = this.db
+      .prepare(
+        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id,
+                p.kind_normalized AS parent_kind
+         FROM symbols s JOIN files f ON f.id = s.file_id
+         LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
+         WHERE s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`,
+      )
+      .all() as SymRow[];
+    this.nameCache.clear();
+    this.entries.clear();
+    for (const r of rows) push(this.nameCache, r.name, r);
+    this.preloaded = true;
   }
 
   private defaultExports(fileId: number): SymRow[] {
@@ -258,93 +357,130 @@ export class Resolver {
     return rows;
   }
 
-  resolveRef(ref: RefRow): { target: string | null; how: Resolution; candidates: string[] | null } {
-    const ctx = this.ctx(ref.file_id);
-    const chain = this.chain(ctx, ref.caller_symbol_id);
-    const q = ref.qualifier && ref.qualifier.length > 0 ? ref.qualifier : null;
-    const all = this.lookup(ref.name);
-    const pick = (rows: SymRow[], how: Resolution) => {
-      if (rows.length === 1) return { target: (rows[0] as SymRow).symbol_id, how, candidates: null };
-      // Overloads: several declarations of one scoped name in one scope are one symbol.
-      const first = rows[0] as SymRow;
-      if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
-        return { target: first.symbol_id, how, candidates: null };
+  /** Candidates of one name, grouped once so each reference costs only its own file's share. */
+  private entry(name: string): NameEntry {
+    let e = this.entries.get(name);
+    if (!e) {
+      const all = this.lookup(name);
+      const byFile = new Map<number, SymRow[]>();
+      const byParent = new Map<string, SymRow[]>();
+      const globals: SymRow[] = [];
+      const members: SymRow[] = [];
+      for (const s of all) {
+        push(byFile, s.file_id, s);
+        if (s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? "")) globals.push(s);
+        else members.push(s);
+        if (s.parent !== null) push(byParent, s.parent, s);
       }
-      return { target: null, how: "ambiguous" as Resolution, candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
-    };
+      e = { all, byFile, byParent, globals, members, memo: new Map() };
+      if (this.entries.size > 50_000) this.entries.clear();
+      this.entries.set(name, e);
+    }
+    return e;
+  }
+
+  resolveRef(ref: RefRow): Outcome {
+    const ctx = this.ctx(ref.file_id);
+    const q = ref.qualifier && ref.qualifier.length > 0 ? ref.qualifier : null;
+    const e = this.entry(ref.name);
     if (ref.kind === "import") {
       // The name as an import statement brings it in: the symbol of that name in the target module.
       const im = ctx.imports.find((i) => i.source === q && i.names.some((n) => n.name === ref.name));
-      if (!im) return { target: null, how: "unresolved", candidates: null };
+      if (!im) return UNRESOLVED;
       const files = this.resolveModule(ctx, im.source);
-      const rows = (ref.name === "default" ? files.flatMap((f) => this.defaultExports(f)) : all).filter(
-        (s) => files.includes(s.file_id) && (s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? "")),
-      );
-      return rows.length > 0 ? pick(rows, "imported") : { target: null, how: "unresolved", candidates: null };
+      const rows = (ref.name === "default" ? files.flatMap((f) => this.defaultExports(f)) : e.globals).filter((s) => files.includes(s.file_id));
+      return rows.length > 0 ? pick(rows, "imported") : UNRESOLVED;
     }
-    if (all.length === 0 && q !== null) return { target: null, how: "unresolved", candidates: null };
-
+    const local = e.byFile.get(ref.file_id) ?? [];
     if (q === null || SELF_QUALIFIERS.has(q)) {
-      const local = all.filter((s) => s.file_id === ref.file_id);
+      const chain = local.length > 0 ? this.chain(ctx, ref.caller_symbol_id) : [];
       if (q !== null) {
         // this.x / self.x: a member of the nearest enclosing type.
         for (const scope of chain) {
           const members = local.filter((s) => s.parent_symbol_id === scope);
           if (members.length > 0) return pick(members, "exact");
         }
-      } else {
-        // Innermost visible declaration: declared in the caller's scope chain, then top level.
-        for (const scope of chain) {
-          const visible = local.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
-          if (visible.length > 0) return pick(visible, "exact");
-        }
-        const top = local.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
-        if (top.length > 0) return pick(top, "exact");
-        const imported = this.viaImports(ctx, ref.name, null);
-        if (imported && imported.length > 0) return pick(imported, "imported");
-        if (imported) return { target: null, how: "unresolved", candidates: null };
+        return this.memberPick(e, ctx);
       }
-      const globals = all.filter((s) => q !== null || s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
-      return this.globalPick(globals.length > 0 ? globals : all, ctx, pick);
+      // Innermost visible declaration: declared in the caller's scope chain, then top level.
+      for (const scope of chain) {
+        const visible = local.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
+        if (visible.length > 0) return pick(visible, "exact");
+      }
+      const top = local.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
+      if (top.length > 0) return pick(top, "exact");
+      const imported = this.viaImports(ctx, ref.name, null);
+      if (imported && imported.length > 0) return pick(imported, "imported");
+      if (imported) return UNRESOLVED;
+      return this.unqualifiedGlobal(e, ctx);
     }
     // Qualified: a module alias, a type name (static access), or an instance member.
     const viaImport = this.viaImports(ctx, ref.name, q);
     if (viaImport && viaImport.length > 0) return pick(viaImport, "imported");
+    if (e.all.length === 0) return UNRESOLVED;
     // `new T().m()` and `T::m` / `T.m`: the type written in the qualifier.
     const ctor = /^new\s+([\w$.:]+)/.exec(q);
     const lastQ = (ctor ? (ctor[1] as string) : q).split(/\.|::|->/).filter(Boolean).pop() ?? q;
-    const typed = all.filter((s) => s.parent === lastQ);
-    if (typed.length > 0) {
+    const typed = e.byParent.get(lastQ);
+    if (typed && typed.length > 0) {
       const sameFile = typed.filter((s) => s.file_id === ref.file_id);
       if (sameFile.length > 0) return pick(sameFile, "exact");
-      return this.globalPick(typed, ctx, pick);
+      return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}`, () => nearPick(typed, ctx));
     }
-    const members = all.filter((s) => s.parent_symbol_id !== null);
-    return this.globalPick(members, ctx, pick);
+    return this.memberPick(e, ctx);
   }
 
-  private globalPick(
-    rows: SymRow[],
-    ctx: FileCtx,
-    pick: (rows: SymRow[], how: Resolution) => { target: string | null; how: Resolution; candidates: string[] | null },
-  ): { target: string | null; how: Resolution; candidates: string[] | null } {
-    if (rows.length === 0) return { target: null, how: "unresolved", candidates: null };
-    if (rows.length === 1) return pick(rows, "heuristic");
-    // Same package (Go, Java) or directory: a strong hint, still reported as heuristic.
-    const dir = posix.dirname(ctx.path);
-    const near = rows.filter((r) => posix.dirname(r.path) === dir);
-    const r = pick(near.length > 0 ? near : rows, "heuristic");
-    if (r.how === "ambiguous") return pick(rows, "heuristic");
+  private memo(e: NameEntry, key: string, fn: () => Outcome): Outcome {
+    let r = e.memo.get(key);
+    if (!r) {
+      r = fn();
+      e.memo.set(key, r);
+    }
     return r;
   }
 
+  /** `x.m()` on a value of unknown type: a member named m, preferably in this file or one it imports. */
+  private memberPick(e: NameEntry, ctx: FileCtx): Outcome {
+    if (e.members.length === 0) return UNRESOLVED;
+    ctx.reach ??= new Set<number>([ctx.id, ...ctx.imports.flatMap((i) => this.resolveModule(ctx, i.source))]);
+    const reach = ctx.reach;
+    const reachable = e.members.filter((s) => reach.has(s.file_id));
+    if (reachable.length > 0) return pick(reachable, "heuristic");
+    return this.memo(e, `m\0${posix.dirname(ctx.path)}`, () => nearPick(e.members, ctx));
+  }
+
+  /**
+   * A bare name neither declared in the file nor imported. In module languages (TS/JS, Python,
+   * Rust) it cannot name another file's symbol: it is a local, a parameter or a builtin, so it
+   * stays unresolved rather than being wired to a same-named stranger. Go and Java see their
+   * package (the directory) without imports; C and C++ see whatever headers brought in.
+   */
+  private unqualifiedGlobal(e: NameEntry, ctx: FileCtx): Outcome {
+    if (e.globals.length === 0) return UNRESOLVED;
+    const dir = posix.dirname(ctx.path);
+    switch (ctx.language) {
+      case "go":
+      case "java": {
+        const pkg = e.globals.filter((s) => posix.dirname(s.path) === dir);
+        return pkg.length > 0 ? pick(pkg, "heuristic") : UNRESOLVED;
+      }
+      case "c":
+      case "cpp":
+        return this.memo(e, `g\0${dir}`, () => nearPick(e.globals, ctx));
+      default:
+        return UNRESOLVED;
+    }
+  }
+
   /** Resolves the given references and stores the outcome (inside the caller's transaction). */
-  resolveRows(refs: Iterable<RefRow>): number {
+  resolveRows(refs: Iterable<RefRow>, fresh = false): number {
     let n = 0;
     for (const ref of refs) {
       const r = this.resolveRef(ref);
-      this.update.run(r.target, r.how, r.candidates ? JSON.stringify(r.candidates) : null, ref.id);
       n++;
+      // Fresh rows are stored unresolved already; writing that again would only cost time.
+      if (fresh && r.how === "unresolved") continue;
+      this.update.run(r.target, r.how, r.candidates ? JSON.stringify(r.candidates) : null, ref.id);
     }
     return n;
   }

@@ -253,3 +253,10 @@ export const schemas: Record<string, z.ZodType> = Object.fromEntries(
   Object.entries(MAGELLAN_DATA).map(([cmd, data]) => [`magellan-${cmd}-response`, queryResponseSchema(data)]),
 );
 schemas["magellan-export-record"] = ExportRecordSchema;
+
+/** The envelope schema of a graph subcommand's successful answer (tests pick by argv). */
+export function magellanResponseSchema(command: string): z.ZodType {
+  const s = schemas[`magellan-${command}-response`];
+  if (!s) throw new Error(`no magellan schema for command '${command}'`);
+  return s;
+}
