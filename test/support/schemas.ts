@@ -1,8 +1,12 @@
 import type { z } from "zod";
 import { QueryErrorResponseSchema } from "../../src/contract/schema.js";
+import { LlmfilewriteResponseSchema } from "../../src/contract/tools/llmfilewrite.js";
 import { LlmtransformResponseSchema } from "../../src/contract/tools/llmtransform.js";
 import { mdselSchema } from "../mdsel/pick.js";
 import { LlmastsearchResponseSchema } from "../../src/contract/tools/llmastsearch.js";
+import { codeintelPicker } from "../codeintel/pick.js";
+import { magellanResponseSchema } from "../../src/contract/tools/magellan.js";
+import { LlmsearchCountResponseSchema, LlmsearchResponseSchema } from "../../src/contract/tools/llmsearch.js";
 
 /**
  * Which contract schema a tool's output must satisfy, given its argv and exit code. Each tool
@@ -19,7 +23,10 @@ const registry: Record<string, Picker> = {
   mdsel: mdselSchema,
   llmtransform: () => LlmtransformResponseSchema,
   llmastsearch: queryPicker(() => LlmastsearchResponseSchema),
-  // one line per tool, e.g.  llmsearch: queryPicker(() => LlmsearchResponseSchema),
+  // magellan's graph commands: pass their picker to codeintelPicker(...).
+  magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
+  llmsearch: queryPicker((args) => (args.includes("--count") || args.includes("-c") ? LlmsearchCountResponseSchema : LlmsearchResponseSchema)),
+  llmfilewrite: () => LlmfilewriteResponseSchema,
 };
 
 export function schemaFor(tool: string, args: string[], exitCode: number): z.ZodType {
