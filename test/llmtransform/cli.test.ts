@@ -3,7 +3,7 @@
  * validated against the contract by runTool. Every failure case checks the file is byte-identical.
  */
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { checksum } from "../../src/text/checksum.js";
@@ -171,8 +171,8 @@ describe("llmtransform: edits that apply", () => {
     assert.deepEqual([e0?.span?.start_line, e0?.span?.start_col], [2, 5]);
   });
 
-  test("an invalid UTF-8 file is edited exactly; its stray bytes are untouched", async () => {
-    const src = Buffer.concat([Buffer.from("a"), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from("b\u00e9c"), Buffer.from([0xc3]), Buffer.from("\n")]);
+  test("an invalid UTF-8 file (with a NUL) is edited exactly; its stray bytes are untouched", async () => {
+    const src = Buffer.concat([Buffer.from("a"), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from("b\u00e9c"), Buffer.from([0xc3]), Buffer.from("\n\0")]);
     const dir = workspace({ "bin.txt": src });
     const at = src.indexOf("b");
     // an edit right next to the stray bytes, and one between two invalid bytes
@@ -183,7 +183,7 @@ describe("llmtransform: edits that apply", () => {
     assert.equal(r.code, 0, r.stdout);
     assert.deepEqual(
       readFileSync(join(dir, "bin.txt")),
-      Buffer.concat([Buffer.from("a"), Buffer.from([0xff]), Buffer.from("|"), Buffer.from([0xfe, 0x80]), Buffer.from("B\u00e9c"), Buffer.from([0xc3]), Buffer.from("\n")]),
+      Buffer.concat([Buffer.from("a"), Buffer.from([0xff]), Buffer.from("|"), Buffer.from([0xfe, 0x80]), Buffer.from("B\u00e9c"), Buffer.from([0xc3]), Buffer.from("\n\0")]),
     );
   });
 
@@ -227,6 +227,35 @@ describe("llmtransform: edits that apply", () => {
     assert.equal(readFileSync(join(dir, "real.txt"), "utf8"), "Abc\n");
     assert.ok(r.env.diagnostics?.some((d) => d.code === "LLMTRANSFORM_E118"));
     assert.equal(readdirSync(dir).includes("link.txt"), true);
+  });
+
+  test("a file with two hard links: edited under its name, with a warning; the other link keeps the old bytes", async () => {
+    const dir = workspace({ "h.txt": "shared\n" });
+    linkSync(join(dir, "h.txt"), join(dir, "h2.txt"));
+    const r = await edit(dir, "h.txt", [{ byte_start: 0, byte_end: 1, new_content: "S" }]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(r.env.diagnostics?.some((d) => d.code === "LLMTRANSFORM_E117" && d.level === "warning"));
+    assert.equal(readFileSync(join(dir, "h.txt"), "utf8"), "Shared\n");
+    assert.equal(readFileSync(join(dir, "h2.txt"), "utf8"), "shared\n");
+  });
+
+  test("--dry-run --partial reports what would apply (exit 4) and writes nothing", async () => {
+    const dir = workspace({ "dp.txt": "abc\n" });
+    const before = readFileSync(join(dir, "dp.txt"));
+    const r = await edit(
+      dir,
+      "dp.txt",
+      [
+        { byte_start: 0, byte_end: 1, new_content: "A" },
+        { byte_start: 2, byte_end: 9, new_content: "?" },
+      ],
+      ["--dry-run", "--partial"],
+    );
+    assert.equal(r.code, 4, r.stdout);
+    assert.equal(r.env.status, "partial");
+    assert.equal(r.env.result?.final_checksum, checksum(Buffer.from("Abc\n")));
+    assert.equal(r.env.result?.written, false);
+    assertUntouched(dir, "dp.txt", before);
   });
 
   test("--dry-run computes everything, writes nothing, and says so", async () => {
