@@ -7,13 +7,7 @@
  */
 import { join } from "node:path";
 import type { LanguageId } from "../lang/registry.js";
-import { checkC } from "./checkers/c.js";
 import type { CheckContext, Checker } from "./checkers/common.js";
-import { checkGo } from "./checkers/go.js";
-import { checkJava } from "./checkers/java.js";
-import { checkPython } from "./checkers/python.js";
-import { checkRust } from "./checkers/rust.js";
-import { checkTypeScript } from "./checkers/typescript.js";
 import { ContentPositions } from "./positions.js";
 import { ValidationSession } from "./session.js";
 import { treeSitterGate } from "./treesitter.js";
@@ -22,16 +16,17 @@ import type { CheckerOutcome, ValidateRequest, ValidationDiagnostic, ValidationR
 export { ValidationSession } from "./session.js";
 export type { ValidateRequest, ValidationDiagnostic, ValidationReport } from "./types.js";
 
-const CHECKERS: Record<LanguageId, Checker> = {
-  typescript: checkTypeScript,
-  tsx: checkTypeScript,
-  javascript: checkTypeScript,
-  python: checkPython,
-  c: checkC,
-  cpp: checkC,
-  java: checkJava,
-  rust: checkRust,
-  go: checkGo,
+// Loaded on demand: the TypeScript compiler alone takes most of a second to load.
+const CHECKERS: Record<LanguageId, () => Promise<Checker>> = {
+  typescript: async () => (await import("./checkers/typescript.js")).checkTypeScript,
+  tsx: async () => (await import("./checkers/typescript.js")).checkTypeScript,
+  javascript: async () => (await import("./checkers/typescript.js")).checkTypeScript,
+  python: async () => (await import("./checkers/python.js")).checkPython,
+  c: async () => (await import("./checkers/c.js")).checkC,
+  cpp: async () => (await import("./checkers/c.js")).checkC,
+  java: async () => (await import("./checkers/java.js")).checkJava,
+  rust: async () => (await import("./checkers/rust.js")).checkRust,
+  go: async () => (await import("./checkers/go.js")).checkGo,
 };
 
 type Raw = Omit<ValidationDiagnostic, "pre_existing">;
@@ -52,9 +47,17 @@ async function gates(ctx: CheckContext, content: Uint8Array): Promise<{ diagnost
   const syntax = treeSitterGate(ctx.language, pos, ctx.relPath);
   ran.push(syntax.ran as string);
   diagnostics.push(...syntax.diagnostics);
-  const outcome: CheckerOutcome = await CHECKERS[ctx.language](ctx, content, pos);
+  const check = await CHECKERS[ctx.language]();
+  const outcome: CheckerOutcome = await check(ctx, content, pos);
   if (outcome.ran) ran.push(outcome.ran);
-  diagnostics.push(...outcome.diagnostics);
+  // One finding reported twice (cargo checks the lib and its test build) is one finding.
+  const seen = new Set<string>();
+  for (const d of outcome.diagnostics) {
+    const k = `${key(d)}\u0000${d.byte_start ?? ""}\u0000${d.byte_end ?? ""}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    diagnostics.push(d);
+  }
   return { diagnostics, ran, checker: outcome.ran };
 }
 

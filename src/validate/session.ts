@@ -1,47 +1,40 @@
-import { PyrightServer } from "./checkers/python.js";
-import { TsProject } from "./checkers/typescript.js";
+/** Something a session keeps alive between files and stops at the end. */
+export interface Disposable {
+  dispose(): void;
+  /** False once the thing died on its own (a server that exited): it is then replaced. */
+  readonly alive?: boolean;
+}
 
 /**
  * The long-lived checkers of one run: a TypeScript LanguageService per project and a pyright
  * language server per workspace, started on first use and reused for every later file (splice
  * validates several files per operation). `dispose()` stops them; a caller that validates once
- * can let validateContent() make and dispose its own session.
+ * can let validateContent() make and dispose its own session. Checkers are keyed by name so
+ * this module loads none of them: a run that never checks TypeScript never loads the compiler.
  */
 export class ValidationSession {
-  private readonly ts = new Map<string, TsProject>();
-  private readonly py = new Map<string, PyrightServer>();
+  private readonly live = new Map<string, Disposable>();
 
   constructor(readonly env: NodeJS.ProcessEnv = process.env) {}
 
-  tsProject(configFile: string | undefined, dir: string): TsProject {
-    const key = configFile ?? `dir:${dir}`;
-    let p = this.ts.get(key);
-    if (!p) {
-      p = new TsProject(configFile, dir);
-      this.ts.set(key, p);
-    }
-    return p;
+  /** The checker kept under `key`, made by `make` on first use (or after it died). */
+  get<T extends Disposable>(key: string, make: () => T): T {
+    const have = this.live.get(key);
+    if (have && have.alive !== false) return have as T;
+    have?.dispose();
+    const made = make();
+    this.live.set(key, made);
+    return made;
   }
 
-  pyright(workspaceDir: string): PyrightServer {
-    let s = this.py.get(workspaceDir);
-    if (!s || !s.alive) {
-      s = new PyrightServer(workspaceDir, this.env);
-      this.py.set(workspaceDir, s);
-    }
-    return s;
-  }
-
-  /** Forgets (and stops) a server that timed out or broke, so the next file starts a fresh one. */
-  dropPyright(workspaceDir: string): void {
-    this.py.get(workspaceDir)?.dispose();
-    this.py.delete(workspaceDir);
+  /** Forgets (and stops) a checker that timed out or broke, so the next file starts a fresh one. */
+  drop(key: string): void {
+    this.live.get(key)?.dispose();
+    this.live.delete(key);
   }
 
   dispose(): void {
-    for (const p of this.ts.values()) p.dispose();
-    for (const s of this.py.values()) s.dispose();
-    this.ts.clear();
-    this.py.clear();
+    for (const d of this.live.values()) d.dispose();
+    this.live.clear();
   }
 }

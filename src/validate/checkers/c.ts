@@ -40,22 +40,28 @@ function projectFlags(ctx: CheckContext): { flags: string[]; from?: string } {
     return { flags: [] };
   }
   if (!Array.isArray(entries) || entries.length === 0) return { flags: [] };
-  const abs = (e: CompileCommand): string => (isAbsolute(e.file) ? e.file : resolve(e.directory, e.file));
+  // `directory` is absolute in what CMake writes; a relative one is taken from the file's folder.
+  const base = (e: CompileCommand): string => resolve(dirname(found.file), e.directory ?? ".");
+  const abs = (e: CompileCommand): string => (isAbsolute(e.file) ? e.file : resolve(base(e), e.file));
   const entry = entries.find((e) => abs(e) === ctx.abs) ?? entries.find((e) => dirname(abs(e)) === dir) ?? entries[0];
   if (!entry) return { flags: [] };
   const argv = entry.arguments ?? splitCommand(entry.command ?? "");
+  const cwd = base(entry);
   const flags: string[] = [];
   const withPath = new Set(["-I", "-isystem", "-iquote", "-include", "-idirafter"]);
   for (let i = 1; i < argv.length; i++) {
     const a = argv[i] as string;
     const joined = [...withPath].find((p) => a.startsWith(p) && a.length > p.length);
     if (withPath.has(a) && i + 1 < argv.length) {
-      flags.push(a, resolve(entry.directory, argv[++i] as string));
+      flags.push(a, resolve(cwd, argv[++i] as string));
     } else if (joined) {
-      flags.push(joined, resolve(entry.directory, a.slice(joined.length)));
+      flags.push(joined, resolve(cwd, a.slice(joined.length)));
     } else if (a === "-D" || a === "-U") {
       flags.push(a, argv[++i] as string);
-    } else if (/^-(D|U|std=|f(no-)?(exceptions|rtti|signed-char|unsigned-char)|m32|m64)/.test(a)) {
+    } else if (a.startsWith("-std=")) {
+      // A C standard means nothing to g++ and the reverse: keep it only for the same language.
+      if (/\+\+/.test(a) === (ctx.language === "cpp")) flags.push(a);
+    } else if (/^-(D|U|f(no-)?(exceptions|rtti|signed-char|unsigned-char)|m32|m64)/.test(a)) {
       flags.push(a);
     }
   }
@@ -113,12 +119,15 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
   const r = await runProcess(bin, args, { cwd: existsSync(dir) ? dir : ctx.root, input: content, timeoutMs: ctx.timeoutMs, env: ctx.env });
   const ran = `${compiler} -fsyntax-only${from ? ` (flags from ${from.slice(ctx.root.length + 1)})` : ""}`;
   if (r.timedOut) return timedOut(ctx, compiler);
-  let parsed: GccDiagnostic[];
-  try {
-    const json = r.stderr.trim();
-    parsed = json === "" ? [] : (JSON.parse(json) as GccDiagnostic[]);
-  } catch {
-    return failed(ctx, compiler, r.stderr);
+  // The JSON array is one line; the driver may print plain-text lines around it.
+  let parsed: GccDiagnostic[] = [];
+  const jsonLine = r.stderr.split("\n").find((l) => l.startsWith("["));
+  if (jsonLine !== undefined) {
+    try {
+      parsed = JSON.parse(jsonLine) as GccDiagnostic[];
+    } catch {
+      return failed(ctx, compiler, r.stderr);
+    }
   }
   if (r.status !== 0 && parsed.length === 0) return failed(ctx, compiler, r.stderr || `exit ${r.status}`);
   const diagnostics: CheckerOutcome["diagnostics"] = [];

@@ -1,4 +1,4 @@
-import type { LanguageId } from "../../lang/registry.js";
+import { languageInfo, type LanguageId } from "../../lang/registry.js";
 import type { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
 import type { ValidationSession } from "../session.js";
@@ -23,7 +23,7 @@ export function absent(ctx: CheckContext, checker: string, remediation: string):
     diagnostics: [
       {
         level: "warning",
-        message: `checker absent: ${checker} was not found, so the ${ctx.language} content was NOT checked beyond its syntax. ${remediation}`,
+        message: `checker absent: ${checker} was not found, so the ${languageInfo(ctx.language).name} content was NOT checked beyond its syntax. ${remediation}`,
         file: ctx.relPath,
         code: "checker.absent",
         source: "llmfilewrite",

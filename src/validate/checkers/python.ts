@@ -97,7 +97,8 @@ const LEVEL: Record<number, Level> = { 1: "error", 2: "warning", 3: "note" };
 export async function checkPython(ctx: CheckContext, _content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
   const project = findUp(dirname(ctx.abs), ctx.root, ["pyrightconfig.json", "pyproject.toml"]);
   const workspace = project?.dir ?? ctx.root;
-  const server = ctx.session.pyright(workspace);
+  const key = `pyright:${workspace}`;
+  const server = ctx.session.get(key, () => new PyrightServer(workspace, ctx.env));
   const ran = `pyright ${server.version} (langserver, workspace ${workspace === ctx.root ? "." : workspace.slice(ctx.root.length + 1)})`;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<"timeout">((resolve) => {
@@ -107,13 +108,13 @@ export async function checkPython(ctx: CheckContext, _content: Uint8Array, pos: 
   try {
     items = await Promise.race([server.diagnostics(ctx.abs, pos.text), deadline]);
   } catch (e) {
-    ctx.session.dropPyright(workspace);
+    ctx.session.drop(key);
     return failed(ctx, "pyright", e instanceof Error ? e.message : String(e));
   } finally {
     clearTimeout(timer);
   }
   if (items === "timeout") {
-    ctx.session.dropPyright(workspace);
+    ctx.session.drop(key);
     return timedOut(ctx, "pyright");
   }
   const diagnostics: CheckerOutcome["diagnostics"] = [];

@@ -132,7 +132,7 @@ const LEVEL: Record<ts.DiagnosticCategory, Level> = {
 
 export async function checkTypeScript(ctx: CheckContext, _content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
   const config = projectConfigFor(ctx);
-  const project = ctx.session.tsProject(config, dirname(ctx.abs));
+  const project = ctx.session.get(`typescript:${config ?? dirname(ctx.abs)}`, () => new TsProject(config, dirname(ctx.abs)));
   const diags = project.check(ctx.abs, pos.text);
   const ran = `typescript ${ts.version} LanguageService${config ? ` (${relativeTo(ctx.root, config)})` : " (no tsconfig.json: default strict options)"}`;
   const diagnostics: CheckerOutcome["diagnostics"] = project.configErrors.map((m) => ({

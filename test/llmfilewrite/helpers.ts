@@ -1,0 +1,74 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { REPO_ROOT, tempDir } from "../support/run.js";
+
+export const FIXTURES = join(REPO_ROOT, "test", "fixtures", "llmfilewrite");
+
+/** A private copy of a fixture project, as its own git work tree (the default workspace root). */
+export function project(name: string): string {
+  const dir = tempDir(`lfw-${name}-`);
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  execFileSync("git", ["init", "-q", dir]);
+  return dir;
+}
+
+/** Every file under `dir` (relative, sorted), .git excluded: what a run may have left behind. */
+export function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.name === ".git") continue;
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(relative(dir, p));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** The checkers' private temp directories currently in the system temp dir. */
+export function checkerTempDirs(): string[] {
+  return readdirSync(tmpdir()).filter((n) => n.startsWith("llmfilewrite-"));
+}
+
+export interface Diag {
+  level: string;
+  message: string;
+  file: string;
+  start_line?: number;
+  start_col?: number;
+  end_line?: number;
+  end_col?: number;
+  byte_start?: number;
+  byte_end?: number;
+  code: string;
+  source: string;
+  pre_existing: boolean;
+}
+
+export interface Envelope {
+  status: string;
+  message: string;
+  result?: {
+    path: string;
+    language: string;
+    lsp_used: string;
+    checksum: string;
+    diagnostics: Diag[];
+    checkers_run: string[];
+    written: boolean;
+    overwritten: boolean;
+    dry_run: boolean;
+  };
+  error?: { code: string; message: string; remediation?: string };
+}
+
+/** 1-based line of the first line of `content` containing `needle` (tests locate by text). */
+export function lineOf(content: string, needle: string): number {
+  const i = content.split("\n").findIndex((l) => l.includes(needle));
+  if (i < 0) throw new Error(`'${needle}' not in content`);
+  return i + 1;
+}

@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { which } from "../../src/validate/process.js";
+import { runTool } from "../support/run.js";
+import { checkerTempDirs, type Envelope, lineOf, listFiles, project } from "./helpers.js";
+
+const lfw = (root: string, args: string[], env?: Record<string, string>) =>
+  runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, env });
+
+/** A test that needs a compiler fails, loudly, when it is not installed. */
+function need(cmd: string): void {
+  assert.ok(which(cmd), `${cmd} is not installed; .ci/run must install it (see docs/llmfilewrite.md)`);
+}
+
+describe("llmfilewrite C and C++ (gcc/g++ -fsyntax-only with compile_commands.json flags)", () => {
+  it("approves C that needs the include path and define from compile_commands.json; rejects a gcc error with its line", async () => {
+    need("gcc");
+    const root = project("c-project");
+    const good = '#include "answer.h"\n\nint twice(void) { return helper(ANSWER) * MODE; }\n';
+    const ok = await lfw(root, ["--path", "src/twice.c", "--content", good]);
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.match((ok.json as Envelope).result?.lsp_used ?? "", /^gcc -fsyntax-only \(flags from compile_commands\.json\)/);
+
+    const bad = '#include "answer.h"\n\nint broken(void) {\n  return undefined_name + ANSWER;\n}\n';
+    const r = await lfw(root, ["--path", "src/broken.c", "--content", bad]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    const d = env.result?.diagnostics.find((x) => x.source === "gcc" && x.level === "error");
+    assert.ok(d, r.stdout);
+    assert.match(d.message, /undefined_name/);
+    assert.equal(d.start_line, lineOf(bad, "undefined_name"));
+    assert.equal(Buffer.from(bad).subarray(d.byte_start, d.byte_end).toString(), "undefined_name");
+    assert.ok(!existsSync(join(root, "src/broken.c")));
+  });
+
+  it("rejects a C++ error from g++", async () => {
+    need("g++");
+    const root = project("c-project");
+    const bad = "#include <vector>\n\nint f() {\n  std::vector<int> v;\n  v.push_bak(1);\n  return 0;\n}\n";
+    const r = await lfw(root, ["--path", "src/f.cpp", "--content", bad]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.result?.language, "C++");
+    const d = env.result?.diagnostics.find((x) => x.source === "g++");
+    assert.equal(d?.start_line, lineOf(bad, "push_bak"));
+  });
+
+  it("reports an absent checker as a warning, never a silent pass; --reject-on warning then rejects", async () => {
+    const root = project("c-project");
+    const content = "int zero(void) { return 0; }\n";
+    // No compiler on PATH for the child: the gate cannot run.
+    const r = await lfw(root, ["--path", "src/zero.c", "--dry-run", "--content", content], { PATH: "/nonexistent" });
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.lsp_used, "none");
+    const w = env.result?.diagnostics.find((x) => x.code === "checker.absent");
+    assert.equal(w?.level, "warning");
+    assert.match(w?.message ?? "", /gcc was not found/);
+    const strict = await lfw(root, ["--path", "src/zero.c", "--reject-on", "warning", "--content", content], { PATH: "/nonexistent" });
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.equal((strict.json as Envelope).status, "rejected");
+    assert.ok(!existsSync(join(root, "src/zero.c")));
+  });
+});
+
+describe("llmfilewrite Java (javac into a temp directory)", () => {
+  it("rejects a javac error against the project's own classes, with no .class or temp file left", async () => {
+    need("javac");
+    const root = project("java-project");
+    const before = listFiles(root);
+    const tempBefore = checkerTempDirs();
+    const bad = "package com.example;\n\npublic class Main {\n    public static String name() {\n        return Util.one();\n    }\n}\n";
+    const r = await lfw(root, ["--path", "src/com/example/Main.java", "--content", bad]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    const d = env.result?.diagnostics.find((x) => x.source === "javac");
+    assert.ok(d, r.stdout);
+    assert.match(d.message, /incompatible types: int cannot be converted to String/);
+    assert.equal(d.start_line, lineOf(bad, "Util.one()"));
+    assert.deepEqual(listFiles(root), before, "no .class or temp file next to the sources");
+    assert.deepEqual(checkerTempDirs(), tempBefore, "javac's temp directory was removed");
+
+    const good = "package com.example;\n\npublic class Main {\n    public static int two() {\n        return Util.one() + 1;\n    }\n}\n";
+    const ok = await lfw(root, ["--path", "src/com/example/Main.java", "--content", good]);
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.deepEqual(listFiles(root), [...before, "src/com/example/Main.java"].sort());
+  });
+});
+
+describe("llmfilewrite Rust (cargo check on a temporary copy of the package)", () => {
+  it("rejects a type error in a module of a cargo package; the real tree gets no target/ or Cargo.lock", async () => {
+    need("cargo");
+    const root = project("rust-project");
+    const before = listFiles(root);
+    const old = readFileSync(join(root, "src/util.rs"), "utf8");
+    const bad = 'pub fn one() -> u32 {\n    "one"\n}\n';
+    const r = await lfw(root, ["--path", "src/util.rs", "--overwrite", "--content", bad]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(env.result?.lsp_used ?? "", /^cargo check/);
+    const d = env.result?.diagnostics.find((x) => x.code === "E0308");
+    assert.ok(d, r.stdout);
+    assert.equal(d.start_line, 2);
+    assert.equal(Buffer.from(bad).subarray(d.byte_start, d.byte_end).toString(), '"one"');
+    assert.equal(env.result?.diagnostics.filter((x) => x.code === "E0308").length, 1, "one finding, even though lib and test builds both saw it");
+    assert.equal(readFileSync(join(root, "src/util.rs"), "utf8"), old);
+    assert.deepEqual(listFiles(root), before);
+  });
+});
+
+describe("llmfilewrite Go", () => {
+  it("says the Go checker did not run when go is absent (it is, on this machine), and what did", async () => {
+    const root = project("c-project");
+    const r = await lfw(root, ["--path", "cmd/main.go", "--dry-run", "--content", "package main\n\nfunc main() {}\n"]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    if (which("go")) {
+      assert.match(env.result?.lsp_used ?? "", /go vet/);
+    } else {
+      assert.equal(env.result?.lsp_used, "none");
+      assert.deepEqual(env.result?.checkers_run, ["tree-sitter"]);
+      const w = env.result?.diagnostics.find((x) => x.code === "checker.absent");
+      assert.equal(w?.level, "warning");
+      assert.match(w?.message ?? "", /go was not found/);
+    }
+    // tree-sitter still guards the syntax.
+    const bad = await lfw(root, ["--path", "cmd/main.go", "--content", "package main\n\nfunc main() {\n"]);
+    assert.equal(bad.code, 1, bad.stdout);
+    assert.ok((bad.json as Envelope).result?.diagnostics.some((x) => x.source === "tree-sitter" && x.level === "error"));
+  });
+});

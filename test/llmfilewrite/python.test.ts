@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { runTool } from "../support/run.js";
+import { type Envelope, lineOf, listFiles, project } from "./helpers.js";
+
+let root: string;
+before(() => {
+  root = project("py-project");
+});
+const lfw = (args: string[], input?: string) => runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, input });
+
+describe("llmfilewrite Python (pyright language server, content opened in memory)", () => {
+  it("rejects a pyright type error in the project's import context, leaving no file anywhere", async () => {
+    const content = "from pkg.helper import add\n\n\ndef total() -> str:\n    return add(1, 2)\n";
+    const before = listFiles(root);
+    const r = await lfw(["--path", "pkg/report.py", "--content", content]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.status, "rejected");
+    assert.match(env.result?.lsp_used ?? "", /^pyright \d/);
+    const d = env.result?.diagnostics.find((x) => x.source === "pyright");
+    assert.ok(d, r.stdout);
+    assert.equal(d.code, "reportReturnType");
+    assert.equal(d.start_line, lineOf(content, "return add"));
+    assert.equal(Buffer.from(content).subarray(d.byte_start, d.byte_end).toString(), "add(1, 2)");
+    // The import of the project's own module resolved: no reportMissingImports.
+    assert.ok(!env.result?.diagnostics.some((x) => x.code === "reportMissingImports"), r.stdout);
+    assert.deepEqual(listFiles(root), before);
+  });
+
+  it("rejects a syntax error, reported by tree-sitter and by pyright", async () => {
+    const content = "def broken(:\n    return 1\n";
+    const r = await lfw(["--path", "pkg/broken.py", "--content", content]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.status, "rejected");
+    const sources = new Set(env.result?.diagnostics.filter((x) => x.level === "error").map((x) => x.source));
+    assert.ok(sources.has("tree-sitter"), r.stdout);
+    assert.ok(sources.has("pyright"), r.stdout);
+    const ts = env.result?.diagnostics.find((x) => x.source === "tree-sitter");
+    assert.equal(ts?.start_line, 1);
+    assert.ok(!existsSync(join(root, "pkg/broken.py")));
+  });
+
+  it("approves valid content from stdin and writes exactly those bytes", async () => {
+    const content = "from pkg.helper import add\n\nTOTAL: int = add(1, 2)\n";
+    const r = await lfw(["--path", "pkg/ok.py"], content);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.status, "approved");
+    assert.deepEqual(env.result?.diagnostics, []);
+    assert.equal(readFileSync(join(root, "pkg/ok.py"), "utf8"), content);
+  });
+});

@@ -1,0 +1,134 @@
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { checksum } from "../../src/text/checksum.js";
+import { runTool, tempDir } from "../support/run.js";
+import { type Envelope, lineOf, listFiles, project } from "./helpers.js";
+
+// One project for the whole file: every run of the TypeScript checker starts it cold.
+let root: string;
+before(() => {
+  root = project("ts-project");
+});
+after(() => undefined);
+
+const lfw = (args: string[], input?: string) => runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, input });
+
+describe("llmfilewrite TypeScript (LanguageService in the project's tsconfig)", () => {
+  it("approves valid content, writes it atomically and reports the checksum of what was written", async () => {
+    const content = 'import { add, type Point } from "./math.js";\n\nexport const origin: Point = { x: add(0, 0), y: 0 };\nexport const build: string = BUILD_ID;\n';
+    const r = await lfw(["--path", "src/origin.ts", "--content", content]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.status, "approved");
+    assert.equal(env.result?.language, "TypeScript");
+    assert.match(env.result?.lsp_used ?? "", /^typescript \d+\.\d+\.\d+ LanguageService \(tsconfig\.json\)$/);
+    assert.deepEqual(env.result?.diagnostics, []);
+    const written = readFileSync(join(root, "src/origin.ts"));
+    assert.equal(written.toString("utf8"), content);
+    assert.equal(env.result?.checksum, checksum(written));
+    assert.equal(env.result?.written, true);
+  });
+
+  it("rejects a type error with its TS code and line, and writes nothing", async () => {
+    const content = 'import { add } from "./math.js";\n\n// a comment line\nexport const total: string = add(1, 2);\n';
+    const before = listFiles(root);
+    const r = await lfw(["--path", "src/total.ts"], content);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.status, "rejected");
+    const d = env.result?.diagnostics.find((x) => x.code === "TS2322");
+    assert.ok(d, `no TS2322 in ${r.stdout}`);
+    assert.equal(d.level, "error");
+    assert.equal(d.source, "typescript");
+    assert.equal(d.start_line, lineOf(content, "total: string"));
+    // The span covers exactly the offending name, in bytes of the content.
+    assert.equal(Buffer.from(content).subarray(d.byte_start, d.byte_end).toString(), "total");
+    assert.equal(d.pre_existing, false);
+    assert.ok(!existsSync(join(root, "src/total.ts")));
+    assert.deepEqual(listFiles(root), before, "no partial or temp file left");
+  });
+
+  it("marks errors the replaced file already had as pre-existing and does not reject for them; a new error still rejects", async () => {
+    const old = 'export const legacy: number = "not a number";\n';
+    writeFileSync(join(root, "src/legacy.ts"), old);
+    const sum = checksum(Buffer.from(old));
+    // The same old error, two lines lower, plus a valid addition.
+    const next = '// moved down\n\nexport const legacy: number = "not a number";\nexport const fine = 1;\n';
+    const ok = await lfw(["--path", "src/legacy.ts", "--overwrite", "--expected-checksum", sum, "--content", next]);
+    const env = ok.json as Envelope;
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.equal(env.status, "approved");
+    const d = env.result?.diagnostics.find((x) => x.code === "TS2322");
+    assert.ok(d);
+    assert.equal(d.pre_existing, true);
+    assert.equal(d.start_line, 3);
+    assert.equal(env.result?.overwritten, true);
+    assert.equal(readFileSync(join(root, "src/legacy.ts"), "utf8"), next);
+
+    const worse = `${next}export const broken: boolean = 3;\n`;
+    const bad = await lfw(["--path", "src/legacy.ts", "--overwrite", "--content", worse]);
+    const benv = bad.json as Envelope;
+    assert.equal(bad.code, 1, bad.stdout);
+    assert.equal(benv.status, "rejected");
+    const introduced = benv.result?.diagnostics.filter((x) => !x.pre_existing) ?? [];
+    assert.deepEqual(introduced.map((x) => [x.code, x.start_line]), [["TS2322", 5]]);
+    assert.equal(readFileSync(join(root, "src/legacy.ts"), "utf8"), next, "rejected overwrite leaves the file as it was");
+  });
+
+  it("--dry-run validates and writes nothing", async () => {
+    const r = await lfw(["--path", "src/dry.ts", "--dry-run", "--content", "export const dry = 1;\n"]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.status, "approved");
+    assert.equal(env.result?.dry_run, true);
+    assert.equal(env.result?.written, false);
+    assert.ok(!existsSync(join(root, "src/dry.ts")));
+  });
+
+  it("refuses to replace an existing file without --overwrite and leaves it unchanged", async () => {
+    const before = readFileSync(join(root, "src/math.ts"));
+    const r = await lfw(["--path", "src/math.ts", "--content", "export const x = 1;\n"]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.status, "error");
+    assert.equal(env.error?.code, "LLMFILEWRITE_E101");
+    assert.match(env.error?.remediation ?? "", /--overwrite/);
+    assert.deepEqual(readFileSync(join(root, "src/math.ts")), before);
+  });
+
+  it("refuses an overwrite whose --expected-checksum does not match", async () => {
+    const before = readFileSync(join(root, "src/math.ts"));
+    const r = await lfw(["--path", "src/math.ts", "--overwrite", "--expected-checksum", `sha256:${"0".repeat(64)}`, "--content", "export const x = 1;\n"]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.error?.code, "LLMFILEWRITE_E102");
+    assert.ok(env.error?.message.includes(checksum(before)));
+    assert.deepEqual(readFileSync(join(root, "src/math.ts")), before);
+  });
+
+  it("refuses ../ and symlinks that lead out of the workspace root (usage, exit 2)", async () => {
+    const outside = tempDir("lfw-outside-");
+    const r = await lfw(["--path", "../escape.ts", "--content", "export const x = 1;\n"]);
+    assert.equal(r.code, 2, r.stdout);
+    assert.equal((r.json as Envelope).error?.code, "LLMFILEWRITE_E001");
+    symlinkSync(outside, join(root, "out"));
+    const s = await lfw(["--path", "out/escape.ts", "--content", "export const x = 1;\n"]);
+    assert.equal(s.code, 2, s.stdout);
+    assert.equal((s.json as Envelope).error?.code, "LLMFILEWRITE_E001");
+    assert.deepEqual(listFiles(outside), []);
+  });
+
+  it("refuses a file it cannot validate, and bad flags, as usage errors", async () => {
+    const r = await lfw(["--path", "notes.txt", "--content", "hello\n"]);
+    assert.equal(r.code, 2, r.stdout);
+    assert.equal((r.json as Envelope).error?.code, "LLMFILEWRITE_E103");
+    const c = await lfw(["--path", "src/a.ts", "--content", "x", "--from", "/dev/null"]);
+    assert.equal(c.code, 2);
+    assert.equal((c.json as Envelope).error?.code, "LLMFILEWRITE_E000");
+    const t = await lfw(["--path", "src/a.ts", "--content", "x", "--reject-on", "never"]);
+    assert.equal(t.code, 2);
+    assert.ok(!existsSync(join(root, "src/a.ts")));
+  });
+});
