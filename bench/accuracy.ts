@@ -6,7 +6,8 @@
  *
  *   node dist/bench/accuracy.js <language> <dir> [--misses N]
  *
- * A definition matches when the ctags line is the line of our name or the first line of our
+ * ctags runs with file-scoped definitions included (`--extras=+F`: private and static ones, which
+ * we extract too; `-F` would leave them out and make recall easier). A definition matches when the ctags line is the line of our name or the first line of our
  * definition (ctags reports either, depending on the language and construct).
  */
 import { spawnSync } from "node:child_process";
@@ -207,7 +208,7 @@ export function measureAccuracy(language: string, dir: string, sampleSize = 20):
   const files = listFiles(dir, new Set(setup.extensions));
   const r = spawnSync(
     "ctags",
-    ["--output-format=json", "--fields=+nKz", "--extras=-F", `--language-force=${setup.ctags}`, "-f", "-", "-L", "-"],
+    ["--output-format=json", "--fields=+nKz", "--extras=+F", `--language-force=${setup.ctags}`, "-f", "-", "-L", "-"],
     { input: files.join("\n"), encoding: "utf8", maxBuffer: 1 << 30 },
   );
   if (r.error) throw new Error(`ctags could not run (${r.error.message}); install universal-ctags`);

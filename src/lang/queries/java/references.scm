@@ -1,0 +1,34 @@
+; Java references. Capture conventions: see src/lang/extract.ts.
+
+(method_invocation object: (_) @qualifier name: (identifier) @ref.call)
+(method_invocation name: (identifier) @ref.call)
+(object_creation_expression type: (type_identifier) @ref.call)
+(object_creation_expression type: (generic_type (type_identifier) @ref.call))
+(object_creation_expression type: (scoped_type_identifier (_) @qualifier . (type_identifier) @ref.call .))
+(method_reference (_) @qualifier . (identifier) @ref.call .)
+
+(assignment_expression left: (identifier) @ref.write)
+(assignment_expression left: (field_access object: (_) @qualifier field: (identifier) @ref.write))
+(update_expression (identifier) @ref.write)
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @ref.write))
+
+(type_identifier) @ref.type
+(scoped_type_identifier (_) @qualifier . (type_identifier) @ref.type .)
+(annotation name: (identifier) @ref.type)
+(marker_annotation name: (identifier) @ref.type)
+
+(field_access object: (_) @qualifier field: (identifier) @ref.read)
+(identifier) @ref.read
+
+; Names that are not references to anything outside.
+(formal_parameter name: (identifier) @ref.ignore)
+(spread_parameter (variable_declarator name: (identifier) @ref.ignore))
+(catch_formal_parameter name: (identifier) @ref.ignore)
+(lambda_expression parameters: (identifier) @ref.ignore)
+(inferred_parameters (identifier) @ref.ignore)
+(package_declaration (scoped_identifier) @ref.ignore)
+(package_declaration (identifier) @ref.ignore)
+(import_declaration (scoped_identifier scope: (_) @ref.ignore))
+(scoped_identifier scope: (identifier) @ref.ignore)
+(labeled_statement (identifier) @ref.ignore)
+(type_parameter (type_identifier) @ref.ignore)
