@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, sep } from "node:path";
 import ignore, { type Ignore } from "ignore";
 import { gitWorkTree, toRelative } from "./root.js";
 
@@ -20,12 +20,19 @@ export interface WalkOptions {
   globs?: string[];
   /** Told about every entry left out for a reason other than ignore rules. */
   onSkip?: (rel: string, reason: "symlink" | "unreadable") => void;
+  /**
+   * Told about each file as the walk finds it (in directory order, before the final sort and
+   * de-duplication), so a consumer can start on it while the walk goes on.
+   */
+  onFile?: (entry: WalkEntry) => void;
 }
 
 export interface WalkEntry {
   abs: string;
   rel: string;
 }
+
+const SEP = sep.charCodeAt(0);
 
 interface Level {
   base: string;
@@ -53,7 +60,9 @@ export function walkFiles(options: WalkOptions): WalkEntry[] {
       continue;
     }
     if (!st.isDirectory()) {
-      out.push({ abs: start, rel: toRelative(root, start) });
+      const entry = { abs: start, rel: toRelative(root, start) };
+      out.push(entry);
+      options.onFile?.(entry);
       continue;
     }
     const levels = options.noIgnore ? [] : ancestorLevels(start);
@@ -96,17 +105,18 @@ function readRules(path: string): string | undefined {
 }
 
 /** Rules a directory contributes: .gitignore (inside a git tree), then .ignore, which wins. */
-function levelFor(dir: string, inGit: boolean, isGitTop: boolean): Level | undefined {
+function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<string>): Level | undefined {
   const parts: string[] = [];
   if (inGit && isGitTop) {
     const exclude = readRules(join(dir, ".git", "info", "exclude"));
     if (exclude) parts.push(exclude);
   }
-  if (inGit) {
+  // `names` (the directory's listing, when the caller has it) spares a failing open per file.
+  if (inGit && (!names || names.has(".gitignore"))) {
     const gi = readRules(join(dir, ".gitignore"));
     if (gi) parts.push(gi);
   }
-  const ig2 = readRules(join(dir, ".ignore"));
+  const ig2 = !names || names.has(".ignore") ? readRules(join(dir, ".ignore")) : undefined;
   if (ig2) parts.push(ig2);
   if (parts.length === 0) return undefined;
   return { base: dir, ig: ignore({ allowRelativePaths: true }).add(parts.join("\n")) };
@@ -133,11 +143,29 @@ function ancestorLevels(dir: string): Level[] {
   return levels;
 }
 
+/**
+ * The rules' verdict on the path itself, not its parents. The walk never enters an ignored
+ * directory, so parents below the start were settled already; the ones above it (a start
+ * directory such as node_modules/ that an ancestor's .gitignore excludes) must not count,
+ * as in ripgrep, which searches a directory it was pointed at and tests each entry on its own.
+ * `ignore`'s public test() always folds in the parents, so its per-path rule scan is used
+ * when present (pinned ignore@7), with test() as the fallback.
+ */
+function testOwn(ig: Ignore, path: string): { ignored: boolean; unignored: boolean } {
+  const rules = (ig as unknown as { _rules?: { test?: (p: string, mode: string) => { ignored: boolean; unignored: boolean } } })._rules;
+  if (rules && typeof rules.test === "function") return rules.test(path, "regex");
+  return ig.test(path);
+}
+
 function isIgnored(levels: Level[], abs: string, isDir: boolean): boolean {
   for (let i = levels.length - 1; i >= 0; i--) {
     const level = levels[i] as Level;
-    const rel = relative(level.base, abs);
-    const r = level.ig.test(isDir ? `${rel}/` : rel);
+    // Every level's base is an ancestor of `abs`, so slicing equals path.relative, much cheaper.
+    const rel =
+      abs.startsWith(level.base) && abs.charCodeAt(level.base.length) === SEP
+        ? abs.slice(level.base.length + 1)
+        : relative(level.base, abs);
+    const r = testOwn(level.ig, isDir ? `${rel}/` : rel);
     if (r.unignored) return false;
     if (r.ignored) return true;
   }
@@ -162,16 +190,26 @@ function walkDir(
   let levels = parentLevels;
   if (!options.noIgnore && !parentLevels.some((l) => l.base === dir)) {
     // A nested repository (submodule, vendored checkout) starts its own git scope.
-    const isGitTop = entries.some((e) => e.name === ".git");
-    const l = levelFor(dir, inGit || isGitTop, isGitTop);
-    if (l) levels = [...parentLevels, l];
+    let isGitTop = false;
+    let hasRules = false;
+    for (const e of entries) {
+      if (e.name === ".git") isGitTop = true;
+      else if (e.name === ".gitignore" || e.name === ".ignore") hasRules = true;
+    }
+    if (isGitTop || hasRules) {
+      const l = levelFor(dir, inGit || isGitTop, isGitTop, new Set(entries.map((e) => e.name)));
+      if (l) levels = [...parentLevels, l];
+    }
     inGit = inGit || isGitTop;
   }
+  // String concatenation instead of join/relative per entry: the walk's hot loop.
+  const dirRel = toRelative(options.root, dir);
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
   for (const ent of entries) {
     const name = ent.name;
     if (name === ".git") continue;
-    const abs = join(dir, name);
-    const rel = toRelative(options.root, abs);
+    const abs = prefix + name;
+    const rel = dirRel === "" ? name : `${dirRel}/${name}`;
     if (ent.isSymbolicLink()) {
       if (options.hidden || !name.startsWith(".")) options.onSkip?.(rel, "symlink");
       continue;
@@ -185,6 +223,10 @@ function walkDir(
       if (!options.noIgnore && isIgnored(levels, abs, isDir)) continue;
     }
     if (isDir) walkDir(abs, levels, inGit, options, globs, out);
-    else out.push({ abs, rel });
+    else {
+      const entry = { abs, rel };
+      out.push(entry);
+      options.onFile?.(entry);
+    }
   }
 }

@@ -1,0 +1,25 @@
+/** Messages between the pool and its search threads (plain data: they are structured-cloned). */
+import type { LlmsearchMatch, LlmsearchSkip } from "../../contract/tools/llmsearch.js";
+
+export interface Batch {
+  id: number;
+  /** Positions in the walk's path-ordered list, with each file's absolute and relative path. */
+  index: number[];
+  abs: string[];
+  rel: string[];
+}
+
+export interface FileResult {
+  i: number;
+  count: number;
+  matches?: LlmsearchMatch[];
+  skip?: Omit<LlmsearchSkip, "file_path">;
+}
+
+export interface BatchResult {
+  id: number;
+  /** Files read through (not skipped) in the batch. */
+  searched: number;
+  /** Only files with matches or a skip; the rest found nothing. */
+  results: FileResult[];
+}

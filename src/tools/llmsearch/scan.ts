@@ -1,0 +1,245 @@
+/**
+ * The searcher: one file's bytes in, its matches (exact byte spans) out. No I/O, no threads;
+ * the worker feeds it and the tests call it directly.
+ *
+ * Speed comes from not decoding what cannot match: a literal every match must contain is looked
+ * for with Buffer.indexOf (memchr-class speed) and, in line mode, only the lines holding it are
+ * decoded and given to the regex. Pure-ASCII text is decoded as latin1, where a string index is
+ * the byte offset; anything else goes through decodeBytes, whose table maps indices back to
+ * exact bytes, invalid UTF-8 included.
+ */
+import { isAscii } from "node:buffer";
+import { matchId, spanId } from "../../contract/ids.js";
+import type { LlmsearchMatch } from "../../contract/tools/llmsearch.js";
+import { decodeBytes } from "../../text/decode.js";
+import type { CompiledPattern } from "./pattern.js";
+
+export interface ScanOptions {
+  pattern: CompiledPattern;
+  /** The match_id question (pattern + meaning-changing flags). */
+  question: string;
+  before: number;
+  after: number;
+  /** Matches beyond this many per file are counted, not materialized (0 = count only). */
+  keep: number;
+}
+
+export interface Compiled extends ScanOptions {
+  re: RegExp;
+  literal: Buffer;
+  finder: LiteralFinder;
+}
+
+export function prepare(options: ScanOptions): Compiled {
+  const literal = Buffer.from(options.pattern.literal);
+  return { ...options, re: new RegExp(options.pattern.source, options.pattern.flags), literal, finder: new LiteralFinder(literal) };
+}
+
+/**
+ * How common each byte value is in source text (log scale, 0 = never seen), measured once on a
+ * sample of JS/TS/JSON/Markdown files. The literal prefilter looks for the literal's rarest byte
+ * with memchr-speed Buffer.indexOf(byte) and checks the literal around each hit, which beats
+ * Buffer.indexOf(literal) several times over when that byte is rare ('q', 'R', UTF-8 lead bytes).
+ */
+const BYTE_FREQ = [
+  0,0,0,0,0,0,0,0,0,139,170,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,217,88,155,70,92,12,103,118,148,148,142,75,149,133,150,144,
+  122,117,117,97,96,92,96,86,91,88,143,138,88,138,103,95,88,119,101,122,119,125,114,86,83,121,81,84,111,110,119,115,118,53,115,130,
+  131,93,88,90,50,63,80,109,86,109,49,152,116,180,139,167,165,196,153,149,149,180,104,127,167,158,182,181,163,91,182,178,187,161,135,
+  123,133,148,105,134,105,134,11,0,91,89,89,79,64,56,42,59,66,45,51,70,63,63,30,67,55,40,35,37,56,64,43,54,59,65,52,46,64,67,65,75,
+  55,64,25,50,64,44,48,64,63,62,51,41,35,59,58,58,76,67,59,58,60,71,46,46,80,50,57,64,77,71,77,60,0,0,31,89,67,62,0,0,0,0,0,0,0,0,
+  28,4,112,93,0,0,0,22,0,37,43,33,0,15,0,0,0,0,69,48,77,100,56,85,73,67,55,49,34,70,81,52,0,33,63,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+];
+
+/** Finds a literal by its rarest byte; falls back to Buffer.indexOf(literal) when hits pile up. */
+class LiteralFinder {
+  private readonly rare: number;
+  private readonly rareAt: number;
+  private readonly len: number;
+
+  constructor(private readonly lit: Buffer) {
+    let best = 0;
+    for (let k = 1; k < lit.length; k++) if ((BYTE_FREQ[lit[k] as number] as number) < (BYTE_FREQ[lit[best] as number] as number)) best = k;
+    this.rareAt = best;
+    this.rare = lit[best] as number;
+    this.len = lit.length;
+  }
+
+  /** First occurrence at or after `from`, or -1. */
+  find(buf: Buffer, from: number): number {
+    const { lit, len, rare, rareAt } = this;
+    if (len === 1) return buf.indexOf(rare, from);
+    const last = buf.length - len;
+    let misses = 0;
+    let h = buf.indexOf(rare, from + rareAt);
+    while (h !== -1) {
+      const s = h - rareAt;
+      if (s > last) return -1;
+      let k = 0;
+      while (k < len && buf[s + k] === lit[k]) k++;
+      if (k === len) return s;
+      // The byte is common here: let the substring search take over.
+      if (++misses > 16 && misses * 64 > h - from) return buf.indexOf(lit, h - rareAt + 1);
+      h = buf.indexOf(rare, h + 1);
+    }
+    return -1;
+  }
+}
+
+/** Byte offsets of matches as flat [start0, end0, start1, end1, ...]; increasing, non-overlapping. */
+export function findMatches(buf: Buffer, c: Compiled): number[] {
+  const out: number[] = [];
+  const lit = c.literal;
+  const n = buf.length;
+  if (lit.length > 0) {
+    const finder = c.finder;
+    let p = finder.find(buf, 0);
+    if (p === -1) return out;
+    if (c.pattern.pureLiteral) {
+      while (p !== -1) {
+        out.push(p, p + lit.length);
+        p = finder.find(buf, p + lit.length);
+      }
+      return out;
+    }
+    if (c.pattern.lineMode && !c.pattern.needsWholeFile) {
+      const state = { lastEnd: -1 };
+      while (p !== -1) {
+        const ls = p === 0 ? 0 : buf.lastIndexOf(10, p - 1) + 1;
+        const nl = buf.indexOf(10, p);
+        // The slice keeps its \n so `$` (which looks for \r?\n) sees the line's end as in the file.
+        const le = nl === -1 ? n : nl + 1;
+        searchText(buf.subarray(ls, le), ls, c, out, state);
+        p = le >= n ? -1 : finder.find(buf, le);
+      }
+      return out;
+    }
+  }
+  searchText(buf, 0, c, out, { lastEnd: -1 });
+  return out;
+}
+
+/** Runs the regex over `bytes` (which start at file offset `base`), appending byte spans. */
+function searchText(bytes: Buffer, base: number, c: Compiled, out: number[], state: { lastEnd: number }): void {
+  let text: string;
+  let toByte: (i: number) => number;
+  if (isAscii(bytes)) {
+    text = bytes.toString("latin1");
+    toByte = (i) => i;
+  } else {
+    const d = decodeBytes(bytes);
+    text = d.text;
+    toByte = d.toByte;
+  }
+  const re = c.re;
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const a = m.index;
+    const b = a + m[0].length;
+    if (c.pattern.lineMode && m[0].includes("\n")) {
+      // Only an escape the translation cannot see (\u000a, \cJ) gets here: ripgrep would never
+      // let a match leave its line, so search that line on its own.
+      const ls = text.lastIndexOf("\n", a - 1) + 1;
+      let le = text.indexOf("\n", a);
+      if (le === -1) le = text.length;
+      const line = text.slice(ls, le);
+      const sub = new RegExp(re.source, re.flags);
+      sub.lastIndex = a - ls;
+      let k: RegExpExecArray | null;
+      while ((k = sub.exec(line)) !== null) {
+        push(out, state, base + toByte(ls + k.index), base + toByte(ls + k.index + k[0].length));
+        if (k[0].length === 0) sub.lastIndex = k.index + codeUnits(line, k.index);
+      }
+      re.lastIndex = le + 1;
+      if (re.lastIndex > text.length) break;
+      continue;
+    }
+    push(out, state, base + toByte(a), base + toByte(b));
+    if (a === b) re.lastIndex = a + codeUnits(text, a);
+  }
+}
+
+function codeUnits(text: string, i: number): number {
+  const ch = text.charCodeAt(i);
+  return ch >= 0xd800 && ch <= 0xdbff && i + 1 < text.length ? 2 : 1;
+}
+
+/** Rust's iteration rule, which ripgrep follows: no empty match right where the last one ended. */
+function push(out: number[], state: { lastEnd: number }, s: number, e: number): void {
+  if (s === e && s === state.lastEnd) return;
+  out.push(s, e);
+  state.lastEnd = e;
+}
+
+/** Walks forward through the line feeds of a buffer, for offsets given in increasing order. */
+class LineCursor {
+  private line = 1;
+  private start = 0;
+  constructor(private readonly buf: Buffer) {}
+
+  /** 1-based line and its start offset for `offset` (offsets must not decrease). */
+  at(offset: number): { line: number; start: number } {
+    const buf = this.buf;
+    for (;;) {
+      const nl = buf.indexOf(10, this.start);
+      if (nl === -1 || nl >= offset) break;
+      this.line++;
+      this.start = nl + 1;
+    }
+    return { line: this.line, start: this.start };
+  }
+}
+
+function lineText(buf: Buffer, start: number, endExcl: number): string {
+  let e = endExcl;
+  if (e > start && buf[e - 1] === 13) e--;
+  return buf.toString("utf8", start, e);
+}
+
+/** Turns byte spans into contract matches: span, ids, text and context lines. */
+export function materialize(buf: Buffer, filePath: string, spans: number[], c: Compiled, limit: number): LlmsearchMatch[] {
+  const out: LlmsearchMatch[] = [];
+  const cursor = new LineCursor(buf);
+  const n = buf.length;
+  for (let k = 0; k < spans.length && out.length < limit; k += 2) {
+    const s = spans[k] as number;
+    const e = spans[k + 1] as number;
+    const sp = cursor.at(s);
+    const startLine = sp.line;
+    const startCol = s - sp.start;
+    const ep = cursor.at(e);
+    const before: string[] = [];
+    let ls = sp.start;
+    for (let i = 0; i < c.before && ls > 0; i++) {
+      const prevStart = ls - 1 === 0 ? 0 : buf.lastIndexOf(10, ls - 2) + 1;
+      before.unshift(lineText(buf, prevStart, ls - 1));
+      ls = prevStart;
+    }
+    const after: string[] = [];
+    // A multiline match that ends with its \n has that line as its last, not the next one.
+    let nl = buf.indexOf(10, e > s && buf[e - 1] === 10 ? e - 1 : e);
+    for (let i = 0; i < c.after && nl !== -1 && nl + 1 < n; i++) {
+      const next = buf.indexOf(10, nl + 1);
+      after.push(lineText(buf, nl + 1, next === -1 ? n : next));
+      nl = next;
+    }
+    const sid = spanId(filePath, s, e);
+    out.push({
+      match_id: matchId("llmsearch", sid, c.question),
+      span: {
+        span_id: sid,
+        file_path: filePath,
+        byte_start: s,
+        byte_end: e,
+        start_line: startLine,
+        start_col: startCol,
+        end_line: ep.line,
+        end_col: e - ep.start,
+      },
+      matched_text: buf.toString("utf8", s, e),
+      context_before: before,
+      context_after: after,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,361 @@
+/**
+ * llmsearch's core: request -> response, no argv or stdout. Walks the files (gitignore-aware,
+ * path order), searches them on worker threads in batches, and assembles the answer in path
+ * then offset order, whatever order the threads finished in. A file whose search runs past the
+ * time budget has its thread terminated and is reported as skipped ("timeout"); the rest of the
+ * search goes on and the answer is marked partial.
+ */
+import { availableParallelism } from "node:os";
+import { statSync } from "node:fs";
+import { Worker } from "node:worker_threads";
+import { commonCode } from "../../contract/codes.js";
+import { EXIT, ToolError, omitUndefined } from "../../contract/errors.js";
+import type { Diagnostic } from "../../contract/schema.js";
+import type { LlmsearchCountData, LlmsearchData, LlmsearchMatch, LlmsearchSkip } from "../../contract/tools/llmsearch.js";
+import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
+import { walkFiles, type WalkEntry } from "../../text/walk.js";
+import { LLMSEARCH_CODES, TOOL } from "./codes.js";
+import { compilePattern, questionOf } from "./pattern.js";
+import type { Batch, BatchResult, FileResult } from "./protocol.js";
+import type { WorkerInit } from "./worker.js";
+
+export interface SearchRequest {
+  pattern: string;
+  fixedStrings?: boolean;
+  ignoreCase?: boolean;
+  word?: boolean;
+  multiline?: boolean;
+  /** Workspace root; default: the enclosing git work tree, else cwd. */
+  root?: string;
+  /** Files or directories inside the root to search; default: the root. */
+  paths?: string[];
+  globs?: string[];
+  hidden?: boolean;
+  noIgnore?: boolean;
+  before?: number;
+  after?: number;
+  /** Keep at most this many matches (0 = all). */
+  limit?: number;
+  /** Skip files larger than this many bytes (0 = no limit). */
+  maxFilesize?: number;
+  count?: boolean;
+  /** Per-file time budget in ms. */
+  timeoutMs?: number;
+  threads?: number;
+  cwd?: string;
+}
+
+export interface SearchResponse {
+  data: LlmsearchData | LlmsearchCountData;
+  partial: boolean;
+  diagnostics: Diagnostic[];
+  exitCode: 0 | 4;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export async function search(req: SearchRequest): Promise<SearchResponse> {
+  const cwd = req.cwd ?? process.cwd();
+  const pattern = compilePattern(req);
+  const root = findWorkspaceRoot(TOOL, req.root, cwd);
+  const starts: string[] = [];
+  for (const p of req.paths ?? []) {
+    const r = resolveInRoot(TOOL, root, p, cwd);
+    try {
+      statSync(r.abs);
+    } catch {
+      throw new ToolError({
+        code: commonCode(TOOL, "file_not_found"),
+        error: "file_not_found",
+        message: `no such file or directory: ${p}`,
+        remediation: "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).",
+        exitCode: EXIT.usage,
+      });
+    }
+    starts.push(r.abs);
+  }
+  const limit = req.limit ?? 0;
+  const init: Omit<WorkerInit, "state"> = {
+    scan: {
+      pattern,
+      question: questionOf(req),
+      before: req.before ?? 0,
+      after: req.after ?? 0,
+      keep: limit > 0 ? limit : Number.MAX_SAFE_INTEGER,
+    },
+    maxFileSize: req.maxFilesize ?? 0,
+    countOnly: Boolean(req.count),
+  };
+  const maxThreads = Math.max(1, req.threads ?? availableParallelism());
+  // Threads boot while the walk runs, and files go to them as the walk finds them.
+  const pool = new Pool(init, req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const onlyFiles = starts.length > 0 && starts.every((a) => !isDir(a));
+  pool.grow(onlyFiles ? Math.min(maxThreads, starts.length) : maxThreads);
+  const done = pool.start();
+  let files: WalkEntry[];
+  let results: Map<string, FileResult>;
+  let searched: number;
+  try {
+    files = walkFiles({
+      root,
+      start: starts.length ? starts : undefined,
+      hidden: req.hidden,
+      noIgnore: req.noIgnore,
+      globs: req.globs,
+      onFile: (e) => pool.add(e),
+    });
+    pool.finish();
+    ({ results, searched } = await done);
+  } finally {
+    await pool.close();
+  }
+
+  const skipped: LlmsearchSkip[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const matches: LlmsearchMatch[] = [];
+  const counts: { file_path: string; count: number }[] = [];
+  let total = 0;
+  for (const f of files) {
+    const r = results.get(f.rel);
+    if (r === undefined) continue;
+    const rel = f.rel;
+    if (r.skip) {
+      skipped.push({ file_path: rel, reason: r.skip.reason, detail: r.skip.detail });
+      if (r.skip.reason === "timeout") {
+        diagnostics.push({
+          tool: TOOL,
+          level: "warning",
+          message: `${rel}: ${r.skip.detail}; the file was not searched`,
+          file: rel,
+          code: LLMSEARCH_CODES.search_timeout,
+          note: "A pattern with nested quantifiers such as (a+)+ can backtrack exponentially on a long line.",
+          remediation: "Rewrite the pattern without nested quantifiers, anchor it, or raise --timeout.",
+        });
+      }
+      continue;
+    }
+    total += r.count;
+    if (req.count) counts.push({ file_path: rel, count: r.count });
+    else if (r.matches) for (const m of r.matches) if (limit === 0 || matches.length < limit) matches.push(m);
+  }
+  const cut = !req.count && limit > 0 && total > matches.length;
+  const timedOut = skipped.some((s) => s.reason === "timeout");
+  if (files.length === 0) {
+    diagnostics.push({
+      tool: TOOL,
+      level: "warning",
+      message: `no files to search under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles(req)}`,
+      code: LLMSEARCH_CODES.no_files,
+      remediation: "Check --glob (globs match paths relative to the root, e.g. '**/*.rs'), or pass --hidden / --no-ignore to include hidden or ignored files.",
+    });
+  } else if (searched === 0) {
+    diagnostics.push({
+      tool: TOOL,
+      level: "warning",
+      message: `all ${files.length} candidate files were skipped (${summarizeSkips(skipped)}); nothing was searched`,
+      code: LLMSEARCH_CODES.all_skipped,
+      remediation: "See data.files_skipped for each file and why; raise --max-filesize for large files.",
+    });
+  } else if (total === 0) {
+    diagnostics.push({
+      tool: TOOL,
+      level: "note",
+      message: `the pattern matched nothing in ${searched} searched file${searched === 1 ? "" : "s"}${skipped.length ? ` (${skipped.length} skipped: ${summarizeSkips(skipped)})` : ""}`,
+      code: LLMSEARCH_CODES.no_match,
+      remediation: "Try --ignore-case, a looser pattern, or --hidden / --no-ignore if the text may be in hidden or ignored files.",
+    });
+  }
+  if (cut) {
+    diagnostics.push({
+      tool: TOOL,
+      level: "note",
+      message: `showing the first ${matches.length} of ${total} matches (--limit ${limit})`,
+      code: LLMSEARCH_CODES.limit_reached,
+      remediation: "Raise --limit, narrow the pattern or --glob, or use --count for per-file totals.",
+    });
+  }
+  const partial = cut || timedOut;
+  const common = { total_count: total, files_searched: searched, files_skipped: skipped };
+  const data: LlmsearchData | LlmsearchCountData = req.count
+    ? { pattern: req.pattern, counts, files_matched: counts.length, ...common }
+    : { pattern: req.pattern, matches, match_count: matches.length, ...common };
+  return { data, partial, diagnostics: diagnostics.map((d) => omitUndefined(d)), exitCode: partial ? 4 : 0 };
+}
+
+function explainNoFiles(req: SearchRequest): string {
+  const why: string[] = [];
+  if (req.globs?.length) why.push(`no file matched --glob ${req.globs.map((g) => `'${g}'`).join(" ")}`);
+  if (!req.noIgnore) why.push("ignore rules (.gitignore, .ignore) may exclude files");
+  if (!req.hidden) why.push("hidden files are skipped without --hidden");
+  return why.length ? why.join("; ") : "the directory holds no regular files";
+}
+
+function summarizeSkips(skipped: LlmsearchSkip[]): string {
+  const by = new Map<string, number>();
+  for (const s of skipped) by.set(s.reason, (by.get(s.reason) ?? 0) + 1);
+  return [...by].map(([r, n]) => `${n} ${r}`).join(", ");
+}
+
+function isDir(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+interface Slot {
+  worker: Worker;
+  state: Float64Array;
+  inflight: Batch[];
+}
+
+/** While the walk still runs, results cannot be read (it holds the thread): queue deeper. */
+const WALK_INFLIGHT = 6;
+const WALK_BATCH = 24;
+
+/** Worker threads fed with batches; a thread stuck on one file past the budget is replaced. */
+class Pool {
+  private slots: Slot[] = [];
+  private queue: number[] = [];
+  private files: WalkEntry[] = [];
+  private seen = new Set<string>();
+  private results = new Map<string, FileResult>();
+  private searched = 0;
+  private pending = 0;
+  private nextId = 0;
+  private walking = true;
+  private done: (() => void) | undefined;
+  private fail: ((e: unknown) => void) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly init: Omit<WorkerInit, "state">,
+    private readonly timeoutMs: number,
+  ) {}
+
+  grow(n: number): void {
+    while (this.slots.length < n) this.spawn();
+  }
+
+  private spawn(): Slot {
+    const sab = new SharedArrayBuffer(3 * 8);
+    const state = new Float64Array(sab);
+    state[1] = -1;
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { ...this.init, state: sab } satisfies WorkerInit });
+    const slot: Slot = { worker, state, inflight: [] };
+    worker.on("message", (r: BatchResult) => this.onResult(slot, r));
+    worker.on("error", (e) =>
+      this.fail?.(
+        new ToolError({
+          code: LLMSEARCH_CODES.worker_failed,
+          error: "worker_failed",
+          message: `a search thread failed: ${e instanceof Error ? e.message : String(e)}`,
+          remediation: "Retry; if it persists, report it with the command line.",
+        }),
+      ),
+    );
+    this.slots.push(slot);
+    return slot;
+  }
+
+  start(): Promise<{ results: Map<string, FileResult>; searched: number }> {
+    return new Promise((resolve, reject) => {
+      this.done = () => resolve({ results: this.results, searched: this.searched });
+      this.fail = reject;
+    });
+  }
+
+  /** A file found by the walk (duplicates, from overlapping start paths, are dropped). */
+  add(entry: WalkEntry): void {
+    if (this.seen.has(entry.rel)) return;
+    this.seen.add(entry.rel);
+    this.queue.push(this.files.length);
+    this.files.push(entry);
+    if (this.queue.length >= WALK_BATCH) this.feedAll();
+  }
+
+  finish(): void {
+    this.walking = false;
+    this.timer = setInterval(() => this.watch(), Math.max(10, Math.min(100, this.timeoutMs / 4)));
+    this.feedAll();
+    this.check();
+  }
+
+  private feedAll(): void {
+    // Least-loaded first, so batches spread evenly.
+    for (const s of [...this.slots].sort((a, b) => a.inflight.length - b.inflight.length)) this.feed(s);
+  }
+
+  private feed(slot: Slot): void {
+    const maxInflight = this.walking ? WALK_INFLIGHT : 2;
+    while (slot.inflight.length < maxInflight && this.queue.length > 0) {
+      if (this.walking && this.queue.length < WALK_BATCH) return;
+      const size = this.walking ? WALK_BATCH : Math.max(1, Math.min(64, Math.ceil(this.queue.length / (this.slots.length * 4))));
+      const take = this.queue.splice(0, size);
+      const batch: Batch = { id: this.nextId++, index: take, abs: [], rel: [] };
+      for (const i of take) {
+        const f = this.files[i] as WalkEntry;
+        batch.abs.push(f.abs);
+        batch.rel.push(f.rel);
+      }
+      slot.inflight.push(batch);
+      this.pending++;
+      slot.worker.postMessage(batch);
+      if (this.walking) return;
+    }
+  }
+
+  private onResult(slot: Slot, r: BatchResult): void {
+    const at = slot.inflight.findIndex((b) => b.id === r.id);
+    if (at === -1) return;
+    slot.inflight.splice(at, 1);
+    this.pending--;
+    this.searched += r.searched;
+    for (const fr of r.results) this.results.set((this.files[fr.i] as WalkEntry).rel, fr);
+    this.feed(slot);
+    this.check();
+  }
+
+  private check(): void {
+    if (!this.walking && this.pending === 0 && this.queue.length === 0) {
+      if (this.timer) clearInterval(this.timer);
+      this.done?.();
+    }
+  }
+
+  /** Terminates a thread whose current file has run past the budget and requeues its work. */
+  private watch(): void {
+    const now = Date.now();
+    for (const slot of [...this.slots]) {
+      const pos = slot.state[1] as number;
+      if (pos < 0 || now - (slot.state[2] as number) <= this.timeoutMs) continue;
+      const current = slot.inflight.find((b) => b.id === slot.state[0]);
+      if (!current) continue;
+      const stuck = current.index[pos] as number;
+      this.results.set((this.files[stuck] as WalkEntry).rel, {
+        i: stuck,
+        count: 0,
+        skip: { reason: "timeout", detail: `search exceeded the ${this.timeoutMs} ms budget per file (--timeout)` },
+      });
+      // A batch's results arrive whole, so its other files (and any queued batch) start over.
+      const redo = slot.inflight.flatMap((b) => b.index).filter((i) => i !== stuck);
+      this.pending -= slot.inflight.length;
+      slot.inflight = [];
+      this.queue.unshift(...redo);
+      this.slots = this.slots.filter((s) => s !== slot);
+      slot.worker.removeAllListeners("message");
+      slot.worker.removeAllListeners("error");
+      slot.worker.on("error", () => undefined);
+      void slot.worker.terminate();
+      this.feed(this.spawn());
+    }
+    this.check();
+  }
+
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    this.slots = [];
+  }
+}

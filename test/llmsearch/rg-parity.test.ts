@@ -1,0 +1,101 @@
+/**
+ * The match set equals ripgrep's on real code: same pattern, same ignore rules, same root;
+ * compared as sets of (path, byte_start, byte_end). ripgrep must be installed: without it this
+ * test fails, it does not skip.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import type { LlmsearchCountData, LlmsearchData } from "../../src/contract/tools/llmsearch.js";
+import { REPO_ROOT, runTool } from "../support/run.js";
+
+const RG = "rg";
+
+interface RgMatch {
+  type: string;
+  data: { path: { text?: string; bytes?: string }; absolute_offset: number; submatches: { start: number; end: number }[] };
+}
+
+function rgSet(root: string, rgArgs: string[]): Set<string> {
+  const r = spawnSync(RG, ["--json", ...rgArgs], { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
+  assert.ok(!r.error, `ripgrep (rg) is required for this test and could not run: ${String(r.error)}`);
+  assert.ok(r.status === 0 || r.status === 1, `rg failed (${r.status}): ${r.stderr}`);
+  const out = new Set<string>();
+  for (const line of r.stdout.split("\n")) {
+    if (!line) continue;
+    const msg = JSON.parse(line) as RgMatch;
+    if (msg.type !== "match") continue;
+    // Paths are always given: without one rg would read stdin, which is a pipe here.
+    const path = (msg.data.path.text ?? Buffer.from(msg.data.path.bytes ?? "", "base64").toString("utf8")).replace(/^\.\//, "");
+    for (const sm of msg.data.submatches) {
+      out.add(`${path}:${msg.data.absolute_offset + sm.start}:${msg.data.absolute_offset + sm.end}`);
+    }
+  }
+  return out;
+}
+
+async function oursSet(root: string, args: string[]): Promise<{ set: Set<string>; binary: Set<string>; data: LlmsearchData }> {
+  const r = await runTool("llmsearch", ["--root", root, ...args]);
+  assert.ok(r.code === 0, `llmsearch exit ${r.code}: ${r.stdout.slice(0, 2000)}`);
+  const data = (r.json as { data: LlmsearchData }).data;
+  const set = new Set(data.matches.map((m) => `${m.span.file_path}:${m.span.byte_start}:${m.span.byte_end}`));
+  const binary = new Set(data.files_skipped.filter((s) => s.reason === "binary").map((s) => s.file_path));
+  return { set, binary, data };
+}
+
+function diff(a: Set<string>, b: Set<string>): string[] {
+  return [...a].filter((x) => !b.has(x)).slice(0, 10);
+}
+
+// Real code, searched as positional paths under one root (as an agent would): this tool's
+// sources (others change under concurrent work, racing the two runs) and installed packages (minified bundles, .d.ts files, Markdown with
+// non-ASCII text). node_modules/ is ignored by the repository's .gitignore, yet named paths are
+// searched, with each package's own .gitignore applied, as ripgrep does.
+const PATHS = ["src/tools/llmsearch", "node_modules/zod", "node_modules/commander", "node_modules/typescript/lib"];
+
+const cases: { name: string; ours: string[]; rg: string[] }[] = [
+  { name: "literal", ours: ["--pattern", "function"], rg: ["function"] },
+  { name: "regex with classes", ours: ["--pattern", "\\w+Error\\b"], rg: ["\\w+Error\\b"] },
+  { name: "regex with quantifiers and groups", ours: ["--pattern", "(?:const|let)\\s+[A-Z][A-Za-z0-9_]*\\s*="], rg: ["(?:const|let)\\s+[A-Z][A-Za-z0-9_]*\\s*="] },
+  { name: "ignore-case", ours: ["--ignore-case", "--pattern", "todo|fixme"], rg: ["--ignore-case", "todo|fixme"] },
+  { name: "word", ours: ["--word", "--pattern", "string"], rg: ["--word-regexp", "string"] },
+  { name: "fixed-strings", ours: ["--fixed-strings", "--pattern", ".prototype."], rg: ["--fixed-strings", ".prototype."] },
+  { name: "fixed-strings punctuation", ours: ["--fixed-strings", "--pattern", "=> {"], rg: ["--fixed-strings", "=> {"] },
+  { name: "non-ASCII", ours: ["--pattern", "[—–é…]"], rg: ["[—–é…]"] },
+  { name: "anchors", ours: ["--pattern", "^\\s*return\\s+\\w+;$"], rg: ["^\\s*return\\s+\\w+;$"] },
+  { name: "negated class and dot", ours: ["--pattern", "\"[^\"]{20,}\"|`.+`"], rg: ["\"[^\"]{20,}\"|`.+`"] },
+  { name: "inline flag and POSIX class", ours: ["--pattern", "(?i)[[:upper:]]{3}_[[:digit:]]+"], rg: ["(?i)[[:upper:]]{3}_[[:digit:]]+"] },
+];
+
+for (const c of cases) {
+  test(`rg parity: ${c.name}`, async () => {
+    for (const p of PATHS) assert.ok(existsSync(join(REPO_ROOT, p)), `corpus missing: ${p}`);
+    const ours = await oursSet(REPO_ROOT, [...c.ours, ...PATHS]);
+    const theirs = rgSet(REPO_ROOT, [...c.rg, ...PATHS]);
+    // ripgrep reports matches it met before the first NUL of a file it then calls binary;
+    // llmsearch skips such a file whole and lists it in files_skipped.
+    for (const k of [...theirs]) if (ours.binary.has(k.slice(0, k.indexOf(":")))) theirs.delete(k);
+    assert.deepEqual(diff(ours.set, theirs), [], `${c.name}: llmsearch found matches rg did not`);
+    assert.deepEqual(diff(theirs, ours.set), [], `${c.name}: rg found matches llmsearch did not`);
+    assert.equal(ours.set.size, theirs.size, c.name);
+    assert.equal(ours.data.match_count, ours.set.size);
+    assert.ok(ours.set.size > 0, "no matches at all: the comparison proved nothing");
+  });
+}
+
+test("rg parity: --count totals per file", async () => {
+  const root = join(REPO_ROOT, "node_modules", "commander");
+  const r = await runTool("llmsearch", ["--root", root, "--count", "--pattern", "option"]);
+  assert.equal(r.code, 0);
+  const data = (r.json as { data: LlmsearchCountData }).data;
+  const theirs = rgSet(root, ["option", "."]);
+  const perFile = new Map<string, number>();
+  for (const k of theirs) {
+    const f = k.slice(0, k.indexOf(":"));
+    perFile.set(f, (perFile.get(f) ?? 0) + 1);
+  }
+  assert.deepEqual(new Map(data.counts.map((c) => [c.file_path, c.count])), perFile);
+  assert.equal(data.total_count, theirs.size);
+});
