@@ -1,0 +1,161 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { type Match, type Ref, codes, indexed, mg, spanText } from "./support.js";
+
+describe("magellan queries on the multi-language fixture", () => {
+  let root = "";
+  before(async () => {
+    root = await indexed("multi");
+  });
+
+  it("status reports counts, schema version, last index time and no stale files", async () => {
+    const { r, env } = await mg(root, ["status"]);
+    assert.equal(r.code, 0);
+    assert.equal(env.command, "status");
+    const d = env.data as Record<string, unknown>;
+    assert.ok((d.files as number) >= 5, JSON.stringify(d));
+    assert.ok((d.symbols as number) > 10);
+    assert.equal(d.db_schema_version, 1);
+    assert.match(String(d.last_index_time), /^\d{4}-\d\d-\d\dT/);
+    assert.equal(d.stale_files, 0);
+    const langs = d.languages as Record<string, number>;
+    for (const l of ["typescript", "python", "rust"]) assert.ok(langs[l] !== undefined && langs[l] > 0, `${l} indexed: ${JSON.stringify(langs)}`);
+  });
+
+  it("find --name: exact symbols with kind, parent, fqn, ids and exact spans", async () => {
+    const { r, env } = await mg(root, ["find", "--name", "inner"]);
+    assert.equal(r.code, 0);
+    const m = env.data.matches as Match[];
+    assert.equal(m.length, 1);
+    const s = m[0] as Match;
+    assert.equal(s.kind, "Method");
+    assert.equal(s.kind_normalized, "method");
+    assert.equal(s.parent, "Outer");
+    assert.equal(s.display_fqn, "ts/app.Shapes.Outer.inner");
+    assert.match(s.symbol_id, /^[0-9a-f]{16}$/);
+    assert.equal(spanText(root, s.name_span), "inner");
+    assert.match(spanText(root, s.span), /^(private )?inner\(x: number\): number \{[\s\S]*\}$/);
+  });
+
+  it("two `new` methods in two impl blocks are two symbols with two ids", async () => {
+    const { env } = await mg(root, ["find", "--name", "new", "--kind", "method"]);
+    const m = env.data.matches as Match[];
+    assert.equal(m.length, 2);
+    assert.notEqual(m[0]?.symbol_id, m[1]?.symbol_id);
+    assert.deepEqual(m.map((x) => x.display_fqn).sort(), ["crate::Feet::new", "crate::Meters::new"]);
+  });
+
+  it("overloads get distinct ids; every name span holds the name", async () => {
+    const { env } = await mg(root, ["find", "--name", "format"]);
+    const m = env.data.matches as Match[];
+    assert.equal(m.length, 3);
+    assert.equal(new Set(m.map((x) => x.symbol_id)).size, 3);
+    for (const x of m) assert.equal(spanText(root, x.name_span), "format");
+  });
+
+  it("find --match prefix / substring / fuzzy, --kind, --path", async () => {
+    const pre = await mg(root, ["find", "--name", "make", "--match", "prefix"]);
+    assert.deepEqual((pre.env.data.matches as Match[]).map((x) => x.name).sort(), ["makePanel", "make_circle"]);
+    const sub = await mg(root, ["find", "--name", "ircl", "--match", "substring"]);
+    assert.ok((sub.env.data.matches as Match[]).some((x) => x.name === "Circle"));
+    const fz = await mg(root, ["find", "--name", "helpr", "--match", "fuzzy"]);
+    assert.equal((fz.env.data.matches as Match[])[0]?.name, "helper");
+    const kind = await mg(root, ["find", "--name", "Panel", "--kind", "class"]);
+    assert.equal((kind.env.data.matches as Match[]).length, 1);
+    const path = await mg(root, ["find", "--name", "render", "--path", "ts/other.ts"]);
+    assert.deepEqual((path.env.data.matches as Match[]).map((x) => x.span.file_path), ["ts/other.ts"]);
+  });
+
+  it("find --symbol-id round-trips", async () => {
+    const { env } = await mg(root, ["find", "--name", "make_circle"]);
+    const id = (env.data.matches as Match[])[0]?.symbol_id as string;
+    const again = await mg(root, ["find", "--symbol-id", id]);
+    assert.equal((again.env.data.matches as Match[])[0]?.name, "make_circle");
+  });
+
+  it("an unknown name is an error with a remediation and did-you-mean names", async () => {
+    const { r, env } = await mg(root, ["find", "--name", "helpr"]);
+    assert.equal(r.code, 1);
+    assert.equal(env.data.code, "MAGELLAN_E104");
+    assert.match(String(env.data.message), /did you mean: .*helper/);
+    assert.match(String(env.data.remediation), /'helper'/);
+  });
+
+  it("refs resolve through import aliases, this, and namespaces; say how", async () => {
+    const { env } = await mg(root, ["refs", "--name", "helper", "--direction", "in"]);
+    const refs = env.data.references as Ref[];
+    const call = refs.find((x) => x.reference_kind === "call");
+    assert.ok(call, JSON.stringify(refs));
+    assert.equal(call.referenced_symbol, "double");
+    assert.equal(call.resolution, "imported");
+    assert.equal(call.caller, "method");
+    const out = await mg(root, ["refs", "--name", "method", "--direction", "out"]);
+    const inner = (out.env.data.references as Ref[]).find((x) => x.referenced_symbol === "inner");
+    assert.equal(inner?.resolution, "exact");
+  });
+
+  it("an ambiguous member call lists its candidates and is wired to none", async () => {
+    const { env } = await mg(root, ["refs", "--name", "main", "--direction", "out"]);
+    const renders = (env.data.references as Ref[]).filter((x) => x.referenced_symbol === "render");
+    const amb = renders.filter((x) => x.resolution === "ambiguous");
+    assert.ok(amb.length >= 1, JSON.stringify(renders));
+    for (const a of amb) {
+      assert.equal(a.target_symbol_id, undefined);
+      assert.ok((a.candidates ?? []).length >= 2);
+    }
+    // `new Widget().render()` names its type: not ambiguous.
+    assert.ok(renders.some((x) => x.resolution !== "ambiguous" && x.target_symbol_id !== undefined));
+  });
+
+  it("query --file lists a file's symbols; --kind filters", async () => {
+    const { env } = await mg(root, ["query", "--file", "py/pkg/shapes.py"]);
+    const names = (env.data.symbols as Match[]).map((s) => s.name);
+    assert.deepEqual(names, ["Circle", "__init__", "area", "make_circle"]);
+    const k = await mg(root, ["query", "--file", "py/pkg/shapes.py", "--kind", "fn"]);
+    assert.deepEqual((k.env.data.symbols as Match[]).map((s) => s.name), ["make_circle"]);
+  });
+
+  it("query of a file that is not indexed, or outside the root, is refused", async () => {
+    const miss = await mg(root, ["query", "--file", "ts/nope.ts"]);
+    assert.equal(miss.r.code, 1);
+    assert.equal(miss.env.data.code, "MAGELLAN_E105");
+    const out = await mg(root, ["query", "--file", "../../etc/passwd"]);
+    assert.equal(out.r.code, 2);
+    assert.equal(out.env.data.code, "MAGELLAN_E001");
+  });
+
+  it("rich spans: context, checksums, callers and callees", async () => {
+    const { env } = await mg(root, ["find", "--name", "helper", "--with-context", "1", "--with-checksums", "--with-callers", "--with-callees"]);
+    const s = (env.data.matches as Match[])[0] as Match;
+    assert.deepEqual(s.context?.selected, ["export function helper(x: number): number {", "  return x * 2;", "}"]);
+    assert.deepEqual(s.context?.before, []);
+    assert.deepEqual(s.context?.after, [""]);
+    const bytes = readFileSync(join(root, s.span.file_path));
+    const sha = (b: Uint8Array): string => `sha256:${createHash("sha256").update(b).digest("hex")}`;
+    assert.equal(s.checksums?.checksum_before, sha(bytes.subarray(s.span.byte_start, s.span.byte_end)));
+    assert.equal(s.checksums?.file_checksum_before, sha(bytes));
+    assert.deepEqual(s.relationships?.callers.map((c) => [c.symbol, c.file]), [["method", "ts/app.ts"]]);
+    assert.deepEqual(s.relationships?.callees, []);
+  });
+
+  it("files --symbols, collisions, validate on a fresh index", async () => {
+    const f = await mg(root, ["files", "--symbols"]);
+    const counts = f.env.data.symbol_counts as Record<string, number>;
+    assert.equal(counts["ts/util.ts"], 6);
+    const c = await mg(root, ["collisions", "--field", "name"]);
+    const groups = c.env.data.collisions as { value: string; count: number }[];
+    assert.ok(groups.some((g) => g.value === "render" && g.count === 3));
+    const v = await mg(root, ["validate"]);
+    assert.equal(v.env.data.passed, true, JSON.stringify(v.env.data));
+    assert.deepEqual(codes(v.env), []);
+  });
+
+  it("`find --name N --db code.db` works as written, from the folder holding the db", async () => {
+    const { r, env } = await mg(join(root, ".magellan"), ["find", "--name", "convert", "--db", "code.db"], { cwd: join(root, ".magellan") });
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal((env.data.matches as Match[])[0]?.span.file_path, "rs/src/lib.rs");
+  });
+});

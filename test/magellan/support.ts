@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { cpSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { REPO_ROOT, type RunResult, runTool, tempDir } from "../support/run.js";
+
+export const FIXTURES = join(REPO_ROOT, "test", "fixtures", "magellan");
+
+export interface Envelope {
+  command: string;
+  partial: boolean;
+  data: Record<string, unknown> & {
+    matches?: Match[];
+    symbols?: Match[];
+    references?: Ref[];
+    code?: string;
+    remediation?: string;
+    message?: string;
+  };
+  diagnostics?: { code: string; level: string; message: string; file?: string; remediation?: string }[];
+}
+
+export interface SpanLike {
+  span_id: string;
+  file_path: string;
+  byte_start: number;
+  byte_end: number;
+  start_line: number;
+  start_col: number;
+  end_line: number;
+  end_col: number;
+}
+
+export interface Match {
+  name: string;
+  kind: string;
+  kind_normalized: string;
+  symbol_id: string;
+  parent?: string;
+  display_fqn: string;
+  canonical_fqn: string;
+  span: SpanLike;
+  name_span: SpanLike;
+  context?: { before: string[]; selected: string[]; after: string[] };
+  checksums?: { checksum_before: string; file_checksum_before: string };
+  relationships?: { callers: { symbol: string; file: string }[]; callees: { symbol: string; file: string }[]; imports: string[]; exports: string[] };
+}
+
+export interface Ref {
+  referenced_symbol: string;
+  reference_kind: string;
+  resolution: string;
+  target_symbol_id?: string;
+  candidates?: string[];
+  caller?: string;
+  span: SpanLike;
+}
+
+/** A copy of a fixture folder in a fresh temp dir (tests index and edit it). */
+export function copyFixture(name: string): string {
+  const dir = tempDir("magellan-");
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+export async function mg(root: string, args: string[], opts: { cwd?: string; raw?: boolean; timeoutMs?: number } = {}): Promise<{ r: RunResult; env: Envelope }> {
+  const r = await runTool("magellan", [...args, ...(args.includes("--root") || args.includes("--db") ? [] : ["--root", root])], {
+    cwd: opts.cwd ?? root,
+    raw: opts.raw,
+    timeoutMs: opts.timeoutMs,
+  });
+  return { r, env: r.json as Envelope };
+}
+
+export async function indexed(name: string): Promise<string> {
+  const root = copyFixture(name);
+  const { r } = await mg(root, ["index"]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  return root;
+}
+
+/** CONTRACT.md invariant: the bytes of a span are the text the result talks about. */
+export function spanText(root: string, s: SpanLike): string {
+  return readFileSync(join(root, s.file_path)).subarray(s.byte_start, s.byte_end).toString("utf8");
+}
+
+export function codes(env: Envelope): string[] {
+  return (env.diagnostics ?? []).map((d) => d.code);
+}
