@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { validateContent, ValidationSession } from "../../src/validate/index.js";
+import { ContentPositions } from "../../src/validate/positions.js";
+import { treeSitterGate } from "../../src/validate/treesitter.js";
+import { tempDir } from "../support/run.js";
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+const slice = (bytes: Uint8Array, s?: number, e?: number): string => Buffer.from(bytes).subarray(s, e).toString("utf8");
+
+describe("validate: tree-sitter gate", () => {
+  it("reports ERROR and MISSING nodes with exact byte spans, after multibyte text", () => {
+    // "é" and "😀" are 2 and 4 bytes but 1 and 2 UTF-16 units: spans must still be bytes.
+    const text = 'const s = "é😀";\nfunction f( {\n  return 1;\n}\n';
+    const bytes = Buffer.from(text);
+    const out = treeSitterGate("typescript", new ContentPositions(bytes), "a.ts");
+    assert.ok(out.diagnostics.length > 0);
+    for (const d of out.diagnostics) {
+      assert.equal(d.level, "error");
+      assert.equal(d.source, "tree-sitter");
+      assert.ok(d.byte_start !== undefined && d.byte_end !== undefined && d.byte_end <= bytes.length);
+      // Line/column and byte offset agree: the column is the byte distance from the line start.
+      const lineStart = bytes.subarray(0, d.byte_start).lastIndexOf(10) + 1;
+      assert.equal(d.start_col, (d.byte_start as number) - lineStart);
+      if (d.code === "syntax.MISSING") assert.equal(d.byte_start, d.byte_end);
+      else assert.equal(slice(bytes, d.byte_start, d.byte_end).trim().length > 0, true);
+    }
+    assert.ok(out.diagnostics.every((d) => (d.start_line as number) >= 2), JSON.stringify(out.diagnostics));
+  });
+
+  it("finds nothing in valid code", () => {
+    const out = treeSitterGate("python", new ContentPositions(Buffer.from("def f(x):\n    return x\n")), "a.py");
+    assert.deepEqual(out.diagnostics, []);
+  });
+
+  it("a MISSING token is zero-width where it was expected", () => {
+    const bytes = Buffer.from("int main(void) { return 0 }\n");
+    const out = treeSitterGate("c", new ContentPositions(bytes), "a.c");
+    const m = out.diagnostics.find((d) => d.code === "syntax.MISSING");
+    assert.ok(m, JSON.stringify(out.diagnostics));
+    assert.equal(m.message, "syntax error: missing `;`");
+    assert.equal(m.byte_start, bytes.indexOf("0 }") + 1);
+  });
+});
+
+describe("validate: validateContent", () => {
+  it("splits pre-existing from introduced findings position-insensitively, one old finding excusing one new", async () => {
+    const root = tempDir("lfw-validate-");
+    const old = "int f(void) {\n  return missing_a;\n}\n";
+    // The old error moved down two lines, and a second identical one appears.
+    const next = "/* moved */\n\nint f(void) {\n  return missing_a;\n}\nint g(void) {\n  return missing_a;\n}\n";
+    const r = await validateContent({ root, relPath: "x.c", language: "c", content: Buffer.from(next), previousContent: Buffer.from(old), timeoutMs: 30_000 });
+    const gcc = r.diagnostics.filter((d) => d.source === "gcc" && d.level === "error");
+    assert.deepEqual(gcc.map((d) => [d.start_line, d.pre_existing]), [[4, true], [7, false]]);
+    assert.deepEqual(r.introduced, { errors: 1, warnings: 0 });
+    assert.deepEqual(r.checkers_run, ["tree-sitter", "gcc -fsyntax-only"]);
+  });
+
+  it("flags content that is not valid UTF-8", async () => {
+    const root = tempDir("lfw-validate-");
+    const bytes = Buffer.concat([Buffer.from("int x = 1; /* "), Buffer.from([0xff, 0xfe]), Buffer.from(" */\n")]);
+    const r = await validateContent({ root, relPath: "x.c", language: "c", content: bytes, timeoutMs: 30_000 });
+    assert.ok(r.diagnostics.some((d) => d.code === "content.invalid_utf8" && d.level === "error"));
+  });
+
+  it("one session serves several TypeScript files; byte columns are exact on CRLF and multibyte lines", async () => {
+    const root = tempDir("lfw-validate-");
+    writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler" } }));
+    mkdirSync(join(root, "src"));
+    writeFileSync(join(root, "src/dep.ts"), "export const n: number = 1;\n");
+    const session = new ValidationSession();
+    try {
+      const a = 'import { n } from "./dep";\r\nconst é = "ü"; export const bad: string = n;\r\n';
+      const ra = await validateContent({ root, relPath: "src/a.ts", language: "typescript", content: Buffer.from(a), timeoutMs: 30_000 }, session);
+      const d = ra.diagnostics.find((x) => x.code === "TS2322");
+      assert.ok(d, JSON.stringify(ra.diagnostics));
+      assert.equal(d.start_line, 2);
+      assert.equal(slice(Buffer.from(a), d.byte_start, d.byte_end), "bad");
+      assert.equal(d.start_col, Buffer.byteLength('const é = "ü"; export const '));
+      const b = 'import { n } from "./dep";\nexport const ok: number = n;\n';
+      const rb = await validateContent({ root, relPath: "src/b.ts", language: "typescript", content: Buffer.from(b), timeoutMs: 30_000 }, session);
+      assert.deepEqual(rb.diagnostics, []);
+      assert.deepEqual(readdirSync(join(root, "src")).sort(), ["dep.ts"], "validation writes nothing");
+    } finally {
+      session.dispose();
+    }
+  });
+
+  it("a checker that runs out of time is a warning, never a silent pass", async () => {
+    const root = tempDir("lfw-validate-");
+    const r = await validateContent({ root, relPath: "m.py", language: "python", content: Buffer.from("x: int = 1\n"), timeoutMs: 1 });
+    assert.equal(r.lsp_used, "none");
+    const w = r.diagnostics.find((d) => d.code === "checker.timeout");
+    assert.equal(w?.level, "warning");
+    assert.match(w?.message ?? "", /pyright gave no answer/);
+  });
+});
