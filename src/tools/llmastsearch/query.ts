@@ -66,7 +66,14 @@ export function vocabulary(id: LanguageId): GrammarVocabulary {
 /** Up to `n` candidates nearest to `word` (edit distance, then name), near enough to be useful. */
 export function nearest(word: string, candidates: string[], n = 3): string[] {
   if (candidates.length === 0) return [];
-  const scored = candidates.map((c) => ({ c, d: distance(word, c) - (c.includes(word) || word.includes(c) ? 2 : 0) }));
+  // Edit distance, favouring candidates that contain the word's letters in order
+  // (`arrow_fn` -> `arrow_function`), which is how names get abbreviated.
+  const subsequence = (c: string): boolean => {
+    let k = 0;
+    for (let i = 0; i < c.length && k < word.length; i++) if (c[i] === word[k]) k++;
+    return k === word.length;
+  };
+  const scored = candidates.map((c) => ({ c, d: distance(word, c) - (subsequence(c) ? word.length / 2 : 0) }));
   scored.sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1));
   const limit = Math.max(3, Math.ceil(word.length * 0.6));
   const good = scored.filter((s) => s.d <= limit).slice(0, n).map((s) => s.c);
@@ -90,6 +97,7 @@ function tokenAt(bytes: Buffer, at: number): { start: number; end: number; text:
   const idx = Buffer.from(bytes.subarray(0, at)).toString("utf8").length;
   let i = idx;
   let j = idx;
+  if (text[i - 1] === '"' && text[i] !== '"') i -= 1;
   if (text[i] === '"') {
     j = i + 1;
     while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
@@ -251,6 +259,12 @@ export interface CompiledQuery {
   uncaptured: number[];
   /** Per pattern, the node types its outermost node can have (undefined: any, e.g. `_`). */
   rootTypes: (Set<string> | undefined)[];
+  /**
+   * Set when the whole query is one kind pattern, `(kind) @c` or `[(k1) (k2)] @c`, of concrete
+   * node types: every node of those kinds is a match, so a native walk for the kinds gives the
+   * same matches as the query engine at a fraction of its cost.
+   */
+  kindsOnly?: { kinds: string[]; capture: string };
 }
 
 /**
@@ -346,9 +360,29 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   for (let p = 0; p < patternCount; p++) {
     rootTypes.push(patternRootTypes(bytes.subarray(query.startIndexForPattern(p), query.endIndexForPattern(p)).toString("utf8")));
   }
-  const out = { query, patternCount, uncaptured, rootTypes };
+  const out: CompiledQuery = { query, patternCount, uncaptured, rootTypes };
+  const kindsOnly = patternCount === 1 ? kindPattern(source.text, vocabulary(id)) : undefined;
+  if (kindsOnly) out.kindsOnly = kindsOnly;
   compiled.set(key, out);
   return out;
+}
+
+function kindPattern(text: string, v: GrammarVocabulary): { kinds: string[]; capture: string } | undefined {
+  const t = text.replace(/;[^\n]*/g, " ").trim();
+  const single = /^\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*@([A-Za-z0-9_\-.]+)$/.exec(t);
+  const alt = /^\[((?:\s*\(\s*[A-Za-z_][A-Za-z0-9_]*\s*\))+)\s*\]\s*@([A-Za-z0-9_\-.]+)$/.exec(t);
+  let kinds: string[];
+  let capture: string;
+  if (single) {
+    kinds = [single[1] as string];
+    capture = single[2] as string;
+  } else if (alt) {
+    kinds = [...(alt[1] as string).matchAll(/\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)/g)].map((m) => m[1] as string);
+    capture = alt[2] as string;
+  } else return undefined;
+  // Supertypes (`declaration`) and hidden rules match their subtypes in a query, not in a walk.
+  if (!kinds.every((k) => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_"))) return undefined;
+  return { kinds: [...new Set(kinds)], capture };
 }
 
 /** A query without a single capture reports nothing; that is a mistake worth an error. */

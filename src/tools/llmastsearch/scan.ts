@@ -47,6 +47,8 @@ export interface ScanOptions {
   context: number;
   /** Files larger than this are skipped, not parsed. */
   maxFileBytes: number;
+  /** Always run the query engine (tests compare it with the kind walk). */
+  noFastPath?: boolean;
 }
 
 export type ScanResult =
@@ -69,8 +71,11 @@ export function scanFile(file: ScanFile, opts: ScanOptions): ScanResult {
   } catch (e) {
     return { rel: file.rel, ok: false, reason: "parse_failed", detail: (e as Error).message };
   }
-  const { query, rootTypes } = compileQuery(file.language, opts.source);
-  const raw = query.matches(tree.rootNode);
+  const { query, rootTypes, kindsOnly } = compileQuery(file.language, opts.source);
+  const raw =
+    kindsOnly && !opts.noFastPath
+      ? tree.rootNode.descendantsOfType(kindsOnly.kinds).map((node) => ({ pattern: 0, captures: [{ name: kindsOnly.capture, node }] }))
+      : query.matches(tree.rootNode);
   if (raw.length === 0) return { rel: file.rel, ok: true, matches: [] };
   const lines = new LineIndex(bytes);
   const langName = languageInfo(file.language).name;

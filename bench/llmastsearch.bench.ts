@@ -1,0 +1,65 @@
+/**
+ * llmastsearch vs ast-grep on a real TypeScript code base (~395k lines, bench/corpus.ts), the
+ * whole process timed (start-up, walk, parse, match, JSON out). Both search every .ts file,
+ * ignore rules off (the corpus sits in a git-ignored folder of this repository), and must find
+ * the same number of matches or the row says so.
+ */
+import { join } from "node:path";
+import { type BenchRow, ourBin, REPO_ROOT, timeCommand } from "./lib.js";
+import { countLines, typescriptCorpus } from "./corpus.js";
+
+const AST_GREP = join(REPO_ROOT, "node_modules", ".bin", "ast-grep");
+
+interface Case {
+  name: string;
+  query: string;
+  rule: string;
+}
+
+const CASES: Case[] = [
+  { name: "kind query: all function_declaration", query: "(function_declaration) @fn", rule: "{kind: function_declaration}" },
+  {
+    name: "structural query: class names (query engine)",
+    query: "(class_declaration name: (type_identifier) @name)",
+    rule: "{kind: type_identifier, inside: {kind: class_declaration, field: name}}",
+  },
+];
+
+function countOurs(stdout: string): number {
+  return (JSON.parse(stdout) as { data: { match_count: number } }).data.match_count;
+}
+
+function countPeer(stdout: string): number {
+  return stdout.split("\n").filter((l) => l.trim().length > 0).length;
+}
+
+export async function run(): Promise<BenchRow[]> {
+  const corpus = typescriptCorpus();
+  const { files, lines } = countLines(corpus, [".ts", ".mts", ".cts"]);
+  const rows: BenchRow[] = [];
+  for (const c of CASES) {
+    const ours = timeCommand(process.execPath, [ourBin("llmastsearch"), "--root", corpus, "--no-ignore", "--language", "typescript", "--query", c.query], {
+      cwd: corpus,
+      runs: 3,
+      warmup: 1,
+    });
+    const peer = timeCommand(
+      AST_GREP,
+      ["scan", "--no-ignore", "vcs", "--no-ignore", "parent", "--inline-rules", `id: bench\nlanguage: ts\nrule: ${c.rule}`, "--json=stream", "."],
+      { cwd: corpus, runs: 3, warmup: 1 },
+    );
+    const a = countOurs(ours.stdout);
+    const b = countPeer(peer.stdout);
+    rows.push({
+      suite: "llmastsearch",
+      case: c.name,
+      ours: ours.medianMs,
+      peer: "ast-grep scan",
+      peerMs: peer.medianMs,
+      maxRatio: 1.5,
+      peakRssMb: ours.peakRssMb,
+      note: `${files} files, ${lines} lines; matches ours ${a} / ast-grep ${b}${a === b ? "" : " (DIFFER)"}; runs ours ${ours.runs.map((r) => r.toFixed(0)).join("/")} ms, ast-grep ${peer.runs.map((r) => r.toFixed(0)).join("/")} ms`,
+    });
+  }
+  return rows;
+}

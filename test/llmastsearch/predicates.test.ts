@@ -1,0 +1,40 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { runTool } from "../support/run.js";
+import { checkMatches, type Data, fixtureCopy, names } from "./helpers.js";
+
+async function q(root: string, query: string, lang = "python"): Promise<Data> {
+  const r = await runTool("llmastsearch", ["--root", root, "-l", lang, "-q", query]);
+  assert.equal(r.code, 0, r.stdout);
+  const d = (r.json as { data: Data }).data;
+  checkMatches(root, d);
+  return d;
+}
+
+const DEF = "(function_definition name: (identifier) @n";
+
+test("#eq? and #not-eq? (string and capture operands)", async () => {
+  const root = fixtureCopy("langs");
+  assert.deepEqual(names(await q(root, `(${DEF}) (#eq? @n "save"))`), "n"), ["save"]);
+  assert.deepEqual(names(await q(root, `(${DEF}) (#not-eq? @n "save"))`), "n"), ["__init__", "add", "load"]);
+  // self.items = self.items.get(...): an assignment whose two sides start with the same attribute object.
+  const d = await q(root, "(assignment left: (subscript value: (attribute) @l) right: (binary_operator left: (call function: (attribute object: (attribute) @r))) (#eq? @l @r))");
+  assert.deepEqual(names(d, "l"), ["self.items"]);
+});
+
+test("#match? and #not-match? use the regex on the capture's text", async () => {
+  const root = fixtureCopy("langs");
+  assert.deepEqual(names(await q(root, `(${DEF}) (#match? @n "^_"))`), "n"), ["__init__"]);
+  assert.deepEqual(names(await q(root, `(${DEF}) (#not-match? @n "^(_|s)"))`), "n"), ["add", "load"]);
+  // Ring as a path segment (Ring::with_capacity) is an identifier; as a type, a type_identifier.
+  const ident = await q(root, '((identifier) @i (#match? @i "^R.n"))', "rust");
+  assert.deepEqual(ident.matches.map((m) => m.span.start_line), [26]);
+  const types = await q(root, '((type_identifier) @i (#match? @i "^R.n"))', "rust");
+  assert.deepEqual(types.matches.map((m) => m.span.start_line), [2, 7, 9, 26]);
+});
+
+test("#any-of? keeps captures whose text is one of the strings", async () => {
+  const root = fixtureCopy("langs");
+  assert.deepEqual(names(await q(root, `(${DEF}) (#any-of? @n "add" "load" "missing"))`), "n"), ["add", "load"]);
+  assert.deepEqual(names(await q(root, `(${DEF}) (#any-of? @n "missing"))`), "n"), []);
+});

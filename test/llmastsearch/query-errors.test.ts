@@ -1,0 +1,120 @@
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { runTool } from "../support/run.js";
+import { fixtureCopy } from "./helpers.js";
+
+interface ErrorEnv {
+  data: { code: string; error: string; message: string; remediation: string; span: { file_path: string; byte_start: number; byte_end: number; start_line: number } };
+  diagnostics: { code: string; span?: unknown }[];
+}
+
+async function fault(root: string, query: string, extra: string[] = []): Promise<ErrorEnv> {
+  const r = await runTool("llmastsearch", ["--root", root, ...extra, "-q", query]);
+  assert.equal(r.code, 1, `a broken query is a failure, never an empty success: ${r.stdout}`);
+  const env = r.json as ErrorEnv;
+  assert.equal(env.diagnostics[0]?.code, env.data.code);
+  assert.equal(env.data.span.file_path, "<query>");
+  return env;
+}
+
+/** The part of the query text the error's span points at. */
+function pointed(query: string, env: ErrorEnv): string {
+  return Buffer.from(query, "utf8").subarray(env.data.span.byte_start, env.data.span.byte_end).toString("utf8");
+}
+
+test("each fault kind of a query that does not compile, located in the query, with grammar suggestions", async () => {
+  const root = fixtureCopy("langs");
+  const rust = ["-l", "rust"];
+
+  const syntax = "(function_item name: (identifier) @name";
+  let e = await fault(root, syntax, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E100");
+  assert.equal(e.data.error, "query_syntax");
+  assert.equal(e.data.span.byte_start, Buffer.byteLength(syntax));
+
+  const stray = "(function_item )) @f";
+  e = await fault(root, stray, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E100");
+  assert.equal(pointed(stray, e), ")");
+
+  // A non-ASCII comment before the fault: the span is in bytes of the query text.
+  const nodeType = "; é ü\n(functon_item) @f";
+  e = await fault(root, nodeType, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E101");
+  assert.equal(pointed(nodeType, e), "functon_item");
+  assert.equal(e.data.span.start_line, 2);
+  assert.match(e.data.remediation, /Closest Rust node types: function_item/);
+
+  const anon = '(function_item "fnx") @f';
+  e = await fault(root, anon, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E101");
+  assert.equal(pointed(anon, e), '"fnx"');
+  assert.match(e.data.remediation, /\bfn\b/);
+
+  const field = "(function_item nme: (identifier) @n)";
+  e = await fault(root, field, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E102");
+  assert.equal(pointed(field, e), "nme");
+  assert.match(e.data.remediation, /Fields of 'function_item': body, name, parameters/);
+  assert.match(e.data.remediation, /closest: name/);
+
+  const capture = '(function_item name: (identifier) @name (#eq? @nme "main"))';
+  e = await fault(root, capture, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E103");
+  assert.equal(pointed(capture, e), "@nme");
+  assert.match(e.data.remediation, /@name/);
+
+  const structure = "(function_item (struct_item) @s)";
+  e = await fault(root, structure, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E104");
+  assert.equal(e.data.error, "query_impossible_structure");
+  assert.equal(pointed(structure, e), "(struct_item");
+  assert.match(e.data.remediation, /'function_item' has fields: body, name/);
+
+  const predicate = "((identifier) @x (#frobnicate? @x))";
+  e = await fault(root, predicate, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E105");
+  assert.equal(pointed(predicate, e), "#frobnicate?");
+
+  const arity = "((identifier) @x (#eq? @x))";
+  e = await fault(root, arity, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E105");
+  assert.equal(pointed(arity, e), "#eq?");
+
+  e = await fault(root, "(function_item)", rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E106");
+});
+
+test("the same faults in other grammars name that grammar's node types", async () => {
+  const root = fixtureCopy("langs");
+  const cases: [string, string, RegExp][] = [
+    ["python", "(functiondefinition) @f", /function_definition/],
+    ["typescript", "(clas_declaration) @c", /class_declaration/],
+    ["go", "(func_declaration) @f", /function_declaration/],
+    ["java", "(method_declaraton) @m", /method_declaration/],
+    ["c", "(function_defintion) @f", /function_definition/],
+    ["cpp", "(class_specifer) @c", /class_specifier/],
+    ["javascript", "(arrow_fn) @a", /arrow_function/],
+    ["tsx", "(jsx_elemnt) @j", /jsx_element/],
+  ];
+  for (const [lang, q, near] of cases) {
+    const e = await fault(root, q, ["-l", lang]);
+    assert.equal(e.data.code, "LLMASTSEARCH_E101", lang);
+    assert.match(e.data.remediation, near, lang);
+  }
+});
+
+test("--query-file: the span names the query file", async () => {
+  const root = fixtureCopy("langs");
+  writeFileSync(join(root, "bad.scm"), "; finds functions\n(function_item\n  nam: (identifier) @n)\n");
+  const r = await runTool("llmastsearch", ["--root", root, "-l", "rust", "--query-file", join(root, "bad.scm")]);
+  assert.equal(r.code, 1);
+  const env = r.json as ErrorEnv;
+  assert.equal(env.data.code, "LLMASTSEARCH_E102");
+  assert.equal(env.data.span.file_path, "bad.scm");
+  assert.equal(env.data.span.start_line, 3);
+  const ok = await runTool("llmastsearch", ["--root", root, "--query-file", join(root, "bad.scm"), "-q", "(x) @x"]);
+  assert.equal(ok.code, 2, "--query and --query-file together are a usage error");
+});

@@ -1,0 +1,187 @@
+import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { runTool, tempDir } from "../support/run.js";
+import { checkMatches, checkSpan, type Data, fixtureCopy, names } from "./helpers.js";
+
+const SEED_QUERY = "(function_item name: (identifier) @name)";
+
+test("the seed 02 command works as written: function names of Rust files", async () => {
+  const root = fixtureCopy("langs");
+  const r = await runTool("llmastsearch", ["--query", SEED_QUERY, "--glob", "**/*.rs"], { cwd: root });
+  assert.equal(r.code, 0, r.stdout);
+  const env = r.json as { tool: string; command: string; partial: boolean; data: Data };
+  assert.equal(env.tool, "llmastsearch");
+  assert.equal(env.partial, false);
+  const d = env.data;
+  assert.equal(d.query, SEED_QUERY);
+  assert.equal(d.language, "Rust");
+  assert.equal(d.file_path, "lib.rs");
+  assert.equal(d.files_searched, 1);
+  assert.deepEqual(names(d), ["with_capacity", "push", "main"]);
+  checkMatches(root, d);
+  for (const m of d.matches) {
+    assert.equal(m.language, "Rust");
+    assert.equal(m.pattern_index, 0);
+    // Seed 02 §4: the match spans the whole function_item; the capture only the name.
+    const text = checkSpan(root, m.span).toString("utf8");
+    assert.match(text, /^(pub )?fn /);
+    assert.match(text, /\}$/);
+  }
+});
+
+test("match ids are deterministic, distinct, and change with the question", async () => {
+  const root = fixtureCopy("langs");
+  const a = (await runTool("llmastsearch", ["-q", SEED_QUERY, "--root", root])).json as { data: Data };
+  const b = (await runTool("llmastsearch", ["-q", SEED_QUERY, "--root", root])).json as { data: Data };
+  const ids = a.data.matches.map((m) => m.match_id);
+  assert.deepEqual(ids, b.data.matches.map((m) => m.match_id));
+  assert.equal(new Set(ids).size, ids.length);
+  const c = (await runTool("llmastsearch", ["-q", `${SEED_QUERY} `, "--root", root])).json as { data: Data };
+  assert.notDeepEqual(c.data.matches.map((m) => m.match_id), ids);
+});
+
+test("every language of the registry: definitions found with exact spans", async () => {
+  const root = fixtureCopy("langs");
+  const cases: { lang: string; glob: string; query: string; expect: string[] }[] = [
+    { lang: "rust", glob: "*.rs", query: "(struct_item name: (type_identifier) @n)", expect: ["Ring"] },
+    { lang: "python", glob: "*.py", query: "(function_definition name: (identifier) @n)", expect: ["__init__", "add", "save", "load"] },
+    { lang: "c", glob: "*.c", query: "(function_declarator declarator: (identifier) @n)", expect: ["clamp", "count_char"] },
+    { lang: "cpp", glob: "*.cpp", query: "(class_specifier name: (type_identifier) @n)", expect: ["Circle"] },
+    { lang: "java", glob: "*.java", query: "(method_declaration name: (identifier) @n)", expect: ["greet", "main"] },
+    { lang: "javascript", glob: "*.js", query: "(function_declaration name: (identifier) @n)", expect: ["route", "dispatch"] },
+    { lang: "typescript", glob: "*.ts", query: "(method_definition name: (property_identifier) @n)", expect: ["set", "get"] },
+    { lang: "tsx", glob: "*.tsx", query: "(jsx_self_closing_element name: (identifier) @n)", expect: ["Button"] },
+    { lang: "go", glob: "*.go", query: "(method_declaration name: (field_identifier) @n)", expect: ["Add"] },
+  ];
+  for (const c of cases) {
+    const r = await runTool("llmastsearch", ["--root", root, "--glob", c.glob, "--query", c.query]);
+    assert.equal(r.code, 0, `${c.lang}: ${r.stdout}`);
+    const d = (r.json as { data: Data }).data;
+    assert.deepEqual(d.languages, [c.lang], c.lang);
+    assert.deepEqual(names(d), c.expect, c.lang);
+    checkMatches(root, d);
+  }
+});
+
+test("--language names the grammar and fails fast on a query of another grammar", async () => {
+  const root = fixtureCopy("langs");
+  const ok = await runTool("llmastsearch", ["--root", root, "-l", "go", "-q", "(function_declaration name: (identifier) @n)"]);
+  assert.equal(ok.code, 0);
+  assert.deepEqual(names((ok.json as { data: Data }).data), ["main"]);
+  const bad = await runTool("llmastsearch", ["--root", root, "-l", "python", "-q", SEED_QUERY]);
+  assert.equal(bad.code, 1);
+  const data = (bad.json as { data: { code: string; remediation: string } }).data;
+  assert.equal(data.code, "LLMASTSEARCH_E101");
+  assert.match(data.remediation, /exists in: rust/);
+  const unknown = await runTool("llmastsearch", ["--root", root, "-l", "cobol", "-q", SEED_QUERY]);
+  assert.equal(unknown.code, 2);
+  assert.equal((unknown.json as { data: { code: string } }).data.code, "LLMASTSEARCH_E107");
+});
+
+test("one query over several languages runs where it compiles and says which it skipped", async () => {
+  const root = fixtureCopy("langs");
+  // function_declaration exists in JS, TS, TSX and Go, not in the other five grammars.
+  const r = await runTool("llmastsearch", ["--root", root, "-q", "(function_declaration name: (identifier) @n)"]);
+  assert.equal(r.code, 0, r.stdout);
+  const env = r.json as { data: Data; diagnostics: { code: string; level: string; message: string }[] };
+  assert.deepEqual(env.data.languages, ["go", "javascript", "tsx", "typescript"]);
+  assert.deepEqual(names(env.data).sort(), ["App", "Button", "dispatch", "main", "makeStore", "route"]);
+  const skipped = env.diagnostics.filter((d) => d.code === "LLMASTSEARCH_W110");
+  assert.deepEqual(skipped.map((d) => d.message.split(" file(s)")[0]?.replace(/^\d+ /, "")).sort(), ["C", "C++", "Java", "Python", "Rust"]);
+  assert.ok(skipped.every((d) => d.level === "warning" && /does not compile/.test(d.message)));
+  checkMatches(root, env.data);
+  // Order: path, then offset.
+  const keys = env.data.matches.map((m) => [m.file_path, m.span.byte_start] as const);
+  assert.deepEqual(keys, [...keys].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1])));
+});
+
+test("a query that compiles for none of the languages found is an error, not an empty success", async () => {
+  const root = fixtureCopy("langs");
+  const r = await runTool("llmastsearch", ["--root", root, "--glob", "*.py", "--glob", "*.java", "-q", "(functon_definition) @f"]);
+  assert.equal(r.code, 1);
+  const d = (r.json as { data: { code: string; message: string } }).data;
+  assert.equal(d.code, "LLMASTSEARCH_E101");
+  assert.match(d.message, /none of the languages/);
+});
+
+test("--capture keeps one capture; --context adds lines around the match", async () => {
+  const root = fixtureCopy("langs");
+  const q = "(function_definition name: (identifier) @name body: (block) @body)";
+  const r = await runTool("llmastsearch", ["--root", root, "-q", q, "--capture", "name", "-C", "1"]);
+  assert.equal(r.code, 0);
+  const d = (r.json as { data: Data }).data;
+  assert.deepEqual(names(d), ["__init__", "add", "save", "load"]);
+  for (const m of d.matches) {
+    assert.equal(m.captures.length, 1);
+    assert.deepEqual(m.span, m.captures[0]?.span);
+    assert.equal(m.context_before?.length, 1);
+    assert.equal(m.context_after?.length, 1);
+  }
+  const lines = readFileSync(join(root, "app.py"), "utf8").split("\n");
+  const first = d.matches[0];
+  assert.ok(first);
+  assert.deepEqual(first.context_before, [lines[first.span.start_line - 2]]);
+  assert.deepEqual(first.context_after, [lines[first.span.end_line]]);
+  const bad = await runTool("llmastsearch", ["--root", root, "-q", q, "--capture", "nam"]);
+  assert.equal(bad.code, 2);
+  const e = (bad.json as { data: { code: string; remediation: string } }).data;
+  assert.equal(e.code, "LLMASTSEARCH_E103");
+  assert.match(e.remediation, /@name, @body/);
+});
+
+test("--limit cuts in deterministic order and reports partial with exit 4", async () => {
+  const root = fixtureCopy("langs");
+  const all = (await runTool("llmastsearch", ["--root", root, "-q", "(identifier) @id", "-l", "rust"])).json as { data: Data };
+  const r = await runTool("llmastsearch", ["--root", root, "-q", "(identifier) @id", "-l", "rust", "--limit", "3"]);
+  assert.equal(r.code, 4);
+  const env = r.json as { partial: boolean; data: Data; diagnostics: { code: string }[] };
+  assert.equal(env.partial, true);
+  assert.equal(env.data.match_count, 3);
+  assert.equal(env.data.total_matches, all.data.match_count);
+  assert.deepEqual(env.data.matches, all.data.matches.slice(0, 3));
+  assert.ok(env.diagnostics.some((d) => d.code === "LLMASTSEARCH_W113"));
+});
+
+test("no matches: exit 0 and the diagnostics say why", async () => {
+  const root = fixtureCopy("langs");
+  const none = await runTool("llmastsearch", ["--root", root, "-q", '((identifier) @x (#eq? @x "nothing_here"))', "-l", "rust"]);
+  assert.equal(none.code, 0);
+  const env = none.json as { data: Data; diagnostics: { code: string; message: string }[] };
+  assert.equal(env.data.match_count, 0);
+  assert.match(env.diagnostics.find((d) => d.code === "LLMASTSEARCH_W112")?.message ?? "", /matched nothing in 1 file/);
+  const noFiles = await runTool("llmastsearch", ["--root", root, "-q", SEED_QUERY, "--glob", "*.zig"]);
+  assert.equal(noFiles.code, 0);
+  assert.match(JSON.stringify(noFiles.json), /no file matched/);
+});
+
+test("hostile files: BOM, CRLF, multi-byte text, invalid UTF-8 keep byte offsets exact; binary is skipped", async () => {
+  const root = tempDir("llmastsearch-hostile-");
+  mkdirSync(join(root, "src"));
+  const bom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("fn ünïcode() {}\r\nfn crlf() {}\r\n", "utf8")]);
+  writeFileSync(join(root, "src", "bom.rs"), bom);
+  // An invalid byte (0xff) in a string before the function: offsets after it must still be exact.
+  const invalid = Buffer.concat([Buffer.from('const S: &str = "'), Buffer.from([0xff, 0xfe]), Buffer.from('";\nfn after_bad() {}\n')]);
+  writeFileSync(join(root, "src", "invalid.rs"), invalid);
+  writeFileSync(join(root, "src", "emoji.rs"), "// 😀😀\nfn 𝔘() {}\nfn plain() {}\n");
+  writeFileSync(join(root, "src", "bin.rs"), Buffer.from([0x66, 0x6e, 0x00, 0x01]));
+  const r = await runTool("llmastsearch", ["--root", root, "-q", SEED_QUERY]);
+  assert.equal(r.code, 0, r.stdout);
+  const env = r.json as { data: Data; diagnostics: { code: string; message: string }[] };
+  assert.deepEqual(names(env.data), ["ünïcode", "crlf", "𝔘", "plain", "after_bad"]);
+  checkMatches(root, env.data, { validUtf8: true });
+  const after = env.data.matches.find((m) => m.captures[0]?.content === "after_bad");
+  assert.equal(after?.captures[0]?.byte_start, invalid.indexOf("after_bad"));
+  const crlf = env.data.matches.find((m) => m.captures[0]?.content === "crlf");
+  assert.equal(crlf?.captures[0]?.byte_start, bom.indexOf("crlf"));
+  assert.equal(crlf?.span.start_line, 2);
+  assert.ok(env.diagnostics.some((d) => d.code === "LLMASTSEARCH_E006" && /bin\.rs/.test(d.message)));
+});
+
+test("a path outside the root is refused", async () => {
+  const root = fixtureCopy("langs");
+  const r = await runTool("llmastsearch", ["--root", root, "-q", SEED_QUERY, "--file", "../../etc/passwd"]);
+  assert.equal(r.code, 2);
+  assert.equal((r.json as { data: { code: string } }).data.code, "LLMASTSEARCH_E001");
+});
