@@ -4,14 +4,17 @@
  * All offsets kept here are UTF-16 indices into `text` (the whole decoded file, BOM included);
  * `span()` maps them to exact byte offsets through src/text/decode.ts.
  */
-import { readFileSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { Nodes, Root } from "mdast";
 import type { Span } from "../../contract/schema.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
+import { atomicWriteFileSync } from "../../text/atomic.js";
 import { makeSpan } from "../../text/span.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
-import { parseMarkdown, plainText } from "./parse.js";
+import { collapse, parseMarkdown, plainText, plainTextUpTo, preview } from "./parse.js";
 
 export type BlockType = "paragraph" | "code" | "list" | "table" | "blockquote";
 export const BLOCK_TYPES: readonly BlockType[] = ["paragraph", "code", "list", "table", "blockquote"];
@@ -42,23 +45,33 @@ export interface Block {
   parent: number;
   /** True for direct children of the document root. */
   topLevel: boolean;
-  node: Nodes;
+  /** Plain text, whitespace collapsed, at most 80 characters. */
+  preview: string;
 }
 
-export interface MdDocument {
-  namespace: string;
-  filePath: string;
-  bytes: Buffer;
-  text: string;
+/**
+ * What the parse yields, as plain data: it is all mdsel needs from mdast, so it can be cached
+ * by content hash and a second look at a large file skips the parser entirely.
+ */
+export interface Model {
   /** Index where the Markdown starts (1 after a BOM). */
   origin: number;
   /** End of the last node (trailing blank lines excluded); root content is [origin, contentEnd). */
   contentEnd: number;
-  decoded: DecodedText;
-  lines: LineIndex;
-  tree: Root;
+  /** Number of top-level nodes (0: nothing but blank lines). */
+  topCount: number;
+  rootPreview: string;
   headings: Heading[];
   blocks: Block[];
+}
+
+export interface MdDocument extends Model {
+  namespace: string;
+  filePath: string;
+  bytes: Buffer;
+  text: string;
+  decoded: DecodedText;
+  lines: LineIndex;
   /** Word starts and ends (UTF-16), sorted; a word is a run of non-space holding a letter or digit. */
   wordStarts: Uint32Array;
   wordEnds: Uint32Array;
@@ -137,8 +150,19 @@ function ioFault(displayPath: string, e: unknown): MdselFault {
   });
 }
 
-/** Bytes -> model. Invalid UTF-8 is refused: spans would point at bytes the text does not hold. */
-export async function buildDocument(bytes: Buffer, namespace: string, filePath: string, given: string = filePath): Promise<MdDocument> {
+export interface BuildOptions {
+  /** Where parsed models are kept by content hash; undefined disables the cache. */
+  cacheDir?: string;
+}
+
+/** Bytes -> document. Invalid UTF-8 is refused: spans would point at bytes the text does not hold. */
+export async function buildDocument(
+  bytes: Buffer,
+  namespace: string,
+  filePath: string,
+  given: string = filePath,
+  options: BuildOptions = {},
+): Promise<MdDocument> {
   const decoded = decodeBytes(bytes);
   if (!decoded.valid) {
     const at = firstInvalidUtf8(bytes);
@@ -153,19 +177,42 @@ export async function buildDocument(bytes: Buffer, namespace: string, filePath: 
     });
   }
   const text = decoded.text;
-  const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let tree: Root;
-  try {
-    tree = await parseMarkdown(origin === 0 ? text : text.slice(origin));
-  } catch (e) {
-    throw new MdselFault({
-      file: given,
-      type: "PARSE_ERROR",
-      code: MDSEL_CODES.parser_failed,
-      message: `Markdown parser failed on ${given}: ${(e as Error).message}`,
-    });
+  // Small files parse faster than a cache round trip is worth; large ones take micromark seconds.
+  const cacheDir = bytes.length >= CACHE_MIN_BYTES ? options.cacheDir : undefined;
+  let model = cacheDir === undefined ? undefined : readCachedModel(cacheDir, bytes);
+  if (!model) {
+    try {
+      model = await parseModel(text);
+    } catch (e) {
+      throw new MdselFault({
+        file: given,
+        type: "PARSE_ERROR",
+        code: MDSEL_CODES.parser_failed,
+        message: `Markdown parser failed on ${given}: ${(e as Error).message}`,
+      });
+    }
+    if (cacheDir !== undefined) writeCachedModel(cacheDir, bytes, model);
   }
   const lines = new LineIndex(bytes);
+  const { starts, ends } = wordPositions(text);
+  return {
+    ...model,
+    namespace,
+    filePath,
+    bytes,
+    text,
+    decoded,
+    lines,
+    wordStarts: starts,
+    wordEnds: ends,
+    span: (start, end) => makeSpan(filePath, decoded.toByte(start), decoded.toByte(end), lines),
+  };
+}
+
+/** Runs the parser and keeps what mdsel addresses: top-level headings with sections, every block. */
+export async function parseModel(text: string): Promise<Model> {
+  const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  const tree: Root = await parseMarkdown(origin === 0 ? text : text.slice(origin));
   const startOf = (n: Nodes): number => (n.position?.start.offset ?? 0) + origin;
   const endOf = (n: Nodes): number => (n.position?.end.offset ?? 0) + origin;
 
@@ -202,31 +249,50 @@ export async function buildDocument(bytes: Buffer, namespace: string, filePath: 
     let here = parent;
     if (isBlockType(node.type)) {
       here = blocks.length;
-      blocks.push({ ordinal: here, type: node.type, start: startOf(node), end: endOf(node), parent, topLevel, node });
+      blocks.push({ ordinal: here, type: node.type, start: startOf(node), end: endOf(node), parent, topLevel, preview: preview(node, 80) });
     }
-    if ("children" in node && node.type !== "paragraph" && node.type !== "heading" && node.type !== "tableRow") {
+    if ("children" in node && node.type !== "paragraph" && node.type !== "heading" && node.type !== "table") {
       for (const c of node.children as Nodes[]) visit(c, here, false);
     }
   };
   for (const node of top) visit(node, -1, true);
 
-  const { starts, ends } = wordPositions(text);
-  return {
-    namespace,
-    filePath,
-    bytes,
-    text,
-    origin,
-    contentEnd,
-    decoded,
-    lines,
-    tree,
-    headings,
-    blocks,
-    wordStarts: starts,
-    wordEnds: ends,
-    span: (start, end) => makeSpan(filePath, decoded.toByte(start), decoded.toByte(end), lines),
-  };
+  let rootText = "";
+  for (const n of top) {
+    rootText += `${plainTextUpTo(n, 160)} `;
+    if (collapse(rootText).length >= 80) break;
+  }
+  return { origin, contentEnd, topCount: top.length, rootPreview: collapse(rootText).slice(0, 80), headings, blocks };
+}
+
+export const CACHE_MIN_BYTES = 16 * 1024;
+
+/** Bump when Model's shape or meaning changes, so stale cache entries are never read. */
+const MODEL_VERSION = 1;
+
+function cachePath(dir: string, bytes: Buffer): string {
+  const h = createHash("sha256").update(bytes).digest("hex");
+  return join(dir, `v${MODEL_VERSION}-${h}.json`);
+}
+
+function readCachedModel(dir: string, bytes: Buffer): Model | undefined {
+  try {
+    const m = JSON.parse(readFileSync(cachePath(dir, bytes), "utf8")) as Model;
+    // A truncated or foreign file must not be trusted: check the shape before use.
+    if (typeof m.origin !== "number" || !Array.isArray(m.headings) || !Array.isArray(m.blocks)) return undefined;
+    return m;
+  } catch {
+    return undefined;
+  }
+}
+
+function writeCachedModel(dir: string, bytes: Buffer, model: Model): void {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    atomicWriteFileSync(cachePath(dir, bytes), Buffer.from(JSON.stringify(model)), { mode: 0o600 });
+  } catch {
+    // The cache is an optimisation; a read-only or full disk must not fail the command.
+  }
 }
 
 function isBlockType(t: string): t is BlockType {

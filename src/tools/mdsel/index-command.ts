@@ -63,7 +63,7 @@ export function indexDocument(doc: MdDocument): MdselDocumentIndex {
   const [ra, rb] = contentRange(doc, rootRef);
   const rootWords = countWords(doc, ra, rb);
   const root =
-    doc.tree.children.length === 0
+    doc.topCount === 0
       ? null
       : {
           selector: `${ns}::root`,

@@ -23,6 +23,8 @@ export interface Workspace {
   cwd: string;
   root: string;
   maxBytes?: number;
+  /** Parsed models by content hash (see document.ts); undefined: always parse. */
+  cacheDir?: string;
 }
 
 export function namespaceOf(path: string): string {
@@ -67,7 +69,7 @@ export function discoverMarkdown(ws: Workspace): string[] {
 export async function loadDocument(ws: Workspace, src: Source): Promise<MdDocument> {
   const options: LoadOptions = ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes };
   const bytes = readMarkdownFile(src.abs, src.given, options);
-  return buildDocument(bytes, src.namespace, src.filePath, src.given);
+  return buildDocument(bytes, src.namespace, src.filePath, src.given, ws.cacheDir === undefined ? {} : { cacheDir: ws.cacheDir });
 }
 
 /** Loads each source once; failures are remembered as ErrorEntries, never thrown twice. */
@@ -91,7 +93,7 @@ export class DocumentCache {
 }
 
 export function isErrorEntry(x: MdDocument | ErrorEntry): x is ErrorEntry {
-  return "type" in x && "code" in x && !("tree" in x);
+  return "type" in x && "code" in x && !("headings" in x);
 }
 
 export function noDocumentsError(ws: Workspace): ErrorEntry {

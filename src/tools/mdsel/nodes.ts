@@ -5,7 +5,7 @@
  */
 import type { MdselChildInfo } from "../../contract/tools/mdsel.js";
 import { countWords, type Block, type BlockType, type Heading, type MdDocument } from "./document.js";
-import { collapse, plainTextUpTo, preview } from "./parse.js";
+import { collapse } from "./parse.js";
 
 export type NodeRef =
   | { kind: "root" }
@@ -131,15 +131,9 @@ export function nodePreview(doc: MdDocument, ref: NodeRef): string {
     case "section":
       return collapse(ref.h.text).slice(0, max);
     case "block":
-      return preview(ref.b.node, max);
-    case "root": {
-      let text = "";
-      for (const n of doc.tree.children) {
-        text += `${plainTextUpTo(n, max * 2)} `;
-        if (collapse(text).length >= max) break;
-      }
-      return collapse(text).slice(0, max);
-    }
+      return ref.b.preview;
+    case "root":
+      return doc.rootPreview;
   }
 }
 
