@@ -110,6 +110,13 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const changedIds: number[] = [];
   const changedPaths: string[] = [];
   const affectedNames = new Set<string>();
+  const oldIds = new Set<string>();
+  const touchedPaths = new Set<string>();
+  const forget = (fileId: number, path: string): void => {
+    for (const n of store.symbolNames(fileId)) affectedNames.add(n);
+    for (const id of store.symbolIds(fileId)) oldIds.add(id);
+    touchedPaths.add(path);
+  };
   const parseRecovered: string[] = [];
   let done = 0;
 
@@ -123,12 +130,13 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         } else if (o.kind === "skipped") {
           skipped.push({ path: o.rel, reason: o.reason, detail: o.detail });
           if (old) {
-            for (const n of store.symbolNames(old.id)) affectedNames.add(n);
+            forget(old.id, old.path);
             store.removeFile(old.id);
             removed.push(old);
           }
         } else {
-          if (old) for (const n of store.symbolNames(old.id)) affectedNames.add(n);
+          if (old) forget(old.id, old.path);
+          touchedPaths.add(o.rel);
           const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows);
           for (const s of o.rows.symbols) affectedNames.add(s.name);
           changedIds.push(id);
@@ -184,13 +192,17 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     db.transaction(() => {
       for (const f of removed) {
         if (!stored.has(f.path)) continue;
-        for (const n of store.symbolNames(f.id)) affectedNames.add(n);
+        forget(f.id, f.path);
         store.removeFile(f.id);
       }
       const resolver = new Resolver(db);
       const changed = new Set(changedIds);
       resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
       resolved += resolver.resolveRows(resolver.refsNamed([...affectedNames], changed));
+      // Edges into changed files under another name (import aliases), and every reference of
+      // files that import a changed module, whose bindings may have appeared or gone.
+      resolved += resolver.resolveRows(resolver.refsTargeting([...oldIds], changed));
+      resolved += resolver.resolveRows(resolver.refsOfFiles(resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id))));
       setMeta(db, "last_index_time", indexedAt);
     })();
   }

@@ -490,6 +490,24 @@ export class Resolver {
     return fileIds.flatMap((id) => st.all(id) as RefRow[]);
   }
 
+  refsTargeting(ids: string[], excludeFiles: Set<number>): RefRow[] {
+    const st = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE target_symbol_id = ?");
+    return ids.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));
+  }
+
+  /** Files with an import whose specifier mentions the module name of one of `paths` (a superset). */
+  importersOf(paths: string[]): number[] {
+    const st = this.db.prepare("SELECT DISTINCT file_id FROM imports WHERE instr(source, ?) > 0").pluck();
+    const out = new Set<number>();
+    for (const p of paths) {
+      const base = p.slice(p.lastIndexOf("/") + 1).replace(/(\.d)?\.[^.]+$/, "");
+      const stem = base === "index" || base === "__init__" || base === "mod" ? posix.basename(posix.dirname(p)) : base;
+      if (!stem || stem === ".") continue;
+      for (const id of st.all(stem) as number[]) out.add(id);
+    }
+    return [...out];
+  }
+
   refsNamed(names: string[], excludeFiles: Set<number>): RefRow[] {
     const st = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE name = ?");
     return names.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));

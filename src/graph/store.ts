@@ -57,6 +57,10 @@ export class Store {
     return this.db.prepare("SELECT id, path, language, hash, size, mtime_ms FROM files").all() as StoredFile[];
   }
 
+  symbolIds(fileId: number): string[] {
+    return this.db.prepare("SELECT symbol_id FROM symbols WHERE file_id = ?").pluck().all(fileId) as string[];
+  }
+
   symbolNames(fileId: number): string[] {
     return this.namesOfFile.all(fileId) as string[];
   }

@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { ExportRecordSchema, GraphExportSchema } from "../../src/contract/tools/magellan.js";
+import { indexed, mg } from "./support.js";
+
+describe("magellan export", () => {
+  let root = "";
+  before(async () => {
+    root = await indexed("multi");
+  });
+
+  it("json: seed 01 GraphExport 2.0.0 in data, edges and collisions included", async () => {
+    const { r, env } = await mg(root, ["export", "--format", "json"]);
+    assert.equal(r.code, 0);
+    const g = GraphExportSchema.parse(env.data);
+    assert.equal(g.version, "2.0.0");
+    assert.ok(g.files.every((f) => /^sha256:[0-9a-f]{64}$/.test(f.hash)));
+    const call = g.calls.find((c) => c.callee === "double");
+    assert.equal(call?.caller, "method");
+    assert.equal(call?.resolution, "imported");
+    assert.ok(g.symbols.some((s) => s.canonical_fqn.endsWith("::ts/app.ts::Class Shapes.Outer")));
+    assert.ok(g.collisions.some((c) => c.field === "fqn"));
+  });
+
+  it("jsonl: the Version record first, then one valid record per line", async () => {
+    const { r } = await mg(root, ["export", "--format", "jsonl"], { raw: true });
+    assert.equal(r.code, 0);
+    const lines = r.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as { type: string });
+    assert.deepEqual(lines[0], { type: "Version", version: "2.0.0" });
+    for (const l of lines) ExportRecordSchema.parse(l);
+    const types = new Set(lines.map((l) => l.type));
+    for (const t of ["File", "Symbol", "Reference", "Call"]) assert.ok(types.has(t), t);
+  });
+
+  it("csv: the version header comment, a header row, quoted cells; --output writes the file", async () => {
+    const { env } = await mg(root, ["export", "--format", "csv", "--output", "graph.csv"]);
+    assert.equal(env.data.output, join(root, "graph.csv"));
+    const text = readFileSync(join(root, "graph.csv"), "utf8");
+    const lines = text.split("\n");
+    assert.equal(lines[0], "# Magellan Export Version: 2.0.0");
+    assert.match(lines[1] as string, /^type,path,hash,symbol_id,/);
+    assert.ok(lines.some((l) => l.startsWith("Symbol,") && l.includes("Shapes.Outer")));
+    const out = await mg(root, ["export", "--format", "csv", "--output", "../escape.csv"]);
+    assert.equal(out.r.code, 2);
+    assert.equal(out.env.data.code, "MAGELLAN_E001");
+  });
+});

@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { type Match, type Ref, codes, indexed, mg } from "./support.js";
+
+async function symbolIdOf(root: string, name: string): Promise<string> {
+  const { env } = await mg(root, ["find", "--name", name]);
+  return ((env.data.matches as Match[])[0] as Match).symbol_id;
+}
+
+describe("magellan incremental index, freshness and recovery", () => {
+  it("re-index skips unchanged files, re-extracts changed ones, keeps unrelated ids stable", async () => {
+    const root = await indexed("multi");
+    const again = await mg(root, ["index"]);
+    assert.equal(again.env.data.mode, "incremental");
+    assert.equal(again.env.data.files_indexed, 0);
+    const before = await symbolIdOf(root, "Widget");
+    const util = join(root, "ts/util.ts");
+    writeFileSync(util, `// a new comment moves every byte\n\n${readFileSync(util, "utf8")}`);
+    const third = await mg(root, ["index"]);
+    assert.equal(third.env.data.files_indexed, 1);
+    assert.deepEqual(third.env.data.changed_paths ?? ["ts/util.ts"], ["ts/util.ts"]);
+    assert.equal(await symbolIdOf(root, "Widget"), before);
+    const { env } = await mg(root, ["find", "--name", "Widget"]);
+    assert.equal((env.data.matches as Match[])[0]?.span.start_line, 13);
+  });
+
+  it("a touched but unchanged file is not re-extracted (content hash decides)", async () => {
+    const root = await indexed("multi");
+    const p = join(root, "ts/other.ts");
+    writeFileSync(p, readFileSync(p));
+    const r = await mg(root, ["index"]);
+    assert.equal(r.env.data.files_indexed, 0);
+  });
+
+  it("edges from other files follow a renamed, removed and restored target", async () => {
+    const root = await indexed("multi");
+    const util = join(root, "ts/util.ts");
+    const original = readFileSync(util, "utf8");
+    writeFileSync(util, original.replace("export function helper(", "export function helper2("));
+    await mg(root, ["index"]);
+    const out = await mg(root, ["refs", "--name", "method", "--direction", "out"]);
+    const dbl = (out.env.data.references as Ref[]).find((x) => x.referenced_symbol === "double");
+    assert.equal(dbl?.resolution, "unresolved");
+    writeFileSync(util, original);
+    await mg(root, ["index"]);
+    const back = await mg(root, ["refs", "--name", "method", "--direction", "out"]);
+    const dbl2 = (back.env.data.references as Ref[]).find((x) => x.referenced_symbol === "double");
+    assert.equal(dbl2?.resolution, "imported");
+    assert.equal(dbl2?.target_symbol_id, await symbolIdOf(root, "helper"));
+  });
+
+  it("a deleted file leaves the index with its symbols and edges", async () => {
+    const root = await indexed("multi");
+    unlinkSync(join(root, "ts/other.ts"));
+    const r = await mg(root, ["index"]);
+    assert.equal(r.env.data.files_removed, 1);
+    const miss = await mg(root, ["find", "--name", "makePanel"]);
+    assert.equal(miss.r.code, 1);
+    const v = await mg(root, ["validate"]);
+    assert.equal(v.env.data.passed, true, JSON.stringify(v.env.data));
+  });
+
+  it("answers drawn from files changed since indexing carry STALE_INDEX; status and validate count them", async () => {
+    const root = await indexed("multi");
+    const p = join(root, "ts/util.ts");
+    writeFileSync(p, `${readFileSync(p, "utf8")}\nexport const added = 1;\n`);
+    const f = await mg(root, ["find", "--name", "helper"]);
+    assert.equal(f.r.code, 0);
+    const stale = (f.env.diagnostics ?? []).find((d) => d.code === "MAGELLAN_E108");
+    assert.ok(stale, JSON.stringify(f.env));
+    assert.match(stale.message, /STALE_INDEX: ts\/util\.ts/);
+    const s = await mg(root, ["status"]);
+    assert.equal(s.env.data.stale_files, 1);
+    unlinkSync(join(root, "py/pkg/main.py"));
+    const v = await mg(root, ["validate"]);
+    const data = v.env.data as { passed: boolean; errors: { code: string }[]; warnings: { code: string }[] };
+    assert.equal(data.passed, false);
+    assert.deepEqual(data.errors.map((e) => e.code), ["FILE_MISSING"]);
+    assert.ok(data.warnings.some((w) => w.code === "STALE_INDEX"));
+    // An answer from a file that did not change carries no warning.
+    const clean = await mg(root, ["find", "--name", "convert"]);
+    assert.deepEqual(codes(clean.env), []);
+  });
+
+  it("a corrupt index is refused with a clear error; index --rebuild recovers", async () => {
+    const root = await indexed("multi");
+    const db = join(root, ".magellan/code.db");
+    rmSync(`${db}-wal`, { force: true });
+    rmSync(`${db}-shm`, { force: true });
+    writeFileSync(db, Buffer.from("this is not an sqlite database at all, just junk ".repeat(200)));
+    const f = await mg(root, ["find", "--name", "helper"]);
+    assert.equal(f.r.code, 1);
+    assert.equal(f.env.data.code, "MAGELLAN_E101");
+    assert.match(String(f.env.data.remediation), /--rebuild/);
+    const plain = await mg(root, ["index"]);
+    assert.equal(plain.r.code, 1);
+    const rebuilt = await mg(root, ["index", "--rebuild"]);
+    assert.equal(rebuilt.r.code, 0);
+    assert.equal(rebuilt.env.data.mode, "rebuild");
+    const ok = await mg(root, ["find", "--name", "helper"]);
+    assert.equal(ok.r.code, 0);
+  });
+
+  it("an index from another schema version is refused; a missing index says to run index", async () => {
+    const root = await indexed("multi");
+    const db = new Database(join(root, ".magellan/code.db"));
+    db.pragma("user_version = 99");
+    db.close();
+    const f = await mg(root, ["status"]);
+    assert.equal(f.r.code, 1);
+    assert.equal(f.env.data.code, "MAGELLAN_E102");
+    const none = await mg(root, ["status", "--db", join(root, "nothing.db")]);
+    assert.equal(none.r.code, 1);
+    assert.equal(none.env.data.code, "MAGELLAN_E100");
+  });
+
+  it("two index runs at once: one writer at a time, both succeed", async () => {
+    const root = await indexed("multi");
+    writeFileSync(join(root, "ts/extra.ts"), "export function extra(): number { return 1; }\n");
+    const [a, b] = await Promise.all([mg(root, ["index"]), mg(root, ["index"])]);
+    assert.equal(a.r.code, 0, a.r.stdout);
+    assert.equal(b.r.code, 0, b.r.stdout);
+    assert.equal((a.env.data.files_indexed as number) + (b.env.data.files_indexed as number), 1);
+  });
+});
