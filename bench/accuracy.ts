@@ -223,8 +223,9 @@ export function measureAccuracy(language: string, dir: string, sampleSize = 20):
     if (t._type !== "tag" || !claimedKinds.has(t.kind)) continue;
     // ctags names anonymous things "__anon…"; those have no name to find.
     if (t.name.startsWith("__anon") || t.name.startsWith("anonymous")) continue;
-    const key = `${relative(dir, t.path)}:${t.line}:${t.name}`;
-    theirs.add(key);
+    // Names compare without spaces (ctags writes `operator ()`, the source `operator()`).
+    const key = `${relative(dir, t.path)}:${t.line}:${t.name}`.replace(/\s+/g, "");
+    theirs.add(key.replace(/\s+/g, ""));
     theirKind.set(key, t.kind);
   }
   const ours = new Set<string>();
@@ -244,7 +245,7 @@ export function measureAccuracy(language: string, dir: string, sampleSize = 20):
     for (const s of facts.symbols) {
       if (!ourKinds.has(s.kind)) continue;
       // Rust impls are named `<T as Trait>` by us and `T` by ctags.
-      const name = s.kind === "impl" && s.name.startsWith("<") ? s.name.slice(1, s.name.indexOf(" as ")) : s.name;
+      const name = (s.kind === "impl" && s.name.startsWith("<") ? s.name.slice(1, s.name.indexOf(" as ")) : s.name).replace(/\s+/g, "");
       const key = `${rel}:${lines.lineOf(s.name_range.byte_start)}:${name}`;
       ours.add(key);
       oursAlt.set(`${rel}:${lines.lineOf(s.range.byte_start)}:${name}`, key);

@@ -7,6 +7,8 @@
  * symbols.scm
  *   @def.<kind>        the whole definition (kind is a SymbolKind)
  *   @name              its name node
+ *   @name.start        the name begins where this node begins and ends where @name ends
+ *                      (C++ `operator bool`: from `operator` to the end of the type)
  *   @name.qualified    a qualified name (`a::B::f`, `pkg.f`): the last segment is the name, the rest
  *                      become extra scope entries
  *   @scope             an extra scope written outside the nesting (Go method receiver type)
@@ -35,6 +37,7 @@ import { fileURLToPath } from "node:url";
 import Parser from "tree-sitter";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
+import { maskForParse } from "./preprocess.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -159,7 +162,7 @@ interface PendingSymbol {
 /** Parses and extracts. Never throws on bad source: tree-sitter recovers and has_errors says so. */
 export function extractFacts(language: LanguageId, bytes: Uint8Array): FileFacts {
   const decoded = decodeBytes(bytes);
-  const tree = parse(language, decoded.text);
+  const tree = parse(language, maskForParse(language, decoded.text));
   try {
     return extractFromTree(language, tree, decoded);
   } finally {
@@ -244,10 +247,12 @@ function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], deco
     let nameNode: Parser.SyntaxNode | undefined;
     let qualified = false;
     let traitNode: Parser.SyntaxNode | undefined;
+    let nameStartNode: Parser.SyntaxNode | undefined;
     let scopeNodes: Parser.SyntaxNode[] | undefined;
     for (const c of m.captures) {
       const n = c.name;
       if (n === "name") nameNode = c.node;
+      else if (n === "name.start") nameStartNode = c.node;
       else if (n === "name.qualified") {
         nameNode = c.node;
         qualified = true;
@@ -268,7 +273,7 @@ function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], deco
       }
     }
     if (!def || !kind || !nameNode) continue;
-    let nameStart = startOf(nameNode);
+    let nameStart = startOf(nameStartNode ?? nameNode);
     let nameEnd = nameNode.endIndex;
     let name = text.slice(nameStart, nameEnd);
     const extraScope: string[] = [];

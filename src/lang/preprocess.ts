@@ -1,0 +1,68 @@
+/**
+ * Macro masking for C and C++. tree-sitter parses the text as written, without a preprocessor,
+ * so attribute and scope macros (`FMT_BEGIN_NAMESPACE`, `class GTEST_API_ Foo`,
+ * `FMT_CONSTEXPR auto f()`) derail it and whole regions become ERROR nodes. Such macro names
+ * are replaced by spaces before parsing: the text keeps its length, so every offset stays exact,
+ * and names are still read from the original text.
+ *
+ * Only tokens that cannot be types are masked: an ALL_CAPS name with an underscore that stands
+ * alone on its line, sits between `class`/`struct`/`union` and the name, or is followed by a
+ * keyword that starts a declaration. Preprocessor lines are left alone (`#define FMT_API ...`).
+ */
+import type { LanguageId } from "./registry.js";
+
+const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*`;
+const DECL_START =
+  String.raw`(?:auto|void|bool|char|int|short|long|unsigned|signed|float|double|const|constexpr|consteval|inline|static|extern|explicit|virtual|friend|template|typename|class|struct|union|enum|namespace|using|typedef|size_t|std::)\b`;
+
+const PATTERNS: RegExp[] = [
+  // A macro alone on its line (optionally with an argument list): FMT_BEGIN_NAMESPACE, FMT_EXPORT.
+  new RegExp(String.raw`^[ \t]*(${MACRO})(?:\([^()\n]*\))?[ \t]*(?=\r?$)`, "gm"),
+  // class GTEST_API_ Name / struct FMT_EXPORT Name
+  new RegExp(String.raw`\b(?:class|struct|union)[ \t]+(${MACRO})(?:\([^()\n]*\))?[ \t]+(?=[A-Za-z_])`, "g"),
+  // GTEST_API_ Cardinality AtLeast(int n): a macro, then a type and a name and "(" (a macro that
+  // is itself the type, `YY_BUFFER_STATE f(`, has only the name before the parenthesis).
+  new RegExp(String.raw`^[ \t]*(${MACRO})[ \t]+(?=[A-Za-z_][\w:<>,]*[ \t*&]+[A-Za-z_][\w:]*[ \t]*\()`, "gm"),
+  // FMT_CONSTEXPR auto f(), GTEST_API_ bool g(), FMT_NODISCARD FMT_INLINE int h()
+  new RegExp(String.raw`(?<![\w#])(${MACRO})(?:\([^()\n]*\))?[ \t]+(?=(?:${MACRO}[ \t]+)*${DECL_START})`, "g"),
+];
+
+const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
+
+/** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
+export function maskForParse(language: LanguageId, text: string): string {
+  if (!LANGUAGES.has(language) || !/[A-Z]_/.test(text)) return text;
+  const chars = text.split("");
+  let changed = false;
+  for (const re of PATTERNS) {
+    re.lastIndex = 0;
+    for (const m of text.matchAll(re)) {
+      const token = m[1] as string;
+      const at = (m.index as number) + (m[0] as string).indexOf(token);
+      if (isPreprocessorLine(text, at)) continue;
+      // Blank the name and a directly following argument list.
+      let end = at + token.length;
+      if (text[end] === "(") {
+        const close = text.indexOf(")", end);
+        if (close > 0 && !text.slice(end, close).includes("\n")) end = close + 1;
+      }
+      for (let i = at; i < end; i++) chars[i] = " ";
+      changed = true;
+    }
+  }
+  return changed ? chars.join("") : text;
+}
+
+function isPreprocessorLine(text: string, at: number): boolean {
+  let i = text.lastIndexOf("\n", at - 1) + 1;
+  while (text[i] === " " || text[i] === "\t") i++;
+  if (text[i] === "#") return true;
+  // A continuation line of a multi-line #define.
+  const prevEnd = i - 1;
+  if (prevEnd > 0) {
+    let j = text.lastIndexOf("\n", at - 1) - 1;
+    if (text[j] === "\r") j--;
+    if (j >= 0 && text[j] === "\\") return true;
+  }
+  return false;
+}

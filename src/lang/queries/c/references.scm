@@ -1,0 +1,21 @@
+; C references. Capture conventions: see src/lang/extract.ts.
+
+(call_expression function: (identifier) @ref.call)
+(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.call))
+
+(assignment_expression left: (identifier) @ref.write)
+(assignment_expression left: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.write))
+(update_expression argument: (identifier) @ref.write)
+(init_declarator declarator: (identifier) @ref.write)
+
+(type_identifier) @ref.type
+
+(field_expression argument: (_) @qualifier field: (field_identifier) @ref.read)
+(identifier) @ref.read
+
+; Names that are not references to anything outside.
+(parameter_declaration declarator: (identifier) @ref.ignore)
+(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @ref.ignore))
+(parameter_declaration declarator: (array_declarator declarator: (identifier) @ref.ignore))
+(preproc_params (identifier) @ref.ignore)
+(labeled_statement label: (statement_identifier) @ref.ignore)

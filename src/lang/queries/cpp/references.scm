@@ -1,0 +1,34 @@
+; C++ references. Capture conventions: see src/lang/extract.ts.
+
+(call_expression function: (identifier) @ref.call)
+(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.call))
+(call_expression function: (qualified_identifier scope: (_) @qualifier name: (identifier) @ref.call))
+(call_expression function: (template_function name: (identifier) @ref.call))
+(call_expression function: (qualified_identifier scope: (_) @qualifier name: (template_function name: (identifier) @ref.call)))
+(call_expression function: (field_expression argument: (_) @qualifier field: (template_method name: (field_identifier) @ref.call)))
+(new_expression type: (type_identifier) @ref.call)
+
+(assignment_expression left: (identifier) @ref.write)
+(assignment_expression left: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.write))
+(update_expression argument: (identifier) @ref.write)
+(init_declarator declarator: (identifier) @ref.write)
+
+(type_identifier) @ref.type
+(qualified_identifier scope: (_) @qualifier name: (type_identifier) @ref.type)
+(namespace_identifier) @ref.read
+
+(field_expression argument: (_) @qualifier field: (field_identifier) @ref.read)
+(qualified_identifier scope: (_) @qualifier name: (identifier) @ref.read)
+(identifier) @ref.read
+
+; Names that are not references to anything outside.
+(parameter_declaration declarator: (identifier) @ref.ignore)
+(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @ref.ignore))
+(parameter_declaration declarator: (reference_declarator (identifier) @ref.ignore))
+(optional_parameter_declaration declarator: (identifier) @ref.ignore)
+(optional_parameter_declaration declarator: (reference_declarator (identifier) @ref.ignore))
+(type_parameter_declaration (type_identifier) @ref.ignore)
+(preproc_params (identifier) @ref.ignore)
+(labeled_statement label: (statement_identifier) @ref.ignore)
+(namespace_definition name: (_) @ref.ignore)
+(nested_namespace_specifier (namespace_identifier) @ref.ignore)
