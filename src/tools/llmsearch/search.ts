@@ -255,6 +255,20 @@ class Pool {
         }),
       ),
     );
+    worker.on("exit", (code) => {
+      // A thread that ends on its own (not through terminate(), which drops it from the slots
+      // first) would leave its batches unanswered forever: fail loudly instead of hanging.
+      if (this.slots.includes(slot)) {
+        this.fail?.(
+          new ToolError({
+            code: LLMSEARCH_CODES.worker_failed,
+            error: "worker_failed",
+            message: `a search thread exited unexpectedly (code ${code})`,
+            remediation: "Retry; if it persists, report it with the command line.",
+          }),
+        );
+      }
+    });
     this.slots.push(slot);
     return slot;
   }
@@ -346,6 +360,7 @@ class Pool {
       this.slots = this.slots.filter((s) => s !== slot);
       slot.worker.removeAllListeners("message");
       slot.worker.removeAllListeners("error");
+      slot.worker.removeAllListeners("exit");
       slot.worker.on("error", () => undefined);
       void slot.worker.terminate();
       this.feed(this.spawn());
@@ -355,7 +370,8 @@ class Pool {
 
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+    const slots = this.slots;
     this.slots = [];
+    await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }
