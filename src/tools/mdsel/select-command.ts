@@ -103,7 +103,6 @@ export async function selectCommand(ws: Workspace, req: SelectRequest): Promise<
   const data: MdselSelectResponse = { matches, unresolved };
   const failed = errors.length > 0;
   const outcome = !failed ? "ok" : matches.length > 0 ? "partial" : syntaxErrors === req.selectors.length ? "usage" : "failure";
-  if (!failed && matches.length === 0) warnings.push("no selector matched");
   return {
     outcome,
     data,
