@@ -29,7 +29,12 @@ const sha = (s: string): string => createHash("sha256").update(s, "utf8").digest
 function pos1(bytes: Buffer, offset: number): [number, number] {
   let line = 1;
   let start = 0;
-  for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) ((line += 1), (start = i + 1));
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line += 1;
+      start = i + 1;
+    }
+  }
   return [line, offset - start + 1];
 }
 
