@@ -104,4 +104,16 @@ describe("edge cases", () => {
     assert.equal(r.data!.matches[0]!.content, "```\ncode\n```");
     assert.deepEqual(r.data!.unresolved[0]!.suggestions, ["flat::block:code[0]", "flat::block:list[0]", "flat::block:paragraph[0]", "flat::block:paragraph[1]"]);
   });
+
+  it("YAML front matter is not a heading; headings inside list items and quotes are not sections", async () => {
+    const dir = tempDir("mdsel-fm-");
+    writeFileSync(join(dir, "fm.md"), "---\r\ntitle: Not a heading\r\n---\r\n\r\n# Real\r\n\r\n- ## In a list\r\n\r\n> # In a quote\r\n\r\n---\r\n\r\nAfter a rule.\r\n");
+    const bytes = readFileSync(join(dir, "fm.md"));
+    const r = await selectCommand({ cwd: dir, root: dir }, { selectors: ["fm::section[0]", "fm::section[1]", "fm::block:list[0]"], files: ["fm.md"] });
+    assert.equal(r.data!.matches[0]!.content, "# Real\r\n\r\n- ## In a list\r\n\r\n> # In a quote\r\n\r\n---\r\n\r\nAfter a rule.");
+    assert.equal(r.data!.unresolved[0]!.reason, "Index out of range: document has 1 section");
+    const list = r.data!.matches[1]!;
+    assert.equal(list.content, "- ## In a list");
+    assert.equal(bytes.subarray(list.span.byte_start, list.span.byte_end).toString("utf8"), list.content);
+  });
 });

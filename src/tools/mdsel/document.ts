@@ -209,10 +209,26 @@ export async function buildDocument(
   };
 }
 
+/**
+ * YAML front matter (`---` ... `---` or `...` at the very top) is metadata, but CommonMark reads
+ * it as a thematic break and a setext heading. It is blanked out (same length, newlines kept) so
+ * offsets stay valid and it yields no nodes.
+ */
+export function maskFrontMatter(md: string): string {
+  const open = /^---[ \t]*\r?\n/.exec(md);
+  if (!open) return md;
+  const close = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
+  const rest = md.slice(open[0].length);
+  const m = close.exec(rest);
+  if (!m) return md;
+  const end = open[0].length + m.index + m[0].length;
+  return md.slice(0, end).replace(/[^\r\n]/g, " ") + md.slice(end);
+}
+
 /** Runs the parser and keeps what mdsel addresses: top-level headings with sections, every block. */
 export async function parseModel(text: string): Promise<Model> {
   const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const tree: Root = await parseMarkdown(origin === 0 ? text : text.slice(origin));
+  const tree: Root = await parseMarkdown(maskFrontMatter(origin === 0 ? text : text.slice(origin)));
   const startOf = (n: Nodes): number => (n.position?.start.offset ?? 0) + origin;
   const endOf = (n: Nodes): number => (n.position?.end.offset ?? 0) + origin;
 
@@ -268,7 +284,7 @@ export async function parseModel(text: string): Promise<Model> {
 export const CACHE_MIN_BYTES = 16 * 1024;
 
 /** Bump when Model's shape or meaning changes, so stale cache entries are never read. */
-const MODEL_VERSION = 1;
+const MODEL_VERSION = 2;
 
 function cachePath(dir: string, bytes: Buffer): string {
   const h = createHash("sha256").update(bytes).digest("hex");
