@@ -26,6 +26,11 @@
     ]
     right: [(arrow_function) (function_expression) (generator_function)]) @def.function)
 
+; Functions in object literals: `{ index: function (req, res) {}, show() {} }`
+(pair
+  key: [(property_identifier) (string)] @name
+  value: [(arrow_function) (function_expression) (generator_function)]) @def.method
+
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
 (function_expression name: (identifier) @name) @def.function
