@@ -54,7 +54,8 @@ export function moduleName(language: LanguageId, path: string): string {
       return ["crate", ...parts].join("::");
     }
     case "java":
-      return noExt.replace(/^(.*\/)?(src\/main\/java|src\/test\/java|src)\//, "").split("/").join(".");
+      // The package declaration is a namespace symbol enclosing the file's types: it qualifies them.
+      return "";
     case "go":
       return path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
     default:
@@ -116,7 +117,9 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
   const lines = new LineIndex(bytes);
   const language = facts.language;
   const sep = separator(language);
-  const mod = moduleName(language, path);
+  // Java: the package declaration (a namespace symbol beside the types, not around them).
+  const pkg = language === "java" ? facts.symbols.find((s) => s.kind === "namespace" && s.scope.length === 0) : undefined;
+  const mod = pkg ? pkg.name : moduleName(language, path);
   const seen = new Map<string, number>();
   const ids: string[] = [];
   const symbols: SymbolRow[] = facts.symbols.map((s) => {
@@ -137,7 +140,7 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
       parent_symbol_id: null,
       scoped_name: scoped,
       canonical_fqn: `${rootName}::${path}::${k.display} ${display}`,
-      display_fqn: mod ? `${mod}${sep}${display}` : display,
+      display_fqn: mod && s !== pkg ? `${mod}${sep}${display}` : display,
       language,
       flags: s.flags && s.flags.length > 0 ? s.flags.join(",") : null,
       span: pos(lines, s.range),

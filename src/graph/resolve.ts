@@ -368,7 +368,9 @@ export class Resolver {
       const members: SymRow[] = [];
       for (const s of all) {
         push(byFile, s.file_id, s);
-        if (s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? "")) globals.push(s);
+        // A member is declared inside a type, or outside it with the type as scope (a Go method,
+        // a C++ `T::m` definition): its parent is then a name without a parent symbol.
+        if (s.parent_symbol_id === null ? s.parent === null : CONTAINER_KINDS.has(s.parent_kind ?? "")) globals.push(s);
         else members.push(s);
         if (s.parent !== null) push(byParent, s.parent, s);
       }

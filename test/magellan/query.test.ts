@@ -22,7 +22,43 @@ describe("magellan queries on the multi-language fixture", () => {
     assert.match(String(d.last_index_time), /^\d{4}-\d\d-\d\dT/);
     assert.equal(d.stale_files, 0);
     const langs = d.languages as Record<string, number>;
-    for (const l of ["typescript", "python", "rust"]) assert.ok(langs[l] !== undefined && langs[l] > 0, `${l} indexed: ${JSON.stringify(langs)}`);
+    for (const l of ["typescript", "tsx", "javascript", "python", "rust", "c", "cpp", "java", "go"]) assert.ok(langs[l] !== undefined && langs[l] > 0, `${l} indexed: ${JSON.stringify(langs)}`);
+  });
+
+  it("all nine languages: symbols with every enclosing scope, and resolved calls", async () => {
+    const expect: [string, string, string][] = [
+      ["area", "py.pkg.shapes.Circle.area", "Method"],
+      ["convert", "crate::convert", "Function"],
+      ["twice", "c/util.twice", "Function"],
+      ["SQUARE", "c/util.SQUARE", "Macro"],
+      ["use_point", "cpp/geo::use_point", "Function"],
+      ["greet", "com.acme.Greeter.greet", "Method"],
+      ["twice", "js/lib.twice", "Function"],
+      ["View", "js/view.View", "Function"],
+      ["method", "ts/app.Shapes.Outer.method", "Method"],
+      ["Button", "tsx/Button.Button", "Function"],
+      ["Area", "go/shapes.Square.Area", "Method"],
+    ];
+    for (const [name, fqn, kind] of expect) {
+      const { env } = await mg(root, ["find", "--name", name]);
+      const m = (env.data.matches as Match[]).find((x) => x.display_fqn === fqn);
+      assert.ok(m, `${fqn} in ${JSON.stringify((env.data.matches as Match[]).map((x) => x.display_fqn))}`);
+      assert.equal(m.kind, kind, fqn);
+      assert.equal(spanText(root, m.name_span), name);
+    }
+    const calls: [string, string, string][] = [
+      ["Total", "Area", "heuristic"],
+      ["Total", "NewSquare", "exact"],
+      ["twice", "add", "exact"],
+      ["View", "sum", "imported"],
+      ["run", "make_circle", "imported"],
+      ["convert", "new", "exact"],
+    ];
+    for (const [caller, callee, how] of calls) {
+      const { env } = await mg(root, ["refs", "--name", caller, "--direction", "out"]);
+      const r = (env.data.references as Ref[]).find((x) => x.referenced_symbol === callee && x.reference_kind === "call");
+      assert.equal(r?.resolution, how, `${caller} -> ${callee}: ${JSON.stringify(env.data.references)}`);
+    }
   });
 
   it("find --name: exact symbols with kind, parent, fqn, ids and exact spans", async () => {
