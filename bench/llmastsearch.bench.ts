@@ -5,7 +5,7 @@
  * the same number of matches or the row says so.
  */
 import { join } from "node:path";
-import { type BenchRow, ourBin, REPO_ROOT, timeCommand } from "./lib.js";
+import { type BenchRow, ourBin, REPO_ROOT, type Timed, timeCommand } from "./lib.js";
 import { countLines, typescriptCorpus } from "./corpus.js";
 
 const AST_GREP = join(REPO_ROOT, "node_modules", ".bin", "ast-grep");
@@ -25,6 +25,16 @@ const CASES: Case[] = [
   },
 ];
 
+const RUNS = 5;
+
+function summarize(runs: Timed[]): Timed {
+  const all = runs.flatMap((r) => r.runs);
+  const sorted = [...all].sort((x, y) => x - y);
+  const last = runs[runs.length - 1] as Timed;
+  const peaks = runs.map((r) => r.peakRssMb ?? 0);
+  return { medianMs: sorted[Math.floor(sorted.length / 2)] as number, runs: all, peakRssMb: Math.max(...peaks) || undefined, stdout: last.stdout, status: last.status };
+}
+
 function countOurs(stdout: string): number {
   return (JSON.parse(stdout) as { data: { match_count: number } }).data.match_count;
 }
@@ -38,16 +48,20 @@ export async function run(): Promise<BenchRow[]> {
   const { files, lines } = countLines(corpus, [".ts", ".mts", ".cts"]);
   const rows: BenchRow[] = [];
   for (const c of CASES) {
-    const ours = timeCommand(process.execPath, [ourBin("llmastsearch"), "--root", corpus, "--no-ignore", "--language", "typescript", "--query", c.query], {
-      cwd: corpus,
-      runs: 3,
-      warmup: 1,
-    });
-    const peer = timeCommand(
-      AST_GREP,
-      ["scan", "--no-ignore", "vcs", "--no-ignore", "parent", "--inline-rules", `id: bench\nlanguage: ts\nrule: ${c.rule}`, "--json=stream", "."],
-      { cwd: corpus, runs: 3, warmup: 1 },
-    );
+    const oursArgs = [ourBin("llmastsearch"), "--root", corpus, "--no-ignore", "--language", "typescript", "--query", c.query];
+    const peerArgs = ["scan", "--no-ignore", "vcs", "--no-ignore", "parent", "--inline-rules", `id: bench\nlanguage: ts\nrule: ${c.rule}`, "--json=stream", "."];
+    // Interleaved single runs after one warm-up each, so a load spike on the shared machine
+    // hits both tools alike instead of one tool's whole series.
+    timeCommand(process.execPath, oursArgs, { cwd: corpus, runs: 1, warmup: 0 });
+    timeCommand(AST_GREP, peerArgs, { cwd: corpus, runs: 1, warmup: 0 });
+    const oursRuns: Timed[] = [];
+    const peerRuns: Timed[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      oursRuns.push(timeCommand(process.execPath, oursArgs, { cwd: corpus, runs: 1, warmup: 0 }));
+      peerRuns.push(timeCommand(AST_GREP, peerArgs, { cwd: corpus, runs: 1, warmup: 0 }));
+    }
+    const ours = summarize(oursRuns);
+    const peer = summarize(peerRuns);
     const a = countOurs(ours.stdout);
     const b = countPeer(peer.stdout);
     rows.push({

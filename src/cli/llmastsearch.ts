@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** llmastsearch CLI: argv -> SearchRequest -> search() -> query envelope on stdout. */
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { readFileSync, realpathSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
 import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { findWorkspaceRoot, toRelative } from "../text/root.js";
@@ -12,7 +12,7 @@ import { queryEnvelope } from "./envelope.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
 const program = baseProgram(TOOL, "Tree-sitter query search with exact byte spans for every match and capture (seed 02 §4).")
-  .argument("[paths...]", "files or directories to search (default: the workspace root)")
+  .argument("[paths...]", "files or directories to search (default: the current directory, or the root when the current directory is outside it)")
   .option("-q, --query <query>", "tree-sitter query, e.g. '(function_item name: (identifier) @name)'")
   .option("--query-file <path>", "read the query from this file (.scm)")
   .option("-g, --glob <glob>", "include files matching this glob, or exclude with !glob (ripgrep semantics; repeatable)", collect, [])
@@ -101,10 +101,17 @@ await runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     }
     language = info.id;
   }
+  let paths = [...p.args, ...o.file];
+  if (paths.length === 0) {
+    // As ripgrep does: with no path, search the current directory (when it lies inside the root).
+    const cwd = realpathSync(process.cwd());
+    const rel = toRelative(root, cwd);
+    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) paths = [cwd];
+  }
   const res = await search({
     root,
     query: source,
-    paths: [...p.args, ...o.file],
+    paths,
     globs: o.glob,
     language,
     capture: o.capture,

@@ -220,6 +220,7 @@ test("magellan ast-query: files with the kinds, counts, samples with the ast ids
   assert.equal(code, 0);
   assert.deepEqual(env.data.matches, []);
   assert.ok(env.diagnostics?.some((x) => /no node of kind no_such_kind/.test(x.message)));
+  assert.ok(env.diagnostics?.some((x) => x.code === "MAGELLAN_W182" && /no_such_kind/.test(x.message)), "an unknown kind is named");
   ({ code } = await run("--kinds", "x", "--mode", "some"));
   assert.equal(code, 2);
 });

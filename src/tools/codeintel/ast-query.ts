@@ -7,7 +7,7 @@ import type { Diagnostic } from "../../contract/schema.js";
 import { errorCode } from "../../contract/codes.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import { walkFiles } from "../../text/walk.js";
-import { languageForPath } from "../../lang/registry.js";
+import { grammar, languageForPath, type LanguageId } from "../../lang/registry.js";
 import { astNode, bestName, clamp, walkTree } from "./ast.js";
 import { CODEINTEL_CODES, CODEINTEL_TOOL } from "./codes.js";
 import { schemaMeta } from "./meta.js";
@@ -26,6 +26,26 @@ export interface AstQueryRequest {
   pathPrefix?: string;
   limit?: number;
   sampleLimit?: number;
+}
+
+const kindCache = new Map<LanguageId, Set<string>>();
+
+/** Every node kind (named and anonymous) of a grammar, from its node-types.json. */
+function kindsOf(id: LanguageId): Set<string> {
+  let set = kindCache.get(id);
+  if (!set) {
+    set = new Set<string>();
+    const info = (grammar(id) as unknown as { nodeTypeInfo: { type: string; fields?: Record<string, { types: { type: string }[] }>; children?: { types: { type: string }[] }; subtypes?: { type: string }[] }[] }).nodeTypeInfo;
+    for (const e of info) {
+      set.add(e.type);
+      for (const f of Object.values(e.fields ?? {})) for (const t of f.types) set.add(t.type);
+      for (const t of e.children?.types ?? []) set.add(t.type);
+      for (const t of e.subtypes ?? []) set.add(t.type);
+    }
+    set.add("ERROR");
+    kindCache.set(id, set);
+  }
+  return set;
 }
 
 export interface AstQueryResult {
@@ -93,6 +113,22 @@ export function astQuery(req: AstQueryRequest): AstQueryResult {
       break;
     }
     matches.push({ file: file.rel, matchCount: count, samples });
+  }
+  // A kind no grammar of the files searched knows is a typo, not an empty codebase.
+  const languages = new Set<LanguageId>();
+  for (const e of entries) {
+    const l = languageForPath(e.rel);
+    if (l) languages.add(l.id);
+  }
+  const unknownKinds = kinds.filter((k) => ![...languages].some((l) => kindsOf(l).has(k)));
+  if (unknownKinds.length > 0 && languages.size > 0) {
+    diagnostics.push({
+      tool: CODEINTEL_TOOL,
+      level: "warning",
+      message: `no grammar of the files searched (${[...languages].sort().join(", ")}) has node kind(s): ${unknownKinds.join(", ")}`,
+      code: errorCode(CODEINTEL_TOOL, "W182"),
+      remediation: "List a file's real node kinds with 'magellan ast --file <f>'.",
+    });
   }
   if (matches.length === 0) {
     const why =
