@@ -80,6 +80,12 @@ function rootOf(cmd: Command): string {
   return findWorkspaceRoot(TOOL, opts.root);
 }
 
+const EXIT_HELP = `
+Output: the query envelope (tool "magellan") with the seed 04 payload in data; ranges are 1-based
+(lines and byte columns). Exit codes: 0 success (also empty results: diagnostics say why),
+1 failure (file not found), 2 invalid arguments (bad flag, path outside the root),
+4 partial (truncated by --max-nodes or --limit).`;
+
 export function registerCodeIntelCommands(program: Command, onResult?: (r: CliResult) => void): void {
   const hasGlobalRoot = program.options.some((o) => o.long === "--root");
   const withRoot = (cmd: Command): Command =>
@@ -91,7 +97,9 @@ export function registerCodeIntelCommands(program: Command, onResult?: (r: CliRe
       .description("docdex.symbols payload (seed 04): the symbols defined in one file, with v1 symbol_id and outcome")
       .requiredOption("--file <path>", "the file, relative to the workspace root or the current directory")
       .option("--pretty", "indent the JSON output"),
-  ).action(async (_opts: unknown, cmd: Command) => {
+  )
+    .addHelpText("after", EXIT_HELP)
+    .action(async (_opts: unknown, cmd: Command) => {
     await finish(
       "symbols",
       () => {
@@ -116,7 +124,9 @@ export function registerCodeIntelCommands(program: Command, onResult?: (r: CliRe
         intOption(TOOL, "--max-nodes", 0),
       )
       .option("--pretty", "indent the JSON output"),
-  ).action(async (_opts: unknown, cmd: Command) => {
+  )
+    .addHelpText("after", EXIT_HELP)
+    .action(async (_opts: unknown, cmd: Command) => {
     await finish(
       "ast",
       () => {
@@ -164,7 +174,9 @@ export function registerCodeIntelCommands(program: Command, onResult?: (r: CliRe
         intOption(TOOL, "--sample-limit", 0),
       )
       .option("--pretty", "indent the JSON output"),
-  ).action(async (_opts: unknown, cmd: Command) => {
+  )
+    .addHelpText("after", EXIT_HELP)
+    .action(async (_opts: unknown, cmd: Command) => {
     await finish(
       "ast-query",
       () => {
