@@ -25,6 +25,12 @@ export interface CompiledPattern {
   flags: string;
   /** Bytes every match contains; empty when none could be derived. */
   literal: number[];
+  /**
+   * `literal` is lowercase ASCII to be found ignoring ASCII case (--ignore-case). Unicode folds
+   * two non-ASCII characters onto ASCII letters (KELVIN SIGN onto k, LONG S onto s); a file
+   * holding either is searched without the prefilter.
+   */
+  literalCaseless: boolean;
   /** Matches are exactly the occurrences of `literal` (no regex run needed). */
   pureLiteral: boolean;
   /** Line mode: no match crosses a line feed, so lines can be searched one by one. */
@@ -553,15 +559,25 @@ export function compilePattern(opts: PatternOptions): CompiledPattern {
   }
   // The prefilter: the longest top-level literal run (in bytes) that case folding cannot change.
   let literal: number[] = [];
+  let literalCaseless = false;
   for (const run of runs) {
-    if (flags.i && !caseless(run)) continue;
-    const bytes = utf8Bytes(run);
-    if (bytes.length > literal.length) literal = bytes;
+    let bytes: number[];
+    let folded = false;
+    if (flags.i && !caseless(run)) {
+      // An ASCII run can still be looked for with ASCII case folding (see literalCaseless).
+      if (!/^[\x00-\x7f]*$/.test(run)) continue;
+      bytes = utf8Bytes(run.toLowerCase());
+      folded = true;
+    } else bytes = utf8Bytes(run);
+    if (bytes.length > literal.length || (bytes.length === literal.length && literalCaseless && !folded)) {
+      literal = bytes;
+      literalCaseless = folded;
+    }
   }
   if (literal.length < 2 && !(opts.fixedStrings && literal.length === 1)) literal = [];
   const pureLiteral =
     allLiteral && !opts.word && !flags.i && runs.length === 1 && literal.length > 0 && utf8Bytes(runs[0] as string).length === literal.length;
-  return { source, flags: reFlags, literal, pureLiteral, lineMode, needsWholeFile };
+  return { source, flags: reFlags, literal, literalCaseless: literalCaseless && literal.length > 0, pureLiteral, lineMode, needsWholeFile };
 }
 
 /** The question a match_id answers: the pattern and every flag that changes what matches. */

@@ -8,7 +8,7 @@
  * the byte offset; anything else goes through decodeBytes, whose table maps indices back to
  * exact bytes, invalid UTF-8 included.
  */
-import { isAscii } from "node:buffer";
+import { isAscii, isUtf8 } from "node:buffer";
 import { matchId, spanId } from "../../contract/ids.js";
 import type { LlmsearchMatch } from "../../contract/tools/llmsearch.js";
 import { decodeBytes } from "../../text/decode.js";
@@ -27,12 +27,12 @@ export interface ScanOptions {
 export interface Compiled extends ScanOptions {
   re: RegExp;
   literal: Buffer;
-  finder: LiteralFinder;
+  finder: Finder;
 }
 
 export function prepare(options: ScanOptions): Compiled {
   const literal = Buffer.from(options.pattern.literal);
-  return { ...options, re: new RegExp(options.pattern.source, options.pattern.flags), literal, finder: new LiteralFinder(literal) };
+  return { ...options, re: new RegExp(options.pattern.source, options.pattern.flags), literal, finder: options.pattern.literalCaseless ? new CaselessFinder(literal) : new LiteralFinder(literal) };
 }
 
 /**
@@ -50,8 +50,91 @@ const BYTE_FREQ = [
   28,4,112,93,0,0,0,22,0,37,43,33,0,15,0,0,0,0,69,48,77,100,56,85,73,67,55,49,34,70,81,52,0,33,63,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
 ];
 
+interface Finder {
+  /** First occurrence at or after `from`, or -1. */
+  find(buf: Buffer, from: number): number;
+  /** False when the file holds text the prefilter could miss (then search it whole). */
+  usable(buf: Buffer): boolean;
+}
+
+const KELVIN = Buffer.from("\u212A");
+const LONG_S = Buffer.from("\u017F");
+
+/**
+ * A lowercase ASCII literal, ignoring ASCII case: follows the rarer of the two spellings of its
+ * rarest letter, nearest hit first, and compares the rest with ASCII folding.
+ */
+class CaselessFinder implements Finder {
+  private readonly lower: number;
+  private readonly upper: number;
+  private readonly rareAt: number;
+  private readonly risky: boolean;
+
+  constructor(private readonly lit: Buffer) {
+    const score = (b: number): number => (BYTE_FREQ[b] as number) + (isLetter(b) ? (BYTE_FREQ[b ^ 0x20] as number) : 0);
+    let best = 0;
+    for (let k = 1; k < lit.length; k++) if (score(lit[k] as number) < score(lit[best] as number)) best = k;
+    this.rareAt = best;
+    this.lower = lit[best] as number;
+    this.upper = isLetter(this.lower) ? this.lower ^ 0x20 : this.lower;
+    this.risky = lit.includes(0x6b) || lit.includes(0x73);
+  }
+
+  usable(buf: Buffer): boolean {
+    return !this.risky || (!hasSeq(buf, KELVIN) && !hasSeq(buf, LONG_S));
+  }
+
+  find(buf: Buffer, from: number): number {
+    const { lit, rareAt, lower, upper } = this;
+    const len = lit.length;
+    const last = buf.length - len;
+    let a = buf.indexOf(lower, from + rareAt);
+    let b = upper === lower ? -1 : buf.indexOf(upper, from + rareAt);
+    while (a !== -1 || b !== -1) {
+      let h: number;
+      if (b === -1 || (a !== -1 && a < b)) {
+        h = a;
+        a = buf.indexOf(lower, a + 1);
+      } else {
+        h = b;
+        b = buf.indexOf(upper, b + 1);
+      }
+      const s = h - rareAt;
+      if (s > last) return -1;
+      if (s < 0) continue;
+      let k = 0;
+      for (; k < len; k++) {
+        const x = buf[s + k] as number;
+        const y = lit[k] as number;
+        if (x !== y && !(isLetter(y) && (x | 0x20) === y)) break;
+      }
+      if (k === len) return s;
+    }
+    return -1;
+  }
+}
+
+/** Buffer.indexOf(Buffer) is a slow substring search; a lead byte by memchr is not. */
+function hasSeq(buf: Buffer, seq: Buffer): boolean {
+  const lead = seq[0] as number;
+  for (let h = buf.indexOf(lead); h !== -1; h = buf.indexOf(lead, h + 1)) {
+    let k = 1;
+    while (k < seq.length && buf[h + k] === seq[k]) k++;
+    if (k === seq.length) return true;
+  }
+  return false;
+}
+
+function isLetter(b: number): boolean {
+  return (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a);
+}
+
 /** Finds a literal by its rarest byte; falls back to Buffer.indexOf(literal) when hits pile up. */
-class LiteralFinder {
+class LiteralFinder implements Finder {
+  usable(): boolean {
+    return true;
+  }
+
   private readonly rare: number;
   private readonly rareAt: number;
   private readonly len: number;
@@ -85,12 +168,17 @@ class LiteralFinder {
   }
 }
 
+/** False when the literal every match needs is surely absent (no regex involved: cannot hang). */
+export function mayMatch(buf: Buffer, c: Compiled): boolean {
+  return c.literal.length === 0 || !c.finder.usable(buf) || c.finder.find(buf, 0) !== -1;
+}
+
 /** Byte offsets of matches as flat [start0, end0, start1, end1, ...]; increasing, non-overlapping. */
 export function findMatches(buf: Buffer, c: Compiled): number[] {
   const out: number[] = [];
   const lit = c.literal;
   const n = buf.length;
-  if (lit.length > 0) {
+  if (lit.length > 0 && c.finder.usable(buf)) {
     const finder = c.finder;
     let p = finder.find(buf, 0);
     if (p === -1) return out;
@@ -125,6 +213,10 @@ function searchText(bytes: Buffer, base: number, c: Compiled, out: number[], sta
   if (isAscii(bytes)) {
     text = bytes.toString("latin1");
     toByte = (i) => i;
+  } else if (isUtf8(bytes)) {
+    // Most files have no match: map indices to bytes only when asked, walking forward.
+    text = bytes.toString("utf8");
+    toByte = forwardMapper(text);
   } else {
     const d = decodeBytes(bytes);
     text = d.text;
@@ -157,6 +249,29 @@ function searchText(bytes: Buffer, base: number, c: Compiled, out: number[], sta
     push(out, state, base + toByte(a), base + toByte(b));
     if (a === b) re.lastIndex = a + codeUnits(text, a);
   }
+}
+
+/** UTF-16 index -> UTF-8 byte offset for text decoded from valid UTF-8, cheapest when increasing. */
+function forwardMapper(text: string): (i: number) => number {
+  let ci = 0;
+  let cb = 0;
+  return (i) => {
+    if (i < ci) {
+      ci = 0;
+      cb = 0;
+    }
+    while (ci < i) {
+      const c = text.charCodeAt(ci);
+      if (c < 0x80) cb += 1;
+      else if (c < 0x800) cb += 2;
+      else if (c >= 0xd800 && c <= 0xdbff) {
+        cb += 4;
+        ci++;
+      } else cb += 3;
+      ci++;
+    }
+    return cb;
+  };
 }
 
 function codeUnits(text: string, i: number): number {

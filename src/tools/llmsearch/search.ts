@@ -15,7 +15,9 @@ import type { LlmsearchCountData, LlmsearchData, LlmsearchMatch, LlmsearchSkip }
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
 import { walkFiles, type WalkEntry } from "../../text/walk.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
+import { type FileJob, readFile, searchBytes } from "./file.js";
 import { compilePattern, questionOf } from "./pattern.js";
+import { mayMatch, prepare } from "./scan.js";
 import type { Batch, BatchResult, FileResult } from "./protocol.js";
 import type { WorkerInit } from "./worker.js";
 
@@ -90,7 +92,13 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   // Threads boot while the walk runs, and files go to them as the walk finds them.
   const pool = new Pool(init, req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   const onlyFiles = starts.length > 0 && starts.every((a) => !isDir(a));
-  pool.grow(onlyFiles ? Math.min(maxThreads, starts.length) : maxThreads);
+  const want = onlyFiles ? Math.min(maxThreads, starts.length) : maxThreads;
+  if (pattern.literal.length > 0) {
+    // The main thread reads each file and looks for the literal (linear, cannot hang); only
+    // files holding it go to a thread for the regex, and a pure literal needs no thread at all.
+    pool.prefilter(want);
+    if (!pattern.pureLiteral) pool.grow(1);
+  } else pool.grow(want);
   const done = pool.start();
   let files: WalkEntry[];
   let results: Map<string, FileResult>;
@@ -212,7 +220,9 @@ interface Slot {
 
 /** While the walk still runs, results cannot be read (it holds the thread): queue deeper. */
 const WALK_INFLIGHT = 6;
-const WALK_BATCH = 24;
+const WALK_BATCH = 64;
+/** Files that passed the prefilter are few and each likely holds matches: smaller batches. */
+const PRE_BATCH = 8;
 
 /** Worker threads fed with batches; a thread stuck on one file past the budget is replaced. */
 class Pool {
@@ -225,6 +235,8 @@ class Pool {
   private pending = 0;
   private nextId = 0;
   private walking = true;
+  /** Main-thread prefilter: the job, and how many threads the regex may use. */
+  private pre: { job: FileJob; maxThreads: number } | undefined;
   private done: (() => void) | undefined;
   private fail: ((e: unknown) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -233,6 +245,10 @@ class Pool {
     private readonly init: Omit<WorkerInit, "state">,
     private readonly timeoutMs: number,
   ) {}
+
+  prefilter(maxThreads: number): void {
+    this.pre = { job: { compiled: prepare(this.init.scan), maxFileSize: this.init.maxFileSize, countOnly: this.init.countOnly }, maxThreads };
+  }
 
   grow(n: number): void {
     while (this.slots.length < n) this.spawn();
@@ -284,13 +300,40 @@ class Pool {
   add(entry: WalkEntry): void {
     if (this.seen.has(entry.rel)) return;
     this.seen.add(entry.rel);
-    this.queue.push(this.files.length);
+    const i = this.files.length;
     this.files.push(entry);
+    const pre = this.pre;
+    if (pre) {
+      const got = readFile(entry.abs, pre.job.maxFileSize);
+      if (!Buffer.isBuffer(got)) {
+        this.results.set(entry.rel, { i, count: 0, skip: got });
+        return;
+      }
+      if (!mayMatch(got, pre.job.compiled)) {
+        this.searched++;
+        return;
+      }
+      if (pre.job.compiled.pattern.pureLiteral) {
+        // No regex: the matches are the literal's occurrences, found right here.
+        this.searched++;
+        const r = searchBytes(got, i, entry.rel, pre.job);
+        if (r) this.results.set(entry.rel, r);
+        return;
+      }
+      this.queue.push(i);
+      if (this.queue.length >= PRE_BATCH) {
+        if (this.queue.length >= 4 * PRE_BATCH) this.grow(pre.maxThreads);
+        this.feedAll();
+      }
+      return;
+    }
+    this.queue.push(i);
     if (this.queue.length >= WALK_BATCH) this.feedAll();
   }
 
   finish(): void {
     this.walking = false;
+    if (this.pre && this.queue.length > 0) this.grow(Math.min(this.pre.maxThreads, this.queue.length > 8 ? this.pre.maxThreads : 1));
     this.timer = setInterval(() => this.watch(), Math.max(10, Math.min(100, this.timeoutMs / 4)));
     this.feedAll();
     this.check();
@@ -303,9 +346,10 @@ class Pool {
 
   private feed(slot: Slot): void {
     const maxInflight = this.walking ? WALK_INFLIGHT : 2;
+    const walkBatch = this.pre ? PRE_BATCH : WALK_BATCH;
     while (slot.inflight.length < maxInflight && this.queue.length > 0) {
-      if (this.walking && this.queue.length < WALK_BATCH) return;
-      const size = this.walking ? WALK_BATCH : Math.max(1, Math.min(64, Math.ceil(this.queue.length / (this.slots.length * 4))));
+      if (this.walking && this.queue.length < walkBatch) return;
+      const size = this.walking ? walkBatch : Math.max(1, Math.min(64, Math.ceil(this.queue.length / (this.slots.length * 4))));
       const take = this.queue.splice(0, size);
       const batch: Batch = { id: this.nextId++, index: take, abs: [], rel: [] };
       for (const i of take) {
