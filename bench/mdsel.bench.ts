@@ -38,6 +38,8 @@ export async function run(): Promise<BenchRow[]> {
   const sel = timeCommand(process.execPath, [ourBin("mdsel"), "select", "changelog::heading:h2[0]", file], { runs: 5, warmup: 0 });
   if (sel.status !== 0) throw new Error(`mdsel select exited ${sel.status}`);
   rmSync(cacheDir, { recursive: true, force: true });
+  // Bare node start-up, for scale: on a loaded box every row inflates by the same factor.
+  const bare = timeCommand(process.execPath, ["-e", "0"], { runs: 5, warmup: 1 });
   const small = timeCommand(process.execPath, [ourBin("mdsel"), "index", join(CORPUS_DIR, "..", "test", "fixtures", "mdsel", "seed", "README.md")], { runs: 5, warmup: 1 });
   return [
     {
@@ -57,5 +59,6 @@ export async function run(): Promise<BenchRow[]> {
     },
     { suite: "mdsel", case: `select one h2, same file, cached (${kb} KB)`, ours: sel.medianMs, peakRssMb: sel.peakRssMb },
     { suite: "mdsel", case: "index a 0.5 KB README (start-up cost)", ours: small.medianMs, peakRssMb: small.peakRssMb },
+    { suite: "mdsel", case: "baseline: bare `node -e 0` (machine load scale)", ours: bare.medianMs, peakRssMb: bare.peakRssMb },
   ];
 }
