@@ -47,7 +47,6 @@ interface LanguageSetup {
 }
 
 const FUNCS: SymbolKind[] = ["function", "method", "constructor"];
-const TYPES: SymbolKind[] = ["class", "abstract_class", "struct", "interface", "trait", "enum", "union", "type_alias"];
 
 export const SETUPS: Record<string, LanguageSetup> = {
   c: {

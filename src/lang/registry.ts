@@ -4,7 +4,7 @@
  * src/lang/queries/<language>/), not in a walker per language.
  */
 import { createRequire } from "node:module";
-import Parser from "tree-sitter";
+import type Parser from "tree-sitter";
 
 const require = createRequire(import.meta.url);
 
@@ -96,7 +96,10 @@ const parsers = new Map<LanguageId, Parser>();
 export function parserFor(id: LanguageId): Parser {
   let p = parsers.get(id);
   if (!p) {
-    p = new Parser();
+    // Loaded on first use: commands that only need the extension table (a graph query) never
+    // pay for the native module.
+    const ParserCtor = require("tree-sitter") as typeof Parser;
+    p = new ParserCtor();
     p.setLanguage(grammar(id));
     parsers.set(id, p);
   }

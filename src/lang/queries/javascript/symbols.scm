@@ -33,7 +33,6 @@
 
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
-(function_expression name: (identifier) @name) @def.function
 
 (class_declaration name: (_) @name) @def.class
 (class name: (_) @name) @def.class
@@ -56,8 +55,8 @@
 (program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
 
 ; Default exports: anonymous ones are named "default"; named ones are flagged.
-(export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)] @def.function)
-(export_statement "default" @name value: (class) @def.class)
+(export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)]) @def.function
+(export_statement "default" @name value: (class)) @def.class
 (export_statement "default" declaration: (_) @flag.default_export)
-(export_statement "default" value: (_) @flag.default_export)
+(export_statement "default" value: (_) @flag.default_export) @flag.default_export
 (export_statement declaration: (_) @flag.exported)

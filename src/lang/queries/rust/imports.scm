@@ -11,6 +11,7 @@
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list [(identifier) (self)] @import.name))) @import
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (use_as_clause path: (identifier) @import.name alias: (identifier) @import.alias)))) @import
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (scoped_identifier path: (_) @import.source name: (identifier) @import.name)))) @import
+(use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (use_as_clause path: (scoped_identifier path: (_) @import.source name: (identifier) @import.name) alias: (identifier) @import.alias)))) @import
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (use_wildcard (_) @import.source) @import.wildcard))) @import
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (scoped_use_list path: (_) @import.source list: (use_list [(identifier) (self)] @import.name))))) @import
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (scoped_use_list path: (_) @import.source list: (use_list (use_as_clause path: (identifier) @import.name alias: (identifier) @import.alias)))))) @import

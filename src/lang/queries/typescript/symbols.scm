@@ -33,7 +33,6 @@
 
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
-(function_expression name: (identifier) @name) @def.function
 
 ; Overload signatures and `declare function`.
 (program (function_signature name: (identifier) @name) @def.function @flag.overload)
@@ -49,13 +48,15 @@
   (#eq? @name "constructor")) @def.constructor
 (method_definition name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @def.method
 (class_body (method_signature name: (_) @name) @def.method @flag.overload)
-(method_signature name: (_) @name) @def.method
+(interface_body (method_signature name: (_) @name) @def.method)
+(type_alias_declaration value: (object_type (method_signature name: (_) @name) @def.method))
 (abstract_method_signature name: (_) @name) @def.method @flag.abstract
 (public_field_definition
   name: (_) @name
   value: [(arrow_function) (function_expression)]) @def.method
 (public_field_definition name: (_) @name) @def.field
-(property_signature name: (_) @name) @def.field
+(interface_body (property_signature name: (_) @name) @def.field)
+(type_alias_declaration value: (object_type (property_signature name: (_) @name) @def.field))
 
 (interface_declaration name: (_) @name) @def.interface
 (type_alias_declaration name: (_) @name) @def.type_alias
@@ -63,6 +64,7 @@
 (enum_body name: (property_identifier) @name @def.enum_member)
 (enum_body (enum_assignment name: (property_identifier) @name) @def.enum_member)
 
+(internal_module name: (nested_identifier) @name.qualified) @def.namespace
 (internal_module name: (_) @name) @def.namespace
 (module name: (_) @name) @def.module
 
@@ -80,8 +82,8 @@
 (statement_block (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
 
 ; Default exports: anonymous ones are named "default"; named ones are flagged.
-(export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)] @def.function)
-(export_statement "default" @name value: (class) @def.class)
+(export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)]) @def.function
+(export_statement "default" @name value: (class)) @def.class
 (export_statement "default" declaration: (_) @flag.default_export)
-(export_statement "default" value: (_) @flag.default_export)
+(export_statement "default" value: (_) @flag.default_export) @flag.default_export
 (export_statement declaration: (_) @flag.exported)

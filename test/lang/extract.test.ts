@@ -1,0 +1,426 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import Parser from "tree-sitter";
+import { extractFacts, startOf } from "../../src/lang/extract.js";
+import type { FileFacts } from "../../src/lang/extract-types.js";
+import { languageForPath, parse, type LanguageId } from "../../src/lang/registry.js";
+import * as F from "./fixtures.js";
+
+/** Extracts and checks what must hold for every file: spans are exact and nest. */
+function extract(language: LanguageId, source: string | Buffer): { facts: FileFacts; bytes: Buffer } {
+  const bytes = typeof source === "string" ? Buffer.from(source) : source;
+  const facts = extractFacts(language, bytes);
+  const text = (r: { byte_start: number; byte_end: number }): string => bytes.subarray(r.byte_start, r.byte_end).toString();
+  for (const s of facts.symbols) {
+    assert.ok(s.range.byte_start <= s.name_range.byte_start && s.name_range.byte_end <= s.range.byte_end, `${s.name}: name inside definition`);
+    // A trait impl is named `<Type as Trait>`; its name span is the type's.
+    if (!(s.kind === "impl" && s.name.startsWith("<"))) assert.equal(text(s.name_range), s.name, `name span of ${s.kind} ${s.name}`);
+    if (s.parent_index !== undefined) {
+      const p = facts.symbols[s.parent_index];
+      assert.ok(p && p.range.byte_start <= s.range.byte_start && s.range.byte_end <= p.range.byte_end, `${s.name} inside its parent`);
+      assert.deepEqual(s.scope.slice(0, p.scope.length + 1), [...p.scope, p.name], `${s.name}: scope starts with the parent's`);
+    }
+  }
+  for (const r of facts.references) {
+    assert.equal(text(r.range), r.name, `reference span of ${r.kind} ${r.name}`);
+    if (r.enclosing_index !== undefined) {
+      const e = facts.symbols[r.enclosing_index];
+      assert.ok(e && e.range.byte_start <= r.range.byte_start && r.range.byte_end <= e.range.byte_end, `${r.name} inside its enclosing symbol`);
+    }
+  }
+  return { facts, bytes };
+}
+
+/** `kind scope/name ^parent [flags]`, one line per symbol, in document order. */
+function symbols(f: FileFacts): string[] {
+  return f.symbols.map((s) => {
+    const parent = s.parent_index !== undefined ? ` ^${(f.symbols[s.parent_index] as { name: string }).name}` : "";
+    const flags = s.flags ? ` [${s.flags.join(",")}]` : "";
+    return `${s.kind} ${[...s.scope, s.name].join("/")}${parent}${flags}`;
+  });
+}
+
+/** `kind qualifier.name in enclosing`, for references other than plain reads. */
+function refs(f: FileFacts): string[] {
+  return f.references
+    .filter((r) => r.kind !== "read")
+    .map((r) => {
+      const q = r.qualifier ? `${r.qualifier}.` : "";
+      const e = r.enclosing_index !== undefined ? ` in ${(f.symbols[r.enclosing_index] as { name: string }).name}` : "";
+      return `${r.kind} ${q}${r.name}${e}`;
+    });
+}
+
+function imports(f: FileFacts): unknown[] {
+  return f.imports.map((i) => ({ source: i.source, names: i.names, ...(i.alias ? { alias: i.alias } : {}) }));
+}
+
+function includesAll(actual: string[], expected: string[]): void {
+  for (const e of expected) assert.ok(actual.includes(e), `missing ${e} in ${JSON.stringify(actual)}`);
+}
+
+test("TypeScript: classes, overloads, abstract, default export, namespaces, bound functions", () => {
+  const { facts } = extract("typescript", F.TS);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "interface Shape [exported]",
+    "method Shape/area ^Shape",
+    "field Shape/name ^Shape",
+    "type_alias Point [exported]",
+    "field Point/x ^Point",
+    "field Point/y ^Point",
+    "enum Color [exported]",
+    "enum_member Color/Red ^Color",
+    "enum_member Color/Green ^Color",
+    "abstract_class Base [default_export,exported]",
+    "field Base/name ^Base",
+    "constructor Base/constructor ^Base",
+    "method Base/area ^Base [abstract]",
+    "method Base/scale ^Base [overload]",
+    "method Base/scale ^Base [overload]",
+    "method Base/scale ^Base",
+    "function parse [exported,overload]",
+    "function parse [exported]",
+    "function add [exported]",
+    "variable counter",
+    "constant LIMIT [exported]",
+    "namespace Geometry/Inner",
+    "constant Geometry/Inner/unit ^Inner [exported]",
+    "module ext",
+    "function ext/ext ^ext",
+    "function log",
+  ]);
+  assert.deepEqual(refs(facts), [
+    "import react.React",
+    "import react.useState",
+    "import react.FC",
+    "import ./helpers.helper",
+    "type Shape in Base",
+    "type T in constructor",
+    "write this.value in scale",
+    "call log in scale",
+    "call path.join in scale",
+    "call Number in parse",
+    "write counter in log",
+    "call console.log in log",
+  ]);
+  assert.deepEqual(imports(facts), [
+    { source: "react", names: [{ name: "default", alias: "React" }, { name: "useState", alias: "useS" }, { name: "FC" }] },
+    { source: "node:path", names: [{ name: "*", alias: "path" }] },
+    { source: "./helpers", names: [{ name: "helper", alias: "h" }] },
+  ]);
+  // Reads carry their qualifier; local names bound by imports are not references.
+  const reads = facts.references.filter((r) => r.kind === "read").map((r) => r.name);
+  assert.ok(!reads.includes("useS") && !reads.includes("path") === false, "path is read in scale()");
+  assert.ok(facts.references.some((r) => r.kind === "read" && r.name === "f" && r.enclosing_index !== undefined));
+});
+
+test("TSX: components are calls, with the TSX grammar", () => {
+  const { facts } = extract("tsx", F.TSX);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), ["function Counter [exported]"]);
+  includesAll(refs(facts), ["call useState in Counter", "call Button.Primary in Counter", "call Label in Counter", "call setN in Counter"]);
+  // The same source is not TypeScript: JSX needs the TSX grammar.
+  assert.equal(extractFacts("typescript", Buffer.from(F.TSX)).has_errors, true);
+});
+
+test("JavaScript with JSX: CommonJS, prototype methods, object-literal methods, default export", () => {
+  const { facts } = extract("javascript", F.JSX);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "constant express",
+    "class App",
+    "field App/#secret ^App",
+    "method App/create ^App",
+    "method App/render ^App",
+    "method App/listen",
+    "function handler",
+    "constant routes",
+    "method routes/index ^routes",
+    "method routes/show ^routes",
+    "function default [default_export]",
+    "variable count",
+  ]);
+  includesAll(refs(facts), [
+    "call Layout in render",
+    "call Item in render",
+    "call App in create",
+    "write this.server in listen",
+    "call App.create in handler",
+    "write count",
+  ]);
+  assert.deepEqual(imports(facts), [
+    { source: "express", names: [], alias: "express" },
+    { source: "express", names: [{ name: "Router" }, { name: "json", alias: "parseJson" }] },
+    { source: "./m.mjs", names: [{ name: "default", alias: "def" }, { name: "a", alias: "b" }] },
+  ]);
+});
+
+test(".js .jsx .mjs .cjs are JavaScript, .ts .mts .cts TypeScript, .tsx TSX", () => {
+  for (const p of ["a.js", "a.jsx", "lib/a.mjs", "a.cjs"]) assert.equal(languageForPath(p)?.id, "javascript", p);
+  for (const p of ["a.ts", "a.mts", "a.cts", "types/a.d.ts"]) assert.equal(languageForPath(p)?.id, "typescript", p);
+  assert.equal(languageForPath("App.tsx")?.id, "tsx");
+  const esm = extract("javascript", "export function f() { return g(); }\nexport default class K {}\n").facts;
+  assert.deepEqual(symbols(esm), ["function f [exported]", "class K [default_export,exported]"]);
+});
+
+test("Python: decorated definitions, methods, constructors, nested scopes, module variables", () => {
+  const { facts } = extract("python", F.PY);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "constant MAX_SIZE",
+    "variable registry",
+    "function handler",
+    "class Service",
+    "field Service/retries ^Service",
+    "constructor Service/__init__ ^Service",
+    "method Service/url ^Service",
+    "class Service/Config ^Service",
+    "field Service/Config/debug ^Config",
+    "function helper",
+    "function helper/inner ^helper",
+  ]);
+  // The decorated class's span starts at its decorator.
+  const service = facts.symbols.find((s) => s.name === "Service");
+  assert.equal(Buffer.from(F.PY).subarray(service?.range.byte_start).toString().slice(0, 10), "@dataclass");
+  includesAll(refs(facts), ["call dataclass in Service", "type Base in Service", "call osp.join in url", "call helper in url", "call inner in helper", "write self.name in __init__"]);
+  assert.deepEqual(imports(facts), [
+    { source: "os.path", names: [], alias: "osp" },
+    { source: "sys", names: [] },
+    { source: ".models", names: [{ name: "User", alias: "U" }, { name: "Group" }] },
+    { source: "typing", names: [{ name: "*" }] },
+  ]);
+});
+
+test("Rust: impl blocks scope their methods, trait impls are <Type as Trait>, macros", () => {
+  const { facts } = extract("rust", F.RS);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "module shapes",
+    "struct shapes/Circle ^shapes",
+    "field shapes/Circle/r ^Circle",
+    "enum shapes/Kind ^shapes",
+    "enum_member shapes/Kind/Round ^Kind",
+    "enum_member shapes/Kind/Square ^Kind",
+    "union shapes/Bits ^shapes",
+    "field shapes/Bits/i ^Bits",
+    "field shapes/Bits/f ^Bits",
+    "trait Area",
+    "method Area/area ^Area",
+    "method Area/unit ^Area",
+    "impl Circle",
+    "method Circle/new ^Circle",
+    "impl <Circle as Area>",
+    "method <Circle as Area>/area ^<Circle as Area>",
+    "impl Square",
+    "method Square/new ^Square",
+    "constant MAX",
+    "static COUNT",
+    "type_alias Map",
+    "macro square",
+    "function main",
+  ]);
+  // Two `new` methods in two impl blocks: two symbols with different scopes.
+  const news = facts.symbols.filter((s) => s.name === "new").map((s) => s.scope);
+  assert.deepEqual(news, [["Circle"], ["Square"]]);
+  includesAll(refs(facts), ["call Circle.new in main", "call c.area in main", "call println in main", "type HashMap in Map"]);
+  assert.deepEqual(imports(facts), [
+    { source: "std::collections", names: [{ name: "HashMap" }] },
+    { source: "std::collections::hash_map", names: [{ name: "Entry", alias: "E" }] },
+    { source: "crate::util", names: [{ name: "*" }] },
+  ]);
+});
+
+test("Go: receiver types scope methods, grouped specs are siblings", () => {
+  const { facts } = extract("go", F.GO);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "struct Circle",
+    "field Circle/R ^Circle",
+    "field Circle/D ^Circle",
+    "field Circle/name ^Circle",
+    "interface Shape",
+    "method Shape/Area ^Shape",
+    "type_alias Celsius",
+    "type_alias Alias",
+    "constant Pi",
+    "variable count",
+    "variable total",
+    "function NewCircle",
+    "method Circle/Area",
+    "method Circle/String",
+  ]);
+  includesAll(refs(facts), ["write count in Area", "call fmt.Sprintf in String", "call ToUpper in String", "type Circle in NewCircle"]);
+  assert.deepEqual(imports(facts), [
+    { source: "fmt", names: [] },
+    { source: "math", names: [], alias: "m" },
+    { source: "strings", names: [{ name: "*" }] },
+  ]);
+});
+
+test("Java: abstract classes, constructors, nested classes, enums, records, interface constants", () => {
+  const { facts } = extract("java", F.JAVA);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "namespace com.example.shapes",
+    "abstract_class Shape",
+    "field Shape/SIDES ^Shape",
+    "field Shape/name ^Shape",
+    "field Shape/label ^Shape",
+    "constructor Shape/Shape ^Shape",
+    "method Shape/area ^Shape [abstract]",
+    "method Shape/compareTo ^Shape",
+    "class Shape/Circle ^Shape",
+    "field Shape/Circle/r ^Circle",
+    "constructor Shape/Circle/Circle ^Circle",
+    "method Shape/Circle/area ^Circle",
+    "interface Named",
+    "method Named/name ^Named",
+    "constant Named/MAX ^Named",
+    "enum Color",
+    "enum_member Color/RED ^Color",
+    "enum_member Color/GREEN ^Color",
+    "method Color/next ^Color",
+    "class Point",
+  ]);
+  includesAll(refs(facts), ["call Double.compare in compareTo", "call other.area in compareTo", "write this.r in Circle", "type Comparable in Shape"]);
+  assert.deepEqual(imports(facts), [
+    { source: "java.util", names: [{ name: "List" }] },
+    { source: "java.util", names: [{ name: "*" }] },
+    { source: "java.lang.Math", names: [{ name: "PI" }] },
+  ]);
+});
+
+test("C: macros, typedef'd structs, unions, enums, file-scope variables, pointer declarators", () => {
+  const { facts } = extract("c", F.C);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "macro MAX_SHAPES",
+    "macro SQUARE",
+    "struct shape",
+    "field shape/kind ^shape",
+    "field shape/area ^shape",
+    "field shape/next ^shape",
+    "type_alias shape_t",
+    "union value",
+    "field value/i ^value",
+    "field value/d ^value",
+    "enum kind",
+    "enum_member kind/CIRCLE ^kind",
+    "enum_member kind/SQUARE_KIND ^kind",
+    "variable count",
+    "variable cursor",
+    "variable verbose [extern]",
+    "variable names",
+    "function circle_area",
+    "function shape_name",
+  ]);
+  includesAll(refs(facts), ["write count in circle_area", "call SQUARE in circle_area", "call printf in shape_name"]);
+  assert.deepEqual(imports(facts), [
+    { source: "stdio.h", names: [] },
+    { source: "shape.h", names: [] },
+  ]);
+});
+
+test("C++: namespaces, classes, constructors, destructors, operators, out-of-line definitions", () => {
+  const { facts } = extract("cpp", F.CPP);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "namespace geo",
+    "namespace geo/v1 ^geo",
+    "class geo/v1/Shape ^v1",
+    "constructor geo/v1/Shape/Shape ^Shape",
+    "constructor geo/v1/Shape/~Shape ^Shape [declaration]",
+    "method geo/v1/Shape/area ^Shape [declaration]",
+    "method geo/v1/Shape/id ^Shape",
+    "method geo/v1/Shape/operator bool ^Shape",
+    "field geo/v1/Shape/id_ ^Shape",
+    "struct geo/v1/Point ^v1",
+    "field geo/v1/Point/x ^Point",
+    "field geo/v1/Point/y ^Point",
+    "class geo/v1/Box ^v1",
+    "method geo/v1/Box/area ^Box",
+    "field geo/v1/Box/w ^Box",
+    "field geo/v1/Box/h ^Box",
+    "type_alias geo/v1/Points ^v1",
+    "enum geo/v1/Color ^v1",
+    "enum_member geo/v1/Color/Red ^Color",
+    "enum_member geo/v1/Color/Green ^Color",
+    "method geo/Shape/~Shape",
+    "function total",
+  ]);
+  includesAll(refs(facts), ["call s.area in total", "write sum in total", "type geo.Shape in total"]);
+});
+
+test("C++ attribute macros do not derail the parse, and offsets stay exact", () => {
+  const src = "FMT_BEGIN_NAMESPACE\nclass FMT_API Widget {\n public:\n  FMT_CONSTEXPR auto size() const -> int { return 1; }\n};\nFMT_END_NAMESPACE\n";
+  const { facts } = extract("cpp", src);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), ["class Widget", "method Widget/size ^Widget"]);
+});
+
+test("non-ASCII text before definitions: byte offsets, not UTF-16 indices", () => {
+  const src = "// é — 😀 ünïcödé\nconst s = \"日本語\";\nfunction after() { return s; }\n";
+  const { facts, bytes } = extract("javascript", src);
+  const after = facts.symbols.find((s) => s.name === "after");
+  assert.ok(after);
+  assert.equal(after.name_range.byte_start, bytes.indexOf("after"));
+  assert.equal(bytes.subarray(after.range.byte_start, after.range.byte_end).toString(), "function after() { return s; }");
+  const read = facts.references.find((r) => r.name === "s" && r.kind === "read");
+  assert.equal(read?.range.byte_start, bytes.lastIndexOf("s;"));
+});
+
+test("invalid UTF-8, a BOM and CRLF keep spans exact", () => {
+  const bytes = Buffer.concat([
+    Buffer.from([0xef, 0xbb, 0xbf]),
+    Buffer.from("# caf"),
+    Buffer.from([0xe9, 0xff]),
+    Buffer.from("\r\ndef tail():\r\n    return 1\r\n"),
+  ]);
+  const { facts } = extract("python", bytes);
+  const tail = facts.symbols.find((s) => s.name === "tail");
+  assert.equal(tail?.name_range.byte_start, bytes.indexOf("tail"));
+});
+
+test("syntax errors: what tree-sitter recovers is extracted and has_errors says so", () => {
+  const src = "function ok() { return 1; }\nfunction broken( {\n  let x = ;\n}\nclass Later { run() { ok(); } }\n";
+  const { facts } = extract("javascript", src);
+  assert.equal(facts.has_errors, true);
+  const names = facts.symbols.map((s) => s.name);
+  assert.ok(names.includes("ok"), JSON.stringify(names));
+  assert.ok(names.includes("Later") || names.includes("run"), JSON.stringify(names));
+});
+
+test("a file of several megabytes parses whole (parser buffer sized to the input)", () => {
+  // Comment lines are cheap to parse, so the test stays fast while the input is large.
+  const filler = "// ".padEnd(79, "x") + "\n";
+  const src = `export function first(): number { return 1; }\n${filler.repeat(30000)}export function last(a: number) { return first() + a; }\n`;
+  const bytes = Buffer.from(src);
+  assert.ok(bytes.length > 2 * 1024 * 1024);
+  const facts = extractFacts("typescript", bytes);
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), ["function first [exported]", "function last [exported]"]);
+  const last = facts.symbols[1];
+  assert.equal(last?.name_range.byte_start, bytes.lastIndexOf("last"));
+  assert.ok(facts.references.some((r) => r.kind === "call" && r.name === "first" && r.range.byte_start === bytes.lastIndexOf("first")));
+});
+
+test("startOf reads a node's start without a native call and agrees with startIndex", () => {
+  const tree = parse("typescript", "const é = 1;\nfunction 😀x() {}\n" + F.TS);
+  const seen: Parser.SyntaxNode[] = [];
+  const visit = (n: Parser.SyntaxNode): void => {
+    seen.push(n);
+    for (const c of n.children) visit(c);
+  };
+  visit(tree.rootNode);
+  assert.ok(seen.length > 100);
+  for (const n of seen) assert.equal(startOf(n), n.startIndex);
+});
+
+test("every language extracts from an empty file and from binary noise without throwing", () => {
+  const noise = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 131) % 256));
+  for (const l of ["rust", "python", "c", "cpp", "java", "javascript", "typescript", "tsx", "go"] as const) {
+    assert.deepEqual(extractFacts(l, Buffer.alloc(0)).symbols, []);
+    extract(l, noise);
+  }
+});
