@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import Parser from "tree-sitter";
+import type Parser from "tree-sitter";
 import { extractFacts, startOf } from "../../src/lang/extract.js";
 import type { FileFacts } from "../../src/lang/extract-types.js";
 import { languageForPath, parse, type LanguageId } from "../../src/lang/registry.js";
