@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, lstatSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { which } from "../../src/validate/process.js";
-import { runTool } from "../support/run.js";
+import { DIST, runTool } from "../support/run.js";
 import { checkerTempDirs, type Envelope, lineOf, listFiles, project } from "./helpers.js";
 
 const lfw = (root: string, args: string[], env?: Record<string, string>) =>
@@ -33,6 +34,19 @@ describe("llmfilewrite C and C++ (gcc/g++ -fsyntax-only with compile_commands.js
     assert.equal(d.start_line, lineOf(bad, "undefined_name"));
     assert.equal(Buffer.from(bad).subarray(d.byte_start, d.byte_end).toString(), "undefined_name");
     assert.ok(!existsSync(join(root, "src/broken.c")));
+  });
+
+  it("--dry-run validates and writes nothing", async () => {
+    need("gcc");
+    const root = project("c-project");
+    const before = listFiles(root);
+    const r = await lfw(root, ["--path", "src/dry.c", "--dry-run", "--content", "int dry(void) { return 0; }\n"]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.status, "approved");
+    assert.equal(env.result?.dry_run, true);
+    assert.equal(env.result?.written, false);
+    assert.deepEqual(listFiles(root), before);
   });
 
   it("rejects a C++ error from g++", async () => {
@@ -86,6 +100,51 @@ describe("llmfilewrite Java (javac into a temp directory)", () => {
     const ok = await lfw(root, ["--path", "src/com/example/Main.java", "--content", good]);
     assert.equal(ok.code, 0, ok.stdout);
     assert.deepEqual(listFiles(root), [...before, "src/com/example/Main.java"].sort());
+  });
+});
+
+describe("llmfilewrite on hostile ground", () => {
+  it("replaces a file through a symlink inside the root: the link stays a link, its target gets the bytes", async () => {
+    need("gcc");
+    const root = project("c-project");
+    symlinkSync("helper.c", join(root, "src/link.c"));
+    const old = readFileSync(join(root, "src/helper.c"));
+    const content = '#include "answer.h"\n\nint helper(int value) { return value * MODE; }\n';
+    const r = await lfw(root, ["--path", "src/link.c", "--overwrite", "--content", content]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.ok(lstatSync(join(root, "src/link.c")).isSymbolicLink());
+    assert.equal(readFileSync(join(root, "src/helper.c"), "utf8"), content);
+    assert.notDeepEqual(old, Buffer.from(content));
+  });
+
+  it("a checker that runs out of --timeout is a warning and leaves no temp directory", async () => {
+    need("javac");
+    const root = project("java-project");
+    const tempBefore = checkerTempDirs();
+    const content = "package com.example;\n\npublic class Late { }\n";
+    const r = await lfw(root, ["--path", "src/com/example/Late.java", "--timeout", "0.001", "--reject-on", "warning", "--content", content]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.result?.lsp_used, "none");
+    assert.ok(env.result?.diagnostics.some((d) => d.code === "checker.timeout" && d.level === "warning"), r.stdout);
+    assert.deepEqual(checkerTempDirs(), tempBefore);
+    assert.ok(!existsSync(join(root, "src/com/example/Late.java")));
+  });
+
+  it("SIGTERM during validation leaves neither the file nor javac's temp directory", async () => {
+    need("javac");
+    const root = project("java-project");
+    const tempBefore = checkerTempDirs();
+    const child = spawn(process.execPath, [join(DIST, "src/cli/llmfilewrite.js"), "--root", root, "--path", "src/com/example/Gone.java", "--content", "package com.example;\npublic class Gone { }\n"], { cwd: root, stdio: "ignore" });
+    // Wait until javac's temp directory exists, then interrupt.
+    const deadline = Date.now() + 30_000;
+    while (checkerTempDirs().length <= tempBefore.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(checkerTempDirs().length > tempBefore.length, "javac never started");
+    child.kill("SIGTERM");
+    const code = await new Promise<number | null>((r) => child.on("close", (c) => r(c)));
+    assert.equal(code, 143);
+    assert.deepEqual(checkerTempDirs(), tempBefore);
+    assert.ok(!existsSync(join(root, "src/com/example/Gone.java")));
   });
 });
 

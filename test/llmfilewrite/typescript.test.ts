@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { checksum } from "../../src/text/checksum.js";
 import { runTool, tempDir } from "../support/run.js";
 import { type Envelope, lineOf, listFiles, project } from "./helpers.js";
@@ -11,7 +11,6 @@ let root: string;
 before(() => {
   root = project("ts-project");
 });
-after(() => undefined);
 
 const lfw = (args: string[], input?: string) => runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, input });
 
@@ -77,16 +76,6 @@ describe("llmfilewrite TypeScript (LanguageService in the project's tsconfig)", 
     assert.equal(readFileSync(join(root, "src/legacy.ts"), "utf8"), next, "rejected overwrite leaves the file as it was");
   });
 
-  it("--dry-run validates and writes nothing", async () => {
-    const r = await lfw(["--path", "src/dry.ts", "--dry-run", "--content", "export const dry = 1;\n"]);
-    const env = r.json as Envelope;
-    assert.equal(r.code, 0, r.stdout);
-    assert.equal(env.status, "approved");
-    assert.equal(env.result?.dry_run, true);
-    assert.equal(env.result?.written, false);
-    assert.ok(!existsSync(join(root, "src/dry.ts")));
-  });
-
   it("refuses to replace an existing file without --overwrite and leaves it unchanged", async () => {
     const before = readFileSync(join(root, "src/math.ts"));
     const r = await lfw(["--path", "src/math.ts", "--content", "export const x = 1;\n"]);
@@ -129,6 +118,11 @@ describe("llmfilewrite TypeScript (LanguageService in the project's tsconfig)", 
     assert.equal((c.json as Envelope).error?.code, "LLMFILEWRITE_E000");
     const t = await lfw(["--path", "src/a.ts", "--content", "x", "--reject-on", "never"]);
     assert.equal(t.code, 2);
+    const huge = join(tempDir("lfw-huge-"), "huge.ts");
+    writeFileSync(huge, Buffer.alloc(17 * 1024 * 1024, 0x20));
+    const h = await lfw(["--path", "src/a.ts", "--from", huge]);
+    assert.equal(h.code, 1);
+    assert.equal((h.json as Envelope).error?.code, "LLMFILEWRITE_E007");
     assert.ok(!existsSync(join(root, "src/a.ts")));
   });
 });
