@@ -22,7 +22,7 @@ const program = baseProgram(TOOL, "Create or replace a source file only after tr
   .option("--overwrite", "allow replacing an existing file (without it an existing file is refused and left unchanged)")
   .option("--expected-checksum <sha256>", "replace only if the existing file has this checksum (sha256:<hex> or bare hex)")
   .addOption(new Option("--reject-on <level>", "reject on introduced errors, or on introduced errors and warnings").choices(["error", "warning"]).default("error"))
-  .option("--timeout <seconds>", "time budget of each external checker in seconds; a checker that runs out is reported as a warning", "60")
+  .option("--timeout <seconds>", "time budget of each checker (TypeScript service, pyright, gcc, javac, cargo/rustc, go) in seconds; a checker that runs out is reported as a warning", "60")
   .option("--dry-run", "validate and report, write nothing")
   .option("--root <dir>", "workspace root (default: enclosing git work tree, else the current directory)")
   .addHelpText(

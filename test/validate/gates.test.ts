@@ -95,4 +95,11 @@ describe("validate: validateContent", () => {
     assert.equal(w?.level, "warning");
     assert.match(w?.message ?? "", /pyright gave no answer/);
   });
+
+  it("the in-process TypeScript check is bounded too: its worker is stopped at the deadline", async () => {
+    const root = tempDir("lfw-validate-");
+    const r = await validateContent({ root, relPath: "m.ts", language: "typescript", content: Buffer.from("export const x = 1;\n"), timeoutMs: 1 });
+    assert.equal(r.lsp_used, "none");
+    assert.ok(r.diagnostics.some((d) => d.code === "checker.timeout" && d.level === "warning"), JSON.stringify(r.diagnostics));
+  });
 });

@@ -1,162 +1,92 @@
 /**
- * TypeScript and JavaScript: the TypeScript compiler's LanguageService, in process. Its host
- * serves the new content at the file's real path and everything else from disk, so the file is
- * checked in its project (the nearest tsconfig.json / jsconfig.json) without being written.
- * One service per project per session: a second file (or the previous content of an overwrite)
- * reuses the parsed program instead of starting cold.
+ * TypeScript and JavaScript: the compiler's LanguageService (typescript-project.ts) in a worker
+ * thread (ts-worker.ts), so a check can be cut off at --timeout like any external checker. The
+ * session keeps one worker, which keeps one service per project.
  */
-import { dirname } from "node:path";
-import ts from "typescript";
-import { findUp } from "../process.js";
+import { Worker } from "node:worker_threads";
 import type { ContentPositions } from "../positions.js";
-import type { CheckerOutcome, Level } from "../types.js";
-import type { CheckContext } from "./common.js";
+import type { CheckerOutcome } from "../types.js";
+import { failed, timedOut, type CheckContext } from "./common.js";
+import type { TsCheckRequest, TsCheckResponse } from "./ts-worker.js";
 
-const DEFAULT_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  strict: true,
-  allowJs: true,
-  checkJs: false,
-  skipLibCheck: true,
-  noEmit: true,
-  esModuleInterop: true,
-};
+export class TsWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, (r: TsCheckResponse) => void>();
+  private nextId = 1;
+  private dead = false;
 
-export class TsProject {
-  private readonly overlay = new Map<string, { text: string; version: number }>();
-  private readonly service: ts.LanguageService;
-  readonly options: ts.CompilerOptions;
-  private readonly roots: string[];
-  readonly configFile: string | undefined;
-  readonly configErrors: string[] = [];
-
-  constructor(configFile: string | undefined, dir: string) {
-    this.configFile = configFile;
-    let options = DEFAULT_OPTIONS;
-    let roots: string[] = [];
-    if (configFile) {
-      const parsed = parseConfig(configFile, this.configErrors);
-      if (parsed) {
-        options = { ...parsed.options, noEmit: true };
-        roots = parsed.fileNames;
-      }
-    }
-    this.options = options;
-    // Only the project's scripts (files that are not modules, and modules that `declare global`)
-    // are kept as roots besides the checked file: they carry the global declarations a module may
-    // use without importing them; every module the checked file needs is reached through its
-    // imports. Parsing every source of a 400k-line project to check one file costs seconds and
-    // changes none of this file's diagnostics (module augmentations in files it never imports
-    // excepted; see docs/llmfilewrite.md).
-    this.roots = roots.filter((f) => !f.includes("/node_modules/") && contributesGlobals(f));
-    const cwd = configFile ? dirname(configFile) : dir;
-    const host: ts.LanguageServiceHost = {
-      getScriptFileNames: () => [...this.roots, ...this.overlay.keys()],
-      getScriptVersion: (f) => String(this.overlay.get(f)?.version ?? 0),
-      getScriptSnapshot: (f) => {
-        const o = this.overlay.get(f);
-        if (o) return ts.ScriptSnapshot.fromString(o.text);
-        const text = ts.sys.readFile(f);
-        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-      },
-      getCurrentDirectory: () => cwd,
-      getCompilationSettings: () => this.options,
-      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: (f) => this.overlay.has(f) || ts.sys.fileExists(f),
-      readFile: (f) => this.overlay.get(f)?.text ?? ts.sys.readFile(f),
-      readDirectory: ts.sys.readDirectory,
-      directoryExists: ts.sys.directoryExists,
-      getDirectories: ts.sys.getDirectories,
-      realpath: ts.sys.realpath,
-      useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
-      // As tsc does: JSDoc in .ts files is parsed only where it can carry type errors. Skipping
-      // the rest cuts a cold check in a heavily documented project by more than half.
-      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+  constructor() {
+    this.worker = new Worker(new URL("./ts-worker.js", import.meta.url));
+    this.worker.on("message", (r: TsCheckResponse) => {
+      this.pending.get(r.id)?.(r);
+      this.pending.delete(r.id);
+    });
+    const fail = (why: string): void => {
+      this.dead = true;
+      for (const [id, resolve] of this.pending) resolve({ id, ok: false, error: why });
+      this.pending.clear();
     };
-    this.service = ts.createLanguageService(host, ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, cwd, ts.JSDocParsingMode.ParseForTypeErrors));
+    this.worker.on("error", (e) => fail(e.stack ?? e.message));
+    this.worker.on("exit", (code) => fail(`worker exited (${code})`));
   }
 
-  /** Syntactic and semantic diagnostics of `text` standing at `abs`. */
-  check(abs: string, text: string): ts.Diagnostic[] {
-    const prev = this.overlay.get(abs);
-    this.overlay.set(abs, { text, version: (prev?.version ?? 0) + 1 });
-    return [...this.service.getSyntacticDiagnostics(abs), ...this.service.getSemanticDiagnostics(abs)];
+  get alive(): boolean {
+    return !this.dead;
+  }
+
+  check(req: Omit<TsCheckRequest, "id">): Promise<TsCheckResponse> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.worker.postMessage({ ...req, id });
+    });
   }
 
   dispose(): void {
-    this.service.dispose();
+    this.dead = true;
+    void this.worker.terminate();
   }
 }
 
-/** A file without top-level import/export is a script whose declarations are global. */
-function contributesGlobals(file: string): boolean {
-  const text = ts.sys.readFile(file) ?? "";
-  return !/^\s*(export|import)\b/m.test(text) || /^\s*declare\s+global\b/m.test(text);
+function relativeTo(root: string, abs: string): string {
+  return abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : abs;
 }
-
-function parseConfig(configFile: string, errors: string[]): ts.ParsedCommandLine | undefined {
-  const host: ts.ParseConfigFileHost = {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => errors.push(ts.flattenDiagnosticMessageText(d.messageText, "\n")),
-  };
-  return ts.getParsedCommandLineOfConfigFile(configFile, {}, host);
-}
-
-/** The project a file belongs to: nearest tsconfig.json (jsconfig.json for JavaScript), or none. */
-export function projectConfigFor(ctx: CheckContext): string | undefined {
-  const names = ctx.language === "javascript" ? ["jsconfig.json", "tsconfig.json"] : ["tsconfig.json"];
-  const found = findUp(dirname(ctx.abs), ctx.root, names);
-  if (!found) return undefined;
-  // A solution-style config (`files: []` plus references) owns nothing itself: use the
-  // referenced project that includes the file.
-  const errors: string[] = [];
-  const parsed = parseConfig(found.file, errors);
-  if (parsed && parsed.fileNames.length === 0 && parsed.projectReferences?.length) {
-    for (const ref of parsed.projectReferences) {
-      const refFile = ts.resolveProjectReferencePath(ref);
-      const sub = parseConfig(refFile, []);
-      if (sub?.fileNames.includes(ctx.abs)) return refFile;
-    }
-  }
-  return found.file;
-}
-
-const LEVEL: Record<ts.DiagnosticCategory, Level> = {
-  [ts.DiagnosticCategory.Error]: "error",
-  [ts.DiagnosticCategory.Warning]: "warning",
-  [ts.DiagnosticCategory.Suggestion]: "note",
-  [ts.DiagnosticCategory.Message]: "note",
-};
 
 export async function checkTypeScript(ctx: CheckContext, _content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
-  const config = projectConfigFor(ctx);
-  const project = ctx.session.get(`typescript:${config ?? dirname(ctx.abs)}`, () => new TsProject(config, dirname(ctx.abs)));
-  const diags = project.check(ctx.abs, pos.text);
-  const ran = `typescript ${ts.version} LanguageService${config ? ` (${relativeTo(ctx.root, config)})` : " (no tsconfig.json: default strict options)"}`;
-  const diagnostics: CheckerOutcome["diagnostics"] = project.configErrors.map((m) => ({
+  const key = "typescript-worker";
+  const worker = ctx.session.get(key, () => new TsWorker());
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ctx.timeoutMs);
+  });
+  const res = await Promise.race([worker.check({ root: ctx.root, abs: ctx.abs, javascript: ctx.language === "javascript", text: pos.text }), deadline]);
+  clearTimeout(timer);
+  if (res === "timeout") {
+    ctx.session.drop(key);
+    return timedOut(ctx, "the TypeScript LanguageService");
+  }
+  if (!res.ok) {
+    ctx.session.drop(key);
+    return failed(ctx, "the TypeScript LanguageService", res.error);
+  }
+  const config = res.config;
+  const ran = `typescript ${res.version} LanguageService${config ? ` (${relativeTo(ctx.root, config)})` : " (no tsconfig.json: default strict options)"}`;
+  const diagnostics: CheckerOutcome["diagnostics"] = res.configErrors.map((m) => ({
     level: "warning" as const,
     message: `tsconfig could not be read: ${m}`,
     file: config ? relativeTo(ctx.root, config) : ctx.relPath,
     code: "checker.config",
     source: "typescript",
   }));
-  for (const d of diags) {
-    const message = ts.flattenDiagnosticMessageText(d.messageText, "\n");
-    const level = LEVEL[d.category];
+  for (const d of res.diagnostics) {
     const code = `TS${d.code}`;
-    if (d.file && d.file.fileName !== ctx.abs) {
-      diagnostics.push({ level, message, file: relativeTo(ctx.root, d.file.fileName), code, source: "typescript" });
+    if (d.file !== undefined && d.file !== ctx.abs) {
+      diagnostics.push({ level: d.category, message: d.message, file: relativeTo(ctx.root, d.file), code, source: "typescript" });
     } else if (d.start !== undefined) {
-      diagnostics.push({ level, message, file: ctx.relPath, ...pos.fromUtf16(d.start, d.start + (d.length ?? 0)), code, source: "typescript" });
+      diagnostics.push({ level: d.category, message: d.message, file: ctx.relPath, ...pos.fromUtf16(d.start, d.start + (d.length ?? 0)), code, source: "typescript" });
     } else {
-      diagnostics.push({ level, message, file: ctx.relPath, code, source: "typescript" });
+      diagnostics.push({ level: d.category, message: d.message, file: ctx.relPath, code, source: "typescript" });
     }
   }
   return { ran, diagnostics };
-}
-
-function relativeTo(root: string, abs: string): string {
-  return abs.startsWith(`${root}/`) ? abs.slice(root.length + 1) : abs;
 }
