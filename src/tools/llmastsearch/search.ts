@@ -3,6 +3,7 @@
  * spans for the match and for each capture (seed 02 §4). Plain request -> response; the CLI
  * only renders it.
  */
+import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { commonCode } from "../../contract/codes.js";
@@ -271,6 +272,18 @@ function orderData(d: SearchData): SearchData {
 /** Main thread and workers take files from one shared counter; results come back in any order. */
 async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[]): Promise<ScanResult[]> {
   if (files.length < PARALLEL_MIN_FILES || workers.length === 0) return files.map((f) => scanFile(f, opts));
+  // Largest files first: a big file taken last would leave one thread working alone at the end.
+  const sized = files.map((f) => {
+    let size = 0;
+    try {
+      size = statSync(f.abs).size;
+    } catch {
+      // Unreadable files are reported by scanFile; their place in the queue does not matter.
+    }
+    return { f, size };
+  });
+  sized.sort((a, b) => b.size - a.size);
+  files = sized.map((x) => x.f);
   const counter = new SharedArrayBuffer(4);
   const job: WorkerJob = { files, counter, opts };
   const pending = workers.map(
