@@ -19,6 +19,7 @@ const DEFAULT_OPTIONS: ts.CompilerOptions = {
   skipLibCheck: true,
   noEmit: true,
   esModuleInterop: true,
+  jsx: ts.JsxEmit.ReactJSX,
 };
 
 export class TsProject {
