@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "schemas/", "test/fixtures/", "bench/corpus/"] },
+  { ignores: ["dist/", "node_modules/", "schemas/", "test/fixtures/", ".bench-corpus/"] },
   ...tseslint.configs.recommended,
   {
     files: ["**/*.ts"],
