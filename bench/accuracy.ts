@@ -260,6 +260,8 @@ export function measureAccuracy(language: string, dir: string, sampleSize = 20):
     if (!line.startsWith("{")) continue;
     const t = JSON.parse(line) as { _type: string; name: string; path: string; line: number; kind: string };
     if (t._type !== "tag" || !claimedKinds.has(t.kind)) continue;
+    // ctags names anonymous things "__anon…"; those have no name to find.
+    if (t.name.startsWith("__anon") || t.name.startsWith("anonymous") || /^Anonymous(Function|Class)/.test(t.name)) continue;
     if (setup.compilerCheck && !declaredByCompiler(t.path, t.line, t.name)) {
       ctagsErrors++;
       continue;
@@ -268,8 +270,6 @@ export function measureAccuracy(language: string, dir: string, sampleSize = 20):
       heuristicLeftOut++;
       continue;
     }
-    // ctags names anonymous things "__anon…"; those have no name to find.
-    if (t.name.startsWith("__anon") || t.name.startsWith("anonymous") || /^Anonymous(Function|Class)/.test(t.name)) continue;
     // Names compare without spaces (ctags writes `operator ()`, the source `operator()`).
     const key = `${relative(dir, t.path)}:${t.line}:${t.name}`.replace(/\s+/g, "");
     theirs.add(key.replace(/\s+/g, ""));

@@ -17,14 +17,14 @@
     right: [(arrow_function) (function_expression) (generator_function)]) @def.method
   (#eq? @_prototype "prototype"))
 
-; `f = function () {}`, `exports.f = () => ...`
+; `f = function () {}`, `exports.f = () => ...` (a named function expression is named by itself)
 (expression_statement
   (assignment_expression
     left: [
       (identifier) @name
       (member_expression property: (property_identifier) @name)
     ]
-    right: [(arrow_function) (function_expression) (generator_function)]) @def.function)
+    right: [(arrow_function) (function_expression !name) (generator_function !name)]) @def.function)
 
 ; Functions in object literals: `{ index: function (req, res) {}, show() {} }`
 (pair
@@ -33,6 +33,7 @@
 
 (function_declaration name: (identifier) @name) @def.function
 (generator_function_declaration name: (identifier) @name) @def.function
+(function_expression name: (identifier) @name) @def.function
 
 (class_declaration name: (_) @name) @def.class
 (class name: (_) @name) @def.class
