@@ -14,7 +14,7 @@ import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { Resolver } from "./resolve.js";
-import { Store, type StoredFile } from "./store.js";
+import { Store, type StoredFile, signature } from "./store.js";
 
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 /** Below this many files to (re)read, threads cost more to start than they save. */
@@ -109,12 +109,13 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const indexedAt = timestamp();
   const changedIds: number[] = [];
   const changedPaths: string[] = [];
-  const affectedNames = new Set<string>();
-  const oldIds = new Set<string>();
+  // Symbols as they were (in changed or removed files) and as they are now: only their
+  // difference can change the resolution of references in other files.
+  const oldSigs = new Map<string, { id: string; name: string }>();
+  const newSigs = new Map<string, { id: string; name: string }>();
   const touchedPaths = new Set<string>();
   const forget = (fileId: number, path: string): void => {
-    for (const n of store.symbolNames(fileId)) affectedNames.add(n);
-    for (const id of store.symbolIds(fileId)) oldIds.add(id);
+    for (const s of store.symbolSignatures(fileId)) oldSigs.set(s.sig, s);
     touchedPaths.add(path);
   };
   const parseRecovered: string[] = [];
@@ -138,7 +139,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
           if (old) forget(old.id, old.path);
           touchedPaths.add(o.rel);
           const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows);
-          for (const s of o.rows.symbols) affectedNames.add(s.name);
+          for (const s of o.rows.symbols) newSigs.set(signature(s), { id: s.symbol_id, name: s.name });
           changedIds.push(id);
           changedPaths.push(o.rel);
           if (o.rows.has_errors) parseRecovered.push(o.rel);
@@ -198,11 +199,18 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       const resolver = new Resolver(db);
       const changed = new Set(changedIds);
       resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
-      resolved += resolver.resolveRows(resolver.refsNamed([...affectedNames], changed));
-      // Edges into changed files under another name (import aliases), and every reference of
-      // files that import a changed module, whose bindings may have appeared or gone.
-      resolved += resolver.resolveRows(resolver.refsTargeting([...oldIds], changed));
-      resolved += resolver.resolveRows(resolver.refsOfFiles(resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id))));
+      const removedSyms = [...oldSigs].filter(([k]) => !newSigs.has(k)).map(([, v]) => v);
+      const addedSyms = [...newSigs].filter(([k]) => !oldSigs.has(k)).map(([, v]) => v);
+      const names = [...new Set([...removedSyms, ...addedSyms].map((x) => x.name))];
+      const liveIds = new Set([...newSigs.values()].map((x) => x.id));
+      resolved += resolver.resolveRows(resolver.refsNamed(names, changed));
+      // Edges into changed files under another name (import aliases) whose target went away.
+      resolved += resolver.resolveRows(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
+      // A new symbol can give an unresolved alias in an importing file its target.
+      if (addedSyms.length > 0) {
+        const importers = resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id));
+        resolved += resolver.resolveRows(resolver.unresolvedRefsOfFiles(importers));
+      }
       setMeta(db, "last_index_time", indexedAt);
     })();
   }

@@ -2,10 +2,37 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { closest, distance } from "fastest-levenshtein";
+import { createRequire } from "node:module";
 import { spanId } from "../contract/ids.js";
 import type { Span } from "../contract/schema.js";
+import type BetterSqlite3 from "better-sqlite3";
+import type * as FastestLevenshtein from "fastest-levenshtein";
 import type { DB } from "./db.js";
+
+type Levenshtein = typeof FastestLevenshtein;
+
+type Statement = BetterSqlite3.Statement<unknown[]>;
+const statements = new WeakMap<DB, Map<string, Statement>>();
+/** Prepared statements are kept per connection: preparing costs more than a small query. */
+export function stmt(db: DB, sql: string): Statement {
+  let m = statements.get(db);
+  if (!m) {
+    m = new Map();
+    statements.set(db, m);
+  }
+  let st = m.get(sql);
+  if (!st) {
+    st = db.prepare<unknown[]>(sql);
+    m.set(sql, st);
+  }
+  return st;
+}
+
+const require = createRequire(import.meta.url);
+/** Loaded on first use: only misspelled names and fuzzy search need it. */
+function levenshtein(): Levenshtein {
+  return require("fastest-levenshtein") as Levenshtein;
+}
 
 export interface SymbolRecord {
   id: number;
@@ -126,40 +153,40 @@ export function findSymbols(db: DB, f: FindFilter): SymbolRecord[] {
   }
   if (f.mode === "fuzzy") {
     // Rank distinct names by edit distance (case-insensitive), then fetch their symbols.
-    const names = db.prepare("SELECT DISTINCT name FROM symbols").pluck().all() as string[];
+    const names = stmt(db, "SELECT DISTINCT name FROM symbols").pluck().all() as string[];
     const q = name.toLowerCase();
     const limit = Math.max(1, Math.floor(q.length / 3) + 1);
     const ranked = names
-      .map((n) => ({ n, d: n.toLowerCase().includes(q) ? 0 : distance(n.toLowerCase(), q) }))
+      .map((n) => ({ n, d: n.toLowerCase().includes(q) ? 0 : levenshtein().distance(n.toLowerCase(), q) }))
       .filter((x) => x.d <= limit)
       .sort((a, b) => a.d - b.d || a.n.length - b.n.length)
       .slice(0, f.limit);
     if (ranked.length === 0) return [];
-    const st = db.prepare(`SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ${where.length ? `AND ${where.join(" AND ")}` : ""} ORDER BY f.path, s.byte_start`);
+    const st = stmt(db, `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ${where.length ? `AND ${where.join(" AND ")}` : ""} ORDER BY f.path, s.byte_start`);
     return ranked.flatMap((r) => st.all(r.n, ...args) as SymbolRecord[]).slice(0, f.limit);
   }
   const sql = `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id
     ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY f.path, s.byte_start LIMIT ?`;
-  return db.prepare(sql).all(...args, f.limit) as SymbolRecord[];
+  return stmt(db, sql).all(...args, f.limit) as SymbolRecord[];
 }
 
 export function symbolById(db: DB, symbolId: string): SymbolRecord | undefined {
-  return db.prepare(`SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.symbol_id = ?`).get(symbolId) as
+  return stmt(db, `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.symbol_id = ?`).get(symbolId) as
     | SymbolRecord
     | undefined;
 }
 
 export function symbolsByIds(db: DB, ids: string[]): SymbolRecord[] {
-  const st = db.prepare(`SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.symbol_id = ?`);
+  const st = stmt(db, `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.symbol_id = ?`);
   return ids.map((id) => st.get(id) as SymbolRecord | undefined).filter((s): s is SymbolRecord => s !== undefined);
 }
 
 export function symbolsInFile(db: DB, path: string): SymbolRecord[] {
-  return db.prepare(`SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.byte_start, s.id`).all(path) as SymbolRecord[];
+  return stmt(db, `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.byte_start, s.id`).all(path) as SymbolRecord[];
 }
 
 export function fileRecord(db: DB, path: string): { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string } | undefined {
-  return db.prepare("SELECT id, path, hash, size, mtime_ms, language FROM files WHERE path = ?").get(path) as
+  return stmt(db, "SELECT id, path, hash, size, mtime_ms, language FROM files WHERE path = ?").get(path) as
     | { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string }
     | undefined;
 }
@@ -167,9 +194,9 @@ export function fileRecord(db: DB, path: string): { id: number; path: string; ha
 /** References that point at one of the symbols, resolved or listing it as a candidate. */
 export function refsTo(db: DB, symbolIds: string[], names: string[], limit: number): RefRecord[] {
   const out: RefRecord[] = [];
-  const byTarget = db.prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.target_symbol_id = ? ORDER BY f.path, r.byte_start LIMIT ?`);
+  const byTarget = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.target_symbol_id = ? ORDER BY f.path, r.byte_start LIMIT ?`);
   for (const id of symbolIds) out.push(...(byTarget.all(id, limit) as RefRecord[]));
-  const ambiguous = db.prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'ambiguous' ORDER BY f.path, r.byte_start`);
+  const ambiguous = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'ambiguous' ORDER BY f.path, r.byte_start`);
   const ids = new Set(symbolIds);
   for (const n of new Set(names)) {
     for (const r of ambiguous.all(n) as RefRecord[]) {
@@ -182,7 +209,7 @@ export function refsTo(db: DB, symbolIds: string[], names: string[], limit: numb
 
 /** References made from inside the symbols (their callees and other uses). */
 export function refsFrom(db: DB, symbolIds: string[], limit: number): RefRecord[] {
-  const st = db.prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.caller_symbol_id = ? ORDER BY f.path, r.byte_start LIMIT ?`);
+  const st = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.caller_symbol_id = ? ORDER BY f.path, r.byte_start LIMIT ?`);
   return dedupe(symbolIds.flatMap((id) => st.all(id, limit) as RefRecord[])).slice(0, limit);
 }
 
@@ -204,7 +231,7 @@ export function callees(db: DB, symbolId: string, limit = 50): RefRecord[] {
 }
 
 export function importsOfFile(db: DB, fileId: number): string[] {
-  return db.prepare("SELECT source FROM imports WHERE file_id = ? ORDER BY byte_start").pluck().all(fileId) as string[];
+  return stmt(db, "SELECT source FROM imports WHERE file_id = ? ORDER BY byte_start").pluck().all(fileId) as string[];
 }
 
 export function filesWithCounts(db: DB): { path: string; count: number }[] {
@@ -214,7 +241,7 @@ export function filesWithCounts(db: DB): { path: string; count: number }[] {
 }
 
 export function counts(db: DB): { files: number; symbols: number; references: number; calls: number } {
-  const one = (sql: string): number => db.prepare(sql).pluck().get() as number;
+  const one = (sql: string): number => stmt(db, sql).pluck().get() as number;
   return {
     files: one("SELECT count(*) FROM files"),
     symbols: one("SELECT count(*) FROM symbols"),
@@ -226,20 +253,20 @@ export function counts(db: DB): { files: number; symbols: number; references: nu
 /** Up to five known names closest to `name`: the "did you mean" of an unknown name. */
 export function suggestNames(db: DB, name: string, max = 5): string[] {
   const lower = name.toLowerCase();
-  const names = db.prepare("SELECT DISTINCT name FROM symbols").pluck().all() as string[];
+  const names = stmt(db, "SELECT DISTINCT name FROM symbols").pluck().all() as string[];
   const scored = names
-    .map((n) => ({ n, d: n.toLowerCase() === lower ? 0 : distance(n.toLowerCase(), lower) }))
+    .map((n) => ({ n, d: n.toLowerCase() === lower ? 0 : levenshtein().distance(n.toLowerCase(), lower) }))
     .filter((x) => x.d <= Math.max(2, Math.ceil(name.length / 2)))
     .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n));
   return scored.slice(0, max).map((x) => x.n);
 }
 
 export function suggestPaths(db: DB, path: string, max = 5): string[] {
-  const paths = db.prepare("SELECT path FROM files").pluck().all() as string[];
+  const paths = stmt(db, "SELECT path FROM files").pluck().all() as string[];
   const base = path.slice(path.lastIndexOf("/") + 1);
   const same = paths.filter((p) => p.endsWith(`/${base}`) || p === base);
   if (same.length > 0) return same.slice(0, max);
-  const c = closest(path, paths.length > 0 ? paths : [""]);
+  const c = levenshtein().closest(path, paths.length > 0 ? paths : [""]);
   return c ? [c] : [];
 }
 
@@ -253,7 +280,7 @@ export interface Freshness {
  * content's hash too (a touch without a change is not stale).
  */
 export function staleFiles(db: DB, root: string, paths: Iterable<string>): Freshness[] {
-  const st = db.prepare("SELECT hash, size, mtime_ms FROM files WHERE path = ?");
+  const st = stmt(db, "SELECT hash, size, mtime_ms FROM files WHERE path = ?");
   const out: Freshness[] = [];
   for (const p of new Set(paths)) {
     const rec = st.get(p) as { hash: string; size: number; mtime_ms: number } | undefined;
@@ -282,5 +309,5 @@ export function staleFiles(db: DB, root: string, paths: Iterable<string>): Fresh
 }
 
 export function allIndexedPaths(db: DB): string[] {
-  return db.prepare("SELECT path FROM files ORDER BY path").pluck().all() as string[];
+  return stmt(db, "SELECT path FROM files ORDER BY path").pluck().all() as string[];
 }

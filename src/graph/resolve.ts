@@ -492,6 +492,11 @@ export class Resolver {
     return fileIds.flatMap((id) => st.all(id) as RefRow[]);
   }
 
+  unresolvedRefsOfFiles(fileIds: number[]): RefRow[] {
+    const st = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE file_id = ? AND resolution = 'unresolved'");
+    return fileIds.flatMap((id) => st.all(id) as RefRow[]);
+  }
+
   refsTargeting(ids: string[], excludeFiles: Set<number>): RefRow[] {
     const st = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE target_symbol_id = ?");
     return ids.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));

@@ -57,8 +57,12 @@ export class Store {
     return this.db.prepare("SELECT id, path, language, hash, size, mtime_ms FROM files").all() as StoredFile[];
   }
 
-  symbolIds(fileId: number): string[] {
-    return this.db.prepare("SELECT symbol_id FROM symbols WHERE file_id = ?").pluck().all(fileId) as string[];
+  /** What resolution depends on, per symbol: a change here may change other files' edges. */
+  symbolSignatures(fileId: number): { sig: string; id: string; name: string }[] {
+    const rows = this.db
+      .prepare("SELECT symbol_id, name, parent_symbol_id, kind_normalized, parent, flags FROM symbols WHERE file_id = ?")
+      .all(fileId) as { symbol_id: string; name: string; parent_symbol_id: string | null; kind_normalized: string; parent: string | null; flags: string | null }[];
+    return rows.map((r) => ({ sig: signature(r), id: r.symbol_id, name: r.name }));
   }
 
   symbolNames(fileId: number): string[] {
@@ -109,4 +113,8 @@ export class Store {
     for (const im of rows.imports) this.insImport.run(id, im.source, im.names, ...im.span);
     return id;
   }
+}
+
+export function signature(r: { symbol_id: string; name: string; parent_symbol_id: string | null; kind_normalized: string; parent: string | null; flags: string | null }): string {
+  return [r.symbol_id, r.name, r.parent_symbol_id ?? "", r.kind_normalized, r.parent ?? "", r.flags ?? ""].join("\0");
 }

@@ -43,7 +43,7 @@ export function locateForWrite(loc: Location): Resolved {
 export function withReadDb<T>(loc: Location, fn: (db: DB, r: Resolved) => T): T {
   const guessRoot = loc.root !== undefined ? findWorkspaceRoot(TOOL, loc.root, loc.cwd) : undefined;
   const dbPath = dbPathFor(loc, guessRoot ?? findWorkspaceRoot(TOOL, undefined, loc.cwd));
-  const db = openDb(dbPath, { write: false });
+  const db = readHandle(dbPath);
   try {
     return guardCorrupt(dbPath, () => {
       let root = guessRoot;
@@ -53,8 +53,40 @@ export function withReadDb<T>(loc: Location, fn: (db: DB, r: Resolved) => T): T 
       }
       return fn(db, { root, dbPath });
     });
-  } finally {
-    db.close();
+  } catch (e) {
+    forgetHandle(dbPath);
+    throw e;
+  }
+}
+
+/**
+ * Read connections are kept per database file, so a long-lived caller (an MCP server, a bench)
+ * pays for opening and checking the schema once. A file replaced underneath (index --rebuild)
+ * has a new inode and gets a fresh connection.
+ */
+const handles = new Map<string, { db: DB; ino: number; dev: number }>();
+
+function readHandle(dbPath: string): DB {
+  let st;
+  try {
+    st = statSync(dbPath);
+  } catch {
+    forgetHandle(dbPath);
+    return openDb(dbPath, { write: false });
+  }
+  const h = handles.get(dbPath);
+  if (h && h.ino === st.ino && h.dev === st.dev) return h.db;
+  forgetHandle(dbPath);
+  const db = openDb(dbPath, { write: false });
+  handles.set(dbPath, { db, ino: st.ino, dev: st.dev });
+  return db;
+}
+
+function forgetHandle(dbPath: string): void {
+  const h = handles.get(dbPath);
+  if (h) {
+    handles.delete(dbPath);
+    h.db.close();
   }
 }
 
