@@ -14,7 +14,7 @@ import { walkFiles } from "../../text/walk.js";
 import { languageForPath, languageInfo, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
-import { compareMatches, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
+import { compareMatches, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
 import type { WorkerJob } from "./worker.js";
 
 export interface SearchRequest {
@@ -271,7 +271,14 @@ function orderData(d: SearchData): SearchData {
 
 /** Main thread and workers take files from one shared counter; results come back in any order. */
 async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[]): Promise<ScanResult[]> {
-  if (files.length < PARALLEL_MIN_FILES || workers.length === 0) return files.map((f) => scanFile(f, opts));
+  if (files.length < PARALLEL_MIN_FILES || workers.length === 0) {
+    const out: ScanResult[] = [];
+    for (const f of files) {
+      out.push(scanFile(f, opts));
+      await reclaim();
+    }
+    return out;
+  }
   // Largest files first: a big file taken last would leave one thread working alone at the end.
   const sized = files.map((f) => {
     let size = 0;
@@ -303,6 +310,7 @@ async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker
     const i = Atomics.add(shared, 0, 1);
     if (i >= files.length) break;
     mine.push(scanFile(files[i] as ScanFile, opts));
+    await reclaim();
   }
   const theirs = await Promise.all(pending);
   return [mine, ...theirs].flat();

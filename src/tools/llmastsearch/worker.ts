@@ -4,7 +4,7 @@
  * found; the main thread takes from the same counter, so a slow file never idles a core.
  */
 import { parentPort } from "node:worker_threads";
-import { scanFile, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
+import { reclaim, scanFile, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
 
 export interface WorkerJob {
   files: ScanFile[];
@@ -12,13 +12,14 @@ export interface WorkerJob {
   opts: ScanOptions;
 }
 
-parentPort?.once("message", (job: WorkerJob) => {
+parentPort?.once("message", async (job: WorkerJob) => {
   const counter = new Int32Array(job.counter);
   const results: ScanResult[] = [];
   for (;;) {
     const i = Atomics.add(counter, 0, 1);
     if (i >= job.files.length) break;
     results.push(scanFile(job.files[i] as ScanFile, job.opts));
+    await reclaim();
   }
   parentPort?.postMessage(results);
 });
