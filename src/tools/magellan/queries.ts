@@ -32,7 +32,7 @@ import { FileCache, type RichOptions, relationships, spanExtras } from "./rich.j
 const DEFAULT_LIMIT = 200;
 
 function exportsOf(db: DB): (fileId: number) => string[] {
-  const st = db.prepare("SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' ORDER BY byte_start").pluck();
+  const st = db.prepare("SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck();
   return (id) => st.all(id) as string[];
 }
 
