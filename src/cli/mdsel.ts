@@ -4,8 +4,7 @@
  * argv -> request -> src/tools/mdsel -> seed 05 envelope -> stdout + exit code.
  */
 import { existsSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { EXIT, type ExitCode, type ToolError } from "../contract/errors.js";
 import { executionId, timestamp } from "../contract/ids.js";
@@ -43,7 +42,6 @@ let request: { kind: "index"; files: string[] } | { kind: "select"; args: string
 
 const program = baseProgram(TOOL, "Index Markdown documents and select sections, headings, blocks and pages by selector.")
   .option("--max-bytes <n>", "refuse files larger than this many bytes (default 5242880)", intOption(TOOL, "--max-bytes", 1))
-  .option("--no-cache", "always parse; do not read or write the parsed-model cache (files >= 16 KB are cached by content hash in $MDSEL_CACHE_DIR, default <tmpdir>/mdsel-cache-<uid>)")
   .option("--root <dir>", "workspace root that file_path is relative to (default: the enclosing git work tree, else the current directory)")
   .addHelpText("after", HELP_AFTER)
   // Without this commander answers a bare `mdsel` with help on stderr and exit 0; the action
@@ -129,10 +127,9 @@ async function action(prog: Command): Promise<CliResult> {
       exitCode: EXIT.usage,
     });
   }
-  const opts = prog.opts<{ maxBytes?: number; root?: string; cache: boolean }>();
+  const opts = prog.opts<{ maxBytes?: number; root?: string }>();
   const cwd = process.cwd();
   const ws: Workspace = { cwd, root: findWorkspaceRoot(TOOL, opts.root, cwd), ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}) };
-  if (opts.cache) ws.cacheDir = process.env.MDSEL_CACHE_DIR || join(tmpdir(), `mdsel-cache-${process.getuid?.() ?? "user"}`);
   let result: CommandResult<unknown, unknown>;
   if (request.kind === "index") {
     const { indexCommand } = await import("../tools/mdsel/index-command.js");

@@ -4,22 +4,18 @@
  * All offsets kept here are UTF-16 indices into `text` (the whole decoded file, BOM included);
  * `span()` maps them to exact byte offsets through src/text/decode.ts.
  */
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
-import type { Nodes, Root } from "mdast";
+import { readFileSync, statSync } from "node:fs";
 import type { Span } from "../../contract/schema.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
-import { atomicWriteFileSync } from "../../text/atomic.js";
 import { makeSpan } from "../../text/span.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
-import { collapse, parseMarkdown, plainText, plainTextUpTo, preview } from "./parse.js";
+import { parseBlocks } from "./parse.js";
 
 export type BlockType = "paragraph" | "code" | "list" | "table" | "blockquote";
 export const BLOCK_TYPES: readonly BlockType[] = ["paragraph", "code", "list", "table", "blockquote"];
 
-/** Default refusal threshold: micromark needs seconds per MB, so larger files are refused. */
+/** Default refusal threshold: a guard against feeding the tool something that is not a document. */
 export const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 
 export interface Heading {
@@ -45,14 +41,11 @@ export interface Block {
   parent: number;
   /** True for direct children of the document root. */
   topLevel: boolean;
-  /** Plain text, whitespace collapsed, at most 80 characters. */
-  preview: string;
+  /** The parser token that opens it (previews are computed from it on demand). */
+  tok: number;
 }
 
-/**
- * What the parse yields, as plain data: it is all mdsel needs from mdast, so it can be cached
- * by content hash and a second look at a large file skips the parser entirely.
- */
+/** What the parse yields: top-level headings with their sections, every block, lazy previews. */
 export interface Model {
   /** Index where the Markdown starts (1 after a BOM). */
   origin: number;
@@ -60,9 +53,12 @@ export interface Model {
   contentEnd: number;
   /** Number of top-level nodes (0: nothing but blank lines). */
   topCount: number;
-  rootPreview: string;
   headings: Heading[];
   blocks: Block[];
+  /** Plain text of the document, whitespace collapsed, at most 80 characters. */
+  rootPreview(): string;
+  /** Plain text of a block (markup dropped), whitespace collapsed, at most 80 characters. */
+  blockPreview(b: Block): string;
 }
 
 export interface MdDocument extends Model {
@@ -150,18 +146,12 @@ function ioFault(displayPath: string, e: unknown): MdselFault {
   });
 }
 
-export interface BuildOptions {
-  /** Where parsed models are kept by content hash; undefined disables the cache. */
-  cacheDir?: string;
-}
-
 /** Bytes -> document. Invalid UTF-8 is refused: spans would point at bytes the text does not hold. */
 export async function buildDocument(
   bytes: Buffer,
   namespace: string,
   filePath: string,
   given: string = filePath,
-  options: BuildOptions = {},
 ): Promise<MdDocument> {
   const decoded = decodeBytes(bytes);
   if (!decoded.valid) {
@@ -177,21 +167,16 @@ export async function buildDocument(
     });
   }
   const text = decoded.text;
-  // Small files parse faster than a cache round trip is worth; large ones take micromark seconds.
-  const cacheDir = bytes.length >= CACHE_MIN_BYTES ? options.cacheDir : undefined;
-  let model = cacheDir === undefined ? undefined : readCachedModel(cacheDir, bytes);
-  if (!model) {
-    try {
-      model = await parseModel(text);
-    } catch (e) {
-      throw new MdselFault({
-        file: given,
-        type: "PARSE_ERROR",
-        code: MDSEL_CODES.parser_failed,
-        message: `Markdown parser failed on ${given}: ${(e as Error).message}`,
-      });
-    }
-    if (cacheDir !== undefined) writeCachedModel(cacheDir, bytes, model);
+  let model: Model;
+  try {
+    model = await parseModel(text);
+  } catch (e) {
+    throw new MdselFault({
+      file: given,
+      type: "PARSE_ERROR",
+      code: MDSEL_CODES.parser_failed,
+      message: `Markdown parser failed on ${given}: ${(e as Error).message}`,
+    });
   }
   const lines = new LineIndex(bytes);
   const { starts, ends } = wordPositions(text);
@@ -228,92 +213,73 @@ export function maskFrontMatter(md: string): string {
 /** Runs the parser and keeps what mdsel addresses: top-level headings with sections, every block. */
 export async function parseModel(text: string): Promise<Model> {
   const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const tree: Root = await parseMarkdown(maskFrontMatter(origin === 0 ? text : text.slice(origin)));
-  const startOf = (n: Nodes): number => (n.position?.start.offset ?? 0) + origin;
-  const endOf = (n: Nodes): number => (n.position?.end.offset ?? 0) + origin;
+  const parsed = await parseBlocks(maskFrontMatter(origin === 0 ? text : text.slice(origin)));
+  const nodes = parsed.nodes;
+  for (const n of nodes) {
+    n.start += origin;
+    n.end += origin;
+  }
 
-  const headings: Heading[] = [];
-  const top = tree.children;
-  const contentEnd = top.length > 0 ? endOf(top[top.length - 1] as Nodes) : origin;
   // Sections: a heading owns every following top-level node up to the next heading of the
-  // same or a higher level (a smaller depth), so subsections sit inside their parents.
+  // same or a higher level (a smaller depth), so subsections sit inside their parents. Only
+  // top-level headings make sections: one in a quote or list item is that block's content.
+  const headings: Heading[] = [];
   const open: Heading[] = [];
   let lastEnd = origin;
-  for (const node of top) {
-    if (node.type === "heading") {
-      while (open.length > 0 && (open[open.length - 1] as Heading).depth >= node.depth) {
+  let topCount = 0;
+  for (const node of nodes) {
+    if (node.parent !== -1) continue;
+    topCount++;
+    if (node.kind === "heading") {
+      const depth = node.depth as Heading["depth"];
+      while (open.length > 0 && (open[open.length - 1] as Heading).depth >= depth) {
         (open.pop() as Heading).sectionEnd = lastEnd;
       }
       const h: Heading = {
         ordinal: headings.length,
-        depth: node.depth,
-        text: plainText(node),
-        start: startOf(node),
-        end: endOf(node),
-        sectionEnd: endOf(node),
+        depth,
+        text: parsed.inlineText(node.tok),
+        start: node.start,
+        end: node.end,
+        sectionEnd: node.end,
         parent: open.length > 0 ? (open[open.length - 1] as Heading).ordinal : -1,
       };
       headings.push(h);
       open.push(h);
     }
-    lastEnd = endOf(node);
+    lastEnd = node.end;
   }
   for (const h of open) h.sectionEnd = lastEnd;
 
+  // Containers (quotes, lists) are themselves blocks, so a node's parent is a block or none.
   const blocks: Block[] = [];
-  const visit = (node: Nodes, parent: number, topLevel: boolean): void => {
-    let here = parent;
-    if (isBlockType(node.type)) {
-      here = blocks.length;
-      blocks.push({ ordinal: here, type: node.type, start: startOf(node), end: endOf(node), parent, topLevel, preview: preview(node, 80) });
-    }
-    if ("children" in node && node.type !== "paragraph" && node.type !== "heading" && node.type !== "table") {
-      for (const c of node.children as Nodes[]) visit(c, here, false);
-    }
+  const ordinalOf = new Int32Array(nodes.length).fill(-1);
+  for (const [i, node] of nodes.entries()) {
+    if (node.kind === "heading" || node.kind === "other") continue;
+    ordinalOf[i] = blocks.length;
+    blocks.push({
+      ordinal: blocks.length,
+      type: node.kind,
+      start: node.start,
+      end: node.end,
+      parent: node.parent === -1 ? -1 : (ordinalOf[node.parent] as number),
+      topLevel: node.parent === -1,
+      tok: node.tok,
+    });
+  }
+
+  return {
+    origin,
+    contentEnd: lastEnd,
+    topCount,
+    headings,
+    blocks,
+    rootPreview: () => parsed.docText(PREVIEW).slice(0, PREVIEW),
+    blockPreview: (b) => parsed.blockText(b.tok, PREVIEW).slice(0, PREVIEW),
   };
-  for (const node of top) visit(node, -1, true);
-
-  let rootText = "";
-  for (const n of top) {
-    rootText += `${plainTextUpTo(n, 160)} `;
-    if (collapse(rootText).length >= 80) break;
-  }
-  return { origin, contentEnd, topCount: top.length, rootPreview: collapse(rootText).slice(0, 80), headings, blocks };
 }
 
-export const CACHE_MIN_BYTES = 16 * 1024;
-
-/** Bump when Model's shape or meaning changes, so stale cache entries are never read. */
-const MODEL_VERSION = 2;
-
-function cachePath(dir: string, bytes: Buffer): string {
-  const h = createHash("sha256").update(bytes).digest("hex");
-  return join(dir, `v${MODEL_VERSION}-${h}.json`);
-}
-
-function readCachedModel(dir: string, bytes: Buffer): Model | undefined {
-  try {
-    const m = JSON.parse(readFileSync(cachePath(dir, bytes), "utf8")) as Model;
-    // A truncated or foreign file must not be trusted: check the shape before use.
-    if (typeof m.origin !== "number" || !Array.isArray(m.headings) || !Array.isArray(m.blocks)) return undefined;
-    return m;
-  } catch {
-    return undefined;
-  }
-}
-
-function writeCachedModel(dir: string, bytes: Buffer, model: Model): void {
-  try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    atomicWriteFileSync(cachePath(dir, bytes), Buffer.from(JSON.stringify(model)), { mode: 0o600 });
-  } catch {
-    // The cache is an optimisation; a read-only or full disk must not fail the command.
-  }
-}
-
-function isBlockType(t: string): t is BlockType {
-  return t === "paragraph" || t === "code" || t === "list" || t === "table" || t === "blockquote";
-}
+const PREVIEW = 80;
 
 const WORDY = /[\p{L}\p{N}]/u;
 

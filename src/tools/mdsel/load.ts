@@ -23,8 +23,6 @@ export interface Workspace {
   cwd: string;
   root: string;
   maxBytes?: number;
-  /** Parsed models by content hash (see document.ts); undefined: always parse. */
-  cacheDir?: string;
 }
 
 export function namespaceOf(path: string): string {
@@ -69,7 +67,7 @@ export function discoverMarkdown(ws: Workspace): string[] {
 export async function loadDocument(ws: Workspace, src: Source): Promise<MdDocument> {
   const options: LoadOptions = ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes };
   const bytes = readMarkdownFile(src.abs, src.given, options);
-  return buildDocument(bytes, src.namespace, src.filePath, src.given, ws.cacheDir === undefined ? {} : { cacheDir: ws.cacheDir });
+  return buildDocument(bytes, src.namespace, src.filePath, src.given);
 }
 
 /** Loads each source once; failures are remembered as ErrorEntries, never thrown twice. */

@@ -131,9 +131,9 @@ export function nodePreview(doc: MdDocument, ref: NodeRef): string {
     case "section":
       return collapse(ref.h.text).slice(0, max);
     case "block":
-      return ref.b.preview;
+      return doc.blockPreview(ref.b);
     case "root":
-      return doc.rootPreview;
+      return doc.rootPreview();
   }
 }
 

@@ -1,92 +1,276 @@
 /**
- * The Markdown parser: mdast-util-from-markdown over micromark, CommonMark plus the GFM
- * constructs the issue asks for (tables, task lists, strikethrough). GFM autolink literals,
- * footnotes and the tag filter are left out: they add nothing to the block structure mdsel
- * addresses, and autolink literals alone roughly double micromark's time on link-heavy files.
- * Imported lazily so `--help` and file errors never pay for loading the parser.
+ * The Markdown parser: markdown-it (CommonMark, GFM tables and strikethrough built in; task
+ * list checks are recognised here). Only markdown-it's block parser runs over the document:
+ * mdsel addresses blocks, word counts come from the source text, and inline text (heading
+ * text, previews) is parsed on demand for the few nodes whose text is printed.
+ *
+ * markdown-it reports line ranges, not offsets, so every block rule is wrapped: when a rule
+ * matches, the parser state still holds the container-relative line marks (`bMarks + tShift`
+ * is where the block's first character sits, after any `>` or list marker), which gives exact
+ * start and end offsets. Imported lazily so `--help` and file errors never load the parser.
  */
-import type { Nodes, Root } from "mdast";
-import type { fromMarkdown as FromMarkdownFn } from "mdast-util-from-markdown";
+import type { MarkdownIt, StateBlock, Token } from "markdown-it";
 
-type FromMarkdown = typeof FromMarkdownFn;
-interface Parser {
-  fromMarkdown: FromMarkdown;
-  options: Parameters<FromMarkdown>[1];
+export type NodeKind = "paragraph" | "code" | "list" | "table" | "blockquote" | "heading" | "other";
+
+/** A block as the parser saw it; offsets are UTF-16 indices into the parsed source. */
+export interface RawNode {
+  kind: NodeKind;
+  start: number;
+  end: number;
+  /** Index of the enclosing container (blockquote or list) in the node list, -1 at the top. */
+  parent: number;
+  /** Index of the block's first token (for inline text and previews). */
+  tok: number;
+  /** Heading level (1-6), 0 for other kinds. */
+  depth: number;
+  /** A list item's first paragraph that starts with a GFM task check (`[ ]`, `[x]`). */
+  task: boolean;
 }
 
-let parser: Promise<Parser> | undefined;
+export interface Parsed {
+  /** Pre-order, so document order: a container comes before what it holds. */
+  nodes: RawNode[];
+  tokens: Token[];
+  /** Plain text of a heading or of the inline content under token `tok` (markup dropped). */
+  inlineText(tok: number): string;
+  /** Plain text of the block opened at token `tok`, whitespace collapsed, at least `limit` characters when it has them. */
+  blockText(tok: number, limit: number): string;
+  /** Plain text of the whole document, likewise. */
+  docText(limit: number): string;
+}
 
-function loadParser(): Promise<Parser> {
-  parser ??= (async () => {
-    const [fm, table, strike, task, mTable, mStrike, mTask] = await Promise.all([
-      import("mdast-util-from-markdown"),
-      import("micromark-extension-gfm-table"),
-      import("micromark-extension-gfm-strikethrough"),
-      import("micromark-extension-gfm-task-list-item"),
-      import("mdast-util-gfm-table"),
-      import("mdast-util-gfm-strikethrough"),
-      import("mdast-util-gfm-task-list-item"),
-    ]);
-    return {
-      fromMarkdown: fm.fromMarkdown,
-      options: {
-        extensions: [table.gfmTable(), strike.gfmStrikethrough({ singleTilde: true }), task.gfmTaskListItem()],
-        mdastExtensions: [mTable.gfmTableFromMarkdown(), mStrike.gfmStrikethroughFromMarkdown(), mTask.gfmTaskListItemFromMarkdown()],
-      },
-    };
+const KIND: Record<string, NodeKind> = {
+  paragraph: "paragraph",
+  code: "code",
+  fence: "code",
+  list: "list",
+  table: "table",
+  blockquote: "blockquote",
+  heading: "heading",
+  lheading: "heading",
+};
+
+interface Collector {
+  nodes: RawNode[];
+  open: number[];
+}
+type Env = { mdselCollector?: Collector } & Record<string, unknown>;
+
+let instance: Promise<MarkdownIt> | undefined;
+
+function loadParser(): Promise<MarkdownIt> {
+  instance ??= (async () => {
+    const { default: markdownit } = await import("markdown-it");
+    // html: CommonMark has HTML blocks; linkify and typographer stay off (not CommonMark).
+    const md = markdownit({ html: true });
+    for (const rule of [...md.block.ruler.__rules__]) {
+      const name = rule.name;
+      const orig = rule.fn;
+      const kind = KIND[name] ?? "other";
+      md.block.ruler.at(name, (state, startLine, endLine, silent) => {
+        const c = (state.env as Env).mdselCollector;
+        if (silent || !c) return orig(state, startLine, endLine, silent);
+        const start = state.bMarks[startLine]! + state.tShift[startLine]!;
+        const idx = c.nodes.length;
+        const node: RawNode = { kind, start, end: start, parent: c.open.at(-1) ?? -1, tok: state.tokens.length, depth: 0, task: false };
+        c.nodes.push(node);
+        c.open.push(idx);
+        let ok: boolean;
+        try {
+          ok = orig(state, startLine, endLine, silent);
+        } finally {
+          c.open.pop();
+        }
+        if (!ok) {
+          c.nodes.length = idx;
+          return false;
+        }
+        finish(state, node, startLine);
+        if (node.parent >= 0) {
+          const p = c.nodes[node.parent]!;
+          if (node.end > p.end) p.end = node.end;
+        }
+        return true;
+      }, { alt: rule.alt });
+    }
+    return md;
   })();
-  return parser;
+  return instance;
 }
 
-/** Parses Markdown (no BOM) into mdast with positions; offsets are UTF-16 indices into `text`. */
-export async function parseMarkdown(text: string): Promise<Root> {
-  const p = await loadParser();
-  return p.fromMarkdown(text, p.options);
-}
-
-/** The text a reader sees: literal values and image alt text, markup dropped. */
-export function plainText(node: Nodes): string {
-  if ("value" in node && typeof node.value === "string") return node.value;
-  if (node.type === "image" || node.type === "imageReference") return node.alt ?? "";
-  if ("children" in node) {
-    let out = "";
-    for (const c of node.children as Nodes[]) out += plainText(c);
-    return out;
+/** Sets a matched block's end (and heading depth, task flag) while the parser state is still its container's. */
+function finish(state: StateBlock, node: RawNode, startLine: number): void {
+  const src = state.src;
+  const tokens = state.tokens;
+  if (node.kind === "blockquote") {
+    // Its own last line counts even when it holds only `>` (a lazy line is a child's end).
+    node.end = Math.max(node.end, state.eMarks[lastFilledLine(state, startLine)]!);
+    return;
   }
-  return "";
+  if (node.kind === "list") {
+    // An empty last item ends the list at its marker, which no child covers.
+    const level = tokens[node.tok]!.level + 1;
+    for (let i = node.tok + 1; i < tokens.length; i++) {
+      const t = tokens[i]!;
+      if (t.type !== "list_item_open" || t.level !== level || !t.map) continue;
+      const at = state.bMarks[t.map[0]]! + state.tShift[t.map[0]]!;
+      node.end = Math.max(node.end, at + t.info.length + t.markup.length);
+    }
+    return;
+  }
+  const open = tokens[node.tok];
+  // Leaf blocks end where their last line's content ends (trailing spaces included, as the
+  // line is the block's); blank lines after them are not theirs, except in an unclosed fence,
+  // which runs to the end of its container.
+  const last = open?.type === "fence" && !closesFence(state, open, state.line - 1, startLine) ? state.line - 1 : lastFilledLine(state, startLine);
+  node.end = state.eMarks[last]!;
+  if (open?.type === "code_block") {
+    // Indented code: its indentation is part of it (up to the container's own indent).
+    let pos = state.bMarks[startLine]!;
+    for (let col = 0; col < state.blkIndent && pos < node.start; pos++) col += src.charCodeAt(pos) === 0x09 ? 4 - (col % 4) : 1;
+    node.start = pos;
+  } else if (node.kind === "heading" && open) node.depth = Number(open.tag.slice(1));
+  else if (node.kind === "paragraph" && tokens[node.tok - 1]?.type === "list_item_open" && TASK.test(tokens[node.tok + 1]?.content ?? "")) {
+    // GFM task item: the check is not paragraph text; the paragraph starts at the text after it.
+    node.task = true;
+    let pos = node.start + 3;
+    while (pos < node.end && /\s/.test(src[pos] as string)) pos++;
+    node.start = pos;
+  }
 }
 
-/** Plain text of a node, whitespace collapsed, at most `max` characters. */
-export function preview(node: Nodes, max = 80): string {
-  return collapse(plainTextUpTo(node, max * 2)).slice(0, max);
+function lastFilledLine(state: StateBlock, startLine: number): number {
+  let last = state.line - 1;
+  while (last > startLine && state.isEmpty(last)) last--;
+  return last;
+}
+
+function closesFence(state: StateBlock, open: Token, line: number, startLine: number): boolean {
+  if (line <= startLine) return false;
+  const text = state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]).trimEnd();
+  return text.length >= open.markup.length && [...text].every((ch) => ch === open.markup[0]);
+}
+
+/** `[ ]`, `[x]` or `[X]`, then whitespace; the content is trimmed, so text follows. */
+const TASK = /^\[[ \txX]\][ \t\n]/;
+
+/**
+ * Parses `src` (no BOM; any line endings) and returns its blocks with offsets into `src`.
+ * markdown-it wants LF line endings; CR and CRLF are normalised first and offsets mapped back.
+ */
+export async function parseBlocks(src: string): Promise<Parsed> {
+  const md = await loadParser();
+  const hasCr = src.includes("\r");
+  const norm = hasCr ? src.replace(/\r\n?/g, "\n") : src;
+  const env: Env = { mdselCollector: { nodes: [], open: [] } };
+  const tokens: Token[] = [];
+  md.block.parse(norm, md, env, tokens);
+  const nodes = env.mdselCollector!.nodes;
+  delete env.mdselCollector;
+  if (hasCr) {
+    const toSrc = offsetMapper(src);
+    for (const n of nodes) {
+      n.start = toSrc(n.start);
+      n.end = toSrc(n.end);
+    }
+  }
+
+  const inlineCache = new Map<number, string>();
+  const inlineText = (tok: number): string => {
+    let s = inlineCache.get(tok);
+    if (s !== undefined) return s;
+    const ii = tokens[tok]?.type === "inline" ? tok : tok + 1;
+    const inl = tokens[ii];
+    if (inl?.type !== "inline") return "";
+    let content = inl.content;
+    if (tokens[ii - 1]?.type === "paragraph_open" && tokens[ii - 2]?.type === "list_item_open" && TASK.test(content)) content = content.slice(4);
+    const children: Token[] = [];
+    md.inline.parse(content, md, env, children);
+    s = flatten(children);
+    inlineCache.set(tok, s);
+    return s;
+  };
+
+  // Leaves (inline content, code, HTML) joined by spaces and collapsed, as a reader sees them;
+  // stops once `limit` characters are there, so a preview never flattens a whole long block.
+  const collect = (from: number, to: number, limit: number): string => {
+    let out = "";
+    for (let i = from; i < to && out.length < limit; i++) {
+      const t = tokens[i]!;
+      let leaf: string | undefined;
+      if (t.type === "inline") leaf = inlineText(i);
+      else if (t.type === "fence" || t.type === "code_block" || t.type === "html_block") leaf = t.content;
+      if (leaf !== undefined) out = collapse(`${out} ${leaf}`);
+    }
+    return out;
+  };
+
+  return {
+    nodes,
+    tokens,
+    inlineText,
+    blockText: (tok, limit) => {
+      const open = tokens[tok];
+      if (!open) return "";
+      if (open.nesting !== 1) return collect(tok, tok + 1, limit);
+      let end = tok + 1;
+      while (end < tokens.length && !(tokens[end]!.nesting === -1 && tokens[end]!.level === open.level)) end++;
+      return collect(tok + 1, end, limit);
+    },
+    docText: (limit) => collect(0, tokens.length, limit),
+  };
+}
+
+/** What a reader sees of inline content: text, code, inline HTML, image alt text; markup dropped. */
+function flatten(children: Token[]): string {
+  let out = "";
+  for (const c of children) {
+    switch (c.type) {
+      case "text":
+      case "text_special":
+      case "code_inline":
+      case "html_inline":
+        out += c.content;
+        break;
+      case "softbreak":
+      case "hardbreak":
+        out += "\n";
+        break;
+      case "image":
+        out += flatten(c.children ?? []);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+/** Maps an offset in the LF-normalised text back to `src`, whose lines may end in CR or CRLF. */
+function offsetMapper(src: string): (i: number) => number {
+  // Line k starts at normStarts[k] in the normalised text and at srcStarts[k] in src.
+  const normStarts = [0];
+  const srcStarts = [0];
+  const re = /\r\n?|\n/g;
+  let removed = 0;
+  for (let m = re.exec(src); m !== null; m = re.exec(src)) {
+    removed += m[0].length - 1;
+    srcStarts.push(m.index + m[0].length);
+    normStarts.push(m.index + m[0].length - removed);
+  }
+  return (i) => {
+    let lo = 0;
+    let hi = normStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (normStarts[mid]! <= i) lo = mid;
+      else hi = mid - 1;
+    }
+    return srcStarts[lo]! + (i - normStarts[lo]!);
+  };
 }
 
 export function collapse(s: string): string {
   return s.replace(/\s+/g, " ").trim();
-}
-
-/** plainText that stops early: a 1 MB list need not be flattened for an 80-character preview. */
-export function plainTextUpTo(node: Nodes, limit: number): string {
-  let out = "";
-  const walk = (n: Nodes): void => {
-    if (out.length >= limit) return;
-    if ("value" in n && typeof n.value === "string") {
-      out += n.value;
-    } else if (n.type === "image" || n.type === "imageReference") {
-      out += n.alt ?? "";
-    } else if ("children" in n) {
-      const block = n.type !== "paragraph" && n.type !== "heading" && n.type !== "tableCell" && !isPhrasing(n.type);
-      for (const c of n.children as Nodes[]) {
-        walk(c);
-        if (block) out += " ";
-        if (out.length >= limit) return;
-      }
-    }
-  };
-  walk(node);
-  return out;
-}
-
-function isPhrasing(t: string): boolean {
-  return t === "emphasis" || t === "strong" || t === "delete" || t === "link" || t === "linkReference";
 }
