@@ -49,6 +49,11 @@ export async function runCli(
   const resolveKind = (): EnvelopeKind => (typeof kind === "function" ? kind(program) : kind);
   let pretty = argv.includes("--pretty");
   const stderrMessages: string[] = [];
+  // A reader that stops early (`| head`) closes the pipe: that is not an error of ours.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
   program.exitOverride();
   program.configureOutput({
     writeErr: (s) => stderrMessages.push(s),
