@@ -10,6 +10,9 @@ import { type Envelope, lineOf, listFiles, project } from "./helpers.js";
 let root: string;
 before(() => {
   root = project("ts-project");
+  // A script (no import/export) whose declarations are global to the project. Written here, not
+  // kept in the fixture, so the repository's own build does not pick up the global.
+  writeFileSync(join(root, "src/globals.d.ts"), "declare const BUILD_ID: string;\n");
 });
 
 const lfw = (args: string[], input?: string) => runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, input });
