@@ -185,3 +185,19 @@ test("a path outside the root is refused", async () => {
   assert.equal(r.code, 2);
   assert.equal((r.json as { data: { code: string } }).data.code, "LLMASTSEARCH_E001");
 });
+
+test("--language parses a named file whatever its extension; --hidden and --no-ignore widen the walk", async () => {
+  const root = tempDir("llmastsearch-walk-");
+  writeFileSync(join(root, "script.txt"), "def from_txt():\n    pass\n");
+  writeFileSync(join(root, ".ignore"), "ignored.py\n");
+  writeFileSync(join(root, "ignored.py"), "def ignored():\n    pass\n");
+  writeFileSync(join(root, ".hidden.py"), "def hidden():\n    pass\n");
+  writeFileSync(join(root, "seen.py"), "def seen():\n    pass\n");
+  const q = "(function_definition name: (identifier) @n)";
+  const forced = await runTool("llmastsearch", ["--root", root, "-l", "python", "-q", q, "--file", "script.txt"], { cwd: root });
+  assert.deepEqual(names((forced.json as { data: Data }).data), ["from_txt"]);
+  const plain = await runTool("llmastsearch", ["--root", root, "-q", q], { cwd: root });
+  assert.deepEqual(names((plain.json as { data: Data }).data), ["seen"]);
+  const wide = await runTool("llmastsearch", ["--root", root, "-q", q, "--hidden", "--no-ignore"], { cwd: root });
+  assert.deepEqual(names((wide.json as { data: Data }).data), ["hidden", "ignored", "seen"]);
+});
