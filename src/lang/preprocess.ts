@@ -6,8 +6,10 @@
  * and names are still read from the original text.
  *
  * Only tokens that cannot be types are masked: an ALL_CAPS name with an underscore that stands
- * alone on its line, sits between `class`/`struct`/`union` and the name, or is followed by a
- * keyword that starts a declaration. Preprocessor lines are left alone (`#define FMT_API ...`).
+ * alone on its line, sits between `class`/`struct`/`union` and the name or between a keyword
+ * (`constexpr`, `inline`, ...) and a name, is followed by a keyword that starts a declaration,
+ * comes two or more in a row before `name(`, or says it is an attribute (`..._CONSTEXPR`,
+ * `..._API`, `..._INLINE`, ...). Preprocessor lines are left alone (`#define FMT_API ...`).
  */
 import type { LanguageId } from "./registry.js";
 
@@ -23,6 +25,12 @@ const PATTERNS: RegExp[] = [
   // GTEST_API_ Cardinality AtLeast(int n): a macro, then a type and a name and "(" (a macro that
   // is itself the type, `YY_BUFFER_STATE f(`, has only the name before the parenthesis).
   new RegExp(String.raw`^[ \t]*(${MACRO})[ \t]+(?=[A-Za-z_][\w:<>,]*[ \t*&]+[A-Za-z_][\w:]*[ \t]*\()`, "gm"),
+  // constexpr FMT_ALWAYS_INLINE basic_format_args(...): a macro between a keyword and a name.
+  new RegExp(String.raw`(?<=\b(?:constexpr|consteval|inline|static|virtual|explicit|friend|extern)[ \t]+)(${MACRO})[ \t]+(?=[A-Za-z_])`, "g"),
+  // FMT_CONSTEVAL FMT_ALWAYS_INLINE fstring(...): two or more macros before a name and "(".
+  new RegExp(String.raw`^[ \t]*((?:${MACRO}[ \t]+){2,})(?=[A-Za-z_]\w*[ \t]*\()`, "gm"),
+  // FMT_CONSTEXPR typed_node(...): a macro whose name says it is an attribute, before any name.
+  new RegExp(String.raw`(?<![\w#])([A-Z][A-Z0-9_]*(?:CONSTEXPR|CONSTEVAL|INLINE|API|EXPORT|NODISCARD|DEPRECATED|NORETURN|NOINLINE|VISIBILITY|ATTRIBUTE|UNUSED|MAYBE_UNUSED)\w*)[ \t]+(?=[A-Za-z_~])`, "g"),
   // FMT_CONSTEXPR auto f(), GTEST_API_ bool g(), FMT_NODISCARD FMT_INLINE int h()
   new RegExp(String.raw`(?<![\w#])(${MACRO})(?:\([^()\n]*\))?[ \t]+(?=(?:${MACRO}[ \t]+)*${DECL_START})`, "g"),
 ];
