@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { LanguageServiceHost } from "typescript";
 import { countLines, typescriptCorpus } from "./corpus.js";
 import { type BenchRow, ourBin, timeCommand } from "./lib.js";
 
@@ -15,6 +16,104 @@ function once(cmd: string, args: string[], cwd?: string): { ms: number; rssMb?: 
   const ms = Number(process.hrtime.bigint() - t0) / 1e6;
   const kb = Number((r.stderr.trim().split("\n").pop() ?? "").trim());
   return { ms, rssMb: Number.isFinite(kb) ? kb / 1024 : undefined, status: r.status, stdout: r.stdout };
+}
+
+/**
+ * Call targets on a sample of rxjs's sources, compared with the TypeScript language service's
+ * go-to-definition: a call agrees when both name the same file and the same name position, or
+ * when magellan resolved nothing and TypeScript's definition lies outside the project.
+ */
+export async function callTargetsVsTypeScript(root: string, dbPath: string): Promise<BenchRow> {
+  const ts = (await import("typescript")).default;
+  const Database = (await import("better-sqlite3")).default;
+  const srcDir = join(root, "rxjs", "src");
+  const db = new Database(dbPath, { readonly: true });
+  type Row = { path: string; name: string; byte_start: number; resolution: string; tpath: string | null; tstart: number | null; overloads: string | null };
+  const all = db
+    .prepare(
+      `SELECT f.path, r.name, r.byte_start, r.resolution, tf.path AS tpath, t.name_byte_start AS tstart,
+         (SELECT group_concat(o.name_byte_start) FROM symbols o WHERE o.file_id = t.file_id AND o.scoped_name = t.scoped_name) AS overloads
+       FROM refs r JOIN files f ON f.id = r.file_id
+       LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id LEFT JOIN files tf ON tf.id = t.file_id
+       WHERE r.kind = 'call' AND f.path LIKE 'rxjs/src/%.ts' ORDER BY f.path, r.byte_start`,
+    )
+    .all() as Row[];
+  db.close();
+  const step = Math.max(1, Math.floor(all.length / 400));
+  const sample = all.filter((_, i) => i % step === 0);
+  const files = [...new Set(all.map((r) => join(root, r.path)))];
+  const { readFileSync } = await import("node:fs");
+  const text = new Map<string, string>();
+  const read = (f: string): string | undefined => {
+    if (!text.has(f)) {
+      try {
+        text.set(f, readFileSync(f, "utf8"));
+      } catch {
+        return undefined;
+      }
+    }
+    return text.get(f);
+  };
+  const host: LanguageServiceHost = {
+    getScriptFileNames: () => files,
+    getScriptVersion: () => "1",
+    getScriptSnapshot: (f) => {
+      const t = read(f);
+      return t === undefined ? undefined : ts.ScriptSnapshot.fromString(t);
+    },
+    getCurrentDirectory: () => srcDir,
+    getCompilationSettings: () => ({ target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.CommonJS, strict: true, noEmit: true }),
+    getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+    fileExists: (f) => read(f) !== undefined,
+    readFile: (f) => read(f),
+  };
+  const ls = ts.createLanguageService(host);
+  const { decodeBytes } = await import("../src/text/decode.js");
+  const decoded = new Map<string, ReturnType<typeof decodeBytes>>();
+  // TypeScript speaks UTF-16 offsets, magellan bytes: map each file's positions through its text.
+  const index = (rel: string, byte: number): number => {
+    const abs = join(root, rel);
+    let d = decoded.get(abs);
+    if (!d) {
+      d = decodeBytes(readFileSync(abs));
+      decoded.set(abs, d);
+    }
+    return d.toIndex(byte);
+  };
+  let agree = 0;
+  let tsOnly = 0;
+  let wrong = 0;
+  let ambiguous = 0;
+  for (const r of sample) {
+    const abs = join(root, r.path);
+    const defs = ls.getDefinitionAtPosition(abs, index(r.path, r.byte_start)) ?? [];
+    const inProject = defs.filter((d) => d.fileName.startsWith(`${root}/`) && !d.fileName.includes("node_modules"));
+    if (r.tpath === null) {
+      if (inProject.length === 0) agree++;
+      else if (r.resolution === "ambiguous") ambiguous++;
+      else tsOnly++;
+      continue;
+    }
+    // TypeScript names the overload signature that matched; magellan's target is the function
+    // (its first declaration): any declaration of the same scoped name counts as the same symbol.
+    const starts = new Set((r.overloads ?? String(r.tstart)).split(",").map((b) => index(r.tpath as string, Number(b))));
+    const hit = inProject.some((d) => d.fileName === join(root, r.tpath as string) && starts.has(d.textSpan.start));
+    if (hit) agree++;
+    else {
+      wrong++;
+      if (process.env.MAGELLAN_BENCH_DEBUG) {
+        process.stderr.write(`${r.path}@${r.byte_start} ${r.name} ${r.resolution} -> ${r.tpath}@${r.tstart} | ts: ${inProject.map((d) => `${d.fileName.slice(root.length + 1)}@${d.textSpan.start}`).join(",")}\n`);
+      }
+    }
+  }
+  const pct = (n: number): string => `${((100 * n) / sample.length).toFixed(1)}%`;
+  return {
+    suite: "magellan",
+    case: `call targets vs TypeScript language service (${sample.length} rxjs calls)`,
+    ours: (100 * agree) / sample.length,
+    unit: "%",
+    note: `agree ${pct(agree)}; magellan wired elsewhere ${pct(wrong)}; left ambiguous ${pct(ambiguous)}; unresolved where TS found one ${pct(tsOnly)}`,
+  };
 }
 
 function median(xs: number[]): number {
@@ -79,7 +178,7 @@ export async function run(): Promise<BenchRow[]> {
     rows.push({ suite: "magellan", case: "find --name (whole process)", ours: f.medianMs, maxMs: 100, note: `${n} matches` });
 
     // find in-process, on the same index.
-    const { find } = (await import("../src/tools/magellan/queries.js")) as typeof import("../src/tools/magellan/queries.js");
+    const { find } = await import("../src/tools/magellan/queries.js");
     const times: number[] = [];
     for (let i = 0; i < 60; i++) {
       const t0 = performance.now();
@@ -87,6 +186,8 @@ export async function run(): Promise<BenchRow[]> {
       times.push(performance.now() - t0);
     }
     rows.push({ suite: "magellan", case: "find --name (in-process, median of 60)", ours: median(times.slice(10)), maxMs: 5 });
+
+    rows.push(await callTargetsVsTypeScript(root, db));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

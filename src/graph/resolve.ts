@@ -54,7 +54,7 @@ interface FileCtx {
   index?: ImportIndex;
 }
 
-const SELF_QUALIFIERS = new Set(["this", "self", "Self", "cls", "super"]);
+const SELF_QUALIFIERS = new Set(["this", "self", "Self", "cls"]);
 /** Kinds whose members are reachable unqualified from anywhere in the file or package. */
 const CONTAINER_KINDS = new Set(["module", "namespace"]);
 const MAX_CANDIDATES = 10;
@@ -66,6 +66,7 @@ interface Outcome {
 }
 
 const UNRESOLVED: Outcome = { target: null, how: "unresolved", candidates: null };
+const NO_IDS = new Set<string>();
 
 interface NameEntry {
   all: SymRow[];
@@ -416,6 +417,10 @@ export class Resolver {
       if (imported) return UNRESOLVED;
       return this.unqualifiedGlobal(e, ctx);
     }
+    if (q === "super") {
+      // super.m(): a member of a base class, never the override in the enclosing class.
+      return this.memberPick(e, ctx, new Set(this.chain(ctx, ref.caller_symbol_id)));
+    }
     // Qualified: a module alias, a type name (static access), or an instance member.
     const viaImport = this.viaImports(ctx, ref.name, q);
     if (viaImport && viaImport.length > 0) return pick(viaImport, "imported");
@@ -442,13 +447,17 @@ export class Resolver {
   }
 
   /** `x.m()` on a value of unknown type: a member named m, preferably in this file or one it imports. */
-  private memberPick(e: NameEntry, ctx: FileCtx): Outcome {
+  private memberPick(e: NameEntry, ctx: FileCtx, exclude: Set<string> = NO_IDS): Outcome {
     if (e.members.length === 0) return UNRESOLVED;
     ctx.reach ??= new Set<number>([ctx.id, ...ctx.imports.flatMap((i) => this.resolveModule(ctx, i.source))]);
     const reach = ctx.reach;
-    const reachable = e.members.filter((s) => reach.has(s.file_id));
+    const reachable = e.members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? ""));
     if (reachable.length > 0) return pick(reachable, "heuristic");
-    return this.memo(e, `m\0${posix.dirname(ctx.path)}`, () => nearPick(e.members, ctx));
+    // Members only of files this one does not import: the receiver's type is unknown and most
+    // likely a library's (`map.get()`), so list them rather than guess.
+    const rest = e.members.filter((s) => !exclude.has(s.parent_symbol_id ?? ""));
+    if (rest.length === 0) return UNRESOLVED;
+    return { target: null, how: "ambiguous", candidates: rest.slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };
   }
 
   /**
