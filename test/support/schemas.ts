@@ -5,7 +5,6 @@ import { LlmtransformResponseSchema } from "../../src/contract/tools/llmtransfor
 import { mdselSchema } from "../mdsel/pick.js";
 import { LlmastsearchResponseSchema } from "../../src/contract/tools/llmastsearch.js";
 import { codeintelPicker } from "../codeintel/pick.js";
-import { codeintelPicker } from "../codeintel/pick.js";
 import { magellanResponseSchema } from "../../src/contract/tools/magellan.js";
 import { LlmsearchCountResponseSchema, LlmsearchResponseSchema } from "../../src/contract/tools/llmsearch.js";
 
@@ -24,8 +23,6 @@ const registry: Record<string, Picker> = {
   mdsel: mdselSchema,
   llmtransform: () => LlmtransformResponseSchema,
   llmastsearch: queryPicker(() => LlmastsearchResponseSchema),
-  // magellan's graph commands: pass their picker to codeintelPicker(...).
-  magellan: codeintelPicker(),
   // magellan's graph commands: pass their picker to codeintelPicker(...).
   magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
   llmsearch: queryPicker((args) => (args.includes("--count") || args.includes("-c") ? LlmsearchCountResponseSchema : LlmsearchResponseSchema)),
