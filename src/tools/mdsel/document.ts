@@ -282,18 +282,23 @@ export async function parseModel(text: string): Promise<Model> {
 const PREVIEW = 80;
 
 const WORDY = /[\p{L}\p{N}]/u;
+const ASCII_WORDY = /[A-Za-z0-9]/;
 
+/** Word starts and ends: a word is a maximal run of non-whitespace holding a letter or digit. */
 function wordPositions(text: string): { starts: Uint32Array; ends: Uint32Array } {
-  const starts: number[] = [];
-  const ends: number[] = [];
+  const starts = new Uint32Array((text.length >>> 1) + 1);
+  const ends = new Uint32Array((text.length >>> 1) + 1);
+  let count = 0;
   const re = /\S+/g;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (WORDY.test(m[0])) {
-      starts.push(m.index);
-      ends.push(m.index + m[0].length);
+    const w = m[0];
+    if (ASCII_WORDY.test(w) || WORDY.test(w)) {
+      starts[count] = m.index;
+      ends[count] = m.index + w.length;
+      count++;
     }
   }
-  return { starts: Uint32Array.from(starts), ends: Uint32Array.from(ends) };
+  return { starts: starts.slice(0, count), ends: ends.slice(0, count) };
 }
 
 /** Index of the first word starting at or after `pos`. */

@@ -119,9 +119,58 @@ export function childrenOf(doc: MdDocument, ref: NodeRef): Child[] {
   return out.map((x) => x.child);
 }
 
-/** Number of structural children, without building them (the index lists every heading). */
+interface Tally {
+  /** Starts of the top-level blocks, ascending. */
+  topStarts: number[];
+  /** Subsections per heading ordinal; the last slot counts top-level sections. */
+  subsections: Int32Array;
+}
+const tallies = new WeakMap<MdDocument, Tally>();
+
+function tally(doc: MdDocument): Tally {
+  let t = tallies.get(doc);
+  if (!t) {
+    const subsections = new Int32Array(doc.headings.length + 1);
+    for (const h of doc.headings) {
+      const k = h.parent === -1 ? doc.headings.length : h.parent;
+      subsections[k] = (subsections[k] as number) + 1;
+    }
+    t = { topStarts: doc.blocks.filter((b) => b.topLevel).map((b) => b.start), subsections };
+    tallies.set(doc, t);
+  }
+  return t;
+}
+
+/** Top-level block starts in [from, to). */
+function topBlocksBetween(t: Tally, from: number, to: number): number {
+  const lower = (x: number): number => {
+    let lo = 0;
+    let hi = t.topStarts.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((t.topStarts[mid] as number) < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return to <= from ? 0 : lower(to) - lower(from);
+}
+
+/**
+ * Number of structural children, without building them: the index asks this of every heading,
+ * and building each child list would be quadratic in the number of headings. Same count as
+ * childrenOf: the top-level blocks before the first subsection, plus the direct subsections.
+ */
 export function childrenCount(doc: MdDocument, ref: NodeRef): number {
-  return childrenOf(doc, ref).length;
+  if (ref.kind === "block") return childrenOf(doc, ref).length;
+  const t = tally(doc);
+  if (ref.kind === "root") {
+    const first = doc.headings[0];
+    return topBlocksBetween(t, doc.origin, first ? first.start : doc.contentEnd) + (t.subsections[doc.headings.length] as number);
+  }
+  const next = doc.headings[ref.h.ordinal + 1];
+  const directEnd = next && next.start < ref.h.sectionEnd ? next.start : ref.h.sectionEnd;
+  return topBlocksBetween(t, ref.h.end, directEnd) + (t.subsections[ref.h.ordinal] as number);
 }
 
 export function nodePreview(doc: MdDocument, ref: NodeRef): string {

@@ -7,8 +7,10 @@
  * markdown-it reports line ranges, not offsets, so every block rule is wrapped: when a rule
  * matches, the parser state still holds the container-relative line marks (`bMarks + tShift`
  * is where the block's first character sits, after any `>` or list marker), which gives exact
- * start and end offsets. Imported lazily so `--help` and file errors never load the parser.
+ * start and end offsets. Loaded lazily so `--help` and file errors never load the parser.
  */
+import { createRequire } from "node:module";
+import type markdownitFactory from "markdown-it";
 import type { MarkdownIt, StateBlock, Token } from "markdown-it";
 
 export type NodeKind = "paragraph" | "code" | "list" | "table" | "blockquote" | "heading" | "other";
@@ -61,34 +63,58 @@ let instance: Promise<MarkdownIt> | undefined;
 
 function loadParser(): Promise<MarkdownIt> {
   instance ??= (async () => {
-    const { default: markdownit } = await import("markdown-it");
+    // The CommonJS build: Node loads its ~20 modules (entities, mdurl, linkify-it, ...) about
+    // twice as fast as the ESM graph, and start-up is a large share of a whole `mdsel index`.
+    const markdownit = createRequire(import.meta.url)("markdown-it") as typeof markdownitFactory;
     // html: CommonMark has HTML blocks; linkify and typographer stay off (not CommonMark).
     const md = markdownit({ html: true });
+    // Inline parsing here only extracts text: link targets are never printed, so skip URL
+    // normalisation (punycode, percent-encoding) and the unsafe-scheme check, which would
+    // otherwise turn a `javascript:` link back into literal brackets.
+    md.normalizeLink = (url) => url;
+    md.normalizeLinkText = (text) => text;
+    md.validateLink = () => true;
     for (const rule of [...md.block.ruler.__rules__]) {
       const name = rule.name;
       const orig = rule.fn;
       const kind = KIND[name] ?? "other";
+      const container = kind === "blockquote" || kind === "list";
       md.block.ruler.at(name, (state, startLine, endLine, silent) => {
         const c = (state.env as Env).mdselCollector;
         if (silent || !c) return orig(state, startLine, endLine, silent);
+        // Every rule is tried at every block start, so the failing tries must stay cheap:
+        // leaves are recorded only once they matched (they hold no blocks), and containers,
+        // whose children need their index, only when their marker is there.
         const start = state.bMarks[startLine]! + state.tShift[startLine]!;
-        const idx = c.nodes.length;
-        const node: RawNode = { kind, start, end: start, parent: c.open.at(-1) ?? -1, tok: state.tokens.length, depth: 0, task: false };
-        c.nodes.push(node);
-        c.open.push(idx);
-        let ok: boolean;
-        try {
-          ok = orig(state, startLine, endLine, silent);
-        } finally {
-          c.open.pop();
-        }
-        if (!ok) {
-          c.nodes.length = idx;
-          return false;
+        const tok = state.tokens.length;
+        const parent = c.open.length > 0 ? c.open[c.open.length - 1]! : -1;
+        let node: RawNode;
+        if (container) {
+          const ch = state.src.charCodeAt(start);
+          const marker = kind === "blockquote" ? ch === 0x3e : ch === 0x2d || ch === 0x2b || ch === 0x2a || (ch >= 0x30 && ch <= 0x39);
+          if (!marker) return orig(state, startLine, endLine, silent);
+          const idx = c.nodes.length;
+          node = { kind, start, end: start, parent, tok, depth: 0, task: false };
+          c.nodes.push(node);
+          c.open.push(idx);
+          let ok: boolean;
+          try {
+            ok = orig(state, startLine, endLine, silent);
+          } finally {
+            c.open.pop();
+          }
+          if (!ok) {
+            c.nodes.length = idx;
+            return false;
+          }
+        } else {
+          if (!orig(state, startLine, endLine, silent)) return false;
+          node = { kind, start, end: start, parent, tok, depth: 0, task: false };
+          c.nodes.push(node);
         }
         finish(state, node, startLine);
-        if (node.parent >= 0) {
-          const p = c.nodes[node.parent]!;
+        if (parent >= 0) {
+          const p = c.nodes[parent]!;
           if (node.end > p.end) p.end = node.end;
         }
         return true;
@@ -185,9 +211,12 @@ export async function parseBlocks(src: string): Promise<Parsed> {
     if (inl?.type !== "inline") return "";
     let content = inl.content;
     if (tokens[ii - 1]?.type === "paragraph_open" && tokens[ii - 2]?.type === "list_item_open" && TASK.test(content)) content = content.slice(4);
-    const children: Token[] = [];
-    md.inline.parse(content, md, env, children);
-    s = flatten(children);
+    if (PLAIN.test(content)) s = content;
+    else {
+      const children: Token[] = [];
+      md.inline.parse(content, md, env, children);
+      s = flatten(children);
+    }
     inlineCache.set(tok, s);
     return s;
   };
@@ -221,6 +250,9 @@ export async function parseBlocks(src: string): Promise<Parsed> {
     docText: (limit) => collect(0, tokens.length, limit),
   };
 }
+
+/** Inline content with none of the characters that start markup, entities or breaks is its own text. */
+const PLAIN = /^[^\\`*_[\]<>&!~\n]*$/;
 
 /** What a reader sees of inline content: text, code, inline HTML, image alt text; markup dropped. */
 function flatten(children: Token[]): string {
