@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, readdirSync } from "node:fs";
+import { cpSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { REPO_ROOT, tempDir } from "../support/run.js";
@@ -7,8 +7,11 @@ import { REPO_ROOT, tempDir } from "../support/run.js";
 export const FIXTURES = join(REPO_ROOT, "test", "fixtures", "llmfilewrite");
 
 /** A private copy of a fixture project, as its own git work tree (the default workspace root). */
+const made: string[] = [];
+
 export function project(name: string): string {
   const dir = tempDir(`lfw-${name}-`);
+  made.push(dir);
   cpSync(join(FIXTURES, name), dir, { recursive: true });
   execFileSync("git", ["init", "-q", dir]);
   return dir;
@@ -71,4 +74,16 @@ export function lineOf(content: string, needle: string): number {
   const i = content.split("\n").findIndex((l) => l.includes(needle));
   if (i < 0) throw new Error(`'${needle}' not in content`);
   return i + 1;
+}
+
+/** A scratch directory removed with the projects. */
+export function scratchDir(prefix: string): string {
+  const dir = tempDir(prefix);
+  made.push(dir);
+  return dir;
+}
+
+/** Removes the project copies this test file made (call from `after`). */
+export function removeProjects(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 }

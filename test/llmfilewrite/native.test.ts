@@ -2,10 +2,12 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { which } from "../../src/validate/process.js";
 import { DIST, runTool } from "../support/run.js";
-import { checkerTempDirs, type Envelope, lineOf, listFiles, project } from "./helpers.js";
+import { checkerTempDirs, type Envelope, lineOf, listFiles, project, removeProjects } from "./helpers.js";
+
+after(removeProjects);
 
 const lfw = (root: string, args: string[], env?: Record<string, string>) =>
   runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, env });

@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { before, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { runTool } from "../support/run.js";
-import { type Envelope, lineOf, listFiles, project } from "./helpers.js";
+import { type Envelope, lineOf, listFiles, project, removeProjects } from "./helpers.js";
+
+after(removeProjects);
 
 let root: string;
 before(() => {

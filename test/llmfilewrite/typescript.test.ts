@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { before, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { checksum } from "../../src/text/checksum.js";
-import { runTool, tempDir } from "../support/run.js";
-import { type Envelope, lineOf, listFiles, project } from "./helpers.js";
+import { runTool } from "../support/run.js";
+import { type Envelope, lineOf, listFiles, project, removeProjects, scratchDir } from "./helpers.js";
+
+after(removeProjects);
 
 // One project for the whole file: every run of the TypeScript checker starts it cold.
 let root: string;
@@ -101,7 +103,7 @@ describe("llmfilewrite TypeScript (LanguageService in the project's tsconfig)", 
   });
 
   it("refuses ../ and symlinks that lead out of the workspace root (usage, exit 2)", async () => {
-    const outside = tempDir("lfw-outside-");
+    const outside = scratchDir("lfw-outside-");
     const r = await lfw(["--path", "../escape.ts", "--content", "export const x = 1;\n"]);
     assert.equal(r.code, 2, r.stdout);
     assert.equal((r.json as Envelope).error?.code, "LLMFILEWRITE_E001");
@@ -121,7 +123,7 @@ describe("llmfilewrite TypeScript (LanguageService in the project's tsconfig)", 
     assert.equal((c.json as Envelope).error?.code, "LLMFILEWRITE_E000");
     const t = await lfw(["--path", "src/a.ts", "--content", "x", "--reject-on", "never"]);
     assert.equal(t.code, 2);
-    const huge = join(tempDir("lfw-huge-"), "huge.ts");
+    const huge = join(scratchDir("lfw-huge-"), "huge.ts");
     writeFileSync(huge, Buffer.alloc(17 * 1024 * 1024, 0x20));
     const h = await lfw(["--path", "src/a.ts", "--from", huge]);
     assert.equal(h.code, 1);

@@ -1,11 +1,21 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { validateContent, ValidationSession } from "../../src/validate/index.js";
 import { ContentPositions } from "../../src/validate/positions.js";
 import { treeSitterGate } from "../../src/validate/treesitter.js";
 import { tempDir } from "../support/run.js";
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+
+const made: string[] = [];
+const scratch = (): string => {
+  const d = tempDir("lfw-validate-");
+  made.push(d);
+  return d;
+};
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
 
 const slice = (bytes: Uint8Array, s?: number, e?: number): string => Buffer.from(bytes).subarray(s, e).toString("utf8");
 
@@ -46,7 +56,7 @@ describe("validate: tree-sitter gate", () => {
 
 describe("validate: validateContent", () => {
   it("splits pre-existing from introduced findings position-insensitively, one old finding excusing one new", async () => {
-    const root = tempDir("lfw-validate-");
+    const root = scratch();
     const old = "int f(void) {\n  return missing_a;\n}\n";
     // The old error moved down two lines, and a second identical one appears.
     const next = "/* moved */\n\nint f(void) {\n  return missing_a;\n}\nint g(void) {\n  return missing_a;\n}\n";
@@ -58,14 +68,14 @@ describe("validate: validateContent", () => {
   });
 
   it("flags content that is not valid UTF-8", async () => {
-    const root = tempDir("lfw-validate-");
+    const root = scratch();
     const bytes = Buffer.concat([Buffer.from("int x = 1; /* "), Buffer.from([0xff, 0xfe]), Buffer.from(" */\n")]);
     const r = await validateContent({ root, relPath: "x.c", language: "c", content: bytes, timeoutMs: 30_000 });
     assert.ok(r.diagnostics.some((d) => d.code === "content.invalid_utf8" && d.level === "error"));
   });
 
   it("one session serves several TypeScript files; byte columns are exact on CRLF and multibyte lines", async () => {
-    const root = tempDir("lfw-validate-");
+    const root = scratch();
     writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler" } }));
     mkdirSync(join(root, "src"));
     writeFileSync(join(root, "src/dep.ts"), "export const n: number = 1;\n");
@@ -88,7 +98,7 @@ describe("validate: validateContent", () => {
   });
 
   it("a checker that runs out of time is a warning, never a silent pass", async () => {
-    const root = tempDir("lfw-validate-");
+    const root = scratch();
     const r = await validateContent({ root, relPath: "m.py", language: "python", content: Buffer.from("x: int = 1\n"), timeoutMs: 1 });
     assert.equal(r.lsp_used, "none");
     const w = r.diagnostics.find((d) => d.code === "checker.timeout");
@@ -97,7 +107,7 @@ describe("validate: validateContent", () => {
   });
 
   it("the in-process TypeScript check is bounded too: its worker is stopped at the deadline", async () => {
-    const root = tempDir("lfw-validate-");
+    const root = scratch();
     const r = await validateContent({ root, relPath: "m.ts", language: "typescript", content: Buffer.from("export const x = 1;\n"), timeoutMs: 1 });
     assert.equal(r.lsp_used, "none");
     assert.ok(r.diagnostics.some((d) => d.code === "checker.timeout" && d.level === "warning"), JSON.stringify(r.diagnostics));
