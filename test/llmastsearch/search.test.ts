@@ -196,6 +196,10 @@ test("--language parses a named file whatever its extension; --hidden and --no-i
   const q = "(function_definition name: (identifier) @n)";
   const forced = await runTool("llmastsearch", ["--root", root, "-l", "python", "-q", q, "--file", "script.txt"], { cwd: root });
   assert.deepEqual(names((forced.json as { data: Data }).data), ["from_txt"]);
+  const unforced = await runTool("llmastsearch", ["--root", root, "-q", q, "script.txt", "seen.py"], { cwd: root });
+  const uenv = unforced.json as { data: Data; diagnostics: { code: string; message: string }[] };
+  assert.deepEqual(names(uenv.data), ["seen"]);
+  assert.ok(uenv.diagnostics.some((d) => d.code === "LLMASTSEARCH_E107" && /script\.txt/.test(d.message)), "a named file without a grammar is reported");
   const plain = await runTool("llmastsearch", ["--root", root, "-q", q], { cwd: root });
   assert.deepEqual(names((plain.json as { data: Data }).data), ["seen"]);
   const wide = await runTool("llmastsearch", ["--root", root, "-q", q, "--hidden", "--no-ignore"], { cwd: root });

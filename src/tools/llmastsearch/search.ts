@@ -121,6 +121,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     let noGrammar = 0;
     let otherLanguage = 0;
     const noGrammarSample: string[] = [];
+    const namedWithoutGrammar: string[] = [];
     for (const e of walked) {
       const detected = languageForPath(e.rel);
       let lang: LanguageId | undefined;
@@ -131,7 +132,8 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
       } else if (detected) lang = detected.id;
       else {
         noGrammar++;
-        if (explicitSet.has(e.abs) || noGrammarSample.length < 3) noGrammarSample.push(e.rel);
+        if (noGrammarSample.length < 3) noGrammarSample.push(e.rel);
+        if (explicitSet.has(e.abs)) namedWithoutGrammar.push(e.rel);
       }
       if (lang) files.push({ abs: e.abs, rel: e.rel, language: lang });
     }
@@ -232,8 +234,14 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
       else if (todo.length === 0) why = "the query compiles for none of the languages of the files found";
       else why = `the query matched nothing in ${searched} file(s)${skipped.size ? " (some files were skipped, see above)" : ""}`;
       diagnostics.push(diag("note", CODES.empty_result, `no matches: ${why}`));
-    } else if (noGrammar > 0 && explicit.length > 0 && noGrammarSample.some((r) => explicit.some((a) => a.endsWith(r)))) {
-      diagnostics.push(diag("warning", CODES.unknown_language, `no grammar for: ${noGrammarSample.join(", ")}; pass --language to parse them as one`));
+    }
+    if (namedWithoutGrammar.length > 0) {
+      // A file the user named and we could not search is worth a warning even when others matched.
+      diagnostics.push(
+        diag("warning", CODES.unknown_language, `not searched, no grammar for the extension: ${namedWithoutGrammar.join(", ")}`, {
+          remediation: "Pass --language to parse them as one of the registry's languages.",
+        }),
+      );
     }
 
     const langs = [...usable].sort();
