@@ -20,7 +20,7 @@ const program = baseProgram(TOOL, "Tree-sitter query search with exact byte span
   .option("--root <dir>", "workspace root: file_path values are relative to it (default: enclosing git work tree, else the current directory)")
   .option(
     "-l, --language <lang>",
-    `parse as this language: ${LANGUAGES.map((l) => l.id).join(", ")} (default: by file extension; a query over several languages runs only where it compiles)`,
+    `search only files of this language, and parse files named with --file as it whatever their extension: ${LANGUAGES.map((l) => l.id).join(", ")} (default: each file by its extension; a query over several languages runs only where it compiles)`,
   )
   .option("-c, --capture <name>", "keep only this capture, and only matches that have it; the match span is then the capture's")
   .option("--limit <n>", "report at most this many matches (in path, then offset order); partial:true and exit 4 when it cut", intOption(TOOL, "--limit", 1))
