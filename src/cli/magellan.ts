@@ -253,6 +253,9 @@ Exit codes: 0 success (also "no matches"), 1 failure (ErrorResponse in data), 2 
     )
     .option("--output <file>", "write the export to this file (inside the root) and print a summary");
 
+  // Without a command, the action below answers with a usage error (an envelope, exit 2)
+  // instead of commander printing help to stderr and exiting 0.
+  program.action(() => undefined);
   return program;
 }
 

@@ -189,6 +189,14 @@ describe("magellan queries on the multi-language fixture", () => {
     assert.deepEqual(codes(v.env), []);
   });
 
+  it("usage errors are envelopes with exit 2: no command, unknown command, bad flag values", async () => {
+    for (const args of [[], ["bogus"], ["find", "--name", "x", "--match", "bogus"], ["refs", "--name", "x", "--direction", "up"], ["find"]]) {
+      const { r, env } = await mg(root, args);
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}`);
+      assert.equal(env.data.code, "MAGELLAN_E000");
+    }
+  });
+
   it("`find --name N --db code.db` works as written, from the folder holding the db", async () => {
     const { r, env } = await mg(join(root, ".magellan"), ["find", "--name", "convert", "--db", "code.db"], { cwd: join(root, ".magellan") });
     assert.equal(r.code, 0, r.stdout);
