@@ -106,6 +106,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     tasks.push({ abs: e.abs, rel: e.rel, language: lang.id, knownHash: old?.language === lang.id ? old.hash : undefined, maxBytes, rootName });
   }
   const removed = [...stored.values()].filter((f) => !seen.has(f.path));
+  if (process.env.MAGELLAN_DEBUG) process.stderr.write(`magellan: walked ${walked.length} files, ${tasks.length} to read at ${Math.round(performance.now() - t0)} ms\n`);
   const indexedAt = timestamp();
   const changedIds: number[] = [];
   const changedPaths: string[] = [];
@@ -213,6 +214,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       }
       setMeta(db, "last_index_time", indexedAt);
     })();
+    debug?.(`re-resolved ${resolved} references`);
   }
   db.transaction(() => setMeta(db, "root", root))();
   const removedPaths = [...new Set(removed.map((f) => f.path))];
