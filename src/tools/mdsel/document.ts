@@ -22,7 +22,7 @@ export interface Heading {
   /** Position among all top-level headings, document order (what `section[i]` counts). */
   ordinal: number;
   depth: 1 | 2 | 3 | 4 | 5 | 6;
-  text: string;
+  readonly text: string;
   start: number;
   /** End of the heading line itself. */
   end: number;
@@ -235,10 +235,14 @@ export async function parseModel(text: string): Promise<Model> {
       while (open.length > 0 && (open[open.length - 1] as Heading).depth >= depth) {
         (open.pop() as Heading).sectionEnd = lastEnd;
       }
+      const tok = node.tok;
       const h: Heading = {
         ordinal: headings.length,
         depth,
-        text: parsed.inlineText(node.tok),
+        // Parsed on first use (inlineText caches): `select` prints few headings, `index` all.
+        get text() {
+          return parsed.inlineText(tok);
+        },
         start: node.start,
         end: node.end,
         sectionEnd: node.end,
