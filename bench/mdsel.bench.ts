@@ -35,10 +35,10 @@ function median(xs: number[]): number {
 /** Runs each command once per round, in turn, so load spikes hit them alike. */
 function interleaved(cmds: [string, string[]][], rounds: number): Timed[] {
   const out: Timed[] = cmds.map(() => ({ medianMs: 0, runs: [], stdout: "", status: 0 }));
-  for (const [cmd, args] of cmds) timeCommand(cmd, args, { runs: 1, warmup: 0 }); // page cache, not a parse cache
+  for (const [cmd, args] of cmds) timeCommand(cmd, args, { runs: 1, warmup: 0, cwd: REPO_ROOT }); // page cache, not a parse cache
   for (let r = 0; r < rounds; r++) {
     cmds.forEach(([cmd, args], i) => {
-      const t = timeCommand(cmd, args, { runs: 1, warmup: 0 });
+      const t = timeCommand(cmd, args, { runs: 1, warmup: 0, cwd: REPO_ROOT });
       const o = out[i] as Timed;
       o.runs.push(t.medianMs);
       o.peakRssMb = Math.max(o.peakRssMb ?? 0, t.peakRssMb ?? 0) || undefined;
@@ -54,16 +54,19 @@ export async function run(): Promise<BenchRow[]> {
   const file = markdownCorpus();
   const kb = Math.round(statSync(file).size / 1024);
   const readme = join(REPO_ROOT, "test", "fixtures", "mdsel", "seed", "README.md");
-  const [bare, index, select, small] = interleaved(
+  // The parser's floor: start node, load markdown-it, run its block parser over the file, exit.
+  const floorScript = `const md=require("markdown-it")({html:true});md.block.parse(require("fs").readFileSync(${JSON.stringify(file)},"utf8"),md,{},[])`;
+  const [bare, floor, index, select, small] = interleaved(
     [
       [process.execPath, ["-e", "0"]],
+      [process.execPath, ["-e", floorScript]],
       [process.execPath, [ourBin("mdsel"), "index", file]],
       [process.execPath, [ourBin("mdsel"), "select", "changelog::heading:h2[0]", file]],
       [process.execPath, [ourBin("mdsel"), "index", readme]],
     ],
     7,
-  ) as [Timed, Timed, Timed, Timed];
-  for (const [name, t] of [["index", index], ["select", select], ["index README", small]] as const) {
+  ) as [Timed, Timed, Timed, Timed, Timed];
+  for (const [name, t] of [["markdown-it floor", floor], ["index", index], ["select", select], ["index README", small]] as const) {
     if (t.status !== 0) throw new Error(`mdsel ${name} exited ${t.status}`);
   }
   const doc = (JSON.parse(index.stdout) as { data: { documents: { headings: unknown[] }[] } }).data.documents[0];
@@ -78,6 +81,13 @@ export async function run(): Promise<BenchRow[]> {
       note: `whole process; markdown-it block parse; ${x(index)}`,
     },
     { suite: "mdsel", case: `select one h2 section, same file (${kb} KB), cold`, ours: select.medianMs, peakRssMb: select.peakRssMb, note: x(select) },
+    {
+      suite: "mdsel",
+      case: `floor: node + require("markdown-it") + its block parse of the same file, nothing else`,
+      ours: floor.medianMs,
+      peakRssMb: floor.peakRssMb,
+      note: `${x(floor)}; what any markdown-it based tool pays before doing anything`,
+    },
     { suite: "mdsel", case: "index a 0.5 KB README (start-up cost)", ours: small.medianMs, peakRssMb: small.peakRssMb, note: x(small) },
     { suite: "mdsel", case: "baseline: bare `node -e 0` (machine load scale)", ours: bare.medianMs, peakRssMb: bare.peakRssMb },
   ];

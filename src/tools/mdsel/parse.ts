@@ -211,7 +211,9 @@ export async function parseBlocks(src: string): Promise<Parsed> {
     if (inl?.type !== "inline") return "";
     let content = inl.content;
     if (tokens[ii - 1]?.type === "paragraph_open" && tokens[ii - 2]?.type === "list_item_open" && TASK.test(content)) content = content.slice(4);
+    let m: RegExpExecArray | null;
     if (PLAIN.test(content)) s = content;
+    else if ((m = LINK_THEN_PLAIN.exec(content)) !== null) s = `${m[1]}${m[2]}`;
     else {
       const children: Token[] = [];
       md.inline.parse(content, md, env, children);
@@ -253,6 +255,15 @@ export async function parseBlocks(src: string): Promise<Parsed> {
 
 /** Inline content with none of the characters that start markup, entities or breaks is its own text. */
 const PLAIN = /^[^\\`*_[\]<>&!~\n]*$/;
+
+/**
+ * `[text](destination) rest` with plain text, a destination without spaces, parentheses,
+ * escapes, brackets, backticks or angle brackets (so nothing in it can bind tighter than the
+ * link), and plain rest: an inline link, whose reader-visible text is `text` + `rest`. This is
+ * the shape of every release heading in generated changelogs (`## [1.2.3](url) (2024-01-01)`),
+ * and the shortcut spares the inline parser thousands of calls on them.
+ */
+const LINK_THEN_PLAIN = /^\[([^\\`*_[\]<>&!~\n]*)\]\([^\s()\\<>`[\]]*\)([^\\`*_[\]<>&!~\n]*)$/;
 
 /** What a reader sees of inline content: text, code, inline HTML, image alt text; markup dropped. */
 function flatten(children: Token[]): string {
