@@ -87,6 +87,9 @@ describe("CommonMark block boundaries", () => {
   it("heading text is what a reader sees: code, emphasis, links (reference ones too), images' alt, entities, escapes", async () => {
     const md = "# `run()` *now* [docs](https://x.y/ \"t\") ![logo](l.png) &amp; \\*x\\* [ref][r] [nope][missing]\n\n[r]: /u\n";
     assert.deepEqual(await headingTexts(md), ["run() now docs logo & *x* ref [nope][missing]"]);
+    // Changelog-style `[version](url) (date)` headings take a shortcut; near misses must not.
+    const links = "# [1.0.0](https://x/y_z) (2024-01-01)\n# [a](u) *b*\n# [c](u`) d`\n# [e](u \"t\") f\n# [g]() h\n";
+    assert.deepEqual(await headingTexts(links), ["1.0.0 (2024-01-01)", "a b", "c d`", "e f", "g h"]);
   });
 
   it("an unclosed fence runs to the end of its container; a fence's `#` lines are code", async () => {
