@@ -8,7 +8,7 @@ import { indexed, mg } from "./support.js";
 describe("magellan export", () => {
   let root = "";
   before(async () => {
-    root = await indexed("multi");
+    root = await indexed("multi", ["ts"]);
   });
 
   it("json: seed 01 GraphExport 2.0.0 in data, edges and collisions included", async () => {

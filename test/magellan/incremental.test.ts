@@ -12,7 +12,7 @@ async function symbolIdOf(root: string, name: string): Promise<string> {
 
 describe("magellan incremental index, freshness and recovery", () => {
   it("re-index skips unchanged files, re-extracts changed ones, keeps unrelated ids stable", async () => {
-    const root = await indexed("multi");
+    const root = await indexed("multi", ["ts"]);
     const again = await mg(root, ["index"]);
     assert.equal(again.env.data.mode, "incremental");
     assert.equal(again.env.data.files_indexed, 0);
@@ -28,7 +28,7 @@ describe("magellan incremental index, freshness and recovery", () => {
   });
 
   it("a touched but unchanged file is not re-extracted (content hash decides)", async () => {
-    const root = await indexed("multi");
+    const root = await indexed("multi", ["ts"]);
     const p = join(root, "ts/other.ts");
     writeFileSync(p, readFileSync(p));
     const r = await mg(root, ["index"]);
@@ -36,7 +36,7 @@ describe("magellan incremental index, freshness and recovery", () => {
   });
 
   it("edges from other files follow a renamed, removed and restored target", async () => {
-    const root = await indexed("multi");
+    const root = await indexed("multi", ["ts"]);
     const util = join(root, "ts/util.ts");
     const original = readFileSync(util, "utf8");
     writeFileSync(util, original.replace("export function helper(", "export function helper2("));
@@ -53,7 +53,7 @@ describe("magellan incremental index, freshness and recovery", () => {
   });
 
   it("a deleted file leaves the index with its symbols and edges", async () => {
-    const root = await indexed("multi");
+    const root = await indexed("multi", ["ts"]);
     unlinkSync(join(root, "ts/other.ts"));
     const r = await mg(root, ["index"]);
     assert.equal(r.env.data.files_removed, 1);
@@ -64,7 +64,7 @@ describe("magellan incremental index, freshness and recovery", () => {
   });
 
   it("answers drawn from files changed since indexing carry STALE_INDEX; status and validate count them", async () => {
-    const root = await indexed("multi");
+    const root = await indexed("multi", ["ts"]);
     const p = join(root, "ts/util.ts");
     writeFileSync(p, `${readFileSync(p, "utf8")}\nexport const added = 1;\n`);
     const f = await mg(root, ["find", "--name", "helper"]);
@@ -74,19 +74,19 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.match(stale.message, /STALE_INDEX: ts\/util\.ts/);
     const s = await mg(root, ["status"]);
     assert.equal(s.env.data.stale_files, 1);
-    unlinkSync(join(root, "py/pkg/main.py"));
+    unlinkSync(join(root, "ts/other.ts"));
     const v = await mg(root, ["validate"]);
     const data = v.env.data as { passed: boolean; errors: { code: string }[]; warnings: { code: string }[] };
     assert.equal(data.passed, false);
     assert.deepEqual(data.errors.map((e) => e.code), ["FILE_MISSING"]);
     assert.ok(data.warnings.some((w) => w.code === "STALE_INDEX"));
     // An answer from a file that did not change carries no warning.
-    const clean = await mg(root, ["find", "--name", "convert"]);
+    const clean = await mg(root, ["find", "--name", "Outer"]);
     assert.deepEqual(codes(clean.env), []);
   });
 
   it("a corrupt index is refused with a clear error; index --rebuild recovers", async () => {
-    const root = await indexed("multi");
+    const root = await indexed("multi", ["ts"]);
     const db = join(root, ".magellan/code.db");
     rmSync(`${db}-wal`, { force: true });
     rmSync(`${db}-shm`, { force: true });
@@ -105,7 +105,7 @@ describe("magellan incremental index, freshness and recovery", () => {
   });
 
   it("an index from another schema version is refused; a missing index says to run index", async () => {
-    const root = await indexed("multi");
+    const root = await indexed("multi", ["ts"]);
     const db = new Database(join(root, ".magellan/code.db"));
     db.pragma("user_version = 99");
     db.close();
@@ -118,7 +118,7 @@ describe("magellan incremental index, freshness and recovery", () => {
   });
 
   it("two index runs at once: one writer at a time, both succeed", async () => {
-    const root = await indexed("multi");
+    const root = await indexed("multi", ["ts"]);
     writeFileSync(join(root, "ts/extra.ts"), "export function extra(): number { return 1; }\n");
     const [a, b] = await Promise.all([mg(root, ["index"]), mg(root, ["index"])]);
     assert.equal(a.r.code, 0, a.r.stdout);

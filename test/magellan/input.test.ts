@@ -7,7 +7,7 @@ import { type Match, copyFixture, mg, spanText } from "./support.js";
 
 describe("magellan on hostile and real input", () => {
   it("syntax errors index what tree-sitter recovered, with a warning; binary, huge and symlinked files are skipped and counted", async () => {
-    const root = copyFixture("multi");
+    const root = copyFixture("multi", ["ts"]);
     writeFileSync(join(root, "ts/broken.ts"), "export function fine(): number { return 1; }\nexport function broken( {\n");
     writeFileSync(join(root, "ts/binary.ts"), Buffer.from([0x65, 0x78, 0x00, 0x01, 0x02]));
     writeFileSync(join(root, "ts/huge.ts"), `export const big = "${"x".repeat(5000)}";\n`);

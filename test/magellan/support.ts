@@ -55,10 +55,14 @@ export interface Ref {
   span: SpanLike;
 }
 
-/** A copy of a fixture folder in a fresh temp dir (tests index and edit it). */
-export function copyFixture(name: string): string {
+/**
+ * A copy of a fixture folder in a fresh temp dir (tests index and edit it); `only` keeps just
+ * those top-level folders, so a test pays for the grammars it needs and no others.
+ */
+export function copyFixture(name: string, only?: string[]): string {
   const dir = tempDir("magellan-");
-  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  const src = join(FIXTURES, name);
+  cpSync(src, dir, { recursive: true, filter: (p) => !only || p === src || only.some((o) => p === join(src, o) || p.startsWith(join(src, o) + "/")) });
   return dir;
 }
 
@@ -71,8 +75,8 @@ export async function mg(root: string, args: string[], opts: { cwd?: string; raw
   return { r, env: r.json as Envelope };
 }
 
-export async function indexed(name: string): Promise<string> {
-  const root = copyFixture(name);
+export async function indexed(name: string, only?: string[]): Promise<string> {
+  const root = copyFixture(name, only);
   const { r } = await mg(root, ["index"]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   return root;

@@ -38,7 +38,7 @@ function watchProcess(root: string, onEvent: (e: WatchLine, all: WatchLine[], st
 
 describe("magellan watch", () => {
   it("follows edits, rename-saves, deletions and a burst of many files in one cycle", async () => {
-    const root = copyFixture("multi");
+    const root = copyFixture("multi", ["ts"]);
     const util = join(root, "ts/util.ts");
     let step = 0;
     const lines = await watchProcess(root, (e, all, stop) => {

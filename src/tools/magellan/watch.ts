@@ -56,7 +56,8 @@ export async function watch(req: WatchRequest, emit: (e: WatchEvent, error?: Too
     // Hidden entries are never indexed (same rule as the walk); the index's own folder neither.
     ignored: (p: string) => {
       if (p === root) return false;
-      if (p === dbDir || p.startsWith(dbDir + sep)) return true;
+      if (p.startsWith(dbPath)) return true; // the database, its -wal/-shm and lock files
+      if (dbDir !== root && (p === dbDir || p.startsWith(dbDir + sep))) return true;
       const rel = p.slice(root.length + 1);
       return rel.split(sep).some((seg) => seg.startsWith(".") || seg === "node_modules");
     },
