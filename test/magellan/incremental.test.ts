@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
@@ -115,6 +115,16 @@ describe("magellan incremental index, freshness and recovery", () => {
     const none = await mg(root, ["status", "--db", join(root, "nothing.db")]);
     assert.equal(none.r.code, 1);
     assert.equal(none.env.data.code, "MAGELLAN_E100");
+  });
+
+  it("a lock left by a killed writer is taken over", async () => {
+    const root = await indexed("multi", ["ts"]);
+    const lock = join(root, ".magellan/code.db.lock");
+    writeFileSync(lock, "999999999");
+    utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const r = await mg(root, ["index"]);
+    assert.equal(r.r.code, 0, r.r.stdout);
+    assert.throws(() => readFileSync(lock), /ENOENT/);
   });
 
   it("two index runs at once: one writer at a time, both succeed", async () => {
