@@ -1,8 +1,14 @@
-import { Command, CommanderError } from "commander";
+import { createRequire } from "node:module";
+import type * as CommanderModule from "commander";
+import type { Command } from "commander";
 import { commonCode } from "../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../contract/errors.js";
 import { packageVersion } from "../contract/version.js";
 import { operationEnvelope, queryEnvelope } from "./envelope.js";
+
+// require(), not import: Node 20 lexes a CommonJS package's whole source for named exports when
+// ESM imports it, which costs tens of milliseconds of every tool's start-up.
+const commander = createRequire(import.meta.url)("commander") as typeof CommanderModule;
 
 export interface CliResult {
   envelope: unknown;
@@ -18,7 +24,7 @@ export type EnvelopeKind =
 
 /** A commander program with the habits every tool shares: --pretty, --version, no auto-exit. */
 export function baseProgram(tool: string, description: string): Command {
-  const program = new Command(tool);
+  const program = new commander.Command(tool);
   program
     .description(description)
     .version(packageVersion(), "-V, --version", "print the version and exit")
@@ -69,7 +75,7 @@ export async function runCli(
     pretty = Boolean(program.opts().pretty) || pretty;
     result = await action(program);
   } catch (err) {
-    if (err instanceof CommanderError) {
+    if (err instanceof commander.CommanderError) {
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {
         process.exitCode = EXIT.ok;
         return;
