@@ -5,7 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { FileResult } from "./protocol.js";
-import { type Compiled, findMatches, materialize } from "./scan.js";
+import { type Compiled, findMatches, materialize, mayMatch } from "./scan.js";
 
 let scratch = Buffer.allocUnsafe(1 << 20);
 const HEAD = 64 * 1024;
@@ -60,6 +60,75 @@ export function readFile(abs: string, maxFileSize: number): Buffer | Skip {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Cache-sized window for the prefilter. A file is streamed through it and the literal looked
+ * for window by window, so the bytes are scanned while they are still in the CPU cache and a
+ * large file never needs a large buffer (nor its page faults): the whole file is read only when
+ * the literal is there.
+ */
+const WINDOW = 256 * 1024;
+const windowBuf = Buffer.allocUnsafe(WINDOW);
+
+/**
+ * The prefilter's read: `undefined` when the file was read through and cannot match (no NUL
+ * byte, not too large, the literal every match needs is absent); otherwise what readFile gives
+ * (the whole file, valid until the next call, or why it is skipped). Same verdicts as readFile
+ * followed by mayMatch.
+ */
+export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): Buffer | Skip | undefined {
+  let fd: number;
+  try {
+    fd = openSync(abs, "r");
+  } catch (e) {
+    return { reason: "unreadable", detail: errText(e) };
+  }
+  let whole = false;
+  try {
+    // The first block decides as in readFile: a NUL in it makes the file binary; a file that
+    // fills it pays for a stat and may be too large.
+    let got = readSync(fd, windowBuf, 0, HEAD, null);
+    let nul = windowBuf.subarray(0, got).indexOf(0);
+    if (nul !== -1) return { reason: "binary", detail: `NUL byte at offset ${nul}` };
+    if (got < HEAD) {
+      if (maxFileSize > 0 && got > maxFileSize) return { reason: "too_large", detail: `${got} bytes, over --max-filesize ${maxFileSize}` };
+      const buf = windowBuf.subarray(0, got);
+      return mayMatch(buf, c) ? buf : undefined;
+    }
+    const size = fstatSync(fd).size;
+    if (maxFileSize > 0 && size > maxFileSize) return { reason: "too_large", detail: `${size} bytes, over --max-filesize ${maxFileSize}` };
+    // Each window starts with the previous one's last bytes, so a literal (or a KELVIN/LONG S
+    // sequence that makes the caseless finder unusable) straddling two reads is still seen.
+    const keep = Math.max(c.literal.length - 1, 2);
+    let base = 0;
+    let fill = got;
+    let total = got;
+    for (;;) {
+      const win = windowBuf.subarray(0, fill);
+      if (mayMatch(win, c)) {
+        whole = true;
+        break;
+      }
+      const carry = Math.min(keep, fill);
+      windowBuf.copy(windowBuf, 0, fill - carry, fill);
+      base += fill - carry;
+      got = readSync(fd, windowBuf, carry, WINDOW - carry, null);
+      if (got === 0) break;
+      nul = windowBuf.subarray(carry, carry + got).indexOf(0);
+      if (nul !== -1) return { reason: "binary", detail: `NUL byte at offset ${base + carry + nul}` };
+      total += got;
+      if (maxFileSize > 0 && total > maxFileSize) return { reason: "too_large", detail: `${total} bytes, over --max-filesize ${maxFileSize}` };
+      fill = carry + got;
+    }
+    if (!whole) return undefined;
+  } catch (e) {
+    return { reason: "unreadable", detail: errText(e) };
+  } finally {
+    closeSync(fd);
+  }
+  // The literal is there (few files): read the whole file for the search proper.
+  return readFile(abs, maxFileSize);
 }
 
 function errText(e: unknown): string {

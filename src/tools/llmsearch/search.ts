@@ -15,9 +15,9 @@ import type { LlmsearchCountData, LlmsearchData, LlmsearchMatch, LlmsearchSkip }
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
 import { walkFiles, type WalkEntry } from "../../text/walk.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
-import { type FileJob, readFile, searchBytes } from "./file.js";
+import { type FileJob, readIfMayMatch, searchBytes } from "./file.js";
 import { compilePattern, questionOf } from "./pattern.js";
-import { mayMatch, prepare } from "./scan.js";
+import { prepare } from "./scan.js";
 import type { Batch, BatchResult, FileResult } from "./protocol.js";
 import type { WorkerInit } from "./worker.js";
 
@@ -304,13 +304,13 @@ class Pool {
     this.files.push(entry);
     const pre = this.pre;
     if (pre) {
-      const got = readFile(entry.abs, pre.job.maxFileSize);
-      if (!Buffer.isBuffer(got)) {
-        this.results.set(entry.rel, { i, count: 0, skip: got });
+      const got = readIfMayMatch(entry.abs, pre.job.maxFileSize, pre.job.compiled);
+      if (got === undefined) {
+        this.searched++;
         return;
       }
-      if (!mayMatch(got, pre.job.compiled)) {
-        this.searched++;
+      if (!Buffer.isBuffer(got)) {
+        this.results.set(entry.rel, { i, count: 0, skip: got });
         return;
       }
       if (pre.job.compiled.pattern.pureLiteral) {
