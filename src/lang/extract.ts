@@ -108,10 +108,22 @@ function queriesRoot(): string {
 
 let root: string | undefined;
 
-/** The text of a query file, e.g. for tools that show or reuse it. */
+/** First line `; inherits: <language>` (the modeline nvim-treesitter uses for the same idea). */
+const INHERITS = /^; inherits: ([a-z]+)[ \t]*\r?\n/;
+
+/**
+ * The text of a query file, e.g. for tools that show or reuse it. A file whose first line is
+ * `; inherits: <language>` gets that language's file of the same purpose put in front of it, so
+ * a grammar that extends another (TSX over TypeScript, TypeScript over JavaScript) states only
+ * what it adds, and pattern order stays parent first.
+ */
 export function querySource(id: LanguageId, purpose: QueryPurpose): string {
   root ??= queriesRoot();
-  return readFileSync(queryPath(root, id, purpose), "utf8");
+  const text = readFileSync(queryPath(root, id, purpose), "utf8");
+  const parent = INHERITS.exec(text)?.[1];
+  if (parent === undefined) return text;
+  if (parent === id) throw new Error(`${queryPath(root, id, purpose)}: a query file cannot inherit from its own language`);
+  return `${querySource(parent as LanguageId, purpose)}\n${text}`;
 }
 
 const queries = new Map<LanguageId, Parser.Query>();
