@@ -86,11 +86,8 @@ const QUALIFIER_SEPARATOR: Record<LanguageId, string> = {
   go: ".",
 };
 
-/** TSX shares the TypeScript query files except where JSX nodes appear (tsx/<purpose>.scm). */
 function queryPath(dir: string, id: LanguageId, purpose: QueryPurpose): string {
-  const own = `${dir}${id}/${purpose}.scm`;
-  if (id === "tsx" && !existsSync(own)) return `${dir}typescript/${purpose}.scm`;
-  return own;
+  return `${dir}${id}/${purpose}.scm`;
 }
 
 /**

@@ -1,0 +1,2 @@
+; inherits: typescript
+; TSX imports: exactly the TypeScript ones (the TSX grammar has the same node types for them).
