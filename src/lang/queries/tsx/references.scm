@@ -1,24 +1,6 @@
-; TSX references: the TypeScript ones plus JSX components. Capture conventions: see src/lang/extract.ts.
-
-(call_expression function: (identifier) @ref.call)
-(call_expression
-  function: (member_expression
-    object: (_) @qualifier
-    property: [(property_identifier) (private_property_identifier)] @ref.call))
-(new_expression constructor: (identifier) @ref.call)
-(new_expression constructor: (member_expression object: (_) @qualifier property: (property_identifier) @ref.call))
-
-(assignment_expression left: (identifier) @ref.write)
-(assignment_expression left: (member_expression object: (_) @qualifier property: (_) @ref.write))
-(augmented_assignment_expression left: (identifier) @ref.write)
-(augmented_assignment_expression left: (member_expression object: (_) @qualifier property: (_) @ref.write))
-(update_expression argument: (identifier) @ref.write)
-(variable_declarator name: (identifier) @ref.write value: (_))
-
-; Types.
-(type_identifier) @ref.type
-(nested_type_identifier module: (_) @qualifier name: (type_identifier) @ref.type)
-(type_query (identifier) @ref.type)
+; inherits: typescript
+; TSX references: the TypeScript ones plus JSX components. The strongest kind wins per name
+; (src/lang/extract.ts KIND_RANK), so the order of these patterns after the parent's does not matter.
 
 ; JSX components (TSX): <Foo/>, <Foo.Bar>
 (jsx_opening_element name: (identifier) @ref.call)
@@ -28,15 +10,3 @@
 (jsx_closing_element name: (_) @ref.ignore)
 (jsx_closing_element name: (member_expression property: (property_identifier) @ref.ignore))
 (jsx_attribute (property_identifier) @ref.ignore)
-
-(member_expression object: (_) @qualifier property: [(property_identifier) (private_property_identifier)] @ref.read)
-(shorthand_property_identifier) @ref.read
-(identifier) @ref.read
-
-; Names that are not references to anything outside.
-(required_parameter pattern: (identifier) @ref.ignore)
-(optional_parameter pattern: (identifier) @ref.ignore)
-(arrow_function parameter: (identifier) @ref.ignore)
-(catch_clause parameter: (identifier) @ref.ignore)
-(type_parameter name: (type_identifier) @ref.ignore)
-(labeled_statement label: (statement_identifier) @ref.ignore)
