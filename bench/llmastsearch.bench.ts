@@ -48,16 +48,16 @@ export async function run(): Promise<BenchRow[]> {
   const { files, lines } = countLines(corpus, [".ts", ".mts", ".cts"]);
   const rows: BenchRow[] = [];
   for (const c of CASES) {
-    const oursArgs = [ourBin("llmastsearch"), "--root", corpus, "--no-ignore", "--language", "typescript", "--query", c.query];
+    const oursArgs = ["--root", corpus, "--no-ignore", "--language", "typescript", "--query", c.query];
     const peerArgs = ["scan", "--no-ignore", "vcs", "--no-ignore", "parent", "--inline-rules", `id: bench\nlanguage: ts\nrule: ${c.rule}`, "--json=stream", "."];
     // Interleaved single runs after one warm-up each, so a load spike on the shared machine
     // hits both tools alike instead of one tool's whole series.
-    timeCommand(process.execPath, oursArgs, { cwd: corpus, runs: 1, warmup: 0 });
+    timeCommand(ourBin("llmastsearch"), oursArgs, { cwd: corpus, runs: 1, warmup: 0 });
     timeCommand(AST_GREP, peerArgs, { cwd: corpus, runs: 1, warmup: 0 });
     const oursRuns: Timed[] = [];
     const peerRuns: Timed[] = [];
     for (let i = 0; i < RUNS; i++) {
-      oursRuns.push(timeCommand(process.execPath, oursArgs, { cwd: corpus, runs: 1, warmup: 0 }));
+      oursRuns.push(timeCommand(ourBin("llmastsearch"), oursArgs, { cwd: corpus, runs: 1, warmup: 0 }));
       peerRuns.push(timeCommand(AST_GREP, peerArgs, { cwd: corpus, runs: 1, warmup: 0 }));
     }
     const ours = summarize(oursRuns);

@@ -19,7 +19,7 @@ import { REPO_ROOT, type BenchRow, ourBin, timeCommand } from "./lib.js";
 const RUNS = 3;
 
 function lfw(root: string, path: string, content: string, expect: "approved" | "rejected"): ReturnType<typeof timeCommand> {
-  const t = timeCommand(process.execPath, [ourBin("llmfilewrite"), "--root", root, "--path", path, "--dry-run", "--content", content], { cwd: root, runs: RUNS, warmup: 1 });
+  const t = timeCommand(ourBin("llmfilewrite"), ["--root", root, "--path", path, "--dry-run", "--content", content], { cwd: root, runs: RUNS, warmup: 1 });
   const env = JSON.parse(t.stdout) as { status: string };
   if (env.status !== expect) throw new Error(`llmfilewrite ${path}: expected ${expect}, got ${t.stdout.slice(0, 2000)}`);
   return t;

@@ -35,7 +35,7 @@ export async function run(): Promise<BenchRow[]> {
   for (const c of CASES) {
     // Interleave-free but back to back, so both see the same machine state.
     const peer = timeCommand("rg", ["--json", ...c.rg, "."], { cwd: corpus, runs });
-    const ours = timeCommand(process.execPath, [ourBin("llmsearch"), "--root", corpus, ...c.ours], { cwd: corpus, runs });
+    const ours = timeCommand(ourBin("llmsearch"), ["--root", corpus, ...c.ours], { cwd: corpus, runs });
     const total = (JSON.parse(ours.stdout) as { data: { total_count: number } }).data.total_count;
     const theirs = rgCount(peer.stdout);
     rows.push({
@@ -51,8 +51,8 @@ export async function run(): Promise<BenchRow[]> {
   }
   // Memory must not grow with the corpus: one package versus all of node_modules.
   const subset = join(corpus, "typescript");
-  const small = timeCommand(process.execPath, [ourBin("llmsearch"), "--root", subset, "--pattern", "createRequire"], { runs: 3 });
-  const large = timeCommand(process.execPath, [ourBin("llmsearch"), "--root", corpus, "--pattern", "createRequire"], { runs: 3 });
+  const small = timeCommand(ourBin("llmsearch"), ["--root", subset, "--pattern", "createRequire"], { runs: 3 });
+  const large = timeCommand(ourBin("llmsearch"), ["--root", corpus, "--pattern", "createRequire"], { runs: 3 });
   rows.push({
     suite: "llmsearch",
     case: "peak RSS: typescript/ vs all node_modules",

@@ -38,11 +38,11 @@ export async function run(): Promise<BenchRow[]> {
     const bin = ourBin("llmtransform");
 
     // The dry run first: it leaves the file as it is, so every run's checksum matches.
-    const dry = timeCommand(process.execPath, [bin, ...args, "--dry-run"], { runs: 5, warmup: 1 });
+    const dry = timeCommand(bin, [...args, "--dry-run"], { runs: 5, warmup: 1 });
     if (dry.status !== 0) throw new Error(`llmtransform --dry-run exited ${dry.status}`);
     // Each measured run starts from the pristine bytes (the checksum must match), so the command
     // includes copying 5 MB; `exec` keeps the peak RSS the node process's own.
-    const write = timeCommand("sh", ["-c", 'cp "$1" "$2" && shift 2 && exec "$@"', "sh", pristine, target, process.execPath, bin, ...args], {
+    const write = timeCommand("sh", ["-c", 'cp "$1" "$2" && shift 2 && exec "$@"', "sh", pristine, target, bin, ...args], {
       runs: 5,
       warmup: 1,
     });

@@ -141,7 +141,7 @@ export async function run(): Promise<BenchRow[]> {
       const c = once("ctags", ["-R", "--output-format=json", "-f", join(work, "tags.json"), "."], root);
       theirs.push(c.ms);
       ctagsPeak = Math.max(ctagsPeak, c.rssMb ?? 0);
-      const m = once(process.execPath, [bin, "index", "--rebuild", "--root", root, "--db", db], root);
+      const m = once(bin, ["index", "--rebuild", "--root", root, "--db", db], root);
       if (m.status !== 0) throw new Error(`magellan index failed: ${m.stdout.slice(0, 2000)}`);
       ours.push(m.ms);
       peak = Math.max(peak, m.rssMb ?? 0);
@@ -165,7 +165,7 @@ export async function run(): Promise<BenchRow[]> {
     let changed = "";
     for (let i = 0; i < 5; i++) {
       appendFileSync(victim, `\n// bench edit ${i}\n`);
-      const m = once(process.execPath, [bin, "index", "--root", root, "--db", db], root);
+      const m = once(bin, ["index", "--root", root, "--db", db], root);
       re.push(m.ms);
       const d = (JSON.parse(m.stdout) as { data: Record<string, number> }).data;
       changed = `${d.files_indexed} file re-indexed, ${d.references_resolved} refs re-resolved`;
@@ -173,7 +173,7 @@ export async function run(): Promise<BenchRow[]> {
     rows.push({ suite: "magellan", case: "re-index after one file changed (whole process)", ours: median(re), maxMs: 300, note: changed });
 
     // find --name, whole process.
-    const f = timeCommand(process.execPath, [bin, "find", "--name", "flatMap", "--db", db, "--root", root], { runs: 7 });
+    const f = timeCommand(bin, ["find", "--name", "flatMap", "--db", db, "--root", root], { runs: 7 });
     const n = (JSON.parse(f.stdout) as { data: { count: number } }).data.count;
     // The floor under any whole-process figure: starting node itself on this machine.
     const bare = timeCommand(process.execPath, ["-e", "0"], { runs: 7 });

@@ -60,9 +60,9 @@ export async function run(): Promise<BenchRow[]> {
     [
       [process.execPath, ["-e", "0"]],
       [process.execPath, ["-e", floorScript]],
-      [process.execPath, [ourBin("mdsel"), "index", file]],
-      [process.execPath, [ourBin("mdsel"), "select", "changelog::heading:h2[0]", file]],
-      [process.execPath, [ourBin("mdsel"), "index", readme]],
+      [ourBin("mdsel"), ["index", file]],
+      [ourBin("mdsel"), ["select", "changelog::heading:h2[0]", file]],
+      [ourBin("mdsel"), ["index", readme]],
     ],
     7,
   ) as [Timed, Timed, Timed, Timed, Timed];

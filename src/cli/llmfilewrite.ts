@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 import { readFileSync } from "node:fs";
 import { Option } from "commander";
 import { commonCode } from "../contract/codes.js";

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 /**
  * llmsearch CLI: argv -> SearchRequest -> search() -> query envelope on stdout, exit code.
  * All logic lives in src/tools/llmsearch/.

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 /**
  * llmtransform CLI: argv/stdin -> EditRequest -> transform() -> OperationResult on stdout.
  * All logic lives in src/tools/llmtransform/; this file only gathers input and prints.

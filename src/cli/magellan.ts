@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 /**
  * magellan: the SQLite code graph. A thin adapter: argv -> request -> src/tools/magellan ->
  * query envelope (command = the subcommand) -> stdout. Each subcommand declares its envelope

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 /**
  * mdsel: index Markdown documents and select their parts by selector (seed 05). A thin adapter:
  * argv -> request -> src/tools/mdsel -> seed 05 envelope -> stdout + exit code.

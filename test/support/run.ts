@@ -34,7 +34,7 @@ export interface RunOptions {
  */
 export async function runTool(tool: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
   const bin = join(DIST, "src", "cli", `${tool}.js`);
-  const child = spawn(process.execPath, [bin, ...args], {
+  const child = spawn(bin, args, {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
