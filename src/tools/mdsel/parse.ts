@@ -42,20 +42,17 @@ export interface Parsed {
   docText(limit: number): string;
 }
 
-const KIND: Record<string, NodeKind> = {
-  paragraph: "paragraph",
-  code: "code",
-  fence: "code",
-  list: "list",
-  table: "table",
-  blockquote: "blockquote",
-  heading: "heading",
-  lheading: "heading",
-};
 
+/** One run of markdown-it's block tokenizer: the document, or a container's content. */
+interface Frame {
+  /** Node index of the container whose content this is, -1 for the document. */
+  parent: number;
+  /** The block started last in this run (node index, -1 none), finished when the next one starts or the run ends. */
+  pending: number;
+}
 interface Collector {
   nodes: RawNode[];
-  open: number[];
+  frames: Frame[];
 }
 type Env = { mdselCollector?: Collector } & Record<string, unknown>;
 
@@ -74,64 +71,116 @@ function loadParser(): Promise<MarkdownIt> {
     md.normalizeLink = (url) => url;
     md.normalizeLinkText = (text) => text;
     md.validateLink = () => true;
-    for (const rule of [...md.block.ruler.__rules__]) {
-      const name = rule.name;
-      const orig = rule.fn;
-      const kind = KIND[name] ?? "other";
-      const container = kind === "blockquote" || kind === "list";
-      md.block.ruler.at(name, (state, startLine, endLine, silent) => {
-        const c = (state.env as Env).mdselCollector;
-        if (silent || !c) return orig(state, startLine, endLine, silent);
-        // Every rule is tried at every block start, so the failing tries must stay cheap:
-        // leaves are recorded only once they matched (they hold no blocks), and containers,
-        // whose children need their index, only when their marker is there.
-        const start = state.bMarks[startLine]! + state.tShift[startLine]!;
-        const tok = state.tokens.length;
-        const parent = c.open.length > 0 ? c.open[c.open.length - 1]! : -1;
-        let node: RawNode;
-        if (container) {
-          const ch = state.src.charCodeAt(start);
-          const marker = kind === "blockquote" ? ch === 0x3e : ch === 0x2d || ch === 0x2b || ch === 0x2a || (ch >= 0x30 && ch <= 0x39);
-          if (!marker) return orig(state, startLine, endLine, silent);
-          const idx = c.nodes.length;
-          node = { kind, start, end: start, parent, tok, depth: 0, task: false };
-          c.nodes.push(node);
-          c.open.push(idx);
-          let ok: boolean;
-          try {
-            ok = orig(state, startLine, endLine, silent);
-          } finally {
-            c.open.pop();
-          }
-          if (!ok) {
-            c.nodes.length = idx;
-            return false;
-          }
-        } else {
-          if (!orig(state, startLine, endLine, silent)) return false;
-          node = { kind, start, end: start, parent, tok, depth: 0, task: false };
-          c.nodes.push(node);
-        }
-        finish(state, node, startLine);
-        if (parent >= 0) {
-          const p = c.nodes[parent]!;
-          if (node.end > p.end) p.end = node.end;
-        }
-        return true;
-      }, { alt: rule.alt });
-    }
+    useLeanTokens(md);
+
+    // Block positions. markdown-it's tokenizer runs once for the document and once per
+    // container (quote, list item); in each run it tries the rules at every block start until
+    // one matches. A first rule that never matches records where each block starts (while the
+    // line marks are still the container's), and a block is settled — its end read from the
+    // same marks — when the next block of its run starts or the run ends, which is before the
+    // container restores its marks. Two calls per block instead of a wrapper around every
+    // rule, each of which is tried at every block start.
+    md.block.ruler.before("table", "mdsel_start", (state, startLine) => {
+      const c = (state.env as Env).mdselCollector;
+      if (!c) return false;
+      const f = c.frames[c.frames.length - 1]!;
+      if (f.pending >= 0) settle(state, c, c.nodes[f.pending]!);
+      const start = state.bMarks[startLine]! + state.tShift[startLine]!;
+      f.pending = c.nodes.length;
+      c.nodes.push({ kind: "other", start, end: start, parent: f.parent, tok: state.tokens.length, depth: 0, task: false });
+      return false;
+    });
+    const tokenize = md.block.tokenize.bind(md.block);
+    md.block.tokenize = (state, startLine, endLine) => {
+      const c = (state.env as Env).mdselCollector;
+      if (!c) return tokenize(state, startLine, endLine);
+      const outer = c.frames[c.frames.length - 1];
+      const f: Frame = { parent: outer ? outer.pending : -1, pending: -1 };
+      c.frames.push(f);
+      try {
+        tokenize(state, startLine, endLine);
+        if (f.pending >= 0) settle(state, c, c.nodes[f.pending]!);
+      } finally {
+        c.frames.pop();
+      }
+    };
     return md;
   })();
   return instance;
 }
 
-/** Sets a matched block's end (and heading depth, task flag) while the parser state is still its container's. */
-function finish(state: StateBlock, node: RawNode, startLine: number): void {
+/**
+ * markdown-it 15's Token constructor defines each of its 13 fields through a transpiled
+ * class-field helper, which costs tens of milliseconds on a large document. Block tokens are
+ * made instead by a plain constructor with the same fields, in the same order, on the same
+ * prototype (so every Token method still works).
+ */
+function useLeanTokens(md: MarkdownIt): void {
+  const Base = md.block.State;
+  const TokenProto = (new Base("", md, {}, []) as StateBlock).Token.prototype as object;
+  function LeanToken(this: Record<string, unknown>, type: string, tag: string, nesting: number): void {
+    this.type = type;
+    this.tag = tag;
+    this.attrs = null;
+    this.map = null;
+    this.nesting = nesting;
+    this.level = 0;
+    this.children = null;
+    this.content = "";
+    this.markup = "";
+    this.info = "";
+    this.meta = null;
+    this.block = false;
+    this.hidden = false;
+  }
+  LeanToken.prototype = TokenProto;
+  const Lean = LeanToken as unknown as new (type: string, tag: string, nesting: number) => Token;
+  md.block.State = class extends Base {
+    override push(type: string, tag: string, nesting: -1 | 0 | 1): Token {
+      const token = new Lean(type, tag, nesting);
+      token.block = true;
+      if (nesting < 0) this.level--;
+      token.level = this.level;
+      if (nesting > 0) this.level++;
+      this.tokens.push(token);
+      return token;
+    }
+  };
+}
+
+/** Settles a block once its rule is done: kind from its first token, then its extent. */
+function settle(state: StateBlock, c: Collector, node: RawNode): void {
+  const open = state.tokens[node.tok];
+  if (!open?.map) throw new Error("mdsel: a block rule matched without a token");
+  node.kind = KIND_OF_TOKEN[open.type] ?? "other";
+  finish(state, node, open.map[0], open.map[1]);
+  if (node.parent >= 0) {
+    const p = c.nodes[node.parent]!;
+    if (node.end > p.end) p.end = node.end;
+  }
+}
+
+const KIND_OF_TOKEN: Record<string, NodeKind> = {
+  paragraph_open: "paragraph",
+  code_block: "code",
+  fence: "code",
+  bullet_list_open: "list",
+  ordered_list_open: "list",
+  table_open: "table",
+  blockquote_open: "blockquote",
+  heading_open: "heading",
+};
+
+/**
+ * Sets a block's end (and heading depth, task flag) while the line marks are still its
+ * container's; `nextLine` is the line after the block (what the rule left in `state.line`).
+ */
+function finish(state: StateBlock, node: RawNode, startLine: number, nextLine: number): void {
   const src = state.src;
   const tokens = state.tokens;
   if (node.kind === "blockquote") {
     // Its own last line counts even when it holds only `>` (a lazy line is a child's end).
-    node.end = Math.max(node.end, state.eMarks[lastFilledLine(state, startLine)]!);
+    node.end = Math.max(node.end, state.eMarks[lastFilledLine(state, startLine, nextLine)]!);
     return;
   }
   if (node.kind === "list") {
@@ -149,7 +198,7 @@ function finish(state: StateBlock, node: RawNode, startLine: number): void {
   // Leaf blocks end where their last line's content ends (trailing spaces included, as the
   // line is the block's); blank lines after them are not theirs, except in an unclosed fence,
   // which runs to the end of its container.
-  const last = open?.type === "fence" && !closesFence(state, open, state.line - 1, startLine) ? state.line - 1 : lastFilledLine(state, startLine);
+  const last = open?.type === "fence" && !closesFence(state, open, nextLine - 1, startLine) ? nextLine - 1 : lastFilledLine(state, startLine, nextLine);
   node.end = state.eMarks[last]!;
   if (open?.type === "code_block") {
     // Indented code: its indentation is part of it (up to the container's own indent).
@@ -166,8 +215,8 @@ function finish(state: StateBlock, node: RawNode, startLine: number): void {
   }
 }
 
-function lastFilledLine(state: StateBlock, startLine: number): number {
-  let last = state.line - 1;
+function lastFilledLine(state: StateBlock, startLine: number, nextLine: number): number {
+  let last = nextLine - 1;
   while (last > startLine && state.isEmpty(last)) last--;
   return last;
 }
@@ -189,7 +238,7 @@ export async function parseBlocks(src: string): Promise<Parsed> {
   const md = await loadParser();
   const hasCr = src.includes("\r");
   const norm = hasCr ? src.replace(/\r\n?/g, "\n") : src;
-  const env: Env = { mdselCollector: { nodes: [], open: [] } };
+  const env: Env = { mdselCollector: { nodes: [], frames: [] } };
   const tokens: Token[] = [];
   md.block.parse(norm, md, env, tokens);
   const nodes = env.mdselCollector!.nodes;
