@@ -29,7 +29,7 @@ const program = baseProgram(TOOL, "Create or replace a source file only after tr
     "after",
     `
 Gates, in order: tree-sitter syntax (ERROR/MISSING nodes); the project's checker on the new
-content as if at its path (TypeScript LanguageService, pyright, gcc/g++ -fsyntax-only, javac,
+content as if at its path (TypeScript compiler API, pyright, gcc/g++ -fsyntax-only, javac,
 cargo check/rustc, gofmt -e + go vet); for --overwrite, diagnostics the old content already had
 are marked pre_existing and do not reject. An absent or timed-out checker is a warning.
 

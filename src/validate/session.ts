@@ -6,7 +6,7 @@ export interface Disposable {
 }
 
 /**
- * The long-lived checkers of one run: a TypeScript LanguageService per project and a pyright
+ * The long-lived checkers of one run: a TypeScript program per project and a pyright
  * language server per workspace, started on first use and reused for every later file (splice
  * validates several files per operation). `dispose()` stops them; a caller that validates once
  * can let validateContent() make and dispose its own session. Checkers are keyed by name so

@@ -29,7 +29,7 @@ export interface ValidationDiagnostic {
 
 /** What one checker found on one text, before the introduced/pre-existing split. */
 export interface CheckerOutcome {
-  /** Name and version of what ran (`typescript 6.0.3 LanguageService`); undefined when nothing ran. */
+  /** Name and version of what ran (`typescript 6.0.3 compiler API`); undefined when nothing ran. */
   ran?: string;
   diagnostics: Omit<ValidationDiagnostic, "pre_existing">[];
 }

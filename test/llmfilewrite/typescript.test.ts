@@ -19,7 +19,7 @@ before(() => {
 
 const lfw = (args: string[], input?: string) => runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, input });
 
-describe("llmfilewrite TypeScript (LanguageService in the project's tsconfig)", () => {
+describe("llmfilewrite TypeScript (compiler API in the project's tsconfig)", () => {
   it("approves valid content, writes it atomically and reports the checksum of what was written", async () => {
     const content = 'import { add, type Point } from "./math.js";\n\nexport const origin: Point = { x: add(0, 0), y: 0 };\nexport const build: string = BUILD_ID;\n';
     const r = await lfw(["--path", "src/origin.ts", "--content", content]);
@@ -27,7 +27,7 @@ describe("llmfilewrite TypeScript (LanguageService in the project's tsconfig)", 
     assert.equal(r.code, 0, r.stdout);
     assert.equal(env.status, "approved");
     assert.equal(env.result?.language, "TypeScript");
-    assert.match(env.result?.lsp_used ?? "", /^typescript \d+\.\d+\.\d+ LanguageService \(tsconfig\.json\)$/);
+    assert.match(env.result?.lsp_used ?? "", /^typescript \d+\.\d+\.\d+ compiler API \(tsconfig\.json\)$/);
     assert.deepEqual(env.result?.diagnostics, []);
     const written = readFileSync(join(root, "src/origin.ts"));
     assert.equal(written.toString("utf8"), content);

@@ -1,12 +1,12 @@
 /**
  * The TypeScript checker's worker thread. The compiler runs synchronously for seconds on a big
  * project; in a worker it can be stopped when --timeout runs out (Worker.terminate), and the
- * main thread never loads the compiler. One LanguageService per project, kept for the worker's
+ * main thread never loads the compiler. One Program per project, kept for the worker's
  * life: the session keeps the worker, so later files are checked warm.
  */
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
-import ts from "typescript";
+import { ts, type TS } from "./ts-compiler.js";
 import { projectConfigFor, TsProject } from "./typescript-project.js";
 
 export interface TsCheckRequest {
@@ -31,7 +31,7 @@ export type TsCheckResponse =
   | { id: number; ok: true; version: string; config?: string; configErrors: string[]; diagnostics: TsWireDiagnostic[] }
   | { id: number; ok: false; error: string };
 
-const CATEGORY: Record<ts.DiagnosticCategory, TsWireDiagnostic["category"]> = {
+const CATEGORY: Record<TS.DiagnosticCategory, TsWireDiagnostic["category"]> = {
   [ts.DiagnosticCategory.Error]: "error",
   [ts.DiagnosticCategory.Warning]: "warning",
   [ts.DiagnosticCategory.Suggestion]: "note",

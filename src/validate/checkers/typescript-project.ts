@@ -1,15 +1,16 @@
 /**
- * The TypeScript compiler's LanguageService for one project. Its host serves the new content at
- * the file's real path and everything else from disk, so the file is checked in its project (the
+ * The TypeScript compiler for one project: a Program whose host serves the new content at the
+ * file's real path and everything else from disk, so the file is checked in its project (the
  * nearest tsconfig.json / jsconfig.json) without being written. Runs inside the checker's worker
- * thread (ts-worker.ts); a second file, or the previous content of an overwrite, reuses the
- * parsed program instead of starting cold.
+ * thread (ts-worker.ts). Parsed files are kept, and each check passes the previous Program as
+ * `oldProgram`, so a second file, or the previous content of an overwrite, re-parses and re-binds
+ * only the checked file.
  */
 import { dirname } from "node:path";
-import ts from "typescript";
 import { findUp } from "../process.js";
+import { ts, type TS } from "./ts-compiler.js";
 
-const DEFAULT_OPTIONS: ts.CompilerOptions = {
+const DEFAULT_OPTIONS: TS.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -23,9 +24,13 @@ const DEFAULT_OPTIONS: ts.CompilerOptions = {
 };
 
 export class TsProject {
-  private readonly overlay = new Map<string, { text: string; version: number }>();
-  private readonly service: ts.LanguageService;
-  readonly options: ts.CompilerOptions;
+  /** Checked content by path: each is a root, served instead of the disk. */
+  private readonly overlay = new Map<string, { text: string; file?: TS.SourceFile }>();
+  /** Files read from disk, parsed once (the same object each time, so a new Program reuses it). */
+  private readonly disk = new Map<string, TS.SourceFile | undefined>();
+  private readonly host: TS.CompilerHost;
+  private program: TS.Program | undefined;
+  readonly options: TS.CompilerOptions;
   private readonly roots: string[];
   readonly configFile: string | undefined;
   readonly configErrors: string[] = [];
@@ -50,42 +55,54 @@ export class TsProject {
     // excepted; see docs/llmfilewrite.md).
     this.roots = roots.filter((f) => !f.includes("/node_modules/") && contributesGlobals(f));
     const cwd = configFile ? dirname(configFile) : dir;
-    const host: ts.LanguageServiceHost = {
-      getScriptFileNames: () => [...this.roots, ...this.overlay.keys()],
-      getScriptVersion: (f) => String(this.overlay.get(f)?.version ?? 0),
-      getScriptSnapshot: (f) => {
-        const o = this.overlay.get(f);
-        if (o) return ts.ScriptSnapshot.fromString(o.text);
-        const text = ts.sys.readFile(f);
-        return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
-      },
+    const base = ts.createCompilerHost(options);
+    this.host = {
+      ...base,
       getCurrentDirectory: () => cwd,
-      getCompilationSettings: () => this.options,
-      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      fileExists: (f) => this.overlay.has(f) || ts.sys.fileExists(f),
-      readFile: (f) => this.overlay.get(f)?.text ?? ts.sys.readFile(f),
-      readDirectory: ts.sys.readDirectory,
-      directoryExists: ts.sys.directoryExists,
-      getDirectories: ts.sys.getDirectories,
-      realpath: ts.sys.realpath,
-      useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
-      // As tsc does: JSDoc in .ts files is parsed only where it can carry type errors. Skipping
-      // the rest cuts a cold check in a heavily documented project by more than half.
-      jsDocParsingMode: ts.JSDocParsingMode.ParseForTypeErrors,
+      fileExists: (f) => this.overlay.has(f) || base.fileExists(f),
+      readFile: (f) => this.overlay.get(f)?.text ?? base.readFile(f),
+      getSourceFile: (f, languageVersionOrOptions) => {
+        const o = this.overlay.get(f);
+        if (o) {
+          // The checked file's JSDoc is parsed as tsc parses it (for its @see/@link uses).
+          o.file ??= ts.createSourceFile(f, o.text, jsDocMode(languageVersionOrOptions, ts.JSDocParsingMode.ParseForTypeErrors));
+          return o.file;
+        }
+        if (this.disk.has(f)) return this.disk.get(f);
+        // Every other file contributes declarations only; its own diagnostics are never asked
+        // for. JSDoc in its .ts/.d.ts text cannot change a type (it can in JavaScript, which is
+        // still parsed with its JSDoc): skipping it saves a fifth of the parse in a documented
+        // code base such as effect.
+        const text = base.readFile(f);
+        const sf = text === undefined ? undefined : ts.createSourceFile(f, text, jsDocMode(languageVersionOrOptions, ts.JSDocParsingMode.ParseForTypeInfo));
+        this.disk.set(f, sf);
+        return sf;
+      },
     };
-    this.service = ts.createLanguageService(host, ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, cwd, ts.JSDocParsingMode.ParseForTypeErrors));
   }
 
   /** Syntactic and semantic diagnostics of `text` standing at `abs`. */
-  check(abs: string, text: string): ts.Diagnostic[] {
-    const prev = this.overlay.get(abs);
-    this.overlay.set(abs, { text, version: (prev?.version ?? 0) + 1 });
-    return [...this.service.getSyntacticDiagnostics(abs), ...this.service.getSemanticDiagnostics(abs)];
+  check(abs: string, text: string): TS.Diagnostic[] {
+    if (this.overlay.get(abs)?.text !== text) this.overlay.set(abs, { text });
+    const program = ts.createProgram({ rootNames: [...this.roots, ...this.overlay.keys()], options: this.options, host: this.host, oldProgram: this.program });
+    this.program = program;
+    const file = program.getSourceFile(abs);
+    if (!file) throw new Error(`the TypeScript program did not take ${abs} (is its extension one the project's options allow?)`);
+    const out = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+    // As the LanguageService and tsc do: a project that emits declarations also has their errors.
+    if (this.options.declaration || this.options.composite) out.push(...program.getDeclarationDiagnostics(file));
+    return out;
   }
 
   dispose(): void {
-    this.service.dispose();
+    this.program = undefined;
+    this.disk.clear();
+    this.overlay.clear();
   }
+}
+
+function jsDocMode(languageVersionOrOptions: TS.ScriptTarget | TS.CreateSourceFileOptions, mode: TS.JSDocParsingMode): TS.CreateSourceFileOptions {
+  return typeof languageVersionOrOptions === "object" ? { ...languageVersionOrOptions, jsDocParsingMode: mode } : { languageVersion: languageVersionOrOptions, jsDocParsingMode: mode };
 }
 
 /** A file without top-level import/export is a script whose declarations are global. */
@@ -94,8 +111,8 @@ function contributesGlobals(file: string): boolean {
   return !/^\s*(export|import)\b/m.test(text) || /^\s*declare\s+global\b/m.test(text);
 }
 
-function parseConfig(configFile: string, errors: string[]): ts.ParsedCommandLine | undefined {
-  const host: ts.ParseConfigFileHost = {
+function parseConfig(configFile: string, errors: string[]): TS.ParsedCommandLine | undefined {
+  const host: TS.ParseConfigFileHost = {
     ...ts.sys,
     onUnRecoverableConfigFileDiagnostic: (d) => errors.push(ts.flattenDiagnosticMessageText(d.messageText, "\n")),
   };

@@ -1,5 +1,5 @@
 /**
- * TypeScript and JavaScript: the compiler's LanguageService (typescript-project.ts) in a worker
+ * TypeScript and JavaScript: the compiler API (a Program, typescript-project.ts) in a worker
  * thread (ts-worker.ts), so a check can be cut off at --timeout like any external checker. The
  * session keeps one worker, which keeps one service per project.
  */
@@ -63,14 +63,14 @@ export async function checkTypeScript(ctx: CheckContext, _content: Uint8Array, p
   clearTimeout(timer);
   if (res === "timeout") {
     ctx.session.drop(key);
-    return timedOut(ctx, "the TypeScript LanguageService");
+    return timedOut(ctx, "the TypeScript compiler");
   }
   if (!res.ok) {
     ctx.session.drop(key);
-    return failed(ctx, "the TypeScript LanguageService", res.error);
+    return failed(ctx, "the TypeScript compiler", res.error);
   }
   const config = res.config;
-  const ran = `typescript ${res.version} LanguageService${config ? ` (${relativeTo(ctx.root, config)})` : " (no tsconfig.json: default strict options)"}`;
+  const ran = `typescript ${res.version} compiler API${config ? ` (${relativeTo(ctx.root, config)})` : " (no tsconfig.json: default strict options)"}`;
   const diagnostics: CheckerOutcome["diagnostics"] = res.configErrors.map((m) => ({
     level: "warning" as const,
     message: `tsconfig could not be read: ${m}`,
