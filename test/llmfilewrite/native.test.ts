@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { which } from "../../src/validate/process.js";
 import { DIST, runTool } from "../support/run.js";
-import { checkerTempDirs, type Envelope, lineOf, listFiles, project, removeProjects } from "./helpers.js";
+import { checkerTempDirs, type Envelope, lineOf, listFiles, project, removeProjects, scratchDir } from "./helpers.js";
 
 after(removeProjects);
 
@@ -66,15 +66,17 @@ describe("llmfilewrite C and C++ (gcc/g++ -fsyntax-only with compile_commands.js
   it("reports an absent checker as a warning, never a silent pass; --reject-on warning then rejects", async () => {
     const root = project("c-project");
     const content = "int zero(void) { return 0; }\n";
-    // No compiler on PATH for the child: the gate cannot run.
-    const r = await lfw(root, ["--path", "src/zero.c", "--dry-run", "--content", content], { PATH: "/nonexistent" });
+    // No compiler on PATH for the child, only node (the bin's `#!/usr/bin/env node` needs it): the gate cannot run.
+    const bin = scratchDir("lfw-path-");
+    symlinkSync(process.execPath, join(bin, "node"));
+    const r = await lfw(root, ["--path", "src/zero.c", "--dry-run", "--content", content], { PATH: bin });
     const env = r.json as Envelope;
     assert.equal(r.code, 0, r.stdout);
     assert.equal(env.result?.lsp_used, "none");
     const w = env.result?.diagnostics.find((x) => x.code === "checker.absent");
     assert.equal(w?.level, "warning");
     assert.match(w?.message ?? "", /gcc was not found/);
-    const strict = await lfw(root, ["--path", "src/zero.c", "--reject-on", "warning", "--content", content], { PATH: "/nonexistent" });
+    const strict = await lfw(root, ["--path", "src/zero.c", "--reject-on", "warning", "--content", content], { PATH: bin });
     assert.equal(strict.code, 1, strict.stdout);
     assert.equal((strict.json as Envelope).status, "rejected");
     assert.ok(!existsSync(join(root, "src/zero.c")));
