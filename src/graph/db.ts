@@ -15,7 +15,7 @@ import { MAGELLAN_CODES } from "./codes.js";
 export type DB = Database.Database;
 
 /** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */
-export const DB_SCHEMA_VERSION = 1;
+export const DB_SCHEMA_VERSION = 2;
 const APP_ID = "magellan";
 
 const TABLES_V1 = `
@@ -78,16 +78,21 @@ CREATE INDEX imports_file ON imports(file_id);
  * Secondary indexes. A cold index creates them after the bulk load (building a b-tree once is
  * far cheaper than keeping it sorted through a million inserts).
  */
-export const SECONDARY_INDEXES = `
+export const SYMBOL_INDEXES = `
 CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
 CREATE UNIQUE INDEX IF NOT EXISTS symbols_sid ON symbols(symbol_id);
 CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_name_nocase ON symbols(name COLLATE NOCASE);
+`;
+
+export const REF_INDEXES = `
 CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
 CREATE INDEX IF NOT EXISTS refs_target ON refs(target_symbol_id);
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
 CREATE INDEX IF NOT EXISTS refs_caller ON refs(caller_symbol_id);
 `;
+
+export const SECONDARY_INDEXES = SYMBOL_INDEXES + REF_INDEXES;
 
 export const DROP_SECONDARY_INDEXES = `
 DROP INDEX IF EXISTS symbols_name;
@@ -106,6 +111,18 @@ const MIGRATIONS: ((db: DB) => void)[] = [
     db.exec(TABLES_V1);
     db.exec(SECONDARY_INDEXES);
     db.prepare("INSERT INTO meta(key, value) VALUES ('app', ?)").run(APP_ID);
+  },
+  // 1 -> 2: per-file counts, so totals (status, index) are a sum over files, not a scan of refs.
+  (db) => {
+    db.exec(`
+      ALTER TABLE files ADD COLUMN symbol_count INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE files ADD COLUMN ref_count INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE files ADD COLUMN call_count INTEGER NOT NULL DEFAULT 0;
+      UPDATE files SET
+        symbol_count = (SELECT count(*) FROM symbols s WHERE s.file_id = files.id),
+        ref_count = (SELECT count(*) FROM refs r WHERE r.file_id = files.id),
+        call_count = (SELECT count(*) FROM refs r WHERE r.file_id = files.id AND r.kind = 'call' AND r.caller_symbol_id IS NOT NULL);
+    `);
   },
 ];
 

@@ -80,12 +80,19 @@ export interface SymbolRow {
   name_span: number[];
 }
 
-export interface RefRow {
-  name: string;
-  kind: ReferenceKind;
-  qualifier: string | null;
-  caller_symbol_id: string | null;
-  span: number[];
+/**
+ * A file's references as columns rather than one object each: a file has hundreds, a
+ * repository hundreds of thousands, and typed arrays cross from a worker thread as one copy
+ * (an array of objects is cloned field by field) and sit in memory at a fraction of the size.
+ */
+export interface RefColumns {
+  names: string[];
+  kinds: ReferenceKind[];
+  qualifiers: (string | null)[];
+  /** Index of the enclosing symbol in the file's `symbols`, -1 for none. */
+  callers: Int32Array;
+  /** Six numbers per reference: byte_start, byte_end, start_line, start_col, end_line, end_col. */
+  spans: Int32Array;
 }
 
 export interface ImportRow {
@@ -96,10 +103,16 @@ export interface ImportRow {
 
 export interface FileRows {
   symbols: SymbolRow[];
-  refs: RefRow[];
+  refs: RefColumns;
   imports: ImportRow[];
   has_errors: boolean;
   line_count: number;
+}
+
+/** The caller's symbol_id of reference `i`, or null. */
+export function callerOf(rows: FileRows, i: number): string | null {
+  const c = rows.refs.callers[i] as number;
+  return c >= 0 ? ((rows.symbols[c] as SymbolRow).symbol_id ?? null) : null;
 }
 
 function pos(lines: LineIndex, r: ByteRange): number[] {
@@ -155,13 +168,17 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
       if (parent) row.parent = parent.name;
     }
   });
-  const refs: RefRow[] = facts.references.map((r) => ({
-    name: r.name,
-    kind: r.kind,
-    qualifier: r.qualifier ?? null,
-    caller_symbol_id: r.enclosing_index !== undefined ? (ids[r.enclosing_index] ?? null) : null,
-    span: pos(lines, r.range),
-  }));
+  const n = facts.references.length;
+  const refs: RefColumns = { names: new Array<string>(n), kinds: new Array<ReferenceKind>(n), qualifiers: new Array<string | null>(n), callers: new Int32Array(n), spans: new Int32Array(n * 6) };
+  facts.references.forEach((r, i) => {
+    refs.names[i] = r.name;
+    refs.kinds[i] = r.kind;
+    refs.qualifiers[i] = r.qualifier ?? null;
+    refs.callers[i] = r.enclosing_index !== undefined && r.enclosing_index < symbols.length ? r.enclosing_index : -1;
+    const s = lines.position(r.range.byte_start);
+    const e = lines.position(r.range.byte_end);
+    refs.spans.set([r.range.byte_start, r.range.byte_end, s.line, s.col, e.line, e.col], i * 6);
+  });
   const imports: ImportRow[] = facts.imports.map((im) => ({
     source: im.source,
     names: JSON.stringify(im.names),

@@ -9,7 +9,8 @@ import { basename } from "node:path";
 import { timestamp } from "../contract/ids.js";
 import { languageForPath } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
-import { type DB, DROP_SECONDARY_INDEXES, SECONDARY_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
+import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
+import type { FileRows } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
@@ -77,6 +78,10 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const maxBytes = options.maxBytes ?? 4 * 1024 * 1024;
   const rootName = basename(root);
   const store = new Store(db);
+  // A cold run killed half-way stored files whose references were never written: start over.
+  if (getMeta(db, "resolve_pending") === "1") {
+    db.transaction(() => db.exec("DELETE FROM refs; DELETE FROM symbols; DELETE FROM imports; DELETE FROM files;"))();
+  }
   const stored = new Map<string, StoredFile>(store.allFiles().map((f) => [f.path, f]));
   const cold = stored.size === 0;
   const skipped: SkippedFile[] = [];
@@ -121,6 +126,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   };
   const parseRecovered: string[] = [];
   let done = 0;
+  // A cold run stores references only once every symbol is known, resolved as they are
+  // inserted: writing them unresolved and reading them all back to update costs twice over.
+  const deferred: { id: number; rows: FileRows }[] = [];
 
   const apply = (outs: FileOutcome[]): void => {
     db.transaction(() => {
@@ -139,7 +147,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         } else {
           if (old) forget(old.id, old.path);
           touchedPaths.add(o.rel);
-          const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows);
+          const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows, !cold);
+          if (cold) deferred.push({ id, rows: o.rows });
           for (const s of o.rows.symbols) newSigs.set(signature(s), { id: s.symbol_id, name: s.name });
           changedIds.push(id);
           changedPaths.push(o.rel);
@@ -151,8 +160,6 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     options.onProgress?.(done, tasks.length);
   };
 
-  // A cold run killed half-way leaves its references unresolved: the next run resolves them all.
-  const resolveAll = cold || getMeta(db, "resolve_pending") === "1";
   if (cold) {
     db.exec(DROP_SECONDARY_INDEXES);
     db.transaction(() => setMeta(db, "resolve_pending", "1"))();
@@ -163,33 +170,37 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const debug = process.env.MAGELLAN_DEBUG ? (m: string): void => void process.stderr.write(`magellan: ${m} at ${Math.round(performance.now() - t0)} ms\n`) : undefined;
   debug?.(`extracted and stored ${tasks.length} files`);
   let resolved = 0;
-  if (resolveAll) {
-    db.transaction(() => {
-      for (const f of removed) if (stored.has(f.path)) store.removeFile(f.id);
-    })();
-    db.exec(SECONDARY_INDEXES);
-    debug?.("built secondary indexes");
+  if (cold) {
+    db.exec(SYMBOL_INDEXES);
+    debug?.("built symbol indexes");
     const resolver = new Resolver(db);
     resolver.preload();
-    let batch: Parameters<Resolver["resolveRows"]>[0] extends Iterable<infer R> ? R[] : never = [];
-    const flush = (): void => {
-      const b = batch;
-      batch = [];
+    const BATCH = 64;
+    for (let b = 0; b < deferred.length; b += BATCH) {
       db.transaction(() => {
-        resolved += resolver.resolveRows(b, true);
+        for (let k = b; k < Math.min(b + BATCH, deferred.length); k++) {
+          const d = deferred[k] as { id: number; rows: FileRows };
+          const { names, kinds, qualifiers } = d.rows.refs;
+          store.insertRefs(d.id, d.rows, (i, caller) =>
+            resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: qualifiers[i] ?? null, caller_symbol_id: caller }),
+          );
+          resolved += names.length;
+          // Let the rows go as soon as they are stored.
+          deferred[k] = undefined as unknown as { id: number; rows: FileRows };
+        }
       })();
-    };
-    for (const r of resolver.allRefs()) {
-      batch.push(r);
-      if (batch.length >= 20_000) flush();
     }
-    flush();
-    debug?.(`resolved ${resolved} references`);
+    debug?.(`resolved and stored ${resolved} references`);
+    db.exec(REF_INDEXES);
+    debug?.("built reference indexes");
     db.transaction(() => {
       setMeta(db, "last_index_time", indexedAt);
       setMeta(db, "resolve_pending", "0");
     })();
+    // Statistics for the query planner from a sample, not a scan of every index.
+    db.pragma("analysis_limit = 1000");
     db.exec("ANALYZE");
+    debug?.("analyzed");
   } else {
     db.transaction(() => {
       for (const f of removed) {

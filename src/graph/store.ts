@@ -1,6 +1,13 @@
 /** Writes of the graph: a file's rows replaced as one unit, inside the caller's transaction. */
 import type { DB } from "./db.js";
-import type { FileRows } from "./facts.js";
+import { type FileRows, callerOf } from "./facts.js";
+
+/** How one reference resolved (see resolve.ts); refs stored without one are 'unresolved'. */
+export interface RefOutcome {
+  target: string | null;
+  how: string;
+  candidates: string[] | null;
+}
 
 export interface StoredFile {
   id: number;
@@ -21,15 +28,18 @@ export class Store {
   private readonly delFile;
   private readonly insSymbol;
   private readonly insRef;
+  private readonly insRefResolved;
   private readonly insImport;
   private readonly namesOfFile;
 
   constructor(readonly db: DB) {
     this.insFile = db.prepare(
-      "INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, has_errors, line_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      `INSERT INTO files(path, language, hash, size, mtime_ms, indexed_at, has_errors, line_count, symbol_count, ref_count, call_count)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.updFile = db.prepare(
-      "UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, indexed_at = ?, has_errors = ?, line_count = ? WHERE id = ?",
+      `UPDATE files SET language = ?, hash = ?, size = ?, mtime_ms = ?, indexed_at = ?, has_errors = ?, line_count = ?,
+       symbol_count = ?, ref_count = ?, call_count = ? WHERE id = ?`,
     );
     this.touchFile = db.prepare("UPDATE files SET size = ?, mtime_ms = ? WHERE id = ?");
     this.delSymbols = db.prepare("DELETE FROM symbols WHERE file_id = ?");
@@ -45,6 +55,11 @@ export class Store {
     this.insRef = db.prepare(
       `INSERT INTO refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insRefResolved = db.prepare(
+      `INSERT INTO refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col,
+        target_symbol_id, resolution, candidates)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insImport = db.prepare(
       `INSERT INTO imports(file_id, source, names, byte_start, byte_end, start_line, start_col, end_line, end_col)
@@ -84,7 +99,10 @@ export class Store {
     this.touchFile.run(size, mtimeMs, fileId);
   }
 
-  /** Replaces (or adds) a file and all its rows; returns its id. */
+  /**
+   * Replaces (or adds) a file and its rows; returns its id. With `withRefs` false the caller
+   * stores the references later with insertRefs (a cold index resolves them before storing).
+   */
   writeFile(
     existingId: number | undefined,
     path: string,
@@ -94,14 +112,19 @@ export class Store {
     mtimeMs: number,
     indexedAt: string,
     rows: FileRows,
+    withRefs = true,
   ): number {
     let id: number;
+    const refCount = rows.refs.names.length;
+    let calls = 0;
+    for (let i = 0; i < refCount; i++) if (rows.refs.kinds[i] === "call" && (rows.refs.callers[i] as number) >= 0) calls++;
+    const counts = [rows.symbols.length, refCount, calls];
     if (existingId !== undefined) {
       this.clearFile(existingId);
-      this.updFile.run(language, hash, size, mtimeMs, indexedAt, rows.has_errors ? 1 : 0, rows.line_count, existingId);
+      this.updFile.run(language, hash, size, mtimeMs, indexedAt, rows.has_errors ? 1 : 0, rows.line_count, ...counts, existingId);
       id = existingId;
     } else {
-      id = Number(this.insFile.run(path, language, hash, size, mtimeMs, indexedAt, rows.has_errors ? 1 : 0, rows.line_count).lastInsertRowid);
+      id = Number(this.insFile.run(path, language, hash, size, mtimeMs, indexedAt, rows.has_errors ? 1 : 0, rows.line_count, ...counts).lastInsertRowid);
     }
     for (const s of rows.symbols) {
       this.insSymbol.run(
@@ -109,9 +132,25 @@ export class Store {
         s.canonical_fqn, s.display_fqn, s.language, s.flags, ...s.span, ...s.name_span,
       );
     }
-    for (const r of rows.refs) this.insRef.run(id, r.name, r.kind, r.qualifier, r.caller_symbol_id, ...r.span);
+    if (withRefs) this.insertRefs(id, rows);
     for (const im of rows.imports) this.insImport.run(id, im.source, im.names, ...im.span);
     return id;
+  }
+
+  /** Stores a file's references, resolved by `outcome` when given (else left 'unresolved'). */
+  insertRefs(fileId: number, rows: FileRows, outcome?: (i: number, caller: string | null) => RefOutcome): void {
+    const { names, kinds, qualifiers, spans } = rows.refs;
+    for (let i = 0; i < names.length; i++) {
+      const o = i * 6;
+      const caller = callerOf(rows, i);
+      const sp = [spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5]];
+      if (!outcome) {
+        this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, ...sp);
+        continue;
+      }
+      const r = outcome(i, caller);
+      this.insRefResolved.run(fileId, names[i], kinds[i], qualifiers[i], caller, ...sp, r.target, r.how, r.candidates ? JSON.stringify(r.candidates) : null);
+    }
   }
 }
 

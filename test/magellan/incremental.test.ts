@@ -117,6 +117,43 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.equal(none.env.data.code, "MAGELLAN_E100");
   });
 
+  it("a schema 1 index (no per-file counts) is migrated in place to the same totals", async () => {
+    const root = await indexed("multi", ["ts"]);
+    const before = (await mg(root, ["status"])).env.data;
+    const db = new Database(join(root, ".magellan/code.db"));
+    for (const c of ["symbol_count", "ref_count", "call_count"]) db.exec(`ALTER TABLE files DROP COLUMN ${c}`);
+    db.pragma("user_version = 1");
+    db.close();
+    const after = await mg(root, ["status"]);
+    assert.equal(after.r.code, 0, after.r.stdout);
+    for (const k of ["files", "symbols", "references", "calls"]) assert.equal(after.env.data[k], before[k], k);
+    assert.ok(Number(before.references) > 0 && Number(before.calls) > 0);
+    assert.equal(after.env.data.db_schema_version, 2);
+    // Incremental runs keep the totals right after the migration.
+    const util = join(root, "ts/util.ts");
+    writeFileSync(util, `${readFileSync(util, "utf8")}\nexport function addedLater(): number { return helper(); }\n`);
+    const re = await mg(root, ["index"]);
+    assert.equal(re.env.data.symbols, Number(before.symbols) + 1);
+    assert.equal(re.env.data.calls, Number(before.calls) + 1);
+  });
+
+  it("a cold run killed before its references were stored is started over by the next run", async () => {
+    const root = await indexed("multi", ["ts"]);
+    const before = (await mg(root, ["status"])).env.data;
+    const db = new Database(join(root, ".magellan/code.db"));
+    // What a kill between storing the files and storing their references leaves behind.
+    db.exec("DELETE FROM refs; UPDATE meta SET value = '1' WHERE key = 'resolve_pending'");
+    db.close();
+    const again = await mg(root, ["index"]);
+    assert.equal(again.r.code, 0, again.r.stdout);
+    assert.equal(again.env.data.mode, "full");
+    assert.equal(again.env.data.references, before.references);
+    const refs = await mg(root, ["refs", "--name", "helper"]);
+    const found = refs.env.data.references as Ref[];
+    assert.ok(found.length > 0, refs.r.stdout);
+    assert.ok(found.every((x) => x.resolution !== "unresolved"), "references into helper are resolved again");
+  });
+
   it("a lock left by a killed writer is taken over", async () => {
     const root = await indexed("multi", ["ts"]);
     const lock = join(root, ".magellan/code.db.lock");
