@@ -1,34 +1,24 @@
 /**
  * The Markdown parser: markdown-it (CommonMark, GFM tables and strikethrough built in; task
- * list checks are recognised here). Only markdown-it's block parser runs over the document:
- * mdsel addresses blocks, word counts come from the source text, and inline text (heading
- * text, previews) is parsed on demand for the few nodes whose text is printed.
+ * list checks are recognised here). Only a block parser runs over the document: mdsel
+ * addresses blocks, word counts come from the source text, and inline text (heading text,
+ * previews) is parsed on demand for the few nodes whose text is printed.
  *
- * markdown-it reports line ranges, not offsets, so every block rule is wrapped: when a rule
- * matches, the parser state still holds the container-relative line marks (`bMarks + tShift`
- * is where the block's first character sits, after any `>` or list marker), which gives exact
- * start and end offsets. Loaded lazily so `--help` and file errors never load the parser.
+ * markdown-it reports line ranges, not offsets, so the block tokenizer is hooked: at each block
+ * start the parser state still holds the container-relative line marks (`bMarks + tShift` is
+ * where the block's first character sits, after any `>` or list marker), which gives exact
+ * start and end offsets (block-marks.ts). Documents made only of headings, paragraphs, bullet
+ * lists and HTML comments (most generated changelogs) are first tried by simple-blocks.ts,
+ * which follows markdown-it's rules for exactly those blocks and gives up on anything else;
+ * markdown-it is loaded lazily, so `--help`, file errors and such documents never load it.
  */
 import { createRequire } from "node:module";
 import type markdownitFactory from "markdown-it";
 import type { MarkdownIt, StateBlock, Token } from "markdown-it";
+import { settle, TASK, type Collector, type Frame, type RawNode } from "./block-marks.js";
+import { scanSimple } from "./simple-blocks.js";
 
-export type NodeKind = "paragraph" | "code" | "list" | "table" | "blockquote" | "heading" | "other";
-
-/** A block as the parser saw it; offsets are UTF-16 indices into the parsed source. */
-export interface RawNode {
-  kind: NodeKind;
-  start: number;
-  end: number;
-  /** Index of the enclosing container (blockquote or list) in the node list, -1 at the top. */
-  parent: number;
-  /** Index of the block's first token (for inline text and previews). */
-  tok: number;
-  /** Heading level (1-6), 0 for other kinds. */
-  depth: number;
-  /** A list item's first paragraph that starts with a GFM task check (`[ ]`, `[x]`). */
-  task: boolean;
-}
+export type { NodeKind, RawNode } from "./block-marks.js";
 
 export interface Parsed {
   /** Pre-order, so document order: a container comes before what it holds. */
@@ -43,23 +33,12 @@ export interface Parsed {
 }
 
 
-/** One run of markdown-it's block tokenizer: the document, or a container's content. */
-interface Frame {
-  /** Node index of the container whose content this is, -1 for the document. */
-  parent: number;
-  /** The block started last in this run (node index, -1 none), finished when the next one starts or the run ends. */
-  pending: number;
-}
-interface Collector {
-  nodes: RawNode[];
-  frames: Frame[];
-}
 type Env = { mdselCollector?: Collector } & Record<string, unknown>;
 
-let instance: Promise<MarkdownIt> | undefined;
+let instance: MarkdownIt | undefined;
 
-function loadParser(): Promise<MarkdownIt> {
-  instance ??= (async () => {
+function loadParser(): MarkdownIt {
+  instance ??= (() => {
     // The CommonJS build: Node loads its ~20 modules (entities, mdurl, linkify-it, ...) about
     // twice as fast as the ESM graph, and start-up is a large share of a whole `mdsel index`.
     const markdownit = createRequire(import.meta.url)("markdown-it") as typeof markdownitFactory;
@@ -148,101 +127,26 @@ function useLeanTokens(md: MarkdownIt): void {
   };
 }
 
-/** Settles a block once its rule is done: kind from its first token, then its extent. */
-function settle(state: StateBlock, c: Collector, node: RawNode): void {
-  const open = state.tokens[node.tok];
-  if (!open?.map) throw new Error("mdsel: a block rule matched without a token");
-  node.kind = KIND_OF_TOKEN[open.type] ?? "other";
-  finish(state, node, open.map[0], open.map[1]);
-  if (node.parent >= 0) {
-    const p = c.nodes[node.parent]!;
-    if (node.end > p.end) p.end = node.end;
-  }
-}
-
-const KIND_OF_TOKEN: Record<string, NodeKind> = {
-  paragraph_open: "paragraph",
-  code_block: "code",
-  fence: "code",
-  bullet_list_open: "list",
-  ordered_list_open: "list",
-  table_open: "table",
-  blockquote_open: "blockquote",
-  heading_open: "heading",
-};
-
-/**
- * Sets a block's end (and heading depth, task flag) while the line marks are still its
- * container's; `nextLine` is the line after the block (what the rule left in `state.line`).
- */
-function finish(state: StateBlock, node: RawNode, startLine: number, nextLine: number): void {
-  const src = state.src;
-  const tokens = state.tokens;
-  if (node.kind === "blockquote") {
-    // Its own last line counts even when it holds only `>` (a lazy line is a child's end).
-    node.end = Math.max(node.end, state.eMarks[lastFilledLine(state, startLine, nextLine)]!);
-    return;
-  }
-  if (node.kind === "list") {
-    // An empty last item ends the list at its marker, which no child covers.
-    const level = tokens[node.tok]!.level + 1;
-    for (let i = node.tok + 1; i < tokens.length; i++) {
-      const t = tokens[i]!;
-      if (t.type !== "list_item_open" || t.level !== level || !t.map) continue;
-      const at = state.bMarks[t.map[0]]! + state.tShift[t.map[0]]!;
-      node.end = Math.max(node.end, at + t.info.length + t.markup.length);
-    }
-    return;
-  }
-  const open = tokens[node.tok];
-  // Leaf blocks end where their last line's content ends (trailing spaces included, as the
-  // line is the block's); blank lines after them are not theirs, except in an unclosed fence,
-  // which runs to the end of its container.
-  const last = open?.type === "fence" && !closesFence(state, open, nextLine - 1, startLine) ? nextLine - 1 : lastFilledLine(state, startLine, nextLine);
-  node.end = state.eMarks[last]!;
-  if (open?.type === "code_block") {
-    // Indented code: its indentation is part of it (up to the container's own indent).
-    let pos = state.bMarks[startLine]!;
-    for (let col = 0; col < state.blkIndent && pos < node.start; pos++) col += src.charCodeAt(pos) === 0x09 ? 4 - (col % 4) : 1;
-    node.start = pos;
-  } else if (node.kind === "heading" && open) node.depth = Number(open.tag.slice(1));
-  else if (node.kind === "paragraph" && tokens[node.tok - 1]?.type === "list_item_open" && TASK.test(tokens[node.tok + 1]?.content ?? "")) {
-    // GFM task item: the check is not paragraph text; the paragraph starts at the text after it.
-    node.task = true;
-    let pos = node.start + 3;
-    while (pos < node.end && /\s/.test(src[pos] as string)) pos++;
-    node.start = pos;
-  }
-}
-
-function lastFilledLine(state: StateBlock, startLine: number, nextLine: number): number {
-  let last = nextLine - 1;
-  while (last > startLine && state.isEmpty(last)) last--;
-  return last;
-}
-
-function closesFence(state: StateBlock, open: Token, line: number, startLine: number): boolean {
-  if (line <= startLine) return false;
-  const text = state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]).trimEnd();
-  return text.length >= open.markup.length && [...text].every((ch) => ch === open.markup[0]);
-}
-
-/** `[ ]`, `[x]` or `[X]`, then whitespace; the content is trimmed, so text follows. */
-const TASK = /^\[[ \txX]\][ \t\n]/;
-
 /**
  * Parses `src` (no BOM; any line endings) and returns its blocks with offsets into `src`.
  * markdown-it wants LF line endings; CR and CRLF are normalised first and offsets mapped back.
  */
-export async function parseBlocks(src: string): Promise<Parsed> {
-  const md = await loadParser();
+export async function parseBlocks(src: string, options: { simple?: boolean } = {}): Promise<Parsed> {
   const hasCr = src.includes("\r");
   const norm = hasCr ? src.replace(/\r\n?/g, "\n") : src;
-  const env: Env = { mdselCollector: { nodes: [], frames: [] } };
-  const tokens: Token[] = [];
-  md.block.parse(norm, md, env, tokens);
-  const nodes = env.mdselCollector!.nodes;
-  delete env.mdselCollector;
+  const env: Env = {};
+  let nodes: RawNode[];
+  let tokens: Token[];
+  const simple = options.simple === false ? null : scanSimple(norm);
+  if (simple) ({ nodes, tokens } = simple);
+  else {
+    const md = loadParser();
+    env.mdselCollector = { nodes: [], frames: [] };
+    tokens = [];
+    md.block.parse(norm, md, env, tokens);
+    nodes = env.mdselCollector.nodes;
+    delete env.mdselCollector;
+  }
   if (hasCr) {
     const toSrc = offsetMapper(src);
     for (const n of nodes) {
@@ -265,6 +169,7 @@ export async function parseBlocks(src: string): Promise<Parsed> {
     else if ((m = LINK_THEN_PLAIN.exec(content)) !== null) s = `${m[1]}${m[2]}`;
     else {
       const children: Token[] = [];
+      const md = loadParser();
       md.inline.parse(content, md, env, children);
       s = flatten(children);
     }

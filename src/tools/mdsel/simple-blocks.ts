@@ -1,0 +1,419 @@
+/**
+ * A block scanner for the documents most worth indexing fast: large generated changelogs and
+ * similar files made only of ATX headings, paragraphs, bullet lists (nested or not) and HTML
+ * comments. It follows markdown-it's own block rules for exactly those blocks (line marks, list
+ * item indents, lazy paragraph lines, what ends a paragraph, how inline content is cut) and
+ * yields the same tokens and nodes markdown-it would. It gives up (returns null) as soon as a
+ * line could start any other block — a quote, a fence, a table delimiter row, a thematic break
+ * or setext underline, an ordered list, indented code, other HTML, a link reference definition —
+ * or the document has a tab in its indentation; then markdown-it parses the document instead.
+ * So the scanner never decides anything markdown-it's rules for the other blocks would decide.
+ *
+ * Why: on a cold process markdown-it's block parser costs ~250 ms for a 1.3 MB changelog,
+ * before its own loading; this scanner does the same document in a fraction of that.
+ * test/mdsel/simple-blocks.test.ts and test/mdsel/differential.ts check it against markdown-it.
+ */
+import type { Token } from "markdown-it";
+import { settle, type BlockView, type Collector, type Frame, type RawNode } from "./block-marks.js";
+
+/** Thrown (one shared instance, no stack) when the document holds a block this scanner does not take on. */
+const UNSUPPORTED = Object.freeze({ unsupported: true });
+
+/** markdown-it's default nesting limit; deeper documents are left to it. */
+const MAX_NESTING = 100;
+
+export function scanSimple(src: string): { nodes: RawNode[]; tokens: Token[] } | null {
+  if (src === "") return { nodes: [], tokens: [] };
+  try {
+    const s = new SimpleScanner(src);
+    s.tokenize(0, s.lineMax);
+    return { nodes: s.nodes, tokens: s.tokens };
+  } catch (e) {
+    if (e === UNSUPPORTED) return null;
+    throw e;
+  }
+}
+
+const SPACE = 0x20;
+const TAB = 0x09;
+const isSpace = (c: number): boolean => c === SPACE || c === TAB;
+const isAsciiTrimmable = (c: number): boolean => c === SPACE || c === TAB || c === 0x0a || c === 0x0d;
+
+function asciiTrim(s: string): string {
+  let a = 0;
+  while (a < s.length && isAsciiTrimmable(s.charCodeAt(a))) a++;
+  let b = s.length - 1;
+  while (b >= a && isAsciiTrimmable(s.charCodeAt(b))) b--;
+  return s.slice(a, b + 1);
+}
+
+/** Characters a thematic break, setext underline or table delimiter row is made of. */
+function isRuleChar(c: number): boolean {
+  return c === 0x2d || c === 0x7c || c === 0x3a || c === 0x3d || c === 0x2a || c === 0x5f || c === 0x2b || c === SPACE || c === TAB;
+}
+
+class SimpleScanner implements BlockView {
+  readonly src: string;
+  readonly tokens: Token[] = [];
+  readonly nodes: RawNode[] = [];
+  readonly bMarks: Int32Array;
+  readonly eMarks: Int32Array;
+  readonly tShift: Int32Array;
+  readonly sCount: Int32Array;
+  readonly lineMax: number;
+  blkIndent = 0;
+  listIndent = -1;
+  line = 0;
+  level = 0;
+  private readonly c: Collector = { nodes: this.nodes, frames: [] };
+
+  /** Line marks as markdown-it's StateBlock makes them; every line is screened on the way. */
+  constructor(src: string) {
+    this.src = src;
+    let lines = 1;
+    for (let i = src.indexOf("\n"); i !== -1; i = src.indexOf("\n", i + 1)) lines++;
+    this.bMarks = new Int32Array(lines + 1);
+    this.eMarks = new Int32Array(lines + 1);
+    this.tShift = new Int32Array(lines + 1);
+    this.sCount = new Int32Array(lines + 1);
+    const len = src.length;
+    let k = 0;
+    for (let start = 0; start < len; ) {
+      let end = src.indexOf("\n", start);
+      const newline = end !== -1;
+      if (!newline) end = len;
+      let pos = start;
+      while (pos < end && src.charCodeAt(pos) === SPACE) pos++;
+      if (pos < end && src.charCodeAt(pos) === TAB) throw UNSUPPORTED;
+      // markdown-it drops a last line without a newline that holds only spaces.
+      if (!newline && pos === end) break;
+      this.bMarks[k] = start;
+      this.eMarks[k] = end;
+      this.tShift[k] = pos - start;
+      this.sCount[k] = pos - start;
+      k++;
+      if (pos < end) screen(src, pos, end);
+      start = end + 1;
+    }
+    this.bMarks[k] = len;
+    this.eMarks[k] = len;
+    this.lineMax = k;
+  }
+
+  isEmpty(line: number): boolean {
+    return this.bMarks[line]! + this.tShift[line]! >= this.eMarks[line]!;
+  }
+
+  private skipEmptyLines(from: number): number {
+    for (; from < this.lineMax; from++) if (this.bMarks[from]! + this.tShift[from]! < this.eMarks[from]!) break;
+    return from;
+  }
+
+  private push(type: string, tag: string, nesting: -1 | 0 | 1): Token {
+    const t = {
+      type,
+      tag,
+      attrs: null,
+      map: null as [number, number] | null,
+      nesting,
+      level: 0,
+      children: null,
+      content: "",
+      markup: "",
+      info: "",
+      meta: null,
+      block: true,
+      hidden: false,
+    };
+    if (nesting < 0) this.level--;
+    t.level = this.level;
+    if (nesting > 0) this.level++;
+    const token = t as unknown as Token;
+    this.tokens.push(token);
+    return token;
+  }
+
+  /** markdown-it's block tokenizer loop, recording and settling each block as parse.ts's hook does. */
+  tokenize(startLine: number, endLine: number): void {
+    const frames = this.c.frames;
+    const outer = frames[frames.length - 1];
+    const f: Frame = { parent: outer ? outer.pending : -1, pending: -1 };
+    frames.push(f);
+    let line = startLine;
+    while (line < endLine) {
+      this.line = line = this.skipEmptyLines(line);
+      if (line >= endLine) break;
+      if (this.sCount[line]! < this.blkIndent) break;
+      if (this.level >= MAX_NESTING) throw UNSUPPORTED;
+      if (f.pending >= 0) settle(this, this.c, this.nodes[f.pending]!);
+      const start = this.bMarks[line]! + this.tShift[line]!;
+      f.pending = this.nodes.length;
+      this.nodes.push({ kind: "other", start, end: start, parent: f.parent, tok: this.tokens.length, depth: 0, task: false });
+      this.block(line, endLine);
+      line = this.line;
+      if (line < endLine && this.isEmpty(line)) {
+        line++;
+        this.line = line;
+      }
+    }
+    if (f.pending >= 0) settle(this, this.c, this.nodes[f.pending]!);
+    frames.pop();
+  }
+
+  /** markdown-it's rules in its order; the ones this scanner does not take on cannot match (see screen). */
+  private block(startLine: number, endLine: number): void {
+    // code (indented): not taken on.
+    if (this.sCount[startLine]! - this.blkIndent >= 4) throw UNSUPPORTED;
+    // table, fence, blockquote, hr: their lines were refused by screen().
+    const pos = this.bMarks[startLine]! + this.tShift[startLine]!;
+    const ch = this.src.charCodeAt(pos);
+    if ((ch === 0x2d || ch === 0x2a || ch === 0x2b) && this.list(startLine, endLine)) return;
+    // ordered lists: refused by screen(). reference: refused here when it could be one.
+    if (ch === 0x5b) this.refuseReference(startLine, endLine);
+    if (ch === 0x3c && this.htmlComment(startLine, endLine)) return;
+    if (ch === 0x23 && this.heading(startLine)) return;
+    // lheading: no setext underline exists (refused by screen()).
+    this.paragraph(startLine, endLine);
+  }
+
+  private bulletMarker(line: number): number {
+    const max = this.eMarks[line]!;
+    let pos = this.bMarks[line]! + this.tShift[line]!;
+    const marker = this.src.charCodeAt(pos++);
+    if (marker !== 0x2a && marker !== 0x2d && marker !== 0x2b) return -1;
+    if (pos < max && !isSpace(this.src.charCodeAt(pos))) return -1;
+    return pos;
+  }
+
+  private list(startLine: number, endLine: number): boolean {
+    let nextLine = startLine;
+    let posAfterMarker = this.bulletMarker(nextLine);
+    if (posAfterMarker < 0) return false;
+    const src = this.src;
+    const marker = String.fromCharCode(src.charCodeAt(posAfterMarker - 1));
+    let token = this.push("bullet_list_open", "ul", 1);
+    const listLines: [number, number] = [nextLine, 0];
+    token.map = listLines;
+    token.markup = marker;
+    for (;;) {
+      let pos = posAfterMarker;
+      const max = this.eMarks[nextLine]!;
+      const initial = this.sCount[nextLine]! + posAfterMarker - (this.bMarks[nextLine]! + this.tShift[nextLine]!);
+      let offset = initial;
+      while (pos < max) {
+        const ch = src.charCodeAt(pos);
+        if (ch === TAB) throw UNSUPPORTED;
+        if (ch !== SPACE) break;
+        offset++;
+        pos++;
+      }
+      const contentStart = pos;
+      // An item without text on its first line: not taken on (screen() refuses most already).
+      if (contentStart >= max) throw UNSUPPORTED;
+      let indentAfterMarker = offset - initial;
+      if (indentAfterMarker > 4) indentAfterMarker = 1;
+      const indent = initial + indentAfterMarker;
+      token = this.push("list_item_open", "li", 1);
+      token.markup = marker;
+      const itemLines: [number, number] = [nextLine, 0];
+      token.map = itemLines;
+      const oldTShift = this.tShift[nextLine]!;
+      const oldSCount = this.sCount[nextLine]!;
+      const oldListIndent = this.listIndent;
+      this.listIndent = this.blkIndent;
+      this.blkIndent = indent;
+      this.tShift[nextLine] = contentStart - this.bMarks[nextLine]!;
+      this.sCount[nextLine] = offset;
+      this.tokenize(nextLine, endLine);
+      this.blkIndent = this.listIndent;
+      this.listIndent = oldListIndent;
+      this.tShift[nextLine] = oldTShift;
+      this.sCount[nextLine] = oldSCount;
+      token = this.push("list_item_close", "li", -1);
+      token.markup = marker;
+      nextLine = this.line;
+      itemLines[1] = nextLine;
+      if (nextLine >= endLine) break;
+      if (this.sCount[nextLine]! < this.blkIndent) break;
+      if (this.sCount[nextLine]! - this.blkIndent >= 4) break;
+      // The list's terminators (fence, blockquote, hr) were refused by screen().
+      posAfterMarker = this.bulletMarker(nextLine);
+      if (posAfterMarker < 0) break;
+      if (src.charCodeAt(posAfterMarker - 1) !== marker.charCodeAt(0)) break;
+    }
+    token = this.push("bullet_list_close", "ul", -1);
+    token.markup = marker;
+    listLines[1] = nextLine;
+    this.line = nextLine;
+    return true;
+  }
+
+  /** A block starting with `[` that has `]:` before the next blank line might be a reference definition. */
+  private refuseReference(startLine: number, endLine: number): void {
+    for (let line = startLine; line < endLine && !this.isEmpty(line); line++) {
+      const text = this.src.slice(this.bMarks[line]!, this.eMarks[line]!);
+      if (text.includes("]:")) throw UNSUPPORTED;
+    }
+  }
+
+  /** HTML block of kind 2 (`<!--` ... `-->`); screen() refused every other line starting with `<`. */
+  private htmlComment(startLine: number, endLine: number): boolean {
+    const src = this.src;
+    let lineText = src.slice(this.bMarks[startLine]! + this.tShift[startLine]!, this.eMarks[startLine]!);
+    if (!lineText.startsWith("<!--")) throw UNSUPPORTED;
+    let nextLine = startLine + 1;
+    if (!lineText.includes("-->")) {
+      for (; nextLine < endLine; nextLine++) {
+        if (this.sCount[nextLine]! < this.blkIndent && !this.isEmpty(nextLine)) break;
+        lineText = src.slice(this.bMarks[nextLine]! + this.tShift[nextLine]!, this.eMarks[nextLine]!);
+        if (lineText.includes("-->")) {
+          if (lineText.length !== 0) nextLine++;
+          break;
+        }
+      }
+    }
+    this.line = nextLine;
+    const token = this.push("html_block", "", 0);
+    token.map = [startLine, nextLine];
+    token.content = this.getLines(startLine, nextLine, this.blkIndent, true);
+    return true;
+  }
+
+  private isHeadingLine(line: number): boolean {
+    let pos = this.bMarks[line]! + this.tShift[line]!;
+    const max = this.eMarks[line]!;
+    let ch = this.src.charCodeAt(pos);
+    if (ch !== 0x23 || pos >= max) return false;
+    let level = 1;
+    ch = this.src.charCodeAt(++pos);
+    while (ch === 0x23 && pos < max && level <= 6) {
+      level++;
+      ch = this.src.charCodeAt(++pos);
+    }
+    return !(level > 6 || (pos < max && !isSpace(ch)));
+  }
+
+  private heading(startLine: number): boolean {
+    if (!this.isHeadingLine(startLine)) return false;
+    const src = this.src;
+    let pos = this.bMarks[startLine]! + this.tShift[startLine]!;
+    let max = this.eMarks[startLine]!;
+    let level = 0;
+    while (src.charCodeAt(pos) === 0x23 && pos < max && level < 6) {
+      level++;
+      pos++;
+    }
+    // Trailing spaces, then a closing run of `#` preceded by a space, are not content.
+    while (max > pos && isSpace(src.charCodeAt(max - 1))) max--;
+    let tmp = max;
+    while (tmp > pos && src.charCodeAt(tmp - 1) === 0x23) tmp--;
+    if (tmp > pos && isSpace(src.charCodeAt(tmp - 1))) max = tmp;
+    this.line = startLine + 1;
+    const markup = "########".slice(0, level);
+    const open = this.push("heading_open", `h${level}`, 1);
+    open.markup = markup;
+    open.map = [startLine, this.line];
+    const inline = this.push("inline", "", 0);
+    inline.content = asciiTrim(src.slice(pos, max));
+    inline.map = [startLine, this.line];
+    inline.children = [];
+    const close = this.push("heading_close", `h${level}`, -1);
+    close.markup = markup;
+    return true;
+  }
+
+  /** Whether `line` ends a paragraph: a heading, a non-empty bullet item, or an HTML comment (the others were refused by screen()). */
+  private endsParagraph(line: number): boolean {
+    const rel = this.sCount[line]! - this.blkIndent;
+    const ch = this.src.charCodeAt(this.bMarks[line]! + this.tShift[line]!);
+    if (ch === 0x3c) return rel < 4; // screen() let only `<!--` through: kind 2 ends paragraphs
+    if (ch === 0x23) return rel < 4 && this.isHeadingLine(line);
+    if (ch === 0x2d || ch === 0x2a || ch === 0x2b) {
+      if (rel >= 4) return false;
+      const sCount = this.sCount[line]!;
+      if (this.listIndent >= 0 && sCount - this.listIndent >= 4 && sCount < this.blkIndent) return false;
+      const posAfterMarker = this.bulletMarker(line);
+      if (posAfterMarker < 0) return false;
+      if (sCount >= this.blkIndent) {
+        // Only a non-empty item may interrupt a paragraph.
+        let p = posAfterMarker;
+        while (p < this.src.length && isSpace(this.src.charCodeAt(p))) p++;
+        if (p >= this.eMarks[line]!) return false;
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private paragraph(startLine: number, endLine: number): void {
+    let nextLine = startLine + 1;
+    for (; nextLine < endLine && !this.isEmpty(nextLine); nextLine++) {
+      if (this.sCount[nextLine]! - this.blkIndent > 3) continue;
+      if (this.endsParagraph(nextLine)) break;
+    }
+    const content = asciiTrim(this.getLines(startLine, nextLine, this.blkIndent, false));
+    this.line = nextLine;
+    const open = this.push("paragraph_open", "p", 1);
+    open.map = [startLine, nextLine];
+    const inline = this.push("inline", "", 0);
+    inline.content = content;
+    inline.map = [startLine, nextLine];
+    inline.children = [];
+    this.push("paragraph_close", "p", -1);
+  }
+
+  /** Lines [begin, end) with up to `indent` columns of indentation cut, as markdown-it's getLines. */
+  private getLines(begin: number, end: number, indent: number, keepLastLF: boolean): string {
+    if (begin >= end) return "";
+    const src = this.src;
+    let out = "";
+    for (let line = begin; line < end; line++) {
+      let lineIndent = 0;
+      const lineStart = this.bMarks[line]!;
+      let first = lineStart;
+      const last = line + 1 < end || keepLastLF ? this.eMarks[line]! + 1 : this.eMarks[line]!;
+      while (first < last && lineIndent < indent) {
+        const ch = src.charCodeAt(first);
+        if (ch === TAB) lineIndent += 4 - (lineIndent % 4);
+        else if (ch === SPACE || first - lineStart < this.tShift[line]!) lineIndent++;
+        else break;
+        first++;
+      }
+      out += lineIndent > indent ? " ".repeat(lineIndent - indent) + src.slice(first, last) : src.slice(first, last);
+    }
+    return out;
+  }
+}
+
+/**
+ * Refuses a line that could start a block this scanner does not take on, wherever it is (in a
+ * paragraph or not, at any indent): `pos` is its first non-space character, `end` its end.
+ */
+function screen(src: string, pos: number, end: number): void {
+  const c = src.charCodeAt(pos);
+  if (c === 0x3e) throw UNSUPPORTED; // blockquote
+  if (c === 0x60 || c === 0x7e) {
+    // fence
+    if (src.charCodeAt(pos + 1) === c && src.charCodeAt(pos + 2) === c) throw UNSUPPORTED;
+    return;
+  }
+  if (c === 0x3c) {
+    // HTML blocks other than comments
+    if (!src.startsWith("<!--", pos)) throw UNSUPPORTED;
+    return;
+  }
+  if (c >= 0x30 && c <= 0x39) {
+    // ordered list item
+    let p = pos + 1;
+    while (p < end && src.charCodeAt(p) >= 0x30 && src.charCodeAt(p) <= 0x39) p++;
+    const m = src.charCodeAt(p);
+    if (p < end && (m === 0x2e || m === 0x29) && (p + 1 >= end || isSpace(src.charCodeAt(p + 1)))) throw UNSUPPORTED;
+    return;
+  }
+  if (isRuleChar(c)) {
+    // thematic break, setext underline, table delimiter row, empty bullet item
+    let p = pos + 1;
+    while (p < end && isRuleChar(src.charCodeAt(p))) p++;
+    if (p >= end) throw UNSUPPORTED;
+  }
+}
