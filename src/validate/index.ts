@@ -44,11 +44,20 @@ async function gates(ctx: CheckContext, content: Uint8Array): Promise<{ diagnost
       source: "llmfilewrite",
     });
   }
-  const syntax = treeSitterGate(ctx.language, pos, ctx.relPath);
+  // The checker starts first (its own process or worker thread: check() starts it before its
+  // first await) and works while tree-sitter parses here, so a cold start overlaps ours.
+  const check = await CHECKERS[ctx.language]();
+  const checking = check(ctx, content, pos);
+  let syntax: CheckerOutcome;
+  try {
+    syntax = treeSitterGate(ctx.language, pos, ctx.relPath);
+  } catch (e) {
+    checking.catch(() => undefined);
+    throw e;
+  }
   ran.push(syntax.ran as string);
   diagnostics.push(...syntax.diagnostics);
-  const check = await CHECKERS[ctx.language]();
-  const outcome: CheckerOutcome = await check(ctx, content, pos);
+  const outcome: CheckerOutcome = await checking;
   if (outcome.ran) ran.push(outcome.ran);
   // One finding reported twice (cargo checks the lib and its test build) is one finding.
   const seen = new Set<string>();

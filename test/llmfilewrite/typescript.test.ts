@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { checksum } from "../../src/text/checksum.js";
@@ -17,7 +17,8 @@ before(() => {
   writeFileSync(join(root, "src/globals.d.ts"), "declare const BUILD_ID: string;\n");
 });
 
-const lfw = (args: string[], input?: string) => runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, input });
+const lfw = (args: string[], input?: string, env?: Record<string, string>) =>
+  runTool("llmfilewrite", ["--root", root, ...args], { cwd: root, input, ...(env ? { env } : {}) });
 
 describe("llmfilewrite TypeScript (compiler API in the project's tsconfig)", () => {
   it("approves valid content, writes it atomically and reports the checksum of what was written", async () => {
@@ -79,6 +80,34 @@ describe("llmfilewrite TypeScript (compiler API in the project's tsconfig)", () 
     const introduced = benv.result?.diagnostics.filter((x) => !x.pre_existing) ?? [];
     assert.deepEqual(introduced.map((x) => [x.code, x.start_line]), [["TS2322", 5]]);
     assert.equal(readFileSync(join(root, "src/legacy.ts"), "utf8"), next, "rejected overwrite leaves the file as it was");
+  });
+
+  it("keeps the compiler's V8 code cache private to the user, and a damaged cache changes nothing but speed", async () => {
+    const tmp = scratchDir("lfw-tmpdir-");
+    const content = 'import { add } from "./math.js";\n\nexport const wrong: string = add(1, 2);\n';
+    const run = () => lfw(["--path", "src/cached.ts", "--dry-run", "--content", content], undefined, { TMPDIR: tmp });
+    const first = await run();
+    assert.equal(first.code, 1, first.stdout);
+    const dir = join(tmp, `llmtools-v8-cache-${process.getuid?.() ?? 0}`);
+    assert.equal(statSync(dir).mode & 0o777, 0o700);
+    const caches = readdirSync(dir);
+    assert.equal(caches.length, 1, `one cache file, no temp file left: ${caches.join(", ")}`);
+    const cache = join(dir, caches[0] as string);
+    assert.ok(statSync(cache).size > 100_000, "the cache holds compiled code");
+    // Damaged (V8 refuses it): the check is the same, and the cache is written afresh.
+    writeFileSync(cache, Buffer.alloc(4096, 7));
+    const second = await run();
+    assert.equal(second.code, 1, second.stdout);
+    const d = (second.json as Envelope).result?.diagnostics.find((x) => x.code === "TS2322");
+    assert.equal(d?.start_line, 3);
+    assert.ok(statSync(cache).size > 100_000, "rewritten");
+    // Someone else's directory is never used: a world-writable one is left alone.
+    rmSync(dir, { recursive: true });
+    mkdirSync(dir, { mode: 0o777 });
+    chmodSync(dir, 0o777);
+    const third = await run();
+    assert.equal(third.code, 1, third.stdout);
+    assert.deepEqual(readdirSync(dir), []);
   });
 
   it("refuses to replace an existing file without --overwrite and leaves it unchanged", async () => {

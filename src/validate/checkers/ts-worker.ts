@@ -6,7 +6,7 @@
  */
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
-import { ts, type TS } from "./ts-compiler.js";
+import { saveCodeCache, ts, type TS } from "./ts-compiler.js";
 import { projectConfigFor, TsProject } from "./typescript-project.js";
 
 export interface TsCheckRequest {
@@ -62,6 +62,8 @@ parentPort?.on("message", (req: TsCheckRequest) => {
   let res: TsCheckResponse;
   try {
     res = handle(req);
+    // Before answering, not after: the session may stop this thread as soon as it has the answer.
+    saveCodeCache();
   } catch (e) {
     res = { id: req.id, ok: false, error: e instanceof Error ? (e.stack ?? e.message) : String(e) };
   }
