@@ -215,9 +215,11 @@ export async function parseModel(text: string): Promise<Model> {
   const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   const parsed = await parseBlocks(maskFrontMatter(origin === 0 ? text : text.slice(origin)));
   const nodes = parsed.nodes;
-  for (const n of nodes) {
-    n.start += origin;
-    n.end += origin;
+  if (origin !== 0) {
+    for (const n of nodes) {
+      n.start += origin;
+      n.end += origin;
+    }
   }
 
   // Sections: a heading owns every following top-level node up to the next heading of the
@@ -258,7 +260,8 @@ export async function parseModel(text: string): Promise<Model> {
   // Containers (quotes, lists) are themselves blocks, so a node's parent is a block or none.
   const blocks: Block[] = [];
   const ordinalOf = new Int32Array(nodes.length).fill(-1);
-  for (const [i, node] of nodes.entries()) {
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
     if (node.kind === "heading" || node.kind === "other") continue;
     ordinalOf[i] = blocks.length;
     blocks.push({
@@ -286,19 +289,48 @@ export async function parseModel(text: string): Promise<Model> {
 const PREVIEW = 80;
 
 const WORDY = /[\p{L}\p{N}]/u;
-const ASCII_WORDY = /[A-Za-z0-9]/;
 
-/** Word starts and ends: a word is a maximal run of non-whitespace holding a letter or digit. */
+/** JS `\s`: the characters a regex `\S+` run stops at. */
+function isJsSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * Word starts and ends: a word is a maximal run of non-whitespace holding a letter or digit.
+ * One pass over the character codes (a regex `\S+` scan allocates a string per run, which on a
+ * megabyte document is most of the work); only a run without an ASCII letter or digit but
+ * with other non-ASCII characters is tested against `\p{L}\p{N}`.
+ */
 function wordPositions(text: string): { starts: Uint32Array; ends: Uint32Array } {
   const starts = new Uint32Array((text.length >>> 1) + 1);
   const ends = new Uint32Array((text.length >>> 1) + 1);
   let count = 0;
-  const re = /\S+/g;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const w = m[0];
-    if (ASCII_WORDY.test(w) || WORDY.test(w)) {
-      starts[count] = m.index;
-      ends[count] = m.index + w.length;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (isJsSpace(c)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let ascii = false;
+    let other = false;
+    for (; i < n; i++) {
+      c = text.charCodeAt(i);
+      if (c < 0x80) {
+        if (c <= 0x20 && isJsSpace(c)) break;
+        if (!ascii && ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a))) ascii = true;
+      } else {
+        if (isJsSpace(c)) break;
+        other = true;
+      }
+    }
+    if (ascii || (other && WORDY.test(text.slice(start, i)))) {
+      starts[count] = start;
+      ends[count] = i;
       count++;
     }
   }
