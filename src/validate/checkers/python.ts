@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
-import rpc from "vscode-jsonrpc/node";
+import type * as Rpc from "vscode-jsonrpc/node";
 import { findUp } from "../process.js";
 import type { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
@@ -26,7 +26,7 @@ interface LspDiagnostic {
 
 export class PyrightServer {
   private readonly child: ChildProcess;
-  private readonly conn: rpc.MessageConnection;
+  private readonly conn: Rpc.MessageConnection;
   private readonly versions = new Map<string, number>();
   private ready: Promise<void>;
   readonly version: string;
@@ -45,6 +45,9 @@ export class PyrightServer {
     const stdout = this.child.stdout;
     const stdin = this.child.stdin;
     if (!stdout || !stdin) throw new Error("pyright-langserver: no stdio pipes");
+    // Loaded after the server is spawned, and with require(): an ESM import of this CommonJS
+    // package is lexed for named exports first; either way the server's start waits for nothing.
+    const rpc = require("vscode-jsonrpc/node") as typeof Rpc;
     this.conn = rpc.createMessageConnection(new rpc.StreamMessageReader(stdout), new rpc.StreamMessageWriter(stdin));
     this.conn.onRequest("workspace/configuration", (p: { items: unknown[] }) => p.items.map(() => null));
     this.conn.onRequest("client/registerCapability", () => null);
