@@ -16,14 +16,13 @@ import { createRequire } from "node:module";
 import type markdownitFactory from "markdown-it";
 import type { MarkdownIt, StateBlock, Token } from "markdown-it";
 import { settle, TASK, type Collector, type Frame, type RawNode } from "./block-marks.js";
-import { scanSimple } from "./simple-blocks.js";
+import { scanSimple, type SimpleDoc } from "./simple-blocks.js";
 
 export type { NodeKind, RawNode } from "./block-marks.js";
 
 export interface Parsed {
   /** Pre-order, so document order: a container comes before what it holds. */
   nodes: RawNode[];
-  tokens: Token[];
   /** Plain text of a heading or of the inline content under token `tok` (markup dropped). */
   inlineText(tok: number): string;
   /** Plain text of the block opened at token `tok`, whitespace collapsed, at least `limit` characters when it has them. */
@@ -130,30 +129,46 @@ function useLeanTokens(md: MarkdownIt): void {
 /**
  * Parses `src` (no BOM; any line endings) and returns its blocks with offsets into `src`.
  * markdown-it wants LF line endings; CR and CRLF are normalised first and offsets mapped back.
+ * `simple: false` skips the simple scanner (tests compare the two).
  */
 export async function parseBlocks(src: string, options: { simple?: boolean } = {}): Promise<Parsed> {
   const hasCr = src.includes("\r");
   const norm = hasCr ? src.replace(/\r\n?/g, "\n") : src;
-  const env: Env = {};
-  let nodes: RawNode[];
-  let tokens: Token[];
   const simple = options.simple === false ? null : scanSimple(norm);
-  if (simple) ({ nodes, tokens } = simple);
-  else {
-    const md = loadParser();
-    env.mdselCollector = { nodes: [], frames: [] };
-    tokens = [];
-    md.block.parse(norm, md, env, tokens);
-    nodes = env.mdselCollector.nodes;
-    delete env.mdselCollector;
-  }
+  const parsed = simple ? fromSimple(simple) : fromMarkdownIt(norm);
   if (hasCr) {
     const toSrc = offsetMapper(src);
-    for (const n of nodes) {
+    for (const n of parsed.nodes) {
       n.start = toSrc(n.start);
       n.end = toSrc(n.end);
     }
   }
+  return Promise.resolve(parsed);
+}
+
+/** What a reader sees of inline content (markup dropped), through the inline parser only when markup may be there. */
+function plainText(content: string, env: Env): string {
+  if (PLAIN.test(content)) return content;
+  const m = LINK_THEN_PLAIN.exec(content);
+  if (m !== null) return `${m[1]}${m[2]}`;
+  const children: Token[] = [];
+  const md = loadParser();
+  md.inline.parse(content, md, env, children);
+  return flatten(children);
+}
+
+/** Appends a leaf's text to a preview, collapsed, as a reader sees consecutive blocks. */
+function joinLeaf(out: string, leaf: string): string {
+  return collapse(`${out} ${leaf}`);
+}
+
+function fromMarkdownIt(norm: string): Parsed {
+  const md = loadParser();
+  const env: Env = { mdselCollector: { nodes: [], frames: [] } };
+  const tokens: Token[] = [];
+  md.block.parse(norm, md, env, tokens);
+  const nodes = env.mdselCollector!.nodes;
+  delete env.mdselCollector;
 
   const inlineCache = new Map<number, string>();
   const inlineText = (tok: number): string => {
@@ -164,15 +179,7 @@ export async function parseBlocks(src: string, options: { simple?: boolean } = {
     if (inl?.type !== "inline") return "";
     let content = inl.content;
     if (tokens[ii - 1]?.type === "paragraph_open" && tokens[ii - 2]?.type === "list_item_open" && TASK.test(content)) content = content.slice(4);
-    let m: RegExpExecArray | null;
-    if (PLAIN.test(content)) s = content;
-    else if ((m = LINK_THEN_PLAIN.exec(content)) !== null) s = `${m[1]}${m[2]}`;
-    else {
-      const children: Token[] = [];
-      const md = loadParser();
-      md.inline.parse(content, md, env, children);
-      s = flatten(children);
-    }
+    s = plainText(content, env);
     inlineCache.set(tok, s);
     return s;
   };
@@ -183,17 +190,14 @@ export async function parseBlocks(src: string, options: { simple?: boolean } = {
     let out = "";
     for (let i = from; i < to && out.length < limit; i++) {
       const t = tokens[i]!;
-      let leaf: string | undefined;
-      if (t.type === "inline") leaf = inlineText(i);
-      else if (t.type === "fence" || t.type === "code_block" || t.type === "html_block") leaf = t.content;
-      if (leaf !== undefined) out = collapse(`${out} ${leaf}`);
+      if (t.type === "inline") out = joinLeaf(out, inlineText(i));
+      else if (t.type === "fence" || t.type === "code_block" || t.type === "html_block") out = joinLeaf(out, t.content);
     }
     return out;
   };
 
   return {
     nodes,
-    tokens,
     inlineText,
     blockText: (tok, limit) => {
       const open = tokens[tok];
@@ -204,6 +208,44 @@ export async function parseBlocks(src: string, options: { simple?: boolean } = {
       return collect(tok + 1, end, limit);
     },
     docText: (limit) => collect(0, tokens.length, limit),
+  };
+}
+
+/** The same texts from the simple scanner, whose `tok` is the node's own index (leaves in node order are markdown-it's leaf tokens in order). */
+function fromSimple(doc: SimpleDoc): Parsed {
+  const nodes = doc.nodes;
+  const env: Env = {};
+  const inlineCache = new Map<number, string>();
+  const inlineText = (i: number): string => {
+    let s = inlineCache.get(i);
+    if (s !== undefined) return s;
+    if (!doc.isInline(i)) return "";
+    let content = doc.content(i);
+    if (nodes[i]!.kind === "paragraph" && doc.firstInItem(i) && TASK.test(content)) content = content.slice(4);
+    s = plainText(content, env);
+    inlineCache.set(i, s);
+    return s;
+  };
+  const collect = (from: number, to: number, limit: number): string => {
+    let out = "";
+    for (let i = from; i < to && out.length < limit; i++) {
+      if (doc.isInline(i)) out = joinLeaf(out, inlineText(i));
+      else if (doc.isHtml(i)) out = joinLeaf(out, doc.content(i));
+    }
+    return out;
+  };
+  return {
+    nodes,
+    inlineText,
+    blockText: (i, limit) => {
+      if (i < 0 || i >= nodes.length) return "";
+      if (nodes[i]!.kind !== "list") return collect(i, i + 1, limit);
+      // Pre-order: a container's descendants follow it, each with a parent at or after it.
+      let end = i + 1;
+      while (end < nodes.length && nodes[end]!.parent >= i) end++;
+      return collect(i + 1, end, limit);
+    },
+    docText: (limit) => collect(0, nodes.length, limit),
   };
 }
 

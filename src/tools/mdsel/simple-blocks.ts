@@ -9,12 +9,27 @@
  * or the document has a tab in its indentation; then markdown-it parses the document instead.
  * So the scanner never decides anything markdown-it's rules for the other blocks would decide.
  *
- * Why: on a cold process markdown-it's block parser costs ~250 ms for a 1.3 MB changelog,
- * before its own loading; this scanner does the same document in a fraction of that.
+ * It makes no tokens: a node's text (inline content, HTML) is cut from the source only when
+ * asked for, with the line marks the block had, so a large document costs one node per block.
+ *
+ * Why: on a cold process markdown-it's block parser (and the garbage of its ~70,000 tokens)
+ * costs ~250 ms for a 1.3 MB changelog, before its own loading.
  * test/mdsel/simple-blocks.test.ts and test/mdsel/differential.ts check it against markdown-it.
  */
-import type { Token } from "markdown-it";
-import { settle, type BlockView, type Collector, type Frame, type RawNode } from "./block-marks.js";
+import { TASK, type RawNode } from "./block-marks.js";
+
+/** What the scanner found: markdown-it's nodes (with `tok` = the node's own index) and their text on demand. */
+export interface SimpleDoc {
+  nodes: RawNode[];
+  /** Token content markdown-it would give leaf node `i`: inline content of a paragraph or heading, the HTML of an HTML block. */
+  content(i: number): string;
+  /** True for a paragraph or heading (text through the inline parser), false for HTML and containers. */
+  isInline(i: number): boolean;
+  /** True for an HTML block (its content is taken as it is). */
+  isHtml(i: number): boolean;
+  /** True when node `i` is the first block of a list item (where a task check may open it). */
+  firstInItem(i: number): boolean;
+}
 
 /** Thrown (one shared instance, no stack) when the document holds a block this scanner does not take on. */
 const UNSUPPORTED = Object.freeze({ unsupported: true });
@@ -22,12 +37,11 @@ const UNSUPPORTED = Object.freeze({ unsupported: true });
 /** markdown-it's default nesting limit; deeper documents are left to it. */
 const MAX_NESTING = 100;
 
-export function scanSimple(src: string): { nodes: RawNode[]; tokens: Token[] } | null {
-  if (src === "") return { nodes: [], tokens: [] };
+export function scanSimple(src: string): SimpleDoc | null {
   try {
     const s = new SimpleScanner(src);
-    s.tokenize(0, s.lineMax);
-    return { nodes: s.nodes, tokens: s.tokens };
+    if (src !== "") s.tokenize(0, s.lineMax, -1, false);
+    return s;
   } catch (e) {
     if (e === UNSUPPORTED) return null;
     throw e;
@@ -52,9 +66,13 @@ function isRuleChar(c: number): boolean {
   return c === 0x2d || c === 0x7c || c === 0x3a || c === 0x3d || c === 0x2a || c === 0x5f || c === 0x2b || c === SPACE || c === TAB;
 }
 
-class SimpleScanner implements BlockView {
+/** Leaf kinds, packed with each node's first line, line after and indent (four numbers per node). */
+const LEAF_NONE = 0;
+const LEAF_INLINE = 1;
+const LEAF_HTML = 2;
+
+class SimpleScanner implements SimpleDoc {
   readonly src: string;
-  readonly tokens: Token[] = [];
   readonly nodes: RawNode[] = [];
   readonly bMarks: Int32Array;
   readonly eMarks: Int32Array;
@@ -63,9 +81,12 @@ class SimpleScanner implements BlockView {
   readonly lineMax: number;
   blkIndent = 0;
   listIndent = -1;
-  line = 0;
   level = 0;
-  private readonly c: Collector = { nodes: this.nodes, frames: [] };
+  line = 0;
+  /** Per node: leaf kind, first line, line after, indent cut; the first line's shift and item flag. */
+  private readonly leaf: number[] = [];
+  private readonly shift: number[] = [];
+  private readonly firstOfItem: boolean[] = [];
 
   /** Line marks as markdown-it's StateBlock makes them; every line is screened on the way. */
   constructor(src: string) {
@@ -100,6 +121,39 @@ class SimpleScanner implements BlockView {
     this.lineMax = k;
   }
 
+  content(i: number): string {
+    const kind = this.leaf[4 * i];
+    if (kind === undefined || kind === LEAF_NONE) return "";
+    const startLine = this.leaf[4 * i + 1]!;
+    const nextLine = this.leaf[4 * i + 2]!;
+    const indent = this.leaf[4 * i + 3]!;
+    const node = this.nodes[i]!;
+    const saved = this.tShift[startLine]!;
+    this.tShift[startLine] = this.shift[i]!;
+    try {
+      if (kind === LEAF_HTML) return this.getLines(startLine, nextLine, indent, true);
+      if (node.kind === "heading") {
+        const [pos, max] = this.headingText(startLine);
+        return asciiTrim(this.src.slice(pos, max));
+      }
+      return asciiTrim(this.getLines(startLine, nextLine, indent, false));
+    } finally {
+      this.tShift[startLine] = saved;
+    }
+  }
+
+  isInline(i: number): boolean {
+    return this.leaf[4 * i] === LEAF_INLINE;
+  }
+
+  isHtml(i: number): boolean {
+    return this.leaf[4 * i] === LEAF_HTML;
+  }
+
+  firstInItem(i: number): boolean {
+    return this.firstOfItem[i] === true;
+  }
+
   isEmpty(line: number): boolean {
     return this.bMarks[line]! + this.tShift[line]! >= this.eMarks[line]!;
   }
@@ -109,71 +163,85 @@ class SimpleScanner implements BlockView {
     return from;
   }
 
-  private push(type: string, tag: string, nesting: -1 | 0 | 1): Token {
-    const t = {
-      type,
-      tag,
-      attrs: null,
-      map: null as [number, number] | null,
-      nesting,
-      level: 0,
-      children: null,
-      content: "",
-      markup: "",
-      info: "",
-      meta: null,
-      block: true,
-      hidden: false,
-    };
-    if (nesting < 0) this.level--;
-    t.level = this.level;
-    if (nesting > 0) this.level++;
-    const token = t as unknown as Token;
-    this.tokens.push(token);
-    return token;
+  private lastFilledLine(startLine: number, nextLine: number): number {
+    let last = nextLine - 1;
+    while (last > startLine && this.isEmpty(last)) last--;
+    return last;
   }
 
-  /** markdown-it's block tokenizer loop, recording and settling each block as parse.ts's hook does. */
-  tokenize(startLine: number, endLine: number): void {
-    const frames = this.c.frames;
-    const outer = frames[frames.length - 1];
-    const f: Frame = { parent: outer ? outer.pending : -1, pending: -1 };
-    frames.push(f);
+  /**
+   * markdown-it's block tokenizer loop for one container run (`parent` is the container's
+   * node, -1 for the document); `item` when the run is a list item's content.
+   */
+  tokenize(startLine: number, endLine: number, parent: number, item: boolean): void {
     let line = startLine;
+    let first = item;
     while (line < endLine) {
       this.line = line = this.skipEmptyLines(line);
       if (line >= endLine) break;
       if (this.sCount[line]! < this.blkIndent) break;
       if (this.level >= MAX_NESTING) throw UNSUPPORTED;
-      if (f.pending >= 0) settle(this, this.c, this.nodes[f.pending]!);
       const start = this.bMarks[line]! + this.tShift[line]!;
-      f.pending = this.nodes.length;
-      this.nodes.push({ kind: "other", start, end: start, parent: f.parent, tok: this.tokens.length, depth: 0, task: false });
-      this.block(line, endLine);
+      const idx = this.nodes.length;
+      const node: RawNode = { kind: "other", start, end: start, parent, tok: idx, depth: 0, task: false };
+      this.nodes.push(node);
+      this.leaf.push(LEAF_NONE, line, 0, this.blkIndent);
+      this.shift.push(this.tShift[line]!);
+      this.firstOfItem.push(first);
+      first = false;
+      this.block(line, endLine, idx, node);
+      // A block's end counts for its container's (as block-marks.ts settles it).
+      if (parent >= 0) {
+        const p = this.nodes[parent]!;
+        if (node.end > p.end) p.end = node.end;
+      }
       line = this.line;
       if (line < endLine && this.isEmpty(line)) {
         line++;
         this.line = line;
       }
     }
-    if (f.pending >= 0) settle(this, this.c, this.nodes[f.pending]!);
-    frames.pop();
   }
 
   /** markdown-it's rules in its order; the ones this scanner does not take on cannot match (see screen). */
-  private block(startLine: number, endLine: number): void {
+  private block(startLine: number, endLine: number, idx: number, node: RawNode): void {
     // code (indented): not taken on.
     if (this.sCount[startLine]! - this.blkIndent >= 4) throw UNSUPPORTED;
     // table, fence, blockquote, hr: their lines were refused by screen().
     const pos = this.bMarks[startLine]! + this.tShift[startLine]!;
     const ch = this.src.charCodeAt(pos);
-    if ((ch === 0x2d || ch === 0x2a || ch === 0x2b) && this.list(startLine, endLine)) return;
+    if ((ch === 0x2d || ch === 0x2a || ch === 0x2b) && this.list(startLine, endLine, idx, node)) return;
     // ordered lists: refused by screen(). reference: refused here when it could be one.
     if (ch === 0x5b) this.refuseReference(startLine, endLine);
-    if (ch === 0x3c && this.htmlComment(startLine, endLine)) return;
-    if (ch === 0x23 && this.heading(startLine)) return;
+    if (ch === 0x3c) {
+      this.htmlComment(startLine, endLine);
+      this.leaf[4 * idx] = LEAF_HTML;
+      this.leaf[4 * idx + 2] = this.line;
+      node.end = this.eMarks[this.lastFilledLine(startLine, this.line)]!;
+      return;
+    }
+    if (ch === 0x23 && this.isHeadingLine(startLine)) {
+      this.line = startLine + 1;
+      node.kind = "heading";
+      node.depth = this.headingLevel(startLine);
+      node.end = this.eMarks[startLine]!;
+      this.leaf[4 * idx] = LEAF_INLINE;
+      this.leaf[4 * idx + 2] = this.line;
+      return;
+    }
     // lheading: no setext underline exists (refused by screen()).
     this.paragraph(startLine, endLine);
+    node.kind = "paragraph";
+    node.end = this.eMarks[this.line - 1]!;
+    this.leaf[4 * idx] = LEAF_INLINE;
+    this.leaf[4 * idx + 2] = this.line;
+    if (this.firstOfItem[idx] && ch === 0x5b && TASK.test(this.content(idx))) {
+      // GFM task item: the check is not paragraph text (as block-marks.ts's finish()).
+      node.task = true;
+      let p = node.start + 3;
+      while (p < node.end && /\s/.test(this.src[p] as string)) p++;
+      node.start = p;
+    }
   }
 
   private bulletMarker(line: number): number {
@@ -185,16 +253,16 @@ class SimpleScanner implements BlockView {
     return pos;
   }
 
-  private list(startLine: number, endLine: number): boolean {
+  private list(startLine: number, endLine: number, idx: number, node: RawNode): boolean {
     let nextLine = startLine;
     let posAfterMarker = this.bulletMarker(nextLine);
     if (posAfterMarker < 0) return false;
     const src = this.src;
-    const marker = String.fromCharCode(src.charCodeAt(posAfterMarker - 1));
-    let token = this.push("bullet_list_open", "ul", 1);
-    const listLines: [number, number] = [nextLine, 0];
-    token.map = listLines;
-    token.markup = marker;
+    const marker = src.charCodeAt(posAfterMarker - 1);
+    node.kind = "list";
+    // Its end covers every item's marker (an item's content may end before a later marker).
+    let markersEnd = posAfterMarker;
+    this.level++;
     for (;;) {
       let pos = posAfterMarker;
       const max = this.eMarks[nextLine]!;
@@ -213,10 +281,8 @@ class SimpleScanner implements BlockView {
       let indentAfterMarker = offset - initial;
       if (indentAfterMarker > 4) indentAfterMarker = 1;
       const indent = initial + indentAfterMarker;
-      token = this.push("list_item_open", "li", 1);
-      token.markup = marker;
-      const itemLines: [number, number] = [nextLine, 0];
-      token.map = itemLines;
+      if (posAfterMarker > markersEnd) markersEnd = posAfterMarker;
+      this.level++;
       const oldTShift = this.tShift[nextLine]!;
       const oldSCount = this.sCount[nextLine]!;
       const oldListIndent = this.listIndent;
@@ -224,26 +290,23 @@ class SimpleScanner implements BlockView {
       this.blkIndent = indent;
       this.tShift[nextLine] = contentStart - this.bMarks[nextLine]!;
       this.sCount[nextLine] = offset;
-      this.tokenize(nextLine, endLine);
+      this.tokenize(nextLine, endLine, idx, true);
       this.blkIndent = this.listIndent;
       this.listIndent = oldListIndent;
       this.tShift[nextLine] = oldTShift;
       this.sCount[nextLine] = oldSCount;
-      token = this.push("list_item_close", "li", -1);
-      token.markup = marker;
+      this.level--;
       nextLine = this.line;
-      itemLines[1] = nextLine;
       if (nextLine >= endLine) break;
       if (this.sCount[nextLine]! < this.blkIndent) break;
       if (this.sCount[nextLine]! - this.blkIndent >= 4) break;
       // The list's terminators (fence, blockquote, hr) were refused by screen().
       posAfterMarker = this.bulletMarker(nextLine);
       if (posAfterMarker < 0) break;
-      if (src.charCodeAt(posAfterMarker - 1) !== marker.charCodeAt(0)) break;
+      if (src.charCodeAt(posAfterMarker - 1) !== marker) break;
     }
-    token = this.push("bullet_list_close", "ul", -1);
-    token.markup = marker;
-    listLines[1] = nextLine;
+    this.level--;
+    if (markersEnd > node.end) node.end = markersEnd;
     this.line = nextLine;
     return true;
   }
@@ -257,7 +320,7 @@ class SimpleScanner implements BlockView {
   }
 
   /** HTML block of kind 2 (`<!--` ... `-->`); screen() refused every other line starting with `<`. */
-  private htmlComment(startLine: number, endLine: number): boolean {
+  private htmlComment(startLine: number, endLine: number): void {
     const src = this.src;
     let lineText = src.slice(this.bMarks[startLine]! + this.tShift[startLine]!, this.eMarks[startLine]!);
     if (!lineText.startsWith("<!--")) throw UNSUPPORTED;
@@ -273,53 +336,42 @@ class SimpleScanner implements BlockView {
       }
     }
     this.line = nextLine;
-    const token = this.push("html_block", "", 0);
-    token.map = [startLine, nextLine];
-    token.content = this.getLines(startLine, nextLine, this.blkIndent, true);
-    return true;
   }
 
   private isHeadingLine(line: number): boolean {
+    return this.headingLevel(line) > 0;
+  }
+
+  /** ATX heading level of the line (1-6), 0 when it is not one. */
+  private headingLevel(line: number): number {
     let pos = this.bMarks[line]! + this.tShift[line]!;
     const max = this.eMarks[line]!;
     let ch = this.src.charCodeAt(pos);
-    if (ch !== 0x23 || pos >= max) return false;
+    if (ch !== 0x23 || pos >= max) return 0;
     let level = 1;
     ch = this.src.charCodeAt(++pos);
     while (ch === 0x23 && pos < max && level <= 6) {
       level++;
       ch = this.src.charCodeAt(++pos);
     }
-    return !(level > 6 || (pos < max && !isSpace(ch)));
+    return level > 6 || (pos < max && !isSpace(ch)) ? 0 : level;
   }
 
-  private heading(startLine: number): boolean {
-    if (!this.isHeadingLine(startLine)) return false;
+  /** Where a heading line's text lies: after the opening `#`s, before trailing spaces and a closing run of `#`. */
+  private headingText(line: number): [number, number] {
     const src = this.src;
-    let pos = this.bMarks[startLine]! + this.tShift[startLine]!;
-    let max = this.eMarks[startLine]!;
+    let pos = this.bMarks[line]! + this.tShift[line]!;
+    let max = this.eMarks[line]!;
     let level = 0;
     while (src.charCodeAt(pos) === 0x23 && pos < max && level < 6) {
       level++;
       pos++;
     }
-    // Trailing spaces, then a closing run of `#` preceded by a space, are not content.
     while (max > pos && isSpace(src.charCodeAt(max - 1))) max--;
     let tmp = max;
     while (tmp > pos && src.charCodeAt(tmp - 1) === 0x23) tmp--;
     if (tmp > pos && isSpace(src.charCodeAt(tmp - 1))) max = tmp;
-    this.line = startLine + 1;
-    const markup = "########".slice(0, level);
-    const open = this.push("heading_open", `h${level}`, 1);
-    open.markup = markup;
-    open.map = [startLine, this.line];
-    const inline = this.push("inline", "", 0);
-    inline.content = asciiTrim(src.slice(pos, max));
-    inline.map = [startLine, this.line];
-    inline.children = [];
-    const close = this.push("heading_close", `h${level}`, -1);
-    close.markup = markup;
-    return true;
+    return [pos, max];
   }
 
   /** Whether `line` ends a paragraph: a heading, a non-empty bullet item, or an HTML comment (the others were refused by screen()). */
@@ -351,15 +403,7 @@ class SimpleScanner implements BlockView {
       if (this.sCount[nextLine]! - this.blkIndent > 3) continue;
       if (this.endsParagraph(nextLine)) break;
     }
-    const content = asciiTrim(this.getLines(startLine, nextLine, this.blkIndent, false));
     this.line = nextLine;
-    const open = this.push("paragraph_open", "p", 1);
-    open.map = [startLine, nextLine];
-    const inline = this.push("inline", "", 0);
-    inline.content = content;
-    inline.map = [startLine, nextLine];
-    inline.children = [];
-    this.push("paragraph_close", "p", -1);
   }
 
   /** Lines [begin, end) with up to `indent` columns of indentation cut, as markdown-it's getLines. */
