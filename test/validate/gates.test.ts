@@ -97,6 +97,32 @@ describe("validate: validateContent", () => {
     }
   });
 
+  it("TypeScript: types from a JavaScript dependency's JSDoc count; a global script not imported counts; old and new content share one session", async () => {
+    const root = scratch();
+    writeFileSync(
+      join(root, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, allowJs: true, checkJs: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler" }, include: ["src"] }),
+    );
+    mkdirSync(join(root, "src"));
+    // Only the JSDoc says what `twice` returns: skip it and the call is `any`, the error gone.
+    writeFileSync(join(root, "src/twice.js"), "/**\n * @param {number} n\n * @returns {number}\n */\nexport function twice(n) {\n  return n * 2;\n}\n");
+    writeFileSync(join(root, "src/env.d.ts"), "declare const RELEASE: boolean;\n");
+    const session = new ValidationSession();
+    try {
+      const next = 'import { twice } from "./twice.js";\n\nexport const label: string = twice(2);\nexport const flag: number = RELEASE;\n';
+      const previous = 'import { twice } from "./twice.js";\n\nexport const label: string = twice(1);\n';
+      const r = await validateContent({ root, relPath: "src/use.ts", language: "typescript", content: Buffer.from(next), previousContent: Buffer.from(previous), timeoutMs: 60_000 }, session);
+      const found = r.diagnostics.filter((d) => d.source === "typescript").map((d) => [d.code, d.start_line, d.pre_existing]);
+      assert.deepEqual(found, [
+        ["TS2322", 3, true],
+        ["TS2322", 4, false],
+      ], JSON.stringify(r.diagnostics));
+      assert.deepEqual(r.introduced, { errors: 1, warnings: 0 });
+    } finally {
+      session.dispose();
+    }
+  });
+
   it("a checker that runs out of time is a warning, never a silent pass", async () => {
     const root = scratch();
     const r = await validateContent({ root, relPath: "m.py", language: "python", content: Buffer.from("x: int = 1\n"), timeoutMs: 1 });
