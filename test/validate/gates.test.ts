@@ -104,13 +104,13 @@ describe("validate: validateContent", () => {
       JSON.stringify({ compilerOptions: { strict: true, noEmit: true, allowJs: true, checkJs: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler" }, include: ["src"] }),
     );
     mkdirSync(join(root, "src"));
-    // Only the JSDoc says what `twice` returns: skip it and the call is `any`, the error gone.
-    writeFileSync(join(root, "src/twice.js"), "/**\n * @param {number} n\n * @returns {number}\n */\nexport function twice(n) {\n  return n * 2;\n}\n");
+    // Only the JSDoc says what `same` returns: skip it and the call is `any`, the error gone.
+    writeFileSync(join(root, "src/same.js"), "/**\n * @param {number} n\n * @returns {number}\n */\nexport function same(n) {\n  return n;\n}\n");
     writeFileSync(join(root, "src/env.d.ts"), "declare const RELEASE: boolean;\n");
     const session = new ValidationSession();
     try {
-      const next = 'import { twice } from "./twice.js";\n\nexport const label: string = twice(2);\nexport const flag: number = RELEASE;\n';
-      const previous = 'import { twice } from "./twice.js";\n\nexport const label: string = twice(1);\n';
+      const next = 'import { same } from "./same.js";\n\nexport const label: string = same(2);\nexport const flag: number = RELEASE;\n';
+      const previous = 'import { same } from "./same.js";\n\nexport const label: string = same(1);\n';
       const r = await validateContent({ root, relPath: "src/use.ts", language: "typescript", content: Buffer.from(next), previousContent: Buffer.from(previous), timeoutMs: 60_000 }, session);
       const found = r.diagnostics.filter((d) => d.source === "typescript").map((d) => [d.code, d.start_line, d.pre_existing]);
       assert.deepEqual(found, [
