@@ -130,6 +130,12 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   // inserted: writing them unresolved and reading them all back to update costs twice over.
   const deferred: { id: number; rows: FileRows }[] = [];
 
+  const debug = process.env.MAGELLAN_DEBUG
+    ? (m: string): void => {
+        const mem = process.memoryUsage();
+        process.stderr.write(`magellan: ${m} at ${Math.round(performance.now() - t0)} ms (rss ${mem.rss >> 20} MB, main heap ${mem.heapUsed >> 20} MB)\n`);
+      }
+    : undefined;
   const apply = (outs: FileOutcome[]): void => {
     db.transaction(() => {
       for (const o of outs) {
@@ -156,6 +162,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         }
       }
     })();
+    if (debug && Math.floor(done / 500) !== Math.floor((done + outs.length) / 500)) debug(`${done + outs.length} files`);
     done += outs.length;
     options.onProgress?.(done, tasks.length);
   };
@@ -167,7 +174,6 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   if (tasks.length <= INLINE_LIMIT) apply(tasks.map((t) => processFile(t)));
   else await runPool(tasks, apply, options.threads);
 
-  const debug = process.env.MAGELLAN_DEBUG ? (m: string): void => void process.stderr.write(`magellan: ${m} at ${Math.round(performance.now() - t0)} ms\n`) : undefined;
   debug?.(`extracted and stored ${tasks.length} files`);
   let resolved = 0;
   if (cold) {

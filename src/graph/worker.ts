@@ -2,6 +2,30 @@
 import { parentPort } from "node:worker_threads";
 import { type FileTask, processFile } from "./process-file.js";
 
-parentPort?.on("message", (tasks: FileTask[]) => {
+/**
+ * Each chunk is handled in its own turn of the event loop. node-tree-sitter frees a tree's
+ * native memory in an N-API finalizer, and Node runs those from the loop's immediate queue; a
+ * worker that always has its next message waiting drains its port without ever reaching that
+ * phase, so the native trees of every file piled up (hundreds of MB on a large repository).
+ */
+const queue: FileTask[][] = [];
+let scheduled = false;
+
+function drain(): void {
+  scheduled = false;
+  const tasks = queue.shift();
+  if (!tasks) return;
   parentPort?.postMessage(tasks.map((t) => processFile(t)));
+  if (queue.length > 0) {
+    scheduled = true;
+    setImmediate(drain);
+  }
+}
+
+parentPort?.on("message", (tasks: FileTask[]) => {
+  queue.push(tasks);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(drain);
+  }
 });
