@@ -3,6 +3,10 @@ import assert from "node:assert/strict";
 import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { decodeBytes } from "../../src/text/decode.js";
+import { LineIndex } from "../../src/text/lines.js";
+import { makeSpan } from "../../src/text/span.js";
+import { spanMaker } from "../../src/tools/mdsel/document.js";
 import { selectCommand } from "../../src/tools/mdsel/select-command.js";
 import { tempDir } from "../support/run.js";
 import { index, select } from "./helpers.js";
@@ -115,5 +119,18 @@ describe("edge cases", () => {
     const list = r.data!.matches[1]!;
     assert.equal(list.content, "- ## In a list");
     assert.equal(bytes.subarray(list.span.byte_start, list.span.byte_end).toString("utf8"), list.content);
+  });
+
+  it("spans (one-shot span ids) are exactly src/text/span.ts makeSpan's, multi-byte paths and text included", () => {
+    const bytes = Buffer.from(CRLF_DOC, "utf8");
+    const decoded = decodeBytes(bytes);
+    const lines = new LineIndex(bytes);
+    for (const path of ["crlf.md", "docs/Größe 😀.md", "/abs/path/x.md"]) {
+      const span = spanMaker(path, decoded, lines);
+      for (const [a, b] of [[0, 0], [0, decoded.text.length], [1, 9], [5, 40], [decoded.text.length, decoded.text.length]] as const) {
+        assert.deepEqual(span(a, b), makeSpan(path, decoded.toByte(a), decoded.toByte(b), lines), `${path} ${a}..${b}`);
+      }
+      assert.throws(() => span(9, 1), RangeError);
+    }
   });
 });
