@@ -111,12 +111,26 @@ function contributesGlobals(file: string): boolean {
   return !/^\s*(export|import)\b/m.test(text) || /^\s*declare\s+global\b/m.test(text);
 }
 
+/**
+ * A tsconfig read once per worker (it lists the include set: a directory walk of the whole
+ * project), for both finding the file's project and making it; its unrecoverable errors go to
+ * `errors` every time it is asked for.
+ */
+const configs = new Map<string, { parsed: TS.ParsedCommandLine | undefined; errors: string[] }>();
+
 function parseConfig(configFile: string, errors: string[]): TS.ParsedCommandLine | undefined {
-  const host: TS.ParseConfigFileHost = {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (d) => errors.push(ts.flattenDiagnosticMessageText(d.messageText, "\n")),
-  };
-  return ts.getParsedCommandLineOfConfigFile(configFile, {}, host);
+  let c = configs.get(configFile);
+  if (!c) {
+    const own: string[] = [];
+    const host: TS.ParseConfigFileHost = {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => own.push(ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+    };
+    c = { parsed: ts.getParsedCommandLineOfConfigFile(configFile, {}, host), errors: own };
+    configs.set(configFile, c);
+  }
+  errors.push(...c.errors);
+  return c.parsed;
 }
 
 /** The project a file belongs to: nearest tsconfig.json (jsconfig.json for JavaScript), or none. */
