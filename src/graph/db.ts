@@ -8,6 +8,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
+import { createRequire } from "node:module";
 import Database from "better-sqlite3";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { MAGELLAN_CODES } from "./codes.js";
@@ -140,6 +141,23 @@ function corrupt(path: string, why: string): ToolError {
   });
 }
 
+let binding: string | null | undefined;
+/**
+ * The addon's path, handed to better-sqlite3 so it skips the `bindings` package (which walks a
+ * stack trace and probes a dozen paths on every start); undefined lets it search as usual.
+ */
+function sqliteBinding(): string | undefined {
+  if (binding === undefined) {
+    try {
+      const p = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+      binding = existsSync(p) ? p : null;
+    } catch {
+      binding = null;
+    }
+  }
+  return binding ?? undefined;
+}
+
 /** Opens the index; read-only opens refuse a missing file with a hint to run `magellan index`. */
 export function openDb(path: string, options: OpenOptions): DB {
   if (!options.write && !existsSync(path)) {
@@ -153,7 +171,7 @@ export function openDb(path: string, options: OpenOptions): DB {
   if (options.write) mkdirSync(dirname(path), { recursive: true });
   let db: DB;
   try {
-    db = new Database(path, { fileMustExist: !options.write, timeout: 10_000 });
+    db = new Database(path, { fileMustExist: !options.write, timeout: 10_000, nativeBinding: sqliteBinding() });
   } catch (e) {
     throw corrupt(path, (e as Error).message);
   }

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { test } from "node:test";
 import { executionId, matchId, spanId, symbolId, timestamp } from "../../src/contract/ids.js";
 
@@ -19,6 +20,21 @@ test("match_id is deterministic per question and bytes, and separates its inputs
   assert.notEqual(matchId("llmsearch", s, "TODO"), matchId("llmsearch", s, "FIXME"));
   assert.notEqual(matchId("llmsearch", s, "TODO"), matchId("llmastsearch", s, "TODO"));
   assert.match(matchId("x", s, ""), /^[0-9a-f]{16}$/);
+});
+
+test("span_id is the contract's byte layout for long, non-ASCII paths and offsets past 2^32", () => {
+  const reference = (p: string, a: number, b: number): string => {
+    const u64 = (n: number): Buffer => {
+      const x = Buffer.alloc(8);
+      x.writeBigUInt64BE(BigInt(n));
+      return x;
+    };
+    return createHash("sha256").update(Buffer.concat([Buffer.from(p), Buffer.from(":"), u64(a), Buffer.from(":"), u64(b)])).digest("hex").slice(0, 16);
+  };
+  const long = `${"dir/".repeat(300)}münchen-文件.ts`;
+  for (const [p, a, b] of [["src/a.ts", 0, 0], [long, 5, 9], ["é.rs", 2 ** 32 + 7, 2 ** 40], [long, 1, 2]] as const) {
+    assert.equal(spanId(p, a, b), reference(p, a, b), `${p.slice(-20)} ${a} ${b}`);
+  }
 });
 
 test("symbol_id depends on language, identity and disambiguator only", () => {
