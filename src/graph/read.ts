@@ -88,6 +88,62 @@ const SYMBOL_COLS = `s.id, s.file_id, f.path, s.symbol_id, s.name, s.kind, s.kin
   s.scoped_name, s.canonical_fqn, s.display_fqn, s.language, s.flags, s.byte_start, s.byte_end, s.start_line, s.start_col,
   s.end_line, s.end_col, s.name_byte_start, s.name_byte_end, s.name_start_line, s.name_start_col, s.name_end_line, s.name_end_col`;
 
+/**
+ * Symbol rows come back as arrays (better-sqlite3's raw mode) and become objects here: one
+ * object literal per row is several times cheaper than the driver naming 26 columns per row,
+ * which was most of a `find` answer's cost.
+ */
+function toSymbol(r: unknown[]): SymbolRecord {
+  return {
+    id: r[0] as number,
+    file_id: r[1] as number,
+    path: r[2] as string,
+    symbol_id: r[3] as string,
+    name: r[4] as string,
+    kind: r[5] as string,
+    kind_normalized: r[6] as string,
+    parent: r[7] as string | null,
+    parent_symbol_id: r[8] as string | null,
+    scoped_name: r[9] as string,
+    canonical_fqn: r[10] as string,
+    display_fqn: r[11] as string,
+    language: r[12] as string,
+    flags: r[13] as string | null,
+    byte_start: r[14] as number,
+    byte_end: r[15] as number,
+    start_line: r[16] as number,
+    start_col: r[17] as number,
+    end_line: r[18] as number,
+    end_col: r[19] as number,
+    name_byte_start: r[20] as number,
+    name_byte_end: r[21] as number,
+    name_start_line: r[22] as number,
+    name_start_col: r[23] as number,
+    name_end_line: r[24] as number,
+    name_end_col: r[25] as number,
+  };
+}
+
+const rawStatements = new WeakMap<DB, Map<string, Statement>>();
+function rawStmt(db: DB, sql: string): Statement {
+  let m = rawStatements.get(db);
+  if (!m) {
+    m = new Map();
+    rawStatements.set(db, m);
+  }
+  let st = m.get(sql);
+  if (!st) {
+    st = db.prepare<unknown[]>(sql).raw(true);
+    m.set(sql, st);
+  }
+  return st;
+}
+
+/** Runs a query whose columns are SYMBOL_COLS. */
+function symbolsOf(db: DB, sql: string, ...args: unknown[]): SymbolRecord[] {
+  return (rawStmt(db, sql).all(...args) as unknown[][]).map(toSymbol);
+}
+
 const REF_COLS = `r.id, r.file_id, f.path, r.name, r.kind, r.qualifier, r.caller_symbol_id, c.name AS caller_name,
   r.byte_start, r.byte_end, r.start_line, r.start_col, r.end_line, r.end_col, r.target_symbol_id,
   t.display_fqn AS target_display_fqn, r.resolution, r.candidates`;
@@ -162,12 +218,12 @@ export function findSymbols(db: DB, f: FindFilter): SymbolRecord[] {
       .sort((a, b) => a.d - b.d || a.n.length - b.n.length)
       .slice(0, f.limit);
     if (ranked.length === 0) return [];
-    const st = stmt(db, `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ${where.length ? `AND ${where.join(" AND ")}` : ""} ORDER BY f.path, s.byte_start`);
-    return ranked.flatMap((r) => st.all(r.n, ...args) as SymbolRecord[]).slice(0, f.limit);
+    const sql = `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ${where.length ? `AND ${where.join(" AND ")}` : ""} ORDER BY f.path, s.byte_start`;
+    return ranked.flatMap((r) => symbolsOf(db, sql, r.n, ...args)).slice(0, f.limit);
   }
   const sql = `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id
     ${where.length ? `WHERE ${where.join(" AND ")}` : ""} ORDER BY f.path, s.byte_start LIMIT ?`;
-  return stmt(db, sql).all(...args, f.limit) as SymbolRecord[];
+  return symbolsOf(db, sql, ...args, f.limit);
 }
 
 export function symbolById(db: DB, symbolId: string): SymbolRecord | undefined {
@@ -182,7 +238,7 @@ export function symbolsByIds(db: DB, ids: string[]): SymbolRecord[] {
 }
 
 export function symbolsInFile(db: DB, path: string): SymbolRecord[] {
-  return stmt(db, `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.byte_start, s.id`).all(path) as SymbolRecord[];
+  return symbolsOf(db, `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? ORDER BY s.byte_start, s.id`, path);
 }
 
 export function fileRecord(db: DB, path: string): { id: number; path: string; hash: string; size: number; mtime_ms: number; language: string } | undefined {
@@ -281,16 +337,29 @@ export interface Freshness {
  * content's hash too (a touch without a change is not stale).
  */
 export function staleFiles(db: DB, root: string, paths: Iterable<string>): Freshness[] {
-  const st = stmt(db, "SELECT hash, size, mtime_ms FROM files WHERE path = ?");
+  // One query for all the paths (an answer may draw on hundreds of files).
+  const wanted = [...new Set(paths)];
+  if (wanted.length === 0) return [];
+  const recs = new Map<string, { hash: string; size: number; mtime_ms: number }>();
+  const rows = stmt(db, "SELECT path, hash, size, mtime_ms FROM files WHERE path IN (SELECT value FROM json_each(?))").all(JSON.stringify(wanted)) as {
+    path: string;
+    hash: string;
+    size: number;
+    mtime_ms: number;
+  }[];
+  for (const r of rows) recs.set(r.path, r);
   const out: Freshness[] = [];
-  for (const p of new Set(paths)) {
-    const rec = st.get(p) as { hash: string; size: number; mtime_ms: number } | undefined;
+  for (const p of wanted) {
+    const rec = recs.get(p);
     if (!rec) continue;
     const abs = join(root, p);
     let s;
     try {
-      s = statSync(abs);
+      s = statSync(abs, { throwIfNoEntry: false });
     } catch {
+      s = undefined;
+    }
+    if (!s) {
       out.push({ path: p, state: "missing" });
       continue;
     }

@@ -32,8 +32,12 @@ import { FileCache, type RichOptions, relationships, spanExtras } from "./rich.j
 const DEFAULT_LIMIT = 200;
 
 function exportsOf(db: DB): (fileId: number) => string[] {
-  const st = db.prepare("SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck();
-  return (id) => st.all(id) as string[];
+  // Asked only with --with-callers/--with-callees, so prepared on first use.
+  let st: ReturnType<DB["prepare"]> | undefined;
+  return (id) => {
+    st ??= db.prepare("SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck();
+    return st.all(id) as string[];
+  };
 }
 
 function symbolMatch(db: DB, s: SymbolRecord, question: string, rich: RichOptions, cache: FileCache, exp: (id: number) => string[]): Record<string, unknown> {
