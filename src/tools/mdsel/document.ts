@@ -179,7 +179,7 @@ export async function buildDocument(
     });
   }
   const lines = new LineIndex(bytes);
-  const { starts, ends } = wordPositions(text);
+  const { starts, ends } = decoded.ascii ? asciiWordPositions(bytes) : wordPositions(text);
   return {
     ...model,
     namespace,
@@ -337,6 +337,44 @@ function isJsSpace(c: number): boolean {
   return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
 }
 
+/** Growable pairs of word starts and ends. */
+class WordList {
+  starts: Uint32Array;
+  ends: Uint32Array;
+  count = 0;
+  constructor(textLength: number) {
+    // Words average well over four characters; grown if not.
+    const cap = (textLength >>> 2) + 16;
+    this.starts = new Uint32Array(cap);
+    this.ends = new Uint32Array(cap);
+  }
+  add(start: number, end: number): void {
+    if (this.count === this.starts.length) {
+      const s = new Uint32Array(this.count * 2);
+      const e = new Uint32Array(this.count * 2);
+      s.set(this.starts);
+      e.set(this.ends);
+      this.starts = s;
+      this.ends = e;
+    }
+    this.starts[this.count] = start;
+    this.ends[this.count] = end;
+    this.count++;
+  }
+  done(): { starts: Uint32Array; ends: Uint32Array } {
+    return { starts: this.starts.subarray(0, this.count), ends: this.ends.subarray(0, this.count) };
+  }
+}
+
+/** ASCII classes: 1 whitespace (as JS `\s`), 2 letter or digit, 0 anything else. */
+const ASCII_CLASS = new Uint8Array(128);
+for (const c of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20]) ASCII_CLASS[c] = 1;
+for (let c = 0x30; c <= 0x39; c++) ASCII_CLASS[c] = 2;
+for (let c = 0x41; c <= 0x5a; c++) {
+  ASCII_CLASS[c] = 2;
+  ASCII_CLASS[c + 0x20] = 2;
+}
+
 /**
  * Word starts and ends: a word is a maximal run of non-whitespace holding a letter or digit.
  * One pass over the character codes (a regex `\S+` scan allocates a string per run, which on a
@@ -344,37 +382,54 @@ function isJsSpace(c: number): boolean {
  * with other non-ASCII characters is tested against `\p{L}\p{N}`.
  */
 function wordPositions(text: string): { starts: Uint32Array; ends: Uint32Array } {
-  const starts = new Uint32Array((text.length >>> 1) + 1);
-  const ends = new Uint32Array((text.length >>> 1) + 1);
-  let count = 0;
+  const words = new WordList(text.length);
   const n = text.length;
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    if (isJsSpace(c)) {
+    if (c < 0x80 ? ASCII_CLASS[c] === 1 : isJsSpace(c)) {
       i++;
       continue;
     }
     const start = i;
-    let ascii = false;
+    let ascii = 0;
     let other = false;
     for (; i < n; i++) {
       c = text.charCodeAt(i);
       if (c < 0x80) {
-        if (c <= 0x20 && isJsSpace(c)) break;
-        if (!ascii && ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a))) ascii = true;
+        const k = ASCII_CLASS[c]!;
+        if (k === 1) break;
+        ascii |= k;
       } else {
         if (isJsSpace(c)) break;
         other = true;
       }
     }
-    if (ascii || (other && WORDY.test(text.slice(start, i)))) {
-      starts[count] = start;
-      ends[count] = i;
-      count++;
-    }
+    if (ascii === 2 || (other && WORDY.test(text.slice(start, i)))) words.add(start, i);
   }
-  return { starts: starts.slice(0, count), ends: ends.slice(0, count) };
+  return words.done();
+}
+
+/** The same over an all-ASCII file's bytes, where byte offsets are the text's indices (a table load per byte, no string calls). */
+function asciiWordPositions(bytes: Uint8Array): { starts: Uint32Array; ends: Uint32Array } {
+  const words = new WordList(bytes.length);
+  const n = bytes.length;
+  let i = 0;
+  while (i < n) {
+    if (ASCII_CLASS[bytes[i]!] === 1) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let k = 0;
+    for (; i < n; i++) {
+      const c = ASCII_CLASS[bytes[i]!]!;
+      if (c === 1) break;
+      k |= c;
+    }
+    if (k === 2) words.add(start, i);
+  }
+  return words.done();
 }
 
 /** Index of the first word starting at or after `pos`. */
