@@ -8,7 +8,32 @@ import { operationEnvelope, queryEnvelope } from "./envelope.js";
 
 // require(), not import: Node 20 lexes a CommonJS package's whole source for named exports when
 // ESM imports it, which costs tens of milliseconds of every tool's start-up.
-const commander = createRequire(import.meta.url)("commander") as typeof CommanderModule;
+const commander = loadCommander();
+
+/**
+ * commander requires node:child_process at load time, only to spawn executable subcommands,
+ * which no tool here has; loading that builtin (and net, dgram, streams behind it) was the
+ * largest single cost of every tool's start-up. While commander loads, it gets a stand-in that
+ * loads the real module on first use, so behaviour is unchanged if it is ever used.
+ */
+function loadCommander(): typeof CommanderModule {
+  const req = createRequire(import.meta.url);
+  const proto = (req("node:module") as { prototype: { require: (id: string) => unknown } }).prototype;
+  const original = proto.require;
+  let real: Record<string | symbol, unknown> | undefined;
+  const lazy = new Proxy({} as Record<string | symbol, unknown>, {
+    get: (_t, key) => (real ??= req("node:child_process") as Record<string | symbol, unknown>)[key],
+    has: (_t, key) => key in (real ??= req("node:child_process") as Record<string | symbol, unknown>),
+  });
+  proto.require = function (this: unknown, id: string): unknown {
+    return id === "node:child_process" || id === "child_process" ? lazy : original.call(this, id);
+  };
+  try {
+    return req("commander") as typeof CommanderModule;
+  } finally {
+    proto.require = original;
+  }
+}
 
 export interface CliResult {
   envelope: unknown;

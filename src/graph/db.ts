@@ -9,11 +9,15 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { createRequire } from "node:module";
-import Database from "better-sqlite3";
+import type BetterSqlite3 from "better-sqlite3";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { MAGELLAN_CODES } from "./codes.js";
 
-export type DB = Database.Database;
+export type DB = BetterSqlite3.Database;
+
+// require(), not import: importing a CommonJS package from ESM makes Node 20 lex its whole
+// source for named exports first, a cost every query paid at start-up.
+const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */
 export const DB_SCHEMA_VERSION = 2;

@@ -34,7 +34,8 @@
  */
 import { readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import Parser from "tree-sitter";
+import { createRequire } from "node:module";
+import type Parser from "tree-sitter";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
 import { maskForParse } from "./preprocess.js";
@@ -47,6 +48,9 @@ import type {
   ReferenceKind,
   SymbolKind,
 } from "./extract-types.js";
+
+// require(), not import: an ESM import of this CommonJS package makes Node 20 lex its source first.
+const TreeSitter = createRequire(import.meta.url)("tree-sitter") as typeof Parser;
 
 export type QueryPurpose = "symbols" | "references" | "imports";
 
@@ -136,7 +140,7 @@ export function queryFor(id: LanguageId): Parser.Query {
     const purposes = ["symbols", "references", "imports"] as const;
     const sources = purposes.map((p) => querySource(id, p));
     try {
-      q = new Parser.Query(grammar(id) as Parser.Language, sources.join("\n"));
+      q = new TreeSitter.Query(grammar(id) as Parser.Language, sources.join("\n"));
     } catch (e) {
       // Name the file and line at fault: the combined offset means nothing to a reader.
       let offset = Number(/position (\d+)/.exec(String(e))?.[1] ?? -1);
