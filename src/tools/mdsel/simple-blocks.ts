@@ -66,7 +66,8 @@ function isRuleChar(c: number): boolean {
   return c === 0x2d || c === 0x7c || c === 0x3a || c === 0x3d || c === 0x2a || c === 0x5f || c === 0x2b || c === SPACE || c === TAB;
 }
 
-/** Leaf kinds, packed with each node's first line, line after and indent (four numbers per node). */
+/** Per node, packed SLOTS numbers: leaf kind, first line, line after, indent cut, first line's shift, 1 if first in a list item. */
+const SLOTS = 6;
 const LEAF_NONE = 0;
 const LEAF_INLINE = 1;
 const LEAF_HTML = 2;
@@ -83,20 +84,18 @@ class SimpleScanner implements SimpleDoc {
   listIndent = -1;
   level = 0;
   line = 0;
-  /** Per node: leaf kind, first line, line after, indent cut; the first line's shift and item flag. */
+  /** Per node, SLOTS numbers (see SLOTS). */
   private readonly leaf: number[] = [];
-  private readonly shift: number[] = [];
-  private readonly firstOfItem: boolean[] = [];
 
   /** Line marks as markdown-it's StateBlock makes them; every line is screened on the way. */
   constructor(src: string) {
     this.src = src;
     let lines = 1;
     for (let i = src.indexOf("\n"); i !== -1; i = src.indexOf("\n", i + 1)) lines++;
-    this.bMarks = new Int32Array(lines + 1);
-    this.eMarks = new Int32Array(lines + 1);
-    this.tShift = new Int32Array(lines + 1);
-    this.sCount = new Int32Array(lines + 1);
+    const bMarks = (this.bMarks = new Int32Array(lines + 1));
+    const eMarks = (this.eMarks = new Int32Array(lines + 1));
+    const tShift = (this.tShift = new Int32Array(lines + 1));
+    const sCount = (this.sCount = new Int32Array(lines + 1));
     const len = src.length;
     let k = 0;
     for (let start = 0; start < len; ) {
@@ -104,32 +103,34 @@ class SimpleScanner implements SimpleDoc {
       const newline = end !== -1;
       if (!newline) end = len;
       let pos = start;
-      while (pos < end && src.charCodeAt(pos) === SPACE) pos++;
-      if (pos < end && src.charCodeAt(pos) === TAB) throw UNSUPPORTED;
+      let c = src.charCodeAt(pos);
+      while (c === SPACE && pos < end) c = src.charCodeAt(++pos);
+      if (c === TAB && pos < end) throw UNSUPPORTED;
       // markdown-it drops a last line without a newline that holds only spaces.
       if (!newline && pos === end) break;
-      this.bMarks[k] = start;
-      this.eMarks[k] = end;
-      this.tShift[k] = pos - start;
-      this.sCount[k] = pos - start;
+      bMarks[k] = start;
+      eMarks[k] = end;
+      tShift[k] = pos - start;
+      sCount[k] = pos - start;
       k++;
-      if (pos < end) screen(src, pos, end);
+      // Only these first characters can start a block the scanner does not take on.
+      if (pos < end && (c < 0x41 || c === 0x5f || c === 0x60 || c === 0x7c || c === 0x7e)) screen(src, pos, end);
       start = end + 1;
     }
-    this.bMarks[k] = len;
-    this.eMarks[k] = len;
+    bMarks[k] = len;
+    eMarks[k] = len;
     this.lineMax = k;
   }
 
   content(i: number): string {
-    const kind = this.leaf[4 * i];
+    const kind = this.leaf[SLOTS * i];
     if (kind === undefined || kind === LEAF_NONE) return "";
-    const startLine = this.leaf[4 * i + 1]!;
-    const nextLine = this.leaf[4 * i + 2]!;
-    const indent = this.leaf[4 * i + 3]!;
+    const startLine = this.leaf[SLOTS * i + 1]!;
+    const nextLine = this.leaf[SLOTS * i + 2]!;
+    const indent = this.leaf[SLOTS * i + 3]!;
     const node = this.nodes[i]!;
     const saved = this.tShift[startLine]!;
-    this.tShift[startLine] = this.shift[i]!;
+    this.tShift[startLine] = this.leaf[SLOTS * i + 4]!;
     try {
       if (kind === LEAF_HTML) return this.getLines(startLine, nextLine, indent, true);
       if (node.kind === "heading") {
@@ -143,24 +144,19 @@ class SimpleScanner implements SimpleDoc {
   }
 
   isInline(i: number): boolean {
-    return this.leaf[4 * i] === LEAF_INLINE;
+    return this.leaf[SLOTS * i] === LEAF_INLINE;
   }
 
   isHtml(i: number): boolean {
-    return this.leaf[4 * i] === LEAF_HTML;
+    return this.leaf[SLOTS * i] === LEAF_HTML;
   }
 
   firstInItem(i: number): boolean {
-    return this.firstOfItem[i] === true;
+    return this.leaf[SLOTS * i + 5] === 1;
   }
 
   isEmpty(line: number): boolean {
     return this.bMarks[line]! + this.tShift[line]! >= this.eMarks[line]!;
-  }
-
-  private skipEmptyLines(from: number): number {
-    for (; from < this.lineMax; from++) if (this.bMarks[from]! + this.tShift[from]! < this.eMarks[from]!) break;
-    return from;
   }
 
   private lastFilledLine(startLine: number, nextLine: number): number {
@@ -174,29 +170,30 @@ class SimpleScanner implements SimpleDoc {
    * node, -1 for the document); `item` when the run is a list item's content.
    */
   tokenize(startLine: number, endLine: number, parent: number, item: boolean): void {
+    // Locals, not `this.` loads: this loop runs once per block, mostly before it is compiled.
+    const { bMarks, eMarks, tShift, sCount, nodes, leaf, lineMax } = this;
     let line = startLine;
     let first = item;
     while (line < endLine) {
-      this.line = line = this.skipEmptyLines(line);
+      while (line < lineMax && bMarks[line]! + tShift[line]! >= eMarks[line]!) line++; // skipEmptyLines
+      this.line = line;
       if (line >= endLine) break;
-      if (this.sCount[line]! < this.blkIndent) break;
+      if (sCount[line]! < this.blkIndent) break;
       if (this.level >= MAX_NESTING) throw UNSUPPORTED;
-      const start = this.bMarks[line]! + this.tShift[line]!;
-      const idx = this.nodes.length;
+      const start = bMarks[line]! + tShift[line]!;
+      const idx = nodes.length;
       const node: RawNode = { kind: "other", start, end: start, parent, tok: idx, depth: 0, task: false };
-      this.nodes.push(node);
-      this.leaf.push(LEAF_NONE, line, 0, this.blkIndent);
-      this.shift.push(this.tShift[line]!);
-      this.firstOfItem.push(first);
+      nodes.push(node);
+      leaf.push(LEAF_NONE, line, 0, this.blkIndent, tShift[line]!, first ? 1 : 0);
       first = false;
       this.block(line, endLine, idx, node);
       // A block's end counts for its container's (as block-marks.ts settles it).
       if (parent >= 0) {
-        const p = this.nodes[parent]!;
+        const p = nodes[parent]!;
         if (node.end > p.end) p.end = node.end;
       }
       line = this.line;
-      if (line < endLine && this.isEmpty(line)) {
+      if (line < endLine && bMarks[line]! + tShift[line]! >= eMarks[line]!) {
         line++;
         this.line = line;
       }
@@ -215,8 +212,8 @@ class SimpleScanner implements SimpleDoc {
     if (ch === 0x5b) this.refuseReference(startLine, endLine);
     if (ch === 0x3c) {
       this.htmlComment(startLine, endLine);
-      this.leaf[4 * idx] = LEAF_HTML;
-      this.leaf[4 * idx + 2] = this.line;
+      this.leaf[SLOTS * idx] = LEAF_HTML;
+      this.leaf[SLOTS * idx + 2] = this.line;
       node.end = this.eMarks[this.lastFilledLine(startLine, this.line)]!;
       return;
     }
@@ -225,17 +222,17 @@ class SimpleScanner implements SimpleDoc {
       node.kind = "heading";
       node.depth = this.headingLevel(startLine);
       node.end = this.eMarks[startLine]!;
-      this.leaf[4 * idx] = LEAF_INLINE;
-      this.leaf[4 * idx + 2] = this.line;
+      this.leaf[SLOTS * idx] = LEAF_INLINE;
+      this.leaf[SLOTS * idx + 2] = this.line;
       return;
     }
     // lheading: no setext underline exists (refused by screen()).
     this.paragraph(startLine, endLine);
     node.kind = "paragraph";
     node.end = this.eMarks[this.line - 1]!;
-    this.leaf[4 * idx] = LEAF_INLINE;
-    this.leaf[4 * idx + 2] = this.line;
-    if (this.firstOfItem[idx] && ch === 0x5b && TASK.test(this.content(idx))) {
+    this.leaf[SLOTS * idx] = LEAF_INLINE;
+    this.leaf[SLOTS * idx + 2] = this.line;
+    if (ch === 0x5b && this.firstInItem(idx) && TASK.test(this.content(idx))) {
       // GFM task item: the check is not paragraph text (as block-marks.ts's finish()).
       node.task = true;
       let p = node.start + 3;
@@ -398,10 +395,15 @@ class SimpleScanner implements SimpleDoc {
   }
 
   private paragraph(startLine: number, endLine: number): void {
+    const { bMarks, eMarks, tShift, sCount, src, blkIndent } = this;
     let nextLine = startLine + 1;
-    for (; nextLine < endLine && !this.isEmpty(nextLine); nextLine++) {
-      if (this.sCount[nextLine]! - this.blkIndent > 3) continue;
-      if (this.endsParagraph(nextLine)) break;
+    for (; nextLine < endLine; nextLine++) {
+      const pos = bMarks[nextLine]! + tShift[nextLine]!;
+      if (pos >= eMarks[nextLine]!) break; // isEmpty
+      if (sCount[nextLine]! - blkIndent > 3) continue;
+      // Only a line starting with `<`, `#` or a bullet can end a paragraph here (endsParagraph).
+      const ch = src.charCodeAt(pos);
+      if ((ch === 0x3c || ch === 0x23 || ch === 0x2d || ch === 0x2a || ch === 0x2b) && this.endsParagraph(nextLine)) break;
     }
     this.line = nextLine;
   }
