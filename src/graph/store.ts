@@ -143,13 +143,13 @@ export class Store {
     for (let i = 0; i < names.length; i++) {
       const o = i * 6;
       const caller = callerOf(rows, i);
-      const sp = [spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5]];
       if (!outcome) {
-        this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, ...sp);
+        this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5]);
         continue;
       }
       const r = outcome(i, caller);
-      this.insRefResolved.run(fileId, names[i], kinds[i], qualifiers[i], caller, ...sp, r.target, r.how, r.candidates ? JSON.stringify(r.candidates) : null);
+      const candidates = r.candidates ? JSON.stringify(r.candidates) : null;
+      this.insRefResolved.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5], r.target, r.how, candidates);
     }
   }
 }
