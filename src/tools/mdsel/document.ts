@@ -269,7 +269,9 @@ export async function parseModel(text: string): Promise<Model> {
   const open: Heading[] = [];
   let lastEnd = origin;
   let topCount = 0;
-  for (const node of nodes) {
+  // Indexed loops: these run once per block of a possibly huge document, mostly before they are compiled.
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
     if (node.parent !== -1) continue;
     topCount++;
     if (node.kind === "heading") {

@@ -96,7 +96,8 @@ export function indexDocument(doc: MdDocument): MdselDocumentIndex {
     };
   });
   const blocks = { paragraphs: 0, code_blocks: 0, lists: 0, tables: 0, blockquotes: 0 };
-  for (const b of doc.blocks) {
+  for (let i = 0; i < doc.blocks.length; i++) {
+    const b = doc.blocks[i]!;
     if (b.type === "paragraph") blocks.paragraphs++;
     else if (b.type === "code") blocks.code_blocks++;
     else if (b.type === "list") blocks.lists++;

@@ -143,17 +143,18 @@ function tally(doc: MdDocument): Tally {
 
 /** Top-level block starts in [from, to). */
 function topBlocksBetween(t: Tally, from: number, to: number): number {
-  const lower = (x: number): number => {
-    let lo = 0;
-    let hi = t.topStarts.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((t.topStarts[mid] as number) < x) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  return to <= from ? 0 : lower(to) - lower(from);
+  return to <= from ? 0 : firstStartAtOrAfter(t.topStarts, to) - firstStartAtOrAfter(t.topStarts, from);
+}
+
+function firstStartAtOrAfter(starts: number[], x: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((starts[mid] as number) < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**

@@ -254,7 +254,7 @@ class SimpleScanner implements SimpleDoc {
     let nextLine = startLine;
     let posAfterMarker = this.bulletMarker(nextLine);
     if (posAfterMarker < 0) return false;
-    const src = this.src;
+    const { src, bMarks, eMarks, tShift, sCount } = this;
     const marker = src.charCodeAt(posAfterMarker - 1);
     node.kind = "list";
     // Its end covers every item's marker (an item's content may end before a later marker).
@@ -262,8 +262,8 @@ class SimpleScanner implements SimpleDoc {
     this.level++;
     for (;;) {
       let pos = posAfterMarker;
-      const max = this.eMarks[nextLine]!;
-      const initial = this.sCount[nextLine]! + posAfterMarker - (this.bMarks[nextLine]! + this.tShift[nextLine]!);
+      const max = eMarks[nextLine]!;
+      const initial = sCount[nextLine]! + posAfterMarker - (bMarks[nextLine]! + tShift[nextLine]!);
       let offset = initial;
       while (pos < max) {
         const ch = src.charCodeAt(pos);
@@ -280,23 +280,23 @@ class SimpleScanner implements SimpleDoc {
       const indent = initial + indentAfterMarker;
       if (posAfterMarker > markersEnd) markersEnd = posAfterMarker;
       this.level++;
-      const oldTShift = this.tShift[nextLine]!;
-      const oldSCount = this.sCount[nextLine]!;
+      const oldTShift = tShift[nextLine]!;
+      const oldSCount = sCount[nextLine]!;
       const oldListIndent = this.listIndent;
       this.listIndent = this.blkIndent;
       this.blkIndent = indent;
-      this.tShift[nextLine] = contentStart - this.bMarks[nextLine]!;
-      this.sCount[nextLine] = offset;
+      tShift[nextLine] = contentStart - bMarks[nextLine]!;
+      sCount[nextLine] = offset;
       this.tokenize(nextLine, endLine, idx, true);
       this.blkIndent = this.listIndent;
       this.listIndent = oldListIndent;
-      this.tShift[nextLine] = oldTShift;
-      this.sCount[nextLine] = oldSCount;
+      tShift[nextLine] = oldTShift;
+      sCount[nextLine] = oldSCount;
       this.level--;
       nextLine = this.line;
       if (nextLine >= endLine) break;
-      if (this.sCount[nextLine]! < this.blkIndent) break;
-      if (this.sCount[nextLine]! - this.blkIndent >= 4) break;
+      if (sCount[nextLine]! < this.blkIndent) break;
+      if (sCount[nextLine]! - this.blkIndent >= 4) break;
       // The list's terminators (fence, blockquote, hr) were refused by screen().
       posAfterMarker = this.bulletMarker(nextLine);
       if (posAfterMarker < 0) break;
