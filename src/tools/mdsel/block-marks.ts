@@ -1,7 +1,7 @@
 /**
- * Block extents from a block tokenizer's line marks. Shared by the two block scanners: markdown-it
- * (every document) and the simple scanner (documents made only of the blocks it takes on,
- * see simple-blocks.ts), which keep the same marks so both give the same nodes.
+ * Block extents from markdown-it's line marks (parse.ts hooks its tokenizer): each block's start,
+ * end, heading depth and task flag, read while the marks are still its container's. The simple
+ * scanner (simple-blocks.ts) applies the same rules to the blocks it takes on.
  */
 import type { Token } from "markdown-it";
 

@@ -3,7 +3,7 @@
  * similar files made only of ATX headings, paragraphs, bullet lists (nested or not) and HTML
  * comments. It follows markdown-it's own block rules for exactly those blocks (line marks, list
  * item indents, lazy paragraph lines, what ends a paragraph, how inline content is cut) and
- * yields the same tokens and nodes markdown-it would. It gives up (returns null) as soon as a
+ * yields the same nodes and texts mdsel gets from markdown-it. It gives up (returns null) as soon as a
  * line could start any other block — a quote, a fence, a table delimiter row, a thematic break
  * or setext underline, an ordered list, indented code, other HTML, a link reference definition —
  * or the document has a tab in its indentation; then markdown-it parses the document instead.
@@ -12,8 +12,9 @@
  * It makes no tokens: a node's text (inline content, HTML) is cut from the source only when
  * asked for, with the line marks the block had, so a large document costs one node per block.
  *
- * Why: on a cold process markdown-it's block parser (and the garbage of its ~70,000 tokens)
- * costs ~250 ms for a 1.3 MB changelog, before its own loading.
+ * Why: in a fresh process, loading markdown-it and running its block parser (and collecting the
+ * garbage of its ~70,000 tokens) over a 1.3 MB changelog costs several times a bare Node start;
+ * this scanner's cold run costs a fraction of that (docs/mdsel.md, Speed).
  * test/mdsel/simple-blocks.test.ts and test/mdsel/differential.ts check it against markdown-it.
  */
 import { TASK, type RawNode } from "./block-marks.js";
