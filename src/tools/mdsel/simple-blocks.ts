@@ -218,10 +218,11 @@ class SimpleScanner implements SimpleDoc {
       node.end = this.eMarks[this.lastFilledLine(startLine, this.line)]!;
       return;
     }
-    if (ch === 0x23 && this.isHeadingLine(startLine)) {
+    const level = ch === 0x23 ? this.headingLevel(startLine) : 0;
+    if (level > 0) {
       this.line = startLine + 1;
       node.kind = "heading";
-      node.depth = this.headingLevel(startLine);
+      node.depth = level;
       node.end = this.eMarks[startLine]!;
       this.leaf[SLOTS * idx] = LEAF_INLINE;
       this.leaf[SLOTS * idx + 2] = this.line;
