@@ -209,9 +209,18 @@ export function spanMaker(filePath: string, decoded: DecodedText, lines: LineInd
   key[n + 9] = 0x3a;
   const oneShot = (crypto as { hash?: (alg: string, data: Buffer, enc: "hex") => string }).hash;
   const digest = oneShot ? (b: Buffer): string => oneShot("sha256", b, "hex") : (b: Buffer): string => crypto.createHash("sha256").update(b).digest("hex");
+  // Big-endian u64 by plain stores (Buffer#writeUInt32BE validates on every call).
   const u64 = (v: number, at: number): void => {
-    key.writeUInt32BE(Math.floor(v / 0x100000000), at);
-    key.writeUInt32BE(v >>> 0, at + 4);
+    const hi = Math.floor(v / 0x100000000);
+    const lo = v >>> 0;
+    key[at] = hi >>> 24;
+    key[at + 1] = (hi >>> 16) & 0xff;
+    key[at + 2] = (hi >>> 8) & 0xff;
+    key[at + 3] = hi & 0xff;
+    key[at + 4] = lo >>> 24;
+    key[at + 5] = (lo >>> 16) & 0xff;
+    key[at + 6] = (lo >>> 8) & 0xff;
+    key[at + 7] = lo & 0xff;
   };
   return (start, end) => {
     const byteStart = decoded.toByte(start);
