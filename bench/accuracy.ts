@@ -16,7 +16,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { extractFacts } from "../src/lang/extract.js";
 import { LineIndex } from "../src/text/lines.js";
-import { languageByName, parse, type LanguageId } from "../src/lang/registry.js";
+import { languageByName, parse, refineLanguage, type LanguageId } from "../src/lang/registry.js";
 import { decodeBytes } from "../src/text/decode.js";
 import type { SymbolKind } from "../src/lang/extract-types.js";
 
@@ -66,9 +66,8 @@ export const SETUPS: Record<string, LanguageSetup> = {
   },
   cpp: {
     ctags: "C++",
-    // Headers of a C++ project are C++.
+    // `.h` is read as magellan reads it (C++ when its code is C++: refineLanguage).
     extensions: ["cc", "cpp", "cxx", "hh", "hpp", "hxx", "h", "ipp", "tpp"],
-    grammarFor: () => "cpp",
     kinds: {
       class: ["class", "abstract_class"],
       macro: ["macro"],
@@ -284,7 +283,7 @@ export function measureAccuracy(language: string, dir: string, sampleSize = 20):
   for (const f of files) {
     const bytes = readFileSync(f);
     const ext = f.slice(f.lastIndexOf(".") + 1).toLowerCase();
-    const grammarId = setup.grammarFor ? setup.grammarFor(ext) : lang;
+    const grammarId = ext === "h" ? refineLanguage("c", f, bytes.toString("latin1")) : setup.grammarFor ? setup.grammarFor(ext) : lang;
     const facts = extractFacts(grammarId, bytes);
     const lines = new LineIndex(bytes);
     const rel = relative(dir, f);

@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import { basename } from "node:path";
 import { timestamp } from "../contract/ids.js";
-import { languageForPath } from "../lang/registry.js";
+import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
 import type { FileRows } from "./facts.js";
@@ -97,7 +97,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     if (!lang) continue;
     seen.add(e.rel);
     const old = stored.get(e.rel);
-    if (old && old.language === lang.id) {
+    const same = old !== undefined && sameLanguage(old.language, lang.id, e.rel);
+    if (old && same) {
       try {
         const st = statSync(e.abs);
         if (st.size === old.size && st.mtimeMs === old.mtime_ms) {
@@ -108,7 +109,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         // Read errors are reported by processFile.
       }
     }
-    tasks.push({ abs: e.abs, rel: e.rel, language: lang.id, knownHash: old?.language === lang.id ? old.hash : undefined, maxBytes, rootName });
+    tasks.push({ abs: e.abs, rel: e.rel, language: lang.id, knownHash: same ? old?.hash : undefined, maxBytes, rootName });
   }
   const removed = [...stored.values()].filter((f) => !seen.has(f.path));
   if (process.env.MAGELLAN_DEBUG) process.stderr.write(`magellan: walked ${walked.length} files, ${tasks.length} to read at ${Math.round(performance.now() - t0)} ms\n`);

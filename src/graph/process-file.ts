@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { extractFacts } from "../lang/extract.js";
-import type { LanguageId } from "../lang/registry.js";
+import { type LanguageId, refineLanguage } from "../lang/registry.js";
 import { isBinary } from "../text/binary.js";
 import { type FileRows, toRows } from "./facts.js";
 
@@ -45,9 +45,11 @@ export function processFile(task: FileTask): FileOutcome {
   if (hash === task.knownHash) return { kind: "unchanged", rel: task.rel, hash, size: bytes.length, mtime_ms: mtime };
   if (isBinary(bytes)) return { kind: "skipped", rel: task.rel, reason: "binary", detail: "contains a NUL byte" };
   try {
-    const facts = extractFacts(task.language, bytes);
+    // A header's language is in its content (latin1 is enough to see C++ keywords and `::`).
+    const language = task.language === "c" ? refineLanguage(task.language, task.rel, bytes.toString("latin1")) : task.language;
+    const facts = extractFacts(language, bytes);
     const rows = toRows(task.rel, task.rootName, facts, bytes);
-    return { kind: "indexed", rel: task.rel, language: task.language, hash, size: bytes.length, mtime_ms: mtime, rows };
+    return { kind: "indexed", rel: task.rel, language, hash, size: bytes.length, mtime_ms: mtime, rows };
   } catch (e) {
     return { kind: "skipped", rel: task.rel, reason: "extract_failed", detail: (e as Error).message };
   }

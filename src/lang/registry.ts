@@ -115,3 +115,29 @@ export function parse(id: LanguageId, text: string): Parser.Tree {
   // The default 32 KiB buffer makes large files fail with "Invalid argument"; size it to the text.
   return parserFor(id).parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 4 + 1024) });
 }
+
+/**
+ * `.h` is shared by C and C++. A header is read as C++ when its code (comments left out) has
+ * something only C++ has: a class with a body or base, a namespace, a template, an access
+ * specifier, a scope-qualified name, `using namespace`. Anything else stays C, whose grammar
+ * also reads C headers that C++ would not (`restrict`, `class` as a name). universal-ctags reads
+ * every `.h` as C++; this keeps plain C headers C.
+ */
+const CPP_MARKERS =
+  /\bclass\s+[A-Za-z_]\w*\s*(?:final\s*)?[:{]|\bnamespace\s+[A-Za-z_:]*\s*\{|\btemplate\s*<|^\s*(?:public|private|protected)\s*:|\b[A-Za-z_]\w*::[~A-Za-z_]|\busing\s+namespace\b/m;
+
+export function looksLikeCpp(text: string): boolean {
+  // Comments and string literals out first: `a::b` in a comment or "class x {" in a string says nothing.
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"/g, " ");
+  return CPP_MARKERS.test(code);
+}
+
+/** The language a file's content settles when its extension is ambiguous (`.h`). */
+export function refineLanguage(id: LanguageId, path: string, text: string): LanguageId {
+  return id === "c" && /\.h$/i.test(path) && looksLikeCpp(text) ? "cpp" : id;
+}
+
+/** Whether a stored language is what `refineLanguage` may have made of the extension's. */
+export function sameLanguage(stored: string, byExtension: LanguageId, path: string): boolean {
+  return stored === byExtension || (byExtension === "c" && stored === "cpp" && /\.h$/i.test(path));
+}

@@ -425,3 +425,22 @@ test("every language extracts from an empty file and from binary noise without t
     extract(l, noise);
   }
 });
+
+test("looksLikeCpp: C++ markers in code, not in comments or strings; C headers stay C", async () => {
+  const { looksLikeCpp, refineLanguage } = await import("../../src/lang/registry.js");
+  for (const cpp of ["class A {};", "class B : public A {", "namespace n {", "template <typename T> T f();", "struct S {\n public:\n int x;\n};", "void A::f() {}", "using namespace std;"]) {
+    assert.ok(looksLikeCpp(cpp), cpp);
+  }
+  for (const c of [
+    "#ifdef __cplusplus\nextern \"C\" {\n#endif\nint f(void);\n",
+    "/* class A { std::x } */ int g(int *restrict p);",
+    "// namespace n {\nstruct s { int class_; };",
+    "const char *s = \"a::b class C {\";",
+    "typedef struct node { struct node *next; } node;",
+  ]) {
+    assert.ok(!looksLikeCpp(c), c);
+  }
+  assert.equal(refineLanguage("c", "include/a.h", "class A {};"), "cpp");
+  assert.equal(refineLanguage("c", "src/a.c", "class A {};"), "c");
+  assert.equal(refineLanguage("cpp", "a.hpp", "int x;"), "cpp");
+});

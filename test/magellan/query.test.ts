@@ -25,6 +25,21 @@ describe("magellan queries on the multi-language fixture", () => {
     for (const l of ["typescript", "tsx", "javascript", "python", "rust", "c", "cpp", "java", "go"]) assert.ok(langs[l] !== undefined && langs[l] > 0, `${l} indexed: ${JSON.stringify(langs)}`);
   });
 
+  it("a .h whose code is C++ is read as C++ (classes, namespaces, templates); a plain C header stays C", async () => {
+    const shape = await mg(root, ["find", "--name", "Shape"]);
+    const cls = (shape.env.data.matches as (Match & { language: string })[])[0];
+    assert.equal(cls?.kind, "Class", shape.r.stdout);
+    assert.equal(cls?.language, "cpp");
+    assert.equal(cls?.span.file_path, "cpp/shape.h");
+    const area = await mg(root, ["find", "--name", "label", "--path", "cpp/shape.h"]);
+    assert.equal((area.env.data.matches as Match[])[0]?.parent, "Shape");
+    const tpl = await mg(root, ["find", "--name", "doubled"]);
+    assert.equal((tpl.env.data.matches as Match[])[0]?.display_fqn, "cpp/shape::geo::doubled");
+    const c = await mg(root, ["query", "--file", "c/util.h"]);
+    const syms = c.env.data.symbols as (Match & { language: string })[];
+    assert.ok(syms.length > 0 && syms.every((s) => s.language === "c"), c.r.stdout);
+  });
+
   it("all nine languages: symbols with every enclosing scope, and resolved calls", async () => {
     const expect: [string, string, string][] = [
       ["area", "py.pkg.shapes.Circle.area", "Method"],

@@ -10,7 +10,7 @@ import { isBinary } from "../../text/binary.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
 import { resolveInRoot } from "../../text/root.js";
-import { languageForPath, languageInfo, parse, type LanguageInfo } from "../../lang/registry.js";
+import { languageForPath, languageInfo, parse, refineLanguage, type LanguageInfo } from "../../lang/registry.js";
 import { CODEINTEL_TOOL } from "./codes.js";
 
 export interface Outcome {
@@ -85,9 +85,10 @@ export function loadEntry(abs: string, rel: string, size?: number): Loaded {
   }
   if (isBinary(bytes)) return { ok: false, rel, outcome: { status: "skipped", reason: "binary_file" } };
   const decoded = decodeBytes(bytes);
+  const id = refineLanguage(language.id, rel, decoded.text);
   let tree: Parser.Tree;
   try {
-    tree = parse(language.id, decoded.text);
+    tree = parse(id, decoded.text);
   } catch (e) {
     return { ok: false, rel, outcome: { status: "failed", reason: `parse_failed (${language.id})`, error_summary: bounded((e as Error).message) } };
   }
@@ -99,5 +100,5 @@ export function loadEntry(abs: string, rel: string, size?: number): Loaded {
   if (!decoded.valid) {
     outcome.reason = outcome.reason ? `${outcome.reason}, invalid_utf8` : "invalid_utf8";
   }
-  return { ok: true, file: { rel, bytes, language: languageInfo(language.id), decoded, lines: new LineIndex(bytes), tree, outcome } };
+  return { ok: true, file: { rel, bytes, language: languageInfo(id), decoded, lines: new LineIndex(bytes), tree, outcome } };
 }
