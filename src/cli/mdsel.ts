@@ -2,6 +2,11 @@
 /**
  * mdsel: index Markdown documents and select their parts by selector (seed 05). A thin adapter:
  * argv -> request -> src/tools/mdsel -> seed 05 envelope -> stdout + exit code.
+ *
+ * `mdsel index FILES...` without any flag is run without commander: nothing needs parsing, and
+ * loading commander and the shared CLI runner is a tenth of indexing a 1 MB document. It prints
+ * exactly what the commander path prints; anything that throws is handed to that path, which
+ * reports it as every other command does.
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -13,7 +18,7 @@ import { findWorkspaceRoot } from "../text/root.js";
 import { MDSEL_CODES, TOOL } from "../tools/mdsel/errors.js";
 import type { CommandResult, Outcome } from "../tools/mdsel/index-command.js";
 import { MARKDOWN_EXTENSIONS, type Workspace } from "../tools/mdsel/load.js";
-import { baseProgram, intOption, runCli, type CliResult } from "./run.js";
+import type { CliResult } from "./run.js";
 
 const HELP_AFTER = `
 Selectors:
@@ -40,37 +45,59 @@ let command: "index" | "select" | "mdsel" = "mdsel";
 let unknownCommand: string | undefined;
 let request: { kind: "index"; files: string[] } | { kind: "select"; args: string[] } | undefined;
 
-const program = baseProgram(TOOL, "Index Markdown documents and select sections, headings, blocks and pages by selector.")
-  .option("--max-bytes <n>", "refuse files larger than this many bytes (default 5242880)", intOption(TOOL, "--max-bytes", 1))
-  .option("--root <dir>", "workspace root that file_path is relative to (default: the enclosing git work tree, else the current directory)")
-  .addHelpText("after", HELP_AFTER)
-  // Without this commander answers a bare `mdsel` with help on stderr and exit 0; the action
-  // below turns it into a usage error envelope instead.
-  .argument("[command]", "index or select")
-  .action((cmd: string | undefined) => {
-    unknownCommand = cmd;
-  });
-
-program
-  .command("index")
-  .description("list every heading, section and block of the files, with selectors, word counts and spans")
-  .argument("[files...]", "Markdown files (default: the Markdown files of the current directory)")
-  .action((files: string[]) => {
-    request = { kind: "index", files };
-  });
-
-program
-  .command("select")
-  .description("return the content of each selector; an argument that names an existing file or ends in a Markdown extension (and has no '::') is a file, any other is a selector")
-  .argument("<selector-or-file...>", "selectors, then optionally files (default files: the Markdown files of the current directory, parsed only when named)")
-  .action((args: string[]) => {
-    request = { kind: "select", args };
-  });
-
-for (const c of program.commands) c.addHelpText("after", HELP_AFTER);
-
 const sub = process.argv[2];
 if (sub === "index" || sub === "select") command = sub;
+
+/** The full CLI: commander parses argv, run.ts's runCli prints the envelope or the error. */
+async function viaCommander(): Promise<void> {
+  const { baseProgram, intOption, runCli } = await import("./run.js");
+  const program = baseProgram(TOOL, "Index Markdown documents and select sections, headings, blocks and pages by selector.")
+    .option("--max-bytes <n>", "refuse files larger than this many bytes (default 5242880)", intOption(TOOL, "--max-bytes", 1))
+    .option("--root <dir>", "workspace root that file_path is relative to (default: the enclosing git work tree, else the current directory)")
+    .addHelpText("after", HELP_AFTER)
+    // Without this commander answers a bare `mdsel` with help on stderr and exit 0; the action
+    // below turns it into a usage error envelope instead.
+    .argument("[command]", "index or select")
+    .action((cmd: string | undefined) => {
+      unknownCommand = cmd;
+    });
+
+  program
+    .command("index")
+    .description("list every heading, section and block of the files, with selectors, word counts and spans")
+    .argument("[files...]", "Markdown files (default: the Markdown files of the current directory)")
+    .action((files: string[]) => {
+      request = { kind: "index", files };
+    });
+
+  program
+    .command("select")
+    .description("return the content of each selector; an argument that names an existing file or ends in a Markdown extension (and has no '::') is a file, any other is a selector")
+    .argument("<selector-or-file...>", "selectors, then optionally files (default files: the Markdown files of the current directory, parsed only when named)")
+    .action((args: string[]) => {
+      request = { kind: "select", args };
+    });
+
+  for (const c of program.commands) c.addHelpText("after", HELP_AFTER);
+
+  await runCli(program, TOOL, { kind: "custom", errorEnvelope }, action);
+}
+
+/**
+ * `index FILES...` with no flag, as the commander path runs it (same workspace, same request,
+ * same envelope, compact JSON and a newline, same exit code). Null when it threw.
+ */
+async function indexWithoutFlags(files: string[]): Promise<{ text: string; exitCode: ExitCode } | null> {
+  try {
+    const cwd = process.cwd();
+    const ws: Workspace = { cwd, root: findWorkspaceRoot(TOOL, undefined, cwd) };
+    const { indexCommand } = await import("../tools/mdsel/index-command.js");
+    const result = await indexCommand(ws, { files });
+    return { text: `${JSON.stringify(envelope("index", result))}\n`, exitCode: EXIT_OF[result.outcome] };
+  } catch {
+    return null;
+  }
+}
 
 function isFileArg(arg: string): boolean {
   if (arg.includes("::")) return false;
@@ -153,4 +180,14 @@ async function action(prog: Command): Promise<CliResult> {
   return { envelope: envelope(command, result), exitCode: EXIT_OF[result.outcome] };
 }
 
-await runCli(program, TOOL, { kind: "custom", errorEnvelope }, action);
+const rest = process.argv.slice(3);
+const fast = command === "index" && rest.every((a) => !a.startsWith("-")) ? await indexWithoutFlags(rest) : null;
+if (fast) {
+  // A reader that stops early (`| head`) closes the pipe: not an error (as runCli).
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+  await new Promise<void>((done) => process.stdout.write(fast.text, () => done()));
+  process.exitCode = fast.exitCode;
+} else await viaCommander();
