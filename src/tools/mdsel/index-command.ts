@@ -3,7 +3,7 @@ import type { MdselDocumentIndex, MdselHeadingDescriptor, MdselIndexResponse } f
 import { countWords, type MdDocument } from "./document.js";
 import type { ErrorEntry } from "./errors.js";
 import { DocumentCache, discoverMarkdown, isErrorEntry, noDocumentsError, sourcesFor, type Workspace } from "./load.js";
-import { childrenCount, contentRange, DEFAULTS, nodePreview, type NodeRef } from "./nodes.js";
+import { childrenCount, contentRange, DEFAULTS, headingChildrenCounts, nodePreview, type NodeRef } from "./nodes.js";
 
 export type Outcome = "ok" | "partial" | "failure" | "usage";
 
@@ -75,6 +75,7 @@ export function indexDocument(doc: MdDocument): MdselDocumentIndex {
           span: doc.span(ra, rb),
         };
   const perDepth = [0, 0, 0, 0, 0, 0, 0];
+  const childCounts = headingChildrenCounts(doc);
   const headings: MdselHeadingDescriptor[] = doc.headings.map((h) => {
     const k = perDepth[h.depth] as number;
     perDepth[h.depth] = k + 1;
@@ -88,7 +89,7 @@ export function indexDocument(doc: MdDocument): MdselDocumentIndex {
       text: h.text,
       content_preview: nodePreview(doc, ref),
       truncated: own > DEFAULTS.MAX_WORDS,
-      children_count: childrenCount(doc, ref),
+      children_count: childCounts[h.ordinal]!,
       word_count: own,
       section_word_count: section,
       section_truncated: section > DEFAULTS.MAX_WORDS,

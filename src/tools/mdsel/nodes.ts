@@ -174,6 +174,30 @@ export function childrenCount(doc: MdDocument, ref: NodeRef): number {
   return topBlocksBetween(t, ref.h.end, directEnd) + (t.subsections[ref.h.ordinal] as number);
 }
 
+/**
+ * childrenCount of every heading, by ordinal, in one sweep: the ranges [heading end, first
+ * subsection or section end) follow each other in document order, so one pointer walks the
+ * top-level block starts once instead of two binary searches per heading.
+ */
+export function headingChildrenCounts(doc: MdDocument): Int32Array {
+  const t = tally(doc);
+  const starts = t.topStarts;
+  const hs = doc.headings;
+  const out = new Int32Array(hs.length);
+  let p = 0;
+  for (let i = 0; i < hs.length; i++) {
+    const h = hs[i]!;
+    const next = hs[i + 1];
+    const directEnd = next && next.start < h.sectionEnd ? next.start : h.sectionEnd;
+    while (p < starts.length && starts[p]! < h.end) p++;
+    let q = p;
+    if (directEnd > h.end) while (q < starts.length && starts[q]! < directEnd) q++;
+    out[i] = q - p + t.subsections[h.ordinal]!;
+    p = q;
+  }
+  return out;
+}
+
 export function nodePreview(doc: MdDocument, ref: NodeRef): string {
   const max = DEFAULTS.PREVIEW_LENGTH;
   switch (ref.kind) {

@@ -85,8 +85,8 @@ class SimpleScanner implements SimpleDoc {
   listIndent = -1;
   level = 0;
   line = 0;
-  /** Per node, SLOTS numbers (see SLOTS). */
-  private readonly leaf: number[] = [];
+  /** Per node, SLOTS numbers (see SLOTS); grown by doubling (typed: no garbage for the young-generation collector to copy). */
+  private leaf: Int32Array;
 
   /** Line marks as markdown-it's StateBlock makes them; every line is screened on the way. */
   constructor(src: string) {
@@ -121,11 +121,13 @@ class SimpleScanner implements SimpleDoc {
     bMarks[k] = len;
     eMarks[k] = len;
     this.lineMax = k;
+    this.leaf = new Int32Array((k + 16) * SLOTS);
   }
 
   content(i: number): string {
+    if (i < 0 || i >= this.nodes.length) return "";
     const kind = this.leaf[SLOTS * i];
-    if (kind === undefined || kind === LEAF_NONE) return "";
+    if (kind === LEAF_NONE) return "";
     const startLine = this.leaf[SLOTS * i + 1]!;
     const nextLine = this.leaf[SLOTS * i + 2]!;
     const indent = this.leaf[SLOTS * i + 3]!;
@@ -172,7 +174,7 @@ class SimpleScanner implements SimpleDoc {
    */
   tokenize(startLine: number, endLine: number, parent: number, item: boolean): void {
     // Locals, not `this.` loads: this loop runs once per block, mostly before it is compiled.
-    const { bMarks, eMarks, tShift, sCount, nodes, leaf, lineMax } = this;
+    const { bMarks, eMarks, tShift, sCount, nodes, lineMax } = this;
     let line = startLine;
     let first = item;
     while (line < endLine) {
@@ -185,7 +187,19 @@ class SimpleScanner implements SimpleDoc {
       const idx = nodes.length;
       const node: RawNode = { kind: "other", start, end: start, parent, tok: idx, depth: 0, task: false };
       nodes.push(node);
-      leaf.push(LEAF_NONE, line, 0, this.blkIndent, tShift[line]!, first ? 1 : 0);
+      let leaf = this.leaf;
+      if ((idx + 1) * SLOTS > leaf.length) {
+        leaf = new Int32Array(leaf.length * 2);
+        leaf.set(this.leaf);
+        this.leaf = leaf;
+      }
+      const at = idx * SLOTS;
+      leaf[at] = LEAF_NONE;
+      leaf[at + 1] = line;
+      leaf[at + 2] = 0;
+      leaf[at + 3] = this.blkIndent;
+      leaf[at + 4] = tShift[line]!;
+      leaf[at + 5] = first ? 1 : 0;
       first = false;
       this.block(line, endLine, idx, node);
       // A block's end counts for its container's (as block-marks.ts settles it).
