@@ -49,6 +49,8 @@ interface FileCtx {
   imports: ImportInfo[];
   /** symbol_id -> parent_symbol_id, for the scope chain of a caller */
   parents: Map<string, string | null>;
+  /** symbol_id -> kind_normalized of the file's symbols */
+  kinds: Map<string, string>;
   /** This file and the files its imports resolve to. */
   reach?: Set<number>;
   index?: ImportIndex;
@@ -57,6 +59,15 @@ interface FileCtx {
 const SELF_QUALIFIERS = new Set(["this", "self", "Self", "cls"]);
 /** Kinds whose members are reachable unqualified from anywhere in the file or package. */
 const CONTAINER_KINDS = new Set(["module", "namespace"]);
+/** Kinds whose members `this.x` / `self.x` name. */
+const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "enum", "union"]);
+/**
+ * Languages where a bare name never denotes a member: a method, field or enum member is reached
+ * through `this`/`self`, its type or a value (Java and C++ see their class's members unqualified,
+ * C and C++ their enumerators).
+ */
+const MEMBERS_QUALIFIED = new Set(["javascript", "typescript", "tsx", "python", "rust", "go"]);
+const MEMBER_KINDS = new Set(["method", "field", "ctor", "variant"]);
 const MAX_CANDIDATES = 10;
 
 interface Outcome {
@@ -133,7 +144,7 @@ export class Resolver {
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.fileByPath = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id FROM symbols WHERE file_id = ?");
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized FROM symbols WHERE file_id = ?");
     this.filesLike = db.prepare("SELECT id, path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\'");
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
@@ -159,10 +170,12 @@ export class Resolver {
         names: JSON.parse(i.names) as { name: string; alias?: string }[],
       }));
       const parents = new Map<string, string | null>();
-      for (const r of this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null }[]) {
+      const kinds = new Map<string, string>();
+      for (const r of this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null; kind_normalized: string }[]) {
         parents.set(r.symbol_id, r.parent_symbol_id);
+        kinds.set(r.symbol_id, r.kind_normalized);
       }
-      c = { id: fileId, path: f.path, language: f.language, imports, parents };
+      c = { id: fileId, path: f.path, language: f.language, imports, parents, kinds };
       if (this.ctxCache.size > 256) this.ctxCache.clear();
       this.ctxCache.set(fileId, c);
     }
@@ -398,19 +411,24 @@ export class Resolver {
     if (q === null || SELF_QUALIFIERS.has(q)) {
       const chain = local.length > 0 ? this.chain(ctx, ref.caller_symbol_id) : [];
       if (q !== null) {
-        // this.x / self.x: a member of the nearest enclosing type.
+        // this.x / self.x: a member of the nearest enclosing type (not a name declared inside
+        // the method: an object literal's `next:` in a method body is no member of `this`).
         for (const scope of chain) {
+          if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "")) continue;
           const members = local.filter((s) => s.parent_symbol_id === scope);
           if (members.length > 0) return pick(members, "exact");
         }
         return this.memberPick(e, ctx);
       }
+      // A bare name is a binding: in most languages never a member (an object literal's
+      // `next: () => next()` calls the outer `next`, not itself).
+      const bindings = MEMBERS_QUALIFIED.has(ctx.language) ? local.filter((s) => !MEMBER_KINDS.has(s.kind_normalized)) : local;
       // Innermost visible declaration: declared in the caller's scope chain, then top level.
       for (const scope of chain) {
-        const visible = local.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
+        const visible = bindings.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
         if (visible.length > 0) return pick(visible, "exact");
       }
-      const top = local.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
+      const top = bindings.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
       if (top.length > 0) return pick(top, "exact");
       const imported = this.viaImports(ctx, ref.name, null);
       if (imported && imported.length > 0) return pick(imported, "imported");

@@ -40,6 +40,25 @@ describe("magellan queries on the multi-language fixture", () => {
     assert.ok(syms.length > 0 && syms.every((s) => s.language === "c"), c.r.stdout);
   });
 
+  it("TS scopes: a bare name is never an object literal's property or a method; self.x is a class member", async () => {
+    const props = await mg(root, ["query", "--file", "ts/scopes.ts"]);
+    const syms = props.env.data.symbols as Match[];
+    const idOf = (name: string, parent?: string): string | undefined => syms.find((s) => s.name === name && s.parent === parent)?.symbol_id;
+    const out = async (caller: string): Promise<Ref[]> => (await mg(root, ["refs", "--name", caller, "--direction", "out", "--path", "ts/scopes.ts"])).env.data.references as Ref[];
+    // `next(v)` inside the literal's `next:` is the parameter, not the property itself.
+    const relayCalls = (await out("relay")).filter((r) => r.referenced_symbol === "next" && r.reference_kind === "call");
+    assert.ok(relayCalls.length > 0);
+    const literalNext = syms.find((s) => s.name === "next" && s.span.file_path === "ts/scopes.ts")?.symbol_id;
+    for (const r of relayCalls.filter((x) => x.caller === "next")) assert.notEqual(r.target_symbol_id, literalNext, JSON.stringify(r));
+    // `tick()` in the method tick is the module's function tick.
+    const fromMethod = (await out("tick")).find((r) => r.referenced_symbol === "tick" && r.reference_kind === "call" && r.caller === "tick");
+    assert.equal(fromMethod?.target_symbol_id, idOf("tick"), JSON.stringify(fromMethod));
+    assert.equal(fromMethod?.resolution, "exact");
+    // `self.tick()` (self = this) in begin is Clock.tick, not the literal's `tick:`.
+    const viaSelf = (await out("tick")).find((r) => r.referenced_symbol === "tick" && r.qualifier === "self");
+    assert.equal(viaSelf?.target_symbol_id, idOf("tick", "Clock"), JSON.stringify(viaSelf));
+  });
+
   it("all nine languages: symbols with every enclosing scope, and resolved calls", async () => {
     const expect: [string, string, string][] = [
       ["area", "py.pkg.shapes.Circle.area", "Method"],

@@ -52,6 +52,7 @@ export interface Ref {
   target_symbol_id?: string;
   candidates?: string[];
   caller?: string;
+  qualifier?: string;
   span: SpanLike;
 }
 
