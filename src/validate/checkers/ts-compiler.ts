@@ -11,12 +11,13 @@
  *   against the source and its own version and flags and ignores a stale one; any trouble with
  *   the cache falls back to a plain load. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
+import { threadId } from "node:worker_threads";
 import type TS from "typescript";
 
 export type { TS };
@@ -74,7 +75,8 @@ function load(): Loaded {
     ts: mod.exports as typeof TS,
     saveCodeCache: () => {
       if (!fresh) return;
-      const tmp = `${target}.${process.pid}.tmp`;
+      // Unique per writer (two sessions in one process have two workers): renamed whole or not at all.
+      const tmp = `${target}.${process.pid}.${threadId}.${randomBytes(4).toString("hex")}.tmp`;
       try {
         writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
         renameSync(tmp, target);
