@@ -93,13 +93,15 @@ export async function validateContent(req: ValidateRequest, session?: Validation
       session: s,
       env: s.env,
     };
-    const now = await gates(ctx, req.content);
+    // The old content first: a checker that keeps the file's content (the TypeScript program)
+    // is then left holding the new one, which later files of the session should see.
     // Multiset matching: two identical old errors excuse at most two identical new ones.
     const old = new Map<string, number>();
     if (req.previousContent !== undefined) {
       const before = await gates(ctx, req.previousContent);
       for (const d of before.diagnostics) old.set(key(d), (old.get(key(d)) ?? 0) + 1);
     }
+    const now = await gates(ctx, req.content);
     const diagnostics: ValidationDiagnostic[] = now.diagnostics.map((d) => {
       const k = key(d);
       const left = old.get(k) ?? 0;

@@ -123,6 +123,25 @@ describe("validate: validateContent", () => {
     }
   });
 
+  it("TypeScript: after an overwrite, later files of the session see the file's new content, not its old", async () => {
+    const root = scratch();
+    writeFileSync(join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: "ES2022", module: "ESNext", moduleResolution: "Bundler" } }));
+    mkdirSync(join(root, "src"));
+    const oldDep = "export const n: number = 1;\n";
+    writeFileSync(join(root, "src/dep.ts"), oldDep);
+    const session = new ValidationSession();
+    try {
+      const newDep = 'export const n: string = "one";\n';
+      const r = await validateContent({ root, relPath: "src/dep.ts", language: "typescript", content: Buffer.from(newDep), previousContent: Buffer.from(oldDep), timeoutMs: 60_000 }, session);
+      assert.deepEqual(r.diagnostics, []);
+      const use = 'import { n } from "./dep";\nexport const k: number = n;\n';
+      const u = await validateContent({ root, relPath: "src/use.ts", language: "typescript", content: Buffer.from(use), timeoutMs: 60_000 }, session);
+      assert.deepEqual(u.diagnostics.map((d) => [d.code, d.start_line]), [["TS2322", 2]], JSON.stringify(u.diagnostics));
+    } finally {
+      session.dispose();
+    }
+  });
+
   it("a checker that runs out of time is a warning, never a silent pass", async () => {
     const root = scratch();
     const r = await validateContent({ root, relPath: "m.py", language: "python", content: Buffer.from("x: int = 1\n"), timeoutMs: 1 });
