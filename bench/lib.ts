@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 
@@ -60,6 +61,8 @@ export function timeCommand(cmd: string, args: string[], opts: { cwd?: string; r
   return { medianMs, runs, peakRssMb: peak || undefined, stdout, status };
 }
 
+/** The file package.json's `bin` names for a tool: what a user runs. */
 export function ourBin(tool: string): string {
-  return join(REPO_ROOT, "dist", "src", "cli", `${tool}.js`);
+  const bins = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
+  return join(REPO_ROOT, bins[tool] ?? join("dist", "src", "cli", `${tool}.js`));
 }

@@ -4,7 +4,7 @@ import { renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { magellanResponseSchema } from "../../src/contract/tools/magellan.js";
-import { DIST } from "../support/run.js";
+import { binPath } from "../support/run.js";
 import { copyFixture, mg } from "./support.js";
 
 interface WatchLine {
@@ -16,7 +16,7 @@ interface WatchLine {
  * contract; `step` is called on every event so the test can edit files while it watches.
  */
 function watchProcess(root: string, onEvent: (e: WatchLine, all: WatchLine[], stop: () => void) => void): Promise<WatchLine[]> {
-  const child = spawn(process.execPath, [join(DIST, "src/cli/magellan.js"), "watch", "--root", root, "--debounce", "150", "--timeout", "40"], {
+  const child = spawn(process.execPath, [binPath("magellan"), "watch", "--root", root, "--debounce", "150", "--timeout", "40"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: WatchLine[] = [];

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,12 +28,20 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+const BINS = (JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { bin: Record<string, string> }).bin;
+
+/** The file package.json's `bin` names for a tool (what `npm link` puts on the PATH). */
+export function binPath(tool: string): string {
+  const rel = BINS[tool];
+  return rel ? join(REPO_ROOT, rel) : join(DIST, "src", "cli", `${tool}.js`);
+}
+
 /**
  * Runs a tool's built CLI as a user would (a real process, real argv, real stdin) and checks
  * its stdout against the contract: every test that runs a CLI gets its output validated.
  */
 export async function runTool(tool: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const bin = join(DIST, "src", "cli", `${tool}.js`);
+  const bin = binPath(tool);
   const child = spawn(bin, args, {
     cwd: options.cwd ?? REPO_ROOT,
     env: { ...process.env, ...options.env },
