@@ -144,11 +144,15 @@ describe("magellan incremental index, freshness and recovery", () => {
     // What a kill between storing the files and storing their references leaves behind.
     db.exec("DELETE FROM refs; UPDATE meta SET value = '1' WHERE key = 'resolve_pending'");
     db.close();
+    // Until a run completes, answers say the index is incomplete.
+    const early = await mg(root, ["find", "--name", "helper"]);
+    assert.ok((early.env.diagnostics ?? []).some((d) => d.code === "MAGELLAN_E108" && /incomplete/.test(d.message)), early.r.stdout);
     const again = await mg(root, ["index"]);
     assert.equal(again.r.code, 0, again.r.stdout);
     assert.equal(again.env.data.mode, "full");
     assert.equal(again.env.data.references, before.references);
     const refs = await mg(root, ["refs", "--name", "helper"]);
+    assert.ok(!(refs.env.diagnostics ?? []).some((d) => /incomplete/.test(d.message)));
     const found = refs.env.data.references as Ref[];
     assert.ok(found.length > 0, refs.r.stdout);
     assert.ok(found.every((x) => x.resolution !== "unresolved"), "references into helper are resolved again");

@@ -104,6 +104,17 @@ export function freshnessDiagnostics(db: DB, root: string, paths: Iterable<strin
     file: s.path,
     remediation: "Run 'magellan index' (or keep 'magellan watch' running) to refresh the index.",
   }));
+  // A cold index stores references only after every file's symbols: until it finishes (or after
+  // it was killed) references are missing, and an answer must say so.
+  if (getMeta(db, "resolve_pending") === "1") {
+    out.unshift({
+      tool: TOOL,
+      level: "warning",
+      code: MAGELLAN_CODES.stale_index,
+      message: "STALE_INDEX: the index is incomplete (a full index is running or was interrupted); references and calls may be missing",
+      remediation: "Wait for 'magellan index' to finish, or run it again: an interrupted full index starts over.",
+    });
+  }
   if (stale.length > max) {
     out.push({
       tool: TOOL,
