@@ -251,8 +251,15 @@ export function guardCorrupt<T>(path: string, fn: () => T): T {
   }
 }
 
+const metaStatements = new WeakMap<DB, BetterSqlite3.Statement<[string]>>();
+
 export function getMeta(db: DB, key: string): string | undefined {
-  return db.prepare("SELECT value FROM meta WHERE key = ?").pluck().get(key) as string | undefined;
+  let st = metaStatements.get(db);
+  if (!st) {
+    st = db.prepare<[string]>("SELECT value FROM meta WHERE key = ?").pluck();
+    metaStatements.set(db, st);
+  }
+  return st.get(key) as string | undefined;
 }
 
 export function setMeta(db: DB, key: string, value: string): void {

@@ -61,6 +61,9 @@ export interface SymbolRecord {
   name_start_col: number;
   name_end_line: number;
   name_end_col: number;
+  /** The file as indexed (what freshness checks compare with the disk). */
+  file_size?: number;
+  file_mtime_ms?: number;
 }
 
 export interface RefRecord {
@@ -86,7 +89,8 @@ export interface RefRecord {
 
 const SYMBOL_COLS = `s.id, s.file_id, f.path, s.symbol_id, s.name, s.kind, s.kind_normalized, s.parent, s.parent_symbol_id,
   s.scoped_name, s.canonical_fqn, s.display_fqn, s.language, s.flags, s.byte_start, s.byte_end, s.start_line, s.start_col,
-  s.end_line, s.end_col, s.name_byte_start, s.name_byte_end, s.name_start_line, s.name_start_col, s.name_end_line, s.name_end_col`;
+  s.end_line, s.end_col, s.name_byte_start, s.name_byte_end, s.name_start_line, s.name_start_col, s.name_end_line, s.name_end_col,
+  f.size AS file_size, f.mtime_ms AS file_mtime_ms`;
 
 /**
  * Symbol rows come back as arrays (better-sqlite3's raw mode) and become objects here: one
@@ -121,6 +125,8 @@ function toSymbol(r: unknown[]): SymbolRecord {
     name_start_col: r[23] as number,
     name_end_line: r[24] as number,
     name_end_col: r[25] as number,
+    file_size: r[26] as number,
+    file_mtime_ms: r[27] as number,
   };
 }
 
@@ -327,6 +333,12 @@ export function suggestPaths(db: DB, path: string, max = 5): string[] {
   return c ? [c] : [];
 }
 
+export interface IndexedFile {
+  hash?: string;
+  size: number;
+  mtime_ms: number;
+}
+
 export interface Freshness {
   path: string;
   state: "modified" | "missing";
@@ -336,18 +348,17 @@ export interface Freshness {
  * Whether files changed on disk since they were indexed: size or mtime differ and then the
  * content's hash too (a touch without a change is not stale).
  */
-export function staleFiles(db: DB, root: string, paths: Iterable<string>): Freshness[] {
-  // One query for all the paths (an answer may draw on hundreds of files).
+export function staleFiles(db: DB, root: string, paths: Iterable<string>, indexed?: Map<string, IndexedFile>): Freshness[] {
   const wanted = [...new Set(paths)];
   if (wanted.length === 0) return [];
-  const recs = new Map<string, { hash: string; size: number; mtime_ms: number }>();
-  const rows = stmt(db, "SELECT path, hash, size, mtime_ms FROM files WHERE path IN (SELECT value FROM json_each(?))").all(JSON.stringify(wanted)) as {
-    path: string;
-    hash: string;
-    size: number;
-    mtime_ms: number;
-  }[];
-  for (const r of rows) recs.set(r.path, r);
+  const recs = new Map<string, IndexedFile>();
+  // What the caller already read with its rows, else one query for all the paths.
+  const missing = indexed ? wanted.filter((p) => !indexed.has(p)) : wanted;
+  if (indexed) for (const [p, r] of indexed) recs.set(p, r);
+  if (missing.length > 0) {
+    const sql = "SELECT path, hash, size, mtime_ms FROM files WHERE path IN (SELECT value FROM json_each(?))";
+    for (const r of stmt(db, sql).all(JSON.stringify(missing)) as (IndexedFile & { path: string })[]) recs.set(r.path, r);
+  }
   const out: Freshness[] = [];
   for (const p of wanted) {
     const rec = recs.get(p);
@@ -370,7 +381,9 @@ export function staleFiles(db: DB, root: string, paths: Iterable<string>): Fresh
     }
     try {
       const h = `sha256:${createHash("sha256").update(readFileSync(abs)).digest("hex")}`;
-      if (h !== rec.hash) out.push({ path: p, state: "modified" });
+      // Rows read for an answer carry size and mtime only; the hash is needed this rarely.
+      const known = rec.hash ?? (stmt(db, "SELECT hash FROM files WHERE path = ?").pluck().get(p) as string | undefined);
+      if (h !== known) out.push({ path: p, state: "modified" });
     } catch {
       out.push({ path: p, state: "missing" });
     }

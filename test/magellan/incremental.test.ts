@@ -85,6 +85,21 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.deepEqual(codes(clean.env), []);
   });
 
+  it("freshness: a touch is not stale, a same-size edit is (the content hash decides)", async () => {
+    const root = await indexed("multi", ["ts"]);
+    const p = join(root, "ts/util.ts");
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(p, later, later);
+    const touched = await mg(root, ["find", "--name", "helper"]);
+    assert.deepEqual(codes(touched.env), []);
+    const text = readFileSync(p, "utf8");
+    const edited = text.replace("x", "y");
+    assert.equal(Buffer.byteLength(edited), Buffer.byteLength(text));
+    writeFileSync(p, edited);
+    const stale = await mg(root, ["find", "--name", "helper"]);
+    assert.ok(codes(stale.env).includes("MAGELLAN_E108"), JSON.stringify(stale.env.diagnostics));
+  });
+
   it("a corrupt index is refused with a clear error; index --rebuild recovers", async () => {
     const root = await indexed("multi", ["ts"]);
     const db = join(root, ".magellan/code.db");

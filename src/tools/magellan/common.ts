@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import type { Diagnostic } from "../../contract/schema.js";
 import { type DB, getMeta, guardCorrupt, openDb } from "../../graph/db.js";
 import { MAGELLAN_CODES } from "../../graph/codes.js";
-import { staleFiles } from "../../graph/read.js";
+import { type IndexedFile, staleFiles } from "../../graph/read.js";
 import { findWorkspaceRoot } from "../../text/root.js";
 
 export const TOOL = "magellan";
@@ -91,8 +91,8 @@ function forgetHandle(dbPath: string): void {
 }
 
 /** STALE_INDEX warnings for the files an answer drew on (CONTRACT.md: never silently stale). */
-export function freshnessDiagnostics(db: DB, root: string, paths: Iterable<string>, max = 20): Diagnostic[] {
-  const stale = staleFiles(db, root, paths);
+export function freshnessDiagnostics(db: DB, root: string, paths: Iterable<string>, max = 20, indexed?: Map<string, IndexedFile>): Diagnostic[] {
+  const stale = staleFiles(db, root, paths, indexed);
   const out: Diagnostic[] = stale.slice(0, max).map((s) => ({
     tool: TOOL,
     level: "warning" as const,

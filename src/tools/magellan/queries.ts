@@ -6,6 +6,7 @@ import { MAGELLAN_CODES } from "../../graph/codes.js";
 import { DB_SCHEMA_VERSION, type DB, getMeta } from "../../graph/db.js";
 import { kindMatches } from "../../graph/facts.js";
 import {
+  type IndexedFile,
   type MatchMode,
   type RefRecord,
   type SymbolRecord,
@@ -161,7 +162,11 @@ export function find(req: FindRequest): Answer<Record<string, unknown>> {
     }
     if (partial) diagnostics.push(note(`more than ${limit} matches; raise --limit to see more`, MAGELLAN_CODES.no_matches));
     const matches = rows.map((s) => symbolMatch(db, s, question, req, cache, exp));
-    diagnostics.unshift(...freshnessDiagnostics(db, root, rows.map((s) => s.path)));
+    const indexed = new Map<string, IndexedFile>();
+    for (const s of rows) {
+      if (s.file_size !== undefined) indexed.set(s.path, { size: s.file_size, mtime_ms: s.file_mtime_ms as number });
+    }
+    diagnostics.unshift(...freshnessDiagnostics(db, root, rows.map((s) => s.path), 20, indexed));
     const data: Record<string, unknown> = { matches };
     if (req.name !== undefined) data.query_name = req.name;
     if (req.symbolId !== undefined) data.symbol_id = req.symbolId.toLowerCase();
