@@ -13,17 +13,22 @@ type Levenshtein = typeof FastestLevenshtein;
 
 type Statement = BetterSqlite3.Statement<unknown[]>;
 const statements = new WeakMap<DB, Map<string, Statement>>();
-/** Prepared statements are kept per connection: preparing costs more than a small query. */
-export function stmt(db: DB, sql: string): Statement {
+/**
+ * Prepared statements are kept per connection: preparing costs more than a small query. `raw`
+ * ones return rows as arrays (kept apart: raw mode is a property of the statement).
+ */
+export function stmt(db: DB, sql: string, raw = false): Statement {
   let m = statements.get(db);
   if (!m) {
     m = new Map();
     statements.set(db, m);
   }
-  let st = m.get(sql);
+  const key = raw ? `raw\0${sql}` : sql;
+  let st = m.get(key);
   if (!st) {
     st = db.prepare<unknown[]>(sql);
-    m.set(sql, st);
+    if (raw) st.raw(true);
+    m.set(key, st);
   }
   return st;
 }
@@ -130,24 +135,9 @@ function toSymbol(r: unknown[]): SymbolRecord {
   };
 }
 
-const rawStatements = new WeakMap<DB, Map<string, Statement>>();
-function rawStmt(db: DB, sql: string): Statement {
-  let m = rawStatements.get(db);
-  if (!m) {
-    m = new Map();
-    rawStatements.set(db, m);
-  }
-  let st = m.get(sql);
-  if (!st) {
-    st = db.prepare<unknown[]>(sql).raw(true);
-    m.set(sql, st);
-  }
-  return st;
-}
-
 /** Runs a query whose columns are SYMBOL_COLS. */
 function symbolsOf(db: DB, sql: string, ...args: unknown[]): SymbolRecord[] {
-  return (rawStmt(db, sql).all(...args) as unknown[][]).map(toSymbol);
+  return (stmt(db, sql, true).all(...args) as unknown[][]).map(toSymbol);
 }
 
 const REF_COLS = `r.id, r.file_id, f.path, r.name, r.kind, r.qualifier, r.caller_symbol_id, c.name AS caller_name,

@@ -118,6 +118,13 @@ function nearPick(rows: SymRow[], ctx: { path: string }): Outcome {
   return r;
 }
 
+/** Candidate symbols (not impl blocks) with their file and their parent's kind, in file order. */
+function candidatesSql(where: string): string {
+  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind
+    FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
+    WHERE ${where} s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`;
+}
+
 const TS_EXTS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 
 export class Resolver {
@@ -135,11 +142,7 @@ export class Resolver {
 
   constructor(private readonly db: DB) {
     this.byName = db.prepare(
-      `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id,
-              p.kind_normalized AS parent_kind
-       FROM symbols s JOIN files f ON f.id = s.file_id
-       LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
-       WHERE s.name = ? AND s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`,
+      candidatesSql("s.name = ? AND"),
     );
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.fileByPath = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
@@ -348,11 +351,7 @@ export class Resolver {
   preload(): void {
     const rows = this.db
       .prepare(
-        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id,
-                p.kind_normalized AS parent_kind
-         FROM symbols s JOIN files f ON f.id = s.file_id
-         LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
-         WHERE s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`,
+        candidatesSql(""),
       )
       .all() as SymRow[];
     this.nameCache.clear();
@@ -512,11 +511,7 @@ export class Resolver {
     if (missing.length < 2) return;
     const rows = this.db
       .prepare(
-        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id,
-                p.kind_normalized AS parent_kind
-         FROM symbols s JOIN files f ON f.id = s.file_id
-         LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
-         WHERE s.name IN (SELECT value FROM json_each(?)) AND s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`,
+        candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND"),
       )
       .all(JSON.stringify(missing)) as SymRow[];
     for (const n of missing) this.nameCache.set(n, []);

@@ -4,11 +4,11 @@
  * All offsets kept here are UTF-16 indices into `text` (the whole decoded file, BOM included);
  * `span()` maps them to exact byte offsets through src/text/decode.ts.
  */
-import * as crypto from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import type { Span } from "../../contract/schema.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
+import { makeSpan } from "../../text/span.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
 import { parseBlocks } from "./parse.js";
 
@@ -194,53 +194,9 @@ export async function buildDocument(
   };
 }
 
-/**
- * Spans as src/text/span.ts makeSpan builds them, with the CONTRACT.md span id
- * (SHA-256 of path ":" u64be(start) ":" u64be(end), first 8 bytes) hashed in one shot over one
- * reused buffer: `index` makes a span per heading, and a hash object per id was a large share
- * of indexing a long changelog. test/mdsel/edge-cases.test.ts checks it against spanId().
- */
+/** Spans of this document from UTF-16 indices (ids hashed in one shot by src/contract/ids.ts). */
 export function spanMaker(filePath: string, decoded: DecodedText, lines: LineIndex): (start: number, end: number) => Span {
-  const path = Buffer.from(filePath, "utf8");
-  const n = path.length;
-  const key = Buffer.alloc(n + 18);
-  path.copy(key, 0);
-  key[n] = 0x3a;
-  key[n + 9] = 0x3a;
-  const oneShot = (crypto as { hash?: (alg: string, data: Buffer, enc: "hex") => string }).hash;
-  const digest = oneShot ? (b: Buffer): string => oneShot("sha256", b, "hex") : (b: Buffer): string => crypto.createHash("sha256").update(b).digest("hex");
-  // Big-endian u64 by plain stores (Buffer#writeUInt32BE validates on every call).
-  const u64 = (v: number, at: number): void => {
-    const hi = Math.floor(v / 0x100000000);
-    const lo = v >>> 0;
-    key[at] = hi >>> 24;
-    key[at + 1] = (hi >>> 16) & 0xff;
-    key[at + 2] = (hi >>> 8) & 0xff;
-    key[at + 3] = hi & 0xff;
-    key[at + 4] = lo >>> 24;
-    key[at + 5] = (lo >>> 16) & 0xff;
-    key[at + 6] = (lo >>> 8) & 0xff;
-    key[at + 7] = lo & 0xff;
-  };
-  return (start, end) => {
-    const byteStart = decoded.toByte(start);
-    const byteEnd = decoded.toByte(end);
-    if (byteStart > byteEnd) throw new RangeError(`span start ${byteStart} after end ${byteEnd}`);
-    u64(byteStart, n + 1);
-    u64(byteEnd, n + 10);
-    const s = lines.position(byteStart);
-    const e = lines.position(byteEnd);
-    return {
-      span_id: digest(key).slice(0, 16),
-      file_path: filePath,
-      byte_start: byteStart,
-      byte_end: byteEnd,
-      start_line: s.line,
-      start_col: s.col,
-      end_line: e.line,
-      end_col: e.col,
-    };
-  };
+  return (start, end) => makeSpan(filePath, decoded.toByte(start), decoded.toByte(end), lines);
 }
 
 /**
