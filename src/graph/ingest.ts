@@ -130,6 +130,11 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   // A cold run stores references only once every symbol is known, resolved as they are
   // inserted: writing them unresolved and reading them all back to update costs twice over.
   const deferred: { id: number; rows: FileRows }[] = [];
+  // Held references cost ~150 bytes each: past this many (a very large repository) they are
+  // stored unresolved at once and resolved by reading them back, as memory matters more then.
+  const deferLimit = Number(process.env.MAGELLAN_DEFER_LIMIT) || 2_000_000;
+  let deferredRefs = 0;
+  let spilled = false;
 
   const debug = process.env.MAGELLAN_DEBUG
     ? (m: string): void => {
@@ -154,8 +159,18 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         } else {
           if (old) forget(old.id, old.path);
           touchedPaths.add(o.rel);
-          const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows, !cold);
-          if (cold) deferred.push({ id, rows: o.rows });
+          const defer = cold && !spilled;
+          const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows, !defer);
+          if (defer) {
+            deferred.push({ id, rows: o.rows });
+            deferredRefs += o.rows.refs.names.length;
+            if (deferredRefs > deferLimit) {
+              for (const d of deferred) store.insertRefs(d.id, d.rows);
+              deferred.length = 0;
+              spilled = true;
+              debug?.(`more than ${deferLimit} references held: storing them unresolved`);
+            }
+          }
           for (const s of o.rows.symbols) newSigs.set(signature(s), { id: s.symbol_id, name: s.name });
           changedIds.push(id);
           changedPaths.push(o.rel);
@@ -182,6 +197,22 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     debug?.("built symbol indexes");
     const resolver = new Resolver(db);
     resolver.preload();
+    if (spilled) {
+      // Pages by rowid, so no reference index is needed yet.
+      let batch: Parameters<Resolver["resolveRows"]>[0] extends Iterable<infer R> ? R[] : never = [];
+      const flush = (): void => {
+        const b = batch;
+        batch = [];
+        db.transaction(() => {
+          resolved += resolver.resolveRows(b, true);
+        })();
+      };
+      for (const r of resolver.allRefs()) {
+        batch.push(r);
+        if (batch.length >= 20_000) flush();
+      }
+      flush();
+    }
     const BATCH = 64;
     for (let b = 0; b < deferred.length; b += BATCH) {
       db.transaction(() => {

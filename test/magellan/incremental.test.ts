@@ -3,7 +3,8 @@ import { readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { type Match, type Ref, codes, indexed, mg } from "./support.js";
+import { runTool } from "../support/run.js";
+import { type Match, type Ref, codes, copyFixture, indexed, mg } from "./support.js";
 
 async function symbolIdOf(root: string, name: string): Promise<string> {
   const { env } = await mg(root, ["find", "--name", name]);
@@ -171,6 +172,28 @@ describe("magellan incremental index, freshness and recovery", () => {
     const found = refs.env.data.references as Ref[];
     assert.ok(found.length > 0, refs.r.stdout);
     assert.ok(found.every((x) => x.resolution !== "unresolved"), "references into helper are resolved again");
+  });
+
+  it("a full index that holds too many references stores them unresolved first and ends with the same graph", async () => {
+    const root = copyFixture("multi");
+    const rows = (db: string): unknown[] => {
+      const d = new Database(db, { readonly: true });
+      const out = d
+        .prepare(
+          `SELECT f.path, r.name, r.kind, r.byte_start, r.caller_symbol_id, r.target_symbol_id, r.resolution, r.candidates
+           FROM refs r JOIN files f ON f.id = r.file_id ORDER BY f.path, r.byte_start, r.name`,
+        )
+        .all();
+      d.close();
+      return out;
+    };
+    const held = await runTool("magellan", ["index", "--root", root, "--db", join(root, "held.db")]);
+    assert.equal(held.code, 0, held.stdout);
+    const spilled = await runTool("magellan", ["index", "--root", root, "--db", join(root, "spilled.db")], { env: { MAGELLAN_DEFER_LIMIT: "5" } });
+    assert.equal(spilled.code, 0, spilled.stdout);
+    const a = rows(join(root, "held.db"));
+    assert.ok(a.length > 50);
+    assert.deepEqual(rows(join(root, "spilled.db")), a);
   });
 
   it("a lock left by a killed writer is taken over", async () => {
