@@ -3,6 +3,7 @@
  * Knowledge about a language lives in data (this table and the .scm query files in
  * src/lang/queries/<language>/), not in a walker per language.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
 
@@ -140,4 +141,24 @@ export function refineLanguage(id: LanguageId, path: string, text: string): Lang
 /** Whether a stored language is what `refineLanguage` may have made of the extension's. */
 export function sameLanguage(stored: string, byExtension: LanguageId, path: string): boolean {
   return stored === byExtension || (byExtension === "c" && stored === "cpp" && /\.h$/i.test(path));
+}
+
+/**
+ * A file's language by extension, settled by its content where the extension is shared (`.h`):
+ * for tools that choose files before reading them. Reads at most the first 64 KiB.
+ */
+export function languageOfFile(rel: string, abs: string): LanguageInfo | undefined {
+  const byExt = languageForPath(rel);
+  if (byExt?.id !== "c" || !/\.h$/i.test(rel)) return byExt;
+  let fd: number | undefined;
+  try {
+    fd = openSync(abs, "r");
+    const buf = Buffer.alloc(64 * 1024);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return languageInfo(refineLanguage("c", rel, buf.subarray(0, n).toString("latin1")));
+  } catch {
+    return byExt;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }

@@ -38,3 +38,18 @@ test("#any-of? keeps captures whose text is one of the strings", async () => {
   assert.deepEqual(names(await q(root, `(${DEF}) (#any-of? @n "add" "load" "missing"))`), "n"), ["add", "load"]);
   assert.deepEqual(names(await q(root, `(${DEF}) (#any-of? @n "missing"))`), "n"), []);
 });
+
+test("a .h whose code is C++ is searched with the C++ grammar; a C header with the C grammar", async () => {
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  const { tempDir } = await import("../support/run.js");
+  const root = tempDir("llmastsearch-h-");
+  mkdirSync(join(root, "inc"));
+  writeFileSync(join(root, "inc/shape.h"), "#pragma once\nnamespace geo {\nclass Shape {\n public:\n  double area() const;\n};\n}\n");
+  writeFileSync(join(root, "inc/util.h"), "#ifndef UTIL_H\n#define UTIL_H\nint add(int a, int b);\n#endif\n");
+  const cpp = await q(root, "(class_specifier name: (type_identifier) @c)", "cpp");
+  assert.deepEqual(names(cpp, "c"), ["Shape"]);
+  assert.ok(cpp.matches.every((m) => m.span.file_path === "inc/shape.h"));
+  const c = await q(root, "(function_declarator declarator: (identifier) @f)", "c");
+  assert.deepEqual(names(c, "f"), ["add"]);
+});

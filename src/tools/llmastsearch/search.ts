@@ -11,7 +11,7 @@ import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
 import { walkFiles } from "../../text/walk.js";
-import { languageForPath, languageInfo, type LanguageId } from "../../lang/registry.js";
+import { languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
 import { compareMatches, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
@@ -123,7 +123,8 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     const noGrammarSample: string[] = [];
     const namedWithoutGrammar: string[] = [];
     for (const e of walked) {
-      const detected = languageForPath(e.rel);
+      // A `.h` is C or C++ by its content, as magellan reads it.
+      const detected = languageOfFile(e.rel, e.abs);
       let lang: LanguageId | undefined;
       if (req.language) {
         if (detected?.id === req.language || explicitSet.has(e.abs)) lang = req.language;
