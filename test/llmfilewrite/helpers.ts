@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import type { ValidationDiagnostic } from "../../src/validate/types.js";
 import { REPO_ROOT, tempDir } from "../support/run.js";
 
 export const FIXTURES = join(REPO_ROOT, "test", "fixtures", "llmfilewrite");
@@ -37,20 +38,8 @@ export function checkerTempDirs(): string[] {
   return readdirSync(tmpdir()).filter((n) => n.startsWith("llmfilewrite-"));
 }
 
-export interface Diag {
-  level: string;
-  message: string;
-  file: string;
-  start_line?: number;
-  start_col?: number;
-  end_line?: number;
-  end_col?: number;
-  byte_start?: number;
-  byte_end?: number;
-  code: string;
-  source: string;
-  pre_existing: boolean;
-}
+/** A diagnostic as llmfilewrite prints it: the gates' own shape. */
+export type Diag = ValidationDiagnostic;
 
 export interface Envelope {
   status: string;

@@ -6,19 +6,11 @@ import assert from "node:assert/strict";
 import { chmodSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import type { Span } from "../../src/contract/schema.js";
 import { checksum } from "../../src/text/checksum.js";
 import { REPO_ROOT, runTool, tempDir } from "../support/run.js";
 
-interface SpanOut {
-  span_id: string;
-  file_path: string;
-  byte_start: number;
-  byte_end: number;
-  start_line: number;
-  start_col: number;
-  end_line: number;
-  end_col: number;
-}
+type SpanOut = Span;
 interface EditOut {
   index: number;
   match_id: string;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Span } from "../../src/contract/schema.js";
 import { REPO_ROOT, type RunResult, runTool, tempDir } from "../support/run.js";
 
 export const FIXTURES = join(REPO_ROOT, "test", "fixtures", "magellan");
@@ -19,16 +20,8 @@ export interface Envelope {
   diagnostics?: { code: string; level: string; message: string; file?: string; remediation?: string }[];
 }
 
-export interface SpanLike {
-  span_id: string;
-  file_path: string;
-  byte_start: number;
-  byte_end: number;
-  start_line: number;
-  start_col: number;
-  end_line: number;
-  end_col: number;
-}
+/** A span as the contract defines it (CONTRACT.md). */
+export type SpanLike = Span;
 
 export interface Match {
   name: string;
