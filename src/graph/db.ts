@@ -251,15 +251,30 @@ export function guardCorrupt<T>(path: string, fn: () => T): T {
   }
 }
 
-const metaStatements = new WeakMap<DB, BetterSqlite3.Statement<[string]>>();
+type Statement = BetterSqlite3.Statement<unknown[]>;
+const statements = new WeakMap<DB, Map<string, Statement>>();
+/**
+ * Prepared statements are kept per connection: preparing costs more than a small query. `raw`
+ * ones return rows as arrays (kept apart: raw mode is a property of the statement).
+ */
+export function stmt(db: DB, sql: string, raw = false): Statement {
+  let m = statements.get(db);
+  if (!m) {
+    m = new Map();
+    statements.set(db, m);
+  }
+  const key = raw ? `raw\0${sql}` : sql;
+  let st = m.get(key);
+  if (!st) {
+    st = db.prepare<unknown[]>(sql);
+    if (raw) st.raw(true);
+    m.set(key, st);
+  }
+  return st;
+}
 
 export function getMeta(db: DB, key: string): string | undefined {
-  let st = metaStatements.get(db);
-  if (!st) {
-    st = db.prepare<[string]>("SELECT value FROM meta WHERE key = ?").pluck();
-    metaStatements.set(db, st);
-  }
-  return st.get(key) as string | undefined;
+  return stmt(db, "SELECT value FROM meta WHERE key = ?").pluck().get(key) as string | undefined;
 }
 
 export function setMeta(db: DB, key: string, value: string): void {

@@ -5,33 +5,11 @@ import { join } from "node:path";
 import { createRequire } from "node:module";
 import { spanId } from "../contract/ids.js";
 import type { Span } from "../contract/schema.js";
-import type BetterSqlite3 from "better-sqlite3";
 import type * as FastestLevenshtein from "fastest-levenshtein";
-import type { DB } from "./db.js";
+import { type DB, stmt } from "./db.js";
 
 type Levenshtein = typeof FastestLevenshtein;
 
-type Statement = BetterSqlite3.Statement<unknown[]>;
-const statements = new WeakMap<DB, Map<string, Statement>>();
-/**
- * Prepared statements are kept per connection: preparing costs more than a small query. `raw`
- * ones return rows as arrays (kept apart: raw mode is a property of the statement).
- */
-export function stmt(db: DB, sql: string, raw = false): Statement {
-  let m = statements.get(db);
-  if (!m) {
-    m = new Map();
-    statements.set(db, m);
-  }
-  const key = raw ? `raw\0${sql}` : sql;
-  let st = m.get(key);
-  if (!st) {
-    st = db.prepare<unknown[]>(sql);
-    if (raw) st.raw(true);
-    m.set(key, st);
-  }
-  return st;
-}
 
 const require = createRequire(import.meta.url);
 /** Loaded on first use: only misspelled names and fuzzy search need it. */
@@ -341,10 +319,9 @@ export interface Freshness {
 export function staleFiles(db: DB, root: string, paths: Iterable<string>, indexed?: Map<string, IndexedFile>): Freshness[] {
   const wanted = [...new Set(paths)];
   if (wanted.length === 0) return [];
-  const recs = new Map<string, IndexedFile>();
-  // What the caller already read with its rows, else one query for all the paths.
-  const missing = indexed ? wanted.filter((p) => !indexed.has(p)) : wanted;
-  if (indexed) for (const [p, r] of indexed) recs.set(p, r);
+  // What the caller already read with its rows, else one query for all the other paths.
+  const recs = new Map<string, IndexedFile>(indexed);
+  const missing = wanted.filter((p) => !recs.has(p));
   if (missing.length > 0) {
     const sql = "SELECT path, hash, size, mtime_ms FROM files WHERE path IN (SELECT value FROM json_each(?))";
     for (const r of stmt(db, sql).all(JSON.stringify(missing)) as (IndexedFile & { path: string })[]) recs.set(r.path, r);

@@ -129,6 +129,7 @@ const TS_EXTS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", 
 
 export class Resolver {
   private readonly byName;
+  private readonly byNames;
   private readonly fileById;
   private readonly fileByPath;
   private readonly importsOf;
@@ -144,6 +145,7 @@ export class Resolver {
     this.byName = db.prepare(
       candidatesSql("s.name = ? AND"),
     );
+    this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND"));
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.fileByPath = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
@@ -509,11 +511,7 @@ export class Resolver {
     if (this.preloaded) return;
     const missing = [...new Set(names)].filter((n) => !this.nameCache.has(n));
     if (missing.length < 2) return;
-    const rows = this.db
-      .prepare(
-        candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND"),
-      )
-      .all(JSON.stringify(missing)) as SymRow[];
+    const rows = this.byNames.all(JSON.stringify(missing)) as SymRow[];
     for (const n of missing) this.nameCache.set(n, []);
     for (const r of rows) (this.nameCache.get(r.name) as SymRow[]).push(r);
   }

@@ -3,7 +3,7 @@ import { matchId } from "../../contract/ids.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import { MAGELLAN_CODES } from "../../graph/codes.js";
-import { DB_SCHEMA_VERSION, type DB, getMeta } from "../../graph/db.js";
+import { DB_SCHEMA_VERSION, type DB, getMeta, stmt } from "../../graph/db.js";
 import { kindMatches } from "../../graph/facts.js";
 import {
   type IndexedFile,
@@ -33,12 +33,8 @@ import { FileCache, type RichOptions, relationships, spanExtras } from "./rich.j
 const DEFAULT_LIMIT = 200;
 
 function exportsOf(db: DB): (fileId: number) => string[] {
-  // Asked only with --with-callers/--with-callees, so prepared on first use.
-  let st: ReturnType<DB["prepare"]> | undefined;
-  return (id) => {
-    st ??= db.prepare("SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck();
-    return st.all(id) as string[];
-  };
+  // Asked only with --with-callers/--with-callees; stmt() prepares on first use.
+  return (id) => stmt(db, "SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck().all(id) as string[];
 }
 
 function symbolMatch(db: DB, s: SymbolRecord, question: string, rich: RichOptions, cache: FileCache, exp: (id: number) => string[]): Record<string, unknown> {
