@@ -175,9 +175,7 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
     refs.kinds[i] = r.kind;
     refs.qualifiers[i] = r.qualifier ?? null;
     refs.callers[i] = r.enclosing_index !== undefined && r.enclosing_index < symbols.length ? r.enclosing_index : -1;
-    const s = lines.position(r.range.byte_start);
-    const e = lines.position(r.range.byte_end);
-    refs.spans.set([r.range.byte_start, r.range.byte_end, s.line, s.col, e.line, e.col], i * 6);
+    refs.spans.set(pos(lines, r.range), i * 6);
   });
   const imports: ImportRow[] = facts.imports.map((im) => ({
     source: im.source,

@@ -9,6 +9,8 @@ export interface RefOutcome {
   candidates: string[] | null;
 }
 
+const UNRESOLVED: RefOutcome = { target: null, how: "unresolved", candidates: null };
+
 export interface StoredFile {
   id: number;
   path: string;
@@ -28,7 +30,6 @@ export class Store {
   private readonly delFile;
   private readonly insSymbol;
   private readonly insRef;
-  private readonly insRefResolved;
   private readonly insImport;
   private readonly namesOfFile;
 
@@ -53,10 +54,6 @@ export class Store {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insRef = db.prepare(
-      `INSERT INTO refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
-    this.insRefResolved = db.prepare(
       `INSERT INTO refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col,
         target_symbol_id, resolution, candidates)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -143,13 +140,9 @@ export class Store {
     for (let i = 0; i < names.length; i++) {
       const o = i * 6;
       const caller = callerOf(rows, i);
-      if (!outcome) {
-        this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5]);
-        continue;
-      }
-      const r = outcome(i, caller);
+      const r = outcome ? outcome(i, caller) : UNRESOLVED;
       const candidates = r.candidates ? JSON.stringify(r.candidates) : null;
-      this.insRefResolved.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5], r.target, r.how, candidates);
+      this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5], r.target, r.how, candidates);
     }
   }
 }
