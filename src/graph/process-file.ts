@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { extractFacts } from "../lang/extract.js";
-import { type LanguageId, refineLanguage } from "../lang/registry.js";
+import { HEADER_SNIFF_BYTES, type LanguageId, isSharedHeader, refineLanguage } from "../lang/registry.js";
 import { isBinary } from "../text/binary.js";
 import { type FileRows, toRows } from "./facts.js";
 
@@ -46,7 +46,7 @@ export function processFile(task: FileTask): FileOutcome {
   if (isBinary(bytes)) return { kind: "skipped", rel: task.rel, reason: "binary", detail: "contains a NUL byte" };
   try {
     // A header's language is in its content (latin1 is enough to see C++ keywords and `::`).
-    const language = task.language === "c" ? refineLanguage(task.language, task.rel, bytes.toString("latin1")) : task.language;
+    const language = isSharedHeader(task.rel) ? refineLanguage(task.language, task.rel, bytes.toString("latin1", 0, HEADER_SNIFF_BYTES)) : task.language;
     const facts = extractFacts(language, bytes);
     const rows = toRows(task.rel, task.rootName, facts, bytes);
     return { kind: "indexed", rel: task.rel, language, hash, size: bytes.length, mtime_ms: mtime, rows };

@@ -127,33 +127,44 @@ export function parse(id: LanguageId, text: string): Parser.Tree {
 const CPP_MARKERS =
   /\bclass\s+[A-Za-z_]\w*\s*(?:final\s*)?[:{]|\bnamespace\s+[A-Za-z_:]*\s*\{|\btemplate\s*<|^\s*(?:public|private|protected)\s*:|\b[A-Za-z_]\w*::[~A-Za-z_]|\busing\s+namespace\b/m;
 
+/** How much of a header decides its language: every caller looks at the same part. */
+export const HEADER_SNIFF_BYTES = 64 * 1024;
+
+/** A path whose extension C and C++ share. */
+export function isSharedHeader(path: string): boolean {
+  return /\.h$/i.test(path);
+}
+
 export function looksLikeCpp(text: string): boolean {
   // Comments and string literals out first: `a::b` in a comment or "class x {" in a string says nothing.
   const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"(?:[^"\\\n]|\\.)*"/g, " ");
   return CPP_MARKERS.test(code);
 }
 
-/** The language a file's content settles when its extension is ambiguous (`.h`). */
+/**
+ * The language a file's content settles when its extension is ambiguous (`.h`); only the first
+ * HEADER_SNIFF_BYTES count, so a tool that reads just those decides as one that read it all.
+ */
 export function refineLanguage(id: LanguageId, path: string, text: string): LanguageId {
-  return id === "c" && /\.h$/i.test(path) && looksLikeCpp(text) ? "cpp" : id;
+  return id === "c" && isSharedHeader(path) && looksLikeCpp(text.slice(0, HEADER_SNIFF_BYTES)) ? "cpp" : id;
 }
 
 /** Whether a stored language is what `refineLanguage` may have made of the extension's. */
 export function sameLanguage(stored: string, byExtension: LanguageId, path: string): boolean {
-  return stored === byExtension || (byExtension === "c" && stored === "cpp" && /\.h$/i.test(path));
+  return stored === byExtension || (byExtension === "c" && stored === "cpp" && isSharedHeader(path));
 }
 
 /**
  * A file's language by extension, settled by its content where the extension is shared (`.h`):
- * for tools that choose files before reading them. Reads at most the first 64 KiB.
+ * for tools that choose files before reading them.
  */
 export function languageOfFile(rel: string, abs: string): LanguageInfo | undefined {
   const byExt = languageForPath(rel);
-  if (byExt?.id !== "c" || !/\.h$/i.test(rel)) return byExt;
+  if (byExt?.id !== "c" || !isSharedHeader(rel)) return byExt;
   let fd: number | undefined;
   try {
     fd = openSync(abs, "r");
-    const buf = Buffer.alloc(64 * 1024);
+    const buf = Buffer.alloc(HEADER_SNIFF_BYTES);
     const n = readSync(fd, buf, 0, buf.length, 0);
     return languageInfo(refineLanguage("c", rel, buf.subarray(0, n).toString("latin1")));
   } catch {

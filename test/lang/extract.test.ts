@@ -443,4 +443,9 @@ test("looksLikeCpp: C++ markers in code, not in comments or strings; C headers s
   assert.equal(refineLanguage("c", "include/a.h", "class A {};"), "cpp");
   assert.equal(refineLanguage("c", "src/a.c", "class A {};"), "c");
   assert.equal(refineLanguage("cpp", "a.hpp", "int x;"), "cpp");
+  // Only the first HEADER_SNIFF_BYTES decide, so a tool that reads just those agrees with one that read it all.
+  const { HEADER_SNIFF_BYTES } = await import("../../src/lang/registry.js");
+  const late = `${"int x;\n".repeat(Math.ceil(HEADER_SNIFF_BYTES / 7))}class A {};\n`;
+  assert.equal(refineLanguage("c", "big.h", late), "c");
+  assert.equal(refineLanguage("c", "big.h", `class A {};\n${late}`), "cpp");
 });
