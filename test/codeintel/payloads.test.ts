@@ -224,3 +224,15 @@ test("magellan ast-query: files with the kinds, counts, samples with the ast ids
   ({ code } = await run("--kinds", "x", "--mode", "some"));
   assert.equal(code, 2);
 });
+
+test("symbols of a .h: a C++ header is read with the C++ grammar (its class is found), a C header with C", async () => {
+  const root = tempDir("codeintel-h-");
+  writeFileSync(join(root, "shape.h"), "#pragma once\nnamespace geo {\nclass Shape {\n public:\n  double area() const;\n};\n}\n");
+  writeFileSync(join(root, "util.h"), "#ifndef UTIL_H\n#define UTIL_H\nstruct pair { int a; int b; };\n#endif\n");
+  const cpp = (await runTool("magellan", ["symbols", "--file", "shape.h", "--root", root])).json as Env<SymbolsPayload>;
+  assert.deepEqual(cpp.data.outcome, { status: "ok" });
+  assert.ok(cpp.data.symbols.some((s) => s.kind === "class" && s.name === "Shape"), JSON.stringify(cpp.data.symbols));
+  const c = (await runTool("magellan", ["symbols", "--file", "util.h", "--root", root])).json as Env<SymbolsPayload>;
+  assert.deepEqual(c.data.outcome, { status: "ok" });
+  assert.ok(c.data.symbols.some((s) => s.kind === "struct" && s.name === "pair"), JSON.stringify(c.data.symbols));
+});
