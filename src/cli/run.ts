@@ -2,9 +2,11 @@ import { createRequire } from "node:module";
 import type * as CommanderModule from "commander";
 import type { Command } from "commander";
 import { commonCode } from "../contract/codes.js";
-import { EXIT, type ExitCode, ToolError } from "../contract/errors.js";
+import { EXIT, ToolError } from "../contract/errors.js";
 import { packageVersion } from "../contract/version.js";
-import { operationEnvelope, queryEnvelope } from "./envelope.js";
+import { type CliResult, type EnvelopeKind, errorEnvelope, failureResult, printResult, tolerateClosedStdout } from "./output.js";
+
+export { type CliResult, type EnvelopeKind, collect, intOption } from "./output.js";
 
 // require(), not import: Node 20 lexes a CommonJS package's whole source for named exports when
 // ESM imports it, which costs tens of milliseconds of every tool's start-up.
@@ -35,18 +37,6 @@ function loadCommander(): typeof CommanderModule {
   }
 }
 
-export interface CliResult {
-  envelope: unknown;
-  exitCode: ExitCode;
-  /** Print as JSON Lines (one record per line) instead of one document. */
-  jsonl?: unknown[];
-}
-
-export type EnvelopeKind =
-  | { kind: "query"; command: string }
-  | { kind: "operation"; operationType: string }
-  | { kind: "custom"; errorEnvelope: (err: ToolError) => unknown };
-
 /** A commander program with the habits every tool shares: --pretty, --version, no auto-exit. */
 export function baseProgram(tool: string, description: string): Command {
   const program = new commander.Command(tool);
@@ -58,10 +48,6 @@ export function baseProgram(tool: string, description: string): Command {
     .showSuggestionAfterError(true)
     .allowExcessArguments(false);
   return program;
-}
-
-function serialize(value: unknown, pretty: boolean): string {
-  return pretty ? JSON.stringify(value, null, 2) : JSON.stringify(value);
 }
 
 /**
@@ -80,11 +66,7 @@ export async function runCli(
   const resolveKind = (): EnvelopeKind => (typeof kind === "function" ? kind(program) : kind);
   let pretty = argv.includes("--pretty");
   const stderrMessages: string[] = [];
-  // A reader that stops early (`| head`) closes the pipe: that is not an error of ours.
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw e;
-  });
+  tolerateClosedStdout();
   program.exitOverride();
   program.configureOutput({
     writeErr: (s) => stderrMessages.push(s),
@@ -115,62 +97,9 @@ export async function runCli(
       });
       process.stderr.write(stderrMessages.join(""));
       result = { envelope: errorEnvelope(tool, resolveKind(), usage), exitCode: EXIT.usage };
-    } else if (err instanceof ToolError) {
-      result = { envelope: errorEnvelope(tool, resolveKind(), err), exitCode: err.exitCode };
     } else {
-      process.stderr.write(`${tool}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-      const internal = new ToolError({
-        code: commonCode(tool, "internal"),
-        error: "internal",
-        message: `internal error: ${err instanceof Error ? err.message : String(err)}`,
-        remediation: "This is a bug in the tool; the stack trace is on stderr. Please report it with the command line.",
-      });
-      result = { envelope: errorEnvelope(tool, resolveKind(), internal), exitCode: EXIT.failure };
+      result = failureResult(tool, resolveKind(), err);
     }
   }
-  const text = result.jsonl
-    ? result.jsonl.map((r) => JSON.stringify(r)).join("\n")
-    : serialize(result.envelope, pretty);
-  await writeStdout(`${text}\n`);
-  process.exitCode = result.exitCode;
-}
-
-function errorEnvelope(tool: string, kind: EnvelopeKind, err: ToolError): unknown {
-  switch (kind.kind) {
-    case "query":
-      return queryEnvelope(tool, kind.command, err.toErrorResponse(), { diagnostics: [err.toDiagnostic(tool)] });
-    case "operation":
-      return operationEnvelope(tool, kind.operationType, "error", err.message, { error: err.toDiagnostic(tool) });
-    case "custom":
-      return kind.errorEnvelope(err);
-  }
-}
-
-/** Resolves once the bytes are handed to the OS, so a piped reader gets the whole document. */
-function writeStdout(text: string): Promise<void> {
-  return new Promise((resolve) => {
-    process.stdout.write(text, () => resolve());
-  });
-}
-
-/** Parses a non-negative integer flag, as a usage error when it is not one. */
-export function intOption(tool: string, flag: string, min = 0): (value: string) => number {
-  return (value: string) => {
-    const n = Number(value);
-    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
-      throw new ToolError({
-        code: commonCode(tool, "usage"),
-        error: "invalid_arguments",
-        message: `${flag} expects an integer >= ${min}, got '${value}'`,
-        remediation: `Pass ${flag} a whole number, e.g. ${flag} ${Math.max(min, 2)}.`,
-        exitCode: EXIT.usage,
-      });
-    }
-    return n;
-  };
-}
-
-/** Collects a repeatable flag. */
-export function collect(value: string, previous: string[] = []): string[] {
-  return [...previous, value];
+  await printResult(result, pretty);
 }

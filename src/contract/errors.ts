@@ -18,11 +18,21 @@ export interface ToolErrorInit {
   exitCode?: ExitCode;
 }
 
+const TOOL_ERROR = Symbol.for("llmtools.ToolError");
+
 /**
  * An expected failure: bad input, refused path, stale checksum. The CLI layer turns it into
  * ErrorResponse + DiagnosticPayload. Anything that is not a ToolError is a bug.
  */
 export class ToolError extends Error {
+  /**
+   * `instanceof` by a registered symbol, not by prototype: a bundled CLI file carries its own
+   * copy of this class, and an error thrown by one copy must still be recognised by the other.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[TOOL_ERROR] === true;
+  }
+
   readonly code: string;
   readonly error: string;
   readonly remediation: string | undefined;
@@ -41,6 +51,7 @@ export class ToolError extends Error {
     this.file = init.file;
     this.span = init.span;
     this.exitCode = init.exitCode ?? EXIT.failure;
+    Object.defineProperty(this, TOOL_ERROR, { value: true });
   }
 
   toDiagnostic(tool: string): Diagnostic {

@@ -1,0 +1,92 @@
+/**
+ * What every CLI does after its arguments are parsed, without commander: turn a result or an
+ * error into the envelope, print it, set the exit code. run.ts's runCli uses it after commander
+ * parsed argv; a tool's quick path (no commander loaded) uses it directly, so both print alike.
+ */
+import { commonCode } from "../contract/codes.js";
+import { EXIT, type ExitCode, ToolError } from "../contract/errors.js";
+import { operationEnvelope, queryEnvelope } from "./envelope.js";
+
+export interface CliResult {
+  envelope: unknown;
+  exitCode: ExitCode;
+  /** Print as JSON Lines (one record per line) instead of one document. */
+  jsonl?: unknown[];
+}
+
+export type EnvelopeKind =
+  | { kind: "query"; command: string }
+  | { kind: "operation"; operationType: string }
+  | { kind: "custom"; errorEnvelope: (err: ToolError) => unknown };
+
+export function errorEnvelope(tool: string, kind: EnvelopeKind, err: ToolError): unknown {
+  switch (kind.kind) {
+    case "query":
+      return queryEnvelope(tool, kind.command, err.toErrorResponse(), { diagnostics: [err.toDiagnostic(tool)] });
+    case "operation":
+      return operationEnvelope(tool, kind.operationType, "error", err.message, { error: err.toDiagnostic(tool) });
+    case "custom":
+      return kind.errorEnvelope(err);
+  }
+}
+
+/** A ToolError becomes its envelope; anything else is a bug: stack on stderr, INTERNAL, exit 1. */
+export function failureResult(tool: string, kind: EnvelopeKind, err: unknown): CliResult {
+  if (err instanceof ToolError) return { envelope: errorEnvelope(tool, kind, err), exitCode: err.exitCode };
+  process.stderr.write(`${tool}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  const internal = new ToolError({
+    code: commonCode(tool, "internal"),
+    error: "internal",
+    message: `internal error: ${err instanceof Error ? err.message : String(err)}`,
+    remediation: "This is a bug in the tool; the stack trace is on stderr. Please report it with the command line.",
+  });
+  return { envelope: errorEnvelope(tool, kind, internal), exitCode: EXIT.failure };
+}
+
+/** A reader that stops early (`| head`) closes the pipe: that is not an error of ours. */
+export function tolerateClosedStdout(): void {
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
+/** Prints the result (one JSON document, or JSON Lines) and sets the exit code. */
+export async function printResult(result: CliResult, pretty: boolean): Promise<void> {
+  const text = result.jsonl
+    ? result.jsonl.map((r) => JSON.stringify(r)).join("\n")
+    : pretty
+      ? JSON.stringify(result.envelope, null, 2)
+      : JSON.stringify(result.envelope);
+  await writeStdout(`${text}\n`);
+  process.exitCode = result.exitCode;
+}
+
+/** Resolves once the bytes are handed to the OS, so a piped reader gets the whole document. */
+function writeStdout(text: string): Promise<void> {
+  return new Promise((resolve) => {
+    process.stdout.write(text, () => resolve());
+  });
+}
+
+/** Parses a non-negative integer flag, as a usage error when it is not one. */
+export function intOption(tool: string, flag: string, min = 0): (value: string) => number {
+  return (value: string) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n < min) {
+      throw new ToolError({
+        code: commonCode(tool, "usage"),
+        error: "invalid_arguments",
+        message: `${flag} expects an integer >= ${min}, got '${value}'`,
+        remediation: `Pass ${flag} a whole number, e.g. ${flag} ${Math.max(min, 2)}.`,
+        exitCode: EXIT.usage,
+      });
+    }
+    return n;
+  };
+}
+
+/** Collects a repeatable flag. */
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
