@@ -2,16 +2,35 @@
 /**
  * magellan: the SQLite code graph. A thin adapter: argv -> request -> src/tools/magellan ->
  * query envelope (command = the subcommand) -> stdout. Each subcommand declares its envelope
- * command name and loads its tool module only when it runs, so start-up stays lean.
+ * command name and loads its tool module only when it runs, so start-up stays lean. The read
+ * commands (find, refs, ...) run without commander when their command line is plain (see
+ * magellan-read.ts); everything else, help and usage errors included, goes through commander.
  */
 import type { Command } from "commander";
-import { EXIT, ToolError } from "../contract/errors.js";
-import type { Diagnostic } from "../contract/schema.js";
-import { MAGELLAN_CODES } from "../graph/codes.js";
-import { queryEnvelope } from "./envelope.js";
-import { type CliResult, baseProgram, intOption, runCli } from "./run.js";
+import type { ToolError } from "../contract/errors.js";
+import type * as RunModule from "./run.js";
+// Only magellan-read.js is loaded statically (the build bundles it into one file): the quick
+// path for the read commands then loads nothing else of ours.
+import {
+  COMMON_OPTIONS,
+  type CommandSpec,
+  EXIT,
+  MAGELLAN_CODES,
+  READ_COMMANDS,
+  TOOL,
+  type Opts,
+  answerResult,
+  choice,
+  loc,
+  queryEnvelope,
+  runReadCommand,
+  usage,
+} from "./magellan-read.js";
+import type { CliResult } from "./output.js";
 
-const TOOL = "magellan";
+/** Set (to anything) to send every command line through commander, e.g. to compare the two parsers. */
+const FULL_CLI_ENV = "MAGELLAN_FULL_CLI";
+
 const CODEINTEL = new Set(["symbols", "ast", "ast-query"]);
 
 interface Chosen {
@@ -22,57 +41,21 @@ interface Chosen {
 let chosen: Chosen | undefined;
 let codeintelResult: CliResult | undefined;
 
-type Opts = Record<string, unknown>;
-type Answer = { data: unknown; diagnostics: Diagnostic[]; partial?: boolean };
-
-function answerResult(command: string, a: Answer): CliResult {
-  const partial = a.partial ?? false;
-  return { envelope: queryEnvelope(TOOL, command, a.data, { partial, diagnostics: a.diagnostics }), exitCode: partial ? EXIT.partial : EXIT.ok };
-}
-
-function usage(message: string, remediation: string): ToolError {
-  return new ToolError({ code: MAGELLAN_CODES.usage, error: "invalid_arguments", message, remediation, exitCode: EXIT.usage });
-}
-
-function choice<T extends string>(flag: string, allowed: readonly T[]): (v: string) => T {
-  return (v) => {
-    if (!(allowed as readonly string[]).includes(v)) throw usage(`${flag} must be one of ${allowed.join(", ")}, got '${v}'`, `Pass ${flag} ${allowed[0]}.`);
-    return v as T;
-  };
-}
-
 /** A subcommand that prints the envelope named `command`; `run` gets the parsed options. */
 function sub(program: Command, command: string, description: string, run: (o: Opts) => Promise<CliResult>): Command {
-  return program
-    .command(command)
-    .description(description)
-    .option("--root <dir>", "workspace root (default: the enclosing git work tree, else the current directory; for queries, the root the index was built from)")
-    .option("--db <file>", "index database (default: <root>/.magellan/code.db)")
-    .option("--pretty", "indent the JSON output")
-    .action((opts: Opts) => {
-      chosen = { command, run: () => run(opts) };
-    });
+  const cmd = program.command(command).description(description);
+  for (const o of COMMON_OPTIONS) cmd.option(o.flags, o.description);
+  return cmd.action((opts: Opts) => {
+    chosen = { command, run: () => run(opts) };
+  });
 }
 
-function loc(o: Opts): { root?: string; db?: string } {
-  return { root: o.root as string | undefined, db: o.db as string | undefined };
-}
-
-function rich(cmd: Command): Command {
-  return cmd
-    .option("--with-context <n>", "add SpanContext: n lines before and after each span", intOption(TOOL, "--with-context"))
-    .option("--with-checksums", "add SpanChecksums: sha256 of the span's bytes and of its file as on disk")
-    .option("--with-callers", "add SpanRelationships.callers (call sites resolved to the symbol)")
-    .option("--with-callees", "add SpanRelationships.callees (calls made from inside the symbol)");
-}
-
-function richOf(o: Opts): { context?: number; checksums?: boolean; callers?: boolean; callees?: boolean } {
-  return {
-    context: o.withContext as number | undefined,
-    checksums: Boolean(o.withChecksums),
-    callers: Boolean(o.withCallers),
-    callees: Boolean(o.withCallees),
-  };
+function register(program: Command, spec: CommandSpec): void {
+  const cmd = sub(program, spec.name, spec.description, spec.run);
+  for (const o of spec.options) {
+    if (o.parse) cmd.option(o.flags, o.description, o.parse);
+    else cmd.option(o.flags, o.description);
+  }
 }
 
 function progressBar(): ((done: number, total: number) => void) | undefined {
@@ -89,7 +72,7 @@ function progressBar(): ((done: number, total: number) => void) | undefined {
   };
 }
 
-function build(): Command {
+function build({ baseProgram, intOption }: typeof RunModule): Command {
   const program = baseProgram(TOOL, "The SQLite code graph of a workspace: symbols, references, calls, imports for nine languages, kept fresh.");
   program.addHelpText(
     "after",
@@ -98,7 +81,10 @@ Every command prints one JSON envelope {schema_version, execution_id, tool, comm
 on stdout (JSON Lines for 'export --format jsonl' and 'watch'). Answers drawn from files that changed since they were indexed
 carry a STALE_INDEX warning (code ${MAGELLAN_CODES.stale_index}).
 
-Exit codes: 0 success (also "no matches"), 1 failure (ErrorResponse in data), 2 invalid arguments, 4 partial (results cut at --limit).`,
+Exit codes: 0 success (also "no matches"), 1 failure (ErrorResponse in data), 2 invalid arguments, 4 partial (results cut at --limit).
+
+Environment: ${FULL_CLI_ENV}=1 sends every command line through the full argument parser; by default the read commands
+(status, query, find, refs, files, validate, collisions) take a quicker one when the line is plain. Both answer alike.`,
   );
 
   sub(program, "index", "build the index, or refresh it incrementally (by content sha256)", async (o) => {
@@ -141,100 +127,8 @@ Exit codes: 0 success (also "no matches"), 1 failure (ErrorResponse in data), 2 
     .option("--max-cycles <n>", "stop after n re-index cycles", intOption(TOOL, "--max-cycles", 1))
     .option("--max-file-size <bytes>", "skip files larger than this (default 4194304)", intOption(TOOL, "--max-file-size", 1));
 
-  sub(program, "status", "counts, schema version, last index time, stale and missing files", async (o) => {
-    const { status } = await import("../tools/magellan/queries.js");
-    return answerResult("status", status(loc(o)));
-  });
-
-  rich(
-    sub(program, "query", "the symbols defined in one file", async (o) => {
-      const { query } = await import("../tools/magellan/queries.js");
-      const file = (o.file ?? o.filePath) as string | undefined;
-      if (!file) throw usage("query needs --file", "magellan query --file src/main.rs [--kind function]");
-      return answerResult("query", query({ ...loc(o), ...richOf(o), file, kind: o.kind as string | undefined }));
-    }),
-  )
-    .option("--file <path>", "the file (relative to the root or the current directory)")
-    .option("--kind <kind>", "only symbols of this kind (function, Function or fn; class, method, struct, ...)");
-
-  const matchModes = ["exact", "prefix", "substring", "fuzzy"] as const;
-  rich(
-    sub(program, "find", "symbols by name (exact, prefix, substring, fuzzy) or by symbol_id", async (o) => {
-      const { find } = await import("../tools/magellan/queries.js");
-      return answerResult(
-        "find",
-        find({
-          ...loc(o),
-          ...richOf(o),
-          name: o.name as string | undefined,
-          symbolId: o.symbolId as string | undefined,
-          path: o.path as string | undefined,
-          kind: o.kind as string | undefined,
-          match: o.match as (typeof matchModes)[number] | undefined,
-          limit: o.limit as number | undefined,
-        }),
-      );
-    }),
-  )
-    .option("--name <name>", "the symbol's name")
-    .option("--symbol-id <id>", "a symbol_id from an earlier answer")
-    .option("--path <path>", "only symbols in this file or under this folder")
-    .option("--kind <kind>", "only symbols of this kind")
-    .option("--match <mode>", "exact (default), prefix, substring or fuzzy (case-insensitive edit distance)", choice("--match", matchModes))
-    .option("--limit <n>", "at most n matches (default 200; partial:true and exit 4 when cut)", intOption(TOOL, "--limit", 1));
-
-  rich(
-    sub(program, "refs", "references to a symbol (--direction in, default) or made from it (out)", async (o) => {
-      const { refs } = await import("../tools/magellan/queries.js");
-      return answerResult(
-        "refs",
-        refs({
-          ...loc(o),
-          ...richOf(o),
-          name: o.name as string | undefined,
-          symbolId: o.symbolId as string | undefined,
-          direction: o.direction as "in" | "out" | undefined,
-          path: o.path as string | undefined,
-          kind: o.kind as string | undefined,
-          limit: o.limit as number | undefined,
-        }),
-      );
-    }),
-  )
-    .option("--name <name>", "the symbol's name (all symbols of that name, unless narrowed)")
-    .option("--symbol-id <id>", "exactly one symbol")
-    .option("--direction <dir>", "in: who refers to it; out: what it refers to", choice("--direction", ["in", "out"] as const))
-    .option("--path <path>", "only definitions in this file or folder")
-    .option("--kind <kind>", "only definitions of this kind")
-    .option("--limit <n>", "at most n references (default 1000)", intOption(TOOL, "--limit", 1));
-
-  sub(program, "files", "the indexed files", async (o) => {
-    const { files } = await import("../tools/magellan/queries.js");
-    return answerResult("files", files({ ...loc(o), symbols: Boolean(o.symbols) }));
-  }).option("--symbols", "add symbol_counts per file");
-
-  sub(program, "validate", "check the index against the disk: missing, stale and unindexed files, orphan edges", async (o) => {
-    const [{ validate }, { locateForWrite }, { walkFiles }, { languageForPath }] = await Promise.all([
-      import("../tools/magellan/queries.js"),
-      import("../tools/magellan/common.js"),
-      import("../text/walk.js"),
-      import("../lang/registry.js"),
-    ]);
-    const walk = (): string[] => {
-      const { root } = locateForWrite(loc(o));
-      return walkFiles({ root })
-        .map((e) => e.rel)
-        .filter((p) => languageForPath(p) !== undefined);
-    };
-    return answerResult("validate", validate({ ...loc(o), walk: o.root !== undefined ? walk : undefined }));
-  });
-
-  sub(program, "collisions", "symbols that share a display_fqn (or a name)", async (o) => {
-    const { collisions } = await import("../tools/magellan/queries.js");
-    return answerResult("collisions", collisions({ ...loc(o), field: o.field as "fqn" | "name" | undefined, limit: o.limit as number | undefined }));
-  })
-    .option("--field <field>", "fqn (display_fqn, default) or name", choice("--field", ["fqn", "name"] as const))
-    .option("--limit <n>", "at most n groups (default 1000)", intOption(TOOL, "--limit", 1));
+  // The read-only commands, in the order --help lists them.
+  for (const spec of READ_COMMANDS) register(program, spec);
 
   sub(program, "export", "the whole graph (seed 01 GraphExport 2.0.0)", async (o) => {
     const { exportGraph } = await import("../tools/magellan/export.js");
@@ -265,9 +159,10 @@ function commandInArgv(argv: string[]): string {
   return argv.slice(2).find((a) => known.includes(a)) ?? "magellan";
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv;
-  const program = build();
+/** Full parsing through commander: help, suggestions, usage errors, and the writing commands. */
+async function viaCommander(argv: string[]): Promise<void> {
+  const run = await import("./run.js");
+  const program = build(run);
   const first = argv.slice(2).find((a) => !a.startsWith("-"));
   // The seed-04 commands load tree-sitter; register them only when they may run or be listed.
   if (first === undefined || CODEINTEL.has(first) || first === "help") {
@@ -276,7 +171,7 @@ async function main(): Promise<void> {
       codeintelResult = r;
     });
   }
-  await runCli(
+  await run.runCli(
     program,
     TOOL,
     () => ({ kind: "query", command: chosen?.command ?? commandInArgv(argv) }),
@@ -294,4 +189,4 @@ async function main(): Promise<void> {
   );
 }
 
-await main();
+if (process.env[FULL_CLI_ENV] || !(await runReadCommand(process.argv))) await viaCommander(process.argv);

@@ -1,0 +1,267 @@
+/**
+ * magellan's read-only commands (status, query, find, refs, files, validate, collisions): their
+ * flags, how a request is made from them, and a way to run them without commander.
+ *
+ * One table serves two parsers. magellan.ts registers these commands with commander, which gives
+ * help, suggestions and every usage error. `runReadCommand` parses argv with node's own
+ * `util.parseArgs` against the same table and runs the same handler; it declines (returns false)
+ * on anything that is not a plain, valid command line (help, an unknown flag, a bad value), so
+ * commander answers those as it always did. Loading commander and its runner is a third of an
+ * answer's whole time, and agents call `find` and `refs` many times per task.
+ *
+ * The build bundles this module with what it imports into one file (package.json "build"), which
+ * saves Node's ESM loader a dozen module loads; unbundled it behaves the same.
+ */
+import { parseArgs } from "node:util";
+import { EXIT, ToolError } from "../contract/errors.js";
+import type { Diagnostic } from "../contract/schema.js";
+import { MAGELLAN_CODES } from "../graph/codes.js";
+import { queryEnvelope } from "./envelope.js";
+import { type CliResult, failureResult, intOption, printResult, tolerateClosedStdout } from "./output.js";
+
+export const TOOL = "magellan";
+
+// For magellan.ts, which takes everything from this module so that its quick path loads one file.
+export { EXIT, MAGELLAN_CODES, queryEnvelope };
+
+export type Opts = Record<string, unknown>;
+type Answer = { data: unknown; diagnostics: Diagnostic[]; partial?: boolean };
+
+export interface OptionSpec {
+  /** commander's syntax: `--name <value>` takes a value, `--flag` does not. */
+  flags: string;
+  description: string;
+  parse?: (value: string) => unknown;
+}
+
+export interface CommandSpec {
+  name: string;
+  description: string;
+  options: OptionSpec[];
+  run: (o: Opts) => Promise<CliResult>;
+}
+
+export function answerResult(command: string, a: Answer): CliResult {
+  const partial = a.partial ?? false;
+  return { envelope: queryEnvelope(TOOL, command, a.data, { partial, diagnostics: a.diagnostics }), exitCode: partial ? EXIT.partial : EXIT.ok };
+}
+
+export function usage(message: string, remediation: string): ToolError {
+  return new ToolError({ code: MAGELLAN_CODES.usage, error: "invalid_arguments", message, remediation, exitCode: EXIT.usage });
+}
+
+export function choice<T extends string>(flag: string, allowed: readonly T[]): (v: string) => T {
+  return (v) => {
+    if (!(allowed as readonly string[]).includes(v)) throw usage(`${flag} must be one of ${allowed.join(", ")}, got '${v}'`, `Pass ${flag} ${allowed[0]}.`);
+    return v as T;
+  };
+}
+
+/** Every magellan command takes these. */
+export const COMMON_OPTIONS: OptionSpec[] = [
+  {
+    flags: "--root <dir>",
+    description: "workspace root (default: the enclosing git work tree, else the current directory; for queries, the root the index was built from)",
+  },
+  { flags: "--db <file>", description: "index database (default: <root>/.magellan/code.db)" },
+  { flags: "--pretty", description: "indent the JSON output" },
+];
+
+export function loc(o: Opts): { root?: string; db?: string } {
+  return { root: o.root as string | undefined, db: o.db as string | undefined };
+}
+
+const RICH: OptionSpec[] = [
+  { flags: "--with-context <n>", description: "add SpanContext: n lines before and after each span", parse: intOption(TOOL, "--with-context") },
+  { flags: "--with-checksums", description: "add SpanChecksums: sha256 of the span's bytes and of its file as on disk" },
+  { flags: "--with-callers", description: "add SpanRelationships.callers (call sites resolved to the symbol)" },
+  { flags: "--with-callees", description: "add SpanRelationships.callees (calls made from inside the symbol)" },
+];
+
+function richOf(o: Opts): { context?: number; checksums?: boolean; callers?: boolean; callees?: boolean } {
+  return {
+    context: o.withContext as number | undefined,
+    checksums: Boolean(o.withChecksums),
+    callers: Boolean(o.withCallers),
+    callees: Boolean(o.withCallees),
+  };
+}
+
+const MATCH_MODES = ["exact", "prefix", "substring", "fuzzy"] as const;
+
+export const READ_COMMANDS: CommandSpec[] = [
+  {
+    name: "status",
+    description: "counts, schema version, last index time, stale and missing files",
+    options: [],
+    run: async (o) => {
+      const { status } = await import("../tools/magellan/queries.js");
+      return answerResult("status", status(loc(o)));
+    },
+  },
+  {
+    name: "query",
+    description: "the symbols defined in one file",
+    options: [
+      ...RICH,
+      { flags: "--file <path>", description: "the file (relative to the root or the current directory)" },
+      { flags: "--kind <kind>", description: "only symbols of this kind (function, Function or fn; class, method, struct, ...)" },
+    ],
+    run: async (o) => {
+      const { query } = await import("../tools/magellan/queries.js");
+      const file = o.file as string | undefined;
+      if (!file) throw usage("query needs --file", "magellan query --file src/main.rs [--kind function]");
+      return answerResult("query", query({ ...loc(o), ...richOf(o), file, kind: o.kind as string | undefined }));
+    },
+  },
+  {
+    name: "find",
+    description: "symbols by name (exact, prefix, substring, fuzzy) or by symbol_id",
+    options: [
+      ...RICH,
+      { flags: "--name <name>", description: "the symbol's name" },
+      { flags: "--symbol-id <id>", description: "a symbol_id from an earlier answer" },
+      { flags: "--path <path>", description: "only symbols in this file or under this folder" },
+      { flags: "--kind <kind>", description: "only symbols of this kind" },
+      {
+        flags: "--match <mode>",
+        description: "exact (default), prefix, substring or fuzzy (case-insensitive edit distance)",
+        parse: choice("--match", MATCH_MODES),
+      },
+      { flags: "--limit <n>", description: "at most n matches (default 200; partial:true and exit 4 when cut)", parse: intOption(TOOL, "--limit", 1) },
+    ],
+    run: async (o) => {
+      const { find } = await import("../tools/magellan/queries.js");
+      return answerResult(
+        "find",
+        find({
+          ...loc(o),
+          ...richOf(o),
+          name: o.name as string | undefined,
+          symbolId: o.symbolId as string | undefined,
+          path: o.path as string | undefined,
+          kind: o.kind as string | undefined,
+          match: o.match as (typeof MATCH_MODES)[number] | undefined,
+          limit: o.limit as number | undefined,
+        }),
+      );
+    },
+  },
+  {
+    name: "refs",
+    description: "references to a symbol (--direction in, default) or made from it (out)",
+    options: [
+      ...RICH,
+      { flags: "--name <name>", description: "the symbol's name (all symbols of that name, unless narrowed)" },
+      { flags: "--symbol-id <id>", description: "exactly one symbol" },
+      { flags: "--direction <dir>", description: "in: who refers to it; out: what it refers to", parse: choice("--direction", ["in", "out"] as const) },
+      { flags: "--path <path>", description: "only definitions in this file or folder" },
+      { flags: "--kind <kind>", description: "only definitions of this kind" },
+      { flags: "--limit <n>", description: "at most n references (default 1000)", parse: intOption(TOOL, "--limit", 1) },
+    ],
+    run: async (o) => {
+      const { refs } = await import("../tools/magellan/queries.js");
+      return answerResult(
+        "refs",
+        refs({
+          ...loc(o),
+          ...richOf(o),
+          name: o.name as string | undefined,
+          symbolId: o.symbolId as string | undefined,
+          direction: o.direction as "in" | "out" | undefined,
+          path: o.path as string | undefined,
+          kind: o.kind as string | undefined,
+          limit: o.limit as number | undefined,
+        }),
+      );
+    },
+  },
+  {
+    name: "files",
+    description: "the indexed files",
+    options: [{ flags: "--symbols", description: "add symbol_counts per file" }],
+    run: async (o) => {
+      const { files } = await import("../tools/magellan/queries.js");
+      return answerResult("files", files({ ...loc(o), symbols: Boolean(o.symbols) }));
+    },
+  },
+  {
+    name: "validate",
+    description: "check the index against the disk: missing, stale and unindexed files, orphan edges",
+    options: [],
+    run: async (o) => {
+      const [{ validate }, { locateForWrite }, { walkFiles }, { languageForPath }] = await Promise.all([
+        import("../tools/magellan/queries.js"),
+        import("../tools/magellan/common.js"),
+        import("../text/walk.js"),
+        import("../lang/registry.js"),
+      ]);
+      const walk = (): string[] => {
+        const { root } = locateForWrite(loc(o));
+        return walkFiles({ root })
+          .map((e) => e.rel)
+          .filter((p) => languageForPath(p) !== undefined);
+      };
+      return answerResult("validate", validate({ ...loc(o), walk: o.root !== undefined ? walk : undefined }));
+    },
+  },
+  {
+    name: "collisions",
+    description: "symbols that share a display_fqn (or a name)",
+    options: [
+      { flags: "--field <field>", description: "fqn (display_fqn, default) or name", parse: choice("--field", ["fqn", "name"] as const) },
+      { flags: "--limit <n>", description: "at most n groups (default 1000)", parse: intOption(TOOL, "--limit", 1) },
+    ],
+    run: async (o) => {
+      const { collisions } = await import("../tools/magellan/queries.js");
+      return answerResult("collisions", collisions({ ...loc(o), field: o.field as "fqn" | "name" | undefined, limit: o.limit as number | undefined }));
+    },
+  },
+];
+
+/** `--with-context <n>` -> ["with-context", true]; `--pretty` -> ["pretty", false]. */
+function flagName(flags: string): [string, boolean] {
+  const m = /^--([a-z][a-z-]*)( <[^>]+>)?$/.exec(flags);
+  if (!m) throw new Error(`magellan: option syntax not understood: ${flags}`);
+  return [m[1] as string, m[2] !== undefined];
+}
+
+/** commander's key for a long flag: --symbol-id -> symbolId. */
+function camel(name: string): string {
+  return name.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * Runs `magellan <read command> [--flag value]...` when argv is exactly that, and returns true;
+ * returns false, having printed nothing, when commander should handle the line instead.
+ */
+export async function runReadCommand(argv: string[]): Promise<boolean> {
+  const spec = READ_COMMANDS.find((c) => c.name === argv[2]);
+  if (!spec) return false;
+  const options: Record<string, { type: "string" | "boolean" }> = {};
+  const parsers = new Map<string, (v: string) => unknown>();
+  for (const o of [...COMMON_OPTIONS, ...spec.options]) {
+    const [name, takesValue] = flagName(o.flags);
+    options[name] = { type: takesValue ? "string" : "boolean" };
+    if (o.parse) parsers.set(name, o.parse);
+  }
+  const opts: Opts = {};
+  try {
+    const { values } = parseArgs({ args: argv.slice(3), options, strict: true, allowPositionals: false });
+    for (const [name, value] of Object.entries(values)) {
+      const parse = parsers.get(name);
+      opts[camel(name)] = parse && typeof value === "string" ? parse(value) : value;
+    }
+  } catch {
+    return false;
+  }
+  tolerateClosedStdout();
+  let result: CliResult;
+  try {
+    result = await spec.run(opts);
+  } catch (err) {
+    result = failureResult(TOOL, { kind: "query", command: spec.name }, err);
+  }
+  await printResult(result, Boolean(opts.pretty));
+  return true;
+}
