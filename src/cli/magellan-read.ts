@@ -9,8 +9,8 @@
  * commander answers those as it always did. Loading commander and its runner is a third of an
  * answer's whole time, and agents call `find` and `refs` many times per task.
  *
- * The build bundles this module with what it imports into one file (package.json "build"), which
- * saves Node's ESM loader a dozen module loads; unbundled it behaves the same.
+ * The build bundles this module, magellan.ts and what they load into one CommonJS file, the bin
+ * (scripts/bundle.ts); unbundled it behaves the same.
  */
 import { parseArgs } from "node:util";
 import { EXIT, ToolError } from "../contract/errors.js";

@@ -9,8 +9,9 @@
 import type { Command } from "commander";
 import type { ToolError } from "../contract/errors.js";
 import type * as RunModule from "./run.js";
-// Only magellan-read.js is loaded statically (the build bundles it into one file): the quick
-// path for the read commands then loads nothing else of ours.
+// Everything this file loads statically comes through magellan-read.js; the build bundles the two
+// with what they load into the bin, and loads the rest (commander's runner, index, watch, export,
+// the seed 04 commands) only when a command needs it.
 import {
   COMMON_OPTIONS,
   type CommandSpec,
@@ -189,4 +190,9 @@ async function viaCommander(argv: string[]): Promise<void> {
   );
 }
 
-if (process.env[FULL_CLI_ENV] || !(await runReadCommand(process.argv))) await viaCommander(process.argv);
+async function main(argv: string[]): Promise<void> {
+  if (process.env[FULL_CLI_ENV] || !(await runReadCommand(argv))) await viaCommander(argv);
+}
+
+// No top-level await: the build bundles this file as CommonJS (see scripts/bundle.ts).
+void main(process.argv);

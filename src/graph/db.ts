@@ -7,7 +7,7 @@
  * transaction, so a reader never sees half a file.
  */
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import type BetterSqlite3 from "better-sqlite3";
 import { EXIT, ToolError } from "../contract/errors.js";
@@ -17,7 +17,8 @@ export type DB = BetterSqlite3.Database;
 
 // require(), not import: importing a CommonJS package from ESM makes Node 20 lex its whole
 // source for named exports first, a cost every query paid at start-up.
-const Database = createRequire(import.meta.url)("better-sqlite3") as typeof BetterSqlite3;
+const require = createRequire(import.meta.url);
+const Database = require("better-sqlite3") as typeof BetterSqlite3;
 
 /** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */
 export const DB_SCHEMA_VERSION = 2;
@@ -150,12 +151,14 @@ function corrupt(path: string, why: string): ToolError {
 let binding: string | null | undefined;
 /**
  * The addon's path, handed to better-sqlite3 so it skips the `bindings` package (which walks a
- * stack trace and probes a dozen paths on every start); undefined lets it search as usual.
+ * stack trace and probes a dozen paths on every start); undefined lets it search as usual. Found
+ * from the package's entry, which the require above already resolved (a second resolution of a
+ * path inside the package would search node_modules again).
  */
 function sqliteBinding(): string | undefined {
   if (binding === undefined) {
     try {
-      const p = createRequire(import.meta.url).resolve("better-sqlite3/build/Release/better_sqlite3.node");
+      const p = join(dirname(require.resolve("better-sqlite3")), "..", "build", "Release", "better_sqlite3.node");
       binding = existsSync(p) ? p : null;
     } catch {
       binding = null;
