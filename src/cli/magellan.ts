@@ -4,12 +4,12 @@
  * query envelope (command = the subcommand) -> stdout. Each subcommand declares its envelope
  * command name and loads its tool module only when it runs, so start-up stays lean. The read
  * commands (find, refs, ...) run without commander when their command line is plain (see
- * magellan-read.ts); everything else, help and usage errors included, goes through commander.
+ * magellan-quick.ts); everything else, help and usage errors included, goes through commander.
  */
 import type { Command } from "commander";
 import type { ToolError } from "../contract/errors.js";
 import type * as RunModule from "./run.js";
-// Everything this file loads statically comes through magellan-read.js; the build bundles the two
+// Everything this file loads statically comes through magellan-quick.js; the build bundles the two
 // with what they load into the bin, and loads the rest (commander's runner, index, watch, export,
 // the seed 04 commands) only when a command needs it.
 import {
@@ -17,16 +17,16 @@ import {
   type CommandSpec,
   EXIT,
   MAGELLAN_CODES,
-  READ_COMMANDS,
+  QUICK_COMMANDS,
   TOOL,
   type Opts,
   answerResult,
   choice,
   loc,
   queryEnvelope,
-  runReadCommand,
+  runQuickCommand,
   usage,
-} from "./magellan-read.js";
+} from "./magellan-quick.js";
 import type { CliResult } from "./output.js";
 
 /** Set (to anything) to send every command line through commander, e.g. to compare the two parsers. */
@@ -59,20 +59,6 @@ function register(program: Command, spec: CommandSpec): void {
   }
 }
 
-function progressBar(): ((done: number, total: number) => void) | undefined {
-  if (!process.stderr.isTTY) return undefined;
-  let last = 0;
-  return (done, total) => {
-    const now = Date.now();
-    if (done < total && now - last < 100) return;
-    last = now;
-    const width = 30;
-    const filled = total === 0 ? width : Math.round((done / total) * width);
-    process.stderr.write(`\rmagellan index [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} files`);
-    if (done >= total) process.stderr.write("\n");
-  };
-}
-
 function build({ baseProgram, intOption }: typeof RunModule): Command {
   const program = baseProgram(TOOL, "The SQLite code graph of a workspace: symbols, references, calls, imports for nine languages, kept fresh.");
   program.addHelpText(
@@ -84,26 +70,12 @@ carry a STALE_INDEX warning (code ${MAGELLAN_CODES.stale_index}).
 
 Exit codes: 0 success (also "no matches"), 1 failure (ErrorResponse in data), 2 invalid arguments, 4 partial (results cut at --limit).
 
-Environment: ${FULL_CLI_ENV}=1 sends every command line through the full argument parser; by default the read commands
-(status, query, find, refs, files, validate, collisions) take a quicker one when the line is plain. Both answer alike.`,
+Environment: ${FULL_CLI_ENV}=1 sends every command line through the full argument parser; by default index and the read
+commands (status, query, find, refs, files, validate, collisions) take a quicker one when the line is plain. Both answer alike.`,
   );
 
-  sub(program, "index", "build the index, or refresh it incrementally (by content sha256)", async (o) => {
-    const { index } = await import("../tools/magellan/index.js");
-    return answerResult(
-      "index",
-      await index({
-        ...loc(o),
-        rebuild: Boolean(o.rebuild),
-        maxBytes: o.maxFileSize as number | undefined,
-        threads: o.threads as number | undefined,
-        onProgress: progressBar(),
-      }),
-    );
-  })
-    .option("--rebuild", "delete the index and build it from scratch (recovers a corrupt or other-version index)")
-    .option("--max-file-size <bytes>", "skip (and count) files larger than this (default 4194304)", intOption(TOOL, "--max-file-size", 1))
-    .option("--threads <n>", "extraction worker threads (default: the number of CPUs)", intOption(TOOL, "--threads", 1));
+  const quick = new Map(QUICK_COMMANDS.map((c) => [c.name, c]));
+  register(program, quick.get("index") as CommandSpec);
 
   sub(program, "watch", "index, then keep the index fresh as files change; prints one JSON line per index cycle", async (o) => {
     const { watch } = await import("../tools/magellan/watch.js");
@@ -129,7 +101,7 @@ Environment: ${FULL_CLI_ENV}=1 sends every command line through the full argumen
     .option("--max-file-size <bytes>", "skip files larger than this (default 4194304)", intOption(TOOL, "--max-file-size", 1));
 
   // The read-only commands, in the order --help lists them.
-  for (const spec of READ_COMMANDS) register(program, spec);
+  for (const spec of QUICK_COMMANDS) if (spec.name !== "index") register(program, spec);
 
   sub(program, "export", "the whole graph (seed 01 GraphExport 2.0.0)", async (o) => {
     const { exportGraph } = await import("../tools/magellan/export.js");
@@ -191,7 +163,7 @@ async function viaCommander(argv: string[]): Promise<void> {
 }
 
 async function main(argv: string[]): Promise<void> {
-  if (process.env[FULL_CLI_ENV] || !(await runReadCommand(argv))) await viaCommander(argv);
+  if (process.env[FULL_CLI_ENV] || !(await runQuickCommand(argv))) await viaCommander(argv);
 }
 
 // No top-level await: the build bundles this file as CommonJS (see scripts/bundle.ts).

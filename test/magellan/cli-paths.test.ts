@@ -1,6 +1,6 @@
 /**
- * magellan's read commands run without commander when their command line is plain
- * (src/cli/magellan-read.ts), and through commander otherwise or when MAGELLAN_FULL_CLI is set.
+ * magellan's index and read commands run without commander when their command line is plain
+ * (src/cli/magellan-quick.ts), and through commander otherwise or when MAGELLAN_FULL_CLI is set.
  * Both must print the same envelope and exit with the same code, for answers, partial answers,
  * tool errors and usage errors alike. The quick path runs from the bundle the build makes, so
  * this also checks that the bundle behaves as the modules it was made from.
@@ -17,10 +17,12 @@ function stable(text: string): unknown {
   const env = JSON.parse(text) as Record<string, unknown>;
   delete env.execution_id;
   delete env.timestamp;
+  const data = env.data as Record<string, unknown> | undefined;
+  if (data && env.command === "index") delete data.duration_ms;
   return env;
 }
 
-describe("magellan read commands with and without commander", () => {
+describe("magellan quick commands with and without commander", () => {
   let root: string;
   before(async () => {
     root = await indexed("multi", ["ts"]);
@@ -48,10 +50,21 @@ describe("magellan read commands with and without commander", () => {
       { args: ["files", "--symbols"], code: 0 },
       { args: ["collisions", "--field", "name"], code: 0 },
       { args: ["validate"], code: 0 },
+      // Last: index takes in the stale file. Each of its runs first gets one changed file.
+      { args: ["index", "--threads", "0"], code: 2 },
+      { args: ["index"], code: 0 },
+      { args: ["index", "--threads", "1", "--max-file-size", "100000"], code: 0 },
     ];
+    let edit = 0;
+    const touch = (): void => writeFileSync(join(root, "ts", "changed.ts"), `export const edit${edit++} = ${edit};\n`);
     for (const c of cases) {
       const args = [...c.args, "--root", root];
+      if (c.args[0] === "index" && c.code === 0) {
+        if (edit === 0) await runTool("magellan", ["index", "--root", root], { cwd: root });
+        touch();
+      }
       const quick = await runTool("magellan", args, { cwd: root });
+      if (c.args[0] === "index" && c.code === 0) touch();
       const full = await runTool("magellan", args, { cwd: root, env: { MAGELLAN_FULL_CLI: "1" } });
       const what = c.args.join(" ");
       assert.equal(quick.code, c.code, `${what}: ${quick.stdout}${quick.stderr}`);

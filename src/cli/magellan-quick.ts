@@ -1,6 +1,7 @@
 /**
- * magellan's read-only commands (status, query, find, refs, files, validate, collisions): their
- * flags, how a request is made from them, and a way to run them without commander.
+ * magellan's index command and read-only commands (status, query, find, refs, files, validate,
+ * collisions): their flags, how a request is made from them, and a way to run them without
+ * commander.
  *
  * One table serves two parsers. magellan.ts registers these commands with commander, which gives
  * help, suggestions and every usage error. `runReadCommand` parses argv with node's own
@@ -89,7 +90,43 @@ function richOf(o: Opts): { context?: number; checksums?: boolean; callers?: boo
 
 const MATCH_MODES = ["exact", "prefix", "substring", "fuzzy"] as const;
 
-export const READ_COMMANDS: CommandSpec[] = [
+function progressBar(): ((done: number, total: number) => void) | undefined {
+  if (!process.stderr.isTTY) return undefined;
+  let last = 0;
+  return (done, total) => {
+    const now = Date.now();
+    if (done < total && now - last < 100) return;
+    last = now;
+    const width = 30;
+    const filled = total === 0 ? width : Math.round((done / total) * width);
+    process.stderr.write(`\rmagellan index [${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} files`);
+    if (done >= total) process.stderr.write("\n");
+  };
+}
+
+export const QUICK_COMMANDS: CommandSpec[] = [
+  {
+    name: "index",
+    description: "build the index, or refresh it incrementally (by content sha256)",
+    options: [
+      { flags: "--rebuild", description: "delete the index and build it from scratch (recovers a corrupt or other-version index)" },
+      { flags: "--max-file-size <bytes>", description: "skip (and count) files larger than this (default 4194304)", parse: intOption(TOOL, "--max-file-size", 1) },
+      { flags: "--threads <n>", description: "extraction worker threads (default: the number of CPUs)", parse: intOption(TOOL, "--threads", 1) },
+    ],
+    run: async (o) => {
+      const { index } = await import("../tools/magellan/index.js");
+      return answerResult(
+        "index",
+        await index({
+          ...loc(o),
+          rebuild: Boolean(o.rebuild),
+          maxBytes: o.maxFileSize as number | undefined,
+          threads: o.threads as number | undefined,
+          onProgress: progressBar(),
+        }),
+      );
+    },
+  },
   {
     name: "status",
     description: "counts, schema version, last index time, stale and missing files",
@@ -232,11 +269,11 @@ function camel(name: string): string {
 }
 
 /**
- * Runs `magellan <read command> [--flag value]...` when argv is exactly that, and returns true;
+ * Runs `magellan <quick command> [--flag value]...` when argv is exactly that, and returns true;
  * returns false, having printed nothing, when commander should handle the line instead.
  */
-export async function runReadCommand(argv: string[]): Promise<boolean> {
-  const spec = READ_COMMANDS.find((c) => c.name === argv[2]);
+export async function runQuickCommand(argv: string[]): Promise<boolean> {
+  const spec = QUICK_COMMANDS.find((c) => c.name === argv[2]);
   if (!spec) return false;
   const options: Record<string, { type: "string" | "boolean" }> = {};
   const parsers = new Map<string, (v: string) => unknown>();
