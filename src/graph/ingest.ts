@@ -127,12 +127,13 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   };
   const parseRecovered: string[] = [];
   let done = 0;
-  // A cold run stores references only once every symbol is known, resolved as they are
-  // inserted: writing them unresolved and reading them all back to update costs twice over.
+  // References are stored only once every symbol is known, resolved as they are inserted:
+  // writing them unresolved and reading them back to update costs twice over.
   const deferred: { id: number; rows: FileRows }[] = [];
   // Held references cost ~150 bytes each: past this many (a very large repository) they are
   // stored unresolved at once and resolved by reading them back, as memory matters more then.
   const deferLimit = Number(process.env.MAGELLAN_DEFER_LIMIT) || 2_000_000;
+  const inline = tasks.length <= INLINE_LIMIT;
   let deferredRefs = 0;
   let spilled = false;
 
@@ -159,7 +160,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         } else {
           if (old) forget(old.id, old.path);
           touchedPaths.add(o.rel);
-          const defer = cold && !spilled;
+          const defer = !spilled && (cold || inline);
           const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows, !defer);
           if (defer) {
             deferred.push({ id, rows: o.rows });
@@ -183,15 +184,69 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     options.onProgress?.(done, tasks.length);
   };
 
+  /** Stores deferred[from, to) with their references resolved; returns how many references. */
+  const storeDeferred = (resolver: Resolver, from: number, to: number): number => {
+    let n = 0;
+    for (let k = from; k < to; k++) {
+      const d = deferred[k] as { id: number; rows: FileRows };
+      const { names, kinds, qualifiers } = d.rows.refs;
+      store.insertRefs(d.id, d.rows, (i, caller) =>
+        resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: qualifiers[i] ?? null, caller_symbol_id: caller }),
+      );
+      n += names.length;
+      // Let the rows go as soon as they are stored.
+      deferred[k] = undefined as unknown as { id: number; rows: FileRows };
+    }
+    return n;
+  };
+
   if (cold) {
     db.exec(DROP_SECONDARY_INDEXES);
     db.transaction(() => setMeta(db, "resolve_pending", "1"))();
   } else db.exec(SECONDARY_INDEXES);
-  if (tasks.length <= INLINE_LIMIT) apply(tasks.map((t) => processFile(t)));
-  else await runPool(tasks, apply, options.threads);
-
-  debug?.(`extracted and stored ${tasks.length} files`);
   let resolved = 0;
+  /** An incremental run's re-resolution, once its files are stored. */
+  const reresolve = (): void => {
+    for (const f of removed) {
+      if (!stored.has(f.path)) continue;
+      forget(f.id, f.path);
+      store.removeFile(f.id);
+    }
+    const resolver = new Resolver(db);
+    const changed = new Set(changedIds);
+    if (deferred.length > 0) {
+      resolver.prefetch(deferred.flatMap((d) => d.rows.refs.names));
+      resolved += storeDeferred(resolver, 0, deferred.length);
+    } else resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
+    const removedSyms = [...oldSigs].filter(([k]) => !newSigs.has(k)).map(([, v]) => v);
+    const addedSyms = [...newSigs].filter(([k]) => !oldSigs.has(k)).map(([, v]) => v);
+    const names = [...new Set([...removedSyms, ...addedSyms].map((x) => x.name))];
+    const liveIds = new Set([...newSigs.values()].map((x) => x.id));
+    resolved += resolver.resolveRows(resolver.refsNamed(names, changed));
+    // Edges into changed files under another name (import aliases) whose target went away.
+    resolved += resolver.resolveRows(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
+    // A new symbol can give an unresolved alias in an importing file its target.
+    if (addedSyms.length > 0) {
+      const importers = resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id));
+      resolved += resolver.resolveRows(resolver.unresolvedRefsOfFiles(importers));
+    }
+    setMeta(db, "last_index_time", indexedAt);
+  };
+
+  if (inline && !cold) {
+    // A few changed files: stored and re-resolved in one transaction, so their references are
+    // written once, resolved, and a killed run leaves the index as it was.
+    const outs = tasks.map((t) => processFile(t));
+    db.transaction(() => {
+      apply(outs);
+      debug?.(`extracted and stored ${tasks.length} files`);
+      reresolve();
+    })();
+  } else {
+    if (inline) apply(tasks.map((t) => processFile(t)));
+    else await runPool(tasks, apply, options.threads);
+    debug?.(`extracted and stored ${tasks.length} files`);
+  }
   if (cold) {
     db.exec(SYMBOL_INDEXES);
     debug?.("built symbol indexes");
@@ -216,16 +271,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     const BATCH = 64;
     for (let b = 0; b < deferred.length; b += BATCH) {
       db.transaction(() => {
-        for (let k = b; k < Math.min(b + BATCH, deferred.length); k++) {
-          const d = deferred[k] as { id: number; rows: FileRows };
-          const { names, kinds, qualifiers } = d.rows.refs;
-          store.insertRefs(d.id, d.rows, (i, caller) =>
-            resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: qualifiers[i] ?? null, caller_symbol_id: caller }),
-          );
-          resolved += names.length;
-          // Let the rows go as soon as they are stored.
-          deferred[k] = undefined as unknown as { id: number; rows: FileRows };
-        }
+        resolved += storeDeferred(resolver, b, Math.min(b + BATCH, deferred.length));
       })();
     }
     debug?.(`resolved and stored ${resolved} references`);
@@ -240,29 +286,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     db.exec("ANALYZE");
     debug?.("analyzed");
   } else {
-    db.transaction(() => {
-      for (const f of removed) {
-        if (!stored.has(f.path)) continue;
-        forget(f.id, f.path);
-        store.removeFile(f.id);
-      }
-      const resolver = new Resolver(db);
-      const changed = new Set(changedIds);
-      resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
-      const removedSyms = [...oldSigs].filter(([k]) => !newSigs.has(k)).map(([, v]) => v);
-      const addedSyms = [...newSigs].filter(([k]) => !oldSigs.has(k)).map(([, v]) => v);
-      const names = [...new Set([...removedSyms, ...addedSyms].map((x) => x.name))];
-      const liveIds = new Set([...newSigs.values()].map((x) => x.id));
-      resolved += resolver.resolveRows(resolver.refsNamed(names, changed));
-      // Edges into changed files under another name (import aliases) whose target went away.
-      resolved += resolver.resolveRows(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
-      // A new symbol can give an unresolved alias in an importing file its target.
-      if (addedSyms.length > 0) {
-        const importers = resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id));
-        resolved += resolver.resolveRows(resolver.unresolvedRefsOfFiles(importers));
-      }
-      setMeta(db, "last_index_time", indexedAt);
-    })();
+    if (!inline) db.transaction(reresolve)();
     debug?.(`re-resolved ${resolved} references`);
   }
   db.transaction(() => setMeta(db, "root", root))();

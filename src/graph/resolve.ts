@@ -507,7 +507,8 @@ export class Resolver {
    * Loads the candidates of many names in one query (an incremental run resolves a few thousand
    * references with a few hundred names: one query each cost more than the resolving).
    */
-  private prefetch(names: Iterable<string>): void {
+  /** Loads the candidates of many names in one query (one per name would cost far more). */
+  prefetch(names: Iterable<string>): void {
     if (this.preloaded) return;
     const missing = [...new Set(names)].filter((n) => !this.nameCache.has(n));
     if (missing.length < 2) return;

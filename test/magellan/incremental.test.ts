@@ -196,6 +196,46 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.deepEqual(rows(join(root, "spilled.db")), a);
   });
 
+  it("incremental runs end with the graph a rebuild makes (a few files in one transaction, many through the workers)", async () => {
+    const root = copyFixture("multi");
+    const graph = (db: string): unknown[] => {
+      const d = new Database(db, { readonly: true });
+      const out = [
+        d.prepare("SELECT path, language, hash, symbol_count, ref_count, call_count FROM files ORDER BY path").all(),
+        d.prepare(`SELECT f.path, s.symbol_id, s.name, s.kind, s.parent_symbol_id, s.canonical_fqn, s.byte_start, s.byte_end
+                   FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.symbol_id`).all(),
+        d.prepare(`SELECT f.path, r.name, r.kind, r.byte_start, r.caller_symbol_id, r.target_symbol_id, r.resolution, r.candidates
+                   FROM refs r JOIN files f ON f.id = r.file_id ORDER BY f.path, r.byte_start, r.name`).all(),
+      ];
+      d.close();
+      return out;
+    };
+    const index = async (...args: string[]): Promise<void> => {
+      const r = await runTool("magellan", ["index", "--root", root, ...args]);
+      assert.equal(r.code, 0, r.stdout);
+    };
+    const sameAsRebuild = async (what: string): Promise<void> => {
+      await index();
+      await index("--rebuild", "--db", join(root, "fresh.db"));
+      assert.deepEqual(graph(join(root, ".magellan", "code.db")), graph(join(root, "fresh.db")), what);
+    };
+    await index();
+    // A few files: a target renamed, a caller added, a file deleted, a Python module edited.
+    const util = join(root, "ts/util.ts");
+    writeFileSync(util, readFileSync(util, "utf8").replace("export function helper(", "export function helper2("));
+    writeFileSync(join(root, "ts/extra.ts"), 'import { helper2 } from "./util";\nexport function useIt(): number {\n  return helper2(1);\n}\n');
+    rmSync(join(root, "ts/other.ts"));
+    const py = join(root, "py/pkg/shapes.py");
+    writeFileSync(py, `${readFileSync(py, "utf8")}\n\ndef added_late():\n    return added_late()\n`);
+    await sameAsRebuild("after a few changed files");
+    // More changed files than one transaction takes: they go through the worker pool.
+    for (let i = 0; i < 40; i++) {
+      writeFileSync(join(root, `ts/gen${i}.ts`), `import { useIt } from "./extra";\nexport function gen${i}(): number {\n  return useIt() + gen${(i + 1) % 40}();\n}\n`);
+    }
+    writeFileSync(util, readFileSync(util, "utf8").replace("export function helper2(", "export function helper("));
+    await sameAsRebuild("after many changed files");
+  });
+
   it("a lock left by a killed writer is taken over", async () => {
     const root = await indexed("multi", ["ts"]);
     const lock = join(root, ".magellan/code.db.lock");
