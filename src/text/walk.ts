@@ -72,7 +72,7 @@ export function walkFiles(options: WalkOptions): WalkEntry[] {
       continue;
     }
     const levels = options.noIgnore ? [] : ancestorLevels(start);
-    walkDir(start, levels, gitWorkTree(start) !== undefined, options, globs, out);
+    walkDir(start, toRelative(root, start), levels, gitWorkTree(start) !== undefined, options, globs, out);
   }
   out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   // A file reachable from two start points is listed once.
@@ -180,6 +180,8 @@ function isIgnored(levels: Level[], abs: string, isDir: boolean): boolean {
 
 function walkDir(
   dir: string,
+  /** `dir` relative to the root, with `/` separators ("" for the root). */
+  dirRel: string,
   parentLevels: Level[],
   inGit: boolean,
   options: WalkOptions,
@@ -190,7 +192,7 @@ function walkDir(
   try {
     entries = readdirSync(dir, { withFileTypes: true });
   } catch {
-    options.onSkip?.(toRelative(options.root, dir), "unreadable");
+    options.onSkip?.(dirRel, "unreadable");
     return;
   }
   let levels = parentLevels;
@@ -209,7 +211,6 @@ function walkDir(
     inGit = inGit || isGitTop;
   }
   // String concatenation instead of join/relative per entry: the walk's hot loop.
-  const dirRel = toRelative(options.root, dir);
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
   for (const ent of entries) {
     const name = ent.name;
@@ -228,7 +229,7 @@ function walkDir(
       if (!options.hidden && name.startsWith(".")) continue;
       if (!options.noIgnore && isIgnored(levels, abs, isDir)) continue;
     }
-    if (isDir) walkDir(abs, levels, inGit, options, globs, out);
+    if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out);
     else {
       const entry = { abs, rel };
       out.push(entry);
