@@ -4,10 +4,12 @@
  * file, dist/src/cli/magellan.cjs, which package.json's `bin` names. A CommonJS entry skips
  * Node's ESM loader (its set-up, and a resolve, link and evaluate step per module, and a facade
  * per builtin): `magellan find` starts about 40 ms sooner than from the ES modules tsc emits.
- * npm packages stay external, and so do the modules the entry itself imports dynamically (watch,
+ * npm packages stay external but for better-sqlite3's JavaScript, and so do the modules the entry
+ * itself imports dynamically (watch,
  * export, the seed 04 commands, commander's runner): they load as the ES modules they are, only
  * when those commands run. `node dist/src/cli/magellan.js` runs the same code unbundled.
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,6 +45,15 @@ function ownModuleUrl(outDir: string): Plugin {
   };
 }
 
+/**
+ * Packages taken into the bundle: plain JavaScript that every query loads (better-sqlite3's
+ * library; its native addon is still loaded from node_modules). Every other package stays
+ * external: native, large, or loaded only by some commands.
+ */
+const INTERNAL_PACKAGES = new Set(["better-sqlite3", "bindings", "file-uri-to-path"]);
+const pkg = JSON.parse(readFileSync(REPO + "package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => !INTERNAL_PACKAGES.has(n));
+
 const BUNDLES = [{ entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.cjs" }];
 
 for (const { entry, out } of BUNDLES) {
@@ -53,7 +64,7 @@ for (const { entry, out } of BUNDLES) {
     platform: "node",
     format: "cjs",
     target: "node20",
-    packages: "external",
+    external: [...external, ...external.map((n) => `${n}/*`)],
     banner: {
       js: '"use strict";\nconst __moduleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, rel)).href;',
     },

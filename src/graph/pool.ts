@@ -5,7 +5,6 @@
  * whole repository's trees) are in memory at once.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import type { FileOutcome, FileTask } from "./process-file.js";
 
 const CHUNK = 24;
@@ -21,6 +20,8 @@ export async function runPool(
   const n = Math.max(1, Math.min(threads, chunks.length));
   let next = 0;
   let failure: Error | undefined;
+  // Loaded here, not at start-up: most incremental runs take the few files inline.
+  const { Worker } = await import("node:worker_threads");
   const url = new URL("./worker.js", import.meta.url);
   const workers = Array.from({ length: n }, () => new Worker(url));
   try {
