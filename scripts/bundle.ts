@@ -1,13 +1,12 @@
 /**
  * Build step after tsc: bundles magellan's CLI entry (dist/src/cli/magellan.js) with our modules
  * it loads statically or for its quick commands (index and the read commands) into one CommonJS
- * file, dist/src/cli/magellan.cjs, which package.json's `bin` names. A CommonJS entry skips
- * Node's ESM loader (its set-up, and a resolve, link and evaluate step per module, and a facade
- * per builtin): `magellan find` starts about 40 ms sooner than from the ES modules tsc emits.
- * npm packages stay external but for better-sqlite3's JavaScript, and so do the modules the entry
- * itself imports dynamically (watch,
- * export, the seed 04 commands, commander's runner): they load as the ES modules they are, only
- * when those commands run. `node dist/src/cli/magellan.js` runs the same code unbundled.
+ * file, dist/src/cli/magellan.bundle.cjs, which the bin (magellan-bin.cjs) runs with a V8 code
+ * cache. A CommonJS entry skips Node's ESM loader (its set-up, and a resolve, link and evaluate
+ * step per module, and a facade per builtin). npm packages stay external but for better-sqlite3's
+ * JavaScript, and so do the modules the entry itself imports dynamically (watch, export, the
+ * seed 04 commands, commander's runner): they load as the ES modules they are, only when those
+ * commands run. `node dist/src/cli/magellan.js` runs the same code unbundled.
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -17,29 +16,25 @@ import { build, type Plugin } from "esbuild";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
-function lazyImportsStayExternal(entry: string): Plugin {
-  return {
-    name: "lazy-imports-stay-external",
-    setup(b) {
-      b.onResolve({ filter: /^\./ }, (args) => (args.kind === "dynamic-import" && args.importer === entry ? { path: args.path, external: true } : undefined));
-    },
-  };
-}
-
 /**
  * Each bundled module keeps its own import.meta.url (the file tsc emitted, beside the bundle in
  * dist/), so what it finds relative to itself (worker scripts, query files, packages) is found
  * exactly as when it runs unbundled.
  */
-function ownModuleUrl(outDir: string): Plugin {
+function ownModuleUrl(outDir: string, entry: string): Plugin {
   return {
     name: "own-module-url",
     setup(b) {
       b.onLoad({ filter: /\.js$/ }, async (args) => {
-        const text = await readFile(args.path, "utf8");
-        if (!text.includes("import.meta.url")) return undefined;
-        const rel = JSON.stringify(relative(outDir, args.path));
-        return { contents: text.replaceAll("import.meta.url", `__moduleUrl(${rel})`), loader: "js", resolveDir: dirname(args.path) };
+        let text = await readFile(args.path, "utf8");
+        const own = text.includes("import.meta.url");
+        // The entry's own dynamic imports stay ES module loads at run time, through the loader
+        // the bin hands the bundle (see src/contract/code-cache.cts).
+        const lazy = args.path === entry && /\bimport\((["'])\./.test(text);
+        if (!own && !lazy) return undefined;
+        if (own) text = text.replaceAll("import.meta.url", `__moduleUrl(${JSON.stringify(relative(outDir, args.path))})`);
+        if (lazy) text = text.replace(/\bimport\((["'])(\.[^"']+)\1\)/g, (_m, q: string, spec: string) => `__load(${q}${spec}${q})`);
+        return { contents: text, loader: "js", resolveDir: dirname(args.path) };
       });
     },
   };
@@ -54,7 +49,7 @@ const INTERNAL_PACKAGES = new Set(["better-sqlite3", "bindings", "file-uri-to-pa
 const pkg = JSON.parse(readFileSync(REPO + "package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => !INTERNAL_PACKAGES.has(n));
 
-const BUNDLES = [{ entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.cjs" }];
+const BUNDLES = [{ entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs" }];
 
 for (const { entry, out } of BUNDLES) {
   await build({
@@ -66,9 +61,14 @@ for (const { entry, out } of BUNDLES) {
     target: "node20",
     external: [...external, ...external.map((n) => `${n}/*`)],
     banner: {
-      js: '"use strict";\nconst __moduleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, rel)).href;',
+      js: [
+        '"use strict";',
+        'const __moduleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, rel)).href;',
+        // Run by the bin, the bundle gets __esmImport; required as a plain module, import() works.
+        'const __load = typeof __esmImport === "function" ? __esmImport : (s) => import(s);',
+      ].join("\n"),
     },
-    plugins: [lazyImportsStayExternal(REPO + entry), ownModuleUrl(dirname(REPO + out))],
+    plugins: [ownModuleUrl(dirname(REPO + out), REPO + entry)],
     sourcemap: true,
     logLevel: "warning",
   });

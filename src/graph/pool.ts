@@ -4,7 +4,9 @@
  * results are handed over chunk by chunk, so no more than a few chunks of rows (and never a
  * whole repository's trees) are in memory at once.
  */
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import type * as WorkerThreads from "node:worker_threads";
 import type { FileOutcome, FileTask } from "./process-file.js";
 
 const CHUNK = 24;
@@ -20,8 +22,10 @@ export async function runPool(
   const n = Math.max(1, Math.min(threads, chunks.length));
   let next = 0;
   let failure: Error | undefined;
-  // Loaded here, not at start-up: most incremental runs take the few files inline.
-  const { Worker } = await import("node:worker_threads");
+  // Loaded here, not at start-up: most incremental runs take the few files inline. require(),
+  // not import(): the bundled CLI runs as a script compiled from a code cache, where import()
+  // has no loader.
+  const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
   const url = new URL("./worker.js", import.meta.url);
   const workers = Array.from({ length: n }, () => new Worker(url));
   try {

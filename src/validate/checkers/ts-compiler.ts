@@ -11,14 +11,13 @@
  *   against the source and its own version and flags and ignores a stale one; any trouble with
  *   the cache falls back to a plain load. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
-import { createHash, randomBytes } from "node:crypto";
-import { lstatSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Script } from "node:vm";
-import { threadId } from "node:worker_threads";
 import type TS from "typescript";
+import { privateCacheDir, writeCacheFile } from "../../contract/code-cache.cjs";
 
 export type { TS };
 
@@ -31,21 +30,10 @@ interface Loaded {
   saveCodeCache(): void;
 }
 
-/** The cache directory, only if it is ours alone: a planted cache would be code we run. */
-function cacheDir(): string | undefined {
-  if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
-  const uid = process.getuid?.();
-  if (uid === undefined) return undefined;
-  const dir = join(tmpdir(), `llmtools-v8-cache-${uid}`);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = lstatSync(dir);
-  return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? dir : undefined;
-}
-
 function load(): Loaded {
   let cachePath: string | undefined;
   try {
-    const dir = cacheDir();
+    const dir = privateCacheDir();
     if (dir) {
       const st = statSync(FILE);
       const key = [process.version, process.arch, FILE, st.size, st.mtimeMs, process.execArgv.join(" ")].join("\u0000");
@@ -75,14 +63,7 @@ function load(): Loaded {
     ts: mod.exports as typeof TS,
     saveCodeCache: () => {
       if (!fresh) return;
-      // Unique per writer (two sessions in one process have two workers): renamed whole or not at all.
-      const tmp = `${target}.${process.pid}.${threadId}.${randomBytes(4).toString("hex")}.tmp`;
-      try {
-        writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-        renameSync(tmp, target);
-      } catch {
-        rmSync(tmp, { force: true });
-      }
+      writeCacheFile(target, script.createCachedData());
     },
   };
 }

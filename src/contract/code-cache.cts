@@ -1,0 +1,102 @@
+/**
+ * V8 code caches for short-lived processes on Node 20, which has no module.enableCompileCache:
+ * the bytecode of every function a run compiled is saved once and handed to V8 on later runs,
+ * which then compiles neither the file's top level nor, lazily, the functions that run.
+ *
+ * CommonJS (a .cts file), so that a bin can load it with require() before any ES module loader
+ * is set up; ES modules import it too.
+ */
+import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { Script } from "node:vm";
+
+/**
+ * The per-user cache directory, only if it is ours alone (a cache planted by someone else would
+ * be code we run). Undefined when caching is off (NODE_DISABLE_COMPILE_CACHE, as Node 22 spells
+ * it) or the directory cannot be trusted.
+ */
+export function privateCacheDir(): string | undefined {
+  if (process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const uid = process.getuid?.();
+  if (uid === undefined) return undefined;
+  const dir = join(tmpdir(), `llmtools-v8-cache-${uid}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? dir : undefined;
+}
+
+/** Writes a cache file whole or not at all (concurrent writers each rename their own file). */
+export function writeCacheFile(target: string, data: Buffer): void {
+  const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    writeFileSync(tmp, data, { mode: 0o600 });
+    renameSync(tmp, target);
+  } catch {
+    rmSync(tmp, { force: true });
+  }
+}
+
+/**
+ * The cache file of a script: named by the script and its size and mtime (a rebuilt script gets
+ * a new cache; V8's own check compares only the source length), by Node's version and flags (V8
+ * refuses a cache from another version or other flags anyway), and by `variant`: what the run
+ * does (a command), so that each kind of run keeps the functions it needs.
+ */
+function cacheFileFor(dir: string, file: string, variant: string): { path: string; build: string } {
+  const st = statSync(file);
+  const flags = process.execArgv.join(" ").replace(/[^\w.-]+/g, "_").slice(0, 64);
+  const build = `-${st.size}-${Math.trunc(st.mtimeMs)}.v8`;
+  return { path: join(dir, `${basename(file)}-${variant}-${process.version}-${process.arch}-${flags}${build}`), build };
+}
+
+/**
+ * Runs a CommonJS bundle (`file`) as Node's loader would run it, with a code cache when one can
+ * be kept. The bundle gets `__esmImport(specifier)` for its dynamic imports of ES modules (a
+ * script compiled from a cache loses the host data `import()` needs); a specifier is relative to
+ * the bundle. The cache is written at exit, after the run compiled what it needed, when there
+ * was none or V8 refused it; a missing or unusable cache only means compiling as usual.
+ */
+export function runBundle(file: string, variant: string): void {
+  const esmImport = (specifier: string): Promise<unknown> => import(pathToFileURL(join(dirname(file), specifier)).href);
+  const source = readFileSync(file, "utf8");
+  let cache: { path: string; build: string } | undefined;
+  let cachedData: Buffer | undefined;
+  try {
+    const dir = privateCacheDir();
+    cache = dir === undefined ? undefined : cacheFileFor(dir, file, /^[a-z][a-z-]{0,23}$/.test(variant) ? variant : "other");
+  } catch {
+    cache = undefined;
+  }
+  try {
+    if (cache) cachedData = readFileSync(cache.path);
+  } catch {
+    cachedData = undefined;
+  }
+  // A shebang is not JavaScript once wrapped; a comment of the same length keeps the positions.
+  const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
+  const script = new Script(`(function (exports, require, module, __filename, __dirname, __esmImport) {${body}\n})`, {
+    filename: file,
+    ...(cachedData ? { cachedData } : {}),
+  });
+  if (cache && (cachedData === undefined || script.cachedDataRejected === true)) {
+    const { path: target, build } = cache;
+    process.once("exit", () => {
+      try {
+        writeCacheFile(target, script.createCachedData());
+        // Caches of earlier builds of this script are of no further use.
+        const stem = `${basename(file)}-`;
+        for (const name of readdirSync(dirname(target))) {
+          if (name.startsWith(stem) && name.endsWith(".v8") && !name.endsWith(build)) rmSync(join(dirname(target), name), { force: true });
+        }
+      } catch {
+        // A cache is an optimisation: failing to keep one changes nothing else.
+      }
+    });
+  }
+  const wrapper = script.runInThisContext() as (e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string, i: typeof esmImport) => void;
+  const mod = { exports: {} };
+  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), esmImport);
+}

@@ -1,0 +1,79 @@
+/**
+ * src/contract/code-cache.cts: a CommonJS bundle run with a V8 code cache (the magellan bin runs
+ * its bundle this way). Each case runs a real Node process with its own TMPDIR, so the cache
+ * directory is the test's alone.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { DIST, tempDir } from "../support/run.js";
+
+const CODE_CACHE = join(DIST, "src", "contract", "code-cache.cjs");
+
+function run(bundle: string, tmp: string, env: Record<string, string> = {}): string {
+  const r = spawnSync(process.execPath, ["-e", `require(${JSON.stringify(CODE_CACHE)}).runBundle(${JSON.stringify(bundle)}, "find")`], {
+    env: { ...process.env, TMPDIR: tmp, ...env },
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+function cacheFiles(tmp: string): string[] {
+  const uid = process.getuid?.() ?? 0;
+  try {
+    return readdirSync(join(tmp, `llmtools-v8-cache-${uid}`)).filter((n) => n.endsWith(".v8"));
+  } catch {
+    return [];
+  }
+}
+
+/** A bundle that reports what it sees, and loads an ES module through the loader it is given. */
+function writeBundle(dir: string, word: string): string {
+  const file = join(dir, "b.cjs");
+  writeFileSync(join(dir, "m.mjs"), "export const v = 'esm';\n");
+  writeFileSync(
+    file,
+    `#!/usr/bin/env node\n"use strict";\nconst f = () => { "${word}"; return typeof __esmImport; };\n` +
+      `__esmImport("./m.mjs").then((m) => console.log([${JSON.stringify(word)}, f(), __filename === ${JSON.stringify(file)}, m.v, require("node:path").sep].join(" ")));\n`,
+  );
+  return file;
+}
+
+describe("code cache for bundles", () => {
+  it("runs the bundle, keeps a cache, uses it, and drops it when the bundle is rebuilt", () => {
+    const dir = tempDir("cc-");
+    const tmp = tempDir("cc-tmp-");
+    const file = writeBundle(dir, "alpha");
+    assert.equal(run(file, tmp), "alpha function true esm /");
+    const first = cacheFiles(tmp);
+    assert.equal(first.length, 1);
+    assert.match(first[0] as string, /^b\.cjs-find-v\d+/);
+    assert.equal(run(file, tmp), "alpha function true esm /");
+    assert.deepEqual(cacheFiles(tmp), first);
+    // Same length, other content, later mtime: V8 alone would take the old cache (it checks the
+    // source length); the cache name changes, so the new code runs and the old cache goes.
+    writeBundle(dir, "omega");
+    utimesSync(file, new Date(), new Date(Date.now() + 5000));
+    assert.equal(run(file, tmp), "omega function true esm /");
+    const second = cacheFiles(tmp);
+    assert.equal(second.length, 1);
+    assert.notEqual(second[0], first[0]);
+  });
+
+  it("keeps no cache when told not to, or when the cache directory is not private", () => {
+    const dir = tempDir("cc-");
+    const file = writeBundle(dir, "alpha");
+    const off = tempDir("cc-tmp-");
+    assert.equal(run(file, off, { NODE_DISABLE_COMPILE_CACHE: "1" }), "alpha function true esm /");
+    assert.deepEqual(cacheFiles(off), []);
+    const shared = tempDir("cc-tmp-");
+    const cacheDir = join(shared, `llmtools-v8-cache-${process.getuid?.() ?? 0}`);
+    mkdirSync(cacheDir);
+    chmodSync(cacheDir, 0o777);
+    assert.equal(run(file, shared), "alpha function true esm /");
+    assert.deepEqual(cacheFiles(shared), []);
+  });
+});
