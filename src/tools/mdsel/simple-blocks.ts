@@ -41,7 +41,7 @@ const MAX_NESTING = 100;
 export function scanSimple(src: string): SimpleDoc | null {
   try {
     const s = new SimpleScanner(src);
-    if (src !== "") s.tokenize(0, s.lineMax, -1, false);
+    if (src !== "") s.scan();
     return s;
   } catch (e) {
     if (e === UNSUPPORTED) return null;
@@ -67,6 +67,19 @@ function isRuleChar(c: number): boolean {
   return c === 0x2d || c === 0x7c || c === 0x3a || c === 0x3d || c === 0x2a || c === 0x5f || c === 0x2b || c === SPACE || c === TAB;
 }
 
+/** A list being scanned: its node, its container's, its marker, and the state its current item changed. */
+interface ListFrame {
+  node: number;
+  parent: number;
+  marker: number;
+  /** End of the furthest marker: the list covers every item's marker. */
+  markersEnd: number;
+  itemLine: number;
+  oldTShift: number;
+  oldSCount: number;
+  oldListIndent: number;
+}
+
 /** Per node, packed SLOTS numbers: leaf kind, first line, line after, indent cut, first line's shift, 1 if first in a list item. */
 const SLOTS = 6;
 const LEAF_NONE = 0;
@@ -81,10 +94,6 @@ class SimpleScanner implements SimpleDoc {
   readonly tShift: Int32Array;
   readonly sCount: Int32Array;
   readonly lineMax: number;
-  blkIndent = 0;
-  listIndent = -1;
-  level = 0;
-  line = 0;
   /** Per node, SLOTS numbers (see SLOTS); grown by doubling (typed: no garbage for the young-generation collector to copy). */
   private leaf: Int32Array;
 
@@ -169,25 +178,103 @@ class SimpleScanner implements SimpleDoc {
   }
 
   /**
-   * markdown-it's block tokenizer loop for one container run (`parent` is the container's
-   * node, -1 for the document); `item` when the run is a list item's content.
+   * markdown-it's block tokenizer for the blocks taken on (its tokenize, list, heading, html_block
+   * and paragraph rules, in its order), as one loop over block starts with an explicit stack of
+   * open lists instead of its recursion (tokenize -> list -> tokenize per item). In a fresh
+   * process one long loop is compiled early (on-stack replacement) while a call per block and per
+   * list item would run mostly in the interpreter; this is the hot part of a cold `mdsel index`.
    */
-  tokenize(startLine: number, endLine: number, parent: number, item: boolean): void {
-    // Locals, not `this.` loads: this loop runs once per block, mostly before it is compiled.
-    const { bMarks, eMarks, tShift, sCount, nodes, lineMax } = this;
-    let line = startLine;
-    let first = item;
-    while (line < endLine) {
+  scan(): void {
+    const { src, bMarks, eMarks, tShift, sCount, nodes, lineMax } = this;
+    let leaf = this.leaf;
+    /** Open lists, innermost last. */
+    const lists: ListFrame[] = [];
+    // The run (tokenize call) in progress: its container node (-1: the document) and whether
+    // its next block is the first of a list item.
+    let parent = -1;
+    let first = false;
+    let line = 0;
+    let blkIndent = 0;
+    let listIndent = -1;
+    let level = 0;
+    // A list item to open at itemLine, its marker ending at itemPam (list start or next item).
+    let itemLine = -1;
+    let itemPam = 0;
+    for (;;) {
+      if (itemLine >= 0) {
+        // list(): one item's content as a run of its own, with the item's indent.
+        const f = lists[lists.length - 1]!;
+        const nl = itemLine;
+        itemLine = -1;
+        let pos = itemPam;
+        const max = eMarks[nl]!;
+        const initial = sCount[nl]! + itemPam - (bMarks[nl]! + tShift[nl]!);
+        let offset = initial;
+        while (pos < max) {
+          const ch = src.charCodeAt(pos);
+          if (ch === TAB) throw UNSUPPORTED;
+          if (ch !== SPACE) break;
+          offset++;
+          pos++;
+        }
+        // An item without text on its first line: not taken on (screen() refuses most already).
+        if (pos >= max) throw UNSUPPORTED;
+        let indentAfterMarker = offset - initial;
+        if (indentAfterMarker > 4) indentAfterMarker = 1;
+        if (itemPam > f.markersEnd) f.markersEnd = itemPam;
+        level++;
+        f.itemLine = nl;
+        f.oldTShift = tShift[nl]!;
+        f.oldSCount = sCount[nl]!;
+        f.oldListIndent = listIndent;
+        listIndent = blkIndent;
+        blkIndent = initial + indentAfterMarker;
+        tShift[nl] = pos - bMarks[nl]!;
+        sCount[nl] = offset;
+        line = nl;
+        parent = f.node;
+        first = true;
+      }
+
       while (line < lineMax && bMarks[line]! + tShift[line]! >= eMarks[line]!) line++; // skipEmptyLines
-      this.line = line;
-      if (line >= endLine) break;
-      if (sCount[line]! < this.blkIndent) break;
-      if (this.level >= MAX_NESTING) throw UNSUPPORTED;
+      if (line >= lineMax || sCount[line]! < blkIndent) {
+        // The run ends at `line`.
+        if (lists.length === 0) break;
+        const f = lists[lists.length - 1]!;
+        blkIndent = listIndent;
+        listIndent = f.oldListIndent;
+        tShift[f.itemLine] = f.oldTShift;
+        sCount[f.itemLine] = f.oldSCount;
+        level--;
+        // Does the list go on with another item?
+        if (line < lineMax && sCount[line]! >= blkIndent && sCount[line]! - blkIndent < 4) {
+          // The list's terminators (fence, blockquote, hr) were refused by screen().
+          const pam = this.bulletMarker(line);
+          if (pam >= 0 && src.charCodeAt(pam - 1) === f.marker) {
+            itemLine = line;
+            itemPam = pam;
+            continue;
+          }
+        }
+        level--;
+        lists.pop();
+        const node = nodes[f.node]!;
+        if (f.markersEnd > node.end) node.end = f.markersEnd;
+        parent = f.parent;
+        // A block's end counts for its container's (as block-marks.ts settles it).
+        if (parent >= 0) {
+          const p = nodes[parent]!;
+          if (node.end > p.end) p.end = node.end;
+        }
+        continue;
+      }
+
+      // A block starts at `line` (tokenize's loop body, then block()).
+      if (level >= MAX_NESTING) throw UNSUPPORTED;
       const start = bMarks[line]! + tShift[line]!;
       const idx = nodes.length;
       const node: RawNode = { kind: "other", start, end: start, parent, tok: idx, depth: 0, task: false };
       nodes.push(node);
-      let leaf = this.leaf;
       if ((idx + 1) * SLOTS > leaf.length) {
         leaf = new Int32Array(leaf.length * 2);
         leaf.set(this.leaf);
@@ -197,63 +284,89 @@ class SimpleScanner implements SimpleDoc {
       leaf[at] = LEAF_NONE;
       leaf[at + 1] = line;
       leaf[at + 2] = 0;
-      leaf[at + 3] = this.blkIndent;
+      leaf[at + 3] = blkIndent;
       leaf[at + 4] = tShift[line]!;
       leaf[at + 5] = first ? 1 : 0;
       first = false;
-      this.block(line, endLine, idx, node);
+
+      // code (indented): not taken on. table, fence, blockquote, hr: their lines were refused by screen().
+      if (sCount[line]! - blkIndent >= 4) throw UNSUPPORTED;
+      const ch = src.charCodeAt(start);
+      if (ch === 0x2d || ch === 0x2a || ch === 0x2b) {
+        const pam = this.bulletMarker(line);
+        if (pam >= 0) {
+          node.kind = "list";
+          level++;
+          lists.push({ node: idx, parent, marker: ch, markersEnd: pam, itemLine: line, oldTShift: 0, oldSCount: 0, oldListIndent: 0 });
+          itemLine = line;
+          itemPam = pam;
+          continue;
+        }
+      }
+      // ordered lists: refused by screen(). reference: refused here when it could be one.
+      if (ch === 0x5b) this.refuseReference(line, lineMax);
+      let next: number;
+      if (ch === 0x3c) {
+        next = this.htmlComment(line, lineMax, blkIndent);
+        leaf[at] = LEAF_HTML;
+        leaf[at + 2] = next;
+        node.end = eMarks[this.lastFilledLine(line, next)]!;
+      } else {
+        const depth = ch === 0x23 ? this.headingLevel(line) : 0;
+        if (depth > 0) {
+          next = line + 1;
+          node.kind = "heading";
+          node.depth = depth;
+          node.end = eMarks[line]!;
+          leaf[at] = LEAF_INLINE;
+          leaf[at + 2] = next;
+        } else {
+          // lheading: no setext underline exists (refused by screen()). paragraph:
+          for (next = line + 1; next < lineMax; next++) {
+            const pos = bMarks[next]! + tShift[next]!;
+            if (pos >= eMarks[next]!) break; // isEmpty
+            const rel = sCount[next]! - blkIndent;
+            if (rel > 3) continue;
+            // What ends a paragraph here: a heading, a non-empty bullet item or an HTML comment
+            // (screen() refused the other terminators and let only `<!--` through).
+            const c = src.charCodeAt(pos);
+            if (c === 0x3c) break;
+            if (c === 0x23) {
+              if (this.headingLevel(next) > 0) break;
+              continue;
+            }
+            if (c !== 0x2d && c !== 0x2a && c !== 0x2b) continue;
+            const sc = sCount[next]!;
+            if (listIndent >= 0 && sc - listIndent >= 4 && sc < blkIndent) continue;
+            const pam = this.bulletMarker(next);
+            if (pam < 0) continue;
+            if (sc >= blkIndent) {
+              // Only a non-empty item may interrupt a paragraph.
+              let p = pam;
+              while (p < src.length && isSpace(src.charCodeAt(p))) p++;
+              if (p >= eMarks[next]!) continue;
+            }
+            break;
+          }
+          node.kind = "paragraph";
+          node.end = eMarks[next - 1]!;
+          leaf[at] = LEAF_INLINE;
+          leaf[at + 2] = next;
+          if (ch === 0x5b && leaf[at + 5] === 1 && TASK.test(this.content(idx))) {
+            // GFM task item: the check is not paragraph text (as block-marks.ts's finish()).
+            node.task = true;
+            let p = node.start + 3;
+            while (p < node.end && /\s/.test(src[p] as string)) p++;
+            node.start = p;
+          }
+        }
+      }
       // A block's end counts for its container's (as block-marks.ts settles it).
       if (parent >= 0) {
         const p = nodes[parent]!;
         if (node.end > p.end) p.end = node.end;
       }
-      line = this.line;
-      if (line < endLine && bMarks[line]! + tShift[line]! >= eMarks[line]!) {
-        line++;
-        this.line = line;
-      }
-    }
-  }
-
-  /** markdown-it's rules in its order; the ones this scanner does not take on cannot match (see screen). */
-  private block(startLine: number, endLine: number, idx: number, node: RawNode): void {
-    // code (indented): not taken on.
-    if (this.sCount[startLine]! - this.blkIndent >= 4) throw UNSUPPORTED;
-    // table, fence, blockquote, hr: their lines were refused by screen().
-    const pos = this.bMarks[startLine]! + this.tShift[startLine]!;
-    const ch = this.src.charCodeAt(pos);
-    if ((ch === 0x2d || ch === 0x2a || ch === 0x2b) && this.list(startLine, endLine, idx, node)) return;
-    // ordered lists: refused by screen(). reference: refused here when it could be one.
-    if (ch === 0x5b) this.refuseReference(startLine, endLine);
-    if (ch === 0x3c) {
-      this.htmlComment(startLine, endLine);
-      this.leaf[SLOTS * idx] = LEAF_HTML;
-      this.leaf[SLOTS * idx + 2] = this.line;
-      node.end = this.eMarks[this.lastFilledLine(startLine, this.line)]!;
-      return;
-    }
-    const level = ch === 0x23 ? this.headingLevel(startLine) : 0;
-    if (level > 0) {
-      this.line = startLine + 1;
-      node.kind = "heading";
-      node.depth = level;
-      node.end = this.eMarks[startLine]!;
-      this.leaf[SLOTS * idx] = LEAF_INLINE;
-      this.leaf[SLOTS * idx + 2] = this.line;
-      return;
-    }
-    // lheading: no setext underline exists (refused by screen()).
-    this.paragraph(startLine, endLine);
-    node.kind = "paragraph";
-    node.end = this.eMarks[this.line - 1]!;
-    this.leaf[SLOTS * idx] = LEAF_INLINE;
-    this.leaf[SLOTS * idx + 2] = this.line;
-    if (ch === 0x5b && this.firstInItem(idx) && TASK.test(this.content(idx))) {
-      // GFM task item: the check is not paragraph text (as block-marks.ts's finish()).
-      node.task = true;
-      let p = node.start + 3;
-      while (p < node.end && /\s/.test(this.src[p] as string)) p++;
-      node.start = p;
+      line = next;
     }
   }
 
@@ -266,64 +379,6 @@ class SimpleScanner implements SimpleDoc {
     return pos;
   }
 
-  private list(startLine: number, endLine: number, idx: number, node: RawNode): boolean {
-    let nextLine = startLine;
-    let posAfterMarker = this.bulletMarker(nextLine);
-    if (posAfterMarker < 0) return false;
-    const { src, bMarks, eMarks, tShift, sCount } = this;
-    const marker = src.charCodeAt(posAfterMarker - 1);
-    node.kind = "list";
-    // Its end covers every item's marker (an item's content may end before a later marker).
-    let markersEnd = posAfterMarker;
-    this.level++;
-    for (;;) {
-      let pos = posAfterMarker;
-      const max = eMarks[nextLine]!;
-      const initial = sCount[nextLine]! + posAfterMarker - (bMarks[nextLine]! + tShift[nextLine]!);
-      let offset = initial;
-      while (pos < max) {
-        const ch = src.charCodeAt(pos);
-        if (ch === TAB) throw UNSUPPORTED;
-        if (ch !== SPACE) break;
-        offset++;
-        pos++;
-      }
-      const contentStart = pos;
-      // An item without text on its first line: not taken on (screen() refuses most already).
-      if (contentStart >= max) throw UNSUPPORTED;
-      let indentAfterMarker = offset - initial;
-      if (indentAfterMarker > 4) indentAfterMarker = 1;
-      const indent = initial + indentAfterMarker;
-      if (posAfterMarker > markersEnd) markersEnd = posAfterMarker;
-      this.level++;
-      const oldTShift = tShift[nextLine]!;
-      const oldSCount = sCount[nextLine]!;
-      const oldListIndent = this.listIndent;
-      this.listIndent = this.blkIndent;
-      this.blkIndent = indent;
-      tShift[nextLine] = contentStart - bMarks[nextLine]!;
-      sCount[nextLine] = offset;
-      this.tokenize(nextLine, endLine, idx, true);
-      this.blkIndent = this.listIndent;
-      this.listIndent = oldListIndent;
-      tShift[nextLine] = oldTShift;
-      sCount[nextLine] = oldSCount;
-      this.level--;
-      nextLine = this.line;
-      if (nextLine >= endLine) break;
-      if (sCount[nextLine]! < this.blkIndent) break;
-      if (sCount[nextLine]! - this.blkIndent >= 4) break;
-      // The list's terminators (fence, blockquote, hr) were refused by screen().
-      posAfterMarker = this.bulletMarker(nextLine);
-      if (posAfterMarker < 0) break;
-      if (src.charCodeAt(posAfterMarker - 1) !== marker) break;
-    }
-    this.level--;
-    if (markersEnd > node.end) node.end = markersEnd;
-    this.line = nextLine;
-    return true;
-  }
-
   /** A block starting with `[` that has `]:` before the next blank line might be a reference definition. */
   private refuseReference(startLine: number, endLine: number): void {
     for (let line = startLine; line < endLine && !this.isEmpty(line); line++) {
@@ -332,15 +387,15 @@ class SimpleScanner implements SimpleDoc {
     }
   }
 
-  /** HTML block of kind 2 (`<!--` ... `-->`); screen() refused every other line starting with `<`. */
-  private htmlComment(startLine: number, endLine: number): void {
+  /** HTML block of kind 2 (`<!--` ... `-->`); screen() refused every other line starting with `<`. Returns the line after it. */
+  private htmlComment(startLine: number, endLine: number, blkIndent: number): number {
     const src = this.src;
     let lineText = src.slice(this.bMarks[startLine]! + this.tShift[startLine]!, this.eMarks[startLine]!);
     if (!lineText.startsWith("<!--")) throw UNSUPPORTED;
     let nextLine = startLine + 1;
     if (!lineText.includes("-->")) {
       for (; nextLine < endLine; nextLine++) {
-        if (this.sCount[nextLine]! < this.blkIndent && !this.isEmpty(nextLine)) break;
+        if (this.sCount[nextLine]! < blkIndent && !this.isEmpty(nextLine)) break;
         lineText = src.slice(this.bMarks[nextLine]! + this.tShift[nextLine]!, this.eMarks[nextLine]!);
         if (lineText.includes("-->")) {
           if (lineText.length !== 0) nextLine++;
@@ -348,11 +403,7 @@ class SimpleScanner implements SimpleDoc {
         }
       }
     }
-    this.line = nextLine;
-  }
-
-  private isHeadingLine(line: number): boolean {
-    return this.headingLevel(line) > 0;
+    return nextLine;
   }
 
   /** ATX heading level of the line (1-6), 0 when it is not one. */
@@ -385,43 +436,6 @@ class SimpleScanner implements SimpleDoc {
     while (tmp > pos && src.charCodeAt(tmp - 1) === 0x23) tmp--;
     if (tmp > pos && isSpace(src.charCodeAt(tmp - 1))) max = tmp;
     return [pos, max];
-  }
-
-  /** Whether `line` ends a paragraph: a heading, a non-empty bullet item, or an HTML comment (the others were refused by screen()). */
-  private endsParagraph(line: number): boolean {
-    const rel = this.sCount[line]! - this.blkIndent;
-    const ch = this.src.charCodeAt(this.bMarks[line]! + this.tShift[line]!);
-    if (ch === 0x3c) return rel < 4; // screen() let only `<!--` through: kind 2 ends paragraphs
-    if (ch === 0x23) return rel < 4 && this.isHeadingLine(line);
-    if (ch === 0x2d || ch === 0x2a || ch === 0x2b) {
-      if (rel >= 4) return false;
-      const sCount = this.sCount[line]!;
-      if (this.listIndent >= 0 && sCount - this.listIndent >= 4 && sCount < this.blkIndent) return false;
-      const posAfterMarker = this.bulletMarker(line);
-      if (posAfterMarker < 0) return false;
-      if (sCount >= this.blkIndent) {
-        // Only a non-empty item may interrupt a paragraph.
-        let p = posAfterMarker;
-        while (p < this.src.length && isSpace(this.src.charCodeAt(p))) p++;
-        if (p >= this.eMarks[line]!) return false;
-      }
-      return true;
-    }
-    return false;
-  }
-
-  private paragraph(startLine: number, endLine: number): void {
-    const { bMarks, eMarks, tShift, sCount, src, blkIndent } = this;
-    let nextLine = startLine + 1;
-    for (; nextLine < endLine; nextLine++) {
-      const pos = bMarks[nextLine]! + tShift[nextLine]!;
-      if (pos >= eMarks[nextLine]!) break; // isEmpty
-      if (sCount[nextLine]! - blkIndent > 3) continue;
-      // Only a line starting with `<`, `#` or a bullet can end a paragraph here (endsParagraph).
-      const ch = src.charCodeAt(pos);
-      if ((ch === 0x3c || ch === 0x23 || ch === 0x2d || ch === 0x2a || ch === 0x2b) && this.endsParagraph(nextLine)) break;
-    }
-    this.line = nextLine;
   }
 
   /** Lines [begin, end) with up to `indent` columns of indentation cut, as markdown-it's getLines. */
