@@ -7,10 +7,9 @@
 import { readFileSync, statSync } from "node:fs";
 import type { Span } from "../../contract/schema.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
-import { LineIndex } from "../../text/lines.js";
-import { makeSpan } from "../../text/span.js";
+import { spanId } from "../../contract/ids.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
-import { parseBlocks } from "./parse.js";
+import { parseBlocks, type RawNode } from "./parse.js";
 
 export type BlockType = "paragraph" | "code" | "list" | "table" | "blockquote";
 export const BLOCK_TYPES: readonly BlockType[] = ["paragraph", "code", "list", "table", "blockquote"];
@@ -54,7 +53,12 @@ export interface Model {
   /** Number of top-level nodes (0: nothing but blank lines). */
   topCount: number;
   headings: Heading[];
-  blocks: Block[];
+  /** Every selectable block, document order (built on first use: `index` needs only the two below). */
+  readonly blocks: Block[];
+  /** Number of blocks of each type. */
+  blockCounts: Record<BlockType, number>;
+  /** Starts of the top-level blocks, ascending. */
+  topBlockStarts: number[];
   /** Plain text of the document, whitespace collapsed, at most 80 characters. */
   rootPreview(): string;
   /** Plain text of a block (markup dropped), whitespace collapsed, at most 80 characters. */
@@ -67,7 +71,7 @@ export interface MdDocument extends Model {
   bytes: Buffer;
   text: string;
   decoded: DecodedText;
-  lines: LineIndex;
+  lines: ByteLines;
   /** Word starts and ends (UTF-16), sorted; a word is a run of non-space holding a letter or digit. */
   wordStarts: Uint32Array;
   wordEnds: Uint32Array;
@@ -156,6 +160,8 @@ export async function buildDocument(
   const decoded = decodeBytes(bytes);
   if (!decoded.valid) {
     const at = firstInvalidUtf8(bytes);
+    // Only for the message: the line index module stays unloaded on the way of every valid file.
+    const { LineIndex } = await import("../../text/lines.js");
     const lines = new LineIndex(bytes);
     const pos = lines.position(at);
     throw new MdselFault({
@@ -178,25 +184,77 @@ export async function buildDocument(
       message: `Markdown parser failed on ${given}: ${(e as Error).message}`,
     });
   }
-  const lines = new LineIndex(bytes);
+  const lines = new ByteLines(decoded, bytes.length);
   const { starts, ends } = decoded.ascii ? asciiWordPositions(bytes) : wordPositions(text);
-  return {
-    ...model,
-    namespace,
-    filePath,
-    bytes,
-    text,
-    decoded,
-    lines,
-    wordStarts: starts,
-    wordEnds: ends,
-    span: spanMaker(filePath, decoded, lines),
-  };
+  // The model is extended in place: a spread would build its lazy block list at once.
+  const doc = model as MdDocument;
+  doc.namespace = namespace;
+  doc.filePath = filePath;
+  doc.bytes = bytes;
+  doc.text = text;
+  doc.decoded = decoded;
+  doc.lines = lines;
+  doc.wordStarts = starts;
+  doc.wordEnds = ends;
+  doc.span = spanMaker(filePath, decoded, lines);
+  return doc;
 }
 
-/** Spans of this document from UTF-16 indices (ids hashed in one shot by src/contract/ids.ts). */
-export function spanMaker(filePath: string, decoded: DecodedText, lines: LineIndex): (start: number, end: number) => Span {
-  return (start, end) => makeSpan(filePath, decoded.toByte(start), decoded.toByte(end), lines);
+/**
+ * Line starts as byte offsets, split on LF as src/text/lines.ts's LineIndex (same lines, same
+ * positions), found with the decoded string's own indexOf: one native search per line, where
+ * Buffer#indexOf costs a JavaScript wrapper per call, which on a large document is milliseconds.
+ */
+export class ByteLines {
+  private readonly starts: number[] = [0];
+  constructor(
+    decoded: DecodedText,
+    readonly length: number,
+  ) {
+    const text = decoded.text;
+    const starts = this.starts;
+    if (decoded.ascii) for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+    else for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(decoded.toByte(i + 1));
+  }
+
+  /** 1-based line holding byte `offset` (offset == length: the last line). */
+  lineOf(offset: number): number {
+    if (offset < 0 || offset > this.length) throw new RangeError(`offset ${offset} outside 0..${this.length}`);
+    const starts = this.starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  }
+
+  lineStart(line: number): number {
+    return this.starts[line - 1]!;
+  }
+}
+
+/** Spans of this document from UTF-16 indices: src/text/span.ts's makeSpan, fields in the same order. */
+export function spanMaker(filePath: string, decoded: DecodedText, lines: ByteLines): (start: number, end: number) => Span {
+  return (start, end) => {
+    const byteStart = decoded.toByte(start);
+    const byteEnd = decoded.toByte(end);
+    if (byteStart > byteEnd) throw new RangeError(`span start ${byteStart} after end ${byteEnd}`);
+    const startLine = lines.lineOf(byteStart);
+    const endLine = lines.lineOf(byteEnd);
+    return {
+      span_id: spanId(filePath, byteStart, byteEnd),
+      file_path: filePath,
+      byte_start: byteStart,
+      byte_end: byteEnd,
+      start_line: startLine,
+      start_col: byteStart - lines.lineStart(startLine),
+      end_line: endLine,
+      end_col: byteEnd - lines.lineStart(endLine),
+    };
+  };
 }
 
 /**
@@ -264,7 +322,34 @@ export async function parseModel(text: string): Promise<Model> {
   }
   for (const h of open) h.sectionEnd = lastEnd;
 
-  // Containers (quotes, lists) are themselves blocks, so a node's parent is a block or none.
+  const blockCounts: Record<BlockType, number> = { paragraph: 0, code: 0, list: 0, table: 0, blockquote: 0 };
+  const topBlockStarts: number[] = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const kind = node.kind;
+    if (kind === "heading" || kind === "other") continue;
+    blockCounts[kind]++;
+    if (node.parent === -1) topBlockStarts.push(node.start);
+  }
+
+  let blocks: Block[] | undefined;
+  return {
+    origin,
+    contentEnd: lastEnd,
+    topCount,
+    headings,
+    get blocks() {
+      return (blocks ??= blockList(nodes));
+    },
+    blockCounts,
+    topBlockStarts,
+    rootPreview: () => parsed.docText(PREVIEW).slice(0, PREVIEW),
+    blockPreview: (b) => parsed.blockText(b.tok, PREVIEW).slice(0, PREVIEW),
+  };
+}
+
+/** The selectable blocks of the parsed nodes. Containers (quotes, lists) are themselves blocks, so a node's parent is a block or none. */
+function blockList(nodes: RawNode[]): Block[] {
   const blocks: Block[] = [];
   const ordinalOf = new Int32Array(nodes.length).fill(-1);
   for (let i = 0; i < nodes.length; i++) {
@@ -281,16 +366,7 @@ export async function parseModel(text: string): Promise<Model> {
       tok: node.tok,
     });
   }
-
-  return {
-    origin,
-    contentEnd: lastEnd,
-    topCount,
-    headings,
-    blocks,
-    rootPreview: () => parsed.docText(PREVIEW).slice(0, PREVIEW),
-    blockPreview: (b) => parsed.blockText(b.tok, PREVIEW).slice(0, PREVIEW),
-  };
+  return blocks;
 }
 
 const PREVIEW = 80;

@@ -39,7 +39,8 @@ export async function indexCommand(ws: Workspace, req: IndexRequest): Promise<Co
     if (entry.root === null) warnings.push(`${doc.filePath} has no content`);
     else if (entry.headings.length === 0) warnings.push(`${doc.filePath} has no headings; select its blocks from ${doc.namespace}::root`);
     const rootCount = entry.root === null ? 0 : 1;
-    const blockCount = doc.blocks.length;
+    const c = doc.blockCounts;
+    const blockCount = c.paragraph + c.code + c.list + c.table + c.blockquote;
     nodes += rootCount + entry.headings.length + blockCount;
     // Each heading is addressable twice: heading:hN[i] and section[j].
     selectors += rootCount + 2 * entry.headings.length + blockCount;
@@ -96,14 +97,7 @@ export function indexDocument(doc: MdDocument): MdselDocumentIndex {
       span: doc.span(h.start, h.sectionEnd),
     };
   });
-  const blocks = { paragraphs: 0, code_blocks: 0, lists: 0, tables: 0, blockquotes: 0 };
-  for (let i = 0; i < doc.blocks.length; i++) {
-    const b = doc.blocks[i]!;
-    if (b.type === "paragraph") blocks.paragraphs++;
-    else if (b.type === "code") blocks.code_blocks++;
-    else if (b.type === "list") blocks.lists++;
-    else if (b.type === "table") blocks.tables++;
-    else blocks.blockquotes++;
-  }
+  const c = doc.blockCounts;
+  const blocks = { paragraphs: c.paragraph, code_blocks: c.code, lists: c.list, tables: c.table, blockquotes: c.blockquote };
   return { namespace: ns, file_path: doc.filePath, root, headings, blocks };
 }

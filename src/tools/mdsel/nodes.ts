@@ -135,7 +135,7 @@ function tally(doc: MdDocument): Tally {
       const k = h.parent === -1 ? doc.headings.length : h.parent;
       subsections[k] = (subsections[k] as number) + 1;
     }
-    t = { topStarts: doc.blocks.filter((b) => b.topLevel).map((b) => b.start), subsections };
+    t = { topStarts: doc.topBlockStarts, subsections };
     tallies.set(doc, t);
   }
   return t;
