@@ -10,11 +10,26 @@ function sha256hex(data: string | Buffer): string {
 }
 
 let scratch = Buffer.alloc(512);
+/** The path whose UTF-8 bytes open `scratch` (most calls hash spans of one file), and their length. */
+let scratchPath: string | undefined;
+let scratchPathBytes = 0;
 
-/** Writes n (a safe integer >= 0) as 8 bytes big-endian, without a BigInt. */
+/**
+ * Writes n (a safe integer >= 0) as 8 bytes big-endian, without a BigInt. Plain byte stores (a
+ * Uint8Array store keeps the low 8 bits): Buffer#writeUInt32BE validates its arguments in
+ * JavaScript on every call, a measurable share of a large `mdsel index`.
+ */
 function writeU64be(b: Buffer, n: number, at: number): void {
-  b.writeUInt32BE(Math.floor(n / 0x100000000), at);
-  b.writeUInt32BE(n >>> 0, at + 4);
+  const hi = Math.floor(n / 0x100000000);
+  const lo = n >>> 0;
+  b[at] = hi >>> 24;
+  b[at + 1] = hi >>> 16;
+  b[at + 2] = hi >>> 8;
+  b[at + 3] = hi;
+  b[at + 4] = lo >>> 24;
+  b[at + 5] = lo >>> 16;
+  b[at + 6] = lo >>> 8;
+  b[at + 7] = lo;
 }
 
 /**
@@ -22,9 +37,13 @@ function writeU64be(b: Buffer, n: number, at: number): void {
  * the first 8 bytes. This is Magellan's real algorithm, not seed 01's decimal-string prose.
  */
 export function spanId(filePath: string, byteStart: number, byteEnd: number): string {
-  const need = Buffer.byteLength(filePath, "utf8") + 18;
-  if (scratch.length < need) scratch = Buffer.alloc(need * 2);
-  const n = scratch.write(filePath, 0, "utf8");
+  if (filePath !== scratchPath) {
+    const need = Buffer.byteLength(filePath, "utf8") + 18;
+    if (scratch.length < need) scratch = Buffer.alloc(need * 2);
+    scratchPathBytes = scratch.write(filePath, 0, "utf8");
+    scratchPath = filePath;
+  }
+  const n = scratchPathBytes;
   scratch[n] = 0x3a;
   writeU64be(scratch, byteStart, n + 1);
   scratch[n + 9] = 0x3a;
