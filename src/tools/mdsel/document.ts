@@ -10,6 +10,7 @@ import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { spanId } from "../../contract/ids.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
 import { parseBlocks, type RawNode } from "./parse.js";
+import { lineStartsOf } from "./simple-blocks.js";
 
 export type BlockType = "paragraph" | "code" | "list" | "table" | "blockquote";
 export const BLOCK_TYPES: readonly BlockType[] = ["paragraph", "code", "list", "table", "blockquote"];
@@ -173,9 +174,11 @@ export async function buildDocument(
     });
   }
   const text = decoded.text;
+  // One search for the line starts, shared by the scanner and the spans.
+  const lineStarts = lineStartsOf(text);
   let model: Model;
   try {
-    model = await parseModel(text);
+    model = await parseModel(text, lineStarts);
   } catch (e) {
     throw new MdselFault({
       file: given,
@@ -184,7 +187,7 @@ export async function buildDocument(
       message: `Markdown parser failed on ${given}: ${(e as Error).message}`,
     });
   }
-  const lines = new ByteLines(decoded, bytes.length);
+  const lines = new ByteLines(decoded, bytes.length, lineStarts);
   const { starts, ends } = decoded.ascii ? asciiWordPositions(bytes) : wordPositions(text);
   // The model is extended in place: a spread would build its lazy block list at once.
   const doc = model as MdDocument;
@@ -206,15 +209,14 @@ export async function buildDocument(
  * Buffer#indexOf costs a JavaScript wrapper per call, which on a large document is milliseconds.
  */
 export class ByteLines {
-  private readonly starts: number[] = [0];
+  private readonly starts: readonly number[];
+  /** `textStarts`: the decoded text's line starts (lineStartsOf), when the caller has them. */
   constructor(
     decoded: DecodedText,
     readonly length: number,
+    textStarts: readonly number[] = lineStartsOf(decoded.text),
   ) {
-    const text = decoded.text;
-    const starts = this.starts;
-    if (decoded.ascii) for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
-    else for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(decoded.toByte(i + 1));
+    this.starts = decoded.ascii ? textStarts : textStarts.map((i) => decoded.toByte(i));
   }
 
   /** 1-based line holding byte `offset` (offset == length: the last line). */
@@ -274,9 +276,11 @@ export function maskFrontMatter(md: string): string {
 }
 
 /** Runs the parser and keeps what mdsel addresses: top-level headings with sections, every block. */
-export async function parseModel(text: string): Promise<Model> {
+/** `lineStarts`: the text's line starts (lineStartsOf), when the caller has them. */
+export async function parseModel(text: string, lineStarts?: readonly number[]): Promise<Model> {
   const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const parsed = await parseBlocks(maskFrontMatter(origin === 0 ? text : text.slice(origin)));
+  // Front matter is blanked with its newlines kept, so the line starts hold; not after a BOM.
+  const parsed = await parseBlocks(maskFrontMatter(origin === 0 ? text : text.slice(origin)), origin === 0 && lineStarts ? { lineStarts } : {});
   const nodes = parsed.nodes;
   if (origin !== 0) {
     for (const n of nodes) {

@@ -129,12 +129,13 @@ function useLeanTokens(md: MarkdownIt): void {
 /**
  * Parses `src` (no BOM; any line endings) and returns its blocks with offsets into `src`.
  * markdown-it wants LF line endings; CR and CRLF are normalised first and offsets mapped back.
- * `simple: false` skips the simple scanner (tests compare the two).
+ * `simple: false` skips the simple scanner (tests compare the two); `lineStarts` are `src`'s
+ * line starts when the caller has them (lineStartsOf).
  */
-export async function parseBlocks(src: string, options: { simple?: boolean } = {}): Promise<Parsed> {
+export async function parseBlocks(src: string, options: { simple?: boolean; lineStarts?: readonly number[] } = {}): Promise<Parsed> {
   const hasCr = src.includes("\r");
   const norm = hasCr ? src.replace(/\r\n?/g, "\n") : src;
-  const simple = options.simple === false ? null : scanSimple(norm);
+  const simple = options.simple === false ? null : scanSimple(norm, hasCr ? undefined : options.lineStarts);
   const parsed = simple ? fromSimple(simple) : fromMarkdownIt(norm);
   if (hasCr) {
     const toSrc = offsetMapper(src);

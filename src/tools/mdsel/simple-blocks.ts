@@ -38,15 +38,23 @@ const UNSUPPORTED = Object.freeze({ unsupported: true });
 /** markdown-it's default nesting limit; deeper documents are left to it. */
 const MAX_NESTING = 100;
 
-export function scanSimple(src: string): SimpleDoc | null {
+/** `lineStarts`, when given, are `src`'s line starts (0, then after each LF), as lineStartsOf() makes them. */
+export function scanSimple(src: string, lineStarts?: readonly number[]): SimpleDoc | null {
   try {
-    const s = new SimpleScanner(src);
+    const s = new SimpleScanner(src, lineStarts ?? lineStartsOf(src));
     if (src !== "") s.scan();
     return s;
   } catch (e) {
     if (e === UNSUPPORTED) return null;
     throw e;
   }
+}
+
+/** Where each line of `text` starts: 0, then after each LF (one native search per line). */
+export function lineStartsOf(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
 }
 
 const SPACE = 0x20;
@@ -98,20 +106,20 @@ class SimpleScanner implements SimpleDoc {
   private leaf: Int32Array;
 
   /** Line marks as markdown-it's StateBlock makes them; every line is screened on the way. */
-  constructor(src: string) {
+  constructor(src: string, lineStarts: readonly number[]) {
     this.src = src;
-    let lines = 1;
-    for (let i = src.indexOf("\n"); i !== -1; i = src.indexOf("\n", i + 1)) lines++;
+    const lines = lineStarts.length;
     const bMarks = (this.bMarks = new Int32Array(lines + 1));
     const eMarks = (this.eMarks = new Int32Array(lines + 1));
     const tShift = (this.tShift = new Int32Array(lines + 1));
     const sCount = (this.sCount = new Int32Array(lines + 1));
     const len = src.length;
     let k = 0;
-    for (let start = 0; start < len; ) {
-      let end = src.indexOf("\n", start);
-      const newline = end !== -1;
-      if (!newline) end = len;
+    for (let line = 0; line < lines; line++) {
+      const start = lineStarts[line]!;
+      if (start >= len) break;
+      const newline = line + 1 < lines;
+      const end = newline ? lineStarts[line + 1]! - 1 : len;
       let pos = start;
       let c = src.charCodeAt(pos);
       while (c === SPACE && pos < end) c = src.charCodeAt(++pos);
@@ -125,7 +133,6 @@ class SimpleScanner implements SimpleDoc {
       k++;
       // Only these first characters can start a block the scanner does not take on.
       if (pos < end && (c < 0x41 || c === 0x5f || c === 0x60 || c === 0x7c || c === 0x7e)) screen(src, pos, end);
-      start = end + 1;
     }
     bMarks[k] = len;
     eMarks[k] = len;
