@@ -126,3 +126,77 @@ function closesFence(state: BlockView, open: Token, line: number, startLine: num
 /** `[ ]`, `[x]` or `[X]`, then whitespace; the content is trimmed, so text follows. */
 export const TASK = /^\[[ \txX]\][ \t\n]/;
 
+
+/** Node kinds as the numbers a NodeTable holds. */
+export const KIND_NAMES: readonly NodeKind[] = ["other", "paragraph", "code", "list", "table", "blockquote", "heading"];
+export const K_OTHER = 0;
+export const K_PARAGRAPH = 1;
+export const K_LIST = 3;
+export const K_HEADING = 6;
+
+/**
+ * The nodes as columns, RawNode's fields one typed array each: a large document has tens of
+ * thousands of blocks, and an object per block is garbage the young-generation collector copies
+ * (twice, before promoting it) for nothing.
+ */
+export interface NodeTable {
+  count: number;
+  kinds: Uint8Array;
+  starts: Int32Array;
+  ends: Int32Array;
+  parents: Int32Array;
+  toks: Int32Array;
+  depths: Uint8Array;
+  tasks: Uint8Array;
+}
+
+export function emptyTable(capacity: number): NodeTable {
+  return {
+    count: 0,
+    kinds: new Uint8Array(capacity),
+    starts: new Int32Array(capacity),
+    ends: new Int32Array(capacity),
+    parents: new Int32Array(capacity),
+    toks: new Int32Array(capacity),
+    depths: new Uint8Array(capacity),
+    tasks: new Uint8Array(capacity),
+  };
+}
+
+/** The same table with room for `capacity` nodes. */
+export function grownTable(t: NodeTable, capacity: number): NodeTable {
+  const g = emptyTable(capacity);
+  g.count = t.count;
+  g.kinds.set(t.kinds);
+  g.starts.set(t.starts);
+  g.ends.set(t.ends);
+  g.parents.set(t.parents);
+  g.toks.set(t.toks);
+  g.depths.set(t.depths);
+  g.tasks.set(t.tasks);
+  return g;
+}
+
+export function tableOf(nodes: readonly RawNode[]): NodeTable {
+  const t = emptyTable(nodes.length);
+  t.count = nodes.length;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i]!;
+    t.kinds[i] = KIND_NAMES.indexOf(n.kind);
+    t.starts[i] = n.start;
+    t.ends[i] = n.end;
+    t.parents[i] = n.parent;
+    t.toks[i] = n.tok;
+    t.depths[i] = n.depth;
+    t.tasks[i] = n.task ? 1 : 0;
+  }
+  return t;
+}
+
+export function nodesOf(t: NodeTable): RawNode[] {
+  const out: RawNode[] = [];
+  for (let i = 0; i < t.count; i++) {
+    out.push({ kind: KIND_NAMES[t.kinds[i]!]!, start: t.starts[i]!, end: t.ends[i]!, parent: t.parents[i]!, tok: t.toks[i]!, depth: t.depths[i]!, task: t.tasks[i] === 1 });
+  }
+  return out;
+}

@@ -9,7 +9,8 @@ import type { Span } from "../../contract/schema.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { spanId } from "../../contract/ids.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
-import { parseBlocks, type RawNode } from "./parse.js";
+import { K_HEADING, K_OTHER, KIND_NAMES, type NodeKind, type NodeTable } from "./block-marks.js";
+import { parseBlocks } from "./parse.js";
 import { lineStartsOf } from "./simple-blocks.js";
 
 export type BlockType = "paragraph" | "code" | "list" | "table" | "blockquote";
@@ -281,11 +282,13 @@ export async function parseModel(text: string, lineStarts?: readonly number[]): 
   const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   // Front matter is blanked with its newlines kept, so the line starts hold; not after a BOM.
   const parsed = await parseBlocks(maskFrontMatter(origin === 0 ? text : text.slice(origin)), origin === 0 && lineStarts ? { lineStarts } : {});
-  const nodes = parsed.nodes;
+  const t = parsed.table;
+  const { kinds, starts, ends, parents, toks, depths } = t;
+  const n = t.count;
   if (origin !== 0) {
-    for (const n of nodes) {
-      n.start += origin;
-      n.end += origin;
+    for (let i = 0; i < n; i++) {
+      starts[i] = starts[i]! + origin;
+      ends[i] = ends[i]! + origin;
     }
   }
 
@@ -296,17 +299,21 @@ export async function parseModel(text: string, lineStarts?: readonly number[]): 
   const open: Heading[] = [];
   let lastEnd = origin;
   let topCount = 0;
-  // Indexed loops: these run once per block of a possibly huge document, mostly before they are compiled.
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    if (node.parent !== -1) continue;
+  // Per kind (KIND_NAMES order), and the top-level block starts, in the same pass.
+  const perKind = new Int32Array(KIND_NAMES.length);
+  const topBlockStarts: number[] = [];
+  // Indexed loops over typed columns: this runs once per block of a possibly huge document, mostly before it is compiled.
+  for (let i = 0; i < n; i++) {
+    const kind = kinds[i]!;
+    perKind[kind]!++;
+    if (parents[i] !== -1) continue;
     topCount++;
-    if (node.kind === "heading") {
-      const depth = node.depth as Heading["depth"];
+    if (kind === K_HEADING) {
+      const depth = depths[i] as Heading["depth"];
       while (open.length > 0 && (open[open.length - 1] as Heading).depth >= depth) {
         (open.pop() as Heading).sectionEnd = lastEnd;
       }
-      const tok = node.tok;
+      const tok = toks[i]!;
       const h: Heading = {
         ordinal: headings.length,
         depth,
@@ -314,27 +321,25 @@ export async function parseModel(text: string, lineStarts?: readonly number[]): 
         get text() {
           return parsed.inlineText(tok);
         },
-        start: node.start,
-        end: node.end,
-        sectionEnd: node.end,
+        start: starts[i]!,
+        end: ends[i]!,
+        sectionEnd: ends[i]!,
         parent: open.length > 0 ? (open[open.length - 1] as Heading).ordinal : -1,
       };
       headings.push(h);
       open.push(h);
-    }
-    lastEnd = node.end;
+    } else if (kind !== K_OTHER) topBlockStarts.push(starts[i]!);
+    lastEnd = ends[i]!;
   }
   for (const h of open) h.sectionEnd = lastEnd;
-
-  const blockCounts: Record<BlockType, number> = { paragraph: 0, code: 0, list: 0, table: 0, blockquote: 0 };
-  const topBlockStarts: number[] = [];
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    const kind = node.kind;
-    if (kind === "heading" || kind === "other") continue;
-    blockCounts[kind]++;
-    if (node.parent === -1) topBlockStarts.push(node.start);
-  }
+  const count = (k: NodeKind): number => perKind[KIND_NAMES.indexOf(k)]!;
+  const blockCounts: Record<BlockType, number> = {
+    paragraph: count("paragraph"),
+    code: count("code"),
+    list: count("list"),
+    table: count("table"),
+    blockquote: count("blockquote"),
+  };
 
   let blocks: Block[] | undefined;
   return {
@@ -343,7 +348,7 @@ export async function parseModel(text: string, lineStarts?: readonly number[]): 
     topCount,
     headings,
     get blocks() {
-      return (blocks ??= blockList(nodes));
+      return (blocks ??= blockList(t));
     },
     blockCounts,
     topBlockStarts,
@@ -353,21 +358,22 @@ export async function parseModel(text: string, lineStarts?: readonly number[]): 
 }
 
 /** The selectable blocks of the parsed nodes. Containers (quotes, lists) are themselves blocks, so a node's parent is a block or none. */
-function blockList(nodes: RawNode[]): Block[] {
+function blockList(t: NodeTable): Block[] {
   const blocks: Block[] = [];
-  const ordinalOf = new Int32Array(nodes.length).fill(-1);
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    if (node.kind === "heading" || node.kind === "other") continue;
+  const ordinalOf = new Int32Array(t.count).fill(-1);
+  for (let i = 0; i < t.count; i++) {
+    const kind = t.kinds[i]!;
+    if (kind === K_HEADING || kind === K_OTHER) continue;
+    const parent = t.parents[i]!;
     ordinalOf[i] = blocks.length;
     blocks.push({
       ordinal: blocks.length,
-      type: node.kind,
-      start: node.start,
-      end: node.end,
-      parent: node.parent === -1 ? -1 : (ordinalOf[node.parent] as number),
-      topLevel: node.parent === -1,
-      tok: node.tok,
+      type: KIND_NAMES[kind] as BlockType,
+      start: t.starts[i]!,
+      end: t.ends[i]!,
+      parent: parent === -1 ? -1 : (ordinalOf[parent] as number),
+      topLevel: parent === -1,
+      tok: t.toks[i]!,
     });
   }
   return blocks;

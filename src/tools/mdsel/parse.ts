@@ -15,14 +15,16 @@
 import { createRequire } from "node:module";
 import type markdownitFactory from "markdown-it";
 import type { MarkdownIt, StateBlock, Token } from "markdown-it";
-import { settle, TASK, type Collector, type Frame, type RawNode } from "./block-marks.js";
+import { K_LIST, K_PARAGRAPH, nodesOf, settle, tableOf, TASK, type Collector, type Frame, type NodeTable, type RawNode } from "./block-marks.js";
 import { scanSimple, type SimpleDoc } from "./simple-blocks.js";
 
 export type { NodeKind, RawNode } from "./block-marks.js";
 
 export interface Parsed {
   /** Pre-order, so document order: a container comes before what it holds. */
-  nodes: RawNode[];
+  table: NodeTable;
+  /** The same nodes as objects (tests compare them). */
+  readonly nodes: RawNode[];
   /** Plain text of a heading or of the inline content under token `tok` (markup dropped). */
   inlineText(tok: number): string;
   /** Plain text of the block opened at token `tok`, whitespace collapsed, at least `limit` characters when it has them. */
@@ -139,9 +141,10 @@ export async function parseBlocks(src: string, options: { simple?: boolean; line
   const parsed = simple ? fromSimple(simple) : fromMarkdownIt(norm);
   if (hasCr) {
     const toSrc = offsetMapper(src);
-    for (const n of parsed.nodes) {
-      n.start = toSrc(n.start);
-      n.end = toSrc(n.end);
+    const t = parsed.table;
+    for (let i = 0; i < t.count; i++) {
+      t.starts[i] = toSrc(t.starts[i]!);
+      t.ends[i] = toSrc(t.ends[i]!);
     }
   }
   return Promise.resolve(parsed);
@@ -168,7 +171,7 @@ function fromMarkdownIt(norm: string): Parsed {
   const env: Env = { mdselCollector: { nodes: [], frames: [] } };
   const tokens: Token[] = [];
   md.block.parse(norm, md, env, tokens);
-  const nodes = env.mdselCollector!.nodes;
+  const table = tableOf(env.mdselCollector!.nodes);
   delete env.mdselCollector;
 
   const inlineCache = new Map<number, string>();
@@ -198,7 +201,10 @@ function fromMarkdownIt(norm: string): Parsed {
   };
 
   return {
-    nodes,
+    table,
+    get nodes() {
+      return nodesOf(table);
+    },
     inlineText,
     blockText: (tok, limit) => {
       const open = tokens[tok];
@@ -214,7 +220,8 @@ function fromMarkdownIt(norm: string): Parsed {
 
 /** The same texts from the simple scanner, whose `tok` is the node's own index (leaves in node order are markdown-it's leaf tokens in order). */
 function fromSimple(doc: SimpleDoc): Parsed {
-  const nodes = doc.nodes;
+  const table = doc.table;
+  const { kinds, parents } = table;
   const env: Env = {};
   const inlineCache = new Map<number, string>();
   const inlineText = (i: number): string => {
@@ -222,7 +229,7 @@ function fromSimple(doc: SimpleDoc): Parsed {
     if (s !== undefined) return s;
     if (!doc.isInline(i)) return "";
     let content = doc.content(i);
-    if (nodes[i]!.kind === "paragraph" && doc.firstInItem(i) && TASK.test(content)) content = content.slice(4);
+    if (kinds[i] === K_PARAGRAPH && doc.firstInItem(i) && TASK.test(content)) content = content.slice(4);
     s = plainText(content, env);
     inlineCache.set(i, s);
     return s;
@@ -236,17 +243,20 @@ function fromSimple(doc: SimpleDoc): Parsed {
     return out;
   };
   return {
-    nodes,
+    table,
+    get nodes() {
+      return nodesOf(table);
+    },
     inlineText,
     blockText: (i, limit) => {
-      if (i < 0 || i >= nodes.length) return "";
-      if (nodes[i]!.kind !== "list") return collect(i, i + 1, limit);
+      if (i < 0 || i >= table.count) return "";
+      if (kinds[i] !== K_LIST) return collect(i, i + 1, limit);
       // Pre-order: a container's descendants follow it, each with a parent at or after it.
       let end = i + 1;
-      while (end < nodes.length && nodes[end]!.parent >= i) end++;
+      while (end < table.count && parents[end]! >= i) end++;
       return collect(i + 1, end, limit);
     },
-    docText: (limit) => collect(0, nodes.length, limit),
+    docText: (limit) => collect(0, table.count, limit),
   };
 }
 

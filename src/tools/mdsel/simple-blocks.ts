@@ -17,11 +17,11 @@
  * this scanner's cold run costs a fraction of that (docs/mdsel.md, Speed).
  * test/mdsel/simple-blocks.test.ts and test/mdsel/differential.ts check it against markdown-it.
  */
-import { TASK, type RawNode } from "./block-marks.js";
+import { emptyTable, grownTable, K_HEADING, K_LIST, K_OTHER, K_PARAGRAPH, TASK, type NodeTable } from "./block-marks.js";
 
 /** What the scanner found: markdown-it's nodes (with `tok` = the node's own index) and their text on demand. */
 export interface SimpleDoc {
-  nodes: RawNode[];
+  table: NodeTable;
   /** Token content markdown-it would give leaf node `i`: inline content of a paragraph or heading, the HTML of an HTML block. */
   content(i: number): string;
   /** True for a paragraph or heading (text through the inline parser), false for HTML and containers. */
@@ -96,7 +96,7 @@ const LEAF_HTML = 2;
 
 class SimpleScanner implements SimpleDoc {
   readonly src: string;
-  readonly nodes: RawNode[] = [];
+  table: NodeTable;
   readonly bMarks: Int32Array;
   readonly eMarks: Int32Array;
   readonly tShift: Int32Array;
@@ -137,22 +137,24 @@ class SimpleScanner implements SimpleDoc {
     bMarks[k] = len;
     eMarks[k] = len;
     this.lineMax = k;
-    this.leaf = new Int32Array((k + 16) * SLOTS);
+    // Nodes outnumber lines where list items hold nested lists; grown if more.
+    const capacity = k + (k >>> 1) + 16;
+    this.leaf = new Int32Array(capacity * SLOTS);
+    this.table = emptyTable(capacity);
   }
 
   content(i: number): string {
-    if (i < 0 || i >= this.nodes.length) return "";
+    if (i < 0 || i >= this.table.count) return "";
     const kind = this.leaf[SLOTS * i];
     if (kind === LEAF_NONE) return "";
     const startLine = this.leaf[SLOTS * i + 1]!;
     const nextLine = this.leaf[SLOTS * i + 2]!;
     const indent = this.leaf[SLOTS * i + 3]!;
-    const node = this.nodes[i]!;
     const saved = this.tShift[startLine]!;
     this.tShift[startLine] = this.leaf[SLOTS * i + 4]!;
     try {
       if (kind === LEAF_HTML) return this.getLines(startLine, nextLine, indent, true);
-      if (node.kind === "heading") {
+      if (this.table.kinds[i] === K_HEADING) {
         const [pos, max] = this.headingText(startLine);
         return asciiTrim(this.src.slice(pos, max));
       }
@@ -192,8 +194,11 @@ class SimpleScanner implements SimpleDoc {
    * list item would run mostly in the interpreter; this is the hot part of a cold `mdsel index`.
    */
   scan(): void {
-    const { src, bMarks, eMarks, tShift, sCount, nodes, lineMax } = this;
+    const { src, bMarks, eMarks, tShift, sCount, lineMax } = this;
     let leaf = this.leaf;
+    let table = this.table;
+    let { kinds, starts, ends, parents, toks } = table;
+    let count = 0;
     /** Open lists, innermost last. */
     const lists: ListFrame[] = [];
     // The run (tokenize call) in progress: its container node (-1: the document) and whether
@@ -265,28 +270,32 @@ class SimpleScanner implements SimpleDoc {
         }
         level--;
         lists.pop();
-        const node = nodes[f.node]!;
-        if (f.markersEnd > node.end) node.end = f.markersEnd;
+        if (f.markersEnd > ends[f.node]!) ends[f.node] = f.markersEnd;
         parent = f.parent;
         // A block's end counts for its container's (as block-marks.ts settles it).
-        if (parent >= 0) {
-          const p = nodes[parent]!;
-          if (node.end > p.end) p.end = node.end;
-        }
+        if (parent >= 0 && ends[f.node]! > ends[parent]!) ends[parent] = ends[f.node]!;
         continue;
       }
 
       // A block starts at `line` (tokenize's loop body, then block()).
       if (level >= MAX_NESTING) throw UNSUPPORTED;
       const start = bMarks[line]! + tShift[line]!;
-      const idx = nodes.length;
-      const node: RawNode = { kind: "other", start, end: start, parent, tok: idx, depth: 0, task: false };
-      nodes.push(node);
-      if ((idx + 1) * SLOTS > leaf.length) {
+      const idx = count;
+      if (idx === kinds.length) {
         leaf = new Int32Array(leaf.length * 2);
         leaf.set(this.leaf);
         this.leaf = leaf;
+        table.count = count;
+        table = this.table = grownTable(table, kinds.length * 2);
+        ({ kinds, starts, ends, parents, toks } = table);
       }
+      count++;
+      table.count = count;
+      kinds[idx] = K_OTHER;
+      starts[idx] = start;
+      ends[idx] = start;
+      parents[idx] = parent;
+      toks[idx] = idx;
       const at = idx * SLOTS;
       leaf[at] = LEAF_NONE;
       leaf[at + 1] = line;
@@ -302,7 +311,7 @@ class SimpleScanner implements SimpleDoc {
       if (ch === 0x2d || ch === 0x2a || ch === 0x2b) {
         const pam = this.bulletMarker(line);
         if (pam >= 0) {
-          node.kind = "list";
+          kinds[idx] = K_LIST;
           level++;
           lists.push({ node: idx, parent, marker: ch, markersEnd: pam, itemLine: line, oldTShift: 0, oldSCount: 0, oldListIndent: 0 });
           itemLine = line;
@@ -317,14 +326,14 @@ class SimpleScanner implements SimpleDoc {
         next = this.htmlComment(line, lineMax, blkIndent);
         leaf[at] = LEAF_HTML;
         leaf[at + 2] = next;
-        node.end = eMarks[this.lastFilledLine(line, next)]!;
+        ends[idx] = eMarks[this.lastFilledLine(line, next)]!;
       } else {
         const depth = ch === 0x23 ? this.headingLevel(line) : 0;
         if (depth > 0) {
           next = line + 1;
-          node.kind = "heading";
-          node.depth = depth;
-          node.end = eMarks[line]!;
+          kinds[idx] = K_HEADING;
+          table.depths[idx] = depth;
+          ends[idx] = eMarks[line]!;
           leaf[at] = LEAF_INLINE;
           leaf[at + 2] = next;
         } else {
@@ -355,24 +364,21 @@ class SimpleScanner implements SimpleDoc {
             }
             break;
           }
-          node.kind = "paragraph";
-          node.end = eMarks[next - 1]!;
+          kinds[idx] = K_PARAGRAPH;
+          ends[idx] = eMarks[next - 1]!;
           leaf[at] = LEAF_INLINE;
           leaf[at + 2] = next;
           if (ch === 0x5b && leaf[at + 5] === 1 && TASK.test(this.content(idx))) {
             // GFM task item: the check is not paragraph text (as block-marks.ts's finish()).
-            node.task = true;
-            let p = node.start + 3;
-            while (p < node.end && /\s/.test(src[p] as string)) p++;
-            node.start = p;
+            table.tasks[idx] = 1;
+            let p = start + 3;
+            while (p < ends[idx]! && /\s/.test(src[p] as string)) p++;
+            starts[idx] = p;
           }
         }
       }
       // A block's end counts for its container's (as block-marks.ts settles it).
-      if (parent >= 0) {
-        const p = nodes[parent]!;
-        if (node.end > p.end) p.end = node.end;
-      }
+      if (parent >= 0 && ends[idx]! > ends[parent]!) ends[parent] = ends[idx]!;
       line = next;
     }
   }
