@@ -260,11 +260,14 @@ class SimpleScanner implements SimpleDoc {
         level--;
         // Does the list go on with another item?
         if (line < lineMax && sCount[line]! >= blkIndent && sCount[line]! - blkIndent < 4) {
-          // The list's terminators (fence, blockquote, hr) were refused by screen().
-          const pam = this.bulletMarker(line);
-          if (pam >= 0 && src.charCodeAt(pam - 1) === f.marker) {
+          // The list's terminators (fence, blockquote, hr) were refused by screen(). A bullet
+          // marker (the character, then a space or the line's end; markdown-it's
+          // skipBulletListMarker, inlined here as below: it runs for every item), the same one:
+          const mp = bMarks[line]! + tShift[line]!;
+          const after = src.charCodeAt(mp + 1);
+          if (src.charCodeAt(mp) === f.marker && (mp + 1 >= eMarks[line]! || after === SPACE || after === TAB)) {
             itemLine = line;
-            itemPam = pam;
+            itemPam = mp + 1;
             continue;
           }
         }
@@ -309,8 +312,9 @@ class SimpleScanner implements SimpleDoc {
       if (sCount[line]! - blkIndent >= 4) throw UNSUPPORTED;
       const ch = src.charCodeAt(start);
       if (ch === 0x2d || ch === 0x2a || ch === 0x2b) {
-        const pam = this.bulletMarker(line);
-        if (pam >= 0) {
+        const after = src.charCodeAt(start + 1);
+        if (start + 1 >= eMarks[line]! || after === SPACE || after === TAB) {
+          const pam = start + 1;
           kinds[idx] = K_LIST;
           level++;
           lists.push({ node: idx, parent, marker: ch, markersEnd: pam, itemLine: line, oldTShift: 0, oldSCount: 0, oldListIndent: 0 });
@@ -354,12 +358,13 @@ class SimpleScanner implements SimpleDoc {
             if (c !== 0x2d && c !== 0x2a && c !== 0x2b) continue;
             const sc = sCount[next]!;
             if (listIndent >= 0 && sc - listIndent >= 4 && sc < blkIndent) continue;
-            const pam = this.bulletMarker(next);
-            if (pam < 0) continue;
+            // A bullet (the marker, then a space or the line's end)?
+            let p = pos + 1;
+            const after = src.charCodeAt(p);
+            if (p < eMarks[next]! && after !== SPACE && after !== TAB) continue;
             if (sc >= blkIndent) {
               // Only a non-empty item may interrupt a paragraph.
-              let p = pam;
-              while (p < src.length && isSpace(src.charCodeAt(p))) p++;
+              while (p < src.length && (src.charCodeAt(p) === SPACE || src.charCodeAt(p) === TAB)) p++;
               if (p >= eMarks[next]!) continue;
             }
             break;
@@ -381,15 +386,6 @@ class SimpleScanner implements SimpleDoc {
       if (parent >= 0 && ends[idx]! > ends[parent]!) ends[parent] = ends[idx]!;
       line = next;
     }
-  }
-
-  private bulletMarker(line: number): number {
-    const max = this.eMarks[line]!;
-    let pos = this.bMarks[line]! + this.tShift[line]!;
-    const marker = this.src.charCodeAt(pos++);
-    if (marker !== 0x2a && marker !== 0x2d && marker !== 0x2b) return -1;
-    if (pos < max && !isSpace(this.src.charCodeAt(pos))) return -1;
-    return pos;
   }
 
   /** A block starting with `[` that has `]:` before the next blank line might be a reference definition. */
