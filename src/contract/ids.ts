@@ -13,6 +13,8 @@ let scratch = Buffer.alloc(512);
 /** The path whose UTF-8 bytes open `scratch` (most calls hash spans of one file), and their length. */
 let scratchPath: string | undefined;
 let scratchPathBytes = 0;
+/** The key's bytes in `scratch` for that path (a Buffer view costs an object per call). */
+let scratchKey = scratch.subarray(0, 18);
 
 /**
  * Writes n (a safe integer >= 0) as 8 bytes big-endian, without a BigInt. Plain byte stores (a
@@ -41,6 +43,7 @@ export function spanId(filePath: string, byteStart: number, byteEnd: number): st
     const need = Buffer.byteLength(filePath, "utf8") + 18;
     if (scratch.length < need) scratch = Buffer.alloc(need * 2);
     scratchPathBytes = scratch.write(filePath, 0, "utf8");
+    scratchKey = scratch.subarray(0, scratchPathBytes + 18);
     scratchPath = filePath;
   }
   const n = scratchPathBytes;
@@ -48,7 +51,7 @@ export function spanId(filePath: string, byteStart: number, byteEnd: number): st
   writeU64be(scratch, byteStart, n + 1);
   scratch[n + 9] = 0x3a;
   writeU64be(scratch, byteEnd, n + 10);
-  return sha256hex(scratch.subarray(0, n + 18)).slice(0, 16);
+  return sha256hex(scratchKey).slice(0, 16);
 }
 
 /**
