@@ -1,17 +1,18 @@
 ; TypeScript references (TSX: ../tsx/references.scm adds JSX). Capture conventions: see src/lang/extract.ts.
+; Wildcard parents below the root: see symbols.scm.
 
 (call_expression function: (identifier) @ref.call)
 (call_expression
-  function: (member_expression
+  function: (_
     object: (_) @qualifier
     property: [(property_identifier) (private_property_identifier)] @ref.call))
 (new_expression constructor: (identifier) @ref.call)
-(new_expression constructor: (member_expression object: (_) @qualifier property: (property_identifier) @ref.call))
+(new_expression constructor: (_ object: (_) @qualifier property: (property_identifier) @ref.call))
 
 (assignment_expression left: (identifier) @ref.write)
-(assignment_expression left: (member_expression object: (_) @qualifier property: (_) @ref.write))
+(assignment_expression left: (_ object: (_) @qualifier property: (_) @ref.write))
 (augmented_assignment_expression left: (identifier) @ref.write)
-(augmented_assignment_expression left: (member_expression object: (_) @qualifier property: (_) @ref.write))
+(augmented_assignment_expression left: (_ object: (_) @qualifier property: (_) @ref.write))
 (update_expression argument: (identifier) @ref.write)
 (variable_declarator name: (identifier) @ref.write value: (_))
 

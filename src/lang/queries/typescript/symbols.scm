@@ -1,5 +1,11 @@
 ; TypeScript and TSX definitions. Capture conventions: see src/lang/extract.ts.
 ; Earlier patterns win when two match the same definition node.
+; Below a pattern's root some nodes are wildcards pinned down by fields or tokens that only the
+; intended node type has in that position (`(_ !operator left: right:)` under expression_statement is
+; an assignment_expression, `(_ object: property:)` a member_expression, `(_ function: arguments:)` a
+; call_expression, `(_ "\"" (string_fragment))` a string). They match the same nodes, but tree-sitter
+; analyses every named parent step against the parse table when it compiles a query and skips
+; wildcard ones, which makes the query several times cheaper to compile (and no slower to run).
 
 ; Functions bound to names: `const f = () => ...`, `var g = function () {}` (at any depth).
 (variable_declarator
@@ -8,9 +14,10 @@
 
 ; `Foo.prototype.f = function () {}` is a method of Foo.
 (expression_statement
-  (assignment_expression
-    left: (member_expression
-      object: (member_expression
+  (_
+    !operator
+    left: (_
+      object: (_
         object: (identifier) @scope
         property: (property_identifier) @_prototype)
       property: (property_identifier) @name)
@@ -19,10 +26,11 @@
 
 ; `f = function () {}`, `exports.f = () => ...` (a named function expression is named by itself)
 (expression_statement
-  (assignment_expression
+  (_
+    !operator
     left: [
       (identifier) @name
-      (member_expression property: (property_identifier) @name)
+      (_ property: (property_identifier) @name)
     ]
     right: [(arrow_function) (function_expression !name) (generator_function !name)]) @def.function)
 
@@ -52,9 +60,11 @@
 (interface_body (method_signature name: (_) @name) @def.method)
 (type_alias_declaration value: (object_type (method_signature name: (_) @name) @def.method))
 (abstract_method_signature name: (_) @name) @def.method @flag.abstract
-(public_field_definition
-  name: (_) @name
-  value: [(arrow_function) (function_expression)]) @def.method
+; A class_body child with a name and a value is a public_field_definition (its only parent).
+(class_body
+  (_
+    name: (_) @name
+    value: [(arrow_function) (function_expression)]) @def.method)
 (public_field_definition name: (_) @name) @def.field
 (interface_body (property_signature name: (_) @name) @def.field)
 (type_alias_declaration value: (object_type (property_signature name: (_) @name) @def.field))
