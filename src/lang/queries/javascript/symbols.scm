@@ -55,13 +55,15 @@
   value: [(arrow_function) (function_expression)]) @def.method
 (field_definition property: (_) @name) @def.field
 
+; `(_ kind: ... (_ name: ...))` is a lexical_declaration of variable_declarators, `(_ "var" ...)` a
+; variable_declaration, `(_ declaration: ...)` an export_statement.
 ; Top-level variables and constants.
-(program (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant))
-(program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
-(program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
-(program (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant)))
-(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
-(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(program (_ kind: "const" (_ name: (identifier) @name) @def.constant))
+(program (_ kind: _ (_ name: (identifier) @name) @def.variable))
+(program (_ "var" (_ name: (identifier) @name) @def.variable))
+(program (_ declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
+(program (_ declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
+(program (_ declaration: (_ "var" (_ name: (identifier) @name) @def.variable)))
 
 ; Default exports: anonymous ones are named "default"; named ones are flagged.
 (export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)]) @def.function

@@ -45,7 +45,7 @@
 
 ; Overload signatures and `declare function`.
 (program (function_signature name: (identifier) @name) @def.function @flag.overload)
-(program (export_statement declaration: (function_signature name: (identifier) @name) @def.function @flag.overload))
+(program (_ declaration: (function_signature name: (identifier) @name) @def.function @flag.overload))
 (function_signature name: (identifier) @name) @def.function
 
 (abstract_class_declaration name: (_) @name) @def.abstract_class
@@ -79,18 +79,20 @@
 (internal_module name: (_) @name) @def.namespace
 (module name: (_) @name) @def.module
 
+; `(_ kind: ... (_ name: ...))` is a lexical_declaration of variable_declarators, `(_ "var" ...)` a
+; variable_declaration, `(_ declaration: ...)` an export_statement.
 ; Top-level variables and constants (and those exported from a namespace).
-(program (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant))
-(program (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable))
-(program (variable_declaration (variable_declarator name: (identifier) @name) @def.variable))
-(program (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant)))
-(program (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
-(program (export_statement declaration: (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
-(program (ambient_declaration (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant)))
-(program (ambient_declaration (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
-(program (ambient_declaration (variable_declaration (variable_declarator name: (identifier) @name) @def.variable)))
-(statement_block (export_statement declaration: (lexical_declaration kind: "const" (variable_declarator name: (identifier) @name) @def.constant)))
-(statement_block (export_statement declaration: (lexical_declaration (variable_declarator name: (identifier) @name) @def.variable)))
+(program (_ kind: "const" (_ name: (identifier) @name) @def.constant))
+(program (_ kind: _ (_ name: (identifier) @name) @def.variable))
+(program (_ "var" (_ name: (identifier) @name) @def.variable))
+(program (_ declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
+(program (_ declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
+(program (_ declaration: (_ "var" (_ name: (identifier) @name) @def.variable)))
+(program (ambient_declaration (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
+(program (ambient_declaration (_ kind: _ (_ name: (identifier) @name) @def.variable)))
+(program (ambient_declaration (_ "var" (_ name: (identifier) @name) @def.variable)))
+(statement_block (_ declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
+(statement_block (_ declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
 
 ; Default exports: anonymous ones are named "default"; named ones are flagged.
 (export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)]) @def.function
