@@ -82,7 +82,7 @@ export async function run(): Promise<BenchRow[]> {
       [ourBin("mdsel"), ["select", "changelog::heading:h2[0]", one]],
       [ourBin("mdsel"), ["index", readme]],
     ],
-    7,
+    15,
   ) as [Timed, Timed, Timed, Timed, Timed, Timed, Timed];
   for (const [name, t] of [["markdown-it floor", floor], ["index", index], ["index 1.3 MB", indexBig], ["index gatsby", indexMid], ["select", select], ["index README", small]] as const) {
     if (t.status !== 0) throw new Error(`mdsel ${name} exited ${t.status}`);
