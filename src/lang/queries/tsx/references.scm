@@ -3,10 +3,8 @@
 ; (src/lang/extract.ts KIND_RANK), so the order of these patterns after the parent's does not matter.
 
 ; JSX components (TSX): <Foo/>, <Foo.Bar>
-(jsx_opening_element name: (identifier) @ref.call)
-(jsx_self_closing_element name: (identifier) @ref.call)
-(jsx_opening_element name: (member_expression object: (_) @qualifier property: (property_identifier) @ref.call))
-(jsx_self_closing_element name: (member_expression object: (_) @qualifier property: (property_identifier) @ref.call))
+(jsx_opening_element name: [(identifier) @ref.call (_ object: (_) @qualifier property: (property_identifier) @ref.call)])
+(jsx_self_closing_element name: [(identifier) @ref.call (_ object: (_) @qualifier property: (property_identifier) @ref.call)])
 (jsx_closing_element name: (_) @ref.ignore)
-(jsx_closing_element name: (member_expression property: (property_identifier) @ref.ignore))
+(jsx_closing_element name: (_ property: (property_identifier) @ref.ignore))
 (jsx_attribute (property_identifier) @ref.ignore)

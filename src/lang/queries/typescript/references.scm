@@ -1,19 +1,23 @@
 ; TypeScript references (TSX: ../tsx/references.scm adds JSX). Capture conventions: see src/lang/extract.ts.
 ; Wildcard parents below the root: see symbols.scm.
 
-(call_expression function: (identifier) @ref.call)
+; One pattern per parent type, alternatives for the child: each named parent step costs
+; tree-sitter a pass over the parse table when the query is compiled.
 (call_expression
-  function: (_
-    object: (_) @qualifier
-    property: [(property_identifier) (private_property_identifier)] @ref.call))
-(new_expression constructor: (identifier) @ref.call)
-(new_expression constructor: (_ object: (_) @qualifier property: (property_identifier) @ref.call))
+  function: [
+    (identifier) @ref.call
+    (_ object: (_) @qualifier property: (_) @ref.call)
+  ])
+(new_expression
+  constructor: [
+    (identifier) @ref.call
+    (_ object: (_) @qualifier property: (property_identifier) @ref.call)
+  ])
 
-(assignment_expression left: (identifier) @ref.write)
-(assignment_expression left: (_ object: (_) @qualifier property: (_) @ref.write))
-(augmented_assignment_expression left: (identifier) @ref.write)
-(augmented_assignment_expression left: (_ object: (_) @qualifier property: (_) @ref.write))
-(update_expression argument: (identifier) @ref.write)
+(assignment_expression left: [(identifier) @ref.write (_ object: (_) @qualifier property: (_) @ref.write)])
+(augmented_assignment_expression left: [(identifier) @ref.write (_ object: (_) @qualifier property: (_) @ref.write)])
+; The argument is update_expression's only named child.
+(update_expression (identifier) @ref.write)
 (variable_declarator name: (identifier) @ref.write value: (_))
 
 ; Types.
@@ -21,7 +25,8 @@
 (nested_type_identifier module: (_) @qualifier name: (type_identifier) @ref.type)
 (type_query (identifier) @ref.type)
 
-(member_expression object: (_) @qualifier property: [(property_identifier) (private_property_identifier)] @ref.read)
+; A member_expression's property is a property_identifier or a private_property_identifier.
+(member_expression object: (_) @qualifier property: (_) @ref.read)
 (shorthand_property_identifier) @ref.read
 (identifier) @ref.read
 
