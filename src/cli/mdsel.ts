@@ -16,7 +16,9 @@ import { executionId, timestamp } from "../contract/ids.js";
 import { SCHEMA_VERSION } from "../contract/version.js";
 import { findWorkspaceRoot } from "../text/root.js";
 import { MDSEL_CODES, TOOL } from "../tools/mdsel/errors.js";
-import type { CommandResult, Outcome } from "../tools/mdsel/index-command.js";
+// Static: `index` is the command that must start fast, and a bundle of this entry then holds it
+// (the bundle keeps this file's own dynamic imports as ES module loads).
+import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
 import { MARKDOWN_EXTENSIONS, type Workspace } from "../tools/mdsel/load.js";
 import type { CliResult } from "./run.js";
 
@@ -91,7 +93,6 @@ async function indexWithoutFlags(files: string[]): Promise<{ text: string; exitC
   try {
     const cwd = process.cwd();
     const ws: Workspace = { cwd, root: findWorkspaceRoot(TOOL, undefined, cwd) };
-    const { indexCommand } = await import("../tools/mdsel/index-command.js");
     const result = await indexCommand(ws, { files });
     return { text: `${JSON.stringify(envelope("index", result))}\n`, exitCode: EXIT_OF[result.outcome] };
   } catch {
@@ -159,7 +160,6 @@ async function action(prog: Command): Promise<CliResult> {
   const ws: Workspace = { cwd, root: findWorkspaceRoot(TOOL, opts.root, cwd), ...(opts.maxBytes ? { maxBytes: opts.maxBytes } : {}) };
   let result: CommandResult<unknown, unknown>;
   if (request.kind === "index") {
-    const { indexCommand } = await import("../tools/mdsel/index-command.js");
     result = await indexCommand(ws, { files: request.files });
   } else {
     const files = request.args.filter(isFileArg);
@@ -180,14 +180,23 @@ async function action(prog: Command): Promise<CliResult> {
   return { envelope: envelope(command, result), exitCode: EXIT_OF[result.outcome] };
 }
 
-const rest = process.argv.slice(3);
-const fast = command === "index" && rest.every((a) => !a.startsWith("-")) ? await indexWithoutFlags(rest) : null;
-if (fast) {
-  // A reader that stops early (`| head`) closes the pipe: not an error (as runCli).
-  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-    if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw e;
-  });
-  await new Promise<void>((done) => process.stdout.write(fast.text, () => done()));
-  process.exitCode = fast.exitCode;
-} else await viaCommander();
+/**
+ * Without top-level await, so that this entry can also be bundled as CommonJS (a bundle skips the
+ * ES module loader's per-module work, a large share of a short run); a rejection still ends the
+ * process with the error printed and exit code 1, as an awaited one did.
+ */
+async function main(): Promise<void> {
+  const rest = process.argv.slice(3);
+  const fast = command === "index" && rest.every((a) => !a.startsWith("-")) ? await indexWithoutFlags(rest) : null;
+  if (fast) {
+    // A reader that stops early (`| head`) closes the pipe: not an error (as runCli).
+    process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+    await new Promise<void>((done) => process.stdout.write(fast.text, () => done()));
+    process.exitCode = fast.exitCode;
+  } else await viaCommander();
+}
+
+void main();
