@@ -60,10 +60,15 @@
 (interface_body (method_signature name: (_) @name) @def.method)
 (type_alias_declaration value: (object_type (method_signature name: (_) @name) @def.method))
 (abstract_method_signature name: (_) @name) @def.method @flag.abstract
-; A class_body child with a name and a value is a public_field_definition (its only parent).
+; A class_body child with a name and a value is a public_field_definition; outside class_body one
+; is met only in error recovery, as a child of ERROR, where its name types tell it apart.
 (class_body
   (_
     name: (_) @name
+    value: [(arrow_function) (function_expression)]) @def.method)
+(ERROR
+  (_
+    name: [(property_identifier) (private_property_identifier) (string) (number) (computed_property_name)] @name
     value: [(arrow_function) (function_expression)]) @def.method)
 (public_field_definition name: (_) @name) @def.field
 (interface_body (property_signature name: (_) @name) @def.field)
