@@ -58,7 +58,8 @@
 (method_definition name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @def.method
 (class_body (method_signature name: (_) @name) @def.method @flag.overload)
 (interface_body (method_signature name: (_) @name) @def.method)
-(type_alias_declaration value: (object_type (method_signature name: (_) @name) @def.method))
+; The value holding member signatures is an object_type.
+(type_alias_declaration value: (_ (method_signature name: (_) @name) @def.method))
 (abstract_method_signature name: (_) @name) @def.method @flag.abstract
 ; A class_body child with a name and a value is a public_field_definition; outside class_body one
 ; is met only in error recovery, as a child of ERROR, where its name types tell it apart.
@@ -72,7 +73,7 @@
     value: [(arrow_function) (function_expression)]) @def.method)
 (public_field_definition name: (_) @name) @def.field
 (interface_body (property_signature name: (_) @name) @def.field)
-(type_alias_declaration value: (object_type (property_signature name: (_) @name) @def.field))
+(type_alias_declaration value: (_ (property_signature name: (_) @name) @def.field))
 
 (interface_declaration name: (_) @name) @def.interface
 (type_alias_declaration name: (_) @name) @def.type_alias
