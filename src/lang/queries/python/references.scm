@@ -1,22 +1,23 @@
 ; Python references. Capture conventions: see src/lang/extract.ts.
+; Below the root, `(_ object: attribute:)` is an attribute (the only node type with those fields).
 
 (call function: (identifier) @ref.call)
-(call function: (attribute object: (_) @qualifier attribute: (identifier) @ref.call))
+(call function: (_ object: (_) @qualifier attribute: (identifier) @ref.call))
 (decorator (identifier) @ref.call)
-(decorator (attribute object: (_) @qualifier attribute: (identifier) @ref.call))
+(decorator (_ object: (_) @qualifier attribute: (identifier) @ref.call))
 
 (assignment left: (identifier) @ref.write)
-(assignment left: (attribute object: (_) @qualifier attribute: (identifier) @ref.write))
+(assignment left: (_ object: (_) @qualifier attribute: (identifier) @ref.write))
 (augmented_assignment left: (identifier) @ref.write)
-(augmented_assignment left: (attribute object: (_) @qualifier attribute: (identifier) @ref.write))
+(augmented_assignment left: (_ object: (_) @qualifier attribute: (identifier) @ref.write))
 (pattern_list (identifier) @ref.write)
 (for_statement left: (identifier) @ref.write)
 
 (type (identifier) @ref.type)
-(type (attribute object: (_) @qualifier attribute: (identifier) @ref.type))
+(type (_ object: (_) @qualifier attribute: (identifier) @ref.type))
 (type (generic_type (identifier) @ref.type))
 (class_definition superclasses: (argument_list (identifier) @ref.type))
-(class_definition superclasses: (argument_list (attribute object: (_) @qualifier attribute: (identifier) @ref.type)))
+(class_definition superclasses: (argument_list (_ object: (_) @qualifier attribute: (identifier) @ref.type)))
 
 (attribute object: (_) @qualifier attribute: (identifier) @ref.read)
 (identifier) @ref.read

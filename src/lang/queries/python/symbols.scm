@@ -1,31 +1,36 @@
 ; Python definitions. Capture conventions: see src/lang/extract.ts.
 ; A decorated definition's span includes its decorators. Earlier patterns win.
+; Below a pattern's root some nodes are wildcards that only one node type can be in that place
+; (a body or consequence is a block; `(_ !operator left:)` under expression_statement is an
+; assignment; a definition or block child with parameters: is a function_definition, a
+; definition without, a class_definition): they match the same nodes, and tree-sitter skips
+; wildcard parents in the analysis it runs when it compiles a query.
 
-(class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @name (#eq? @name "__init__"))) @def.constructor))
-(class_definition body: (block (function_definition name: (identifier) @name (#eq? @name "__init__")) @def.constructor))
-(class_definition body: (block (decorated_definition definition: (function_definition name: (identifier) @name)) @def.method))
-(class_definition body: (block (function_definition name: (identifier) @name) @def.method))
+(class_definition body: (_ (decorated_definition definition: (_ name: (identifier) @name parameters: (_) (#eq? @name "__init__"))) @def.constructor))
+(class_definition body: (_ (_ name: (identifier) @name parameters: (_) (#eq? @name "__init__")) @def.constructor))
+(class_definition body: (_ (decorated_definition definition: (_ name: (identifier) @name parameters: (_))) @def.method))
+(class_definition body: (_ (_ name: (identifier) @name parameters: (_)) @def.method))
 
-(decorated_definition definition: (function_definition name: (identifier) @name)) @def.function
+(decorated_definition definition: (_ name: (identifier) @name parameters: (_))) @def.function
 (block (function_definition name: (identifier) @name) @def.function)
 (module (function_definition name: (identifier) @name) @def.function)
 
-(decorated_definition definition: (class_definition name: (identifier) @name)) @def.class
+(decorated_definition definition: (_ name: (identifier) @name !parameters)) @def.class
 (block (class_definition name: (identifier) @name) @def.class)
 (module (class_definition name: (identifier) @name) @def.class)
 
 ; Functions bound to names: `f = lambda x: ...`
-(module (expression_statement (assignment left: (identifier) @name right: (lambda)) @def.function))
+(module (expression_statement (_ !operator left: (identifier) @name right: (lambda)) @def.function))
 
 ; Module-level variables (ALL_CAPS ones are constants), also inside module-level if/try/with.
-(module (expression_statement (assignment left: (identifier) @name (#match? @name "^_*[A-Z][A-Z0-9_]*$")) @def.constant))
-(module (expression_statement (assignment left: (identifier) @name) @def.variable))
-(module (expression_statement (assignment left: (pattern_list (identifier) @name)) @def.variable))
-(module (expression_statement (assignment left: (tuple_pattern (identifier) @name)) @def.variable))
-(module (if_statement consequence: (block (expression_statement (assignment left: (identifier) @name) @def.variable))))
-(module (if_statement alternative: (_ body: (block (expression_statement (assignment left: (identifier) @name) @def.variable)))))
-(module (try_statement body: (block (expression_statement (assignment left: (identifier) @name) @def.variable))))
-(module (try_statement (_ (block (expression_statement (assignment left: (identifier) @name) @def.variable)))))
+(module (expression_statement (_ !operator left: (identifier) @name (#match? @name "^_*[A-Z][A-Z0-9_]*$")) @def.constant))
+(module (expression_statement (_ !operator left: (identifier) @name) @def.variable))
+(module (expression_statement (_ !operator left: (pattern_list (identifier) @name)) @def.variable))
+(module (expression_statement (_ !operator left: (tuple_pattern (identifier) @name)) @def.variable))
+(module (if_statement consequence: (_ (expression_statement (_ !operator left: (identifier) @name) @def.variable))))
+(module (if_statement alternative: (_ body: (_ (expression_statement (_ !operator left: (identifier) @name) @def.variable)))))
+(module (try_statement body: (_ (expression_statement (_ !operator left: (identifier) @name) @def.variable))))
+(module (try_statement (_ (block (expression_statement (_ !operator left: (identifier) @name) @def.variable)))))
 
 ; Class attributes.
-(class_definition body: (block (expression_statement (assignment left: (identifier) @name) @def.field)))
+(class_definition body: (_ (expression_statement (_ !operator left: (identifier) @name) @def.field)))
