@@ -1,18 +1,21 @@
 ; Rust references. Capture conventions: see src/lang/extract.ts.
+; Below the root, wildcards pinned by fields stand for the one node type that has them there:
+; `(_ path: name:)` a scoped_identifier, `(_ value: field:)` a field_expression, `(_ function:
+; type_arguments:)` a generic_function (see symbols.scm for why).
 
 (call_expression function: (identifier) @ref.call)
-(call_expression function: (scoped_identifier path: (_) @qualifier name: (identifier) @ref.call))
-(call_expression function: (field_expression value: (_) @qualifier field: (field_identifier) @ref.call))
-(call_expression function: (generic_function function: (identifier) @ref.call))
-(call_expression function: (generic_function function: (scoped_identifier path: (_) @qualifier name: (identifier) @ref.call)))
-(call_expression function: (generic_function function: (field_expression value: (_) @qualifier field: (field_identifier) @ref.call)))
+(call_expression function: (_ path: (_) @qualifier name: (identifier) @ref.call))
+(call_expression function: (_ value: (_) @qualifier field: (field_identifier) @ref.call))
+(call_expression function: (_ function: (identifier) @ref.call type_arguments: (_)))
+(call_expression function: (_ function: (_ path: (_) @qualifier name: (identifier) @ref.call) type_arguments: (_)))
+(call_expression function: (_ function: (_ value: (_) @qualifier field: (field_identifier) @ref.call) type_arguments: (_)))
 (macro_invocation macro: (identifier) @ref.call)
-(macro_invocation macro: (scoped_identifier path: (_) @qualifier name: (identifier) @ref.call))
+(macro_invocation macro: (_ path: (_) @qualifier name: (identifier) @ref.call))
 
 (assignment_expression left: (identifier) @ref.write)
-(assignment_expression left: (field_expression value: (_) @qualifier field: (field_identifier) @ref.write))
+(assignment_expression left: (_ value: (_) @qualifier field: (field_identifier) @ref.write))
 (compound_assignment_expr left: (identifier) @ref.write)
-(compound_assignment_expr left: (field_expression value: (_) @qualifier field: (field_identifier) @ref.write))
+(compound_assignment_expr left: (_ value: (_) @qualifier field: (field_identifier) @ref.write))
 (let_declaration pattern: (identifier) @ref.write)
 
 (type_identifier) @ref.type
@@ -28,9 +31,9 @@
 (closure_parameters (identifier) @ref.ignore)
 (type_parameter name: (type_identifier) @ref.ignore)
 (use_declaration argument: (identifier) @ref.ignore)
-(use_declaration argument: (scoped_identifier path: (identifier) @ref.ignore))
+(use_declaration argument: (_ path: (identifier) @ref.ignore name: (_)))
 (scoped_use_list path: (identifier) @ref.ignore)
-(scoped_use_list path: (scoped_identifier path: (identifier) @ref.ignore name: (identifier) @ref.ignore))
-(scoped_use_list path: (scoped_identifier name: (identifier) @ref.ignore))
-(use_as_clause path: (scoped_identifier path: (identifier) @ref.ignore))
+(scoped_use_list path: (_ path: (identifier) @ref.ignore name: (identifier) @ref.ignore))
+(scoped_use_list path: (_ name: (identifier) @ref.ignore))
+(use_as_clause path: (_ path: (identifier) @ref.ignore))
 (use_wildcard (identifier) @ref.ignore)

@@ -1,28 +1,33 @@
 ; Rust definitions. Capture conventions: see src/lang/extract.ts.
 ; An impl block is a symbol of kind "impl" named after its type (`Foo`), or `<Foo as Trait>` for a
 ; trait impl, so methods of different impls have different scopes. Earlier patterns win.
+; Below a pattern's root some nodes are wildcards pinned by fields only one node type has in that
+; place: in an impl's type, `(_ type: type_arguments:)` is a generic_type and `(_ name:)` a
+; scoped_type_identifier; a body is a declaration_list, and in it `(_ name: parameters: body:)` is
+; a function_item and `(... !body)` a function_signature_item. Same matches; tree-sitter skips
+; wildcard parents in the analysis it runs when it compiles a query.
 
 (impl_item
   trait: (_) @trait
   type: [
     (type_identifier) @name
-    (generic_type type: (type_identifier) @name)
-    (scoped_type_identifier name: (type_identifier) @name)
-    (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+    (_ type: (type_identifier) @name type_arguments: (_))
+    (_ name: (type_identifier) @name)
+    (_ type: (_ name: (type_identifier) @name) type_arguments: (_))
   ]) @def.impl
 (impl_item trait: (_) @trait type: (_) @name) @def.impl
 (impl_item
   type: [
     (type_identifier) @name
-    (generic_type type: (type_identifier) @name)
-    (scoped_type_identifier name: (type_identifier) @name)
-    (generic_type type: (scoped_type_identifier name: (type_identifier) @name))
+    (_ type: (type_identifier) @name type_arguments: (_))
+    (_ name: (type_identifier) @name)
+    (_ type: (_ name: (type_identifier) @name) type_arguments: (_))
   ]) @def.impl
 (impl_item type: (_) @name) @def.impl
 
-(impl_item body: (declaration_list (function_item name: (identifier) @name) @def.method))
-(trait_item body: (declaration_list (function_item name: (identifier) @name) @def.method))
-(trait_item body: (declaration_list (function_signature_item name: (identifier) @name) @def.method))
+(impl_item body: (_ (_ name: (identifier) @name parameters: (_) body: (_)) @def.method))
+(trait_item body: (_ (_ name: (identifier) @name parameters: (_) body: (_)) @def.method))
+(trait_item body: (_ (_ name: (identifier) @name parameters: (_) !body) @def.method))
 (function_item name: (identifier) @name) @def.function
 (function_signature_item name: (identifier) @name) @def.function
 
