@@ -1,12 +1,12 @@
 /**
- * Build step after tsc: bundles magellan's CLI entry (dist/src/cli/magellan.js) with our modules
- * it loads statically or for its quick commands (index and the read commands) into one CommonJS
- * file, dist/src/cli/magellan.bundle.cjs, which the bin (magellan-bin.cjs) runs with a V8 code
- * cache. A CommonJS entry skips Node's ESM loader (its set-up, and a resolve, link and evaluate
- * step per module, and a facade per builtin). npm packages stay external but for better-sqlite3's
- * JavaScript, and so do the modules the entry itself imports dynamically (watch, export, the
- * seed 04 commands, commander's runner): they load as the ES modules they are, only when those
- * commands run. `node dist/src/cli/magellan.js` runs the same code unbundled.
+ * Build step after tsc: bundles the CLI entries of magellan and mdsel (dist/src/cli/<tool>.js)
+ * with our modules they load statically or for their quick paths (magellan's index and read
+ * commands, mdsel's index) into one CommonJS file each, dist/src/cli/<tool>.bundle.cjs, which the
+ * bin (<tool>-bin.cjs) runs with a V8 code cache. A CommonJS entry skips Node's ESM loader (its
+ * set-up, and a resolve, link and evaluate step per module, and a facade per builtin). npm
+ * packages stay external but for better-sqlite3's JavaScript, and so do the modules the entry itself imports dynamically (watch, export, the
+ * seed 04 commands, commander's runner, mdsel's select): they load as the ES modules they are,
+ * only when those commands run. `node dist/src/cli/<tool>.js` runs the same code unbundled.
  */
 import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -49,7 +49,10 @@ const INTERNAL_PACKAGES = new Set(["better-sqlite3", "bindings", "file-uri-to-pa
 const pkg = JSON.parse(readFileSync(REPO + "package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => !INTERNAL_PACKAGES.has(n));
 
-const BUNDLES = [{ entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs" }];
+const BUNDLES = [
+  { entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs" },
+  { entry: "dist/src/cli/mdsel.js", out: "dist/src/cli/mdsel.bundle.cjs" },
+];
 
 for (const { entry, out } of BUNDLES) {
   await build({

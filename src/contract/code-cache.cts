@@ -6,7 +6,7 @@
  * CommonJS (a .cts file), so that a bin can load it with require() before any ES module loader
  * is set up; ES modules import it too.
  */
-import { lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
@@ -99,4 +99,16 @@ export function runBundle(file: string, variant: string): void {
   const wrapper = script.runInThisContext() as (e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string, i: typeof esmImport) => void;
   const mod = { exports: {} };
   wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), esmImport);
+}
+
+/**
+ * A bin's whole job: run `<name>.bundle.cjs` beside it with a code cache per command (each
+ * command compiles other functions; an unknown one shares the "other" cache), or, when the build
+ * made no bundle (tsc alone), the ES module `<name>.js` tsc emitted, which behaves the same.
+ */
+export function runTool(dir: string, name: string, commands: readonly string[]): void {
+  const bundle = join(dir, `${name}.bundle.cjs`);
+  const command = process.argv[2] ?? "";
+  if (existsSync(bundle)) runBundle(bundle, commands.includes(command) ? command : "other");
+  else void import(pathToFileURL(join(dir, `${name}.js`)).href);
 }
