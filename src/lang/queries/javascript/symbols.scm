@@ -13,9 +13,11 @@
   value: [(arrow_function) (function_expression) (generator_function)]) @def.function
 
 ; `Foo.prototype.f = function () {}` is a method of Foo.
+; `!function !argument !constructor` are fields an assignment never has: they turn calls, `i++`
+; and `new` statements away on sight instead of following them down their subtrees.
 (expression_statement
   (_
-    !operator
+    !operator !function !argument !constructor
     left: (_
       object: (_
         object: (identifier) @scope
@@ -27,7 +29,7 @@
 ; `f = function () {}`, `exports.f = () => ...` (a named function expression is named by itself)
 (expression_statement
   (_
-    !operator
+    !operator !function !argument !constructor
     left: [
       (identifier) @name
       (_ property: (property_identifier) @name)
@@ -55,15 +57,17 @@
   value: [(arrow_function) (function_expression)]) @def.method
 (field_definition property: (_) @name) @def.field
 
-; `(_ kind: ... (_ name: ...))` is a lexical_declaration of variable_declarators, `(_ "var" ...)` a
-; variable_declaration, `(_ declaration: ...)` an export_statement.
+; A program's or block's own children are named by type: a wildcard there would try every
+; statement and cost matching time. One level down, `(_ kind: ...)` in an export's declaration is a
+; lexical_declaration, `(_ "var" ...)` a variable_declaration, and their `(_ name: ...)` children
+; are variable_declarators.
 ; Top-level variables and constants.
-(program (_ kind: "const" (_ name: (identifier) @name) @def.constant))
-(program (_ kind: _ (_ name: (identifier) @name) @def.variable))
-(program (_ "var" (_ name: (identifier) @name) @def.variable))
-(program (_ declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
-(program (_ declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
-(program (_ declaration: (_ "var" (_ name: (identifier) @name) @def.variable)))
+(program (lexical_declaration kind: "const" (_ name: (identifier) @name) @def.constant))
+(program (lexical_declaration (_ name: (identifier) @name) @def.variable))
+(program (variable_declaration (_ name: (identifier) @name) @def.variable))
+(program (export_statement declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
+(program (export_statement declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
+(program (export_statement declaration: (_ "var" (_ name: (identifier) @name) @def.variable)))
 
 ; Default exports: anonymous ones are named "default"; named ones are flagged.
 (export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)]) @def.function

@@ -13,9 +13,11 @@
   value: [(arrow_function) (function_expression) (generator_function)]) @def.function
 
 ; `Foo.prototype.f = function () {}` is a method of Foo.
+; `!function !argument !constructor` are fields an assignment never has: they turn calls, `i++`
+; and `new` statements away on sight instead of following them down their subtrees.
 (expression_statement
   (_
-    !operator
+    !operator !function !argument !constructor
     left: (_
       object: (_
         object: (identifier) @scope
@@ -27,7 +29,7 @@
 ; `f = function () {}`, `exports.f = () => ...` (a named function expression is named by itself)
 (expression_statement
   (_
-    !operator
+    !operator !function !argument !constructor
     left: [
       (identifier) @name
       (_ property: (property_identifier) @name)
@@ -45,7 +47,7 @@
 
 ; Overload signatures and `declare function`.
 (program (function_signature name: (identifier) @name) @def.function @flag.overload)
-(program (_ declaration: (function_signature name: (identifier) @name) @def.function @flag.overload))
+(program (export_statement declaration: (function_signature name: (identifier) @name) @def.function @flag.overload))
 (function_signature name: (identifier) @name) @def.function
 
 (abstract_class_declaration name: (_) @name) @def.abstract_class
@@ -61,10 +63,12 @@
 ; The value holding member signatures is an object_type.
 (type_alias_declaration value: (_ (method_signature name: (_) @name) @def.method))
 (abstract_method_signature name: (_) @name) @def.method @flag.abstract
-; A class_body child with a name and a value is a public_field_definition; outside class_body one
-; is met only in error recovery, as a child of ERROR, where its name types tell it apart.
+; A class_body child with a name and a value is a public_field_definition (`!body` turns methods
+; away on sight). Outside class_body one is met only in error recovery, as a child of ERROR, where
+; its name types tell it apart.
 (class_body
   (_
+    !body
     name: (_) @name
     value: [(arrow_function) (function_expression)]) @def.method)
 (ERROR
@@ -85,20 +89,22 @@
 (internal_module name: (_) @name) @def.namespace
 (module name: (_) @name) @def.module
 
-; `(_ kind: ... (_ name: ...))` is a lexical_declaration of variable_declarators, `(_ "var" ...)` a
-; variable_declaration, `(_ declaration: ...)` an export_statement.
+; A program's or block's own children are named by type: a wildcard there would try every
+; statement and cost matching time. One level down, `(_ kind: ...)` in an export's declaration is a
+; lexical_declaration, `(_ "var" ...)` a variable_declaration, and their `(_ name: ...)` children
+; are variable_declarators.
 ; Top-level variables and constants (and those exported from a namespace).
-(program (_ kind: "const" (_ name: (identifier) @name) @def.constant))
-(program (_ kind: _ (_ name: (identifier) @name) @def.variable))
-(program (_ "var" (_ name: (identifier) @name) @def.variable))
-(program (_ declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
-(program (_ declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
-(program (_ declaration: (_ "var" (_ name: (identifier) @name) @def.variable)))
+(program (lexical_declaration kind: "const" (_ name: (identifier) @name) @def.constant))
+(program (lexical_declaration (_ name: (identifier) @name) @def.variable))
+(program (variable_declaration (_ name: (identifier) @name) @def.variable))
+(program (export_statement declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
+(program (export_statement declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
+(program (export_statement declaration: (_ "var" (_ name: (identifier) @name) @def.variable)))
 (program (ambient_declaration (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
 (program (ambient_declaration (_ kind: _ (_ name: (identifier) @name) @def.variable)))
 (program (ambient_declaration (_ "var" (_ name: (identifier) @name) @def.variable)))
-(statement_block (_ declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
-(statement_block (_ declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
+(statement_block (export_statement declaration: (_ kind: "const" (_ name: (identifier) @name) @def.constant)))
+(statement_block (export_statement declaration: (_ kind: _ (_ name: (identifier) @name) @def.variable)))
 
 ; Default exports: anonymous ones are named "default"; named ones are flagged.
 (export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)]) @def.function
