@@ -78,5 +78,6 @@ export function executionId(): string {
 
 /** RFC 3339 in UTC with a `Z`, without milliseconds (seed examples show whole seconds). */
 export function timestamp(now: Date = new Date()): string {
-  return now.toISOString().replace(/\.\d{3}Z$/, "Z");
+  // toISOString always ends in ".sssZ"; a cut, not a regex: this runs once per answer, cold.
+  return `${now.toISOString().slice(0, -5)}Z`;
 }

@@ -1,7 +1,6 @@
 /** Read side of the graph: symbols, references, files, statistics, freshness. */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { createRequire } from "node:module";
 import { spanId } from "../contract/ids.js";
 import type { Span } from "../contract/schema.js";
@@ -327,10 +326,12 @@ export function staleFiles(db: DB, root: string, paths: Iterable<string>, indexe
     for (const r of stmt(db, sql).all(JSON.stringify(missing)) as (IndexedFile & { path: string })[]) recs.set(r.path, r);
   }
   const out: Freshness[] = [];
+  // Stored paths are normalised and root-relative: concatenation is join() without its cost.
+  const prefix = root.endsWith("/") ? root : `${root}/`;
   for (const p of wanted) {
     const rec = recs.get(p);
     if (!rec) continue;
-    const abs = join(root, p);
+    const abs = prefix + p;
     let s;
     try {
       s = statSync(abs, { throwIfNoEntry: false });
