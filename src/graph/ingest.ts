@@ -112,7 +112,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     tasks.push({ abs: e.abs, rel: e.rel, language: lang.id, knownHash: same ? old?.hash : undefined, maxBytes, rootName });
   }
   const removed = [...stored.values()].filter((f) => !seen.has(f.path));
-  if (process.env.MAGELLAN_DEBUG) process.stderr.write(`magellan: walked ${walked.length} files, ${tasks.length} to read at ${Math.round(performance.now() - t0)} ms\n`);
+  if (process.env.MAGELLAN_DEBUG) {
+    process.stderr.write(`magellan: started at ${Math.round(t0)} ms of the process; walked ${walked.length} files, ${tasks.length} to read at ${Math.round(performance.now() - t0)} ms\n`);
+  }
   const indexedAt = timestamp();
   const changedIds: number[] = [];
   const changedPaths: string[] = [];
