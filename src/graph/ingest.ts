@@ -227,10 +227,11 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     resolved += resolver.resolveRows(resolver.refsNamed(names, changed));
     // Edges into changed files under another name (import aliases) whose target went away.
     resolved += resolver.resolveRows(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
-    // A new symbol can give an unresolved alias in an importing file its target.
+    // A new symbol can give an unresolved alias in an importing file its target (references
+    // under the symbol's own name were among refsNamed's).
     if (addedSyms.length > 0) {
       const importers = resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id));
-      resolved += resolver.resolveRows(resolver.unresolvedRefsOfFiles(importers));
+      resolved += resolver.resolveRows(resolver.unresolvedAliasRefs(importers, new Set(addedSyms.map((x) => x.name))));
     }
     setMeta(db, "last_index_time", indexedAt);
   };

@@ -536,9 +536,26 @@ export class Resolver {
     return fileIds.flatMap((id) => st.all(id) as RefRow[]);
   }
 
-  unresolvedRefsOfFiles(fileIds: number[]): RefRow[] {
-    const st = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE file_id = ? AND resolution = 'unresolved'");
-    return fileIds.flatMap((id) => st.all(id) as RefRow[]);
+  /**
+   * Unresolved references in `fileIds` under a local name that an import binds to one of `names`
+   * (`import { a as b }`: references say `b`), or to a default export. References that use the
+   * name itself are refsNamed's; only these aliases need their importers' imports to be found.
+   */
+  unresolvedAliasRefs(fileIds: number[], names: Set<string>): RefRow[] {
+    const aliases = new Set<string>();
+    for (const id of fileIds) {
+      for (const im of this.importsOf.all(id) as { source: string; names: string }[]) {
+        for (const n of JSON.parse(im.names) as { name: string; alias?: string }[]) {
+          if (n.alias !== undefined && (names.has(n.name) || n.name === "default")) aliases.add(n.alias);
+        }
+      }
+    }
+    if (aliases.size === 0) return [];
+    const st = this.db.prepare(
+      "SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE file_id = ? AND resolution = 'unresolved' AND name IN (SELECT value FROM json_each(?))",
+    );
+    const list = JSON.stringify([...aliases]);
+    return fileIds.flatMap((id) => st.all(id, list) as RefRow[]);
   }
 
   refsTargeting(ids: string[], excludeFiles: Set<number>): RefRow[] {

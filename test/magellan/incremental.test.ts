@@ -223,7 +223,10 @@ describe("magellan incremental index, freshness and recovery", () => {
     // A few files: a target renamed, a caller added, a file deleted, a Python module edited.
     const util = join(root, "ts/util.ts");
     writeFileSync(util, readFileSync(util, "utf8").replace("export function helper(", "export function helper2("));
-    writeFileSync(join(root, "ts/extra.ts"), 'import { helper2 } from "./util";\nexport function useIt(): number {\n  return helper2(1);\n}\n');
+    writeFileSync(
+      join(root, "ts/extra.ts"),
+      'import { helper2, later as soon } from "./util";\nimport made from "./late";\nexport function useIt(): number {\n  return helper2(1) + soon() + made();\n}\n',
+    );
     rmSync(join(root, "ts/other.ts"));
     const py = join(root, "py/pkg/shapes.py");
     writeFileSync(py, `${readFileSync(py, "utf8")}\n\ndef added_late():\n    return added_late()\n`);
@@ -234,6 +237,10 @@ describe("magellan incremental index, freshness and recovery", () => {
     }
     writeFileSync(util, readFileSync(util, "utf8").replace("export function helper2(", "export function helper("));
     await sameAsRebuild("after many changed files");
+    // Symbols that aliased and default imports were waiting for.
+    writeFileSync(util, `${readFileSync(util, "utf8")}\nexport function later(): number {\n  return 1;\n}\n`);
+    writeFileSync(join(root, "ts/late.ts"), "export default function made(): number {\n  return 2;\n}\n");
+    await sameAsRebuild("after aliased targets appeared");
   });
 
   it("a lock left by a killed writer is taken over", async () => {
