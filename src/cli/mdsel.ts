@@ -20,7 +20,7 @@ import { MDSEL_CODES, TOOL } from "../tools/mdsel/errors.js";
 // (the bundle keeps this file's own dynamic imports as ES module loads).
 import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
 import { MARKDOWN_EXTENSIONS, type Workspace } from "../tools/mdsel/load.js";
-import type { CliResult } from "./run.js";
+import { type CliResult, printResult, tolerateClosedStdout } from "./output.js";
 
 const HELP_AFTER = `
 Selectors:
@@ -89,12 +89,12 @@ async function viaCommander(): Promise<void> {
  * `index FILES...` with no flag, as the commander path runs it (same workspace, same request,
  * same envelope, compact JSON and a newline, same exit code). Null when it threw.
  */
-async function indexWithoutFlags(files: string[]): Promise<{ text: string; exitCode: ExitCode } | null> {
+async function indexWithoutFlags(files: string[]): Promise<CliResult | null> {
   try {
     const cwd = process.cwd();
     const ws: Workspace = { cwd, root: findWorkspaceRoot(TOOL, undefined, cwd) };
     const result = await indexCommand(ws, { files });
-    return { text: `${JSON.stringify(envelope("index", result))}\n`, exitCode: EXIT_OF[result.outcome] };
+    return { envelope: envelope("index", result), exitCode: EXIT_OF[result.outcome] };
   } catch {
     return null;
   }
@@ -189,13 +189,9 @@ async function main(): Promise<void> {
   const rest = process.argv.slice(3);
   const fast = command === "index" && rest.every((a) => !a.startsWith("-")) ? await indexWithoutFlags(rest) : null;
   if (fast) {
-    // A reader that stops early (`| head`) closes the pipe: not an error (as runCli).
-    process.stdout.on("error", (e: NodeJS.ErrnoException) => {
-      if (e.code === "EPIPE") process.exit(process.exitCode ?? 0);
-      throw e;
-    });
-    await new Promise<void>((done) => process.stdout.write(fast.text, () => done()));
-    process.exitCode = fast.exitCode;
+    // Printed as runCli prints: compact JSON and a newline, a closed pipe not an error.
+    tolerateClosedStdout();
+    await printResult(fast, false);
   } else await viaCommander();
 }
 
