@@ -29,7 +29,7 @@ export function privateCacheDir(): string | undefined {
 }
 
 /** Writes a cache file whole or not at all (concurrent writers each rename their own file). */
-export function writeCacheFile(target: string, data: Buffer): void {
+function writeCacheFile(target: string, data: Buffer): void {
   const tmp = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   try {
     writeFileSync(tmp, data, { mode: 0o600 });
@@ -52,40 +52,68 @@ function cacheFileFor(dir: string, file: string, variant: string): { path: strin
   return { path: join(dir, `${basename(file)}-${variant}-${process.version}-${process.arch}-${flags}${build}`), build };
 }
 
+export interface CachedModule {
+  exports: unknown;
+  /** True when there was no cache or V8 refused it: save() then writes one. */
+  fresh: boolean;
+  /** Writes the cache (call once the run compiled what it needs); a no-op unless fresh. */
+  save(): void;
+}
+
 /**
- * Runs a CommonJS bundle (`file`) as Node's loader would run it, with a code cache when one can
- * be kept. The bundle gets `__esmImport(specifier)` for its dynamic imports of ES modules (a
- * script compiled from a cache loses the host data `import()` needs); a specifier is relative to
- * the bundle. The cache is written at exit, after the run compiled what it needed, when there
- * was none or V8 refused it; a missing or unusable cache only means compiling as usual.
+ * Runs a CommonJS file as Node's loader would (the same wrapper: its own require, module,
+ * __filename and __dirname), compiled from the code cache at `cachePath` when V8 accepts it.
+ * `extra` is one more binding the file sees. Without a cache path it compiles as usual.
+ */
+export function loadWithCodeCache(file: string, cachePath: string | undefined, extra?: { name: string; value: unknown }): CachedModule {
+  const source = readFileSync(file, "utf8");
+  let cachedData: Buffer | undefined;
+  try {
+    if (cachePath !== undefined) cachedData = readFileSync(cachePath);
+  } catch {
+    cachedData = undefined;
+  }
+  // A shebang is not JavaScript once wrapped; a comment of the same length keeps the positions.
+  const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
+  const params = `exports, require, module, __filename, __dirname${extra ? `, ${extra.name}` : ""}`;
+  const script = new Script(`(function (${params}) {${body}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  const mod = { exports: {} };
+  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), ...(extra ? [extra.value] : []));
+  const fresh = cachePath !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
+  return {
+    get exports() {
+      return mod.exports;
+    },
+    fresh,
+    save: () => {
+      if (fresh && cachePath !== undefined) writeCacheFile(cachePath, script.createCachedData());
+    },
+  };
+}
+
+/**
+ * Runs a CommonJS bundle (`file`) with a code cache when one can be kept. The bundle gets
+ * `__esmImport(specifier)` for its dynamic imports of ES modules (a script compiled from a cache
+ * loses the host data `import()` needs); a specifier is relative to the bundle. The cache is
+ * written at exit, after the run compiled what it needed, when there was none or V8 refused it;
+ * a missing or unusable cache only means compiling as usual.
  */
 export function runBundle(file: string, variant: string): void {
   const esmImport = (specifier: string): Promise<unknown> => import(pathToFileURL(join(dirname(file), specifier)).href);
-  const source = readFileSync(file, "utf8");
   let cache: { path: string; build: string } | undefined;
-  let cachedData: Buffer | undefined;
   try {
     const dir = privateCacheDir();
     cache = dir === undefined ? undefined : cacheFileFor(dir, file, /^[a-z][a-z-]{0,23}$/.test(variant) ? variant : "other");
   } catch {
     cache = undefined;
   }
-  try {
-    if (cache) cachedData = readFileSync(cache.path);
-  } catch {
-    cachedData = undefined;
-  }
-  // A shebang is not JavaScript once wrapped; a comment of the same length keeps the positions.
-  const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
-  const script = new Script(`(function (exports, require, module, __filename, __dirname, __esmImport) {${body}\n})`, {
-    filename: file,
-    ...(cachedData ? { cachedData } : {}),
-  });
-  if (cache && (cachedData === undefined || script.cachedDataRejected === true)) {
+  const loaded = loadWithCodeCache(file, cache?.path, { name: "__esmImport", value: esmImport });
+  if (cache && loaded.fresh) {
     const { path: target, build } = cache;
     process.once("exit", () => {
       try {
-        writeCacheFile(target, script.createCachedData());
+        loaded.save();
         // Caches of earlier builds of this script are of no further use.
         const stem = `${basename(file)}-`;
         for (const name of readdirSync(dirname(target))) {
@@ -96,9 +124,6 @@ export function runBundle(file: string, variant: string): void {
       }
     });
   }
-  const wrapper = script.runInThisContext() as (e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string, i: typeof esmImport) => void;
-  const mod = { exports: {} };
-  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), esmImport);
 }
 
 /**

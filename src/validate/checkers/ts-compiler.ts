@@ -12,12 +12,11 @@
  *   the cache falls back to a plain load. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
-import { Script } from "node:vm";
+import { join } from "node:path";
 import type TS from "typescript";
-import { privateCacheDir, writeCacheFile } from "../../contract/code-cache.cjs";
+import { loadWithCodeCache, privateCacheDir } from "../../contract/code-cache.cjs";
 
 export type { TS };
 
@@ -43,29 +42,10 @@ function load(): Loaded {
     cachePath = undefined;
   }
   if (cachePath === undefined) return { ts: localRequire("typescript") as typeof TS, saveCodeCache: () => undefined };
-
-  const source = readFileSync(FILE, "utf8");
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = readFileSync(cachePath);
-  } catch {
-    cachedData = undefined;
-  }
-  // The same wrapper Node's CommonJS loader puts around a module, so the bundle sees its own
-  // require, module, __filename (ts.sys finds the lib .d.ts files next to it) and __dirname.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, { filename: FILE, ...(cachedData ? { cachedData } : {}) });
-  const wrapper = script.runInThisContext() as (e: object, r: NodeJS.Require, m: { exports: object }, f: string, d: string) => void;
-  const mod = { exports: {} };
-  wrapper.call(mod.exports, mod.exports, createRequire(FILE), mod, FILE, dirname(FILE));
-  const fresh = cachedData === undefined || script.cachedDataRejected === true;
-  const target = cachePath;
-  return {
-    ts: mod.exports as typeof TS,
-    saveCodeCache: () => {
-      if (!fresh) return;
-      writeCacheFile(target, script.createCachedData());
-    },
-  };
+  // Node's CommonJS wrapper: the bundle sees its own require and __filename (ts.sys finds the lib
+  // .d.ts files next to it).
+  const m = loadWithCodeCache(FILE, cachePath);
+  return { ts: m.exports as typeof TS, saveCodeCache: m.save };
 }
 
 const loaded = load();
