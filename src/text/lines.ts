@@ -7,11 +7,22 @@
  */
 export class LineIndex {
   /** starts[i] = byte offset where line i+1 begins. */
-  private readonly starts: number[];
+  private readonly starts: readonly number[];
   readonly length: number;
 
-  constructor(private readonly bytes: Uint8Array) {
+  /**
+   * `knownStarts`: the byte offsets where the lines of `bytes` begin (0, then one past each LF),
+   * when the caller found them already; otherwise they are found here.
+   */
+  constructor(
+    private readonly bytes: Uint8Array,
+    knownStarts?: readonly number[],
+  ) {
     this.length = bytes.length;
+    if (knownStarts) {
+      this.starts = knownStarts;
+      return;
+    }
     const starts = [0];
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     let i = buf.indexOf(0x0a);

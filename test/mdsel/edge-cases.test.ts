@@ -6,7 +6,7 @@ import { describe, it } from "node:test";
 import { decodeBytes } from "../../src/text/decode.js";
 import { LineIndex } from "../../src/text/lines.js";
 import { makeSpan } from "../../src/text/span.js";
-import { ByteLines, spanMaker } from "../../src/tools/mdsel/document.js";
+import { byteLineIndex, spanMaker } from "../../src/tools/mdsel/document.js";
 import { selectCommand } from "../../src/tools/mdsel/select-command.js";
 import { tempDir } from "../support/run.js";
 import { index, select } from "./helpers.js";
@@ -126,16 +126,17 @@ describe("edge cases", () => {
     const decoded = decodeBytes(bytes);
     const lines = new LineIndex(bytes);
     for (const path of ["crlf.md", "docs/Größe 😀.md", "/abs/path/x.md"]) {
-      const span = spanMaker(path, decoded, new ByteLines(decoded, bytes.length));
+      const span = spanMaker(path, decoded, byteLineIndex(decoded, bytes));
       for (const [a, b] of [[0, 0], [0, decoded.text.length], [1, 9], [5, 40], [decoded.text.length, decoded.text.length]] as const) {
         assert.deepEqual(span(a, b), makeSpan(path, decoded.toByte(a), decoded.toByte(b), lines), `${path} ${a}..${b}`);
       }
       assert.throws(() => span(9, 1), RangeError);
     }
-    // Line numbers and columns at every byte offset, as the shared LineIndex gives them.
+    // Line starts found from the decoded text give the line numbers and columns the shared LineIndex
+    // finds from the bytes, at every byte offset.
     for (const text of [CRLF_DOC, "\uFEFFé\n\n😀 x\r\ny\n", "no newline", "", "\n"]) {
       const b = Buffer.from(text, "utf8");
-      const ours = new ByteLines(decodeBytes(b), b.length);
+      const ours = byteLineIndex(decodeBytes(b), b);
       const ref = new LineIndex(b);
       for (let off = 0; off <= b.length; off++) {
         const line = ours.lineOf(off);

@@ -7,6 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import type { Span } from "../../contract/schema.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
+import { LineIndex } from "../../text/lines.js";
 import { spanId } from "../../contract/ids.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
 import { K_HEADING, K_OTHER, KIND_NAMES, type NodeKind, type NodeTable } from "./block-marks.js";
@@ -73,7 +74,7 @@ export interface MdDocument extends Model {
   bytes: Buffer;
   text: string;
   decoded: DecodedText;
-  lines: ByteLines;
+  lines: LineIndex;
   /** Word starts and ends (UTF-16), sorted; a word is a run of non-space holding a letter or digit. */
   wordStarts: Uint32Array;
   wordEnds: Uint32Array;
@@ -162,10 +163,7 @@ export async function buildDocument(
   const decoded = decodeBytes(bytes);
   if (!decoded.valid) {
     const at = firstInvalidUtf8(bytes);
-    // Only for the message: the line index module stays unloaded on the way of every valid file.
-    const { LineIndex } = await import("../../text/lines.js");
-    const lines = new LineIndex(bytes);
-    const pos = lines.position(at);
+    const pos = new LineIndex(bytes).position(at);
     throw new MdselFault({
       file: given,
       type: "PARSE_ERROR",
@@ -188,7 +186,7 @@ export async function buildDocument(
       message: `Markdown parser failed on ${given}: ${(e as Error).message}`,
     });
   }
-  const lines = new ByteLines(decoded, bytes.length, lineStarts);
+  const lines = byteLineIndex(decoded, bytes, lineStarts);
   const { starts, ends } = decoded.ascii ? asciiWordPositions(bytes) : wordPositions(text);
   // The model is extended in place: a spread would build its lazy block list at once.
   const doc = model as MdDocument;
@@ -205,42 +203,16 @@ export async function buildDocument(
 }
 
 /**
- * Line starts as byte offsets, split on LF as src/text/lines.ts's LineIndex (same lines, same
- * positions), found with the decoded string's own indexOf: one native search per line, where
- * Buffer#indexOf costs a JavaScript wrapper per call, which on a large document is milliseconds.
+ * The shared LineIndex over a document's bytes, from the line starts of its decoded text (found
+ * with the string's own indexOf, one native search per line, where Buffer#indexOf costs a
+ * JavaScript wrapper per call, which on a large document is milliseconds).
  */
-export class ByteLines {
-  private readonly starts: readonly number[];
-  /** `textStarts`: the decoded text's line starts (lineStartsOf), when the caller has them. */
-  constructor(
-    decoded: DecodedText,
-    readonly length: number,
-    textStarts: readonly number[] = lineStartsOf(decoded.text),
-  ) {
-    this.starts = decoded.ascii ? textStarts : textStarts.map((i) => decoded.toByte(i));
-  }
-
-  /** 1-based line holding byte `offset` (offset == length: the last line). */
-  lineOf(offset: number): number {
-    if (offset < 0 || offset > this.length) throw new RangeError(`offset ${offset} outside 0..${this.length}`);
-    const starts = this.starts;
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  }
-
-  lineStart(line: number): number {
-    return this.starts[line - 1]!;
-  }
+export function byteLineIndex(decoded: DecodedText, bytes: Uint8Array, textStarts: readonly number[] = lineStartsOf(decoded.text)): LineIndex {
+  return new LineIndex(bytes, decoded.ascii ? textStarts : textStarts.map((i) => decoded.toByte(i)));
 }
 
 /** Spans of this document from UTF-16 indices: src/text/span.ts's makeSpan, fields in the same order. */
-export function spanMaker(filePath: string, decoded: DecodedText, lines: ByteLines): (start: number, end: number) => Span {
+export function spanMaker(filePath: string, decoded: DecodedText, lines: LineIndex): (start: number, end: number) => Span {
   return (start, end) => {
     const byteStart = decoded.toByte(start);
     const byteEnd = decoded.toByte(end);
@@ -485,17 +457,21 @@ function asciiWordPositions(bytes: Uint8Array): { starts: Uint32Array; ends: Uin
   return words.done();
 }
 
-/** Index of the first word starting at or after `pos`. */
-export function firstWordAtOrAfter(doc: MdDocument, pos: number): number {
-  const a = doc.wordStarts;
+/** Index of the first element of the ascending `sorted` that is >= `x` (its length if none). */
+export function lowerBound(sorted: ArrayLike<number>, x: number): number {
   let lo = 0;
-  let hi = a.length;
+  let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((a[mid] as number) < pos) lo = mid + 1;
+    if ((sorted[mid] as number) < x) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** Index of the first word starting at or after `pos`. */
+export function firstWordAtOrAfter(doc: MdDocument, pos: number): number {
+  return lowerBound(doc.wordStarts, pos);
 }
 
 /** Words starting inside [start, end). */

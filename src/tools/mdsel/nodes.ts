@@ -4,7 +4,7 @@
  * in how they are counted: headings per level, sections over all levels.
  */
 import type { MdselChildInfo } from "../../contract/tools/mdsel.js";
-import { countWords, type Block, type BlockType, type Heading, type MdDocument } from "./document.js";
+import { countWords, lowerBound, type Block, type BlockType, type Heading, type MdDocument } from "./document.js";
 import { collapse } from "./parse.js";
 
 export type NodeRef =
@@ -143,18 +143,7 @@ function tally(doc: MdDocument): Tally {
 
 /** Top-level block starts in [from, to). */
 function topBlocksBetween(t: Tally, from: number, to: number): number {
-  return to <= from ? 0 : firstStartAtOrAfter(t.topStarts, to) - firstStartAtOrAfter(t.topStarts, from);
-}
-
-function firstStartAtOrAfter(starts: number[], x: number): number {
-  let lo = 0;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((starts[mid] as number) < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return to <= from ? 0 : lowerBound(t.topStarts, to) - lowerBound(t.topStarts, from);
 }
 
 /**
