@@ -74,8 +74,7 @@ Environment: ${FULL_CLI_ENV}=1 sends every command line through the full argumen
 commands (status, query, find, refs, files, validate, collisions) take a quicker one when the line is plain. Both answer alike.`,
   );
 
-  const quick = new Map(QUICK_COMMANDS.map((c) => [c.name, c]));
-  register(program, quick.get("index") as CommandSpec);
+  register(program, QUICK_COMMANDS.find((c) => c.name === "index") as CommandSpec);
 
   sub(program, "watch", "index, then keep the index fresh as files change; prints one JSON line per index cycle", async (o) => {
     const { watch } = await import("../tools/magellan/watch.js");

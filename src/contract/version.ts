@@ -7,19 +7,9 @@ let cached: string | undefined;
 /** The package version, read once from package.json so `--version` never drifts. */
 export function packageVersion(): string {
   if (cached === undefined) {
-    // The nearest package.json above this module: dist/src/contract/version.js, or a bundle
-    // elsewhere under dist/.
-    let url = new URL("./package.json", import.meta.url);
-    for (;;) {
-      try {
-        cached = (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
-        break;
-      } catch (e) {
-        const up = new URL("../package.json", url);
-        if ((e as NodeJS.ErrnoException).code !== "ENOENT" || up.href === url.href) throw e;
-        url = up;
-      }
-    }
+    // dist/src/contract/version.js -> ../../../package.json
+    const url = new URL("../../../package.json", import.meta.url);
+    cached = (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
   }
   return cached;
 }

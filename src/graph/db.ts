@@ -9,15 +9,16 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
+// A static import, so that the build's bundle of the magellan CLI takes the package's JavaScript
+// in too (a dozen CommonJS files fewer to resolve and load on every query); unbundled, Node lexes
+// its two-line entry for named exports, which costs little.
 import Database from "better-sqlite3";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { MAGELLAN_CODES } from "./codes.js";
 
 export type DB = Database.Database;
 
-// A static import, so that the build's bundle of the magellan CLI takes the package's JavaScript
-// in too (a dozen CommonJS files fewer to resolve and load on every query); unbundled, Node lexes
-// its two-line entry for named exports, which costs little.
+// For the addon's path (sqliteBinding).
 const require = createRequire(import.meta.url);
 
 /** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */

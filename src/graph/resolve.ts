@@ -142,9 +142,7 @@ export class Resolver {
   private readonly ctxCache = new Map<number, FileCtx>();
 
   constructor(private readonly db: DB) {
-    this.byName = db.prepare(
-      candidatesSql("s.name = ? AND"),
-    );
+    this.byName = db.prepare(candidatesSql("s.name = ? AND"));
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND"));
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.fileByPath = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
@@ -351,11 +349,7 @@ export class Resolver {
 
   /** Loads every symbol at once (cold index: one scan instead of a query per name). */
   preload(): void {
-    const rows = this.db
-      .prepare(
-        candidatesSql(""),
-      )
-      .all() as SymRow[];
+    const rows = this.db.prepare(candidatesSql("")).all() as SymRow[];
     this.nameCache.clear();
     this.entries.clear();
     for (const r of rows) push(this.nameCache, r.name, r);
