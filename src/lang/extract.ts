@@ -39,6 +39,7 @@ import type Parser from "tree-sitter";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
 import { maskForParse } from "./preprocess.js";
+import { rawMatches, rawMatchesSupported } from "./raw-matches.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -53,6 +54,13 @@ import type {
 const TreeSitter = createRequire(import.meta.url)("tree-sitter") as typeof Parser;
 
 export type QueryPurpose = "symbols" | "references" | "imports";
+
+/** What extraction reads of a captured node: a SyntaxNode, or raw-matches.ts's lighter CapturedNode. */
+type QNode = Pick<Parser.SyntaxNode, "startIndex" | "endIndex" | "typeId"> & { readonly parent: QNode | null };
+interface QMatch {
+  pattern: number;
+  captures: { name: string; node: QNode }[];
+}
 
 const SYMBOL_KINDS = new Set<SymbolKind>([
   "function",
@@ -162,7 +170,7 @@ export function queryFor(id: LanguageId): Parser.Query {
 interface PendingSymbol {
   pattern: number;
   kind: SymbolKind;
-  def: Parser.SyntaxNode;
+  def: QNode;
   start: number;
   end: number;
   name: string;
@@ -187,11 +195,13 @@ export function extractFacts(language: LanguageId, bytes: Uint8Array): FileFacts
 /** Extraction over an existing tree (for callers that parse themselves). */
 export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded: DecodedText): FileFacts {
   const rootNode = tree.rootNode;
-  const symbolMatches: Parser.QueryMatch[] = [];
-  const referenceMatches: Parser.QueryMatch[] = [];
-  const importMatches: Parser.QueryMatch[] = [];
-  for (const m of queryFor(language).matches(rootNode)) {
-    const first = (m.captures[0] as Parser.QueryCapture | undefined)?.name;
+  const symbolMatches: QMatch[] = [];
+  const referenceMatches: QMatch[] = [];
+  const importMatches: QMatch[] = [];
+  const query = queryFor(language);
+  const matches: QMatch[] = rawMatchesSupported() ? rawMatches(query, tree) : query.matches(rootNode);
+  for (const m of matches) {
+    const first = (m.captures[0] as QMatch["captures"][number] | undefined)?.name;
     if (first === undefined) continue;
     let purpose = 0;
     for (const c of m.captures) {
@@ -248,20 +258,20 @@ function splitQualified(text: string, sep: string): string[] {
   return parts;
 }
 
-function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], decoded: DecodedText): ExtractedSymbol[] {
+function extractSymbols(language: LanguageId, matches: QMatch[], decoded: DecodedText): ExtractedSymbol[] {
   const sep = QUALIFIER_SEPARATOR[language];
   const text = decoded.text;
   // Keyed by name node; the lowest pattern index wins, so specific patterns go first in .scm.
   const byDef = new Map<number, PendingSymbol>();
   let flagged: Map<string, string[]> | undefined;
   for (const m of matches) {
-    let def: Parser.SyntaxNode | undefined;
+    let def: QNode | undefined;
     let kind: SymbolKind | undefined;
-    let nameNode: Parser.SyntaxNode | undefined;
+    let nameNode: QNode | undefined;
     let qualified = false;
-    let traitNode: Parser.SyntaxNode | undefined;
-    let nameStartNode: Parser.SyntaxNode | undefined;
-    let scopeNodes: Parser.SyntaxNode[] | undefined;
+    let traitNode: QNode | undefined;
+    let nameStartNode: QNode | undefined;
+    let scopeNodes: QNode[] | undefined;
     for (const c of m.captures) {
       const n = c.name;
       if (n === "name") nameNode = c.node;
@@ -362,12 +372,12 @@ function extractSymbols(language: LanguageId, matches: Parser.QueryMatch[], deco
  * large share of extraction time. test/lang checks it against `startIndex` so an upgrade that
  * changes the layout fails loudly.
  */
-export function startOf(n: Parser.SyntaxNode): number {
+export function startOf(n: QNode): number {
   const raw = (n as unknown as Record<number, unknown>)[2];
   return typeof raw === "number" ? raw >>> 1 : n.startIndex;
 }
 
-function nodeKey(n: Parser.SyntaxNode): string {
+function nodeKey(n: QNode): string {
   return `${startOf(n)}:${n.endIndex}:${n.typeId}`;
 }
 
@@ -380,18 +390,18 @@ const KIND_RANK: Record<string, number> = { ignore: 5, call: 4, write: 3, type: 
 
 function extractReferences(
   language: LanguageId,
-  matches: Parser.QueryMatch[],
+  matches: QMatch[],
   decoded: DecodedText,
   definitionNames: Set<number>,
   importRefs: ExtractedReference[],
 ): ExtractedReference[] {
   const text = decoded.text;
   // Keyed by the name's UTF-16 start index (two names never start at the same place).
-  const best = new Map<number, { rank: number; kind: string; node: Parser.SyntaxNode; qualifier?: Parser.SyntaxNode }>();
+  const best = new Map<number, { rank: number; kind: string; node: QNode; qualifier?: QNode }>();
   for (const m of matches) {
-    let refNode: Parser.SyntaxNode | undefined;
+    let refNode: QNode | undefined;
     let kind: string | undefined;
-    let qualifier: Parser.SyntaxNode | undefined;
+    let qualifier: QNode | undefined;
     for (const c of m.captures) {
       const n = c.name;
       if (n.startsWith("ref.")) {
@@ -429,7 +439,7 @@ function extractReferences(
 }
 
 /** A qualifier is useful for resolution only when it is a short path; calls and literals are not. */
-function qualifierText(text: string, n: Parser.SyntaxNode): string | undefined {
+function qualifierText(text: string, n: QNode): string | undefined {
   const start = startOf(n);
   const end = n.endIndex;
   if (end - start > 200) return undefined;
@@ -448,7 +458,7 @@ function unquote(s: string): string {
 }
 
 function extractImports(
-  matches: Parser.QueryMatch[],
+  matches: QMatch[],
   decoded: DecodedText,
   sep: string,
 ): { imports: ExtractedImport[]; importRefs: ExtractedReference[]; aliasStarts: number[] } {
@@ -459,10 +469,10 @@ function extractImports(
   const refSeen = new Set<number>();
   const aliasStarts: number[] = [];
   for (const m of matches) {
-    let stmt: Parser.SyntaxNode | undefined;
+    let stmt: QNode | undefined;
     let source: string | undefined;
-    let nameNode: Parser.SyntaxNode | undefined;
-    let alias: Parser.SyntaxNode | undefined;
+    let nameNode: QNode | undefined;
+    let alias: QNode | undefined;
     let wildcard = false;
     let isDefault = false;
     for (const c of m.captures) {

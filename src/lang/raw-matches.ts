@@ -1,0 +1,175 @@
+/**
+ * Query matches with light capture nodes instead of node-tree-sitter's SyntaxNode objects.
+ *
+ * Why: `Query.matches()` turns every captured node into a SyntaxNode (a property defined per
+ * object, a BigInt id, a Map keyed by it) and then hands all of them back to the native side to
+ * be cached with a reference each. On the bench tree that is 1.8 million captures, about a sixth
+ * of an extraction worker's time. Here the same native call (`_matches`) is made and each capture
+ * becomes a plain object holding the node's six transfer fields (the layout node-tree-sitter's
+ * own marshalNode/unmarshalNode use); the few node properties extraction reads (start, end, type,
+ * parent, text) come from those fields or from the same native node methods the getters call.
+ *
+ * This leans on node-tree-sitter 0.25's private surface (`_matches`, `nodeTransferArray`,
+ * `NodeMethods`, `predicates`). Anything missing or different makes `rawMatchesSupported()`
+ * false and extraction uses the public `matches()`; test/lang/raw-matches.test.ts compares the
+ * two on real files, so an upgrade that changes the layout fails loudly instead of silently.
+ */
+import { createRequire } from "node:module";
+import { dirname } from "node:path";
+import type Parser from "tree-sitter";
+
+const FIELDS = 6;
+
+interface Binding {
+  nodeTransferArray: Uint32Array;
+  NodeMethods: {
+    endIndex(tree: Parser.Tree): number;
+    parent(tree: Parser.Tree): unknown;
+  };
+  Query: unknown;
+}
+
+type RawQuery = Parser.Query & {
+  _matches(tree: Parser.Tree, ...args: number[]): [(number | string)[], unknown[]];
+  predicates?: ((captures: { name: string; node: { text: string } }[]) => boolean)[][];
+};
+
+let binding: Binding | null | undefined;
+
+/** The addon object node-tree-sitter's index.js holds (require's cache gives the same one back). */
+function loadBinding(): Binding | null {
+  if (binding !== undefined) return binding;
+  binding = null;
+  try {
+    const req = createRequire(import.meta.url);
+    const tsDir = dirname(req.resolve("tree-sitter/package.json"));
+    const treeSitter = req("tree-sitter") as { Query: unknown };
+    const b = createRequire(`${tsDir}/package.json`)("node-gyp-build")(tsDir) as Binding;
+    if (
+      b &&
+      b.Query === treeSitter.Query &&
+      b.nodeTransferArray instanceof Uint32Array &&
+      typeof b.NodeMethods?.endIndex === "function" &&
+      typeof b.NodeMethods?.parent === "function" &&
+      typeof (b.Query as { prototype?: { _matches?: unknown } }).prototype?._matches === "function"
+    ) {
+      binding = b;
+    }
+  } catch {
+    binding = null;
+  }
+  return binding;
+}
+
+export function rawMatchesSupported(): boolean {
+  return loadBinding() !== null;
+}
+
+/**
+ * A captured node: its six transfer fields at [0..5], where a SyntaxNode keeps them (so
+ * `startOf()` in extract.ts reads the start the same way), and its grammar symbol.
+ */
+export class CapturedNode {
+  private end = -1;
+  constructor(
+    readonly tree: Parser.Tree,
+    readonly typeId: number,
+    f: ArrayLike<number>,
+    at: number,
+  ) {
+    const slots = this as unknown as number[];
+    for (let i = 0; i < FIELDS; i++) slots[i] = f[at + i] as number;
+  }
+
+  /** Start as a UTF-16 index of the parsed text (the first context field is its byte offset, 2 per unit). */
+  get startIndex(): number {
+    return (this as unknown as number[])[2]! >>> 1;
+  }
+
+  get endIndex(): number {
+    if (this.end < 0) {
+      this.marshal();
+      this.end = (binding as Binding).NodeMethods.endIndex(this.tree);
+    }
+    return this.end;
+  }
+
+  get parent(): CapturedNode | null {
+    this.marshal();
+    const b = binding as Binding;
+    const v = b.NodeMethods.parent(this.tree);
+    if (typeof v === "number") return new CapturedNode(this.tree, v, b.nodeTransferArray, 0);
+    if (v && typeof v === "object") return fromSyntaxNode(this.tree, v as Parser.SyntaxNode);
+    return null;
+  }
+
+  get text(): string {
+    return (this.tree as unknown as { getText(n: { startIndex: number; endIndex: number }): string }).getText(this);
+  }
+
+  /** Puts the node where the native node methods read their argument (what marshalNode does). */
+  private marshal(): void {
+    const t = (binding as Binding).nodeTransferArray;
+    const slots = this as unknown as number[];
+    for (let i = 0; i < FIELDS; i++) t[i] = slots[i]!;
+  }
+}
+
+function fromSyntaxNode(tree: Parser.Tree, n: Parser.SyntaxNode): CapturedNode {
+  return new CapturedNode(tree, n.typeId, n as unknown as number[], 0);
+}
+
+export interface RawCapture {
+  name: string;
+  node: CapturedNode;
+}
+
+export interface RawMatch {
+  pattern: number;
+  captures: RawCapture[];
+}
+
+/**
+ * All matches of `query` under the tree's root, in the order `query.matches(tree.rootNode)` gives
+ * them, with the same text predicates applied. Call only when rawMatchesSupported().
+ */
+export function rawMatches(query: Parser.Query, tree: Parser.Tree): RawMatch[] {
+  const b = binding as Binding;
+  const q = query as RawQuery;
+  // The native call reads the node to search under from the transfer array, as marshalNode leaves it.
+  const root = tree.rootNode as unknown as Record<number, number>;
+  const t0 = b.nodeTransferArray;
+  for (let i = 0; i < FIELDS; i++) t0[i] = root[i] as number;
+  const [flat, nodes] = q._matches(tree, 0, 0, 0, 0, 0, 0, 0xffffffff, 0xffffffff, 0);
+  // Read after the call: the native side replaces the array when it needs a longer one.
+  const transfer = b.nodeTransferArray;
+  const captured: (CapturedNode | null)[] = new Array(nodes.length);
+  let offset = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    const v = nodes[i];
+    if (typeof v === "number") {
+      // The number is the node's grammar symbol, what SyntaxNode.typeId reads (0xFFFF for ERROR).
+      captured[i] = new CapturedNode(tree, v, transfer, offset);
+      offset += FIELDS;
+    } else if (v && typeof v === "object") captured[i] = fromSyntaxNode(tree, v as Parser.SyntaxNode);
+    else {
+      captured[i] = null;
+      offset += FIELDS;
+    }
+  }
+  const predicates = q.predicates;
+  const out: RawMatch[] = [];
+  let k = 0;
+  let i = 0;
+  while (i < flat.length) {
+    const pattern = flat[i++] as number;
+    const captures: RawCapture[] = [];
+    while (i < flat.length && typeof flat[i] === "string") {
+      captures.push({ name: flat[i++] as string, node: captured[k++] as CapturedNode });
+    }
+    const preds = predicates?.[pattern];
+    if (preds && preds.length > 0 && !preds.every((p) => p(captures))) continue;
+    out.push({ pattern, captures });
+  }
+  return out;
+}
