@@ -3,8 +3,8 @@
  * so the speed table can say how much of a figure is the engine's and how much is ours.
  *
  *   node dist/bench/treesitter-floor.js match <root> <threads>
- *     reads, decodes and parses every indexed file and runs magellan's own queries over it
- *     (queryFor(language).matches(root)), on <threads> worker threads as `magellan index` does,
+ *     reads, decodes and parses every indexed file and runs magellan's own queries over it (as
+ *     extraction does, through raw-matches.ts), on <threads> worker threads as `magellan index` does,
  *     and throws the matches away: no extraction, no rows, no SQLite. Prints the wall ms.
  *   node dist/bench/treesitter-floor.js compile <language>
  *     loads the language's grammar and compiles its query; prints the ms that took: what every
@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { queryFor } from "../src/lang/extract.js";
 import { maskForParse } from "../src/lang/preprocess.js";
+import { rawMatches, rawMatchesSupported } from "../src/lang/raw-matches.js";
 import { type LanguageId, languageForPath, parse } from "../src/lang/registry.js";
 import { decodeBytes } from "../src/text/decode.js";
 import { walkFiles } from "../src/text/walk.js";
@@ -24,7 +25,9 @@ function matchAll(tasks: Task[]): number {
   let n = 0;
   for (const t of tasks) {
     const tree = parse(t.language, maskForParse(t.language, decodeBytes(readFileSync(t.abs)).text));
-    n += queryFor(t.language).matches(tree.rootNode).length;
+    const query = queryFor(t.language);
+    // As extraction runs them (src/lang/raw-matches.ts), nothing more.
+    n += (rawMatchesSupported() ? rawMatches(query, tree) : query.matches(tree.rootNode)).length;
     (tree as unknown as { delete?: () => void }).delete?.();
   }
   return n;
