@@ -5,16 +5,18 @@
  * files whose meaning may have changed (same names as symbols that came or went) re-resolved.
  */
 import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import { timestamp } from "../contract/ids.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
-import type { FileRows } from "./facts.js";
+import { type FileRows, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { Resolver } from "./resolve.js";
+import { type ResolveBatch, resolveInWorkers } from "./resolve-pool.js";
 import { Store, type StoredFile, signature } from "./store.js";
 
 export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
@@ -253,9 +255,50 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   if (cold) {
     db.exec(SYMBOL_INDEXES);
     debug?.("built symbol indexes");
-    const resolver = new Resolver(db);
-    resolver.preload();
+    const BATCH = 64;
+    let from = 0;
+    const held = deferred.reduce((n, d) => n + d.rows.refs.names.length, 0);
+    // Workers resolve while this thread inserts; below this many references starting one costs
+    // more than it saves. One thread fewer than extraction: this one is busy storing.
+    const minRefs = Number(process.env.MAGELLAN_RESOLVE_WORKERS_MIN_REFS ?? 50_000);
+    const resolveThreads = Math.min((options.threads ?? availableParallelism()) - 1, 3);
+    if (!spilled && resolveThreads >= 1 && held >= minRefs) {
+      const batches = Math.ceil(deferred.length / BATCH);
+      const batch = (k: number): ResolveBatch => ({
+        batch: k,
+        files: deferred.slice(k * BATCH, (k + 1) * BATCH).map((d) => ({
+          id: d.id,
+          names: d.rows.refs.names,
+          kinds: d.rows.refs.kinds,
+          qualifiers: d.rows.refs.qualifiers,
+          callers: Array.from({ length: d.rows.refs.names.length }, (_, i) => callerOf(d.rows, i)),
+        })),
+      });
+      const done = await resolveInWorkers(options.dbPath, batches, batch, resolveThreads, (r) => {
+        db.transaction(() => {
+          let at = 0;
+          for (let k = r.batch * BATCH; k < Math.min((r.batch + 1) * BATCH, deferred.length); k++) {
+            const d = deferred[k] as { id: number; rows: FileRows };
+            store.insertResolvedRefs(d.id, d.rows, r, at);
+            at += d.rows.refs.names.length;
+            resolved += d.rows.refs.names.length;
+            deferred[k] = undefined as unknown as { id: number; rows: FileRows };
+          }
+        })();
+      });
+      from = done * BATCH;
+      debug?.(`resolved on ${resolveThreads} worker thread(s) and stored ${resolved} references${from < deferred.length ? "; a worker failed, the rest here" : ""}`);
+    }
+    let mainResolver: Resolver | undefined;
+    const resolverHere = (): Resolver => {
+      if (!mainResolver) {
+        mainResolver = new Resolver(db);
+        mainResolver.preload();
+      }
+      return mainResolver;
+    };
     if (spilled) {
+      const resolver = resolverHere();
       // Pages by rowid, so no reference index is needed yet.
       let batch: Parameters<Resolver["resolveRows"]>[0] extends Iterable<infer R> ? R[] : never = [];
       const flush = (): void => {
@@ -271,10 +314,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       }
       flush();
     }
-    const BATCH = 64;
-    for (let b = 0; b < deferred.length; b += BATCH) {
+    for (let b = from; b < deferred.length; b += BATCH) {
       db.transaction(() => {
-        resolved += storeDeferred(resolver, b, Math.min(b + BATCH, deferred.length));
+        resolved += storeDeferred(resolverHere(), b, Math.min(b + BATCH, deferred.length));
       })();
     }
     debug?.(`resolved and stored ${resolved} references`);

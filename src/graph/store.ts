@@ -136,14 +136,24 @@ export class Store {
 
   /** Stores a file's references, resolved by `outcome` when given (else left 'unresolved'). */
   insertRefs(fileId: number, rows: FileRows, outcome?: (i: number, caller: string | null) => RefOutcome): void {
-    const { names, kinds, qualifiers, spans } = rows.refs;
-    for (let i = 0; i < names.length; i++) {
-      const o = i * 6;
+    for (let i = 0; i < rows.refs.names.length; i++) {
       const caller = callerOf(rows, i);
       const r = outcome ? outcome(i, caller) : UNRESOLVED;
-      const candidates = r.candidates ? JSON.stringify(r.candidates) : null;
-      this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5], r.target, r.how, candidates);
+      this.insertRef(fileId, rows, i, caller, r.target, r.how, r.candidates ? JSON.stringify(r.candidates) : null);
     }
+  }
+
+  /** Stores a file's references as resolved elsewhere: outcome columns from index `at` on, candidates already JSON. */
+  insertResolvedRefs(fileId: number, rows: FileRows, res: { targets: (string | null)[]; hows: string[]; candidates: (string | null)[] }, at: number): void {
+    for (let i = 0; i < rows.refs.names.length; i++) {
+      this.insertRef(fileId, rows, i, callerOf(rows, i), res.targets[at + i] ?? null, res.hows[at + i] as string, res.candidates[at + i] ?? null);
+    }
+  }
+
+  private insertRef(fileId: number, rows: FileRows, i: number, caller: string | null, target: string | null, how: string, candidates: string | null): void {
+    const { names, kinds, qualifiers, spans } = rows.refs;
+    const o = i * 6;
+    this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5], target, how, candidates);
   }
 }
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { runTool } from "../support/run.js";
-import { type Match, type Ref, codes, copyFixture, indexed, mg } from "./support.js";
+import { type Match, type Ref, codes, copyFixture, graphOf, indexed, mg } from "./support.js";
 
 async function symbolIdOf(root: string, name: string): Promise<string> {
   const { env } = await mg(root, ["find", "--name", name]);
@@ -196,20 +196,27 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.deepEqual(rows(join(root, "spilled.db")), a);
   });
 
+  it("a full index resolves on worker threads (while this one stores) to exactly the graph one thread makes", async () => {
+    const root = copyFixture("multi");
+    const run = async (db: string, env: Record<string, string>, ...args: string[]): Promise<string> => {
+      const r = await runTool("magellan", ["index", "--root", root, "--db", join(root, db), ...args], { env: { MAGELLAN_DEBUG: "1", ...env } });
+      assert.equal(r.code, 0, r.stdout);
+      return r.stderr;
+    };
+    // The fixture is far below the size where workers pay off: force them, and keep them off.
+    const viaWorkers = await run("workers.db", { MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0" }, "--threads", "2");
+    assert.match(viaWorkers, /resolved on 1 worker thread\(s\)/);
+    assert.doesNotMatch(viaWorkers, /a worker failed/);
+    const here = await run("here.db", { MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0" }, "--threads", "1");
+    assert.doesNotMatch(here, /worker thread/, "--threads 1 resolves on the main thread");
+    const a = graphOf(join(root, "here.db"));
+    assert.ok((a[2] as unknown[]).length > 50);
+    assert.deepEqual(graphOf(join(root, "workers.db")), a);
+  });
+
   it("incremental runs end with the graph a rebuild makes (a few files in one transaction, many through the workers)", async () => {
     const root = copyFixture("multi");
-    const graph = (db: string): unknown[] => {
-      const d = new Database(db, { readonly: true });
-      const out = [
-        d.prepare("SELECT path, language, hash, symbol_count, ref_count, call_count FROM files ORDER BY path").all(),
-        d.prepare(`SELECT f.path, s.symbol_id, s.name, s.kind, s.parent_symbol_id, s.canonical_fqn, s.byte_start, s.byte_end
-                   FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.symbol_id`).all(),
-        d.prepare(`SELECT f.path, r.name, r.kind, r.byte_start, r.caller_symbol_id, r.target_symbol_id, r.resolution, r.candidates
-                   FROM refs r JOIN files f ON f.id = r.file_id ORDER BY f.path, r.byte_start, r.name`).all(),
-      ];
-      d.close();
-      return out;
-    };
+    const graph = graphOf;
     const index = async (...args: string[]): Promise<void> => {
       const r = await runTool("magellan", ["index", "--root", root, ...args]);
       assert.equal(r.code, 0, r.stdout);

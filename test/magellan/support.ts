@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { cpSync, readFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { join } from "node:path";
 import type { Span } from "../../src/contract/schema.js";
 import { REPO_ROOT, type RunResult, runTool, tempDir } from "../support/run.js";
@@ -83,4 +84,23 @@ export function spanText(root: string, s: SpanLike): string {
 
 export function codes(env: Envelope): string[] {
   return (env.diagnostics ?? []).map((d) => d.code);
+}
+
+/**
+ * The graph an index holds, keyed by paths and offsets rather than row ids (the order in which
+ * files are stored depends on which worker finishes first): for comparing two indexes.
+ */
+export function graphOf(dbPath: string): unknown[] {
+  const d = new Database(dbPath, { readonly: true });
+  try {
+    return [
+      d.prepare("SELECT path, language, hash, symbol_count, ref_count, call_count FROM files ORDER BY path").all(),
+      d.prepare(`SELECT f.path, s.symbol_id, s.name, s.kind, s.parent_symbol_id, s.canonical_fqn, s.byte_start, s.byte_end
+                 FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.symbol_id`).all(),
+      d.prepare(`SELECT f.path, r.name, r.kind, r.byte_start, r.caller_symbol_id, r.target_symbol_id, r.resolution, r.candidates
+                 FROM refs r JOIN files f ON f.id = r.file_id ORDER BY f.path, r.byte_start, r.name`).all(),
+    ];
+  } finally {
+    d.close();
+  }
 }
