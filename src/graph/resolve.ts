@@ -496,12 +496,10 @@ export class Resolver {
     }
   }
 
-  /** Resolves the given references and stores the outcome (inside the caller's transaction). */
   /**
    * Loads the candidates of many names in one query (an incremental run resolves a few thousand
    * references with a few hundred names: one query each cost more than the resolving).
    */
-  /** Loads the candidates of many names in one query (one per name would cost far more). */
   prefetch(names: Iterable<string>): void {
     if (this.preloaded) return;
     const missing = [...new Set(names)].filter((n) => !this.nameCache.has(n));
@@ -511,6 +509,7 @@ export class Resolver {
     for (const r of rows) (this.nameCache.get(r.name) as SymRow[]).push(r);
   }
 
+  /** Resolves the given references and stores the outcome (inside the caller's transaction). */
   resolveRows(refs: Iterable<RefRow>, fresh = false): number {
     let n = 0;
     const list = Array.isArray(refs) ? (refs as RefRow[]) : [...refs];
