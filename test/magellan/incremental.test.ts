@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { isDeepStrictEqual } from "node:util";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { runTool } from "../support/run.js";
+import { binPath, runTool, tempDir } from "../support/run.js";
 import { type Match, type Ref, codes, copyFixture, graphOf, indexed, mg } from "./support.js";
 
 async function symbolIdOf(root: string, name: string): Promise<string> {
@@ -248,6 +250,46 @@ describe("magellan incremental index, freshness and recovery", () => {
     writeFileSync(util, `${readFileSync(util, "utf8")}\nexport function later(): number {\n  return 1;\n}\n`);
     writeFileSync(join(root, "ts/late.ts"), "export default function made(): number {\n  return 2;\n}\n");
     await sameAsRebuild("after aliased targets appeared");
+  });
+
+  it("an incremental run killed at any moment leaves the index as it was or as it should be, never half", async () => {
+    // A tree big enough that a run of a few changed files (stored and re-resolved in one
+    // transaction) lasts a while: 120 modules calling each other's exports.
+    const root = tempDir("mg-kill-");
+    const N = 120;
+    const write = (i: number, extra: string): void =>
+      writeFileSync(
+        join(root, `m${i}.ts`),
+        `import { f${(i + 1) % N} } from "./m${(i + 1) % N}";\nexport function f${i}(x: number): number {\n  return x > 0 ? f${(i + 1) % N}(x - 1) : ${i};\n}\n${extra}`,
+      );
+    for (let i = 0; i < N; i++) write(i, "");
+    const first = await runTool("magellan", ["index", "--root", root]);
+    assert.equal(first.code, 0, first.stdout);
+    const db = join(root, ".magellan", "code.db");
+    const before = graphOf(db);
+    // Twenty files change: each gains a function calling its neighbour's, and loses nothing.
+    for (let i = 0; i < 20; i++) write(i, `export function g${i}(): number { return f${(i + 1) % N}(1) + f${i}(2); }\n`);
+    const expected = join(root, "expected.db");
+    const rebuilt = await runTool("magellan", ["index", "--root", root, "--db", expected]);
+    assert.equal(rebuilt.code, 0, rebuilt.stdout);
+    const after = graphOf(expected);
+    assert.notDeepEqual(after, before);
+    // The transaction is a few tens of milliseconds of the run: kill at steps finer than that
+    // until a run gets through.
+    for (let delay = 60; delay <= 600; delay += 15) {
+      const child = spawn(binPath("magellan"), ["index", "--root", root], { stdio: "ignore" });
+      const exited = new Promise((r) => child.once("exit", r));
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill("SIGKILL");
+      await exited;
+      const now = graphOf(db);
+      assert.ok(isDeepStrictEqual(now, before) || isDeepStrictEqual(now, after), `killed after ${delay} ms: the index is neither the old graph nor the new one`);
+      if (isDeepStrictEqual(now, after)) break;
+    }
+    // A lock left by the killed writer is taken over, and the run ends with the new graph.
+    const again = await runTool("magellan", ["index", "--root", root]);
+    assert.equal(again.code, 0, again.stdout);
+    assert.deepEqual(graphOf(db), after);
   });
 
   it("a lock left by a killed writer is taken over", async () => {
