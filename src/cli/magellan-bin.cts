@@ -1,5 +1,6 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 /** The `magellan` command: the bundled CLI with a V8 code cache (see src/contract/code-cache.cts). */
 import { runTool } from "../contract/code-cache.cjs";
+import { MAGELLAN_COMMANDS } from "./magellan-commands.cjs";
 
-runTool(__dirname, "magellan", ["index", "watch", "status", "query", "find", "refs", "files", "validate", "collisions", "export", "symbols", "ast", "ast-query"]);
+runTool(__dirname, "magellan", MAGELLAN_COMMANDS);

@@ -22,8 +22,6 @@ import { symbolsPayload } from "../tools/codeintel/symbols.js";
 import { queryEnvelope } from "./envelope.js";
 import { intOption, type CliResult } from "./run.js";
 
-export const CODEINTEL_COMMANDS = ["symbols", "ast", "ast-query"] as const;
-
 const TOOL = CODEINTEL_TOOL;
 
 interface Computed {

@@ -27,12 +27,13 @@ import {
   runQuickCommand,
   usage,
 } from "./magellan-quick.js";
+import { CODEINTEL_COMMANDS, MAGELLAN_COMMANDS } from "./magellan-commands.cjs";
 import type { CliResult } from "./output.js";
 
 /** Set (to anything) to send every command line through commander, e.g. to compare the two parsers. */
 const FULL_CLI_ENV = "MAGELLAN_FULL_CLI";
 
-const CODEINTEL = new Set(["symbols", "ast", "ast-query"]);
+const CODEINTEL = new Set<string>(CODEINTEL_COMMANDS);
 
 interface Chosen {
   command: string;
@@ -127,8 +128,7 @@ commands (status, query, find, refs, files, validate, collisions) take a quicker
 
 /** The subcommand named in argv, for the envelope of errors raised before an action ran. */
 function commandInArgv(argv: string[]): string {
-  const known = ["index", "watch", "status", "query", "find", "refs", "files", "validate", "collisions", "export", ...CODEINTEL];
-  return argv.slice(2).find((a) => known.includes(a)) ?? "magellan";
+  return argv.slice(2).find((a) => MAGELLAN_COMMANDS.includes(a)) ?? "magellan";
 }
 
 /** Full parsing through commander: help, suggestions, usage errors, and the writing commands. */

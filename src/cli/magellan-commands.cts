@@ -1,0 +1,20 @@
+/**
+ * magellan's subcommands, named once: the bin keeps a code cache per command, the CLI names the
+ * command of an error raised before any action ran, and the seed-04 ones are loaded on demand.
+ * CommonJS (a .cts file), so the bin can require it before any ES module loader is set up.
+ */
+export const CODEINTEL_COMMANDS = ["symbols", "ast", "ast-query"] as const;
+
+export const MAGELLAN_COMMANDS: readonly string[] = [
+  "index",
+  "watch",
+  "status",
+  "query",
+  "find",
+  "refs",
+  "files",
+  "validate",
+  "collisions",
+  "export",
+  ...CODEINTEL_COMMANDS,
+];
