@@ -292,6 +292,28 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.deepEqual(graphOf(db), after);
   });
 
+  it("an index that grew tenfold since it was analyzed still looks names up through its indexes", async () => {
+    // First indexed nearly empty: the planner's statistics say a handful of rows.
+    const root = tempDir("mg-grow-");
+    writeFileSync(join(root, "a.ts"), "export function a(): number { return b(); }\nfunction b(): number { return 1; }\n");
+    const first = await runTool("magellan", ["index", "--root", root]);
+    assert.equal(first.code, 0, first.stdout);
+    // Then real code arrives: thousands of symbols and references in one incremental run.
+    const lines = Array.from({ length: 3000 }, (_, i) => `export function g${i}(x: number): number { return x > 0 ? g${(i + 1) % 3000}(x - 1) : a(); }`);
+    writeFileSync(join(root, "big.ts"), `import { a } from "./a";\n${lines.join("\n")}\n`);
+    const second = await runTool("magellan", ["index", "--root", root]);
+    assert.equal(second.code, 0, second.stdout);
+    const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+    try {
+      const plan = (sql: string): string => (d.prepare(`EXPLAIN QUERY PLAN ${sql}`).all("x") as { detail: string }[]).map((r) => r.detail).join("; ");
+      // Without fresh statistics SQLite scans the table for each of these (quadratic over a run).
+      assert.match(plan("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE name = ?"), /USING (COVERING )?INDEX refs_name/);
+      assert.match(plan("SELECT symbol_id, file_id FROM symbols WHERE name = ?"), /USING (COVERING )?INDEX symbols_name/);
+    } finally {
+      d.close();
+    }
+  });
+
   it("a lock left by a killed writer is taken over", async () => {
     const root = await indexed("multi", ["ts"]);
     const lock = join(root, ".magellan/code.db.lock");
