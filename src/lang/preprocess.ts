@@ -20,13 +20,21 @@ const DECL_START =
 const PATTERNS: RegExp[] = [
   // A macro alone on its line (optionally with an argument list): FMT_BEGIN_NAMESPACE, FMT_EXPORT.
   new RegExp(String.raw`^[ \t]*(${MACRO})(?:\([^()\n]*\))?[ \t]*(?=\r?$)`, "gm"),
-  // class GTEST_API_ Name / struct FMT_EXPORT Name
-  new RegExp(String.raw`\b(?:class|struct|union)[ \t]+(${MACRO})(?:\([^()\n]*\))?[ \t]+(?=[A-Za-z_])`, "g"),
+  // class GTEST_API_ Name {, struct FMT_EXPORT Name : Base: a class head only (in C,
+  // `struct IO_STATUS_BLOCK s;` and `struct MY_T f(void)` name the struct by that tag).
+  new RegExp(String.raw`\b(?:class|struct|union)[ \t]+(${MACRO})(?:\([^()\n]*\))?[ \t]+(?=[A-Za-z_][\w:]*(?:[ \t]+final)?[ \t]*(?:\{|:[^:]|\r?$))`, "gm"),
   // GTEST_API_ Cardinality AtLeast(int n): a macro, then a type and a name and "(" (a macro that
   // is itself the type, `YY_BUFFER_STATE f(`, has only the name before the parenthesis).
   new RegExp(String.raw`^[ \t]*(${MACRO})[ \t]+(?=[A-Za-z_][\w:<>,]*[ \t*&]+[A-Za-z_][\w:]*[ \t]*\()`, "gm"),
   // constexpr FMT_ALWAYS_INLINE basic_format_args(...): a macro between a keyword and a name.
   new RegExp(String.raw`(?<=\b(?:constexpr|consteval|inline|static|virtual|explicit|friend|extern)[ \t]+)(${MACRO})[ \t]+(?=[A-Za-z_])`, "g"),
+  // int CJSON_CDECL main(void), cJSON * SQLITE_STDCALL f(...): a calling-convention macro
+  // between the return type and the name (two type names in a row are no C type). Not after a
+  // keyword that takes a name (`struct TAG_T f(` returns a struct).
+  new RegExp(
+    String.raw`(?<=\b(?!(?:struct|union|enum|class|return|else|case|goto|sizeof|typedef|new|delete|throw|operator)\b)[A-Za-z_]\w*[ \t*&]+)(${MACRO})[ \t*&]+(?=[A-Za-z_]\w*[ \t]*\()`,
+    "g",
+  ),
   // FMT_CONSTEVAL FMT_ALWAYS_INLINE fstring(...): two or more macros before a name and "(".
   new RegExp(String.raw`^[ \t]*((?:${MACRO}[ \t]+){2,})(?=[A-Za-z_]\w*[ \t]*\()`, "gm"),
   // FMT_CONSTEXPR typed_node(...): a macro whose name says it is an attribute, before any name.
@@ -39,7 +47,8 @@ const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
 
 /** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
 export function maskForParse(language: LanguageId, text: string): string {
-  if (!LANGUAGES.has(language) || !/[A-Z]_/.test(text)) return text;
+  // Every pattern needs a MACRO: a capital or digit, then an underscore (CLI11_INLINE has a digit).
+  if (!LANGUAGES.has(language) || !/[A-Z0-9]_/.test(text)) return text;
   const chars = text.split("");
   let changed = false;
   for (const re of PATTERNS) {

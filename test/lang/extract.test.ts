@@ -360,6 +360,32 @@ test("C++ attribute macros do not derail the parse, and offsets stay exact", () 
   assert.deepEqual(symbols(facts), ["class Widget", "method Widget/size ^Widget"]);
 });
 
+test("C/C++ macros with digits, calling conventions between type and name, and caps struct tags", () => {
+  // cJSON: a calling-convention macro between the return type and the name.
+  const c = extract("c", "int CJSON_CDECL main(void)\n{\n    return helper();\n}\ncJSON * CJSON_STDCALL parse(const char *v) { return 0; }\n");
+  assert.equal(c.facts.has_errors, false);
+  assert.deepEqual(symbols(c.facts), ["function main", "function parse"]);
+  // A struct tag that looks like a macro is a tag: not masked outside a class head.
+  const tags = extract("c", "struct IO_STATUS_BLOCK s;\nstruct MY_TAG_T make(void) { struct MY_TAG_T t; return t; }\n");
+  assert.equal(tags.facts.has_errors, false);
+  assert.deepEqual(symbols(tags.facts), ["variable s", "function make"]);
+  // CLI11: attribute macros whose prefix ends in a digit (CLI11_INLINE, CLI11_NODISCARD).
+  const cpp = extract(
+    "cpp",
+    "namespace CLI {\nnamespace detail {\nCLI11_INLINE std::vector<std::string> split_names(std::string current) {\n    return {};\n}\n}\n}\n" +
+      "struct FormatterBase {\n    std::size_t column_width_{30};\n    CLI11_NODISCARD std::size_t get_column_width() const { return column_width_; }\n};\n",
+  );
+  assert.equal(cpp.facts.has_errors, false);
+  assert.deepEqual(symbols(cpp.facts), [
+    "namespace CLI",
+    "namespace CLI/detail ^CLI",
+    "function CLI/detail/split_names ^detail",
+    "struct FormatterBase",
+    "field FormatterBase/column_width_ ^FormatterBase",
+    "method FormatterBase/get_column_width ^FormatterBase",
+  ]);
+});
+
 test("non-ASCII text before definitions: byte offsets, not UTF-16 indices", () => {
   const src = "// é — 😀 ünïcödé\nconst s = \"日本語\";\nfunction after() { return s; }\n";
   const { facts, bytes } = extract("javascript", src);
