@@ -229,7 +229,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       store.removeFile(f.id);
     }
     refreshStatistics(db);
-    const resolver = new Resolver(db);
+    const resolver = new Resolver(db, root);
     const changed = new Set(changedIds);
     if (deferred.length > 0) {
       resolver.prefetch(deferred.flatMap((d) => d.rows.refs.names));
@@ -289,7 +289,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
           callers: Array.from({ length: d.rows.refs.names.length }, (_, i) => callerOf(d.rows, i)),
         })),
       });
-      const done = await resolveInWorkers(options.dbPath, batches, batch, resolveThreads, (r) => {
+      const done = await resolveInWorkers(options.dbPath, root, batches, batch, resolveThreads, (r) => {
         db.transaction(() => {
           let at = 0;
           for (let k = r.batch * BATCH; k < Math.min((r.batch + 1) * BATCH, deferred.length); k++) {
@@ -307,7 +307,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     let mainResolver: Resolver | undefined;
     const resolverHere = (): Resolver => {
       if (!mainResolver) {
-        mainResolver = new Resolver(db);
+        mainResolver = new Resolver(db, root);
         mainResolver.preload();
       }
       return mainResolver;

@@ -31,6 +31,7 @@ const IN_FLIGHT = 3;
  */
 export async function resolveInWorkers(
   dbPath: string,
+  root: string,
   count: number,
   make: (k: number) => ResolveBatch,
   threads: number,
@@ -41,7 +42,7 @@ export async function resolveInWorkers(
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
   const url = new URL("./resolve-worker.js", import.meta.url);
   const n = Math.max(1, Math.min(threads, count));
-  const workers = Array.from({ length: n }, () => new Worker(url, { workerData: { dbPath } }));
+  const workers = Array.from({ length: n }, () => new Worker(url, { workerData: { dbPath, root } }));
   const ready = new Map<number, ResolvedBatch>();
   let next = 0;
   let delivered = 0;

@@ -8,8 +8,9 @@ import { openDb } from "./db.js";
 import { Resolver } from "./resolve.js";
 import type { ResolveBatch, ResolvedBatch } from "./resolve-pool.js";
 
-const db = openDb((workerData as { dbPath: string }).dbPath, { write: false });
-const resolver = new Resolver(db);
+const { dbPath, root } = workerData as { dbPath: string; root: string };
+const db = openDb(dbPath, { write: false });
+const resolver = new Resolver(db, root);
 resolver.preload();
 
 parentPort?.on("message", (batch: ResolveBatch) => {

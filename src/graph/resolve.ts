@@ -4,7 +4,8 @@
  * symbols could be meant, none is chosen and all are listed (`ambiguous`), so an edge is never
  * silently wired to the wrong same-named symbol.
  */
-import { posix } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, posix } from "node:path";
 import type { DB } from "./db.js";
 
 export type Resolution = "exact" | "imported" | "heuristic" | "ambiguous" | "unresolved";
@@ -141,7 +142,14 @@ export class Resolver {
   private readonly moduleCache = new Map<string, number[]>();
   private readonly ctxCache = new Map<number, FileCtx>();
 
-  constructor(private readonly db: DB) {
+  /**
+   * `root` is the workspace on disk, for the files that say how imports map to directories and
+   * are not indexed themselves (go.mod). Without it, Go import paths match directories by suffix.
+   */
+  constructor(
+    private readonly db: DB,
+    private readonly root?: string,
+  ) {
     this.byName = db.prepare(candidatesSql("s.name = ? AND"));
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND"));
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
@@ -252,7 +260,11 @@ export class Resolver {
         this.suffixMatch(`${parts.slice(0, -1).join("/")}.java`, ids);
       }
     } else if (lang === "go") {
-      this.dirMatch(source, ".go", ids);
+      // Within the module (go.mod's `module` path), an import path is a directory under go.mod's.
+      const mod = this.goModule(dir);
+      if (mod && (source === mod.path || source.startsWith(`${mod.path}/`))) {
+        this.dirFiles(posix.join(mod.dir, source.slice(mod.path.length + 1)), ".go", ids);
+      } else this.dirMatch(source, ".go", ids);
     } else if (lang === "rust") {
       const segs = source.split("::").filter((s) => s !== "*" && s !== "{" && s !== "}");
       let baseDir: string;
@@ -282,6 +294,34 @@ export class Resolver {
     const rows = this.filesLike.all(suffix, like) as { id: number }[];
     for (const r of rows) out.push(r.id);
     return rows.length > 0;
+  }
+
+  /** Files directly in `dir` (relative, "." for the root) with the extension. */
+  private dirFiles(dir: string, ext: string, out: number[]): void {
+    const d = posix.normalize(dir);
+    const like = d === "." ? "%" : `${d.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
+    for (const r of this.filesLike.all("\0", like) as { id: number; path: string }[]) {
+      if (posix.dirname(r.path) === d && r.path.endsWith(ext)) out.push(r.id);
+    }
+  }
+
+  private readonly goModules = new Map<string, { dir: string; path: string } | null>();
+
+  /** The go.mod that governs directory `dir` (its directory and module path), read from disk. */
+  private goModule(dir: string): { dir: string; path: string } | undefined {
+    if (this.root === undefined) return undefined;
+    const hit = this.goModules.get(dir);
+    if (hit !== undefined) return hit ?? undefined;
+    let found: { dir: string; path: string } | null = null;
+    try {
+      const text = readFileSync(join(this.root, dir, "go.mod"), "utf8");
+      const m = /^\s*module\s+"?([^\s"]+)"?/m.exec(text);
+      if (m) found = { dir, path: m[1] as string };
+    } catch {
+      found = dir === "." || dir === "" ? null : (this.goModule(posix.dirname(dir)) ?? null);
+    }
+    this.goModules.set(dir, found);
+    return found ?? undefined;
   }
 
   private dirMatch(dirSuffix: string, ext: string, out: number[]): void {
@@ -437,6 +477,10 @@ export class Resolver {
     // Qualified: a module alias, a type name (static access), or an instance member.
     const viaImport = this.viaImports(ctx, ref.name, q);
     if (viaImport && viaImport.length > 0) return pick(viaImport, "imported");
+    // The qualifier starts with an imported module or name that holds no such member in the
+    // repository (`http.HandlerFunc` with net/http, `path.join`): whatever it is lives outside,
+    // and a same-named member elsewhere would be a wrong edge.
+    if (viaImport) return UNRESOLVED;
     if (e.all.length === 0) return UNRESOLVED;
     // `new T().m()` and `T::m` / `T.m`: the type written in the qualifier.
     const ctor = /^new\s+([\w$.:]+)/.exec(q);
@@ -462,7 +506,17 @@ export class Resolver {
   /** `x.m()` on a value of unknown type: a member named m, preferably in this file or one it imports. */
   private memberPick(e: NameEntry, ctx: FileCtx, exclude: Set<string> = NO_IDS): Outcome {
     if (e.members.length === 0) return UNRESOLVED;
-    ctx.reach ??= new Set<number>([ctx.id, ...ctx.imports.flatMap((i) => this.resolveModule(ctx, i.source))]);
+    if (!ctx.reach) {
+      const reach = new Set<number>([ctx.id, ...ctx.imports.flatMap((i) => this.resolveModule(ctx, i.source))]);
+      // A Go or Java package is its directory: its other files are reachable without an import.
+      const ext = ctx.language === "go" ? ".go" : ctx.language === "java" ? ".java" : undefined;
+      if (ext) {
+        const same: number[] = [];
+        this.dirFiles(posix.dirname(ctx.path), ext, same);
+        for (const id of same) reach.add(id);
+      }
+      ctx.reach = reach;
+    }
     const reach = ctx.reach;
     const reachable = e.members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? ""));
     if (reachable.length > 0) return pick(reachable, "heuristic");

@@ -1,0 +1,66 @@
+/**
+ * Resolution on layouts real repositories use and the fixtures did not: each case is the smallest
+ * tree that showed the fault in a repository magellan had not seen (chi, click, taxonomy, axios).
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, it } from "node:test";
+import { tempDir } from "../support/run.js";
+import { type Match, type Ref, mg } from "./support.js";
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const root = tempDir("mg-wild-");
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  const { r } = await mg(root, ["index"]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  return root;
+}
+
+async function refsTo(root: string, name: string): Promise<Ref[]> {
+  return (await mg(root, ["refs", "--name", name])).env.data.references as Ref[];
+}
+
+async function symbol(root: string, name: string): Promise<Match> {
+  const found = (await mg(root, ["find", "--name", name])).env.data.matches as Match[];
+  assert.equal(found.length, 1, `one symbol named ${name}`);
+  return found[0] as Match;
+}
+
+describe("resolution on real-world layouts", () => {
+  it("Go: an import of the module's own path (go.mod) reaches its directory; a package's files see each other", async () => {
+    const root = await tree({
+      "go.mod": "module example.com/m\n\ngo 1.22\n",
+      "a.go": "package m\n\ntype Mux struct{}\n\nfunc (m *Mux) Serve() {}\n\nfunc New() *Mux { return &Mux{} }\n",
+      "a2.go": "package m\n\nfunc use() { New().Serve() }\n",
+      "sub/b.go": 'package sub\n\nimport "example.com/m"\n\nfunc F() { m.New() }\n',
+    });
+    const newId = (await symbol(root, "New")).symbol_id;
+    const calls = (await refsTo(root, "New")).filter((r) => r.reference_kind === "call");
+    const fromSub = calls.find((r) => r.span.file_path === "sub/b.go");
+    assert.equal(fromSub?.target_symbol_id, newId, JSON.stringify(fromSub));
+    assert.equal(fromSub?.resolution, "imported");
+    // Serve is the only member of that name, in a file of the same package.
+    const serve = (await refsTo(root, "Serve")).find((r) => r.reference_kind === "call");
+    assert.equal(serve?.target_symbol_id, (await symbol(root, "Serve")).symbol_id, JSON.stringify(serve));
+  });
+
+  it("a member of an imported module that the repository does not hold is left unresolved, not wired to a same-named member", async () => {
+    const root = await tree({
+      "go.mod": "module example.com/m\n",
+      "chain.go": "package m\n\ntype Middlewares []int\n\nfunc (ms Middlewares) HandlerFunc() {}\n",
+      "mux.go": 'package m\n\nimport "net/http"\n\nfunc h() { http.HandlerFunc(nil) }\n',
+      "app.ts": 'import * as path from "node:path";\nexport class Paths { join(a: string): string { return a; } }\nexport const p = path.join("a", "b");\n',
+    });
+    for (const [caller, name] of [["h", "HandlerFunc"], ["p", "join"]] as const) {
+      const out = (await mg(root, ["refs", "--name", caller, "--direction", "out"])).env.data.references as Ref[];
+      const call = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === name);
+      assert.ok(call, `a call of ${name} from ${caller}: ${JSON.stringify(out)}`);
+      assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
+      assert.equal(call.resolution, "unresolved");
+    }
+  });
+});
