@@ -46,7 +46,12 @@ export function moduleName(language: LanguageId, path: string): string {
   const noExt = path.replace(/(\.d)?\.[^./]+$/, "");
   switch (language) {
     case "python":
-      return noExt.replace(/\/__init__$/, "").split("/").join(".");
+      // src layout (src/pkg/core.py is module pkg.core): a package is imported from below src/.
+      return noExt
+        .replace(/^(.*\/)?src\//, "")
+        .replace(/(^|\/)__init__$/, "")
+        .split("/")
+        .join(".");
     case "rust": {
       const parts = noExt.replace(/^(.*\/)?src\//, "").split("/");
       const last = parts[parts.length - 1];
@@ -57,7 +62,8 @@ export function moduleName(language: LanguageId, path: string): string {
       // The package declaration is a namespace symbol enclosing the file's types: it qualifies them.
       return "";
     case "go":
-      return path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : ".";
+      // The package's directory; the module root's own package is named by nothing more.
+      return path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "";
     default:
       return noExt;
   }
@@ -166,6 +172,16 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
       const parent = facts.symbols[s.parent_index];
       row.parent_symbol_id = ids[s.parent_index] as string;
       if (parent) row.parent = parent.name;
+    }
+    // Declared inside a function body (a nested function, a class local to a test): reachable
+    // from that body only, which resolution must know before it guesses a member's owner.
+    for (let a = s.parent_index; a !== undefined && a >= 0; a = facts.symbols[a]?.parent_index) {
+      const k = facts.symbols[a]?.kind;
+      if (k === "function" || k === "method" || k === "constructor") {
+        const row = symbols[i] as SymbolRow;
+        row.flags = row.flags ? `${row.flags},local` : "local";
+        break;
+      }
     }
   });
   const n = facts.references.length;

@@ -19,6 +19,7 @@ interface SymRow {
   parent: string | null;
   parent_symbol_id: string | null;
   parent_kind: string | null;
+  flags: string | null;
 }
 
 interface RefRow {
@@ -121,7 +122,7 @@ function nearPick(rows: SymRow[], ctx: { path: string }): Outcome {
 
 /** Candidate symbols (not impl blocks) with their file and their parent's kind, in file order. */
 function candidatesSql(where: string): string {
-  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind
+  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags
     FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
     WHERE ${where} s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`;
 }
@@ -245,10 +246,13 @@ export class Resolver {
           d = posix.dirname(d);
         }
       }
+      const found = (p: string): boolean => tryPath(`${p}.py`) || tryPath(`${p}.pyi`) || tryPath(`${p}/__init__.py`);
       for (const b of bases) {
         const p = rest ? (b ? `${b}/${rest}` : rest) : b;
         if (!p) continue;
-        if (tryPath(`${p}.py`) || tryPath(`${p}.pyi`) || tryPath(`${p}/__init__.py`)) break;
+        if (found(p)) break;
+        // src layout: the package lives in src/ beside the importing tests or scripts.
+        if (dots === 0 && rest && found(b ? `${b}/src/${rest}` : `src/${rest}`)) break;
       }
     } else if (lang === "c" || lang === "cpp") {
       if (!tryPath(posix.join(dir, source))) this.suffixMatch(source, ids);
@@ -399,7 +403,7 @@ export class Resolver {
   private defaultExports(fileId: number): SymRow[] {
     const rows = this.db
       .prepare(
-        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind
+        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags
          FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.flags LIKE '%default_export%'`,
       )
       .all(fileId) as SymRow[];
@@ -453,7 +457,7 @@ export class Resolver {
           const members = local.filter((s) => s.parent_symbol_id === scope);
           if (members.length > 0) return pick(members, "exact");
         }
-        return this.memberPick(e, ctx);
+        return this.memberPick(e, ctx, ref.caller_symbol_id);
       }
       // A bare name is a binding: in most languages never a member (an object literal's
       // `next: () => next()` calls the outer `next`, not itself).
@@ -472,7 +476,7 @@ export class Resolver {
     }
     if (q === "super") {
       // super.m(): a member of a base class, never the override in the enclosing class.
-      return this.memberPick(e, ctx, new Set(this.chain(ctx, ref.caller_symbol_id)));
+      return this.memberPick(e, ctx, ref.caller_symbol_id, new Set(this.chain(ctx, ref.caller_symbol_id)));
     }
     // Qualified: a module alias, a type name (static access), or an instance member.
     const viaImport = this.viaImports(ctx, ref.name, q);
@@ -491,7 +495,7 @@ export class Resolver {
       if (sameFile.length > 0) return pick(sameFile, "exact");
       return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}`, () => nearPick(typed, ctx));
     }
-    return this.memberPick(e, ctx);
+    return this.memberPick(e, ctx, ref.caller_symbol_id);
   }
 
   private memo(e: NameEntry, key: string, fn: () => Outcome): Outcome {
@@ -503,8 +507,20 @@ export class Resolver {
     return r;
   }
 
+  /**
+   * A symbol declared inside a function body (flag `local`) is visible only from within that
+   * body: a class local to one test is not what another test's `ctx.invoke()` calls.
+   */
+  private visibleFrom(s: SymRow, ctx: FileCtx, caller: string | null): boolean {
+    if (!s.flags || !s.flags.split(",").includes("local")) return true;
+    if (s.file_id !== ctx.id || caller === null) return false;
+    const chain = new Set(this.chain(ctx, caller));
+    for (let a = s.parent_symbol_id; a; a = ctx.parents.get(a) ?? null) if (chain.has(a)) return true;
+    return false;
+  }
+
   /** `x.m()` on a value of unknown type: a member named m, preferably in this file or one it imports. */
-  private memberPick(e: NameEntry, ctx: FileCtx, exclude: Set<string> = NO_IDS): Outcome {
+  private memberPick(e: NameEntry, ctx: FileCtx, caller: string | null, exclude: Set<string> = NO_IDS): Outcome {
     if (e.members.length === 0) return UNRESOLVED;
     if (!ctx.reach) {
       const reach = new Set<number>([ctx.id, ...ctx.imports.flatMap((i) => this.resolveModule(ctx, i.source))]);
@@ -518,7 +534,7 @@ export class Resolver {
       ctx.reach = reach;
     }
     const reach = ctx.reach;
-    const reachable = e.members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? ""));
+    const reachable = e.members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller));
     if (reachable.length > 0) return pick(reachable, "heuristic");
     // Members only of files this one does not import: the receiver's type is unknown and most
     // likely a library's (`map.get()`), so list them rather than guess.

@@ -63,4 +63,40 @@ describe("resolution on real-world layouts", () => {
       assert.equal(call.resolution, "unresolved");
     }
   });
+
+  it("Python src layout: modules are named from below src/, and tests import the package there", async () => {
+    const root = await tree({
+      "pyproject.toml": '[project]\nname = "pkg"\n',
+      "src/pkg/__init__.py": "from .core import hello\n",
+      "src/pkg/core.py": "def hello():\n    return 1\n",
+      "tests/test_a.py": "from pkg.core import hello\n\ndef test_a():\n    hello()\n",
+    });
+    const hello = await symbol(root, "hello");
+    assert.equal(hello.display_fqn, "pkg.core.hello");
+    const call = (await refsTo(root, "hello")).find((r) => r.reference_kind === "call");
+    assert.equal(call?.span.file_path, "tests/test_a.py", JSON.stringify(call));
+    assert.equal(call?.target_symbol_id, hello.symbol_id);
+    assert.equal(call?.resolution, "imported");
+  });
+
+  it("a member of a class local to one function is not what a call elsewhere is guessed to mean", async () => {
+    const root = await tree({
+      "test_it.py": "def test_a(ctx):\n    return ctx.invoke(print)\n\ndef test_b():\n    class Local:\n        def invoke(self):\n            return 1\n    return Local().invoke()\n",
+    });
+    const local = await symbol(root, "invoke");
+    assert.ok(local.flags?.includes("local"), JSON.stringify(local.flags));
+    const calls = (await refsTo(root, "invoke")).filter((r) => r.reference_kind === "call");
+    // Inside test_b the local class is visible; from test_a it is not.
+    const inside = calls.find((r) => r.caller === "test_b");
+    assert.equal(inside?.target_symbol_id, local.symbol_id, JSON.stringify(calls));
+    const outside = (await mg(root, ["refs", "--name", "test_a", "--direction", "out"])).env.data.references as Ref[];
+    const guess = outside.find((r) => r.referenced_symbol === "invoke");
+    assert.ok(guess, JSON.stringify(outside));
+    assert.notEqual(guess.target_symbol_id, local.symbol_id, JSON.stringify(guess));
+  });
+
+  it("Go: the module root's package is named by nothing more than its symbols (no '..')", async () => {
+    const root = await tree({ "go.mod": "module example.com/m\n", "mux.go": "package m\n\ntype Mux struct{}\n\nfunc (m *Mux) ServeHTTP() {}\n" });
+    assert.equal((await symbol(root, "ServeHTTP")).display_fqn, "Mux.ServeHTTP");
+  });
 });

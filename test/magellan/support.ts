@@ -30,6 +30,7 @@ export interface Match {
   kind_normalized: string;
   symbol_id: string;
   parent?: string;
+  flags?: string[];
   display_fqn: string;
   canonical_fqn: string;
   span: SpanLike;
