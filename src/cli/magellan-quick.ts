@@ -156,7 +156,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
     description: "symbols by name (exact, prefix, substring, fuzzy) or by symbol_id",
     options: [
       ...RICH,
-      { flags: "--name <name>", description: "the symbol's name" },
+      { flags: "--name <name>", description: "the symbol's name; with --match exact also qualified by its scopes (Mux.ServeHTTP, click.core.Context, CLI::App::add_option)" },
       { flags: "--symbol-id <id>", description: "a symbol_id from an earlier answer" },
       { flags: "--path <path>", description: "only symbols in this file or under this folder" },
       { flags: "--kind <kind>", description: "only symbols of this kind" },

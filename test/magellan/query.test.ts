@@ -154,6 +154,26 @@ describe("magellan queries on the multi-language fixture", () => {
     assert.match(String(env.data.remediation), /'helper'/);
   });
 
+  it("find --name takes a name qualified by its scopes, in any language's separator", async () => {
+    const all = (await mg(root, ["find", "--name", "new"])).env.data.matches as Match[];
+    assert.ok(all.length >= 2, "the fixture has several `new`");
+    for (const m of all) {
+      // The display_fqn's last two segments, written with '.', '::' or '/' between them.
+      const tail = m.display_fqn.split(/::|\.|\//).slice(-2);
+      for (const sep of [".", "::"]) {
+        const { env } = await mg(root, ["find", "--name", tail.join(sep)]);
+        const got = env.data.matches as Match[];
+        assert.ok(got.some((g) => g.symbol_id === m.symbol_id), `${tail.join(sep)} finds ${m.display_fqn}`);
+        assert.ok(got.every((g) => g.display_fqn.split(/::|\.|\//).slice(-2).join("/") === tail.join("/")), JSON.stringify(got.map((g) => g.display_fqn)));
+      }
+    }
+    // A qualifier that matches nothing names the symbols the last segment does match.
+    const { r, env } = await mg(root, ["find", "--name", "NoSuchType.new"]);
+    assert.equal(r.code, 1);
+    assert.equal(env.data.code, "MAGELLAN_E104");
+    assert.match(String(env.data.message), /symbols named 'new': /);
+  });
+
   it("refs resolve through import aliases, this, and namespaces; say how", async () => {
     const { env } = await mg(root, ["refs", "--name", "helper", "--direction", "in"]);
     const refs = env.data.references as Ref[];

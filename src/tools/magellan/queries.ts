@@ -89,6 +89,30 @@ function unknownName(db: DB, name: string): ToolError {
   });
 }
 
+/** A name written with its scopes (`A.b`, `a::B::c`, `pkg/mod.f`): the segments, last one apart. */
+function splitQualified(name: string): { last: string; segments: string[] } | undefined {
+  const segments = name.split(/::|\.|\/|#|->/).filter(Boolean);
+  if (segments.length < 2) return undefined;
+  return { last: segments[segments.length - 1] as string, segments };
+}
+
+/** Whether the segments are the tail of the fully qualified name, segment by segment. */
+function fqnEndsWith(fqn: string, segments: string[]): boolean {
+  const parts = fqn.split(/::|\.|\//).filter(Boolean);
+  if (parts.length < segments.length) return false;
+  return segments.every((seg, i) => parts[parts.length - segments.length + i] === seg);
+}
+
+function unknownQualified(name: string, last: string, fqns: string[]): ToolError {
+  const shown = [...new Set(fqns)].slice(0, 5);
+  return new ToolError({
+    code: MAGELLAN_CODES.symbol_not_found,
+    error: "symbol_not_found",
+    message: `no symbol '${name}' in the index; symbols named '${last}': ${shown.join(", ")}${fqns.length > shown.length ? ", ..." : ""}`,
+    remediation: `Qualify the name as one of those (e.g. '${shown[0]}'), or find them all with --name ${last}.`,
+  });
+}
+
 function unknownSymbolId(id: string): ToolError {
   return new ToolError({
     code: MAGELLAN_CODES.symbol_not_found,
@@ -144,13 +168,22 @@ export function find(req: FindRequest): Answer<Record<string, unknown>> {
       const name = req.name as string;
       rows = findSymbols(db, { name, mode, path, limit: limit + 1 });
       question = `find:${mode}:${name}`;
+      const qualified = mode === "exact" && rows.length === 0 ? splitQualified(name) : undefined;
+      if (qualified) {
+        // `Mux.ServeHTTP`, `click.core.Context`, `CLI::App::add_option`: the last segment is the
+        // name, the rest must end its display_fqn (any of . :: / as separator).
+        const all = findSymbols(db, { name: qualified.last, mode, path, limit: Number.MAX_SAFE_INTEGER });
+        rows = all.filter((s) => fqnEndsWith(s.display_fqn, qualified.segments)).slice(0, limit + 1);
+        if (rows.length === 0 && all.length > 0) throw unknownQualified(name, qualified.last, all.map((s) => s.display_fqn));
+      }
     }
     const beforeKind = rows.length;
     if (req.kind) rows = rows.filter((s) => kindMatches(req.kind as string, s.kind, s.kind_normalized));
     const partial = rows.length > limit;
     rows = rows.slice(0, limit);
     if (rows.length === 0 && req.name !== undefined) {
-      const anyWithName = findSymbols(db, { name: req.name, mode, limit: 1 }).length > 0;
+      const lookedUp = mode === "exact" ? (splitQualified(req.name)?.last ?? req.name) : req.name;
+      const anyWithName = findSymbols(db, { name: req.name, mode, limit: 1 }).length > 0 || findSymbols(db, { name: lookedUp, mode, limit: 1 }).length > 0;
       if (!anyWithName && mode === "exact") throw unknownName(db, req.name);
       if (!anyWithName) diagnostics.push(note(`no symbol name matches '${req.name}' (${mode})`));
       else if (beforeKind > 0) diagnostics.push(note(`symbols named '${req.name}' exist, but none of kind '${req.kind}'`));
