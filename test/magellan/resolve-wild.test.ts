@@ -99,4 +99,24 @@ describe("resolution on real-world layouts", () => {
     const root = await tree({ "go.mod": "module example.com/m\n", "mux.go": "package m\n\ntype Mux struct{}\n\nfunc (m *Mux) ServeHTTP() {}\n" });
     assert.equal((await symbol(root, "ServeHTTP")).display_fqn, "Mux.ServeHTTP");
   });
+
+  it("TS/TSX: tsconfig paths aliases (@/...) and baseUrl resolve like relative imports, through extends, comments and trailing commas", async () => {
+    const root = await tree({
+      "tsconfig.base.json": '{\n  // shared\n  "compilerOptions": { "baseUrl": ".", "paths": { "@/*": ["./*"], "#lib": ["./lib/utils.ts"], }, },\n}\n',
+      "tsconfig.json": '{ "extends": "./tsconfig.base.json", /* the app */ "include": ["**/*"] }\n',
+      "lib/utils.ts": "export function cn(...xs: string[]): string { return xs.join(' '); }\n",
+      "components/ui/button.tsx": 'import { cn } from "@/lib/utils";\nexport const buttonVariants = () => cn("a");\n',
+      "app/page.tsx": 'import { buttonVariants } from "@/components/ui/button";\nimport { cn as c2 } from "#lib";\nimport { cn as c3 } from "lib/utils";\nexport default function Page() { return buttonVariants() + c2("x") + c3("y"); }\n',
+    });
+    const cn = await symbol(root, "cn");
+    const calls = (await refsTo(root, "cn")).filter((r) => r.reference_kind === "call");
+    // button.tsx through @/*, page.tsx through the exact alias #lib and through baseUrl.
+    assert.deepEqual(calls.map((r) => r.span.file_path).sort(), ["app/page.tsx", "app/page.tsx", "components/ui/button.tsx"]);
+    for (const c of calls) {
+      assert.equal(c.target_symbol_id, cn.symbol_id, JSON.stringify(c));
+      assert.equal(c.resolution, "imported");
+    }
+    const bv = (await refsTo(root, "buttonVariants")).find((r) => r.reference_kind === "call");
+    assert.equal(bv?.resolution, "imported", JSON.stringify(bv));
+  });
 });
