@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import type * as Jsonc from "jsonc-parser";
 import { join, posix } from "node:path";
 import type { DB } from "./db.js";
+import { moduleName } from "./facts.js";
 
 export type Resolution = "exact" | "imported" | "heuristic" | "ambiguous" | "unresolved";
 
@@ -22,6 +23,7 @@ interface SymRow {
   parent_symbol_id: string | null;
   parent_kind: string | null;
   flags: string | null;
+  display_fqn: string;
 }
 
 interface RefRow {
@@ -55,6 +57,8 @@ interface FileCtx {
   parents: Map<string, string | null>;
   /** symbol_id -> kind_normalized of the file's symbols */
   kinds: Map<string, string>;
+  /** symbol_id -> display_fqn of the file's modules (Rust `self::` and `super::` paths) */
+  modules: Map<string, string>;
   /** This file and the files its imports resolve to. */
   reach?: Set<number>;
   index?: ImportIndex;
@@ -124,7 +128,7 @@ function nearPick(rows: SymRow[], ctx: { path: string }): Outcome {
 
 /** Candidate symbols (not impl blocks) with their file and their parent's kind, in file order. */
 function candidatesSql(where: string): string {
-  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags
+  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags, s.display_fqn
     FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
     WHERE ${where} s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`;
 }
@@ -221,7 +225,7 @@ export class Resolver {
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.fileByPath = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized FROM symbols WHERE file_id = ?");
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn FROM symbols WHERE file_id = ?");
     this.filesLike = db.prepare("SELECT id, path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\'");
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
@@ -248,15 +252,51 @@ export class Resolver {
       }));
       const parents = new Map<string, string | null>();
       const kinds = new Map<string, string>();
-      for (const r of this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null; kind_normalized: string }[]) {
+      const modules = new Map<string, string>();
+      for (const r of this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null; kind_normalized: string; display_fqn: string }[]) {
         parents.set(r.symbol_id, r.parent_symbol_id);
         kinds.set(r.symbol_id, r.kind_normalized);
+        if (r.kind_normalized === "module") modules.set(r.symbol_id, r.display_fqn);
       }
-      c = { id: fileId, path: f.path, language: f.language, imports, parents, kinds };
+      c = { id: fileId, path: f.path, language: f.language, imports, parents, kinds, modules };
       if (this.ctxCache.size > 256) this.ctxCache.clear();
       this.ctxCache.set(fileId, c);
     }
     return c;
+  }
+
+  /** `crate::run()`, `super::run()`, `self::inner::f()`: a path from a module, so the target's display_fqn is known exactly. */
+  private rustPathPick(e: NameEntry, ctx: FileCtx, caller: string | null, path: string, name: string): Outcome {
+    const fqn = `${this.rustModulePath(ctx, caller, path)}::${name}`;
+    const rows = e.all.filter((s) => s.display_fqn === fqn);
+    return rows.length > 0 ? pick(rows, "exact") : UNRESOLVED;
+  }
+
+  /** The module a Rust path names, from where the reference is: `crate::a`, `super::b`, `self::c`. */
+  private rustModulePath(ctx: FileCtx, caller: string | null, path: string): string {
+    const segs = path.split("::").filter(Boolean);
+    // The module the reference is in: its innermost enclosing `mod`, else its file's.
+    let here = moduleName("rust", ctx.path).split("::");
+    for (const id of this.chain(ctx, caller)) {
+      const m = ctx.modules.get(id);
+      if (m !== undefined) {
+        here = m.split("::");
+        break;
+      }
+    }
+    let out: string[];
+    if (segs[0] === "crate") {
+      out = ["crate"];
+      segs.shift();
+    } else {
+      out = here;
+      if (segs[0] === "self") segs.shift();
+      while (segs[0] === "super") {
+        segs.shift();
+        if (out.length > 1) out = out.slice(0, -1);
+      }
+    }
+    return [...out, ...segs].join("::");
   }
 
   /** The caller and its enclosing symbols, innermost first. */
@@ -444,6 +484,12 @@ export class Resolver {
           } else wildcards.push(im);
           continue;
         }
+        if (n.name === "self" && ctx.language === "rust") {
+          // `use std::io::{self}` binds `io` (the module itself), not `self`.
+          const mod = n.alias ?? im.source.split("::").filter(Boolean).pop();
+          if (mod && !heads.has(mod)) heads.set(mod, { im });
+          continue;
+        }
         const local = n.alias ?? n.name;
         if (!bound.has(local)) bound.set(local, { im, name: n.name });
         if (!heads.has(local)) heads.set(local, { im, named: n.name });
@@ -478,8 +524,32 @@ export class Resolver {
     if (!h) return undefined;
     let files = h.named && ctx.language === "python" ? this.resolveModule(ctx, `${h.im.source}.${h.named}`) : [];
     if (files.length === 0) files = this.resolveModule(ctx, h.im.source);
-    if (files.length === 0) return [];
+    // Nothing in the repository: a library's module says "no target here"; a path of the
+    // repository's own that this resolver could not map says nothing, and guessing goes on.
+    if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
     return this.entry(name).all.filter((s) => files.includes(s.file_id));
+  }
+
+  /** An import specifier that names a library (not found in the repository and not one of its own paths). */
+  private externalModule(ctx: FileCtx, source: string): boolean {
+    switch (ctx.language) {
+      case "typescript":
+      case "tsx":
+      case "javascript":
+        return !source.startsWith(".") && !source.startsWith("/");
+      case "python":
+        return !source.startsWith(".");
+      case "go": {
+        const mod = this.goModule(posix.dirname(ctx.path));
+        return !mod || !(source === mod.path || source.startsWith(`${mod.path}/`));
+      }
+      case "java":
+        return true;
+      case "rust":
+        return !/^(crate|self|super)(::|$)/.test(source);
+      default:
+        return false;
+    }
   }
 
   /** Loads every symbol at once (cold index: one scan instead of a query per name). */
@@ -494,7 +564,7 @@ export class Resolver {
   private defaultExports(fileId: number): SymRow[] {
     const rows = this.db
       .prepare(
-        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags
+        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn
          FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.flags LIKE '%default_export%'`,
       )
       .all(fileId) as SymRow[];
@@ -548,7 +618,10 @@ export class Resolver {
           const members = local.filter((s) => s.parent_symbol_id === scope);
           if (members.length > 0) return pick(members, "exact");
         }
-        return this.memberPick(e, ctx, ref.caller_symbol_id);
+        const member = this.memberPick(e, ctx, ref.caller_symbol_id);
+        // Rust writes `self::f()` for a function of the current module, also qualified by `self`.
+        if (member.how === "unresolved" && ctx.language === "rust" && q === "self") return this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
+        return member;
       }
       // A bare name is a binding: in most languages never a member (an object literal's
       // `next: () => next()` calls the outer `next`, not itself).
@@ -564,6 +637,10 @@ export class Resolver {
       if (imported && imported.length > 0) return pick(imported, "imported");
       if (imported) return UNRESOLVED;
       return this.unqualifiedGlobal(e, ctx);
+    }
+    if (ctx.language === "rust" && /^(crate|super|self)(::|$)/.test(q)) {
+      const r = this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
+      if (r.how !== "unresolved") return r;
     }
     if (q === "super") {
       // super.m(): a member of a base class, never the override in the enclosing class.

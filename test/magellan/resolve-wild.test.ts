@@ -119,4 +119,24 @@ describe("resolution on real-world layouts", () => {
     const bv = (await refsTo(root, "buttonVariants")).find((r) => r.reference_kind === "call");
     assert.equal(bv?.resolution, "imported", JSON.stringify(bv));
   });
+
+  it("Rust: crate::, super:: and self:: paths name a function exactly", async () => {
+    const root = await tree({
+      "Cargo.toml": '[package]\nname = "w"\nversion = "0.1.0"\n',
+      "src/lib.rs":
+        "pub fn run() -> u32 { 1 }\n#[cfg(test)]\nmod tests { #[test] fn t() { super::run(); } }\nmod more { fn b() { crate::run(); } fn c() { self::d(); } fn d() {} }\n",
+      "src/other.rs": "pub fn run() -> u32 { 2 }\nfn e() { crate::run(); super::run(); }\n",
+    });
+    const runs = (await mg(root, ["find", "--name", "run"])).env.data.matches as Match[];
+    const crateRun = runs.find((m) => m.display_fqn === "crate::run");
+    assert.ok(crateRun, JSON.stringify(runs.map((m) => m.display_fqn)));
+    const calls = (await refsTo(root, "run")).filter((r) => r.reference_kind === "call");
+    for (const caller of ["t", "b", "e"]) {
+      const c = calls.filter((r) => r.caller === caller);
+      assert.ok(c.length > 0, `a call from ${caller}`);
+      for (const x of c) assert.equal(x.target_symbol_id, crateRun.symbol_id, JSON.stringify(x));
+    }
+    const d = (await refsTo(root, "d")).find((r) => r.reference_kind === "call");
+    assert.equal(d?.resolution, "exact", JSON.stringify(d));
+  });
 });
