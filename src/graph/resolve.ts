@@ -601,10 +601,19 @@ export class Resolver {
     const e = this.entry(ref.name);
     if (ref.kind === "import") {
       // The name as an import statement brings it in: the symbol of that name in the target module.
-      const im = ctx.imports.find((i) => i.source === q && i.names.some((n) => n.name === ref.name));
+      // `import Page from './page'` is written with the local name; it imports the default export.
+      let isDefault = ref.name === "default";
+      const im = ctx.imports.find(
+        (i) =>
+          i.source === q &&
+          i.names.some((n) => {
+            if (n.name === "default" && n.alias === ref.name) isDefault = true;
+            return n.name === ref.name || (n.name === "default" && n.alias === ref.name);
+          }),
+      );
       if (!im) return UNRESOLVED;
       const files = this.resolveModule(ctx, im.source);
-      const rows = (ref.name === "default" ? files.flatMap((f) => this.defaultExports(f)) : e.globals).filter((s) => files.includes(s.file_id));
+      const rows = (isDefault ? files.flatMap((f) => this.defaultExports(f)) : e.globals).filter((s) => files.includes(s.file_id));
       return rows.length > 0 ? pick(rows, "imported") : UNRESOLVED;
     }
     const local = e.byFile.get(ref.file_id) ?? [];

@@ -139,4 +139,19 @@ describe("resolution on real-world layouts", () => {
     const d = (await refsTo(root, "d")).find((r) => r.reference_kind === "call");
     assert.equal(d?.resolution, "exact", JSON.stringify(d));
   });
+
+  it("JS: the import of a default export resolves on its import line too, not only where it is used", async () => {
+    const root = await tree({
+      "page.js": "export default class Page {}\n",
+      "fn.js": "export default function named() {}\n",
+      "main.js": "import Page from './page.js';\nimport named from './fn.js';\nexport const a = () => [new Page(), named()];\n",
+    });
+    for (const name of ["Page", "named"]) {
+      const target = (await symbol(root, name)).symbol_id;
+      const refs = await refsTo(root, name);
+      const imp = refs.find((r) => r.reference_kind === "import");
+      assert.equal(imp?.target_symbol_id, target, JSON.stringify(refs));
+      assert.equal(imp?.resolution, "imported");
+    }
+  });
 });
