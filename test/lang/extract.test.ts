@@ -386,6 +386,23 @@ test("C/C++ macros with digits, calling conventions between type and name, and c
   ]);
 });
 
+test("C++: member function templates are methods (not constructors), declared or defined; operators returning pointers are methods", () => {
+  const { facts } = extract(
+    "cpp",
+    "struct S {\n  S();\n  template <typename U> void put(U u) {}\n  template <typename T> void info(const T &msg);\n  template <typename T> S(T t) {}\n  const S *operator[](int i) const { return this; }\n  S &operator=(const S &o) { return *this; }\n};\n",
+  );
+  assert.equal(facts.has_errors, false);
+  assert.deepEqual(symbols(facts), [
+    "struct S",
+    "constructor S/S ^S [declaration]",
+    "method S/put ^S",
+    "method S/info ^S [declaration]",
+    "constructor S/S ^S",
+    "method S/operator[] ^S",
+    "method S/operator= ^S",
+  ]);
+});
+
 test("non-ASCII text before definitions: byte offsets, not UTF-16 indices", () => {
   const src = "// é — 😀 ünïcödé\nconst s = \"日本語\";\nfunction after() { return s; }\n";
   const { facts, bytes } = extract("javascript", src);

@@ -22,7 +22,13 @@
 (field_declaration_list (function_definition declarator: (_ declarator: [(identifier) (destructor_name)] @name parameters: (_))) @def.constructor)
 (field_declaration_list (function_definition declarator: (_ declarator: (operator_name) @name parameters: (_))) @def.method)
 (field_declaration_list (template_declaration (function_definition declarator: (_ declarator: [(field_identifier) (operator_name)] @name parameters: (_))) @def.method))
-(field_declaration_list (template_declaration (function_definition declarator: (_ declarator: (identifier) @name parameters: (_))) @def.constructor))
+(field_declaration_list (template_declaration (function_definition !type declarator: (_ declarator: (identifier) @name parameters: (_))) @def.constructor))
+; A member function template reads its name as an identifier, like a constructor; it has a return type.
+(field_declaration_list (template_declaration (function_definition type: (_) declarator: (_ declarator: (identifier) @name parameters: (_))) @def.method))
+(field_declaration_list (template_declaration (declaration type: (_) declarator: (_ declarator: [(identifier) (field_identifier) (operator_name)] @name parameters: (_))) @def.method @flag.declaration))
+; Operators returning a pointer or reference, defined in the class body.
+(field_declaration_list (function_definition declarator: (_ "*" declarator: (_ declarator: (operator_name) @name parameters: (_)))) @def.method)
+(field_declaration_list (function_definition declarator: (reference_declarator (_ declarator: (operator_name) @name parameters: (_)))) @def.method)
 (field_declaration declarator: (_ declarator: [(field_identifier) (operator_name)] @name parameters: (_))) @def.method @flag.declaration
 (field_declaration declarator: (_ "*" declarator: (_ declarator: (field_identifier) @name parameters: (_)))) @def.method @flag.declaration
 (field_declaration declarator: (reference_declarator (_ declarator: (field_identifier) @name parameters: (_)))) @def.method @flag.declaration
