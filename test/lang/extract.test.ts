@@ -403,6 +403,18 @@ test("C++: member function templates are methods (not constructors), declared or
   ]);
 });
 
+test("TS: constructor overload and ambient signatures are constructors", () => {
+  const { facts } = extract("typescript", "declare class A {\n  constructor(x: number);\n  m(): void;\n}\nclass C {\n  constructor();\n  constructor(x?: number) {}\n}\n");
+  assert.deepEqual(symbols(facts), [
+    "class A",
+    "constructor A/constructor ^A [overload]",
+    "method A/m ^A [overload]",
+    "class C",
+    "constructor C/constructor ^C [overload]",
+    "constructor C/constructor ^C",
+  ]);
+});
+
 test("non-ASCII text before definitions: byte offsets, not UTF-16 indices", () => {
   const src = "// é — 😀 ünïcödé\nconst s = \"日本語\";\nfunction after() { return s; }\n";
   const { facts, bytes } = extract("javascript", src);

@@ -58,6 +58,11 @@
   name: (property_identifier) @name
   (#eq? @name "constructor")) @def.constructor
 (method_definition name: [(property_identifier) (private_property_identifier) (string) (number)] @name) @def.method
+; An overload or ambient signature of the constructor (`constructor(x: number);`).
+(class_body
+  (method_signature
+    name: (property_identifier) @name
+    (#eq? @name "constructor")) @def.constructor @flag.overload)
 (class_body (method_signature name: (_) @name) @def.method @flag.overload)
 (interface_body (method_signature name: (_) @name) @def.method)
 ; The value holding member signatures is an object_type.
