@@ -99,9 +99,14 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const stored = new Map<string, StoredFile>(store.allFiles().map((f) => [f.path, f]));
   const cold = stored.size === 0;
   const skipped: SkippedFile[] = [];
+  // Entries the walk met but could not look into (symlinks, unreadable): scanned and skipped.
+  let walkSkipped = 0;
   const walked = walkFiles({
     root,
-    onSkip: (rel, reason) => skipped.push({ path: rel, reason, detail: reason === "symlink" ? "symbolic link not followed" : "unreadable" }),
+    onSkip: (rel, reason) => {
+      walkSkipped++;
+      skipped.push({ path: rel, reason, detail: reason === "symlink" ? "symbolic link not followed" : "unreadable" });
+    },
   });
   const tasks: FileTask[] = [];
   const seen = new Set<string>();
@@ -353,7 +358,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const removedPaths = [...new Set(removed.map((f) => f.path))];
   return {
     mode: options.rebuild ? "rebuild" : cold ? "full" : "incremental",
-    files_scanned: seen.size,
+    // Every path looked at: indexed + unchanged + skipped adds up to it.
+    files_scanned: seen.size + walkSkipped,
     files_indexed: changedIds.length,
     files_unchanged: unchanged,
     files_removed: removedPaths.length,

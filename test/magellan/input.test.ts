@@ -14,7 +14,16 @@ describe("magellan on hostile and real input", () => {
     symlinkSync("/etc/hostname", join(root, "ts/link.ts"));
     const { r, env } = await mg(root, ["index", "--max-file-size", "4000"]);
     assert.equal(r.code, 0, r.stdout);
-    const d = env.data as { parse_recovered: string[]; skipped: { path: string; reason: string }[]; files_skipped: number };
+    const d = env.data as {
+      parse_recovered: string[];
+      skipped: { path: string; reason: string }[];
+      files_skipped: number;
+      files_scanned: number;
+      files_indexed: number;
+      files_unchanged: number;
+    };
+    // Every path looked at is indexed, unchanged or skipped (the symlink included).
+    assert.equal(d.files_scanned, d.files_indexed + d.files_unchanged + d.files_skipped);
     assert.deepEqual(d.parse_recovered, ["ts/broken.ts"]);
     const reasons = Object.fromEntries(d.skipped.map((s) => [s.path, s.reason]));
     assert.equal(reasons["ts/binary.ts"], "binary");
