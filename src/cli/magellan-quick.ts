@@ -75,7 +75,7 @@ export function loc(o: Opts): { root?: string; db?: string } {
 const RICH: OptionSpec[] = [
   { flags: "--with-context <n>", description: "add SpanContext: n lines before and after each span", parse: intOption(TOOL, "--with-context") },
   { flags: "--with-checksums", description: "add SpanChecksums: sha256 of the span's bytes and of its file as on disk" },
-  { flags: "--with-callers", description: "add SpanRelationships.callers (call sites resolved to the symbol)" },
+  { flags: "--with-callers", description: "add SpanRelationships.callers (call sites resolved to the symbol; `refs` also lists ambiguous ones, with their candidates)" },
   { flags: "--with-callees", description: "add SpanRelationships.callees (calls made from inside the symbol)" },
 ];
 
