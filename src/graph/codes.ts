@@ -21,3 +21,6 @@ export const MAGELLAN_CODES = {
   no_matches: errorCode("magellan", "E110"),
   watch_failed: errorCode("magellan", "E111"),
 } as const;
+
+/** Files larger than this are skipped unless `index --max-file-size` raises it. */
+export const DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024;

@@ -15,11 +15,12 @@ import { type FileRows, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
+import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
 import { Resolver } from "./resolve.js";
 import { type ResolveBatch, resolveInWorkers } from "./resolve-pool.js";
 import { Store, type StoredFile, signature } from "./store.js";
 
-export const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 /** Below this many files to (re)read, threads cost more to start than they save. */
 const INLINE_LIMIT = 32;
 
@@ -89,7 +90,7 @@ export async function indexTree(options: IndexOptions): Promise<IndexResult> {
 
 async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<IndexResult> {
   const { root } = options;
-  const maxBytes = options.maxBytes ?? 4 * 1024 * 1024;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const rootName = basename(root);
   const store = new Store(db);
   // A cold run killed half-way stored files whose references were never written: start over.
@@ -354,7 +355,11 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     if (!inline) db.transaction(reresolve)();
     debug?.(`re-resolved ${resolved} references`);
   }
-  db.transaction(() => setMeta(db, "root", root))();
+  db.transaction(() => {
+    setMeta(db, "root", root);
+    // So that a query about a file that is not in the index can say why (query --file).
+    setMeta(db, "skipped", JSON.stringify(skipped.slice(0, 10_000).map((s) => [s.path, s.reason, s.detail])));
+  })();
   const removedPaths = [...new Set(removed.map((f) => f.path))];
   return {
     mode: options.rebuild ? "rebuild" : cold ? "full" : "incremental",

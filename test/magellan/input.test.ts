@@ -34,6 +34,10 @@ describe("magellan on hostile and real input", () => {
     assert.ok(codes.includes("MAGELLAN_E106") && codes.includes("MAGELLAN_E006") && codes.includes("MAGELLAN_E007"), codes.join());
     const fine = await mg(root, ["find", "--name", "fine"]);
     assert.equal((fine.env.data.matches as Match[]).length, 1);
+    // A query about a skipped file says why it is not in the index.
+    const huge = await mg(root, ["query", "--file", "ts/huge.ts"]);
+    assert.equal(huge.env.data.code, "MAGELLAN_E105");
+    assert.match(String(huge.env.data.message), /skipped it \(too_large: \d+ bytes > limit 4000\)/);
   });
 
   it("CRLF, BOM and multi-byte text keep exact byte spans", async () => {

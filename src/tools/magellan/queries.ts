@@ -2,7 +2,9 @@
 import { matchId } from "../../contract/ids.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
-import { MAGELLAN_CODES } from "../../graph/codes.js";
+import { closeSync, lstatSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { DEFAULT_MAX_FILE_BYTES, MAGELLAN_CODES } from "../../graph/codes.js";
 import { DB_SCHEMA_VERSION, type DB, getMeta, stmt } from "../../graph/db.js";
 import { kindMatches } from "../../graph/facts.js";
 import {
@@ -26,6 +28,7 @@ import {
   symbolsInFile,
 } from "../../graph/read.js";
 import { languageForPath } from "../../lang/registry.js";
+import { isBinary } from "../../text/binary.js";
 import { resolveInRoot } from "../../text/root.js";
 import { type Answer, type Location, TOOL, freshnessDiagnostics, withReadDb } from "./common.js";
 import { FileCache, type RichOptions, relationships, spanExtras } from "./rich.js";
@@ -207,6 +210,36 @@ export function find(req: FindRequest): Answer<Record<string, unknown>> {
   });
 }
 
+/** What an index run would have said of a file it does not hold, from the file as it is on disk. */
+function whyNotIndexed(db: DB, root: string, rel: string, near: string[]): string {
+  try {
+    const skipped = JSON.parse(getMeta(db, "skipped") ?? "[]") as [string, string, string][];
+    const hit = skipped.find(([p]) => p === rel);
+    if (hit) return `: the last index run skipped it (${hit[1]}: ${hit[2]})`;
+  } catch {
+    // An index written before skips were kept: look at the file itself.
+  }
+  const abs = join(root, rel);
+  let st;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    return near.length ? `; did you mean: ${near.join(", ")}?` : ": no such file";
+  }
+  if (st.isSymbolicLink()) return ": it is a symbolic link, which indexing does not follow";
+  if (st.size > DEFAULT_MAX_FILE_BYTES) return `: ${st.size} bytes is over the default --max-file-size (${DEFAULT_MAX_FILE_BYTES})`;
+  try {
+    const fd = openSync(abs, "r");
+    const head = Buffer.alloc(Math.min(st.size, 8192));
+    readSync(fd, head, 0, head.length, 0);
+    closeSync(fd);
+    if (isBinary(head)) return ": it is binary (holds a NUL byte)";
+  } catch {
+    return ": it cannot be read";
+  }
+  return ": it is new or was changed into a source file since the last index";
+}
+
 export interface QueryRequest extends Location, RichOptions {
   file: string;
   kind?: string;
@@ -223,10 +256,10 @@ export function query(req: QueryRequest): Answer<Record<string, unknown>> {
         code: MAGELLAN_CODES.file_not_indexed,
         error: "file_not_indexed",
         message: lang
-          ? `${rel} is not in the index${near.length ? `; did you mean: ${near.join(", ")}?` : ""}`
+          ? `${rel} is not in the index${whyNotIndexed(db, root, rel, near)}`
           : `${rel} is not in the index: no supported language has its extension`,
         remediation: lang
-          ? "Run 'magellan index' to add new files (ignored files, per .gitignore, are never indexed)."
+          ? "Run 'magellan index' to add new files (ignored files, per .gitignore, are never indexed; `index --max-file-size` admits larger ones)."
           : "magellan indexes Rust, Python, C, C++, Java, JavaScript, TypeScript/TSX and Go sources.",
         file: rel,
       });
