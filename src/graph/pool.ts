@@ -22,6 +22,12 @@ export async function runPool(
   const n = Math.max(1, Math.min(threads, chunks.length));
   let next = 0;
   let failure: Error | undefined;
+  // Results are handed over in chunk order, whichever worker finishes first, so files get the
+  // same row ids on every run and with any number of threads (exports list them in id order).
+  const ready = new Map<number, FileOutcome[]>();
+  let delivered = 0;
+  const AHEAD = 4 * n + 4;
+  const feeders: (() => void)[] = [];
   // Loaded here, not at start-up: most incremental runs take the few files inline. require(),
   // not import(): the bundled CLI runs as a script compiled from a code cache, where import()
   // has no loader.
@@ -35,16 +41,27 @@ export async function runPool(
           new Promise<void>((resolve, reject) => {
             let inFlight = 0;
             const feed = (): void => {
-              while (inFlight < 2 && next < chunks.length && !failure) {
-                w.postMessage(chunks[next++]);
+              // At most AHEAD chunks past the first undelivered one: a slow chunk (one huge file)
+              // must not let the others' rows pile up behind it.
+              while (inFlight < 2 && next < chunks.length && !failure && next - delivered < AHEAD) {
+                w.postMessage({ chunk: next, tasks: chunks[next] });
+                next++;
                 inFlight++;
               }
-              if (inFlight === 0) resolve();
+              if (inFlight === 0 && (next >= chunks.length || failure)) resolve();
             };
-            w.on("message", (outs: FileOutcome[]) => {
+            feeders.push(feed);
+            w.on("message", (msg: { chunk: number; outs: FileOutcome[] }) => {
               inFlight--;
+              ready.set(msg.chunk, msg.outs);
               try {
-                onResults(outs);
+                for (let outs = ready.get(delivered); outs !== undefined; outs = ready.get(delivered)) {
+                  ready.delete(delivered);
+                  delivered++;
+                  onResults(outs);
+                }
+                // A delivery may let a worker held back by AHEAD take work again.
+                for (const f of feeders) if (f !== feed) f();
               } catch (e) {
                 failure = e as Error;
                 reject(e);

@@ -8,22 +8,22 @@ import { type FileTask, processFile } from "./process-file.js";
  * worker that always has its next message waiting drains its port without ever reaching that
  * phase, so the native trees of every file piled up (hundreds of MB on a large repository).
  */
-const queue: FileTask[][] = [];
+const queue: { chunk: number; tasks: FileTask[] }[] = [];
 let scheduled = false;
 
 function drain(): void {
   scheduled = false;
-  const tasks = queue.shift();
-  if (!tasks) return;
-  parentPort?.postMessage(tasks.map((t) => processFile(t)));
+  const job = queue.shift();
+  if (!job) return;
+  parentPort?.postMessage({ chunk: job.chunk, outs: job.tasks.map((t) => processFile(t)) });
   if (queue.length > 0) {
     scheduled = true;
     setImmediate(drain);
   }
 }
 
-parentPort?.on("message", (tasks: FileTask[]) => {
-  queue.push(tasks);
+parentPort?.on("message", (job: { chunk: number; tasks: FileTask[] }) => {
+  queue.push(job);
   if (!scheduled) {
     scheduled = true;
     setImmediate(drain);

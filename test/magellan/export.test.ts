@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { ExportRecordSchema, GraphExportSchema } from "../../src/contract/tools/magellan.js";
+import { tempDir } from "../support/run.js";
 import { indexed, mg } from "./support.js";
 
 describe("magellan export", () => {
@@ -32,6 +33,27 @@ describe("magellan export", () => {
     for (const l of lines) ExportRecordSchema.parse(l);
     const types = new Set(lines.map((l) => l.type));
     for (const t of ["File", "Symbol", "Reference", "Call"]) assert.ok(types.has(t), t);
+  });
+
+  it("the same tree exports byte for byte the same whatever the number of threads that indexed it", async () => {
+    // 120 files: the first chunk of the pool heavy, so with several workers it finishes last.
+    const tree = tempDir("mg-threads-");
+    for (let i = 0; i < 120; i++) {
+      const body = i < 24 ? Array.from({ length: 600 }, (_, k) => `export function f${i}_${k}(x: number): number { return x + ${k}; }`).join("\n") : `export function g${i}(): number { return ${i}; }`;
+      // An overloaded `dup` in every file: its collision record carries the symbols' row numbers.
+      writeFileSync(join(tree, `m${String(i).padStart(3, "0")}.ts`), `${body}\nexport function dup(): number;\nexport function dup(): number { return ${i}; }\n`);
+    }
+    const outs: string[] = [];
+    for (const threads of ["1", "3"]) {
+      const db = join(tree, `t${threads}.db`);
+      const ix = await mg(tree, ["index", "--root", tree, "--db", db, "--threads", threads]);
+      assert.equal(ix.r.code, 0, ix.r.stdout);
+      const { r } = await mg(tree, ["export", "--format", "jsonl", "--root", tree, "--db", db], { raw: true });
+      assert.equal(r.code, 0);
+      outs.push(r.stdout);
+    }
+    assert.match(outs[0] as string, /"type":"Collision"/);
+    assert.equal(outs[1], outs[0]);
   });
 
   it("csv: the version header comment, a header row, quoted cells; --output writes the file", async () => {
