@@ -59,6 +59,8 @@ interface FileCtx {
   kinds: Map<string, string>;
   /** symbol_id -> display_fqn of the file's modules (Rust `self::` and `super::` paths) */
   modules: Map<string, string>;
+  /** Java: the package the file declares (its classes share it with other source roots' files). */
+  javaPackage?: string;
   /** This file and the files its imports resolve to. */
   reach?: Set<number>;
   index?: ImportIndex;
@@ -259,6 +261,12 @@ export class Resolver {
         if (r.kind_normalized === "module") modules.set(r.symbol_id, r.display_fqn);
       }
       c = { id: fileId, path: f.path, language: f.language, imports, parents, kinds, modules };
+      if (f.language === "java") {
+        const pkg = (this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null; kind_normalized: string; display_fqn: string }[]).find(
+          (r) => r.kind_normalized === "namespace" && r.parent_symbol_id === null,
+        );
+        if (pkg) c.javaPackage = pkg.display_fqn;
+      }
       if (this.ctxCache.size > 256) this.ctxCache.clear();
       this.ctxCache.set(fileId, c);
     }
@@ -701,13 +709,15 @@ export class Resolver {
     if (e.members.length === 0) return UNRESOLVED;
     if (!ctx.reach) {
       const reach = new Set<number>([ctx.id, ...ctx.imports.flatMap((i) => this.resolveModule(ctx, i.source))]);
-      // A Go or Java package is its directory: its other files are reachable without an import.
-      const ext = ctx.language === "go" ? ".go" : ctx.language === "java" ? ".java" : undefined;
-      if (ext) {
-        const same: number[] = [];
-        this.dirFiles(posix.dirname(ctx.path), ext, same);
-        for (const id of same) reach.add(id);
+      // A Go package is its directory, a Java package every directory of that path (main and
+      // test source roots): their other files are reachable without an import.
+      const same: number[] = [];
+      if (ctx.language === "go") this.dirFiles(posix.dirname(ctx.path), ".go", same);
+      else if (ctx.language === "java") {
+        if (ctx.javaPackage) this.dirMatch(ctx.javaPackage.split(".").join("/"), ".java", same);
+        else this.dirFiles(posix.dirname(ctx.path), ".java", same);
       }
+      for (const id of same) reach.add(id);
       ctx.reach = reach;
     }
     const reach = ctx.reach;

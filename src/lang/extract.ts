@@ -438,11 +438,14 @@ function extractReferences(
   return out;
 }
 
-/** A qualifier is useful for resolution only when it is a short path; calls and literals are not. */
+/**
+ * What is written before a member name. A long one (a builder chain spanning lines) is cut to its
+ * end, marked with `…`: it still says the name is a member of something, not a bare name.
+ */
 function qualifierText(text: string, n: QNode): string | undefined {
   const start = startOf(n);
   const end = n.endIndex;
-  if (end - start > 200) return undefined;
+  if (end - start > 200) return `…${text.slice(end - 200, end).replace(/\s+/g, "").slice(-100)}`;
   const q = text.slice(start, end);
   return /[\n\r]/.test(q) ? q.replace(/\s+/g, "") : q;
 }

@@ -154,4 +154,18 @@ describe("resolution on real-world layouts", () => {
       assert.equal(imp?.resolution, "imported");
     }
   });
+
+  it("Java: a test in the package's other source root reaches its classes; a call at the end of a long builder chain is a member call", async () => {
+    // Five lines of `.addField("...")`: a receiver of over 200 characters.
+    const chain = `        .addField("${"a".repeat(48)}")\n`.repeat(5);
+    const root = await tree({
+      "src/main/java/com/ex/TypeSpec.java":
+        "package com.ex;\n\npublic final class TypeSpec {\n  public static Builder classBuilder(String n) { return new Builder(); }\n  public static final class Builder {\n    public Builder addField(String f) { return this; }\n    public Builder addMethod(String m) { return this; }\n  }\n}\n",
+      "src/test/java/com/ex/TypeSpecTest.java": `package com.ex;\n\npublic class TypeSpecTest {\n  void t() {\n    TypeSpec.classBuilder("Taco")\n${chain}        .addMethod("m");\n  }\n}\n`,
+    });
+    const addMethod = await symbol(root, "addMethod");
+    const call = (await refsTo(root, "addMethod")).find((r) => r.reference_kind === "call");
+    assert.equal(call?.target_symbol_id, addMethod.symbol_id, JSON.stringify(call));
+    assert.ok(call?.qualifier?.startsWith("…"), "a long receiver is kept, cut to its end");
+  });
 });
