@@ -1,14 +1,16 @@
 /**
  * Build step after tsc: bundles the CLI entries of magellan and mdsel (dist/src/cli/<tool>.js)
  * with our modules they load statically or for their quick paths (magellan's index and read
- * commands, mdsel's index) into one CommonJS file each, dist/src/cli/<tool>.bundle.cjs, which the
- * bin (<tool>-bin.cjs) runs with a V8 code cache. A CommonJS entry skips Node's ESM loader (its
- * set-up, and a resolve, link and evaluate step per module, and a facade per builtin). npm
- * packages stay external but for better-sqlite3's JavaScript, and so do the modules the entry itself imports dynamically (watch, export, the
- * seed 04 commands, commander's runner, mdsel's select): they load as the ES modules they are,
- * only when those commands run. `node dist/src/cli/<tool>.js` runs the same code unbundled.
+ * commands, mdsel's index and select) into one CommonJS file each, dist/src/cli/<tool>.bundle.cjs,
+ * which the bin (<tool>-bin.cjs) runs with a V8 code cache. A CommonJS entry skips Node's ESM
+ * loader (its set-up, and a resolve, link and evaluate step per module, and a facade per builtin).
+ * npm packages stay external but for the plain JavaScript a tool's common runs need (see
+ * INTERNAL_PACKAGES), and so do the modules the entry itself imports dynamically (watch, export,
+ * the seed 04 commands, commander's runner): they load as the ES modules they are, only when
+ * those commands run. `node dist/src/cli/<tool>.js` runs the same code unbundled.
  */
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,17 +23,23 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
  * dist/), so what it finds relative to itself (worker scripts, query files, packages) is found
  * exactly as when it runs unbundled.
  */
-function ownModuleUrl(outDir: string, entry: string): Plugin {
+function ownModuleUrl(outDir: string, entry: string, separate: ReadonlySet<string>): Plugin {
   return {
     name: "own-module-url",
     setup(b) {
       b.onLoad({ filter: /\.js$/ }, async (args) => {
         let text = await readFile(args.path, "utf8");
+        // A package loaded lazily through createRequire (so that runs which do not need it never
+        // load it) and bundled on its own is loaded from that bundle, with its own code cache.
+        const original = text;
+        text = text.replace(/\bcreateRequire\(import\.meta\.url\)\((["'])([^"']+)\1\)/g, (m, q: string, spec: string) =>
+          separate.has(spec) ? `__requireBundled(${q}${spec}${q})` : m,
+        );
         const own = text.includes("import.meta.url");
         // The entry's own dynamic imports stay ES module loads at run time, through the loader
         // the bin hands the bundle (see src/contract/code-cache.cts).
         const lazy = args.path === entry && /\bimport\((["'])\./.test(text);
-        if (!own && !lazy) return undefined;
+        if (!own && !lazy && text === original) return undefined;
         if (own) text = text.replaceAll("import.meta.url", `__moduleUrl(${JSON.stringify(relative(outDir, args.path))})`);
         if (lazy) text = text.replace(/\bimport\((["'])(\.[^"']+)\1\)/g, (_m, q: string, spec: string) => `__load(${q}${spec}${q})`);
         return { contents: text, loader: "js", resolveDir: dirname(args.path) };
@@ -41,20 +49,37 @@ function ownModuleUrl(outDir: string, entry: string): Plugin {
 }
 
 /**
- * Packages taken into the bundle: plain JavaScript that every query loads (better-sqlite3's
- * library; its native addon is still loaded from node_modules). Every other package stays
- * external: native, large, or loaded only by some commands.
+ * Packages taken into each bundle: plain JavaScript its common runs load. magellan: better-sqlite3's
+ * library (its native addon is still loaded from node_modules). mdsel: the edit distance of
+ * select's suggestions. Every other package stays external: native, large, or loaded only by some
+ * commands.
  */
-const INTERNAL_PACKAGES = new Set(["better-sqlite3", "bindings", "file-uri-to-path"]);
+const INTERNAL_PACKAGES: Record<string, ReadonlySet<string>> = {
+  magellan: new Set(["better-sqlite3", "bindings", "file-uri-to-path"]),
+  mdsel: new Set(["fastest-levenshtein"]),
+};
+
+/**
+ * Packages a tool loads lazily (createRequire) that get a bundle of their own beside the tool's,
+ * <name>.bundle.cjs, which the bin loads with its own code cache (code-cache.cts). mdsel:
+ * markdown-it and the packages it requires, which every document with more than headings,
+ * paragraphs and bullet lists needs; unbundled, its ~20 modules load and compile on each such
+ * run, and inside mdsel's bundle its share of the code cache would be read by every run.
+ */
+const SEPARATE_PACKAGES: Record<string, ReadonlySet<string>> = {
+  mdsel: new Set(["markdown-it"]),
+};
 const pkg = JSON.parse(readFileSync(REPO + "package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => !INTERNAL_PACKAGES.has(n));
 
 const BUNDLES = [
-  { entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs" },
-  { entry: "dist/src/cli/mdsel.js", out: "dist/src/cli/mdsel.bundle.cjs" },
+  { tool: "magellan", entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs" },
+  { tool: "mdsel", entry: "dist/src/cli/mdsel.js", out: "dist/src/cli/mdsel.bundle.cjs" },
 ];
 
-for (const { entry, out } of BUNDLES) {
+for (const { tool, entry, out } of BUNDLES) {
+  const internal = INTERNAL_PACKAGES[tool] ?? new Set<string>();
+  const separate = SEPARATE_PACKAGES[tool] ?? new Set<string>();
+  const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => !internal.has(n));
   await build({
     entryPoints: [REPO + entry],
     outfile: REPO + out,
@@ -69,9 +94,26 @@ for (const { entry, out } of BUNDLES) {
         'const __moduleUrl = (rel) => require("node:url").pathToFileURL(require("node:path").join(__dirname, rel)).href;',
         // Run by the bin, the bundle gets __esmImport; required as a plain module, import() works.
         'const __load = typeof __esmImport === "function" ? __esmImport : (s) => import(s);',
+        'const __requireBundled = typeof __bundledRequire === "function" ? __bundledRequire : (s) => require(s);',
       ].join("\n"),
     },
-    plugins: [ownModuleUrl(dirname(REPO + out), REPO + entry)],
+    plugins: [ownModuleUrl(dirname(REPO + out), REPO + entry, separate)],
+    sourcemap: true,
+    logLevel: "warning",
+  });
+}
+
+// The packages bundled on their own (SEPARATE_PACKAGES), from their CommonJS entry, beside the
+// tool's bundle; their own dependencies go in with them.
+const requireFromRepo = createRequire(REPO + "package.json");
+for (const name of new Set(Object.values(SEPARATE_PACKAGES).flatMap((s) => [...s]))) {
+  await build({
+    entryPoints: [requireFromRepo.resolve(name)],
+    outfile: `${REPO}dist/src/cli/${name}.bundle.cjs`,
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node20",
     sourcemap: true,
     logLevel: "warning",
   });

@@ -3,10 +3,11 @@
  * mdsel: index Markdown documents and select their parts by selector (seed 05). A thin adapter:
  * argv -> request -> src/tools/mdsel -> seed 05 envelope -> stdout + exit code.
  *
- * `mdsel index FILES...` without any flag is run without commander: nothing needs parsing, and
- * loading commander and the shared CLI runner is a tenth of indexing a 1 MB document. It prints
- * exactly what the commander path prints; anything that throws is handed to that path, which
- * reports it as every other command does.
+ * `mdsel index FILES...` and `mdsel select SELECTOR... [FILES...]` without any flag are run
+ * without commander: nothing needs parsing, and loading commander and the shared CLI runner costs
+ * more than a whole `select` on a README. They print exactly what the commander path prints;
+ * anything that throws, or a usage error, is handed to that path, which reports it as every other
+ * command does.
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
@@ -16,10 +17,14 @@ import { executionId, timestamp } from "../contract/ids.js";
 import { SCHEMA_VERSION } from "../contract/version.js";
 import { findWorkspaceRoot } from "../text/root.js";
 import { MDSEL_CODES, TOOL } from "../tools/mdsel/errors.js";
-// Static: `index` is the command that must start fast, and a bundle of this entry then holds it
-// (the bundle keeps this file's own dynamic imports as ES module loads).
+// Static: `index` and `select` are the commands that must start fast, and a bundle of this entry
+// then holds them (the bundle keeps this file's own dynamic imports as ES module loads).
 import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
 import { MARKDOWN_EXTENSIONS, type Workspace } from "../tools/mdsel/load.js";
+import { selectCommand } from "../tools/mdsel/select-command.js";
+
+// For the bin's code cache (src/contract/code-cache.cts).
+export { primeCodeCache } from "../tools/mdsel/prime.js";
 import { type CliResult, printResult, tolerateClosedStdout } from "./output.js";
 
 const HELP_AFTER = `
@@ -86,15 +91,22 @@ async function viaCommander(): Promise<void> {
 }
 
 /**
- * `index FILES...` with no flag, as the commander path runs it (same workspace, same request,
- * same envelope, compact JSON and a newline, same exit code). Null when it threw.
+ * `index FILES...` or `select SELECTOR... [FILES...]` with no flag, as the commander path runs
+ * them (same workspace, same request, same envelope, compact JSON and a newline, same exit code).
+ * Null when it threw, or for a select without a selector (commander's path reports the usage error).
  */
-async function indexWithoutFlags(files: string[]): Promise<CliResult | null> {
+async function runWithoutFlags(cmd: "index" | "select", args: string[]): Promise<CliResult | null> {
   try {
     const cwd = process.cwd();
     const ws: Workspace = { cwd, root: findWorkspaceRoot(TOOL, undefined, cwd) };
-    const result = await indexCommand(ws, { files });
-    return { envelope: envelope("index", result), exitCode: EXIT_OF[result.outcome] };
+    let result: CommandResult<unknown, unknown>;
+    if (cmd === "index") result = await indexCommand(ws, { files: args });
+    else {
+      const selectors = args.filter((a) => !isFileArg(a));
+      if (selectors.length === 0) return null;
+      result = await selectCommand(ws, { selectors, files: args.filter(isFileArg) });
+    }
+    return { envelope: envelope(cmd, result), exitCode: EXIT_OF[result.outcome] };
   } catch {
     return null;
   }
@@ -174,7 +186,6 @@ async function action(prog: Command): Promise<CliResult> {
         exitCode: EXIT.usage,
       });
     }
-    const { selectCommand } = await import("../tools/mdsel/select-command.js");
     result = await selectCommand(ws, { selectors, files });
   }
   return { envelope: envelope(command, result), exitCode: EXIT_OF[result.outcome] };
@@ -187,7 +198,8 @@ async function action(prog: Command): Promise<CliResult> {
  */
 async function main(): Promise<void> {
   const rest = process.argv.slice(3);
-  const fast = command === "index" && rest.every((a) => !a.startsWith("-")) ? await indexWithoutFlags(rest) : null;
+  const plain = rest.every((a) => !a.startsWith("-"));
+  const fast = command !== "mdsel" && plain && (command === "index" || rest.length > 0) ? await runWithoutFlags(command, rest) : null;
   if (fast) {
     // Printed as runCli prints: compact JSON and a newline, a closed pipe not an error.
     tolerateClosedStdout();

@@ -56,16 +56,19 @@ export interface CachedModule {
   exports: unknown;
   /** True when there was no cache or V8 refused it: save() then writes one. */
   fresh: boolean;
-  /** Writes the cache (call once the run compiled what it needs); a no-op unless fresh. */
+  /**
+   * Writes the cache (call once the run compiled what it needs), after running the file's
+   * `primeCodeCache` export when it has one; a no-op unless fresh.
+   */
   save(): void;
 }
 
 /**
  * Runs a CommonJS file as Node's loader would (the same wrapper: its own require, module,
  * __filename and __dirname), compiled from the code cache at `cachePath` when V8 accepts it.
- * `extra` is one more binding the file sees. Without a cache path it compiles as usual.
+ * `extras` are more bindings the file sees. Without a cache path it compiles as usual.
  */
-export function loadWithCodeCache(file: string, cachePath: string | undefined, extra?: { name: string; value: unknown }): CachedModule {
+export function loadWithCodeCache(file: string, cachePath: string | undefined, extras: readonly { name: string; value: unknown }[] = []): CachedModule {
   const source = readFileSync(file, "utf8");
   let cachedData: Buffer | undefined;
   try {
@@ -75,11 +78,11 @@ export function loadWithCodeCache(file: string, cachePath: string | undefined, e
   }
   // A shebang is not JavaScript once wrapped; a comment of the same length keeps the positions.
   const body = source.startsWith("#!") ? `//${source.slice(2)}` : source;
-  const params = `exports, require, module, __filename, __dirname${extra ? `, ${extra.name}` : ""}`;
+  const params = ["exports", "require", "module", "__filename", "__dirname", ...extras.map((e) => e.name)].join(", ");
   const script = new Script(`(function (${params}) {${body}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const mod = { exports: {} };
-  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), ...(extra ? [extra.value] : []));
+  wrapper.call(mod.exports, mod.exports, createRequire(file), mod, file, dirname(file), ...extras.map((e) => e.value));
   const fresh = cachePath !== undefined && (cachedData === undefined || script.cachedDataRejected === true);
   return {
     get exports() {
@@ -87,7 +90,16 @@ export function loadWithCodeCache(file: string, cachePath: string | undefined, e
     },
     fresh,
     save: () => {
-      if (fresh && cachePath !== undefined) writeCacheFile(cachePath, script.createCachedData());
+      if (!fresh || cachePath === undefined) return;
+      // A bundle may name more work worth caching than this run did (mdsel: both Markdown
+      // parsers, whatever the first document was); a failure there only means a smaller cache.
+      const prime = (mod.exports as { primeCodeCache?: unknown }).primeCodeCache;
+      try {
+        if (typeof prime === "function") (prime as () => void)();
+      } catch {
+        // The cache still holds what the run compiled.
+      }
+      writeCacheFile(cachePath, script.createCachedData());
     },
   };
 }
@@ -95,12 +107,32 @@ export function loadWithCodeCache(file: string, cachePath: string | undefined, e
 /**
  * Runs a CommonJS bundle (`file`) with a code cache when one can be kept. The bundle gets
  * `__esmImport(specifier)` for its dynamic imports of ES modules (a script compiled from a cache
- * loses the host data `import()` needs); a specifier is relative to the bundle. The cache is
- * written at exit, after the run compiled what it needed, when there was none or V8 refused it;
- * a missing or unusable cache only means compiling as usual.
+ * loses the host data `import()` needs); a specifier is relative to the bundle. It also gets
+ * `__bundledRequire(name)`, which loads a package the build bundled on its own beside it
+ * (`<name>.bundle.cjs`, e.g. mdsel's markdown-it) with a code cache of its own, so that runs which
+ * never need the package do not pay for its share of one large cache; without that file it is a
+ * plain require. Each cache is written at exit, after the run compiled what it needed, when there
+ * was none or V8 refused it; a missing or unusable cache only means compiling as usual.
  */
 export function runBundle(file: string, variant: string): void {
-  const esmImport = (specifier: string): Promise<unknown> => import(pathToFileURL(join(dirname(file), specifier)).href);
+  const dir = dirname(file);
+  const esmImport = (specifier: string): Promise<unknown> => import(pathToFileURL(join(dir, specifier)).href);
+  const libraries = new Map<string, unknown>();
+  const bundledRequire = (name: string): unknown => {
+    if (!libraries.has(name)) {
+      const lib = join(dir, `${name}.bundle.cjs`);
+      libraries.set(name, /^[a-z][a-z0-9.-]*$/.test(name) && existsSync(lib) ? loadCached(lib, "lib") : createRequire(file)(name));
+    }
+    return libraries.get(name);
+  };
+  loadCached(file, variant, [
+    { name: "__esmImport", value: esmImport },
+    { name: "__bundledRequire", value: bundledRequire },
+  ]);
+}
+
+/** Loads `file` with its code cache for `variant`, and writes that cache at exit when it had none. */
+function loadCached(file: string, variant: string, extras: readonly { name: string; value: unknown }[] = []): unknown {
   let cache: { path: string; build: string } | undefined;
   try {
     const dir = privateCacheDir();
@@ -108,7 +140,7 @@ export function runBundle(file: string, variant: string): void {
   } catch {
     cache = undefined;
   }
-  const loaded = loadWithCodeCache(file, cache?.path, { name: "__esmImport", value: esmImport });
+  const loaded = loadWithCodeCache(file, cache?.path, extras);
   if (cache && loaded.fresh) {
     const { path: target, build } = cache;
     process.once("exit", () => {
@@ -124,6 +156,7 @@ export function runBundle(file: string, variant: string): void {
       }
     });
   }
+  return loaded.exports;
 }
 
 /**

@@ -1,11 +1,11 @@
 /**
- * src/contract/code-cache.cts: a CommonJS bundle run with a V8 code cache (the magellan bin runs
- * its bundle this way). Each case runs a real Node process with its own TMPDIR, so the cache
+ * src/contract/code-cache.cts: a CommonJS bundle run with a V8 code cache (the magellan and mdsel
+ * bins run their bundles this way). Each case runs a real Node process with its own TMPDIR, so the cache
  * directory is the test's alone.
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { DIST, tempDir } from "../support/run.js";
@@ -61,6 +61,26 @@ describe("code cache for bundles", () => {
     const second = cacheFiles(tmp);
     assert.equal(second.length, 1);
     assert.notEqual(second[0], first[0]);
+  });
+
+  it("loads a library bundled beside it with a cache of its own, and primes a fresh cache once", () => {
+    const dir = tempDir("cc-");
+    const tmp = tempDir("cc-tmp-");
+    const marker = join(dir, "primed");
+    writeFileSync(join(dir, "lib.bundle.cjs"), `"use strict";\nmodule.exports = { v: "lib" };\n`);
+    const file = join(dir, "b.cjs");
+    writeFileSync(
+      file,
+      `"use strict";\nexports.primeCodeCache = () => require("node:fs").appendFileSync(${JSON.stringify(marker)}, "x");\n` +
+        // A name with no bundle beside it is a plain require.
+        `console.log([__bundledRequire("lib").v, __bundledRequire("lib") === __bundledRequire("lib"), typeof __bundledRequire("os").cpus].join(" "));\n`,
+    );
+    assert.equal(run(file, tmp), "lib true function");
+    assert.deepEqual(cacheFiles(tmp).map((n) => n.replace(/-v\d.*$/, "")).sort(), ["b.cjs-find", "lib.bundle.cjs-lib"]);
+    assert.equal(readFileSync(marker, "utf8"), "x");
+    // The caches are used: nothing is fresh, so nothing primes again.
+    assert.equal(run(file, tmp), "lib true function");
+    assert.equal(readFileSync(marker, "utf8"), "x");
   });
 
   it("keeps no cache when told not to, or when the cache directory is not private", () => {

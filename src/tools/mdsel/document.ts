@@ -11,7 +11,7 @@ import { LineIndex } from "../../text/lines.js";
 import { spanId } from "../../contract/ids.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
 import { K_HEADING, K_OTHER, KIND_NAMES, type NodeKind, type NodeTable } from "./block-marks.js";
-import { parseBlocks } from "./parse.js";
+import { parseBlocksSync } from "./parse.js";
 import { lineStartsOf } from "./simple-blocks.js";
 
 export type BlockType = "paragraph" | "code" | "list" | "table" | "blockquote";
@@ -154,12 +154,12 @@ function ioFault(displayPath: string, e: unknown): MdselFault {
 }
 
 /** Bytes -> document. Invalid UTF-8 is refused: spans would point at bytes the text does not hold. */
-export async function buildDocument(
-  bytes: Buffer,
-  namespace: string,
-  filePath: string,
-  given: string = filePath,
-): Promise<MdDocument> {
+export async function buildDocument(bytes: Buffer, namespace: string, filePath: string, given: string = filePath): Promise<MdDocument> {
+  return Promise.resolve(buildDocumentSync(bytes, namespace, filePath, given));
+}
+
+/** buildDocument without the promise (parsing is synchronous). */
+export function buildDocumentSync(bytes: Buffer, namespace: string, filePath: string, given: string = filePath): MdDocument {
   const decoded = decodeBytes(bytes);
   if (!decoded.valid) {
     const at = firstInvalidUtf8(bytes);
@@ -177,7 +177,7 @@ export async function buildDocument(
   const lineStarts = lineStartsOf(text);
   let model: Model;
   try {
-    model = await parseModel(text, lineStarts);
+    model = parseModel(text, lineStarts);
   } catch (e) {
     throw new MdselFault({
       file: given,
@@ -250,10 +250,10 @@ export function maskFrontMatter(md: string): string {
 
 /** Runs the parser and keeps what mdsel addresses: top-level headings with sections, every block. */
 /** `lineStarts`: the text's line starts (lineStartsOf), when the caller has them. */
-export async function parseModel(text: string, lineStarts?: readonly number[]): Promise<Model> {
+export function parseModel(text: string, lineStarts?: readonly number[]): Model {
   const origin = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   // Front matter is blanked with its newlines kept, so the line starts hold; not after a BOM.
-  const parsed = await parseBlocks(maskFrontMatter(origin === 0 ? text : text.slice(origin)), origin === 0 && lineStarts ? { lineStarts } : {});
+  const parsed = parseBlocksSync(maskFrontMatter(origin === 0 ? text : text.slice(origin)), origin === 0 && lineStarts ? { lineStarts } : {});
   const t = parsed.table;
   const { kinds, starts, ends, parents, toks, depths } = t;
   const n = t.count;

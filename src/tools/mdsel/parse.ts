@@ -135,6 +135,11 @@ function useLeanTokens(md: MarkdownIt): void {
  * line starts when the caller has them (lineStartsOf).
  */
 export async function parseBlocks(src: string, options: { simple?: boolean; lineStarts?: readonly number[] } = {}): Promise<Parsed> {
+  return Promise.resolve(parseBlocksSync(src, options));
+}
+
+/** parseBlocks without the promise (the parsers are synchronous). */
+export function parseBlocksSync(src: string, options: { simple?: boolean; lineStarts?: readonly number[] } = {}): Parsed {
   const hasCr = src.includes("\r");
   const norm = hasCr ? src.replace(/\r\n?/g, "\n") : src;
   const simple = options.simple === false ? null : scanSimple(norm, hasCr ? undefined : options.lineStarts);
@@ -147,7 +152,7 @@ export async function parseBlocks(src: string, options: { simple?: boolean; line
       t.ends[i] = toSrc(t.ends[i]!);
     }
   }
-  return Promise.resolve(parsed);
+  return parsed;
 }
 
 /** What a reader sees of inline content (markup dropped), through the inline parser only when markup may be there. */
