@@ -23,7 +23,7 @@ const REPO = fileURLToPath(new URL("../../", import.meta.url));
  * dist/), so what it finds relative to itself (worker scripts, query files, packages) is found
  * exactly as when it runs unbundled.
  */
-function ownModuleUrl(outDir: string, entry: string, separate: ReadonlySet<string>): Plugin {
+function ownModuleUrl(outDir: string, entry: string, separate: ReadonlySet<string>, keepDynamic: boolean): Plugin {
   return {
     name: "own-module-url",
     setup(b) {
@@ -38,7 +38,7 @@ function ownModuleUrl(outDir: string, entry: string, separate: ReadonlySet<strin
         const own = text.includes("import.meta.url");
         // The entry's own dynamic imports stay ES module loads at run time, through the loader
         // the bin hands the bundle (see src/contract/code-cache.cts).
-        const lazy = args.path === entry && /\bimport\((["'])\./.test(text);
+        const lazy = keepDynamic && args.path === entry && /\bimport\((["'])\./.test(text);
         if (!own && !lazy && text === original) return undefined;
         if (own) text = text.replaceAll("import.meta.url", `__moduleUrl(${JSON.stringify(relative(outDir, args.path))})`);
         if (lazy) text = text.replace(/\bimport\((["'])(\.[^"']+)\1\)/g, (_m, q: string, spec: string) => `__load(${q}${spec}${q})`);
@@ -51,8 +51,8 @@ function ownModuleUrl(outDir: string, entry: string, separate: ReadonlySet<strin
 /**
  * Packages taken into each bundle: plain JavaScript its common runs load. magellan: better-sqlite3's
  * library (its native addon is still loaded from node_modules). mdsel: the edit distance of
- * select's suggestions. Every other package stays external: native, large, or loaded only by some
- * commands.
+ * select's suggestions. Every other package stays external:
+ * native, large, or loaded only by some commands.
  */
 const INTERNAL_PACKAGES: Record<string, ReadonlySet<string>> = {
   magellan: new Set(["better-sqlite3", "bindings", "file-uri-to-path"]),
@@ -72,11 +72,14 @@ const SEPARATE_PACKAGES: Record<string, ReadonlySet<string>> = {
 const pkg = JSON.parse(readFileSync(REPO + "package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
 const BUNDLES = [
-  { tool: "magellan", entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs" },
-  { tool: "mdsel", entry: "dist/src/cli/mdsel.js", out: "dist/src/cli/mdsel.bundle.cjs" },
+  // keepDynamic: the entry's own dynamic imports stay ES module loads (magellan's are whole
+  // commands, each with its own dependencies). Otherwise esbuild bundles them, still initialised
+  // only when imported (mdsel's are the commander path: flags, help, usage errors).
+  { tool: "magellan", entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs", keepDynamic: true },
+  { tool: "mdsel", entry: "dist/src/cli/mdsel.js", out: "dist/src/cli/mdsel.bundle.cjs", keepDynamic: false },
 ];
 
-for (const { tool, entry, out } of BUNDLES) {
+for (const { tool, entry, out, keepDynamic } of BUNDLES) {
   const internal = INTERNAL_PACKAGES[tool] ?? new Set<string>();
   const separate = SEPARATE_PACKAGES[tool] ?? new Set<string>();
   const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((n) => !internal.has(n));
@@ -97,7 +100,7 @@ for (const { tool, entry, out } of BUNDLES) {
         'const __requireBundled = typeof __bundledRequire === "function" ? __bundledRequire : (s) => require(s);',
       ].join("\n"),
     },
-    plugins: [ownModuleUrl(dirname(REPO + out), REPO + entry, separate)],
+    plugins: [ownModuleUrl(dirname(REPO + out), REPO + entry, separate, keepDynamic)],
     sourcemap: true,
     logLevel: "warning",
   });
