@@ -18,7 +18,7 @@ import { type FileOutcome, type FileTask, type SkipReason, processFile } from ".
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
 import { Resolver } from "./resolve.js";
 import { type ResolveBatch, resolveInWorkers } from "./resolve-pool.js";
-import { Store, type StoredFile, signature } from "./store.js";
+import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
 
 export const DEFAULT_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 /** Below this many files to (re)read, threads cost more to start than they save. */
@@ -156,6 +156,12 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   // stored unresolved at once and resolved by reading them back, as memory matters more then.
   const deferLimit = Number(process.env.MAGELLAN_DEFER_LIMIT) || 2_000_000;
   const inline = tasks.length <= INLINE_LIMIT;
+  // An incremental run keeps how a changed file's references were resolved before: when no
+  // symbol, file or import anywhere changed in the run (an edit inside a function body, a
+  // comment), each reference resolves as it did, by what resolution reads of it (refKey), and
+  // only references not seen before need the resolver.
+  const priorOutcomes = new Map<number, Map<string, RefOutcome | undefined>>();
+  let addedFiles = 0;
   let deferredRefs = 0;
   let spilled = false;
 
@@ -181,6 +187,10 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
           }
         } else {
           if (old) forget(old.id, old.path);
+          else addedFiles++;
+          if (old && inline && !cold && !spilled && store.resolutionInputs(old.id) === rowsResolutionInputs(o.rows)) {
+            priorOutcomes.set(old.id, store.refOutcomes(old.id));
+          }
           touchedPaths.add(o.rel);
           const defer = !spilled && (cold || inline);
           const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows, !defer);
@@ -206,15 +216,21 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     options.onProgress?.(done, tasks.length);
   };
 
-  /** Stores deferred[from, to) with their references resolved; returns how many references. */
-  const storeDeferred = (resolver: Resolver, from: number, to: number): number => {
+  /**
+   * Stores deferred[from, to) with their references resolved; returns how many references.
+   * `prior`: earlier outcomes per file that still hold (see priorOutcomes).
+   */
+  const storeDeferred = (resolver: Resolver, from: number, to: number, prior?: Map<number, Map<string, RefOutcome | undefined>>): number => {
     let n = 0;
     for (let k = from; k < to; k++) {
       const d = deferred[k] as { id: number; rows: FileRows };
       const { names, kinds, qualifiers } = d.rows.refs;
-      store.insertRefs(d.id, d.rows, (i, caller) =>
-        resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: qualifiers[i] ?? null, caller_symbol_id: caller }),
-      );
+      const known = prior?.get(d.id);
+      store.insertRefs(d.id, d.rows, (i, caller) => {
+        const q = qualifiers[i] ?? null;
+        const before = known?.get(refKey(names[i] as string, kinds[i] as string, q, caller));
+        return before ?? resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: q, caller_symbol_id: caller });
+      });
       n += names.length;
       // Let the rows go as soon as they are stored.
       deferred[k] = undefined as unknown as { id: number; rows: FileRows };
@@ -237,14 +253,24 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     refreshStatistics(db);
     const resolver = new Resolver(db, root);
     const changed = new Set(changedIds);
+    const removedSyms = [...oldSigs].filter(([k]) => !newSigs.has(k)).map(([, v]) => v);
+    const addedSyms = [...newSigs].filter(([k]) => !oldSigs.has(k)).map(([, v]) => v);
+    // Every changed file must keep its imports and symbol order too: resolution in one file can
+    // follow another's imports (re-exports).
+    const stable = removedSyms.length === 0 && addedSyms.length === 0 && removed.length === 0 && addedFiles === 0 && priorOutcomes.size === changedIds.length;
+    const prior = stable ? priorOutcomes : undefined;
     if (deferred.length > 0) {
-      resolver.prefetch(deferred.flatMap((d) => d.rows.refs.names));
-      resolved += storeDeferred(resolver, 0, deferred.length);
+      resolver.prefetch(
+        deferred.flatMap((d) => {
+          const known = prior?.get(d.id);
+          const { names, kinds, qualifiers } = d.rows.refs;
+          return known ? names.filter((name, i) => known.get(refKey(name, kinds[i] as string, qualifiers[i] ?? null, callerOf(d.rows, i))) === undefined) : names;
+        }),
+      );
+      resolved += storeDeferred(resolver, 0, deferred.length, prior);
     } else resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
     // The changed files' references are in now: the lookups below must see their number.
     refreshStatistics(db);
-    const removedSyms = [...oldSigs].filter(([k]) => !newSigs.has(k)).map(([, v]) => v);
-    const addedSyms = [...newSigs].filter(([k]) => !oldSigs.has(k)).map(([, v]) => v);
     const names = [...new Set([...removedSyms, ...addedSyms].map((x) => x.name))];
     const liveIds = new Set([...newSigs.values()].map((x) => x.id));
     resolved += resolver.resolveRows(resolver.refsNamed(names, changed));

@@ -77,6 +77,36 @@ export class Store {
     return rows.map((r) => ({ sig: signature(r), id: r.symbol_id, name: r.name }));
   }
 
+  /**
+   * How a file's references were resolved, keyed by everything resolution reads of a reference
+   * (refKey); a key whose references resolved differently maps to undefined.
+   */
+  refOutcomes(fileId: number): Map<string, RefOutcome | undefined> {
+    const rows = this.db
+      .prepare("SELECT name, kind, qualifier, caller_symbol_id, target_symbol_id, resolution, candidates FROM refs WHERE file_id = ?")
+      .raw()
+      .all(fileId) as [string, string, string | null, string | null, string | null, string, string | null][];
+    const out = new Map<string, RefOutcome | undefined>();
+    for (const [name, kind, qualifier, caller, target, how, candidates] of rows) {
+      const key = refKey(name, kind, qualifier, caller);
+      const had = out.get(key);
+      const outcome: RefOutcome = { target, how, candidates: candidates === null ? null : (JSON.parse(candidates) as string[]) };
+      if (!out.has(key)) out.set(key, outcome);
+      else if (had !== undefined && (had.target !== target || had.how !== how || JSON.stringify(had.candidates) !== JSON.stringify(outcome.candidates))) out.set(key, undefined);
+    }
+    return out;
+  }
+
+  /**
+   * What resolving a file's references reads of the file itself, besides the references: its
+   * imports, and its symbols in source order (ambiguous candidates are listed in that order).
+   */
+  resolutionInputs(fileId: number): string {
+    const imports = this.db.prepare("SELECT source, names FROM imports WHERE file_id = ? ORDER BY id").raw().all(fileId) as [string, string][];
+    const symbols = this.db.prepare("SELECT symbol_id FROM symbols WHERE file_id = ? ORDER BY byte_start, id").pluck().all(fileId) as string[];
+    return resolutionInputsOf(imports, symbols);
+  }
+
   symbolNames(fileId: number): string[] {
     return this.namesOfFile.all(fileId) as string[];
   }
@@ -155,6 +185,24 @@ export class Store {
     const o = i * 6;
     this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5], target, how, candidates);
   }
+}
+
+/** The same for rows about to be stored. */
+export function rowsResolutionInputs(rows: FileRows): string {
+  const order = rows.symbols.map((s, i) => ({ at: s.span[0] as number, i })).sort((a, b) => a.at - b.at || a.i - b.i);
+  return resolutionInputsOf(
+    rows.imports.map((im) => [im.source, im.names]),
+    order.map((o) => (rows.symbols[o.i] as { symbol_id: string }).symbol_id),
+  );
+}
+
+function resolutionInputsOf(imports: [string, string][], symbolIds: string[]): string {
+  return JSON.stringify([imports, symbolIds]);
+}
+
+/** What resolution reads of a reference: its name, kind, qualifier and enclosing symbol. */
+export function refKey(name: string, kind: string, qualifier: string | null, caller: string | null): string {
+  return `${name}\0${kind}\0${qualifier ?? "\u0001"}\0${caller ?? "\u0001"}`;
 }
 
 export function signature(r: { symbol_id: string; name: string; parent_symbol_id: string | null; kind_normalized: string; parent: string | null; flags: string | null }): string {

@@ -252,6 +252,41 @@ describe("magellan incremental index, freshness and recovery", () => {
     await sameAsRebuild("after aliased targets appeared");
   });
 
+  it("a changed file's references keep their earlier outcomes only while nothing they depend on changed", async () => {
+    const root = tempDir("mg-prior-");
+    writeFileSync(join(root, "b.ts"), "export function helper(): number { return 1; }\nexport function other(): number { return 2; }\n");
+    writeFileSync(join(root, "z.ts"), "export function lonely(): number { return 3; }\n");
+    const a = (body: string): void =>
+      writeFileSync(join(root, "a.ts"), `import { helper, other } from "./b";\nexport function main(): number {\n  ${body}\n}\n`);
+    a("return helper() + lonely();");
+    assert.equal((await runTool("magellan", ["index", "--root", root])).code, 0);
+    const db = join(root, ".magellan", "code.db");
+    /** The incremental index must hold what a rebuild of the same tree holds. */
+    const matchesRebuild = async (label: string): Promise<void> => {
+      const r = await runTool("magellan", ["index", "--root", root]);
+      assert.equal(r.code, 0, r.stdout);
+      const fresh = join(root, `fresh-${label}.db`);
+      assert.equal((await runTool("magellan", ["index", "--root", root, "--db", fresh])).code, 0);
+      assert.deepEqual(graphOf(db), graphOf(fresh), label);
+    };
+    const target = async (name: string): Promise<Ref | undefined> =>
+      ((await mg(root, ["refs", "--name", "main", "--direction", "out"])).env.data.references as Ref[]).find((x) => x.referenced_symbol === name);
+    // Inside the body only: every symbol, file and import as it was.
+    a("// a comment moves every reference\n  return helper() + other() + lonely();");
+    await matchesRebuild("body");
+    assert.equal((await target("other"))?.resolution, "imported");
+    // The body again, and in the same run the target of an unchanged reference is renamed.
+    a("// again\n  return helper() + other() + lonely();");
+    writeFileSync(join(root, "b.ts"), "export function helper2(): number { return 1; }\nexport function other(): number { return 2; }\n");
+    await matchesRebuild("renamed elsewhere");
+    assert.equal((await target("helper"))?.resolution, "unresolved");
+    // The body again, and in the same run the only definition of a called name goes away.
+    a("// once more\n  return helper() + other() + lonely();");
+    unlinkSync(join(root, "z.ts"));
+    await matchesRebuild("deleted elsewhere");
+    assert.equal((await target("lonely"))?.resolution, "unresolved");
+  });
+
   it("an incremental run killed at any moment leaves the index as it was or as it should be, never half", async () => {
     // A tree big enough that a run of a few changed files (stored and re-resolved in one
     // transaction) lasts a while: 120 modules calling each other's exports.
