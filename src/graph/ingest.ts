@@ -4,12 +4,12 @@
  * what changed: changed files are re-extracted, deleted ones removed, and references from other
  * files whose meaning may have changed (same names as symbols that came or went) re-resolved.
  */
-import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename } from "node:path";
 import { timestamp } from "../contract/ids.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
+import { sizeAndMtime } from "../text/stat.js";
 import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
 import { type FileRows, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
@@ -120,8 +120,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     const same = old !== undefined && sameLanguage(old.language, lang.id, e.rel);
     if (old && same) {
       try {
-        const st = statSync(e.abs);
-        if (st.size === old.size && st.mtimeMs === old.mtime_ms) {
+        const st = sizeAndMtime(e.abs);
+        if (st && st.size === old.size && st.mtimeMs === old.mtime_ms) {
           unchanged++;
           continue;
         }
