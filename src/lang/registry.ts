@@ -91,6 +91,23 @@ export function grammar(id: LanguageId): Grammar {
   return g;
 }
 
+/**
+ * node-tree-sitter's setLanguage builds, once per language per thread, a SyntaxNode subclass per
+ * node type with a getter per field (`nameNode`...), compiling each class with `new Function` and
+ * finding its entry in node-types.json by a linear search: ~17 ms for TypeScript, a twentieth
+ * of a re-index. Nothing here uses those getters (fields are read with childForFieldName, types
+ * with `type`, both SyntaxNode's own), so every node type gets SyntaxNode itself; setLanguage
+ * skips its set-up for a language that has `nodeSubclasses` already.
+ */
+function withPlainNodeClass(ctor: typeof Parser, g: Grammar): Grammar {
+  const lang = g as unknown as { nodeSubclasses?: unknown };
+  if (lang.nodeSubclasses === undefined) {
+    const Node = (ctor as unknown as { SyntaxNode: unknown }).SyntaxNode;
+    lang.nodeSubclasses = new Proxy([] as unknown[], { get: (target, key) => (typeof key === "string" && /^\d+$/.test(key) ? Node : Reflect.get(target, key)) });
+  }
+  return g;
+}
+
 const parsers = new Map<LanguageId, Parser>();
 
 /** A parser set to the language; one per language per thread, reused. */
@@ -101,7 +118,7 @@ export function parserFor(id: LanguageId): Parser {
     // pay for the native module.
     const ParserCtor = require("tree-sitter") as typeof Parser;
     p = new ParserCtor();
-    p.setLanguage(grammar(id));
+    p.setLanguage(withPlainNodeClass(ParserCtor, grammar(id)));
     parsers.set(id, p);
   }
   return p;
