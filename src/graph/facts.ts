@@ -52,12 +52,8 @@ export function moduleName(language: LanguageId, path: string): string {
         .replace(/(^|\/)__init__$/, "")
         .split("/")
         .join(".");
-    case "rust": {
-      const parts = noExt.replace(/^(.*\/)?src\//, "").split("/");
-      const last = parts[parts.length - 1];
-      if (last === "mod" || last === "lib" || last === "main") parts.pop();
-      return ["crate", ...parts].join("::");
-    }
+    case "rust":
+      return ["crate", ...rustModuleParts(noExt)].join("::");
     case "java":
       // The package declaration is a namespace symbol enclosing the file's types: it qualifies them.
       return "";
@@ -67,6 +63,42 @@ export function moduleName(language: LanguageId, path: string): string {
     default:
       return noExt;
   }
+}
+
+const RUST_IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Cargo's directories whose files (or subdirectories with a main.rs) are each a crate of their own. */
+const RUST_TARGET_DIRS = new Set(["bin", "examples", "tests", "benches"]);
+
+/**
+ * The module path of a Rust file below its crate root, without extension (`src/a/b` -> a, b).
+ * Cargo's layout decides where a crate starts: `src/` of a package; each file of `src/bin/`,
+ * `examples/`, `tests/`, `benches/` (or its directory, with a main.rs) is a crate root of its
+ * own; a directory whose name is not an identifier (`walkdir-list/main.rs`, a package named
+ * with `-`) cannot be a module, so it and everything above it lie outside the crate.
+ */
+function rustModuleParts(noExt: string): string[] {
+  let parts = noExt.split("/");
+  const src = parts.lastIndexOf("src");
+  if (src >= 0) parts = parts.slice(src + 1);
+  let target = -1;
+  if (src >= 0) target = parts.length > 1 && parts[0] === "bin" ? 0 : -1;
+  else for (let i = parts.length - 2; i >= 0 && target < 0; i--) if (RUST_TARGET_DIRS.has(parts[i] as string)) target = i;
+  if (target >= 0) {
+    parts = parts.slice(target + 1);
+    // `bin/tool.rs` is a crate root, and so is `bin/tool/main.rs`; any other file in `bin/tool/`
+    // may be its module or a module of the directory's (`tests/common/mod.rs`): kept under it.
+    if (parts.length === 1) return [];
+    if (parts.length === 2 && parts[1] === "main") return [];
+  } else if (src < 0) {
+    let cut = -1;
+    for (let i = 0; i < parts.length - 1; i++) if (!RUST_IDENT.test(parts[i] as string)) cut = i;
+    parts = parts.slice(cut + 1);
+    // A build script is the crate root of its own crate.
+    if (parts.length === 1 && parts[0] === "build") return [];
+  }
+  const last = parts[parts.length - 1];
+  if (last === "mod" || last === "lib" || last === "main") parts.pop();
+  return parts;
 }
 
 export interface SymbolRow {

@@ -168,4 +168,22 @@ describe("resolution on real-world layouts", () => {
     assert.equal(call?.target_symbol_id, addMethod.symbol_id, JSON.stringify(call));
     assert.ok(call?.qualifier?.startsWith("…"), "a long receiver is kept, cut to its end");
   });
+
+  it("Rust: a binary crate in a directory named with '-' (walkdir-list/main.rs), src/bin and examples are crate roots", async () => {
+    const root = await tree({
+      "Cargo.toml": '[workspace]\nmembers = ["walkdir-list"]\n',
+      "walkdir-list/Cargo.toml": '[package]\nname = "walkdir-list"\n[[bin]]\nname = "walkdir-list"\npath = "main.rs"\n',
+      "walkdir-list/main.rs": "mod opts;\nstruct Args { n: u32 }\nfn main() { crate::opts::parse(); }\n",
+      "walkdir-list/opts.rs": "pub fn parse() {}\n",
+      "src/bin/tool.rs": "struct Tool;\n",
+      "src/bin/multi/main.rs": "struct Multi;\n",
+      "examples/demo.rs": "struct Demo;\n",
+      "tests/common/mod.rs": "pub fn setup() {}\n",
+    });
+    const fqns: Record<string, string> = { Args: "crate::Args", parse: "crate::opts::parse", Tool: "crate::Tool", Multi: "crate::Multi", Demo: "crate::Demo", setup: "crate::common::setup" };
+    for (const [name, fqn] of Object.entries(fqns)) assert.equal((await symbol(root, name)).display_fqn, fqn, name);
+    const call = (await refsTo(root, "parse")).find((r) => r.reference_kind === "call");
+    assert.equal(call?.target_symbol_id, (await symbol(root, "parse")).symbol_id, JSON.stringify(call));
+    assert.equal(call?.resolution, "exact");
+  });
 });
