@@ -109,9 +109,21 @@ function pick(rows: SymRow[], how: Resolution): Outcome {
   const first = rows[0] as SymRow;
   if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
   if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
-    return { target: first.symbol_id, how, candidates: null };
+    return { target: overloadTarget(rows).symbol_id, how, candidates: null };
   }
   return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
+}
+
+/**
+ * Which of one scope's same-named definitions a call reaches: never an overload signature
+ * (TypeScript's bodiless signatures, Python's `@overload` stubs) when the implementation is
+ * there; in Python the last definition, the one the name is bound to when the scope has run;
+ * elsewhere the first (C++/Java overloads are told apart by types, which resolution does not see).
+ */
+function overloadTarget(rows: SymRow[]): SymRow {
+  const impl = rows.filter((r) => !r.flags || !r.flags.split(",").includes("overload"));
+  const pool = impl.length > 0 ? impl : rows;
+  return (/\.pyi?$/.test(pool[0]?.path ?? "") ? pool[pool.length - 1] : pool[0]) as SymRow;
 }
 
 /** Unique candidate, else a unique one in the same directory (package), else ambiguous. */

@@ -186,4 +186,30 @@ describe("resolution on real-world layouts", () => {
     assert.equal(call?.target_symbol_id, (await symbol(root, "parse")).symbol_id, JSON.stringify(call));
     assert.equal(call?.resolution, "exact");
   });
+
+  it("Python: a call of a function with @overload stubs reaches the implementation; the stubs stay symbols", async () => {
+    const root = await tree({
+      "conv.py":
+        "import typing\nfrom typing import overload\n\n@overload\ndef conv(x: int) -> int: ...\n@typing.overload\ndef conv(x: str) -> str: ...\ndef conv(x):\n    return x\n\nclass C:\n    @overload\n    def m(self, a: int) -> int: ...\n    def m(self, a):\n        return a\n    def use(self):\n        return self.m(conv(1))\n",
+    });
+    const convs = (await mg(root, ["find", "--name", "conv"])).env.data.matches as Match[];
+    assert.equal(convs.length, 3, JSON.stringify(convs));
+    const impl = convs.find((m) => m.span.start_line === 8);
+    assert.ok(impl && !impl.flags?.includes("overload"), JSON.stringify(convs.map((m) => [m.span.start_line, m.flags])));
+    assert.equal(convs.filter((m) => m.flags?.includes("overload")).length, 2);
+    const call = (await refsTo(root, "conv")).find((r) => r.reference_kind === "call");
+    assert.equal(call?.target_symbol_id, impl.symbol_id, JSON.stringify(call));
+    const ms = (await mg(root, ["find", "--name", "m"])).env.data.matches as Match[];
+    const mImpl = ms.find((m) => m.span.start_line === 14);
+    const mCall = (await refsTo(root, "m")).find((r) => r.reference_kind === "call");
+    assert.equal(mCall?.target_symbol_id, mImpl?.symbol_id, JSON.stringify(mCall));
+  });
+
+  it("TS: a call reaches an overloaded function's implementation, not its first signature", async () => {
+    const root = await tree({ "f.ts": "export function f(a: string): string;\nexport function f(a: number): number;\nexport function f(a: any): any { return a; }\nexport const g = () => f(1);\n" });
+    const fs = (await mg(root, ["find", "--name", "f"])).env.data.matches as Match[];
+    const impl = fs.find((m) => m.span.start_line === 3);
+    const call = (await refsTo(root, "f")).find((r) => r.reference_kind === "call");
+    assert.equal(call?.target_symbol_id, impl?.symbol_id, JSON.stringify(call));
+  });
 });

@@ -34,3 +34,6 @@
 
 ; Class attributes.
 (class_definition body: (_ (expression_statement (_ !operator left: (identifier) @name) @def.field)))
+
+; `@overload` / `@typing.overload` stubs: symbols, but a call reaches the implementation after them.
+(decorated_definition (decorator [(identifier) @_o (attribute attribute: (identifier) @_o)] (#eq? @_o "overload"))) @flag.overload
