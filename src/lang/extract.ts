@@ -14,6 +14,7 @@
  *   @scope             an extra scope written outside the nesting (Go method receiver type)
  *   @trait             Rust `impl Trait for Type`: the impl's name becomes `<Type as Trait>`
  *   @flag.<flag>       marks a node; the symbol whose definition is that node gets the flag
+ *   @flag_name.<flag>  a node whose text names a top-level symbol of the file; it gets the flag
  *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
  *
  * references.scm
@@ -206,7 +207,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
     let purpose = 0;
     for (const c of m.captures) {
       const n = c.name;
-      if (n.startsWith("def.") || n.startsWith("flag.")) purpose = 1;
+      if (n.startsWith("def.") || n.startsWith("flag.") || n.startsWith("flag_name.")) purpose = 1;
       else if (n.startsWith("ref.")) purpose = 2;
       else if (n.startsWith("import")) purpose = 3;
       if (purpose) break;
@@ -264,6 +265,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
   // Keyed by name node; the lowest pattern index wins, so specific patterns go first in .scm.
   const byDef = new Map<number, PendingSymbol>();
   let flagged: Map<string, string[]> | undefined;
+  let namedFlags: { name: string; flag: string }[] | undefined;
   for (const m of matches) {
     let def: QNode | undefined;
     let kind: SymbolKind | undefined;
@@ -286,7 +288,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
         kind = k;
       } else if (n === "scope") (scopeNodes ??= []).push(c.node);
       else if (n === "trait") traitNode = c.node;
-      else if (n.startsWith("flag.")) {
+      else if (n.startsWith("flag_name.")) {
+        // A flag for the top-level symbol this node names (`export default helper;`).
+        (namedFlags ??= []).push({ name: text.slice(startOf(c.node), c.node.endIndex), flag: n.slice(10) });
+      } else if (n.startsWith("flag.")) {
         flagged ??= new Map();
         const key = nodeKey(c.node);
         const list = flagged.get(key);
@@ -361,6 +366,15 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     const index = out.length;
     out.push(sym);
     stack.push({ index, start, end, scope: [...scope, p.name] });
+  }
+  if (namedFlags) {
+    for (const { name, flag } of namedFlags) {
+      for (const sym of out) {
+        if (sym.scope.length > 0 || sym.name !== name) continue;
+        if (!sym.flags) sym.flags = [flag];
+        else if (!sym.flags.includes(flag)) sym.flags = [...sym.flags, flag];
+      }
+    }
   }
   return out;
 }

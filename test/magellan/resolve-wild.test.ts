@@ -212,4 +212,37 @@ describe("resolution on real-world layouts", () => {
     const call = (await refsTo(root, "f")).find((r) => r.reference_kind === "call");
     assert.equal(call?.target_symbol_id, impl?.symbol_id, JSON.stringify(call));
   });
+
+  it("JS/TS: every form of default export is a symbol a default import reaches", async () => {
+    const root = await tree({
+      "obj.js": 'export default { name: "x", setup() { return 1; } };\n',
+      "call.ts": "export default defineConfig({ plugins: [] }) satisfies object;\n",
+      "anon.ts": "export default async () => {};\n",
+      "cls.ts": "export default class Foo { m() {} }\n",
+      "ident.ts": "const helper = () => 1;\nexport default helper;\n",
+      "spec.js": "function helper2() {}\nexport { helper2 as default };\n",
+      "use.ts":
+        'import cfg from "./obj.js";\nimport conf from "./call";\nimport a from "./anon";\nimport Foo from "./cls";\nimport h from "./ident";\nimport h2 from "./spec.js";\nexport function use() { a(); h(); h2(); new Foo(); conf; return cfg.setup(); }\n',
+    });
+    const q = async (file: string) => (await mg(root, ["query", "--file", file])).env.data.symbols as Match[];
+    const obj = await q("obj.js");
+    assert.deepEqual(obj.map((s) => [s.name, s.kind, s.display_fqn, s.flags ?? []]), [
+      ["default", "Constant", "obj.default", ["default_export"]],
+      ["setup", "Method", "obj.default.setup", []],
+    ]);
+    const expected: Record<string, [string, string]> = { "call.ts": ["default", "Constant"], "anon.ts": ["default", "Function"], "cls.ts": ["Foo", "Class"], "ident.ts": ["helper", "Function"], "spec.js": ["helper2", "Function"] };
+    const targets = new Map<string, string>();
+    for (const [file, [name, kind]] of Object.entries(expected)) {
+      const d = (await q(file)).find((s) => s.flags?.includes("default_export"));
+      assert.deepEqual([d?.name, d?.kind], [name, kind], file);
+      targets.set(file, d?.symbol_id as string);
+    }
+    const imports = ((await mg(root, ["refs", "--name", "use", "--direction", "out"])).env.data.references as Ref[]).filter((r) => r.reference_kind !== "import");
+    const byName = (n: string) => imports.find((r) => r.referenced_symbol === n);
+    assert.equal(byName("a")?.target_symbol_id, targets.get("anon.ts"));
+    assert.equal(byName("h")?.target_symbol_id, targets.get("ident.ts"));
+    assert.equal(byName("h2")?.target_symbol_id, targets.get("spec.js"));
+    assert.equal(byName("conf")?.target_symbol_id, targets.get("call.ts"));
+    assert.equal(byName("cfg")?.target_symbol_id, obj[0]?.symbol_id, JSON.stringify(imports));
+  });
 });

@@ -115,5 +115,12 @@
 (export_statement "default" @name value: [(arrow_function) (function_expression) (generator_function)]) @def.function
 (export_statement "default" @name value: (class)) @def.class
 (export_statement "default" declaration: (_) @flag.default_export)
-(export_statement "default" value: (_) @flag.default_export) @flag.default_export
+(export_statement "default" value: [(class) (function_expression) (generator_function)] @flag.default_export) @flag.default_export
+(export_statement "default" value: (arrow_function)) @flag.default_export
+; `export default helper;` and `export { helper as default }` flag the declaration of `helper`.
+(export_statement "default" value: (identifier) @flag_name.default_export)
+(export_statement (export_clause (export_specifier name: (identifier) @flag_name.default_export alias: (identifier) @_alias (#eq? @_alias "default"))) !source)
+; Any other value (`export default { name, setup() {} }`, `export default defineConfig({...})`)
+; is a constant named "default": the value a default import gets, and the parent of its members.
+(export_statement "default" @name value: (_) @_value (#not-match? @_value "^[A-Za-z_$][A-Za-z0-9_$]*$")) @def.constant @flag.default_export
 (export_statement declaration: (_) @flag.exported)
