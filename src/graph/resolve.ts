@@ -79,6 +79,19 @@ const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "en
 const MEMBERS_QUALIFIED = new Set(["javascript", "typescript", "tsx", "python", "rust", "go"]);
 const MEMBER_KINDS = new Set(["method", "field", "ctor", "variant"]);
 const MAX_CANDIDATES = 10;
+/** Languages where `x.f()` calls a method, never a field (Rust needs `(x.f)()`; Java has no callable fields). */
+const FIELDS_NEVER_CALLED = new Set(["rust", "java"]);
+
+/**
+ * The candidates a call can reach: not a field when a method of that name is among them (a
+ * struct's `endianness` field beside a builder's `endianness()`), and never a field where the
+ * language cannot call one with `x.f()`. Other references (reads, writes) keep every candidate.
+ */
+function callTargets(rows: SymRow[], language: string, isCall: boolean): SymRow[] {
+  if (!isCall || !rows.some((s) => s.kind_normalized === "field")) return rows;
+  const fns = rows.filter((s) => s.kind_normalized !== "field");
+  return fns.length > 0 || FIELDS_NEVER_CALLED.has(language) ? fns : rows;
+}
 
 interface Outcome {
   target: string | null;
@@ -637,6 +650,7 @@ export class Resolver {
       return rows.length > 0 ? pick(rows, "imported") : UNRESOLVED;
     }
     const local = e.byFile.get(ref.file_id) ?? [];
+    const isCall = ref.kind === "call";
     if (q === null || SELF_QUALIFIERS.has(q)) {
       const chain = local.length > 0 ? this.chain(ctx, ref.caller_symbol_id) : [];
       if (q !== null) {
@@ -644,17 +658,21 @@ export class Resolver {
         // the method: an object literal's `next:` in a method body is no member of `this`).
         for (const scope of chain) {
           if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "")) continue;
-          const members = local.filter((s) => s.parent_symbol_id === scope);
+          const members = callTargets(
+            local.filter((s) => s.parent_symbol_id === scope),
+            ctx.language,
+            isCall,
+          );
           if (members.length > 0) return pick(members, "exact");
         }
-        const member = this.memberPick(e, ctx, ref.caller_symbol_id);
+        const member = this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
         // Rust writes `self::f()` for a function of the current module, also qualified by `self`.
         if (member.how === "unresolved" && ctx.language === "rust" && q === "self") return this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
         return member;
       }
       // A bare name is a binding: in most languages never a member (an object literal's
       // `next: () => next()` calls the outer `next`, not itself).
-      const bindings = MEMBERS_QUALIFIED.has(ctx.language) ? local.filter((s) => !MEMBER_KINDS.has(s.kind_normalized)) : local;
+      const bindings = callTargets(MEMBERS_QUALIFIED.has(ctx.language) ? local.filter((s) => !MEMBER_KINDS.has(s.kind_normalized)) : local, ctx.language, isCall);
       // Innermost visible declaration: declared in the caller's scope chain, then top level.
       for (const scope of chain) {
         const visible = bindings.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
@@ -673,7 +691,7 @@ export class Resolver {
     }
     if (q === "super") {
       // super.m(): a member of a base class, never the override in the enclosing class.
-      return this.memberPick(e, ctx, ref.caller_symbol_id, new Set(this.chain(ctx, ref.caller_symbol_id)));
+      return this.memberPick(e, ctx, ref.caller_symbol_id, isCall, new Set(this.chain(ctx, ref.caller_symbol_id)));
     }
     // Qualified: a module alias, a type name (static access), or an instance member.
     const viaImport = this.viaImports(ctx, ref.name, q);
@@ -686,13 +704,13 @@ export class Resolver {
     // `new T().m()` and `T::m` / `T.m`: the type written in the qualifier.
     const ctor = /^new\s+([\w$.:]+)/.exec(q);
     const lastQ = (ctor ? (ctor[1] as string) : q).split(/\.|::|->/).filter(Boolean).pop() ?? q;
-    const typed = e.byParent.get(lastQ);
-    if (typed && typed.length > 0) {
+    const typed = callTargets(e.byParent.get(lastQ) ?? [], ctx.language, isCall);
+    if (typed.length > 0) {
       const sameFile = typed.filter((s) => s.file_id === ref.file_id);
       if (sameFile.length > 0) return pick(sameFile, "exact");
-      return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}`, () => nearPick(typed, ctx));
+      return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}\0${isCall ? ctx.language : ""}`, () => nearPick(typed, ctx));
     }
-    return this.memberPick(e, ctx, ref.caller_symbol_id);
+    return this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
   }
 
   private memo(e: NameEntry, key: string, fn: () => Outcome): Outcome {
@@ -717,7 +735,7 @@ export class Resolver {
   }
 
   /** `x.m()` on a value of unknown type: a member named m, preferably in this file or one it imports. */
-  private memberPick(e: NameEntry, ctx: FileCtx, caller: string | null, exclude: Set<string> = NO_IDS): Outcome {
+  private memberPick(e: NameEntry, ctx: FileCtx, caller: string | null, isCall: boolean, exclude: Set<string> = NO_IDS): Outcome {
     if (e.members.length === 0) return UNRESOLVED;
     if (!ctx.reach) {
       const reach = new Set<number>([ctx.id, ...ctx.imports.flatMap((i) => this.resolveModule(ctx, i.source))]);
@@ -733,11 +751,12 @@ export class Resolver {
       ctx.reach = reach;
     }
     const reach = ctx.reach;
-    const reachable = e.members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller));
+    const members = callTargets(e.members, ctx.language, isCall);
+    const reachable = members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller));
     if (reachable.length > 0) return pick(reachable, "heuristic");
     // Members only of files this one does not import: the receiver's type is unknown and most
     // likely a library's (`map.get()`), so list them rather than guess.
-    const rest = e.members.filter((s) => !exclude.has(s.parent_symbol_id ?? ""));
+    const rest = members.filter((s) => !exclude.has(s.parent_symbol_id ?? ""));
     if (rest.length === 0) return UNRESOLVED;
     return { target: null, how: "ambiguous", candidates: rest.slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };
   }

@@ -245,4 +245,24 @@ describe("resolution on real-world layouts", () => {
     assert.equal(byName("conf")?.target_symbol_id, targets.get("call.ts"));
     assert.equal(byName("cfg")?.target_symbol_id, obj[0]?.symbol_id, JSON.stringify(imports));
   });
+
+  it("a call never reaches a field where a method of that name is there (Rust, Java), nor a field at all in Rust and Java", async () => {
+    const root = await tree({
+      "Cargo.toml": '[package]\nname = "h"\nversion = "0.1.0"\n',
+      "src/main.rs":
+        "struct Opt { endianness: u8 }\nstruct Builder;\nimpl Builder { fn endianness(self, e: u8) -> Self { self } }\nfn run(b: Builder, o: Opt) { b.endianness(o.endianness); }\n",
+      "src/T.java": "class T {\n  static final int URL = 1;\n  int name;\n  int name() { return name; }\n  Object f() { name(); return new URL(\"x\"); }\n}\n",
+    });
+    const method = (await mg(root, ["find", "--name", "endianness", "--kind", "method"])).env.data.matches as Match[];
+    const call = (await refsTo(root, "endianness")).find((r) => r.reference_kind === "call");
+    assert.equal(call?.target_symbol_id, method[0]?.symbol_id, JSON.stringify(call));
+    const nameCall = (await refsTo(root, "name")).find((r) => r.reference_kind === "call");
+    const nameMethod = (await mg(root, ["find", "--name", "name", "--kind", "method"])).env.data.matches as Match[];
+    assert.equal(nameCall?.target_symbol_id, nameMethod[0]?.symbol_id, JSON.stringify(nameCall));
+    // `new URL(...)` is java.net.URL, not the static field URL of the enclosing class.
+    const out = (await mg(root, ["refs", "--name", "f", "--direction", "out"])).env.data.references as Ref[];
+    const url = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === "URL");
+    assert.ok(url, "the constructor call is a reference");
+    assert.equal(url.target_symbol_id ?? null, null, JSON.stringify(url));
+  });
 });
