@@ -78,6 +78,8 @@ const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "en
  */
 const MEMBERS_QUALIFIED = new Set(["javascript", "typescript", "tsx", "python", "rust", "go"]);
 const MEMBER_KINDS = new Set(["method", "field", "ctor", "variant"]);
+/** Kinds whose body declares locals. */
+const BODY_KINDS = new Set(["fn", "method", "ctor"]);
 const MAX_CANDIDATES = 10;
 /** Languages where `x.f()` calls a method, never a field (Rust needs `(x.f)()`; Java has no callable fields). */
 const FIELDS_NEVER_CALLED = new Set(["rust", "java"]);
@@ -618,7 +620,9 @@ export class Resolver {
         // A member is declared inside a type, or outside it with the type as scope (a Go method,
         // a C++ `T::m` definition): its parent is then a name without a parent symbol.
         if (s.parent_symbol_id === null ? s.parent === null : CONTAINER_KINDS.has(s.parent_kind ?? "")) globals.push(s);
-        else members.push(s);
+        // A function declared in a function body is a binding of that body, no member of
+        // anything: `compressor.compress()` inside a nested `def compress` is not a call of itself.
+        else if (!(s.kind_normalized === "fn" && BODY_KINDS.has(s.parent_kind ?? ""))) members.push(s);
         if (s.parent !== null) push(byParent, s.parent, s);
       }
       e = { all, byFile, byParent, globals, members, memo: new Map() };
@@ -689,7 +693,8 @@ export class Resolver {
       const r = this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
       if (r.how !== "unresolved") return r;
     }
-    if (q === "super") {
+    // Python spells it `super()` (or `super(Cls, self)`).
+    if (q === "super" || (ctx.language === "python" && /^super\(.*\)$/s.test(q))) {
       // super.m(): a member of a base class, never the override in the enclosing class.
       return this.memberPick(e, ctx, ref.caller_symbol_id, isCall, new Set(this.chain(ctx, ref.caller_symbol_id)));
     }
@@ -753,7 +758,13 @@ export class Resolver {
     const reach = ctx.reach;
     const members = callTargets(e.members, ctx.language, isCall);
     const reachable = members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller));
-    if (reachable.length > 0) return pick(reachable, "heuristic");
+    if (reachable.length > 0) {
+      const r = pick(reachable, "heuristic");
+      // `self._dict.items()` inside `def items(self)`: a method calling its own name on another
+      // value is delegation as often as recursion (`child.render()`), so it is no guess to state.
+      if (r.target !== null && r.target === caller) return { target: null, how: "ambiguous", candidates: reachable.slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };
+      return r;
+    }
     // Members only of files this one does not import: the receiver's type is unknown and most
     // likely a library's (`map.get()`), so list them rather than guess.
     const rest = members.filter((s) => !exclude.has(s.parent_symbol_id ?? ""));

@@ -265,4 +265,25 @@ describe("resolution on real-world layouts", () => {
     assert.ok(url, "the constructor call is a reference");
     assert.equal(url.target_symbol_id ?? null, null, JSON.stringify(url));
   });
+
+  it("Python: super().m() is never the enclosing m; a nested function is no member; a method calling its own name on another value is not stated as recursion", async () => {
+    const root = await tree({
+      "srv.py":
+        "class Base:\n    def serve(self):\n        return 1\n\nclass Server(Base):\n    def serve(self):\n        return super().serve()\n\nclass Params:\n    def items(self):\n        return self._dict.items()\n    def walk(self, n):\n        return self.walk(n - 1)\n\ndef test_streaming(compressor):\n    def compress(body):\n        return compressor.compress(body)\n    return compress\n",
+    });
+    const out = async (caller: string, name: string) =>
+      ((await mg(root, ["refs", "--name", caller, "--direction", "out"])).env.data.references as Ref[]).filter((r) => r.reference_kind === "call" && r.referenced_symbol === name);
+    const serves = (await mg(root, ["find", "--name", "serve"])).env.data.matches as Match[];
+    const own = serves.find((m) => m.parent === "Server");
+    const sup = (await mg(root, ["refs", "--symbol-id", own?.symbol_id as string, "--direction", "out"])).env.data.references as Ref[];
+    const superCall = sup.find((r) => r.referenced_symbol === "serve");
+    assert.ok(superCall, JSON.stringify(sup));
+    assert.notEqual(superCall.target_symbol_id, own?.symbol_id, "super().serve() is not the override itself");
+    const items = await out("items", "items");
+    assert.equal(items[0]?.target_symbol_id ?? null, null, JSON.stringify(items));
+    const walk = (await mg(root, ["find", "--name", "walk"])).env.data.matches as Match[];
+    assert.equal((await out("walk", "walk"))[0]?.target_symbol_id, walk[0]?.symbol_id, "self.walk() in walk is recursion");
+    const compress = await out("compress", "compress");
+    assert.equal(compress[0]?.target_symbol_id ?? null, null, JSON.stringify(compress));
+  });
 });
