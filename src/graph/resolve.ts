@@ -620,9 +620,10 @@ export class Resolver {
         // A member is declared inside a type, or outside it with the type as scope (a Go method,
         // a C++ `T::m` definition): its parent is then a name without a parent symbol.
         if (s.parent_symbol_id === null ? s.parent === null : CONTAINER_KINDS.has(s.parent_kind ?? "")) globals.push(s);
-        // A function declared in a function body is a binding of that body, no member of
-        // anything: `compressor.compress()` inside a nested `def compress` is not a call of itself.
-        else if (!(s.kind_normalized === "fn" && BODY_KINDS.has(s.parent_kind ?? ""))) members.push(s);
+        // A function or variable declared in a function body is a binding of that body, no member
+        // of anything: `compressor.compress()` inside a nested `def compress` is not a call of
+        // itself, `std::exception` no local variable `exception`.
+        else if (!(BODY_KINDS.has(s.parent_kind ?? "") && !MEMBER_KINDS.has(s.kind_normalized))) members.push(s);
         if (s.parent !== null) push(byParent, s.parent, s);
       }
       e = { all, byFile, byParent, globals, members, memo: new Map() };
@@ -756,7 +757,9 @@ export class Resolver {
       ctx.reach = reach;
     }
     const reach = ctx.reach;
-    const members = callTargets(e.members, ctx.language, isCall);
+    // A constructor named like its class (C++, Java) is called by the class's name, never as a
+    // member of a value or of another scope (`Catch::Equals(...)` is no `Impl::Equals::Equals`).
+    const members = callTargets(e.members, ctx.language, isCall).filter((s) => !(s.kind_normalized === "ctor" && s.parent === s.name));
     const reachable = members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller));
     if (reachable.length > 0) {
       const r = pick(reachable, "heuristic");

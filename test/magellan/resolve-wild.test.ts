@@ -286,4 +286,17 @@ describe("resolution on real-world layouts", () => {
     const compress = await out("compress", "compress");
     assert.equal(compress[0]?.target_symbol_id ?? null, null, JSON.stringify(compress));
   });
+
+  it("C++: a qualified call reaches neither a constructor of another scope's class nor a function's local variable", async () => {
+    const root = await tree({
+      "m.hpp":
+        "namespace impl { struct Equals { Equals(int v) {} }; }\ntemplate <typename T> void mimic() { T exception; }\nnamespace Catch { void check() { Catch::Equals(1); throw std::exception(); } }\n",
+    });
+    const out = (await mg(root, ["refs", "--name", "check", "--direction", "out"])).env.data.references as Ref[];
+    for (const name of ["Equals", "exception"]) {
+      const call = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === name);
+      assert.ok(call, `${name}: ${JSON.stringify(out)}`);
+      assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
+    }
+  });
 });
