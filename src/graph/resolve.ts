@@ -78,6 +78,18 @@ const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "en
  */
 const MEMBERS_QUALIFIED = new Set(["javascript", "typescript", "tsx", "python", "rust", "go"]);
 const MEMBER_KINDS = new Set(["method", "field", "ctor", "variant"]);
+/**
+ * Methods every value of the language has (java.lang.Object's, Object.prototype's, Python's
+ * object's): on a receiver of unknown type, one class's override of them is no better a guess
+ * than any other, so such a call lists its candidates.
+ */
+const UNIVERSAL_MEMBERS: Record<string, Set<string>> = {
+  java: new Set(["equals", "hashCode", "toString", "getClass", "clone", "finalize", "notify", "notifyAll", "wait"]),
+  javascript: new Set(["toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString"]),
+  python: new Set(["__init__", "__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__format__", "__getattribute__", "__setattr__", "__delattr__", "__dir__", "__reduce__", "__sizeof__"]),
+};
+UNIVERSAL_MEMBERS.typescript = UNIVERSAL_MEMBERS.javascript as Set<string>;
+UNIVERSAL_MEMBERS.tsx = UNIVERSAL_MEMBERS.javascript as Set<string>;
 /** Kinds whose body declares locals. */
 const BODY_KINDS = new Set(["fn", "method", "ctor"]);
 const MAX_CANDIDATES = 10;
@@ -103,6 +115,7 @@ interface Outcome {
 
 const UNRESOLVED: Outcome = { target: null, how: "unresolved", candidates: null };
 const NO_IDS = new Set<string>();
+const AMBIGUOUS: Outcome = { target: null, how: "ambiguous", candidates: null };
 
 interface NameEntry {
   all: SymRow[];
@@ -762,10 +775,12 @@ export class Resolver {
     const members = callTargets(e.members, ctx.language, isCall).filter((s) => !(s.kind_normalized === "ctor" && s.parent === s.name));
     const reachable = members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller));
     if (reachable.length > 0) {
-      const r = pick(reachable, "heuristic");
+      // (A super call knows its receiver: the base class, whose own method it means.)
+      const universal = exclude === NO_IDS && UNIVERSAL_MEMBERS[ctx.language]?.has(reachable[0]?.name ?? "") === true;
+      const r = universal ? AMBIGUOUS : pick(reachable, "heuristic");
       // `self._dict.items()` inside `def items(self)`: a method calling its own name on another
       // value is delegation as often as recursion (`child.render()`), so it is no guess to state.
-      if (r.target !== null && r.target === caller) return { target: null, how: "ambiguous", candidates: reachable.slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };
+      if (r.target === null || r.target === caller) return { target: null, how: "ambiguous", candidates: reachable.slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };
       return r;
     }
     // Members only of files this one does not import: the receiver's type is unknown and most

@@ -299,4 +299,16 @@ describe("resolution on real-world layouts", () => {
       assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
     }
   });
+
+  it("Java: x.toString() / x.equals() on a receiver of unknown type is not pinned to the one override in the package", async () => {
+    const root = await tree({
+      "src/p/Reader.java": "package p;\nclass Reader {\n  @Override public String toString() { return \"r\"; }\n}\n",
+      "src/p/WriterTest.java": "package p;\nclass WriterTest {\n  String t(java.io.StringWriter sw) { return sw.toString(); }\n}\n",
+    });
+    const out = (await mg(root, ["refs", "--name", "t", "--direction", "out"])).env.data.references as Ref[];
+    const call = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === "toString");
+    assert.ok(call, JSON.stringify(out));
+    assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
+    assert.equal(call.resolution, "ambiguous");
+  });
 });
