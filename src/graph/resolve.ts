@@ -441,7 +441,23 @@ export class Resolver {
       } else if (segs[0] === "self") {
         baseDir = dir;
         segs.shift();
-      } else baseDir = srcRoot.replace(/\/$/, "");
+      } else {
+        baseDir = srcRoot.replace(/\/$/, "");
+        // `use hexyl::Printer` in the package's binary (src/main.rs, src/bin/, examples/, tests/)
+        // names the package's library crate by its name (`-` written `_`).
+        const pkg = this.cargoPackage(dir);
+        if (pkg && segs[0] === pkg.crate) {
+          segs.shift();
+          baseDir = posix.dirname(pkg.lib);
+          let found = false;
+          for (let n = segs.length; n >= 1 && !found; n--) {
+            const p = [baseDir, ...segs.slice(0, n)].filter((x) => x && x !== ".").join("/");
+            found = tryPath(`${p}.rs`) || tryPath(`${p}/mod.rs`);
+          }
+          if (!found) tryPath(pkg.lib);
+          segs.length = 0;
+        }
+      }
       // The longest prefix of the path that names a file: `a::b::Item` -> a/b.rs or a/b/mod.rs.
       for (let n = segs.length; n >= 1; n--) {
         const p = [baseDir, ...segs.slice(0, n)].filter(Boolean).join("/");
@@ -489,6 +505,43 @@ export class Resolver {
   }
 
   private readonly goModules = new Map<string, { dir: string; path: string } | null>();
+  private readonly cargoPackages = new Map<string, { crate: string; lib: string } | null>();
+
+  /**
+   * The Cargo package whose Cargo.toml is nearest above directory `dir`: its library crate's name
+   * as Rust paths write it and the repository-relative path of its root file ([lib] name/path,
+   * else the package name and src/lib.rs). Undefined for a workspace-only manifest.
+   */
+  private cargoPackage(dir: string): { crate: string; lib: string } | undefined {
+    if (this.root === undefined) return undefined;
+    const hit = this.cargoPackages.get(dir);
+    if (hit !== undefined) return hit ?? undefined;
+    let found: { crate: string; lib: string } | null = null;
+    let text: string | undefined;
+    try {
+      text = readFileSync(join(this.root, dir, "Cargo.toml"), "utf8");
+    } catch {
+      found = dir === "." || dir === "" ? null : (this.cargoPackage(posix.dirname(dir)) ?? null);
+    }
+    if (text !== undefined) {
+      const t = text;
+      // The body of a `[name]` table: up to the next table header or the end.
+      const section = (name: string): string => {
+        const m = new RegExp(`^\\s*\\[${name}\\]\\s*$`, "m").exec(t);
+        if (!m) return "";
+        const rest = t.slice(m.index + m[0].length);
+        const next = /^\s*\[/m.exec(rest);
+        return next ? rest.slice(0, next.index) : rest;
+      };
+      const key = (body: string, k: string): string | undefined => new RegExp(`^\\s*${k}\\s*=\\s*"([^"]+)"`, "m").exec(body)?.[1];
+      const pkgName = key(section("package"), "name");
+      const lib = section("lib");
+      const name = key(lib, "name") ?? pkgName;
+      if (name) found = { crate: name.replace(/-/g, "_"), lib: posix.join(dir, key(lib, "path") ?? "src/lib.rs") };
+    }
+    this.cargoPackages.set(dir, found);
+    return found ?? undefined;
+  }
 
   /** The go.mod that governs directory `dir` (its directory and module path), read from disk. */
   private goModule(dir: string): { dir: string; path: string } | undefined {
@@ -571,11 +624,15 @@ export class Resolver {
     const h = idx.heads.get(head);
     if (!h) return undefined;
     let files = h.named && ctx.language === "python" ? this.resolveModule(ctx, `${h.im.source}.${h.named}`) : [];
+    // The head is an item the module exports (`use hexyl::Input; Input::Stdin`), not a module.
+    const item = files.length === 0 && h.named !== undefined && h.named !== "default" && qualifier === head ? h.named : undefined;
     if (files.length === 0) files = this.resolveModule(ctx, h.im.source);
     // Nothing in the repository: a library's module says "no target here"; a path of the
     // repository's own that this resolver could not map says nothing, and guessing goes on.
     if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
-    return this.entry(name).all.filter((s) => files.includes(s.file_id));
+    const rows = this.entry(name).all.filter((s) => files.includes(s.file_id));
+    // A member of that item, not any same-named symbol of its module (IncludeMode::Stdin).
+    return item === undefined ? rows : rows.filter((s) => s.parent === item || (s.parent ?? "").startsWith(`<${item} as `));
   }
 
   /** An import specifier that names a library (not found in the repository and not one of its own paths). */

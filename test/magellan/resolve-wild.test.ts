@@ -311,4 +311,22 @@ describe("resolution on real-world layouts", () => {
     assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
     assert.equal(call.resolution, "ambiguous");
   });
+
+  it("Rust: a binary's `use my_pkg::Item` reaches the package's library crate; `Item::Variant` is a member of that item only", async () => {
+    const root = await tree({
+      "Cargo.toml": '[package]\nname = "my-pkg"\nversion = "0.1.0"\n\n[dependencies]\nclap = "4"\n',
+      "src/lib.rs": "mod input;\npub use input::*;\npub enum IncludeMode { File, Stdin }\npub struct PrinterBuilder;\nimpl PrinterBuilder { pub fn new() -> Self { PrinterBuilder } }\n",
+      "src/input.rs": "pub enum Input { Stdin(u8), File(u8) }\n",
+      "src/main.rs": "use my_pkg::{IncludeMode, Input, PrinterBuilder};\nfn run() { let _ = PrinterBuilder::new(); let _ = IncludeMode::File; let _ = Input::Stdin(1); }\n",
+    });
+    const out = (await mg(root, ["refs", "--name", "run", "--direction", "out"])).env.data.references as Ref[];
+    const of = (name: string) => out.find((r) => r.referenced_symbol === name && r.reference_kind !== "import");
+    assert.equal(of("new")?.target_symbol_id, (await symbol(root, "new")).symbol_id, JSON.stringify(of("new")));
+    assert.equal(of("new")?.resolution, "imported");
+    const files = (await mg(root, ["find", "--name", "File"])).env.data.matches as Match[];
+    assert.equal(of("File")?.target_symbol_id, files.find((m) => m.parent === "IncludeMode")?.symbol_id, JSON.stringify(of("File")));
+    // Input lives in src/input.rs (re-exported): not IncludeMode::Stdin of lib.rs.
+    const stdins = (await mg(root, ["find", "--name", "Stdin"])).env.data.matches as Match[];
+    assert.notEqual(of("Stdin")?.target_symbol_id, stdins.find((m) => m.parent === "IncludeMode")?.symbol_id, JSON.stringify(of("Stdin")));
+  });
 });
