@@ -216,8 +216,9 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
     else if (purpose === 2) referenceMatches.push(m);
     else if (purpose === 3) importMatches.push(m);
   }
-  const symbols = extractSymbols(language, symbolMatches, decoded);
-  const nameStarts = new Set<number>();
+  const merged: number[] = [];
+  const symbols = extractSymbols(language, symbolMatches, decoded, merged);
+  const nameStarts = new Set<number>(merged);
   for (const s of symbols) nameStarts.add(s.name_range.byte_start);
   const { imports, importRefs, aliasStarts } = extractImports(importMatches, decoded, QUALIFIER_SEPARATOR[language]);
   // Local names bound by imports are declarations, not references.
@@ -259,7 +260,8 @@ function splitQualified(text: string, sep: string): string[] {
   return parts;
 }
 
-function extractSymbols(language: LanguageId, matches: QMatch[], decoded: DecodedText): ExtractedSymbol[] {
+/** `merged` receives the byte starts of names of definitions folded into another one (still no references). */
+function extractSymbols(language: LanguageId, matches: QMatch[], decoded: DecodedText, merged: number[]): ExtractedSymbol[] {
   const sep = QUALIFIER_SEPARATOR[language];
   const text = decoded.text;
   // Keyed by name node; the lowest pattern index wins, so specific patterns go first in .scm.
@@ -330,7 +332,21 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (prev && prev.pattern <= m.pattern) continue;
     byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined });
   }
-  const pending = [...byDef.values()];
+  let pending = [...byDef.values()];
+  // `app.listen = function listen() {}`: the assignment is the method, and the function
+  // expression it holds, named like it, is the same definition, not a second one inside it.
+  if (language === "javascript" || language === "typescript" || language === "tsx") {
+    let methods: Map<string, string> | undefined;
+    for (const p of pending) if (p.kind === "method") (methods ??= new Map()).set(nodeKey(p.def), p.name);
+    if (methods) {
+      const m = methods;
+      pending = pending.filter((p) => {
+        const fold = p.kind === "function" && !!p.def.parent && m.get(nodeKey(p.def.parent)) === p.name;
+        if (fold) merged.push(byteRange(decoded, p.nameStart, p.nameEnd).byte_start);
+        return !fold;
+      });
+    }
+  }
   // A flag on a declaration also marks its declarator (`export const a = 1` flags `a`).
   if (flagged) {
     for (const p of pending) {

@@ -329,4 +329,25 @@ describe("resolution on real-world layouts", () => {
     const stdins = (await mg(root, ["find", "--name", "Stdin"])).env.data.matches as Match[];
     assert.notEqual(of("Stdin")?.target_symbol_id, stdins.find((m) => m.parent === "IncludeMode")?.symbol_id, JSON.stringify(of("Stdin")));
   });
+
+  it("JS: `app.listen = function listen() {}` is one method of app (express), and `app.listen()` elsewhere reaches it", async () => {
+    const root = await tree({
+      "lib/application.js": "var app = exports = module.exports = {};\napp.listen = function listen() { return 1; };\nfunction View() {}\nView.prototype.render = function render() {};\nexports.helper = function helper() {};\n",
+      "test/app.listen.js": "var express = require('../lib/application');\nfunction t() { var app = express(); return app.listen(); }\n",
+    });
+    const q = (await mg(root, ["query", "--file", "lib/application.js"])).env.data.symbols as Match[];
+    const shape = q.map((s) => [s.name, s.kind, s.parent ?? null]);
+    assert.deepEqual(
+      shape.filter(([n]) => n === "listen" || n === "render" || n === "helper"),
+      [
+        ["listen", "Method", "app"],
+        ["render", "Method", "View"],
+        ["helper", "Function", null],
+      ],
+    );
+    const listen = (await mg(root, ["find", "--name", "app.listen"])).env.data.matches as Match[];
+    assert.equal(listen.length, 1);
+    const call = (await refsTo(root, "listen")).find((r) => r.reference_kind === "call");
+    assert.equal(call?.target_symbol_id, listen[0]?.symbol_id, JSON.stringify(call));
+  });
 });

@@ -26,6 +26,14 @@
     right: [(arrow_function) (function_expression) (generator_function)]) @def.method
   (#eq? @_prototype "prototype"))
 
+; `app.listen = function listen() {}`, `Foo.create = () => ...`: a method of the object named.
+(expression_statement
+  (_
+    !operator !function !argument !constructor
+    left: (_ object: (identifier) @scope property: (property_identifier) @name)
+    right: [(arrow_function) (function_expression) (generator_function)]) @def.method
+  (#not-match? @scope "^(exports|module|window|global|globalThis|self)$"))
+
 ; `f = function () {}`, `exports.f = () => ...` (a named function expression is named by itself)
 (expression_statement
   (_
