@@ -80,12 +80,14 @@ const MEMBERS_QUALIFIED = new Set(["javascript", "typescript", "tsx", "python", 
 const MEMBER_KINDS = new Set(["method", "field", "ctor", "variant"]);
 /**
  * Methods every value of the language has (java.lang.Object's, Object.prototype's, Python's
- * object's): on a receiver of unknown type, one class's override of them is no better a guess
+ * object's; in Go, error's and fmt.Stringer's, which any type implements): on a receiver of unknown type, one class's override of them is no better a guess
  * than any other, so such a call lists its candidates.
  */
 const UNIVERSAL_MEMBERS: Record<string, Set<string>> = {
   java: new Set(["equals", "hashCode", "toString", "getClass", "clone", "finalize", "notify", "notifyAll", "wait"]),
   javascript: new Set(["toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString"]),
+  // Go: the builtin error interface's method and fmt.Stringer's, implemented by types everywhere.
+  go: new Set(["Error", "String"]),
   python: new Set(["__init__", "__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__format__", "__getattribute__", "__setattr__", "__delattr__", "__dir__", "__reduce__", "__sizeof__"]),
 };
 UNIVERSAL_MEMBERS.typescript = UNIVERSAL_MEMBERS.javascript as Set<string>;

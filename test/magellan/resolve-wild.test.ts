@@ -350,4 +350,16 @@ describe("resolution on real-world layouts", () => {
     const call = (await refsTo(root, "listen")).find((r) => r.reference_kind === "call");
     assert.equal(call?.target_symbol_id, listen[0]?.symbol_id, JSON.stringify(call));
   });
+
+  it("Go: buf.String() / err.Error() on a value of unknown type is not pinned to the package's one String or Error method", async () => {
+    const root = await tree({
+      "go.mod": "module example.com/m\n",
+      "flags.go": "package m\n\ntype multi []string\n\nfunc (m *multi) String() string { return \"\" }\n",
+      "use.go": 'package m\n\nimport "bytes"\n\nfunc render(buf *bytes.Buffer) string { return buf.String() }\n',
+    });
+    const out = (await mg(root, ["refs", "--name", "render", "--direction", "out"])).env.data.references as Ref[];
+    const call = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === "String");
+    assert.ok(call, JSON.stringify(out));
+    assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
+  });
 });
