@@ -324,7 +324,9 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       nameStart += 1;
       nameEnd -= 1;
     }
-    if (traitNode) name = `<${stripGenerics(name)} as ${stripGenerics(text.slice(startOf(traitNode), traitNode.endIndex))}>`;
+    // The trait keeps its arguments: `impl From<A> for Error` and `impl From<B> for Error` are two
+    // impls, `<Error as From<A>>` and `<Error as From<B>>`, as Rust writes their qualified paths.
+    if (traitNode) name = `<${stripGenerics(name)} as ${text.slice(startOf(traitNode), traitNode.endIndex).replace(/\s+/g, " ")}>`;
     if (!name) continue;
     // One name node is one symbol (a specific pattern and a general one may both match it).
     const key = startOf(nameNode);

@@ -232,6 +232,14 @@ test("Rust: impl blocks scope their methods, trait impls are <Type as Trait>, ma
   ]);
 });
 
+test("Rust: a trait impl keeps the trait's arguments, so two From impls for one type are two names", () => {
+  const { facts } = extract("rust", "struct E;\nimpl From<u8> for E { fn from(_: u8) -> E { E } }\nimpl From<Vec<  u16 >> for E { fn from(_: Vec<u16>) -> E { E } }\n");
+  assert.deepEqual(
+    facts.symbols.filter((s) => s.kind === "impl").map((s) => s.name),
+    ["<E as From<u8>>", "<E as From<Vec< u16 >>>"],
+  );
+});
+
 test("Go: receiver types scope methods, grouped specs are siblings", () => {
   const { facts } = extract("go", F.GO);
   assert.equal(facts.has_errors, false);
