@@ -477,9 +477,20 @@ function extractReferences(
 function qualifierText(text: string, n: QNode): string | undefined {
   const start = startOf(n);
   const end = n.endIndex;
-  if (end - start > 200) return `…${text.slice(end - 200, end).replace(/\s+/g, "").slice(-100)}`;
+  if (end - start > 200) return `…${squeeze(text.slice(end - 200, end)).slice(-100)}`;
   const q = text.slice(start, end);
-  return /[\n\r]/.test(q) ? q.replace(/\s+/g, "") : q;
+  return /[\n\r]/.test(q) ? squeeze(q) : q;
+}
+
+/**
+ * A qualifier spanning lines on one line: no whitespace around punctuation (`a\n  .b()` is
+ * `a.b()`), one space between words (`new Foo() { public void write(…` stays readable).
+ */
+function squeeze(q: string): string {
+  return q
+    .replace(/\s+/g, " ")
+    .replace(/ ?([.()[\]{},;:<>]) ?/g, "$1")
+    .trim();
 }
 
 function unquote(s: string): string {
