@@ -92,6 +92,8 @@ const UNIVERSAL_MEMBERS: Record<string, Set<string>> = {
 };
 UNIVERSAL_MEMBERS.typescript = UNIVERSAL_MEMBERS.javascript as Set<string>;
 UNIVERSAL_MEMBERS.tsx = UNIVERSAL_MEMBERS.javascript as Set<string>;
+/** Languages whose capitalised qualifiers name types (Java, JS/TS classes and globals, Rust types). */
+const TYPE_NAMED = new Set(["java", "javascript", "typescript", "tsx", "rust"]);
 /** Kinds whose body declares locals. */
 const BODY_KINDS = new Set(["fn", "method", "ctor"]);
 const MAX_CANDIDATES = 10;
@@ -788,6 +790,11 @@ export class Resolver {
       if (sameFile.length > 0) return pick(sameFile, "exact");
       return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}\0${isCall ? ctx.language : ""}`, () => nearPick(typed, ctx));
     }
+    // `Math.max`, `String::from`, `new StringBuilder().append`: a type the repository does not
+    // declare (capitalised, as these languages name types; not an ALL_CAPS constant) is a
+    // library's, and so is its member, whatever same-named member the repository has.
+    const written = ctor ? (ctor[1] as string) : q;
+    if (TYPE_NAMED.has(ctx.language) && /^[A-Z][A-Za-z0-9_$]*$/.test(written) && /[a-z]/.test(written) && this.entry(written).all.length === 0) return UNRESOLVED;
     return this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
   }
 
@@ -831,8 +838,14 @@ export class Resolver {
     const reach = ctx.reach;
     // A constructor named like its class (C++, Java) is called by the class's name, never as a
     // member of a value or of another scope (`Catch::Equals(...)` is no `Impl::Equals::Equals`).
-    const members = callTargets(e.members, ctx.language, isCall).filter((s) => !(s.kind_normalized === "ctor" && s.parent === s.name));
-    const reachable = members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller));
+    const members = e.members.filter((s) => !(s.kind_normalized === "ctor" && s.parent === s.name));
+    // Fields give way to methods among the candidates in reach (a method nobody here can see
+    // does not make a reachable field uncallable).
+    const reachable = callTargets(
+      members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller)),
+      ctx.language,
+      isCall,
+    );
     if (reachable.length > 0) {
       // (A super call knows its receiver: the base class, whose own method it means.)
       const universal = exclude === NO_IDS && UNIVERSAL_MEMBERS[ctx.language]?.has(reachable[0]?.name ?? "") === true;
@@ -844,7 +857,11 @@ export class Resolver {
     }
     // Members only of files this one does not import: the receiver's type is unknown and most
     // likely a library's (`map.get()`), so list them rather than guess.
-    const rest = members.filter((s) => !exclude.has(s.parent_symbol_id ?? ""));
+    const rest = callTargets(
+      members.filter((s) => !exclude.has(s.parent_symbol_id ?? "")),
+      ctx.language,
+      isCall,
+    );
     if (rest.length === 0) return UNRESOLVED;
     return { target: null, how: "ambiguous", candidates: rest.slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };
   }

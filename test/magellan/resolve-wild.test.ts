@@ -362,4 +362,30 @@ describe("resolution on real-world layouts", () => {
     assert.ok(call, JSON.stringify(out));
     assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
   });
+
+  it("Java/Rust: a member of a type the repository does not declare (Math.max, String::from) is unresolved, not the class's own max/from", async () => {
+    const root = await tree({
+      "src/p/Stream.java": "package p;\nclass Stream {\n  int max(int a) { return a; }\n  int read(int a, int b) { return Math.max(a, b); }\n}\n",
+      "src/lib.rs": "pub struct Name(String);\nimpl From<&str> for Name { fn from(s: &str) -> Name { Name(String::from(s)) } }\n",
+    });
+    for (const [caller, name] of [["read", "max"], ["from", "from"]] as const) {
+      const out = (await mg(root, ["refs", "--name", caller, "--direction", "out"])).env.data.references as Ref[];
+      const call = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === name);
+      assert.ok(call, `${caller}: ${JSON.stringify(out)}`);
+      assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
+      assert.equal(call.resolution, "unresolved");
+    }
+  });
+
+  it("TS: a reachable function-typed field stays a call's target when the only same-named methods are out of sight", async () => {
+    const root = await tree({
+      "vanilla.ts": "export type StoreApi = { setState: (s: number) => void };\nexport function createStore(): StoreApi { return { setState: () => {} }; }\n",
+      "devtools.ts": "export function devtools(api: any) {\n  api.setState = (s: number) => s;\n  return api;\n}\n",
+      "use.test.ts": 'import { createStore } from "./vanilla";\nexport function t() { const store = createStore(); store.setState(1); }\n',
+    });
+    const fields = (await mg(root, ["find", "--name", "setState", "--kind", "field"])).env.data.matches as Match[];
+    const out = (await mg(root, ["refs", "--name", "t", "--direction", "out"])).env.data.references as Ref[];
+    const call = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === "setState");
+    assert.equal(call?.target_symbol_id, fields.find((m) => m.span.file_path === "vanilla.ts")?.symbol_id, JSON.stringify(call));
+  });
 });
