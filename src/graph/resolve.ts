@@ -636,7 +636,12 @@ export class Resolver {
     if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
     const rows = this.entry(name).all.filter((s) => files.includes(s.file_id));
     // A member of that item, not any same-named symbol of its module (IncludeMode::Stdin).
-    return item === undefined ? rows : rows.filter((s) => s.parent === item || (s.parent ?? "").startsWith(`<${item} as `));
+    // (Only when that item is a type: `import static ...EscapeMode.base; base.nameKeys` is a
+    // value, whose members are its type's.)
+    if (item === undefined) return rows;
+    const declared = this.entry(item).all.filter((s) => files.includes(s.file_id));
+    if (declared.length > 0 && !declared.some((s) => TYPE_KINDS.has(s.kind_normalized))) return rows;
+    return rows.filter((s) => s.parent === item || (s.parent ?? "").startsWith(`<${item} as `));
   }
 
   /** An import specifier that names a library (not found in the repository and not one of its own paths). */

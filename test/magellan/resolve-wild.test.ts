@@ -388,4 +388,13 @@ describe("resolution on real-world layouts", () => {
     const call = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === "setState");
     assert.equal(call?.target_symbol_id, fields.find((m) => m.span.file_path === "vanilla.ts")?.symbol_id, JSON.stringify(call));
   });
+
+  it("Java: a statically imported value's member (base.nameKeys) is its type's, not filtered as if the value were a type", async () => {
+    const root = await tree({
+      "src/p/Entities.java": "package p;\nimport static p.Entities.EscapeMode.base;\npublic class Entities {\n  public enum EscapeMode { base; int count() { return 1; } }\n  int f() { return base.count(); }\n}\n",
+    });
+    const count = await symbol(root, "count");
+    const call = (await refsTo(root, "count")).find((r) => r.reference_kind === "call");
+    assert.equal(call?.target_symbol_id, count.symbol_id, JSON.stringify(call));
+  });
 });
