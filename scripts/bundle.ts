@@ -5,9 +5,9 @@
  * which the bin (<tool>-bin.cjs) runs with a V8 code cache. A CommonJS entry skips Node's ESM
  * loader (its set-up, and a resolve, link and evaluate step per module, and a facade per builtin).
  * npm packages stay external but for the plain JavaScript a tool's common runs need (see
- * INTERNAL_PACKAGES), and so do the modules the entry itself imports dynamically (watch, export,
- * the seed 04 commands, commander's runner): they load as the ES modules they are, only when
- * those commands run. `node dist/src/cli/<tool>.js` runs the same code unbundled.
+ * INTERNAL_PACKAGES), and so do magellan's own dynamic imports (watch, export, the seed 04
+ * commands, commander's runner): they load as the ES modules they are, only when those commands
+ * run (see keepDynamic). `node dist/src/cli/<tool>.js` runs the same code unbundled.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -71,6 +71,9 @@ const SEPARATE_PACKAGES: Record<string, ReadonlySet<string>> = {
 };
 const pkg = JSON.parse(readFileSync(REPO + "package.json", "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 
+/** What every bundle is: one CommonJS file for Node 20, with a source map. */
+const COMMON = { bundle: true, platform: "node", format: "cjs", target: "node20", sourcemap: true, logLevel: "warning" } as const;
+
 const BUNDLES = [
   // keepDynamic: the entry's own dynamic imports stay ES module loads (magellan's are whole
   // commands, each with its own dependencies). Otherwise esbuild bundles them, still initialised
@@ -86,10 +89,7 @@ for (const { tool, entry, out, keepDynamic } of BUNDLES) {
   await build({
     entryPoints: [REPO + entry],
     outfile: REPO + out,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
+    ...COMMON,
     external: [...external, ...external.map((n) => `${n}/*`)],
     banner: {
       js: [
@@ -101,8 +101,6 @@ for (const { tool, entry, out, keepDynamic } of BUNDLES) {
       ].join("\n"),
     },
     plugins: [ownModuleUrl(dirname(REPO + out), REPO + entry, separate, keepDynamic)],
-    sourcemap: true,
-    logLevel: "warning",
   });
 }
 
@@ -113,11 +111,6 @@ for (const name of new Set(Object.values(SEPARATE_PACKAGES).flatMap((s) => [...s
   await build({
     entryPoints: [requireFromRepo.resolve(name)],
     outfile: `${REPO}dist/src/cli/${name}.bundle.cjs`,
-    bundle: true,
-    platform: "node",
-    format: "cjs",
-    target: "node20",
-    sourcemap: true,
-    logLevel: "warning",
+    ...COMMON,
   });
 }

@@ -18,7 +18,8 @@ import { SCHEMA_VERSION } from "../contract/version.js";
 import { findWorkspaceRoot } from "../text/root.js";
 import { MDSEL_CODES, TOOL } from "../tools/mdsel/errors.js";
 // Static: `index` and `select` are the commands that must start fast, and a bundle of this entry
-// then holds them (the bundle keeps this file's own dynamic imports as ES module loads).
+// then holds them; the commander path below is imported dynamically, so only runs with flags,
+// help or errors initialise it.
 import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
 import { MARKDOWN_EXTENSIONS, type Workspace } from "../tools/mdsel/load.js";
 import { selectCommand } from "../tools/mdsel/select-command.js";

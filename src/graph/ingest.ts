@@ -218,19 +218,22 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
 
   /**
    * Stores deferred[from, to) with their references resolved; returns how many references.
-   * `prior`: earlier outcomes per file that still hold (see priorOutcomes).
+   * `known[k]`: earlier outcomes of deferred[k]'s references, by index, that still hold (see
+   * priorOutcomes); the others go through the resolver.
    */
-  const storeDeferred = (resolver: Resolver, from: number, to: number, prior?: Map<number, Map<string, RefOutcome | undefined>>): number => {
+  const storeDeferred = (resolver: Resolver, from: number, to: number, known?: ((RefOutcome | undefined)[] | undefined)[]): number => {
     let n = 0;
     for (let k = from; k < to; k++) {
       const d = deferred[k] as { id: number; rows: FileRows };
       const { names, kinds, qualifiers } = d.rows.refs;
-      const known = prior?.get(d.id);
-      store.insertRefs(d.id, d.rows, (i, caller) => {
-        const q = qualifiers[i] ?? null;
-        const before = known?.get(refKey(names[i] as string, kinds[i] as string, q, caller));
-        return before ?? resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: q, caller_symbol_id: caller });
-      });
+      const before = known?.[k];
+      store.insertRefs(
+        d.id,
+        d.rows,
+        (i, caller) =>
+          before?.[i] ??
+          resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: qualifiers[i] ?? null, caller_symbol_id: caller }),
+      );
       n += names.length;
       // Let the rows go as soon as they are stored.
       deferred[k] = undefined as unknown as { id: number; rows: FileRows };
@@ -258,16 +261,15 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // Every changed file must keep its imports and symbol order too: resolution in one file can
     // follow another's imports (re-exports).
     const stable = removedSyms.length === 0 && addedSyms.length === 0 && removed.length === 0 && addedFiles === 0 && priorOutcomes.size === changedIds.length;
-    const prior = stable ? priorOutcomes : undefined;
     if (deferred.length > 0) {
-      resolver.prefetch(
-        deferred.flatMap((d) => {
-          const known = prior?.get(d.id);
-          const { names, kinds, qualifiers } = d.rows.refs;
-          return known ? names.filter((name, i) => known.get(refKey(name, kinds[i] as string, qualifiers[i] ?? null, callerOf(d.rows, i))) === undefined) : names;
-        }),
-      );
-      resolved += storeDeferred(resolver, 0, deferred.length, prior);
+      // Each deferred file's earlier outcomes, by reference index; only the rest are looked up.
+      const known = deferred.map((d) => {
+        const outcomes = stable ? priorOutcomes.get(d.id) : undefined;
+        const { names, kinds, qualifiers } = d.rows.refs;
+        return outcomes && names.map((name, i) => outcomes.get(refKey(name, kinds[i] as string, qualifiers[i] ?? null, callerOf(d.rows, i))));
+      });
+      resolver.prefetch(deferred.flatMap((d, k) => d.rows.refs.names.filter((_, i) => known[k]?.[i] === undefined)));
+      resolved += storeDeferred(resolver, 0, deferred.length, known);
     } else resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
     // The changed files' references are in now: the lookups below must see their number.
     refreshStatistics(db);

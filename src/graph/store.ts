@@ -86,14 +86,16 @@ export class Store {
       .prepare("SELECT name, kind, qualifier, caller_symbol_id, target_symbol_id, resolution, candidates FROM refs WHERE file_id = ?")
       .raw()
       .all(fileId) as [string, string, string | null, string | null, string | null, string, string | null][];
-    const out = new Map<string, RefOutcome | undefined>();
+    // Stored columns compared as they are; candidates parsed once per key that holds.
+    const seen = new Map<string, [string | null, string, string | null] | undefined>();
     for (const [name, kind, qualifier, caller, target, how, candidates] of rows) {
       const key = refKey(name, kind, qualifier, caller);
-      const had = out.get(key);
-      const outcome: RefOutcome = { target, how, candidates: candidates === null ? null : (JSON.parse(candidates) as string[]) };
-      if (!out.has(key)) out.set(key, outcome);
-      else if (had !== undefined && (had.target !== target || had.how !== how || JSON.stringify(had.candidates) !== JSON.stringify(outcome.candidates))) out.set(key, undefined);
+      const had = seen.get(key);
+      if (!seen.has(key)) seen.set(key, [target, how, candidates]);
+      else if (had !== undefined && (had[0] !== target || had[1] !== how || had[2] !== candidates)) seen.set(key, undefined);
     }
+    const out = new Map<string, RefOutcome | undefined>();
+    for (const [key, o] of seen) out.set(key, o && { target: o[0], how: o[1], candidates: o[2] === null ? null : (JSON.parse(o[2]) as string[]) });
     return out;
   }
 
