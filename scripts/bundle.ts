@@ -9,12 +9,13 @@
  * commands, commander's runner): they load as the ES modules they are, only when those commands
  * run (see keepDynamic). `node dist/src/cli/<tool>.js` runs the same code unbundled.
  */
-import { readFileSync } from "node:fs";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { readFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
+import { SNAPSHOT_TOOLS, launcherScript } from "../src/contract/snapshot.cjs";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -113,4 +114,19 @@ for (const name of new Set(Object.values(SEPARATE_PACKAGES).flatMap((s) => [...s
     outfile: `${REPO}dist/src/cli/${name}.bundle.cjs`,
     ...COMMON,
   });
+}
+
+// What node's snapshot builder runs to make them (src/contract/snapshot-entry.ts): one script,
+// as the builder gives its entry `require` but neither `exports` nor an ES module loader.
+await build({
+  entryPoints: [REPO + "dist/src/contract/snapshot-entry.js"],
+  outfile: REPO + "dist/src/cli/snapshot-entry.cjs",
+  ...COMMON,
+  format: "iife",
+});
+// The launchers of the tools that start from a V8 startup snapshot (src/contract/snapshot.cts):
+// package.json's bin for each.
+for (const tool of Object.keys(SNAPSHOT_TOOLS)) {
+  writeFileSync(`${REPO}dist/src/cli/${tool}`, launcherScript(tool), { mode: 0o755 });
+  chmodSync(`${REPO}dist/src/cli/${tool}`, 0o755);
 }

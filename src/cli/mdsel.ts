@@ -53,8 +53,10 @@ let command: "index" | "select" | "mdsel" = "mdsel";
 let unknownCommand: string | undefined;
 let request: { kind: "index"; files: string[] } | { kind: "select"; args: string[] } | undefined;
 
-const sub = process.argv[2];
-if (sub === "index" || sub === "select") command = sub;
+function readCommand(): void {
+  const sub = process.argv[2];
+  command = sub === "index" || sub === "select" ? sub : "mdsel";
+}
 
 /** The full CLI: commander parses argv, run.ts's runCli prints the envelope or the error. */
 async function viaCommander(): Promise<void> {
@@ -208,4 +210,13 @@ async function main(): Promise<void> {
   } else await viaCommander();
 }
 
-void main();
+/**
+ * A run's start. A V8 startup snapshot (src/contract/snapshot.cts) loads this bundle once, when
+ * the snapshot is built, and calls this in each process started from it; otherwise it runs now.
+ */
+export function start(): void {
+  readCommand();
+  void main();
+}
+
+if (!(globalThis as { __llmtoolsSnapshot?: boolean }).__llmtoolsSnapshot) start();
