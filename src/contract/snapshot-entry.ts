@@ -7,7 +7,7 @@
  * scripts/bundle.ts builds it, dist/src/cli/snapshot-entry.cjs: one script (the builder gives it
  * `require` but no `exports`), where `require` is the builder's.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { startupSnapshot } from "node:v8";
@@ -57,6 +57,14 @@ const main = load(bundle, {
 if (typeof main.start !== "function") throw new Error(`snapshot-entry: ${bundle} exports no start()`);
 main.primeCodeCache?.();
 
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
 startupSnapshot.setDeserializeMainFunction(() => {
   if (process.env.LLMTOOLS_SNAPSHOT_CHECK === "1") {
     process.stdout.write(`snapshot ok: ${tool}\n`);
@@ -66,7 +74,9 @@ startupSnapshot.setDeserializeMainFunction(() => {
   // the argv a script gets, with the launcher as the script.
   const given = process.env.LLMTOOLS_BIN;
   delete process.env.LLMTOOLS_BIN;
-  const bin = given === undefined ? undefined : resolve(given);
+  // As the bin's own path would be (Node resolves a script's symbolic links): the launcher may be
+  // reached through a linked directory.
+  const bin = given === undefined ? undefined : real(resolve(given));
   process.argv.splice(1, 0, bin ?? join(dir, tool));
   if (bin !== undefined && dirname(bin) !== dir) {
     // The package moved since the snapshot was built (same files, same mtimes): its paths are

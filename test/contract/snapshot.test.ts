@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { DIST, REPO_ROOT, binPath, tempDir } from "../support/run.js";
 
@@ -109,5 +109,21 @@ describe("mdsel's startup snapshot", () => {
     const plain = run(LAUNCHER, ["select", "readme::heading:h2[0]", README], tmp);
     assert.equal(ours.status, 0, ours.stderr);
     assert.equal(stable(ours.stdout), stable(plain.stdout));
+    // That run loaded the bundle as the bin does, from node started with the snapshot's flags: its
+    // code cache is named by them.
+    assert.ok(readdirSync(cacheDir(tmp)).some((n) => n.includes("snapshot-blob")));
+  });
+
+  it("is used through a linked directory (the bin's path as node resolves it)", () => {
+    const tmp = tempDir("snap-");
+    assert.equal(run(LAUNCHER, ["index", README], tmp).status, 0);
+    const link = join(tempDir("snap-link-"), "pkg");
+    symlinkSync(REPO_ROOT, link);
+    const launcher = join(link, relative(REPO_ROOT, LAUNCHER));
+    assert.equal(startsFromSnapshot(launcher, tmp), true);
+    const r = run(launcher, ["index", README], tmp);
+    assert.equal(r.status, 0, r.stderr);
+    // No run fell back to loading the bundle (it would have left a code cache named by the flags).
+    assert.equal(readdirSync(cacheDir(tmp)).some((n) => n.includes("snapshot-blob")), false);
   });
 });
