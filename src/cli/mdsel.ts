@@ -120,7 +120,8 @@ function isFileArg(arg: string): boolean {
   const lower = arg.toLowerCase();
   if (MARKDOWN_EXTENSIONS.some((x) => lower.endsWith(x))) return true;
   const abs = resolve(arg);
-  return existsSync(abs) && statSync(abs).isFile();
+  // A pipe counts too: `mdsel select root <(curl -s URL)` names /dev/fd/63.
+  return existsSync(abs) && !statSync(abs).isDirectory();
 }
 
 const EXIT_OF: Record<Outcome, ExitCode> = { ok: EXIT.ok, partial: EXIT.partial, failure: EXIT.failure, usage: EXIT.usage };

@@ -1,5 +1,6 @@
 /** Hostile and odd input: CRLF, BOM, multi-byte text, invalid UTF-8, binary, huge, empty, no headings. */
 import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
@@ -77,6 +78,23 @@ describe("edge cases", () => {
     const limited = await index(["--max-bytes", "10", "small.md"], { cwd: dir });
     assert.equal(limited.code, 1);
     assert.match(limited.env.errors![0]!.message, /limit is 10/);
+  });
+
+  it("a device or pipe: read up to the limit, so /dev/zero is refused as too large and a FIFO is indexed", async () => {
+    const zero = await index(["--max-bytes", "100000", "/dev/zero"]);
+    assert.equal(zero.code, 1);
+    assert.deepEqual([zero.env.errors![0]!.type, zero.env.errors![0]!.code], ["PROCESSING_ERROR", "MDSEL_E007"]);
+    assert.match(zero.env.errors![0]!.message, /\/dev\/zero is more than 100000 bytes, the limit is 100000/);
+    // A named pipe (as `<(cmd)` gives) is taken as a file by select too, and read to its end.
+    const dir = tempDir("mdsel-fifo-");
+    const fifo = join(dir, "piped");
+    execFileSync("mkfifo", [fifo]);
+    const writer = spawn("sh", ["-c", 'printf "# Piped\\n\\nText here.\\n" > "$1"', "sh", fifo]);
+    const written = new Promise((done) => writer.on("close", done));
+    const { code, env } = await select(["heading:h1[0]", fifo], { cwd: dir });
+    await written;
+    assert.equal(code, 0, JSON.stringify(env.errors));
+    assert.equal(env.data!.matches[0]!.content, "# Piped\n\nText here.");
   });
 
   it("empty file: root null and a warning; whitespace-only likewise", async () => {

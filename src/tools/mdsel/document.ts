@@ -4,7 +4,7 @@
  * All offsets kept here are UTF-16 indices into `text` (the whole decoded file, BOM included);
  * `span()` maps them to exact byte offsets through src/text/decode.ts.
  */
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import type { Span } from "../../contract/schema.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
@@ -100,6 +100,9 @@ export function readMarkdownFile(abs: string, displayPath: string, options: Load
         remediation: "Pass Markdown files, not directories.",
       });
     }
+    // A pipe or device (`<(curl ...)`, /dev/stdin) has no size to check first: it is read up to
+    // the limit, so an endless one (/dev/zero) is refused like a large file instead of filling memory.
+    if (!st.isFile()) return readStream(abs, displayPath, maxBytes);
     size = st.size;
   } catch (e) {
     if (e instanceof MdselFault) throw e;
@@ -115,21 +118,17 @@ export function readMarkdownFile(abs: string, displayPath: string, options: Load
     }
     throw ioFault(displayPath, e);
   }
-  if (size > maxBytes) {
-    throw new MdselFault({
-      file: displayPath,
-      type: "PROCESSING_ERROR",
-      code: MDSEL_CODES.file_too_large,
-      message: `File too large: ${displayPath} is ${size} bytes, the limit is ${maxBytes}`,
-      remediation: "Raise the limit with --max-bytes if the file really is Markdown to select from.",
-    });
-  }
+  if (size > maxBytes) throw tooLarge(displayPath, String(size), maxBytes);
   let bytes: Buffer;
   try {
     bytes = readFileSync(abs);
   } catch (e) {
     throw ioFault(displayPath, e);
   }
+  return checkBinary(bytes, displayPath);
+}
+
+function checkBinary(bytes: Buffer, displayPath: string): Buffer {
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
     throw new MdselFault({
@@ -141,6 +140,40 @@ export function readMarkdownFile(abs: string, displayPath: string, options: Load
     });
   }
   return bytes;
+}
+
+function tooLarge(displayPath: string, size: string, maxBytes: number): MdselFault {
+  return new MdselFault({
+    file: displayPath,
+    type: "PROCESSING_ERROR",
+    code: MDSEL_CODES.file_too_large,
+    message: `File too large: ${displayPath} is ${size} bytes, the limit is ${maxBytes}`,
+    remediation: "Raise the limit with --max-bytes if the file really is Markdown to select from.",
+  });
+}
+
+/** Reads a file that is not a regular one, at most `maxBytes` of it (see readMarkdownFile). */
+function readStream(abs: string, displayPath: string, maxBytes: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let fd: number | undefined;
+  try {
+    fd = openSync(abs, "r");
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(1 << 20, maxBytes + 1 - total));
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      chunks.push(chunk.subarray(0, n));
+      total += n;
+      if (total > maxBytes) throw tooLarge(displayPath, `more than ${maxBytes}`, maxBytes);
+    }
+  } catch (e) {
+    if (e instanceof MdselFault) throw e;
+    throw ioFault(displayPath, e);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return checkBinary(Buffer.concat(chunks, total), displayPath);
 }
 
 function ioFault(displayPath: string, e: unknown): MdselFault {
