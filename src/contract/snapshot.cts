@@ -91,8 +91,12 @@ function buildSnapshot(dir: string, tool: string, blob: string): void {
       renameSync(tmp, blob);
       // Snapshots of earlier builds (or of another node) are of no further use.
       const stem = `${tool}-`;
+      // So are those a killed build left half-written (a build in progress is seconds old).
       for (const name of readdirSync(dirname(blob))) {
-        if (name.startsWith(stem) && (name.endsWith(".blob") || name.endsWith(".blob.failed")) && name !== basename(blob)) rmSync(join(dirname(blob), name), { force: true });
+        if (!name.startsWith(stem) || name === basename(blob)) continue;
+        const path = join(dirname(blob), name);
+        const stale = name.endsWith(".tmp") && (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < Date.now() - 600_000;
+        if (name.endsWith(".blob") || name.endsWith(".blob.failed") || stale) rmSync(path, { force: true });
       }
     } else if (built.signal === null && check?.signal == null) {
       // It cannot be built or does not start with this node: not tried again for this build. A

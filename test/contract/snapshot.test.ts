@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdirSync, readdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, it } from "node:test";
 import { DIST, REPO_ROOT, binPath, tempDir } from "../support/run.js";
@@ -54,11 +54,15 @@ describe("mdsel's startup snapshot", () => {
     const stale = join(cacheDir(tmp), "mdsel-1.1-2.2-3.3.blob");
     mkdirSync(cacheDir(tmp), { recursive: true, mode: 0o700 });
     writeFileSync(stale, "not a snapshot");
+    // What a build killed half-way leaves: removed once it is old enough not to be in progress.
+    const killed = join(cacheDir(tmp), "mdsel-1.1-2.2-3.3.blob.4242.tmp");
+    writeFileSync(killed, "half");
+    utimesSync(killed, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
     assert.equal(startsFromSnapshot(LAUNCHER, tmp), false);
     const first = run(LAUNCHER, ["index", README], tmp);
     assert.equal(first.status, 0, first.stderr);
     const built = snapshots(tmp);
-    assert.equal(built.length, 1, `one snapshot, the stale one gone: ${built.join(", ")}`);
+    assert.equal(built.length, 1, `one snapshot, the stale ones gone: ${built.join(", ")}`);
     assert.match(built[0] as string, /^mdsel-\d+\.\d+-\d+\.\d+-\d+\.\d+\.blob$/);
     assert.equal(startsFromSnapshot(LAUNCHER, tmp), true);
     const bin = join(DIST, "src", "cli", "mdsel-bin.cjs");
