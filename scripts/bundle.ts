@@ -51,13 +51,16 @@ function ownModuleUrl(outDir: string, entry: string, separate: ReadonlySet<strin
 
 /**
  * Packages taken into each bundle: plain JavaScript its common runs load. magellan: better-sqlite3's
- * library (its native addon is still loaded from node_modules). mdsel: the edit distance of
- * select's suggestions. Every other package stays external:
+ * library (its native addon is still loaded from node_modules). mdsel, llmastsearch: the edit
+ * distance of suggestions. Every other package stays external:
  * native, large, or loaded only by some commands.
  */
 const INTERNAL_PACKAGES: Record<string, ReadonlySet<string>> = {
   magellan: new Set(["better-sqlite3", "bindings", "file-uri-to-path"]),
   mdsel: new Set(["fastest-levenshtein"]),
+  // llmtransform validates every request with zod: ~50 ms of compiling it afresh on each run.
+  llmtransform: new Set(["zod"]),
+  llmastsearch: new Set(["fastest-levenshtein"]),
 };
 
 /**
@@ -81,6 +84,13 @@ const BUNDLES = [
   // only when imported (mdsel's are the commander path: flags, help, usage errors).
   { tool: "magellan", entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs", keepDynamic: true },
   { tool: "mdsel", entry: "dist/src/cli/mdsel.js", out: "dist/src/cli/mdsel.bundle.cjs", keepDynamic: false },
+  // The other tools: one bundle each, run as mdsel's is.
+  ...["llmsearch", "llmastsearch", "llmtransform", "llmfilewrite"].map((tool) => ({
+    tool,
+    entry: `dist/src/cli/${tool}.js`,
+    out: `dist/src/cli/${tool}.bundle.cjs`,
+    keepDynamic: false,
+  })),
 ];
 
 for (const { tool, entry, out, keepDynamic } of BUNDLES) {

@@ -55,7 +55,9 @@ interface Opts {
   threads?: number;
 }
 
-await runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
+// Without top-level await, so that the build can bundle this entry as CommonJS (see scripts/bundle.ts);
+// runCli reports every failure itself.
+void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const o = p.opts<Opts>();
   const root = findWorkspaceRoot(TOOL, o.root);
   if ((o.query === undefined) === (o.queryFile === undefined)) {

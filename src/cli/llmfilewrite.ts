@@ -49,7 +49,9 @@ async function readStdin(): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-await runCli(program, TOOL, { kind: "operation", operationType: "create" }, async (p) => {
+// Without top-level await, so that the build can bundle this entry as CommonJS (see scripts/bundle.ts);
+// runCli reports every failure itself.
+void runCli(program, TOOL, { kind: "operation", operationType: "create" }, async (p) => {
   const o = p.opts<{
     path?: string;
     file?: string;

@@ -92,7 +92,9 @@ interface Options {
   threads?: number;
 }
 
-await runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
+// Without top-level await, so that the build can bundle this entry as CommonJS (see scripts/bundle.ts);
+// runCli reports every failure itself.
+void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const o = p.opts<Options>();
   if (o.pattern === undefined) {
     throw new ToolError({

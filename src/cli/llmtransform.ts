@@ -115,7 +115,9 @@ function sleepSync(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
-await runCli(program, TOOL, { kind: "operation", operationType: "edit" }, async (p) => {
+// Without top-level await, so that the build can bundle this entry as CommonJS (see scripts/bundle.ts);
+// runCli reports every failure itself.
+void runCli(program, TOOL, { kind: "operation", operationType: "edit" }, async (p) => {
   const opts = p.opts<Options>();
   const root = findWorkspaceRoot(TOOL, opts.root);
   const samePath = (a: string, b: string): boolean => {
