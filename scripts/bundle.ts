@@ -1,8 +1,9 @@
 /**
- * Build step after tsc: bundles the CLI entries of magellan and mdsel (dist/src/cli/<tool>.js)
- * with our modules they load statically or for their quick paths (magellan's index and read
- * commands, mdsel's index and select) into one CommonJS file each, dist/src/cli/<tool>.bundle.cjs,
- * which the bin (<tool>-bin.cjs) runs with a V8 code cache. A CommonJS entry skips Node's ESM
+ * Build step after tsc: bundles each tool's CLI entry (dist/src/cli/<tool>.js) with our modules
+ * it loads statically or for its quick paths (magellan's index and read commands, mdsel's index
+ * and select) into one CommonJS file, dist/src/cli/<tool>.bundle.cjs, which the bin
+ * (<tool>-bin.cjs; for mdsel, the launcher that may start it from a snapshot) runs with a V8
+ * code cache. A CommonJS entry skips Node's ESM
  * loader (its set-up, and a resolve, link and evaluate step per module, and a facade per builtin).
  * npm packages stay external but for the plain JavaScript a tool's common runs need (see
  * INTERNAL_PACKAGES), and so do magellan's own dynamic imports (watch, export, the seed 04
