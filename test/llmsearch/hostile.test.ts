@@ -235,3 +235,12 @@ test("the issue's command works as written: --pattern TODO --glob '**/*.rs'", as
     assert.ok(help.stdout.includes(flag), `--help mentions ${flag}`);
   }
 });
+
+test("--fixed-strings takes a literal with '-' (\"->str\", \"a-b\") instead of refusing it as a bad escape", async () => {
+  writeFileSync(join(root, "arrow.c"), "r->str = a-b;\n");
+  const env = await searchOk(["--fixed-strings", "--pattern", "->str", "--glob", "arrow.c"]);
+  assert.deepEqual(env.data.matches.map((m) => m.matched_text), ["->str"]);
+  for (const m of env.data.matches) checkSpan(m);
+  const dash = await searchOk(["-F", "-e", "a-b", "--glob", "arrow.c"]);
+  assert.deepEqual(dash.data.matches.map((m) => m.span.byte_start), [9]);
+});

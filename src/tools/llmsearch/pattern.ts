@@ -88,7 +88,9 @@ function escapeLiteral(s: string): string {
   for (const ch of s) {
     if (ch === "\n") out += "\\n";
     else if (ch === "\r") out += "\\r";
-    else if (SYNTAX_CHARS.has(ch) || ch === "-") out += `\\${ch}`;
+    // Unicode-mode RegExp refuses "\-" outside a class, so a literal "-" (as in "->str") is spelled \x2d.
+    else if (ch === "-") out += "\\x2d";
+    else if (SYNTAX_CHARS.has(ch)) out += `\\${ch}`;
     else out += ch;
   }
   return out;
