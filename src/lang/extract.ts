@@ -179,6 +179,8 @@ interface PendingSymbol {
   nameEnd: number;
   extraScope: string[];
   flags: string[] | undefined;
+  /** Kept only outside every other definition (see python/symbols.scm). */
+  toplevel: boolean;
 }
 
 /** Parses and extracts. Never throws on bad source: tree-sitter recovers and has_errors says so. */
@@ -276,6 +278,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     let traitNode: QNode | undefined;
     let nameStartNode: QNode | undefined;
     let scopeNodes: QNode[] | undefined;
+    let toplevel = false;
     for (const c of m.captures) {
       const n = c.name;
       if (n === "name") nameNode = c.node;
@@ -288,7 +291,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
         if (!SYMBOL_KINDS.has(k)) throw new Error(`${language}/symbols.scm: unknown symbol kind @${n}`);
         def = c.node;
         kind = k;
-      } else if (n === "scope") (scopeNodes ??= []).push(c.node);
+      } else if (n === "toplevel") toplevel = true;
+      else if (n === "scope") (scopeNodes ??= []).push(c.node);
       else if (n === "trait") traitNode = c.node;
       else if (n.startsWith("flag_name.")) {
         // A flag for the top-level symbol this node names (`export default helper;`).
@@ -332,7 +336,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     const key = startOf(nameNode);
     const prev = byDef.get(key);
     if (prev && prev.pattern <= m.pattern) continue;
-    byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined });
+    byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined, toplevel });
   }
   let pending = [...byDef.values()];
   // `app.listen = function listen() {}`: the assignment is the method, and the function
@@ -370,6 +374,9 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       else break;
     }
     const parent = stack[stack.length - 1];
+    // A module-level-only pattern (Python's assignment at any depth of if/try) that lands inside a
+    // definition is a local or class-body name, not a module symbol.
+    if (p.toplevel && parent) continue;
     const scope = parent ? [...parent.scope] : [];
     scope.push(...p.extraScope);
     const sym: ExtractedSymbol = {

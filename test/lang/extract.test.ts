@@ -512,3 +512,32 @@ test("looksLikeCpp: C++ markers in code, not in comments or strings; C headers s
   assert.equal(refineLanguage("c", "big.h", late), "c");
   assert.equal(refineLanguage("c", "big.h", `class A {};\n${late}`), "cpp");
 });
+
+test("python: a module-level assignment at any depth of try/if/with/for is a variable; a local or class-body one is not", () => {
+  const src = [
+    "try:",
+    "    import brotli",
+    "except ImportError:",
+    "    try:",
+    "        import brotlicffi as brotli",
+    "    except ImportError:",
+    "        brotli = None",
+    "if True:",
+    "    with open('x') as f:",
+    "        for i in range(2):",
+    "            DEEP = 1",
+    "def g():",
+    "    try:",
+    "        local = 1",
+    "    except E:",
+    "        pass",
+    "class C:",
+    "    attr = 1",
+    "    if True:",
+    "        inner = 2",
+    "",
+  ].join("\n");
+  const { facts } = extract("python", src);
+  const got = facts.symbols.map((s) => `${s.kind} ${[...s.scope, s.name].join(".")}`);
+  assert.deepEqual(got, ["variable brotli", "variable DEEP", "function g", "class C", "field C.attr"]);
+});

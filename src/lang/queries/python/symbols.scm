@@ -35,5 +35,9 @@
 ; Class attributes.
 (class_definition body: (_ (expression_statement (_ !operator left: (identifier) @name) @def.field)))
 
+; Any depth of if/try/with/for/while: @toplevel drops the match when it lands inside a def or
+; class. Last, so that the patterns above (class attributes) win for the same name.
+(block (expression_statement (_ !operator left: (identifier) @name) @def.variable @toplevel))
+
 ; `@overload` / `@typing.overload` stubs: symbols, but a call reaches the implementation after them.
 (decorated_definition (decorator [(identifier) @_o (attribute attribute: (identifier) @_o)] (#eq? @_o "overload"))) @flag.overload
