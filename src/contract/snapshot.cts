@@ -89,9 +89,9 @@ function buildSnapshot(dir: string, tool: string, blob: string): void {
     if (check?.status === 0 && check.stdout === `snapshot ok: ${tool}\n`) {
       chmodSync(tmp, 0o600);
       renameSync(tmp, blob);
-      // Snapshots of earlier builds (or of another node) are of no further use.
+      // Snapshots of earlier builds (or of another node) are of no further use, nor are those a
+      // killed build left half-written (a build in progress is seconds old).
       const stem = `${tool}-`;
-      // So are those a killed build left half-written (a build in progress is seconds old).
       for (const name of readdirSync(dirname(blob))) {
         if (!name.startsWith(stem) || name === basename(blob)) continue;
         const path = join(dirname(blob), name);
@@ -110,8 +110,9 @@ function buildSnapshot(dir: string, tool: string, blob: string): void {
 
 /**
  * The shell launcher of `tool` (written into dist/ by scripts/bundle.ts as the tool's bin): POSIX
- * sh, builtins and one small process (stat; and readlink when run through a symbolic link, as npm links bins). It keeps what the node bins' first line
- * does: NODE_EXTRA_CA_CERTS is dropped, as it costs every node start ~80 ms here.
+ * sh, builtins and one small process (stat; and readlink when run through a symbolic link, as npm
+ * links bins). It keeps what the node bins' first line does: NODE_EXTRA_CA_CERTS is dropped, as
+ * it costs every node start ~80 ms here.
  */
 export function launcherScript(tool: string): string {
   const spec = SNAPSHOT_TOOLS[tool];

@@ -15,6 +15,8 @@
  *   @trait             Rust `impl Trait for Type`: the impl's name becomes `<Type as Trait>`
  *   @flag.<flag>       marks a node; the symbol whose definition is that node gets the flag
  *   @flag_name.<flag>  a node whose text names a top-level symbol of the file; it gets the flag
+ *   @toplevel          the match is a symbol only outside every other definition (Python's
+ *                      module-level assignments at any depth of if/try/with/for/while)
  *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
  *
  * references.scm
