@@ -1,6 +1,6 @@
 /**
- * src/contract/code-cache.cts: a CommonJS bundle run with a V8 code cache (the magellan and mdsel
- * bins run their bundles this way). Each case runs a real Node process with its own TMPDIR, so the cache
+ * src/contract/code-cache.cts: a CommonJS bundle run with a V8 code cache (every tool's bin runs
+ * its bundle this way). Each case runs a real Node process with its own TMPDIR, so the cache
  * directory is the test's alone.
  */
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { DIST, tempDir } from "../support/run.js";
+import { DIST, binPath, tempDir } from "../support/run.js";
 
 const CODE_CACHE = join(DIST, "src", "contract", "code-cache.cjs");
 
@@ -95,5 +95,17 @@ describe("code cache for bundles", () => {
     chmodSync(cacheDir, 0o777);
     assert.equal(run(file, shared), "alpha function true esm /");
     assert.deepEqual(cacheFiles(shared), []);
+  });
+
+  it("every tool's bin runs its bundle, which keeps a cache of its own", () => {
+    for (const tool of ["magellan", "llmsearch", "llmastsearch", "llmtransform", "llmfilewrite", "mdsel"]) {
+      const tmp = tempDir("cc-bin-");
+      // --version goes through each CLI's full parser: the bundle runs, whichever path it takes.
+      const r = spawnSync(binPath(tool), ["--version"], { env: { ...process.env, TMPDIR: tmp }, encoding: "utf8" });
+      assert.equal(r.status, 0, `${tool}: ${r.stderr}`);
+      assert.match(r.stdout, /\d+\.\d+\.\d+/, tool);
+      // Without its bundle a bin runs the unbundled ES module, which keeps no cache.
+      assert.ok(cacheFiles(tmp).some((n) => n.startsWith(`${tool}.bundle.cjs-other-`)), `${tool}: ${cacheFiles(tmp).join(", ")}`);
+    }
   });
 });
