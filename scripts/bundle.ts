@@ -16,7 +16,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { SNAPSHOT_TOOLS, launcherScript } from "../src/contract/snapshot.cjs";
+import { SNAPSHOT_TOOLS, launcherScript } from "../src/launch/snapshot.cjs";
 
 const REPO = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -39,7 +39,7 @@ function ownModuleUrl(outDir: string, entry: string, separate: ReadonlySet<strin
         );
         const own = text.includes("import.meta.url");
         // The entry's own dynamic imports stay ES module loads at run time, through the loader
-        // the bin hands the bundle (see src/contract/code-cache.cts).
+        // the bin hands the bundle (see src/launch/code-cache.cts).
         const lazy = keepDynamic && args.path === entry && /\bimport\((["'])\./.test(text);
         if (!own && !lazy && text === original) return undefined;
         if (own) text = text.replaceAll("import.meta.url", `__moduleUrl(${JSON.stringify(relative(outDir, args.path))})`);
@@ -127,15 +127,15 @@ for (const name of new Set(Object.values(SEPARATE_PACKAGES).flatMap((s) => [...s
   });
 }
 
-// What node's snapshot builder runs to make them (src/contract/snapshot-entry.ts): one script,
+// What node's snapshot builder runs to make them (src/launch/snapshot-entry.ts): one script,
 // as the builder gives its entry `require` but neither `exports` nor an ES module loader.
 await build({
-  entryPoints: [REPO + "dist/src/contract/snapshot-entry.js"],
+  entryPoints: [REPO + "dist/src/launch/snapshot-entry.js"],
   outfile: REPO + "dist/src/cli/snapshot-entry.cjs",
   ...COMMON,
   format: "iife",
 });
-// The launchers of the tools that start from a V8 startup snapshot (src/contract/snapshot.cts):
+// The launchers of the tools that start from a V8 startup snapshot (src/launch/snapshot.cts):
 // package.json's bin for each.
 for (const tool of Object.keys(SNAPSHOT_TOOLS)) {
   writeFileSync(`${REPO}dist/src/cli/${tool}`, launcherScript(tool), { mode: 0o755 });

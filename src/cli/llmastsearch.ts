@@ -8,7 +8,7 @@ import { findWorkspaceRoot, toRelative } from "../text/root.js";
 import { languageByName, LANGUAGES } from "../lang/registry.js";
 import { CODES, code, TOOL } from "../tools/llmastsearch/codes.js";
 import { search } from "../tools/llmastsearch/search.js";
-import { queryEnvelope } from "./envelope.js";
+import { queryEnvelope } from "../contract/envelope.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
 const program = baseProgram(TOOL, "Tree-sitter query search with exact byte spans for every match and capture (seed 02 §4).")

@@ -7,7 +7,7 @@ import { findWorkspaceRoot } from "../text/root.js";
 import { TOOL, writeFile } from "../tools/llmfilewrite/index.js";
 import { ValidationSession } from "../validate/index.js";
 import { baseProgram, runCli } from "./run.js";
-import { operationEnvelope } from "./envelope.js";
+import { operationEnvelope } from "../contract/envelope.js";
 
 // Interrupted runs exit through process.exit so checker children and temp copies are cleaned.
 process.once("SIGTERM", () => process.exit(143));

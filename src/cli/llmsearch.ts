@@ -7,7 +7,7 @@ import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { TOOL } from "../tools/llmsearch/codes.js";
 import { DEFAULT_TIMEOUT_MS, search } from "../tools/llmsearch/search.js";
-import { queryEnvelope } from "./envelope.js";
+import { queryEnvelope } from "../contract/envelope.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
 /** rg-style sizes: 4096, 512K, 10M, 1G. */

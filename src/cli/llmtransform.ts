@@ -10,7 +10,7 @@ import { findWorkspaceRoot, resolveInRoot } from "../text/root.js";
 import { TOOL } from "../tools/llmtransform/codes.js";
 import { buildRequest, type RequestSources } from "../tools/llmtransform/request.js";
 import { transform } from "../tools/llmtransform/transform.js";
-import { operationEnvelope } from "./envelope.js";
+import { operationEnvelope } from "../contract/envelope.js";
 import { baseProgram, runCli } from "./run.js";
 
 /** Test-only: pause this long (ms) after the temp file is synced, before the rename. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
-/** The `magellan` command: the bundled CLI with a V8 code cache (see src/contract/code-cache.cts). */
-import { runTool } from "../contract/code-cache.cjs";
+/** The `magellan` command: the bundled CLI with a V8 code cache (see src/launch/code-cache.cts). */
+import { runTool } from "../launch/code-cache.cjs";
 import { MAGELLAN_COMMANDS } from "./magellan-commands.cjs";
 
 runTool(__dirname, "magellan", MAGELLAN_COMMANDS);

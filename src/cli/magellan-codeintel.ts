@@ -19,7 +19,7 @@ import { CODEINTEL_TOOL } from "../tools/codeintel/codes.js";
 import { repoId } from "../tools/codeintel/repo-id.js";
 import { loadFile } from "../tools/codeintel/source.js";
 import { symbolsPayload } from "../tools/codeintel/symbols.js";
-import { queryEnvelope } from "./envelope.js";
+import { queryEnvelope } from "../contract/envelope.js";
 import { intOption, type CliResult } from "./run.js";
 
 const TOOL = CODEINTEL_TOOL;

@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { EXIT, ToolError } from "../contract/errors.js";
 import type { Diagnostic } from "../contract/schema.js";
 import { MAGELLAN_CODES } from "../graph/codes.js";
-import { queryEnvelope } from "./envelope.js";
+import { queryEnvelope } from "../contract/envelope.js";
 import { type CliResult, failureResult, intOption, printResult, tolerateClosedStdout } from "./output.js";
 
 export const TOOL = "magellan";

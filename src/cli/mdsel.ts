@@ -24,7 +24,7 @@ import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/i
 import { MARKDOWN_EXTENSIONS, type Workspace } from "../tools/mdsel/load.js";
 import { selectCommand } from "../tools/mdsel/select-command.js";
 
-// For the bin's code cache (src/contract/code-cache.cts).
+// For the bin's code cache (src/launch/code-cache.cts).
 export { primeCodeCache } from "../tools/mdsel/prime.js";
 import { type CliResult, printResult, tolerateClosedStdout } from "./output.js";
 
@@ -212,7 +212,7 @@ async function main(): Promise<void> {
 }
 
 /**
- * A run's start. A V8 startup snapshot (src/contract/snapshot.cts) loads this bundle once, when
+ * A run's start. A V8 startup snapshot (src/launch/snapshot.cts) loads this bundle once, when
  * the snapshot is built, and calls this in each process started from it; otherwise it runs now.
  */
 export function start(): void {

@@ -5,29 +5,15 @@
  */
 import { commonCode } from "../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../contract/errors.js";
-import { operationEnvelope, queryEnvelope } from "./envelope.js";
+import { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
+
+export { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
 
 export interface CliResult {
   envelope: unknown;
   exitCode: ExitCode;
   /** Print as JSON Lines (one record per line) instead of one document. */
   jsonl?: unknown[];
-}
-
-export type EnvelopeKind =
-  | { kind: "query"; command: string }
-  | { kind: "operation"; operationType: string }
-  | { kind: "custom"; errorEnvelope: (err: ToolError) => unknown };
-
-export function errorEnvelope(tool: string, kind: EnvelopeKind, err: ToolError): unknown {
-  switch (kind.kind) {
-    case "query":
-      return queryEnvelope(tool, kind.command, err.toErrorResponse(), { diagnostics: [err.toDiagnostic(tool)] });
-    case "operation":
-      return operationEnvelope(tool, kind.operationType, "error", err.message, { error: err.toDiagnostic(tool) });
-    case "custom":
-      return kind.errorEnvelope(err);
-  }
 }
 
 /** A ToolError becomes its envelope; anything else is a bug: stack on stderr, INTERNAL, exit 1. */

@@ -1,6 +1,6 @@
 /**
  * What a fresh V8 code cache should hold. A bin writes its cache once per build and command, at
- * the exit of the first run (src/contract/code-cache.cts), with the functions that run compiled;
+ * the exit of the first run (src/launch/code-cache.cts), with the functions that run compiled;
  * later runs compile only what the cache lacks. Were that first run a small changelog, or a
  * missing file, every later run on a document with code, tables or quotes would compile
  * markdown-it and mdsel's block rules itself. So before the cache is written, both parsers and

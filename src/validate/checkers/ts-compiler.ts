@@ -16,7 +16,7 @@ import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type TS from "typescript";
-import { loadWithCodeCache, privateCacheDir } from "../../contract/code-cache.cjs";
+import { loadWithCodeCache, privateCacheDir } from "../../launch/code-cache.cjs";
 
 export type { TS };
 

@@ -1,5 +1,5 @@
 /**
- * src/contract/code-cache.cts: a CommonJS bundle run with a V8 code cache (every tool's bin runs
+ * src/launch/code-cache.cts: a CommonJS bundle run with a V8 code cache (every tool's bin runs
  * its bundle this way). Each case runs a real Node process with its own TMPDIR, so the cache
  * directory is the test's alone.
  */
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { DIST, binPath, tempDir } from "../support/run.js";
 
-const CODE_CACHE = join(DIST, "src", "contract", "code-cache.cjs");
+const CODE_CACHE = join(DIST, "src", "launch", "code-cache.cjs");
 
 function run(bundle: string, tmp: string, env: Record<string, string> = {}): string {
   const r = spawnSync(process.execPath, ["-e", `require(${JSON.stringify(CODE_CACHE)}).runBundle(${JSON.stringify(bundle)}, "find")`], {

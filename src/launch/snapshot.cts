@@ -120,7 +120,7 @@ export function launcherScript(tool: string): string {
   const bundles = [`${tool}.bundle.cjs`, ...spec.libraries.map((l) => `${l}.bundle.cjs`)].map((b) => `"$dir/${b}"`).join(" ");
   return `#!/bin/sh
 # The \`${tool}\` command, written by scripts/bundle.ts. \`${tool} ${spec.commands.join("|")}\` without flags
-# starts node from a V8 startup snapshot of the bundled CLI (src/contract/snapshot.cts) when one
+# starts node from a V8 startup snapshot of the bundled CLI (src/launch/snapshot.cts) when one
 # was built by this node binary from these bundles; any other run, or the first, runs
 # ${tool}-bin.cjs, which builds the snapshot as it exits.
 unset NODE_EXTRA_CA_CERTS

@@ -1,6 +1,11 @@
-import { executionId, timestamp } from "../contract/ids.js";
-import type { Diagnostic } from "../contract/schema.js";
-import { SCHEMA_VERSION } from "../contract/version.js";
+/**
+ * The envelopes of CONTRACT.md, built once for every adapter (CLI, daemon, MCP server): a query
+ * envelope, a mutation envelope (OperationResult), and the error envelope of either kind.
+ */
+import type { ToolError } from "./errors.js";
+import { executionId, timestamp } from "./ids.js";
+import type { Diagnostic } from "./schema.js";
+import { SCHEMA_VERSION } from "./version.js";
 
 /** CONTRACT.md query envelope: JsonResponse + command + diagnostics. */
 export function queryEnvelope(
@@ -46,4 +51,21 @@ export function operationEnvelope(
   if (extra.error !== undefined) env.error = extra.error;
   if (extra.diagnostics && extra.diagnostics.length > 0) env.diagnostics = extra.diagnostics;
   return env;
+}
+
+export type EnvelopeKind =
+  | { kind: "query"; command: string }
+  | { kind: "operation"; operationType: string }
+  | { kind: "custom"; errorEnvelope: (err: ToolError) => unknown };
+
+/** The envelope a ToolError becomes, for a query tool or a mutation tool. */
+export function errorEnvelope(tool: string, kind: EnvelopeKind, err: ToolError): unknown {
+  switch (kind.kind) {
+    case "query":
+      return queryEnvelope(tool, kind.command, err.toErrorResponse(), { diagnostics: [err.toDiagnostic(tool)] });
+    case "operation":
+      return operationEnvelope(tool, kind.operationType, "error", err.message, { error: err.toDiagnostic(tool) });
+    case "custom":
+      return kind.errorEnvelope(err);
+  }
 }

@@ -1,5 +1,5 @@
 /**
- * src/contract/snapshot.cts: mdsel's launcher starts node from a V8 startup snapshot of the
+ * src/launch/snapshot.cts: mdsel's launcher starts node from a V8 startup snapshot of the
  * bundled CLI once a run has built one. Each case runs the real launcher with its own TMPDIR, so
  * the cache directory (and the snapshot in it) is the test's alone.
  */
@@ -106,7 +106,7 @@ describe("mdsel's startup snapshot", () => {
     assert.equal(run(LAUNCHER, ["index", README], tmp).status, 0);
     // The same files, mtimes kept: the snapshot's key matches, but its paths are the old ones.
     const moved = tempDir("snap-moved-");
-    for (const d of ["cli", "contract"]) cpSync(join(DIST, "src", d), join(moved, "src", d), { recursive: true, preserveTimestamps: true });
+    for (const d of ["cli", "contract", "launch"]) cpSync(join(DIST, "src", d), join(moved, "src", d), { recursive: true, preserveTimestamps: true });
     const launcher = join(moved, "src", "cli", "mdsel");
     assert.equal(startsFromSnapshot(launcher, tmp), true);
     const ours = run(launcher, ["select", "readme::heading:h2[0]", README], tmp);
