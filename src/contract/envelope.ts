@@ -62,9 +62,9 @@ export type EnvelopeKind =
 export function errorEnvelope(tool: string, kind: EnvelopeKind, err: ToolError): unknown {
   switch (kind.kind) {
     case "query":
-      return queryEnvelope(tool, kind.command, err.toErrorResponse(), { diagnostics: [err.toDiagnostic(tool)] });
+      return queryEnvelope(tool, kind.command, err.toErrorResponse(), { partial: err.partial, diagnostics: [err.toDiagnostic(tool), ...err.diagnostics] });
     case "operation":
-      return operationEnvelope(tool, kind.operationType, "error", err.message, { error: err.toDiagnostic(tool) });
+      return operationEnvelope(tool, kind.operationType, "error", err.message, { error: err.toDiagnostic(tool), diagnostics: err.diagnostics });
     case "custom":
       return kind.errorEnvelope(err);
   }

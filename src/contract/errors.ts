@@ -16,6 +16,10 @@ export interface ToolErrorInit {
   span?: Span;
   /** 2 for invalid arguments or usage, 1 for any other failure. */
   exitCode?: ExitCode;
+  /** Warnings that qualify the failure (an incomplete index behind a not-found), after its own diagnostic. */
+  diagnostics?: Diagnostic[];
+  /** The failure may be a false one because what answered is incomplete: the envelope says partial. */
+  partial?: boolean;
 }
 
 const TOOL_ERROR = Symbol.for("llmtools.ToolError");
@@ -40,6 +44,8 @@ export class ToolError extends Error {
   readonly file: string | undefined;
   readonly span: Span | undefined;
   readonly exitCode: ExitCode;
+  readonly diagnostics: Diagnostic[];
+  readonly partial: boolean;
 
   constructor(init: ToolErrorInit) {
     super(init.message);
@@ -51,7 +57,25 @@ export class ToolError extends Error {
     this.file = init.file;
     this.span = init.span;
     this.exitCode = init.exitCode ?? EXIT.failure;
+    this.diagnostics = init.diagnostics ?? [];
+    this.partial = init.partial ?? false;
     Object.defineProperty(this, TOOL_ERROR, { value: true });
+  }
+
+  /** The same failure, qualified by more warnings (and partial when they say the answer may be false). */
+  qualified(diagnostics: Diagnostic[], partial: boolean): ToolError {
+    return new ToolError({
+      code: this.code,
+      error: this.error,
+      message: this.message,
+      remediation: this.remediation,
+      note: this.note,
+      file: this.file,
+      span: this.span,
+      exitCode: this.exitCode,
+      diagnostics: [...this.diagnostics, ...diagnostics],
+      partial: this.partial || partial,
+    });
   }
 
   toDiagnostic(tool: string): Diagnostic {

@@ -285,6 +285,36 @@ export function setMeta(db: DB, key: string, value: string): void {
   db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
 }
 
+export interface IndexState {
+  /** Answers drawn from this index may miss symbols, references or calls. */
+  incomplete: boolean;
+  /** Why, in words an agent can act on. */
+  reason?: string;
+}
+
+/**
+ * Whether the index is whole: a cold index stores symbols file by file and references last (a
+ * run killed before the end leaves resolve_pending), and any index run marks itself running
+ * while it replaces files (index_running: its pid), so that a reader in between says so.
+ */
+export function indexState(db: DB): IndexState {
+  if (getMeta(db, "resolve_pending") === "1") {
+    const pid = Number(getMeta(db, "index_running") ?? NaN);
+    const live = Number.isInteger(pid) && pid > 0 && pidAlive(pid);
+    return {
+      incomplete: true,
+      reason: live
+        ? "a full index is running: files not stored yet and every reference are missing"
+        : "a full index was interrupted: some files, references and calls are missing",
+    };
+  }
+  const pid = Number(getMeta(db, "index_running") ?? NaN);
+  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && pidAlive(pid)) {
+    return { incomplete: true, reason: "an index update is running: files it has not stored yet are answered from their earlier state" };
+  }
+  return { incomplete: false };
+}
+
 /** Deletes the database and its WAL/SHM companions (`index --rebuild`). */
 export function removeDb(path: string): void {
   for (const p of [path, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });

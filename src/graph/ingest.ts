@@ -79,7 +79,12 @@ export async function indexTree(options: IndexOptions): Promise<IndexResult> {
     if (options.rebuild) removeDb(options.dbPath);
     const db = openDb(options.dbPath, { write: true });
     try {
-      return await indexWith(db, options, t0);
+      // Readers meanwhile say that the index is being updated (indexState); a killed run leaves
+      // a dead pid here, which readers ignore.
+      db.transaction(() => setMeta(db, "index_running", String(process.pid)))();
+      const result = await indexWith(db, options, t0);
+      db.transaction(() => setMeta(db, "index_running", "0"))();
+      return result;
     } finally {
       db.close();
     }

@@ -2,7 +2,8 @@
 import { existsSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Diagnostic } from "../../contract/schema.js";
-import { type DB, getMeta, guardCorrupt, openDb } from "../../graph/db.js";
+import { type DB, getMeta, guardCorrupt, indexState, openDb } from "../../graph/db.js";
+import { ToolError } from "../../contract/errors.js";
 import { MAGELLAN_CODES } from "../../graph/codes.js";
 import { type IndexedFile, staleFiles } from "../../graph/read.js";
 import { findWorkspaceRoot } from "../../text/root.js";
@@ -51,12 +52,45 @@ export function withReadDb<T>(loc: Location, fn: (db: DB, r: Resolved) => T): T 
         const stored = getMeta(db, "root");
         root = stored && existsSync(stored) && statSync(stored).isDirectory() ? stored : findWorkspaceRoot(TOOL, undefined, loc.cwd);
       }
-      return fn(db, { root, dbPath });
+      return qualifyByState(db, () => fn(db, { root: root as string, dbPath }));
     });
   } catch (e) {
     forgetHandle(dbPath);
     throw e;
   }
+}
+
+/**
+ * An answer from an index that is incomplete or being rebuilt says so: partial, and the
+ * STALE_INDEX warning first, also when the answer is a not-found (it may be a false one).
+ */
+function qualifyByState<T>(db: DB, run: () => T): T {
+  let out: T;
+  try {
+    out = run();
+  } catch (e) {
+    const state = indexState(db);
+    if (state.incomplete && e instanceof ToolError) throw e.qualified([incompleteWarning(state.reason as string)], true);
+    throw e;
+  }
+  const state = indexState(db);
+  if (!state.incomplete || typeof out !== "object" || out === null || !Array.isArray((out as { diagnostics?: unknown }).diagnostics)) return out;
+  const a = out as unknown as Answer<unknown>;
+  if (!a.diagnostics.some((d) => d.code === MAGELLAN_CODES.stale_index && d.file === undefined && d.message.startsWith("STALE_INDEX: the index is incomplete"))) {
+    a.diagnostics.unshift(incompleteWarning(state.reason as string));
+  }
+  a.partial = true;
+  return out;
+}
+
+function incompleteWarning(reason: string): Diagnostic {
+  return {
+    tool: TOOL,
+    level: "warning",
+    code: MAGELLAN_CODES.stale_index,
+    message: `STALE_INDEX: the index is incomplete (${reason}); an empty or not-found answer may be false`,
+    remediation: "Wait for 'magellan index' to finish, or run it again: an interrupted full index starts over.",
+  };
 }
 
 /**
@@ -104,17 +138,6 @@ export function freshnessDiagnostics(db: DB, root: string, paths: Iterable<strin
     file: s.path,
     remediation: "Run 'magellan index' (or keep 'magellan watch' running) to refresh the index.",
   }));
-  // A cold index stores references only after every file's symbols: until it finishes (or after
-  // it was killed) references are missing, and an answer must say so.
-  if (getMeta(db, "resolve_pending") === "1") {
-    out.unshift({
-      tool: TOOL,
-      level: "warning",
-      code: MAGELLAN_CODES.stale_index,
-      message: "STALE_INDEX: the index is incomplete (a full index is running or was interrupted); references and calls may be missing",
-      remediation: "Wait for 'magellan index' to finish, or run it again: an interrupted full index starts over.",
-    });
-  }
   if (stale.length > max) {
     out.push({
       tool: TOOL,
