@@ -17,6 +17,7 @@ import { parseArgs } from "node:util";
 import { EXIT, ToolError } from "../contract/errors.js";
 import type { Diagnostic } from "../contract/schema.js";
 import { MAGELLAN_CODES } from "../graph/codes.js";
+import { isKnownKind, kindSpellings } from "../graph/facts.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { type CliResult, failureResult, intOption, printResult, tolerateClosedStdout } from "./output.js";
 
@@ -49,6 +50,14 @@ export function answerResult(command: string, a: Answer): CliResult {
 
 export function usage(message: string, remediation: string): ToolError {
   return new ToolError({ code: MAGELLAN_CODES.usage, error: "invalid_arguments", message, remediation, exitCode: EXIT.usage });
+}
+
+/** --kind: a kind the index can hold (function, Function or fn, ...), else a usage error naming them. */
+function kindOption(v: string): string {
+  if (!isKnownKind(v)) {
+    throw usage(`--kind '${v}' is not a symbol kind; kinds: ${kindSpellings().join(", ")}`, "Pass one of those kinds (any spelling: function, Function or fn), or leave --kind out.");
+  }
+  return v;
 }
 
 export function choice<T extends string>(flag: string, allowed: readonly T[]): (v: string) => T {
@@ -142,7 +151,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
     options: [
       ...RICH,
       { flags: "--file <path>", description: "the file (relative to the root or the current directory)" },
-      { flags: "--kind <kind>", description: "only symbols of this kind (function, Function or fn; class, method, struct, ...)" },
+      { flags: "--kind <kind>", description: "only symbols of this kind (function, Function or fn; class, method, struct, ...)", parse: kindOption },
     ],
     run: async (o) => {
       const { query } = await import("../tools/magellan/queries.js");
@@ -159,7 +168,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
       { flags: "--name <name>", description: "the symbol's name; with --match exact also qualified by its scopes (Mux.ServeHTTP, click.core.Context, CLI::App::add_option)" },
       { flags: "--symbol-id <id>", description: "a symbol_id from an earlier answer" },
       { flags: "--path <path>", description: "only symbols in this file or under this folder" },
-      { flags: "--kind <kind>", description: "only symbols of this kind" },
+      { flags: "--kind <kind>", description: "only symbols of this kind", parse: kindOption },
       {
         flags: "--match <mode>",
         description: "exact (default), prefix, substring or fuzzy (case-insensitive edit distance)",
@@ -193,7 +202,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
       { flags: "--symbol-id <id>", description: "exactly one symbol" },
       { flags: "--direction <dir>", description: "in: who refers to it; out: what it refers to", parse: choice("--direction", ["in", "out"] as const) },
       { flags: "--path <path>", description: "only definitions in this file or folder" },
-      { flags: "--kind <kind>", description: "only definitions of this kind" },
+      { flags: "--kind <kind>", description: "only definitions of this kind", parse: kindOption },
       { flags: "--limit <n>", description: "at most n references (default 1000)", parse: intOption(TOOL, "--limit", 1) },
     ],
     run: async (o) => {

@@ -6,7 +6,9 @@
  * commands (find, refs, ...) run without commander when their command line is plain (see
  * magellan-quick.ts); everything else, help and usage errors included, goes through commander.
  */
+import { createRequire } from "node:module";
 import type { Command } from "commander";
+import type * as FastestLevenshtein from "fastest-levenshtein";
 import type { ToolError } from "../contract/errors.js";
 import type * as RunModule from "./run.js";
 // Everything this file loads statically comes through magellan-quick.js; the build bundles the two
@@ -122,7 +124,8 @@ commands (status, query, find, refs, files, validate, collisions) take a quicker
 
   // Without a command, the action below answers with a usage error (an envelope, exit 2)
   // instead of commander printing help to stderr and exiting 0.
-  program.action(() => undefined);
+  // An unknown command reaches it too (as an argument), to be named as such.
+  program.action(() => undefined).allowExcessArguments(true);
   return program;
 }
 
@@ -143,12 +146,24 @@ async function viaCommander(argv: string[]): Promise<void> {
       codeintelResult = r;
     });
   }
+  // An unknown command is the error to report, not the options after it.
+  if (first !== undefined && first !== "help" && !MAGELLAN_COMMANDS.includes(first)) program.allowUnknownOption(true);
   await run.runCli(
     program,
     TOOL,
     () => ({ kind: "query", command: chosen?.command ?? commandInArgv(argv) }),
-    async () => {
+    async (p) => {
       if (codeintelResult) return codeintelResult;
+      const stray = p.args[0];
+      if (!chosen && stray !== undefined) {
+        const commands = MAGELLAN_COMMANDS;
+        const { distance } = createRequire(import.meta.url)("fastest-levenshtein") as typeof FastestLevenshtein;
+        const near = commands.filter((c) => distance(c, stray) <= Math.max(1, Math.floor(c.length / 3)));
+        throw usage(
+          `unknown command '${stray}'${near.length > 0 ? `; did you mean ${near.map((c) => `'${c}'`).join(" or ")}?` : ""}`,
+          `The commands: ${commands.join(", ")}. Run 'magellan <command> --help' for one's flags.`,
+        );
+      }
       if (!chosen) {
         throw usage(
           "a command is required",

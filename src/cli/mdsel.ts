@@ -68,6 +68,8 @@ async function viaCommander(): Promise<void> {
     // Without this commander answers a bare `mdsel` with help on stderr and exit 0; the action
     // below turns it into a usage error envelope instead.
     .argument("[command]", "index or select")
+    // commander's own usage line would name the command twice ("[command] [command]").
+    .usage("[options] <index|select> [arguments...]")
     .action((cmd: string | undefined) => {
       unknownCommand = cmd;
     });

@@ -31,6 +31,16 @@ export const KINDS: Record<SymbolKind, { display: string; normalized: string }> 
   impl: { display: "Impl", normalized: "impl" },
 };
 
+/** The spellings `--kind` accepts, one per kind: `function` (also `Function`, `fn`), `class`, ... */
+export function kindSpellings(): string[] {
+  return Object.keys(KINDS).sort();
+}
+
+/** Whether `--kind` names a kind the index can hold, in any of its spellings. */
+export function isKnownKind(filter: string): boolean {
+  return Object.entries(KINDS).some(([k, v]) => kindMatches(filter, v.display, v.normalized) || filter.toLowerCase() === k);
+}
+
 /** Every spelling `--kind` accepts for a kind: `function`, `Function`, `fn`. */
 export function kindMatches(filter: string, kind: string, normalized: string): boolean {
   const f = filter.toLowerCase();
