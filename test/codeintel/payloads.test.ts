@@ -154,6 +154,8 @@ test("magellan ast: pre-order ids, parents, fields, names, 1-based ranges; --max
     assert.ok(p && p.id < n.id, "a parent comes before its children");
     const start = offsetOf(bytes, n.range.start_line, n.range.start_col);
     const end = offsetOf(bytes, n.range.end_line, n.range.end_col);
+    // The byte offsets beside the 1-based range name the same bytes.
+    assert.deepEqual([n.byte_start, n.byte_end], [start, end]);
     assert.ok(offsetOf(bytes, p.range.start_line, p.range.start_col) <= start && end <= offsetOf(bytes, p.range.end_line, p.range.end_col));
   }
   const push = d.nodes.find((n) => n.kind === "function_item" && n.name === "push");

@@ -227,7 +227,13 @@ describe("magellan queries on the multi-language fixture", () => {
     const sha = (b: Uint8Array): string => `sha256:${createHash("sha256").update(b).digest("hex")}`;
     assert.equal(s.checksums?.checksum_before, sha(bytes.subarray(s.span.byte_start, s.span.byte_end)));
     assert.equal(s.checksums?.file_checksum_before, sha(bytes));
-    assert.deepEqual(s.relationships?.callers.map((c) => [c.symbol, c.file]), [["method", "ts/app.ts"]]);
+    assert.deepEqual(s.relationships?.callers.map((c) => [c.symbol, c.span.file_path]), [["method", "ts/app.ts"]]);
+    // Each call site is a contract Span, the very span `refs` gives that call (here under an import alias).
+    const refs = (await mg(root, ["refs", "--name", "helper", "--direction", "in"])).env.data.references as Ref[];
+    for (const c of s.relationships?.callers ?? []) {
+      assert.ok(refs.some((r) => r.span.span_id === c.span.span_id && r.span.byte_start === c.span.byte_start), JSON.stringify(c));
+      assert.match(readFileSync(join(root, c.span.file_path)).subarray(c.span.byte_start, c.span.byte_end).toString("utf8"), /^\w+$/);
+    }
     assert.deepEqual(s.relationships?.callees, []);
   });
 

@@ -37,7 +37,7 @@ export interface Match {
   name_span: SpanLike;
   context?: { before: string[]; selected: string[]; after: string[] };
   checksums?: { checksum_before: string; file_checksum_before: string };
-  relationships?: { callers: { symbol: string; file: string }[]; callees: { symbol: string; file: string }[]; imports: string[]; exports: string[] };
+  relationships?: { callers: { symbol: string; span: SpanLike }[]; callees: { symbol: string; span: SpanLike }[]; imports: string[]; exports: string[] };
 }
 
 export interface Ref {

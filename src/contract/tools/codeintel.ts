@@ -64,6 +64,9 @@ export const AstNodeSchema = z
     name: z.string().optional(),
     is_named: z.boolean(),
     range: CodeIntelRangeSchema,
+    /** Beside the payload's 1-based range: the node's UTF-8 byte offsets in the file as stored (end exclusive). */
+    byte_start: uint,
+    byte_end: uint,
   })
   .strict();
 export type AstNode = z.infer<typeof AstNodeSchema>;

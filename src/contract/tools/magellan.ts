@@ -11,9 +11,8 @@ const checksum = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
 export const SpanContextSchema = z.object({ before: z.array(z.string()), selected: z.array(z.string()), after: z.array(z.string()) }).strict();
 export const SpanChecksumsSchema = z.object({ checksum_before: checksum, file_checksum_before: checksum }).strict();
-const RelatedSchema = z
-  .object({ file: z.string(), symbol: z.string(), byte_start: uint, byte_end: uint, line: uint, symbol_id: hex16.optional(), resolution: z.string().optional() })
-  .strict();
+/** A call site (its Span) and the symbol at the other end: the caller for callers, the callee for callees. */
+const RelatedSchema = z.object({ symbol: z.string(), symbol_id: hex16.optional(), resolution: z.string().optional(), span: SpanSchema }).strict();
 export const SpanRelationshipsSchema = z
   .object({ callers: z.array(RelatedSchema), callees: z.array(RelatedSchema), imports: z.array(z.string()), exports: z.array(z.string()) })
   .strict();

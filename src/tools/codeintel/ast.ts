@@ -90,6 +90,8 @@ export function astNode(file: LoadedFile, v: NodeVisit): AstNode {
     name: bestName(file, v),
     is_named: v.isNamed,
     range: rangeOf(file, v.startIndex, v.endIndex),
+    byte_start: file.decoded.toByte(v.startIndex),
+    byte_end: file.decoded.toByte(v.endIndex),
   });
 }
 

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { DB } from "../../graph/db.js";
-import { type RefRecord, type SymbolRecord, callees, callers, importsOfFile } from "../../graph/read.js";
+import { type RefRecord, type SymbolRecord, callees, callers, importsOfFile, spanOf } from "../../graph/read.js";
 
 export interface RichOptions {
   context?: number;
@@ -75,16 +75,15 @@ export function spanExtras(
   return out;
 }
 
+/** A call site as a contract Span (the call's bytes), with the symbol at the other end of it. */
 function related(r: RefRecord, side: "caller" | "callee"): Record<string, unknown> {
-  const base = {
-    file: r.path,
-    symbol: side === "caller" ? (r.caller_name ?? "<top level>") : r.name,
-    byte_start: r.byte_start,
-    byte_end: r.byte_end,
-    line: r.start_line,
-  };
   const id = side === "caller" ? r.caller_symbol_id : r.target_symbol_id;
-  return { ...base, ...(id ? { symbol_id: id } : {}), resolution: r.resolution };
+  return {
+    symbol: side === "caller" ? (r.caller_name ?? "<top level>") : r.name,
+    ...(id ? { symbol_id: id } : {}),
+    resolution: r.resolution,
+    span: spanOf(r.path, r),
+  };
 }
 
 export function relationships(db: DB, s: SymbolRecord, o: RichOptions, exportsOfFile: (fileId: number) => string[]): Record<string, unknown> {
