@@ -24,7 +24,7 @@ describe("index with and without flags", () => {
     writeFileSync(join(dir, "bin.md"), Buffer.from([0x23, 0x20, 0x00, 0x41]));
     const cases: { args: string[]; code: number }[] = [
       { args: ["a.md", "b.md"], code: 0 },
-      { args: [join(SEED, "README.md")], code: 0 },
+      { args: [join(SEED, "README.md")], code: 1 }, // outside the workspace root: not read
       { args: ["a.md", "missing.md"], code: 4 },
       { args: ["missing.md"], code: 1 },
       { args: ["bin.md"], code: 1 },

@@ -1,6 +1,6 @@
 /** Each error type, its stable code, suggestions, and the exit codes 0/1/2/4. */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { tempDir } from "../support/run.js";
@@ -63,6 +63,36 @@ describe("errors and exit codes", () => {
     const sel = await select(["good::heading:h1[0]", "bad::root", "good.md", "bad.md"], { cwd: dir });
     assert.equal(sel.code, 4);
     assert.equal(sel.env.data!.matches[0]!.content, "# Good\n\ntext");
+  });
+
+  it("nothing outside the workspace root is read: a path there, a symlink leading there (MDSEL_E107); a pipe still is", async () => {
+    const outside = tempDir("mdsel-outside-");
+    writeFileSync(join(outside, "secret.md"), "# Secret\n\nnot yours\n");
+    const dir = tempDir("mdsel-root-");
+    writeFileSync(join(dir, "good.md"), "# Good\n\ntext\n");
+    symlinkSync(join(outside, "secret.md"), join(dir, "link.md"));
+    const { code, env } = await index(["good.md", join(outside, "secret.md"), "link.md", "--root", dir], { cwd: dir });
+    assert.equal(code, 4);
+    assert.deepEqual(env.errors!.map((e) => [e.code, e.file]), [
+      ["MDSEL_E107", join(outside, "secret.md")],
+      ["MDSEL_E107", "link.md"],
+    ]);
+    assert.ok(!JSON.stringify(env).includes("not yours"), "the outside file's text is not in the answer");
+    const sel = await select(["link::root", "link.md", "--root", dir], { cwd: dir });
+    assert.equal(sel.code, 1);
+    assert.ok(!JSON.stringify(sel.env).includes("not yours"));
+  });
+
+  it("invalid UTF-8 is refused at its first bad byte, also far into a large file", async () => {
+    const dir = tempDir("mdsel-utf8-");
+    const good = Buffer.from("# Title\n\nSome words, été in UTF-8.\n\n".repeat(40_000));
+    const at = good.length - 5;
+    const bytes = Buffer.concat([good.subarray(0, at), Buffer.from([0xe9, 0x74]), good.subarray(at)]);
+    writeFileSync(join(dir, "big.md"), bytes);
+    const { code, env } = await index(["big.md"], { cwd: dir });
+    assert.equal(code, 1);
+    assert.equal(env.errors![0]!.code, "MDSEL_E101");
+    assert.match(env.errors![0]!.message, new RegExp(`at byte ${at} `));
   });
 
   it("no Markdown files in the directory and none given: FILE_NOT_FOUND MDSEL_E106", async () => {

@@ -8,6 +8,7 @@ import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import type { Span } from "../../contract/schema.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
+import { firstInvalidUtf8, isValidUtf8 } from "../../text/utf8.js";
 import { spanId } from "../../contract/ids.js";
 import { MDSEL_CODES, MdselFault } from "./errors.js";
 import { K_HEADING, K_OTHER, KIND_NAMES, type NodeKind, type NodeTable } from "./block-marks.js";
@@ -193,8 +194,9 @@ export async function buildDocument(bytes: Buffer, namespace: string, filePath: 
 
 /** buildDocument without the promise (parsing is synchronous). */
 export function buildDocumentSync(bytes: Buffer, namespace: string, filePath: string, given: string = filePath): MdDocument {
-  const decoded = decodeBytes(bytes);
-  if (!decoded.valid) {
+  // Checked before decoding: decoding a large invalid file with replacement characters and its
+  // offset map cost over 500 MB (a 5 MB latin1 file) only to be refused.
+  if (!isValidUtf8(bytes)) {
     const at = firstInvalidUtf8(bytes);
     const pos = new LineIndex(bytes).position(at);
     throw new MdselFault({
@@ -205,6 +207,7 @@ export function buildDocumentSync(bytes: Buffer, namespace: string, filePath: st
       remediation: "Re-encode the file as UTF-8 (e.g. iconv -f latin1 -t utf-8).",
     });
   }
+  const decoded = decodeBytes(bytes);
   const text = decoded.text;
   // One search for the line starts, shared by the scanner and the spans.
   const lineStarts = lineStartsOf(text);
@@ -512,12 +515,3 @@ export function countWords(doc: MdDocument, start: number, end: number): number 
   return firstWordAtOrAfter(doc, end) - firstWordAtOrAfter(doc, start);
 }
 
-function firstInvalidUtf8(bytes: Buffer): number {
-  // decodeBytes marks each invalid byte with U+FFFD; find the first whose source is not EF BF BD.
-  const d = decodeBytes(bytes);
-  for (let i = d.text.indexOf("\ufffd"); i !== -1; i = d.text.indexOf("\ufffd", i + 1)) {
-    const b = d.toByte(i);
-    if (!(bytes[b] === 0xef && bytes[b + 1] === 0xbf && bytes[b + 2] === 0xbd)) return b;
-  }
-  return 0;
-}

@@ -17,6 +17,7 @@ export const MDSEL_CODES = {
   namespace_not_found: errorCode(TOOL, "E104"),
   parser_failed: errorCode(TOOL, "E105"),
   no_documents: errorCode(TOOL, "E106"),
+  outside_root: errorCode(TOOL, "E107"),
 } as const;
 
 export type ErrorEntry = MdselErrorEntry;

@@ -3,10 +3,12 @@
  * `readme` names README.md), collisions, discovery of the Markdown files of a directory,
  * and lazy parsing so a selector touches only the documents it names.
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { ToolError } from "../../contract/errors.js";
+import { resolveInRoot } from "../../text/root.js";
 import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { buildDocument, readMarkdownFile, type LoadOptions, type MdDocument } from "./document.js";
-import { MDSEL_CODES, MdselFault, type ErrorEntry } from "./errors.js";
+import { MDSEL_CODES, MdselFault, TOOL, type ErrorEntry } from "./errors.js";
 
 export const MARKDOWN_EXTENSIONS = [".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdx"];
 
@@ -64,7 +66,34 @@ export function discoverMarkdown(ws: Workspace): string[] {
   return names.sort();
 }
 
+/**
+ * Nothing outside the workspace root is read (a path there, or a symlink leading there), except
+ * a pipe or device named on purpose (`mdsel index <(curl …)`): it is no file of another tree.
+ */
+function assertReadable(ws: Workspace, src: Source): void {
+  let st;
+  try {
+    st = statSync(src.abs);
+  } catch {
+    return; // Not there: readMarkdownFile says so.
+  }
+  if (!st.isFile() && !st.isDirectory()) return;
+  try {
+    resolveInRoot(TOOL, ws.root, src.abs, ws.cwd);
+  } catch (e) {
+    if (!(e instanceof ToolError)) throw e;
+    throw new MdselFault({
+      file: src.given,
+      type: "PROCESSING_ERROR",
+      code: MDSEL_CODES.outside_root,
+      message: `Outside the workspace root: ${src.given} ${realpathSync(src.abs) === src.abs ? "lies" : "resolves (through a symlink)"} outside ${ws.root}`,
+      remediation: "Name a file inside the workspace root, or pass --root DIR to widen it.",
+    });
+  }
+}
+
 export async function loadDocument(ws: Workspace, src: Source): Promise<MdDocument> {
+  assertReadable(ws, src);
   const options: LoadOptions = ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes };
   const bytes = readMarkdownFile(src.abs, src.given, options);
   return buildDocument(bytes, src.namespace, src.filePath, src.given);
