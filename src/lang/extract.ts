@@ -197,28 +197,67 @@ export function extractFacts(language: LanguageId, bytes: Uint8Array): FileFacts
   }
 }
 
+/**
+ * Above this many UTF-16 units a file's matches are taken window by window, and each window's
+ * reference matches are folded into compact records before the next window is matched: all of a
+ * 4 MB minified bundle's matches at once took over 200 MB of heap (one object per capture), which
+ * made indexing memory grow with the largest file. MAGELLAN_MATCH_WINDOW sets it (tests).
+ */
+function matchWindow(): number {
+  const v = Number(process.env.MAGELLAN_MATCH_WINDOW);
+  return Number.isInteger(v) && v > 0 ? v : 1 << 18;
+}
+
+/**
+ * The matches of the file's query, in windows of its text: each match comes once, from the
+ * window holding the first of its captures (a match intersects that window, so the window's
+ * search finds it; the others that find it skip it).
+ */
+function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number): Generator<QMatch[]> {
+  const window = matchWindow();
+  if (!rawMatchesSupported() || length <= window) {
+    yield rawMatchesSupported() ? rawMatches(query, tree) : query.matches(tree.rootNode);
+    return;
+  }
+  for (let a = 0; a < length; a += window) {
+    const b = Math.min(length, a + window);
+    // One unit wider on each side, so that a zero-width node (a MISSING token) at a window's
+    // edge is seen by the window that owns it.
+    const ms = rawMatches(query, tree, { startByte: Math.max(0, a - 1) * 2, endByte: Math.min(length, b + 1) * 2 });
+    const mine: QMatch[] = [];
+    for (const m of ms) {
+      let first = Infinity;
+      for (const c of m.captures) first = Math.min(first, startOf(c.node));
+      // A match without captures has no place: keep it in the first window only.
+      if (first === Infinity ? a === 0 : first >= a && (first < b || b === length)) mine.push(m);
+    }
+    yield mine;
+  }
+}
+
 /** Extraction over an existing tree (for callers that parse themselves). */
 export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded: DecodedText): FileFacts {
   const rootNode = tree.rootNode;
   const symbolMatches: QMatch[] = [];
-  const referenceMatches: QMatch[] = [];
   const importMatches: QMatch[] = [];
+  const refs = new ReferenceCollector(language, decoded.text);
   const query = queryFor(language);
-  const matches: QMatch[] = rawMatchesSupported() ? rawMatches(query, tree) : query.matches(rootNode);
-  for (const m of matches) {
-    const first = (m.captures[0] as QMatch["captures"][number] | undefined)?.name;
-    if (first === undefined) continue;
-    let purpose = 0;
-    for (const c of m.captures) {
-      const n = c.name;
-      if (n.startsWith("def.") || n.startsWith("flag.") || n.startsWith("flag_name.")) purpose = 1;
-      else if (n.startsWith("ref.")) purpose = 2;
-      else if (n.startsWith("import")) purpose = 3;
-      if (purpose) break;
+  for (const matches of windowedMatches(query, tree, decoded.text.length)) {
+    for (const m of matches) {
+      const first = (m.captures[0] as QMatch["captures"][number] | undefined)?.name;
+      if (first === undefined) continue;
+      let purpose = 0;
+      for (const c of m.captures) {
+        const n = c.name;
+        if (n.startsWith("def.") || n.startsWith("flag.") || n.startsWith("flag_name.")) purpose = 1;
+        else if (n.startsWith("ref.")) purpose = 2;
+        else if (n.startsWith("import")) purpose = 3;
+        if (purpose) break;
+      }
+      if (purpose === 1) symbolMatches.push(m);
+      else if (purpose === 2) refs.add(m);
+      else if (purpose === 3) importMatches.push(m);
     }
-    if (purpose === 1) symbolMatches.push(m);
-    else if (purpose === 2) referenceMatches.push(m);
-    else if (purpose === 3) importMatches.push(m);
   }
   const merged: number[] = [];
   const symbols = extractSymbols(language, symbolMatches, decoded, merged);
@@ -227,7 +266,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   const { imports, importRefs, aliasStarts } = extractImports(importMatches, decoded, QUALIFIER_SEPARATOR[language]);
   // Local names bound by imports are declarations, not references.
   for (const a of aliasStarts) nameStarts.add(a);
-  const references = extractReferences(language, referenceMatches, decoded, nameStarts, importRefs);
+  const references = refs.finish(decoded, nameStarts, importRefs);
   assignEnclosing(symbols, references);
   return { language, symbols, references, imports, has_errors: rootNode.hasError };
 }
@@ -429,17 +468,19 @@ function byteRange(decoded: DecodedText, start: number, end: number): ByteRange 
 
 const KIND_RANK: Record<string, number> = { ignore: 5, call: 4, write: 3, type: 2, read: 1 };
 
-function extractReferences(
-  language: LanguageId,
-  matches: QMatch[],
-  decoded: DecodedText,
-  definitionNames: Set<number>,
-  importRefs: ExtractedReference[],
-): ExtractedReference[] {
-  const text = decoded.text;
-  // Keyed by the name's UTF-16 start index (two names never start at the same place).
-  const best = new Map<number, { rank: number; kind: string; node: QNode; qualifier?: QNode }>();
-  for (const m of matches) {
+/**
+ * The references of a file, folded match by match into one record per name start (the most
+ * specific kind wins, then the one with a qualifier), holding positions and text only: no node
+ * outlives its window of matches.
+ */
+class ReferenceCollector {
+  private readonly best = new Map<number, { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string }>();
+  constructor(
+    private readonly language: LanguageId,
+    private readonly text: string,
+  ) {}
+
+  add(m: QMatch): void {
     let refNode: QNode | undefined;
     let kind: string | undefined;
     let qualifier: QNode | undefined;
@@ -450,33 +491,36 @@ function extractReferences(
         kind = n.slice(4);
       } else if (n === "qualifier") qualifier = c.node;
     }
-    if (!refNode || !kind) continue;
+    if (!refNode || !kind) return;
     const rank = KIND_RANK[kind];
-    if (rank === undefined) throw new Error(`${language}/references.scm: unknown capture @ref.${kind}`);
+    if (rank === undefined) throw new Error(`${this.language}/references.scm: unknown capture @ref.${kind}`);
     const at = startOf(refNode);
-    const prev = best.get(at);
-    if (prev && (prev.rank > rank || (prev.rank === rank && (prev.qualifier || !qualifier)))) continue;
-    best.set(at, qualifier ? { rank, kind, node: refNode, qualifier } : { rank, kind, node: refNode });
-  }
-  const importStarts = new Set<number>();
-  for (const r of importRefs) importStarts.add(r.range.byte_start);
-  const out: ExtractedReference[] = [];
-  for (const [, r] of best) {
-    if (r.kind === "ignore") continue;
-    const start = startOf(r.node);
-    const end = r.node.endIndex;
-    const range = byteRange(decoded, start, end);
-    if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
-    const ref: ExtractedReference = { name: text.slice(start, end), kind: r.kind as ReferenceKind, range };
-    if (r.qualifier) {
-      const q = qualifierText(text, r.qualifier);
-      if (q) ref.qualifier = q;
+    const prev = this.best.get(at);
+    if (prev && (prev.rank > rank || (prev.rank === rank && (prev.hasQualifier || !qualifier)))) return;
+    const rec: { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string } = { rank, kind, end: refNode.endIndex, hasQualifier: qualifier !== undefined };
+    if (qualifier && kind !== "ignore") {
+      const q = qualifierText(this.text, qualifier);
+      if (q) rec.qualifier = q;
     }
-    out.push(ref);
+    this.best.set(at, rec);
   }
-  out.push(...importRefs);
-  out.sort((a, b) => a.range.byte_start - b.range.byte_start);
-  return out;
+
+  finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[]): ExtractedReference[] {
+    const importStarts = new Set<number>();
+    for (const r of importRefs) importStarts.add(r.range.byte_start);
+    const out: ExtractedReference[] = [];
+    for (const [start, r] of this.best) {
+      if (r.kind === "ignore") continue;
+      const range = byteRange(decoded, start, r.end);
+      if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
+      const ref: ExtractedReference = { name: this.text.slice(start, r.end), kind: r.kind as ReferenceKind, range };
+      if (r.qualifier) ref.qualifier = r.qualifier;
+      out.push(ref);
+    }
+    out.push(...importRefs);
+    out.sort((a, b) => a.range.byte_start - b.range.byte_start);
+    return out;
+  }
 }
 
 /**

@@ -133,14 +133,18 @@ export interface RawMatch {
  * All matches of `query` under the tree's root, in the order `query.matches(tree.rootNode)` gives
  * them, with the same text predicates applied. Call only when rawMatchesSupported().
  */
-export function rawMatches(query: Parser.Query, tree: Parser.Tree): RawMatch[] {
+export function rawMatches(query: Parser.Query, tree: Parser.Tree, range?: { startByte: number; endByte: number }): RawMatch[] {
   const b = binding as Binding;
   const q = query as RawQuery;
   // The native call reads the node to search under from the transfer array, as marshalNode leaves it.
   const root = tree.rootNode as unknown as Record<number, number>;
   const t0 = b.nodeTransferArray;
   for (let i = 0; i < FIELDS; i++) t0[i] = root[i] as number;
-  const [flat, nodes] = q._matches(tree, 0, 0, 0, 0, 0, 0, 0xffffffff, 0xffffffff, 0);
+  // A byte range (of the parsed UTF-16 text, 2 bytes per unit) limits the search to the matches
+  // intersecting it: extraction of a huge file goes window by window (extract.ts).
+  const [flat, nodes] = range
+    ? q._matches(tree, 0, 0, 0, 0, range.startByte, range.endByte, 0xffffffff, 0xffffffff, 0)
+    : q._matches(tree, 0, 0, 0, 0, 0, 0, 0xffffffff, 0xffffffff, 0);
   // Read after the call: the native side replaces the array when it needs a longer one.
   const transfer = b.nodeTransferArray;
   const captured: (CapturedNode | null)[] = new Array(nodes.length);

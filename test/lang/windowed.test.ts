@@ -1,0 +1,63 @@
+/**
+ * A large file's matches are taken window by window (extract.ts), so that extraction memory does
+ * not grow with the largest file. The facts must be exactly those of one pass over the file:
+ * here the window is made tiny (a few hundred characters, so many matches cross a window edge) and
+ * every real file of the fixtures and of src/lang is extracted both ways.
+ */
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { extractFacts } from "../../src/lang/extract.js";
+import { languageForPath } from "../../src/lang/registry.js";
+
+const REPO = fileURLToPath(new URL("../../../", import.meta.url));
+
+function files(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) files(p, out);
+    else if (languageForPath(p)) out.push(p);
+  }
+  return out;
+}
+
+test("windowed extraction gives exactly the facts of one pass, in every language", () => {
+  const all = [...files(join(REPO, "test", "fixtures")), ...files(join(REPO, "src", "lang"))];
+  const langs = new Set<string>();
+  let n = 0;
+  try {
+    for (const f of all) {
+      const language = languageForPath(f)?.id;
+      if (!language) continue;
+      const bytes = readFileSync(f);
+      delete process.env.MAGELLAN_MATCH_WINDOW;
+      const whole = extractFacts(language, bytes);
+      process.env.MAGELLAN_MATCH_WINDOW = String(160 + (n % 211));
+      const windowed = extractFacts(language, bytes);
+      assert.deepEqual(windowed, whole, `${f.slice(REPO.length)} with a window of ${process.env.MAGELLAN_MATCH_WINDOW}`);
+      langs.add(language);
+      n++;
+    }
+  } finally {
+    delete process.env.MAGELLAN_MATCH_WINDOW;
+  }
+  assert.ok(n > 30, `${n} files compared`);
+  for (const l of ["typescript", "tsx", "javascript", "python", "rust", "go", "java", "c", "cpp"]) assert.ok(langs.has(l), `no ${l} file compared`);
+});
+
+test("a zero-width node at a window's edge (a MISSING token) is kept", () => {
+  // `int f(` … : tree-sitter inserts zero-width MISSING nodes; every edge position is tried.
+  const src = Buffer.from("struct S { int a; };\nint f(struct S s) { return s.a + g(s; }\nint g(struct S s) { return s.a }\n");
+  delete process.env.MAGELLAN_MATCH_WINDOW;
+  const whole = extractFacts("c", src);
+  try {
+    for (let w = 3; w < src.length; w++) {
+      process.env.MAGELLAN_MATCH_WINDOW = String(w);
+      assert.deepEqual(extractFacts("c", src), whole, `window ${w}`);
+    }
+  } finally {
+    delete process.env.MAGELLAN_MATCH_WINDOW;
+  }
+});
