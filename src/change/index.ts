@@ -356,7 +356,7 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
     // 3. Every new file complete and synced beside its target.
     try {
       for (const s of staged) if (s.t.file.after !== null) writeTemp(s, s.t.file.after);
-      opts.beforeRename?.(staged.filter((s) => s.temp).map((s) => s.dir.at(s.temp as string)));
+      opts.beforeRename?.(staged.filter((s) => s.temp).map((s) => join(s.dir.real, s.temp as string)));
       // 4. Nothing moved while we wrote: the directory is where it was, the target is the file we read, the temp is ours.
       const moved: string[] = [];
       for (const s of staged) {
