@@ -1,0 +1,107 @@
+/**
+ * Kill safety: a process SIGKILLed at a random moment of a 20-file commitChange leaves, after
+ * recoverChanges, every file wholly before or wholly after, and all of them the same way.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { listOperations, recoverChanges } from "../../src/change/index.js";
+import { DIST, tempDir } from "../support/run.js";
+
+const N = 20;
+const WORKER = join(DIST, "test", "support", "change-kill-worker.js");
+const before = (i: number): string => `export const v${i} = "before";\n`.repeat(20);
+const after = (i: number): string => `export const v${i} = "after";\n`.repeat(21);
+
+/**
+ * The kills test the order of writes, not the disk: on tmpfs (when there is one) the 40 fsyncs of
+ * each of the 50 commits cost nothing and the test runs in seconds.
+ */
+const SHM = existsSync("/dev/shm") ? "/dev/shm" : undefined;
+
+function workspace(): string {
+  const root = SHM ? realpathSync(mkdtempSync(join(SHM, "llmtools-change-kill-"))) : tempDir("change-kill-");
+  mkdirSync(join(root, "pkg"));
+  for (let i = 0; i < N; i++) writeFileSync(join(root, "pkg", `m${String(i).padStart(2, "0")}.ts`), before(i));
+  return root;
+}
+
+/** "before" / "after" per file, "torn" for anything else. */
+function states(root: string): string[] {
+  return Array.from({ length: N }, (_, i) => {
+    const text = readFileSync(join(root, "pkg", `m${String(i).padStart(2, "0")}.ts`), "utf8");
+    return text === before(i) ? "before" : text === after(i) ? "after" : "torn";
+  });
+}
+
+/**
+ * Runs the worker and kills it `kill.ms` after it says "go", or as soon as it reports the
+ * `kill.renamed`-th rename (never, without `kill`). Returns the timings it reported.
+ */
+async function run(root: string, mode: string, kill?: { ms: number } | { renamed: number }): Promise<{ renaming: number; done: number } | undefined> {
+  const child = spawn(process.execPath, [WORKER, root, String(N), mode], {
+    env: { ...process.env, LLMTOOLS_KILL_WORKER: "1", LLMTOOLS_CHANGE_TEST_PAUSE_MS: "3" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  let killer: Promise<void> | undefined;
+  child.stdout.on("data", (b: Buffer) => {
+    out += b.toString();
+    if (kill === undefined || killer !== undefined) return;
+    if ("ms" in kill && out.includes("go\n")) killer = sleep(kill.ms).then(() => void child.kill("SIGKILL"));
+    if ("renamed" in kill && out.includes(`renamed ${kill.renamed}\n`)) {
+      child.kill("SIGKILL");
+      killer = Promise.resolve();
+    }
+  });
+  await new Promise((resolve) => child.on("close", resolve));
+  await killer;
+  const r = /renaming ([\d.]+)/.exec(out);
+  const d = /done ([\d.]+)/.exec(out);
+  return r && d ? { renaming: Number(r[1]), done: Number(d[1]) } : undefined;
+}
+
+describe("change pipeline: SIGKILL during a 20-file commit", () => {
+  for (const mode of ["backup", "plain"]) {
+    test(`${mode}: 25 kills at random moments, then recoverChanges: all files before or all after, no temp left`, async () => {
+      // How long one commit and its prepare phase take here, so that the kills spread over all of it.
+      const probe = workspace();
+      const timing = await run(probe, mode);
+      assert.ok(timing, "the un-killed commit finished");
+      assert.deepEqual(new Set(states(probe)), new Set(["after"]));
+      rmSync(probe, { recursive: true, force: true });
+      const TRIALS = 25;
+      const tally = { before: 0, after: 0, mixedAtKill: 0 };
+      const trials = Array.from({ length: TRIALS }, (_, t) => t);
+      for (let batch = 0; batch < TRIALS; batch += 9) {
+        await Promise.all(
+          trials.slice(batch, batch + 9).map(async (t) => {
+            const root = workspace();
+            // Half at a random time over the whole commit (locks, journal, backups, temps, renames,
+            // done); half right after a random rename, where files of both versions are on disk.
+            const u = Math.random();
+            await run(root, mode, t % 2 === 0 ? { ms: u * timing.done * 1.1 } : { renamed: Math.floor(u * (N - 1)) });
+            const atKill = states(root);
+            assert.ok(!atKill.includes("torn"), `trial ${t}: a torn file right after the kill: ${atKill.join(",")}`);
+            if (new Set(atKill).size > 1) tally.mixedAtKill++;
+            recoverChanges(root);
+            const s = new Set(states(root));
+            assert.equal(s.size, 1, `trial ${t}: after recovery the files are mixed: ${states(root).join(",")}`);
+            tally[[...s][0] as "before" | "after"]++;
+            const leftovers = readdirSync(join(root, "pkg")).filter((f) => f.endsWith(".tmp"));
+            assert.deepEqual(leftovers, [], `trial ${t}: temp files left`);
+            for (const op of listOperations(root)) assert.ok(["done", "rolled_back"].includes(op.status), `trial ${t}: ${op.status}`);
+            rmSync(root, { recursive: true, force: true });
+          }),
+        );
+      }
+      // The kills did land in the middle of the renames, and on both sides of the point of no return.
+      assert.ok(tally.mixedAtKill > 0, JSON.stringify(tally));
+      assert.ok(tally.before > 0 && tally.after > 0, JSON.stringify(tally));
+      process.stderr.write(`kill test (${mode}): renames from ${timing.renaming} ms, done at ${timing.done} ms; ${JSON.stringify(tally)}\n`);
+    });
+  }
+});
