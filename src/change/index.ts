@@ -238,7 +238,7 @@ export async function commitChange(req: ChangeRequest, opts: CommitOptions = {})
   if (!Array.isArray(req.files) || req.files.length === 0) {
     throw changeError(tool, "invalid_request", "the change names no files", "Plan at least one file.", { exitCode: EXIT.usage });
   }
-  recoverChanges(root);
+  recoverChanges(root, tool);
   const targets = req.files.map((f) => resolveTarget(root, tool, f));
   const seen = new Map<string, string>();
   for (const t of targets) {
@@ -257,7 +257,7 @@ export async function commitChange(req: ChangeRequest, opts: CommitOptions = {})
     if (!got.tookOver || attempt >= 3) break;
     // A writer died holding one of these locks: finish or roll back its journal before we touch the files.
     releaseLocks(locks);
-    recoverChanges(root);
+    recoverChanges(root, tool);
   }
   try {
     return commitLocked(root, tool, req, targets, opts);
@@ -463,7 +463,7 @@ function fileChecksum(path: string): string | null {
  * reached "committing" is rolled back (temps removed; no file was touched), one that had is
  * rolled forward from its synced temp files.
  */
-export function recoverChanges(root: string): { recovered: string[] } {
+export function recoverChanges(root: string, tool: string = RECOVERY_TOOL): { recovered: string[] } {
   const recovered: string[] = [];
   const failures: string[] = [];
   let realRoot: string;
@@ -476,12 +476,12 @@ export function recoverChanges(root: string): { recovered: string[] } {
     if (entry.status !== "preparing" && entry.status !== "committing") continue;
     if (ownerAlive(entry.owner)) continue;
     const reals = entry.files.map((f) => join(realRoot, f.real));
-    const got = acquireLocksSync(RECOVERY_TOOL, reals, DEFAULT_LOCK_TIMEOUT_MS, (p) => toPosix(relative(realRoot, p)));
+    const got = acquireLocksSync(tool, reals, DEFAULT_LOCK_TIMEOUT_MS, (p) => toPosix(relative(realRoot, p)));
     try {
       // Re-read under the locks: another process may have recovered it meanwhile.
       const fresh = readEntries(realRoot).find((e) => e.operation_id === entry.operation_id);
       if (!fresh || (fresh.status !== "preparing" && fresh.status !== "committing")) continue;
-      const problems = fresh.status === "preparing" ? rollBackEntry(realRoot, fresh) : rollForwardEntry(realRoot, fresh);
+      const problems = fresh.status === "preparing" ? rollBackEntry(realRoot, fresh, tool) : rollForwardEntry(realRoot, fresh, tool);
       if (problems.length === 0) {
         fresh.note = `recovered by pid ${process.pid}: ${fresh.status === "preparing" ? "rolled back (no file had been written)" : "rolled forward (every file now has its new bytes)"}`;
         fresh.status = fresh.status === "preparing" ? "rolled_back" : "done";
@@ -498,7 +498,7 @@ export function recoverChanges(root: string): { recovered: string[] } {
   }
   if (failures.length > 0) {
     throw changeError(
-      RECOVERY_TOOL,
+      tool,
       "journal_recovery",
       `an interrupted change could not be completed: ${failures.join(" | ")}`,
       "Another program changed these files after the interruption. Inspect them (the new bytes are in the temp files named in .splice/journal/), fix them by hand, then continue; the operation is marked recovery_failed and is not retried.",
@@ -507,15 +507,15 @@ export function recoverChanges(root: string): { recovered: string[] } {
   return { recovered };
 }
 
-function dirOf(root: string, f: JournalFile): VerifiedDir {
-  return VerifiedDir.open(RECOVERY_TOOL, root, f.real, false);
+function dirOf(root: string, f: JournalFile, tool: string): VerifiedDir {
+  return VerifiedDir.open(tool, root, f.real, false);
 }
 
-function rollBackEntry(root: string, entry: JournalEntry): string[] {
+function rollBackEntry(root: string, entry: JournalEntry, tool: string): string[] {
   for (const f of entry.files) {
     if (!f.temp) continue;
     try {
-      const dir = dirOf(root, f);
+      const dir = dirOf(root, f, tool);
       try {
         unlinkSync(dir.at(f.temp));
       } catch {
@@ -530,13 +530,13 @@ function rollBackEntry(root: string, entry: JournalEntry): string[] {
   return [];
 }
 
-function rollForwardEntry(root: string, entry: JournalEntry): string[] {
+function rollForwardEntry(root: string, entry: JournalEntry, tool: string): string[] {
   const problems: string[] = [];
   const plan: { f: JournalFile; dir: VerifiedDir; action: "rename" | "unlink" | "none" }[] = [];
   try {
     // Decide every file before touching any, so a conflict leaves the whole operation as it is.
     for (const f of entry.files) {
-      const dir = dirOf(root, f);
+      const dir = dirOf(root, f, tool);
       const name = basename(f.real);
       plan.push({ f, dir, action: "none" });
       const cur = fileChecksum(dir.at(name));
@@ -601,7 +601,7 @@ export function listOperations(root: string): OperationInfo[] {
  */
 export async function undoOperation(root: string, sel: { operationId?: string; last?: boolean }, tool: string, opts: CommitOptions = {}): Promise<ChangeCommit> {
   const realRoot = realpathSync(root);
-  recoverChanges(realRoot);
+  recoverChanges(realRoot, tool);
   const entries = readEntries(realRoot);
   let entry: JournalEntry | undefined;
   if (sel.operationId !== undefined) {
