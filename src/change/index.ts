@@ -120,6 +120,8 @@ interface Staged {
   temp: string | null;
   tempId?: { dev: bigint; ino: bigint };
   current: Buffer | null;
+  beforeSum?: string | null;
+  afterSum?: string | null;
 }
 
 function changedOnDisk(tool: string, rels: string[], why: string) {
@@ -305,6 +307,8 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
       throw changedOnDisk(tool, mismatched, why);
     }
     for (const s of staged) {
+      s.beforeSum = s.current === null ? null : checksum(s.current);
+      s.afterSum = s.t.file.after === null ? null : checksum(s.t.file.after);
       if (s.t.file.after === null) continue;
       s.temp = journaled ? `.${s.t.name}.op-${operationId}.tmp` : `.${s.t.name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     }
@@ -325,8 +329,8 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
               path: s.t.rel,
               real: s.t.realRel,
               temp: s.temp,
-              before_checksum: s.current === null ? null : checksum(s.current),
-              after_checksum: s.t.file.after === null ? null : checksum(s.t.file.after),
+              before_checksum: s.beforeSum ?? null,
+              after_checksum: s.afterSum ?? null,
               backup: null,
             };
             if (s.mode !== undefined) f.mode = s.mode;
@@ -409,8 +413,8 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
     }
     const files: CommittedFile[] = staged.map((s) => ({
       path: s.t.rel,
-      before_checksum: s.current === null ? null : checksum(s.current),
-      after_checksum: s.t.file.after === null ? null : checksum(s.t.file.after),
+      before_checksum: s.beforeSum ?? null,
+      after_checksum: s.afterSum ?? null,
     }));
     const out: ChangeCommit & { removed_temps?: string[] } = { operation_id: operationId, files };
     if (removedTemps.length > 0) out.removed_temps = removedTemps;
