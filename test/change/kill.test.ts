@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpath
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { listOperations, recoverChanges } from "../../src/change/index.js";
+import { commitChange, listOperations, recoverChanges } from "../../src/change/index.js";
+import { ToolError } from "../../src/contract/errors.js";
 import { DIST, tempDir } from "../support/run.js";
 
 const N = 20;
@@ -41,9 +42,9 @@ function states(root: string): string[] {
  * Runs the worker and kills it `kill.ms` after it says "go", or as soon as it reports the
  * `kill.renamed`-th rename (never, without `kill`). Returns the timings it reported.
  */
-async function run(root: string, mode: string, kill?: { ms: number } | { renamed: number }): Promise<{ renaming: number; done: number } | undefined> {
+async function run(root: string, mode: string, kill?: { ms: number } | { renamed: number }, pauseMs = 3): Promise<{ renaming: number; done: number } | undefined> {
   const child = spawn(process.execPath, [WORKER, root, String(N), mode], {
-    env: { ...process.env, LLMTOOLS_KILL_WORKER: "1", LLMTOOLS_CHANGE_TEST_PAUSE_MS: "3" },
+    env: { ...process.env, LLMTOOLS_KILL_WORKER: "1", LLMTOOLS_CHANGE_TEST_PAUSE_MS: String(pauseMs) },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -104,4 +105,33 @@ describe("change pipeline: SIGKILL during a 20-file commit", () => {
       process.stderr.write(`kill test (${mode}): renames from ${timing.renaming} ms, done at ${timing.done} ms; ${JSON.stringify(tally)}\n`);
     });
   }
+
+  test("the next commitChange (any file, any tool) finishes a dead writer's change before its own", async () => {
+    const root = workspace();
+    writeFileSync(join(root, "other.txt"), "o\n");
+    await run(root, "backup", { renamed: 6 }, 200);
+    assert.equal(new Set(states(root)).size, 2, "the kill left both versions on disk");
+    await commitChange({ root, tool: "llmtransform", command: "edit other.txt", files: [{ path: "other.txt", before: Buffer.from("o\n"), after: Buffer.from("p\n") }] });
+    assert.deepEqual(new Set(states(root)), new Set(["after"]));
+    assert.equal(listOperations(root)[0]?.status, "done");
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  test("a file changed by another program after the kill: recovery refuses to guess (E013 naming it), marks the operation, and does not block later writes", async () => {
+    const root = workspace();
+    await run(root, "plain", { renamed: 3 }, 200);
+    const at = states(root);
+    const victim = at.lastIndexOf("before");
+    assert.ok(victim > 3, at.join(","));
+    const name = `pkg/m${String(victim).padStart(2, "0")}.ts`;
+    writeFileSync(join(root, name), "an editor saved this meanwhile\n");
+    assert.throws(
+      () => recoverChanges(root, "splice"),
+      (e: unknown) => e instanceof ToolError && e.code === "SPLICE_E013" && e.message.includes(name) && Boolean(e.remediation),
+    );
+    assert.equal(listOperations(root)[0]?.status, "recovery_failed");
+    assert.equal(readFileSync(join(root, name), "utf8"), "an editor saved this meanwhile\n", "the other program's bytes are kept");
+    assert.deepEqual(recoverChanges(root), { recovered: [] });
+    rmSync(root, { recursive: true, force: true });
+  });
 });
