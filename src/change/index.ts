@@ -26,7 +26,7 @@ import {
   type BigIntStats,
 } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { EXIT } from "../contract/errors.js";
+import { EXIT, ToolError } from "../contract/errors.js";
 import { checksum } from "../text/checksum.js";
 import { changeError } from "./errors.js";
 import {
@@ -263,9 +263,28 @@ export async function commitChange(req: ChangeRequest, opts: CommitOptions = {})
   }
   try {
     return commitLocked(root, tool, req, targets, opts);
+  } catch (e) {
+    throw asToolError(tool, e);
   } finally {
     releaseLocks(locks);
   }
+}
+
+/** An OS error met while committing, as a coded refusal (nothing was written: commitLocked undoes its own steps). */
+function asToolError(tool: string, e: unknown): unknown {
+  if (e instanceof ToolError) return e;
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const path = (e as NodeJS.ErrnoException)?.path;
+  if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") {
+    return changeError(tool, "changed_on_disk", `a directory of the path was moved or replaced during the write (${code}${path ? ` on ${path}` : ""}); nothing written`, "Re-read the file(s), plan the change again, and retry.");
+  }
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
+    return changeError(tool, "io_error", `no permission to write (${code}${path ? ` on ${path}` : ""}); nothing written`, "Make the file and its directory writable if they are meant to be edited.");
+  }
+  if (typeof code === "string") {
+    return changeError(tool, "io_error", `${(e as Error).message}; nothing written`, "Check the disk (space, permissions) and retry.");
+  }
+  return e;
 }
 
 function commitLocked(root: string, tool: string, req: ChangeRequest, targets: Target[], opts: CommitOptions): ChangeCommit & { removed_temps?: string[] } {

@@ -16,14 +16,22 @@ import { checksum } from "../../src/text/checksum.js";
 import { transform } from "../../src/tools/llmtransform/transform.js";
 import { tempDir } from "../support/run.js";
 
+// A create may find \`sub\` missing for an instant and make a new one; the swapper parks such a
+// directory as made.<n> (inside the root) and goes on swapping.
 const SWAPPER = `
 const { renameSync, symlinkSync } = require("node:fs");
 process.chdir(process.argv[1]);
 symlinkSync(process.argv[2], "sub.link");
 process.stdout.write("swapping\\n");
+let made = 0;
+const put = (from) => {
+  for (;;) {
+    try { renameSync(from, "sub"); return; } catch { try { renameSync("sub", "made." + made++); } catch {} }
+  }
+};
 for (;;) {
-  try { renameSync("sub", "sub.real"); renameSync("sub.link", "sub"); } catch {}
-  try { renameSync("sub", "sub.link"); renameSync("sub.real", "sub"); } catch {}
+  renameSync("sub", "sub.real"); put("sub.link");
+  renameSync("sub", "sub.link"); put("sub.real");
 }`;
 
 describe("change pipeline: symlink swap during the write", () => {
@@ -66,7 +74,7 @@ describe("change pipeline: symlink swap during the write", () => {
       await new Promise((resolve) => swapper.on("close", resolve));
     }
     // The link goes; what is left are real directories inside the root: `sub`, `sub.real` (the
-    // swapper's parking name) and, when a create found no `sub` at all, the one it made.
+    // swapper's parking name) and made.<n> (made by a create that found no `sub`).
     for (const name of ["sub", "sub.link"]) {
       if (existsSync(join(root, name)) && lstatSync(join(root, name)).isSymbolicLink()) unlinkSync(join(root, name));
     }
@@ -74,8 +82,9 @@ describe("change pipeline: symlink swap during the write", () => {
     assert.deepEqual(readdirSync(outside).sort(), outsideBefore, "no file (and no temp file) appeared outside the root");
     for (const f of outsideBefore) assert.deepEqual(readFileSync(join(outside, f)), base, `${f} outside the root is untouched`);
     // Every write that reported success is inside the root.
-    const inside = ["sub", "sub.real"]
-      .filter((d) => existsSync(join(root, d)))
+    const inside = readdirSync(root)
+      .filter((d) => d === "sub" || d === "sub.real" || d.startsWith("made."))
+      .filter((d) => !lstatSync(join(root, d)).isSymbolicLink())
       .flatMap((d) => readdirSync(join(root, d)).filter((f) => readFileSync(join(root, d, f), "utf8").startsWith("trial")));
     assert.equal(inside.length, tally.written, JSON.stringify(tally));
     assert.deepEqual(tally.other, [], "every refusal is a ToolError with a code");
