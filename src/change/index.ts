@@ -33,6 +33,8 @@ import {
   backupDir,
   ensureStateDir,
   readEntries,
+  readEntry,
+  unfinishedEntries,
   stamp,
   syncDir,
   writeDurable,
@@ -343,6 +345,7 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
           status: "preparing",
           owner: selfOwner(),
           backup: Boolean(req.backup),
+          ...(opts.undoOf !== undefined ? { undo_of: opts.undoOf } : {}),
           files: staged.map((s): JournalFile => {
             const f: JournalFile = {
               path: s.t.rel,
@@ -361,17 +364,22 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
       ensureStateDir(root, tool);
       if (req.backup) {
         const dir = backupDir(root, operationId);
-        mkdirSync(join(dir, "files"), { recursive: true });
-        entry.files.forEach((f, i) => {
-          const bytes = staged[i]?.current;
-          if (bytes === null || bytes === undefined) return;
-          f.backup = `files/${i}`;
-          writeDurable(join(dir, f.backup), bytes);
-        });
-        const manifest = { operation_id: operationId, time: entry.time, tool, command: req.command, files: entry.files.map(({ path, before_checksum, after_checksum, backup, mode }) => ({ path, before_checksum, after_checksum, backup, mode })) };
-        writeDurable(join(dir, "manifest.json"), Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`));
-        syncDir(join(dir, "files"));
-        syncDir(dir);
+        try {
+          mkdirSync(join(dir, "files"), { recursive: true });
+          entry.files.forEach((f, i) => {
+            const bytes = staged[i]?.current;
+            if (bytes === null || bytes === undefined) return;
+            f.backup = `files/${i}`;
+            writeDurable(join(dir, f.backup), bytes);
+          });
+          const manifest = { operation_id: operationId, time: entry.time, tool, command: req.command, files: entry.files.map(({ path, before_checksum, after_checksum, backup, mode }) => ({ path, before_checksum, after_checksum, backup, mode })) };
+          writeDurable(join(dir, "manifest.json"), Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`));
+          syncDir(join(dir, "files"));
+          syncDir(dir);
+        } catch (e) {
+          rmSync(dir, { recursive: true, force: true });
+          throw e;
+        }
       }
       writeEntry(root, entry);
     }
@@ -495,14 +503,13 @@ export function recoverChanges(root: string, tool: string = RECOVERY_TOOL): { re
   } catch {
     return { recovered };
   }
-  for (const entry of readEntries(realRoot)) {
-    if (entry.status !== "preparing" && entry.status !== "committing") continue;
+  for (const entry of unfinishedEntries(realRoot)) {
     if (ownerAlive(entry.owner)) continue;
     const reals = entry.files.map((f) => join(realRoot, f.real));
     const got = acquireLocksSync(tool, reals, DEFAULT_LOCK_TIMEOUT_MS, (p) => toPosix(relative(realRoot, p)));
     try {
       // Re-read under the locks: another process may have recovered it meanwhile.
-      const fresh = readEntries(realRoot).find((e) => e.operation_id === entry.operation_id);
+      const fresh = readEntry(realRoot, entry.operation_id);
       if (!fresh || (fresh.status !== "preparing" && fresh.status !== "committing")) continue;
       const problems = fresh.status === "preparing" ? rollBackEntry(realRoot, fresh, tool) : rollForwardEntry(realRoot, fresh, tool);
       if (problems.length === 0) {
@@ -633,7 +640,8 @@ export async function undoOperation(root: string, sel: { operationId?: string; l
       throw changeError(tool, "operation_not_found", `no operation ${sel.operationId} in ${join(realRoot, ".splice", "journal")}`, "List the operations with `splice log` and pass one of their ids.", { exitCode: EXIT.usage });
     }
   } else {
-    entry = [...entries].reverse().find((e) => e.status === "done" && e.backup);
+    // The newest change that is not itself an undo: repeated --last walks back through history.
+    entry = [...entries].reverse().find((e) => e.status === "done" && e.backup && e.undo_of === undefined);
     if (!entry) throw changeError(tool, "operation_not_found", "no operation to undo in this workspace", "Only changes made with backups (splice) can be undone; `splice log` lists them.", { exitCode: EXIT.usage });
   }
   if (entry.status !== "done") {
@@ -680,17 +688,12 @@ export async function undoOperation(root: string, sel: { operationId?: string; l
       { file: changed[0], note: `changed since: ${changed.join(", ")}` },
     );
   }
-  const commit = await commitChange({ root: realRoot, tool, command: `undo ${entry.operation_id}`, files, backup: true }, opts);
-  const fresh = readEntries(realRoot).find((e) => e.operation_id === entry.operation_id);
+  const commit = await commitChange({ root: realRoot, tool, command: `undo ${entry.operation_id}`, files, backup: true }, { ...opts, undoOf: entry.operation_id });
+  const fresh = readEntry(realRoot, entry.operation_id);
   if (fresh) {
     fresh.status = "undone";
     fresh.undone_by = commit.operation_id;
     writeEntry(realRoot, fresh);
-  }
-  const undo = readEntries(realRoot).find((e) => e.operation_id === commit.operation_id);
-  if (undo) {
-    undo.undo_of = entry.operation_id;
-    writeEntry(realRoot, undo);
   }
   return { operation_id: commit.operation_id, files: commit.files };
 }
