@@ -242,8 +242,11 @@ export async function commitChange(req: ChangeRequest, opts: CommitOptions = {})
   if (!Array.isArray(req.files) || req.files.length === 0) {
     throw changeError(tool, "invalid_request", "the change names no files", "Plan at least one file.", { exitCode: EXIT.usage });
   }
-  recoverChanges(root, tool);
+  if (req.operationId !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(req.operationId)) {
+    throw changeError(tool, "invalid_request", `operation id ${JSON.stringify(req.operationId)} is not a plain name`, "Omit operationId (a UUID v4 is made) or use letters, digits, '.', '_' and '-'.", { exitCode: EXIT.usage });
+  }
   const targets = req.files.map((f) => resolveTarget(root, tool, f));
+  recoverBefore(root, tool, targets);
   const seen = new Map<string, string>();
   for (const t of targets) {
     const other = seen.get(t.real);
@@ -261,7 +264,7 @@ export async function commitChange(req: ChangeRequest, opts: CommitOptions = {})
     if (!got.tookOver || attempt >= 3) break;
     // A writer died holding one of these locks: finish or roll back its journal before we touch the files.
     releaseLocks(locks);
-    recoverChanges(root, tool);
+    recoverBefore(root, tool, targets);
   }
   try {
     return commitLocked(root, tool, req, targets, opts);
@@ -287,6 +290,17 @@ function asToolError(tool: string, e: unknown): unknown {
     return changeError(tool, "io_error", `${(e as Error).message}; nothing written`, "Check the disk (space, permissions) and retry.");
   }
   return e;
+}
+
+/**
+ * Recovers dead writers' changes before this one. A change that cannot be recovered stops this
+ * one only when they share a file: it is reported once (E013) and marked, and unrelated writers go on.
+ */
+function recoverBefore(root: string, tool: string, targets: Target[]): void {
+  const { failures } = recover(root, tool);
+  const ours = new Set(targets.map((t) => t.real));
+  const blocking = failures.filter((f) => f.files.some((p) => ours.has(p)));
+  if (blocking.length > 0) throw recoveryError(tool, blocking);
 }
 
 function commitLocked(root: string, tool: string, req: ChangeRequest, targets: Target[], opts: CommitOptions): ChangeCommit & { removed_temps?: string[] } {
@@ -495,13 +509,35 @@ function fileChecksum(path: string): string | null {
  * rolled forward from its synced temp files.
  */
 export function recoverChanges(root: string, tool: string = RECOVERY_TOOL): { recovered: string[] } {
+  const { recovered, failures } = recover(root, tool);
+  if (failures.length > 0) throw recoveryError(tool, failures);
+  return { recovered };
+}
+
+interface RecoveryFailure {
+  operationId: string;
+  /** Absolute real paths of the operation's files. */
+  files: string[];
+  message: string;
+}
+
+function recoveryError(tool: string, failures: RecoveryFailure[]) {
+  return changeError(
+    tool,
+    "journal_recovery",
+    `an interrupted change could not be completed: ${failures.map((f) => `${f.operationId}: ${f.message}`).join(" | ")}`,
+    "Another program changed these files after the interruption. Inspect them (the new bytes are in the temp files named in .splice/journal/), fix them by hand, then continue; the operation is marked recovery_failed and is not retried.",
+  );
+}
+
+function recover(root: string, tool: string): { recovered: string[]; failures: RecoveryFailure[] } {
   const recovered: string[] = [];
-  const failures: string[] = [];
+  const failures: RecoveryFailure[] = [];
   let realRoot: string;
   try {
     realRoot = realpathSync(root);
   } catch {
-    return { recovered };
+    return { recovered, failures };
   }
   for (const entry of unfinishedEntries(realRoot)) {
     if (ownerAlive(entry.owner)) continue;
@@ -519,22 +555,14 @@ export function recoverChanges(root: string, tool: string = RECOVERY_TOOL): { re
       } else {
         fresh.status = "recovery_failed";
         fresh.note = problems.join("; ");
-        failures.push(`${fresh.operation_id}: ${fresh.note}`);
+        failures.push({ operationId: fresh.operation_id, files: reals, message: fresh.note });
       }
       writeEntry(realRoot, fresh);
     } finally {
       releaseLocks(got.locks);
     }
   }
-  if (failures.length > 0) {
-    throw changeError(
-      tool,
-      "journal_recovery",
-      `an interrupted change could not be completed: ${failures.join(" | ")}`,
-      "Another program changed these files after the interruption. Inspect them (the new bytes are in the temp files named in .splice/journal/), fix them by hand, then continue; the operation is marked recovery_failed and is not retried.",
-    );
-  }
-  return { recovered };
+  return { recovered, failures };
 }
 
 function dirOf(root: string, f: JournalFile, tool: string): VerifiedDir {

@@ -134,4 +134,32 @@ describe("change pipeline: SIGKILL during a 20-file commit", () => {
     assert.deepEqual(recoverChanges(root), { recovered: [] });
     rmSync(root, { recursive: true, force: true });
   });
+
+  test("an unrecoverable change stops the next writer of one of its files (E013), not a writer of other files", async () => {
+    for (const sameFile of [true, false]) {
+      const root = workspace();
+      writeFileSync(join(root, "other.txt"), "o\n");
+      await run(root, "plain", { renamed: 3 }, 200);
+      const victim = states(root).lastIndexOf("before");
+      assert.ok(victim > 3);
+      const name = `pkg/m${String(victim).padStart(2, "0")}.ts`;
+      const theirs = Buffer.from("an editor saved this meanwhile\n");
+      writeFileSync(join(root, name), theirs);
+      const next = commitChange({
+        root,
+        tool: "llmtransform",
+        command: "edit",
+        files: [sameFile ? { path: name, before: theirs, after: Buffer.from("x\n") } : { path: "other.txt", before: Buffer.from("o\n"), after: Buffer.from("p\n") }],
+      });
+      if (sameFile) {
+        await assert.rejects(next, (e: unknown) => e instanceof ToolError && e.code === "LLMTRANSFORM_E013" && e.message.includes(name));
+        assert.deepEqual(readFileSync(join(root, name)), theirs);
+      } else {
+        await next;
+        assert.equal(readFileSync(join(root, "other.txt"), "utf8"), "p\n");
+      }
+      assert.equal(listOperations(root).find((o) => o.command === "kill-test")?.status, "recovery_failed");
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 });
