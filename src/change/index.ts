@@ -25,7 +25,7 @@ import {
   writeSync,
   type BigIntStats,
 } from "node:fs";
-import { basename, join, relative, sep } from "node:path";
+import { basename, dirname, join, relative, sep } from "node:path";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { checksum } from "../text/checksum.js";
 import { changeError } from "./errors.js";
@@ -316,6 +316,9 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
       const dir = VerifiedDir.open(tool, root, t.realRel, t.file.before === null && t.file.after !== null);
       const s: Staged = { t, dir, seen: null, mode: undefined, owner: undefined, temp: null, current: null };
       staged.push(s);
+      // The directory locked (by real path) must be the one opened: a component replaced by a
+      // symlink inside the root since the path was resolved would otherwise redirect the write.
+      if (dir.real !== dirname(t.real)) throw changedOnDisk(tool, [t.rel], `its directory now resolves to ${dir.real}`);
       let cur: ReturnType<typeof readCurrent>;
       try {
         cur = readCurrent(dir, t.name);
@@ -547,7 +550,13 @@ function recover(root: string, tool: string): { recovered: string[]; failures: R
       // Re-read under the locks: another process may have recovered it meanwhile.
       const fresh = readEntry(realRoot, entry.operation_id);
       if (!fresh || (fresh.status !== "preparing" && fresh.status !== "committing")) continue;
-      const problems = fresh.status === "preparing" ? rollBackEntry(realRoot, fresh, tool) : rollForwardEntry(realRoot, fresh, tool);
+      let problems: string[];
+      try {
+        problems = fresh.status === "preparing" ? rollBackEntry(realRoot, fresh, tool) : rollForwardEntry(realRoot, fresh, tool);
+      } catch (e) {
+        // A directory of the operation moved or vanished since: say so once, never wedge every later commit.
+        problems = [(e as Error).message];
+      }
       if (problems.length === 0) {
         fresh.note = `recovered by pid ${process.pid}: ${fresh.status === "preparing" ? "rolled back (no file had been written)" : "rolled forward (every file now has its new bytes)"}`;
         fresh.status = fresh.status === "preparing" ? "rolled_back" : "done";
@@ -566,7 +575,12 @@ function recover(root: string, tool: string): { recovered: string[]; failures: R
 }
 
 function dirOf(root: string, f: JournalFile, tool: string): VerifiedDir {
-  return VerifiedDir.open(tool, root, f.real, false);
+  const dir = VerifiedDir.open(tool, root, f.real, false);
+  if (dir.real !== dirname(join(root, f.real))) {
+    dir.close();
+    throw new Error(`the directory of ${f.path} is no longer where the change wrote it`);
+  }
+  return dir;
 }
 
 function rollBackEntry(root: string, entry: JournalEntry, tool: string): string[] {
