@@ -115,7 +115,7 @@ export class TypeScriptImports {
 
   /** An absolute path as a repository path; node_modules/<workspace package>/x maps to its directory. */
   private toRepo(p: string): string | undefined {
-    const abs = p.replace(/\\/g, "/");
+    const abs = p.replace(/\\/g, "/").replace(/(.)\/+$/, "$1");
     const nm = abs.lastIndexOf("/node_modules/");
     if (nm >= 0) {
       const rest = abs.slice(nm + "/node_modules/".length);
@@ -194,7 +194,7 @@ export class TypeScriptImports {
     // of the same name, a CSS or JSON asset.
     const relative = spec.startsWith(".") || spec.startsWith("/");
     if (relative) {
-      const base = posix.normalize(posix.join(posix.dirname(from), spec));
+      const base = posix.normalize(posix.join(posix.dirname(from), spec)).replace(/(.)\/+$/, "$1");
       for (const p of [base, ...CODE_EXTS.map((e) => base + e), ...CODE_EXTS.map((e) => `${base}/index${e}`)]) {
         const f = this.repo.byPath.get(p);
         if (f) return outcome([f.id], UNRESOLVED);
