@@ -160,7 +160,24 @@ function dynamicDep(node: Parser.SyntaxNode, consts: Map<string, string>): { spe
   const t = templatePattern(node, consts);
   if (t) return t.value !== undefined ? { spec: t.value } : { pattern: t.pattern };
   const v = evaluate(node, consts);
-  return v === UNKNOWN ? {} : { spec: v };
+  if (v !== UNKNOWN) return { spec: v };
+  // `"./pages/" + page`: the static parts kept, the rest `*`, when something is static.
+  const p = concatPattern(node, consts);
+  return p !== undefined && p.replace(/\*/g, "") !== "" ? { pattern: p } : {};
+}
+
+function concatPattern(node: Parser.SyntaxNode, consts: Map<string, string>, depth = 0): string | undefined {
+  if ((node.type !== "binary_expression" && node.type !== "binary_operator") || depth > 16) return undefined;
+  if (node.childForFieldName("operator")?.text !== "+") return undefined;
+  const part = (n: Parser.SyntaxNode | null): string => {
+    if (!n) return "*";
+    const v = evaluate(n, consts);
+    if (v !== UNKNOWN) return v;
+    const t = templatePattern(n, consts);
+    if (t) return t.value ?? t.pattern ?? "*";
+    return concatPattern(n, consts, depth + 1) ?? "*";
+  };
+  return `${part(node.childForFieldName("left"))}${part(node.childForFieldName("right"))}`.replace(/\*+/g, "*");
 }
 
 const clip = (s: string): string => (s.length > 120 ? `${s.slice(0, 117)}...` : s).replace(/\s+/g, " ");

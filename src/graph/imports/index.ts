@@ -139,9 +139,9 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
     const touched = [...u.addedPaths, ...u.removedPaths];
     if (touched.length > 0) {
       const st = db.prepare(
-        "SELECT DISTINCT file_id FROM deps WHERE instr(spec, ?1) > 0 OR instr(names, ?1) > 0 OR instr(pattern, ?1) > 0",
+        "SELECT DISTINCT file_id FROM deps WHERE instr(spec, ?) > 0 OR instr(names, ?) > 0 OR instr(pattern, ?) > 0",
       ).pluck();
-      for (const s of new Set(touched.flatMap(stems))) if (s && s !== ".") for (const id of st.all(s) as number[]) ids.add(id);
+      for (const s of new Set(touched.flatMap(stems))) if (s && s !== ".") for (const id of st.all(s, s, s) as number[]) ids.add(id);
       for (const id of db.prepare("SELECT DISTINCT file_id FROM deps WHERE pattern IS NOT NULL OR spec IN ('.', '..', './', '../') OR spec LIKE '%/.' OR spec LIKE '%/..'").pluck().all() as number[]) ids.add(id);
       if (touched.some((p) => p.endsWith(".java"))) for (const f of resolver.repo.byId.values()) if (f.language === "java") ids.add(f.id);
       // Go: a package gained or lost a file; its importers name its directory.
