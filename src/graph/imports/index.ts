@@ -10,7 +10,8 @@
  * Cargo.toml, compile_commands.json, build files) changed, appeared or went away, everything
  * re-resolves. The result equals that of `index --rebuild` (tested).
  */
-import { posix } from "node:path";
+import { existsSync } from "node:fs";
+import { join, posix } from "node:path";
 import { type DB, getMeta, setMeta } from "../db.js";
 import { CImports } from "./c.js";
 import { GoImports } from "./go.js";
@@ -123,10 +124,31 @@ function stems(path: string): string[] {
   return /^(index|__init__|mod|lib|main)$/.test(base) ? [base, dir] : [base, dir];
 }
 
+const CONFIG_NAMES = ["package.json", "tsconfig.json", "jsconfig.json", "pnpm-workspace.yaml", "go.mod", "Cargo.toml", "compile_commands.json"];
+
+/**
+ * A configuration file in the directory of an added file (or above it) that resolution never
+ * read: a new workspace package, module or crate may change what other files resolve to.
+ */
+function newConfigs(root: string, configs: Record<string, string>, added: string[]): boolean {
+  const seen = new Set<string>();
+  for (const p of added) {
+    for (let d = posix.dirname(p); !seen.has(d); d = posix.dirname(d)) {
+      seen.add(d);
+      for (const n of CONFIG_NAMES) {
+        const rel = d === "." ? n : `${d}/${n}`;
+        if (!(rel in configs) && existsSync(join(root, rel))) return true;
+      }
+      if (d === ".") break;
+    }
+  }
+  return false;
+}
+
 /** Brings the impact graph up to date with the files an index run stored; returns dependencies resolved. */
 export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
   const configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
-  const all = u.cold || getMeta(db, "impact_pending") === "1" || configsChanged(root, configs);
+  const all = u.cold || getMeta(db, "impact_pending") === "1" || configsChanged(root, configs) || newConfigs(root, configs, u.addedPaths);
   const resolver = new ImpactResolver(db, root);
   let ids: Set<number>;
   if (all) {

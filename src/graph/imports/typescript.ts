@@ -61,37 +61,45 @@ export class TypeScriptImports {
     };
   }
 
-  /** Workspace package name -> its directory (repository-relative). */
+  /**
+   * Workspace package name -> its directory (repository-relative), from every workspace root in
+   * the repository (a package.json with `workspaces`, or a pnpm-workspace.yaml), globs relative
+   * to it; the first directory (in path order) to claim a name keeps it.
+   */
   private workspaceMap(): Map<string, string> {
     if (this.workspaces) return this.workspaces;
     const out = new Map<string, string>();
-    const globs: string[] = [];
-    const pkgText = this.repo.readConfig("package.json");
-    if (pkgText) {
-      try {
-        const pkg = JSON.parse(pkgText) as { workspaces?: string[] | { packages?: string[] } };
-        const w = Array.isArray(pkg.workspaces) ? pkg.workspaces : pkg.workspaces?.packages;
-        if (Array.isArray(w)) globs.push(...w.filter((x): x is string => typeof x === "string"));
-      } catch {
-        // A broken package.json names no workspaces.
+    const dirs = [...this.repo.dirs.keys()].filter((d) => !d.split("/").includes("node_modules")).sort();
+    for (const wsRoot of dirs) {
+      const at = (f: string): string => (wsRoot === "." ? f : `${wsRoot}/${f}`);
+      const globs: string[] = [];
+      const pkgText = this.repo.readConfig(at("package.json"));
+      if (pkgText) {
+        try {
+          const pkg = JSON.parse(pkgText) as { workspaces?: string[] | { packages?: string[] } };
+          const w = Array.isArray(pkg.workspaces) ? pkg.workspaces : pkg.workspaces?.packages;
+          if (Array.isArray(w)) globs.push(...w.filter((x): x is string => typeof x === "string"));
+        } catch {
+          // A broken package.json names no workspaces.
+        }
       }
-    }
-    const pnpm = this.repo.readConfig("pnpm-workspace.yaml");
-    if (pnpm) {
-      try {
-        const y = parseYaml(pnpm) as { packages?: unknown };
-        if (Array.isArray(y?.packages)) globs.push(...y.packages.filter((x): x is string => typeof x === "string"));
-      } catch {
-        // Unreadable YAML names no workspaces.
+      const pnpm = this.repo.readConfig(at("pnpm-workspace.yaml"));
+      if (pnpm) {
+        try {
+          const y = parseYaml(pnpm) as { packages?: unknown };
+          if (Array.isArray(y?.packages)) globs.push(...y.packages.filter((x): x is string => typeof x === "string"));
+        } catch {
+          // Unreadable YAML names no workspaces.
+        }
       }
-    }
-    const include = globs.filter((g) => !g.startsWith("!")).map((g) => g.replace(/^\.\//, "").replace(/\/$/, ""));
-    const exclude = globs.filter((g) => g.startsWith("!")).map((g) => g.slice(1).replace(/^\.\//, "").replace(/\/$/, ""));
-    if (include.length > 0) {
+      const norm = (g: string): string => posix.normalize(at(g.replace(/^\.\//, "").replace(/\/$/, "")));
+      const include = globs.filter((g) => !g.startsWith("!")).map(norm);
+      const exclude = globs.filter((g) => g.startsWith("!")).map((g) => norm(g.slice(1)));
+      if (include.length === 0) continue;
       const isIn = picomatch(include);
       const isOut = exclude.length > 0 ? picomatch(exclude) : () => false;
-      for (const d of [...this.repo.dirs.keys()].sort()) {
-        if (d === "." || d.split("/").includes("node_modules") || !isIn(d) || isOut(d)) continue;
+      for (const d of dirs) {
+        if (d === "." || !isIn(d) || isOut(d)) continue;
         const text = this.repo.readConfig(`${d}/package.json`);
         if (!text) continue;
         try {
