@@ -194,7 +194,13 @@ export class TypeScriptImports {
     const r = t.resolveModuleName(spec, `${this.rootAbs}/${from}`, proj.options, this.host, proj.cache, undefined, mode);
     const file = r.resolvedModule?.resolvedFileName;
     if (file !== undefined) {
-      const rel = this.toRepo(file);
+      let rel = this.toRepo(file);
+      // TypeScript answers with the declaration file where a .js sits beside it; a JavaScript
+      // importer loads the .js at run time, so that is the file it depends on.
+      if (rel !== undefined && /\.d\.[mc]?ts$/.test(rel) && /\.[mc]?jsx?$/.test(from)) {
+        const js = rel.replace(/\.d\.(m|c)?ts$/, ".$1js");
+        if (this.repo.has(js)) rel = js;
+      }
       const f = rel !== undefined ? this.repo.byPath.get(rel) : undefined;
       if (f) return outcome([f.id], UNRESOLVED);
     }

@@ -149,13 +149,25 @@ export function readHints(root: string, stateDir: string, files: string[]): Hint
   return h;
 }
 
-/** The impact graph of an index: impact_edges joined with file paths, hints applied. */
+interface AdjEdge {
+  other: number;
+  kind: string;
+  /** Every dependency behind the edge is type-only. */
+  typeOnly: boolean;
+  guessed: boolean;
+  deps: number[];
+}
+
+/**
+ * The impact graph of an index, hints applied. The edges are read into memory once per graph
+ * (an adjacency list by file id, a few MB for a 100k-edge repository), so a depth-3 walk from a
+ * hub file costs microseconds per edge rather than a query per file.
+ */
 export class DbGraph implements GraphSource {
-  private readonly idOf;
-  private readonly outQ;
-  private readonly inQ;
   private readonly unresolvedQ;
   private readonly depsOfQ;
+  private adj?: { pathOf: Map<number, string>; idOf: Map<string, number>; out: Map<number, AdjEdge[]>; in: Map<number, AdjEdge[]> };
+  private readonly mappedCache = new Map<string, { dropDeps: Set<number>; edges: ImpactEdge[]; resolvedDeps: Set<number> }>();
 
   constructor(
     private readonly db: DB,
@@ -169,31 +181,64 @@ export class DbGraph implements GraphSource {
         "Run 'magellan index' once: it re-reads every file and builds the impact graph.",
       );
     }
-    this.idOf = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
-    this.outQ = db.prepare(
-      `SELECT f.path AS target, e.kind, max(e.type_only) AS type_only, min(e.type_only) AS all_type, max(e.guessed) AS guessed, group_concat(e.dep_id) AS deps
-       FROM impact_edges e JOIN files f ON f.id = e.target_id WHERE e.source_id = ? GROUP BY f.path, e.kind ORDER BY f.path`,
-    );
-    this.inQ = db.prepare(
-      `SELECT f.path AS source, e.kind, min(e.type_only) AS all_type, max(e.guessed) AS guessed, group_concat(e.dep_id) AS deps
-       FROM impact_edges e JOIN files f ON f.id = e.source_id WHERE e.target_id = ? GROUP BY f.path, e.kind ORDER BY f.path`,
-    );
     this.unresolvedQ = db.prepare("SELECT id, spec, pattern, text FROM deps WHERE file_id = ? AND status = 'unresolved' ORDER BY id");
     this.depsOfQ = db.prepare("SELECT id, spec, text FROM deps WHERE file_id = ?");
   }
 
+  private load(): NonNullable<DbGraph["adj"]> {
+    if (this.adj) return this.adj;
+    const pathOf = new Map<number, string>();
+    const idOf = new Map<string, number>();
+    for (const r of this.db.prepare("SELECT id, path FROM files").raw().all() as [number, string][]) {
+      pathOf.set(r[0], r[1]);
+      idOf.set(r[1], r[0]);
+    }
+    const out = new Map<number, AdjEdge[]>();
+    const inn = new Map<number, AdjEdge[]>();
+    const byKey = new Map<string, [AdjEdge, AdjEdge]>();
+    const rows = this.db.prepare("SELECT source_id, target_id, kind, type_only, guessed, dep_id FROM impact_edges ORDER BY source_id, target_id, dep_id").raw().all() as [number, number, string, number, number, number][];
+    for (const [s, t, kind, typeOnly, guessed, dep] of rows) {
+      const key = `${s}:${t}:${kind}`;
+      const hit = byKey.get(key);
+      if (hit) {
+        for (const e of hit) {
+          e.typeOnly &&= typeOnly === 1;
+          e.guessed ||= guessed === 1;
+          e.deps.push(dep);
+        }
+        continue;
+      }
+      const o: AdjEdge = { other: t, kind, typeOnly: typeOnly === 1, guessed: guessed === 1, deps: [dep] };
+      const i: AdjEdge = { other: s, kind, typeOnly: typeOnly === 1, guessed: guessed === 1, deps: o.deps };
+      byKey.set(key, [o, i]);
+      pushMap(out, s, o);
+      pushMap(inn, t, i);
+    }
+    const byPath = (m: Map<number, AdjEdge[]>): void => {
+      for (const xs of m.values()) xs.sort((a, b) => ((pathOf.get(a.other) ?? "") < (pathOf.get(b.other) ?? "") ? -1 : 1));
+    };
+    byPath(out);
+    byPath(inn);
+    this.adj = { pathOf, idOf, out, in: inn };
+    return this.adj;
+  }
+
   has(path: string): boolean {
-    return this.idOf.get(path) !== undefined;
+    return this.load().idOf.has(path);
   }
 
   /** Dependency ids of `source` whose auto edges a mapping with override replaces, and the mapping edges. */
   private mapped(source: string): { dropDeps: Set<number>; edges: ImpactEdge[]; resolvedDeps: Set<number> } {
+    const cached = this.mappedCache.get(source);
+    if (cached) return cached;
     const dropDeps = new Set<number>();
     const resolvedDeps = new Set<number>();
     const edges: ImpactEdge[] = [];
+    const result = { dropDeps, edges, resolvedDeps };
+    this.mappedCache.set(source, result);
     const ms = this.hints.mappings.get(source);
-    if (!ms) return { dropDeps, edges, resolvedDeps };
-    const id = this.idOf.get(source) as number | undefined;
+    if (!ms) return result;
+    const id = this.load().idOf.get(source);
     const deps = id === undefined ? [] : (this.depsOfQ.all(id) as { id: number; spec: string | null; text: string }[]);
     const unresolved = new Set(id === undefined ? [] : (this.unresolvedQ.all(id) as { id: number }[]).map((d) => d.id));
     for (const m of ms) {
@@ -207,45 +252,48 @@ export class DbGraph implements GraphSource {
       }
       for (const t of m.targets) edges.push({ source, target: t, kind: m.kind, hint: "import_map" });
     }
-    return { dropDeps, edges, resolvedDeps };
+    return result;
   }
 
   out(path: string): ImpactEdge[] {
-    const id = this.idOf.get(path) as number | undefined;
-    const { dropDeps, edges: mappedEdges } = this.mapped(path);
+    const a = this.load();
+    const id = a.idOf.get(path);
+    const hinted = this.hints.mappings.has(path);
+    const { dropDeps, edges: mappedEdges } = hinted ? this.mapped(path) : { dropDeps: undefined, edges: [] };
     const out: ImpactEdge[] = [];
-    if (id !== undefined) {
-      for (const r of this.outQ.all(id) as { target: string; kind: string; all_type: number; guessed: number; deps: string }[]) {
-        if (this.hints.suppressed.has(`${path}\0${r.target}`)) continue;
-        if (dropDeps.size > 0 && r.deps.split(",").every((d) => dropDeps.has(Number(d)))) continue;
-        out.push(edgeOf(path, r.target, r.kind, r.all_type === 1, r.guessed === 1));
-      }
+    for (const e of id === undefined ? [] : (a.out.get(id) ?? [])) {
+      const target = a.pathOf.get(e.other) as string;
+      if (this.hints.suppressed.size > 0 && this.hints.suppressed.has(`${path}\0${target}`)) continue;
+      if (dropDeps && dropDeps.size > 0 && e.deps.every((d) => dropDeps.has(d))) continue;
+      out.push(edgeOf(path, target, e.kind, e.typeOnly, e.guessed));
     }
-    return [...out, ...mappedEdges, ...(this.hints.bySource.get(path) ?? [])];
+    const extra = this.hints.bySource.get(path);
+    return mappedEdges.length > 0 || extra ? [...out, ...mappedEdges, ...(extra ?? [])] : out;
   }
 
   in(path: string): ImpactEdge[] {
-    const id = this.idOf.get(path) as number | undefined;
+    const a = this.load();
+    const id = a.idOf.get(path);
     const out: ImpactEdge[] = [];
-    if (id !== undefined) {
-      for (const r of this.inQ.all(id) as { source: string; kind: string; all_type: number; guessed: number; deps: string }[]) {
-        if (this.hints.suppressed.has(`${r.source}\0${path}`)) continue;
-        if (this.hints.mappings.has(r.source)) {
-          const { dropDeps } = this.mapped(r.source);
-          if (dropDeps.size > 0 && r.deps.split(",").every((d) => dropDeps.has(Number(d)))) continue;
-        }
-        out.push(edgeOf(r.source, path, r.kind, r.all_type === 1, r.guessed === 1));
+    for (const e of id === undefined ? [] : (a.in.get(id) ?? [])) {
+      const source = a.pathOf.get(e.other) as string;
+      if (this.hints.suppressed.size > 0 && this.hints.suppressed.has(`${source}\0${path}`)) continue;
+      if (this.hints.mappings.has(source)) {
+        const { dropDeps } = this.mapped(source);
+        if (dropDeps.size > 0 && e.deps.every((d) => dropDeps.has(d))) continue;
       }
+      out.push(edgeOf(source, path, e.kind, e.typeOnly, e.guessed));
     }
-    for (const [source] of this.hints.mappings) for (const e of this.mapped(source).edges) if (e.target === path) out.push(e);
-    return [...out, ...(this.hints.byTarget.get(path) ?? [])];
+    if (this.hints.mappings.size > 0) for (const [source] of this.hints.mappings) for (const e of this.mapped(source).edges) if (e.target === path) out.push(e);
+    const extra = this.hints.byTarget.get(path);
+    return extra ? [...out, ...extra] : out;
   }
 
   unresolved(path: string): { total: number; samples: string[] } {
-    const id = this.idOf.get(path) as number | undefined;
+    const id = this.load().idOf.get(path);
     if (id === undefined) return { total: 0, samples: [] };
-    const { resolvedDeps } = this.mapped(path);
-    const rows = (this.unresolvedQ.all(id) as { id: number; spec: string | null; pattern: string | null; text: string }[]).filter((r) => !resolvedDeps.has(r.id));
+    const resolvedDeps = this.hints.mappings.has(path) ? this.mapped(path).resolvedDeps : undefined;
+    const rows = (this.unresolvedQ.all(id) as { id: number; spec: string | null; pattern: string | null; text: string }[]).filter((r) => !resolvedDeps?.has(r.id));
     return { total: rows.length, samples: rows.slice(0, SAMPLES).map((r) => r.spec ?? r.text) };
   }
 
@@ -254,7 +302,7 @@ export class DbGraph implements GraphSource {
   }
 
   sources(): string[] {
-    return this.db.prepare("SELECT path FROM files ORDER BY path").pluck().all() as string[];
+    return [...this.load().idOf.keys()].sort();
   }
 }
 
