@@ -5,7 +5,8 @@
  * src/tools/codeintel/impact.ts; registered by magellan.ts only when one of them runs or help is
  * listed. The seed 04 payload goes inside the query envelope's data.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import type { Command } from "commander";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { commonCode } from "../contract/codes.js";
@@ -85,7 +86,7 @@ function withGraph<T>(o: ImpactOpts, fn: (graph: GraphSource, root: string, note
   return withReadDb(loc, (db, r) => {
     const notes: Diagnostic[] = [];
     if (o.snapshot !== undefined) {
-      const { abs } = resolveInRoot(TOOL, r.root, o.snapshot);
+      const abs = join(r.root, fileArg(r.root, o.snapshot));
       let text: string;
       try {
         text = readFileSync(abs, "utf8");
@@ -102,8 +103,9 @@ function withGraph<T>(o: ImpactOpts, fn: (graph: GraphSource, root: string, note
   });
 }
 
+/** A path as the user wrote it: relative to the current directory when it exists there, else to the root. */
 function fileArg(root: string, file: string): string {
-  return resolveInRoot(TOOL, root, file).rel;
+  return resolveInRoot(TOOL, root, isAbsolute(file) || existsSync(file) ? file : join(root, file)).rel;
 }
 
 export function registerImpactCommands(program: Command, onResult?: (r: CliResult) => void): void {
@@ -147,7 +149,7 @@ Exit codes: 0 success, 1 failure, 2 invalid arguments, 4 partial (truncated by -
           if (modes !== 1) throw usage("impact needs exactly one of --file, --affected-since, --export", "magellan impact --file src/app.ts [--max-depth 3] | --affected-since main | --export");
           return withGraph(o, (graph, root, notes, db) => {
             if (o.export !== undefined) {
-              const target = typeof o.export === "string" ? resolveInRoot(TOOL, root, o.export) : resolveInRoot(TOOL, root, ".magellan/impact_graph.json");
+              const target = resolveInRoot(TOOL, root, typeof o.export === "string" && isAbsolute(o.export) ? o.export : join(root, typeof o.export === "string" ? o.export : ".magellan/impact_graph.json"));
               const store = exportSnapshot(graph, root);
               atomicWriteFileSync(target.abs, Buffer.from(`${JSON.stringify(store)}\n`));
               return { data: { path: target.rel, files: store.graphs.length, edges: store.graphs.reduce((n, g) => n + g.edges.length, 0), schema: store.schema }, diagnostics: notes };
