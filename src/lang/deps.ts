@@ -209,6 +209,9 @@ export function extractDeps(language: LanguageId, tree: Parser.Tree): ExtractedD
           out.push({ kind: "import", form: "static", spec, text: n.text, line, ...(typeOnly ? { typeOnly } : {}) });
           break;
         }
+        case "dep.path":
+          out.push({ kind: "import", form: "path", text: clip(n.text), line, ...dynamicDep(n, consts) });
+          break;
         case "dep.require":
         case "dep.dynamic":
           out.push({ kind: c.name === "dep.require" ? "require" : "import", form: c.name.slice(4), text: clip(n.text), line, ...dynamicDep(n, consts) });
@@ -237,7 +240,7 @@ export function extractDeps(language: LanguageId, tree: Parser.Tree): ExtractedD
           break;
         }
         case "dep.use":
-          out.push({ kind: "import", form: "use", spec: n.text.replace(/\s+/g, ""), text: clip(n.text), line });
+          out.push({ kind: "import", form: "use", spec: n.text.replace(/\s+as\s+\w+/g, "").replace(/\s+/g, ""), text: clip(n.text), line });
           break;
         case "dep.include":
         case "dep.system": {

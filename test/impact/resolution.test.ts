@@ -183,6 +183,9 @@ describe("impact resolution: Python src layout with a namespace package", () => 
     assert.ok(out.includes("src/acme/plugins/extra.py"));
     assert.deepEqual(L.unresolved("src/acme/plugins/loader.py").samples, ["name"]);
   });
+  it("importlib.util.spec_from_file_location with a literal path", () => {
+    assert.ok(L.out("src/acme/plugins/loader.py").includes("src/acme/plugins/by_path.py"));
+  });
   it("third-party and standard-library imports are external", () => {
     assert.equal(L.unresolved(test).total, 0);
   });
@@ -208,6 +211,7 @@ describe("impact resolution: Rust workspace", () => {
     const out = L.out("crates/cli/src/main.rs");
     assert.ok(out.includes("crates/core/src/model.rs"));
     assert.ok(out.includes("crates/core/src/util/mod.rs"));
+    assert.ok(out.includes("crates/core/src/util/strings.rs"), "each path of a nested use group, aliases dropped");
     assert.ok(out.includes("crates/cli/src/args.rs"));
     assert.equal(L.unresolved("crates/cli/src/main.rs").total, 0);
   });

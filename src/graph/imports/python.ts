@@ -3,6 +3,7 @@
  * re-exports), relative imports, source roots above the importing file and the src layout,
  * namespace packages (a directory without __init__.py), importlib.import_module("literal").
  */
+import { posix } from "node:path";
 import { PythonModules } from "../resolve/python.js";
 import type { RepoFiles } from "./repo.js";
 import { type DepOutcome, type DepRow, EXTERNAL, outcome, UNRESOLVED } from "./types.js";
@@ -31,6 +32,14 @@ export class PythonImports {
   resolve(from: string, dep: DepRow): DepOutcome {
     const spec = dep.spec;
     if (spec === null) return UNRESOLVED;
+    if (dep.form === "path") {
+      // A file path (spec_from_file_location, SourceFileLoader): relative to the importing
+      // file's directory, else to the root (where scripts usually run from).
+      const out: number[] = [];
+      const rel = spec.replace(/^\.\//, "");
+      if (!this.repo.tryPath(posix.join(posix.dirname(from), rel), out)) this.repo.tryPath(rel, out);
+      return outcome(out, UNRESOLVED);
+    }
     const targets: number[] = [];
     const names = dep.names ? (JSON.parse(dep.names) as string[]) : [];
     let viaParent = names.length === 0;

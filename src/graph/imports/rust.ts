@@ -57,8 +57,17 @@ export class RustImports {
       this.repo.tryPath(posix.join(dir, spec), out);
       return outcome(out, ASSET.test(spec) || /\.(rs|in)$/.test(spec) === false ? { status: "asset", targets: [] } : UNRESOLVED);
     }
-    // use: one path, or a group `a::{b, c::d}` (its common prefix).
-    const path = spec.replace(/::\{.*$/s, "").replace(/\s+as\s+\w+$/, "");
+    // use: one path, or a group `a::{b, c::{d, e}}`: each path of the group.
+    const paths = expandUse(spec);
+    const results = paths.map((p) => this.usePath(from, p));
+    const targets = results.flatMap((r) => r.targets);
+    if (targets.length > 0) return outcome(targets, UNRESOLVED);
+    return results.some((r) => r.status === "unresolved") ? UNRESOLVED : EXTERNAL;
+  }
+
+  private usePath(from: string, spec: string): DepOutcome {
+    const out: number[] = [];
+    const path = spec.replace(/::(self|\*)$/, "");
     const head = path.split("::")[0] as string;
     if (/^(crate|self|super)$/.test(head)) {
       this.modules.resolve(from, path, out);
@@ -75,4 +84,34 @@ export class RustImports {
     if (out.length === 0) this.repo.tryPath(lib, out);
     return outcome(out, UNRESOLVED);
   }
+}
+
+/** `a::{b, c::{d, e}, self}` (aliases already dropped) -> `a::b`, `a::c::d`, `a::c::e`, `a`. */
+export function expandUse(spec: string): string[] {
+  const s = spec.replace(/\s+/g, "");
+  const open = s.indexOf("{");
+  if (open < 0) return [s];
+  const prefix = s.slice(0, open).replace(/::$/, "");
+  // The group's items, split at top-level commas.
+  const body = s.slice(open + 1, s.lastIndexOf("}"));
+  const items: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i];
+    if (c === "{") depth++;
+    else if (c === "}") depth--;
+    else if (c === "," && depth === 0) {
+      items.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  items.push(body.slice(start));
+  const out: string[] = [];
+  for (const it of items.filter(Boolean)) {
+    const item = it;
+    if (item === "self") out.push(prefix);
+    else for (const p of expandUse(item)) out.push(prefix ? `${prefix}::${p}` : p);
+  }
+  return out;
 }

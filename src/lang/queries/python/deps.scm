@@ -16,3 +16,9 @@
   (#match? @_fn "^(import_module|__import__)$")) @dep
 (module
   (expression_statement (assignment left: (identifier) @dep.const_name right: (string) @dep.const)) @dep)
+; importlib.util.spec_from_file_location(name, path) and the importlib.machinery loaders
+; (SourceFileLoader, SourcelessFileLoader, ExtensionFileLoader): the path argument.
+(call
+  function: [(attribute attribute: (identifier) @_fn) (identifier) @_fn]
+  arguments: (argument_list . (_) . (_) @dep.path)
+  (#match? @_fn "^(spec_from_file_location|SourceFileLoader|SourcelessFileLoader|ExtensionFileLoader)$")) @dep
