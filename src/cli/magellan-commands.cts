@@ -5,6 +5,9 @@
  */
 export const CODEINTEL_COMMANDS = ["symbols", "ast", "ast-query"] as const;
 
+/** The impact graph commands (magellan-impact.ts), loaded on demand as the seed-04 ones are. */
+export const IMPACT_COMMANDS = ["impact", "impact-diagnostics"] as const;
+
 export const MAGELLAN_COMMANDS: readonly string[] = [
   "index",
   "watch",
@@ -17,4 +20,5 @@ export const MAGELLAN_COMMANDS: readonly string[] = [
   "collisions",
   "export",
   ...CODEINTEL_COMMANDS,
+  ...IMPACT_COMMANDS,
 ];

@@ -29,13 +29,14 @@ import {
   runQuickCommand,
   usage,
 } from "./magellan-quick.js";
-import { CODEINTEL_COMMANDS, MAGELLAN_COMMANDS } from "./magellan-commands.cjs";
+import { CODEINTEL_COMMANDS, IMPACT_COMMANDS, MAGELLAN_COMMANDS } from "./magellan-commands.cjs";
 import type { CliResult } from "./output.js";
 
 /** Set (to anything) to send every command line through commander, e.g. to compare the two parsers. */
 const FULL_CLI_ENV = "MAGELLAN_FULL_CLI";
 
 const CODEINTEL = new Set<string>(CODEINTEL_COMMANDS);
+const IMPACT = new Set<string>(IMPACT_COMMANDS);
 
 interface Chosen {
   command: string;
@@ -143,6 +144,12 @@ async function viaCommander(argv: string[]): Promise<void> {
   if (first === undefined || CODEINTEL.has(first) || first === "help") {
     const { registerCodeIntelCommands } = await import("./magellan-codeintel.js");
     registerCodeIntelCommands(program, (r) => {
+      codeintelResult = r;
+    });
+  }
+  if (first === undefined || IMPACT.has(first) || first === "help") {
+    const { registerImpactCommands } = await import("./magellan-impact.js");
+    registerImpactCommands(program, (r) => {
       codeintelResult = r;
     });
   }

@@ -22,7 +22,7 @@ export type DB = Database.Database;
 const require = createRequire(import.meta.url);
 
 /** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */
-export const DB_SCHEMA_VERSION = 2;
+export const DB_SCHEMA_VERSION = 3;
 const APP_ID = "magellan";
 
 const TABLES_V1 = `
@@ -82,6 +82,38 @@ CREATE INDEX imports_file ON imports(file_id);
 `;
 
 /**
+ * The impact graph: each file's dependencies as written (deps), and what they resolve to
+ * (impact_edges, one row per dependency and target file; status on the dependency).
+ */
+export const IMPACT_TABLES = `
+CREATE TABLE IF NOT EXISTS deps(
+  id INTEGER PRIMARY KEY,
+  file_id INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  form TEXT NOT NULL,
+  spec TEXT,
+  pattern TEXT,
+  text TEXT NOT NULL,
+  names TEXT,
+  type_only INTEGER NOT NULL DEFAULT 0,
+  path_attr TEXT,
+  line INTEGER NOT NULL,
+  status TEXT NOT NULL DEFAULT 'pending'
+);
+CREATE INDEX IF NOT EXISTS deps_file ON deps(file_id);
+CREATE TABLE IF NOT EXISTS impact_edges(
+  dep_id INTEGER NOT NULL,
+  source_id INTEGER NOT NULL,
+  target_id INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  type_only INTEGER NOT NULL DEFAULT 0,
+  guessed INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS impact_edges_source ON impact_edges(source_id);
+CREATE INDEX IF NOT EXISTS impact_edges_target ON impact_edges(target_id);
+`;
+
+/**
  * Secondary indexes. A cold index creates them after the bulk load (building a b-tree once is
  * far cheaper than keeping it sorted through a million inserts).
  */
@@ -119,6 +151,7 @@ const MIGRATIONS: ((db: DB) => void)[] = [
   (db) => {
     db.exec(TABLES_V1);
     db.exec(SECONDARY_INDEXES);
+    db.exec(IMPACT_TABLES);
     db.prepare("INSERT INTO meta(key, value) VALUES ('app', ?)").run(APP_ID);
   },
   // 1 -> 2: per-file counts, so totals (status, index) are a sum over files, not a scan of refs.
@@ -132,6 +165,13 @@ const MIGRATIONS: ((db: DB) => void)[] = [
         ref_count = (SELECT count(*) FROM refs r WHERE r.file_id = files.id),
         call_count = (SELECT count(*) FROM refs r WHERE r.file_id = files.id AND r.kind = 'call' AND r.caller_symbol_id IS NOT NULL);
     `);
+  },
+  // 2 -> 3: the impact graph (file -> file dependencies). Every file's dependencies must be
+  // extracted, so the next index re-reads every file (a hash that matches nothing).
+  (db) => {
+    db.exec(IMPACT_TABLES);
+    db.exec("UPDATE files SET hash = '', size = -1");
+    db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('impact_pending', '1')").run();
   },
 ];
 

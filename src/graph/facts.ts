@@ -5,6 +5,7 @@
 import { symbolId } from "../contract/ids.js";
 import type { ByteRange, FileFacts, ReferenceKind, SymbolKind } from "../lang/extract-types.js";
 import type { LanguageId } from "../lang/registry.js";
+import type { ExtractedDep } from "../lang/deps.js";
 import { LineIndex } from "../text/lines.js";
 
 /** Display kind (seed 01 `kind`) and short normalized kind (`kind_normalized`). */
@@ -153,6 +154,8 @@ export interface FileRows {
   symbols: SymbolRow[];
   refs: RefColumns;
   imports: ImportRow[];
+  /** File-level dependencies for the impact graph (src/lang/deps.ts). */
+  deps: ExtractedDep[];
   has_errors: boolean;
   line_count: number;
 }
@@ -240,5 +243,5 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
     names: JSON.stringify(im.names),
     span: pos(lines, im.range),
   }));
-  return { symbols, refs, imports, has_errors: facts.has_errors, line_count: lines.lineCount };
+  return { symbols, refs, imports, deps: [], has_errors: facts.has_errors, line_count: lines.lineCount };
 }

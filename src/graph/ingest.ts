@@ -16,6 +16,7 @@ import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
+import { updateImpact } from "./imports/index.js";
 import { Resolver } from "./resolve.js";
 import { type ResolveBatch, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
@@ -100,7 +101,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const store = new Store(db);
   // A cold run killed half-way stored files whose references were never written: start over.
   if (getMeta(db, "resolve_pending") === "1") {
-    db.transaction(() => db.exec("DELETE FROM refs; DELETE FROM symbols; DELETE FROM imports; DELETE FROM files;"))();
+    db.transaction(() => db.exec("DELETE FROM refs; DELETE FROM symbols; DELETE FROM imports; DELETE FROM deps; DELETE FROM impact_edges; DELETE FROM files;"))();
   }
   const stored = new Map<string, StoredFile>(store.allFiles().map((f) => [f.path, f]));
   const cold = stored.size === 0;
@@ -388,6 +389,16 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     if (!inline) db.transaction(reresolve)();
     debug?.(`re-resolved ${resolved} references`);
   }
+  // The impact graph (file -> file dependencies) after the files and their references are in.
+  db.transaction(() => {
+    const n = updateImpact(db, root, {
+      cold,
+      changedIds,
+      addedPaths: changedPaths.filter((p) => !stored.has(p)),
+      removedPaths: [...new Set(removed.map((f) => f.path))],
+    });
+    debug?.(`resolved ${n} file dependencies for the impact graph`);
+  })();
   db.transaction(() => {
     setMeta(db, "root", root);
     // So that a query about a file that is not in the index can say why (query --file).

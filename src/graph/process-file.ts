@@ -4,8 +4,11 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { extractFacts } from "../lang/extract.js";
-import { HEADER_SNIFF_BYTES, type LanguageId, isSharedHeader, refineLanguage } from "../lang/registry.js";
+import { extractFromTree } from "../lang/extract.js";
+import { extractDeps } from "../lang/deps.js";
+import { maskForParse } from "../lang/preprocess.js";
+import { HEADER_SNIFF_BYTES, type LanguageId, isSharedHeader, parse, refineLanguage } from "../lang/registry.js";
+import { decodeBytes } from "../text/decode.js";
 import { isBinary } from "../text/binary.js";
 import { type FileRows, toRows } from "./facts.js";
 
@@ -47,8 +50,16 @@ export function processFile(task: FileTask): FileOutcome {
   try {
     // A header's language is in its content (latin1 is enough to see C++ keywords and `::`).
     const language = isSharedHeader(task.rel) ? refineLanguage(task.language, task.rel, bytes.toString("latin1", 0, HEADER_SNIFF_BYTES)) : task.language;
-    const facts = extractFacts(language, bytes);
-    const rows = toRows(task.rel, task.rootName, facts, bytes);
+    // One parse for the symbol facts and the impact graph's dependencies.
+    const decoded = decodeBytes(bytes);
+    const tree = parse(language, maskForParse(language, decoded.text));
+    let rows;
+    try {
+      rows = toRows(task.rel, task.rootName, extractFromTree(language, tree, decoded), bytes);
+      rows.deps = extractDeps(language, tree);
+    } finally {
+      (tree as unknown as { delete?: () => void }).delete?.();
+    }
     return { kind: "indexed", rel: task.rel, language, hash, size: bytes.length, mtime_ms: mtime, rows };
   } catch (e) {
     return { kind: "skipped", rel: task.rel, reason: "extract_failed", detail: (e as Error).message };

@@ -4,12 +4,11 @@
  * symbols could be meant, none is chosen and all are listed (`ambiguous`), so an edge is never
  * silently wired to the wrong same-named symbol.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import type * as Jsonc from "jsonc-parser";
-import { join, posix } from "node:path";
+import { posix } from "node:path";
 import type { DB } from "./db.js";
 import { moduleName } from "./facts.js";
+import { SqlFileLookup } from "./resolve/files.js";
+import { ModuleResolution } from "./resolve/modules.js";
 
 export type Resolution = "exact" | "imported" | "heuristic" | "ambiguous" | "unresolved";
 
@@ -179,79 +178,13 @@ function candidatesSql(where: string): string {
     WHERE ${where} s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`;
 }
 
-const TS_EXTS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
-
-/** What module resolution takes from a tsconfig: repository-relative directories. */
-interface TsConfig {
-  baseUrl?: string;
-  /** The directory `paths` targets are relative to: baseUrl, else the config that set them. */
-  pathsBase: string;
-  paths: [string, string[]][];
-}
-
-/**
- * Reads a tsconfig (JSON with comments and trailing commas) and the configs it extends by
- * relative path; a package name in `extends` is not followed (it lives in node_modules).
- */
-function readTsConfig(root: string, rel: string, depth: number): TsConfig | undefined {
-  let raw: unknown;
-  try {
-    // Loaded here: only repositories with a tsconfig pay for it, and no query command does.
-    const jsonc = createRequire(import.meta.url)("jsonc-parser") as typeof Jsonc;
-    raw = jsonc.parse(readFileSync(join(root, rel), "utf8"), [], { allowTrailingComma: true });
-  } catch {
-    return undefined;
-  }
-  if (!raw || typeof raw !== "object") return undefined;
-  const cfgDir = posix.dirname(rel);
-  const { extends: ext, compilerOptions } = raw as { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } };
-  let out: TsConfig = { pathsBase: cfgDir, paths: [] };
-  for (const e of typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext : []) {
-    if (typeof e !== "string" || !e.startsWith(".") || depth > 8) continue;
-    const target = posix.normalize(posix.join(cfgDir, e.endsWith(".json") ? e : `${e}.json`));
-    const base = readTsConfig(root, target, depth + 1);
-    if (base) out = base;
-  }
-  const baseUrl = typeof compilerOptions?.baseUrl === "string" ? posix.normalize(posix.join(cfgDir, compilerOptions.baseUrl)) : undefined;
-  if (baseUrl !== undefined) out = { ...out, baseUrl, pathsBase: baseUrl };
-  const paths = compilerOptions?.paths;
-  if (paths && typeof paths === "object") {
-    out = {
-      ...out,
-      pathsBase: baseUrl ?? cfgDir,
-      paths: Object.entries(paths as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : []]),
-    };
-  }
-  return out;
-}
-
-/** The targets of the `paths` pattern that matches `source` (exact first, then the longest prefix), with `*` filled in. */
-function matchTsPaths(paths: [string, string[]][], source: string): string[] | undefined {
-  let best: { prefix: number; targets: string[] } | undefined;
-  for (const [pattern, targets] of paths) {
-    const star = pattern.indexOf("*");
-    if (star < 0) {
-      if (pattern === source) return targets;
-      continue;
-    }
-    const prefix = pattern.slice(0, star);
-    const suffix = pattern.slice(star + 1);
-    if (source.length < prefix.length + suffix.length || !source.startsWith(prefix) || !source.endsWith(suffix)) continue;
-    if (best && best.prefix >= prefix.length) continue;
-    const captured = source.slice(prefix.length, source.length - suffix.length);
-    best = { prefix: prefix.length, targets: targets.map((t) => t.replace("*", captured)) };
-  }
-  return best?.targets;
-}
-
 export class Resolver {
   private readonly byName;
   private readonly byNames;
   private readonly fileById;
-  private readonly fileByPath;
   private readonly importsOf;
   private readonly parentsOf;
-  private readonly filesLike;
+  private readonly modules: ModuleResolution;
   private readonly update;
   private readonly nameCache = new Map<string, SymRow[]>();
   private readonly entries = new Map<string, NameEntry>();
@@ -264,15 +197,14 @@ export class Resolver {
    */
   constructor(
     private readonly db: DB,
-    private readonly root?: string,
+    root?: string,
   ) {
     this.byName = db.prepare(candidatesSql("s.name = ? AND"));
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND"));
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
-    this.fileByPath = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
     this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn FROM symbols WHERE file_id = ?");
-    this.filesLike = db.prepare("SELECT id, path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\'");
+    this.modules = new ModuleResolution(new SqlFileLookup(db, root));
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
 
@@ -368,208 +300,9 @@ export class Resolver {
     const hit = this.moduleCache.get(key);
     if (hit) return hit;
     const ids: number[] = [];
-    const tryPath = (p: string): boolean => {
-      const id = this.fileByPath.get(posix.normalize(p)) as number | undefined;
-      if (id !== undefined) ids.push(id);
-      return id !== undefined;
-    };
-    const dir = posix.dirname(ctx.path);
-    const lang = ctx.language;
-    if (lang === "typescript" || lang === "tsx" || lang === "javascript") {
-      // A module path as TypeScript resolves it: the file, another extension, a folder's index.
-      const tsFile = (base: string): boolean => {
-        const stem = base.replace(/\.(m|c)?js$|\.jsx$/, "");
-        return tryPath(base) || TS_EXTS.some((e) => tryPath(stem + e)) || TS_EXTS.some((e) => tryPath(`${base}/index${e}`));
-      };
-      if (source.startsWith(".")) tsFile(posix.join(dir, source));
-      else {
-        // tsconfig/jsconfig `paths` (`@/components/ui/button`) and `baseUrl`.
-        const cfg = this.tsConfig(dir);
-        if (cfg) {
-          const hit = matchTsPaths(cfg.paths, source);
-          const done = hit !== undefined && hit.some((t) => tsFile(posix.join(cfg.pathsBase, t)));
-          if (!done && cfg.baseUrl !== undefined) tsFile(posix.join(cfg.baseUrl, source));
-        }
-      }
-    } else if (lang === "python") {
-      const m = /^(\.*)(.*)$/.exec(source) as RegExpExecArray;
-      const dots = (m[1] as string).length;
-      const rest = (m[2] as string).split(".").filter(Boolean).join("/");
-      const bases: string[] = [];
-      if (dots > 0) {
-        let d = dir;
-        for (let i = 1; i < dots; i++) d = posix.dirname(d);
-        bases.push(d);
-      } else {
-        bases.push("");
-        // A source root other than the workspace root: the importing file's ancestors.
-        let d = dir;
-        while (d !== "." && d !== "") {
-          bases.push(d);
-          d = posix.dirname(d);
-        }
-      }
-      const found = (p: string): boolean => tryPath(`${p}.py`) || tryPath(`${p}.pyi`) || tryPath(`${p}/__init__.py`);
-      for (const b of bases) {
-        const p = rest ? (b ? `${b}/${rest}` : rest) : b;
-        if (!p) continue;
-        if (found(p)) break;
-        // src layout: the package lives in src/ beside the importing tests or scripts.
-        if (dots === 0 && rest && found(b ? `${b}/src/${rest}` : `src/${rest}`)) break;
-      }
-    } else if (lang === "c" || lang === "cpp") {
-      if (!tryPath(posix.join(dir, source))) this.suffixMatch(source, ids);
-    } else if (lang === "java") {
-      const parts = source.replace(/\.\*$/, "").split(".");
-      if (source.endsWith(".*")) this.dirMatch(parts.join("/"), ".java", ids);
-      else if (!this.suffixMatch(`${parts.join("/")}.java`, ids)) {
-        // `import a.b.C.member` (static import): the class file is one segment up.
-        this.suffixMatch(`${parts.slice(0, -1).join("/")}.java`, ids);
-      }
-    } else if (lang === "go") {
-      // Within the module (go.mod's `module` path), an import path is a directory under go.mod's.
-      const mod = this.goModule(dir);
-      if (mod && (source === mod.path || source.startsWith(`${mod.path}/`))) {
-        this.dirFiles(posix.join(mod.dir, source.slice(mod.path.length + 1)), ".go", ids);
-      } else this.dirMatch(source, ".go", ids);
-    } else if (lang === "rust") {
-      const segs = source.split("::").filter((s) => s !== "*" && s !== "{" && s !== "}");
-      let baseDir: string;
-      const srcRoot = ctx.path.includes("src/") ? ctx.path.slice(0, ctx.path.lastIndexOf("src/") + 4) : "";
-      if (segs[0] === "crate") {
-        baseDir = srcRoot.replace(/\/$/, "");
-        segs.shift();
-      } else if (segs[0] === "super") {
-        baseDir = posix.dirname(dir);
-        while (segs[0] === "super") segs.shift();
-      } else if (segs[0] === "self") {
-        baseDir = dir;
-        segs.shift();
-      } else {
-        baseDir = srcRoot.replace(/\/$/, "");
-        // `use hexyl::Printer` in the package's binary (src/main.rs, src/bin/, examples/, tests/)
-        // names the package's library crate by its name (`-` written `_`).
-        const pkg = this.cargoPackage(dir);
-        if (pkg && segs[0] === pkg.crate) {
-          segs.shift();
-          baseDir = posix.dirname(pkg.lib);
-          let found = false;
-          for (let n = segs.length; n >= 1 && !found; n--) {
-            const p = [baseDir, ...segs.slice(0, n)].filter((x) => x && x !== ".").join("/");
-            found = tryPath(`${p}.rs`) || tryPath(`${p}/mod.rs`);
-          }
-          if (!found) tryPath(pkg.lib);
-          segs.length = 0;
-        }
-      }
-      // The longest prefix of the path that names a file: `a::b::Item` -> a/b.rs or a/b/mod.rs.
-      for (let n = segs.length; n >= 1; n--) {
-        const p = [baseDir, ...segs.slice(0, n)].filter(Boolean).join("/");
-        if (tryPath(`${p}.rs`) || tryPath(`${p}/mod.rs`)) break;
-      }
-    }
+    this.modules.resolve(ctx.language, ctx.path, source, ids);
     this.moduleCache.set(key, ids);
     return ids;
-  }
-
-  private suffixMatch(suffix: string, out: number[]): boolean {
-    const like = `%/${suffix.replace(/[\\%_]/g, (c) => `\\${c}`)}`;
-    const rows = this.filesLike.all(suffix, like) as { id: number }[];
-    for (const r of rows) out.push(r.id);
-    return rows.length > 0;
-  }
-
-  /** Files directly in `dir` (relative, "." for the root) with the extension. */
-  private dirFiles(dir: string, ext: string, out: number[]): void {
-    const d = posix.normalize(dir);
-    const like = d === "." ? "%" : `${d.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
-    for (const r of this.filesLike.all("\0", like) as { id: number; path: string }[]) {
-      if (posix.dirname(r.path) === d && r.path.endsWith(ext)) out.push(r.id);
-    }
-  }
-
-  private readonly tsConfigs = new Map<string, TsConfig | null>();
-
-  /** The tsconfig.json (or jsconfig.json) nearest above directory `dir`, with what resolution needs of it. */
-  private tsConfig(dir: string): TsConfig | undefined {
-    if (this.root === undefined) return undefined;
-    const hit = this.tsConfigs.get(dir);
-    if (hit !== undefined) return hit ?? undefined;
-    let found: TsConfig | null = null;
-    for (const name of ["tsconfig.json", "jsconfig.json"]) {
-      const rel = dir === "." || dir === "" ? name : `${dir}/${name}`;
-      if (existsSync(join(this.root, rel))) {
-        found = readTsConfig(this.root, rel, 0) ?? null;
-        break;
-      }
-    }
-    if (found === null && dir !== "." && dir !== "") found = this.tsConfig(posix.dirname(dir)) ?? null;
-    this.tsConfigs.set(dir, found);
-    return found ?? undefined;
-  }
-
-  private readonly goModules = new Map<string, { dir: string; path: string } | null>();
-  private readonly cargoPackages = new Map<string, { crate: string; lib: string } | null>();
-
-  /**
-   * The Cargo package whose Cargo.toml is nearest above directory `dir`: its library crate's name
-   * as Rust paths write it and the repository-relative path of its root file ([lib] name/path,
-   * else the package name and src/lib.rs). Undefined for a workspace-only manifest.
-   */
-  private cargoPackage(dir: string): { crate: string; lib: string } | undefined {
-    if (this.root === undefined) return undefined;
-    const hit = this.cargoPackages.get(dir);
-    if (hit !== undefined) return hit ?? undefined;
-    let found: { crate: string; lib: string } | null = null;
-    let text: string | undefined;
-    try {
-      text = readFileSync(join(this.root, dir, "Cargo.toml"), "utf8");
-    } catch {
-      found = dir === "." || dir === "" ? null : (this.cargoPackage(posix.dirname(dir)) ?? null);
-    }
-    if (text !== undefined) {
-      const t = text;
-      // The body of a `[name]` table: up to the next table header or the end.
-      const section = (name: string): string => {
-        const m = new RegExp(`^\\s*\\[${name}\\]\\s*$`, "m").exec(t);
-        if (!m) return "";
-        const rest = t.slice(m.index + m[0].length);
-        const next = /^\s*\[/m.exec(rest);
-        return next ? rest.slice(0, next.index) : rest;
-      };
-      const key = (body: string, k: string): string | undefined => new RegExp(`^\\s*${k}\\s*=\\s*"([^"]+)"`, "m").exec(body)?.[1];
-      const pkgName = key(section("package"), "name");
-      const lib = section("lib");
-      const name = key(lib, "name") ?? pkgName;
-      if (name) found = { crate: name.replace(/-/g, "_"), lib: posix.join(dir, key(lib, "path") ?? "src/lib.rs") };
-    }
-    this.cargoPackages.set(dir, found);
-    return found ?? undefined;
-  }
-
-  /** The go.mod that governs directory `dir` (its directory and module path), read from disk. */
-  private goModule(dir: string): { dir: string; path: string } | undefined {
-    if (this.root === undefined) return undefined;
-    const hit = this.goModules.get(dir);
-    if (hit !== undefined) return hit ?? undefined;
-    let found: { dir: string; path: string } | null = null;
-    try {
-      const text = readFileSync(join(this.root, dir, "go.mod"), "utf8");
-      const m = /^\s*module\s+"?([^\s"]+)"?/m.exec(text);
-      if (m) found = { dir, path: m[1] as string };
-    } catch {
-      found = dir === "." || dir === "" ? null : (this.goModule(posix.dirname(dir)) ?? null);
-    }
-    this.goModules.set(dir, found);
-    return found ?? undefined;
-  }
-
-  private dirMatch(dirSuffix: string, ext: string, out: number[]): void {
-    const like = `%${dirSuffix.replace(/[\\%_]/g, (c) => `\\${c}`)}/%`;
-    for (const r of this.filesLike.all("\0", like) as { id: number; path: string }[]) {
-      const d = posix.dirname(r.path);
-      if ((d === dirSuffix || d.endsWith(`/${dirSuffix}`)) && r.path.endsWith(ext)) out.push(r.id);
-    }
   }
 
   private importIndex(ctx: FileCtx): ImportIndex {
@@ -646,24 +379,7 @@ export class Resolver {
 
   /** An import specifier that names a library (not found in the repository and not one of its own paths). */
   private externalModule(ctx: FileCtx, source: string): boolean {
-    switch (ctx.language) {
-      case "typescript":
-      case "tsx":
-      case "javascript":
-        return !source.startsWith(".") && !source.startsWith("/");
-      case "python":
-        return !source.startsWith(".");
-      case "go": {
-        const mod = this.goModule(posix.dirname(ctx.path));
-        return !mod || !(source === mod.path || source.startsWith(`${mod.path}/`));
-      }
-      case "java":
-        return true;
-      case "rust":
-        return !/^(crate|self|super)(::|$)/.test(source);
-      default:
-        return false;
-    }
+    return this.modules.external(ctx.language, ctx.path, source);
   }
 
   /** Loads every symbol at once (cold index: one scan instead of a query per name). */
@@ -832,11 +548,8 @@ export class Resolver {
       // A Go package is its directory, a Java package every directory of that path (main and
       // test source roots): their other files are reachable without an import.
       const same: number[] = [];
-      if (ctx.language === "go") this.dirFiles(posix.dirname(ctx.path), ".go", same);
-      else if (ctx.language === "java") {
-        if (ctx.javaPackage) this.dirMatch(ctx.javaPackage.split(".").join("/"), ".java", same);
-        else this.dirFiles(posix.dirname(ctx.path), ".java", same);
-      }
+      if (ctx.language === "go") this.modules.files.dirFiles(posix.dirname(ctx.path), ".go", same);
+      else if (ctx.language === "java") this.modules.java.packageFiles(posix.dirname(ctx.path), ctx.javaPackage, same);
       for (const id of same) reach.add(id);
       ctx.reach = reach;
     }

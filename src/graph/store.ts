@@ -32,6 +32,9 @@ export class Store {
   private readonly insRef;
   private readonly insImport;
   private readonly namesOfFile;
+  private readonly insDep;
+  private readonly delDeps;
+  private readonly delEdges;
 
   constructor(readonly db: DB) {
     this.insFile = db.prepare(
@@ -63,6 +66,12 @@ export class Store {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.namesOfFile = db.prepare("SELECT DISTINCT name FROM symbols WHERE file_id = ?").pluck();
+    this.insDep = db.prepare(
+      "INSERT INTO deps(file_id, kind, form, spec, pattern, text, names, type_only, path_attr, line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.delDeps = db.prepare("DELETE FROM deps WHERE file_id = ?");
+    // Edges into a removed file stay until the impact update re-resolves their sources.
+    this.delEdges = db.prepare("DELETE FROM impact_edges WHERE source_id = ?");
   }
 
   allFiles(): StoredFile[] {
@@ -117,6 +126,8 @@ export class Store {
     this.delSymbols.run(fileId);
     this.delRefs.run(fileId);
     this.delImports.run(fileId);
+    this.delDeps.run(fileId);
+    this.delEdges.run(fileId);
   }
 
   removeFile(fileId: number): void {
@@ -163,6 +174,9 @@ export class Store {
     }
     if (withRefs) this.insertRefs(id, rows);
     for (const im of rows.imports) this.insImport.run(id, im.source, im.names, ...im.span);
+    for (const d of rows.deps) {
+      this.insDep.run(id, d.kind, d.form, d.spec ?? null, d.pattern ?? null, d.text, d.names ? JSON.stringify(d.names) : null, d.typeOnly ? 1 : 0, d.pathAttr ?? null, d.line);
+    }
     return id;
   }
 

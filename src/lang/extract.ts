@@ -56,7 +56,7 @@ import type {
 // require(), not import: an ESM import of this CommonJS package makes Node 20 lex its source first.
 const TreeSitter = createRequire(import.meta.url)("tree-sitter") as typeof Parser;
 
-export type QueryPurpose = "symbols" | "references" | "imports";
+export type QueryPurpose = "symbols" | "references" | "imports" | "deps";
 
 /** What extraction reads of a captured node: a SyntaxNode, or raw-matches.ts's lighter CapturedNode. */
 type QNode = Pick<Parser.SyntaxNode, "startIndex" | "endIndex" | "typeId"> & { readonly parent: QNode | null };

@@ -16,4 +16,10 @@ export const CODEINTEL_CODES = {
   schema_name_mismatch: "E191",
   /** Stored payload's compatibility range excludes this implementation's version. */
   schema_incompatible: "E192",
+  /** The index has no impact graph yet (built before it existed, or never completed). */
+  impact_missing: "E193",
+  /** `--affected-since`: git could not diff against the revision. */
+  git_failed: "E194",
+  /** docdex.import_map.json / import_traces.jsonl could not be read (a warning; hints skipped). */
+  hint_invalid: "E195",
 } as const;

@@ -1,0 +1,181 @@
+/**
+ * The impact graph's resolution step: each file's stored dependencies (deps) resolved to
+ * indexed files (impact_edges), per language (one module per language family in this folder).
+ *
+ * Incremental: a changed file re-resolves its own dependencies; when files were added or removed,
+ * every file whose dependency text mentions the added or removed file's module name (its stem,
+ * or its directory's for index/__init__/mod files), every file with a template pattern, every
+ * file with an edge into a removed file, and (Java) every Java file re-resolves as well; when a
+ * configuration file that resolution read (tsconfig.json, package.json, go.mod, go.work,
+ * Cargo.toml, compile_commands.json, build files) changed, appeared or went away, everything
+ * re-resolves. The result equals that of `index --rebuild` (tested).
+ */
+import { existsSync } from "node:fs";
+import { join, posix } from "node:path";
+import { type DB, getMeta, setMeta } from "../db.js";
+import { CImports } from "./c.js";
+import { GoImports } from "./go.js";
+import { JavaImports } from "./java.js";
+import { PythonImports } from "./python.js";
+import { configsChanged, RepoFiles } from "./repo.js";
+import { RustImports } from "./rust.js";
+import type { DepOutcome, DepRow } from "./types.js";
+import { TypeScriptImports } from "./typescript.js";
+
+export class ImpactResolver {
+  readonly repo;
+  private ts?: TypeScriptImports;
+  private py?: PythonImports;
+  private rust?: RustImports;
+  private go?: GoImports;
+  private c?: CImports;
+  private java?: JavaImports;
+  private readonly depsOf;
+  private readonly insEdge;
+  private readonly setStatus;
+  private readonly delEdges;
+
+  constructor(
+    private readonly db: DB,
+    root: string,
+  ) {
+    this.repo = new RepoFiles(db, root);
+    this.depsOf = db.prepare("SELECT * FROM deps WHERE file_id = ? ORDER BY id");
+    this.insEdge = db.prepare("INSERT INTO impact_edges(dep_id, source_id, target_id, kind, type_only, guessed) VALUES (?, ?, ?, ?, ?, ?)");
+    this.setStatus = db.prepare("UPDATE deps SET status = ? WHERE id = ?");
+    this.delEdges = db.prepare("DELETE FROM impact_edges WHERE source_id = ?");
+  }
+
+  private resolveDep(language: string, from: string, d: DepRow): DepOutcome {
+    switch (language) {
+      case "typescript":
+      case "tsx":
+      case "javascript": {
+        this.ts ??= new TypeScriptImports(this.repo);
+        if (d.spec === null && d.pattern !== null) {
+          // The lexicographically smallest match, as seed 04 asks; none: unresolved.
+          const m = this.ts.matchPattern(from, d.pattern);
+          return m.length > 0 ? { status: "resolved", targets: [m[0] as number] } : { status: "unresolved", targets: [] };
+        }
+        return this.ts.resolve(from, d);
+      }
+      case "python": {
+        this.py ??= new PythonImports(this.repo);
+        if (d.spec === null && d.pattern !== null) {
+          const m = this.py.matchPattern(d.pattern);
+          return m.length > 0 ? { status: "resolved", targets: [m[0] as number] } : { status: "unresolved", targets: [] };
+        }
+        return this.py.resolve(from, d);
+      }
+      case "rust":
+        this.rust ??= new RustImports(this.repo);
+        return this.rust.resolve(from, d);
+      case "go":
+        this.go ??= new GoImports(this.repo);
+        return this.go.resolve(from, d);
+      case "c":
+      case "cpp":
+        this.c ??= new CImports(this.repo);
+        return this.c.resolve(from, d);
+      case "java":
+        this.java ??= new JavaImports(this.repo, this.db);
+        return this.java.resolve(from, d);
+      default:
+        return { status: "external", targets: [] };
+    }
+  }
+
+  /** Re-resolves the dependencies of the given files (inside the caller's transaction). */
+  resolveFiles(ids: Iterable<number>): number {
+    let n = 0;
+    for (const id of ids) {
+      const f = this.repo.byId.get(id);
+      this.delEdges.run(id);
+      if (!f) continue;
+      const deps = this.depsOf.all(id) as DepRow[];
+      for (const d of deps) {
+        const o = this.resolveDep(f.language, f.path, d);
+        this.setStatus.run(o.status, d.id);
+        for (const t of o.targets) if (t !== id) this.insEdge.run(d.id, id, t, d.kind, d.type_only, o.guessed ? 1 : 0);
+        n++;
+      }
+      if (f.language === "java") {
+        this.java ??= new JavaImports(this.repo, this.db);
+        const pkg = deps.find((d) => d.form === "package");
+        const imported = new Set((this.db.prepare("SELECT target_id FROM impact_edges WHERE source_id = ?").pluck().all(id) as number[]));
+        for (const t of this.java.samePackage(id, pkg?.spec ?? undefined)) if (!imported.has(t)) this.insEdge.run(pkg?.id ?? 0, id, t, "import", 0, 0);
+      }
+    }
+    return n;
+  }
+}
+
+export interface ImpactUpdate {
+  cold: boolean;
+  changedIds: number[];
+  addedPaths: string[];
+  removedPaths: string[];
+}
+
+/** Module names a path can be imported by: its stem, or its directory's for an index file. */
+function stems(path: string): string[] {
+  const base = posix.basename(path).replace(/(\.d)?\.[^.]+$/, "");
+  const dir = posix.basename(posix.dirname(path));
+  return /^(index|__init__|mod|lib|main)$/.test(base) ? [base, dir] : [base, dir];
+}
+
+const CONFIG_NAMES = ["package.json", "tsconfig.json", "jsconfig.json", "pnpm-workspace.yaml", "go.mod", "Cargo.toml", "compile_commands.json"];
+
+/**
+ * A configuration file in the directory of an added file (or above it) that resolution never
+ * read: a new workspace package, module or crate may change what other files resolve to.
+ */
+function newConfigs(root: string, configs: Record<string, string>, added: string[]): boolean {
+  const seen = new Set<string>();
+  for (const p of added) {
+    for (let d = posix.dirname(p); !seen.has(d); d = posix.dirname(d)) {
+      seen.add(d);
+      for (const n of CONFIG_NAMES) {
+        const rel = d === "." ? n : `${d}/${n}`;
+        if (!(rel in configs) && existsSync(join(root, rel))) return true;
+      }
+      if (d === ".") break;
+    }
+  }
+  return false;
+}
+
+/** Brings the impact graph up to date with the files an index run stored; returns dependencies resolved. */
+export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
+  const configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
+  const all = u.cold || getMeta(db, "impact_pending") === "1" || configsChanged(root, configs) || newConfigs(root, configs, u.addedPaths);
+  const resolver = new ImpactResolver(db, root);
+  let ids: Set<number>;
+  if (all) {
+    db.exec("DELETE FROM impact_edges");
+    ids = new Set(resolver.repo.byId.keys());
+  } else {
+    ids = new Set(u.changedIds);
+    // Edges into files that are gone (removed, or re-added under a new id).
+    for (const id of db.prepare("SELECT DISTINCT source_id FROM impact_edges WHERE target_id NOT IN (SELECT id FROM files)").pluck().all() as number[]) ids.add(id);
+    const touched = [...u.addedPaths, ...u.removedPaths];
+    if (touched.length > 0) {
+      const st = db.prepare(
+        "SELECT DISTINCT file_id FROM deps WHERE instr(spec, ?) > 0 OR instr(names, ?) > 0 OR instr(pattern, ?) > 0",
+      ).pluck();
+      for (const s of new Set(touched.flatMap(stems))) if (s && s !== ".") for (const id of st.all(s, s, s) as number[]) ids.add(id);
+      for (const id of db.prepare("SELECT DISTINCT file_id FROM deps WHERE pattern IS NOT NULL OR spec IN ('.', '..', './', '../') OR spec LIKE '%/.' OR spec LIKE '%/..'").pluck().all() as number[]) ids.add(id);
+      if (touched.some((p) => p.endsWith(".java"))) for (const f of resolver.repo.byId.values()) if (f.language === "java") ids.add(f.id);
+      // Go: a package gained or lost a file; its importers name its directory.
+      // (covered by the directory stem above)
+    }
+  }
+  db.prepare("DELETE FROM impact_edges WHERE source_id NOT IN (SELECT id FROM files) OR target_id NOT IN (SELECT id FROM files)").run();
+  const sorted = [...ids].sort((a, b) => a - b);
+  const n = resolver.resolveFiles(sorted);
+  const merged = all ? {} : configs;
+  for (const [k, v] of resolver.repo.configs) merged[k] = v;
+  setMeta(db, "impact_configs", JSON.stringify(merged));
+  setMeta(db, "impact_pending", "0");
+  return n;
+}

@@ -1,0 +1,120 @@
+/** TypeScript/JavaScript module specifiers: relative paths, tsconfig/jsconfig `paths` and `baseUrl`. */
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type * as Jsonc from "jsonc-parser";
+import { join, posix } from "node:path";
+import type { FileLookup } from "./files.js";
+
+export const TS_EXTS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+
+/** What module resolution takes from a tsconfig: repository-relative directories. */
+export interface TsConfig {
+  baseUrl?: string;
+  /** The directory `paths` targets are relative to: baseUrl, else the config that set them. */
+  pathsBase: string;
+  paths: [string, string[]][];
+}
+
+/**
+ * Reads a tsconfig (JSON with comments and trailing commas) and the configs it extends by
+ * relative path; a package name in `extends` is not followed (it lives in node_modules).
+ */
+export function readTsConfig(root: string, rel: string, depth: number): TsConfig | undefined {
+  let raw: unknown;
+  try {
+    // Loaded here: only repositories with a tsconfig pay for it, and no query command does.
+    const jsonc = createRequire(import.meta.url)("jsonc-parser") as typeof Jsonc;
+    raw = jsonc.parse(readFileSync(join(root, rel), "utf8"), [], { allowTrailingComma: true });
+  } catch {
+    return undefined;
+  }
+  if (!raw || typeof raw !== "object") return undefined;
+  const cfgDir = posix.dirname(rel);
+  const { extends: ext, compilerOptions } = raw as { extends?: unknown; compilerOptions?: { baseUrl?: unknown; paths?: unknown } };
+  let out: TsConfig = { pathsBase: cfgDir, paths: [] };
+  for (const e of typeof ext === "string" ? [ext] : Array.isArray(ext) ? ext : []) {
+    if (typeof e !== "string" || !e.startsWith(".") || depth > 8) continue;
+    const target = posix.normalize(posix.join(cfgDir, e.endsWith(".json") ? e : `${e}.json`));
+    const base = readTsConfig(root, target, depth + 1);
+    if (base) out = base;
+  }
+  const baseUrl = typeof compilerOptions?.baseUrl === "string" ? posix.normalize(posix.join(cfgDir, compilerOptions.baseUrl)) : undefined;
+  if (baseUrl !== undefined) out = { ...out, baseUrl, pathsBase: baseUrl };
+  const paths = compilerOptions?.paths;
+  if (paths && typeof paths === "object") {
+    out = {
+      ...out,
+      pathsBase: baseUrl ?? cfgDir,
+      paths: Object.entries(paths as Record<string, unknown>).map(([k, v]) => [k, Array.isArray(v) ? v.filter((t): t is string => typeof t === "string") : []]),
+    };
+  }
+  return out;
+}
+
+/** The targets of the `paths` pattern that matches `source` (exact first, then the longest prefix), with `*` filled in. */
+export function matchTsPaths(paths: [string, string[]][], source: string): string[] | undefined {
+  let best: { prefix: number; targets: string[] } | undefined;
+  for (const [pattern, targets] of paths) {
+    const star = pattern.indexOf("*");
+    if (star < 0) {
+      if (pattern === source) return targets;
+      continue;
+    }
+    const prefix = pattern.slice(0, star);
+    const suffix = pattern.slice(star + 1);
+    if (source.length < prefix.length + suffix.length || !source.startsWith(prefix) || !source.endsWith(suffix)) continue;
+    if (best && best.prefix >= prefix.length) continue;
+    const captured = source.slice(prefix.length, source.length - suffix.length);
+    best = { prefix: prefix.length, targets: targets.map((t) => t.replace("*", captured)) };
+  }
+  return best?.targets;
+}
+
+export class TypeScriptModules {
+  private readonly tsConfigs = new Map<string, TsConfig | null>();
+
+  constructor(private readonly files: FileLookup) {}
+
+  resolve(fromPath: string, source: string, out: number[]): void {
+    const dir = posix.dirname(fromPath);
+    // A module path as TypeScript resolves it: the file, another extension, a folder's index.
+    const tryPath = (p: string): boolean => this.files.tryPath(p, out);
+    const tsFile = (base: string): boolean => {
+      const stem = base.replace(/\.(m|c)?js$|\.jsx$/, "");
+      return tryPath(base) || TS_EXTS.some((e) => tryPath(stem + e)) || TS_EXTS.some((e) => tryPath(`${base}/index${e}`));
+    };
+    if (source.startsWith(".")) tsFile(posix.join(dir, source));
+    else {
+      // tsconfig/jsconfig `paths` (`@/components/ui/button`) and `baseUrl`.
+      const cfg = this.tsConfig(dir);
+      if (cfg) {
+        const hit = matchTsPaths(cfg.paths, source);
+        const done = hit !== undefined && hit.some((t) => tsFile(posix.join(cfg.pathsBase, t)));
+        if (!done && cfg.baseUrl !== undefined) tsFile(posix.join(cfg.baseUrl, source));
+      }
+    }
+  }
+
+  external(source: string): boolean {
+    return !source.startsWith(".") && !source.startsWith("/");
+  }
+
+  /** The tsconfig.json (or jsconfig.json) nearest above directory `dir`, with what resolution needs of it. */
+  private tsConfig(dir: string): TsConfig | undefined {
+    const root = this.files.root;
+    if (root === undefined) return undefined;
+    const hit = this.tsConfigs.get(dir);
+    if (hit !== undefined) return hit ?? undefined;
+    let found: TsConfig | null = null;
+    for (const name of ["tsconfig.json", "jsconfig.json"]) {
+      const rel = dir === "." || dir === "" ? name : `${dir}/${name}`;
+      if (existsSync(join(root, rel))) {
+        found = readTsConfig(root, rel, 0) ?? null;
+        break;
+      }
+    }
+    if (found === null && dir !== "." && dir !== "") found = this.tsConfig(posix.dirname(dir)) ?? null;
+    this.tsConfigs.set(dir, found);
+    return found ?? undefined;
+  }
+}

@@ -1,0 +1,3 @@
+; inherits: javascript
+; `import x = require("m")`
+(import_statement (import_require_clause source: (string) @dep.require)) @dep

@@ -1,0 +1,92 @@
+/**
+ * The impact graph kept up to date by incremental index runs equals the one `index --rebuild`
+ * builds, after each change of a sequence that adds, removes and edits files and configuration
+ * (real tree-sitter, real SQLite, the TypeScript compiler's resolution).
+ */
+import assert from "node:assert/strict";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { indexTree } from "../../src/graph/ingest.js";
+import { REPO_ROOT, tempDir } from "../support/run.js";
+
+const FIXTURES = join(REPO_ROOT, "test", "fixtures", "impact");
+
+function dump(dbPath: string): { edges: string[]; deps: string[] } {
+  const db = new Database(dbPath, { readonly: true });
+  try {
+    const edges = (
+      db
+        .prepare(
+          "SELECT s.path AS s, t.path AS t, e.kind, e.type_only, e.guessed FROM impact_edges e JOIN files s ON s.id = e.source_id JOIN files t ON t.id = e.target_id",
+        )
+        .all() as { s: string; t: string; kind: string; type_only: number; guessed: number }[]
+    )
+      .map((r) => `${r.s} -> ${r.t} ${r.kind}${r.type_only ? " type" : ""}${r.guessed ? " guessed" : ""}`)
+      .sort();
+    const deps = (db.prepare("SELECT f.path, d.text, d.status FROM deps d JOIN files f ON f.id = d.file_id").all() as { path: string; text: string; status: string }[])
+      .map((r) => `${r.path} ${r.text} ${r.status}`)
+      .sort();
+    return { edges, deps };
+  } finally {
+    db.close();
+  }
+}
+
+describe("impact graph: incremental equals rebuild", () => {
+  it("after adds, removals, edits and configuration changes", async () => {
+    const root = tempDir("impact-incr-");
+    cpSync(join(FIXTURES, "ts-monorepo"), join(root, "ts"), { recursive: true });
+    cpSync(join(FIXTURES, "py-src"), join(root, "py"), { recursive: true });
+    cpSync(join(FIXTURES, "java-multi"), join(root, "java"), { recursive: true });
+    cpSync(join(FIXTURES, "go-work"), join(root, "go"), { recursive: true });
+    const dbPath = join(root, ".magellan", "code.db");
+    const fresh = join(tempDir("impact-rebuild-"), "code.db");
+    await indexTree({ root, dbPath, threads: 1 });
+    const app = (p: string): string => join(root, "ts/packages/app/src", p);
+    const steps: [string, () => void][] = [
+      ["a missing module appears (./gone resolves)", () => writeFileSync(app("gone.ts"), "export const gone = 1;\n")],
+      ["an imported folder's index goes away", () => rmSync(app("helpers/index.ts"))],
+      ["a file replaces the folder import (./helpers.ts)", () => writeFileSync(app("helpers.ts"), "export const h = 3; // helpers moved\n")],
+      ["a new file matches a template pattern and sorts first", () => writeFileSync(app("locales/de.ts"), "export default { hello: 'hallo' };\n")],
+      ["tsconfig paths change (~/* now points elsewhere)", () => {
+        writeFileSync(
+          join(root, "ts/packages/app/tsconfig.json"),
+          JSON.stringify({ extends: "../../tsconfig.base.json", compilerOptions: { module: "esnext", moduleResolution: "bundler", baseUrl: ".", paths: { "~/*": ["src/pages/*", "src/*"] } } }),
+        );
+      }],
+      ["a python submodule is added where the package's __init__ was the target", () => writeFileSync(join(root, "py/src/acme/Engine.py"), "class Engine:\n    pass\n")],
+      ["a java class joins a package (same-package reference now resolves)", () => {
+        writeFileSync(join(root, "java/core/src/main/java/com/acme/core/Strings.java"), "package com.acme.core;\n\nclass Strings {}\n");
+      }],
+      ["a go file joins an imported package", () => writeFileSync(join(root, "go/api/types/extra.go"), "package types\n\ntype Extra struct{}\n")],
+      ["an importer is edited to import something else", () => {
+        writeFileSync(join(root, "ts/packages/lib/src/esm.mts"), 'import { other } from "./other.mjs";\nimport { util } from "./util.js";\nexport const e = other + util();\n');
+      }],
+      ["a package.json exports map changes", () => {
+        mkdirSync(join(root, "ts/packages/lib/src/next"), { recursive: true });
+        writeFileSync(join(root, "ts/packages/lib/src/next/feature.ts"), 'export const feature = "next";\n');
+        writeFileSync(
+          join(root, "ts/packages/lib/package.json"),
+          JSON.stringify({ name: "@acme/lib", type: "module", exports: { ".": { import: "./src/index.ts" }, "./feature": { default: "./src/next/feature.ts" } }, imports: { "#internal/*": "./src/internal/*.ts" } }),
+        );
+      }],
+    ];
+    for (const [what, change] of steps) {
+      change();
+      await indexTree({ root, dbPath, threads: 1 });
+      await indexTree({ root, dbPath: fresh, rebuild: true, threads: 1 });
+      const a = dump(dbPath);
+      const b = dump(fresh);
+      assert.deepEqual(a.edges, b.edges, `edges after: ${what}`);
+      assert.deepEqual(a.deps, b.deps, `dependency statuses after: ${what}`);
+    }
+    // The sequence did change the graph (the comparison is not of two empty sets).
+    const final = dump(dbPath).edges;
+    assert.ok(final.includes("ts/packages/app/src/main.ts -> ts/packages/app/src/gone.ts import"));
+    assert.ok(final.includes("ts/packages/app/src/main.ts -> ts/packages/app/src/helpers.ts import"));
+    assert.ok(final.includes("ts/packages/app/src/main.ts -> ts/packages/lib/src/next/feature.ts import"), final.filter((e) => e.startsWith("ts/packages/app/src/main.ts")).join("\n"));
+    assert.ok(final.includes("go/server/main.go -> go/api/types/extra.go import"));
+  });
+});
