@@ -11,6 +11,7 @@ import { LineIndex } from "../../text/lines.js";
 import { makeSpan } from "../../text/span.js";
 import { grammar, LANGUAGES, languageInfo, type LanguageId } from "../../lang/registry.js";
 import { CODES, code } from "./codes.js";
+import { precheckQuery } from "./precheck.js";
 
 /** Where the query text came from, for the span of a fault: `<query>` or the --query-file path. */
 export interface QuerySource {
@@ -336,20 +337,48 @@ export function patternRootTypes(pattern: string): Set<string> | undefined {
 
 const compiled = new Map<string, CompiledQuery>();
 
+/*
+ * node-tree-sitter 0.25 tells a failed compile from a good one by `error_offset > 0`: a query
+ * whose fault is at byte 0 (`"abc`, `foo`, `)`, `@x`, `#eq?`, `.` ...) was taken for compiled and
+ * its NULL TSQuery dereferenced, a SIGSEGV. tree-sitter skips leading whitespace before the first
+ * pattern, so one leading space moves every fault to offset >= 1 and changes nothing else; the
+ * offsets the binding reports are shifted back by it.
+ */
+const LEAD = " ";
+
+function unshift(e: Error): Error {
+  if (!(e instanceof Error)) return new Error(String(e));
+  const m = /at position (\d+)/.exec(e.message);
+  if (!m) return e;
+  return new Error(e.message.replace(m[0], `at position ${Math.max(0, Number(m[1]) - LEAD.length)}`));
+}
+
 /** Compiles (cached per language and text); throws a located ToolError when it does not compile. */
 export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery {
   const key = `${id}\0${source.text}`;
   const hit = compiled.get(key);
   if (hit) return hit;
+  const refusal = precheckQuery(source.text);
+  if (refusal) {
+    throw new ToolError({
+      code: code(CODES.query_syntax),
+      error: "query_syntax",
+      message: `query syntax error: ${refusal.message} (at ${source.origin}:${spanIn(source, refusal.byteOffset, refusal.byteOffset).start_line}:${spanIn(source, refusal.byteOffset, refusal.byteOffset).start_col})`,
+      remediation: refusal.remediation,
+      file: source.origin,
+      span: spanIn(source, refusal.byteOffset, refusal.byteOffset + 1),
+      exitCode: EXIT.failure,
+    });
+  }
   let query: Parser.Query;
   try {
-    query = new Parser.Query(grammar(id) as Parser.Language, source.text);
+    query = new Parser.Query(grammar(id) as Parser.Language, LEAD + source.text);
   } catch (e) {
-    throw classifyQueryError(id, source, e as Error);
+    throw classifyQueryError(id, source, unshift(e as Error));
   }
   // The binding keeps one predicate list per pattern: its length is the pattern count.
   const patternCount = (query as unknown as { predicates: unknown[] }).predicates.length;
-  const bytes = Buffer.from(source.text, "utf8");
+  const bytes = Buffer.from(LEAD + source.text, "utf8");
   const uncaptured: number[] = [];
   for (let p = 0; p < patternCount; p++) {
     const s = query.startIndexForPattern(p);
