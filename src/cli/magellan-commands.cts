@@ -15,6 +15,8 @@ export const MAGELLAN_COMMANDS: readonly string[] = [
   "query",
   "find",
   "refs",
+  "callers",
+  "callees",
   "files",
   "validate",
   "collisions",

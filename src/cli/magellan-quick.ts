@@ -204,6 +204,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
       { flags: "--path <path>", description: "only definitions in this file or folder" },
       { flags: "--kind <kind>", description: "only definitions of this kind", parse: kindOption },
       { flags: "--limit <n>", description: "at most n references (default 1000)", parse: intOption(TOOL, "--limit", 1) },
+      { flags: "--gap-samples <n>", description: "how many references that could not be tied to a symbol to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
     ],
     run: async (o) => {
       const { refs } = await import("../tools/magellan/queries.js");
@@ -218,10 +219,44 @@ export const QUICK_COMMANDS: CommandSpec[] = [
           path: o.path as string | undefined,
           kind: o.kind as string | undefined,
           limit: o.limit as number | undefined,
+          gapSamples: o.gapSamples as number | undefined,
         }),
       );
     },
   },
+  ...(["callers", "callees"] as const).map(
+    (name): CommandSpec => ({
+      name,
+      description: name === "callers" ? "the call sites of a function or method, and the calls by its name that could not be tied to it" : "the calls made from inside a function or method, and those that could not be tied to one symbol",
+      options: [
+        ...RICH,
+        { flags: "--name <name>", description: "the symbol's name (all symbols of that name, unless narrowed)" },
+        { flags: "--symbol-id <id>", description: "exactly one symbol" },
+        { flags: "--path <path>", description: "only definitions in this file or folder" },
+        { flags: "--kind <kind>", description: "only definitions of this kind", parse: kindOption },
+        { flags: "--limit <n>", description: "at most n calls (default 1000)", parse: intOption(TOOL, "--limit", 1) },
+        { flags: "--gap-samples <n>", description: "how many unresolved calls to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
+      ],
+      run: async (o) => {
+        const { refs } = await import("../tools/magellan/queries.js");
+        return answerResult(
+          name,
+          refs({
+            ...loc(o),
+            ...richOf(o),
+            name: o.name as string | undefined,
+            symbolId: o.symbolId as string | undefined,
+            direction: name === "callers" ? "in" : "out",
+            path: o.path as string | undefined,
+            kind: o.kind as string | undefined,
+            limit: o.limit as number | undefined,
+            referenceKinds: ["call"],
+            gapSamples: o.gapSamples as number | undefined,
+          }),
+        );
+      },
+    }),
+  ),
   {
     name: "files",
     description: "the indexed files",

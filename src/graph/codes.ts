@@ -20,6 +20,7 @@ export const MAGELLAN_CODES = {
   ambiguous_name: errorCode("magellan", "E109"),
   no_matches: errorCode("magellan", "E110"),
   watch_failed: errorCode("magellan", "E111"),
+  unresolved_references: errorCode("magellan", "E112"),
 } as const;
 
 /** Files larger than this are skipped unless `index --max-file-size` raises it. */

@@ -236,6 +236,35 @@ export function refsTo(db: DB, symbolIds: string[], names: string[], limit: numb
   return dedupe(out).slice(0, limit);
 }
 
+/**
+ * References named like the symbols that no symbol could be tied to (resolution 'unresolved'),
+ * in path order: the part of "who uses it" the graph cannot answer.
+ */
+export function unresolvedNamed(db: DB, names: string[], kinds?: string[]): RefRecord[] {
+  const st = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'unresolved' ORDER BY f.path, r.byte_start`);
+  const out: RefRecord[] = [];
+  for (const n of new Set(names)) for (const r of st.all(n) as RefRecord[]) if (!kinds || kinds.includes(r.kind)) out.push(r);
+  return out;
+}
+
+/**
+ * Whether a file binds `name` by an import: `from m import name [as alias]`, `import { name }`,
+ * `use m::name`, or, for a module path (`pkg`, `os.path`), `import pkg` / `import m as pkg`.
+ */
+export function fileImportsName(db: DB, fileId: number, name: string): boolean {
+  const rows = stmt(db, "SELECT source, names FROM imports WHERE file_id = ?").all(fileId) as { source: string; names: string }[];
+  for (const row of rows) {
+    if (row.source === name || row.source.endsWith(`.${name}`) || row.source.endsWith(`/${name}`) || row.source.endsWith(`::${name}`)) return true;
+    try {
+      const list = JSON.parse(row.names) as { name?: string; alias?: string }[];
+      if (list.some((x) => (x.alias ?? x.name) === name)) return true;
+    } catch {
+      // An unreadable row binds nothing we can tell.
+    }
+  }
+  return false;
+}
+
 /** References made from inside the symbols (their callees and other uses). */
 export function refsFrom(db: DB, symbolIds: string[], limit: number): RefRecord[] {
   const st = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.caller_symbol_id = ? ORDER BY f.path, r.byte_start LIMIT ?`);

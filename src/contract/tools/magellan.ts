@@ -126,7 +126,22 @@ export const RefsResponseSchema = z
     symbol_ids: z.array(hex16),
     file_path: z.string().optional(),
     direction: z.enum(["in", "out"]),
+    reference_kinds: z.array(z.string()).optional(),
     count: uint,
+    /** References the graph could not tie to one symbol: named like it (in) or made from it (out). */
+    unresolved: z
+      .object({
+        count: uint,
+        by_reason: z.partialRecord(z.enum(["unresolved_import", "dynamic_receiver", "ambiguous_candidates", "no_definition_in_reach"]), uint),
+        samples: z.array(
+          z
+            .object({ span: SpanSchema, name: z.string(), reference_kind: z.string(), reason: z.string(), qualifier: z.string().optional(), caller: z.string().optional() })
+            .strict(),
+        ),
+      })
+      .strict(),
+    /** resolved / (resolved + ambiguous + unresolved): how much of the question the answer covers. */
+    coverage: z.object({ resolved: uint, ambiguous: uint, unresolved: uint, ratio: z.number().min(0).max(1) }).strict(),
   })
   .strict();
 
@@ -241,6 +256,8 @@ export const MAGELLAN_DATA: Record<string, z.ZodType> = {
   query: QueryResponseSchema,
   find: FindResponseSchema,
   refs: RefsResponseSchema,
+  callers: RefsResponseSchema,
+  callees: RefsResponseSchema,
   files: FilesResponseSchema,
   validate: ValidationResponseSchema,
   collisions: CollisionsResponseSchema,

@@ -14,6 +14,7 @@ import {
   type SymbolRecord,
   allIndexedPaths,
   counts,
+  fileImportsName,
   fileRecord,
   filesWithCounts,
   findSymbols,
@@ -26,6 +27,7 @@ import {
   suggestPaths,
   symbolById,
   symbolsInFile,
+  unresolvedNamed,
 } from "../../graph/read.js";
 import { languageForPath } from "../../lang/registry.js";
 import { isBinary } from "../../text/binary.js";
@@ -286,6 +288,65 @@ export interface RefsRequest extends Location, RichOptions {
   path?: string;
   kind?: string;
   limit?: number;
+  /** Only references of these kinds (`call` for callers and callees). */
+  referenceKinds?: string[];
+  /** How many unresolved references to show as samples (default 5). */
+  gapSamples?: number;
+}
+
+/** Why a reference could not be tied to a symbol, as far as the index can tell. */
+export type GapReason = "unresolved_import" | "dynamic_receiver" | "ambiguous_candidates" | "no_definition_in_reach";
+
+function gapReason(db: DB, r: RefRecord): GapReason {
+  if (r.resolution === "ambiguous") return "ambiguous_candidates";
+  if (r.kind === "import") return "unresolved_import";
+  if (r.qualifier) {
+    // `pkg.url_for(...)` through an imported module is an import the graph did not follow;
+    // `views.current.url_for(...)` is a member of a value whose type it does not know.
+    const head = r.qualifier.split(/\.|::|->/)[0] ?? "";
+    return head !== "" && fileImportsName(db, r.file_id, head) ? "unresolved_import" : "dynamic_receiver";
+  }
+  return fileImportsName(db, r.file_id, r.name) ? "unresolved_import" : "no_definition_in_reach";
+}
+
+/**
+ * What the answer could not see: references that name the symbol (direction in) or that the
+ * symbol makes (out) and that the graph could not tie to any symbol, counted by reason, with
+ * samples; and the coverage of the answer. An agent reads here that an answer is partial.
+ */
+function gapReport(db: DB, direction: "in" | "out", defs: SymbolRecord[], listed: RefRecord[], req: RefsRequest): { report: Record<string, unknown>; count: number } {
+  const gaps =
+    direction === "in"
+      ? unresolvedNamed(
+          db,
+          defs.map((d) => d.name),
+          req.referenceKinds,
+        )
+      : listed.filter((r) => r.resolution === "unresolved" || r.resolution === "ambiguous");
+  const byReason: Record<string, number> = {};
+  const samples: Record<string, unknown>[] = [];
+  const max = req.gapSamples ?? 5;
+  for (const r of gaps) {
+    const reason = gapReason(db, r);
+    byReason[reason] = (byReason[reason] ?? 0) + 1;
+    if (samples.length < max) {
+      const sample: Record<string, unknown> = { span: spanOf(r.path, r), name: r.name, reference_kind: r.kind, reason };
+      if (r.qualifier) sample.qualifier = r.qualifier;
+      if (r.caller_name) sample.caller = r.caller_name;
+      samples.push(sample);
+    }
+  }
+  const resolved = listed.filter((r) => r.resolution !== "ambiguous" && r.resolution !== "unresolved").length;
+  const ambiguous = listed.filter((r) => r.resolution === "ambiguous").length;
+  const unresolved = direction === "in" ? gaps.length : gaps.length - ambiguous;
+  const total = resolved + ambiguous + unresolved;
+  return {
+    count: gaps.length,
+    report: {
+      unresolved: { count: unresolved, by_reason: byReason, samples },
+      coverage: { resolved, ambiguous, unresolved, ratio: total === 0 ? 1 : Math.round((resolved / total) * 1000) / 1000 },
+    },
+  };
 }
 
 export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
@@ -324,7 +385,9 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
         ),
       );
     }
-    let rows = direction === "in" ? refsTo(db, ids, defs.map((d) => d.name), limit + 1) : refsFrom(db, ids, limit + 1);
+    let rows = direction === "in" ? refsTo(db, ids, defs.map((d) => d.name), Number.MAX_SAFE_INTEGER) : refsFrom(db, ids, Number.MAX_SAFE_INTEGER);
+    if (req.referenceKinds) rows = rows.filter((r) => (req.referenceKinds as string[]).includes(r.kind));
+    const gaps = gapReport(db, direction, defs, rows, req);
     const partial = rows.length > limit;
     rows = rows.slice(0, limit);
     if (defs.length === 0) diagnostics.push(note(`symbols named '${req.name}' exist, but none matches the --path/--kind filter`));
@@ -332,7 +395,22 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
       diagnostics.push(note(direction === "in" ? "no indexed reference resolves to this symbol" : "this symbol references nothing that was indexed"));
     }
     if (partial) diagnostics.push(note(`more than ${limit} references; raise --limit to see more`));
-    const question = `refs:${direction}:${req.symbolId ?? req.name}`;
+    if (gaps.count > 0) {
+      const by = Object.entries((gaps.report.unresolved as { by_reason: Record<string, number> }).by_reason)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(", ");
+      diagnostics.push({
+        tool: TOOL,
+        level: "warning",
+        code: MAGELLAN_CODES.unresolved_references,
+        message:
+          direction === "in"
+            ? `${gaps.count} more references named '${defs[0]?.name ?? req.name}' could not be tied to any symbol (${by}); they may be uses of this one: the answer is partial (see data.unresolved)`
+            : `${gaps.count} references made from it could not be tied to one symbol (${by}): the answer is partial (see data.unresolved)`,
+        remediation: "Read data.unresolved.samples; each names the reason. Search the text (llmsearch) for the name to see every use.",
+      });
+    }
+    const question = `refs:${direction}:${req.symbolId ?? req.name}${req.referenceKinds ? `:${req.referenceKinds.join(",")}` : ""}`;
     const cache = new FileCache(root);
     diagnostics.unshift(...freshnessDiagnostics(db, root, [...defs.map((d) => d.path), ...rows.map((r) => r.path)]));
     const data: Record<string, unknown> = {
@@ -343,7 +421,9 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     const files = [...new Set(defs.map((d) => d.path))];
     if (files.length === 1) data.file_path = files[0];
     data.direction = direction;
+    if (req.referenceKinds) data.reference_kinds = req.referenceKinds;
     data.count = rows.length;
+    Object.assign(data, gaps.report);
     return { data, diagnostics, partial };
   });
 }
