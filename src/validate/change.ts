@@ -60,6 +60,8 @@ export interface ChangeValidationReport {
   pre_existing_count: number;
   /** Checker absent/failed/timed out, parser limits the real checker overruled, scope notes. */
   warnings: ValidationDiagnostic[];
+  /** The after-content's findings that were already there before (pre_existing: true), located on the new bytes. */
+  pre_existing?: ValidationDiagnostic[];
 }
 
 export type Raw = Omit<ValidationDiagnostic, "pre_existing">;
@@ -110,17 +112,17 @@ export function findingKey(d: Raw): string {
 }
 
 /** Multiset difference: each finding of `before` excuses one identical finding of `after`. */
-export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; preExisting: number } {
+export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; preExisting: Raw[] } {
   const left = new Map<string, number>();
   for (const d of before) left.set(findingKey(d), (left.get(findingKey(d)) ?? 0) + 1);
   const introduced: Raw[] = [];
-  let preExisting = 0;
+  const preExisting: Raw[] = [];
   for (const d of after) {
     const k = findingKey(d);
     const n = left.get(k) ?? 0;
     if (n > 0) {
       left.set(k, n - 1);
-      preExisting++;
+      preExisting.push(d);
     } else introduced.push(d);
   }
   return { introduced, preExisting };
@@ -163,6 +165,14 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
     const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
     const o = await check(c, content, new ContentPositions(content));
     const s = splitOutcome(o);
+    // One finding reported twice (cargo checks the lib and its test build) is one finding.
+    const seen = new Set<string>();
+    s.findings = s.findings.filter((d) => {
+      const k = `${findingKey(d)}\u0000${d.byte_start ?? ""}\u0000${d.byte_end ?? ""}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
     if (o.ran) names.add(o.ran);
     if (RANK[s.status] > RANK[status]) {
       status = s.status;
@@ -212,8 +222,8 @@ async function existingNeighbour(root: string, rel: string, language: LanguageId
 }
 
 /** Tree-sitter's new ERROR/MISSING nodes per file (only those the before-content had not). */
-function syntaxDelta(f: ChangeFileInput): { introduced: Raw[]; preExisting: number } {
-  if (f.after === null || f.language === null) return { introduced: [], preExisting: 0 };
+function syntaxDelta(f: ChangeFileInput): { introduced: Raw[]; preExisting: Raw[] } {
+  if (f.after === null || f.language === null) return { introduced: [], preExisting: [] };
   const afterPos = new ContentPositions(f.after);
   const after: Raw[] = [...treeSitterGate(f.language, afterPos, f.path).diagnostics];
   if (!afterPos.decoded.valid) {
@@ -255,7 +265,11 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
   const session = req.session ?? new ValidationSession();
   const timeoutMs = req.timeoutMs ?? 60_000;
   try {
-    const report: ChangeValidationReport = { validation: "validated", checkers: [], introduced: [], pre_existing_count: 0, warnings: [] };
+    const report: ChangeValidationReport = { validation: "validated", checkers: [], introduced: [], pre_existing_count: 0, warnings: [], pre_existing: [] };
+    const old = (ds: Raw[]): void => {
+      report.pre_existing_count += ds.length;
+      report.pre_existing?.push(...ds.map((d) => ({ ...d, pre_existing: true })));
+    };
     const groups = new Map<string, ChangeFileInput[]>();
     for (const f of req.files) {
       if (f.language === null) continue;
@@ -272,7 +286,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
     const syntax = new Map<string, Raw[]>();
     for (const f of req.files) {
       const d = syntaxDelta(f);
-      report.pre_existing_count += d.preExisting;
+      old(d.preExisting);
       if (d.introduced.length > 0) syntax.set(f.path, d.introduced);
     }
     const ranBy = new Map<string, string>();
@@ -283,7 +297,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
         report.warnings.push({ ...uncheckedWarning(check.run, files.map((f) => f.path)), pre_existing: false });
       }
       const d = diffFindings(check.before, check.after);
-      report.pre_existing_count += d.preExisting;
+      old(d.preExisting.filter((x) => x.level !== "note"));
       for (const x of d.introduced) {
         if (x.level === "note") continue;
         report.introduced.push({ ...x, pre_existing: false });
