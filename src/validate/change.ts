@@ -131,8 +131,9 @@ export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; 
 const CHECKER_STATUS: Record<string, CheckerRun["status"]> = { "checker.absent": "absent", "checker.timeout": "timeout", "checker.failed": "failed" };
 
 /** Splits a per-file outcome into its findings and what it says about the checker itself. */
-function splitOutcome(o: CheckerOutcome): { findings: Raw[]; status: CheckerRun["status"]; reason?: string } {
+function splitOutcome(o: CheckerOutcome): { findings: Raw[]; notes: Raw[]; status: CheckerRun["status"]; reason?: string } {
   const findings: Raw[] = [];
+  const notes: Raw[] = [];
   let status: CheckerRun["status"] = o.ran ? "ran" : "absent";
   let reason: string | undefined;
   for (const d of o.diagnostics) {
@@ -140,9 +141,10 @@ function splitOutcome(o: CheckerOutcome): { findings: Raw[]; status: CheckerRun[
     if (s) {
       status = s;
       reason = d.message;
-    } else findings.push(d);
+    } else if (d.code === "checker.scope") notes.push(d);
+    else findings.push(d);
   }
-  return { findings, status, reason };
+  return { findings, notes, status, reason };
 }
 
 const RANK: Record<CheckerRun["status"], number> = { ran: 0, failed: 1, timeout: 2, absent: 3 };
@@ -158,6 +160,7 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
   const before: Raw[] = [];
   const after: Raw[] = [];
   const names = new Set<string>();
+  const notes = new Map<string, Raw>();
   let status: CheckerRun["status"] = "ran";
   let reason: string | undefined;
   const changed = new Set(ctx.files.map((f) => f.path));
@@ -174,6 +177,7 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
       return true;
     });
     if (o.ran) names.add(o.ran);
+    for (const n of s.notes) notes.set(n.message, n);
     if (RANK[s.status] > RANK[status]) {
       status = s.status;
       reason = s.reason;
@@ -196,7 +200,7 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
   const checker = [...names].join("; ") || languageInfo(language).name;
   const out: CheckerRun = { language, checker, status };
   if (reason !== undefined) out.reason = reason;
-  return { run: out, before, after, notes: [] };
+  return { run: out, before, after, notes: [...notes.values()] };
 }
 
 async function existingNeighbour(root: string, rel: string, language: LanguageId, exclude: Set<string>): Promise<{ path: string; bytes: Uint8Array } | undefined> {

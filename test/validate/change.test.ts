@@ -139,3 +139,21 @@ describe("validateChange: Java whose module-info.java does not compile here", ()
     );
   });
 });
+
+describe("validateChange: Rust, a file not yet in the mod tree", () => {
+  it("is compiled with its crate (attached to the crate root), so its type error rejects it; the result says it was not declared", async () => {
+    const root = tempDir("validate-rust-");
+    made.push(root);
+    cpSync(join(REPO_ROOT, "test", "fixtures", "llmfilewrite", "rust-project"), root, { recursive: true });
+    const bad = await validateChange({ root, files: [{ path: "src/extra.rs", language: "rust", before: null, after: bytes('pub fn two() -> u32 {\n    "two"\n}\n') }] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.code, d.file, d.start_line]),
+      [["E0308", "src/extra.rs", 2]],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /not in the mod tree: checked as a module attached to the crate root/);
+    const good = await validateChange({ root, files: [{ path: "src/extra.rs", language: "rust", before: null, after: bytes("pub fn two() -> u32 {\n    crate::util::one() + 1\n}\n") }] });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+    assert.ok(good.warnings.some((d) => d.code === "checker.scope" && /not declared by any `mod`/.test(d.message)));
+  });
+});
