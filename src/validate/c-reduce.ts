@@ -60,13 +60,20 @@ function reduceLine(line: string): string {
     spans.push([start, end]);
   }
   // Specifier macros: a macro-looking word followed by another word (`FMT_API void`, `BOOL WINAPI DllMain`).
-  for (const m of out.matchAll(/\b([A-Za-z_]\w*)(?=\s+[A-Za-z_*&])/g)) {
+  for (const m of out.matchAll(/\b([A-Za-z_]\w*)(?=\s+[A-Za-z_*&~])/g)) {
     const word = m[1] as string;
     if (!macroLike(word)) continue;
     const before = out.slice(0, m.index as number);
     // Not after `#` (already blanked anyway), `case`, `goto`, `return`, or a `.`/`->` member access.
     if (/(\bcase|\bgoto|\breturn|\.|->)\s*$/.test(before)) continue;
     spans.push([m.index as number, (m.index as number) + word.length]);
+  }
+  // `if FMT_CONSTEXPR20 (cond)`: a macro between `if` and its condition.
+  for (const m of out.matchAll(/\bif\s+([A-Z][A-Z0-9_]+)\s*\(/g)) {
+    const word = m[1] as string;
+    if (!macroLike(word)) continue;
+    const start = (m.index as number) + m[0].indexOf(word);
+    spans.push([start, start + word.length]);
   }
   if (spans.length === 0) return out;
   const chars = out.split("");
@@ -76,6 +83,15 @@ function reduceLine(line: string): string {
 
 const KEYWORDS = new Set(["if", "for", "while", "switch", "return", "sizeof", "catch", "do", "else"]);
 const LOOPISH = /each|EACH|(^|_)for(_|$)|(^|_)FOR(_|$)|loop|LOOP|iter|ITER/;
+
+/** `TEST(Suite, Name) {` at top level: a function-defining macro, read as `void x() {`. */
+function definingMacro(line: string): string {
+  const m = /^([A-Z][A-Z0-9_]*)\s*\(/.exec(line);
+  if (!m) return line;
+  const end = closeParen(line, m[0].length - 1);
+  if (end < 8 || !/^\s*\{?\s*$/.test(line.slice(end))) return line;
+  return `void x()${" ".repeat(end - 8)}${line.slice(end)}`;
+}
 
 /** `NAME(args) {` or `NAME(args)` at statement level, NAME a loop macro: NAME -> `while` + spaces. */
 function loopMacro(line: string, cpp: boolean): string {
@@ -170,11 +186,29 @@ export function reduceCPreprocessor(text: string, cpp = false): string | undefin
       changed = true;
       continue;
     }
-    const reduced = loopMacro(reduceLine(line), cpp);
+    const reduced = definingMacro(loopMacro(reduceLine(line), cpp));
     if (reduced !== line) changed = true;
     out.push(reduced);
     const code = reduced.replace(/\/\/.*$/, "").trimEnd();
     if (code !== "") prevEnds = /[;{},]$/.test(code) || /^\s*(public|private|protected)\s*:$/.test(code);
   }
-  return changed ? out.join("\n") : undefined;
+  if (!changed) return undefined;
+  return enableIfs(out.join("\n"));
+}
+
+/**
+ * `FMT_ENABLE_IF(cond)` and the like in a template parameter list expand to an unnamed
+ * non-type parameter (`enable_if_t<cond, int> = 0`): read as `int`, padded, across lines.
+ */
+function enableIfs(text: string): string {
+  const re = /\b[A-Z][A-Z0-9_]*(ENABLE_IF|REQUIRES)[A-Z0-9_]*\s*\(/g;
+  let out = text;
+  for (const m of text.matchAll(re)) {
+    const start = m.index as number;
+    const open = start + m[0].length - 1;
+    const end = closeParen(text, open);
+    if (end < 0) continue;
+    out = `${out.slice(0, start)}int${blank(out.slice(start + 3, end))}${out.slice(end)}`;
+  }
+  return out;
 }
