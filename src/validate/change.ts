@@ -87,6 +87,7 @@ export interface ChangeCheckContext {
 const CHANGE_CHECKERS: Partial<Record<string, () => Promise<(ctx: ChangeCheckContext) => Promise<ChangeCheck>>>> = {
   typescript: async () => (await import("./checkers/typescript-change.js")).checkTypeScriptChange,
   go: async () => (await import("./checkers/go.js")).checkGoChange,
+  python: async () => (await import("./checkers/python.js")).checkPythonChange,
 };
 
 const FILE_CHECKERS: Record<LanguageId, () => Promise<Checker>> = {

@@ -187,3 +187,21 @@ describe("C/C++: tree-sitter's limits are not the user's errors", () => {
     }
   });
 });
+
+describe("validateChange: Python with pyright over the changed modules and their importers", () => {
+  it("a changed signature breaks its importer: rejected with the caller's error; updating both is validated", async () => {
+    const root = project("py-callers");
+    const bad = await validateChange({ root, files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int)")] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.file, d.start_line, d.code]),
+      [["shop/cart.py", 7, "reportCallIssue"]],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /^pyright \d/);
+    const good = await validateChange({
+      root,
+      files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int = 0)"), edit(root, "shop/cart.py", "python", "add(t, i)", "add(t, i, 0)")],
+    });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+  });
+});
