@@ -250,12 +250,12 @@ function parserLimit(d: Raw, checker: string, language: LanguageId): Raw {
     ...d,
     level: "warning",
     code: "parser.limit",
-    message: `parser limit, not an error in the code: tree-sitter could not parse this (${why}), and ${checker} accepted the file. Tree-sitter said: ${d.message}`,
+    message: `parser limit, not an error in the code: tree-sitter could not parse this (${why}), and ${checker.replace(/ \(.*$/, "")} accepted the file. Tree-sitter said: ${d.message}`,
   };
 }
 
 function uncheckedWarning(run: CheckerRun, files: string[]): Raw {
-  const what = run.status === "absent" ? "absent" : run.status === "timeout" ? "timed out" : "failed";
+  const what = run.status === "absent" ? "is absent" : run.status === "timeout" ? "timed out" : "failed";
   return {
     level: "warning",
     message: `unchecked: the ${languageInfo(run.language).name} checker ${what}, so ${files.join(", ")} ${files.length === 1 ? "was" : "were"} NOT checked beyond syntax. ${run.reason ?? ""}`.trim(),
