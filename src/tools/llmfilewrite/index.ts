@@ -24,7 +24,7 @@ export const CODES = {
   unsupported_language: errorCode(TOOL, "E103"),
   not_a_file: errorCode(TOOL, "E104"),
   invalid_checksum: errorCode(TOOL, "E105"),
-  concurrent_modification: errorCode(TOOL, "E106"),
+  // E106 (changed on disk while validating) is retired: the pipeline's E012 says it now.
 } as const;
 
 /** Larger content is not source code an agent writes; refuse before spending checker time. */
