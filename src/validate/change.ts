@@ -88,6 +88,8 @@ const CHANGE_CHECKERS: Partial<Record<string, () => Promise<(ctx: ChangeCheckCon
   typescript: async () => (await import("./checkers/typescript-change.js")).checkTypeScriptChange,
   go: async () => (await import("./checkers/go.js")).checkGoChange,
   python: async () => (await import("./checkers/python.js")).checkPythonChange,
+  c: async () => (await import("./checkers/c.js")).checkCChange,
+  cpp: async () => (await import("./checkers/c.js")).checkCChange,
 };
 
 const FILE_CHECKERS: Record<LanguageId, () => Promise<Checker>> = {

@@ -205,3 +205,18 @@ describe("validateChange: Python with pyright over the changed modules and their
     assert.equal(good.validation, "validated", JSON.stringify(good));
   });
 });
+
+describe("validateChange: C, a changed header recompiles its includers", () => {
+  it("a declaration change that breaks a .c file including the header is introduced there; the header alone compiles", async () => {
+    const root = project("c-macros");
+    const bad = await validateChange({ root, files: [edit(root, "src/list.h", "c", "int list_log(const char *fmt, ...)", "int list_log(int level, const char *fmt, ...)")] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.ok(
+      bad.introduced.some((d) => d.file === "src/list.c" && d.level === "error"),
+      JSON.stringify(bad.introduced),
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
+    const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")] });
+    assert.equal(fine.validation, "validated", JSON.stringify(fine));
+  });
+});
