@@ -220,3 +220,18 @@ describe("validateChange: C, a changed header recompiles its includers", () => {
     assert.equal(fine.validation, "validated", JSON.stringify(fine));
   });
 });
+
+describe("validateChange: Java, the classes using a changed class are compiled with it", () => {
+  it("a changed signature breaks a caller in another package: rejected there; a compatible change is validated", async () => {
+    const root = project("java-module");
+    const bad = await validateChange({ root, files: [edit(root, "src/com/example/util/Strings.java", "java", "isBlank(String s)", "isBlank(String s, boolean trim)")] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => d.file),
+      ["src/com/example/app/Main.java"],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /with 1 file using it/);
+    const fine = await validateChange({ root, files: [edit(root, "src/com/example/util/Strings.java", "java", "private Strings() {}", "private Strings() {}\n\n    public static boolean isEmpty(String s) {\n        return s == null || s.isEmpty();\n    }")] });
+    assert.equal(fine.validation, "validated", JSON.stringify(fine));
+  });
+});
