@@ -416,21 +416,26 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
         }
       }
       if (moved.length > 0) throw changedOnDisk(tool, [...new Set(moved)], "another program wrote it during the commit");
+      // 5. The point of no return: from here recovery rolls forward. (atomicWriteFileSync throws
+      // only before its rename, so a failure here leaves the entry "preparing": rolled back.)
+      if (entry) {
+        entry.status = "committing";
+        writeEntry(root, entry);
+      }
     } catch (e) {
       staged.forEach(removeTemp);
       if (entry) {
         entry.status = "rolled_back";
         entry.note = (e as Error).message;
-        writeEntry(root, entry);
+        try {
+          writeEntry(root, entry);
+        } catch {
+          // The entry stays "preparing": recovery rolls it back (removing temps already gone) once we exit.
+        }
       }
       throw e;
     }
 
-    // 5. The point of no return: from here recovery rolls forward.
-    if (entry) {
-      entry.status = "committing";
-      writeEntry(root, entry);
-    }
     const pause = entry ? testPause() : 0;
     let done = 0;
     try {
@@ -446,14 +451,22 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
       if (entry) {
         entry.status = "rolled_back";
         entry.note = `rolled back after a failed rename: ${(e as Error).message}`;
-        writeEntry(root, entry);
+        try {
+          writeEntry(root, entry);
+        } catch {
+          // Left "committing": a later recovery finds the temps gone and marks it recovery_failed, every file at its before-bytes.
+        }
       }
       throw changeError(tool, "io_error", `the change failed while renaming ${staged[done]?.t.rel}: ${(e as Error).message}; every file was put back as it was`, "Check the disk and the permissions of the directories, then retry.", { file: staged[done]?.t.rel });
     }
     for (const fd of new Set(staged.map((s) => s.dir))) fsyncDirFd(fd);
     if (entry) {
       entry.status = "done";
-      writeEntry(root, entry);
+      try {
+        writeEntry(root, entry);
+      } catch {
+        // Every file is written; an entry left "committing" is rolled forward (a no-op) by a later recovery.
+      }
     }
     const files: CommittedFile[] = staged.map((s) => ({
       path: s.t.rel,

@@ -1,0 +1,261 @@
+import assert from "node:assert/strict";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { validateChange, type ChangeFileInput } from "../../src/validate/change.js";
+import { ContentPositions } from "../../src/validate/positions.js";
+import { ValidationSession } from "../../src/validate/session.js";
+import { treeSitterGate } from "../../src/validate/treesitter.js";
+import { REPO_ROOT, tempDir } from "../support/run.js";
+
+const FIXTURES = join(REPO_ROOT, "test", "fixtures", "validate");
+const made: string[] = [];
+// One session for the file (as splice keeps one): the TypeScript worker and pyright start once.
+const shared = new ValidationSession();
+after(() => {
+  shared.dispose();
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A private copy of a fixture project (the checkers must never write into it). */
+function project(name: string): string {
+  const dir = tempDir(`validate-${name}-`);
+  made.push(dir);
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+const bytes = (s: string): Uint8Array => Buffer.from(s, "utf8");
+
+/** A change of one existing file by a text replacement (which must apply). */
+function edit(root: string, path: string, language: ChangeFileInput["language"], from: string, to: string): ChangeFileInput {
+  const before = readFileSync(join(root, path));
+  const text = before.toString("utf8");
+  assert.ok(text.includes(from), `${path} lacks ${from}`);
+  return { path, language, before, after: bytes(text.replace(from, to)) };
+}
+
+describe("validateChange: TypeScript over the project's program", () => {
+  it("a changed signature breaks a caller the change did not touch (reached through a re-export): rejected, the caller's error introduced", async () => {
+    const root = project("ts-callers");
+    const r = await validateChange({ root, files: [edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee: Money)")], session: shared });
+    assert.equal(r.validation, "rejected");
+    const caller = r.introduced.find((d) => d.file === "src/cart.ts");
+    assert.ok(caller, JSON.stringify(r.introduced));
+    assert.equal(caller.code, "TS2554");
+    assert.equal(caller.start_line, 4);
+    assert.match(r.checkers[0]?.checker ?? "", /^typescript \d+\.\d+\.\d+ \(llmtools' own: the project has none\) compiler API \(tsconfig\.json/);
+    // The project's own old error (legacy.ts) is not in a file this change could break.
+    assert.ok(!r.introduced.some((d) => d.file === "src/legacy.ts"));
+  });
+
+  it("the same change with its caller updated is validated", async () => {
+    const root = project("ts-callers");
+    const r = await validateChange({
+      root,
+      session: shared,
+      files: [
+        edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee?: Money)"),
+        edit(root, "src/cart.ts", "typescript", "add(sum, m)", "add(sum, m, undefined)"),
+      ],
+    });
+    assert.equal(r.validation, "validated", JSON.stringify(r));
+    assert.deepEqual(r.introduced, []);
+  });
+
+  it("`export type * from` (TypeScript 5) is accepted: the compiler ran and accepted it, tree-sitter's complaint is a parser-limit warning", async () => {
+    const root = project("ts-callers");
+    const r = await validateChange({ root, files: [{ path: "src/all.ts", language: "typescript", before: null, after: bytes("export type * from './types.js';\nexport * from './money.js';\n") }], session: shared });
+    assert.equal(r.validation, "validated", JSON.stringify(r));
+    const limit = r.warnings.find((d) => d.code === "parser.limit");
+    assert.ok(limit, JSON.stringify(r.warnings));
+    assert.equal(limit.level, "warning");
+    assert.match(limit.message, /parser limit, not an error in the code/);
+  });
+
+  it("errors the file already had, syntax or type, do not block an unrelated edit of it; a new one does", async () => {
+    const root = project("ts-callers");
+    const broken = "export const retries: number = \"three\";\nexport function f( {\n";
+    const withError = { path: "src/legacy.ts", language: "typescript" as const, before: bytes(broken), after: bytes(`// retries of the sync\n${broken}`) };
+    const ok = await validateChange({ root, files: [withError], session: shared });
+    assert.equal(ok.validation, "validated", JSON.stringify(ok));
+    assert.ok(ok.pre_existing_count >= 2);
+    const worse = await validateChange({ root, files: [{ ...withError, after: bytes(`export const n: string = 1;\n${broken}`) }], session: shared });
+    assert.equal(worse.validation, "rejected");
+    assert.deepEqual(
+      worse.introduced.map((d) => d.code),
+      ["TS2322"],
+    );
+  });
+});
+
+describe("validateChange: TypeScript, a warm session", () => {
+  it("reuses the before-state's diagnostics only while the disk is unchanged: an importer edited on disk between two changes is read again", async () => {
+    const root = project("ts-callers");
+    const session = new ValidationSession();
+    try {
+      const change = (): ChangeFileInput => edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee?: Money)");
+      const first = await validateChange({ root, files: [change()], session });
+      assert.equal(first.validation, "validated", JSON.stringify(first));
+      // Someone else breaks cart.ts on disk: an old error for the next change, not a new one.
+      writeFileSync(join(root, "src/cart.ts"), `${readFileSync(join(root, "src/cart.ts"), "utf8")}export const broken: string = 1;\n`);
+      const second = await validateChange({ root, files: [change()], session });
+      assert.equal(second.validation, "validated", JSON.stringify(second));
+      assert.ok(second.pre_existing?.some((d) => d.file === "src/cart.ts" && d.code === "TS2322"), JSON.stringify(second));
+    } finally {
+      session.dispose();
+    }
+  });
+});
+
+describe("validateChange: Go with the real toolchain", () => {
+  it("a good new package is validated by go build + go vet; a signature change that breaks a caller in another package is rejected", async () => {
+    const root = project("go-module");
+    const good = await validateChange({ root, files: [{ path: "pkg/tax/tax.go", language: "go", before: null, after: bytes("package tax\n\n// Of returns the tax on cents.\nfunc Of(cents int) int { return cents / 5 }\n") }] });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+    assert.equal(good.checkers[0]?.status, "ran");
+    assert.match(good.checkers[0]?.version ?? "", /^go1\./);
+    const bad = await validateChange({ root, files: [edit(root, "pkg/a/price.go", "go", "func Add(x, y int) int { return x + y }", "func Add(x int) int { return x }")] });
+    assert.equal(bad.validation, "rejected");
+    assert.equal(bad.introduced[0]?.file, "pkg/b/cart.go");
+    assert.match(bad.introduced[0]?.message ?? "", /too many arguments in call to a\.Add/);
+    const typeErr = await validateChange({ root, files: [{ path: "pkg/a/rate.go", language: "go", before: null, after: bytes('package a\n\nfunc Rate() int { return "ten" }\n') }] });
+    assert.equal(typeErr.validation, "rejected");
+    assert.equal(typeErr.introduced[0]?.file, "pkg/a/rate.go");
+    assert.equal(typeErr.introduced[0]?.start_line, 3);
+  });
+
+  it("without go on PATH the change is unchecked with the reason, never validated; requireChecker rejects it", async () => {
+    const root = project("go-module");
+    const session = new ValidationSession({ ...process.env, PATH: "/nonexistent" });
+    try {
+      const file: ChangeFileInput = { path: "pkg/tax/tax.go", language: "go", before: null, after: bytes("package tax\n\nfunc Of(cents int) int { return cents / 5 }\n") };
+      const r = await validateChange({ root, files: [file], session });
+      assert.equal(r.validation, "unchecked");
+      assert.equal(r.checkers[0]?.status, "absent");
+      const w = r.warnings.find((d) => d.code === "checker.absent");
+      assert.ok(w, JSON.stringify(r.warnings));
+      assert.match(w.message, /NOT checked/);
+      const strict = await validateChange({ root, files: [file], session, requireChecker: true });
+      assert.equal(strict.validation, "rejected");
+    } finally {
+      session.dispose();
+    }
+  });
+});
+
+describe("validateChange: Java whose module-info.java does not compile here", () => {
+  it("a good new class is validated and a bad one rejected for its own error, not the module's", async () => {
+    const root = project("java-module");
+    const good = await validateChange({
+      root,
+      files: [{ path: "src/com/example/util/Ints.java", language: "java", before: null, after: bytes("package com.example.util;\n\npublic final class Ints {\n    public static int twice(int x) { return Strings.isBlank(null) ? 0 : 2 * x; }\n}\n") }],
+    });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+    assert.match(good.checkers[0]?.checker ?? "", /module-info\.java left out/);
+    const bad = await validateChange({
+      root,
+      files: [{ path: "src/com/example/util/Bad.java", language: "java", before: null, after: bytes('package com.example.util;\n\npublic final class Bad {\n    public static int twice(int x) { return "s"; }\n}\n') }],
+    });
+    assert.equal(bad.validation, "rejected");
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.file, d.start_line]),
+      [["src/com/example/util/Bad.java", 4]],
+    );
+  });
+});
+
+describe("validateChange: Rust, a file not yet in the mod tree", () => {
+  it("is compiled with its crate (attached to the crate root), so its type error rejects it; the result says it was not declared", async () => {
+    const root = tempDir("validate-rust-");
+    made.push(root);
+    cpSync(join(REPO_ROOT, "test", "fixtures", "llmfilewrite", "rust-project"), root, { recursive: true });
+    const bad = await validateChange({ root, files: [{ path: "src/extra.rs", language: "rust", before: null, after: bytes('pub fn two() -> u32 {\n    "two"\n}\n') }] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.code, d.file, d.start_line]),
+      [["E0308", "src/extra.rs", 2]],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /not in the mod tree: checked as a module attached to the crate root/);
+    const good = await validateChange({ root, files: [{ path: "src/extra.rs", language: "rust", before: null, after: bytes("pub fn two() -> u32 {\n    crate::util::one() + 1\n}\n") }] });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+    assert.ok(good.warnings.some((d) => d.code === "checker.scope" && /not declared by any `mod`/.test(d.message)));
+  });
+});
+
+describe("C/C++: tree-sitter's limits are not the user's errors", () => {
+  it("valid C with loop macros, X-macro lines, attribute/specifier macros and #if/#else braces parses clean; a real syntax error is still found", () => {
+    for (const f of ["src/list.c", "src/list.h"]) {
+      const text = readFileSync(join(FIXTURES, "c-macros", f));
+      assert.deepEqual(treeSitterGate("c", new ContentPositions(text), f).diagnostics, [], f);
+    }
+    const broken = Buffer.from(readFileSync(join(FIXTURES, "c-macros", "src/list.c"), "utf8").replace("if (x > best) best = x;", "if (x > best best = x;"));
+    const found = treeSitterGate("c", new ContentPositions(broken), "src/list.c").diagnostics;
+    assert.ok(found.length > 0);
+    assert.equal(found[0]?.start_line, 17);
+  });
+
+  it("what tree-sitter still cannot read but gcc accepts is a parser-limit warning, and the change is validated", async () => {
+    const root = project("c-macros");
+    // Braces that come from macros: no reduction reads them, gcc does.
+    const text = '#include "list.h"\n#define BEGIN {\n#define END }\n\nint list_first(const list *l) BEGIN\n  return l->len ? l->items[0] : 0;\nEND\n';
+    const r = await validateChange({ root, files: [{ path: "src/first.c", language: "c", before: null, after: bytes(text) }] });
+    assert.equal(r.checkers[0]?.status, "ran", JSON.stringify(r));
+    assert.equal(r.validation, "validated", JSON.stringify(r));
+    const limits = r.warnings.filter((d) => d.source === "tree-sitter");
+    assert.ok(limits.length > 0, JSON.stringify(r));
+    for (const w of limits) {
+      assert.equal(w.code, "parser.limit");
+      assert.match(w.message, /parser limit, not an error in the code.*macro/);
+    }
+  });
+});
+
+describe("validateChange: Python with pyright over the changed modules and their importers", () => {
+  it("a changed signature breaks its importer: rejected with the caller's error; updating both is validated", async () => {
+    const root = project("py-callers");
+    const bad = await validateChange({ root, files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int)")], session: shared });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.file, d.start_line, d.code]),
+      [["shop/cart.py", 7, "reportCallIssue"]],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /^pyright \d/);
+    const good = await validateChange({
+      root,
+      session: shared,
+      files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int = 0)"), edit(root, "shop/cart.py", "python", "add(t, i)", "add(t, i, 0)")],
+    });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+  });
+});
+
+describe("validateChange: C, a changed header recompiles its includers", () => {
+  it("a declaration change that breaks a .c file including the header is introduced there; the header alone compiles", async () => {
+    const root = project("c-macros");
+    const bad = await validateChange({ root, files: [edit(root, "src/list.h", "c", "int list_log(const char *fmt, ...)", "int list_log(int level, const char *fmt, ...)")], session: shared });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.ok(
+      bad.introduced.some((d) => d.file === "src/list.c" && d.level === "error"),
+      JSON.stringify(bad.introduced),
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
+    const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")], session: shared });
+    assert.equal(fine.validation, "validated", JSON.stringify(fine));
+  });
+});
+
+describe("validateChange: Java, the classes using a changed class are compiled with it", () => {
+  it("a changed signature breaks a caller in another package: rejected there; a compatible change is validated", async () => {
+    const root = project("java-module");
+    const bad = await validateChange({ root, files: [edit(root, "src/com/example/util/Strings.java", "java", "isBlank(String s)", "isBlank(String s, boolean trim)")] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => d.file),
+      ["src/com/example/app/Main.java"],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /with 1 file using it/);
+    const fine = await validateChange({ root, files: [edit(root, "src/com/example/util/Strings.java", "java", "private Strings() {}", "private Strings() {}\n\n    public static boolean isEmpty(String s) {\n        return s == null || s.isEmpty();\n    }")] });
+    assert.equal(fine.validation, "validated", JSON.stringify(fine));
+  });
+});
