@@ -12,6 +12,8 @@ export const COMMON_CODES = {
   invalid_request: "E005",
   binary_file: "E006",
   file_too_large: "E007",
+  /** A note, not a fault: the daemon's index lags behind files changed on disk (src/server/). */
+  index_pending: "E090",
   internal: "E999",
 } as const;
 

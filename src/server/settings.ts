@@ -1,0 +1,4 @@
+/** The daemon's tunables, shared by its entry and `llmtools daemon start`. */
+/** Seconds without a request before the daemon exits (0: never). */
+export const IDLE_TIMEOUT_ENV = "LLMTOOLS_DAEMON_IDLE_TIMEOUT";
+export const DEFAULT_IDLE_TIMEOUT_S = 1800;
