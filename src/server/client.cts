@@ -18,6 +18,7 @@ import {
   FRAME_STDOUT,
   FrameReader,
   PROTOCOL_VERSION,
+  buildId,
   daemonMain,
   encodeFrame,
   envMs,
@@ -163,7 +164,7 @@ export function ping(sock: string, timeoutMs = helloTimeoutMs(), t: "ping" | "st
     const reader = new FrameReader((type, payload) => {
       if (type === FRAME_JSON) done(JSON.parse(payload.toString("utf8")) as Record<string, unknown>);
     });
-    s.on("connect", () => s.write(jsonFrame({ t, protocol: PROTOCOL_VERSION, pkg: packageVersion() })));
+    s.on("connect", () => s.write(jsonFrame({ t, protocol: PROTOCOL_VERSION, pkg: packageVersion(), build: buildId() })));
     s.on("data", (d: Buffer) => reader.push(d));
     s.on("error", () => done(undefined));
     s.on("close", () => done(undefined));
@@ -175,13 +176,16 @@ export function ping(sock: string, timeoutMs = helloTimeoutMs(), t: "ping" | "st
  * socket once it greets, or undefined after the start timeout.
  */
 export async function startDaemon(root: string, extra: readonly string[]): Promise<string | undefined> {
+  let replace = false;
   for (const sock of socketCandidates(root)) {
     if (!existsSync(sock)) continue;
     const hello = await ping(sock);
     if (hello?.t === "hello") return sock;
+    // A daemon of another build stops itself on being greeted; the new one waits for its socket.
+    if (hello?.t === "mismatch") replace = true;
     if (hello === undefined) killHung(sock);
   }
-  spawnDaemon(root, extra);
+  spawnDaemon(root, replace ? [...extra, "--replace"] : extra);
   const deadline = Date.now() + startTimeoutMs();
   while (Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 25));
@@ -231,6 +235,7 @@ class Attempt {
           t: "run",
           protocol: PROTOCOL_VERSION,
           pkg: packageVersion(),
+          build: buildId(),
           tool: this.tool,
           argv: this.args,
           cwd: this.cwd,
@@ -273,7 +278,7 @@ class Attempt {
         this.arm(silenceTimeoutMs(), "went silent");
       } else if (m.t === "alive") this.arm(silenceTimeoutMs(), "went silent");
       else if (m.t === "stdin") this.forwardStdin();
-      else if (m.t === "mismatch") this.fallback(`is of another version (${m.pkg}, protocol ${m.protocol}); replacing it`, "replace");
+      else if (m.t === "mismatch") this.fallback(`is of another version or build (${m.pkg}, protocol ${m.protocol}); replacing it`, "replace");
       else if (m.t === "exit") this.finish(m.code ?? 1);
       else if (m.t === "decline") this.decline();
     }

@@ -22,6 +22,7 @@ import {
   FrameReader,
   PROTOCOL_VERSION,
   type DaemonInfo,
+  buildId,
   encodeFrame,
   infoPathOf,
   jsonFrame,
@@ -197,10 +198,10 @@ export class Daemon {
       }
       if (type !== FRAME_JSON) return;
       const m = JSON.parse(payload.toString("utf8")) as Record<string, unknown>;
-      if (m.protocol !== PROTOCOL_VERSION || m.pkg !== packageVersion()) {
+      if (m.protocol !== PROTOCOL_VERSION || m.build !== buildId()) {
         s.end(jsonFrame({ t: "mismatch", pkg: packageVersion(), protocol: PROTOCOL_VERSION, pid: process.pid }));
-        // A client of another version replaces this daemon: make way for it.
-        if (m.t === "run") void this.stop(`client of version ${String(m.pkg)} (protocol ${String(m.protocol)})`);
+        // A client of another version or build replaces this daemon: make way for it.
+        void this.stop(`client of version ${String(m.pkg)}, build ${String(m.build)} (protocol ${String(m.protocol)})`);
         return;
       }
       if (m.t === "ping") {

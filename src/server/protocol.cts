@@ -13,6 +13,16 @@ import { existsSync, mkdirSync, lstatSync, readFileSync, realpathSync, statSync 
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 
+let buildCache: string | undefined;
+/**
+ * The package version plus this build's time (tsc rewrites every file on each build): a daemon
+ * left running by an earlier build of the same version is replaced like one of another version.
+ */
+export function buildId(): string {
+  buildCache ??= `${packageVersion()}+${Math.trunc(statSync(__filename).mtimeMs)}`;
+  return buildCache;
+}
+
 /** Bumped whenever a message changes shape; a client and daemon of different protocols never talk. */
 export const PROTOCOL_VERSION = 1;
 
