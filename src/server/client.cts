@@ -361,3 +361,61 @@ class Attempt {
     Object.defineProperty(process, "stdin", { configurable: true, enumerable: true, get: () => replay });
   }
 }
+
+export interface DaemonAnswer {
+  code: number;
+  stdout: Buffer;
+  stderr: Buffer;
+}
+
+/**
+ * One command line run by the daemon on `sock`, from a long-lived caller (a bench, a server):
+ * rejects, instead of falling back, when the daemon cannot answer. No stdin.
+ */
+export function request(sock: string, tool: string, argv: readonly string[], cwd: string): Promise<DaemonAnswer> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const net = require("node:net") as typeof import("node:net");
+  return new Promise((resolve, reject) => {
+    const s = net.connect(sock);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let settled = false;
+    const fail = (why: string): void => {
+      if (settled) return;
+      settled = true;
+      s.destroy();
+      reject(new Error(`daemon on ${sock}: ${why}`));
+    };
+    const reader = new FrameReader((type, payload) => {
+      if (type === FRAME_STDOUT) out.push(payload);
+      else if (type === FRAME_STDERR) err.push(payload);
+      else if (type === FRAME_JSON) {
+        const m = JSON.parse(payload.toString("utf8")) as { t: string; code?: number; reason?: string };
+        if (m.t === "exit") {
+          settled = true;
+          s.destroy();
+          resolve({ code: m.code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err) });
+        } else if (m.t === "stdin") s.write(jsonFrame({ t: "stdin-end" }));
+        else if (m.t === "mismatch" || m.t === "decline") fail(m.reason ?? m.t);
+      }
+    });
+    s.on("connect", () =>
+      s.write(
+        jsonFrame({
+          t: "run",
+          protocol: PROTOCOL_VERSION,
+          pkg: packageVersion(),
+          build: buildId(),
+          tool,
+          argv,
+          cwd,
+          env: process.env,
+          tty: { stdin: false, stdout: false, stderr: false },
+        }),
+      ),
+    );
+    s.on("data", (d: Buffer) => reader.push(d));
+    s.on("error", (e) => fail(e.message));
+    s.on("close", () => fail("closed the connection"));
+  });
+}

@@ -27,9 +27,11 @@ import {
   infoPathOf,
   jsonFrame,
   packageVersion,
+  readInfo,
   socketCandidates,
 } from "./protocol.cjs";
 import { runRequest } from "./runner.js";
+import { shareValidationSessions } from "./warm.js";
 
 export interface DaemonOptions {
   root: string;
@@ -57,6 +59,7 @@ export class Daemon {
   private readonly startedAt = timestamp();
   private stopping = false;
   private readonly logPath: string | undefined;
+  private stopCheckers: () => void = () => undefined;
 
   constructor(private readonly opts: DaemonOptions) {
     this.keeper = new IndexKeeper(opts.root, opts.debounceMs ?? 20, (m) => this.log(m));
@@ -76,6 +79,7 @@ export class Daemon {
   /** Listens (taking the socket over from a dead daemon), then starts the watcher. Resolves with the socket path. */
   async start(): Promise<string> {
     installRequestContext();
+    this.stopCheckers = shareValidationSessions();
     process.on("unhandledRejection", (e) => {
       if (!(e instanceof RequestExit)) this.log(`unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     });
@@ -285,19 +289,18 @@ export class Daemon {
     this.stopping = true;
     this.log(`stopping: ${why}`);
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    this.server?.close();
-    // Only our own socket: a replacement may already listen on the same path.
+    // Only our own socket and info: a replacement may already listen on the same path.
     try {
-      if (statSync(this.socketPath).ino === this.socketIno) {
-        rmSync(this.socketPath, { force: true });
-        rmSync(infoPathOf(this.socketPath), { force: true });
-      }
+      if (statSync(this.socketPath).ino === this.socketIno) rmSync(this.socketPath, { force: true });
     } catch {
       // Already gone.
     }
+    if (readInfo(this.socketPath)?.pid === process.pid) rmSync(infoPathOf(this.socketPath), { force: true });
+    this.server?.close();
     const deadline = Date.now() + 10_000;
     while (this.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await this.keeper.close().catch(() => undefined);
+    this.stopCheckers();
     process.exit(0);
   }
 }

@@ -14,6 +14,7 @@
 import { existsSync } from "node:fs";
 import { join, sep } from "node:path";
 import { type FSWatcher, watch as chokidarWatch } from "chokidar";
+import { openDb } from "../graph/db.js";
 import { indexTree } from "../graph/ingest.js";
 import { languageForPath } from "../lang/registry.js";
 
@@ -35,6 +36,8 @@ export class IndexKeeper {
   private again = false;
   private exclusive: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** Paths the index holds, known after a whole-tree run: changes to only these skip the walk. */
+  private indexed: Set<string> | undefined;
   readonly stats: KeeperStats = { indexed_cycles: 0, last_cycle_ms: 0, watching: false };
 
   constructor(
@@ -113,13 +116,20 @@ export class IndexKeeper {
       this.inFlight = new Set(this.pending);
       this.pending.clear();
       const t0 = performance.now();
+      const known = this.indexed;
+      // Saves of files the index holds (the usual edit) need no walk of the tree; a new file
+      // does (ignore rules decide whether it belongs), and so does a forced flush.
+      const only = known && this.inFlight.size > 0 && [...this.inFlight].every((p) => known.has(p)) ? [...this.inFlight] : undefined;
       try {
-        await this.withExclusive(() => indexTree({ root: this.root, dbPath: this.dbPath }));
+        const r = await this.withExclusive(() => indexTree({ root: this.root, dbPath: this.dbPath, paths: only }));
+        if (only && known) for (const p of r.removed_paths) known.delete(p);
+        else this.indexed = this.readIndexed();
         this.stats.indexed_cycles++;
         delete this.stats.last_error;
       } catch (e) {
-        // The files stay pending: the next event or query tries again.
+        // The files stay pending: the next event or query tries again, with a whole-tree run.
         for (const p of this.inFlight) this.pending.add(p);
+        this.indexed = undefined;
         this.stats.last_error = `index: ${(e as Error).message}`;
         this.log(this.stats.last_error);
       } finally {
@@ -127,6 +137,19 @@ export class IndexKeeper {
         this.stats.last_cycle_ms = Math.round(performance.now() - t0);
       }
     } while (this.again && !this.closed);
+  }
+
+  private readIndexed(): Set<string> | undefined {
+    try {
+      const db = openDb(this.dbPath, { write: false });
+      try {
+        return new Set((db.prepare("SELECT path FROM files").all() as { path: string }[]).map((r) => r.path));
+      } finally {
+        db.close();
+      }
+    } catch {
+      return undefined;
+    }
   }
 
   /**
