@@ -173,7 +173,14 @@ export function runTool(dir: string, name: string, commands: readonly string[]):
   };
   // The workspace's warm daemon, when one runs, answers before any tool code is loaded here
   // (src/server/client.cts); it calls `local` when there is none or it cannot answer.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { runViaDaemon } = require("../server/client.cjs") as typeof import("../server/client.cjs");
-  runViaDaemon(name, local);
+  let client: typeof import("../server/client.cjs") | undefined;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    client = require("../server/client.cjs") as typeof import("../server/client.cjs");
+  } catch {
+    // A copy of the launcher without the server (a partial copy of dist/): no daemon then.
+    client = undefined;
+  }
+  if (client) client.runViaDaemon(name, local);
+  else local();
 }
