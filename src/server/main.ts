@@ -5,7 +5,7 @@
 import { realpathSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { Daemon } from "./daemon.js";
-import { DEFAULT_IDLE_TIMEOUT_S, IDLE_TIMEOUT_ENV } from "./settings.js";
+import { DEBOUNCE_ENV, DEFAULT_IDLE_TIMEOUT_S, IDLE_TIMEOUT_ENV } from "./settings.js";
 
 const { values } = parseArgs({
   options: {
@@ -21,7 +21,7 @@ const idle = Number(values["idle-timeout"] ?? process.env[IDLE_TIMEOUT_ENV] ?? D
 const daemon = new Daemon({
   root: realpathSync(values.root ?? process.cwd()),
   idleTimeoutMs: Number.isFinite(idle) && idle >= 0 ? idle * 1000 : DEFAULT_IDLE_TIMEOUT_S * 1000,
-  debounceMs: values.debounce !== undefined ? Number(values.debounce) : undefined,
+  debounceMs: Number(values.debounce ?? process.env[DEBOUNCE_ENV] ?? 20),
   replace: values.replace,
 });
 daemon.start().catch((e: unknown) => {
