@@ -54,7 +54,9 @@ export class RequestContext {
     io: RequestIO,
   ) {
     this.argv = [process.execPath, binPath, ...spec.argv];
-    this.env = { ...spec.env };
+    // A bin a request starts (a tool spawning another) runs in its own process: asking this
+    // daemon back could wait on the cwd gate behind the very request that started it.
+    this.env = { ...spec.env, LLMTOOLS_IN_DAEMON: "1" };
     this.finished = new Promise((r) => (this.resolveFinished = r));
     const writer = (send: (b: Buffer) => void, isTTY: boolean): Writable => {
       const w = new Writable({

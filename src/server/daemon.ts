@@ -259,7 +259,8 @@ export class Daemon {
           { freshness: () => this.freshnessNote(spec.tool), onContext: (ctx) => onStdin((chunk) => ctx.stdin.push(chunk)) },
         );
       code = magellanCommand === "index" ? await this.keeper.withExclusive(run) : await run();
-      if (WRITERS.has(spec.tool) && code !== 2) await this.keeper.flush(true);
+      // A write that happened (not a dry run, not refused) is in the index before the answer.
+      if (WRITERS.has(spec.tool) && (code === 0 || code === 4) && !spec.argv.includes("--dry-run")) await this.keeper.flush(true);
       s.end(jsonFrame({ t: "exit", code }));
     } catch (e) {
       this.log(`request ${spec.tool} ${JSON.stringify(spec.argv)} not run: ${(e as Error).message}`);

@@ -162,7 +162,12 @@ export class IndexKeeper {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
-    if (force || this.pending.size > 0) await this.cycle();
+    // Forced (after a write): a whole-tree run, since the write's events may not have arrived.
+    if (force) {
+      if (this.running) await this.running;
+      this.indexed = undefined;
+      await this.cycle();
+    } else if (this.pending.size > 0) await this.cycle();
     else if (this.running) await this.running;
     if (this.pending.size > 0) await this.cycle();
   }
