@@ -31,7 +31,7 @@ function itemLine(item: unknown): string {
   const r = item as Rec;
   const parts = [where(r)];
   const kind = str(r.kind) ?? str(r.reference_kind) ?? str(r.type);
-  const name = str(r.display_fqn) ?? str(r.name) ?? str(r.referenced_symbol) ?? str(r.selector);
+  const name = str(r.name) ?? str(r.referenced_symbol) ?? str(r.selector) ?? str(r.display_fqn);
   if (kind) parts.push(kind);
   if (name) parts.push(name);
   if (r.caller !== undefined) parts.push(`in ${str(r.caller)}`);

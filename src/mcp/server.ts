@@ -78,10 +78,26 @@ function inside(root: string, p: string): boolean {
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
 
+/**
+ * What tools/list need not repeat (its whole answer must stay small, see docs/mcp.md): JSON
+ * Schema's bound of a safe integer, and `additionalProperties: false` (unknown arguments are
+ * still refused, with a message naming them).
+ */
+function compact(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(compact);
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (k === "$schema" || (k === "maximum" && x === Number.MAX_SAFE_INTEGER) || (k === "additionalProperties" && x === false)) continue;
+    out[k] = compact(x);
+  }
+  return out;
+}
+
 /** The published form of each tool: JSON Schema of its input plus the shared fields. */
 function listed(spec: McpToolSpec): Tool {
   const shape = { ...spec.input.shape, ...CommonInput, ...(spec.list ? PagingInput : {}) };
-  const { $schema: _s, ...schema } = z.toJSONSchema(z.object(shape).strict(), { unrepresentable: "any" }) as Record<string, unknown>;
+  const schema = compact(z.toJSONSchema(z.object(shape).strict(), { unrepresentable: "any" }));
   return { name: spec.name, description: spec.description, inputSchema: schema as Tool["inputSchema"] };
 }
 
@@ -238,7 +254,7 @@ export function createMcpServer(state: McpState): Server {
     {
       capabilities: { tools: {} },
       instructions:
-        "Code tools with exact byte spans. Call magellan_index once per workspace, then magellan_find/refs/callers/callees. Listing tools return a cursor when the answer was cut at max_tokens: call again with it for the next page.",
+        "Code tools with exact byte spans. Call magellan_index once per workspace, then magellan_find/refs/callers/callees. `root` picks a workspace root (default: the first). Listing tools answer within max_tokens (default 4000) and return a cursor when they cut: call again with the same arguments and that cursor for the next page.",
     },
   );
   const handler = new CallHandler(state, server);

@@ -27,6 +27,8 @@ const registry: Record<string, Picker> = {
   magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
   llmsearch: queryPicker((args) => (args.includes("--count") || args.includes("-c") ? LlmsearchCountResponseSchema : LlmsearchResponseSchema)),
   llmfilewrite: () => LlmfilewriteResponseSchema,
+  // llmtools prints an envelope only for usage errors; its commands speak MCP.
+  llmtools: () => QueryErrorResponseSchema,
 };
 
 export function schemaFor(tool: string, args: string[], exitCode: number): z.ZodType {

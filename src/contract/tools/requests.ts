@@ -106,13 +106,13 @@ export const MdselSelectInput = z
   })
   .strict();
 
-/** What every MCP tool takes besides its own fields. */
+/** What every MCP tool takes besides its own fields: which root (default: the first). */
 export const CommonInput = {
-  root: z.string().optional().describe("workspace root (default: the first root)"),
+  root: z.string().optional(),
 };
 
-/** What every listing tool takes: a token budget and the cursor of the previous page. */
+/** What every listing tool takes: a token budget (default 4000) and the cursor of the previous page. */
 export const PagingInput = {
-  max_tokens: z.number().int().min(200).max(100_000).optional().describe("answer budget (default 4000)"),
-  cursor: z.string().max(512).optional().describe("from a previous answer: the next page"),
+  max_tokens: z.number().int().min(200).max(100_000).optional(),
+  cursor: z.string().max(512).optional().describe("next page, from the last answer"),
 };
