@@ -10,7 +10,11 @@ export interface RunOptions {
 
 export async function runMcp(opts: RunOptions): Promise<void> {
   // stdout is the protocol channel on stdio: any stray console.log of a library would corrupt it.
-  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  const toStderr = (...args: unknown[]): void => {
+    process.stderr.write(`${args.map((a) => (typeof a === "string" ? a : JSON.stringify(a))).join(" ")}\n`);
+  };
+  // eslint-disable-next-line no-console -- redirecting console output is the point here
+  console.log = console.info = console.debug = toStderr;
   const state = new McpState(opts.roots.map(checkRoot));
   const stop = new Promise<void>((resolve) => {
     process.once("SIGINT", () => resolve());
