@@ -124,6 +124,8 @@ describe("npm pack + npm install into an empty directory", () => {
     try {
       const tools = await client.listTools();
       assert.ok(tools.tools.length >= 10);
+      const index = (await client.callTool({ name: "magellan_index", arguments: {} })) as { isError?: boolean };
+      assert.equal(index.isError, false);
       const r = (await client.callTool({ name: "magellan_find", arguments: { name: "Square" } })) as { isError?: boolean };
       assert.equal(r.isError, false);
     } finally {
