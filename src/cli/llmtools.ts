@@ -1,62 +1,53 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 /**
- * llmtools: the long-lived front ends of the tools. `llmtools mcp` serves every tool over MCP
- * (stdio, or Streamable HTTP on loopback); the daemon commands are added by src/server/.
- * The server modules load only when a command runs, so --help and usage errors stay quick.
+ * llmtools: the package's own command. `llmtools mcp` serves every tool over MCP (src/mcp/);
+ * `llmtools daemon start|stop|status` is the warm per-workspace daemon (src/server/). Each
+ * subcommand prints its own output; help, version and usage errors are answered as every tool
+ * answers them.
  */
-import type { Command } from "commander";
+import { CommanderError } from "commander";
 import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
-import { baseProgram, collect, runCli } from "./run.js";
+import { registerMcpCommands } from "../mcp/commands.js";
+import { errorEnvelope, failureResult, printResult } from "./output.js";
+import { baseProgram } from "./run.js";
 
 const TOOL = "llmtools";
 
-let chosen: ((program: Command) => Promise<void>) | undefined;
-
-function usage(message: string, remediation: string): ToolError {
-  return new ToolError({ code: commonCode(TOOL, "usage"), error: "invalid_arguments", message, remediation, exitCode: EXIT.usage });
-}
-
-function portOption(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw usage(`--http expects a TCP port (0-65535; 0 picks a free one), got '${value}'`, "Pass e.g. --http 8765.");
-  return n;
-}
-
-const program = baseProgram(TOOL, "Serve the llmtools (magellan, llmsearch, llmastsearch, llmtransform, llmfilewrite, mdsel) to agents over MCP.");
-
-program
-  .command("mcp")
-  .description("run the MCP server: stdio by default (what MCP clients spawn), or Streamable HTTP on 127.0.0.1 with --http")
-  .option("--http <port>", "serve Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only; a bearer token is printed on stderr)", portOption)
-  .option("--root <dir>", "workspace root the tools may read and write (repeatable; default: the client's MCP roots)", collect, [])
-  .addHelpText(
-    "after",
-    `
-Tools: magellan_find, magellan_refs, magellan_callers, magellan_callees, magellan_symbols, magellan_ast,
-magellan_status, magellan_index, llmsearch, llmastsearch, llmtransform, llmfilewrite, mdsel_index, mdsel_select.
-Register with a client: {"mcpServers": {"llmtools": {"command": "npx", "args": ["-y", "llmtools", "mcp", "--root", "/path/to/project"]}}}`,
-  )
-  .action((opts: { http?: number; root: string[] }) => {
-    chosen = async () => {
-      const { runMcp } = await import("../mcp/main.js");
-      await runMcp({ http: opts.http, roots: opts.root });
-    };
-  });
-
-// ---- DAEMON HOOK (branch `daemon`) -------------------------------------------------------------
-// The daemon engineer adds `llmtools daemon start|stop|status` here with one call:
+const program = baseProgram(TOOL, "The llmtools package's own command: the MCP server and the warm per-workspace daemon.");
+registerMcpCommands(program);
+// ---- DAEMON HOOK (branch `daemon`): add `llmtools daemon start|stop|status` with one call ----
 //   import { registerDaemonCommands } from "../server/commands.js";
 //   registerDaemonCommands(program);
-// ---- END DAEMON HOOK ---------------------------------------------------------------------------
-
-// Without a command, the action below answers with a usage error (an envelope, exit 2).
-program.action(() => undefined);
+// ---- END DAEMON HOOK ----------------------------------------------------------------------------
+const stderr: string[] = [];
+const configure = (c: typeof program): void => {
+  c.exitOverride();
+  c.configureOutput({ writeErr: (s) => stderr.push(s) });
+  for (const sub of c.commands) configure(sub);
+};
+configure(program);
+program.action(() => {
+  throw new CommanderError(EXIT.usage, "llmtools.noCommand", "a command is required: llmtools mcp, or llmtools daemon start|stop|status");
+});
 
 // No top-level await: the build bundles this entry as CommonJS (see scripts/bundle.ts).
-void runCli(program, TOOL, { kind: "query", command: "llmtools" }, async (p) => {
-  if (!chosen) throw usage("a command is required", "Run 'llmtools mcp' to serve the tools over MCP; 'llmtools --help' lists the commands.");
-  await chosen(p);
-  // A server returns only when its client has gone; it printed its own output (the protocol).
-  process.exit(EXIT.ok);
+void program.parseAsync(process.argv).catch(async (err: unknown) => {
+  if (err instanceof CommanderError && (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help")) {
+    process.exitCode = EXIT.ok;
+    return;
+  }
+  if (err instanceof ToolError || !(err instanceof CommanderError)) {
+    await printResult(failureResult(TOOL, { kind: "query", command: TOOL }, err), process.argv.includes("--pretty"));
+    return;
+  }
+  process.stderr.write(stderr.join(""));
+  const usage = new ToolError({
+    code: commonCode(TOOL, "usage"),
+    error: "invalid_arguments",
+    message: err.message.replace(/^error: /, ""),
+    remediation: `Run '${TOOL} --help' for the commands and their flags.`,
+    exitCode: EXIT.usage,
+  });
+  await printResult({ envelope: errorEnvelope(TOOL, { kind: "query", command: TOOL }, usage), exitCode: EXIT.usage }, process.argv.includes("--pretty"));
 });
