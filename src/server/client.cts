@@ -72,9 +72,12 @@ export function takeDaemonFlags(argv: string[] = process.argv): Mode {
   return off || envOn(IN_DAEMON_ENV) ? "off" : mode;
 }
 
-/** Command lines that stay in-process: `magellan watch` streams until stopped. */
+/**
+ * Command lines that stay in-process: `magellan watch` streams until stopped; `llmtools` manages
+ * the daemon itself and serves MCP sessions (a long-lived server of its own).
+ */
 function eligible(tool: string, args: readonly string[]): boolean {
-  return !(tool === "magellan" && args[0] === "watch");
+  return tool !== "llmtools" && !(tool === "magellan" && args[0] === "watch");
 }
 
 /**

@@ -9,7 +9,7 @@ import { commonCode } from "../contract/codes.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { type CliResult, failureResult, printResult } from "../cli/output.js";
 import { killHung, ping, removeStale, startDaemon } from "./client.cjs";
-import { socketCandidates, workspaceRootOf } from "./protocol.cjs";
+import { daemonMain, socketCandidates, workspaceRootOf } from "./protocol.cjs";
 import { IDLE_TIMEOUT_ENV } from "./settings.js";
 
 const TOOL = "llmtools";
@@ -17,7 +17,6 @@ const TOOL = "llmtools";
 interface Opts {
   root?: string;
   idleTimeout?: string;
-  foreground?: boolean;
   pretty?: boolean;
 }
 
@@ -68,12 +67,6 @@ async function start(o: Opts): Promise<CliResult> {
       exitCode: EXIT.usage,
     });
   }
-  if (o.foreground) {
-    const { Daemon } = await import("./daemon.js");
-    const d = new Daemon({ root, idleTimeoutMs: Number(idle ?? process.env[IDLE_TIMEOUT_ENV] ?? 1800) * 1000 });
-    await d.start();
-    return answer("start", { state: "running", already_running: false, ...d.status() });
-  }
   const socket = await startDaemon(root, idle !== undefined ? ["--idle-timeout", idle] : []);
   const now = socket === undefined ? undefined : await find(root);
   if (!now) {
@@ -81,7 +74,7 @@ async function start(o: Opts): Promise<CliResult> {
       code: commonCode(TOOL, "internal"),
       error: "daemon_start_failed",
       message: `the daemon for ${root} did not start`,
-      remediation: `See the log beside its socket (${socketCandidates(root)[0] ?? "the runtime dir"}.log), or run 'llmtools daemon start --foreground'.`,
+      remediation: `See the log beside its socket (${socketCandidates(root)[0] ?? "the runtime dir"}.log), or run it in the foreground: node ${daemonMain()} --root ${root}`,
     });
   }
   return answer("start", { state: "running", already_running: false, ...now.status });
@@ -134,7 +127,6 @@ export function registerDaemonCommands(program: Command): void {
     .description("start the root's daemon unless it runs (tools then use it; --no-daemon bypasses it)")
     .option("--root <dir>", "workspace root (default: the enclosing git work tree, else the current directory)")
     .option("--idle-timeout <seconds>", `exit after this long without a request (default 1800, env ${IDLE_TIMEOUT_ENV}; 0: never)`)
-    .option("--foreground", "run the daemon in this process instead of in the background")
     .option("--pretty", "indent the JSON output")
     .action(act("start", start));
   daemon

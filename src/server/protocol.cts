@@ -11,7 +11,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 
 let buildCache: string | undefined;
 /**
@@ -19,7 +19,7 @@ let buildCache: string | undefined;
  * left running by an earlier build of the same version is replaced like one of another version.
  */
 export function buildId(): string {
-  buildCache ??= `${packageVersion()}+${Math.trunc(statSync(__filename).mtimeMs)}`;
+  buildCache ??= `${packageVersion()}+${Math.trunc(statSync(join(serverDir(), "protocol.cjs")).mtimeMs)}`;
   return buildCache;
 }
 
@@ -34,10 +34,18 @@ export const FRAME_STDIN = 0x49;
 /** sun_path holds 108 bytes with its NUL on Linux, 104 on macOS: stay well below both. */
 export const MAX_SOCKET_PATH = 100;
 
+/**
+ * dist/src/server/, where this module is built. A bundle that takes this module in (llmtools's,
+ * in dist/src/cli/) has its own __dirname: the server folder is then its sibling.
+ */
+function serverDir(): string {
+  return basename(__dirname) === "server" ? __dirname : join(__dirname, "..", "server");
+}
+
 let versionCache: string | undefined;
-/** The package version (dist/src/server/protocol.cjs -> ../../../package.json). */
+/** The package version (dist/src/server/ -> ../../../package.json). */
 export function packageVersion(): string {
-  versionCache ??= (JSON.parse(readFileSync(join(__dirname, "..", "..", "..", "package.json"), "utf8")) as { version: string }).version;
+  versionCache ??= (JSON.parse(readFileSync(join(serverDir(), "..", "..", "..", "package.json"), "utf8")) as { version: string }).version;
   return versionCache;
 }
 
@@ -170,7 +178,7 @@ export function readInfo(socketPath: string): DaemonInfo | undefined {
 
 /** The daemon's entry script (dist/src/server/main.js). */
 export function daemonMain(): string {
-  return join(__dirname, "main.js");
+  return join(serverDir(), "main.js");
 }
 
 /** Milliseconds from an environment variable, or the default. */

@@ -28,7 +28,8 @@ const registry: Record<string, Picker> = {
   magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
   llmsearch: queryPicker((args) => (args.includes("--count") || args.includes("-c") ? LlmsearchCountResponseSchema : LlmsearchResponseSchema)),
   llmfilewrite: () => LlmfilewriteResponseSchema,
-  // llmtools daemon start|stop|status (src/server/commands.ts).
+  // llmtools daemon start|stop|status (src/server/commands.ts) print envelopes; mcp speaks MCP,
+  // and usage errors are query error envelopes.
   llmtools: queryPicker(() => DaemonResponseSchema),
 };
 
