@@ -48,9 +48,18 @@ function sourceBytes(dir: string): { files: number; bytes: number } {
   return { files, bytes };
 }
 
+/** JSON.parse that names what it could not read. */
+function parse<T>(what: string, text: string): T {
+  try {
+    return JSON.parse(text) as T;
+  } catch (e) {
+    throw new Error(`${what}: ${(e as Error).message}: ${text.slice(0, 300)}`);
+  }
+}
+
 function llmtools(args: string[]): Record<string, unknown> {
   const r = spawnSync(ourBin("llmtools"), args, { encoding: "utf8" });
-  return (JSON.parse(r.stdout) as { data: Record<string, unknown> }).data;
+  return parse<{ data: Record<string, unknown> }>(`llmtools ${args.join(" ")}`, r.stdout).data;
 }
 
 function ensureIndexed(root: string): void {
@@ -106,7 +115,7 @@ async function saveToFindable(root: string, sock: string, saves: number): Promis
     for (;;) {
       const a = await request(sock, "magellan", ["find", "--name", name], root);
       // Not found yet is an error answer (MAGELLAN_E104, exit 1) without matches.
-      const n = (JSON.parse(a.stdout.toString("utf8")) as { data: { matches?: unknown[] } }).data.matches?.length ?? 0;
+      const n = parse<{ data: { matches?: unknown[] } }>("magellan find", a.stdout.toString("utf8")).data.matches?.length ?? 0;
       if (a.code === 0 && n > 0) break;
       if (performance.now() - t0 > 10_000) throw new Error(`${name} not findable after 10 s`);
     }
@@ -149,7 +158,7 @@ export async function run(): Promise<BenchRow[]> {
     ] as const) {
       const t = alternate({ cmd: ourBin("llmsearch"), args: ["--pattern", pattern] }, { cmd: "rg", args: ["--json", pattern, "."] }, root, runs);
       const cold = timeCommand(ourBin("llmsearch"), ["--pattern", pattern, "--no-daemon"], { cwd: root, runs: 5 });
-      const total = (JSON.parse(t.aStdout) as { data: { total_count: number } }).data.total_count;
+      const total = parse<{ data: { total_count: number } }>(`llmsearch ${pattern}`, t.aStdout).data.total_count;
       rows.push({
         suite: "daemon",
         case: label,
