@@ -22,6 +22,7 @@ import {
   daemonMain,
   encodeFrame,
   envMs,
+  existingSocket,
   infoPathOf,
   jsonFrame,
   packageVersion,
@@ -91,7 +92,7 @@ export function runViaDaemon(tool: string, runLocal: () => void): void {
   const cwd = process.cwd();
   const root = workspaceRootOf(args, cwd);
   if (root === undefined) return runLocal();
-  const sock = socketCandidates(root).find((p) => existsSync(p));
+  const sock = existingSocket(root);
   if (sock !== undefined) {
     new Attempt(tool, args, cwd, root, sock, runLocal).start();
     return;

@@ -8,7 +8,6 @@
  * type byte and the payload). Control messages are JSON (type J); stdout, stderr and stdin bytes
  * travel raw (types O, E, I), so output is relayed byte for byte.
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -142,15 +141,32 @@ export function runtimeDir(create: boolean): string | undefined {
  * when that path fits in sun_path, then a short name hashed from the root in the runtime dir.
  */
 export function socketCandidates(root: string, create = false): string[] {
-  const out: string[] = [];
+  const primary = primarySocket(root);
+  const hashed = hashedSocket(root, create);
+  return [...(primary ? [primary] : []), ...(hashed ? [hashed] : [])];
+}
+
+function primarySocket(root: string): string | undefined {
   const primary = join(root, ".magellan", "daemon.sock");
-  if (Buffer.byteLength(primary) <= MAX_SOCKET_PATH) out.push(primary);
+  return Buffer.byteLength(primary) <= MAX_SOCKET_PATH ? primary : undefined;
+}
+
+function hashedSocket(root: string, create: boolean): string | undefined {
   const rt = runtimeDir(create);
-  if (rt !== undefined) {
-    const hashed = join(rt, `llmtools-${createHash("sha256").update(root).digest("hex").slice(0, 16)}.sock`);
-    if (Buffer.byteLength(hashed) <= MAX_SOCKET_PATH) out.push(hashed);
-  }
-  return out;
+  if (rt === undefined) return undefined;
+  // node:crypto costs milliseconds to load: only runs that need this name pay for it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createHash } = require("node:crypto") as typeof import("node:crypto");
+  const hashed = join(rt, `llmtools-${createHash("sha256").update(root).digest("hex").slice(0, 16)}.sock`);
+  return Buffer.byteLength(hashed) <= MAX_SOCKET_PATH ? hashed : undefined;
+}
+
+/** The socket a live daemon of `root` may be listening on: the first candidate that exists. */
+export function existingSocket(root: string): string | undefined {
+  const primary = primarySocket(root);
+  if (primary !== undefined && existsSync(primary)) return primary;
+  const hashed = hashedSocket(root, false);
+  return hashed !== undefined && existsSync(hashed) ? hashed : undefined;
 }
 
 /** The daemon's description (pid, versions, root) beside its socket. */
