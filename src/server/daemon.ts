@@ -43,6 +43,8 @@ export interface DaemonOptions {
   replace?: boolean;
 }
 
+/** How long an answer may be held back to leave in one write. */
+const HOLD_MS = 30;
 /** Tools whose runs write files: the index takes their changes in before they answer. */
 const WRITERS = new Set(["llmtransform", "llmfilewrite", "splice"]);
 /** magellan commands that answer from the index: it is brought up to date first. */
@@ -217,7 +219,6 @@ export class Daemon {
         void this.stop("shutdown requested");
       } else if (m.t === "run") {
         request = m as unknown as RequestSpec;
-        s.write(jsonFrame({ t: "hello", pid: process.pid, pkg: packageVersion(), protocol: PROTOCOL_VERSION }));
         void this.serve(s, request, (push) => {
           stdinPush = push;
           for (const c of earlyStdin.splice(0)) push(c);
@@ -243,6 +244,18 @@ export class Daemon {
     this.active++;
     this.served++;
     this.armIdle();
+    // A quick answer (most are a few ms) leaves in one write with its greeting, so the client
+    // wakes once; a longer one greets after HOLD_MS and streams from then on.
+    let streaming = false;
+    const stream = (): void => {
+      if (streaming) return;
+      streaming = true;
+      clearTimeout(hold);
+      s.uncork();
+    };
+    s.cork();
+    s.write(jsonFrame({ t: "hello", pid: process.pid, pkg: packageVersion(), protocol: PROTOCOL_VERSION }));
+    const hold = setTimeout(stream, HOLD_MS);
     const alive = setInterval(() => s.write(jsonFrame({ t: "alive" })), 1000);
     let code = 1;
     try {
@@ -254,7 +267,10 @@ export class Daemon {
           {
             stdout: (b) => s.write(encodeFrame(FRAME_STDOUT, b)),
             stderr: (b) => s.write(encodeFrame(FRAME_STDERR, b)),
-            wantStdin: () => s.write(jsonFrame({ t: "stdin" })),
+            wantStdin: () => {
+              s.write(jsonFrame({ t: "stdin" }));
+              stream();
+            },
           },
           { freshness: () => this.freshnessNote(spec.tool), onContext: (ctx) => onStdin((chunk) => ctx.stdin.push(chunk)) },
         );
@@ -266,6 +282,7 @@ export class Daemon {
       this.log(`request ${spec.tool} ${JSON.stringify(spec.argv)} not run: ${(e as Error).message}`);
       s.end(jsonFrame({ t: "decline", reason: (e as Error).message }));
     } finally {
+      clearTimeout(hold);
       clearInterval(alive);
       this.active--;
       this.armIdle();
