@@ -45,6 +45,8 @@ export interface DaemonOptions {
 
 /** How long an answer may be held back to leave in one write. */
 const HOLD_MS = 30;
+/** The longest a writer waits for the one before it. */
+const WRITER_TURN_MS = 10_000;
 /** Tools whose runs write files: the index takes their changes in before they answer. */
 const WRITERS = new Set(["llmtransform", "llmfilewrite", "splice"]);
 /** magellan commands that answer from the index: it is brought up to date first. */
@@ -62,6 +64,7 @@ export class Daemon {
   private stopping = false;
   private readonly logPath: string | undefined;
   private stopCheckers: () => void = () => undefined;
+  private writers: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: DaemonOptions) {
     this.keeper = new IndexKeeper(opts.root, opts.debounceMs ?? 20, (m) => this.log(m));
@@ -274,7 +277,12 @@ export class Daemon {
           },
           { freshness: () => this.freshnessNote(spec.tool), onContext: (ctx) => onStdin((chunk) => ctx.stdin.push(chunk)) },
         );
-      code = magellanCommand === "index" ? await this.keeper.withExclusive(run) : await run();
+      code =
+        magellanCommand === "index"
+          ? await this.keeper.withExclusive(run)
+          : WRITERS.has(spec.tool) && !spec.argv.includes("--help")
+            ? await this.oneWriter(run)
+            : await run();
       // A write that happened (not a dry run, not refused) is in the index before the answer.
       if (WRITERS.has(spec.tool) && (code === 0 || code === 4) && !spec.argv.includes("--dry-run")) await this.keeper.flush(true);
       s.end(jsonFrame({ t: "exit", code }));
@@ -287,6 +295,19 @@ export class Daemon {
       this.active--;
       this.armIdle();
     }
+  }
+
+  /**
+   * Writers take turns: they share the warm checkers (one dropped on a timeout would fail another
+   * writer's check half-way), and each one's index refresh then covers its own write.
+   */
+  private oneWriter<T>(fn: () => Promise<T>): Promise<T> {
+    // Bounded: a writer stuck on its client's stdin must not hold the others for ever.
+    let timer: NodeJS.Timeout | undefined;
+    const turn = Promise.race([this.writers, new Promise((r) => (timer = setTimeout(r, WRITER_TURN_MS)))]).finally(() => clearTimeout(timer));
+    const next = turn.then(fn);
+    this.writers = next.catch(() => undefined);
+    return next;
   }
 
   /** The note every answer carries while the index lags behind the disk (CONTRACT.md: never silently stale). */
