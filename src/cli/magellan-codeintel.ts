@@ -30,7 +30,7 @@ interface Computed {
   partial?: boolean;
 }
 
-function outcomeDiagnostics(file: string, outcome: { status: string; reason?: string; error_summary?: string } | undefined): Diagnostic[] {
+export function outcomeDiagnostics(file: string, outcome: { status: string; reason?: string; error_summary?: string } | undefined): Diagnostic[] {
   if (!outcome || outcome.status === "ok") return [];
   return [
     {

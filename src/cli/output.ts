@@ -37,8 +37,27 @@ export function tolerateClosedStdout(): void {
   });
 }
 
+/**
+ * Set only inside the warm daemon (src/server/context.ts), which runs CLIs in its own process:
+ * it adds its freshness note before an answer is printed and learns that the run is over.
+ */
+interface RunHooks {
+  beforePrint(result: CliResult): void;
+  finished(exitCode: number): void;
+}
+
+function runHooks(): RunHooks | undefined {
+  return (globalThis as Record<symbol, RunHooks | undefined>)[Symbol.for("llmtools.runHooks")];
+}
+
+/** A run that ends without printing a result (help, version) says so here. */
+export function runFinished(exitCode: number): void {
+  runHooks()?.finished(exitCode);
+}
+
 /** Prints the result (one JSON document, or JSON Lines) and sets the exit code. */
 export async function printResult(result: CliResult, pretty: boolean): Promise<void> {
+  runHooks()?.beforePrint(result);
   const text = result.jsonl
     ? result.jsonl.map((r) => JSON.stringify(r)).join("\n")
     : pretty
@@ -46,6 +65,7 @@ export async function printResult(result: CliResult, pretty: boolean): Promise<v
       : JSON.stringify(result.envelope);
   await writeStdout(`${text}\n`);
   process.exitCode = result.exitCode;
+  runFinished(result.exitCode);
 }
 
 /** Resolves once the bytes are handed to the OS, so a piped reader gets the whole document. */

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { packageVersion } from "../contract/version.js";
-import { type CliResult, type EnvelopeKind, errorEnvelope, failureResult, printResult, tolerateClosedStdout } from "./output.js";
+import { type CliResult, type EnvelopeKind, errorEnvelope, failureResult, printResult, runFinished, tolerateClosedStdout } from "./output.js";
 
 export { type CliResult, type EnvelopeKind, collect, intOption } from "./output.js";
 
@@ -85,6 +85,7 @@ export async function runCli(
     if (err instanceof commander.CommanderError) {
       if (err.code === "commander.helpDisplayed" || err.code === "commander.version" || err.code === "commander.help") {
         process.exitCode = EXIT.ok;
+        runFinished(EXIT.ok);
         return;
       }
       const message = err.message.replace(/^error: /, "");

@@ -5,12 +5,12 @@
  * source text when it cannot (a dynamic import is counted and sampled, never dropped).
  * The patterns are data (src/lang/queries/<language>/deps.scm); this module reads their captures.
  */
-import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
 import { querySource } from "./extract.js";
 import { grammar, type LanguageId } from "./registry.js";
+import { loadTreeSitter } from "./tree-sitter-module.js";
 
-const TreeSitter = createRequire(import.meta.url)("tree-sitter") as typeof Parser;
+const TreeSitter = loadTreeSitter();
 
 export type DepKind = "import" | "require" | "include";
 

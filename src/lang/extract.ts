@@ -37,8 +37,8 @@
  */
 import { readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
+import { loadTreeSitter } from "./tree-sitter-module.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
 import { maskForParse } from "./preprocess.js";
@@ -54,7 +54,7 @@ import type {
 } from "./extract-types.js";
 
 // require(), not import: an ESM import of this CommonJS package makes Node 20 lex its source first.
-const TreeSitter = createRequire(import.meta.url)("tree-sitter") as typeof Parser;
+const TreeSitter = loadTreeSitter();
 
 export type QueryPurpose = "symbols" | "references" | "imports" | "deps";
 

@@ -15,8 +15,8 @@
  * two on real files, so an upgrade that changes the layout fails loudly instead of silently.
  */
 import { createRequire } from "node:module";
-import { dirname } from "node:path";
 import type Parser from "tree-sitter";
+import { loadTreeSitter, treeSitterDir } from "./tree-sitter-module.js";
 
 const FIELDS = 6;
 
@@ -41,9 +41,8 @@ function loadBinding(): Binding | null {
   if (binding !== undefined) return binding;
   binding = null;
   try {
-    const req = createRequire(import.meta.url);
-    const tsDir = dirname(req.resolve("tree-sitter/package.json"));
-    const treeSitter = req("tree-sitter") as { Query: unknown };
+    const tsDir = treeSitterDir();
+    const treeSitter = loadTreeSitter() as unknown as { Query: unknown };
     const b = createRequire(`${tsDir}/package.json`)("node-gyp-build")(tsDir) as Binding;
     if (
       b &&

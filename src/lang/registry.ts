@@ -6,6 +6,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
+import { loadTreeSitter } from "./tree-sitter-module.js";
 
 const require = createRequire(import.meta.url);
 
@@ -116,7 +117,7 @@ export function parserFor(id: LanguageId): Parser {
   if (!p) {
     // Loaded on first use: commands that only need the extension table (a graph query) never
     // pay for the native module.
-    const ParserCtor = require("tree-sitter") as typeof Parser;
+    const ParserCtor = loadTreeSitter();
     p = new ParserCtor();
     p.setLanguage(withPlainNodeClass(ParserCtor, grammar(id)));
     parsers.set(id, p);

@@ -85,5 +85,11 @@ startupSnapshot.setDeserializeMainFunction(() => {
     createRequire(bin)(join(dirname(bin), `${tool}-bin.cjs`));
     return;
   }
+  // The workspace's warm daemon answers when one runs, as it does for every bin (src/server/client.cts).
+  const client = join(dir, "..", "server", "client.cjs");
+  if (existsSync(client)) {
+    (createRequire(client)(client) as { runViaDaemon: (tool: string, local: () => void) => void }).runViaDaemon(tool, main.start as () => void);
+    return;
+  }
   (main.start as () => void)();
 });

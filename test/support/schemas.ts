@@ -7,6 +7,7 @@ import { LlmastsearchResponseSchema } from "../../src/contract/tools/llmastsearc
 import { codeintelPicker } from "../codeintel/pick.js";
 import { magellanResponseSchema } from "../../src/contract/tools/magellan.js";
 import { LlmsearchCountResponseSchema, LlmsearchResponseSchema } from "../../src/contract/tools/llmsearch.js";
+import { DaemonResponseSchema } from "../../src/contract/tools/daemon.js";
 
 /**
  * Which contract schema a tool's output must satisfy, given its argv and exit code. Each tool
@@ -27,6 +28,9 @@ const registry: Record<string, Picker> = {
   magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
   llmsearch: queryPicker((args) => (args.includes("--count") || args.includes("-c") ? LlmsearchCountResponseSchema : LlmsearchResponseSchema)),
   llmfilewrite: () => LlmfilewriteResponseSchema,
+  // llmtools daemon start|stop|status (src/server/commands.ts) print envelopes; mcp speaks MCP,
+  // and usage errors are query error envelopes.
+  llmtools: queryPicker(() => DaemonResponseSchema),
 };
 
 export function schemaFor(tool: string, args: string[], exitCode: number): z.ZodType {

@@ -4,7 +4,8 @@
  * offers instead (closest node types or fields, by edit distance over node-types.json).
  */
 import { closest, distance } from "fastest-levenshtein";
-import Parser from "tree-sitter";
+import type Parser from "tree-sitter";
+import { loadTreeSitter } from "../../lang/tree-sitter-module.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Span } from "../../contract/schema.js";
 import { LineIndex } from "../../text/lines.js";
@@ -372,7 +373,7 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   }
   let query: Parser.Query;
   try {
-    query = new Parser.Query(grammar(id) as Parser.Language, LEAD + source.text);
+    query = new (loadTreeSitter().Query)(grammar(id) as Parser.Language, LEAD + source.text);
   } catch (e) {
     throw classifyQueryError(id, source, unshift(e as Error));
   }

@@ -1,0 +1,45 @@
+/**
+ * `llmtools daemon start|stop|status`: the data of their query envelopes (command "daemon <sub>").
+ * docs/daemon.md explains each field.
+ */
+import { z } from "zod";
+import { queryResponseSchema } from "../schema.js";
+
+const uint = z.number().int().nonnegative();
+
+export const DaemonIndexSchema = z
+  .object({
+    /** The magellan index the daemon keeps fresh (it only keeps one that exists). */
+    db_path: z.string(),
+    /** Files changed on disk that the index does not hold yet, as far as the watcher knows. */
+    stale_files: uint,
+    indexed_cycles: uint,
+    last_cycle_ms: uint,
+    last_error: z.string().optional(),
+    watching: z.boolean(),
+  })
+  .strict();
+
+export const DaemonDataSchema = z
+  .object({
+    state: z.enum(["running", "stopped", "not_running"]),
+    root: z.string(),
+    already_running: z.boolean().optional(),
+    pid: z.number().int().positive().optional(),
+    socket: z.string().optional(),
+    package_version: z.string().optional(),
+    protocol: uint.optional(),
+    started_at: z.string().optional(),
+    /** 0: the daemon runs until stopped. */
+    idle_timeout_ms: uint.optional(),
+    requests_served: uint.optional(),
+    requests_active: uint.optional(),
+    rss_bytes: uint.optional(),
+    heap_used_bytes: uint.optional(),
+    index: DaemonIndexSchema.optional(),
+  })
+  .strict();
+
+export const DaemonResponseSchema = queryResponseSchema(DaemonDataSchema);
+
+export const schemas = { "daemon-response": DaemonResponseSchema };

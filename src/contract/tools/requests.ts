@@ -1,0 +1,118 @@
+/**
+ * The requests of the tools whose CLIs build them from flags (llmsearch, llmastsearch, magellan,
+ * the seed 04 payloads, llmfilewrite, mdsel) as zod objects, snake_case as on the wire. The MCP
+ * server publishes them as its tools' input schemas and parses arguments with them; each maps
+ * field by field onto the tool function's own typed request (src/mcp/tools.ts), so the compiler
+ * keeps the two in step. No `schemas` export: these are inputs, not published output shapes.
+ * llmtransform's request already is a zod schema (./llmtransform.ts) and is reused as it is.
+ * Descriptions are terse on purpose: they are read by an agent on every tools/list.
+ */
+import { z } from "zod";
+import { LlmtransformEditSchema } from "./llmtransform.js";
+
+const paths = z.array(z.string()).describe("files/dirs inside the root (default: whole root)");
+const globs = z.array(z.string()).describe("gitignore-style globs; '!glob' excludes");
+const symbolKey = {
+  name: z.string().optional().describe("symbol name (Mux.ServeHTTP style qualified names work)"),
+  symbol_id: z.string().optional().describe("symbol_id from an earlier answer"),
+  path: z.string().optional().describe("only definitions in this file/folder"),
+  kind: z.string().optional().describe("only this kind (function, class, method, ...)"),
+};
+
+export const MagellanFindInput = z
+  .object({
+    ...symbolKey,
+    match: z.enum(["exact", "prefix", "substring", "fuzzy"]).optional(),
+    context: z.number().int().min(0).max(50).optional().describe("lines of context per span"),
+  })
+  .strict();
+
+export const MagellanRefsInput = z
+  .object({
+    ...symbolKey,
+    direction: z.enum(["in", "out"]).optional().describe("in: who uses it (default); out: what it uses"),
+  })
+  .strict();
+
+/** callers / callees: the call edges only, of `refs` in / out. */
+export const MagellanCallsInput = z.object(symbolKey).strict();
+
+export const FileInput = z.object({ file: z.string().describe("root-relative file") }).strict();
+
+export const MagellanIndexInput = z
+  .object({ rebuild: z.boolean().optional().describe("drop the index and rebuild from scratch") })
+  .strict();
+
+export const EmptyInput = z.object({}).strict();
+
+export const LlmsearchInput = z
+  .object({
+    pattern: z.string().describe("JavaScript regex (ripgrep syntax translated)"),
+    fixed_strings: z.boolean().optional(),
+    ignore_case: z.boolean().optional(),
+    word: z.boolean().optional(),
+    multiline: z.boolean().optional(),
+    paths: paths.optional(),
+    globs: globs.optional(),
+    context: z.number().int().min(0).max(50).optional(),
+    hidden: z.boolean().optional(),
+    no_ignore: z.boolean().optional(),
+    count: z.boolean().optional().describe("per-file counts instead of matches"),
+  })
+  .strict();
+
+export const LlmastsearchInput = z
+  .object({
+    query: z.string().describe("tree-sitter query, e.g. (class_declaration name: (_) @n)"),
+    paths: paths.optional(),
+    globs: globs.optional(),
+    language: z.string().optional().describe("only this language"),
+    capture: z.string().optional().describe("keep only this capture"),
+    context: z.number().int().min(0).max(50).optional(),
+  })
+  .strict();
+
+export const LlmtransformInput = z
+  .object({
+    file_path: z.string(),
+    expected_checksum: z.string().describe("sha256 of the bytes the edits were computed on"),
+    edits: z.array(LlmtransformEditSchema),
+    dry_run: z.boolean().optional(),
+    partial: z.boolean().optional().describe("apply valid edits, report the others"),
+  })
+  .strict();
+
+export const LlmfilewriteInput = z
+  .object({
+    path: z.string(),
+    content: z.string(),
+    language: z.string().optional().describe("default: by extension"),
+    overwrite: z.boolean().optional(),
+    expected_checksum: z.string().optional().describe("required checksum of the file replaced"),
+    reject_on: z.enum(["error", "warning"]).optional(),
+    timeout_seconds: z.number().positive().max(600).optional(),
+    dry_run: z.boolean().optional(),
+  })
+  .strict();
+
+export const MdselIndexInput = z
+  .object({ files: z.array(z.string()).optional().describe("Markdown files (default: those at the root)") })
+  .strict();
+
+export const MdselSelectInput = z
+  .object({
+    selectors: z.array(z.string()).min(1).describe("e.g. readme::heading:h2[0], doc::section[1]/block:code[0]"),
+    files: z.array(z.string()).optional(),
+  })
+  .strict();
+
+/** What every MCP tool takes besides its own fields: which root (default: the first). */
+export const CommonInput = {
+  root: z.string().optional(),
+};
+
+/** What every listing tool takes: a token budget (default 4000) and the cursor of the previous page. */
+export const PagingInput = {
+  max_tokens: z.number().int().min(200).max(100_000).optional(),
+  cursor: z.string().max(512).optional().describe("next page, from the last answer"),
+};

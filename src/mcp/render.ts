@@ -1,0 +1,65 @@
+/**
+ * The compact text beside each structured answer, for clients that show only text: a header,
+ * the diagnostics, then one line per listed item (file:line:col and what it is). The structured
+ * envelope stays the complete answer.
+ */
+type Rec = Record<string, unknown>;
+
+const LIST_KEYS = ["matches", "references", "symbols", "nodes", "counts", "documents"];
+const MAX_LINE = 200;
+
+function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined;
+}
+
+function oneLine(s: string): string {
+  const t = s.replace(/\s+/g, " ").trim();
+  return t.length > MAX_LINE ? `${t.slice(0, MAX_LINE)}…` : t;
+}
+
+function where(item: Rec): string | undefined {
+  const span = (item.span ?? item.range ?? item) as Rec;
+  const file = str(span.file_path) ?? str(item.file_path) ?? str(item.file);
+  const line = str(span.start_line) ?? str(item.line);
+  if (file === undefined) return line !== undefined ? `:${line}` : undefined;
+  const col = str(span.start_col);
+  return line === undefined ? file : col === undefined ? `${file}:${line}` : `${file}:${line}:${col}`;
+}
+
+function itemLine(item: unknown): string {
+  if (item === null || typeof item !== "object") return oneLine(JSON.stringify(item));
+  const r = item as Rec;
+  const parts = [where(r)];
+  const kind = str(r.kind) ?? str(r.reference_kind) ?? str(r.type);
+  const name = str(r.name) ?? str(r.referenced_symbol) ?? str(r.selector) ?? str(r.display_fqn);
+  if (kind) parts.push(kind);
+  if (name) parts.push(name);
+  if (r.caller !== undefined) parts.push(`in ${str(r.caller)}`);
+  if (r.count !== undefined) parts.push(`${str(r.count)} matches`);
+  const text = str(r.matched_text) ?? str(r.content);
+  if (text !== undefined) parts.push(JSON.stringify(oneLine(text)));
+  return parts.filter((p) => p !== undefined && p !== "").join("  ");
+}
+
+export function renderText(env: Rec): string {
+  const lines: string[] = [];
+  const head = [str(env.tool), str(env.command) ?? str(env.operation_type)].filter(Boolean).join(" ");
+  const status = str(env.status);
+  const message = str(env.message);
+  lines.push(`${head}${status ? `: ${status}` : ""}${message ? ` — ${oneLine(message)}` : ""}${env.partial === true ? " (partial)" : ""}`);
+  for (const d of (env.diagnostics as Rec[] | undefined) ?? []) lines.push(`${str(d.level)} ${str(d.code)}: ${oneLine(str(d.message) ?? "")}`);
+  for (const e of (env.errors as Rec[] | undefined) ?? []) lines.push(`error ${str(e.code)}: ${oneLine(str(e.message) ?? "")}`);
+  const data = env.data as Rec | null | undefined;
+  if (data && typeof data === "object") {
+    const key = LIST_KEYS.find((k) => Array.isArray(data[k]));
+    if (key) {
+      const items = data[key] as unknown[];
+      lines.push(`${items.length} ${key}:`);
+      for (const it of items) lines.push(itemLine(it));
+    } else if (env.status === undefined) {
+      lines.push(oneLine(JSON.stringify(data)).slice(0, 1000));
+    }
+  }
+  if (typeof env.cursor === "string") lines.push(`more: call again with cursor "${env.cursor}"`);
+  return lines.join("\n");
+}

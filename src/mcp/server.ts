@@ -1,0 +1,265 @@
+/**
+ * The MCP server: the tool table (./tools.ts) behind the SDK's low-level Server, with roots,
+ * argument checking, token-budgeted pages and error results. One McpState per process holds
+ * what is worth keeping warm between calls and between sessions (HTTP serves several): the
+ * roots given on the command line and each root's validation session. Open graphs and compiled
+ * queries are kept by the tool modules themselves (magellan's read handles, llmastsearch's
+ * compiled queries), which live as long as this process.
+ */
+import { realpathSync, statSync } from "node:fs";
+import { isAbsolute, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  RootsListChangedNotificationSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { commonCode } from "../contract/codes.js";
+import { errorEnvelope, queryEnvelope } from "../contract/envelope.js";
+import { EXIT, ToolError } from "../contract/errors.js";
+import { CommonInput, PagingInput } from "../contract/tools/requests.js";
+import { packageVersion } from "../contract/version.js";
+import { ValidationSession } from "../validate/index.js";
+import { MCP_CODES, MCP_TOOL } from "./codes.js";
+import { DEFAULT_MAX_TOKENS, decodeCursor, encodeCursor, fetchLimit, fitItems, questionHash, tokensOf } from "./paging.js";
+import { renderText } from "./render.js";
+import { type McpToolSpec, TOOLS } from "./tools.js";
+
+/** Arguments larger than this are refused, but for the writers' content. */
+const MAX_ARGUMENT_CHARS = 1024 * 1024;
+const MAX_LARGE_ARGUMENT_CHARS = 20 * 1024 * 1024;
+
+export interface McpOptions {
+  /** --root: fixed roots (real paths). Empty: the client's MCP roots. */
+  roots: string[];
+}
+
+export class McpState {
+  private readonly sessions = new Map<string, ValidationSession>();
+  constructor(readonly fixedRoots: string[]) {}
+
+  session(root: string): ValidationSession {
+    let s = this.sessions.get(root);
+    if (!s) {
+      s = new ValidationSession();
+      this.sessions.set(root, s);
+    }
+    return s;
+  }
+
+  dispose(): void {
+    for (const s of this.sessions.values()) s.dispose();
+    this.sessions.clear();
+  }
+}
+
+/** A directory given as --root, as a real path; a usage error when it is not one. */
+export function checkRoot(dir: string): string {
+  let real: string;
+  try {
+    real = realpathSync(dir);
+  } catch {
+    throw new ToolError({ code: MCP_CODES.invalid_root, error: "invalid_root", message: `root does not exist: ${dir}`, remediation: "Pass --root an existing directory.", exitCode: EXIT.usage });
+  }
+  if (!statSync(real).isDirectory()) {
+    throw new ToolError({ code: MCP_CODES.invalid_root, error: "invalid_root", message: `root is not a directory: ${dir}`, remediation: "Pass --root a directory.", exitCode: EXIT.usage });
+  }
+  return real;
+}
+
+function inside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/**
+ * What tools/list need not repeat (its whole answer must stay small, see docs/mcp.md): JSON
+ * Schema's bound of a safe integer, and `additionalProperties: false` (unknown arguments are
+ * still refused, with a message naming them).
+ */
+function compact(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(compact);
+  if (v === null || typeof v !== "object") return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    if (k === "$schema" || (k === "maximum" && x === Number.MAX_SAFE_INTEGER) || (k === "additionalProperties" && x === false)) continue;
+    out[k] = compact(x);
+  }
+  return out;
+}
+
+/** The published form of each tool: JSON Schema of its input plus the shared fields. */
+function listed(spec: McpToolSpec): Tool {
+  const shape = { ...spec.input.shape, ...CommonInput, ...(spec.list ? PagingInput : {}) };
+  const schema = compact(z.toJSONSchema(z.object(shape).strict(), { unrepresentable: "any" }));
+  return { name: spec.name, description: spec.description, inputSchema: schema as Tool["inputSchema"] };
+}
+
+export const LISTED_TOOLS: Tool[] = TOOLS.map(listed);
+const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
+
+function zodMessage(err: z.ZodError): string {
+  return err.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join(".") : "(arguments)"}: ${i.message}`)
+    .join("; ");
+}
+
+function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResult {
+  let e: ToolError;
+  if (err instanceof ToolError) e = err;
+  else {
+    process.stderr.write(`llmtools mcp: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    e = new ToolError({
+      code: MCP_CODES.internal,
+      error: "internal",
+      message: `internal error: ${err instanceof Error ? err.message : String(err)}`,
+      remediation: "This is a bug in llmtools; the stack trace is on the server's stderr. Please report it with the arguments.",
+    });
+  }
+  const env = spec ? errorEnvelope(spec.kind.tool, spec.kind.envelope, e) : queryEnvelope(MCP_TOOL, "mcp", e.toErrorResponse(), { diagnostics: [e.toDiagnostic(MCP_TOOL)] });
+  const text = `${e.code}: ${e.message}${e.remediation ? `\nremediation: ${e.remediation}` : ""}`;
+  return { content: [{ type: "text", text }], structuredContent: env as Record<string, unknown>, isError: true };
+}
+
+/**
+ * Cuts the listing tool's items to the page the cursor and budget ask for, and says where the
+ * next page starts. `partial` is true when a cursor is returned.
+ */
+function page(spec: McpToolSpec, env: Record<string, unknown>, offset: number, budget: number, hash: string): string | undefined {
+  const data = env.data as Record<string, unknown> | null | undefined;
+  if (!spec.list || !data || typeof data !== "object") return undefined;
+  const key = spec.list.keys.find((k) => Array.isArray(data[k]));
+  if (!key) return undefined;
+  const items = data[key] as unknown[];
+  const overhead = tokensOf({ ...env, data: { ...data, [key]: [] } });
+  const n = fitItems(items, offset, budget, overhead);
+  data[key] = items.slice(offset, offset + n);
+  const next = offset + n;
+  if (next >= items.length) {
+    if (offset > 0) env.partial = false;
+    return undefined;
+  }
+  env.partial = true;
+  return encodeCursor(next, hash);
+}
+
+export class CallHandler {
+  private clientRoots: string[] | undefined;
+  constructor(
+    private readonly state: McpState,
+    private readonly server: Server,
+  ) {}
+
+  rootsChanged(): void {
+    this.clientRoots = undefined;
+  }
+
+  private async roots(): Promise<string[]> {
+    if (this.state.fixedRoots.length > 0) return this.state.fixedRoots;
+    if (this.clientRoots) return this.clientRoots;
+    const out: string[] = [];
+    if (this.server.getClientCapabilities()?.roots) {
+      const { roots } = await this.server.listRoots();
+      for (const r of roots) {
+        if (!r.uri.startsWith("file://")) continue;
+        try {
+          out.push(checkRoot(fileURLToPath(r.uri)));
+        } catch {
+          // A root the client names but this machine lacks cannot be served; the others can.
+        }
+      }
+    }
+    this.clientRoots = out;
+    return out;
+  }
+
+  private async rootFor(arg: string | undefined): Promise<string> {
+    const roots = await this.roots();
+    if (roots.length === 0) {
+      throw new ToolError({
+        code: MCP_CODES.no_root,
+        error: "no_root",
+        message: "no workspace root: the server was started without --root and the client offers no file:// roots",
+        remediation: "Start the server with `llmtools mcp --root /path/to/project`, or use a client that sends MCP roots.",
+      });
+    }
+    if (arg === undefined) return roots[0] as string;
+    const real = checkRoot(isAbsolute(arg) ? arg : `${roots[0]}${sep}${arg}`);
+    if (!roots.some((r) => inside(r, real))) {
+      throw new ToolError({
+        code: MCP_CODES.path_outside_root,
+        error: "path_outside_root",
+        message: `root ${arg} is outside the workspace roots (${roots.join(", ")})`,
+        remediation: "Pass one of the roots, or a directory inside one, or omit root.",
+        exitCode: EXIT.usage,
+      });
+    }
+    return real;
+  }
+
+  async call(name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> {
+    const spec = BY_NAME.get(name);
+    if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; tools/list names the tools`);
+    try {
+      const args = rawArgs ?? {};
+      const size = JSON.stringify(args).length;
+      if (size > (spec.large ? MAX_LARGE_ARGUMENT_CHARS : MAX_ARGUMENT_CHARS)) {
+        throw new ToolError({
+          code: MCP_CODES.arguments_too_large,
+          error: "arguments_too_large",
+          message: `arguments of ${size} characters are over the limit of ${spec.large ? MAX_LARGE_ARGUMENT_CHARS : MAX_ARGUMENT_CHARS} for ${name}`,
+          remediation: "Send smaller arguments: narrow patterns and paths; write large files in parts.",
+          exitCode: EXIT.usage,
+        });
+      }
+      const parser = z.object({ ...spec.input.shape, ...CommonInput, ...(spec.list ? PagingInput : {}) }).strict();
+      const parsed = parser.safeParse(args);
+      if (!parsed.success) {
+        throw new ToolError({
+          code: commonCode(spec.kind.tool, "usage"),
+          error: "invalid_arguments",
+          message: `invalid arguments for ${name}: ${zodMessage(parsed.error)}`,
+          remediation: `tools/list gives ${name}'s input schema.`,
+          exitCode: EXIT.usage,
+        });
+      }
+      const { root: rootArg, max_tokens: maxTokens, cursor, ...own } = parsed.data as Record<string, unknown> & { root?: string; max_tokens?: number; cursor?: string };
+      const root = await this.rootFor(rootArg);
+      const budget = maxTokens ?? DEFAULT_MAX_TOKENS;
+      const hash = questionHash(name, root, own);
+      const offset = spec.list ? decodeCursor(cursor, hash) : 0;
+      const limit = spec.list ? fetchLimit(offset, budget, spec.list.minItemTokens) : 0;
+      const out = await spec.run(own, { root, limit, session: () => this.state.session(root) });
+      const next = page(spec, out.envelope, offset, budget, hash);
+      const structured: Record<string, unknown> = { ...out.envelope };
+      if (next !== undefined) structured.cursor = next;
+      return { content: [{ type: "text", text: renderText(structured) }], structuredContent: structured, isError: out.isError };
+    } catch (err) {
+      return errorResult(spec, err);
+    }
+  }
+}
+
+/** One MCP server (one session); `state` may be shared by several. */
+export function createMcpServer(state: McpState): Server {
+  const server = new Server(
+    { name: "llmtools", version: packageVersion() },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        "Code tools with exact byte spans. Call magellan_index once per workspace, then magellan_find/refs/callers/callees. `root` picks a workspace root (default: the first). Listing tools answer within max_tokens (default 4000) and return a cursor when they cut: call again with the same arguments and that cursor for the next page.",
+    },
+  );
+  const handler = new CallHandler(state, server);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED_TOOLS }));
+  server.setRequestHandler(CallToolRequestSchema, (req) => handler.call(req.params.name, req.params.arguments));
+  server.setNotificationHandler(RootsListChangedNotificationSchema, () => handler.rootsChanged());
+  return server;
+}

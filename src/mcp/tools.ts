@@ -1,0 +1,335 @@
+/**
+ * The MCP tools, one per capability, as data: name, a description that says WHEN to use it, the
+ * zod input (src/contract/tools/requests.ts, shared with the CLIs' requests), and a handler that
+ * calls the tool function in-process and returns the envelope the CLI prints. Adding a tool
+ * (splice, impact) is one entry here. Paths in arguments are resolved against the call's root
+ * and refused outside it before any tool sees them.
+ */
+import type { z } from "zod";
+import { type EnvelopeKind, operationEnvelope, queryEnvelope } from "../contract/envelope.js";
+import { EXIT, ToolError } from "../contract/errors.js";
+import { executionId, timestamp } from "../contract/ids.js";
+import type { Diagnostic } from "../contract/schema.js";
+import {
+  EmptyInput,
+  FileInput,
+  LlmastsearchInput,
+  LlmfilewriteInput,
+  LlmsearchInput,
+  LlmtransformInput,
+  MagellanCallsInput,
+  MagellanFindInput,
+  MagellanIndexInput,
+  MagellanRefsInput,
+  MdselIndexInput,
+  MdselSelectInput,
+} from "../contract/tools/requests.js";
+import { SCHEMA_VERSION } from "../contract/version.js";
+import { extractFacts } from "../lang/extract.js";
+import { LANGUAGES, languageByName } from "../lang/registry.js";
+import { resolveInRoot } from "../text/root.js";
+import { AST_MAX_NODES, astPayload, clamp } from "../tools/codeintel/ast.js";
+import { CODEINTEL_TOOL } from "../tools/codeintel/codes.js";
+import { repoId } from "../tools/codeintel/repo-id.js";
+import { loadFile } from "../tools/codeintel/source.js";
+import { symbolsPayload } from "../tools/codeintel/symbols.js";
+import { CODES as AST_CODES, code as astCode } from "../tools/llmastsearch/codes.js";
+import { search as astSearch } from "../tools/llmastsearch/search.js";
+import { writeFile } from "../tools/llmfilewrite/index.js";
+import { search as textSearch } from "../tools/llmsearch/search.js";
+import { buildRequest } from "../tools/llmtransform/request.js";
+import { transform } from "../tools/llmtransform/transform.js";
+import { index as magellanIndex } from "../tools/magellan/index.js";
+import { find, refs, status } from "../tools/magellan/queries.js";
+import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
+import { selectCommand } from "../tools/mdsel/select-command.js";
+import { outcomeDiagnostics } from "../cli/magellan-codeintel.js";
+import type { ValidationSession } from "../validate/index.js";
+
+export interface CallContext {
+  /** Real absolute root of this call. */
+  root: string;
+  /** For listing tools: how many items to ask the tool for (enough for this page, and one more). */
+  limit: number;
+  /** The root's warm checkers (TypeScript service, pyright, ...), kept between calls. */
+  session(): ValidationSession;
+}
+
+export interface ToolAnswer {
+  /** The envelope the CLI prints for the same request. */
+  envelope: Record<string, unknown>;
+  isError: boolean;
+}
+
+export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  /** Terse, and about WHEN to use it: every client reads all of them on each tools/list. */
+  description: string;
+  input: S;
+  /** The envelope of a ToolError thrown by `run`. */
+  kind: { tool: string; envelope: EnvelopeKind };
+  /** A listing tool: its items are `data[key]` (the first key present), paged by max_tokens. */
+  list?: { keys: string[]; minItemTokens: number };
+  /** Takes large content (writers); others refuse arguments over the small cap. */
+  large?: boolean;
+  run(args: z.infer<S>, ctx: CallContext): Promise<ToolAnswer>;
+}
+
+/** The absolute path of a user path, refused when it leaves the root. */
+function inRoot(tool: string, root: string, p: string): string {
+  return resolveInRoot(tool, root, p, root).abs;
+}
+
+function ok(envelope: Record<string, unknown>, isError = false): ToolAnswer {
+  return { envelope, isError };
+}
+
+function answer(tool: string, command: string, a: { data: unknown; diagnostics: Diagnostic[]; partial?: boolean }): ToolAnswer {
+  return ok(queryEnvelope(tool, command, a.data, { partial: a.partial ?? false, diagnostics: a.diagnostics }));
+}
+
+const MAGELLAN = { tool: "magellan", envelope: { kind: "query", command: "find" } } as const;
+
+function loc(ctx: CallContext): { root: string; cwd: string } {
+  return { root: ctx.root, cwd: ctx.root };
+}
+
+/** callers / callees: `refs` in / out, keeping the call edges only. */
+async function calls(direction: "in" | "out", args: z.infer<typeof MagellanCallsInput>, ctx: CallContext): Promise<ToolAnswer> {
+  const a = refs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, limit: 1_000_000 });
+  const all = (a.data.references as { reference_kind?: string }[]).filter((r) => r.reference_kind === "call");
+  a.data.references = all.slice(0, ctx.limit);
+  a.data.count = all.length;
+  return answer("magellan", "refs", { ...a, partial: all.length > ctx.limit });
+}
+
+/** mdsel's own envelope (seed 05), as src/cli/mdsel.ts prints it. */
+function mdselEnvelope(command: "index" | "select", r: CommandResult<unknown, unknown>): ToolAnswer {
+  const env: Record<string, unknown> = {
+    schema_version: SCHEMA_VERSION,
+    execution_id: executionId(),
+    tool: "mdsel",
+    success: r.outcome === "ok",
+    command,
+    timestamp: timestamp(),
+    data: r.data,
+  };
+  if (r.partial_results) env.partial_results = r.partial_results;
+  if (r.unresolved_selectors) env.unresolved_selectors = r.unresolved_selectors;
+  if (r.warnings) env.warnings = r.warnings;
+  if (r.errors) env.errors = r.errors;
+  const failed: Outcome[] = ["failure", "usage"];
+  return ok(env, failed.includes(r.outcome));
+}
+
+function tool<S extends z.ZodObject>(spec: McpToolSpec<S>): McpToolSpec {
+  return spec as unknown as McpToolSpec;
+}
+
+export const TOOLS: McpToolSpec[] = [
+  tool({
+    name: "magellan_find",
+    description: "Find where a symbol (function, class, method, type...) is defined, by name or symbol_id. Use before reading or editing code you know by name.",
+    input: MagellanFindInput,
+    kind: MAGELLAN,
+    list: { keys: ["matches"], minItemTokens: 60 },
+    run: async (a, ctx) =>
+      answer(
+        "magellan",
+        "find",
+        find({ ...loc(ctx), name: a.name, symbolId: a.symbol_id, path: a.path, kind: a.kind, match: a.match, context: a.context, limit: ctx.limit }),
+      ),
+  }),
+  tool({
+    name: "magellan_refs",
+    description: "List every reference to a symbol (direction in) or made from it (out). Use before changing a symbol's name or signature.",
+    input: MagellanRefsInput,
+    kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
+    list: { keys: ["references"], minItemTokens: 50 },
+    run: async (a, ctx) =>
+      answer(
+        "magellan",
+        "refs",
+        refs({ ...loc(ctx), name: a.name, symbolId: a.symbol_id, path: a.path, kind: a.kind, direction: a.direction, limit: ctx.limit }),
+      ),
+  }),
+  tool({
+    name: "magellan_callers",
+    description: "List the call sites of a function or method. Use to see who is affected by a change to it.",
+    input: MagellanCallsInput,
+    kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
+    list: { keys: ["references"], minItemTokens: 50 },
+    run: (a, ctx) => calls("in", a, ctx),
+  }),
+  tool({
+    name: "magellan_callees",
+    description: "List the calls made from inside a function or method. Use to understand what it depends on.",
+    input: MagellanCallsInput,
+    kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
+    list: { keys: ["references"], minItemTokens: 50 },
+    run: (a, ctx) => calls("out", a, ctx),
+  }),
+  tool({
+    name: "magellan_symbols",
+    description: "List the symbols one file defines, with ranges. Use to get a file's outline without reading it.",
+    input: FileInput,
+    kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "symbols" } },
+    list: { keys: ["symbols"], minItemTokens: 30 },
+    run: async (a, ctx) => {
+      const payload = symbolsPayload(repoId(ctx.root), loadFile(ctx.root, inRoot(CODEINTEL_TOOL, ctx.root, a.file)), extractFacts);
+      return answer(CODEINTEL_TOOL, "symbols", { data: payload, diagnostics: outcomeDiagnostics(payload.file, payload.outcome) });
+    },
+  }),
+  tool({
+    name: "magellan_ast",
+    description: "Return a file's syntax tree nodes (kind, range, name). Use when you need exact node kinds for llmastsearch queries.",
+    input: FileInput,
+    kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "ast" } },
+    list: { keys: ["nodes"], minItemTokens: 25 },
+    run: async (a, ctx) => {
+      const payload = astPayload(repoId(ctx.root), loadFile(ctx.root, inRoot(CODEINTEL_TOOL, ctx.root, a.file)), clamp(ctx.limit, AST_MAX_NODES));
+      return answer(CODEINTEL_TOOL, "ast", { data: payload, diagnostics: outcomeDiagnostics(payload.file, payload.outcome), partial: payload.truncated });
+    },
+  }),
+  tool({
+    name: "magellan_status",
+    description: "Show the code index's counts, freshness and stale files. Use when symbol answers look missing or out of date.",
+    input: EmptyInput,
+    kind: { tool: "magellan", envelope: { kind: "query", command: "status" } },
+    run: async (_a, ctx) => answer("magellan", "status", status(loc(ctx))),
+  }),
+  tool({
+    name: "magellan_index",
+    description: "Build or refresh the code index (incremental). Use once before the magellan_* tools, and after many files changed.",
+    input: MagellanIndexInput,
+    kind: { tool: "magellan", envelope: { kind: "query", command: "index" } },
+    run: async (a, ctx) => answer("magellan", "index", await magellanIndex({ ...loc(ctx), rebuild: Boolean(a.rebuild) })),
+  }),
+  tool({
+    name: "llmsearch",
+    description: "Regex/literal text search over the workspace (like ripgrep) with exact byte spans. Use for strings, comments, config, or any text.",
+    input: LlmsearchInput,
+    kind: { tool: "llmsearch", envelope: { kind: "query", command: "search" } },
+    list: { keys: ["matches", "counts"], minItemTokens: 50 },
+    run: async (a, ctx) => {
+      const r = await textSearch({
+        pattern: a.pattern,
+        fixedStrings: a.fixed_strings,
+        ignoreCase: a.ignore_case,
+        word: a.word,
+        multiline: a.multiline,
+        root: ctx.root,
+        cwd: ctx.root,
+        paths: (a.paths ?? []).map((p) => inRoot("llmsearch", ctx.root, p)),
+        globs: a.globs ?? [],
+        before: a.context,
+        after: a.context,
+        limit: ctx.limit,
+        hidden: a.hidden,
+        noIgnore: a.no_ignore,
+        count: a.count,
+      });
+      return answer("llmsearch", "search", r);
+    },
+  }),
+  tool({
+    name: "llmastsearch",
+    description: "Structural code search with a tree-sitter query. Use to find code by shape (all classes, calls of f with 2 args) rather than by text.",
+    input: LlmastsearchInput,
+    kind: { tool: "llmastsearch", envelope: { kind: "query", command: "search" } },
+    list: { keys: ["matches"], minItemTokens: 60 },
+    run: async (a, ctx) => {
+      let language;
+      if (a.language !== undefined) {
+        language = languageByName(a.language)?.id;
+        if (!language) {
+          throw new ToolError({
+            code: astCode(AST_CODES.unknown_language),
+            error: "unknown_language",
+            message: `unknown language '${a.language}'`,
+            remediation: `Languages with a grammar: ${LANGUAGES.map((l) => l.id).join(", ")}.`,
+            exitCode: EXIT.usage,
+          });
+        }
+      }
+      const r = await astSearch({
+        root: ctx.root,
+        query: { text: a.query, origin: "<query>" },
+        paths: (a.paths ?? []).map((p) => inRoot("llmastsearch", ctx.root, p)),
+        globs: a.globs ?? [],
+        language,
+        capture: a.capture,
+        limit: ctx.limit,
+        context: a.context ?? 0,
+      });
+      return answer("llmastsearch", "search", r);
+    },
+  }),
+  tool({
+    name: "llmtransform",
+    description: "Apply byte-range edits to one file, checked against the file's sha256 so stale edits are refused. Use for precise edits of existing files.",
+    input: LlmtransformInput,
+    kind: { tool: "llmtransform", envelope: { kind: "operation", operationType: "edit" } },
+    large: true,
+    run: async (a, ctx) => {
+      const req = buildRequest({
+        document: { value: { file_path: a.file_path, expected_checksum: a.expected_checksum, edits: a.edits }, origin: "arguments" },
+      });
+      inRoot("llmtransform", ctx.root, req.file_path);
+      const out = await transform(req, { root: ctx.root, cwd: ctx.root, dryRun: a.dry_run, partial: a.partial });
+      const env = operationEnvelope("llmtransform", "edit", out.status, out.message, {
+        workspace: ctx.root,
+        result: out.result,
+        error: out.error,
+        diagnostics: out.diagnostics,
+      });
+      return ok(env, out.status === "error");
+    },
+  }),
+  tool({
+    name: "llmfilewrite",
+    description: "Create (or overwrite) a source file only if it parses and type-checks. Use instead of writing new code files directly.",
+    input: LlmfilewriteInput,
+    kind: { tool: "llmfilewrite", envelope: { kind: "operation", operationType: "create" } },
+    large: true,
+    run: async (a, ctx) => {
+      const out = await writeFile(
+        {
+          root: ctx.root,
+          path: inRoot("llmfilewrite", ctx.root, a.path),
+          cwd: ctx.root,
+          language: a.language ?? "auto",
+          content: Buffer.from(a.content, "utf8"),
+          overwrite: Boolean(a.overwrite),
+          expectedChecksum: a.expected_checksum,
+          rejectOn: a.reject_on ?? "error",
+          timeoutMs: Math.round((a.timeout_seconds ?? 60) * 1000),
+          dryRun: Boolean(a.dry_run),
+        },
+        ctx.session(),
+      );
+      return ok(operationEnvelope("llmfilewrite", "create", out.status, out.message, { workspace: ctx.root, result: out.result }), out.status !== "approved");
+    },
+  }),
+  tool({
+    name: "mdsel_index",
+    description: "Outline Markdown files: headings, sections, blocks with selectors and word counts. Use before reading long docs.",
+    input: MdselIndexInput,
+    kind: { tool: "mdsel", envelope: { kind: "query", command: "index" } },
+    list: { keys: ["documents"], minItemTokens: 80 },
+    run: async (a, ctx) =>
+      mdselEnvelope("index", await indexCommand({ cwd: ctx.root, root: ctx.root }, { files: (a.files ?? []).map((p) => inRoot("mdsel", ctx.root, p)) })),
+  }),
+  tool({
+    name: "mdsel_select",
+    description: "Read parts of Markdown files by selector (from mdsel_index). Use to read one section instead of the whole file.",
+    input: MdselSelectInput,
+    kind: { tool: "mdsel", envelope: { kind: "query", command: "select" } },
+    list: { keys: ["matches"], minItemTokens: 40 },
+    run: async (a, ctx) =>
+      mdselEnvelope(
+        "select",
+        await selectCommand({ cwd: ctx.root, root: ctx.root }, { selectors: a.selectors, files: (a.files ?? []).map((p) => inRoot("mdsel", ctx.root, p)) }),
+      ),
+  }),
+];

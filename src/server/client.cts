@@ -1,0 +1,425 @@
+/**
+ * The client half of the daemon, run by every bin before it loads its tool (see runTool in
+ * src/launch/code-cache.cts). When a daemon listens for the command line's workspace root, the
+ * command line, cwd, environment and (on demand) stdin go to it, and its stdout, stderr and exit
+ * code come back byte for byte; otherwise, or with `--no-daemon` / LLMTOOLS_NO_DAEMON=1, the
+ * tool runs in this process as it always did. A daemon that is gone (a socket without a
+ * process), of another version, or silent past a timeout is removed and replaced in the
+ * background, and this run does its work in-process: nothing ever waits on a daemon for long.
+ *
+ * CommonJS and builtins only, loaded lazily: a run without a daemon costs a few stat calls.
+ */
+import { existsSync, lstatSync, rmSync } from "node:fs";
+import type { Socket } from "node:net";
+import {
+  FRAME_JSON,
+  FRAME_STDERR,
+  FRAME_STDIN,
+  FRAME_STDOUT,
+  FrameReader,
+  PROTOCOL_VERSION,
+  buildId,
+  daemonMain,
+  encodeFrame,
+  envMs,
+  existingSocket,
+  infoPathOf,
+  jsonFrame,
+  packageVersion,
+  readInfo,
+  socketCandidates,
+  workspaceRootOf,
+} from "./protocol.cjs";
+
+/** Set to anything but "" or "0" to bypass the daemon, as --no-daemon does. */
+export const NO_DAEMON_ENV = "LLMTOOLS_NO_DAEMON";
+/** Set to anything but "" or "0" to start a daemon when none runs, as --daemon does. */
+export const DAEMON_ENV = "LLMTOOLS_DAEMON";
+/** Set in the daemon's own environment: a command it runs never goes to a daemon again. */
+export const IN_DAEMON_ENV = "LLMTOOLS_IN_DAEMON";
+
+function envOn(name: string): boolean {
+  const v = process.env[name];
+  return v !== undefined && v !== "" && v !== "0";
+}
+
+/** How long a daemon may take to accept and greet a client before it counts as hung. */
+const helloTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_CONNECT_TIMEOUT_MS", 5000);
+/** How long a running request may stay silent (the daemon sends a heartbeat every second). */
+const silenceTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_ANSWER_TIMEOUT_MS", 30000);
+/** How long `--daemon` waits for a daemon it started to listen. */
+const startTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_START_TIMEOUT_MS", 10000);
+
+type Mode = "auto" | "start" | "off";
+
+/**
+ * Takes --daemon and --no-daemon out of process.argv (the tools' own parsers never see them) and
+ * says what the command line asked for. Arguments after `--` are the tool's.
+ */
+export function takeDaemonFlags(argv: string[] = process.argv): Mode {
+  let mode: Mode = envOn(DAEMON_ENV) ? "start" : "auto";
+  let off = envOn(NO_DAEMON_ENV);
+  const kept: string[] = [];
+  let rest = false;
+  for (const a of argv.slice(2)) {
+    if (!rest && a === "--no-daemon") off = true;
+    else if (!rest && a === "--daemon") mode = "start";
+    else {
+      if (a === "--") rest = true;
+      kept.push(a);
+    }
+  }
+  argv.splice(2, argv.length - 2, ...kept);
+  return off || envOn(IN_DAEMON_ENV) ? "off" : mode;
+}
+
+/**
+ * Command lines that stay in-process: `magellan watch` streams until stopped; `llmtools` manages
+ * the daemon itself and serves MCP sessions (a long-lived server of its own).
+ */
+function eligible(tool: string, args: readonly string[]): boolean {
+  return tool !== "llmtools" && !(tool === "magellan" && args[0] === "watch");
+}
+
+/**
+ * A bin's entry: runs the command line through the root's daemon when one runs (or `--daemon`
+ * asks for one), else calls `runLocal`, which loads and runs the tool in this process.
+ */
+export function runViaDaemon(tool: string, runLocal: () => void): void {
+  const mode = takeDaemonFlags();
+  const args = process.argv.slice(2);
+  if (mode === "off" || !eligible(tool, args)) return runLocal();
+  const cwd = process.cwd();
+  const root = workspaceRootOf(args, cwd);
+  if (root === undefined) return runLocal();
+  const sock = existingSocket(root);
+  if (sock !== undefined) {
+    new Attempt(tool, args, cwd, root, sock, runLocal).start();
+    return;
+  }
+  if (mode !== "start") return runLocal();
+  startDaemon(root, [])
+    .then((started) => {
+      if (started === undefined) {
+        note(`could not start a daemon for ${root}; running in-process`);
+        runLocal();
+      } else new Attempt(tool, args, cwd, root, started, runLocal).start();
+    })
+    .catch(() => runLocal());
+}
+
+function note(message: string): void {
+  process.stderr.write(`llmtools: ${message}\n`);
+}
+
+/** Removes a socket (and its info file) that no live daemon answers on, if it is ours. */
+export function removeStale(sock: string): void {
+  try {
+    const st = lstatSync(sock);
+    if (!st.isSocket() || st.uid !== process.getuid?.()) return;
+    rmSync(sock, { force: true });
+    rmSync(infoPathOf(sock), { force: true });
+  } catch {
+    // Already gone.
+  }
+}
+
+/** Kills a daemon that stopped answering: the pid its info file names, if that file is about this socket. */
+export function killHung(sock: string): void {
+  const info = readInfo(sock);
+  if (info && info.socket === sock && info.pid !== process.pid) {
+    try {
+      process.kill(info.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+  removeStale(sock);
+}
+
+/** Starts a daemon for `root` in the background (detached, outliving this process). */
+export function spawnDaemon(root: string, extra: readonly string[]): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { spawn } = require("node:child_process") as typeof import("node:child_process");
+  const child = spawn(process.execPath, [daemonMain(), "--root", root, ...extra], {
+    detached: true,
+    stdio: "ignore",
+    cwd: root,
+    env: { ...process.env, [IN_DAEMON_ENV]: "1" },
+  });
+  child.unref();
+}
+
+/**
+ * Sends one control message (`ping`, `status`, `shutdown`) and resolves with the daemon's first
+ * answer (`hello`, `status`, `bye`, or `mismatch`), or undefined when nothing live answers in time.
+ */
+export function ping(sock: string, timeoutMs = helloTimeoutMs(), t: "ping" | "status" | "shutdown" = "ping"): Promise<Record<string, unknown> | undefined> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const net = require("node:net") as typeof import("node:net");
+  return new Promise((resolve) => {
+    const s = net.connect(sock);
+    const done = (v: Record<string, unknown> | undefined): void => {
+      clearTimeout(timer);
+      s.destroy();
+      resolve(v);
+    };
+    const timer = setTimeout(() => done(undefined), timeoutMs);
+    const reader = new FrameReader((type, payload) => {
+      if (type === FRAME_JSON) done(JSON.parse(payload.toString("utf8")) as Record<string, unknown>);
+    });
+    s.on("connect", () => s.write(jsonFrame({ t, protocol: PROTOCOL_VERSION, pkg: packageVersion(), build: buildId() })));
+    s.on("data", (d: Buffer) => reader.push(d));
+    s.on("error", () => done(undefined));
+    s.on("close", () => done(undefined));
+  });
+}
+
+/**
+ * Starts a daemon for `root` unless one of this version already answers, and resolves with its
+ * socket once it greets, or undefined after the start timeout.
+ */
+export async function startDaemon(root: string, extra: readonly string[]): Promise<string | undefined> {
+  let replace = false;
+  for (const sock of socketCandidates(root)) {
+    if (!existsSync(sock)) continue;
+    const hello = await ping(sock);
+    if (hello?.t === "hello") return sock;
+    // A daemon of another build stops itself on being greeted; the new one waits for its socket.
+    if (hello?.t === "mismatch") replace = true;
+    if (hello === undefined) killHung(sock);
+  }
+  spawnDaemon(root, replace ? [...extra, "--replace"] : extra);
+  const deadline = Date.now() + startTimeoutMs();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 25));
+    for (const sock of socketCandidates(root)) {
+      if (!existsSync(sock)) continue;
+      const hello = await ping(sock, 1000);
+      if (hello?.t === "hello") return sock;
+    }
+  }
+  return undefined;
+}
+
+/** One command line sent to one daemon, with the in-process fallback when that fails. */
+class Attempt {
+  private socket: Socket | undefined;
+  private phase: "connecting" | "running" | "done" = "connecting";
+  private readonly out: Buffer[] = [];
+  private readonly err: Buffer[] = [];
+  /** stdin bytes already sent to the daemon, replayed for the in-process run if it must take over. */
+  private readonly stdinSeen: Buffer[] = [];
+  private stdinEnded = false;
+  private stdinForwarding = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly tool: string,
+    private readonly args: string[],
+    private readonly cwd: string,
+    private readonly root: string,
+    private readonly sock: string,
+    private readonly runLocal: () => void,
+  ) {}
+
+  start(): void {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const net = require("node:net") as typeof import("node:net");
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { isatty } = require("node:tty") as typeof import("node:tty");
+    const s = net.connect(this.sock);
+    this.socket = s;
+    this.arm(helloTimeoutMs(), "did not answer");
+    const reader = new FrameReader((type, payload) => this.onFrame(type, payload));
+    s.on("connect", () => {
+      const stdoutTTY = isatty(1);
+      s.write(
+        jsonFrame({
+          t: "run",
+          protocol: PROTOCOL_VERSION,
+          pkg: packageVersion(),
+          build: buildId(),
+          tool: this.tool,
+          argv: this.args,
+          cwd: this.cwd,
+          env: process.env,
+          tty: { stdin: isatty(0), stdout: stdoutTTY, stderr: isatty(2) },
+          columns: stdoutTTY ? process.stdout.columns : undefined,
+        }),
+      );
+    });
+    s.on("data", (d: Buffer) => {
+      try {
+        reader.push(d);
+      } catch {
+        this.fallback("sent a malformed answer", "kill");
+      }
+    });
+    s.on("error", (e: NodeJS.ErrnoException) => {
+      if (this.phase === "connecting" && (e.code === "ECONNREFUSED" || e.code === "ENOENT" || e.code === "ENOTSOCK")) this.fallback("is gone (stale socket)", "remove");
+      else this.fallback(`connection failed (${e.code ?? e.message})`, "none");
+    });
+    s.on("close", () => {
+      if (this.phase === "running") this.fallback("stopped mid-request", "none");
+      else if (this.phase === "connecting") this.fallback("closed the connection", "none");
+    });
+  }
+
+  private arm(ms: number, what: string): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.fallback(`${what} within ${ms} ms (hung)`, "kill"), ms);
+  }
+
+  private onFrame(type: number, payload: Buffer): void {
+    if (this.phase === "done") return;
+    if (type === FRAME_STDOUT) this.out.push(payload);
+    else if (type === FRAME_STDERR) this.err.push(payload);
+    else if (type === FRAME_JSON) {
+      const m = JSON.parse(payload.toString("utf8")) as { t: string; code?: number; pkg?: string; protocol?: number };
+      if (m.t === "hello") {
+        this.phase = "running";
+        this.arm(silenceTimeoutMs(), "went silent");
+      } else if (m.t === "alive") this.arm(silenceTimeoutMs(), "went silent");
+      else if (m.t === "stdin") this.forwardStdin();
+      else if (m.t === "mismatch") this.fallback(`is of another version or build (${m.pkg}, protocol ${m.protocol}); replacing it`, "replace");
+      else if (m.t === "exit") this.finish(m.code ?? 1);
+      else if (m.t === "decline") this.decline();
+    }
+  }
+
+  /** The daemon will not run this command line (its cwd is gone, no such tool here): run it here, quietly. */
+  private decline(): void {
+    this.phase = "done";
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.destroy();
+    if (this.stdinForwarding) this.replayStdin();
+    this.runLocal();
+  }
+
+  private forwardStdin(): void {
+    if (this.stdinForwarding) return;
+    this.stdinForwarding = true;
+    const s = this.socket as Socket;
+    process.stdin.on("data", (c: Buffer) => {
+      this.stdinSeen.push(c);
+      if (this.phase === "running") s.write(encodeFrame(FRAME_STDIN, c));
+    });
+    process.stdin.on("end", () => {
+      this.stdinEnded = true;
+      if (this.phase === "running") s.write(jsonFrame({ t: "stdin-end" }));
+    });
+    process.stdin.on("error", () => {
+      this.stdinEnded = true;
+      if (this.phase === "running") s.write(jsonFrame({ t: "stdin-end" }));
+    });
+  }
+
+  private finish(code: number): void {
+    this.phase = "done";
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.destroy();
+    if (this.err.length > 0) process.stderr.write(Buffer.concat(this.err));
+    process.stdout.on("error", () => process.exit(code));
+    process.stdout.write(Buffer.concat(this.out), () => process.exit(code));
+  }
+
+  /**
+   * The daemon could not answer: deal with it (`remove` a dead socket, `kill` a hung daemon,
+   * `replace` one of another version, which shuts itself down) and run the tool here, with the
+   * stdin the daemon already took replayed first. stdout gets only this run's answer: nothing
+   * the daemon sent is printed.
+   */
+  private fallback(why: string, action: "remove" | "kill" | "replace" | "none"): void {
+    if (this.phase === "done") return;
+    this.phase = "done";
+    if (this.timer) clearTimeout(this.timer);
+    this.socket?.destroy();
+    if (action === "remove") removeStale(this.sock);
+    if (action === "kill") killHung(this.sock);
+    note(`the daemon for ${this.root} ${why}; running in-process`);
+    if (action !== "none") {
+      try {
+        spawnDaemon(this.root, action === "replace" ? ["--replace"] : []);
+      } catch {
+        // The next run will try again.
+      }
+    }
+    if (this.stdinForwarding) this.replayStdin();
+    this.runLocal();
+  }
+
+  private replayStdin(): void {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { PassThrough } = require("node:stream") as typeof import("node:stream");
+    const real = process.stdin;
+    const replay = new PassThrough();
+    for (const c of this.stdinSeen) replay.write(c);
+    if (this.stdinEnded) replay.end();
+    else {
+      real.removeAllListeners("data");
+      real.removeAllListeners("end");
+      real.pipe(replay);
+    }
+    Object.assign(replay, { isTTY: real.isTTY, fd: 0 });
+    Object.defineProperty(process, "stdin", { configurable: true, enumerable: true, get: () => replay });
+  }
+}
+
+export interface DaemonAnswer {
+  code: number;
+  stdout: Buffer;
+  stderr: Buffer;
+}
+
+/**
+ * One command line run by the daemon on `sock`, from a long-lived caller (a bench, a server):
+ * rejects, instead of falling back, when the daemon cannot answer. No stdin.
+ */
+export function request(sock: string, tool: string, argv: readonly string[], cwd: string): Promise<DaemonAnswer> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const net = require("node:net") as typeof import("node:net");
+  return new Promise((resolve, reject) => {
+    const s = net.connect(sock);
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    let settled = false;
+    const fail = (why: string): void => {
+      if (settled) return;
+      settled = true;
+      s.destroy();
+      reject(new Error(`daemon on ${sock}: ${why}`));
+    };
+    const reader = new FrameReader((type, payload) => {
+      if (type === FRAME_STDOUT) out.push(payload);
+      else if (type === FRAME_STDERR) err.push(payload);
+      else if (type === FRAME_JSON) {
+        const m = JSON.parse(payload.toString("utf8")) as { t: string; code?: number; reason?: string };
+        if (m.t === "exit") {
+          settled = true;
+          s.destroy();
+          resolve({ code: m.code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err) });
+        } else if (m.t === "stdin") s.write(jsonFrame({ t: "stdin-end" }));
+        else if (m.t === "mismatch" || m.t === "decline") fail(m.reason ?? m.t);
+      }
+    });
+    s.on("connect", () =>
+      s.write(
+        jsonFrame({
+          t: "run",
+          protocol: PROTOCOL_VERSION,
+          pkg: packageVersion(),
+          build: buildId(),
+          tool,
+          argv,
+          cwd,
+          env: process.env,
+          tty: { stdin: false, stdout: false, stderr: false },
+        }),
+      ),
+    );
+    s.on("data", (d: Buffer) => reader.push(d));
+    s.on("error", (e) => fail(e.message));
+    s.on("close", () => fail("closed the connection"));
+  });
+}

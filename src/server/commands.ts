@@ -1,0 +1,144 @@
+/**
+ * `llmtools daemon start|stop|status`: each prints one query envelope (tool "llmtools", command
+ * "daemon <sub>") describing the root's daemon.
+ */
+import type { Command } from "commander";
+import { existsSync } from "node:fs";
+import { EXIT, ToolError } from "../contract/errors.js";
+import { commonCode } from "../contract/codes.js";
+import { queryEnvelope } from "../contract/envelope.js";
+import { type CliResult, failureResult, printResult } from "../cli/output.js";
+import { killHung, ping, removeStale, startDaemon } from "./client.cjs";
+import { daemonMain, socketCandidates, workspaceRootOf } from "./protocol.cjs";
+import { IDLE_TIMEOUT_ENV } from "./settings.js";
+
+const TOOL = "llmtools";
+
+interface Opts {
+  root?: string;
+  idleTimeout?: string;
+  pretty?: boolean;
+}
+
+function rootOf(o: Opts): string {
+  const root = workspaceRootOf(o.root !== undefined ? ["--root", o.root] : [], process.cwd());
+  if (root === undefined) {
+    throw new ToolError({
+      code: commonCode(TOOL, "invalid_root"),
+      error: "invalid_root",
+      message: `workspace root does not exist or is not a directory: ${o.root}`,
+      remediation: "Pass --root an existing directory, or omit it to use the enclosing git work tree.",
+      exitCode: EXIT.usage,
+    });
+  }
+  return root;
+}
+
+/** The live daemon of `root`: its socket and status, or undefined. */
+async function find(root: string): Promise<{ socket: string; status: Record<string, unknown> } | undefined> {
+  for (const socket of socketCandidates(root)) {
+    if (!existsSync(socket)) continue;
+    const status = await ping(socket, 5000, "status");
+    if (status?.t === "status") {
+      delete status.t;
+      return { socket, status };
+    }
+    // Of another version, or not answering: not a daemon this package can use.
+    if (status === undefined) killHung(socket);
+  }
+  return undefined;
+}
+
+function answer(sub: string, data: Record<string, unknown>, exitCode: (typeof EXIT)[keyof typeof EXIT] = EXIT.ok): CliResult {
+  return { envelope: queryEnvelope(TOOL, `daemon ${sub}`, data, { partial: false, diagnostics: [] }), exitCode };
+}
+
+async function start(o: Opts): Promise<CliResult> {
+  const root = rootOf(o);
+  const running = await find(root);
+  if (running) return answer("start", { state: "running", already_running: true, ...running.status });
+  const idle = o.idleTimeout;
+  if (idle !== undefined && !/^\d+$/.test(idle)) {
+    throw new ToolError({
+      code: commonCode(TOOL, "usage"),
+      error: "invalid_arguments",
+      message: `--idle-timeout expects whole seconds, got '${idle}'`,
+      remediation: "Pass --idle-timeout 600 (0 keeps the daemon until stopped).",
+      exitCode: EXIT.usage,
+    });
+  }
+  const socket = await startDaemon(root, idle !== undefined ? ["--idle-timeout", idle] : []);
+  const now = socket === undefined ? undefined : await find(root);
+  if (!now) {
+    throw new ToolError({
+      code: commonCode(TOOL, "internal"),
+      error: "daemon_start_failed",
+      message: `the daemon for ${root} did not start`,
+      remediation: `See the log beside its socket (${socketCandidates(root)[0] ?? "the runtime dir"}.log), or run it in the foreground: node ${daemonMain()} --root ${root}`,
+    });
+  }
+  return answer("start", { state: "running", already_running: false, ...now.status });
+}
+
+async function stop(o: Opts): Promise<CliResult> {
+  const root = rootOf(o);
+  const running = await find(root);
+  if (!running) {
+    for (const s of socketCandidates(root)) removeStale(s);
+    return answer("stop", { state: "not_running", root });
+  }
+  const pid = running.status.pid as number;
+  await ping(running.socket, 5000, "shutdown");
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline && alive(pid)) await new Promise((r) => setTimeout(r, 25));
+  if (alive(pid)) killHung(running.socket);
+  return answer("stop", { state: "stopped", root, pid });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+async function status(o: Opts): Promise<CliResult> {
+  const root = rootOf(o);
+  const running = await find(root);
+  return answer("status", running ? { state: "running", ...running.status } : { state: "not_running", root });
+}
+
+/** Adds `daemon start|stop|status` to the llmtools program. */
+export function registerDaemonCommands(program: Command): void {
+  const daemon = program.command("daemon").description("the warm per-workspace daemon every tool's CLI uses when it runs");
+  const act = (sub: string, fn: (o: Opts) => Promise<CliResult>) => async (o: Opts) => {
+    let result: CliResult;
+    try {
+      result = await fn(o);
+    } catch (e) {
+      result = failureResult(TOOL, { kind: "query", command: `daemon ${sub}` }, e);
+    }
+    await printResult(result, Boolean(o.pretty ?? program.opts().pretty));
+  };
+  daemon
+    .command("start")
+    .description("start the root's daemon unless it runs (tools then use it; --no-daemon bypasses it)")
+    .option("--root <dir>", "workspace root (default: the enclosing git work tree, else the current directory)")
+    .option("--idle-timeout <seconds>", `exit after this long without a request (default 1800, env ${IDLE_TIMEOUT_ENV}; 0: never)`)
+    .option("--pretty", "indent the JSON output")
+    .action(act("start", start));
+  daemon
+    .command("stop")
+    .description("stop the root's daemon")
+    .option("--root <dir>", "workspace root")
+    .option("--pretty", "indent the JSON output")
+    .action(act("stop", stop));
+  daemon
+    .command("status")
+    .description("whether the root's daemon runs: pid, version, socket, requests served, memory, index freshness")
+    .option("--root <dir>", "workspace root")
+    .option("--pretty", "indent the JSON output")
+    .action(act("status", status));
+}

@@ -1,0 +1,206 @@
+/**
+ * `llmtools mcp` over stdio, driven by the SDK's own Client against the built bin on a real
+ * workspace: every tool answers with the CLI's envelope, pages resume by cursor, and hostile
+ * input gets JSON-RPC errors or isError results while the server keeps answering.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { binPath } from "../support/run.js";
+import { call, errorCode, stdioClient, workspace } from "./support.js";
+
+let root: string;
+let client: Client;
+
+before(async () => {
+  root = workspace();
+  client = await stdioClient(["--root", root]);
+  const r = await call(client, "magellan_index", {});
+  assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+});
+after(async () => {
+  await client.close();
+});
+
+describe("llmtools mcp (stdio)", () => {
+  it("lists one tool per capability in at most 12,000 characters of JSON", async () => {
+    const list = await client.listTools();
+    const names = list.tools.map((t) => t.name).sort();
+    for (const n of ["llmastsearch", "llmfilewrite", "llmsearch", "llmtransform", "magellan_callees", "magellan_callers", "magellan_find", "magellan_refs", "magellan_status", "mdsel_index", "mdsel_select"]) {
+      assert.ok(names.includes(n), `missing ${n}`);
+    }
+    const size = JSON.stringify({ jsonrpc: "2.0", id: 1, result: list }).length;
+    assert.ok(size <= 12_000, `tools/list is ${size} characters`);
+  });
+
+  it("finds a symbol, its references, callers and callees, with the CLI's envelope and a text rendering", async () => {
+    const f = await call(client, "magellan_find", { name: "Panel" });
+    assert.equal(f.isError, false);
+    assert.equal(f.structuredContent.tool, "magellan");
+    assert.equal(f.structuredContent.command, "find");
+    const m = (f.structuredContent.data.matches as { span: { file_path: string }; kind: string }[])[0];
+    assert.equal(m?.span.file_path, "src/other.ts");
+    assert.match((f.content[0] as { text: string }).text, /src\/other\.ts:1:\d+\s+Class\s+Panel/);
+
+    const callers = await call(client, "magellan_callers", { name: "inner" });
+    const refs = callers.structuredContent.data.references as { reference_kind: string; caller?: string }[];
+    assert.ok(refs.length >= 1 && refs.every((r) => r.reference_kind === "call"));
+    assert.ok(refs.some((r) => r.caller === "method"));
+    const callees = await call(client, "magellan_callees", { name: "method" });
+    const out = (callees.structuredContent.data.references as { referenced_symbol: string }[]).map((r) => r.referenced_symbol);
+    assert.ok(out.includes("inner") && out.includes("double"), out.join(","));
+    const st = await call(client, "magellan_status", {});
+    assert.equal(st.isError, false);
+  });
+
+  it("serves the symbols and AST payloads, AST search and text search", async () => {
+    const s = await call(client, "magellan_symbols", { file: "src/other.ts" });
+    assert.ok((s.structuredContent.data.symbols as { name: string }[]).some((x) => x.name === "makePanel"));
+    const a = await call(client, "magellan_ast", { file: "src/other.ts", max_tokens: 300 });
+    assert.equal(typeof a.structuredContent.cursor, "string", "a 300-token budget cuts the tree");
+    const q = await call(client, "llmastsearch", { query: "(class_declaration name: (_) @name)" });
+    const names = (q.structuredContent.data.matches as { captures: { content: string }[] }[]).map((x) => x.captures[0]?.content).sort();
+    assert.deepEqual(names, ["Clock", "Outer", "Panel", "Widget"].filter((n) => names.includes(n)));
+    assert.ok(names.includes("Panel") && names.includes("Clock"));
+    const t = await call(client, "llmsearch", { pattern: "makePanel", fixed_strings: true });
+    assert.equal(t.structuredContent.data.match_count, 2);
+  });
+
+  it("pages by max_tokens; cursors resume deterministically and are refused for another question", async () => {
+    const whole = await call(client, "llmsearch", { pattern: "\\w+\\(", max_tokens: 100_000 });
+    assert.equal(whole.structuredContent.cursor, undefined);
+    const all = (whole.structuredContent.data.matches as { match_id: string }[]).map((m) => m.match_id);
+    assert.ok(all.length > 20);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const r = await call(client, "llmsearch", { pattern: "\\w+\\(", max_tokens: 400, ...(cursor ? { cursor } : {}) });
+      assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+      assert.ok(JSON.stringify(r.structuredContent).length <= 400 * 4 + 2000, "a page stays near its budget");
+      if (cursor) {
+        const again = await call(client, "llmsearch", { pattern: "\\w+\\(", max_tokens: 400, cursor });
+        assert.deepEqual(again.structuredContent.data.matches, r.structuredContent.data.matches);
+      }
+      seen.push(...(r.structuredContent.data.matches as { match_id: string }[]).map((m) => m.match_id));
+      cursor = r.structuredContent.cursor;
+      pages++;
+    } while (cursor && pages < 100);
+    assert.ok(pages > 1);
+    assert.deepEqual(seen, all);
+
+    const first = await call(client, "llmsearch", { pattern: "\\w+\\(", max_tokens: 400 });
+    const other = await call(client, "llmsearch", { pattern: "return", max_tokens: 400, cursor: first.structuredContent.cursor });
+    assert.equal(other.isError, true);
+    assert.equal(errorCode(other), "LLMTOOLS_E101");
+    const junk = await call(client, "magellan_find", { name: "Panel", cursor: "not-a-cursor" });
+    assert.equal(errorCode(junk), "LLMTOOLS_E101");
+  });
+
+  it("edits with llmtransform and writes with llmfilewrite, rejecting a TypeScript type error", async () => {
+    const file = join(root, "src/other.ts");
+    const text = readFileSync(file);
+    const sum = `sha256:${createHash("sha256").update(text).digest("hex")}`;
+    const at = text.indexOf('"panel"');
+    const e = await call(client, "llmtransform", { file_path: "src/other.ts", expected_checksum: sum, edits: [{ byte_start: at, byte_end: at + 7, new_content: '"PANEL"' }] });
+    assert.equal(e.isError, false, JSON.stringify(e.structuredContent));
+    assert.equal(e.structuredContent.status, "ok");
+    assert.match(readFileSync(file, "utf8"), /"PANEL"/);
+    const stale = await call(client, "llmtransform", { file_path: "src/other.ts", expected_checksum: sum, edits: [{ byte_start: 0, byte_end: 0, new_content: "//" }] });
+    assert.equal(stale.isError, true);
+
+    const bad = await call(client, "llmfilewrite", { path: "src/bad.ts", content: "export const n: number = 'text';\n" });
+    assert.equal(bad.isError, true);
+    assert.equal(bad.structuredContent.status, "rejected");
+    assert.equal(existsSync(join(root, "src/bad.ts")), false);
+    const good = await call(client, "llmfilewrite", { path: "src/good.ts", content: "export const n: number = 1;\n" });
+    assert.equal(good.structuredContent.status, "approved", JSON.stringify(good.structuredContent));
+    assert.equal(readFileSync(join(root, "src/good.ts"), "utf8"), "export const n: number = 1;\n");
+  });
+
+  it("indexes and selects Markdown", async () => {
+    const i = await call(client, "mdsel_index", {});
+    assert.equal(i.isError, false);
+    const s = await call(client, "mdsel_select", { selectors: ["readme::heading:h2[0]"] });
+    assert.match(JSON.stringify(s.structuredContent.data), /npm install widgets/);
+  });
+
+  it("refuses paths and roots outside the workspace", async () => {
+    const p = await call(client, "llmsearch", { pattern: "x", paths: ["../../etc"] });
+    assert.equal(p.isError, true);
+    assert.equal(errorCode(p), "LLMSEARCH_E001");
+    const w = await call(client, "llmfilewrite", { path: "/tmp/escape.ts", content: "export {};\n" });
+    assert.equal(w.isError, true);
+    const r = await call(client, "magellan_status", { root: "/" });
+    assert.equal(errorCode(r), "LLMTOOLS_E001");
+    const m = await call(client, "mdsel_select", { selectors: ["passwd::root"], files: ["/etc/passwd"] });
+    assert.equal(m.isError, true);
+  });
+
+  it("answers hostile calls with errors and keeps serving: unknown tool, wrong types, 5 MB, 50 at once", async () => {
+    await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e: unknown) => e instanceof McpError && e.code === -32602);
+    const wrong = await call(client, "llmsearch", { pattern: 42, context: "many" });
+    assert.equal(wrong.isError, true);
+    assert.equal(errorCode(wrong), "LLMSEARCH_E000");
+    const extra = await call(client, "magellan_find", { name: "Panel", bogus: true });
+    assert.equal(errorCode(extra), "MAGELLAN_E000");
+    const huge = await call(client, "llmsearch", { pattern: "a".repeat(5 * 1024 * 1024) });
+    assert.equal(huge.isError, true);
+    assert.equal(errorCode(huge), "LLMTOOLS_E103");
+    const many = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => call(client, i % 2 ? "magellan_find" : "llmsearch", i % 2 ? { name: "Panel" } : { pattern: "Panel" })),
+    );
+    assert.ok(many.every((r) => r.isError === false));
+    const next = await call(client, "magellan_find", { name: "Clock" });
+    assert.equal(next.isError, false);
+  });
+});
+
+describe("llmtools mcp (stdio, raw)", () => {
+  it("survives malformed JSON-RPC and answers the next request", async () => {
+    const child = spawn(binPath("llmtools"), ["mcp", "--root", root], { stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (b: Buffer) => (out += b.toString("utf8")));
+    const waitFor = async (re: RegExp): Promise<void> => {
+      for (let i = 0; i < 200 && !re.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(re.test(out), `no ${re} in ${out.slice(0, 300)}`);
+    };
+    child.stdin.write("this is not json\n");
+    child.stdin.write('{"jsonrpc":"2.0","id":7,"method":"no/such/method"}\n');
+    child.stdin.write('{"jsonrpc":"1.0","id":"x"}\n');
+    child.stdin.write('{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"nonsense"}\n');
+    child.stdin.write(
+      '{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}\n',
+    );
+    await waitFor(/"id":9/);
+    assert.match(out, /"id":7,"error":\{"code":-32601/);
+    child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":10,"method":"tools/list"}\n');
+    await waitFor(/"jsonrpc":"2.0","id":10\}/);
+    assert.match(out, /\{"result":\{"tools":\[\{"name":"magellan_find"/);
+    child.stdin.end();
+    const code = await new Promise((r) => child.on("close", r));
+    assert.equal(code, 0);
+  });
+
+  it("takes the client's MCP roots when no --root is given", async () => {
+    const c = await stdioClient([], [root]);
+    try {
+      const r = await call(c, "magellan_find", { name: "Widget" });
+      assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+    } finally {
+      await c.close();
+    }
+    const none = await stdioClient([]);
+    try {
+      const r = await call(none, "magellan_status", {});
+      assert.equal(errorCode(r), "LLMTOOLS_E102");
+    } finally {
+      await none.close();
+    }
+  });
+});
