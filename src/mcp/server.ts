@@ -129,25 +129,32 @@ function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResul
 }
 
 /**
- * Cuts the listing tool's items to the page the cursor and budget ask for, and says where the
- * next page starts. `partial` is true when a cursor is returned.
+ * Cuts the listing tool's items to the page the cursor and budget ask for, and says which slice
+ * it is and where the next page starts. `partial` is true when a cursor is returned.
  */
-function page(spec: McpToolSpec, env: Record<string, unknown>, offset: number, budget: number, hash: string): string | undefined {
+function page(
+  spec: McpToolSpec,
+  env: Record<string, unknown>,
+  offset: number,
+  budget: number,
+  hash: string,
+): { cursor?: string; page?: { list: string; offset: number; returned: number } } {
   const data = env.data as Record<string, unknown> | null | undefined;
-  if (!spec.list || !data || typeof data !== "object") return undefined;
+  if (!spec.list || !data || typeof data !== "object") return {};
   const key = spec.list.keys.find((k) => Array.isArray(data[k]));
-  if (!key) return undefined;
+  if (!key) return {};
   const items = data[key] as unknown[];
-  const overhead = tokensOf({ ...env, data: { ...data, [key]: [] } });
+  const overhead = tokensOf({ ...env, data: { ...data, [key]: [] } }) + 40;
   const n = fitItems(items, offset, budget, overhead);
   data[key] = items.slice(offset, offset + n);
   const next = offset + n;
+  const info = { list: `data.${key}`, offset, returned: n };
   if (next >= items.length) {
     if (offset > 0) env.partial = false;
-    return undefined;
+    return { page: info };
   }
   env.partial = true;
-  return encodeCursor(next, hash);
+  return { cursor: encodeCursor(next, hash), page: info };
 }
 
 export class CallHandler {
@@ -237,9 +244,12 @@ export class CallHandler {
       const offset = spec.list ? decodeCursor(cursor, hash) : 0;
       const limit = spec.list ? fetchLimit(offset, budget, spec.list.minItemTokens) : 0;
       const out = await spec.run(own, { root, limit, session: () => this.state.session(root) });
-      const next = page(spec, out.envelope, offset, budget, hash);
+      const paged = page(spec, out.envelope, offset, budget, hash);
       const structured: Record<string, unknown> = { ...out.envelope };
-      if (next !== undefined) structured.cursor = next;
+      // Which slice of the tool's list this answer holds: the tool's own counts (match_count,
+      // total_count) describe its whole answer, not the page.
+      if (paged.page) structured.page = paged.page;
+      if (paged.cursor !== undefined) structured.cursor = paged.cursor;
       return { content: [{ type: "text", text: renderText(structured) }], structuredContent: structured, isError: out.isError };
     } catch (err) {
       return errorResult(spec, err);

@@ -87,7 +87,10 @@ describe("llmtools mcp (stdio)", () => {
         const again = await call(client, "llmsearch", { pattern: "\\w+\\(", max_tokens: 400, cursor });
         assert.deepEqual(again.structuredContent.data.matches, r.structuredContent.data.matches);
       }
+      const pg = r.structuredContent.page as { list: string; offset: number; returned: number };
+      assert.deepEqual([pg.list, pg.offset], ["data.matches", seen.length]);
       seen.push(...(r.structuredContent.data.matches as { match_id: string }[]).map((m) => m.match_id));
+      assert.equal(pg.returned, seen.length - pg.offset);
       cursor = r.structuredContent.cursor;
       pages++;
     } while (cursor && pages < 100);
