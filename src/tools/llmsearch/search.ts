@@ -15,7 +15,7 @@ import type { LlmsearchCountData, LlmsearchData, LlmsearchMatch, LlmsearchSkip }
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
 import { walkFiles, type WalkEntry } from "../../text/walk.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
-import { type FileJob, readIfMayMatch, searchBytes } from "./file.js";
+import { type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes } from "./file.js";
 import { compilePattern, questionOf } from "./pattern.js";
 import { prepare } from "./scan.js";
 import type { Batch, BatchResult, FileResult } from "./protocol.js";
@@ -140,7 +140,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
           remediation: "Rewrite the pattern without nested quantifiers, anchor it, or raise --timeout.",
         });
       }
-      continue;
+      if (r.skip.reason !== "binary" || r.count === 0) continue;
     }
     total += r.count;
     if (req.count) counts.push({ file_path: rel, count: r.count });
@@ -307,6 +307,11 @@ class Pool {
       const got = readIfMayMatch(entry.abs, pre.job.maxFileSize, pre.job.compiled);
       if (got === undefined) {
         this.searched++;
+        return;
+      }
+      if (isBinaryHead(got)) {
+        if (pre.job.compiled.pattern.pureLiteral) this.results.set(entry.rel, searchBinaryHead(got, i, entry.rel, pre.job));
+        else this.queue.push(i);
         return;
       }
       if (!Buffer.isBuffer(got)) {
