@@ -4,6 +4,7 @@
  * and oversized files, and runs the scanner.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { checksum } from "../../text/checksum.js";
 import type { FileResult } from "./protocol.js";
 import { type Compiled, findMatches, materialize, mayMatch } from "./scan.js";
 
@@ -155,12 +156,16 @@ export interface FileJob {
 }
 
 /** undefined: searched, no match. */
-export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob): FileResult | undefined {
+export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob, whole = true): FileResult | undefined {
   const spans = findMatches(buf, job.compiled);
   if (spans.length === 0) return undefined;
   const count = spans.length / 2;
-  if (job.countOnly) return { i: index, count };
-  return { i: index, count, matches: materialize(buf, rel, spans, job.compiled, job.compiled.keep) };
+  // Only files with a match pay for the hash; a binary file's head is not the file.
+  const sum = whole ? checksum(buf) : undefined;
+  if (job.countOnly) return sum ? { i: index, count, checksum: sum } : { i: index, count };
+  const matches = materialize(buf, rel, spans, job.compiled, job.compiled.keep);
+  if (sum) for (const m of matches) m.file_checksum = sum;
+  return sum ? { i: index, count, matches, checksum: sum } : { i: index, count, matches };
 }
 
 export function searchFile(index: number, abs: string, rel: string, job: FileJob): FileResult | undefined {
@@ -179,7 +184,7 @@ export function isBinaryHead(x: Buffer | BinaryHead | Skip | undefined): x is Bi
  * before the first NUL byte are reported, and the file is listed as binary (not searched on).
  */
 export function searchBinaryHead(got: BinaryHead, index: number, rel: string, job: FileJob): FileResult {
-  const r = got.head.length > 0 ? searchBytes(got.head, index, rel, job) : undefined;
+  const r = got.head.length > 0 ? searchBytes(got.head, index, rel, job, false) : undefined;
   const count = r?.count ?? 0;
   const detail = `NUL byte at offset ${got.nulAt}; ${count} match${count === 1 ? "" : "es"} in the lines before it reported, the rest not searched`;
   return { ...(r ?? { i: index, count: 0 }), skip: { reason: "binary", detail } };
