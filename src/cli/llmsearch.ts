@@ -6,7 +6,8 @@
 import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { TOOL } from "../tools/llmsearch/codes.js";
-import { DEFAULT_TIMEOUT_MS, search } from "../tools/llmsearch/search.js";
+import { DEFAULT_TIMEOUT_MS, listFiles, search } from "../tools/llmsearch/search.js";
+import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
@@ -30,8 +31,13 @@ const program = baseProgram(
   TOOL,
   "Search files for a regular expression like ripgrep, and print every match with its exact byte span (UTF-8 offsets into the file as stored), line/column, stable ids and context lines as one JSON document.",
 )
-  .argument("[paths...]", "files or directories inside the workspace root to search (default: the whole root)")
+  .argument("[pattern-and-paths...]", "PATTERN [PATH...] as ripgrep takes them: the pattern first unless -e gives it, then files or directories inside the workspace root (default: the whole root)")
   .option("-e, --pattern <regex>", "the pattern (JavaScript RegExp in Unicode mode; ripgrep habits such as (?i), \\A, \\z, [[:alpha:]], \\pL are translated)")
+  .option("-S, --smart-case", "case-insensitive unless the pattern has an uppercase letter (ripgrep -S)")
+  .option("-t, --type <type>", `search only files of this ripgrep type (repeatable): ${Object.keys(FILE_TYPES).join(", ")}`, collect, [])
+  .option("-T, --type-not <type>", "do not search files of this type (repeatable)", collect, [])
+  .option("-l, --files-with-matches", "print the files with a match (path, count, sha256 checksum) instead of the matches")
+  .option("--files", "print the files that would be searched (after ignore rules, globs, types), without searching; takes no pattern")
   .option("-F, --fixed-strings", "treat the pattern as literal text, not a regex")
   .option("-i, --ignore-case", "match case-insensitively (Unicode simple case folding)")
   .option("-w, --word", "only matches with no word character (Unicode \\w) right before or after")
@@ -55,10 +61,13 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
   data: {pattern, matches[{match_id, span{span_id, file_path, byte_start, byte_end, start_line, start_col,
          end_line, end_col}, matched_text, context_before[], context_after[]}], match_count, total_count,
          files_searched, files_skipped[{file_path, reason: binary|too_large|unreadable|timeout, detail}]}
+  Each match also carries file_checksum ("sha256:<hex>" of the file): llmtransform's expected_checksum.
   with --count: {pattern, counts[{file_path, count}], files_matched, total_count, files_searched, files_skipped}
+  with -l: {pattern, files[{file_path, count, checksum}], files_matched, total_count, files_searched, files_skipped}
+  with --files: {files[path...], file_count}
   byte_start inclusive, byte_end exclusive; lines 1-based, columns 0-based bytes. Matches are in file path
   order, then by offset. Files are walked like ripgrep: .gitignore/.ignore respected, hidden files and
-  symlinks skipped, binary files (a NUL byte) skipped and listed.
+  symlinks skipped; a file with a NUL byte is binary: the matches before it are reported, and it is listed.
 
 Exit codes:
   0  success, including no match (diagnostics then say why the result is empty)
@@ -67,8 +76,11 @@ Exit codes:
   4  partial: --limit cut the matches, or a file ran past --timeout
 
 Examples:
+  llmsearch TODO -t rust
   llmsearch --pattern "TODO" --glob "**/*.rs"
   llmsearch -i -w --pattern "parse_?config" --context 2 src
+  llmsearch -l -S 'fn main' src
+  llmsearch --files -t ts
 `,
   );
 
@@ -88,6 +100,11 @@ interface Options {
   hidden?: boolean;
   ignore: boolean;
   count?: boolean;
+  smartCase?: boolean;
+  type: string[];
+  typeNot: string[];
+  filesWithMatches?: boolean;
+  files?: boolean;
   timeout?: number;
   threads?: number;
 }
@@ -96,30 +113,47 @@ interface Options {
 // runCli reports every failure itself.
 void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const o = p.opts<Options>();
-  if (o.pattern === undefined) {
+  const walk = { root: o.root, globs: o.glob, hidden: o.hidden, noIgnore: !o.ignore, types: o.type, typesNot: o.typeNot };
+  if (o.files) {
+    // As rg --files: every positional argument is a path, and there is no pattern.
+    if (o.pattern !== undefined) {
+      throw new ToolError({
+        code: commonCode(TOOL, "usage"),
+        error: "invalid_arguments",
+        message: "--files lists files and takes no pattern",
+        remediation: `Drop --pattern, e.g. ${TOOL} --files -t rust src.`,
+        exitCode: EXIT.usage,
+      });
+    }
+    const l = listFiles({ ...walk, paths: p.args });
+    return { envelope: queryEnvelope(TOOL, "files", l.data, { partial: false, diagnostics: l.diagnostics }), exitCode: EXIT.ok };
+  }
+  // ripgrep's PATTERN [PATH...]: without -e the first positional argument is the pattern.
+  const pattern = o.pattern ?? p.args[0];
+  const paths = o.pattern !== undefined ? p.args : p.args.slice(1);
+  if (pattern === undefined) {
     throw new ToolError({
       code: commonCode(TOOL, "usage"),
       error: "invalid_arguments",
-      message: "--pattern is required",
-      remediation: `Pass the regex to look for, e.g. ${TOOL} --pattern "TODO" --glob "**/*.rs".`,
+      message: "no pattern: pass it first (llmsearch PATTERN [PATH...]) or with --pattern",
+      remediation: `Pass the regex to look for, e.g. ${TOOL} TODO -t rust, or ${TOOL} --pattern "TODO" --glob "**/*.rs".`,
       exitCode: EXIT.usage,
     });
   }
   const r = await search({
-    pattern: o.pattern,
+    ...walk,
+    pattern,
+    smartCase: o.smartCase,
+    filesWithMatches: o.filesWithMatches,
     fixedStrings: o.fixedStrings,
     ignoreCase: o.ignoreCase,
     word: o.word,
     multiline: o.multiline,
-    globs: o.glob,
-    root: o.root,
-    paths: p.args,
+    paths,
     before: o.before ?? o.context,
     after: o.after ?? o.context,
     limit: o.limit,
     maxFilesize: o.maxFilesize,
-    hidden: o.hidden,
-    noIgnore: !o.ignore,
     count: o.count,
     timeoutMs: o.timeout,
     threads: o.threads,

@@ -110,10 +110,46 @@ function readRules(path: string): string | undefined {
   }
 }
 
+let globalExcludes: string | null | undefined;
+
+/**
+ * The rules of git's global excludes file, read as ripgrep reads them: `core.excludesFile` of the
+ * user's git config ($XDG_CONFIG_HOME/git/config, then ~/.gitconfig, which wins), else
+ * $XDG_CONFIG_HOME/git/ignore. Read once per process.
+ */
+export function globalGitExcludes(): string | undefined {
+  if (globalExcludes !== undefined) return globalExcludes ?? undefined;
+  const home = process.env.HOME ?? "";
+  const xdg = process.env.XDG_CONFIG_HOME || (home ? join(home, ".config") : "");
+  let file: string | undefined;
+  for (const cfg of [xdg ? join(xdg, "git", "config") : "", home ? join(home, ".gitconfig") : ""]) {
+    const text = cfg ? readRules(cfg) : undefined;
+    if (!text) continue;
+    let inCore = false;
+    for (const raw of text.split(/\r?\n/)) {
+      const line = raw.trim();
+      const section = /^\[\s*([^\]\s"]+)/.exec(line);
+      if (section) {
+        inCore = (section[1] as string).toLowerCase() === "core";
+        continue;
+      }
+      const kv = inCore ? /^excludesfile\s*=\s*(.*?)\s*$/i.exec(line) : null;
+      if (kv) file = (kv[1] as string).replace(/^"(.*)"$/, "$1");
+    }
+  }
+  if (file?.startsWith("~/")) file = join(home, file.slice(2));
+  if (file === undefined && xdg) file = join(xdg, "git", "ignore");
+  globalExcludes = (file && readRules(file)) || null;
+  return globalExcludes ?? undefined;
+}
+
 /** Rules a directory contributes: .gitignore (inside a git tree), then .ignore, which wins. */
 function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<string>): Level | undefined {
   const parts: string[] = [];
   if (inGit && isGitTop) {
+    // Lowest precedence first: git's global excludes, then .git/info/exclude, then .gitignore.
+    const global = globalGitExcludes();
+    if (global) parts.push(global);
     const exclude = readRules(join(dir, ".git", "info", "exclude"));
     if (exclude) parts.push(exclude);
   }

@@ -64,7 +64,8 @@ test("searches invalid UTF-8, BOM, CRLF, no-final-newline files with exact byte 
   const env = await searchOk(["--pattern", "needle", "--context", "1"]);
   for (const m of env.data.matches) checkSpan(m);
   const files = env.data.matches.map((m) => m.span.file_path);
-  assert.deepEqual(files, ["big.txt", "bom.txt", "crlf.txt", "crlf.txt", "invalid.txt", "invalid.txt", "nofinal.txt", "sub/deep.txt"]);
+  // binary.bin: the needle before its NUL byte is reported (the one after is not), as ripgrep does.
+  assert.deepEqual(files, ["big.txt", "binary.bin", "bom.txt", "crlf.txt", "crlf.txt", "invalid.txt", "invalid.txt", "nofinal.txt", "sub/deep.txt"]);
   const inv = env.data.matches.filter((m) => m.span.file_path === "invalid.txt");
   // bytes: "line one\n"(9) 0xFF(1) "café "(6) -> needle at 16; then " " 0xE2 0x82 " " -> 2nd at 26.
   assert.deepEqual(inv.map((m) => [m.span.byte_start, m.span.byte_end]), [[16, 22], [26, 32]]);
@@ -73,7 +74,7 @@ test("searches invalid UTF-8, BOM, CRLF, no-final-newline files with exact byte 
   const crlf = env.data.matches.filter((m) => m.span.file_path === "crlf.txt");
   assert.deepEqual(crlf[0]?.context_before, ["first"], "context lines carry no \\r");
   assert.deepEqual(crlf[0]?.context_after, ["last needle"]);
-  assert.deepEqual(env.data.files_skipped, [{ file_path: "binary.bin", reason: "binary", detail: "NUL byte at offset 7" }]);
+  assert.deepEqual(env.data.files_skipped, [{ file_path: "binary.bin", reason: "binary", detail: "NUL byte at offset 7; 1 match in the lines before it reported, the rest not searched" }]);
   assert.equal(env.data.files_searched, 7, "all but the binary; symlinks are not followed");
   assert.ok(!JSON.stringify(env).includes("outside the root"), "the symlinked file outside the root was not read");
 });
@@ -97,7 +98,7 @@ test("--max-filesize skips big files with the reason; --count gives per-file cou
   assert.equal(r.code, 0);
   const data = (r.json as { data: LlmsearchCountData }).data;
   assert.deepEqual(data.counts.find((c) => c.file_path === "crlf.txt"), { file_path: "crlf.txt", count: 2 });
-  assert.equal(data.total_count, 8);
+  assert.equal(data.total_count, 9);
   assert.equal(data.files_matched, data.counts.length);
 });
 
@@ -201,8 +202,8 @@ test("--limit cuts in path/offset order, partial with exit 4; total_count counts
   const env = await searchOk(["--pattern", "needle", "--limit", "3"], 4);
   assert.equal(env.partial, true);
   assert.equal(env.data.match_count, 3);
-  assert.equal(env.data.total_count, 8);
-  assert.deepEqual(env.data.matches.map((m) => m.span.file_path), ["big.txt", "bom.txt", "crlf.txt"]);
+  assert.equal(env.data.total_count, 9);
+  assert.deepEqual(env.data.matches.map((m) => m.span.file_path), ["big.txt", "binary.bin", "bom.txt"]);
   assert.ok(env.diagnostics?.some((d) => d.code === "LLMSEARCH_E108"));
 });
 

@@ -18,6 +18,12 @@ export const LlmsearchMatchSchema = z
     context_before: z.array(z.string()),
     /** Up to --after/--context lines after the match's last line, without terminators. */
     context_after: z.array(z.string()),
+    /**
+     * `sha256:<hex>` of the whole file the match is in, as read: llmtransform's expected_checksum,
+     * so the span can be edited without reading the file again. Absent for a binary file, of
+     * which only the lines before the NUL byte were read.
+     */
+    file_checksum: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
   })
   .strict();
 export type LlmsearchMatch = z.infer<typeof LlmsearchMatchSchema>;
@@ -60,7 +66,26 @@ export const LlmsearchCountDataSchema = z
   .strict();
 export type LlmsearchCountData = z.infer<typeof LlmsearchCountDataSchema>;
 
+/** -l/--files-with-matches: the files with at least one match, in path order, with their checksum. */
+export const LlmsearchFilesWithMatchesDataSchema = z
+  .object({
+    pattern: z.string(),
+    files: z.array(z.object({ file_path: z.string(), count: z.number().int().positive(), checksum: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional() }).strict()),
+    files_matched: uint,
+    total_count: uint,
+    files_searched: uint,
+    files_skipped: z.array(LlmsearchSkipSchema),
+  })
+  .strict();
+export type LlmsearchFilesWithMatchesData = z.infer<typeof LlmsearchFilesWithMatchesDataSchema>;
+
+/** --files: the files a search would read (walk, ignore rules, globs, types), no pattern. */
+export const LlmsearchFileListDataSchema = z.object({ files: z.array(z.string()), file_count: uint }).strict();
+export type LlmsearchFileListData = z.infer<typeof LlmsearchFileListDataSchema>;
+
 export const LlmsearchResponseSchema = queryResponseSchema(LlmsearchDataSchema);
+export const LlmsearchFilesWithMatchesResponseSchema = queryResponseSchema(LlmsearchFilesWithMatchesDataSchema);
+export const LlmsearchFileListResponseSchema = queryResponseSchema(LlmsearchFileListDataSchema);
 export const LlmsearchCountResponseSchema = queryResponseSchema(LlmsearchCountDataSchema);
 
 export const schemas: Record<string, z.ZodType> = {
@@ -68,4 +93,6 @@ export const schemas: Record<string, z.ZodType> = {
   "llmsearch-count-data": LlmsearchCountDataSchema,
   "llmsearch-response": LlmsearchResponseSchema,
   "llmsearch-count-response": LlmsearchCountResponseSchema,
+  "llmsearch-files-with-matches-response": LlmsearchFilesWithMatchesResponseSchema,
+  "llmsearch-file-list-response": LlmsearchFileListResponseSchema,
 };

@@ -22,4 +22,6 @@ export const LLMSEARCH_CODES = {
   no_match: errorCode(TOOL, "E107"),
   /** Note: --limit cut the list (data.total_count has the full number). */
   limit_reached: errorCode(TOOL, "E108"),
+  /** -t/-T named a file type this tool does not know. */
+  unknown_type: errorCode(TOOL, "E109"),
 } as const;

@@ -4,6 +4,7 @@
  * and oversized files, and runs the scanner.
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { checksum } from "../../text/checksum.js";
 import type { FileResult } from "./protocol.js";
 import { type Compiled, findMatches, materialize, mayMatch } from "./scan.js";
 
@@ -12,8 +13,18 @@ const HEAD = 64 * 1024;
 
 export type Skip = NonNullable<FileResult["skip"]>;
 
-/** The file's bytes (valid until the next call) or why it is skipped. */
-export function readFile(abs: string, maxFileSize: number): Buffer | Skip {
+/** A binary file: the whole lines before its first NUL byte (valid until the next call). */
+export interface BinaryHead {
+  head: Buffer;
+  nulAt: number;
+}
+
+function binaryHead(buf: Buffer, nulAt: number): BinaryHead {
+  return { head: buf.subarray(0, nulAt === 0 ? 0 : buf.lastIndexOf(10, nulAt - 1) + 1), nulAt };
+}
+
+/** The file's bytes (valid until the next call), the text before a NUL byte, or why it is skipped. */
+export function readFile(abs: string, maxFileSize: number): Buffer | BinaryHead | Skip {
   let fd: number;
   try {
     fd = openSync(abs, "r");
@@ -24,7 +35,7 @@ export function readFile(abs: string, maxFileSize: number): Buffer | Skip {
     // ripgrep's habit: look at the first block before reading on, so a big binary costs 64 KiB.
     let total = readSync(fd, scratch, 0, HEAD, null);
     const nul = scratch.subarray(0, total).indexOf(0);
-    if (nul !== -1) return { reason: "binary", detail: `NUL byte at offset ${nul}` };
+    if (nul !== -1) return binaryHead(scratch, nul);
     if (total === HEAD) {
       // Only files that fill the first block pay for a stat (most source files do not).
       const size = fstatSync(fd).size;
@@ -53,7 +64,7 @@ export function readFile(abs: string, maxFileSize: number): Buffer | Skip {
     }
     const buf = scratch.subarray(0, total);
     const late = total > HEAD ? buf.indexOf(0, HEAD) : -1;
-    if (late !== -1) return { reason: "binary", detail: `NUL byte at offset ${late}` };
+    if (late !== -1) return binaryHead(buf, late);
     return buf;
   } catch (e) {
     return { reason: "unreadable", detail: errText(e) };
@@ -77,7 +88,7 @@ const windowBuf = Buffer.allocUnsafe(WINDOW);
  * (the whole file, valid until the next call, or why it is skipped). Same verdicts as readFile
  * followed by mayMatch.
  */
-export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): Buffer | Skip | undefined {
+export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): Buffer | BinaryHead | Skip | undefined {
   let fd: number;
   try {
     fd = openSync(abs, "r");
@@ -90,7 +101,8 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
     // fills it pays for a stat and may be too large.
     let got = readSync(fd, windowBuf, 0, HEAD, null);
     let nul = windowBuf.subarray(0, got).indexOf(0);
-    if (nul !== -1) return { reason: "binary", detail: `NUL byte at offset ${nul}` };
+    // A binary file: its text before the NUL is searched, by readFile's rules.
+    if (nul !== -1) return readFile(abs, maxFileSize);
     if (got < HEAD) {
       if (maxFileSize > 0 && got > maxFileSize) return { reason: "too_large", detail: `${got} bytes, over --max-filesize ${maxFileSize}` };
       const buf = windowBuf.subarray(0, got);
@@ -101,7 +113,6 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
     // Each window starts with the previous one's last bytes, so a literal (or a KELVIN/LONG S
     // sequence that makes the caseless finder unusable) straddling two reads is still seen.
     const keep = Math.max(c.literal.length - 1, 2);
-    let base = 0;
     let fill = got;
     let total = got;
     for (;;) {
@@ -112,11 +123,13 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
       }
       const carry = Math.min(keep, fill);
       windowBuf.copy(windowBuf, 0, fill - carry, fill);
-      base += fill - carry;
       got = readSync(fd, windowBuf, carry, WINDOW - carry, null);
       if (got === 0) break;
       nul = windowBuf.subarray(carry, carry + got).indexOf(0);
-      if (nul !== -1) return { reason: "binary", detail: `NUL byte at offset ${base + carry + nul}` };
+      if (nul !== -1) {
+        whole = true;
+        break;
+      }
       total += got;
       if (maxFileSize > 0 && total > maxFileSize) return { reason: "too_large", detail: `${total} bytes, over --max-filesize ${maxFileSize}` };
       fill = carry + got;
@@ -143,16 +156,36 @@ export interface FileJob {
 }
 
 /** undefined: searched, no match. */
-export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob): FileResult | undefined {
+export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob, whole = true): FileResult | undefined {
   const spans = findMatches(buf, job.compiled);
   if (spans.length === 0) return undefined;
   const count = spans.length / 2;
-  if (job.countOnly) return { i: index, count };
-  return { i: index, count, matches: materialize(buf, rel, spans, job.compiled, job.compiled.keep) };
+  // Only files with a match pay for the hash; a binary file's head is not the file.
+  const sum = whole ? checksum(buf) : undefined;
+  if (job.countOnly) return sum ? { i: index, count, checksum: sum } : { i: index, count };
+  const matches = materialize(buf, rel, spans, job.compiled, job.compiled.keep);
+  if (sum) for (const m of matches) m.file_checksum = sum;
+  return sum ? { i: index, count, matches, checksum: sum } : { i: index, count, matches };
 }
 
 export function searchFile(index: number, abs: string, rel: string, job: FileJob): FileResult | undefined {
   const got = readFile(abs, job.maxFileSize);
+  if (isBinaryHead(got)) return searchBinaryHead(got, index, rel, job);
   if (!Buffer.isBuffer(got)) return { i: index, count: 0, skip: got };
   return searchBytes(got, index, rel, job);
+}
+
+export function isBinaryHead(x: Buffer | BinaryHead | Skip | undefined): x is BinaryHead {
+  return x !== undefined && !Buffer.isBuffer(x) && "nulAt" in x;
+}
+
+/**
+ * As ripgrep does with a file it finds binary while searching it: the matches in the lines
+ * before the first NUL byte are reported, and the file is listed as binary (not searched on).
+ */
+export function searchBinaryHead(got: BinaryHead, index: number, rel: string, job: FileJob): FileResult {
+  const r = got.head.length > 0 ? searchBytes(got.head, index, rel, job, false) : undefined;
+  const count = r?.count ?? 0;
+  const detail = `NUL byte at offset ${got.nulAt}; ${count} match${count === 1 ? "" : "es"} in the lines before it reported, the rest not searched`;
+  return { ...(r ?? { i: index, count: 0 }), skip: { reason: "binary", detail } };
 }

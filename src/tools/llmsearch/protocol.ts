@@ -13,6 +13,8 @@ export interface FileResult {
   i: number;
   count: number;
   matches?: LlmsearchMatch[];
+  /** `sha256:` of the file's bytes, for files with matches read whole. */
+  checksum?: string;
   skip?: Omit<LlmsearchSkip, "file_path">;
 }
 

@@ -11,13 +11,21 @@ import { Worker } from "node:worker_threads";
 import { commonCode } from "../../contract/codes.js";
 import { EXIT, ToolError, omitUndefined } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
-import type { LlmsearchCountData, LlmsearchData, LlmsearchMatch, LlmsearchSkip } from "../../contract/tools/llmsearch.js";
+import type {
+  LlmsearchCountData,
+  LlmsearchData,
+  LlmsearchFileListData,
+  LlmsearchFilesWithMatchesData,
+  LlmsearchMatch,
+  LlmsearchSkip,
+} from "../../contract/tools/llmsearch.js";
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
 import { walkFiles, type WalkEntry } from "../../text/walk.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
-import { type FileJob, readIfMayMatch, searchBytes } from "./file.js";
+import { type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes } from "./file.js";
 import { compilePattern, questionOf } from "./pattern.js";
 import { prepare } from "./scan.js";
+import { FILE_TYPES, typeGlobs } from "./types.js";
 import type { Batch, BatchResult, FileResult } from "./protocol.js";
 import type { WorkerInit } from "./worker.js";
 
@@ -41,6 +49,13 @@ export interface SearchRequest {
   /** Skip files larger than this many bytes (0 = no limit). */
   maxFilesize?: number;
   count?: boolean;
+  /** -l: the files with a match (and their checksum), not the matches. */
+  filesWithMatches?: boolean;
+  /** -S: case-insensitive unless the pattern has an uppercase letter. */
+  smartCase?: boolean;
+  /** -t / -T: ripgrep file types to search / to leave out. */
+  types?: string[];
+  typesNot?: string[];
   /** Per-file time budget in ms. */
   timeoutMs?: number;
   threads?: number;
@@ -48,7 +63,7 @@ export interface SearchRequest {
 }
 
 export interface SearchResponse {
-  data: LlmsearchData | LlmsearchCountData;
+  data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData;
   partial: boolean;
   diagnostics: Diagnostic[];
   exitCode: 0 | 4;
@@ -56,10 +71,27 @@ export interface SearchResponse {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
-export async function search(req: SearchRequest): Promise<SearchResponse> {
-  const cwd = req.cwd ?? process.cwd();
-  const pattern = compilePattern(req);
-  const root = findWorkspaceRoot(TOOL, req.root, cwd);
+/** ripgrep's smart case: an uppercase letter outside an escape (\\S, \\W, \\p{Lu}...) makes the search case-sensitive. */
+export function hasUppercase(pattern: string): boolean {
+  return /\p{Lu}/u.test(pattern.replace(/\\(?:[pP]\{[^}]*\}|[pP].|.)/gu, ""));
+}
+
+/** The walk's globs with -t/-T folded in: types first (include), user globs, then excluded types. */
+function globsOf(req: SearchRequest): string[] {
+  const t = typeGlobs(req.types ?? [], req.typesNot ?? []);
+  if ("unknown" in t) {
+    throw new ToolError({
+      code: LLMSEARCH_CODES.unknown_type,
+      error: "unknown_type",
+      message: `unknown file type '${t.unknown}'`,
+      remediation: `Known types: ${Object.keys(FILE_TYPES).join(", ")}; or select files with --glob '*.ext'.`,
+      exitCode: EXIT.usage,
+    });
+  }
+  return [...t.include, ...(req.globs ?? []), ...t.exclude];
+}
+
+function startsOf(req: SearchRequest, root: string, cwd: string): string[] {
   const starts: string[] = [];
   for (const p of req.paths ?? []) {
     const r = resolveInRoot(TOOL, root, p, cwd);
@@ -76,6 +108,36 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     }
     starts.push(r.abs);
   }
+  return starts;
+}
+
+/** --files: the files a search would read, in path order, without searching them. */
+export function listFiles(req: Omit<SearchRequest, "pattern">): { data: LlmsearchFileListData; diagnostics: Diagnostic[] } {
+  const cwd = req.cwd ?? process.cwd();
+  const root = findWorkspaceRoot(TOOL, req.root, cwd);
+  const starts = startsOf({ ...req, pattern: "" }, root, cwd);
+  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, globs: globsOf({ ...req, pattern: "" }) }).map((e) => e.rel);
+  const unique = [...new Set(files)];
+  const diagnostics: Diagnostic[] = [];
+  if (unique.length === 0) {
+    diagnostics.push({
+      tool: TOOL,
+      level: "warning",
+      message: `no files under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles({ ...req, pattern: "" })}`,
+      code: LLMSEARCH_CODES.no_files,
+      remediation: "Check --glob / --type, or pass --hidden / --no-ignore to include hidden or ignored files.",
+    });
+  }
+  return { data: { files: unique, file_count: unique.length }, diagnostics };
+}
+
+export async function search(req: SearchRequest): Promise<SearchResponse> {
+  const cwd = req.cwd ?? process.cwd();
+  if (req.smartCase && !req.ignoreCase && !hasUppercase(req.pattern)) req = { ...req, ignoreCase: true };
+  const pattern = compilePattern(req);
+  const root = findWorkspaceRoot(TOOL, req.root, cwd);
+  const globs = globsOf(req);
+  const starts = startsOf(req, root, cwd);
   const limit = req.limit ?? 0;
   const init: Omit<WorkerInit, "state"> = {
     scan: {
@@ -86,7 +148,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
       keep: limit > 0 ? limit : Number.MAX_SAFE_INTEGER,
     },
     maxFileSize: req.maxFilesize ?? 0,
-    countOnly: Boolean(req.count),
+    countOnly: Boolean(req.count || req.filesWithMatches),
   };
   const maxThreads = Math.max(1, req.threads ?? availableParallelism());
   // Threads boot while the walk runs, and files go to them as the walk finds them.
@@ -109,7 +171,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
       start: starts.length ? starts : undefined,
       hidden: req.hidden,
       noIgnore: req.noIgnore,
-      globs: req.globs,
+      globs,
       onFile: (e) => pool.add(e),
     });
     pool.finish();
@@ -122,6 +184,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   const diagnostics: Diagnostic[] = [];
   const matches: LlmsearchMatch[] = [];
   const counts: { file_path: string; count: number }[] = [];
+  const withMatches: { file_path: string; count: number; checksum?: string }[] = [];
   let total = 0;
   for (const f of files) {
     const r = results.get(f.rel);
@@ -140,13 +203,17 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
           remediation: "Rewrite the pattern without nested quantifiers, anchor it, or raise --timeout.",
         });
       }
-      continue;
+      if (r.skip.reason !== "binary" || r.count === 0) continue;
     }
     total += r.count;
-    if (req.count) counts.push({ file_path: rel, count: r.count });
+    if (req.filesWithMatches) {
+      if (r.count > 0) withMatches.push(r.checksum ? { file_path: rel, count: r.count, checksum: r.checksum } : { file_path: rel, count: r.count });
+    } else if (req.count) {
+      if (r.count > 0) counts.push({ file_path: rel, count: r.count });
+    }
     else if (r.matches) for (const m of r.matches) if (limit === 0 || matches.length < limit) matches.push(m);
   }
-  const cut = !req.count && limit > 0 && total > matches.length;
+  const cut = !req.count && !req.filesWithMatches && limit > 0 && total > matches.length;
   const timedOut = skipped.some((s) => s.reason === "timeout");
   if (files.length === 0) {
     diagnostics.push({
@@ -184,9 +251,11 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   }
   const partial = cut || timedOut;
   const common = { total_count: total, files_searched: searched, files_skipped: skipped };
-  const data: LlmsearchData | LlmsearchCountData = req.count
-    ? { pattern: req.pattern, counts, files_matched: counts.length, ...common }
-    : { pattern: req.pattern, matches, match_count: matches.length, ...common };
+  const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData = req.filesWithMatches
+    ? { pattern: req.pattern, files: withMatches, files_matched: withMatches.length, ...common }
+    : req.count
+      ? { pattern: req.pattern, counts, files_matched: counts.length, ...common }
+      : { pattern: req.pattern, matches, match_count: matches.length, ...common };
   return { data, partial, diagnostics: diagnostics.map((d) => omitUndefined(d)), exitCode: partial ? 4 : 0 };
 }
 
@@ -307,6 +376,11 @@ class Pool {
       const got = readIfMayMatch(entry.abs, pre.job.maxFileSize, pre.job.compiled);
       if (got === undefined) {
         this.searched++;
+        return;
+      }
+      if (isBinaryHead(got)) {
+        if (pre.job.compiled.pattern.pureLiteral) this.results.set(entry.rel, searchBinaryHead(got, i, entry.rel, pre.job));
+        else this.queue.push(i);
         return;
       }
       if (!Buffer.isBuffer(got)) {

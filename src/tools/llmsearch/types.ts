@@ -1,0 +1,40 @@
+/**
+ * ripgrep's file types (-t/-T), as ripgrep 13's `--type-list` defines the common ones, turned
+ * into the walk's gitignore-style globs.
+ */
+export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
+  c: ["*.[chH]", "*.[chH].in", "*.cats"],
+  cpp: ["*.[ChH]", "*.[ChH].in", "*.[ch]pp", "*.[ch]pp.in", "*.[ch]xx", "*.[ch]xx.in", "*.cc", "*.cc.in", "*.hh", "*.hh.in", "*.inl"],
+  css: ["*.css", "*.scss"],
+  go: ["*.go"],
+  h: ["*.h", "*.hpp"],
+  html: ["*.ejs", "*.htm", "*.html"],
+  java: ["*.java", "*.jsp", "*.jspx", "*.properties"],
+  js: ["*.js", "*.jsx", "*.vue"],
+  json: ["*.json", "composer.lock"],
+  markdown: ["*.markdown", "*.md", "*.mdown", "*.mkdn"],
+  md: ["*.markdown", "*.md", "*.mdown", "*.mkdn"],
+  py: ["*.py"],
+  rust: ["*.rs"],
+  sh: ["*.bash", "*.csh", "*.ksh", "*.sh", "*.tcsh", "*.zsh", ".bashrc", ".zshrc", ".profile"],
+  toml: ["*.toml", "Cargo.lock"],
+  ts: ["*.ts", "*.tsx"],
+  yaml: ["*.yaml", "*.yml"],
+};
+
+/** Globs for -t (include) and -T (exclude); throws the unknown type's name. */
+export function typeGlobs(include: string[], exclude: string[]): { include: string[]; exclude: string[] } | { unknown: string } {
+  const inc: string[] = [];
+  const exc: string[] = [];
+  for (const [names, out, neg] of [
+    [include, inc, ""],
+    [exclude, exc, "!"],
+  ] as const) {
+    for (const t of names) {
+      const globs = FILE_TYPES[t];
+      if (!globs) return { unknown: t };
+      for (const g of globs) out.push(`${neg}${g}`);
+    }
+  }
+  return { include: inc, exclude: exc };
+}
