@@ -1,6 +1,7 @@
 /** `llmtools mcp`: start the server on stdio or HTTP and run until the client goes away. */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { serveHttp } from "./http.js";
+import { enableWarmCache } from "../text/warm-cache.js";
 import { McpState, checkRoot, createMcpServer } from "./server.js";
 
 export interface RunOptions {
@@ -16,6 +17,8 @@ export async function runMcp(opts: RunOptions): Promise<void> {
   // eslint-disable-next-line no-console -- redirecting console output is the point here
   console.log = console.info = console.debug = toStderr;
   const state = new McpState(opts.roots.map(checkRoot));
+  // A server answers many searches: keep listings and contents between them (stat-checked).
+  enableWarmCache();
   const stop = new Promise<void>((resolve) => {
     process.once("SIGINT", () => resolve());
     process.once("SIGTERM", () => resolve());

@@ -32,6 +32,7 @@ import {
 } from "./protocol.cjs";
 import { runRequest } from "./runner.js";
 import { shareValidationSessions } from "./warm.js";
+import { enableWarmCache } from "../text/warm-cache.js";
 
 export interface DaemonOptions {
   root: string;
@@ -85,6 +86,8 @@ export class Daemon {
   async start(): Promise<string> {
     installRequestContext();
     this.stopCheckers = shareValidationSessions();
+    // Searches through the daemon reuse listings and contents (each checked by a fresh stat).
+    enableWarmCache();
     process.on("unhandledRejection", (e) => {
       if (!(e instanceof RequestExit)) this.log(`unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     });

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import type { Ignore } from "ignore";
 import type ignoreFactory from "ignore";
 import { gitWorkTree, toRelative } from "./root.js";
+import type { WarmCache } from "./warm-cache.js";
 
 // require(), not import: ESM's import of a CommonJS package lexes its source for named exports,
 // which costs more start-up time than the whole package's own load.
@@ -31,6 +32,11 @@ export interface WalkOptions {
    * de-duplication), so a consumer can start on it while the walk goes on.
    */
   onFile?: (entry: WalkEntry) => void;
+  /**
+   * A long-lived process's cache: directory listings and rule files come from it (each checked
+   * by a fresh stat), and compiled rules are reused. Same walk, same answer, fewer syscalls.
+   */
+  cache?: WarmCache;
 }
 
 export interface WalkEntry {
@@ -53,6 +59,18 @@ interface Level {
  * explicitly in `start` is always taken.
  */
 export function walkFiles(options: WalkOptions): WalkEntry[] {
+  // The walk is synchronous: the cache is the walk's for its whole run.
+  warm = options.cache;
+  try {
+    return walk(options);
+  } finally {
+    warm = undefined;
+  }
+}
+
+let warm: WarmCache | undefined;
+
+function walk(options: WalkOptions): WalkEntry[] {
   const { root } = options;
   const globs = compileGlobs(options.globs ?? []);
   const out: WalkEntry[] = [];
@@ -103,6 +121,7 @@ function globDecision(globs: Globs | undefined, rel: string, isDir: boolean): "i
 }
 
 function readRules(path: string): string | undefined {
+  if (warm) return warm.readRules(path);
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -161,7 +180,18 @@ function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<st
   const ig2 = !names || names.has(".ignore") ? readRules(join(dir, ".ignore")) : undefined;
   if (ig2) parts.push(ig2);
   if (parts.length === 0) return undefined;
-  return { base: dir, ig: ignore({ allowRelativePaths: true }).add(parts.join("\n")) };
+  const text = parts.join("\n");
+  if (warm) {
+    const key = `${dir}\0${text}`;
+    let ig = warm.compiled.get(key) as Ignore | undefined;
+    if (!ig) {
+      if (warm.compiled.size > 50_000) warm.compiled.clear();
+      ig = ignore({ allowRelativePaths: true }).add(text);
+      warm.compiled.set(key, ig);
+    }
+    return { base: dir, ig };
+  }
+  return { base: dir, ig: ignore({ allowRelativePaths: true }).add(text) };
 }
 
 /** Levels of the directories from the git top (if any) down to and including `dir`. */
@@ -226,7 +256,7 @@ function walkDir(
 ): void {
   let entries;
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    entries = warm ? warm.readdir(dir) : readdirSync(dir, { withFileTypes: true });
   } catch {
     options.onSkip?.(dirRel, "unreadable");
     return;
@@ -248,13 +278,37 @@ function walkDir(
   }
   // String concatenation instead of join/relative per entry: the walk's hot loop.
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  // Warm: the same listing under the same rules and options decides the same way; replay it.
+  let memoKey: string | undefined;
+  if (warm) {
+    memoKey = `${dir}\0${dirRel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${(options.globs ?? []).join("\0")}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
+    const memo = warm.walkMemo.get(memoKey) as DirMemo | undefined;
+    if (memo && memo.entries === entries) {
+      for (const [kind, name] of memo.actions) {
+        const abs = prefix + name;
+        const rel = dirRel === "" ? name : `${dirRel}/${name}`;
+        if (kind === SYMLINK) options.onSkip?.(rel, "symlink");
+        else if (kind === DIR) walkDir(abs, rel, levels, inGit, options, globs, out);
+        else {
+          const entry = { abs, rel };
+          out.push(entry);
+          options.onFile?.(entry);
+        }
+      }
+      return;
+    }
+  }
+  const actions: DirMemo["actions"] = [];
   for (const ent of entries) {
     const name = ent.name;
     if (name === ".git") continue;
     const abs = prefix + name;
     const rel = dirRel === "" ? name : `${dirRel}/${name}`;
     if (ent.isSymbolicLink()) {
-      if (options.hidden || !name.startsWith(".")) options.onSkip?.(rel, "symlink");
+      if (options.hidden || !name.startsWith(".")) {
+        actions.push([SYMLINK, name]);
+        options.onSkip?.(rel, "symlink");
+      }
       continue;
     }
     const isDir = ent.isDirectory();
@@ -265,6 +319,7 @@ function walkDir(
       if (!options.hidden && name.startsWith(".")) continue;
       if (!options.noIgnore && isIgnored(levels, abs, isDir)) continue;
     }
+    actions.push([isDir ? DIR : FILE, name]);
     if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out);
     else {
       const entry = { abs, rel };
@@ -272,4 +327,31 @@ function walkDir(
       options.onFile?.(entry);
     }
   }
+  if (warm && memoKey !== undefined) {
+    if (warm.walkMemo.size > 200_000) warm.walkMemo.clear();
+    warm.walkMemo.set(memoKey, { entries, actions } satisfies DirMemo);
+  }
+}
+
+const SYMLINK = 0;
+const DIR = 1;
+const FILE = 2;
+
+/** One directory's verdicts, valid while the cache hands out the same listing (same array). */
+interface DirMemo {
+  entries: unknown[];
+  actions: [typeof SYMLINK | typeof DIR | typeof FILE, string][];
+}
+
+const igIds = new WeakMap<Ignore, number>();
+let nextIgId = 0;
+
+/** A compiled rule set's identity: the warm cache hands out one instance per directory and text. */
+function igId(ig: Ignore): number {
+  let id = igIds.get(ig);
+  if (id === undefined) {
+    id = nextIgId++;
+    igIds.set(ig, id);
+  }
+  return id;
 }

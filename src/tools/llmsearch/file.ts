@@ -5,6 +5,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { checksum } from "../../text/checksum.js";
+import type { CachedFile } from "../../text/warm-cache.js";
 import type { FileResult } from "./protocol.js";
 import { type Compiled, findMatches, materialize, mayMatch } from "./scan.js";
 
@@ -142,6 +143,18 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
   }
   // The literal is there (few files): read the whole file for the search proper.
   return readFile(abs, maxFileSize);
+}
+
+/**
+ * readFile's verdict for bytes the warm cache holds: same binary, too-large and late-NUL rules,
+ * same details, so a warm answer is the cold one byte for byte.
+ */
+export function classifyCached(f: CachedFile, maxFileSize: number): Buffer | BinaryHead | Skip {
+  if (f.earlyNul !== undefined) return binaryHead(f.bytes, f.earlyNul);
+  if (maxFileSize > 0 && f.size > maxFileSize) return { reason: "too_large", detail: `${f.size} bytes, over --max-filesize ${maxFileSize}` };
+  const late = f.bytes.length > HEAD ? f.bytes.indexOf(0, HEAD) : -1;
+  if (late !== -1) return binaryHead(f.bytes, late);
+  return f.bytes;
 }
 
 function errText(e: unknown): string {

@@ -1,5 +1,6 @@
 /** Messages between the pool and its search threads (plain data: they are structured-cloned). */
 import type { LlmsearchMatch, LlmsearchSkip } from "../../contract/tools/llmsearch.js";
+import type { WorkerInit } from "./worker.js";
 
 export interface Batch {
   id: number;
@@ -7,6 +8,14 @@ export interface Batch {
   index: number[];
   abs: string[];
   rel: string[];
+  /** The files' bytes, when the main thread already holds them (warm cache); else read from disk. */
+  bytes?: (Uint8Array | null)[];
+}
+
+/** Sets (or, for a reused thread, resets) the job a search thread runs. */
+export interface InitMessage {
+  t: "init";
+  init: WorkerInit;
 }
 
 export interface FileResult {

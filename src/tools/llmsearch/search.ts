@@ -21,12 +21,13 @@ import type {
 } from "../../contract/tools/llmsearch.js";
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
 import { walkFiles, type WalkEntry } from "../../text/walk.js";
+import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
-import { type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes } from "./file.js";
+import { type BinaryHead, classifyCached, type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes, type Skip } from "./file.js";
 import { compilePattern, questionOf } from "./pattern.js";
-import { prepare } from "./scan.js";
+import { mayMatch, prepare } from "./scan.js";
 import { FILE_TYPES, typeGlobs } from "./types.js";
-import type { Batch, BatchResult, FileResult } from "./protocol.js";
+import type { Batch, BatchResult, FileResult, InitMessage } from "./protocol.js";
 import type { WorkerInit } from "./worker.js";
 
 export interface SearchRequest {
@@ -116,7 +117,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
   const cwd = req.cwd ?? process.cwd();
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const starts = startsOf({ ...req, pattern: "" }, root, cwd);
-  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, globs: globsOf({ ...req, pattern: "" }) }).map((e) => e.rel);
+  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, globs: globsOf({ ...req, pattern: "" }), cache: warmCache() }).map((e) => e.rel);
   const unique = [...new Set(files)];
   const diagnostics: Diagnostic[] = [];
   if (unique.length === 0) {
@@ -152,14 +153,15 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   };
   const maxThreads = Math.max(1, req.threads ?? availableParallelism());
   // Threads boot while the walk runs, and files go to them as the walk finds them.
-  const pool = new Pool(init, req.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const cache = warmCache();
+  const pool = new Pool(init, req.timeoutMs ?? DEFAULT_TIMEOUT_MS, cache);
   const onlyFiles = starts.length > 0 && starts.every((a) => !isDir(a));
   const want = onlyFiles ? Math.min(maxThreads, starts.length) : maxThreads;
-  if (pattern.literal.length > 0) {
+  if (pattern.literal.length > 0 || cache) {
     // The main thread reads each file and looks for the literal (linear, cannot hang); only
     // files holding it go to a thread for the regex, and a pure literal needs no thread at all.
     pool.prefilter(want);
-    if (!pattern.pureLiteral) pool.grow(1);
+    if (!pattern.pureLiteral) pool.grow(pattern.literal.length > 0 ? 1 : want);
   } else pool.grow(want);
   const done = pool.start();
   let files: WalkEntry[];
@@ -172,6 +174,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
       hidden: req.hidden,
       noIgnore: req.noIgnore,
       globs,
+      cache,
       onFile: (e) => pool.add(e),
     });
     pool.finish();
@@ -310,9 +313,13 @@ class Pool {
   private fail: ((e: unknown) => void) | undefined;
   private timer: NodeJS.Timeout | undefined;
 
+  /** Bytes of queued files, when the warm cache held them (sent to the thread with the batch). */
+  private bytes = new Map<number, Buffer>();
+
   constructor(
     private readonly init: Omit<WorkerInit, "state">,
     private readonly timeoutMs: number,
+    private readonly cache?: WarmCache,
   ) {}
 
   prefilter(maxThreads: number): void {
@@ -327,7 +334,15 @@ class Pool {
     const sab = new SharedArrayBuffer(3 * 8);
     const state = new Float64Array(sab);
     state[1] = -1;
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { ...this.init, state: sab } satisfies WorkerInit });
+    let worker: Worker;
+    const idle = this.cache ? idleWorkers.pop() : undefined;
+    if (idle) {
+      // A thread kept from an earlier search: same code, new job.
+      dropListeners(idle);
+      idle.ref();
+      worker = idle;
+      worker.postMessage({ t: "init", init: { ...this.init, state: sab } } satisfies InitMessage);
+    } else worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { ...this.init, state: sab } satisfies WorkerInit });
     const slot: Slot = { worker, state, inflight: [] };
     worker.on("message", (r: BatchResult) => this.onResult(slot, r));
     worker.on("error", (e) =>
@@ -373,7 +388,7 @@ class Pool {
     this.files.push(entry);
     const pre = this.pre;
     if (pre) {
-      const got = readIfMayMatch(entry.abs, pre.job.maxFileSize, pre.job.compiled);
+      const got = this.cache ? this.readWarm(entry.abs, pre.job) : readIfMayMatch(entry.abs, pre.job.maxFileSize, pre.job.compiled);
       if (got === undefined) {
         this.searched++;
         return;
@@ -394,6 +409,7 @@ class Pool {
         if (r) this.results.set(entry.rel, r);
         return;
       }
+      if (this.cache) this.bytes.set(i, got);
       this.queue.push(i);
       if (this.queue.length >= PRE_BATCH) {
         if (this.queue.length >= 4 * PRE_BATCH) this.grow(pre.maxThreads);
@@ -403,6 +419,14 @@ class Pool {
     }
     this.queue.push(i);
     if (this.queue.length >= WALK_BATCH) this.feedAll();
+  }
+
+  /** readIfMayMatch's answer from the warm cache (the cold read for a file it does not keep). */
+  private readWarm(abs: string, job: FileJob): Buffer | BinaryHead | Skip | undefined {
+    const cached = (this.cache as WarmCache).read(abs);
+    if (!cached) return readIfMayMatch(abs, job.maxFileSize, job.compiled);
+    const got = classifyCached(cached, job.maxFileSize);
+    return Buffer.isBuffer(got) && !mayMatch(got, job.compiled) ? undefined : got;
   }
 
   finish(): void {
@@ -426,10 +450,12 @@ class Pool {
       const size = this.walking ? walkBatch : Math.max(1, Math.min(64, Math.ceil(this.queue.length / (this.slots.length * 4))));
       const take = this.queue.splice(0, size);
       const batch: Batch = { id: this.nextId++, index: take, abs: [], rel: [] };
+      if (this.cache) batch.bytes = [];
       for (const i of take) {
         const f = this.files[i] as WalkEntry;
         batch.abs.push(f.abs);
         batch.rel.push(f.rel);
+        batch.bytes?.push(this.bytes.get(i) ?? null);
       }
       slot.inflight.push(batch);
       this.pending++;
@@ -490,6 +516,32 @@ class Pool {
     if (this.timer) clearInterval(this.timer);
     const slots = this.slots;
     this.slots = [];
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    const ending: Promise<number>[] = [];
+    for (const s of slots) {
+      // A long-lived process keeps idle threads for the next search; one still busy (a failed
+      // search) is ended, since its late answers would reach the next search.
+      if (this.cache && s.inflight.length === 0 && idleWorkers.length < availableParallelism()) keepIdle(s.worker);
+      else ending.push(s.worker.terminate());
+    }
+    await Promise.all(ending);
   }
+}
+
+/** Search threads between searches (warm cache only): unreferenced, so they never hold a process open. */
+const idleWorkers: Worker[] = [];
+
+/** Only ours: Worker keeps internal listeners (its port's ref-counting) that must stay. */
+function dropListeners(w: Worker): void {
+  for (const ev of ["message", "error", "exit"]) w.removeAllListeners(ev);
+}
+
+function keepIdle(w: Worker): void {
+  dropListeners(w);
+  w.on("error", () => undefined);
+  w.once("exit", () => {
+    const at = idleWorkers.indexOf(w);
+    if (at !== -1) idleWorkers.splice(at, 1);
+  });
+  w.unref();
+  idleWorkers.push(w);
 }

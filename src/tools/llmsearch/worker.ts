@@ -2,11 +2,12 @@
  * A search thread: takes batches of files, reads and searches each, and answers once per batch
  * (per-file messages cost more than the search of a small file). Before each file it stamps
  * which file and when into shared memory, so the pool can see a file that runs past the time
- * budget and terminate the thread.
+ * budget and terminate the thread. In a long-lived process a thread is reused by the next
+ * search, which sends it its job first.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { type FileJob, searchFile } from "./file.js";
-import type { Batch, BatchResult, FileResult } from "./protocol.js";
+import { type FileJob, searchBytes, searchFile } from "./file.js";
+import type { Batch, BatchResult, FileResult, InitMessage } from "./protocol.js";
 import { prepare, type ScanOptions } from "./scan.js";
 
 export interface WorkerInit {
@@ -18,18 +19,33 @@ export interface WorkerInit {
   state: SharedArrayBuffer;
 }
 
-const init = workerData as WorkerInit;
-const job: FileJob = { compiled: prepare(init.scan), maxFileSize: init.maxFileSize, countOnly: init.countOnly };
-const state = new Float64Array(init.state);
+let job: FileJob | undefined;
+let state: Float64Array<ArrayBufferLike> = new Float64Array(1);
 
-parentPort?.on("message", (batch: Batch) => {
+function setup(init: WorkerInit): void {
+  job = { compiled: prepare(init.scan), maxFileSize: init.maxFileSize, countOnly: init.countOnly };
+  state = new Float64Array(init.state);
+}
+
+if (workerData) setup(workerData as WorkerInit);
+
+parentPort?.on("message", (msg: Batch | InitMessage) => {
+  if ("t" in msg) {
+    setup(msg.init);
+    return;
+  }
+  const batch = msg;
+  const j = job as FileJob;
   const results: FileResult[] = [];
   let searched = 0;
   state[0] = batch.id;
   for (let k = 0; k < batch.index.length; k++) {
     state[2] = Date.now();
     state[1] = k;
-    const r = searchFile(batch.index[k] as number, batch.abs[k] as string, batch.rel[k] as string, job);
+    const i = batch.index[k] as number;
+    const bytes = batch.bytes?.[k];
+    // Bytes sent along were classified as searchable text by the main thread already.
+    const r = bytes ? searchBytes(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), i, batch.rel[k] as string, j) : searchFile(i, batch.abs[k] as string, batch.rel[k] as string, j);
     if (r === undefined || r.skip === undefined) searched++;
     if (r !== undefined) results.push(r);
   }
