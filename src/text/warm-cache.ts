@@ -34,9 +34,6 @@ function same(a: Stamp, st: Stats): boolean {
   return a.mtimeMs === st.mtimeMs && a.ctimeMs === st.ctimeMs && a.size === st.size && a.ino === st.ino;
 }
 
-function racy(st: Stamp): boolean {
-  return Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < RACY_MS;
-}
 
 /** A file's bytes as cached: whole, or (a NUL in the first block: binary) just that first block. */
 export interface CachedFile {
@@ -61,6 +58,11 @@ export interface WarmCacheOptions {
   maxBytes?: number;
   /** Files larger than this are never kept. */
   maxFileBytes?: number;
+  /**
+   * Stamps this recent are re-read rather than trusted (default 2000 ms). Tests set 0 to
+   * exercise the stat checks alone; no process should.
+   */
+  racyMs?: number;
 }
 
 export interface WarmCacheStats {
@@ -92,6 +94,13 @@ export class WarmCache {
   constructor(opts: WarmCacheOptions = {}) {
     this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
     this.maxFileBytes = opts.maxFileBytes ?? 8 * 1024 * 1024;
+    this.racyMs = opts.racyMs ?? RACY_MS;
+  }
+
+  private readonly racyMs: number;
+
+  private racy(st: Stamp): boolean {
+    return Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < this.racyMs;
   }
 
   /** readdirSync(dir, { withFileTypes: true }), reused while the directory's stat is unchanged. Throws as readdirSync. */
@@ -101,7 +110,7 @@ export class WarmCache {
     if (hit && !hit.racy && same(hit.stamp, st)) return hit.entries;
     const entries = readdirSync(dir, { withFileTypes: true });
     const stamp = stampOf(st);
-    this.dirs.set(dir, { stamp, racy: racy(stamp), entries });
+    this.dirs.set(dir, { stamp, racy: this.racy(stamp), entries });
     if (this.dirs.size > 200_000) this.dirs.clear();
     return entries;
   }
@@ -123,7 +132,7 @@ export class WarmCache {
       text = undefined;
     }
     const stamp = st ? stampOf(st) : undefined;
-    this.rules.set(path, { stamp, racy: stamp ? racy(stamp) : false, text });
+    this.rules.set(path, { stamp, racy: stamp ? this.racy(stamp) : false, text });
     if (this.rules.size > 200_000) this.rules.clear();
     return text;
   }
@@ -162,7 +171,7 @@ export class WarmCache {
     const stamp = stampOf(st);
     const nul = bytes.subarray(0, HEAD_BLOCK).indexOf(0);
     const entry: FileEntry =
-      nul === -1 ? { bytes, size: bytes.length, stamp, racy: racy(stamp) } : { bytes: Buffer.from(bytes.subarray(0, HEAD_BLOCK)), size: bytes.length, earlyNul: nul, stamp, racy: racy(stamp) };
+      nul === -1 ? { bytes, size: bytes.length, stamp, racy: this.racy(stamp) } : { bytes: Buffer.from(bytes.subarray(0, HEAD_BLOCK)), size: bytes.length, earlyNul: nul, stamp, racy: this.racy(stamp) };
     this.files.set(abs, entry);
     this.bytes += entry.bytes.length;
     while (this.bytes > this.maxBytes) {
@@ -212,6 +221,13 @@ export function enableWarmCache(opts: WarmCacheOptions = {}): WarmCache {
 export function disableWarmCache(): void {
   current?.clear();
   current = undefined;
+}
+
+/** Installs `c` as the process's cache (undefined: none); returns the one it replaces. */
+export function useWarmCache(c: WarmCache | undefined): WarmCache | undefined {
+  const was = current;
+  current = c;
+  return was;
 }
 
 /** The process's warm cache, when enabled. */
