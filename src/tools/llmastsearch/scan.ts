@@ -15,6 +15,7 @@ import { makeSpan } from "../../text/span.js";
 import { languageInfo, parserFor, type LanguageId } from "../../lang/registry.js";
 import { TOOL } from "./codes.js";
 import { compileQuery, type QuerySource } from "./query.js";
+import type { TreeCache } from "./warm.js";
 
 export interface Capture {
   name: string;
@@ -77,10 +78,14 @@ export async function reclaim(): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-export function scanFile(file: ScanFile, opts: ScanOptions): ScanResult {
+/** `trees`: the main thread's warm tree cache in a long-lived process (see warm.ts). */
+export function scanFile(file: ScanFile, opts: ScanOptions, trees?: TreeCache): ScanResult {
   let bytes: Buffer;
+  const cached = trees?.current(file.abs);
+  const hit = cached && trees?.get(file.abs, cached, file.language);
+  if (hit) return matchTree(file, opts, hit.bytes, hit.decoded, hit.tree);
   try {
-    bytes = readFileSync(file.abs);
+    bytes = cached ? cached.bytes : readFileSync(file.abs);
   } catch (e) {
     return { rel: file.rel, ok: false, reason: "unreadable", detail: (e as Error).message };
   }
@@ -97,6 +102,11 @@ export function scanFile(file: ScanFile, opts: ScanOptions): ScanResult {
   } catch (e) {
     return { rel: file.rel, ok: false, reason: "parse_failed", detail: (e as Error).message };
   }
+  if (cached && trees) trees.put(file.abs, cached, file.language, { bytes, decoded, tree });
+  return matchTree(file, opts, bytes, decoded, tree);
+}
+
+function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: ReturnType<typeof decodeBytes>, tree: ReturnType<ReturnType<typeof parserFor>["parse"]>): ScanResult {
   const { query, rootTypes, kindsOnly } = compileQuery(file.language, opts.source);
   const raw =
     kindsOnly && !opts.noFastPath

@@ -16,6 +16,8 @@ import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
 import { compareMatches, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
 import type { WorkerJob } from "./worker.js";
+import { type TreeCache, treeCache, warmLater } from "./warm.js";
+import { warmCache } from "../../text/warm-cache.js";
 
 export interface SearchRequest {
   /** Real absolute workspace root. */
@@ -102,8 +104,10 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
   const threadsWanted = Math.max(1, req.threads ?? Math.min(availableParallelism(), 8));
   const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
-  // Start the workers now so their module loading overlaps the walk; ended if not needed.
-  const workers = threadsWanted > 1 && !explicitFilesOnly ? startWorkers(threadsWanted - 1) : [];
+  const trees = treeCache();
+  // Start the workers now so their module loading overlaps the walk; ended if not needed. Warm,
+  // most trees are usually kept: workers start after the walk, only for enough files to parse.
+  const workers = threadsWanted > 1 && !explicitFilesOnly && !trees ? startWorkers(threadsWanted - 1) : [];
   try {
     let symlinks = 0;
     const walked = walkFiles({
@@ -112,6 +116,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
       globs: req.globs,
       hidden: req.hidden,
       noIgnore: req.noIgnore,
+      cache: warmCache(),
       onSkip: (_rel, why) => {
         if (why === "symlink") symlinks++;
       },
@@ -186,7 +191,19 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     const todo = files.filter((f) => usable.has(f.language));
 
     const opts: ScanOptions = { source: req.query, capture: req.capture, context, maxFileBytes };
-    const results = await runParallel(todo, opts, workers);
+    let results: ScanResult[];
+    if (trees) {
+      // Kept trees are matched here and now; the rest are parsed, by threads when they are many.
+      const hot: ScanFile[] = [];
+      const cold: ScanFile[] = [];
+      for (const f of todo) (trees.has(f.abs, f.language) ? hot : cold).push(f);
+      const mine = hot.map((f) => scanFile(f, opts, trees));
+      if (threadsWanted > 1 && cold.length >= PARALLEL_MIN_FILES) workers.push(...startWorkers(threadsWanted - 1));
+      results = [...mine, ...(await runParallel(cold, opts, workers, trees))];
+      // Trees parsed by threads were not kept: parse them here between requests, once.
+      const noMatches: ScanOptions = { ...opts, context: 0 };
+      for (const f of cold) if (!trees.has(f.abs, f.language)) warmLater(f.abs, f.language, () => void scanFile(f, noMatches, trees));
+    } else results = await runParallel(todo, opts, workers);
 
     const all: AstMatch[] = [];
     const skipped = new Map<string, string[]>();
@@ -279,11 +296,11 @@ function orderData(d: SearchData): SearchData {
 }
 
 /** Main thread and workers take files from one shared counter; results come back in any order. */
-async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[]): Promise<ScanResult[]> {
+async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[], trees?: TreeCache): Promise<ScanResult[]> {
   if (files.length < PARALLEL_MIN_FILES || workers.length === 0) {
     const out: ScanResult[] = [];
     for (const f of files) {
-      out.push(scanFile(f, opts));
+      out.push(scanFile(f, opts, trees));
       await reclaim();
     }
     return out;
@@ -318,7 +335,7 @@ async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker
   for (;;) {
     const i = Atomics.add(shared, 0, 1);
     if (i >= files.length) break;
-    mine.push(scanFile(files[i] as ScanFile, opts));
+    mine.push(scanFile(files[i] as ScanFile, opts, trees));
     await reclaim();
   }
   const theirs = await Promise.all(pending);
