@@ -86,7 +86,7 @@ const BUNDLES = [
   { tool: "magellan", entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs", keepDynamic: true },
   { tool: "mdsel", entry: "dist/src/cli/mdsel.js", out: "dist/src/cli/mdsel.bundle.cjs", keepDynamic: false },
   // The other tools: one bundle each, run as mdsel's is.
-  ...["llmsearch", "llmastsearch", "llmtransform", "llmfilewrite"].map((tool) => ({
+  ...["llmsearch", "llmastsearch", "llmtransform", "llmfilewrite", "splice"].map((tool) => ({
     tool,
     entry: `dist/src/cli/${tool}.js`,
     out: `dist/src/cli/${tool}.bundle.cjs`,
