@@ -12,17 +12,27 @@ const WRAPPERS = new Set(["decorated_definition", "export_statement", "template_
 /** Leading siblings that belong to the definition after them. */
 const ATTRIBUTES = new Set(["attribute_item", "decorator", "annotation", "marker_annotation", "attribute_declaration"]);
 const ANNOTATIONS = new Set(["annotation", "marker_annotation"]);
+/** Statements that hold one declaration: with a single one, the statement is the definition. */
+const HOLDERS = new Set(["lexical_declaration", "variable_declaration", "expression_statement", "var_declaration", "const_declaration", "type_declaration"]);
 
-export interface Extent {
-  /** The definition node's own range. */
+export interface Level {
   start: number;
   end: number;
+}
+
+export interface Extent {
+  /** The definition node's own range (past a statement that holds only it). */
+  start: number;
+  /** End of the outermost level: what a delete removes up to. */
+  end: number;
   /**
-   * Every start the definition can be said to have, innermost first: the node itself, then past
-   * its wrappers, annotations, decorators, attributes and doc comments. The last one is the full
-   * extent a delete removes.
+   * Every range the definition can be said to have, innermost first: the symbol's own span, the
+   * node, then past its wrappers, annotations, decorators, attributes and doc comments. The last
+   * one is the full extent a delete removes.
    */
-  starts: number[];
+  levels: Level[];
+  /** Start of the outermost level. */
+  full: number;
   node: Parser.SyntaxNode;
   tree: Parser.Tree;
 }
@@ -54,28 +64,36 @@ export function definitionExtent(language: LanguageId, text: string, start: numb
   let node: Parser.SyntaxNode | null = tree.rootNode.descendantForIndex(start, Math.max(start, end - 1));
   while (node && (node.startIndex > start || node.endIndex < end)) node = node.parent;
   if (!node) node = tree.rootNode;
-  const starts: number[] = [];
-  // Java keeps annotations inside the declaration's modifiers: the text after them is the
-  // innermost start, so a new text without annotations keeps the old ones.
+  while (node.parent && HOLDERS.has(node.parent.type) && node.parent.namedChildren.filter((c) => !isComment(c)).length === 1) node = node.parent;
+  const levels: Level[] = [];
+  const add = (s: number, e: number): void => {
+    const last = levels[levels.length - 1];
+    if (!last || s < last.start || e > last.end) levels.push({ start: s, end: e });
+  };
+  if (start > node.startIndex || end < node.endIndex) add(start, end);
+  // Java keeps annotations inside the declaration's modifiers: the text after them is an inner
+  // start, so a new text without annotations keeps the old ones.
   const mods = node.children.find((c) => c.type === "modifiers");
   if (mods && node.startIndex === mods.startIndex) {
     const rest = [...mods.children, ...node.children.slice(node.children.indexOf(mods) + 1)].find((c) => !ANNOTATIONS.has(c.type) && !isComment(c));
-    if (rest && rest.startIndex > node.startIndex && startsLine(text, rest.startIndex)) starts.push(rest.startIndex);
+    if (rest && rest.startIndex > node.startIndex && startsLine(text, rest.startIndex)) add(rest.startIndex, node.endIndex);
   }
-  starts.push(node.startIndex);
+  add(node.startIndex, node.endIndex);
   let outer = node;
   while (outer.parent && WRAPPERS.has(outer.parent.type) && outer.parent.endIndex >= outer.endIndex) {
     outer = outer.parent;
-    if (outer.startIndex < (starts[starts.length - 1] as number)) starts.push(outer.startIndex);
+    add(outer.startIndex, outer.endIndex);
   }
+  const outerEnd = outer.endIndex;
   for (let prev = outer.previousSibling; prev; prev = prev.previousSibling) {
     if (!isComment(prev) && !ATTRIBUTES.has(prev.type)) break;
-    const gap = text.slice(prev.endIndex, starts[starts.length - 1]);
+    const gap = text.slice(prev.endIndex, (levels[levels.length - 1] as Level).start);
     if (!/^\s*$/.test(gap) || (gap.match(/\n/g)?.length ?? 0) > 1) break;
     if (!startsLine(text, prev.startIndex)) break;
-    starts.push(prev.startIndex);
+    add(prev.startIndex, outerEnd);
   }
-  return { start: node.startIndex, end: node.endIndex, starts, node, tree };
+  const full = (levels[levels.length - 1] as Level).start;
+  return { start: node.startIndex, end: outerEnd, levels, full, node, tree };
 }
 
 type Head = { kind: "comment" | "attribute" | "word"; word: string };
@@ -92,13 +110,15 @@ export function headOf(language: LanguageId, s: string): Head {
  * (a doc comment replaces the doc comment and all after it; `export function` replaces the
  * export statement; a bare `def` keeps the decorators above it).
  */
-export function chooseStart(language: LanguageId, text: string, ext: Extent, replacement: string): number {
+export function chooseLevel(language: LanguageId, text: string, ext: Extent, replacement: string): Level {
   const want = headOf(language, replacement);
-  const heads = ext.starts.map((s) => ({ s, h: headOf(language, text.slice(s, s + 200)) }));
-  const same = heads.filter(({ h }) => h.kind === want.kind && (want.kind !== "word" || h.word === want.word));
-  if (same.length > 0) return (same[same.length - 1] as { s: number }).s;
-  if (want.kind === "word") return ext.starts[0] as number;
-  return ext.starts[ext.starts.length - 1] as number;
+  const same = ext.levels.filter((l) => {
+    const h = headOf(language, text.slice(l.start, l.start + 200));
+    return h.kind === want.kind && (want.kind !== "word" || h.word === want.word);
+  });
+  if (same.length > 0) return same[same.length - 1] as Level;
+  if (want.kind === "word") return ext.levels.find((l) => l.start === ext.start) ?? (ext.levels[0] as Level);
+  return ext.levels[ext.levels.length - 1] as Level;
 }
 
 const lead = (line: string): string => /^[ \t]*/.exec(line)?.[0] ?? "";
@@ -119,7 +139,10 @@ export function reindent(block: string, target: string, hint: number, eol: strin
   const first = lines[0] as string;
   const rest = lines.slice(1).filter((l) => l.trim() !== "");
   let header = lead(first).length;
-  if (header === 0 && rest.length > 0) {
+  // A doc comment or decorator first: the definition's own line says where the text stood.
+  const code = /^[ \t]*(\/\/|\/\*|#|@|\[\[)/.test(first) ? rest.find((l) => /^[ \t]*[A-Za-z_$]/.test(l)) : undefined;
+  if (header === 0 && code !== undefined) header = lead(code).length;
+  else if (header === 0 && rest.length > 0) {
     const last = rest[rest.length - 1] as string;
     const minRest = Math.min(...rest.map((l) => lead(l).length));
     if (CLOSER.test(last)) header = lead(last).length;

@@ -9,7 +9,7 @@ import { decodeBytes } from "../../text/decode.js";
 import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
 import { CODES } from "./codes.js";
-import { chooseStart, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
+import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
 import { planRename, type RenameLocation } from "./seam.js";
 import type { Sym, Workspace } from "./workspace.js";
 import type { ApplyFilesStep, DeleteStep, EditStep, InsertStep, PatchStep, RenameStep } from "../../contract/tools/splice.js";
@@ -85,8 +85,9 @@ export function patch(ws: Workspace, step: PatchStep): StepReport {
       repl = eol + inner + reindent(content, inner, inner.length, eol) + eol + header;
     }
   } else {
-    from = chooseStart(sym.language, text, ext, content);
-    to = ext.end;
+    const level = chooseLevel(sym.language, text, ext, content);
+    from = level.start;
+    to = level.end;
     const target = indentOf(text, from);
     repl = reindent(content, target, target.length, eol);
   }
@@ -113,7 +114,7 @@ export function insert(ws: Workspace, step: InsertStep): StepReport {
   const d = textOf(ws, rel);
   const text = d.text;
   const ext = definitionExtent(anchor.language, text, d.toIndex(anchor.byte_start), d.toIndex(anchor.byte_end));
-  const full = ext.starts[ext.starts.length - 1] as number;
+  const full = ext.full;
   const target = indentOf(text, full);
   const eol = eolOf(text);
   // The file's own spacing between this definition and its siblings.
@@ -152,7 +153,7 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
   const d = textOf(ws, rel);
   const text = d.text;
   const ext = definitionExtent(sym.language, text, d.toIndex(sym.byte_start), d.toIndex(sym.byte_end));
-  const full = ext.starts[ext.starts.length - 1] as number;
+  const full = ext.full;
   let from = startsLine(text, full) ? lineStart(text, full) : full;
   const le = lineEnd(text, ext.end);
   let to = text.slice(ext.end, le).trim() === "" ? Math.min(le + 1, text.length) : ext.end;
@@ -209,7 +210,7 @@ export function edit(ws: Workspace, step: EditStep): StepReport {
   if (step.symbol !== undefined || step.symbol_id !== undefined) {
     const sym = ws.resolve({ file: rel, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
     const ext = definitionExtent(sym.language, text, d.toIndex(sym.byte_start), d.toIndex(sym.byte_end));
-    lo = ext.starts[ext.starts.length - 1] as number;
+    lo = ext.full;
     hi = ext.end;
     scope = `${sym.scoped_name} in ${rel}`;
   }

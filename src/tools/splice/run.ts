@@ -122,7 +122,21 @@ function describe(req: MutationRequest): string {
     .reduce<string>((acc, [k, v]) => `${acc} --${k.replace(/_/g, "-")}${v === true ? "" : ` ${JSON.stringify(v)}`}`, req.command);
 }
 
+/** A ToolError as the outcome the adapters print (status error, nothing written). */
+export function failed(op: string, e: unknown, workspace?: string): SpliceOutcome {
+  if (!(e instanceof ToolError)) throw e;
+  return { operationType: op, status: "error", message: e.message, exitCode: e.exitCode, workspace, error: e.toDiagnostic(TOOL), diagnostics: [] };
+}
+
 export async function runMutation(req: MutationRequest, options: RunOptions = {}): Promise<SpliceOutcome> {
+  try {
+    return await mutate(req, options);
+  } catch (e) {
+    return failed(req.command, e);
+  }
+}
+
+async function mutate(req: MutationRequest, options: RunOptions): Promise<SpliceOutcome> {
   const op = req.command;
   const root = findWorkspaceRoot(TOOL, req.root, options.cwd);
   const diagnostics: Diagnostic[] = [];
