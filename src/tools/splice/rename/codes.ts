@@ -16,6 +16,7 @@ export const RENAME_CODES = {
   target_mismatch: "SPLICE_E207",
   outside_root: "SPLICE_E208",
   same_name: "SPLICE_E209",
+  stale_index: "SPLICE_E210",
 } as const;
 
 /** Notes and warnings a plan carries (not failures). */

@@ -8,6 +8,8 @@ import { renameError } from "./codes.js";
 import { assertIdentifier } from "./identifiers.js";
 import { Sources } from "./sources.js";
 import { renameTypeScript } from "./typescript.js";
+import { fallbackNote, renameWithServer, serverFor } from "./lsp.js";
+import { renameFromIndex } from "./fallback.js";
 import type { RenamePlan, RenameRequest } from "./types.js";
 
 export type { Evidence, RenameLocation, RenamePlan, RenameRequest, RenameTarget } from "./types.js";
@@ -26,7 +28,10 @@ export async function planRename(req: RenameRequest): Promise<RenamePlan> {
     case "tsx":
     case "javascript":
       return renameTypeScript(sources, target, newName);
-    default:
-      throw renameError("no_engine", `no rename engine for ${target.language} yet`, "Rename by hand with splice edit.", { file: target.file });
+    default: {
+      const server = serverFor(target.language, sources.root, sources.abs(target.file));
+      if ("absent" in server) return renameFromIndex(sources, target, newName, req.allowHeuristic ?? false, [fallbackNote(target.language, server.absent)]);
+      return renameWithServer(sources, target, newName, server);
+    }
   }
 }
