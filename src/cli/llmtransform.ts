@@ -145,7 +145,7 @@ void runCli(program, TOOL, { kind: "operation", operationType: "edit" }, async (
   let envelope: Record<string, unknown>;
   let exitCode;
   try {
-    const outcome = transform(request, { root, dryRun: opts.dryRun, partial: opts.partial, beforeRename });
+    const outcome = await transform(request, { root, dryRun: opts.dryRun, partial: opts.partial, beforeRename });
     envelope = operationEnvelope(TOOL, "edit", outcome.status, outcome.message, {
       workspace: root,
       result: outcome.result,

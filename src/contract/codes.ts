@@ -12,6 +12,13 @@ export const COMMON_CODES = {
   invalid_request: "E005",
   binary_file: "E006",
   file_too_large: "E007",
+  // The change pipeline (src/change/), shared by every writer.
+  path_forbidden: "E010",
+  file_busy: "E011",
+  changed_on_disk: "E012",
+  journal_recovery: "E013",
+  undo_refused: "E014",
+  operation_not_found: "E015",
   internal: "E999",
 } as const;
 

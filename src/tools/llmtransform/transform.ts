@@ -1,16 +1,17 @@
 /**
  * llmtransform as a plain function: request -> outcome. Reads the file, checks the checksum,
- * plans the edits (plan.ts) and writes the result atomically. Every failure leaves the file's
- * bytes as they were: nothing is written until the whole plan is known, the write goes to a temp
- * file renamed over the target, and the checksum is verified again right before that rename.
+ * plans the edits (plan.ts) and commits the result through the shared change pipeline
+ * (src/change/): under a lock every writer of the toolset honours, the file is re-read and must
+ * still hold the bytes the plan was made from, then a temp file is renamed over it. Every failure
+ * leaves the file's bytes as they were.
  */
 import { W_OK, X_OK } from "node:constants";
-import { accessSync, lstatSync, readFileSync, readdirSync, realpathSync, statSync, unlinkSync, type Stats } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { accessSync, lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { basename, dirname, relative, sep } from "node:path";
 import { EXIT, type ExitCode, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import type { LlmtransformResult } from "../../contract/tools/llmtransform.js";
-import { atomicWriteFileSync } from "../../text/atomic.js";
+import { assertWritablePath, commitChange } from "../../change/index.js";
 import { checksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
 import { CODES, TOOL } from "./codes.js";
@@ -48,7 +49,7 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-export function transform(req: EditRequest, options: TransformOptions): TransformOutcome {
+export async function transform(req: EditRequest, options: TransformOptions): Promise<TransformOutcome> {
   const { abs, rel } = resolveInRoot(TOOL, options.root, req.file_path, options.cwd);
   let st: Stats;
   try {
@@ -75,6 +76,8 @@ export function transform(req: EditRequest, options: TransformOptions): Transfor
       remediation: "Name a regular file; directories, devices and pipes cannot be edited.",
     });
   }
+  // .git/, .magellan/, .splice/ (and links into them) are never edited, not even in a dry run.
+  assertWritablePath(options.root, rel, TOOL);
   // Write through a symlink to its target: renaming over the link would replace the link itself.
   // resolveInRoot has already refused links that lead outside the root.
   const target = realpathSync(abs);
@@ -136,7 +139,6 @@ export function transform(req: EditRequest, options: TransformOptions): Transfor
   if (plan.applied > 0) result.final_checksum = checksum(plan.output);
   if (changes && !options.dryRun) {
     assertWritable(target, rel);
-    diagnostics.push(...removeStaleTemps(target, rel));
     if (st.nlink > 1) {
       diagnostics.push(
         note(
@@ -148,25 +150,28 @@ export function transform(req: EditRequest, options: TransformOptions): Transfor
       );
     }
     try {
-      atomicWriteFileSync(target, plan.output, {
-        beforeRename: (temp) => {
-          options.beforeRename?.(temp);
-          // The guard against a concurrent writer: the bytes under the name must still be the
-          // ones the plan was made from. (A writer slipping in between this read and the rename,
-          // microseconds, is not caught: POSIX offers no compare-and-rename.)
-          if (checksum(readFileSync(target)) !== current) {
-            throw new ToolError({
-              code: CODES.changed_during_write,
-              error: "changed_during_write",
-              message: `${rel} was changed by someone else while llmtransform was writing it; nothing written`,
-              file: rel,
-              remediation: `Re-read ${rel}, recompute the edits, and retry with its new checksum.`,
-            });
-          }
-        },
-      });
+      // The shared change pipeline: a per-file lock held by every writer of the toolset from the
+      // re-read through the rename, so two llmtransform calls with the same expected checksum
+      // cannot both apply (issue 18.1); the directory is re-checked at write time (18.4).
+      const commit = await commitChange(
+        { root: options.root, tool: TOOL, command: `edit ${rel}`, files: [{ path: toRootRel(options.root, target), before: original, after: plan.output }] },
+        { beforeRename: options.beforeRename ? (temps) => temps.forEach((t) => options.beforeRename?.(t)) : undefined },
+      );
+      for (const t of commit.removed_temps ?? []) diagnostics.push(note(CODES.stale_temp_removed, `removed ${basename(t)}, left beside ${rel} by an interrupted run`, "note", rel));
     } catch (e) {
-      if (e instanceof ToolError) throw e;
+      if (e instanceof ToolError) {
+        if (e.error === "changed_on_disk") {
+          throw new ToolError({
+            code: CODES.changed_during_write,
+            error: "changed_during_write",
+            message: `${rel} was changed by someone else while llmtransform was writing it; nothing written`,
+            file: rel,
+            note: e.message,
+            remediation: `Re-read ${rel}, recompute the edits, and retry with its new checksum.`,
+          });
+        }
+        throw e;
+      }
       const code = (e as NodeJS.ErrnoException).code;
       if (code === "EACCES" || code === "EPERM" || code === "EROFS") throw readOnly(rel, `cannot write next to ${rel} (${code})`);
       throw ioError(rel, e);
@@ -188,6 +193,11 @@ export function transform(req: EditRequest, options: TransformOptions): Transfor
   }
   const message = `${dry}${verb} ${plural(plan.applied, "edit")} to ${rel}${tail}`;
   return { status: "ok", message, exitCode: EXIT.ok, result, diagnostics };
+}
+
+function toRootRel(root: string, abs: string): string {
+  const r = relative(root, abs);
+  return sep === "/" ? r : r.split(sep).join("/");
 }
 
 function invalidEditsDiagnostic(message: string, rel: string, edits: LlmtransformResult["edits"]): Diagnostic {
@@ -249,44 +259,4 @@ function writeBlocker(target: string): string | undefined {
 function assertWritable(target: string, rel: string): void {
   const why = writeBlocker(target);
   if (why) throw readOnly(rel, why);
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * A process killed mid-write leaves its temp file (`.<name>.<pid>.<hex>.tmp`, src/text/atomic.ts)
- * beside the target; the target itself is intact. Remove those of this file whose writer is dead.
- */
-function removeStaleTemps(target: string, rel: string): Diagnostic[] {
-  const dir = dirname(target);
-  const name = basename(target);
-  const out: Diagnostic[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync(dir);
-  } catch {
-    return out;
-  }
-  const prefix = `.${name}.`;
-  for (const entry of entries) {
-    if (!entry.startsWith(prefix) || !entry.endsWith(".tmp")) continue;
-    const m = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(entry.slice(prefix.length));
-    if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid === process.pid || pidAlive(pid)) continue;
-    try {
-      unlinkSync(join(dir, entry));
-      out.push(note(CODES.stale_temp_removed, `removed ${entry}, left beside ${rel} by an interrupted run (pid ${pid})`, "note", rel));
-    } catch {
-      // Someone else removed it first, or we may not: either way it is not ours to fret over.
-    }
-  }
-  return out;
 }

@@ -4,9 +4,10 @@
  * When `go` is not installed (as on the reference machine) the gate reports that it did not run.
  */
 import { existsSync, writeFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { runProcess, which, withTempDir } from "../process.js";
-import type { ContentPositions } from "../positions.js";
+import { dirname, join, relative, resolve } from "node:path";
+import type { ChangeCheck, ChangeCheckContext, ChangeFileInput, Raw } from "../change.js";
+import { findUp, runProcess, which, withTempDir } from "../process.js";
+import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
 
@@ -56,4 +57,123 @@ export async function checkGo(ctx: CheckContext, content: Uint8Array, pos: Conte
     if (r.status !== 0 && diagnostics.length === 0) return failed(ctx, "go vet", r.stderr || `exit ${r.status}`);
     return { ran: ran.join(" + "), diagnostics };
   });
+}
+
+const BUILD_LINE = /^(?:vet: )?(\S.*?\.go):(\d+):(\d+): (.*)$/;
+
+/**
+ * Go over a whole change: `go build -overlay ./...` of each touched module (every package, so a
+ * caller in a package the change did not touch that no longer compiles counts) and `go vet
+ * -overlay` of the touched packages that already have a directory (vet cannot enter one that
+ * exists only in the overlay), once with the before contents and once with the after contents.
+ * A deleted file is an empty overlay entry. Files outside any module get the per-file check.
+ */
+export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeCheck> {
+  const go = which("go", ctx.env);
+  const language = "go" as const;
+  if (!go) {
+    return {
+      run: { language, checker: "go", status: "absent", reason: "go was not found on PATH. Install Go (https://go.dev/dl or Debian: apt-get install golang-go) to type-check Go files." },
+      before: [],
+      after: [],
+      notes: [],
+    };
+  }
+  const version = await goVersion(go, ctx);
+  const modules = new Map<string, ChangeFileInput[]>();
+  for (const f of ctx.files) {
+    const abs = join(ctx.root, f.path);
+    const mod = findUp(dirname(abs), ctx.root, ["go.mod"]);
+    const key = mod?.dir ?? "";
+    modules.set(key, [...(modules.get(key) ?? []), f]);
+  }
+  const before: Raw[] = [];
+  const after: Raw[] = [];
+  const ran: string[] = [];
+  const notes: Raw[] = [];
+  for (const [modDir, files] of modules) {
+    if (!modDir) {
+      for (const f of files) {
+        notes.push({ level: "warning", message: `${f.path} is in no Go module (no go.mod up to the workspace root): its package was checked alone, callers elsewhere were not`, file: f.path, code: "checker.scope", source: "validate" });
+      }
+      return { run: { language, checker: "go (no go.mod)", version, status: "failed", reason: "no go.mod above the changed files: the package cannot be built as part of a module" }, before, after, notes };
+    }
+    const r = await withTempDir("llmfilewrite-go-", async (tmp) => {
+      const phase = async (which: "before" | "after"): Promise<Raw[] | { status: "timeout" | "failed"; reason: string }> => {
+        const replace: Record<string, string> = {};
+        const back = new Map<string, ChangeFileInput>();
+        files.forEach((f, i) => {
+          const abs = join(ctx.root, f.path);
+          const bytes = which === "before" ? f.before : f.after;
+          back.set(abs, f);
+          if (bytes === null) {
+            if (existsSync(abs)) replace[abs] = "";
+            return;
+          }
+          const copy = join(tmp, `${which}-${i}.go`);
+          writeFileSync(copy, bytes);
+          replace[abs] = copy;
+          back.set(copy, f);
+        });
+        const overlay = join(tmp, `${which}.json`);
+        writeFileSync(overlay, JSON.stringify({ Replace: replace }));
+        const env = { ...ctx.env, GOFLAGS: "", GO111MODULE: "on" };
+        const build = await runProcess(go, ["build", `-overlay=${overlay}`, "-o", "/dev/null", "./..."], { cwd: modDir, timeoutMs: ctx.timeoutMs, env });
+        if (build.timedOut) return { status: "timeout", reason: `go build gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s` };
+        const pkgs = [...new Set(files.map((f) => dirname(join(ctx.root, f.path))).filter((d) => existsSync(d)))].map((d) => `./${relative(modDir, d)}`.replace(/\/$/, ""));
+        let vetOut = "";
+        if (build.status === 0 && pkgs.length > 0) {
+          const vet = await runProcess(go, ["vet", `-overlay=${overlay}`, ...pkgs], { cwd: modDir, timeoutMs: ctx.timeoutMs, env });
+          if (vet.timedOut) return { status: "timeout", reason: `go vet gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s` };
+          vetOut = vet.stderr;
+        }
+        const found = parseBuild(ctx, modDir, build.stderr + "\n" + vetOut, back, which === "after");
+        if (build.status !== 0 && found.length === 0) return { status: "failed", reason: (build.stderr || `exit ${build.status}`).trim().slice(0, 500) };
+        return found;
+      };
+      const b = await phase("before");
+      const a = await phase("after");
+      return { b, a };
+    });
+    if (!Array.isArray(r.b) || !Array.isArray(r.a)) {
+      const bad = (!Array.isArray(r.a) ? r.a : r.b) as { status: "timeout" | "failed"; reason: string };
+      return { run: { language, checker: "go build + go vet -overlay", version, status: bad.status, reason: bad.reason }, before, after, notes };
+    }
+    before.push(...r.b);
+    after.push(...r.a);
+    ran.push(`go build ./... + go vet (module ${relative(ctx.root, modDir) || "."}, -overlay)`);
+  }
+  return { run: { language, checker: `${version ?? "go"}: ${ran.join("; ")}`, version, status: "ran" }, before, after, notes };
+}
+
+async function goVersion(go: string, ctx: ChangeCheckContext): Promise<string | undefined> {
+  const r = await runProcess(go, ["version"], { timeoutMs: ctx.timeoutMs, env: ctx.env });
+  return /go version (go\S+)/.exec(r.stdout)?.[1];
+}
+
+function parseBuild(ctx: ChangeCheckContext, modDir: string, text: string, back: Map<string, ChangeFileInput>, located: boolean): Raw[] {
+  const out: Raw[] = [];
+  const seen = new Set<string>();
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = BUILD_LINE.exec(lines[i] as string);
+    if (!m) continue;
+    let message = m[4] as string;
+    while (i + 1 < lines.length && /^\t/.test(lines[i + 1] as string)) message += `\n${(lines[++i] as string).trim()}`;
+    const abs = resolve(modDir, m[1] as string);
+    const line = Number(m[2]);
+    const col = Number(m[3]);
+    const k = `${abs}\u0000${line}\u0000${col}\u0000${message}`;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    const f = back.get(abs);
+    const file = f ? f.path : relative(ctx.root, abs);
+    const d: Raw = { level: "error", message, file, code: "go", source: "go" };
+    if (f && located && f.after !== null) {
+      const pos = new ContentPositions(f.after);
+      const start = pos.byteOfLineByteCol(line, col);
+      out.push({ ...d, ...pos.fromBytes(start, start) });
+    } else out.push({ ...d, start_line: line, start_col: col - 1 });
+  }
+  return out;
 }

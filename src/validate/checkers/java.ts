@@ -3,7 +3,7 @@
  * directory too (-d), with the project's source root on -sourcepath so the file's imports of
  * its own project resolve. Nothing is written next to the source; the temp directory goes.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { runProcess, which, withTempDir } from "../process.js";
 import type { ContentPositions } from "../positions.js";
@@ -30,7 +30,19 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
     mkdirSync(dirname(copy), { recursive: true });
     mkdirSync(join(tmp, "classes"));
     writeFileSync(copy, content);
-    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "200", "-sourcepath", srcRoot, copy];
+    // With module-info.java on the source path javac compiles in module mode, and a module
+    // declaration that does not resolve here (its `requires` are not on this machine) stops it
+    // before it looks at the file: every file would be "rejected" for the project's old error,
+    // or, worse, accepted unchecked. The file is checked on a source path of links to the
+    // root's entries minus module-info.java, and the result says so.
+    let sourcePath = srcRoot;
+    const moduleInfo = existsSync(join(srcRoot, "module-info.java")) && basename(ctx.abs) !== "module-info.java";
+    if (moduleInfo) {
+      sourcePath = join(tmp, "sourcepath");
+      mkdirSync(sourcePath);
+      for (const e of readdirSync(srcRoot)) if (e !== "module-info.java") symlinkSync(join(srcRoot, e), join(sourcePath, e));
+    }
+    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "200", "-sourcepath", sourcePath, copy];
     const r = await runProcess(bin, args, { cwd: tmp, timeoutMs: ctx.timeoutMs, env: { ...ctx.env, LC_ALL: "C" } });
     if (r.timedOut) return timedOut(ctx, "javac");
     const lines = r.stderr.split("\n");
@@ -38,7 +50,8 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
     for (let i = 0; i < lines.length; i++) {
       const m = HEADER.exec(lines[i] as string);
       if (!m) continue;
-      const file = resolve(tmp, m[1] as string);
+      let file = resolve(tmp, m[1] as string);
+      if (moduleInfo && file.startsWith(`${sourcePath}/`)) file = join(srcRoot, file.slice(sourcePath.length + 1));
       const line = Number(m[2]);
       const level = m[3] === "warning" ? "warning" : "error";
       let message = m[4] as string;
@@ -61,6 +74,7 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
       }
     }
     if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "javac", r.stderr || `exit ${r.status}`);
-    return { ran: `javac (sourcepath ${srcRoot === ctx.root ? "." : srcRoot.slice(ctx.root.length + 1)})`, diagnostics };
+    const where = srcRoot === ctx.root ? "." : srcRoot.slice(ctx.root.length + 1);
+    return { ran: `javac (sourcepath ${where}${moduleInfo ? ", module-info.java left out: checked on the class path" : ""})`, diagnostics };
   });
 }

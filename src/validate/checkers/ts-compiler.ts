@@ -15,13 +15,16 @@ import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { workerData } from "node:worker_threads";
 import type TS from "typescript";
 import { loadWithCodeCache, privateCacheDir } from "../../launch/code-cache.cjs";
 
 export type { TS };
 
 const localRequire = createRequire(import.meta.url);
-const FILE = localRequire.resolve("typescript");
+// The worker is told which compiler to load: the project's own (its version, its lib .d.ts files)
+// when the project has one, else ours.
+const FILE = (workerData as { typescript?: string } | null)?.typescript ?? localRequire.resolve("typescript");
 
 interface Loaded {
   ts: typeof TS;
@@ -41,7 +44,7 @@ function load(): Loaded {
   } catch {
     cachePath = undefined;
   }
-  if (cachePath === undefined) return { ts: localRequire("typescript") as typeof TS, saveCodeCache: () => undefined };
+  if (cachePath === undefined) return { ts: localRequire(FILE) as typeof TS, saveCodeCache: () => undefined };
   // Node's CommonJS wrapper: the bundle sees its own require and __filename (ts.sys finds the lib
   // .d.ts files next to it).
   const m = loadWithCodeCache(FILE, cachePath);

@@ -6,14 +6,16 @@
  * `oldProgram`, so a second file, or the previous content of an overwrite, re-parses and re-binds
  * only the checked file.
  */
-import { dirname } from "node:path";
+import { statSync } from "node:fs";
+import { basename, dirname } from "node:path";
 import { findUp } from "../process.js";
 import { ts, type TS } from "./ts-compiler.js";
 
 const DEFAULT_OPTIONS: TS.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  // Bundler resolution arrived in TypeScript 5.0; a project's older compiler gets Node's.
+  moduleResolution: ts.ModuleResolutionKind.Bundler ?? ts.ModuleResolutionKind.NodeJs,
   strict: true,
   allowJs: true,
   checkJs: false,
@@ -26,8 +28,14 @@ const DEFAULT_OPTIONS: TS.CompilerOptions = {
 export class TsProject {
   /** Checked content by path: each is a root, served instead of the disk. */
   private readonly overlay = new Map<string, { text: string; file?: TS.SourceFile }>();
-  /** Files read from disk, parsed once (the same object each time, so a new Program reuses it). */
-  private readonly disk = new Map<string, TS.SourceFile | undefined>();
+  /** Files a change deletes: absent for the program while the change is checked. */
+  private readonly deleted = new Set<string>();
+  /**
+   * Files read from disk, parsed once (the same object each time, so a new Program reuses it),
+   * and parsed again when the file's size or mtime moved: a long-lived session outlives commits.
+   */
+  private readonly disk = new Map<string, { sf: TS.SourceFile | undefined; stamp: string }>();
+  readonly allFiles: string[];
   private readonly host: TS.CompilerHost;
   private program: TS.Program | undefined;
   readonly options: TS.CompilerOptions;
@@ -47,6 +55,7 @@ export class TsProject {
       }
     }
     this.options = options;
+    this.allFiles = roots.filter((f) => !f.includes("/node_modules/"));
     // Only the project's scripts (files that are not modules, and modules that `declare global`)
     // are kept as roots besides the checked file: they carry the global declarations a module may
     // use without importing them; every module the checked file needs is reached through its
@@ -59,23 +68,26 @@ export class TsProject {
     this.host = {
       ...base,
       getCurrentDirectory: () => cwd,
-      fileExists: (f) => this.overlay.has(f) || base.fileExists(f),
-      readFile: (f) => this.overlay.get(f)?.text ?? base.readFile(f),
+      fileExists: (f) => !this.deleted.has(f) && (this.overlay.has(f) || base.fileExists(f)),
+      readFile: (f) => (this.deleted.has(f) ? undefined : (this.overlay.get(f)?.text ?? base.readFile(f))),
       getSourceFile: (f, languageVersionOrOptions) => {
+        if (this.deleted.has(f)) return undefined;
         const o = this.overlay.get(f);
         if (o) {
           // The checked file's JSDoc is parsed as tsc parses it (for its @see/@link uses).
-          o.file ??= ts.createSourceFile(f, o.text, jsDocMode(languageVersionOrOptions, ts.JSDocParsingMode.ParseForTypeErrors));
+          o.file ??= ts.createSourceFile(f, o.text, jsDocMode(languageVersionOrOptions, ts.JSDocParsingMode?.ParseForTypeErrors));
           return o.file;
         }
-        if (this.disk.has(f)) return this.disk.get(f);
+        const stamp = fileStamp(f);
+        const cached = this.disk.get(f);
+        if (cached && cached.stamp === stamp) return cached.sf;
         // Every other file contributes declarations only; its own diagnostics are never asked
         // for. JSDoc in its .ts/.d.ts text cannot change a type (it can in JavaScript, which is
         // still parsed with its JSDoc): skipping it saves a fifth of the parse in a documented
         // code base such as effect.
         const text = base.readFile(f);
-        const sf = text === undefined ? undefined : ts.createSourceFile(f, text, jsDocMode(languageVersionOrOptions, ts.JSDocParsingMode.ParseForTypeInfo));
-        this.disk.set(f, sf);
+        const sf = text === undefined ? undefined : ts.createSourceFile(f, text, jsDocMode(languageVersionOrOptions, ts.JSDocParsingMode?.ParseForTypeInfo));
+        this.disk.set(f, { sf, stamp });
         return sf;
       },
     };
@@ -94,6 +106,88 @@ export class TsProject {
     return out;
   }
 
+  /**
+   * Diagnostics of `check` (and the program's global ones) with `states` standing in for the disk:
+   * a string is the file's content, null a file the change deletes. The states are forgotten
+   * afterwards: a change that is then rejected must not linger in later checks.
+   */
+  checkStates(states: Map<string, string | null>, check: string[]): TS.Diagnostic[] {
+    const saved = new Map<string, { text: string; file?: TS.SourceFile } | undefined>();
+    for (const [abs, text] of states) {
+      saved.set(abs, this.overlay.get(abs));
+      if (text === null) {
+        this.overlay.delete(abs);
+        this.deleted.add(abs);
+      } else {
+        this.deleted.delete(abs);
+        if (this.overlay.get(abs)?.text !== text) this.overlay.set(abs, { text });
+      }
+    }
+    try {
+      const rootNames = [...new Set([...this.roots, ...this.overlay.keys(), ...check.filter((f) => !this.deleted.has(f))])];
+      const program = ts.createProgram({ rootNames, options: this.options, host: this.host, oldProgram: this.program });
+      this.program = program;
+      const out: TS.Diagnostic[] = [...program.getGlobalDiagnostics(), ...program.getOptionsDiagnostics()];
+      for (const abs of check) {
+        const file = program.getSourceFile(abs);
+        if (!file) continue;
+        out.push(...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file));
+        if (this.options.declaration || this.options.composite) out.push(...program.getDeclarationDiagnostics(file));
+      }
+      return out;
+    } finally {
+      for (const [abs, was] of saved) {
+        this.deleted.delete(abs);
+        if (was) this.overlay.set(abs, was);
+        else this.overlay.delete(abs);
+      }
+    }
+  }
+
+  /**
+   * Files of the project that may import one of `changed` (directly, or through files that
+   * re-export them): a cheap textual pass over the project's sources for an import specifier
+   * ending in a changed file's name. A superset is harmless (their diagnostics are diffed
+   * before/after); missing a caller is not, hence the re-export closure.
+   */
+  importersOf(changed: string[], limit: number): { files: string[]; truncated: boolean } {
+    const names = new Set<string>();
+    const addNames = (abs: string): void => {
+      const stem = basename(abs).replace(/\.(d\.)?[cm]?[jt]sx?$/, "");
+      names.add(stem);
+      // A directory's index is imported by the directory's name ("./money", "..").
+      if (stem === "index") for (const n of [basename(dirname(abs)), ".", ".."]) names.add(n);
+    };
+    for (const c of changed) addNames(c);
+    const found = new Set<string>();
+    const texts = new Map<string, string>();
+    const textOf = (f: string): string => {
+      let t = texts.get(f);
+      if (t === undefined) {
+        t = ts.sys.readFile(f) ?? "";
+        texts.set(f, t);
+      }
+      return t;
+    };
+    const changedSet = new Set(changed);
+    for (let round = 0; round < 4; round++) {
+      const pattern = importPattern(names);
+      if (!pattern) break;
+      const fresh: string[] = [];
+      for (const f of this.allFiles) {
+        if (found.has(f) || changedSet.has(f)) continue;
+        if (!pattern.test(textOf(f))) continue;
+        found.add(f);
+        fresh.push(f);
+        if (found.size >= limit) return { files: [...found], truncated: true };
+      }
+      names.clear();
+      for (const f of fresh) if (/^\s*export\s+(\*|\{[^}]*\}|type\s+\*|type\s+\{[^}]*\})\s*(as\s+\w+\s+)?from\b/m.test(textOf(f))) addNames(f);
+      if (names.size === 0) break;
+    }
+    return { files: [...found], truncated: false };
+  }
+
   dispose(): void {
     this.program = undefined;
     this.disk.clear();
@@ -101,7 +195,29 @@ export class TsProject {
   }
 }
 
-function jsDocMode(languageVersionOrOptions: TS.ScriptTarget | TS.CreateSourceFileOptions, mode: TS.JSDocParsingMode): TS.CreateSourceFileOptions {
+function fileStamp(f: string): string {
+  try {
+    const st = statSync(f);
+    return `${st.size}:${st.mtimeMs}`;
+  } catch {
+    return "absent";
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** An import/export/require specifier whose last path segment is one of `names` (any extension). */
+function importPattern(names: Set<string>): RegExp | undefined {
+  if (names.size === 0) return undefined;
+  const alt = [...names].map(escapeRegExp).join("|");
+  return new RegExp(`(?:from|import|require\\s*\\(|import\\s*\\()\\s*['"](?:[^'"\\n]*/)?(?:${alt})(?:\\.[cm]?[jt]sx?)?(?:/index(?:\\.[cm]?[jt]sx?)?)?['"]`, "m");
+}
+
+function jsDocMode(languageVersionOrOptions: TS.ScriptTarget | TS.CreateSourceFileOptions, mode: TS.JSDocParsingMode | undefined): TS.CreateSourceFileOptions {
+  // JSDocParsingMode arrived in TypeScript 5.3: a project's older compiler parses JSDoc always.
+  if (mode === undefined) return typeof languageVersionOrOptions === "object" ? languageVersionOrOptions : { languageVersion: languageVersionOrOptions };
   return typeof languageVersionOrOptions === "object" ? { ...languageVersionOrOptions, jsDocParsingMode: mode } : { languageVersion: languageVersionOrOptions, jsDocParsingMode: mode };
 }
 

@@ -3,11 +3,54 @@
  * thread (ts-worker.ts), so a check can be cut off at --timeout like any external checker. The
  * session keeps one worker, which keeps one service per project.
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
 import { failed, timedOut, type CheckContext } from "./common.js";
-import type { TsCheckRequest, TsCheckResponse } from "./ts-worker.js";
+import type { TsChangeRequest, TsChangeResponse, TsCheckRequest, TsCheckResponse } from "./ts-worker.js";
+
+export interface TypeScriptChoice {
+  /** The compiler's main file (lib/typescript.js). */
+  path: string;
+  version: string;
+  /** True when it is the project's own (resolved from the workspace root), false for ours. */
+  own: boolean;
+}
+
+const choices = new Map<string, TypeScriptChoice>();
+
+/**
+ * The compiler a project builds with: its own `typescript` as Node resolves it from the root (its
+ * version and its lib .d.ts files decide what is valid), else the one llmtools ships. A project
+ * compiler older than 4.0 lacks the API the checker uses: ours runs then, and says so.
+ */
+export function typeScriptFor(root: string): TypeScriptChoice {
+  let c = choices.get(root);
+  if (c) return c;
+  const ours = (): TypeScriptChoice => {
+    const req = createRequire(import.meta.url);
+    const pkg = req.resolve("typescript/package.json");
+    return { path: req.resolve("typescript"), version: (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version, own: false };
+  };
+  try {
+    const req = createRequire(join(root, "package.json"));
+    const pkg = req.resolve("typescript/package.json");
+    const version = (JSON.parse(readFileSync(pkg, "utf8")) as { version: string }).version;
+    const major = Number(version.split(".")[0]);
+    c = major >= 4 ? { path: join(dirname(pkg), "lib", "typescript.js"), version, own: true } : ours();
+  } catch {
+    c = ours();
+  }
+  choices.set(root, c);
+  return c;
+}
+
+export function describeTypeScript(c: TypeScriptChoice): string {
+  return c.own ? `typescript ${c.version} (the project's own)` : `typescript ${c.version} (llmtools' own: the project has none)`;
+}
 
 export class TsWorker {
   private readonly worker: Worker;
@@ -15,8 +58,8 @@ export class TsWorker {
   private nextId = 1;
   private dead = false;
 
-  constructor() {
-    this.worker = new Worker(new URL("./ts-worker.js", import.meta.url));
+  constructor(typescript?: string) {
+    this.worker = new Worker(new URL("./ts-worker.js", import.meta.url), { workerData: { typescript } });
     this.worker.on("message", (r: TsCheckResponse) => {
       this.pending.get(r.id)?.(r);
       this.pending.delete(r.id);
@@ -42,6 +85,14 @@ export class TsWorker {
     });
   }
 
+  checkChange(req: Omit<TsChangeRequest, "id" | "kind">): Promise<TsChangeResponse> {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve as (r: TsCheckResponse) => void);
+      this.worker.postMessage({ ...req, kind: "change", id });
+    });
+  }
+
   dispose(): void {
     this.dead = true;
     void this.worker.terminate();
@@ -53,8 +104,9 @@ function relativeTo(root: string, abs: string): string {
 }
 
 export async function checkTypeScript(ctx: CheckContext, _content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
-  const key = "typescript-worker";
-  const worker = ctx.session.get(key, () => new TsWorker());
+  const choice = typeScriptFor(ctx.root);
+  const key = `typescript-worker:${choice.path}`;
+  const worker = ctx.session.get(key, () => new TsWorker(choice.path));
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), ctx.timeoutMs);
@@ -70,7 +122,7 @@ export async function checkTypeScript(ctx: CheckContext, _content: Uint8Array, p
     return failed(ctx, "the TypeScript compiler", res.error);
   }
   const config = res.config;
-  const ran = `typescript ${res.version} compiler API${config ? ` (${relativeTo(ctx.root, config)})` : " (no tsconfig.json: default strict options)"}`;
+  const ran = `${describeTypeScript(choice)} compiler API${config ? ` (${relativeTo(ctx.root, config)})` : " (no tsconfig.json: default strict options)"}`;
   const diagnostics: CheckerOutcome["diagnostics"] = res.configErrors.map((m) => ({
     level: "warning" as const,
     message: `tsconfig could not be read: ${m}`,

@@ -1,0 +1,316 @@
+/**
+ * Whole-change validation (issue 15, issue 18): every file of a change is judged at once, before
+ * against after, so that what was already wrong never blocks and what the change breaks always
+ * does, in the files it touched and in the files it did not touch but breaks (callers of a
+ * changed signature). Nothing is written to the user's files: checkers see the new content
+ * through overlays (TypeScript's compiler host, go's -overlay, pyright's open documents) or
+ * private temp copies.
+ *
+ * Gates: (1) tree-sitter, where only ERROR/MISSING nodes the after-content has and the
+ * before-content had not count; (2) the project's checker per touched language, once over the
+ * changed set, diagnostics diffed before -> after. The verdict is `validated` only when every
+ * touched language's checker ran and nothing new broke; a checker that is absent, crashed or
+ * timed out makes it `unchecked` (a warning says why), or `rejected` under requireChecker.
+ */
+import { join } from "node:path";
+import { languageInfo, type LanguageId } from "../lang/registry.js";
+import type { CheckContext, Checker } from "./checkers/common.js";
+import { ContentPositions } from "./positions.js";
+import { ValidationSession } from "./session.js";
+import { treeSitterGate } from "./treesitter.js";
+import type { CheckerOutcome, ValidationDiagnostic } from "./types.js";
+
+export interface ChangeFileInput {
+  /** Root-relative, `/`-separated. */
+  path: string;
+  /** null: a file no checker knows (it is written as is, and counts for no language). */
+  language: LanguageId | null;
+  /** The bytes the change was planned against; null when the file does not exist yet. */
+  before: Uint8Array | null;
+  /** The bytes the change writes; null when it deletes the file. */
+  after: Uint8Array | null;
+}
+
+export interface ChangeValidationRequest {
+  root: string;
+  files: ChangeFileInput[];
+  /** Budget of each checker run, in milliseconds (default 60 s). */
+  timeoutMs?: number;
+  /** An absent/crashed/timed-out checker rejects the change instead of leaving it unchecked. */
+  requireChecker?: boolean;
+  /** Reuse warm checkers (TypeScript programs, pyright) across changes; made and disposed here otherwise. */
+  session?: ValidationSession;
+}
+
+export interface CheckerRun {
+  language: LanguageId;
+  /** What ran, with its scope (`typescript 5.4.5 (the project's own) …`, `go vet -overlay ./...`). */
+  checker: string;
+  version?: string;
+  status: "ran" | "absent" | "failed" | "timeout";
+  reason?: string;
+}
+
+export interface ChangeValidationReport {
+  validation: "validated" | "unchecked" | "rejected";
+  checkers: CheckerRun[];
+  /** New errors and warnings: tree-sitter nodes the before-content had not, and the checkers' delta before -> after. */
+  introduced: ValidationDiagnostic[];
+  /** How many of the after-content's findings were already there before (they do not block). */
+  pre_existing_count: number;
+  /** Checker absent/failed/timed out, parser limits the real checker overruled, scope notes. */
+  warnings: ValidationDiagnostic[];
+}
+
+export type Raw = Omit<ValidationDiagnostic, "pre_existing">;
+
+/** What a language's checker made of the whole change: its findings before and after. */
+export interface ChangeCheck {
+  run: CheckerRun;
+  before: Raw[];
+  after: Raw[];
+  /** Scope notes (e.g. a Rust file not in the `mod` tree), reported as warnings. */
+  notes: Raw[];
+}
+
+export interface ChangeCheckContext {
+  root: string;
+  files: ChangeFileInput[];
+  timeoutMs: number;
+  session: ValidationSession;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Checkers that see the whole change at once; the others run per file (perFileCheck). */
+const CHANGE_CHECKERS: Partial<Record<string, () => Promise<(ctx: ChangeCheckContext) => Promise<ChangeCheck>>>> = {
+  typescript: async () => (await import("./checkers/typescript-change.js")).checkTypeScriptChange,
+  go: async () => (await import("./checkers/go.js")).checkGoChange,
+};
+
+const FILE_CHECKERS: Record<LanguageId, () => Promise<Checker>> = {
+  typescript: async () => (await import("./checkers/typescript.js")).checkTypeScript,
+  tsx: async () => (await import("./checkers/typescript.js")).checkTypeScript,
+  javascript: async () => (await import("./checkers/typescript.js")).checkTypeScript,
+  python: async () => (await import("./checkers/python.js")).checkPython,
+  c: async () => (await import("./checkers/c.js")).checkC,
+  cpp: async () => (await import("./checkers/c.js")).checkC,
+  java: async () => (await import("./checkers/java.js")).checkJava,
+  rust: async () => (await import("./checkers/rust.js")).checkRust,
+  go: async () => (await import("./checkers/go.js")).checkGo,
+};
+
+/** One checker serves these languages together (a .tsx file imports a .ts one). */
+function checkerGroup(l: LanguageId): string {
+  return l === "tsx" || l === "javascript" ? "typescript" : l;
+}
+
+/** What makes two findings "the same" wherever the lines moved. */
+export function findingKey(d: Raw): string {
+  return `${d.source}\u0000${d.code}\u0000${d.level}\u0000${d.file}\u0000${d.message}`;
+}
+
+/** Multiset difference: each finding of `before` excuses one identical finding of `after`. */
+export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; preExisting: number } {
+  const left = new Map<string, number>();
+  for (const d of before) left.set(findingKey(d), (left.get(findingKey(d)) ?? 0) + 1);
+  const introduced: Raw[] = [];
+  let preExisting = 0;
+  for (const d of after) {
+    const k = findingKey(d);
+    const n = left.get(k) ?? 0;
+    if (n > 0) {
+      left.set(k, n - 1);
+      preExisting++;
+    } else introduced.push(d);
+  }
+  return { introduced, preExisting };
+}
+
+const CHECKER_STATUS: Record<string, CheckerRun["status"]> = { "checker.absent": "absent", "checker.timeout": "timeout", "checker.failed": "failed" };
+
+/** Splits a per-file outcome into its findings and what it says about the checker itself. */
+function splitOutcome(o: CheckerOutcome): { findings: Raw[]; status: CheckerRun["status"]; reason?: string } {
+  const findings: Raw[] = [];
+  let status: CheckerRun["status"] = o.ran ? "ran" : "absent";
+  let reason: string | undefined;
+  for (const d of o.diagnostics) {
+    const s = CHECKER_STATUS[d.code];
+    if (s) {
+      status = s;
+      reason = d.message;
+    } else findings.push(d);
+  }
+  return { findings, status, reason };
+}
+
+const RANK: Record<CheckerRun["status"], number> = { ran: 0, failed: 1, timeout: 2, absent: 3 };
+
+/**
+ * A checker that knows one file at a time, run on each file's before and after content. A file
+ * the change creates has no before; what the checker then reports in OTHER files (a broken
+ * module-info.java, a header) is compared with the same checker's findings on an existing
+ * neighbour of the same language, so that the project's old errors are not the new file's fault.
+ */
+async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Promise<ChangeCheck> {
+  const check = await FILE_CHECKERS[language]();
+  const before: Raw[] = [];
+  const after: Raw[] = [];
+  const names = new Set<string>();
+  let status: CheckerRun["status"] = "ran";
+  let reason: string | undefined;
+  const changed = new Set(ctx.files.map((f) => f.path));
+  const run = async (relPath: string, content: Uint8Array): Promise<Raw[]> => {
+    const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
+    const o = await check(c, content, new ContentPositions(content));
+    const s = splitOutcome(o);
+    if (o.ran) names.add(o.ran);
+    if (RANK[s.status] > RANK[status]) {
+      status = s.status;
+      reason = s.reason;
+    }
+    return s.findings;
+  };
+  for (const f of ctx.files) {
+    if (f.before !== null) before.push(...(await run(f.path, f.before)));
+    if (f.after === null) continue;
+    const found = await run(f.path, f.after);
+    after.push(...found);
+    if (f.before === null && found.some((d) => d.file !== f.path)) {
+      const neighbour = await existingNeighbour(ctx.root, f.path, language, changed);
+      if (neighbour) {
+        const base = await run(neighbour.path, neighbour.bytes);
+        before.push(...base.filter((d) => d.file !== neighbour.path && !changed.has(d.file)));
+      }
+    }
+  }
+  const checker = [...names].join("; ") || languageInfo(language).name;
+  const out: CheckerRun = { language, checker, status };
+  if (reason !== undefined) out.reason = reason;
+  return { run: out, before, after, notes: [] };
+}
+
+async function existingNeighbour(root: string, rel: string, language: LanguageId, exclude: Set<string>): Promise<{ path: string; bytes: Uint8Array } | undefined> {
+  const { readdirSync, readFileSync } = await import("node:fs");
+  const { languageForPath } = await import("../lang/registry.js");
+  const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
+  let names: string[];
+  try {
+    names = readdirSync(join(root, dir)).sort();
+  } catch {
+    return undefined;
+  }
+  for (const n of names) {
+    const p = dir ? `${dir}/${n}` : n;
+    if (exclude.has(p) || n === "module-info.java" || languageForPath(p)?.id !== language) continue;
+    try {
+      return { path: p, bytes: readFileSync(join(root, p)) };
+    } catch {
+      // unreadable: try the next
+    }
+  }
+  return undefined;
+}
+
+/** Tree-sitter's new ERROR/MISSING nodes per file (only those the before-content had not). */
+function syntaxDelta(f: ChangeFileInput): { introduced: Raw[]; preExisting: number } {
+  if (f.after === null || f.language === null) return { introduced: [], preExisting: 0 };
+  const afterPos = new ContentPositions(f.after);
+  const after: Raw[] = [...treeSitterGate(f.language, afterPos, f.path).diagnostics];
+  if (!afterPos.decoded.valid) {
+    after.push({ level: "error", message: "content is not valid UTF-8; checkers would see replacement characters, not these bytes", file: f.path, code: "content.invalid_utf8", source: "validate" });
+  }
+  const before: Raw[] = [];
+  if (f.before !== null) {
+    const pos = new ContentPositions(f.before);
+    before.push(...treeSitterGate(f.language, pos, f.path).diagnostics);
+    if (!pos.decoded.valid) before.push({ level: "error", message: "content is not valid UTF-8; checkers would see replacement characters, not these bytes", file: f.path, code: "content.invalid_utf8", source: "validate" });
+  }
+  return diffFindings(before, after);
+}
+
+function parserLimit(d: Raw, checker: string, language: LanguageId): Raw {
+  const native = language === "c" || language === "cpp";
+  const why = native ? "most often a macro the parser cannot expand or an #if/#else it reads both ways" : "the grammar lags the language";
+  return {
+    ...d,
+    level: "warning",
+    code: "parser.limit",
+    message: `parser limit, not an error in the code: tree-sitter could not parse this (${why}), and ${checker} accepted the file. Tree-sitter said: ${d.message}`,
+  };
+}
+
+function uncheckedWarning(run: CheckerRun, files: string[]): Raw {
+  const what = run.status === "absent" ? "absent" : run.status === "timeout" ? "timed out" : "failed";
+  return {
+    level: "warning",
+    message: `unchecked: the ${languageInfo(run.language).name} checker ${what}, so ${files.join(", ")} ${files.length === 1 ? "was" : "were"} NOT checked beyond syntax. ${run.reason ?? ""}`.trim(),
+    file: files[0] ?? "",
+    code: `checker.${run.status}`,
+    source: "validate",
+  };
+}
+
+export async function validateChange(req: ChangeValidationRequest): Promise<ChangeValidationReport> {
+  const own = req.session === undefined;
+  const session = req.session ?? new ValidationSession();
+  const timeoutMs = req.timeoutMs ?? 60_000;
+  try {
+    const report: ChangeValidationReport = { validation: "validated", checkers: [], introduced: [], pre_existing_count: 0, warnings: [] };
+    const groups = new Map<string, ChangeFileInput[]>();
+    for (const f of req.files) {
+      if (f.language === null) continue;
+      const g = checkerGroup(f.language);
+      groups.set(g, [...(groups.get(g) ?? []), f]);
+    }
+    // The checkers start first (each in its own process or worker) and work while tree-sitter
+    // parses here.
+    const checks = [...groups].map(async ([group, files]) => {
+      const ctx: ChangeCheckContext = { root: req.root, files, timeoutMs, session, env: session.env };
+      const whole = CHANGE_CHECKERS[group];
+      return { group, files, check: whole ? await (await whole())(ctx) : await perFileCheck(files[0]?.language as LanguageId, ctx) };
+    });
+    const syntax = new Map<string, Raw[]>();
+    for (const f of req.files) {
+      const d = syntaxDelta(f);
+      report.pre_existing_count += d.preExisting;
+      if (d.introduced.length > 0) syntax.set(f.path, d.introduced);
+    }
+    const ranBy = new Map<string, string>();
+    for (const { files, check } of await Promise.all(checks)) {
+      report.checkers.push(check.run);
+      report.warnings.push(...check.notes.map((d) => ({ ...d, pre_existing: false })));
+      if (check.run.status !== "ran") {
+        report.warnings.push({ ...uncheckedWarning(check.run, files.map((f) => f.path)), pre_existing: false });
+      }
+      const d = diffFindings(check.before, check.after);
+      report.pre_existing_count += d.preExisting;
+      for (const x of d.introduced) {
+        if (x.level === "note") continue;
+        report.introduced.push({ ...x, pre_existing: false });
+      }
+      if (check.run.status === "ran") {
+        for (const f of files) {
+          const accepted = !d.introduced.some((x) => x.level === "error" && x.file === f.path);
+          if (accepted) ranBy.set(f.path, check.run.checker);
+        }
+      }
+    }
+    // Tree-sitter's word yields to the real checker's: a file it ran on and accepted keeps the
+    // parser's complaints as warnings (issue 18: `export type * from './a'`, C macros).
+    for (const f of req.files) {
+      const found = syntax.get(f.path);
+      if (!found || f.language === null) continue;
+      const checker = ranBy.get(f.path);
+      for (const d of found) {
+        if (checker !== undefined && d.source === "tree-sitter") report.warnings.push({ ...parserLimit(d, checker, f.language), pre_existing: false });
+        else report.introduced.push({ ...d, pre_existing: false });
+      }
+    }
+    const unchecked = report.checkers.some((c) => c.status !== "ran");
+    if (report.introduced.some((d) => d.level === "error")) report.validation = "rejected";
+    else if (unchecked) report.validation = req.requireChecker ? "rejected" : "unchecked";
+    return report;
+  } finally {
+    if (own) session.dispose();
+  }
+}

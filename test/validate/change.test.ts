@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { cpSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { validateChange, type ChangeFileInput } from "../../src/validate/change.js";
+import { ValidationSession } from "../../src/validate/session.js";
+import { REPO_ROOT, tempDir } from "../support/run.js";
+
+const FIXTURES = join(REPO_ROOT, "test", "fixtures", "validate");
+const made: string[] = [];
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+/** A private copy of a fixture project (the checkers must never write into it). */
+function project(name: string): string {
+  const dir = tempDir(`validate-${name}-`);
+  made.push(dir);
+  cpSync(join(FIXTURES, name), dir, { recursive: true });
+  return dir;
+}
+
+const bytes = (s: string): Uint8Array => Buffer.from(s, "utf8");
+
+/** A change of one existing file by a text replacement (which must apply). */
+function edit(root: string, path: string, language: ChangeFileInput["language"], from: string, to: string): ChangeFileInput {
+  const before = readFileSync(join(root, path));
+  const text = before.toString("utf8");
+  assert.ok(text.includes(from), `${path} lacks ${from}`);
+  return { path, language, before, after: bytes(text.replace(from, to)) };
+}
+
+describe("validateChange: TypeScript over the project's program", () => {
+  it("a changed signature breaks a caller the change did not touch (reached through a re-export): rejected, the caller's error introduced", async () => {
+    const root = project("ts-callers");
+    const r = await validateChange({ root, files: [edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee: Money)")] });
+    assert.equal(r.validation, "rejected");
+    const caller = r.introduced.find((d) => d.file === "src/cart.ts");
+    assert.ok(caller, JSON.stringify(r.introduced));
+    assert.equal(caller.code, "TS2554");
+    assert.equal(caller.start_line, 4);
+    assert.match(r.checkers[0]?.checker ?? "", /^typescript \d+\.\d+\.\d+ \(llmtools' own: the project has none\) compiler API \(tsconfig\.json/);
+    // The project's own old error (legacy.ts) is not in a file this change could break.
+    assert.ok(!r.introduced.some((d) => d.file === "src/legacy.ts"));
+  });
+
+  it("the same change with its caller updated is validated", async () => {
+    const root = project("ts-callers");
+    const r = await validateChange({
+      root,
+      files: [
+        edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee?: Money)"),
+        edit(root, "src/cart.ts", "typescript", "add(sum, m)", "add(sum, m, undefined)"),
+      ],
+    });
+    assert.equal(r.validation, "validated", JSON.stringify(r));
+    assert.deepEqual(r.introduced, []);
+  });
+
+  it("`export type * from` (TypeScript 5) is accepted: the compiler ran and accepted it, tree-sitter's complaint is a parser-limit warning", async () => {
+    const root = project("ts-callers");
+    const r = await validateChange({ root, files: [{ path: "src/all.ts", language: "typescript", before: null, after: bytes("export type * from './types.js';\nexport * from './money.js';\n") }] });
+    assert.equal(r.validation, "validated", JSON.stringify(r));
+    const limit = r.warnings.find((d) => d.code === "parser.limit");
+    assert.ok(limit, JSON.stringify(r.warnings));
+    assert.equal(limit.level, "warning");
+    assert.match(limit.message, /parser limit, not an error in the code/);
+  });
+
+  it("errors the file already had, syntax or type, do not block an unrelated edit of it; a new one does", async () => {
+    const root = project("ts-callers");
+    const broken = "export const retries: number = \"three\";\nexport function f( {\n";
+    const withError = { path: "src/legacy.ts", language: "typescript" as const, before: bytes(broken), after: bytes(`// retries of the sync\n${broken}`) };
+    const ok = await validateChange({ root, files: [withError] });
+    assert.equal(ok.validation, "validated", JSON.stringify(ok));
+    assert.ok(ok.pre_existing_count >= 2);
+    const worse = await validateChange({ root, files: [{ ...withError, after: bytes(`export const n: string = 1;\n${broken}`) }] });
+    assert.equal(worse.validation, "rejected");
+    assert.deepEqual(
+      worse.introduced.map((d) => d.code),
+      ["TS2322"],
+    );
+  });
+});
+
+describe("validateChange: Go with the real toolchain", () => {
+  it("a good new package is validated by go build + go vet; a signature change that breaks a caller in another package is rejected", async () => {
+    const root = project("go-module");
+    const good = await validateChange({ root, files: [{ path: "pkg/tax/tax.go", language: "go", before: null, after: bytes("package tax\n\n// Of returns the tax on cents.\nfunc Of(cents int) int { return cents / 5 }\n") }] });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+    assert.equal(good.checkers[0]?.status, "ran");
+    assert.match(good.checkers[0]?.version ?? "", /^go1\./);
+    const bad = await validateChange({ root, files: [edit(root, "pkg/a/price.go", "go", "func Add(x, y int) int { return x + y }", "func Add(x int) int { return x }")] });
+    assert.equal(bad.validation, "rejected");
+    assert.equal(bad.introduced[0]?.file, "pkg/b/cart.go");
+    assert.match(bad.introduced[0]?.message ?? "", /too many arguments in call to a\.Add/);
+    const typeErr = await validateChange({ root, files: [{ path: "pkg/a/rate.go", language: "go", before: null, after: bytes('package a\n\nfunc Rate() int { return "ten" }\n') }] });
+    assert.equal(typeErr.validation, "rejected");
+    assert.equal(typeErr.introduced[0]?.file, "pkg/a/rate.go");
+    assert.equal(typeErr.introduced[0]?.start_line, 3);
+  });
+
+  it("without go on PATH the change is unchecked with the reason, never validated; requireChecker rejects it", async () => {
+    const root = project("go-module");
+    const session = new ValidationSession({ ...process.env, PATH: "/nonexistent" });
+    try {
+      const file: ChangeFileInput = { path: "pkg/tax/tax.go", language: "go", before: null, after: bytes("package tax\n\nfunc Of(cents int) int { return cents / 5 }\n") };
+      const r = await validateChange({ root, files: [file], session });
+      assert.equal(r.validation, "unchecked");
+      assert.equal(r.checkers[0]?.status, "absent");
+      const w = r.warnings.find((d) => d.code === "checker.absent");
+      assert.ok(w, JSON.stringify(r.warnings));
+      assert.match(w.message, /NOT checked/);
+      const strict = await validateChange({ root, files: [file], session, requireChecker: true });
+      assert.equal(strict.validation, "rejected");
+    } finally {
+      session.dispose();
+    }
+  });
+});
+
+describe("validateChange: Java whose module-info.java does not compile here", () => {
+  it("a good new class is validated and a bad one rejected for its own error, not the module's", async () => {
+    const root = project("java-module");
+    const good = await validateChange({
+      root,
+      files: [{ path: "src/com/example/util/Ints.java", language: "java", before: null, after: bytes("package com.example.util;\n\npublic final class Ints {\n    public static int twice(int x) { return Strings.isBlank(null) ? 0 : 2 * x; }\n}\n") }],
+    });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+    assert.match(good.checkers[0]?.checker ?? "", /module-info\.java left out/);
+    const bad = await validateChange({
+      root,
+      files: [{ path: "src/com/example/util/Bad.java", language: "java", before: null, after: bytes('package com.example.util;\n\npublic final class Bad {\n    public static int twice(int x) { return "s"; }\n}\n') }],
+    });
+    assert.equal(bad.validation, "rejected");
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.file, d.start_line]),
+      [["src/com/example/util/Bad.java", 4]],
+    );
+  });
+});
