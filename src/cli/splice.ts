@@ -12,6 +12,7 @@ import { operationEnvelope } from "../contract/envelope.js";
 import { MutationRequestSchema, StepSchema, UndoRequestSchema, type MutationRequest } from "../contract/tools/splice.js";
 import { CODES, TOOL } from "../tools/splice/codes.js";
 import { runLog, runMutation, runRecover, runUndo, type SpliceOutcome } from "../tools/splice/run.js";
+import { disposeTypeScriptServices } from "../tools/splice/seam.js";
 import { baseProgram, collect, runCli } from "./run.js";
 
 const program = baseProgram(TOOL, "Change code by symbol (patch, insert, delete, rename, edit, apply-files, batch), validated by the project's own checkers, all files or none, with undo. Prints an OperationResult (JSON).");
@@ -181,7 +182,12 @@ void runCli(
       } else {
         const raw = opts.json ? { command, ...(parseDoc(stdinText(), "stdin", false) as object) } : fromFlags(command, opts);
         const req = validated<MutationRequest>(MutationRequestSchema, raw, opts.json ? "stdin" : "flags");
-        outcome = await runMutation(req, { commandLine });
+        try {
+          outcome = await runMutation(req, { commandLine });
+        } finally {
+          // The rename engine keeps language services warm for a long-lived caller; a CLI run ends here.
+          disposeTypeScriptServices();
+        }
       }
     } catch (e) {
       if (!(e instanceof ToolError)) throw e;

@@ -26,7 +26,6 @@ export const CODES = {
   invalid_regex: errorCode(TOOL, "E115"),
   no_files_matched: errorCode(TOOL, "E116"),
   not_a_definition_span: errorCode(TOOL, "E117"),
-  rename_unavailable: errorCode(TOOL, "E118"),
   usage: commonCode(TOOL, "usage"),
   path_outside_root: commonCode(TOOL, "path_outside_root"),
   file_not_found: commonCode(TOOL, "file_not_found"),

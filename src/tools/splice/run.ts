@@ -232,7 +232,7 @@ export async function runUndo(req: { root?: string; operation_id?: string; last?
 export function runLog(req: { root?: string; limit?: number }, options: RunOptions = {}): SpliceOutcome {
   const root = findWorkspaceRoot(TOOL, req.root, options.cwd);
   const ops = listOperations(root);
-  const shown = req.limit ? ops.slice(-req.limit) : ops;
+  const shown = req.limit ? ops.slice(0, req.limit) : ops; // newest first
   return { operationType: "log", status: "ok", message: `${shown.length} operation(s)`, exitCode: EXIT.ok, workspace: root, result: { type: "log", operations: shown }, diagnostics: [] };
 }
 
