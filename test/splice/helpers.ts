@@ -34,7 +34,7 @@ export function snapshot(dir: string): Map<string, string> {
   return out;
 }
 
-export async function splice(root: string, req: Omit<MutationRequest, "root">): Promise<SpliceOutcome> {
+export async function splice(root: string, req: MutationRequest): Promise<SpliceOutcome> {
   return runMutation({ ...req, root } as MutationRequest, { cwd: root });
 }
 

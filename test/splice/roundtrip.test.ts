@@ -41,7 +41,7 @@ for (const [fixture, file] of CASES) {
       // Whole lines when the definition starts its line; otherwise from where it starts.
       const lines = text.slice(/^[ \t]*$/.test(text.slice(lineStart(text, full), full)) ? lineStart(text, full) : full, ext.end);
       for (const content of [span, lines]) {
-        const o = await splice(dir, { command: "patch", file, symbol: [...s.scope, s.name].join("."), kind: s.kind, content } as Parameters<typeof splice>[1]);
+        const o = await splice(dir, { command: "patch", file, symbol: [...s.scope, s.name].join("."), kind: s.kind, content });
         if (o.status === "error" && o.error?.code === "SPLICE_E101") continue; // overloads etc: covered by --symbol-id
         assert.equal(o.status, "ok", `${s.name}: ${o.message}`);
         assert.equal(resultOf(o).files.length, 0, `${s.name}: patch with its own text changed the file:\n${JSON.stringify(resultOf(o).files)}`);

@@ -64,6 +64,13 @@ export function definitionExtent(language: LanguageId, text: string, start: numb
   let node: Parser.SyntaxNode | null = tree.rootNode.descendantForIndex(start, Math.max(start, end - 1));
   while (node && (node.startIndex > start || node.endIndex < end)) node = node.parent;
   if (!node) node = tree.rootNode;
+  // A span that covers a wrapper (Python's decorated_definition): the definition inside it is
+  // the innermost level, so a new text without decorators keeps them.
+  while (WRAPPERS.has(node.type)) {
+    const inner: Parser.SyntaxNode | undefined = node.childForFieldName("definition") ?? node.childForFieldName("declaration") ?? node.namedChildren.filter((c) => !isComment(c) && !ATTRIBUTES.has(c.type)).pop();
+    if (!inner) break;
+    node = inner;
+  }
   while (node.parent && HOLDERS.has(node.parent.type) && node.parent.namedChildren.filter((c) => !isComment(c)).length === 1) node = node.parent;
   const levels: Level[] = [];
   const add = (s: number, e: number): void => {
