@@ -124,13 +124,20 @@ function validated<T>(schema: { safeParse: (v: unknown) => { success: true; data
 
 const camel = (k: string): string => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
 
-/** A mutation request from flags: flag names are the request's field names in camelCase. */
-function fromFlags(command: string, o: Opts): unknown {
-  const req: Record<string, unknown> = { command };
-  const fields = ["file", "symbol", "symbol_id", "kind", "body", "before_symbol", "after_symbol", "force", "to", "allow_heuristic", "old", "new", "glob", "find", "replace", "regex", "include_comments_strings", "root", "dry_run", "require_checker", "timeout_ms"];
-  for (const f of fields) if (o[camel(f)] !== undefined) req[f] = o[camel(f)];
+/** The flags every mutation takes (also beside --json). */
+function mutationFlags(o: Opts): Record<string, unknown> {
+  const req: Record<string, unknown> = {};
+  for (const f of ["root", "dry_run", "require_checker", "timeout_ms"]) if (o[camel(f)] !== undefined) req[f] = o[camel(f)];
   const sums = o.expectedChecksum as string[] | undefined;
   if (sums && sums.length > 0) req.expected_checksum = sums;
+  return req;
+}
+
+/** A mutation request from flags: flag names are the request's field names in camelCase. */
+function fromFlags(command: string, o: Opts): unknown {
+  const req: Record<string, unknown> = { command, ...mutationFlags(o) };
+  const fields = ["file", "symbol", "symbol_id", "kind", "body", "before_symbol", "after_symbol", "force", "to", "allow_heuristic", "old", "new", "glob", "find", "replace", "regex", "include_comments_strings"];
+  for (const f of fields) if (o[camel(f)] !== undefined) req[f] = o[camel(f)];
   if (command === "patch" || command === "insert") {
     if (o.with !== undefined && o.content !== undefined) throw usage("give the new text once: --with FILE or --content TEXT", "Drop one of them.");
     const content = o.with !== undefined ? readText(o.with as string, "--with") : o.content !== undefined ? (o.content as string) : stdinText();
@@ -180,7 +187,8 @@ void runCli(
         const req = opts.json ? validated(UndoRequestSchema, parseDoc(stdinText(), "stdin", false), "stdin") : { command: "undo" as const, root: opts.root as string | undefined, operation_id: opts.operationId as string | undefined, last: opts.last as boolean | undefined };
         outcome = await runUndo(req);
       } else {
-        const raw = opts.json ? { command, ...(parseDoc(stdinText(), "stdin", false) as object) } : fromFlags(command, opts);
+        // With --json, the flags given beside it (--dry-run, --root, ...) still count.
+        const raw = opts.json ? { command, ...(parseDoc(stdinText(), "stdin", false) as object), ...mutationFlags(opts) } : fromFlags(command, opts);
         const req = validated<MutationRequest>(MutationRequestSchema, raw, opts.json ? "stdin" : "flags");
         try {
           outcome = await runMutation(req, { commandLine });

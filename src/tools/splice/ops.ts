@@ -255,7 +255,15 @@ function commentsAndStrings(tree: Parser.Tree): [number, number][] {
   const out: [number, number][] = [];
   const visit = (n: Parser.SyntaxNode): void => {
     if (SKIP_NODE.test(n.type)) {
-      out.push([n.startIndex, n.endIndex]);
+      // Code inside a string (`${x}` in a template, {x} in an f-string) is code.
+      let at = n.startIndex;
+      for (const c of n.namedChildren) {
+        if (!/substitution|interpolation/.test(c.type)) continue;
+        out.push([at, c.startIndex]);
+        visit(c);
+        at = c.endIndex;
+      }
+      out.push([at, n.endIndex]);
       return;
     }
     for (const c of n.children) visit(c);

@@ -1,0 +1,60 @@
+/**
+ * The splice bin as a user runs it: the line of issue 15 exactly as written on a Rust crate
+ * (cargo check validates), a JSON request on stdin, a batch plan in YAML, apply-files that
+ * leaves comments and strings alone, usage errors with exit 2. Every stdout is checked
+ * against the contract by runTool.
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { runTool } from "../support/run.js";
+import { project, read } from "./helpers.js";
+
+interface Env {
+  status: string;
+  message: string;
+  result?: { validation: string; written: boolean; checkers: { checker: string; status: string }[]; files: { file_path: string }[]; operation_id?: string; diff?: string };
+  error?: { code: string };
+}
+
+test("splice patch --file src/lib.rs --symbol function_name --with new_impl.rs (cargo check validates; undo restores)", async () => {
+  const dir = project("rust");
+  const before = read(dir, "src/lib.rs");
+  const r = await runTool("splice", ["patch", "--file", "src/lib.rs", "--symbol", "function_name", "--with", "new_impl.rs"], { cwd: dir });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const env = r.json as Env;
+  assert.equal(env.result?.validation, "validated");
+  assert.equal(env.result?.checkers[0]?.status, "ran");
+  assert.match(env.result?.checkers[0]?.checker ?? "", /^cargo check/);
+  assert.equal(read(dir, "src/lib.rs"), before.replace(/\/\/\/ Counts how often[\s\S]*?\n}\n/, read(dir, "new_impl.rs")));
+  const magellan = await runTool("magellan", ["find", "--name", "function_name"], { cwd: dir });
+  assert.equal(magellan.code, 0);
+  const found = (magellan.json as { data: { matches: { span: { file_path: string; start_line: number } }[] } }).data.matches.find((m) => m.span.file_path === "src/lib.rs");
+  assert.equal(found?.span.start_line, 7, "the index sees the patched file (the function moved up two lines)");
+  const undo = await runTool("splice", ["undo", "--last"], { cwd: dir });
+  assert.equal(undo.code, 0, undo.stdout);
+  assert.equal(read(dir, "src/lib.rs"), before);
+});
+
+test("--json request on stdin, a YAML batch plan, apply-files skipping comments and strings, usage errors", async () => {
+  const dir = project("ts");
+  const json = await runTool("splice", ["edit", "--json", "--dry-run"], { cwd: dir, input: JSON.stringify({ file: "src/format.ts", old: "return 42;", new: "return 7;" }) });
+  assert.equal(json.code, 0, json.stdout);
+  assert.match((json.json as Env).result?.diff ?? "", /\+ {2}return 7;/);
+  assert.match(read(dir, "src/format.ts"), /return 42;/);
+  writeFileSync(join(dir, "plan.yaml"), "steps:\n  - command: apply-files\n    glob: 'src/**/*.ts'\n    find: lines\n    replace: rows\n  - command: edit\n    file: src/format.ts\n    old: 'return 42;'\n    new: 'return 43;'\n");
+  const batch = await runTool("splice", ["batch", "--plan", "plan.yaml"], { cwd: dir });
+  assert.equal(batch.code, 0, batch.stdout);
+  const cart = read(dir, "src/cart.ts");
+  assert.match(cart, /private readonly rows: Line\[\] = \[\];/);
+  assert.match(cart, /`\$\{this\.rows\.length\} lines, /, "code inside a template substitution changes, the template's text stays");
+  assert.match(cart, /\/\*\* Adds a line, merging with an existing line of the same SKU\. \*\//, "comments stay");
+  assert.match(read(dir, "src/format.ts"), /return 43;/);
+  const bad = await runTool("splice", ["insert", "--file", "src/cart.ts", "--content", "x"], { cwd: dir });
+  assert.equal(bad.code, 2);
+  assert.equal((bad.json as Env).error?.code, "SPLICE_E000");
+  const outside = await runTool("splice", ["edit", "--file", "../x.ts", "--old", "a", "--new", "b"], { cwd: dir });
+  assert.equal(outside.code, 2);
+  assert.equal((outside.json as Env).error?.code, "SPLICE_E001");
+});
