@@ -106,7 +106,7 @@ export const SpliceResultSchema = z
     pre_existing_count: uint,
     steps: z.array(z.record(z.string(), z.unknown())),
     diff: z.string().optional(),
-    duration_ms: z.object({ plan: z.number(), validate: z.number(), commit: z.number(), index: z.number() }).partial().optional(),
+    duration_ms: z.record(z.string(), z.number()).optional(),
   })
   .passthrough();
 

@@ -170,6 +170,9 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
       return { operationType: op, status: "ok", message: "nothing to change: the files already hold this text", exitCode: EXIT.ok, workspace: root, diagnostics, result: { ...base, written: false, validation: "not_needed", files: [], checkers: [], introduced: [], pre_existing_count: 0, duration_ms: timing } };
     }
     const tv = performance.now();
+    // Milliseconds since the process started (performance's time origin) when the checker starts:
+    // for a CLI run, the whole wall time of everything but validation and the write.
+    timing.process_before_checker = tv;
     const report = await validateChange({
       root,
       files: planned.map((f) => ({ path: f.path, language: languageForPath(f.path)?.id ?? null, before: f.before, after: f.after })),
