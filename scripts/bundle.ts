@@ -62,6 +62,8 @@ const INTERNAL_PACKAGES: Record<string, ReadonlySet<string>> = {
   // llmtransform validates every request with zod: ~50 ms of compiling it afresh on each run.
   llmtransform: new Set(["zod"]),
   llmastsearch: new Set(["fastest-levenshtein"]),
+  // splice: zod for its requests (as llmtransform), diff for every result's changed spans.
+  splice: new Set(["zod", "diff"]),
 };
 
 /**

@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import { parse as parseYaml } from "yaml";
+import { createRequire } from "node:module";
+import type * as Yaml from "yaml";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { operationEnvelope } from "../contract/envelope.js";
 import { MutationRequestSchema, StepSchema, UndoRequestSchema, type MutationRequest } from "../contract/tools/splice.js";
@@ -109,7 +110,8 @@ function stdinText(): string {
 
 function parseDoc(text: string, origin: string, yaml: boolean): unknown {
   try {
-    return yaml ? (parseYaml(text) as unknown) : (JSON.parse(text.replace(/^\ufeff/, "")) as unknown);
+    // yaml loads only for a YAML plan.
+    return yaml ? ((createRequire(import.meta.url)("yaml") as typeof Yaml).parse(text) as unknown) : (JSON.parse(text.replace(/^\ufeff/, "")) as unknown);
   } catch (e) {
     throw new ToolError({ code: CODES.invalid_request, error: "invalid_request", message: `${origin} is not valid ${yaml ? "YAML" : "JSON"}: ${(e as Error).message}`, remediation: "Send one document.", exitCode: EXIT.usage });
   }

@@ -5,7 +5,8 @@
  * files whose meaning may have changed (same names as symbols that came or went) re-resolved.
  */
 import { availableParallelism } from "node:os";
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, join } from "node:path";
 import { timestamp } from "../contract/ids.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
@@ -32,6 +33,11 @@ export interface IndexOptions {
   threads?: number;
   /** Called as files are processed (for a progress bar). */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * Refresh only these root-relative files (a writer that knows what it touched: splice), not
+   * the whole tree: no walk, one stat each. Ignored on a cold index, which needs the walk.
+   */
+  paths?: string[];
 }
 
 export interface SkippedFile {
@@ -102,13 +108,16 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const skipped: SkippedFile[] = [];
   // Entries the walk met but could not look into (symlinks, unreadable): scanned and skipped.
   let walkSkipped = 0;
-  const walked = walkFiles({
-    root,
-    onSkip: (rel, reason) => {
-      walkSkipped++;
-      skipped.push({ path: rel, reason, detail: reason === "symlink" ? "symbolic link not followed" : "unreadable" });
-    },
-  });
+  const only = options.paths && !cold ? new Set(options.paths) : undefined;
+  const walked = only
+    ? [...only].filter((rel) => existsSync(join(root, rel))).map((rel) => ({ rel, abs: join(root, rel) }))
+    : walkFiles({
+        root,
+        onSkip: (rel, reason) => {
+          walkSkipped++;
+          skipped.push({ path: rel, reason, detail: reason === "symlink" ? "symbolic link not followed" : "unreadable" });
+        },
+      });
   const tasks: FileTask[] = [];
   const seen = new Set<string>();
   let unchanged = 0;
@@ -131,7 +140,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     }
     tasks.push({ abs: e.abs, rel: e.rel, language: lang.id, knownHash: same ? old?.hash : undefined, maxBytes, rootName });
   }
-  const removed = [...stored.values()].filter((f) => !seen.has(f.path));
+  const removed = [...stored.values()].filter((f) => !seen.has(f.path) && (only === undefined || only.has(f.path)));
   if (process.env.MAGELLAN_DEBUG) {
     process.stderr.write(`magellan: started at ${Math.round(t0)} ms of the process; walked ${walked.length} files, ${tasks.length} to read at ${Math.round(performance.now() - t0)} ms\n`);
   }

@@ -73,10 +73,13 @@ export class Workspace {
     return assertWritablePath(this.root, resolveInRoot(TOOL, this.root, userPath, this.cwd).rel, TOOL);
   }
 
-  /** Brings the graph up to date with the disk (incremental: only changed files are re-read). */
-  async refreshIndex(): Promise<void> {
+  /**
+   * Brings the graph up to date with the disk: the whole tree (incremental: only changed files
+   * are re-read), or only `paths` when the caller knows the files involved (no walk).
+   */
+  async refreshIndex(paths?: string[]): Promise<void> {
     this.closeDb();
-    await indexTree({ root: this.root, dbPath: this.dbPath });
+    await indexTree({ root: this.root, dbPath: this.dbPath, paths });
   }
 
   graph(): DB {
