@@ -399,11 +399,14 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
   };
   const definitionAt = async (file: string, b: number): Promise<LspLocation[]> => {
     const a = after.get(file)!;
-    const r = await session.request<LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null>(
-      "textDocument/definition",
-      { textDocument: { uri: uriOf(sources.abs(file)) }, position: a.text.byteToPosition(b) },
-      30_000,
-    );
+    let r: LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null;
+    try {
+      r = await session.request("textDocument/definition", { textDocument: { uri: uriOf(sources.abs(file)) }, position: a.text.byteToPosition(b) }, 30_000);
+    } catch (e) {
+      // A renamed word in a comment (gopls renames doc comments) has no definition to ask for.
+      if (session.failure) throw e;
+      return [];
+    }
     const list = r === null ? [] : Array.isArray(r) ? r : [r];
     return list.map((x) => ("targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x));
   };
