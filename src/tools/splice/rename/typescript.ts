@@ -165,6 +165,23 @@ function projectsFor(ts: Ts, root: string, abs: string, javascript: boolean): { 
     const closure = referenceClosure(ts, c);
     if ([...closure.keys()].some((k) => k !== c.file && k === primary.file)) others.push(c);
   }
+  // A monorepo whose packages each have a tsconfig.json (include: src) and whose root config
+  // includes them all, joined by `paths`: the package's own program never sees the other
+  // packages that import it; an enclosing config whose program holds the file does.
+  for (let dir = dirname(dirname(primary.file)); ; dir = dirname(dir)) {
+    for (const n of names) {
+      const f = join(dir, n);
+      if (f === primary.file || others.some((o) => o.file === f)) continue;
+      try {
+        if (!statSync(f).isFile()) continue;
+      } catch {
+        continue;
+      }
+      const c = readConfig(ts, f);
+      if (c && ownsFile(c, abs)) others.push(c);
+    }
+    if (dir === root || dirname(dir) === dir || !dir.startsWith(root)) break;
+  }
   return { primary, others };
 }
 
