@@ -325,14 +325,16 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
     if (locations.length === 0) throw renameError("not_renameable", `${spec.name} found nothing to rename for '${target.name}'`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
 
+    const t2 = performance.now();
     const clash = await checkCaptures(session, sources, target, newName, locations);
+    const checkMs = performance.now() - t2;
     if (clash) throw renameError("clash", `'${newName}' is already bound where '${target.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
     return {
       engine: spec.name,
       ...(spec.version ? { engine_version: spec.version } : {}),
       locations,
       diagnostics,
-      timing: { total_ms: Math.round(performance.now() - t0), startup_ms: Math.round(startup), warm: false },
+      timing: { total_ms: Math.round(performance.now() - t0), startup_ms: Math.round(startup), check_ms: Math.round(checkMs), warm: false },
     };
   } catch (e) {
     if (e instanceof Error && !("code" in e && typeof (e as { code: unknown }).code === "string" && String((e as { code: string }).code).startsWith("SPLICE_"))) {
@@ -410,21 +412,26 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
     const list = r === null ? [] : Array.isArray(r) ? r : [r];
     return list.map((x) => ("targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x));
   };
-  let budget = 400;
+  // Asked all at once: the server answers in order, without a round trip per location.
+  const asks: Promise<string | undefined>[] = [];
+  let budget = 1000;
   for (const [file, a] of after) {
     for (const [s] of a.renamed) {
-      if (budget-- <= 0) return undefined;
-      const defs = await definitionAt(file, s);
-      const other = defs.find((d) => !isRenamed(d));
-      // A definition outside the workspace (a builtin, a stub) that the renamed name now reaches.
-      if (other && defs.every((d) => !isRenamed(d))) return `${where(other)} (the '${newName}' that ${file}:${a.text.lineOf(s)} would refer to instead)`;
+      if (budget-- <= 0) break;
+      asks.push(
+        definitionAt(file, s).then((defs) => {
+          const other = defs.find((d) => !isRenamed(d));
+          // Every definition elsewhere: the renamed name now reaches another binding.
+          return other && defs.every((d) => !isRenamed(d)) ? `${where(other)} (the '${newName}' that ${file}:${a.text.lineOf(s)} would refer to instead)` : undefined;
+        }),
+      );
     }
     for (const b of a.existing) {
-      if (budget-- <= 0) return undefined;
-      const defs = await definitionAt(file, b);
-      if (defs.length > 0 && defs.some((d) => isRenamed(d))) return `${file}:${a.text.lineOf(b)} (an existing '${newName}' that the renamed '${target.name}' would shadow)`;
+      if (budget-- <= 0) break;
+      asks.push(definitionAt(file, b).then((defs) => (defs.length > 0 && defs.some((d) => isRenamed(d)) ? `${file}:${a.text.lineOf(b)} (an existing '${newName}' that the renamed '${target.name}' would shadow)` : undefined)));
     }
   }
+  for (const r of await Promise.all(asks)) if (r) return r;
   return undefined;
 }
 
