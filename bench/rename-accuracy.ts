@@ -27,6 +27,8 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { planRename } from "../src/tools/splice/rename/index.js";
 import type { RenameLocation } from "../src/tools/splice/rename/index.js";
 
+const say = (line: string): void => void process.stdout.write(`${line}\n`);
+const warn = (line: string): void => void process.stderr.write(`${line}\n`);
 const args = process.argv.slice(2);
 const mode = args[0];
 const repo = resolve(args[1] ?? ".");
@@ -81,7 +83,7 @@ async function runTs(): Promise<void> {
   const count = Number(opt("count", "20"));
   const configPath = resolve(repo, opt("tsconfig", "tsconfig.json"));
   const t0 = performance.now();
-  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => console.error(ts.flattenDiagnosticMessageText(d.messageText, "\n")) });
+  const parsed = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => warn(ts.flattenDiagnosticMessageText(d.messageText, "\n")) });
   if (!parsed) throw new Error(`cannot read ${configPath}`);
   const options = { ...parsed.options, noEmit: true, incremental: false, composite: false, declaration: false };
   const files = parsed.fileNames.filter((f) => !f.includes("/node_modules/"));
@@ -138,7 +140,7 @@ async function runTs(): Promise<void> {
   };
   const tBefore = performance.now();
   const before = diagnostics();
-  console.log(`# ${rel(configPath) || configPath}: ${files.length} files, ${[...before.values()].reduce((a, b) => a + b, 0)} diagnostics before (${Math.round(performance.now() - tBefore)} ms), typescript ${ts.version}`);
+  say(`# ${rel(configPath) || configPath}: ${files.length} files, ${[...before.values()].reduce((a, b) => a + b, 0)} diagnostics before (${Math.round(performance.now() - tBefore)} ms), typescript ${ts.version}`);
 
   const cands: Candidate[] = [];
   for (const f of files) {
@@ -196,15 +198,15 @@ async function runTs(): Promise<void> {
       const delta = [...new Set([...before.keys(), ...after.keys()])].filter((k) => (before.get(k) ?? 0) !== (after.get(k) ?? 0));
       diagSame = delta.length === 0;
       if (diagSame) sameDiags++;
-      else console.log(`    diagnostics changed: ${delta.slice(0, 5).join(", ")}`);
+      else say(`    diagnostics changed: ${delta.slice(0, 5).join(", ")}`);
       overlay.clear();
       diagnostics();
     }
     const files = new Set(ours.map((l) => l.file)).size;
-    console.log(`${same ? "same" : "DIFF"} ${diagSame ? "diag=" : "diag!"} ${c.kind.padEnd(9)} ${rel(c.file)}:${c.name} -> ${ours.length} locations in ${files} files (${Math.round(performance.now() - t1)} ms)${err ? ` ERROR ${err}` : ""}${missing.length ? ` missing ${missing.slice(0, 3).join(" ")}` : ""}${extra.length ? ` extra ${extra.slice(0, 3).join(" ")}` : ""}`);
+    say(`${same ? "same" : "DIFF"} ${diagSame ? "diag=" : "diag!"} ${c.kind.padEnd(9)} ${rel(c.file)}:${c.name} -> ${ours.length} locations in ${files} files (${Math.round(performance.now() - t1)} ms)${err ? ` ERROR ${err}` : ""}${missing.length ? ` missing ${missing.slice(0, 3).join(" ")}` : ""}${extra.length ? ` extra ${extra.slice(0, 3).join(" ")}` : ""}`);
   }
   const med = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? NaN;
-  console.log(`# ${exact}/${picked.length} renames equal to the language service's locations; ${sameDiags}/${picked.length} with unchanged diagnostics; planRename cold ${cold.map((x) => Math.round(x)).join("/")} ms, warm median ${Math.round(med(warm))} ms; total ${Math.round((performance.now() - t0) / 1000)} s`);
+  say(`# ${exact}/${picked.length} renames equal to the language service's locations; ${sameDiags}/${picked.length} with unchanged diagnostics; planRename cold ${cold.map((x) => Math.round(x)).join("/")} ms, warm median ${Math.round(med(warm))} ms; total ${Math.round((performance.now() - t0) / 1000)} s`);
 }
 
 // ---------- Python ----------
@@ -257,7 +259,7 @@ async function runPy(): Promise<void> {
   const copy = mkdtempSync(join(tmpdir(), "rename-accuracy-py-"));
   cpSync(repo, copy, { recursive: true, filter: (s) => !s.includes("/.git") });
   const before = pyrightDiagnostics(copy);
-  console.log(`# ${repo}: ${cands.length} candidates, ${[...before.values()].reduce((a, b) => a + b, 0)} pyright diagnostics before`);
+  say(`# ${repo}: ${cands.length} candidates, ${[...before.values()].reduce((a, b) => a + b, 0)} pyright diagnostics before`);
   let exact = 0;
   let sameDiags = 0;
   for (const c of picked) {
@@ -305,22 +307,22 @@ async function runPy(): Promise<void> {
       const delta = [...new Set([...before.keys(), ...after.keys()])].filter((k) => (before.get(k) ?? 0) !== (after.get(k) ?? 0));
       diagSame = delta.length === 0;
       if (diagSame) sameDiags++;
-      else console.log(`    diagnostics changed: ${delta.slice(0, 5).join(", ")}`);
+      else say(`    diagnostics changed: ${delta.slice(0, 5).join(", ")}`);
     }
-    console.log(`${same ? "same" : "DIFF"} ${diagSame ? "diag=" : "diag!"} ${c.kind.padEnd(9)} ${rel(c.file)}:${c.name} -> ${ours.length} locations in ${new Set(ours.map((l) => l.file)).size} files (planRename ${Math.round(ms)} ms)${err ? ` ERROR ${err}` : ""}${missing.length ? ` missing ${missing.slice(0, 3).join(" ")}` : ""}${extra.length ? ` extra ${extra.slice(0, 3).join(" ")}` : ""}`);
+    say(`${same ? "same" : "DIFF"} ${diagSame ? "diag=" : "diag!"} ${c.kind.padEnd(9)} ${rel(c.file)}:${c.name} -> ${ours.length} locations in ${new Set(ours.map((l) => l.file)).size} files (planRename ${Math.round(ms)} ms)${err ? ` ERROR ${err}` : ""}${missing.length ? ` missing ${missing.slice(0, 3).join(" ")}` : ""}${extra.length ? ` extra ${extra.slice(0, 3).join(" ")}` : ""}`);
   }
   await conn.sendRequest("shutdown");
   void conn.sendNotification("exit");
   conn.dispose();
   child.kill();
   rmSync(copy, { recursive: true, force: true });
-  console.log(`# ${exact}/${picked.length} renames equal to pyright's own rename; ${sameDiags}/${picked.length} with unchanged pyright diagnostics; total ${Math.round((performance.now() - t0) / 1000)} s`);
+  say(`# ${exact}/${picked.length} renames equal to pyright's own rename; ${sameDiags}/${picked.length} with unchanged pyright diagnostics; total ${Math.round((performance.now() - t0) / 1000)} s`);
 }
 
 if (mode === "ts") await runTs();
 else if (mode === "py") await runPy();
 else {
-  console.error("usage: rename-accuracy.js (ts|py) <repo> [--count N] [--tsconfig F] [--under DIR]");
+  warn("usage: rename-accuracy.js (ts|py) <repo> [--count N] [--tsconfig F] [--under DIR]");
   process.exitCode = 2;
 }
 
