@@ -4,7 +4,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { indexTree } from "../../src/graph/ingest.js";
-import { planRename } from "../../src/tools/splice/rename/index.js";
+import { disposeLanguageServers, planRename, setLanguageServerReuse } from "../../src/tools/splice/rename/index.js";
 import { isToolError } from "./rename-errors.js";
 import { applyLocations, copyFixture, targetAt } from "./rename-helpers.js";
 
@@ -46,6 +46,25 @@ describe("splice rename: Python through pyright", () => {
     assert.match(files.get("app.py") ?? "", /Item\("x", 1\)\.label\(\)/);
     assert.match(readFileSync(join(root, "shop/views.py"), "utf8"), /first: models\.Item = products\[0\]/);
     assert.deepEqual(pyright(root), []);
+  });
+
+  it("keeps pyright warm when asked (daemon) and sees files changed on disk since", async () => {
+    const root = fixture("py");
+    setLanguageServerReuse(true);
+    try {
+      const first = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def cheapest", "cheapest"), newName: "lowest" });
+      assert.equal(first.timing?.warm, false);
+      applyLocations(root, first.locations, true);
+      // another tool writes a new module that uses the renamed function
+      writeFileSync(join(root, "report.py"), "from shop.models import lowest, load_products\n\nprint(lowest(load_products([])))\n");
+      const second = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def lowest", "lowest"), newName: "cheapest_one" });
+      assert.equal(second.timing?.warm, true);
+      assert.deepEqual(second.locations.filter((l) => l.file === "report.py").length, 2);
+      assert.ok(second.locations.some((l) => l.file === "shop/views.py"));
+    } finally {
+      setLanguageServerReuse(false);
+      await disposeLanguageServers();
+    }
   });
 
   it("refuses a name that another binding already holds, naming it", async () => {
