@@ -26,13 +26,15 @@ import {
   type BigIntStats,
 } from "node:fs";
 import { basename, join, relative, sep } from "node:path";
-import { EXIT } from "../contract/errors.js";
+import { EXIT, ToolError } from "../contract/errors.js";
 import { checksum } from "../text/checksum.js";
 import { changeError } from "./errors.js";
 import {
   backupDir,
   ensureStateDir,
   readEntries,
+  readEntry,
+  unfinishedEntries,
   stamp,
   syncDir,
   writeDurable,
@@ -120,6 +122,8 @@ interface Staged {
   temp: string | null;
   tempId?: { dev: bigint; ino: bigint };
   current: Buffer | null;
+  beforeSum?: string | null;
+  afterSum?: string | null;
 }
 
 function changedOnDisk(tool: string, rels: string[], why: string) {
@@ -238,8 +242,11 @@ export async function commitChange(req: ChangeRequest, opts: CommitOptions = {})
   if (!Array.isArray(req.files) || req.files.length === 0) {
     throw changeError(tool, "invalid_request", "the change names no files", "Plan at least one file.", { exitCode: EXIT.usage });
   }
-  recoverChanges(root);
+  if (req.operationId !== undefined && !/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(req.operationId)) {
+    throw changeError(tool, "invalid_request", `operation id ${JSON.stringify(req.operationId)} is not a plain name`, "Omit operationId (a UUID v4 is made) or use letters, digits, '.', '_' and '-'.", { exitCode: EXIT.usage });
+  }
   const targets = req.files.map((f) => resolveTarget(root, tool, f));
+  recoverBefore(root, tool, targets);
   const seen = new Map<string, string>();
   for (const t of targets) {
     const other = seen.get(t.real);
@@ -257,13 +264,43 @@ export async function commitChange(req: ChangeRequest, opts: CommitOptions = {})
     if (!got.tookOver || attempt >= 3) break;
     // A writer died holding one of these locks: finish or roll back its journal before we touch the files.
     releaseLocks(locks);
-    recoverChanges(root);
+    recoverBefore(root, tool, targets);
   }
   try {
     return commitLocked(root, tool, req, targets, opts);
+  } catch (e) {
+    throw asToolError(tool, e);
   } finally {
     releaseLocks(locks);
   }
+}
+
+/** An OS error met while committing, as a coded refusal (nothing was written: commitLocked undoes its own steps). */
+function asToolError(tool: string, e: unknown): unknown {
+  if (e instanceof ToolError) return e;
+  const code = (e as NodeJS.ErrnoException)?.code;
+  const path = (e as NodeJS.ErrnoException)?.path;
+  if (code === "ENOENT" || code === "ENOTDIR" || code === "ELOOP") {
+    return changeError(tool, "changed_on_disk", `a directory of the path was moved or replaced during the write (${code}${path ? ` on ${path}` : ""}); nothing written`, "Re-read the file(s), plan the change again, and retry.");
+  }
+  if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
+    return changeError(tool, "io_error", `no permission to write (${code}${path ? ` on ${path}` : ""}); nothing written`, "Make the file and its directory writable if they are meant to be edited.");
+  }
+  if (typeof code === "string") {
+    return changeError(tool, "io_error", `${(e as Error).message}; nothing written`, "Check the disk (space, permissions) and retry.");
+  }
+  return e;
+}
+
+/**
+ * Recovers dead writers' changes before this one. A change that cannot be recovered stops this
+ * one only when they share a file: it is reported once (E013) and marked, and unrelated writers go on.
+ */
+function recoverBefore(root: string, tool: string, targets: Target[]): void {
+  const { failures } = recover(root, tool);
+  const ours = new Set(targets.map((t) => t.real));
+  const blocking = failures.filter((f) => f.files.some((p) => ours.has(p)));
+  if (blocking.length > 0) throw recoveryError(tool, blocking);
 }
 
 function commitLocked(root: string, tool: string, req: ChangeRequest, targets: Target[], opts: CommitOptions): ChangeCommit & { removed_temps?: string[] } {
@@ -305,6 +342,8 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
       throw changedOnDisk(tool, mismatched, why);
     }
     for (const s of staged) {
+      s.beforeSum = s.current === null ? null : checksum(s.current);
+      s.afterSum = s.t.file.after === null ? null : checksum(s.t.file.after);
       if (s.t.file.after === null) continue;
       s.temp = journaled ? `.${s.t.name}.op-${operationId}.tmp` : `.${s.t.name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`;
     }
@@ -320,13 +359,14 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
           status: "preparing",
           owner: selfOwner(),
           backup: Boolean(req.backup),
+          ...(opts.undoOf !== undefined ? { undo_of: opts.undoOf } : {}),
           files: staged.map((s): JournalFile => {
             const f: JournalFile = {
               path: s.t.rel,
               real: s.t.realRel,
               temp: s.temp,
-              before_checksum: s.current === null ? null : checksum(s.current),
-              after_checksum: s.t.file.after === null ? null : checksum(s.t.file.after),
+              before_checksum: s.beforeSum ?? null,
+              after_checksum: s.afterSum ?? null,
               backup: null,
             };
             if (s.mode !== undefined) f.mode = s.mode;
@@ -338,17 +378,22 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
       ensureStateDir(root, tool);
       if (req.backup) {
         const dir = backupDir(root, operationId);
-        mkdirSync(join(dir, "files"), { recursive: true });
-        entry.files.forEach((f, i) => {
-          const bytes = staged[i]?.current;
-          if (bytes === null || bytes === undefined) return;
-          f.backup = `files/${i}`;
-          writeDurable(join(dir, f.backup), bytes);
-        });
-        const manifest = { operation_id: operationId, time: entry.time, tool, command: req.command, files: entry.files.map(({ path, before_checksum, after_checksum, backup, mode }) => ({ path, before_checksum, after_checksum, backup, mode })) };
-        writeDurable(join(dir, "manifest.json"), Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`));
-        syncDir(join(dir, "files"));
-        syncDir(dir);
+        try {
+          mkdirSync(join(dir, "files"), { recursive: true });
+          entry.files.forEach((f, i) => {
+            const bytes = staged[i]?.current;
+            if (bytes === null || bytes === undefined) return;
+            f.backup = `files/${i}`;
+            writeDurable(join(dir, f.backup), bytes);
+          });
+          const manifest = { operation_id: operationId, time: entry.time, tool, command: req.command, files: entry.files.map(({ path, before_checksum, after_checksum, backup, mode }) => ({ path, before_checksum, after_checksum, backup, mode })) };
+          writeDurable(join(dir, "manifest.json"), Buffer.from(`${JSON.stringify(manifest, null, 1)}\n`));
+          syncDir(join(dir, "files"));
+          syncDir(dir);
+        } catch (e) {
+          rmSync(dir, { recursive: true, force: true });
+          throw e;
+        }
       }
       writeEntry(root, entry);
     }
@@ -409,8 +454,8 @@ function commitLocked(root: string, tool: string, req: ChangeRequest, targets: T
     }
     const files: CommittedFile[] = staged.map((s) => ({
       path: s.t.rel,
-      before_checksum: s.current === null ? null : checksum(s.current),
-      after_checksum: s.t.file.after === null ? null : checksum(s.t.file.after),
+      before_checksum: s.beforeSum ?? null,
+      after_checksum: s.afterSum ?? null,
     }));
     const out: ChangeCommit & { removed_temps?: string[] } = { operation_id: operationId, files };
     if (removedTemps.length > 0) out.removed_temps = removedTemps;
@@ -463,25 +508,46 @@ function fileChecksum(path: string): string | null {
  * reached "committing" is rolled back (temps removed; no file was touched), one that had is
  * rolled forward from its synced temp files.
  */
-export function recoverChanges(root: string): { recovered: string[] } {
+export function recoverChanges(root: string, tool: string = RECOVERY_TOOL): { recovered: string[] } {
+  const { recovered, failures } = recover(root, tool);
+  if (failures.length > 0) throw recoveryError(tool, failures);
+  return { recovered };
+}
+
+interface RecoveryFailure {
+  operationId: string;
+  /** Absolute real paths of the operation's files. */
+  files: string[];
+  message: string;
+}
+
+function recoveryError(tool: string, failures: RecoveryFailure[]) {
+  return changeError(
+    tool,
+    "journal_recovery",
+    `an interrupted change could not be completed: ${failures.map((f) => `${f.operationId}: ${f.message}`).join(" | ")}`,
+    "Another program changed these files after the interruption. Inspect them (the new bytes are in the temp files named in .splice/journal/), fix them by hand, then continue; the operation is marked recovery_failed and is not retried.",
+  );
+}
+
+function recover(root: string, tool: string): { recovered: string[]; failures: RecoveryFailure[] } {
   const recovered: string[] = [];
-  const failures: string[] = [];
+  const failures: RecoveryFailure[] = [];
   let realRoot: string;
   try {
     realRoot = realpathSync(root);
   } catch {
-    return { recovered };
+    return { recovered, failures };
   }
-  for (const entry of readEntries(realRoot)) {
-    if (entry.status !== "preparing" && entry.status !== "committing") continue;
+  for (const entry of unfinishedEntries(realRoot)) {
     if (ownerAlive(entry.owner)) continue;
     const reals = entry.files.map((f) => join(realRoot, f.real));
-    const got = acquireLocksSync(RECOVERY_TOOL, reals, DEFAULT_LOCK_TIMEOUT_MS, (p) => toPosix(relative(realRoot, p)));
+    const got = acquireLocksSync(tool, reals, DEFAULT_LOCK_TIMEOUT_MS, (p) => toPosix(relative(realRoot, p)));
     try {
       // Re-read under the locks: another process may have recovered it meanwhile.
-      const fresh = readEntries(realRoot).find((e) => e.operation_id === entry.operation_id);
+      const fresh = readEntry(realRoot, entry.operation_id);
       if (!fresh || (fresh.status !== "preparing" && fresh.status !== "committing")) continue;
-      const problems = fresh.status === "preparing" ? rollBackEntry(realRoot, fresh) : rollForwardEntry(realRoot, fresh);
+      const problems = fresh.status === "preparing" ? rollBackEntry(realRoot, fresh, tool) : rollForwardEntry(realRoot, fresh, tool);
       if (problems.length === 0) {
         fresh.note = `recovered by pid ${process.pid}: ${fresh.status === "preparing" ? "rolled back (no file had been written)" : "rolled forward (every file now has its new bytes)"}`;
         fresh.status = fresh.status === "preparing" ? "rolled_back" : "done";
@@ -489,33 +555,25 @@ export function recoverChanges(root: string): { recovered: string[] } {
       } else {
         fresh.status = "recovery_failed";
         fresh.note = problems.join("; ");
-        failures.push(`${fresh.operation_id}: ${fresh.note}`);
+        failures.push({ operationId: fresh.operation_id, files: reals, message: fresh.note });
       }
       writeEntry(realRoot, fresh);
     } finally {
       releaseLocks(got.locks);
     }
   }
-  if (failures.length > 0) {
-    throw changeError(
-      RECOVERY_TOOL,
-      "journal_recovery",
-      `an interrupted change could not be completed: ${failures.join(" | ")}`,
-      "Another program changed these files after the interruption. Inspect them (the new bytes are in the temp files named in .splice/journal/), fix them by hand, then continue; the operation is marked recovery_failed and is not retried.",
-    );
-  }
-  return { recovered };
+  return { recovered, failures };
 }
 
-function dirOf(root: string, f: JournalFile): VerifiedDir {
-  return VerifiedDir.open(RECOVERY_TOOL, root, f.real, false);
+function dirOf(root: string, f: JournalFile, tool: string): VerifiedDir {
+  return VerifiedDir.open(tool, root, f.real, false);
 }
 
-function rollBackEntry(root: string, entry: JournalEntry): string[] {
+function rollBackEntry(root: string, entry: JournalEntry, tool: string): string[] {
   for (const f of entry.files) {
     if (!f.temp) continue;
     try {
-      const dir = dirOf(root, f);
+      const dir = dirOf(root, f, tool);
       try {
         unlinkSync(dir.at(f.temp));
       } catch {
@@ -530,13 +588,13 @@ function rollBackEntry(root: string, entry: JournalEntry): string[] {
   return [];
 }
 
-function rollForwardEntry(root: string, entry: JournalEntry): string[] {
+function rollForwardEntry(root: string, entry: JournalEntry, tool: string): string[] {
   const problems: string[] = [];
   const plan: { f: JournalFile; dir: VerifiedDir; action: "rename" | "unlink" | "none" }[] = [];
   try {
     // Decide every file before touching any, so a conflict leaves the whole operation as it is.
     for (const f of entry.files) {
-      const dir = dirOf(root, f);
+      const dir = dirOf(root, f, tool);
       const name = basename(f.real);
       plan.push({ f, dir, action: "none" });
       const cur = fileChecksum(dir.at(name));
@@ -601,7 +659,7 @@ export function listOperations(root: string): OperationInfo[] {
  */
 export async function undoOperation(root: string, sel: { operationId?: string; last?: boolean }, tool: string, opts: CommitOptions = {}): Promise<ChangeCommit> {
   const realRoot = realpathSync(root);
-  recoverChanges(realRoot);
+  recoverChanges(realRoot, tool);
   const entries = readEntries(realRoot);
   let entry: JournalEntry | undefined;
   if (sel.operationId !== undefined) {
@@ -610,7 +668,8 @@ export async function undoOperation(root: string, sel: { operationId?: string; l
       throw changeError(tool, "operation_not_found", `no operation ${sel.operationId} in ${join(realRoot, ".splice", "journal")}`, "List the operations with `splice log` and pass one of their ids.", { exitCode: EXIT.usage });
     }
   } else {
-    entry = [...entries].reverse().find((e) => e.status === "done" && e.backup);
+    // The newest change that is not itself an undo: repeated --last walks back through history.
+    entry = [...entries].reverse().find((e) => e.status === "done" && e.backup && e.undo_of === undefined);
     if (!entry) throw changeError(tool, "operation_not_found", "no operation to undo in this workspace", "Only changes made with backups (splice) can be undone; `splice log` lists them.", { exitCode: EXIT.usage });
   }
   if (entry.status !== "done") {
@@ -657,17 +716,12 @@ export async function undoOperation(root: string, sel: { operationId?: string; l
       { file: changed[0], note: `changed since: ${changed.join(", ")}` },
     );
   }
-  const commit = await commitChange({ root: realRoot, tool, command: `undo ${entry.operation_id}`, files, backup: true }, opts);
-  const fresh = readEntries(realRoot).find((e) => e.operation_id === entry.operation_id);
+  const commit = await commitChange({ root: realRoot, tool, command: `undo ${entry.operation_id}`, files, backup: true }, { ...opts, undoOf: entry.operation_id });
+  const fresh = readEntry(realRoot, entry.operation_id);
   if (fresh) {
     fresh.status = "undone";
     fresh.undone_by = commit.operation_id;
     writeEntry(realRoot, fresh);
-  }
-  const undo = readEntries(realRoot).find((e) => e.operation_id === commit.operation_id);
-  if (undo) {
-    undo.undo_of = entry.operation_id;
-    writeEntry(realRoot, undo);
   }
   return { operation_id: commit.operation_id, files: commit.files };
 }

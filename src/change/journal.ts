@@ -3,10 +3,11 @@
  * phase (preparing -> committing -> done). Temp files beside each target are the redo log: once
  * an entry says "committing", every temp is complete and synced, so recovery rolls forward.
  */
-import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, writeFileSync, writeSync } from "node:fs";
+import { closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { atomicWriteFileSync } from "../text/atomic.js";
 import { changeError } from "./errors.js";
+import { ownerAlive } from "./lock.js";
 
 export type JournalStatus = "preparing" | "committing" | "done" | "rolled_back" | "recovery_failed" | "undone";
 
@@ -74,8 +75,61 @@ export function ensureStateDir(root: string, tool: string): void {
   mkdirSync(join(dir, "backups"), { recursive: true });
 }
 
+function pendingDir(root: string): string {
+  return join(root, STATE_DIR, "pending");
+}
+
+/**
+ * Writes an entry atomically. An unfinished operation also has a marker in pending/, made before
+ * its first entry and removed after its last, so that recovery (run at the start of every commit)
+ * reads only the unfinished ones, not the whole history.
+ */
 export function writeEntry(root: string, entry: JournalEntry): void {
+  const marker = join(pendingDir(root), entry.operation_id);
+  const unfinished = entry.status === "preparing" || entry.status === "committing";
+  if (unfinished) {
+    mkdirSync(pendingDir(root), { recursive: true });
+    writeFileSync(marker, JSON.stringify(entry.owner));
+  }
   atomicWriteFileSync(join(journalDir(root), `${entry.operation_id}.json`), Buffer.from(`${JSON.stringify(entry, null, 1)}\n`));
+  if (!unfinished) rmSync(marker, { force: true });
+}
+
+export function readEntry(root: string, operationId: string): JournalEntry | undefined {
+  try {
+    const e = JSON.parse(readFileSync(join(journalDir(root), `${operationId}.json`), "utf8")) as JournalEntry;
+    return e && e.version === 1 && e.operation_id === operationId ? e : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Entries of operations that had not finished when last written (their writer may be running, or dead). */
+export function unfinishedEntries(root: string): JournalEntry[] {
+  let ids: string[];
+  try {
+    ids = readdirSync(pendingDir(root));
+  } catch {
+    return [];
+  }
+  const out: JournalEntry[] = [];
+  for (const id of ids) {
+    const e = readEntry(root, id);
+    if (e && (e.status === "preparing" || e.status === "committing")) {
+      out.push(e);
+      continue;
+    }
+    // A marker with no unfinished entry: its writer is between the two writes, or died there.
+    const marker = join(pendingDir(root), id);
+    let owner: JournalEntry["owner"] | undefined;
+    try {
+      owner = JSON.parse(readFileSync(marker, "utf8")) as JournalEntry["owner"];
+    } catch {
+      owner = undefined;
+    }
+    if (!owner || !ownerAlive(owner)) rmSync(marker, { force: true });
+  }
+  return out.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
 }
 
 export function readEntries(root: string): JournalEntry[] {

@@ -42,6 +42,8 @@ export interface CommitOptions {
   lockTimeoutMs?: number;
   /** Test hook: runs after every temp file is written and synced, before the first rename. */
   beforeRename?: (tempPaths: string[]) => void;
+  /** Set by undoOperation: the operation this change undoes (recorded in the journal; `undo --last` skips undos). */
+  undoOf?: string;
   /** Test hook: runs after the i-th file (0-based) is renamed into place (or deleted). */
   afterEachRename?: (index: number) => void;
 }

@@ -23,15 +23,22 @@ const program = baseProgram(TOOL, "Create or replace a source file only after tr
   .option("--expected-checksum <sha256>", "replace only if the existing file has this checksum (sha256:<hex> or bare hex)")
   .addOption(new Option("--reject-on <level>", "reject on introduced errors, or on introduced errors and warnings").choices(["error", "warning"]).default("error"))
   .option("--timeout <seconds>", "time budget of each checker (TypeScript service, pyright, gcc, javac, cargo/rustc, go) in seconds; a checker that runs out is reported as a warning", "60")
+  .option("--require-checker", "reject (write nothing) when the language's checker is absent, crashed or timed out, instead of writing the file as validation \"unchecked\"")
   .option("--dry-run", "validate and report, write nothing")
   .option("--root <dir>", "workspace root (default: enclosing git work tree, else the current directory)")
   .addHelpText(
     "after",
     `
 Gates, in order: tree-sitter syntax (ERROR/MISSING nodes); the project's checker on the new
-content as if at its path (TypeScript compiler API, pyright, gcc/g++ -fsyntax-only, javac,
-cargo check/rustc, gofmt -e + go vet); for --overwrite, diagnostics the old content already had
-are marked pre_existing and do not reject. An absent or timed-out checker is a warning.
+content as if at its path (TypeScript compiler API with the project's own typescript when it
+has one, pyright, gcc/g++ -fsyntax-only, javac, cargo check, go build + go vet); diagnostics
+the old content already had are marked pre_existing and do not reject, and errors the change
+causes in files that import this one count. When the checker ran and accepted the file, a
+tree-sitter complaint is a "parser.limit" warning (the grammar lags the language, or a C macro).
+
+result.validation: "validated" (the checker ran, nothing new is wrong), "unchecked" (the
+checker was absent, crashed or timed out: written on syntax alone, a warning says why; use
+--require-checker to reject instead), or "rejected".
 
 Output: one JSON OperationResult on stdout, status "approved" or "rejected" ("error" on a
 refusal such as an existing file without --overwrite or a checksum mismatch).
@@ -63,6 +70,7 @@ void runCli(program, TOOL, { kind: "operation", operationType: "create" }, async
     rejectOn: "error" | "warning";
     timeout: string;
     dryRun?: boolean;
+    requireChecker?: boolean;
     root?: string;
   }>();
   const path = o.path ?? o.file;
@@ -102,6 +110,7 @@ void runCli(program, TOOL, { kind: "operation", operationType: "create" }, async
         rejectOn: o.rejectOn,
         timeoutMs: Math.round(timeout * 1000),
         dryRun: Boolean(o.dryRun),
+        requireChecker: Boolean(o.requireChecker),
       },
       session,
     );

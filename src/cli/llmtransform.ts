@@ -50,8 +50,9 @@ Output: OperationResult {status ok|partial|error, result {type:"edit", file_path
 Exit codes:
   0  all edits applied (or would be, with --dry-run; also an empty edits list)
   1  failure, nothing written: checksum mismatch, invalid edit (without --partial), read-only file,
-     file changed during the write, file not found
-  2  usage: bad flags, malformed request, missing checksum, path outside the workspace root
+     file changed during the write, file busy (another writer holds its lock), file not found
+  2  usage: bad flags, malformed request, missing checksum, path outside the workspace root or
+     inside .git/, .magellan/, .splice/
   4  partial: --partial applied some edits and rejected others
 
 Example:

@@ -60,6 +60,8 @@ export interface ChangeValidationReport {
   pre_existing_count: number;
   /** Checker absent/failed/timed out, parser limits the real checker overruled, scope notes. */
   warnings: ValidationDiagnostic[];
+  /** The after-content's findings that were already there before (pre_existing: true), located on the new bytes. */
+  pre_existing?: ValidationDiagnostic[];
 }
 
 export type Raw = Omit<ValidationDiagnostic, "pre_existing">;
@@ -85,6 +87,9 @@ export interface ChangeCheckContext {
 const CHANGE_CHECKERS: Partial<Record<string, () => Promise<(ctx: ChangeCheckContext) => Promise<ChangeCheck>>>> = {
   typescript: async () => (await import("./checkers/typescript-change.js")).checkTypeScriptChange,
   go: async () => (await import("./checkers/go.js")).checkGoChange,
+  python: async () => (await import("./checkers/python.js")).checkPythonChange,
+  c: async () => (await import("./checkers/c.js")).checkCChange,
+  cpp: async () => (await import("./checkers/c.js")).checkCChange,
 };
 
 const FILE_CHECKERS: Record<LanguageId, () => Promise<Checker>> = {
@@ -110,17 +115,17 @@ export function findingKey(d: Raw): string {
 }
 
 /** Multiset difference: each finding of `before` excuses one identical finding of `after`. */
-export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; preExisting: number } {
+export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; preExisting: Raw[] } {
   const left = new Map<string, number>();
   for (const d of before) left.set(findingKey(d), (left.get(findingKey(d)) ?? 0) + 1);
   const introduced: Raw[] = [];
-  let preExisting = 0;
+  const preExisting: Raw[] = [];
   for (const d of after) {
     const k = findingKey(d);
     const n = left.get(k) ?? 0;
     if (n > 0) {
       left.set(k, n - 1);
-      preExisting++;
+      preExisting.push(d);
     } else introduced.push(d);
   }
   return { introduced, preExisting };
@@ -129,8 +134,9 @@ export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; 
 const CHECKER_STATUS: Record<string, CheckerRun["status"]> = { "checker.absent": "absent", "checker.timeout": "timeout", "checker.failed": "failed" };
 
 /** Splits a per-file outcome into its findings and what it says about the checker itself. */
-function splitOutcome(o: CheckerOutcome): { findings: Raw[]; status: CheckerRun["status"]; reason?: string } {
+function splitOutcome(o: CheckerOutcome): { findings: Raw[]; notes: Raw[]; status: CheckerRun["status"]; reason?: string } {
   const findings: Raw[] = [];
+  const notes: Raw[] = [];
   let status: CheckerRun["status"] = o.ran ? "ran" : "absent";
   let reason: string | undefined;
   for (const d of o.diagnostics) {
@@ -138,9 +144,10 @@ function splitOutcome(o: CheckerOutcome): { findings: Raw[]; status: CheckerRun[
     if (s) {
       status = s;
       reason = d.message;
-    } else findings.push(d);
+    } else if (d.code === "checker.scope") notes.push(d);
+    else findings.push(d);
   }
-  return { findings, status, reason };
+  return { findings, notes, status, reason };
 }
 
 const RANK: Record<CheckerRun["status"], number> = { ran: 0, failed: 1, timeout: 2, absent: 3 };
@@ -156,6 +163,7 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
   const before: Raw[] = [];
   const after: Raw[] = [];
   const names = new Set<string>();
+  const notes = new Map<string, Raw>();
   let status: CheckerRun["status"] = "ran";
   let reason: string | undefined;
   const changed = new Set(ctx.files.map((f) => f.path));
@@ -163,7 +171,16 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
     const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
     const o = await check(c, content, new ContentPositions(content));
     const s = splitOutcome(o);
+    // One finding reported twice (cargo checks the lib and its test build) is one finding.
+    const seen = new Set<string>();
+    s.findings = s.findings.filter((d) => {
+      const k = `${findingKey(d)}\u0000${d.byte_start ?? ""}\u0000${d.byte_end ?? ""}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
     if (o.ran) names.add(o.ran);
+    for (const n of s.notes) notes.set(n.message, n);
     if (RANK[s.status] > RANK[status]) {
       status = s.status;
       reason = s.reason;
@@ -186,7 +203,7 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
   const checker = [...names].join("; ") || languageInfo(language).name;
   const out: CheckerRun = { language, checker, status };
   if (reason !== undefined) out.reason = reason;
-  return { run: out, before, after, notes: [] };
+  return { run: out, before, after, notes: [...notes.values()] };
 }
 
 async function existingNeighbour(root: string, rel: string, language: LanguageId, exclude: Set<string>): Promise<{ path: string; bytes: Uint8Array } | undefined> {
@@ -212,8 +229,8 @@ async function existingNeighbour(root: string, rel: string, language: LanguageId
 }
 
 /** Tree-sitter's new ERROR/MISSING nodes per file (only those the before-content had not). */
-function syntaxDelta(f: ChangeFileInput): { introduced: Raw[]; preExisting: number } {
-  if (f.after === null || f.language === null) return { introduced: [], preExisting: 0 };
+function syntaxDelta(f: ChangeFileInput): { introduced: Raw[]; preExisting: Raw[] } {
+  if (f.after === null || f.language === null) return { introduced: [], preExisting: [] };
   const afterPos = new ContentPositions(f.after);
   const after: Raw[] = [...treeSitterGate(f.language, afterPos, f.path).diagnostics];
   if (!afterPos.decoded.valid) {
@@ -235,12 +252,12 @@ function parserLimit(d: Raw, checker: string, language: LanguageId): Raw {
     ...d,
     level: "warning",
     code: "parser.limit",
-    message: `parser limit, not an error in the code: tree-sitter could not parse this (${why}), and ${checker} accepted the file. Tree-sitter said: ${d.message}`,
+    message: `parser limit, not an error in the code: tree-sitter could not parse this (${why}), and ${checker.replace(/ \(.*$/, "")} accepted the file. Tree-sitter said: ${d.message}`,
   };
 }
 
 function uncheckedWarning(run: CheckerRun, files: string[]): Raw {
-  const what = run.status === "absent" ? "absent" : run.status === "timeout" ? "timed out" : "failed";
+  const what = run.status === "absent" ? "is absent" : run.status === "timeout" ? "timed out" : "failed";
   return {
     level: "warning",
     message: `unchecked: the ${languageInfo(run.language).name} checker ${what}, so ${files.join(", ")} ${files.length === 1 ? "was" : "were"} NOT checked beyond syntax. ${run.reason ?? ""}`.trim(),
@@ -255,7 +272,11 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
   const session = req.session ?? new ValidationSession();
   const timeoutMs = req.timeoutMs ?? 60_000;
   try {
-    const report: ChangeValidationReport = { validation: "validated", checkers: [], introduced: [], pre_existing_count: 0, warnings: [] };
+    const report: ChangeValidationReport = { validation: "validated", checkers: [], introduced: [], pre_existing_count: 0, warnings: [], pre_existing: [] };
+    const old = (ds: Raw[]): void => {
+      report.pre_existing_count += ds.length;
+      report.pre_existing?.push(...ds.map((d) => ({ ...d, pre_existing: true })));
+    };
     const groups = new Map<string, ChangeFileInput[]>();
     for (const f of req.files) {
       if (f.language === null) continue;
@@ -272,7 +293,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
     const syntax = new Map<string, Raw[]>();
     for (const f of req.files) {
       const d = syntaxDelta(f);
-      report.pre_existing_count += d.preExisting;
+      old(d.preExisting);
       if (d.introduced.length > 0) syntax.set(f.path, d.introduced);
     }
     const ranBy = new Map<string, string>();
@@ -283,7 +304,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
         report.warnings.push({ ...uncheckedWarning(check.run, files.map((f) => f.path)), pre_existing: false });
       }
       const d = diffFindings(check.before, check.after);
-      report.pre_existing_count += d.preExisting;
+      old(d.preExisting.filter((x) => x.level !== "note"));
       for (const x of d.introduced) {
         if (x.level === "note") continue;
         report.introduced.push({ ...x, pre_existing: false });

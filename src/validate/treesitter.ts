@@ -1,5 +1,6 @@
 import type Parser from "tree-sitter";
 import { parse, type LanguageId } from "../lang/registry.js";
+import { reduceCPreprocessor } from "./c-reduce.js";
 import type { ContentPositions } from "./positions.js";
 import type { CheckerOutcome } from "./types.js";
 
@@ -17,7 +18,16 @@ function snippet(text: string): string {
  * expected).
  */
 export function treeSitterGate(language: LanguageId, pos: ContentPositions, file: string): CheckerOutcome {
-  const tree = parse(language, pos.text);
+  let tree = parse(language, pos.text);
+  // C/C++ the grammar cannot read for want of a preprocessor: read it as the preprocessor
+  // would leave it (same offsets), and keep whichever reading has fewer errors.
+  if (tree.rootNode.hasError && (language === "c" || language === "cpp")) {
+    const reduced = reduceCPreprocessor(pos.text, language === "cpp");
+    if (reduced !== undefined) {
+      const other = parse(language, reduced);
+      if (countErrors(other.rootNode) < countErrors(tree.rootNode)) tree = other;
+    }
+  }
   const diagnostics: CheckerOutcome["diagnostics"] = [];
   const visit = (node: Parser.SyntaxNode): void => {
     if (diagnostics.length >= MAX_SYNTAX_DIAGNOSTICS) return;
@@ -49,4 +59,12 @@ export function treeSitterGate(language: LanguageId, pos: ContentPositions, file
   };
   visit(tree.rootNode);
   return { ran: "tree-sitter", diagnostics };
+}
+
+function countErrors(node: Parser.SyntaxNode): number {
+  if (node.isMissing || node.type === "ERROR" || node.isError) return 1;
+  if (!node.hasError) return 0;
+  let n = 0;
+  for (const c of node.children) n += countErrors(c);
+  return n;
 }

@@ -100,6 +100,26 @@ describe("change pipeline: commitChange", () => {
   });
 });
 
+describe("change pipeline: undo --last walks back through history", () => {
+  test("two operations undone with --last twice: back to the start; an undo is itself listed and undoable by id", async () => {
+    const root = tempDir("change-undo-last-");
+    writeFileSync(join(root, "a.txt"), "0\n");
+    const op1 = await commitChange({ root, tool: "splice", command: "one", backup: true, files: [{ path: "a.txt", before: b("0\n"), after: b("1\n") }] });
+    await commitChange({ root, tool: "splice", command: "two", backup: true, files: [{ path: "a.txt", before: b("1\n"), after: b("2\n") }] });
+    await undoOperation(root, { last: true }, "splice");
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "1\n");
+    const u1 = await undoOperation(root, { last: true }, "splice");
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "0\n");
+    assert.equal(listOperations(root).find((o) => o.operation_id === op1.operation_id)?.status, "undone");
+    await rejects(undoOperation(root, { operationId: op1.operation_id }, "splice"), "SPLICE_E014");
+    await rejects(undoOperation(root, { operationId: "no-such-op" }, "splice"), "SPLICE_E015");
+    // Redo = undo the undo, by its id.
+    await undoOperation(root, { operationId: u1.operation_id }, "splice");
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "1\n");
+    assert.deepEqual(readdirSync(join(root, ".splice", "pending")), [], "no operation left unfinished");
+  });
+});
+
 describe("change pipeline: where it may write", () => {
   test("paths inside .git (a directory or a worktree's .git file), .magellan, .splice are refused", async () => {
     const root = tempDir("change-git-");

@@ -47,6 +47,8 @@ export interface Envelope {
   result?: {
     path: string;
     language: string;
+    validation: "validated" | "unchecked" | "rejected";
+    checkers: { language: string; checker: string; version?: string; status: string; reason?: string }[];
     lsp_used: string;
     checksum: string;
     diagnostics: Diag[];
@@ -54,6 +56,7 @@ export interface Envelope {
     written: boolean;
     overwritten: boolean;
     dry_run: boolean;
+    removed_temps?: string[];
   };
   error?: { code: string; message: string; remediation?: string };
 }

@@ -173,24 +173,23 @@ describe("llmfilewrite Rust (cargo check on a temporary copy of the package)", (
   });
 });
 
-describe("llmfilewrite Go", () => {
-  it("says the Go checker did not run when go is absent (it is, on this machine), and what did", async () => {
+describe("llmfilewrite Go (the real toolchain: go build + go vet)", () => {
+  it("a good file is validated by go vet, a type error is rejected at its line; tree-sitter still guards the syntax", async () => {
+    need("go");
     const root = project("c-project");
     const r = await lfw(root, ["--path", "cmd/main.go", "--dry-run", "--content", "package main\n\nfunc main() {}\n"]);
     const env = r.json as Envelope;
     assert.equal(r.code, 0, r.stdout);
-    if (which("go")) {
-      assert.match(env.result?.lsp_used ?? "", /go vet/);
-    } else {
-      assert.equal(env.result?.lsp_used, "none");
-      assert.deepEqual(env.result?.checkers_run, ["tree-sitter"]);
-      const w = env.result?.diagnostics.find((x) => x.code === "checker.absent");
-      assert.equal(w?.level, "warning");
-      assert.match(w?.message ?? "", /go was not found/);
-    }
-    // tree-sitter still guards the syntax.
+    assert.match(env.result?.lsp_used ?? "", /go vet/);
+    assert.equal(env.result?.validation, "validated");
+    const typeErr = 'package main\n\nfunc main() {\n\tvar n int = "one"\n\t_ = n\n}\n';
+    const t = await lfw(root, ["--path", "cmd/main.go", "--content", typeErr]);
+    assert.equal(t.code, 1, t.stdout);
+    const d = (t.json as Envelope).result?.diagnostics.find((x) => x.source === "go");
+    assert.equal(d?.start_line, 4, t.stdout);
+    assert.ok(!existsSync(join(root, "cmd/main.go")));
     const bad = await lfw(root, ["--path", "cmd/main.go", "--content", "package main\n\nfunc main() {\n"]);
     assert.equal(bad.code, 1, bad.stdout);
-    assert.ok((bad.json as Envelope).result?.diagnostics.some((x) => x.source === "tree-sitter" && x.level === "error"));
+    assert.ok((bad.json as Envelope).result?.diagnostics.some((x) => x.level === "error"));
   });
 });

@@ -28,7 +28,7 @@ describe("llmfilewrite TypeScript (compiler API in the project's tsconfig)", () 
     assert.equal(r.code, 0, r.stdout);
     assert.equal(env.status, "approved");
     assert.equal(env.result?.language, "TypeScript");
-    assert.match(env.result?.lsp_used ?? "", /^typescript \d+\.\d+\.\d+ compiler API \(tsconfig\.json\)$/);
+    assert.match(env.result?.lsp_used ?? "", /^typescript \d+\.\d+\.\d+ \(llmtools' own: the project has none\) compiler API \(tsconfig\.json, 1 file checked, 0 of them importing the change\)$/);
     assert.deepEqual(env.result?.diagnostics, []);
     const written = readFileSync(join(root, "src/origin.ts"));
     assert.equal(written.toString("utf8"), content);

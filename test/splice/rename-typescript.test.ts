@@ -105,3 +105,16 @@ describe("splice rename: TypeScript language service", () => {
     await assert.rejects(planRename({ root, target, newName: "x" }), (e) => isToolError(e, "SPLICE_E207"));
   });
 });
+
+describe("splice rename: TypeScript project references", () => {
+  it("renames in a referenced project and in the project that references it, from sources", async () => {
+    const root = copyFixture("ts-refs");
+    made.push(root);
+    const plan = await planRename({ root, target: targetAt(root, "packages/core/src/index.ts", "typescript", "function openAccount", "openAccount"), newName: "createAccount" });
+    assert.deepEqual(
+      plan.locations.map((l) => `${l.file}:${l.new_text}`),
+      ["packages/app/src/main.ts:createAccount", "packages/app/src/main.ts:createAccount", "packages/core/src/index.ts:createAccount"],
+    );
+    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W210" && d.message.includes("packages/app/tsconfig.json")));
+  });
+});

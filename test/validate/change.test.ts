@@ -3,7 +3,9 @@ import { cpSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { validateChange, type ChangeFileInput } from "../../src/validate/change.js";
+import { ContentPositions } from "../../src/validate/positions.js";
 import { ValidationSession } from "../../src/validate/session.js";
+import { treeSitterGate } from "../../src/validate/treesitter.js";
 import { REPO_ROOT, tempDir } from "../support/run.js";
 
 const FIXTURES = join(REPO_ROOT, "test", "fixtures", "validate");
@@ -137,5 +139,84 @@ describe("validateChange: Java whose module-info.java does not compile here", ()
       bad.introduced.map((d) => [d.file, d.start_line]),
       [["src/com/example/util/Bad.java", 4]],
     );
+  });
+});
+
+describe("validateChange: Rust, a file not yet in the mod tree", () => {
+  it("is compiled with its crate (attached to the crate root), so its type error rejects it; the result says it was not declared", async () => {
+    const root = tempDir("validate-rust-");
+    made.push(root);
+    cpSync(join(REPO_ROOT, "test", "fixtures", "llmfilewrite", "rust-project"), root, { recursive: true });
+    const bad = await validateChange({ root, files: [{ path: "src/extra.rs", language: "rust", before: null, after: bytes('pub fn two() -> u32 {\n    "two"\n}\n') }] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.code, d.file, d.start_line]),
+      [["E0308", "src/extra.rs", 2]],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /not in the mod tree: checked as a module attached to the crate root/);
+    const good = await validateChange({ root, files: [{ path: "src/extra.rs", language: "rust", before: null, after: bytes("pub fn two() -> u32 {\n    crate::util::one() + 1\n}\n") }] });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+    assert.ok(good.warnings.some((d) => d.code === "checker.scope" && /not declared by any `mod`/.test(d.message)));
+  });
+});
+
+describe("C/C++: tree-sitter's limits are not the user's errors", () => {
+  it("valid C with loop macros, X-macro lines, attribute/specifier macros and #if/#else braces parses clean; a real syntax error is still found", () => {
+    for (const f of ["src/list.c", "src/list.h"]) {
+      const text = readFileSync(join(FIXTURES, "c-macros", f));
+      assert.deepEqual(treeSitterGate("c", new ContentPositions(text), f).diagnostics, [], f);
+    }
+    const broken = Buffer.from(readFileSync(join(FIXTURES, "c-macros", "src/list.c"), "utf8").replace("if (x > best) best = x;", "if (x > best best = x;"));
+    const found = treeSitterGate("c", new ContentPositions(broken), "src/list.c").diagnostics;
+    assert.ok(found.length > 0);
+    assert.equal(found[0]?.start_line, 17);
+  });
+
+  it("what tree-sitter still cannot read but gcc accepts is a parser-limit warning, and the change is validated", async () => {
+    const root = project("c-macros");
+    // Braces that come from macros: no reduction reads them, gcc does.
+    const text = '#include "list.h"\n#define BEGIN {\n#define END }\n\nint list_first(const list *l) BEGIN\n  return l->len ? l->items[0] : 0;\nEND\n';
+    const r = await validateChange({ root, files: [{ path: "src/first.c", language: "c", before: null, after: bytes(text) }] });
+    assert.equal(r.checkers[0]?.status, "ran", JSON.stringify(r));
+    assert.equal(r.validation, "validated", JSON.stringify(r));
+    const limits = r.warnings.filter((d) => d.source === "tree-sitter");
+    assert.ok(limits.length > 0, JSON.stringify(r));
+    for (const w of limits) {
+      assert.equal(w.code, "parser.limit");
+      assert.match(w.message, /parser limit, not an error in the code.*macro/);
+    }
+  });
+});
+
+describe("validateChange: Python with pyright over the changed modules and their importers", () => {
+  it("a changed signature breaks its importer: rejected with the caller's error; updating both is validated", async () => {
+    const root = project("py-callers");
+    const bad = await validateChange({ root, files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int)")] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.file, d.start_line, d.code]),
+      [["shop/cart.py", 7, "reportCallIssue"]],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /^pyright \d/);
+    const good = await validateChange({
+      root,
+      files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int = 0)"), edit(root, "shop/cart.py", "python", "add(t, i)", "add(t, i, 0)")],
+    });
+    assert.equal(good.validation, "validated", JSON.stringify(good));
+  });
+});
+
+describe("validateChange: C, a changed header recompiles its includers", () => {
+  it("a declaration change that breaks a .c file including the header is introduced there; the header alone compiles", async () => {
+    const root = project("c-macros");
+    const bad = await validateChange({ root, files: [edit(root, "src/list.h", "c", "int list_log(const char *fmt, ...)", "int list_log(int level, const char *fmt, ...)")] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.ok(
+      bad.introduced.some((d) => d.file === "src/list.c" && d.level === "error"),
+      JSON.stringify(bad.introduced),
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
+    const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")] });
+    assert.equal(fine.validation, "validated", JSON.stringify(fine));
   });
 });

@@ -22,11 +22,25 @@ export const LlmfilewriteDiagnosticSchema = z
   })
   .strict();
 
+/** One language's checker in the validation of the file: what ran, or why it did not. */
+export const LlmfilewriteCheckerSchema = z
+  .object({
+    language: z.string(),
+    checker: z.string(),
+    version: z.string().optional(),
+    status: z.enum(["ran", "absent", "failed", "timeout"]),
+    reason: z.string().optional(),
+  })
+  .strict();
+
 export const LlmfilewriteResultSchema = z
   .object({
     type: z.literal("create"),
     path: z.string(),
     language: z.string(),
+    /** validated: the language's checker ran and nothing new is wrong; unchecked: it could not run (syntax only); rejected. */
+    validation: z.enum(["validated", "unchecked", "rejected"]),
+    checkers: z.array(LlmfilewriteCheckerSchema),
     lsp_used: z.string(),
     checksum: z.string().regex(/^sha256:[0-9a-f]{64}$/),
     diagnostics: z.array(LlmfilewriteDiagnosticSchema),
@@ -35,6 +49,7 @@ export const LlmfilewriteResultSchema = z
     overwritten: z.boolean(),
     dry_run: z.boolean(),
     previous_checksum: z.string().regex(/^sha256:[0-9a-f]{64}$/).optional(),
+    removed_temps: z.array(z.string()).optional(),
   })
   .strict();
 
@@ -42,6 +57,7 @@ export const LlmfilewriteResponseSchema = operationResultSchema(LlmfilewriteResu
 
 export const schemas: Record<string, z.ZodType> = {
   "llmfilewrite-diagnostic": LlmfilewriteDiagnosticSchema,
+  "llmfilewrite-checker": LlmfilewriteCheckerSchema,
   "llmfilewrite-result": LlmfilewriteResultSchema,
   "llmfilewrite-response": LlmfilewriteResponseSchema,
 };

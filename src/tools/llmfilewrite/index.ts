@@ -1,16 +1,20 @@
 /**
  * llmfilewrite: write a source file only after the validation gates accept it (seed 02 §6,
- * issue 5). Plain request -> outcome; the CLI turns it into the OperationResult envelope.
+ * issue 5). Plain request -> outcome; the CLI turns it into the OperationResult envelope. The
+ * file is one change of the toolset's pipeline: validated by validateChange (src/validate/
+ * change.ts), written by commitChange (src/change/), under the same per-file locks as every
+ * other writer.
  */
-import { lstatSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
-import { dirname } from "node:path";
+import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { assertWritablePath, commitChange } from "../../change/index.js";
+import { changeError } from "../../change/errors.js";
 import { commonCode, errorCode } from "../../contract/codes.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import { LANGUAGES, languageByName, languageForPath, type LanguageInfo } from "../../lang/registry.js";
-import { atomicWriteFileSync } from "../../text/atomic.js";
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
-import { validateContent, type ValidationDiagnostic, type ValidationSession } from "../../validate/index.js";
+import { validateChange, type ChangeValidationReport } from "../../validate/change.js";
+import type { ValidationDiagnostic, ValidationSession } from "../../validate/index.js";
 
 export const TOOL = "llmfilewrite";
 
@@ -20,7 +24,7 @@ export const CODES = {
   unsupported_language: errorCode(TOOL, "E103"),
   not_a_file: errorCode(TOOL, "E104"),
   invalid_checksum: errorCode(TOOL, "E105"),
-  concurrent_modification: errorCode(TOOL, "E106"),
+  // E106 (changed on disk while validating) is retired: the pipeline's E012 says it now.
 } as const;
 
 /** Larger content is not source code an agent writes; refuse before spending checker time. */
@@ -41,12 +45,22 @@ export interface WriteRequest {
   rejectOn: "error" | "warning";
   timeoutMs: number;
   dryRun: boolean;
+  /** Reject when a checker is absent, crashed or timed out, instead of writing the file unchecked. */
+  requireChecker?: boolean;
 }
 
 export interface CreateResult {
   type: "create";
   path: string;
   language: string;
+  /**
+   * `validated`: every gate ran, the language's checker included, and nothing new is wrong;
+   * `unchecked`: accepted on syntax alone because the checker could not run (a warning says why);
+   * `rejected`: introduced errors (or --require-checker and no checker).
+   */
+  validation: ChangeValidationReport["validation"];
+  /** Each checker of the change: what ran (name, version, scope) or why it did not. */
+  checkers: ChangeValidationReport["checkers"];
   lsp_used: string;
   checksum: string;
   diagnostics: ValidationDiagnostic[];
@@ -55,6 +69,8 @@ export interface CreateResult {
   overwritten: boolean;
   dry_run: boolean;
   previous_checksum?: string;
+  /** Temp files of killed earlier runs that the write removed (root-relative). */
+  removed_temps?: string[];
 }
 
 export interface WriteOutcome {
@@ -100,7 +116,14 @@ function readExisting(abs: string, rel: string): Uint8Array | undefined {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw e;
   }
-  const real = st.isSymbolicLink() ? realpathSync(abs) : abs;
+  let real = abs;
+  if (st.isSymbolicLink()) {
+    try {
+      real = realpathSync(abs);
+    } catch {
+      throw changeError(TOOL, "invalid_request", `${rel} is a symlink to a file that does not exist; nothing written`, "Name the link's target (inside the workspace root) instead, or remove the dangling link.", { file: rel, exitCode: EXIT.usage });
+    }
+  }
   if (!lstatSync(real).isFile()) {
     throw new ToolError({
       code: CODES.not_a_file,
@@ -122,7 +145,9 @@ function where(d: ValidationDiagnostic): string {
 }
 
 export async function writeFile(req: WriteRequest, session?: ValidationSession): Promise<WriteOutcome> {
-  const { abs, rel } = resolveInRoot(TOOL, req.root, req.path, req.cwd);
+  const { abs, rel: named } = resolveInRoot(TOOL, req.root, req.path, req.cwd);
+  // Refused before any work: .git/ and the tools' state directories (issue 18, item 3).
+  const rel = assertWritablePath(req.root, named, TOOL);
   const language = pickLanguage(req.language, rel);
   if (req.content.length > MAX_CONTENT_BYTES) {
     throw new ToolError({
@@ -169,25 +194,39 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
     });
   }
 
-  const report = await validateContent(
-    { root: req.root, relPath: rel, language: language.id, content: req.content, previousContent: previous, timeoutMs: req.timeoutMs },
+  const report = await validateChange({
+    root: req.root,
+    files: [{ path: rel, language: language.id, before: previous ?? null, after: req.content }],
+    timeoutMs: req.timeoutMs,
+    requireChecker: req.requireChecker,
     session,
-  );
-  const blocking = summary(report.diagnostics, req.rejectOn);
+  });
+  const ran = report.checkers.filter((c) => c.status === "ran").map((c) => c.checker);
+  const diagnostics = [...report.introduced, ...report.warnings, ...(report.pre_existing ?? [])];
   const result: CreateResult = {
     type: "create",
     path: rel,
     language: language.name,
-    lsp_used: report.lsp_used,
+    validation: report.validation,
+    checkers: report.checkers,
+    lsp_used: ran[0] ?? "none",
     checksum: checksum(req.content),
-    diagnostics: report.diagnostics,
-    checkers_run: report.checkers_run,
+    diagnostics,
+    checkers_run: ["tree-sitter", ...ran],
     written: false,
     overwritten: false,
     dry_run: req.dryRun,
   };
   if (previousChecksum !== undefined) result.previous_checksum = previousChecksum;
-
+  const blocking = summary(diagnostics, req.rejectOn);
+  const notRun = report.checkers.filter((c) => c.status !== "ran");
+  if (report.validation === "rejected" && blocking.length === 0 && notRun.length > 0) {
+    return {
+      status: "rejected",
+      message: `Not validated: ${notRun.map((c) => `${c.checker} ${c.status}`).join(", ")}, and --require-checker was given. Nothing was written.`,
+      result,
+    };
+  }
   if (blocking.length > 0) {
     const first = blocking[0] as ValidationDiagnostic;
     const kinds = req.rejectOn === "warning" ? "error(s) or warning(s)" : "error(s)";
@@ -197,31 +236,22 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
       result,
     };
   }
+  const how = report.validation === "validated" ? "validated" : `NOT validated by a checker (${notRun.map((c) => `${c.checker}: ${c.status}`).join(", ")}; syntax only, see the warnings)`;
   if (req.dryRun) {
-    return { status: "approved", message: "Content validated (dry run): nothing was written", result };
+    return { status: "approved", message: `Content ${how} (dry run): nothing was written`, result };
   }
-
-  // The file must still be what was validated against: another writer may have raced us.
-  const now = readExisting(abs, rel);
-  const nowChecksum = now === undefined ? undefined : checksum(now);
-  if (nowChecksum !== previousChecksum) {
-    throw new ToolError({
-      code: CODES.concurrent_modification,
-      error: "concurrent_modification",
-      message: `${rel} changed on disk while its new content was being validated; nothing was written`,
-      remediation: "Re-read the file and run llmfilewrite again.",
-      file: rel,
-    });
-  }
-  mkdirSync(dirname(abs), { recursive: true });
-  // Write through a symlink to its target, so the link stays a link.
-  const target = previous !== undefined ? realpathSync(abs) : abs;
-  atomicWriteFileSync(target, req.content);
+  const commit = await commitChange({
+    root: req.root,
+    tool: TOOL,
+    command: `llmfilewrite --path ${rel}${previous !== undefined ? " --overwrite" : ""}`,
+    files: [{ path: rel, before: previous ?? null, after: req.content }],
+  });
   result.written = true;
   result.overwritten = previous !== undefined;
+  if (commit.removed_temps?.length) result.removed_temps = commit.removed_temps;
   return {
     status: "approved",
-    message: previous !== undefined ? "File replaced and validated" : "File created and validated",
+    message: `${previous !== undefined ? "File replaced" : "File created"} and ${how}`,
     result,
   };
 }

@@ -80,7 +80,12 @@ export async function transform(req: EditRequest, options: TransformOptions): Pr
   assertWritablePath(options.root, rel, TOOL);
   // Write through a symlink to its target: renaming over the link would replace the link itself.
   // resolveInRoot has already refused links that lead outside the root.
-  const target = realpathSync(abs);
+  let target: string;
+  try {
+    target = realpathSync(abs);
+  } catch (e) {
+    throw ioError(rel, e);
+  }
   let original: Buffer;
   try {
     original = readFileSync(target);
@@ -120,7 +125,7 @@ export async function transform(req: EditRequest, options: TransformOptions): Pr
   if (n === 0) {
     diagnostics.push(note(CODES.no_edits, `no edits in the request; the checksum of ${rel} matched and the file was left untouched`, "note", rel));
   }
-  if (lstatSync(abs).isSymbolicLink()) diagnostics.push(note(CODES.symlink_followed, `${rel} is a symlink; edited its target`, "note", rel));
+  if (isSymlink(abs)) diagnostics.push(note(CODES.symlink_followed, `${rel} is a symlink; edited its target`, "note", rel));
 
   if (plan.applied === 0 && plan.errors > 0) {
     const message = options.partial
@@ -195,6 +200,14 @@ export async function transform(req: EditRequest, options: TransformOptions): Pr
   return { status: "ok", message, exitCode: EXIT.ok, result, diagnostics };
 }
 
+function isSymlink(abs: string): boolean {
+  try {
+    return lstatSync(abs).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function toRootRel(root: string, abs: string): string {
   const r = relative(root, abs);
   return sep === "/" ? r : r.split(sep).join("/");
@@ -243,9 +256,16 @@ function readOnly(rel: string, why: string): ToolError {
  */
 function writeBlocker(target: string): string | undefined {
   const dir = dirname(target);
-  const fileMode = statSync(target).mode & 0o7777;
+  let fileMode: number;
+  let dirMode: number;
+  try {
+    fileMode = statSync(target).mode & 0o7777;
+    dirMode = statSync(dir).mode & 0o7777;
+  } catch {
+    // Moved away meanwhile: the commit re-checks everything under its lock and says what happened.
+    return undefined;
+  }
   if ((fileMode & 0o222) === 0) return `the file's mode is ${fileMode.toString(8).padStart(4, "0")} (no write permission)`;
-  const dirMode = statSync(dir).mode & 0o7777;
   if ((dirMode & 0o222) === 0) return `its directory's mode is ${dirMode.toString(8).padStart(4, "0")} (no write permission)`;
   try {
     accessSync(target, W_OK);

@@ -3,10 +3,11 @@
  * the file's directory, with the include paths, defines and standard that the project's
  * compile_commands.json gives for this file (or its neighbours) when there is one.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, resolve } from "node:path";
-import { findUp, runProcess, which } from "../process.js";
-import type { ContentPositions } from "../positions.js";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { ChangeCheck, ChangeCheckContext, Raw } from "../change.js";
+import { findUp, runProcess, which, withTempDir } from "../process.js";
+import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
 
@@ -98,7 +99,12 @@ function splitCommand(cmd: string): string[] {
 
 const LEVEL: Record<string, Level> = { error: "error", "fatal error": "error", warning: "warning", note: "note" };
 
-export async function checkC(ctx: CheckContext, content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
+/**
+ * `overlayDir`: a directory holding changed headers at their include spelling; it becomes the
+ * compile's current directory, which gcc searches first for a quoted include of stdin, so the
+ * file is compiled against the changed header, not the one on disk.
+ */
+export async function checkC(ctx: CheckContext, content: Uint8Array, pos: ContentPositions, overlayDir?: string): Promise<CheckerOutcome> {
   const compiler = ctx.language === "cpp" ? "g++" : "gcc";
   const bin = which(compiler, ctx.env);
   if (!bin) return absent(ctx, compiler, `Install it (Debian: apt-get install ${compiler === "g++" ? "g++" : "gcc"}).`);
@@ -116,7 +122,8 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
     dir,
     "-",
   ];
-  const r = await runProcess(bin, args, { cwd: existsSync(dir) ? dir : ctx.root, input: content, timeoutMs: ctx.timeoutMs, env: ctx.env });
+  const cwd = overlayDir ?? (existsSync(dir) ? dir : ctx.root);
+  const r = await runProcess(bin, args, { cwd, input: content, timeoutMs: ctx.timeoutMs, env: ctx.env });
   const ran = `${compiler} -fsyntax-only${from ? ` (flags from ${from.slice(ctx.root.length + 1)})` : ""}`;
   if (r.timedOut) return timedOut(ctx, compiler);
   // The JSON array is one line; the driver may print plain-text lines around it.
@@ -143,6 +150,9 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
       // gcc's finish is the last byte of the range, inclusive.
       const end = finish && finish.file === "<stdin>" ? pos.byteOfLineByteCol(finish.line, finish["byte-column"] + 1) : Math.min(start + 1, pos.lines.lineEnd(caret.line));
       diagnostics.push({ level, message: d.message, file: ctx.relPath, ...pos.fromBytes(start, end), code, source: compiler });
+    } else if (overlayDir && resolve(cwd, caret.file).startsWith(`${overlayDir}/`)) {
+      // In a changed header: its own check reports it, at its own lines.
+      continue;
     } else {
       const f = resolve(dir, caret.file);
       const rel = f.startsWith(`${ctx.root}/`) ? f.slice(ctx.root.length + 1) : f;
@@ -152,3 +162,98 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
   return { ran, diagnostics };
 }
 
+
+const INCLUDER_LIMIT = 50;
+const C_SOURCES = /\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|inl)$/i;
+
+/** Files of the header's directory, and of compile_commands.json, that include it by a quoted relative spelling. */
+function includersOf(root: string, header: string, changed: Set<string>): { file: string; spec: string }[] {
+  const out: { file: string; spec: string }[] = [];
+  const candidates = new Set<string>();
+  const dir = dirname(header);
+  try {
+    for (const n of readdirSync(dir)) if (C_SOURCES.test(n)) candidates.add(join(dir, n));
+  } catch {
+    // a new directory: nothing includes the header yet
+  }
+  const cc = findUp(dir, root, ["compile_commands.json", "build/compile_commands.json"]);
+  if (cc) {
+    try {
+      for (const e of JSON.parse(readFileSync(cc.file, "utf8")) as CompileCommand[]) {
+        const base = resolve(dirname(cc.file), e.directory ?? ".");
+        candidates.add(isAbsolute(e.file) ? e.file : resolve(base, e.file));
+      }
+    } catch {
+      // unreadable compile_commands.json: the directory's files only
+    }
+  }
+  for (const file of [...candidates].sort()) {
+    if (file === header || changed.has(file) || !file.startsWith(`${root}/`)) continue;
+    const spec = relative(dirname(file), header);
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    if (new RegExp(`^\\s*#\\s*include\\s*"${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`, "m").test(text)) out.push({ file, spec });
+    if (out.length >= INCLUDER_LIMIT) break;
+  }
+  return out;
+}
+
+/**
+ * C/C++ over a whole change: each changed file before and after (gcc -fsyntax-only), and each
+ * file that includes a changed header compiled against the header's before and after content,
+ * so that a declaration change that breaks an includer is introduced.
+ */
+export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck> {
+  const language = ctx.files[0]?.language === "cpp" ? "cpp" : "c";
+  const compiler = language === "cpp" ? "g++" : "gcc";
+  const before: Raw[] = [];
+  const after: Raw[] = [];
+  const notes: Raw[] = [];
+  const names = new Set<string>();
+  let bad: { status: "absent" | "timeout" | "failed"; reason: string } | undefined;
+  const changed = new Set(ctx.files.map((f) => join(ctx.root, f.path)));
+  const run = async (relPath: string, content: Uint8Array, overlayDir?: string): Promise<Raw[]> => {
+    const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language: /\.c$/.test(relPath) ? "c" : /\.(cc|cpp|cxx|c\+\+|hh|hpp|hxx)$/i.test(relPath) ? "cpp" : language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
+    const o = await checkC(c, content, new ContentPositions(content), overlayDir);
+    if (o.ran) names.add(o.ran);
+    const out: Raw[] = [];
+    for (const d of o.diagnostics) {
+      if (d.code === "checker.absent" || d.code === "checker.timeout" || d.code === "checker.failed") {
+        bad ??= { status: d.code === "checker.absent" ? "absent" : d.code === "checker.timeout" ? "timeout" : "failed", reason: d.message };
+      } else out.push(d);
+    }
+    return out;
+  };
+  for (const f of ctx.files) {
+    if (f.before !== null) before.push(...(await run(f.path, f.before)));
+    if (f.after !== null) after.push(...(await run(f.path, f.after)));
+  }
+  const headers = ctx.files.filter((f) => /\.(h|hh|hpp|hxx|inl)$/i.test(f.path));
+  let includers = 0;
+  for (const h of headers) {
+    const abs = join(ctx.root, h.path);
+    for (const inc of includersOf(ctx.root, abs, changed)) {
+      includers++;
+      const relInc = relative(ctx.root, inc.file);
+      const content = readFileSync(inc.file);
+      for (const [phase, bytes] of [["before", h.before], ["after", h.after]] as const) {
+        if (bytes === null) continue;
+        const found = await withTempDir("llmfilewrite-cc-", async (tmp) => {
+          const copy = join(tmp, inc.spec);
+          if (!copy.startsWith(`${tmp}/`)) return [];
+          mkdirSync(dirname(copy), { recursive: true });
+          writeFileSync(copy, bytes);
+          return run(relInc, content, tmp);
+        });
+        (phase === "before" ? before : after).push(...found);
+      }
+    }
+  }
+  const checker = `${[...names][0] ?? compiler}${includers ? `; ${includers} file${includers === 1 ? "" : "s"} including the changed header${headers.length === 1 ? "" : "s"} recompiled against ${headers.length === 1 ? "it" : "them"}` : ""}`;
+  if (bad) return { run: { language, checker, status: bad.status, reason: bad.reason }, before, after, notes };
+  return { run: { language, checker, status: "ran" }, before, after, notes };
+}

@@ -93,10 +93,20 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
   const notes: Raw[] = [];
   for (const [modDir, files] of modules) {
     if (!modDir) {
+      // Outside any module the go command can only take the file's directory as a package.
       for (const f of files) {
         notes.push({ level: "warning", message: `${f.path} is in no Go module (no go.mod up to the workspace root): its package was checked alone, callers elsewhere were not`, file: f.path, code: "checker.scope", source: "validate" });
+        const one = (content: Uint8Array): Promise<CheckerOutcome> => vetAlone(go, ctx, f, content);
+        for (const [phase, content] of [["before", f.before], ["after", f.after]] as const) {
+          if (content === null) continue;
+          const o = await one(content);
+          const bad = o?.diagnostics.find((d) => d.code.startsWith("checker."));
+          if (bad) return { run: { language, checker: "go vet", version, status: bad.code === "checker.timeout" ? "timeout" : "failed", reason: bad.message }, before, after, notes };
+          (phase === "before" ? before : after).push(...(o?.diagnostics ?? []));
+          if (o?.ran) ran.push(`${o.ran} (${f.path} alone: no go.mod)`);
+        }
       }
-      return { run: { language, checker: "go (no go.mod)", version, status: "failed", reason: "no go.mod above the changed files: the package cannot be built as part of a module" }, before, after, notes };
+      continue;
     }
     const r = await withTempDir("llmfilewrite-go-", async (tmp) => {
       const phase = async (which: "before" | "after"): Promise<Raw[] | { status: "timeout" | "failed"; reason: string }> => {
@@ -143,7 +153,7 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
     after.push(...r.a);
     ran.push(`go build ./... + go vet (module ${relative(ctx.root, modDir) || "."}, -overlay)`);
   }
-  return { run: { language, checker: `${version ?? "go"}: ${ran.join("; ")}`, version, status: "ran" }, before, after, notes };
+  return { run: { language, checker: `${version ?? "go"}: ${[...new Set(ran)].join("; ")}`, version, status: "ran" }, before, after, notes };
 }
 
 async function goVersion(go: string, ctx: ChangeCheckContext): Promise<string | undefined> {
@@ -176,4 +186,20 @@ function parseBuild(ctx: ChangeCheckContext, modDir: string, text: string, back:
     } else out.push({ ...d, start_line: line, start_col: col - 1 });
   }
   return out;
+}
+
+/** A file in no module: vetted alone, as the only file of a throwaway module in a temp directory. */
+function vetAlone(go: string, ctx: ChangeCheckContext, f: ChangeFileInput, content: Uint8Array): Promise<CheckerOutcome> {
+  return withTempDir("llmfilewrite-go-", async (tmp) => {
+    const name = f.path.slice(f.path.lastIndexOf("/") + 1);
+    writeFileSync(join(tmp, "go.mod"), "module llmfilewrite.check\n\ngo 1.17\n");
+    writeFileSync(join(tmp, name), content);
+    const r = await runProcess(go, ["vet", "."], { cwd: tmp, timeoutMs: ctx.timeoutMs, env: { ...ctx.env, GOFLAGS: "", GO111MODULE: "on", GOPROXY: "off" } });
+    const c: CheckContext = { root: ctx.root, relPath: f.path, abs: join(ctx.root, f.path), language: "go", timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
+    if (r.timedOut) return timedOut(c, "go vet");
+    const back = new Map([[join(tmp, name), { ...f, after: content }]]);
+    const diagnostics = parseBuild(ctx, tmp, r.stderr, back, true);
+    if (r.status !== 0 && diagnostics.length === 0) return failed(c, "go vet", r.stderr || `exit ${r.status}`);
+    return { ran: "go vet", diagnostics };
+  });
 }

@@ -6,11 +6,14 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Rpc from "vscode-jsonrpc/node";
 import { findUp } from "../process.js";
 import type { ContentPositions } from "../positions.js";
+import type { ChangeCheck, ChangeCheckContext, Raw } from "../change.js";
+import { ContentPositions as Positions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
 import { failed, timedOut, type CheckContext } from "./common.js";
 
@@ -53,6 +56,10 @@ export class PyrightServer {
     this.conn.onRequest("client/registerCapability", () => null);
     this.conn.onRequest("window/workDoneProgress/create", () => null);
     this.conn.onNotification(() => undefined);
+    this.conn.onRequest((method: string) => {
+      if (process.env.LLMTOOLS_DEBUG_LSP) process.stderr.write(`pyright asked ${method}\n`);
+      return null;
+    });
     this.conn.onError(() => undefined);
     this.conn.listen();
     const rootUri = pathToFileURL(workspaceDir).href;
@@ -86,6 +93,14 @@ export class PyrightServer {
     }
     const report = (await this.conn.sendRequest("textDocument/diagnostic", { textDocument: { uri } })) as { items?: LspDiagnostic[] };
     return report.items ?? [];
+  }
+
+  /** Forgets an open document, so that the server reads the file from disk again. */
+  async close(abs: string): Promise<void> {
+    const uri = pathToFileURL(abs).href;
+    if (!this.versions.has(uri)) return;
+    this.versions.delete(uri);
+    await this.conn.sendNotification("textDocument/didClose", { textDocument: { uri } });
   }
 
   dispose(): void {
@@ -135,4 +150,128 @@ export async function checkPython(ctx: CheckContext, _content: Uint8Array, pos: 
     });
   }
   return { ran, diagnostics };
+}
+
+const SKIP_DIRS = new Set([".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", "build", "dist"]);
+const IMPORTER_LIMIT = 500;
+
+/** Python files under `dir` (bounded), virtualenvs and caches skipped. */
+function pythonFiles(dir: string, limit: number): string[] {
+  const out: string[] = [];
+  const walk = (d: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.length >= limit) return;
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith(".")) walk(join(d, e.name));
+      } else if (e.isFile() && /\.pyi?$/.test(e.name)) out.push(join(d, e.name));
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Modules that may import one of `changed`: an import naming the changed module (or its package, for __init__). */
+function importersOf(workspace: string, changed: string[]): { files: string[]; truncated: boolean } {
+  const names = new Set<string>();
+  for (const c of changed) {
+    const stem = basename(c).replace(/\.pyi?$/, "");
+    names.add(stem === "__init__" ? basename(dirname(c)) : stem);
+  }
+  const alt = [...names].map((n) => n.replace(/[^\w]/g, "")).filter(Boolean).join("|");
+  if (!alt) return { files: [], truncated: false };
+  const re = new RegExp(`^\\s*(from\\s+[\\w.]*\\b(${alt})\\b[\\w.]*\\s+import|import\\s+[\\w., ]*\\b(${alt})\\b|from\\s+[.\\w]+\\s+import\\s+[^\\n]*\\b(${alt})\\b)`, "m");
+  const all = pythonFiles(workspace, 20_000);
+  const set = new Set(changed);
+  const files: string[] = [];
+  for (const f of all) {
+    if (set.has(f)) continue;
+    let text: string;
+    try {
+      text = readFileSync(f, "utf8");
+    } catch {
+      continue;
+    }
+    if (re.test(text)) files.push(f);
+    if (files.length >= IMPORTER_LIMIT) return { files, truncated: true };
+  }
+  return { files, truncated: false };
+}
+
+/**
+ * Python over a whole change: one pyright server per project, the changed files opened with
+ * their before content, then their after content, diagnostics pulled each time for them and for
+ * the project modules importing them (a caller of a changed signature); the documents are closed
+ * afterwards so the server reads the disk again.
+ */
+export async function checkPythonChange(ctx: ChangeCheckContext): Promise<ChangeCheck> {
+  const first = ctx.files[0];
+  const language = "python" as const;
+  const absOf = (p: string): string => join(ctx.root, p);
+  const project = first ? findUp(dirname(absOf(first.path)), ctx.root, ["pyrightconfig.json", "pyproject.toml"]) : undefined;
+  const workspace = project?.dir ?? ctx.root;
+  const key = `pyright:${workspace}`;
+  const server = ctx.session.get(key, () => new PyrightServer(workspace, ctx.env));
+  const importers = importersOf(workspace, ctx.files.map((f) => absOf(f.path)));
+  const where = workspace === ctx.root ? "." : relative(ctx.root, workspace);
+  const name = `pyright ${server.version} (langserver, workspace ${where}, ${ctx.files.length} changed + ${importers.files.length} importing)`;
+  const convert = (abs: string, items: LspDiagnostic[], pos: Positions | undefined): Raw[] => {
+    const out: Raw[] = [];
+    const file = relative(ctx.root, abs);
+    for (const d of items) {
+      const level = LEVEL[d.severity ?? 1];
+      if (!level) continue;
+      const base: Raw = { level, message: d.message, file, code: d.code === undefined ? "pyright" : String(d.code), source: "pyright" };
+      out.push(pos ? { ...base, ...pos.fromLsp(d.range) } : { ...base, start_line: d.range.start.line + 1 });
+    }
+    return out;
+  };
+  const phase = async (which: "before" | "after"): Promise<Raw[]> => {
+    const out: Raw[] = [];
+    for (const f of ctx.files) {
+      const bytes = which === "before" ? f.before : f.after;
+      if (bytes === null) continue;
+      const text = new TextDecoder().decode(bytes);
+      out.push(...convert(absOf(f.path), await server.diagnostics(absOf(f.path), text), which === "after" ? new Positions(bytes) : undefined));
+    }
+    for (const imp of importers.files) {
+      // Opened with its disk content (unchanged by the change): pulled again in each phase.
+      const text = readFileSync(imp, "utf8");
+      out.push(...convert(imp, await server.diagnostics(imp, text), undefined));
+    }
+    return out;
+  };
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), ctx.timeoutMs);
+  });
+  try {
+    const run = (async () => {
+      // Deleted files are closed and absent for the after phase only as far as pyright reads
+      // the disk: a deletion's broken importers are not seen (said in the docs).
+      const before = await phase("before");
+      const after = await phase("after");
+      return { before, after };
+    })();
+    const r = await Promise.race([run, deadline]);
+    if (r === "timeout") {
+      ctx.session.drop(key);
+      return { run: { language, checker: name, version: server.version, status: "timeout", reason: `pyright gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s` }, before: [], after: [], notes: [] };
+    }
+    const notes: Raw[] = importers.truncated
+      ? [{ level: "warning", message: `more than ${IMPORTER_LIMIT} modules import the changed files; only the first ${IMPORTER_LIMIT} were checked for breakage`, file: first?.path ?? "", code: "checker.scope", source: "validate" }]
+      : [];
+    return { run: { language, checker: name, version: server.version, status: "ran" }, before: r.before, after: r.after, notes };
+  } catch (e) {
+    ctx.session.drop(key);
+    return { run: { language, checker: name, version: server.version, status: "failed", reason: e instanceof Error ? e.message : String(e) }, before: [], after: [], notes: [] };
+  } finally {
+    clearTimeout(timer);
+    if (server.alive) for (const f of [...ctx.files.map((x) => absOf(x.path)), ...importers.files]) await server.close(f).catch(() => undefined);
+  }
 }

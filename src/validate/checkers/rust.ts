@@ -6,8 +6,8 @@
  * rustc on the file alone, and says so. A file outside any package gets `rustc --emit=metadata`
  * on stdin, output into a temp directory.
  */
-import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { findUp, runProcess, which, withTempDir } from "../process.js";
 import type { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
@@ -60,6 +60,34 @@ function cargoRoot(ctx: CheckContext): { pkg: string; copyRoot: string } | undef
   return { pkg: found.dir, copyRoot };
 }
 
+/**
+ * Whether the crate reaches `abs` through `mod` declarations: a crate root or target file itself,
+ * or a file its parent module declares (`mod name;`, or a #[path] naming it). One level: the
+ * parent is taken to be in the tree.
+ */
+function inModTree(pkgDir: string, abs: string): boolean {
+  const rel = relative(pkgDir, abs);
+  const parts = rel.split("/");
+  if (parts[0] !== "src" || /^src\/(lib|main)\.rs$/.test(rel) || rel.startsWith("src/bin/")) return true;
+  const file = parts[parts.length - 1] as string;
+  const isModRs = file === "mod.rs";
+  const dir = dirname(abs);
+  const name = isModRs ? basename(dir) : file.replace(/\.rs$/, "");
+  const parentDir = isModRs ? dirname(dir) : dir;
+  const parents = parentDir === join(pkgDir, "src") ? [join(parentDir, "lib.rs"), join(parentDir, "main.rs")] : [`${parentDir}.rs`, join(parentDir, "mod.rs")];
+  const decl = new RegExp(`(^|[^\\w])mod\\s+(r#)?${name}\\s*;`, "m");
+  for (const p of parents) {
+    let text: string;
+    try {
+      text = readFileSync(p, "utf8");
+    } catch {
+      continue;
+    }
+    if (decl.test(text) || text.includes(`"${basename(abs)}"`)) return true;
+  }
+  return false;
+}
+
 function convert(ctx: CheckContext, pos: ContentPositions, items: RustDiagnostic[], isOurs: (file: string) => boolean, base: string, source: string): CheckerOutcome["diagnostics"] {
   const out: CheckerOutcome["diagnostics"] = [];
   for (const d of items) {
@@ -109,6 +137,20 @@ export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: Con
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, content);
       const manifest = join(copy, relative(pkg.copyRoot, pkg.pkg), "Cargo.toml");
+      // A file no `mod` declares yet is invisible to cargo: it would "pass" unchecked. It is
+      // attached to the crate root of the copy (#[path]) so that it is compiled with the crate,
+      // and the result says so; without a crate root it cannot be, and the result says that.
+      let scope = "";
+      const notes: CheckerOutcome["diagnostics"] = [];
+      if (!inModTree(pkg.pkg, ctx.abs)) {
+        const pkgCopy = join(copy, relative(pkg.copyRoot, pkg.pkg));
+        const crateRoot = [join(pkgCopy, "src", "lib.rs"), join(pkgCopy, "src", "main.rs")].find((f) => existsSync(f));
+        if (crateRoot) {
+          appendFileSync(crateRoot, `\n#[path = ${JSON.stringify(target)}]\n#[allow(dead_code, unused)]\nmod __llmtools_not_in_mod_tree;\n`);
+          scope = `; ${relative(ctx.root, ctx.abs)} is not in the mod tree: checked as a module attached to the crate root`;
+        } else scope = `; ${relative(ctx.root, ctx.abs)} is not in the mod tree and the package has no src/lib.rs or src/main.rs: NOT compiled`;
+        notes.push({ level: "warning", message: `${relative(ctx.root, ctx.abs)} is not declared by any \`mod\` of its crate yet${crateRoot ? ": it was checked as a module attached to the crate root (paths through super:: may differ once it is declared where it belongs)" : ", and the crate has no root file to attach it to: cargo did NOT compile it"}. Declare it with \`mod ${basename(ctx.abs, ".rs")};\` in its parent module.`, file: ctx.relPath, code: "checker.scope", source: "validate" });
+      }
       const r = await runProcess(cargo, ["check", "--message-format=json", "--quiet", "--all-targets", "--manifest-path", manifest], {
         cwd: copy,
         timeoutMs: ctx.timeoutMs,
@@ -119,7 +161,8 @@ export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: Con
       const diagnostics = convert(ctx, pos, items, (f) => resolve(copy, f) === target, copy, "cargo");
       if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "cargo check", r.stderr || `exit ${r.status}`);
       const where = relative(ctx.root, pkg.pkg) || ".";
-      return { ran: `cargo check (temporary copy of package ${where})`, diagnostics };
+      if (scope.includes("NOT compiled")) return { diagnostics: [...notes, { level: "warning", message: `checker failed: cargo check could not compile ${ctx.relPath}, which is in no mod tree`, file: ctx.relPath, code: "checker.failed", source: "validate" }] };
+      return { ran: `cargo check (temporary copy of package ${where}${scope})`, diagnostics: [...notes, ...diagnostics] };
     });
   }
   const rustc = which("rustc", ctx.env);

@@ -36,6 +36,9 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     if (!s || s.path !== target.file || s.name !== target.name) {
       throw renameError("target_mismatch", `the magellan index has no '${target.name}' defined at ${target.file} byte ${target.byte_start}`, "Run 'magellan index' so the index matches the files, then rename again.", { file: target.file });
     }
+    if (target.language === "java" && s.parent_symbol_id === null && s.path.split("/").pop() === `${s.name}.java`) {
+      throw renameError("not_renameable", `'${s.name}' is the top-level type of ${s.path}: Java needs the file renamed with it, which a rename does not do`, `Move ${s.path} to ${newName}.java and rename the type there, or rename a member instead.`, { file: target.file });
+    }
     const refs = refsTo(db, [s.symbol_id], [s.name], 100_000);
     const raw: { file: string; byte_start: number; byte_end: number; evidence: Evidence; line: number }[] = [
       { file: s.path, byte_start: s.name_byte_start, byte_end: s.name_byte_end, evidence: "exact", line: s.name_start_line },
@@ -44,6 +47,13 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
       const evidence: Evidence = r.resolution === "exact" ? "exact" : r.resolution === "imported" ? "imported" : "heuristic";
       raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence, line: r.start_line });
     }
+    // References the resolver could not tie to anything but that carry the name (an import
+    // from another package, a call on an untyped receiver): leaving them out would break the
+    // code silently, so they come in as name-only evidence and need allowHeuristic.
+    const unresolved = db
+      .prepare("SELECT f.path, r.byte_start, r.byte_end, r.start_line FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.resolution = 'unresolved' AND f.language = ?")
+      .all(s.name, languageOf(db, s.path)) as { path: string; byte_start: number; byte_end: number; start_line: number }[];
+    for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
     const seen = new Set<string>();
     const locations: RenameLocation[] = [];
     const stale: string[] = [];
@@ -72,18 +82,22 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     if (stale.length) {
       throw renameError("stale_index", `the magellan index is out of date for ${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ` and ${stale.length - 5} more` : ""}`, "Run 'magellan index' (or keep 'magellan watch' running), then rename again.", { file: target.file });
     }
+    const clash = indexClash(db, s, newName, [...new Set(locations.map((l) => l.file))]);
+    if (clash) throw renameError("clash", `'${newName}' is already bound where '${s.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
     const heuristic = locations.filter((l) => l.evidence === "heuristic");
     if (heuristic.length && !allowHeuristic) {
       const list = heuristic.slice(0, 20).map((l) => `${l.file}:${sources.get(sources.abs(l.file))!.lineOf(l.byte_start)}`);
       throw renameError("heuristic_locations", `renaming '${s.name}' would touch ${heuristic.length} location(s) tied to it by name only: ${list.join(", ")}${heuristic.length > 20 ? ", …" : ""}`, "Check those locations, then pass --allow-heuristic (allowHeuristic) to include them, or rename by hand with splice edit.", { file: target.file });
     }
-    const clash = indexClash(db, s, newName, [...new Set(locations.map((l) => l.file))]);
-    if (clash) throw renameError("clash", `'${newName}' is already bound where '${s.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
     locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
     return { engine: "magellan-index", locations, diagnostics: notes, timing: { total_ms: Math.round(performance.now() - t0), warm: false } };
   } finally {
     db.close();
   }
+}
+
+function languageOf(db: DB, path: string): string {
+  return (db.prepare("SELECT language FROM files WHERE path = ?").get(path) as { language: string } | undefined)?.language ?? "";
 }
 
 /**

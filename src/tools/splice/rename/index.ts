@@ -15,6 +15,7 @@ import type { RenamePlan, RenameRequest } from "./types.js";
 export type { Evidence, RenameLocation, RenamePlan, RenameRequest, RenameTarget } from "./types.js";
 export { RENAME_CODES } from "./codes.js";
 export { disposeTypeScriptServices } from "./typescript.js";
+export { disposeLanguageServers, setLanguageServerReuse } from "./lsp.js";
 
 export async function planRename(req: RenameRequest): Promise<RenamePlan> {
   const { target, newName } = req;

@@ -6,7 +6,7 @@
  * the renamed text for captures (see checkCaptures) before shutting the server down.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync, type Dirent } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -178,15 +178,21 @@ class Session {
     }
   }
 
+  /** The text each open document has in the server. */
+  readonly texts = new Map<string, string>();
+
   open(uri: string, text: string): void {
     this.versions.set(uri, 1);
+    this.texts.set(uri, text);
     void this.conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: this.spec.languageId, version: 1, text } });
   }
 
   change(uri: string, text: string): void {
     const v = (this.versions.get(uri) ?? 0) + 1;
     if (v === 1) return this.open(uri, text);
+    if (this.texts.get(uri) === text) return;
     this.versions.set(uri, v);
+    this.texts.set(uri, text);
     void this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version: v }, contentChanges: [{ text }] });
   }
 
@@ -238,6 +244,127 @@ function editsOf(edit: WorkspaceEdit | null): Map<string, TextEdit[]> {
   return out;
 }
 
+/**
+ * Warm servers, for a long-lived process (the daemon): off by default, since a CLI must exit
+ * and a server child would keep it alive. When on, a server stays up per (server, root)
+ * between renames; before each reuse the workspace's files of its language are stat-ed and
+ * every change since the last rename is told to it (workspace/didChangeWatchedFiles), so a
+ * file written by a commit or another tool is read again.
+ */
+let reuse = false;
+const warmServers = new Map<string, { session: Session; stamps: Map<string, number> }>();
+
+export function setLanguageServerReuse(on: boolean): void {
+  reuse = on;
+}
+
+export async function disposeLanguageServers(): Promise<void> {
+  const all = [...warmServers.values()];
+  warmServers.clear();
+  await Promise.all(all.map((w) => w.session.close()));
+}
+
+const SKIP_DIRS = new Set([".git", "node_modules", ".magellan", ".splice", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", "target"]);
+const MAX_STAMPED = 50_000;
+
+function stampFiles(root: string, ext: RegExp): Map<string, number> | undefined {
+  const out = new Map<string, number>();
+  const stack = [root];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) stack.push(p);
+      } else if (ext.test(e.name) || /^(go\.mod|go\.sum|pyrightconfig\.json|pyproject\.toml)$/.test(e.name)) {
+        try {
+          out.set(p, statSync(p).mtimeMs);
+        } catch {
+          // gone meanwhile
+        }
+        if (out.size > MAX_STAMPED) return undefined;
+      }
+    }
+  }
+  return out;
+}
+
+const serverKey = (spec: ServerSpec, root: string): string => `${spec.name}\0${root}\0${spec.args.join(" ")}`;
+
+async function acquire(spec: ServerSpec, sources: Sources): Promise<{ session: Session; warm: boolean }> {
+  const key = serverKey(spec, sources.root);
+  const w = warmServers.get(key);
+  warmServers.delete(key);
+  if (w && !w.session.failure && reuse) {
+    const now = stampFiles(sources.root, spec.extensions);
+    if (now) {
+      const changes: { uri: string; type: number }[] = [];
+      for (const [f, m] of now) {
+        const old = w.stamps.get(f);
+        if (old === undefined) changes.push({ uri: uriOf(f), type: 1 });
+        else if (old !== m) changes.push({ uri: uriOf(f), type: 2 });
+      }
+      for (const f of w.stamps.keys()) if (!now.has(f)) changes.push({ uri: uriOf(f), type: 3 });
+      if (changes.length) void w.session.conn.sendNotification("workspace/didChangeWatchedFiles", { changes });
+      w.stamps = now;
+      stamps.set(w.session, now);
+      return { session: w.session, warm: true };
+    }
+  }
+  if (w) await w.session.close();
+  const session = new Session(spec, sources.root);
+  const rootUri = uriOf(sources.root);
+  try {
+    await session.request(
+      "initialize",
+      {
+        processId: process.pid,
+        rootUri,
+        rootPath: sources.root,
+        workspaceFolders: [{ uri: rootUri, name: "root" }],
+        capabilities: {
+          general: { positionEncodings: ["utf-16"] },
+          window: { workDoneProgress: true },
+          workspace: { workspaceEdit: { documentChanges: true }, workspaceFolders: true, configuration: true, didChangeWatchedFiles: { dynamicRegistration: false } },
+          textDocument: {
+            rename: { prepareSupport: true, dynamicRegistration: false },
+            definition: { linkSupport: false },
+            synchronization: { didSave: false },
+          },
+        },
+        initializationOptions: {},
+      },
+      60_000,
+    );
+  } catch (e) {
+    await session.close();
+    throw renameError("engine_failed", `${spec.name} did not start: ${session.failure ?? (e as Error).message}`, "Check that the language server runs in this workspace, or retry.");
+  }
+  void session.conn.sendNotification("initialized", {});
+  if (reuse) {
+    const st = stampFiles(sources.root, spec.extensions);
+    if (st) stamps.set(session, st);
+  }
+  return { session, warm: false };
+}
+
+const stamps = new WeakMap<Session, Map<string, number>>();
+
+function release(spec: ServerSpec, root: string, session: Session): void {
+  const st = stamps.get(session);
+  if (!st) {
+    void session.close();
+    return;
+  }
+  warmServers.set(serverKey(spec, root), { session, stamps: st });
+}
+
 const CONFLICT = /conflict|already (declared|defined|exists)|shadow|redeclar|collid/i;
 
 export async function renameWithServer(sources: Sources, target: RenameTarget, newName: string, spec: ServerSpec): Promise<RenamePlan> {
@@ -249,41 +376,22 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
   if (at !== target.name) {
     throw renameError("target_mismatch", `${target.file} holds '${at}' at bytes ${target.byte_start}..${target.byte_end}, not '${target.name}'`, "Re-read the symbol (magellan find) and rename again.", { file: target.file });
   }
-  const session = new Session(spec, sources.root);
+  const { session, warm } = await acquire(spec, sources);
   const diagnostics: Diagnostic[] = [];
+  let keep = false;
   try {
-    const rootUri = uriOf(sources.root);
-    await session.request(
-      "initialize",
-      {
-        processId: process.pid,
-        rootUri,
-        rootPath: sources.root,
-        workspaceFolders: [{ uri: rootUri, name: "root" }],
-        capabilities: {
-          general: { positionEncodings: ["utf-16"] },
-          window: { workDoneProgress: true },
-          workspace: { workspaceEdit: { documentChanges: true }, workspaceFolders: true, configuration: true },
-          textDocument: {
-            rename: { prepareSupport: true, dynamicRegistration: false },
-            definition: { linkSupport: false },
-            synchronization: { didSave: false },
-          },
-        },
-        initializationOptions: {},
-      },
-      60_000,
-    );
-    void session.conn.sendNotification("initialized", {});
-    const opened = new Set<string>();
-    for (const [f, bytes] of sources.overlays) {
-      if (!spec.extensions.test(f)) continue;
-      session.open(uriOf(f), new TextOffsets(bytes).text);
-      opened.add(f);
+    // What the server must see: every overlaid file of its language and the target, with the
+    // bytes planned against; documents left open by an earlier rename go back to theirs.
+    const want = new Map<string, string>();
+    for (const uri of session.texts.keys()) {
+      const t = sources.get(pathOf(uri));
+      if (t) want.set(uri, t.text);
     }
-    if (!opened.has(abs)) session.open(uriOf(abs), text.text);
+    for (const [f, bytes] of sources.overlays) if (spec.extensions.test(f)) want.set(uriOf(f), new TextOffsets(bytes).text);
+    want.set(uriOf(abs), text.text);
+    for (const [uri, t] of want) session.change(uri, t);
     const startup = performance.now() - t0;
-    if (spec.waitForIndex) await session.idle(1500, 60_000);
+    if (spec.waitForIndex && !warm) await session.idle(1500, 60_000);
 
     const position = text.byteToPosition(target.byte_start);
     const doc = { textDocument: { uri: uriOf(abs) }, position };
@@ -325,14 +433,22 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
     if (locations.length === 0) throw renameError("not_renameable", `${spec.name} found nothing to rename for '${target.name}'`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
 
+    const t2 = performance.now();
     const clash = await checkCaptures(session, sources, target, newName, locations);
+    const checkMs = performance.now() - t2;
+    for (const [uri, t] of want) session.change(uri, t);
+    for (const uri of session.texts.keys()) {
+      const t = sources.get(pathOf(uri));
+      if (t) session.change(uri, t.text);
+    }
+    keep = reuse && !session.failure;
     if (clash) throw renameError("clash", `'${newName}' is already bound where '${target.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
     return {
       engine: spec.name,
       ...(spec.version ? { engine_version: spec.version } : {}),
       locations,
       diagnostics,
-      timing: { total_ms: Math.round(performance.now() - t0), startup_ms: Math.round(startup), warm: false },
+      timing: { total_ms: Math.round(performance.now() - t0), startup_ms: Math.round(startup), check_ms: Math.round(checkMs), warm },
     };
   } catch (e) {
     if (e instanceof Error && !("code" in e && typeof (e as { code: unknown }).code === "string" && String((e as { code: string }).code).startsWith("SPLICE_"))) {
@@ -340,7 +456,8 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
     }
     throw e;
   } finally {
-    await session.close();
+    if (keep) release(spec, sources.root, session);
+    else await session.close();
   }
 }
 
@@ -399,29 +516,37 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
   };
   const definitionAt = async (file: string, b: number): Promise<LspLocation[]> => {
     const a = after.get(file)!;
-    const r = await session.request<LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null>(
-      "textDocument/definition",
-      { textDocument: { uri: uriOf(sources.abs(file)) }, position: a.text.byteToPosition(b) },
-      30_000,
-    );
+    let r: LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null;
+    try {
+      r = await session.request("textDocument/definition", { textDocument: { uri: uriOf(sources.abs(file)) }, position: a.text.byteToPosition(b) }, 30_000);
+    } catch (e) {
+      // A renamed word in a comment (gopls renames doc comments) has no definition to ask for.
+      if (session.failure) throw e;
+      return [];
+    }
     const list = r === null ? [] : Array.isArray(r) ? r : [r];
     return list.map((x) => ("targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x));
   };
-  let budget = 400;
+  // Asked all at once: the server answers in order, without a round trip per location.
+  const asks: Promise<string | undefined>[] = [];
+  let budget = 1000;
   for (const [file, a] of after) {
     for (const [s] of a.renamed) {
-      if (budget-- <= 0) return undefined;
-      const defs = await definitionAt(file, s);
-      const other = defs.find((d) => !isRenamed(d));
-      // A definition outside the workspace (a builtin, a stub) that the renamed name now reaches.
-      if (other && defs.every((d) => !isRenamed(d))) return `${where(other)} (the '${newName}' that ${file}:${a.text.lineOf(s)} would refer to instead)`;
+      if (budget-- <= 0) break;
+      asks.push(
+        definitionAt(file, s).then((defs) => {
+          const other = defs.find((d) => !isRenamed(d));
+          // Every definition elsewhere: the renamed name now reaches another binding.
+          return other && defs.every((d) => !isRenamed(d)) ? `${where(other)} (the '${newName}' that ${file}:${a.text.lineOf(s)} would refer to instead)` : undefined;
+        }),
+      );
     }
     for (const b of a.existing) {
-      if (budget-- <= 0) return undefined;
-      const defs = await definitionAt(file, b);
-      if (defs.length > 0 && defs.some((d) => isRenamed(d))) return `${file}:${a.text.lineOf(b)} (an existing '${newName}' that the renamed '${target.name}' would shadow)`;
+      if (budget-- <= 0) break;
+      asks.push(definitionAt(file, b).then((defs) => (defs.length > 0 && defs.some((d) => isRenamed(d)) ? `${file}:${a.text.lineOf(b)} (an existing '${newName}' that the renamed '${target.name}' would shadow)` : undefined)));
     }
   }
+  for (const r of await Promise.all(asks)) if (r) return r;
   return undefined;
 }
 

@@ -38,5 +38,5 @@ export interface RenamePlan {
   locations: RenameLocation[];
   diagnostics: Diagnostic[];
   /** How long the engine took, split so a warm service can be told from a cold one. */
-  timing?: { total_ms: number; startup_ms?: number; warm: boolean };
+  timing?: { total_ms: number; startup_ms?: number; check_ms?: number; warm: boolean };
 }

@@ -165,6 +165,23 @@ function projectsFor(ts: Ts, root: string, abs: string, javascript: boolean): { 
     const closure = referenceClosure(ts, c);
     if ([...closure.keys()].some((k) => k !== c.file && k === primary.file)) others.push(c);
   }
+  // A monorepo whose packages each have a tsconfig.json (include: src) and whose root config
+  // includes them all, joined by `paths`: the package's own program never sees the other
+  // packages that import it; an enclosing config whose program holds the file does.
+  for (let dir = dirname(dirname(primary.file)); ; dir = dirname(dir)) {
+    for (const n of names) {
+      const f = join(dir, n);
+      if (f === primary.file || others.some((o) => o.file === f)) continue;
+      try {
+        if (!statSync(f).isFile()) continue;
+      } catch {
+        continue;
+      }
+      const c = readConfig(ts, f);
+      if (c && ownsFile(c, abs)) others.push(c);
+    }
+    if (dir === root || dirname(dir) === dir || !dir.startsWith(root)) break;
+  }
   return { primary, others };
 }
 
@@ -363,7 +380,8 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
   }
   locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
 
-  const clash = findClash(ts, service.ls, abs, pos, [...found.values()], newName, sources);
+  const programs = [service, ...others.map((c) => serviceFor(rt, c, dirname(c.file)).service)].map((x) => x.ls.getProgram()).filter((p): p is TS.Program => p !== undefined);
+  const clash = findClash(ts, programs, abs, pos, [...found.values()], newName, sources);
   if (clash) {
     throw renameError("clash", `'${newName}' is already bound where '${target.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
   }
@@ -402,8 +420,8 @@ function describe(ts: Ts, sources: Sources, decl: TS.Declaration): string {
  * a binding in scope at any location (in the declaring file or an importing one). A global from
  * a library counts only in files that use that name.
  */
-function findClash(ts: Ts, ls: TS.LanguageService, abs: string, pos: number, locs: TS.RenameLocation[], newName: string, sources: Sources): string | undefined {
-  const program = ls.getProgram();
+function findClash(ts: Ts, programs: TS.Program[], abs: string, pos: number, locs: TS.RenameLocation[], newName: string, sources: Sources): string | undefined {
+  const program = programs[0];
   if (!program) return undefined;
   const checker = program.getTypeChecker();
   const sf = program.getSourceFile(abs);
@@ -413,12 +431,15 @@ function findClash(ts: Ts, ls: TS.LanguageService, abs: string, pos: number, loc
   let symbol = checker.getSymbolAtLocation(node);
   if (!symbol) return undefined;
   if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
-  const own = new Set<TS.Node>(symbol.declarations ?? []);
-  const isOwn = (s: TS.Symbol): boolean => (s.declarations ?? []).some((d) => own.has(d));
-  const external = (s: TS.Symbol): boolean =>
+  // Declarations by position, not node identity: a location may be checked in another program
+  // (a project that references this one), whose nodes for the same text are other objects.
+  const declKey = (d: TS.Node): string => `${d.getSourceFile().fileName}:${d.pos}`;
+  const own = new Set<string>((symbol.declarations ?? []).map(declKey));
+  const isOwn = (s: TS.Symbol): boolean => (s.declarations ?? []).some((d) => own.has(declKey(d)));
+  const external = (s: TS.Symbol, p: TS.Program): boolean =>
     (s.declarations ?? []).every((d) => {
       const f = d.getSourceFile();
-      return program.isSourceFileDefaultLibrary(f) || program.isSourceFileFromExternalLibrary(f) || f.fileName.includes("/node_modules/");
+      return p.isSourceFileDefaultLibrary(f) || p.isSourceFileFromExternalLibrary(f) || f.fileName.includes("/node_modules/");
     });
 
   const memberKinds = ts.SymbolFlags.Property | ts.SymbolFlags.Method | ts.SymbolFlags.EnumMember | ts.SymbolFlags.GetAccessor | ts.SymbolFlags.SetAccessor;
@@ -448,21 +469,23 @@ function findClash(ts: Ts, ls: TS.LanguageService, abs: string, pos: number, loc
   const meaning = (symbol.flags & ts.SymbolFlags.Value ? ts.SymbolFlags.Value : 0) | (symbol.flags & ts.SymbolFlags.Type ? ts.SymbolFlags.Type : 0) | (symbol.flags & ts.SymbolFlags.Namespace ? ts.SymbolFlags.Namespace : 0) || ts.SymbolFlags.Value;
   const usesName = new Map<string, boolean>();
   for (const l of locs) {
-    const lsf = program.getSourceFile(l.fileName);
-    if (!lsf) continue;
+    const lp = programs.find((p) => p.getSourceFile(l.fileName) !== undefined);
+    const lsf = lp?.getSourceFile(l.fileName);
+    if (!lp || !lsf) continue;
+    const lchecker = lp.getTypeChecker();
     const n = nodeAt(ts, lsf, l.textSpan.start);
     if (!n) continue;
     // `export { a as b } from "m"` binds nothing in this file.
     if (n.parent && ts.isExportSpecifier(n.parent) && n.parent.parent.parent.moduleSpecifier) continue;
     // A property name in `{ a: x }` or `o.a` is not a binding either.
     if (n.parent && (ts.isPropertyAccessExpression(n.parent) || ts.isPropertyAssignment(n.parent)) && (n.parent as { name?: TS.Node }).name === n) continue;
-    for (const s of checker.getSymbolsInScope(n, meaning)) {
+    for (const s of lchecker.getSymbolsInScope(n, meaning)) {
       if (s.name !== newName || isOwn(s)) continue;
       if (s.flags & ts.SymbolFlags.Alias) {
-        const target = checker.getAliasedSymbol(s);
+        const target = lchecker.getAliasedSymbol(s);
         if (isOwn(target)) continue;
       }
-      if (external(s)) {
+      if (external(s, lp)) {
         let uses = usesName.get(lsf.fileName);
         if (uses === undefined) {
           uses = new RegExp(`(^|[^\\w$.])${newName.replace(/\$/g, "\\$")}(?![\\w$])`).test(lsf.text);
