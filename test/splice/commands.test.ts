@@ -185,3 +185,25 @@ test("an ambiguous name lists every candidate; a qualified name or --kind picks 
   const stale = await splice(dir, { command: "edit", file: "src/lib.rs", old: "total: usize,", new: "total: u64,", expected_checksum: [`src/lib.rs=sha256:${"0".repeat(64)}`] });
   assert.equal(stale.error?.code, "SPLICE_E109");
 });
+
+test("patch --body replaces only the body (braces kept, text re-indented); insert --before-symbol; apply-files --regex with groups", async () => {
+  const dir = project("go");
+  const o = await splice(dir, {
+    command: "batch",
+    steps: [
+      { command: "patch", file: "stack.go", symbol: "Len", body: true, content: "n := len(s.items)\nreturn n" },
+      { command: "insert", file: "stack.go", before_symbol: "Len", content: "// Empty reports whether the stack has no items.\nfunc (s *Stack) Empty() bool {\n\treturn s.Len() == 0\n}" },
+      { command: "apply-files", glob: "*.go", find: "s\\.items\\[len\\(s\\.items\\)-1\\]", replace: "s.items[s.Len()-1]", regex: true },
+      { command: "apply-files", glob: "*.go", find: "func \\(s \\*Stack\\) (\\w+)\\(v int\\)", replace: "func (s *Stack) $1(v int)", regex: true },
+    ],
+  });
+  assert.equal(o.status, "ok", o.message);
+  assert.equal(resultOf(o).validation, "validated", JSON.stringify(resultOf(o).checkers));
+  const text = read(dir, "stack.go");
+  assert.match(text, /\n\/\/ Empty reports whether the stack has no items\.\nfunc \(s \*Stack\) Empty\(\) bool \{\n\treturn s\.Len\(\) == 0\n\}\n\n\/\/ Len reports the number of items\.\nfunc \(s \*Stack\) Len\(\) int \{\n\tn := len\(s\.items\)\n\treturn n\n\}\n$/);
+  assert.match(text, /v := s\.items\[s\.Len\(\)-1\]/);
+  const py = project("python");
+  const b = await splice(py, { command: "patch", file: "inventory.py", symbol: "restock", body: true, dry_run: true, timeout_ms: 15_000, content: "inv.add(Item(name, 0.0, n))\n" });
+  assert.equal(b.status, "ok", b.message);
+  assert.match(resultOf(b).diff ?? "", /^-    """Adds n units of an item that is already stocked\."""\n-    item = inv\.lookup\(name\)\n-    if item is not None:\n-        item\.quantity \+= n\n\+    inv\.add\(Item\(name, 0\.0, n\)\)$/m);
+});
