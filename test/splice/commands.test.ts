@@ -65,12 +65,23 @@ test("delete: a decorated Python method goes with its decorator, and the blank l
   const o = await splice(dir, { command: "delete", file: "inventory.py", symbol: "Inventory.total", dry_run: true, timeout_ms: 20_000 });
   assert.equal(o.status, "ok", o.message);
   assert.equal(read(dir, "inventory.py"), before, "dry run wrote nothing");
-  const d = await splice(dir, { command: "delete", file: "inventory.py", symbol: "lookup", force: true, timeout_ms: 20_000 });
+  // --force passes the reference check, not the checker: restock still calls lookup.
+  const forced = await splice(dir, { command: "delete", file: "inventory.py", symbol: "lookup", force: true, timeout_ms: 20_000 });
+  assert.equal(forced.status, "error", forced.message);
+  const refs = (resultOf(forced).steps[0] as { remaining_references: { file: string; line: number }[] }).remaining_references;
+  assert.ok(refs.some((r) => r.file === "inventory.py" && r.line === 43), "restock's call to lookup is reported");
+  assert.equal(read(dir, "inventory.py"), before);
+  // One batch updates the caller and deletes: no reference remains, no --force needed.
+  const d = await splice(dir, {
+    command: "batch",
+    timeout_ms: 20_000,
+    steps: [
+      { command: "edit", file: "inventory.py", symbol: "restock", old: "inv.lookup(name)", new: "inv.items.get(name)" },
+      { command: "delete", file: "inventory.py", symbol: "lookup" },
+    ],
+  });
   assert.equal(d.status, "ok", d.message);
-  const after = read(dir, "inventory.py");
-  assert.equal(after, before.replace("    @functools.lru_cache(maxsize=None)\n    def lookup(self, name: str) -> Item | None:\n        return self.items.get(name)\n\n", ""));
-  const refs = (resultOf(d).steps[0] as { remaining_references: { file: string; line: number }[] }).remaining_references;
-  assert.ok(refs.some((r) => r.file === "inventory.py"), "restock's call to lookup is reported");
+  assert.equal(read(dir, "inventory.py"), before.replace("    @functools.lru_cache(maxsize=None)\n    def lookup(self, name: str) -> Item | None:\n        return self.items.get(name)\n\n", "").replace("inv.lookup(name)", "inv.items.get(name)"));
 });
 
 test("delete: a referenced symbol is refused without --force, naming the references; Java annotations and Javadoc go along", async () => {

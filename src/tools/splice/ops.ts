@@ -4,7 +4,9 @@
  */
 import type Parser from "tree-sitter";
 import { ToolError } from "../../contract/errors.js";
+import { extractFacts } from "../../lang/extract.js";
 import { languageForPath, parse } from "../../lang/registry.js";
+import { LineIndex } from "../../text/lines.js";
 import { decodeBytes } from "../../text/decode.js";
 import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
@@ -170,8 +172,24 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
   }
   const bFrom = d.toByte(from);
   const bTo = d.toByte(to);
-  const refs = ws.references(sym).filter((r) => !(r.path === rel && r.byte_start >= bFrom && r.byte_end <= bTo));
-  const remaining = refs.map((r) => ({ file: r.path, line: r.start_line, col: r.start_col, byte_start: r.byte_start, byte_end: r.byte_end, kind: r.kind, resolution: r.resolution }));
+  // The graph knows the files as on disk; files an earlier batch step changed are read as
+  // planned (by name: the caller a batch just rewrote must not hold the delete back).
+  const dirty = new Set(ws.changed().map((f) => f.path));
+  const remaining = ws
+    .references(sym)
+    .filter((r) => !dirty.has(r.path) && !(r.path === rel && r.byte_start >= bFrom && r.byte_end <= bTo))
+    .map((r) => ({ file: r.path, line: r.start_line, col: r.start_col, byte_start: r.byte_start, byte_end: r.byte_end, kind: r.kind, resolution: r.resolution }));
+  for (const path of dirty) {
+    const lang = languageForPath(path);
+    if (!lang) continue;
+    const bytes = ws.read(path);
+    const lines = new LineIndex(bytes);
+    for (const r of extractFacts(lang.id, bytes).references) {
+      if (r.name !== sym.name || (path === rel && r.range.byte_start >= bFrom && r.range.byte_end <= bTo)) continue;
+      const at = lines.position(r.range.byte_start);
+      remaining.push({ file: path, line: at.line, col: at.col, byte_start: r.range.byte_start, byte_end: r.range.byte_end, kind: r.kind, resolution: "by_name_in_plan" });
+    }
+  }
   if (remaining.length > 0 && !step.force) {
     const list = remaining.slice(0, 50).map((r) => `${r.file}:${r.line}:${r.col} (${r.kind}, ${r.resolution})`);
     throw new ToolError({
