@@ -240,7 +240,11 @@ async function runPy(): Promise<void> {
   const cands: Candidate[] = [];
   for (const f of walkPy(under).sort()) {
     const text = readFileSync(f, "utf8");
+    const seen = new Set<string>();
     for (const m of text.matchAll(/^(def|class) ([A-Za-z][A-Za-z0-9_]*)/gm)) {
+      // An overloaded function has several defs: one symbol, sampled once.
+      if (seen.has(m[2] as string)) continue;
+      seen.add(m[2] as string);
       cands.push({ file: f, name: m[2] as string, kind: m[1] === "def" ? "function" : "class", charStart: (m.index ?? 0) + (m[1] as string).length + 1 });
     }
   }

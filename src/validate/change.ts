@@ -167,8 +167,9 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
   let status: CheckerRun["status"] = "ran";
   let reason: string | undefined;
   const changed = new Set(ctx.files.map((f) => f.path));
-  const run = async (relPath: string, content: Uint8Array): Promise<Raw[]> => {
-    const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
+  const changedAbs = new Set(ctx.files.map((f) => join(ctx.root, f.path)));
+  const run = async (relPath: string, content: Uint8Array, alsoCompile?: string[]): Promise<Raw[]> => {
+    const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env, alsoCompile };
     const o = await check(c, content, new ContentPositions(content));
     const s = splitOutcome(o);
     // One finding reported twice (cargo checks the lib and its test build) is one finding.
@@ -187,10 +188,13 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
     }
     return s.findings;
   };
+  const javaUsers = language === "java" ? (await import("./checkers/java.js")).javaUsers : undefined;
   for (const f of ctx.files) {
-    if (f.before !== null) before.push(...(await run(f.path, f.before)));
+    // Java: the classes that use a changed class are compiled with both of its versions.
+    const users = javaUsers && f.before !== null ? javaUsers(join(ctx.root, f.path), new TextDecoder().decode(f.before), changedAbs) : undefined;
+    if (f.before !== null) before.push(...(await run(f.path, f.before, users)));
     if (f.after === null) continue;
-    const found = await run(f.path, f.after);
+    const found = await run(f.path, f.after, users);
     after.push(...found);
     if (f.before === null && found.some((d) => d.file !== f.path)) {
       const neighbour = await existingNeighbour(ctx.root, f.path, language, changed);

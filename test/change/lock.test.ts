@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { commitChange } from "../../src/change/index.js";
@@ -94,6 +94,35 @@ describe("change pipeline: locks shared by every writer process", () => {
       assert.equal(ok.length, 1, `round ${round}: ${results.map((r) => (r.status === "rejected" ? String(r.reason) : "ok")).join(" | ")}`);
       const tags = new Set(names.map((n) => readFileSync(join(root, n), "utf8").split(" ")[1]));
       assert.equal(tags.size, 1, "all files carry the same writer's version");
+    }
+  });
+
+  test("a lock file left empty by a writer killed between create and write is taken over once it is 5 s old", async () => {
+    const root = tempDir("change-lock-empty-");
+    writeFileSync(join(root, "a.txt"), "a\n");
+    const lock = join(lockDir("splice"), `${lockKey(join(root, "a.txt"))}.lock`);
+    writeFileSync(lock, "");
+    await busy(commitChange({ root, tool: "splice", command: "x", files: [{ path: "a.txt", before: b("a\n"), after: b("b\n") }] }, { lockTimeoutMs: 100 }));
+    const old = new Date(Date.now() - 6000);
+    utimesSync(lock, old, old);
+    await commitChange({ root, tool: "splice", command: "x", files: [{ path: "a.txt", before: b("a\n"), after: b("b\n") }] }, { lockTimeoutMs: 100 });
+    assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "b\n");
+  });
+
+  test("a lock directory others can write is refused (someone could plant or remove locks)", async () => {
+    const root = tempDir("change-lock-dir-");
+    writeFileSync(join(root, "a.txt"), "a\n");
+    const shared = tempDir("change-lock-shared-");
+    chmodSync(shared, 0o777);
+    const saved = process.env.LLMTOOLS_LOCK_DIR;
+    process.env.LLMTOOLS_LOCK_DIR = shared;
+    try {
+      const e = await busy(commitChange({ root, tool: "llmfilewrite", command: "x", files: [{ path: "a.txt", before: b("a\n"), after: b("b\n") }] }));
+      assert.match(e.message, /not a private directory/);
+      assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "a\n");
+    } finally {
+      if (saved === undefined) delete process.env.LLMTOOLS_LOCK_DIR;
+      else process.env.LLMTOOLS_LOCK_DIR = saved;
     }
   });
 });

@@ -3,10 +3,10 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { runTool } from "../support/run.js";
+import { REPO_ROOT, runTool } from "../support/run.js";
 import { type Envelope, listFiles, project, removeProjects, scratchDir } from "./helpers.js";
 
 after(removeProjects);
@@ -101,5 +101,29 @@ describe("llmfilewrite on hostile ground (issue 18, items 3 and 8)", () => {
     assert.equal(r.code, 0, r.stdout);
     assert.ok(!readdirSync(join(root, "src")).includes(stale), listFiles(root).join(" "));
     assert.deepEqual(((r.json as Envelope).result as Result).removed_temps, [`src/${stale}`]);
+  });
+});
+
+describe("llmfilewrite: errors that were there before are not the new file's", () => {
+  it("a Java project whose module-info.java does not compile here accepts a good new class and rejects a bad one for its own error", async () => {
+    const root = scratchDir("lfw-java-module-");
+    cpSync(join(REPO_ROOT, "test", "fixtures", "validate", "java-module"), root, { recursive: true });
+    const good = await lfw(root, ["--path", "src/com/example/util/Ints.java", "--content", "package com.example.util;\n\npublic final class Ints {\n    public static int twice(int x) { return 2 * x; }\n}\n"]);
+    assert.equal(good.code, 0, good.stdout);
+    assert.equal(((good.json as Envelope).result as Result).validation, "validated");
+    const bad = await lfw(root, ["--path", "src/com/example/util/Bad.java", "--content", 'package com.example.util;\n\npublic final class Bad {\n    public static int twice(int x) { return "s"; }\n}\n']);
+    assert.equal(bad.code, 1, bad.stdout);
+    const introduced = (bad.json as Envelope).result?.diagnostics.filter((d) => !d.pre_existing && d.level === "error") ?? [];
+    assert.deepEqual(introduced.map((d) => [d.file, d.start_line]), [["src/com/example/util/Bad.java", 4]]);
+  });
+
+  it("a Rust file not yet in the mod tree is compiled with its crate: its type error rejects it", async () => {
+    const root = project("rust-project");
+    const r = await lfw(root, ["--path", "src/extra.rs", "--content", 'pub fn two() -> u32 {\n    "two"\n}\n']);
+    assert.equal(r.code, 1, r.stdout);
+    const env = r.json as Envelope;
+    assert.ok(env.result?.diagnostics.some((d) => d.code === "E0308" && d.start_line === 2), r.stdout);
+    assert.match(env.result?.lsp_used ?? "", /not in the mod tree/);
+    assert.ok(!existsSync(join(root, "src/extra.rs")));
   });
 });

@@ -48,6 +48,16 @@ describe("splice rename: Python through pyright", () => {
     assert.deepEqual(pyright(root), []);
   });
 
+  it("sees an overlay (an earlier batch step's bytes) instead of the disk", async () => {
+    const root = fixture("py");
+    const views = readFileSync(join(root, "shop/views.py"), "utf8") + "\n\ndef render_cheapest(rows: list[tuple[str, int]]) -> str:\n    return cheapest(load_products(rows)).price_label()\n";
+    const overlays = new Map([["shop/views.py", new Uint8Array(Buffer.from(views))]]);
+    const plan = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def cheapest", "cheapest"), newName: "lowest", overlays });
+    const files = applyLocations(root, plan.locations, false, overlays);
+    assert.match(files.get("shop/views.py") ?? "", /return lowest\(load_products\(rows\)\)\.price_label\(\)/);
+    assert.match(files.get("shop/views.py") ?? "", /best = lowest\(products\)/);
+  });
+
   it("keeps pyright warm when asked (daemon) and sees files changed on disk since", async () => {
     const root = fixture("py");
     setLanguageServerReuse(true);

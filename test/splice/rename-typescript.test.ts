@@ -118,3 +118,16 @@ describe("splice rename: TypeScript project references", () => {
     assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W210" && d.message.includes("packages/app/tsconfig.json")));
   });
 });
+
+describe("splice rename: JavaScript through jsconfig.json", () => {
+  it("renames an ES module export across files of a JavaScript project", async () => {
+    const root = copyFixture("js");
+    made.push(root);
+    const plan = await planRename({ root, target: targetAt(root, "lib/slug.js", "javascript", "function slugify", "slugify"), newName: "toSlug" });
+    const files = applyLocations(root, plan.locations);
+    assert.match(files.get("index.js") ?? "", /import \{ toSlug \} from "\.\/lib\/slug\.js";/);
+    assert.match(files.get("index.js") ?? "", /titles\.map\(\(t\) => toSlug\(t\)\)/);
+    assert.match(files.get("index.js") ?? "", /export default \{ slugify: toSlug \};/);
+    assert.ok(!plan.diagnostics.some((d) => d.code === "SPLICE_W211"), "the jsconfig.json was used");
+  });
+});

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { validateChange, type ChangeFileInput } from "../../src/validate/change.js";
@@ -82,6 +82,25 @@ describe("validateChange: TypeScript over the project's program", () => {
       worse.introduced.map((d) => d.code),
       ["TS2322"],
     );
+  });
+});
+
+describe("validateChange: TypeScript, a warm session", () => {
+  it("reuses the before-state's diagnostics only while the disk is unchanged: an importer edited on disk between two changes is read again", async () => {
+    const root = project("ts-callers");
+    const session = new ValidationSession();
+    try {
+      const change = (): ChangeFileInput => edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee?: Money)");
+      const first = await validateChange({ root, files: [change()], session });
+      assert.equal(first.validation, "validated", JSON.stringify(first));
+      // Someone else breaks cart.ts on disk: an old error for the next change, not a new one.
+      writeFileSync(join(root, "src/cart.ts"), `${readFileSync(join(root, "src/cart.ts"), "utf8")}export const broken: string = 1;\n`);
+      const second = await validateChange({ root, files: [change()], session });
+      assert.equal(second.validation, "validated", JSON.stringify(second));
+      assert.ok(second.pre_existing?.some((d) => d.file === "src/cart.ts" && d.code === "TS2322"), JSON.stringify(second));
+    } finally {
+      session.dispose();
+    }
   });
 });
 
@@ -217,6 +236,21 @@ describe("validateChange: C, a changed header recompiles its includers", () => {
     );
     assert.match(bad.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
     const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")] });
+    assert.equal(fine.validation, "validated", JSON.stringify(fine));
+  });
+});
+
+describe("validateChange: Java, the classes using a changed class are compiled with it", () => {
+  it("a changed signature breaks a caller in another package: rejected there; a compatible change is validated", async () => {
+    const root = project("java-module");
+    const bad = await validateChange({ root, files: [edit(root, "src/com/example/util/Strings.java", "java", "isBlank(String s)", "isBlank(String s, boolean trim)")] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.deepEqual(
+      bad.introduced.map((d) => d.file),
+      ["src/com/example/app/Main.java"],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /with 1 file using it/);
+    const fine = await validateChange({ root, files: [edit(root, "src/com/example/util/Strings.java", "java", "private Strings() {}", "private Strings() {}\n\n    public static boolean isEmpty(String s) {\n        return s == null || s.isEmpty();\n    }")] });
     assert.equal(fine.validation, "validated", JSON.stringify(fine));
   });
 });

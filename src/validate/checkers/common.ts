@@ -13,6 +13,8 @@ export interface CheckContext {
   timeoutMs: number;
   session: ValidationSession;
   env: NodeJS.ProcessEnv;
+  /** Unchanged files to compile with the content (Java: the classes that use it), absolute paths. */
+  alsoCompile?: string[];
 }
 
 export type Checker = (ctx: CheckContext, content: Uint8Array, pos: ContentPositions) => Promise<CheckerOutcome>;

@@ -3,7 +3,7 @@
  * directory too (-d), with the project's source root on -sourcepath so the file's imports of
  * its own project resolve. Nothing is written next to the source; the temp directory goes.
  */
-import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { runProcess, which, withTempDir } from "../process.js";
 import type { ContentPositions } from "../positions.js";
@@ -42,7 +42,7 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
       mkdirSync(sourcePath);
       for (const e of readdirSync(srcRoot)) if (e !== "module-info.java") symlinkSync(join(srcRoot, e), join(sourcePath, e));
     }
-    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "200", "-sourcepath", sourcePath, copy];
+    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "200", "-sourcepath", sourcePath, copy, ...(ctx.alsoCompile ?? [])];
     const r = await runProcess(bin, args, { cwd: tmp, timeoutMs: ctx.timeoutMs, env: { ...ctx.env, LC_ALL: "C" } });
     if (r.timedOut) return timedOut(ctx, "javac");
     const lines = r.stderr.split("\n");
@@ -75,6 +75,46 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
     }
     if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "javac", r.stderr || `exit ${r.status}`);
     const where = srcRoot === ctx.root ? "." : srcRoot.slice(ctx.root.length + 1);
-    return { ran: `javac (sourcepath ${where}${moduleInfo ? ", module-info.java left out: checked on the class path" : ""})`, diagnostics };
+    const users = ctx.alsoCompile?.length ? `, with ${ctx.alsoCompile.length} file${ctx.alsoCompile.length === 1 ? "" : "s"} using it` : "";
+    return { ran: `javac (sourcepath ${where}${moduleInfo ? ", module-info.java left out: checked on the class path" : ""}${users})`, diagnostics };
   });
+}
+
+const USER_LIMIT = 200;
+
+/**
+ * The .java files under the file's source root that name its class (a word match on the simple
+ * name): compiled with each version of the file, so that a changed signature's callers count.
+ */
+export function javaUsers(abs: string, text: string, exclude: Set<string>): string[] {
+  const srcRoot = sourceRoot(abs, text);
+  const name = basename(abs, ".java");
+  if (!/^\w+$/.test(name) || name === "module-info" || name === "package-info") return [];
+  const word = new RegExp(`\\b${name}\\b`);
+  const out: string[] = [];
+  let seen = 0;
+  const walk = (d: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (out.length >= USER_LIMIT || seen > 20_000) return;
+      const p = join(d, e.name);
+      if (e.isDirectory()) {
+        if (!e.name.startsWith(".") && e.name !== "build" && e.name !== "target") walk(p);
+      } else if (e.isFile() && e.name.endsWith(".java") && e.name !== "module-info.java" && p !== abs && !exclude.has(p)) {
+        seen++;
+        try {
+          if (word.test(readFileSync(p, "utf8"))) out.push(p);
+        } catch {
+          // unreadable: not compiled
+        }
+      }
+    }
+  };
+  walk(srcRoot);
+  return out.sort();
 }

@@ -135,7 +135,7 @@ function handleChange(req: TsChangeRequest): TsChangeResponse {
         seen.add(k);
         return true;
       });
-    out.before.push(...dedupe(project.checkStates(before, check).map((d) => located(d, before))));
+    out.before.push(...dedupe(project.checkStates(before, check, true).map((d) => located(d, before))));
     seen.clear();
     out.after.push(...dedupe(project.checkStates(after, check).map((d) => located(d, after))));
     out.projects.push({ config: project.configFile, configErrors: project.configErrors, checked: check.length, importers: importers.files.length, truncated: importers.truncated });

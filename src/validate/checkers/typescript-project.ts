@@ -6,6 +6,7 @@
  * `oldProgram`, so a second file, or the previous content of an overwrite, re-parses and re-binds
  * only the checked file.
  */
+import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { basename, dirname } from "node:path";
 import { findUp } from "../process.js";
@@ -111,7 +112,7 @@ export class TsProject {
    * a string is the file's content, null a file the change deletes. The states are forgotten
    * afterwards: a change that is then rejected must not linger in later checks.
    */
-  checkStates(states: Map<string, string | null>, check: string[]): TS.Diagnostic[] {
+  checkStates(states: Map<string, string | null>, check: string[], reuse = false): TS.Diagnostic[] {
     const saved = new Map<string, { text: string; file?: TS.SourceFile } | undefined>();
     for (const [abs, text] of states) {
       saved.set(abs, this.overlay.get(abs));
@@ -128,11 +129,30 @@ export class TsProject {
       const program = ts.createProgram({ rootNames, options: this.options, host: this.host, oldProgram: this.program });
       this.program = program;
       const out: TS.Diagnostic[] = [...program.getGlobalDiagnostics(), ...program.getOptionsDiagnostics()];
+      // The before-state of successive changes is usually the same disk (a session validating
+      // one change after another): a file's diagnostics are taken from the last before-check
+      // when every file of the program is as it was then.
+      let cache: Map<string, TS.Diagnostic[]> | undefined;
+      if (reuse) {
+        const print = this.fingerprint(program);
+        if (print !== this.beforeFingerprint) {
+          this.beforeFingerprint = print;
+          this.beforeDiagnostics.clear();
+        }
+        cache = this.beforeDiagnostics;
+      }
       for (const abs of check) {
+        const hit = cache?.get(abs);
+        if (hit) {
+          out.push(...hit);
+          continue;
+        }
         const file = program.getSourceFile(abs);
         if (!file) continue;
-        out.push(...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file));
-        if (this.options.declaration || this.options.composite) out.push(...program.getDeclarationDiagnostics(file));
+        const found = [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)];
+        if (this.options.declaration || this.options.composite) found.push(...program.getDeclarationDiagnostics(file));
+        cache?.set(abs, found);
+        out.push(...found);
       }
       return out;
     } finally {
@@ -142,6 +162,19 @@ export class TsProject {
         else this.overlay.delete(abs);
       }
     }
+  }
+
+  private beforeFingerprint = "";
+  private readonly beforeDiagnostics = new Map<string, TS.Diagnostic[]>();
+
+  /** Every file of the program, by name and content (disk stamp, or the overlay's text). */
+  private fingerprint(program: TS.Program): string {
+    const h = createHash("sha256");
+    for (const sf of program.getSourceFiles()) {
+      const o = this.overlay.get(sf.fileName);
+      h.update(sf.fileName).update("\u0000").update(o ? `text:${o.text}` : (this.disk.get(sf.fileName)?.stamp ?? "lib")).update("\u0000");
+    }
+    return h.digest("hex");
   }
 
   /**
