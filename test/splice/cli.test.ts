@@ -58,3 +58,31 @@ test("--json request on stdin, a YAML batch plan, apply-files skipping comments 
   assert.equal(outside.code, 2);
   assert.equal((outside.json as Env).error?.code, "SPLICE_E001");
 });
+
+test("rename across files through the TypeScript language service; the index sees the new name at once", async () => {
+  const dir = project("ts");
+  const r = await runTool("splice", ["rename", "--file", "src/format.ts", "--symbol", "formatPrice", "--to", "formatEuros"], { cwd: dir });
+  assert.equal(r.code, 0, r.stdout);
+  const env = r.json as Env & { result: { steps: { engine: string; locations: { file: string; evidence: string }[] }[] } };
+  assert.equal(env.result.validation, "validated");
+  assert.equal(env.result.steps[0]?.engine, "typescript-language-service");
+  assert.deepEqual(env.result.steps[0]?.locations.map((l) => `${l.file}:${l.evidence}`).sort(), ["src/cart.ts:language_server", "src/cart.ts:language_server", "src/format.ts:language_server"]);
+  assert.match(read(dir, "src/cart.ts"), /import \{ formatEuros \} from "\.\/format";[\s\S]*formatEuros\(this\.total\(\)\)/);
+  const found = await runTool("magellan", ["find", "--name", "formatEuros"], { cwd: dir });
+  assert.equal((found.json as { data: { count: number } }).data.count, 1);
+});
+
+test("a checker that is absent leaves the change unchecked; --require-checker rejects it and writes nothing", async () => {
+  const dir = project("rust");
+  const before = read(dir, "src/lib.rs");
+  const env = { PATH: "/usr/bin:/bin" }; // no cargo there
+  const args = ["edit", "--file", "src/lib.rs", "--old", "self.total += n;", "--new", "self.total += n * 1;"];
+  const strict = await runTool("splice", [...args, "--require-checker"], { cwd: dir, env });
+  assert.equal(strict.code, 1, strict.stdout);
+  assert.equal((strict.json as Env).error?.code, "SPLICE_E111");
+  assert.equal(read(dir, "src/lib.rs"), before);
+  const lax = await runTool("splice", args, { cwd: dir, env });
+  assert.equal(lax.code, 0, lax.stdout);
+  assert.equal((lax.json as Env).result?.validation, "unchecked");
+  assert.notEqual((lax.json as Env).result?.checkers[0]?.status, "ran");
+});
