@@ -252,6 +252,7 @@ async function runPy(): Promise<void> {
   // The reference: pyright-langserver driven directly.
   const req = createRequire(import.meta.url);
   const child = spawn(process.execPath, [req.resolve("pyright/langserver.index.js"), "--stdio"], { cwd: repo, stdio: ["pipe", "pipe", "inherit"] });
+  child.stdin.on("error", () => undefined);
   const conn = createMessageConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
   conn.onRequest("workspace/configuration", (p: { items: unknown[] }) => p.items.map(() => null));
   conn.onRequest("client/registerCapability", () => null);
