@@ -14,6 +14,9 @@ import { treeSitterGate } from "./treesitter.js";
 import type { CheckerOutcome, ValidateRequest, ValidationDiagnostic, ValidationReport } from "./types.js";
 
 export { ValidationSession } from "./session.js";
+// Whole-change validation (splice, llmfilewrite): docs/validation.md.
+export { validateChange } from "./change.js";
+export type { ChangeFileInput, ChangeValidationReport, ChangeValidationRequest, CheckerRun } from "./change.js";
 export type { ValidateRequest, ValidationDiagnostic, ValidationReport } from "./types.js";
 
 // Loaded on demand: the TypeScript compiler alone takes most of a second to load.

@@ -10,7 +10,10 @@ import { REPO_ROOT, tempDir } from "../support/run.js";
 
 const FIXTURES = join(REPO_ROOT, "test", "fixtures", "validate");
 const made: string[] = [];
+// One session for the file (as splice keeps one): the TypeScript worker and pyright start once.
+const shared = new ValidationSession();
 after(() => {
+  shared.dispose();
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
 
@@ -35,7 +38,7 @@ function edit(root: string, path: string, language: ChangeFileInput["language"],
 describe("validateChange: TypeScript over the project's program", () => {
   it("a changed signature breaks a caller the change did not touch (reached through a re-export): rejected, the caller's error introduced", async () => {
     const root = project("ts-callers");
-    const r = await validateChange({ root, files: [edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee: Money)")] });
+    const r = await validateChange({ root, files: [edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee: Money)")], session: shared });
     assert.equal(r.validation, "rejected");
     const caller = r.introduced.find((d) => d.file === "src/cart.ts");
     assert.ok(caller, JSON.stringify(r.introduced));
@@ -50,6 +53,7 @@ describe("validateChange: TypeScript over the project's program", () => {
     const root = project("ts-callers");
     const r = await validateChange({
       root,
+      session: shared,
       files: [
         edit(root, "src/money.ts", "typescript", "add(a: Money, b: Money)", "add(a: Money, b: Money, fee?: Money)"),
         edit(root, "src/cart.ts", "typescript", "add(sum, m)", "add(sum, m, undefined)"),
@@ -61,7 +65,7 @@ describe("validateChange: TypeScript over the project's program", () => {
 
   it("`export type * from` (TypeScript 5) is accepted: the compiler ran and accepted it, tree-sitter's complaint is a parser-limit warning", async () => {
     const root = project("ts-callers");
-    const r = await validateChange({ root, files: [{ path: "src/all.ts", language: "typescript", before: null, after: bytes("export type * from './types.js';\nexport * from './money.js';\n") }] });
+    const r = await validateChange({ root, files: [{ path: "src/all.ts", language: "typescript", before: null, after: bytes("export type * from './types.js';\nexport * from './money.js';\n") }], session: shared });
     assert.equal(r.validation, "validated", JSON.stringify(r));
     const limit = r.warnings.find((d) => d.code === "parser.limit");
     assert.ok(limit, JSON.stringify(r.warnings));
@@ -73,10 +77,10 @@ describe("validateChange: TypeScript over the project's program", () => {
     const root = project("ts-callers");
     const broken = "export const retries: number = \"three\";\nexport function f( {\n";
     const withError = { path: "src/legacy.ts", language: "typescript" as const, before: bytes(broken), after: bytes(`// retries of the sync\n${broken}`) };
-    const ok = await validateChange({ root, files: [withError] });
+    const ok = await validateChange({ root, files: [withError], session: shared });
     assert.equal(ok.validation, "validated", JSON.stringify(ok));
     assert.ok(ok.pre_existing_count >= 2);
-    const worse = await validateChange({ root, files: [{ ...withError, after: bytes(`export const n: string = 1;\n${broken}`) }] });
+    const worse = await validateChange({ root, files: [{ ...withError, after: bytes(`export const n: string = 1;\n${broken}`) }], session: shared });
     assert.equal(worse.validation, "rejected");
     assert.deepEqual(
       worse.introduced.map((d) => d.code),
@@ -210,7 +214,7 @@ describe("C/C++: tree-sitter's limits are not the user's errors", () => {
 describe("validateChange: Python with pyright over the changed modules and their importers", () => {
   it("a changed signature breaks its importer: rejected with the caller's error; updating both is validated", async () => {
     const root = project("py-callers");
-    const bad = await validateChange({ root, files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int)")] });
+    const bad = await validateChange({ root, files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int)")], session: shared });
     assert.equal(bad.validation, "rejected", JSON.stringify(bad));
     assert.deepEqual(
       bad.introduced.map((d) => [d.file, d.start_line, d.code]),
@@ -219,6 +223,7 @@ describe("validateChange: Python with pyright over the changed modules and their
     assert.match(bad.checkers[0]?.checker ?? "", /^pyright \d/);
     const good = await validateChange({
       root,
+      session: shared,
       files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int = 0)"), edit(root, "shop/cart.py", "python", "add(t, i)", "add(t, i, 0)")],
     });
     assert.equal(good.validation, "validated", JSON.stringify(good));
@@ -228,14 +233,14 @@ describe("validateChange: Python with pyright over the changed modules and their
 describe("validateChange: C, a changed header recompiles its includers", () => {
   it("a declaration change that breaks a .c file including the header is introduced there; the header alone compiles", async () => {
     const root = project("c-macros");
-    const bad = await validateChange({ root, files: [edit(root, "src/list.h", "c", "int list_log(const char *fmt, ...)", "int list_log(int level, const char *fmt, ...)")] });
+    const bad = await validateChange({ root, files: [edit(root, "src/list.h", "c", "int list_log(const char *fmt, ...)", "int list_log(int level, const char *fmt, ...)")], session: shared });
     assert.equal(bad.validation, "rejected", JSON.stringify(bad));
     assert.ok(
       bad.introduced.some((d) => d.file === "src/list.c" && d.level === "error"),
       JSON.stringify(bad.introduced),
     );
     assert.match(bad.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
-    const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")] });
+    const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")], session: shared });
     assert.equal(fine.validation, "validated", JSON.stringify(fine));
   });
 });

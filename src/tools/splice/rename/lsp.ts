@@ -149,6 +149,9 @@ class Session {
       this.child.once("error", fail);
     });
     this.exitPromise.catch(() => undefined);
+    // A server that exits while a message is in flight must not take this process down with
+    // an unhandled EPIPE: its exit is reported through `failure`.
+    this.child.stdin!.on("error", () => undefined);
     this.conn = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
     this.conn.onRequest("window/workDoneProgress/create", () => null);
     this.conn.onRequest("client/registerCapability", () => null);
