@@ -10,7 +10,7 @@ import { EXIT, ToolError } from "../../contract/errors.js";
 import { type DB, openDb } from "../../graph/db.js";
 import { toRows } from "../../graph/facts.js";
 import { indexTree } from "../../graph/ingest.js";
-import { findSymbols, refsTo, symbolById, symbolsInFile, type RefRecord } from "../../graph/read.js";
+import { findSymbols, refsTo, suggestNames, symbolById, symbolsInFile, type RefRecord } from "../../graph/read.js";
 import { extractFacts } from "../../lang/extract.js";
 import { type LanguageId, languageForPath, refineLanguage } from "../../lang/registry.js";
 import { isBinary } from "../../text/binary.js";
@@ -236,7 +236,8 @@ export class Workspace {
     }
     if (cands.length === 0) {
       const where = file ?? "the workspace";
-      throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol '${name}'${q.kind ? ` of kind ${q.kind}` : ""} in ${where}`, file, remediation: `List the symbols with 'magellan find --name ${leaf}' (or 'magellan query --file ${file ?? "F"}'); qualified names are Class.method or mod::f.` });
+      const near = file !== undefined ? [...new Set(this.symbolsIn(file).map((s) => s.name))].filter((n) => n.toLowerCase().includes(leaf.toLowerCase()) || leaf.toLowerCase().includes(n.toLowerCase())).slice(0, 5) : suggestNames(this.graph(), leaf, 5);
+      throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol '${name}'${q.kind ? ` of kind ${q.kind}` : ""} in ${where}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`, file, remediation: `List the symbols with 'magellan find --name ${leaf}' (or 'magellan query --file ${file ?? "F"}'); qualified names are Class.method or mod::f.` });
     }
     if (cands.length > 1) {
       const list = cands.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name} ${s.file}:${s.start_line}`);
