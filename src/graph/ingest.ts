@@ -35,9 +35,10 @@ export interface IndexOptions {
   /** Called as files are processed (for a progress bar). */
   onProgress?: (done: number, total: number) => void;
   /**
-   * Only these root-relative files (a file watcher's changes), instead of walking the tree: each
-   * is re-read if it changed, or removed from the index if it is gone; no other file is looked
-   * at. The caller vouches that the walk would list them (ignore rules are not checked).
+   * Only these root-relative files (a file watcher's changes, or what a writer such as splice
+   * touched), instead of walking the tree: each is re-read if it changed, or removed from the
+   * index if it is gone; no other file is looked at. The caller vouches that the walk would list
+   * them (ignore rules are not checked). Ignored on a cold index, which needs the walk.
    */
   paths?: string[];
 }
@@ -115,7 +116,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const skipped: SkippedFile[] = [];
   // Entries the walk met but could not look into (symlinks, unreadable): scanned and skipped.
   let walkSkipped = 0;
-  const only = options.paths ? new Set(options.paths) : undefined;
+  // A cold index needs the walk, whatever the caller knows it touched.
+  const only = options.paths && !cold ? new Set(options.paths) : undefined;
   const walked = only
     ? [...only].sort().flatMap((rel) => (existsSync(join(root, rel)) ? [{ abs: join(root, rel), rel }] : []))
     : walkFiles({
