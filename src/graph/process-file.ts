@@ -56,7 +56,7 @@ export function processFile(task: FileTask): FileOutcome {
     let rows;
     try {
       rows = toRows(task.rel, task.rootName, extractFromTree(language, tree, decoded), bytes);
-      rows.deps = extractDeps(language, tree);
+      rows.deps = extractDeps(language, tree, decoded.text);
     } finally {
       (tree as unknown as { delete?: () => void }).delete?.();
     }
