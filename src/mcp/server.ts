@@ -139,16 +139,17 @@ function page(
   budget: number,
   hash: string,
 ): { cursor?: string; page?: { list: string; offset: number; returned: number } } {
-  const data = env.data as Record<string, unknown> | null | undefined;
+  const where = spec.list?.in ?? "data";
+  const data = env[where] as Record<string, unknown> | null | undefined;
   if (!spec.list || !data || typeof data !== "object") return {};
   const key = spec.list.keys.find((k) => Array.isArray(data[k]));
   if (!key) return {};
   const items = data[key] as unknown[];
-  const overhead = tokensOf({ ...env, data: { ...data, [key]: [] } }) + 40;
+  const overhead = tokensOf({ ...env, [where]: { ...data, [key]: [] } }) + 40;
   const n = fitItems(items, offset, budget, overhead);
   data[key] = items.slice(offset, offset + n);
   const next = offset + n;
-  const info = { list: `data.${key}`, offset, returned: n };
+  const info = { list: `${where}.${key}`, offset, returned: n };
   if (next >= items.length) {
     if (offset > 0) env.partial = false;
     return { page: info };

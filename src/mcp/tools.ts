@@ -19,10 +19,15 @@ import {
   LlmtransformInput,
   MagellanCallsInput,
   MagellanFindInput,
+  MagellanImpactDiagnosticsInput,
+  MagellanImpactInput,
   MagellanIndexInput,
   MagellanRefsInput,
   MdselIndexInput,
   MdselSelectInput,
+  SpliceInput,
+  SpliceLogInput,
+  SpliceUndoInput,
 } from "../contract/tools/requests.js";
 import { SCHEMA_VERSION } from "../contract/version.js";
 import { extractFacts } from "../lang/extract.js";
@@ -40,9 +45,13 @@ import { search as textSearch } from "../tools/llmsearch/search.js";
 import { buildRequest } from "../tools/llmtransform/request.js";
 import { transform } from "../tools/llmtransform/transform.js";
 import { index as magellanIndex } from "../tools/magellan/index.js";
+import { impact, impactDiagnosticsQuery } from "../tools/magellan/impact-query.js";
 import { find, refs, status } from "../tools/magellan/queries.js";
 import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
 import { selectCommand } from "../tools/mdsel/select-command.js";
+import { TOOL as SPLICE } from "../tools/splice/codes.js";
+import { runLog, runMutation, runUndo, type SpliceOutcome } from "../tools/splice/run.js";
+import { DIAG_LIMIT } from "../tools/codeintel/impact.js";
 import { outcomeDiagnostics } from "../cli/magellan-codeintel.js";
 import type { ValidationSession } from "../validate/index.js";
 
@@ -68,8 +77,8 @@ export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
   input: S;
   /** The envelope of a ToolError thrown by `run`. */
   kind: { tool: string; envelope: EnvelopeKind };
-  /** A listing tool: its items are `data[key]` (the first key present), paged by max_tokens. */
-  list?: { keys: string[]; minItemTokens: number };
+  /** A listing tool: its items are `data[key]` (`result[key]` for an operation), paged by max_tokens. */
+  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result" };
   /** Takes large content (writers); others refuse arguments over the small cap. */
   large?: boolean;
   run(args: z.infer<S>, ctx: CallContext): Promise<ToolAnswer>;
@@ -89,18 +98,27 @@ function answer(tool: string, command: string, a: { data: unknown; diagnostics: 
 }
 
 const MAGELLAN = { tool: "magellan", envelope: { kind: "query", command: "find" } } as const;
+const IMPACT = { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "impact" } } as const;
 
 function loc(ctx: CallContext): { root: string; cwd: string } {
   return { root: ctx.root, cwd: ctx.root };
 }
 
-/** callers / callees: `refs` in / out, keeping the call edges only. */
+/**
+ * callers / callees: `refs` in / out over call edges only, so that the answer's gap report
+ * (unresolved calls, coverage) is about calls too.
+ */
 async function calls(direction: "in" | "out", args: z.infer<typeof MagellanCallsInput>, ctx: CallContext): Promise<ToolAnswer> {
-  const a = refs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, limit: 1_000_000 });
-  const all = (a.data.references as { reference_kind?: string }[]).filter((r) => r.reference_kind === "call");
-  a.data.references = all.slice(0, ctx.limit);
-  a.data.count = all.length;
-  return answer("magellan", "refs", { ...a, partial: all.length > ctx.limit });
+  return answer(
+    "magellan",
+    "refs",
+    refs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }),
+  );
+}
+
+/** splice's OperationResult, as src/cli/splice.ts prints it. */
+function spliceAnswer(o: SpliceOutcome): ToolAnswer {
+  return ok(operationEnvelope(SPLICE, o.operationType, o.status, o.message, { workspace: o.workspace, result: o.result, error: o.error, diagnostics: o.diagnostics }), o.status === "error");
 }
 
 /** mdsel's own envelope (seed 05), as src/cli/mdsel.ts prints it. */
@@ -204,6 +222,27 @@ export const TOOLS: McpToolSpec[] = [
     input: MagellanIndexInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "index" } },
     run: async (a, ctx) => answer("magellan", "index", await magellanIndex({ ...loc(ctx), rebuild: Boolean(a.rebuild) })),
+  }),
+  tool({
+    name: "magellan_impact",
+    description: "File-level dependency graph (imports/includes): what a file depends on and what depends on it, or what changes since a git rev reach. Use to scope a change.",
+    input: MagellanImpactInput,
+    kind: IMPACT,
+    run: async (a, ctx) =>
+      answer(
+        CODEINTEL_TOOL,
+        "impact",
+        impact({ ...loc(ctx), file: a.file, affectedSince: a.affected_since, direction: a.direction, maxDepth: a.max_depth, maxEdges: a.max_edges, edgeTypes: a.edge_types }),
+      ),
+  }),
+  tool({
+    name: "magellan_impact_diagnostics",
+    description: "Files whose imports could not be resolved. Use when magellan_impact looks incomplete.",
+    input: MagellanImpactDiagnosticsInput,
+    kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "impact-diagnostics" } },
+    list: { keys: ["diagnostics"], minItemTokens: 30 },
+    run: async (a, ctx) =>
+      answer(CODEINTEL_TOOL, "impact-diagnostics", impactDiagnosticsQuery({ ...loc(ctx), file: a.file, limit: Math.min(ctx.limit, DIAG_LIMIT.max) })),
   }),
   tool({
     name: "llmsearch",
@@ -310,6 +349,30 @@ export const TOOLS: McpToolSpec[] = [
       );
       return ok(operationEnvelope("llmfilewrite", "create", out.status, out.message, { workspace: ctx.root, result: out.result }), out.status !== "approved");
     },
+  }),
+  tool({
+    name: "splice",
+    description:
+      "Change code by symbol: patch/insert/delete/rename a definition, edit exact text, replace across files. All steps are checked by the language's checker and written together or not at all. Use for multi-step or multi-file edits.",
+    input: SpliceInput,
+    kind: { tool: SPLICE, envelope: { kind: "operation", operationType: "batch" } },
+    large: true,
+    run: async (a, ctx) => spliceAnswer(await runMutation({ command: "batch", ...a, root: ctx.root }, { cwd: ctx.root, commandLine: `mcp splice (${a.steps.length} steps)` })),
+  }),
+  tool({
+    name: "splice_undo",
+    description: "Restore the files of a splice operation (default: the last one).",
+    input: SpliceUndoInput,
+    kind: { tool: SPLICE, envelope: { kind: "operation", operationType: "undo" } },
+    run: async (a, ctx) => spliceAnswer(await runUndo({ ...a, root: ctx.root }, { cwd: ctx.root })),
+  }),
+  tool({
+    name: "splice_log",
+    description: "List splice operations, newest first, with ids for splice_undo.",
+    input: SpliceLogInput,
+    kind: { tool: SPLICE, envelope: { kind: "operation", operationType: "log" } },
+    list: { keys: ["operations"], minItemTokens: 40, in: "result" },
+    run: async (_a, ctx) => spliceAnswer(runLog({ root: ctx.root, limit: ctx.limit }, { cwd: ctx.root })),
   }),
   tool({
     name: "mdsel_index",

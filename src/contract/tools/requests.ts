@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { LlmtransformEditSchema } from "./llmtransform.js";
+import { BatchRequestSchema, LogRequestSchema, UndoRequestSchema } from "./splice.js";
 
 const paths = z.array(z.string()).describe("files/dirs inside the root (default: whole root)");
 const globs = z.array(z.string()).describe("gitignore-style globs; '!glob' excludes");
@@ -105,6 +106,34 @@ export const MdselSelectInput = z
     files: z.array(z.string()).optional(),
   })
   .strict();
+
+/**
+ * splice's batch request (./splice.ts) without `command` (the tool names it) and `root` (every
+ * MCP tool takes one): steps applied all together or not at all.
+ */
+export const SpliceInput = BatchRequestSchema.omit({ command: true, root: true }).extend({
+  expected_checksum: z.array(z.string()).optional().describe("FILE=sha256:<hex> preconditions"),
+});
+export const SpliceUndoInput = UndoRequestSchema.omit({ command: true, root: true });
+/** The log's `limit` is the page: max_tokens and cursor. */
+export const SpliceLogInput = LogRequestSchema.omit({ command: true, root: true, limit: true });
+
+/**
+ * `magellan impact`'s flags as a request: one file's graph, or what the changes since a
+ * revision reach (the CLI's --export writes a file and stays a CLI feature).
+ */
+export const MagellanImpactInput = z
+  .object({
+    file: z.string().optional().describe("root-relative file"),
+    affected_since: z.string().optional().describe("instead of file: git rev; files and tests the changes since reach"),
+    direction: z.enum(["in", "out", "both"]).optional().describe("in: dependents; out: dependencies"),
+    max_depth: z.number().int().min(1).max(32).optional(),
+    max_edges: z.number().int().min(1).max(100_000).optional(),
+    edge_types: z.array(z.enum(["import", "include", "require"])).optional(),
+  })
+  .strict();
+
+export const MagellanImpactDiagnosticsInput = z.object({ file: z.string().optional().describe("only this file") }).strict();
 
 /** What every MCP tool takes besides its own fields: which root (default: the first). */
 export const CommonInput = {
