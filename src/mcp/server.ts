@@ -80,8 +80,8 @@ function inside(root: string, p: string): boolean {
 
 /**
  * What tools/list need not repeat (its whole answer must stay small, see docs/mcp.md): JSON
- * Schema's bound of a safe integer, and `additionalProperties: false` (unknown arguments are
- * still refused, with a message naming them).
+ * Schema's bound of a safe integer, `additionalProperties: false` (unknown arguments are
+ * still refused, with a message naming them), and the type beside a `const`.
  */
 function compact(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(compact);
@@ -89,6 +89,7 @@ function compact(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     if (k === "$schema" || (k === "maximum" && x === Number.MAX_SAFE_INTEGER) || (k === "additionalProperties" && x === false)) continue;
+    if (k === "type" && "const" in (v as Record<string, unknown>)) continue;
     out[k] = compact(x);
   }
   return out;

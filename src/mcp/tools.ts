@@ -147,7 +147,7 @@ function tool<S extends z.ZodObject>(spec: McpToolSpec<S>): McpToolSpec {
 export const TOOLS: McpToolSpec[] = [
   tool({
     name: "magellan_find",
-    description: "Find where a symbol (function, class, method, type...) is defined, by name or symbol_id. Use before reading or editing code you know by name.",
+    description: "Find where a symbol is defined. Use before reading or editing code you know by name.",
     input: MagellanFindInput,
     kind: MAGELLAN,
     list: { keys: ["matches"], minItemTokens: 60 },
@@ -160,7 +160,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_refs",
-    description: "List every reference to a symbol (direction in) or made from it (out). Use before changing a symbol's name or signature.",
+    description: "References to a symbol (in) or made from it (out). Use before changing its name or signature.",
     input: MagellanRefsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
     list: { keys: ["references"], minItemTokens: 50 },
@@ -173,7 +173,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_callers",
-    description: "List the call sites of a function or method. Use to see who is affected by a change to it.",
+    description: "Call sites of a function. Use to see who a change to it affects.",
     input: MagellanCallsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
     list: { keys: ["references"], minItemTokens: 50 },
@@ -181,7 +181,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_callees",
-    description: "List the calls made from inside a function or method. Use to understand what it depends on.",
+    description: "Calls made from a function. Use to see what it depends on.",
     input: MagellanCallsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
     list: { keys: ["references"], minItemTokens: 50 },
@@ -189,7 +189,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_symbols",
-    description: "List the symbols one file defines, with ranges. Use to get a file's outline without reading it.",
+    description: "A file's symbols with ranges. Use for its outline without reading it.",
     input: FileInput,
     kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "symbols" } },
     list: { keys: ["symbols"], minItemTokens: 30 },
@@ -200,7 +200,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_ast",
-    description: "Return a file's syntax tree nodes (kind, range, name). Use when you need exact node kinds for llmastsearch queries.",
+    description: "A file's syntax nodes. Use to learn node kinds for llmastsearch queries.",
     input: FileInput,
     kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "ast" } },
     list: { keys: ["nodes"], minItemTokens: 25 },
@@ -211,21 +211,21 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_status",
-    description: "Show the code index's counts, freshness and stale files. Use when symbol answers look missing or out of date.",
+    description: "Index counts and stale files. Use when symbol answers look missing or stale.",
     input: EmptyInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "status" } },
     run: async (_a, ctx) => answer("magellan", "status", status(loc(ctx))),
   }),
   tool({
     name: "magellan_index",
-    description: "Build or refresh the code index (incremental). Use once before the magellan_* tools, and after many files changed.",
+    description: "Build/refresh the code index. Use once before magellan_* tools, and after many changes.",
     input: MagellanIndexInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "index" } },
     run: async (a, ctx) => answer("magellan", "index", await magellanIndex({ ...loc(ctx), rebuild: Boolean(a.rebuild) })),
   }),
   tool({
     name: "magellan_impact",
-    description: "File-level dependency graph (imports/includes): what a file depends on and what depends on it, or what changes since a git rev reach. Use to scope a change.",
+    description: "Which files a file imports and is imported by, or which files changes since a git rev reach. Use to scope a change or pick tests.",
     input: MagellanImpactInput,
     kind: IMPACT,
     run: async (a, ctx) =>
@@ -246,7 +246,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "llmsearch",
-    description: "Regex/literal text search over the workspace (like ripgrep) with exact byte spans. Use for strings, comments, config, or any text.",
+    description: "Regex/literal text search (like ripgrep). Use for strings, comments, config, any text.",
     input: LlmsearchInput,
     kind: { tool: "llmsearch", envelope: { kind: "query", command: "search" } },
     list: { keys: ["matches", "counts"], minItemTokens: 50 },
@@ -273,7 +273,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "llmastsearch",
-    description: "Structural code search with a tree-sitter query. Use to find code by shape (all classes, calls of f with 2 args) rather than by text.",
+    description: "Tree-sitter query search. Use to find code by shape rather than by text.",
     input: LlmastsearchInput,
     kind: { tool: "llmastsearch", envelope: { kind: "query", command: "search" } },
     list: { keys: ["matches"], minItemTokens: 60 },
@@ -306,7 +306,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "llmtransform",
-    description: "Apply byte-range edits to one file, checked against the file's sha256 so stale edits are refused. Use for precise edits of existing files.",
+    description: "Byte-range edits of one file, refused if its sha256 changed. Use for precise small edits.",
     input: LlmtransformInput,
     kind: { tool: "llmtransform", envelope: { kind: "operation", operationType: "edit" } },
     large: true,
@@ -327,7 +327,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "llmfilewrite",
-    description: "Create (or overwrite) a source file only if it parses and type-checks. Use instead of writing new code files directly.",
+    description: "Create/overwrite a file only if it parses and type-checks. Use instead of writing code files directly.",
     input: LlmfilewriteInput,
     kind: { tool: "llmfilewrite", envelope: { kind: "operation", operationType: "create" } },
     large: true,
@@ -352,8 +352,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "splice",
-    description:
-      "Change code by symbol: patch/insert/delete/rename a definition, edit exact text, replace across files. All steps are checked by the language's checker and written together or not at all. Use for multi-step or multi-file edits.",
+    description: "Edit code by symbol (patch/insert/delete/rename), exact text, or across files; type-checked, all steps written or none. Use for multi-step or multi-file changes.",
     input: SpliceInput,
     kind: { tool: SPLICE, envelope: { kind: "operation", operationType: "batch" } },
     large: true,
@@ -376,7 +375,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "mdsel_index",
-    description: "Outline Markdown files: headings, sections, blocks with selectors and word counts. Use before reading long docs.",
+    description: "Outline Markdown files with selectors. Use before reading long docs.",
     input: MdselIndexInput,
     kind: { tool: "mdsel", envelope: { kind: "query", command: "index" } },
     list: { keys: ["documents"], minItemTokens: 80 },
@@ -385,7 +384,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "mdsel_select",
-    description: "Read parts of Markdown files by selector (from mdsel_index). Use to read one section instead of the whole file.",
+    description: "Read Markdown by selector (from mdsel_index). Use to read one section, not the file.",
     input: MdselSelectInput,
     kind: { tool: "mdsel", envelope: { kind: "query", command: "select" } },
     list: { keys: ["matches"], minItemTokens: 40 },
