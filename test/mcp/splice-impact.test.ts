@@ -5,6 +5,7 @@
  * docdex.impact_graph v2. callers/callees report the gaps of calls only.
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -61,6 +62,26 @@ describe("llmtools mcp: splice and the impact graph", () => {
     const u = await call(client, "splice_undo", { operation_id: id });
     assert.equal(u.isError, false, JSON.stringify(u.structuredContent));
     assert.equal(read("src/util.ts"), original);
+
+    // The log pages result.operations by max_tokens like the other listings.
+    const again = await call(client, "splice", { steps: [{ command: "edit", file: "src/other.ts", old: 'return "panel";', new: 'return "Panel";' }] });
+    assert.equal(again.isError, false, JSON.stringify(again.structuredContent));
+    const whole = (await call(client, "splice_log", {})).structuredContent.result as { operations: { operation_id: string }[] };
+    assert.ok(whole.operations.length >= 2);
+    const first = await call(client, "splice_log", { max_tokens: 200 });
+    assert.equal(typeof first.structuredContent.cursor, "string");
+    assert.equal((first.structuredContent.page as { list: string }).list, "result.operations");
+    const seen = (first.structuredContent.result as { operations: { operation_id: string }[] }).operations.map((o) => o.operation_id);
+    let cursor = first.structuredContent.cursor;
+    while (cursor !== undefined) {
+      const next = await call(client, "splice_log", { max_tokens: 200, cursor });
+      seen.push(...(next.structuredContent.result as { operations: { operation_id: string }[] }).operations.map((o) => o.operation_id));
+      cursor = next.structuredContent.cursor;
+    }
+    assert.deepEqual(seen, whole.operations.map((o) => o.operation_id));
+    const back = await call(client, "splice_undo", {});
+    assert.equal(back.isError, false, JSON.stringify(back.structuredContent));
+    assert.match(read("src/other.ts"), /return "panel";/);
   });
 
   it("a dry run shows the diff and writes nothing", async () => {
@@ -91,6 +112,17 @@ describe("llmtools mcp: splice and the impact graph", () => {
     assert.match((r.content[0] as { text: string }).text, /SPLICE_E110/);
     assert.equal(read("src/util.ts"), original);
     assert.equal(read("src/other.ts"), before);
+  });
+
+  it("a stale expected checksum refuses the whole change; the file's real checksum lets it through", async () => {
+    const step = { command: "edit", file: "src/util.ts", old: "return x * 2;", new: "return 2 * x;" };
+    const stale = await call(client, "splice", { dry_run: true, expected_checksum: [`src/util.ts=sha256:${"0".repeat(64)}`], steps: [step] });
+    assert.equal(stale.isError, true);
+    assert.equal(errorCode(stale), "SPLICE_E109");
+    const sum = createHash("sha256").update(readFileSync(join(root, "src/util.ts"))).digest("hex");
+    const fresh = await call(client, "splice", { dry_run: true, expected_checksum: [`src/util.ts=sha256:${sum}`], steps: [step] });
+    assert.equal(fresh.isError, false, JSON.stringify(fresh.structuredContent));
+    assert.equal(read("src/util.ts"), original);
   });
 
   it("refuses paths outside the root for splice and impact", async () => {
