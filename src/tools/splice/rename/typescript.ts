@@ -198,12 +198,28 @@ const DEFAULT_OPTIONS = (ts: Ts): TS.CompilerOptions => ({
   jsx: ts.JsxEmit.ReactJSX,
 });
 
+/**
+ * One document registry per typescript package, shared by its services as tsserver shares one
+ * across projects: the standard library and a monorepo's common files are parsed once. Overlay
+ * versions are unique in the process, so two services never take each other's overlay for theirs.
+ */
+const registries = new Map<Ts, TS.DocumentRegistry>();
+let overlayVersion = 0;
+
+function registryFor(ts: Ts): TS.DocumentRegistry {
+  let r = registries.get(ts);
+  if (!r) {
+    r = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
+    registries.set(ts, r);
+  }
+  return r;
+}
+
 /** One warm language service: a project (or the inferred project of a file without one). */
 class Service {
   readonly ls: TS.LanguageService;
   private readonly roots: Set<string>;
   private readonly overlay = new Map<string, { text: string; version: number }>();
-  private overlayVersion = 0;
   private readonly snapshots = new Map<string, { version: string; snap: TS.IScriptSnapshot }>();
   uses = 0;
 
@@ -235,7 +251,7 @@ class Service {
       useSourceOfProjectReferenceRedirect: () => true,
       getParsedCommandLine: (f) => readConfig(ts, f)?.parsed,
     } as TS.LanguageServiceHost;
-    this.ls = ts.createLanguageService(host, ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames, cwd));
+    this.ls = ts.createLanguageService(host, registryFor(ts));
   }
 
   private version(f: string): string {
@@ -271,7 +287,7 @@ class Service {
   setOverlays(overlays: Map<string, string>, extraRoots: string[]): void {
     for (const f of [...this.overlay.keys()]) if (!overlays.has(f)) this.overlay.delete(f);
     for (const [f, text] of overlays) {
-      if (this.overlay.get(f)?.text !== text) this.overlay.set(f, { text, version: ++this.overlayVersion });
+      if (this.overlay.get(f)?.text !== text) this.overlay.set(f, { text, version: ++overlayVersion });
     }
     for (const r of extraRoots) this.roots.add(r);
   }
@@ -311,6 +327,7 @@ export function disposeTypeScriptServices(): void {
   for (const s of services.values()) s.ls.dispose();
   services.clear();
   configCache.clear();
+  registries.clear();
 }
 
 const SCRIPT = /\.(c|m)?(t|j)sx?$/;
