@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import ts from "typescript";
@@ -139,5 +139,19 @@ describe("splice rename: JavaScript through jsconfig.json", () => {
     assert.match(files.get("index.js") ?? "", /titles\.map\(\(t\) => toSlug\(t\)\)/);
     assert.match(files.get("index.js") ?? "", /export default \{ slugify: toSlug \};/);
     assert.ok(!plan.diagnostics.some((d) => d.code === "SPLICE_W211"), "the jsconfig.json was used");
+  });
+});
+
+describe("splice rename: a warm TypeScript service", () => {
+  it("sees a file created on disk after it was built", async () => {
+    const root = copyFixture("ts");
+    made.push(root);
+    const target = (): ReturnType<typeof targetAt> => targetAt(root, "src/util/format.ts", "typescript", "function formatPrice", "formatPrice");
+    const first = await planRename({ root, target: target(), newName: "renderPrice" });
+    writeFileSync(join(root, "src", "receipt.ts"), 'import { formatPrice } from "@util/format";\n\nexport const receipt = formatPrice(120);\n');
+    const second = await planRename({ root, target: target(), newName: "renderPrice" });
+    assert.equal(second.timing?.warm, true);
+    assert.equal(second.locations.length, first.locations.length + 2);
+    assert.deepEqual(second.locations.filter((l) => l.file === "src/receipt.ts").length, 2);
   });
 });
