@@ -168,7 +168,8 @@ function projectsFor(ts: Ts, root: string, abs: string, javascript: boolean): { 
   // A monorepo whose packages each have a tsconfig.json (include: src) and whose root config
   // includes them all, joined by `paths`: the package's own program never sees the other
   // packages that import it; an enclosing config whose program holds the file does.
-  for (let dir = dirname(dirname(primary.file)); ; dir = dirname(dir)) {
+  const within = (d: string): boolean => d === root || d.startsWith(`${root}/`);
+  for (let dir = dirname(dirname(primary.file)); within(dir); dir = dirname(dir)) {
     for (const n of names) {
       const f = join(dir, n);
       if (f === primary.file || others.some((o) => o.file === f)) continue;
@@ -180,7 +181,7 @@ function projectsFor(ts: Ts, root: string, abs: string, javascript: boolean): { 
       const c = readConfig(ts, f);
       if (c && ownsFile(c, abs)) others.push(c);
     }
-    if (dir === root || dirname(dir) === dir || !dir.startsWith(root)) break;
+    if (dir === root || dirname(dir) === dir) break;
   }
   return { primary, others };
 }
