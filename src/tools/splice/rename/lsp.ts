@@ -11,6 +11,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
+import { ToolError } from "../../../contract/errors.js";
 import type { Diagnostic } from "../../../contract/schema.js";
 import type { LanguageId } from "../../../lang/registry.js";
 import { renameError, renameNote } from "./codes.js";
@@ -454,8 +455,8 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       timing: { total_ms: Math.round(performance.now() - t0), startup_ms: Math.round(startup), check_ms: Math.round(checkMs), warm },
     };
   } catch (e) {
-    if (e instanceof Error && !("code" in e && typeof (e as { code: unknown }).code === "string" && String((e as { code: string }).code).startsWith("SPLICE_"))) {
-      throw renameError("engine_failed", `${spec.name} failed: ${session.failure ?? e.message}`, "Check that the language server runs in this workspace, or retry.", { file: target.file });
+    if (!(e instanceof ToolError)) {
+      throw renameError("engine_failed", `${spec.name} failed: ${session.failure ?? (e instanceof Error ? e.message : String(e))}`, "Check that the language server runs in this workspace, or retry.", { file: target.file });
     }
     throw e;
   } finally {
