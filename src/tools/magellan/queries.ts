@@ -82,7 +82,7 @@ function referenceMatch(r: RefRecord, question: string, rich: RichOptions, cache
   return m;
 }
 
-function unknownName(db: DB, name: string): ToolError {
+export function unknownName(db: DB, name: string): ToolError {
   const near = suggestNames(db, name);
   return new ToolError({
     code: MAGELLAN_CODES.symbol_not_found,
@@ -95,20 +95,20 @@ function unknownName(db: DB, name: string): ToolError {
 }
 
 /** A name written with its scopes (`A.b`, `a::B::c`, `pkg/mod.f`): the segments, last one apart. */
-function splitQualified(name: string): { last: string; segments: string[] } | undefined {
+export function splitQualified(name: string): { last: string; segments: string[] } | undefined {
   const segments = name.split(/::|\.|\/|#|->/).filter(Boolean);
   if (segments.length < 2) return undefined;
   return { last: segments[segments.length - 1] as string, segments };
 }
 
 /** Whether the segments are the tail of the fully qualified name, segment by segment. */
-function fqnEndsWith(fqn: string, segments: string[]): boolean {
+export function fqnEndsWith(fqn: string, segments: string[]): boolean {
   const parts = fqn.split(/::|\.|\//).filter(Boolean);
   if (parts.length < segments.length) return false;
   return segments.every((seg, i) => parts[parts.length - segments.length + i] === seg);
 }
 
-function unknownQualified(name: string, last: string, fqns: string[]): ToolError {
+export function unknownQualified(name: string, last: string, fqns: string[]): ToolError {
   const shown = [...new Set(fqns)].slice(0, 5);
   return new ToolError({
     code: MAGELLAN_CODES.symbol_not_found,
@@ -118,7 +118,7 @@ function unknownQualified(name: string, last: string, fqns: string[]): ToolError
   });
 }
 
-function unknownSymbolId(id: string): ToolError {
+export function unknownSymbolId(id: string): ToolError {
   return new ToolError({
     code: MAGELLAN_CODES.symbol_not_found,
     error: "symbol_not_found",
@@ -297,7 +297,7 @@ export interface RefsRequest extends Location, RichOptions {
 /** Why a reference could not be tied to a symbol, as far as the index can tell. */
 export type GapReason = "unresolved_import" | "dynamic_receiver" | "ambiguous_candidates" | "no_definition_in_reach";
 
-function gapReason(db: DB, r: RefRecord): GapReason {
+export function gapReason(db: DB, r: RefRecord): GapReason {
   if (r.resolution === "ambiguous") return "ambiguous_candidates";
   if (r.kind === "import") return "unresolved_import";
   if (r.qualifier) {
