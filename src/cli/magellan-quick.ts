@@ -113,6 +113,17 @@ function progressBar(): ((done: number, total: number) => void) | undefined {
   };
 }
 
+const PRECISE: OptionSpec = {
+  flags: "--precise",
+  description: "TypeScript/JavaScript references: targets from the TypeScript language service (the project's tsconfig), labelled `compiler`",
+};
+
+async function preciseOf(o: Opts): Promise<((root: string) => import("../tools/magellan/queries.js").PreciseResolver) | undefined> {
+  if (!o.precise) return undefined;
+  const { preciseFor } = await import("../graph/precise/typescript.js");
+  return preciseFor;
+}
+
 /** A symbol by name, qualified name or symbol_id (a name shared by several symbols is an error listing them). */
 function symbolOption(o: Opts, flag: string, key: string): string {
   const v = o[key] as string | undefined;
@@ -302,6 +313,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
       { flags: "--kind <kind>", description: "only definitions of this kind", parse: kindOption },
       { flags: "--limit <n>", description: "at most n references (default 1000)", parse: intOption(TOOL, "--limit", 1) },
       { flags: "--gap-samples <n>", description: "how many references that could not be tied to a symbol to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
+      PRECISE,
     ],
     run: async (o) => {
       const { refs } = await import("../tools/magellan/queries.js");
@@ -317,6 +329,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
           kind: o.kind as string | undefined,
           limit: o.limit as number | undefined,
           gapSamples: o.gapSamples as number | undefined,
+          precise: await preciseOf(o),
         }),
       );
     },
@@ -333,6 +346,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
         { flags: "--kind <kind>", description: "only definitions of this kind", parse: kindOption },
         { flags: "--limit <n>", description: "at most n calls (default 1000)", parse: intOption(TOOL, "--limit", 1) },
         { flags: "--gap-samples <n>", description: "how many unresolved calls to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
+        PRECISE,
       ],
       run: async (o) => {
         const { refs } = await import("../tools/magellan/queries.js");
@@ -349,6 +363,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
             limit: o.limit as number | undefined,
             referenceKinds: ["call"],
             gapSamples: o.gapSamples as number | undefined,
+            precise: await preciseOf(o),
           }),
         );
       },

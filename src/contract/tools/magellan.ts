@@ -35,7 +35,8 @@ export const MagellanSymbolMatchSchema = SymbolMatchSchema.extend({
   ...rich,
 }).strict();
 
-export const ResolutionSchema = z.enum(["exact", "imported", "heuristic", "ambiguous", "unresolved"]);
+/** How a reference was tied to its target: `compiler` when the TypeScript language service said so (--precise). */
+export const ResolutionSchema = z.enum(["compiler", "exact", "imported", "heuristic", "ambiguous", "unresolved"]);
 
 export const MagellanReferenceMatchSchema = ReferenceMatchSchema.extend({
   resolution: ResolutionSchema,
@@ -142,6 +143,8 @@ export const RefsResponseSchema = z
       .strict(),
     /** resolved / (resolved + ambiguous + unresolved): how much of the question the answer covers. */
     coverage: z.object({ resolved: uint, ambiguous: uint, unresolved: uint, ratio: z.number().min(0).max(1) }).strict(),
+    /** --precise: references asked of the TypeScript language service, and what it said. */
+    precise: z.object({ asked: uint, compiler: uint, rejected: uint, external: uint, no_answer: uint }).strict().optional(),
   })
   .strict();
 
