@@ -19,6 +19,7 @@ import type { Diagnostic } from "../contract/schema.js";
 import { MAGELLAN_CODES } from "../graph/codes.js";
 import { isKnownKind, kindSpellings } from "../graph/facts.js";
 import { queryEnvelope } from "../contract/envelope.js";
+import type { PreciseResolver } from "../tools/magellan/queries.js";
 import { type CliResult, failureResult, intOption, printResult, tolerateClosedStdout } from "./output.js";
 
 export const TOOL = "magellan";
@@ -118,7 +119,7 @@ const PRECISE: OptionSpec = {
   description: "TypeScript/JavaScript references: targets from the TypeScript language service (the project's tsconfig), labelled `compiler`",
 };
 
-async function preciseOf(o: Opts): Promise<((root: string) => import("../tools/magellan/queries.js").PreciseResolver) | undefined> {
+async function preciseOf(o: Opts): Promise<((root: string) => PreciseResolver) | undefined> {
   if (!o.precise) return undefined;
   const { preciseFor } = await import("../graph/precise/typescript.js");
   return preciseFor;
