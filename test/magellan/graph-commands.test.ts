@@ -83,6 +83,7 @@ describe("graph commands", () => {
     const orphan = d.symbols.find((s) => s.name === "orphan") as Sym;
     assert.match(spanText(root, orphan.span), /^function orphan\(\): number/);
     assert.equal(orphan.unresolved_uses_of_name, 0);
+    assert.equal((orphan as Sym & { referenced_by_unreachable: number }).referenced_by_unreachable, 0);
     assert.ok((d.entries.by_rule.exported ?? 0) >= 4 && d.entries.by_rule.test === 1 && d.entries.by_rule.main === 1, JSON.stringify(d.entries));
     // load() calls handler() and handlers.fallback.call(): two calls nobody can follow statically.
     assert.equal(d.unresolved.count, 2);

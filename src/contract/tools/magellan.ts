@@ -303,7 +303,8 @@ export const DeadCodeResponseSchema = z
     entries: z.object({ count: uint, by_rule: z.partialRecord(z.enum(["named", "test", "main", "exported", "framework", "top_level_reference"]), uint) }).strict(),
     count: uint,
     possibly_dynamic: uint,
-    symbols: z.array(GraphSymbolSchema.extend({ unresolved_uses_of_name: uint }).strict()),
+    /** unresolved_uses_of_name: unresolved references bearing its name (a dynamic call may reach it); referenced_by_unreachable: unreachable symbols that refer to it */
+    symbols: z.array(GraphSymbolSchema.extend({ unresolved_uses_of_name: uint, referenced_by_unreachable: uint }).strict()),
     evidence: GraphEvidenceSchema,
     unresolved: GraphGapSchema,
   })

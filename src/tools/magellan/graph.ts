@@ -386,12 +386,14 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     let deadCount = 0;
     let possiblyDynamic = 0;
     const limit = req.limit ?? 1000;
+    // A dead symbol referenced by other dead ones falls with them: an agent checks the others first.
+    const inn = reverse(g.out);
     g.nodes.forEach((n, v) => {
       if (live.has(v) || !REPORTED.has(n.kindNormalized)) return;
       deadCount++;
       const seen = unresolvedByName.get(n.name) ?? 0;
       if (seen > 0) possiblyDynamic++;
-      if (dead.length < limit) dead.push({ ...nodeOut(n), unresolved_uses_of_name: seen });
+      if (dead.length < limit) dead.push({ ...nodeOut(n), unresolved_uses_of_name: seen, referenced_by_unreachable: (inn[v] ?? []).filter((u) => u !== v).length });
     });
     const unresolved = gapSummary(db, g.gaps, req.gapSamples ?? 5);
     const ev = evidence(g, edgesWithin(g, new Set(live.keys())), 0);
