@@ -21,6 +21,7 @@ import {
   nameSpanOf,
   refsFrom,
   refsTo,
+  resolvedNamed,
   spanOf,
   staleFiles,
   suggestNames,
@@ -374,6 +375,14 @@ function applyPrecise(db: DB, root: string, req: RefsRequest, direction: "in" | 
     const t = target(r);
     if (t?.sid && mine.has(t.sid)) kept.push(label(r, t.sid));
     else if (!t) gaps.push(r);
+  }
+  // The resolver tied these to another symbol of the same name (a same-named duplicate, a
+  // wrong import guess): the compiler may tie them to this one.
+  const listed = new Set(rows.map((r) => r.id));
+  for (const r of resolvedNamed(db, defs.map((d) => d.name), req.referenceKinds)) {
+    if (listed.has(r.id) || !PRECISE_FILE.test(r.path) || (r.target_symbol_id !== null && mine.has(r.target_symbol_id))) continue;
+    const t = target(r);
+    if (t?.sid && mine.has(t.sid)) kept.push(label(r, t.sid));
   }
   kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.byte_start - b.byte_start));
   return { rows: kept, gaps, report };
