@@ -8,14 +8,15 @@
  * Population: the call references in TS/JS files whose definition, per the language service
  * (getDefinitionAtPosition, the project's tsconfig), is the name of a symbol of the index. For
  * each, magellan agrees when its target is that symbol: the heuristic target from the index, and
- * the target --precise gives (refs/callers/callees map the definition back to a symbol by file
- * and name span; see src/tools/magellan/queries.ts applyPrecise). Calls whose definition lies
+ * `callers --symbol-id S --precise` (run in process for every symbol S of the population): the
+ * call site must be listed with S as its target. Calls whose definition lies
  * outside the root (libraries, lib.d.ts) or is no indexed symbol (a local, a parameter) are
  * counted apart.
  */
 import { join, resolve } from "node:path";
 import Database from "better-sqlite3";
-import { PRECISE_EXTENSIONS, PreciseTs } from "../src/graph/precise/typescript.js";
+import { PRECISE_EXTENSIONS, PreciseTs, preciseFor } from "../src/graph/precise/typescript.js";
+import { refs } from "../src/tools/magellan/queries.js";
 
 const args = process.argv.slice(2);
 const root = resolve(args[0] ?? ".");
@@ -29,11 +30,9 @@ const calls = db
   )
   .all() as { path: string; byte_start: number; name: string; target_symbol_id: string | null; resolution: string }[];
 const byNameStart = db.prepare("SELECT s.symbol_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_byte_start = ? ORDER BY s.byte_end - s.byte_start LIMIT 1").pluck();
-const containing = db
-  .prepare("SELECT s.symbol_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.byte_start <= ? AND s.byte_end >= ? ORDER BY s.byte_end - s.byte_start LIMIT 1")
-  .pluck();
 
-const nameOf = db.prepare("SELECT name FROM symbols WHERE symbol_id = ?").pluck();
+/** per symbol, the call sites the language service ties to it */
+const expected = new Map<string, string[]>();
 const ls = new PreciseTs(root);
 const t0 = Date.now();
 const tally = { calls: 0, asked: 0, no_definition: 0, outside_root: 0, not_a_symbol: 0, population: 0, heuristic_agree: 0, precise_agree: 0 };
@@ -66,10 +65,23 @@ for (const c of calls) {
   if (agree) b.agree++;
   // callers --precise asks the service about the references named like the symbol (and those
   // already tied to it): a call through a renamed import (`import { f as g }`) is not asked.
-  const asked = c.name === (nameOf.get(truth) as string) || c.target_symbol_id === truth;
-  const precise = asked ? ((byNameStart.get(d.path, d.byte) as string | undefined) ?? (containing.get(d.path, d.name, d.byte, d.byte) as string | undefined)) : c.target_symbol_id;
-  if (precise === truth) tally.precise_agree++;
+  const list = (expected.get(truth) ?? []) as string[];
+  list.push(`${c.path}:${c.byte_start}`);
+  expected.set(truth, list);
 }
+// --precise as an agent gets it: `callers --symbol-id S --precise` for each symbol, each call site
+// the language service ties to S must be listed with S as its target.
+const t1 = Date.now();
+for (const [sid, sites] of [...expected.entries()].sort()) {
+  const a = refs({ root, symbolId: sid, direction: "in", referenceKinds: ["call"], limit: 1_000_000, precise: preciseFor });
+  const listed = new Set(
+    (a.data.references as { span: { file_path: string; byte_start: number }; target_symbol_id?: string }[])
+      .filter((r) => r.target_symbol_id === sid)
+      .map((r) => `${r.span.file_path}:${r.span.byte_start}`),
+  );
+  for (const site of sites) if (listed.has(site)) tally.precise_agree++;
+}
+const preciseSeconds = (Date.now() - t1) / 1000;
 const pct = (a: number, b: number): string => (b === 0 ? "-" : `${((a / b) * 100).toFixed(1)}%`);
 process.stdout.write(
   `${JSON.stringify(
@@ -80,6 +92,8 @@ process.stdout.write(
       precise_agreement: pct(tally.precise_agree, tally.population),
       by_heuristic_resolution: Object.fromEntries(Object.entries(byResolution).map(([k, v]) => [k, `${v.agree}/${v.n} (${pct(v.agree, v.n)})`])),
       seconds: (Date.now() - t0) / 1000,
+      precise_callers_seconds: preciseSeconds,
+      symbols_asked: expected.size,
     },
     null,
     2,
