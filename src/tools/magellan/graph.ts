@@ -12,6 +12,7 @@ import type { Diagnostic, Span } from "../../contract/schema.js";
 import { type Adjacency, condense as condenseGraph, cyclic, reach, reverse, scc, simplePaths } from "../../graph/algorithms.js";
 import { MAGELLAN_CODES } from "../../graph/codes.js";
 import type { DB } from "../../graph/db.js";
+import type { Statement } from "better-sqlite3";
 import { type RefRecord, type SymbolRecord, findSymbols, spanOf, symbolById } from "../../graph/read.js";
 import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
 import { fqnEndsWith, gapReason, splitQualified, unknownName, unknownQualified } from "./queries.js";
@@ -46,14 +47,26 @@ interface SymbolGraph {
   edges: Map<string, EdgeInfo>;
   /** targets of resolved references made outside any symbol (module top level) */
   topLevel: Map<number, EdgeInfo>;
-  /**
-   * references the graph could not tie to one symbol: every such call, and other references
-   * whose name some indexed symbol bears (a read of a parameter `x` is no gap in the graph)
-   */
-  gaps: RefRecord[];
+  edgeSet: EdgeSet;
 }
 
-const SPAN_COLS = "byte_start, byte_end, start_line, start_col, end_line, end_col";
+/**
+ * The references the graph could not tie to one symbol, read on demand: every such call, and
+ * other references whose name some indexed symbol bears (a read of a parameter `x` is no gap).
+ */
+function gapQuery(db: DB, edgeSet: EdgeSet, where: string): Statement {
+  return db.prepare(
+    `SELECT r.id, r.file_id, f.path, r.name, r.kind, r.qualifier, r.caller_symbol_id, c.name AS caller_name, r.byte_start, r.byte_end, r.start_line, r.start_col,
+       r.end_line, r.end_col, r.target_symbol_id, NULL AS target_display_fqn, r.resolution, r.candidates
+     FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols c ON c.symbol_id = r.caller_symbol_id
+     WHERE ${where} AND r.resolution IN ('ambiguous', 'unresolved') ${edgeSet === "call" ? "AND r.kind = 'call'" : ""}
+       AND (r.kind = 'call' OR EXISTS (SELECT 1 FROM symbols s2 WHERE s2.name = r.name))`,
+  );
+}
+
+function byPosition(a: RefRecord, b: RefRecord): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.byte_start - b.byte_start;
+}
 
 function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
   const rows = db
@@ -112,16 +125,7 @@ function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
     bump(e, kind, res);
   }
   const out = sets.map((s) => [...s].sort((a, b) => a - b));
-  const gaps = db
-    .prepare(
-      `SELECT r.id, r.file_id, f.path, r.name, r.kind, r.qualifier, r.caller_symbol_id, c.name AS caller_name, r.${SPAN_COLS.split(", ").join(", r.")},
-        r.target_symbol_id, NULL AS target_display_fqn, r.resolution, r.candidates
-       FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols c ON c.symbol_id = r.caller_symbol_id
-       WHERE r.resolution IN ('ambiguous', 'unresolved') ${kindFilter}
-         AND (r.kind = 'call' OR r.name IN (SELECT name FROM symbols)) ORDER BY f.path, r.byte_start`,
-    )
-    .all() as RefRecord[];
-  return { nodes, index, out, edges, topLevel, gaps };
+  return { nodes, index, out, edges, topLevel, edgeSet };
 }
 
 function nodeOut(n: Node): Record<string, unknown> {
@@ -190,22 +194,26 @@ function edgesWithin(g: SymbolGraph, set: Set<number>): [number, number][] {
  * Backward: those that name a visited symbol and were tied to none (they may be uses of it).
  */
 function gapsOf(db: DB, g: SymbolGraph, visited: Set<number>, direction: "forward" | "backward", samples: number): Record<string, unknown> {
-  let list: RefRecord[];
+  const list: RefRecord[] = [];
   if (direction === "forward") {
-    const sids = new Set([...visited].map((v) => (g.nodes[v] as Node).sid));
-    list = g.gaps.filter((r) => r.caller_symbol_id !== null && sids.has(r.caller_symbol_id));
+    const st = gapQuery(db, g.edgeSet, "r.caller_symbol_id = ?");
+    for (const sid of new Set([...visited].map((v) => (g.nodes[v] as Node).sid))) list.push(...(st.all(sid) as RefRecord[]));
   } else {
-    const names = new Set([...visited].map((v) => (g.nodes[v] as Node).name));
-    list = g.gaps.filter((r) => names.has(r.name));
+    const st = gapQuery(db, g.edgeSet, "r.name = ?");
+    for (const name of new Set([...visited].map((v) => (g.nodes[v] as Node).name))) list.push(...(st.all(name) as RefRecord[]));
   }
-  return gapSummary(db, list, samples);
+  return gapSummary(db, list.sort(byPosition), samples);
 }
 
 function gapSummary(db: DB, list: RefRecord[], samples: number): Record<string, unknown> {
   const byReason: Record<string, number> = {};
   const out: Record<string, unknown>[] = [];
+  // Why a reference is a gap depends on its file's imports and its name or qualifier's head.
+  const memo = new Map<string, string>();
   for (const r of list) {
-    const reason = gapReason(db, r);
+    const key = `${r.file_id}\0${r.resolution}\0${r.kind}\0${r.qualifier ?? ""}\0${r.qualifier ? "" : r.name}`;
+    let reason = memo.get(key);
+    if (reason === undefined) memo.set(key, (reason = gapReason(db, r)));
     byReason[reason] = (byReason[reason] ?? 0) + 1;
     if (out.length < samples) {
       const s: Record<string, unknown> = { span: spanOf(r.path, r), name: r.name, reference_kind: r.kind, reason };
@@ -380,8 +388,18 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     const live = reach(g.out, starts).depth;
     // A member of a live class or a symbol nested in a live one counts as live only if reached:
     // methods are called through receivers, which the gap report counts.
-    const unresolvedByName = new Map<string, number>();
-    for (const r of g.gaps) unresolvedByName.set(r.name, (unresolvedByName.get(r.name) ?? 0) + 1);
+    // Counted per name in SQL: the graph of a large repository has 10^5 such references.
+    const unresolvedByName = new Map(
+      (
+        db
+          .prepare(
+            `SELECT r.name, count(*) FROM refs r WHERE r.resolution IN ('ambiguous', 'unresolved') ${edgeSet === "call" ? "AND r.kind = 'call'" : ""}
+             AND (r.kind = 'call' OR EXISTS (SELECT 1 FROM symbols s2 WHERE s2.name = r.name)) GROUP BY r.name`,
+          )
+          .raw()
+          .all() as [string, number][]
+      ).map(([n, c]) => [n, c]),
+    );
     const dead: Record<string, unknown>[] = [];
     let deadCount = 0;
     let possiblyDynamic = 0;
@@ -395,7 +413,9 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
       if (seen > 0) possiblyDynamic++;
       if (dead.length < limit) dead.push({ ...nodeOut(n), unresolved_uses_of_name: seen, referenced_by_unreachable: (inn[v] ?? []).filter((u) => u !== v).length });
     });
-    const unresolved = gapSummary(db, g.gaps, req.gapSamples ?? 5);
+    // The gap report names the unresolved calls (a dynamic call is what makes a false positive).
+    const unresolved = gapSummary(db, (gapQuery(db, "call", "1").all() as RefRecord[]).sort(byPosition), req.gapSamples ?? 5);
+    const allGaps = [...unresolvedByName.values()].reduce((a, b) => a + b, 0);
     const ev = evidence(g, edgesWithin(g, new Set(live.keys())), 0);
     const diagnostics: Diagnostic[] = [];
     if ((unresolved.count as number) > 0) {
@@ -403,7 +423,7 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
         tool: TOOL,
         level: "warning",
         code: MAGELLAN_CODES.unresolved_references,
-        message: `${unresolved.count as number} references in the graph could not be tied to a symbol (dynamic calls, unresolved imports): a symbol they call is reported dead falsely; ${possiblyDynamic} of the ${deadCount} reported share a name with one`,
+        message: `${unresolved.count as number} calls (${allGaps} references in all) in the graph could not be tied to a symbol (dynamic calls, unresolved imports): a symbol they call is reported dead falsely; ${possiblyDynamic} of the ${deadCount} reported share a name with one`,
         remediation: "Check a reported symbol's unresolved_uses_of_name, and search its name (llmsearch) before deleting it.",
       });
     }
