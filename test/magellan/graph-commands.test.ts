@@ -127,6 +127,13 @@ describe("graph commands", () => {
     );
     assert.equal(f.unresolved.count, 2);
     assert.ok(f.unresolved.samples.every((s) => s.caller === "load"));
+    // Every reference, not only calls: load reads the handlers table, whose type is Handler.
+    const all = await mg(root, ["slice", "--symbol", "run", "--direction", "forward"]);
+    const a = all.env.data as unknown as { symbols: Sym[]; evidence: Evidence };
+    assert.deepEqual(a.symbols.map((s) => s.name).filter((n) => n.startsWith("handler") || n === "Handler"), ["handlers", "Handler"]);
+    assert.ok(a.evidence.edges?.some((e) => e.kinds.type === 1), JSON.stringify(a.evidence.edges));
+    const noDirection = await mg(root, ["slice", "--symbol", "run"]);
+    assert.equal(noDirection.r.code, 2, noDirection.r.stdout);
     const back = await mg(root, ["slice", "--symbol", "src/pingpong.ping", "--direction", "backward"]);
     assert.equal(back.r.code, 0, back.r.stdout);
     const b = back.env.data as unknown as { symbols: Sym[]; evidence: Evidence };
