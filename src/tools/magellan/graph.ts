@@ -259,7 +259,7 @@ export interface ReachRequest extends GraphRequest {
   maxDepth?: number;
 }
 
-function reachAnswer(command: string, req: ReachRequest): Answer<Record<string, unknown>> {
+function reachAnswer(req: ReachRequest): Answer<Record<string, unknown>> {
   return withReadDb(req, (db) => {
     const s = resolveSymbol(db, req.symbol);
     const edgeSet = req.edges ?? "all";
@@ -287,17 +287,16 @@ function reachAnswer(command: string, req: ReachRequest): Answer<Record<string, 
       unresolved,
     };
     if (req.maxDepth !== undefined) data.max_depth = req.maxDepth;
-    void command;
     return { data, diagnostics, partial };
   });
 }
 
 export function reachable(req: Omit<ReachRequest, "direction"> & { reverse?: boolean }): Answer<Record<string, unknown>> {
-  return reachAnswer("reachable", { ...req, direction: req.reverse ? "backward" : "forward" });
+  return reachAnswer({ ...req, direction: req.reverse ? "backward" : "forward" });
 }
 
 export function slice(req: ReachRequest): Answer<Record<string, unknown>> {
-  return reachAnswer("slice", req);
+  return reachAnswer(req);
 }
 
 const TEST_PATH = /(^|\/)(test|tests|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)conftest\.py$|Tests?\.java$/;
