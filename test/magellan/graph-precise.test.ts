@@ -58,4 +58,15 @@ describe("--precise", () => {
     const none = await mg(root, ["callers", "--name", "format", "--path", "src/store.ts", "--precise"]);
     assert.equal((none.env.data as unknown as Refs).count, 0);
   });
+
+  it("JavaScript with no tsconfig or jsconfig: an inferred project answers; a renamed import's callee is the compiler's", async () => {
+    const js = await indexed("precise-js");
+    const callers = await mg(js, ["callers", "--name", "slug", "--path", "lib/slug.js", "--precise"]);
+    assert.equal(callers.r.code, 0, callers.r.stdout);
+    const c = callers.env.data as unknown as Refs;
+    assert.deepEqual(c.references.map((x) => `${x.span.file_path}:${x.span.start_line}:${x.resolution}`), ["src/page.js:4:compiler"]);
+    const callees = await mg(js, ["callees", "--name", "id", "--precise"]);
+    const e = callees.env.data as unknown as Refs;
+    assert.deepEqual(e.references.map((x) => `${x.referenced_symbol}:${x.resolution}:${x.target_display_fqn}`), ["makeSlug:compiler:lib/other.slug"]);
+  });
 });
