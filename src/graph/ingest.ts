@@ -25,6 +25,12 @@ import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, 
 export const DEFAULT_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 /** Below this many files to (re)read, threads cost more to start than they save. */
 const INLINE_LIMIT = 32;
+/**
+ * A file larger than this is extracted in a worker even in a small run: a worker's heap is bounded
+ * and its death costs one skipped file, where this thread running out of memory would lose the
+ * whole run and its envelope.
+ */
+const INLINE_MAX_BYTES = 1024 * 1024;
 
 export interface IndexOptions {
   root: string;
@@ -303,17 +309,30 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     setMeta(db, "last_index_time", indexedAt);
   };
 
+  const extractInline = async (): Promise<FileOutcome[]> => {
+    const large = (t: FileTask): boolean => {
+      try {
+        return (sizeAndMtime(t.abs)?.size ?? 0) > INLINE_MAX_BYTES;
+      } catch {
+        return false; // processFile reports it unreadable
+      }
+    };
+    if (!tasks.some(large)) return tasks.map((t) => processFile(t));
+    const outs: FileOutcome[] = [];
+    await runPool(tasks, (o) => outs.push(...o), options.threads);
+    return outs;
+  };
   if (inline && !cold) {
     // A few changed files: stored and re-resolved in one transaction, so their references are
     // written once, resolved, and a killed run leaves the index as it was.
-    const outs = tasks.map((t) => processFile(t));
+    const outs = await extractInline();
     db.transaction(() => {
       apply(outs);
       debug?.(`extracted and stored ${tasks.length} files`);
       reresolve();
     })();
   } else {
-    if (inline) apply(tasks.map((t) => processFile(t)));
+    if (inline) apply(await extractInline());
     else await runPool(tasks, apply, options.threads);
     debug?.(`extracted and stored ${tasks.length} files`);
   }
