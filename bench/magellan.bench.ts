@@ -3,7 +3,7 @@
  * the real TypeScript corpus outside any git work tree (so both tools walk the same files).
  */
 import { spawnSync } from "node:child_process";
-import { appendFileSync, cpSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LanguageServiceHost } from "typescript";
@@ -136,6 +136,33 @@ export async function callTargetsVsTypeScript(root: string, dbPath: string): Pro
   };
 }
 
+/**
+ * Memory of one large file (issue 18, item 7): a real 3.9 MB minified bundle (pyright's own dist,
+ * from node_modules), and the same thirteen times over (51 MB) with --max-file-size raised, which
+ * must be skipped with its reason and the envelope, never abort the process.
+ */
+export function largeFiles(work: string, bin: string): BenchRow[] {
+  const dist = join(REPO_ROOT, "node_modules", "pyright", "dist");
+  const bundle = Buffer.concat([readFileSync(join(dist, "pyright-internal.js")), readFileSync(join(dist, "vendor.js"))]);
+  const rows: BenchRow[] = [];
+  for (const [label, copies] of [["3.9 MB minified bundle", 1], ["51 MB minified bundle, --max-file-size 100000000", 13]] as const) {
+    const dir = join(work, `large-${copies}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "bundle.min.js"), Buffer.concat(Array.from({ length: copies }, () => bundle)));
+    writeFileSync(join(dir, "small.js"), "export function small() { return 1; }\n");
+    const m = once(bin, ["index", "--root", dir, "--db", join(dir, "code.db"), "--max-file-size", "100000000"], dir);
+    const d = (JSON.parse(m.stdout) as { data: { files_indexed: number; skipped: { reason: string }[] } }).data;
+    rows.push({
+      suite: "magellan",
+      case: `cold index of one ${label}`,
+      ours: m.ms,
+      peakRssMb: m.rssMb,
+      note: `exit ${m.status}; ${d.files_indexed} files indexed, skipped: ${d.skipped.map((x) => x.reason).join(", ") || "none"}`,
+    });
+  }
+  return rows;
+}
+
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)] as number;
@@ -241,6 +268,7 @@ export async function run(): Promise<BenchRow[]> {
     rows.push({ suite: "magellan", case: "find --name (in-process, median of 60)", ours: median(times.slice(10)), maxMs: 5 });
 
     rows.push(await callTargetsVsTypeScript(root, db));
+    rows.push(...largeFiles(work, bin));
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

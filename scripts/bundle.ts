@@ -62,6 +62,8 @@ const INTERNAL_PACKAGES: Record<string, ReadonlySet<string>> = {
   // llmtransform validates every request with zod: ~50 ms of compiling it afresh on each run.
   llmtransform: new Set(["zod"]),
   llmastsearch: new Set(["fastest-levenshtein"]),
+  // splice: zod for its requests (as llmtransform), diff for every result's changed spans.
+  splice: new Set(["zod", "diff"]),
 };
 
 /**
@@ -86,7 +88,7 @@ const BUNDLES = [
   { tool: "magellan", entry: "dist/src/cli/magellan.js", out: "dist/src/cli/magellan.bundle.cjs", keepDynamic: true },
   { tool: "mdsel", entry: "dist/src/cli/mdsel.js", out: "dist/src/cli/mdsel.bundle.cjs", keepDynamic: false },
   // The other tools: one bundle each, run as mdsel's is.
-  ...["llmsearch", "llmastsearch", "llmtransform", "llmfilewrite", "llmtools"].map((tool) => ({
+  ...["llmsearch", "llmastsearch", "llmtransform", "llmfilewrite", "llmtools", "splice"].map((tool) => ({
     tool,
     entry: `dist/src/cli/${tool}.js`,
     out: `dist/src/cli/${tool}.bundle.cjs`,

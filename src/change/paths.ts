@@ -3,7 +3,7 @@
  * an open directory handle, so that a directory swapped for a symlink in between cannot redirect
  * the write (issue 18, items 3 and 4).
  */
-import { closeSync, constants, existsSync, mkdirSync, openSync, readlinkSync, realpathSync } from "node:fs";
+import { closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readlinkSync, realpathSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { EXIT } from "../contract/errors.js";
 import { changeError } from "./errors.js";
@@ -126,6 +126,15 @@ export class VerifiedDir {
       now = "(gone)";
     }
     if (now !== this.real) throw outside(tool, shown, root, `its directory moved during the write (now ${now}),`);
+  }
+
+  /** Makes the directory's entries (renames, unlinks) durable. */
+  sync(): void {
+    try {
+      fsyncSync(this.fd);
+    } catch {
+      // Some filesystems refuse fsync on a directory; the renames themselves are atomic.
+    }
   }
 
   close(): void {

@@ -11,7 +11,7 @@ import { search } from "../tools/llmastsearch/search.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
-const program = baseProgram(TOOL, "Tree-sitter query search with exact byte spans for every match and capture (seed 02 §4).")
+const program = baseProgram(TOOL, "Tree-sitter query search with exact byte spans for every match and capture.")
   .argument("[paths...]", "files or directories to search (default: the current directory, or the root when the current directory is outside it)")
   .option("-q, --query <query>", "tree-sitter query, e.g. '(function_item name: (identifier) @name)'")
   .option("--query-file <path>", "read the query from this file (.scm)")

@@ -79,7 +79,7 @@ function rootOf(cmd: Command): string {
 }
 
 const EXIT_HELP = `
-Output: the query envelope (tool "magellan") with the seed 04 payload in data; ranges are 1-based
+Output: the query envelope (tool "magellan") with the code-intelligence payload in data; ranges are 1-based
 (lines and byte columns). Exit codes: 0 success (also empty results: diagnostics say why),
 1 failure (file not found), 2 invalid arguments (bad flag, path outside the root),
 4 partial (truncated by --max-nodes or --limit).`;
@@ -92,7 +92,7 @@ export function registerCodeIntelCommands(program: Command, onResult?: (r: CliRe
   withRoot(
     program
       .command("symbols")
-      .description("docdex.symbols payload (seed 04): the symbols defined in one file, with v1 symbol_id and outcome")
+      .description("docdex.symbols payload: the symbols defined in one file, with v1 symbol_id and outcome")
       .requiredOption("--file <path>", "the file, relative to the workspace root or the current directory")
       .option("--pretty", "indent the JSON output"),
   )
@@ -114,7 +114,7 @@ export function registerCodeIntelCommands(program: Command, onResult?: (r: CliRe
   withRoot(
     program
       .command("ast")
-      .description("docdex.ast payload (seed 04): the file's tree-sitter nodes in pre-order, 1-based ranges")
+      .description("docdex.ast payload: the file's tree-sitter nodes in pre-order, 1-based ranges")
       .requiredOption("--file <path>", "the file, relative to the workspace root or the current directory")
       .option(
         "--max-nodes <n>",
@@ -155,7 +155,7 @@ export function registerCodeIntelCommands(program: Command, onResult?: (r: CliRe
   withRoot(
     program
       .command("ast-query")
-      .description("docdex.ast_query payload (seed 04): files of the workspace holding nodes of the given kinds, with samples")
+      .description("docdex.ast_query payload: files of the workspace holding nodes of the given kinds, with samples")
       .requiredOption("--kinds <k1,k2>", "tree-sitter node kinds, comma separated (e.g. function_declaration,class_declaration)")
       .option("--mode <mode>", "any: a file matches when it has any of the kinds; all: only when it has every kind", "any")
       .option("--name <name>", "only nodes whose best-effort name (the `name` field, or the identifier itself) is exactly this")

@@ -19,6 +19,7 @@ import type { Diagnostic } from "../contract/schema.js";
 import { MAGELLAN_CODES } from "../graph/codes.js";
 import { isKnownKind, kindSpellings } from "../graph/facts.js";
 import { queryEnvelope } from "../contract/envelope.js";
+import type { PreciseResolver } from "../tools/magellan/queries.js";
 import { type CliResult, failureResult, intOption, printResult, tolerateClosedStdout } from "./output.js";
 
 export const TOOL = "magellan";
@@ -113,6 +114,114 @@ function progressBar(): ((done: number, total: number) => void) | undefined {
   };
 }
 
+const PRECISE: OptionSpec = {
+  flags: "--precise",
+  description: "TypeScript/JavaScript references: targets from the TypeScript language service (the project's tsconfig), labelled `compiler`",
+};
+
+async function preciseOf(o: Opts): Promise<((root: string) => PreciseResolver) | undefined> {
+  if (!o.precise) return undefined;
+  const { preciseFor } = await import("../graph/precise/typescript.js");
+  return preciseFor;
+}
+
+/** A symbol by name, qualified name or symbol_id (a name shared by several symbols is an error listing them). */
+function symbolOption(o: Opts, flag: string, key: string): string {
+  const v = o[key] as string | undefined;
+  if (!v) throw usage(`${flag} is required`, `Pass ${flag} NAME, a qualified name (Class.method) or a symbol_id.`);
+  return v;
+}
+
+function graphOpts(o: Opts): { root?: string; db?: string; edges?: "call" | "all"; limit?: number; gapSamples?: number } {
+  return { ...loc(o), edges: o.edges as "call" | "all" | undefined, limit: o.limit as number | undefined, gapSamples: o.gapSamples as number | undefined };
+}
+
+const GRAPH_COMMON: OptionSpec[] = [
+  { flags: "--edges <set>", description: "call: calls only; all: every resolved reference (default: all; cycles/condense at symbol level: call)", parse: choice("--edges", ["call", "all"] as const) },
+  { flags: "--limit <n>", description: "at most n items listed (default 1000; partial:true and exit 4 when cut)", parse: intOption(TOOL, "--limit", 1) },
+  { flags: "--gap-samples <n>", description: "how many references the answer could not follow to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
+];
+const MAX_DEPTH: OptionSpec = { flags: "--max-depth <n>", description: "follow at most n edges", parse: intOption(TOOL, "--max-depth", 1) };
+const LEVEL: OptionSpec = { flags: "--level <level>", description: "file (import graph, default) or symbol (call graph)", parse: choice("--level", ["file", "symbol"] as const) };
+
+const GRAPH_COMMANDS: CommandSpec[] = [
+  {
+    name: "reachable",
+    description: "the symbols a symbol reaches through resolved references (--reverse: the symbols that reach it)",
+    options: [{ flags: "--symbol <s>", description: "name, qualified name or symbol_id" }, { flags: "--reverse", description: "follow edges backwards" }, MAX_DEPTH, ...GRAPH_COMMON],
+    run: async (o) => {
+      const { reachable } = await import("../tools/magellan/graph.js");
+      return answerResult("reachable", reachable({ ...graphOpts(o), symbol: symbolOption(o, "--symbol", "symbol"), reverse: Boolean(o.reverse), maxDepth: o.maxDepth as number | undefined }));
+    },
+  },
+  {
+    name: "slice",
+    description: "what a symbol depends on (--direction forward) or what depends on it (backward), transitively, with the edges",
+    options: [
+      { flags: "--symbol <s>", description: "name, qualified name or symbol_id" },
+      { flags: "--direction <dir>", description: "backward: what depends on it; forward: what it depends on", parse: choice("--direction", ["backward", "forward"] as const) },
+      MAX_DEPTH,
+      ...GRAPH_COMMON,
+    ],
+    run: async (o) => {
+      const { slice } = await import("../tools/magellan/graph.js");
+      const direction = o.direction as "backward" | "forward" | undefined;
+      if (!direction) throw usage("slice needs --direction backward|forward", "magellan slice --symbol S --direction backward");
+      return answerResult("slice", slice({ ...graphOpts(o), symbol: symbolOption(o, "--symbol", "symbol"), direction, maxDepth: o.maxDepth as number | undefined }));
+    },
+  },
+  {
+    name: "dead-code",
+    description: "functions, methods and classes no entry point reaches (exported API, main, tests, framework hooks, module top level)",
+    options: [
+      { flags: "--entry <names>", description: "extra entry points, comma-separated (names, qualified names or symbol_ids)" },
+      { flags: "--no-default-entries", description: "start only from --entry" },
+      ...GRAPH_COMMON,
+    ],
+    run: async (o) => {
+      const { deadCode } = await import("../tools/magellan/graph.js");
+      const entries = typeof o.entry === "string" ? o.entry.split(",").map((s) => s.trim()).filter(Boolean) : undefined;
+      return answerResult("dead-code", deadCode({ ...graphOpts(o), entries, defaultEntries: !(o.noDefaultEntries === true || o.defaultEntries === false) }));
+    },
+  },
+  {
+    name: "cycles",
+    description: "dependency cycles: strongly connected components of the file import graph or the symbol call graph",
+    options: [LEVEL, ...GRAPH_COMMON],
+    run: async (o) => {
+      const { cycles } = await import("../tools/magellan/graph.js");
+      return answerResult("cycles", cycles({ ...graphOpts(o), level: o.level as "file" | "symbol" | undefined }));
+    },
+  },
+  {
+    name: "condense",
+    description: "the DAG of strongly connected components: components with their members, edges between them",
+    options: [LEVEL, ...GRAPH_COMMON],
+    run: async (o) => {
+      const { condense } = await import("../tools/magellan/graph.js");
+      return answerResult("condense", condense({ ...graphOpts(o), level: o.level as "file" | "symbol" | undefined }));
+    },
+  },
+  {
+    name: "paths",
+    description: "simple paths from one symbol to another, shortest first",
+    options: [
+      { flags: "--from <s>", description: "start symbol: name, qualified name or symbol_id" },
+      { flags: "--to <s>", description: "end symbol" },
+      { flags: "--max-depth <n>", description: "paths of at most n edges (default 10)", parse: intOption(TOOL, "--max-depth", 1) },
+      { flags: "--max-paths <n>", description: "at most n paths (default 10; partial when more exist)", parse: intOption(TOOL, "--max-paths", 1) },
+      ...GRAPH_COMMON,
+    ],
+    run: async (o) => {
+      const { paths } = await import("../tools/magellan/graph.js");
+      return answerResult(
+        "paths",
+        paths({ ...graphOpts(o), from: symbolOption(o, "--from", "from"), to: symbolOption(o, "--to", "to"), maxDepth: o.maxDepth as number | undefined, maxPaths: o.maxPaths as number | undefined }),
+      );
+    },
+  },
+];
+
 export const QUICK_COMMANDS: CommandSpec[] = [
   {
     name: "index",
@@ -205,6 +314,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
       { flags: "--kind <kind>", description: "only definitions of this kind", parse: kindOption },
       { flags: "--limit <n>", description: "at most n references (default 1000)", parse: intOption(TOOL, "--limit", 1) },
       { flags: "--gap-samples <n>", description: "how many references that could not be tied to a symbol to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
+      PRECISE,
     ],
     run: async (o) => {
       const { refs } = await import("../tools/magellan/queries.js");
@@ -220,6 +330,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
           kind: o.kind as string | undefined,
           limit: o.limit as number | undefined,
           gapSamples: o.gapSamples as number | undefined,
+          precise: await preciseOf(o),
         }),
       );
     },
@@ -236,6 +347,7 @@ export const QUICK_COMMANDS: CommandSpec[] = [
         { flags: "--kind <kind>", description: "only definitions of this kind", parse: kindOption },
         { flags: "--limit <n>", description: "at most n calls (default 1000)", parse: intOption(TOOL, "--limit", 1) },
         { flags: "--gap-samples <n>", description: "how many unresolved calls to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
+        PRECISE,
       ],
       run: async (o) => {
         const { refs } = await import("../tools/magellan/queries.js");
@@ -252,11 +364,13 @@ export const QUICK_COMMANDS: CommandSpec[] = [
             limit: o.limit as number | undefined,
             referenceKinds: ["call"],
             gapSamples: o.gapSamples as number | undefined,
+            precise: await preciseOf(o),
           }),
         );
       },
     }),
   ),
+  ...GRAPH_COMMANDS,
   {
     name: "files",
     description: "the indexed files",

@@ -106,7 +106,7 @@ commands (status, query, find, refs, files, validate, collisions) take a quicker
   // The read-only commands, in the order --help lists them.
   for (const spec of QUICK_COMMANDS) if (spec.name !== "index") register(program, spec);
 
-  sub(program, "export", "the whole graph (seed 01 GraphExport 2.0.0)", async (o) => {
+  sub(program, "export", "the whole graph (GraphExport 2.0.0, see docs/contract.md)", async (o) => {
     const { exportGraph } = await import("../tools/magellan/export.js");
     const format = (o.format as "json" | "jsonl" | "csv" | undefined) ?? "json";
     const a = exportGraph({ ...loc(o), format, output: o.output as string | undefined });

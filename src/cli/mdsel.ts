@@ -47,7 +47,7 @@ Exit codes:
   2  invalid arguments or usage (every selector syntactically invalid included)
   4  partial success (some files or selectors failed; partial results are in data)
 
-Output: one JSON document on stdout (seed 05 envelope); nothing else is printed there.`;
+Output: one JSON document on stdout (mdsel's envelope, see docs/contract.md); nothing else is printed there.`;
 
 let command: "index" | "select" | "mdsel" = "mdsel";
 let unknownCommand: string | undefined;

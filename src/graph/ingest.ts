@@ -25,6 +25,12 @@ import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, 
 export const DEFAULT_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 /** Below this many files to (re)read, threads cost more to start than they save. */
 const INLINE_LIMIT = 32;
+/**
+ * A file larger than this is extracted in a worker even in a small run: a worker's heap is bounded
+ * and its death costs one skipped file, where this thread running out of memory would lose the
+ * whole run and its envelope.
+ */
+const INLINE_MAX_BYTES = 1024 * 1024;
 
 export interface IndexOptions {
   root: string;
@@ -35,9 +41,10 @@ export interface IndexOptions {
   /** Called as files are processed (for a progress bar). */
   onProgress?: (done: number, total: number) => void;
   /**
-   * Only these root-relative files (a file watcher's changes), instead of walking the tree: each
-   * is re-read if it changed, or removed from the index if it is gone; no other file is looked
-   * at. The caller vouches that the walk would list them (ignore rules are not checked).
+   * Only these root-relative files (a file watcher's changes, or what a writer such as splice
+   * touched), instead of walking the tree: each is re-read if it changed, or removed from the
+   * index if it is gone; no other file is looked at. The caller vouches that the walk would list
+   * them (ignore rules are not checked). Ignored on a cold index, which needs the walk.
    */
   paths?: string[];
 }
@@ -115,7 +122,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const skipped: SkippedFile[] = [];
   // Entries the walk met but could not look into (symlinks, unreadable): scanned and skipped.
   let walkSkipped = 0;
-  const only = options.paths ? new Set(options.paths) : undefined;
+  // A cold index needs the walk, whatever the caller knows it touched.
+  const only = options.paths && !cold ? new Set(options.paths) : undefined;
   const walked = only
     ? [...only].sort().flatMap((rel) => (existsSync(join(root, rel)) ? [{ abs: join(root, rel), rel }] : []))
     : walkFiles({
@@ -187,6 +195,15 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         process.stderr.write(`magellan: ${m} at ${Math.round(performance.now() - t0)} ms (rss ${mem.rss >> 20} MB, main heap ${mem.heapUsed >> 20} MB)\n`);
       }
     : undefined;
+  // One copy of each reference name, kind and qualifier among the held rows (structured clone
+  // gives every row its own): a third of their memory on a real tree.
+  const interned = new Map<string, string>();
+  const intern = (v: string): string => {
+    const k = interned.get(v);
+    if (k !== undefined) return k;
+    interned.set(v, v);
+    return v;
+  };
   const apply = (outs: FileOutcome[]): void => {
     db.transaction(() => {
       for (const o of outs) {
@@ -211,7 +228,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
           const defer = !spilled && (cold || inline);
           const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows, !defer);
           if (defer) {
-            deferred.push({ id, rows: o.rows });
+            deferred.push({ id, rows: heldForResolution(o.rows, intern) });
             deferredRefs += o.rows.refs.names.length;
             if (deferredRefs > deferLimit) {
               for (const d of deferred) store.insertRefs(d.id, d.rows);
@@ -303,17 +320,30 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     setMeta(db, "last_index_time", indexedAt);
   };
 
+  const extractInline = async (): Promise<FileOutcome[]> => {
+    const large = (t: FileTask): boolean => {
+      try {
+        return (sizeAndMtime(t.abs)?.size ?? 0) > INLINE_MAX_BYTES;
+      } catch {
+        return false; // processFile reports it unreadable
+      }
+    };
+    if (!tasks.some(large)) return tasks.map((t) => processFile(t));
+    const outs: FileOutcome[] = [];
+    await runPool(tasks, (o) => outs.push(...o), options.threads);
+    return outs;
+  };
   if (inline && !cold) {
     // A few changed files: stored and re-resolved in one transaction, so their references are
     // written once, resolved, and a killed run leaves the index as it was.
-    const outs = tasks.map((t) => processFile(t));
+    const outs = await extractInline();
     db.transaction(() => {
       apply(outs);
       debug?.(`extracted and stored ${tasks.length} files`);
       reresolve();
     })();
   } else {
-    if (inline) apply(tasks.map((t) => processFile(t)));
+    if (inline) apply(await extractInline());
     else await runPool(tasks, apply, options.threads);
     debug?.(`extracted and stored ${tasks.length} files`);
   }
@@ -384,6 +414,10 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         resolved += storeDeferred(resolverHere(), b, Math.min(b + BATCH, deferred.length));
       })();
     }
+    // Nothing of resolution is needed past here: let the impact graph have its memory.
+    mainResolver = undefined;
+    deferred.length = 0;
+    interned.clear();
     debug?.(`resolved and stored ${resolved} references`);
     db.exec(REF_INDEXES);
     debug?.("built reference indexes");
@@ -430,5 +464,28 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     removed_paths: removedPaths,
     ...counts(db),
     duration_ms: Math.round(performance.now() - t0),
+  };
+}
+
+/**
+ * What a file's rows must keep until its references are stored: the reference columns and the
+ * symbol ids their callers point at. The rest (symbol rows, imports, dependencies) is in the
+ * database already and was most of the rows' size.
+ */
+function heldForResolution(rows: FileRows, intern: (v: string) => string): FileRows {
+  const { refs } = rows;
+  for (let i = 0; i < refs.names.length; i++) {
+    refs.names[i] = intern(refs.names[i] as string);
+    refs.kinds[i] = intern(refs.kinds[i] as string) as (typeof refs.kinds)[number];
+    const q = refs.qualifiers[i];
+    if (q !== null && q !== undefined) refs.qualifiers[i] = intern(q);
+  }
+  return {
+    symbols: rows.symbols.map((s) => ({ symbol_id: s.symbol_id }) as FileRows["symbols"][number]),
+    refs,
+    imports: [],
+    deps: [],
+    has_errors: rows.has_errors,
+    line_count: rows.line_count,
   };
 }

@@ -22,7 +22,21 @@ export interface FileTask {
   rootName: string;
 }
 
-export type SkipReason = "binary" | "too_large" | "unreadable" | "extract_failed";
+/**
+ * `too_large_to_index`: admitted by --max-file-size but beyond the per-file work budget (bytes to
+ * parse, or syntax nodes in its tree); `out_of_memory`: the extraction worker that held it ran
+ * out of its heap and the file was dropped so that the rest of the run could go on.
+ */
+export type SkipReason = "binary" | "too_large" | "unreadable" | "extract_failed" | "too_large_to_index" | "out_of_memory";
+
+/**
+ * Per-file work budget. Memory of a parse is native (tree-sitter keeps ~110 bytes per syntax node,
+ * a node per ~3 bytes of minified code) and extraction's heap grows with the nodes it visits, so
+ * one very large file can cost gigabytes whatever the worker's heap limit. Defaults admit any file
+ * under the default --max-file-size (a 3.9 MB minified bundle is 1.26 M nodes).
+ */
+export const PARSE_BYTES_BUDGET = Number(process.env.MAGELLAN_MAX_PARSE_BYTES) || 8 * 1024 * 1024;
+export const PARSE_NODES_BUDGET = Number(process.env.MAGELLAN_MAX_PARSE_NODES) || 3_000_000;
 
 export type FileOutcome =
   | { kind: "unchanged"; rel: string; hash: string; size: number; mtime_ms: number }
@@ -40,6 +54,9 @@ export function processFile(task: FileTask): FileOutcome {
     if (size > task.maxBytes) {
       return { kind: "skipped", rel: task.rel, reason: "too_large", detail: `${size} bytes > limit ${task.maxBytes}` };
     }
+    if (size > PARSE_BYTES_BUDGET) {
+      return { kind: "skipped", rel: task.rel, reason: "too_large_to_index", detail: `${size} bytes > the per-file parse budget of ${PARSE_BYTES_BUDGET} bytes (MAGELLAN_MAX_PARSE_BYTES)` };
+    }
     bytes = readFileSync(task.abs);
   } catch (e) {
     return { kind: "skipped", rel: task.rel, reason: "unreadable", detail: (e as Error).message };
@@ -55,8 +72,12 @@ export function processFile(task: FileTask): FileOutcome {
     const tree = parse(language, maskForParse(language, decoded.text));
     let rows;
     try {
+      const nodes = tree.rootNode.descendantCount;
+      if (nodes > PARSE_NODES_BUDGET) {
+        return { kind: "skipped", rel: task.rel, reason: "too_large_to_index", detail: `${nodes} syntax nodes > the per-file budget of ${PARSE_NODES_BUDGET} (MAGELLAN_MAX_PARSE_NODES)` };
+      }
       rows = toRows(task.rel, task.rootName, extractFromTree(language, tree, decoded), bytes);
-      rows.deps = extractDeps(language, tree);
+      rows.deps = extractDeps(language, tree, decoded.text);
     } finally {
       (tree as unknown as { delete?: () => void }).delete?.();
     }

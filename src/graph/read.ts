@@ -240,6 +240,14 @@ export function refsTo(db: DB, symbolIds: string[], names: string[], limit: numb
  * References named like the symbols that no symbol could be tied to (resolution 'unresolved'),
  * in path order: the part of "who uses it" the graph cannot answer.
  */
+/** Every reference by one of these names that was tied to some symbol or to candidates (any label but unresolved). */
+export function resolvedNamed(db: DB, names: string[], kinds?: string[]): RefRecord[] {
+  const st = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution != 'unresolved' ORDER BY f.path, r.byte_start`);
+  const out: RefRecord[] = [];
+  for (const n of new Set(names)) for (const r of st.all(n) as RefRecord[]) if (!kinds || kinds.includes(r.kind)) out.push(r);
+  return out;
+}
+
 export function unresolvedNamed(db: DB, names: string[], kinds?: string[]): RefRecord[] {
   const st = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'unresolved' ORDER BY f.path, r.byte_start`);
   const out: RefRecord[] = [];

@@ -7,6 +7,7 @@
  */
 import { createRequire } from "node:module";
 import type * as WorkerThreads from "node:worker_threads";
+import { WORKER_YOUNG_MB } from "./pool.js";
 
 export interface ResolveBatch {
   batch: number;
@@ -42,7 +43,7 @@ export async function resolveInWorkers(
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
   const url = new URL("./resolve-worker.js", import.meta.url);
   const n = Math.max(1, Math.min(threads, count));
-  const workers = Array.from({ length: n }, () => new Worker(url, { workerData: { dbPath, root } }));
+  const workers = Array.from({ length: n }, () => new Worker(url, { workerData: { dbPath, root }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } }));
   const ready = new Map<number, ResolvedBatch>();
   let next = 0;
   let delivered = 0;

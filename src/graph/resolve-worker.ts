@@ -10,6 +10,8 @@ import type { ResolveBatch, ResolvedBatch } from "./resolve-pool.js";
 
 const { dbPath, root } = workerData as { dbPath: string; root: string };
 const db = openDb(dbPath, { write: false });
+// After the one scan of preload() it reads a few rows per file by index: a small page cache does.
+db.pragma("cache_size = -8000");
 const resolver = new Resolver(db, root);
 resolver.preload();
 

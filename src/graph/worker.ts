@@ -8,21 +8,30 @@ import { type FileTask, processFile } from "./process-file.js";
  * worker that always has its next message waiting drains its port without ever reaching that
  * phase, so the native trees of every file piled up (hundreds of MB on a large repository).
  */
-const queue: { chunk: number; tasks: FileTask[] }[] = [];
+const queue: Job[] = [];
+
+/** Files `idx` of chunk `chunk`; each answer names its file, so that if this worker dies the pool knows which file it died on. */
+interface Job {
+  chunk: number;
+  idx: number[];
+  tasks: FileTask[];
+}
 let scheduled = false;
 
 function drain(): void {
   scheduled = false;
   const job = queue.shift();
   if (!job) return;
-  parentPort?.postMessage({ chunk: job.chunk, outs: job.tasks.map((t) => processFile(t)) });
+  job.tasks.forEach((t, k) => {
+    parentPort?.postMessage({ chunk: job.chunk, i: job.idx[k], out: processFile(t), last: k === job.tasks.length - 1 });
+  });
   if (queue.length > 0) {
     scheduled = true;
     setImmediate(drain);
   }
 }
 
-parentPort?.on("message", (job: { chunk: number; tasks: FileTask[] }) => {
+parentPort?.on("message", (job: Job) => {
   queue.push(job);
   if (!scheduled) {
     scheduled = true;

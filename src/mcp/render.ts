@@ -5,7 +5,7 @@
  */
 type Rec = Record<string, unknown>;
 
-const LIST_KEYS = ["matches", "references", "symbols", "nodes", "counts", "documents"];
+const LIST_KEYS = ["matches", "references", "symbols", "nodes", "counts", "documents", "operations", "diagnostics"];
 const MAX_LINE = 200;
 
 function str(v: unknown): string | undefined {
@@ -31,7 +31,7 @@ function itemLine(item: unknown): string {
   const r = item as Rec;
   const parts = [where(r)];
   const kind = str(r.kind) ?? str(r.reference_kind) ?? str(r.type);
-  const name = str(r.name) ?? str(r.referenced_symbol) ?? str(r.selector) ?? str(r.display_fqn);
+  const name = str(r.name) ?? str(r.referenced_symbol) ?? str(r.selector) ?? str(r.display_fqn) ?? str(r.operation_id);
   if (kind) parts.push(kind);
   if (name) parts.push(name);
   if (r.caller !== undefined) parts.push(`in ${str(r.caller)}`);
@@ -49,7 +49,10 @@ export function renderText(env: Rec): string {
   lines.push(`${head}${status ? `: ${status}` : ""}${message ? ` — ${oneLine(message)}` : ""}${env.partial === true ? " (partial)" : ""}`);
   for (const d of (env.diagnostics as Rec[] | undefined) ?? []) lines.push(`${str(d.level)} ${str(d.code)}: ${oneLine(str(d.message) ?? "")}`);
   for (const e of (env.errors as Rec[] | undefined) ?? []) lines.push(`error ${str(e.code)}: ${oneLine(str(e.message) ?? "")}`);
-  const data = env.data as Rec | null | undefined;
+  const err = env.error as Rec | undefined;
+  if (err && typeof err === "object") lines.push(`error ${str(err.code)}${err.remediation ? ` — remediation: ${oneLine(str(err.remediation) ?? "")}` : ""}`);
+  // A writer's result holds its list (splice log's operations) where a query has data.
+  const data = (env.data ?? (Array.isArray((env.result as Rec | undefined)?.operations) ? env.result : undefined)) as Rec | null | undefined;
   if (data && typeof data === "object") {
     const key = LIST_KEYS.find((k) => Array.isArray(data[k]));
     if (key) {

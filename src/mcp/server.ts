@@ -80,8 +80,8 @@ function inside(root: string, p: string): boolean {
 
 /**
  * What tools/list need not repeat (its whole answer must stay small, see docs/mcp.md): JSON
- * Schema's bound of a safe integer, and `additionalProperties: false` (unknown arguments are
- * still refused, with a message naming them).
+ * Schema's bound of a safe integer, `additionalProperties: false` (unknown arguments are
+ * still refused, with a message naming them), and the type beside a `const`.
  */
 function compact(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(compact);
@@ -89,6 +89,7 @@ function compact(v: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
     if (k === "$schema" || (k === "maximum" && x === Number.MAX_SAFE_INTEGER) || (k === "additionalProperties" && x === false)) continue;
+    if (k === "type" && "const" in (v as Record<string, unknown>)) continue;
     out[k] = compact(x);
   }
   return out;
@@ -139,16 +140,17 @@ function page(
   budget: number,
   hash: string,
 ): { cursor?: string; page?: { list: string; offset: number; returned: number } } {
-  const data = env.data as Record<string, unknown> | null | undefined;
+  const where = spec.list?.in ?? "data";
+  const data = env[where] as Record<string, unknown> | null | undefined;
   if (!spec.list || !data || typeof data !== "object") return {};
   const key = spec.list.keys.find((k) => Array.isArray(data[k]));
   if (!key) return {};
   const items = data[key] as unknown[];
-  const overhead = tokensOf({ ...env, data: { ...data, [key]: [] } }) + 40;
+  const overhead = tokensOf({ ...env, [where]: { ...data, [key]: [] } }) + 40;
   const n = fitItems(items, offset, budget, overhead);
   data[key] = items.slice(offset, offset + n);
   const next = offset + n;
-  const info = { list: `data.${key}`, offset, returned: n };
+  const info = { list: `${where}.${key}`, offset, returned: n };
   if (next >= items.length) {
     if (offset > 0) env.partial = false;
     return { page: info };

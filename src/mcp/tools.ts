@@ -19,10 +19,15 @@ import {
   LlmtransformInput,
   MagellanCallsInput,
   MagellanFindInput,
+  MagellanImpactDiagnosticsInput,
+  MagellanImpactInput,
   MagellanIndexInput,
   MagellanRefsInput,
   MdselIndexInput,
   MdselSelectInput,
+  SpliceInput,
+  SpliceLogInput,
+  SpliceUndoInput,
 } from "../contract/tools/requests.js";
 import { SCHEMA_VERSION } from "../contract/version.js";
 import { extractFacts } from "../lang/extract.js";
@@ -40,9 +45,13 @@ import { search as textSearch } from "../tools/llmsearch/search.js";
 import { buildRequest } from "../tools/llmtransform/request.js";
 import { transform } from "../tools/llmtransform/transform.js";
 import { index as magellanIndex } from "../tools/magellan/index.js";
+import { impact, impactDiagnosticsQuery } from "../tools/magellan/impact-query.js";
 import { find, refs, status } from "../tools/magellan/queries.js";
 import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
 import { selectCommand } from "../tools/mdsel/select-command.js";
+import { TOOL as SPLICE } from "../tools/splice/codes.js";
+import { runLog, runMutation, runUndo, type SpliceOutcome } from "../tools/splice/run.js";
+import { DIAG_LIMIT } from "../tools/codeintel/impact.js";
 import { outcomeDiagnostics } from "../cli/magellan-codeintel.js";
 import type { ValidationSession } from "../validate/index.js";
 
@@ -68,8 +77,8 @@ export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
   input: S;
   /** The envelope of a ToolError thrown by `run`. */
   kind: { tool: string; envelope: EnvelopeKind };
-  /** A listing tool: its items are `data[key]` (the first key present), paged by max_tokens. */
-  list?: { keys: string[]; minItemTokens: number };
+  /** A listing tool: its items are `data[key]` (`result[key]` for an operation), paged by max_tokens. */
+  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result" };
   /** Takes large content (writers); others refuse arguments over the small cap. */
   large?: boolean;
   run(args: z.infer<S>, ctx: CallContext): Promise<ToolAnswer>;
@@ -89,18 +98,27 @@ function answer(tool: string, command: string, a: { data: unknown; diagnostics: 
 }
 
 const MAGELLAN = { tool: "magellan", envelope: { kind: "query", command: "find" } } as const;
+const IMPACT = { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "impact" } } as const;
 
 function loc(ctx: CallContext): { root: string; cwd: string } {
   return { root: ctx.root, cwd: ctx.root };
 }
 
-/** callers / callees: `refs` in / out, keeping the call edges only. */
+/**
+ * callers / callees: `refs` in / out over call edges only, so that the answer's gap report
+ * (unresolved calls, coverage) is about calls too.
+ */
 async function calls(direction: "in" | "out", args: z.infer<typeof MagellanCallsInput>, ctx: CallContext): Promise<ToolAnswer> {
-  const a = refs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, limit: 1_000_000 });
-  const all = (a.data.references as { reference_kind?: string }[]).filter((r) => r.reference_kind === "call");
-  a.data.references = all.slice(0, ctx.limit);
-  a.data.count = all.length;
-  return answer("magellan", "refs", { ...a, partial: all.length > ctx.limit });
+  return answer(
+    "magellan",
+    "refs",
+    refs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }),
+  );
+}
+
+/** splice's OperationResult, as src/cli/splice.ts prints it. */
+function spliceAnswer(o: SpliceOutcome): ToolAnswer {
+  return ok(operationEnvelope(SPLICE, o.operationType, o.status, o.message, { workspace: o.workspace, result: o.result, error: o.error, diagnostics: o.diagnostics }), o.status === "error");
 }
 
 /** mdsel's own envelope (seed 05), as src/cli/mdsel.ts prints it. */
@@ -129,7 +147,7 @@ function tool<S extends z.ZodObject>(spec: McpToolSpec<S>): McpToolSpec {
 export const TOOLS: McpToolSpec[] = [
   tool({
     name: "magellan_find",
-    description: "Find where a symbol (function, class, method, type...) is defined, by name or symbol_id. Use before reading or editing code you know by name.",
+    description: "Find where a symbol is defined. Use before reading or editing code you know by name.",
     input: MagellanFindInput,
     kind: MAGELLAN,
     list: { keys: ["matches"], minItemTokens: 60 },
@@ -142,7 +160,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_refs",
-    description: "List every reference to a symbol (direction in) or made from it (out). Use before changing a symbol's name or signature.",
+    description: "References to a symbol (in) or made from it (out). Use before changing its name or signature.",
     input: MagellanRefsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
     list: { keys: ["references"], minItemTokens: 50 },
@@ -155,7 +173,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_callers",
-    description: "List the call sites of a function or method. Use to see who is affected by a change to it.",
+    description: "Call sites of a function. Use to see who a change to it affects.",
     input: MagellanCallsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
     list: { keys: ["references"], minItemTokens: 50 },
@@ -163,7 +181,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_callees",
-    description: "List the calls made from inside a function or method. Use to understand what it depends on.",
+    description: "Calls made from a function. Use to see what it depends on.",
     input: MagellanCallsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
     list: { keys: ["references"], minItemTokens: 50 },
@@ -171,7 +189,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_symbols",
-    description: "List the symbols one file defines, with ranges. Use to get a file's outline without reading it.",
+    description: "A file's symbols with ranges. Use for its outline without reading it.",
     input: FileInput,
     kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "symbols" } },
     list: { keys: ["symbols"], minItemTokens: 30 },
@@ -182,7 +200,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_ast",
-    description: "Return a file's syntax tree nodes (kind, range, name). Use when you need exact node kinds for llmastsearch queries.",
+    description: "A file's syntax nodes. Use to learn node kinds for llmastsearch queries.",
     input: FileInput,
     kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "ast" } },
     list: { keys: ["nodes"], minItemTokens: 25 },
@@ -193,21 +211,42 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_status",
-    description: "Show the code index's counts, freshness and stale files. Use when symbol answers look missing or out of date.",
+    description: "Index counts and stale files. Use when symbol answers look missing or stale.",
     input: EmptyInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "status" } },
     run: async (_a, ctx) => answer("magellan", "status", status(loc(ctx))),
   }),
   tool({
     name: "magellan_index",
-    description: "Build or refresh the code index (incremental). Use once before the magellan_* tools, and after many files changed.",
+    description: "Build/refresh the code index. Use once before magellan_* tools, and after many changes.",
     input: MagellanIndexInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "index" } },
     run: async (a, ctx) => answer("magellan", "index", await magellanIndex({ ...loc(ctx), rebuild: Boolean(a.rebuild) })),
   }),
   tool({
+    name: "magellan_impact",
+    description: "Which files a file imports and is imported by, or which files changes since a git rev reach. Use to scope a change or pick tests.",
+    input: MagellanImpactInput,
+    kind: IMPACT,
+    run: async (a, ctx) =>
+      answer(
+        CODEINTEL_TOOL,
+        "impact",
+        impact({ ...loc(ctx), file: a.file, affectedSince: a.affected_since, direction: a.direction, maxDepth: a.max_depth, maxEdges: a.max_edges, edgeTypes: a.edge_types }),
+      ),
+  }),
+  tool({
+    name: "magellan_impact_diagnostics",
+    description: "Files whose imports could not be resolved. Use when magellan_impact looks incomplete.",
+    input: MagellanImpactDiagnosticsInput,
+    kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "impact-diagnostics" } },
+    list: { keys: ["diagnostics"], minItemTokens: 30 },
+    run: async (a, ctx) =>
+      answer(CODEINTEL_TOOL, "impact-diagnostics", impactDiagnosticsQuery({ ...loc(ctx), file: a.file, limit: Math.min(ctx.limit, DIAG_LIMIT.max) })),
+  }),
+  tool({
     name: "llmsearch",
-    description: "Regex/literal text search over the workspace (like ripgrep) with exact byte spans. Use for strings, comments, config, or any text.",
+    description: "Regex/literal text search (like ripgrep). Use for strings, comments, config, any text.",
     input: LlmsearchInput,
     kind: { tool: "llmsearch", envelope: { kind: "query", command: "search" } },
     list: { keys: ["matches", "counts"], minItemTokens: 50 },
@@ -234,7 +273,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "llmastsearch",
-    description: "Structural code search with a tree-sitter query. Use to find code by shape (all classes, calls of f with 2 args) rather than by text.",
+    description: "Tree-sitter query search. Use to find code by shape rather than by text.",
     input: LlmastsearchInput,
     kind: { tool: "llmastsearch", envelope: { kind: "query", command: "search" } },
     list: { keys: ["matches"], minItemTokens: 60 },
@@ -267,7 +306,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "llmtransform",
-    description: "Apply byte-range edits to one file, checked against the file's sha256 so stale edits are refused. Use for precise edits of existing files.",
+    description: "Byte-range edits of one file, refused if its sha256 changed. Use for precise small edits.",
     input: LlmtransformInput,
     kind: { tool: "llmtransform", envelope: { kind: "operation", operationType: "edit" } },
     large: true,
@@ -288,7 +327,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "llmfilewrite",
-    description: "Create (or overwrite) a source file only if it parses and type-checks. Use instead of writing new code files directly.",
+    description: "Create/overwrite a file only if it parses and type-checks. Use instead of writing code files directly.",
     input: LlmfilewriteInput,
     kind: { tool: "llmfilewrite", envelope: { kind: "operation", operationType: "create" } },
     large: true,
@@ -312,8 +351,31 @@ export const TOOLS: McpToolSpec[] = [
     },
   }),
   tool({
+    name: "splice",
+    description: "Edit code by symbol (patch/insert/delete/rename), exact text, or across files; type-checked, all steps written or none. Use for multi-step or multi-file changes.",
+    input: SpliceInput,
+    kind: { tool: SPLICE, envelope: { kind: "operation", operationType: "batch" } },
+    large: true,
+    run: async (a, ctx) => spliceAnswer(await runMutation({ command: "batch", ...a, root: ctx.root }, { cwd: ctx.root, commandLine: `mcp splice (${a.steps.length} steps)` })),
+  }),
+  tool({
+    name: "splice_undo",
+    description: "Restore the files of a splice operation (default: the last one).",
+    input: SpliceUndoInput,
+    kind: { tool: SPLICE, envelope: { kind: "operation", operationType: "undo" } },
+    run: async (a, ctx) => spliceAnswer(await runUndo({ ...a, root: ctx.root }, { cwd: ctx.root })),
+  }),
+  tool({
+    name: "splice_log",
+    description: "List splice operations, newest first, with ids for splice_undo.",
+    input: SpliceLogInput,
+    kind: { tool: SPLICE, envelope: { kind: "operation", operationType: "log" } },
+    list: { keys: ["operations"], minItemTokens: 40, in: "result" },
+    run: async (_a, ctx) => spliceAnswer(runLog({ root: ctx.root, limit: ctx.limit }, { cwd: ctx.root })),
+  }),
+  tool({
     name: "mdsel_index",
-    description: "Outline Markdown files: headings, sections, blocks with selectors and word counts. Use before reading long docs.",
+    description: "Outline Markdown files with selectors. Use before reading long docs.",
     input: MdselIndexInput,
     kind: { tool: "mdsel", envelope: { kind: "query", command: "index" } },
     list: { keys: ["documents"], minItemTokens: 80 },
@@ -322,7 +384,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "mdsel_select",
-    description: "Read parts of Markdown files by selector (from mdsel_index). Use to read one section instead of the whole file.",
+    description: "Read Markdown by selector (from mdsel_index). Use to read one section, not the file.",
     input: MdselSelectInput,
     kind: { tool: "mdsel", envelope: { kind: "query", command: "select" } },
     list: { keys: ["matches"], minItemTokens: 40 },

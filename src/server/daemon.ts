@@ -65,6 +65,7 @@ export class Daemon {
   private stopping = false;
   private readonly logPath: string | undefined;
   private stopCheckers: () => void = () => undefined;
+  private stopRenameServers: () => Promise<void> = async () => undefined;
   private writers: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: DaemonOptions) {
@@ -88,6 +89,11 @@ export class Daemon {
     this.stopCheckers = shareValidationSessions();
     // Searches through the daemon reuse listings and contents (each checked by a fresh stat).
     enableWarmCache();
+    // splice's rename language servers (pyright, gopls, clangd) stay up between renames here,
+    // as the checkers do; a CLI process closes them after each rename so that it can exit.
+    const lsp = await import("../tools/splice/rename/lsp.js");
+    lsp.setLanguageServerReuse(true);
+    this.stopRenameServers = () => lsp.disposeLanguageServers();
     process.on("unhandledRejection", (e) => {
       if (!(e instanceof RequestExit)) this.log(`unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     });
@@ -343,6 +349,7 @@ export class Daemon {
     while (this.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await this.keeper.close().catch(() => undefined);
     this.stopCheckers();
+    await this.stopRenameServers().catch(() => undefined);
     process.exit(0);
   }
 }

@@ -331,7 +331,19 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
         else report.introduced.push({ ...d, pre_existing: false });
       }
     }
-    const unchecked = report.checkers.some((c) => c.status !== "ran");
+    // A file of no known language had no checker: the change is not "validated" for it.
+    const unknown = req.files.filter((f) => f.language === null && f.after !== null).map((f) => f.path);
+    if (unknown.length > 0) {
+      report.warnings.push({
+        level: "warning",
+        message: `unchecked: ${unknown.join(", ")} ${unknown.length === 1 ? "is" : "are"} of no language a checker knows, so ${unknown.length === 1 ? "it was" : "they were"} NOT checked`,
+        file: unknown[0] as string,
+        code: "checker.none_for_file_type",
+        source: "validate",
+        pre_existing: false,
+      });
+    }
+    const unchecked = unknown.length > 0 || report.checkers.some((c) => c.status !== "ran");
     if (report.introduced.some((d) => d.level === "error")) report.validation = "rejected";
     else if (unchecked) report.validation = req.requireChecker ? "rejected" : "unchecked";
     return report;

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { AffectedPayloadSchema, ImpactDiagnosticsPayloadSchema, ImpactGraphPayloadSchema, ImpactGraphStoreSchema } from "../../src/contract/tools/impact.js";
 import { queryResponseSchema, QueryErrorResponseSchema } from "../../src/contract/schema.js";
+import Database from "better-sqlite3";
 import { z } from "zod";
 import { REPO_ROOT, runTool, tempDir } from "../support/run.js";
 
@@ -102,6 +103,23 @@ describe("magellan impact CLI", () => {
     writeFileSync(join(root, "newer.json"), JSON.stringify({ ...store, schema: { name: "docdex.impact_graph", version: 3, compatible: { min: 2, max: 3 } } }));
     const newer = await runTool("magellan", ["impact", "--root", root, "--snapshot", "newer.json", "--file", "src/acme/core.py"], { schema: IMPACT });
     assert.equal(newer.code, 0);
+  });
+
+  it("an index of schema 2 is migrated: impact says to reindex (E193) until the next index run re-reads every file", async () => {
+    const dir = tempDir("impact-migrate-");
+    cpSync(join(FIXTURES, "go-work"), dir, { recursive: true });
+    assert.equal((await runTool("magellan", ["index", "--root", dir])).code, 0);
+    const db = new Database(join(dir, ".magellan", "code.db"));
+    db.exec("DROP TABLE impact_edges; DROP TABLE deps; DELETE FROM meta WHERE key LIKE 'impact%'");
+    db.pragma("user_version = 2");
+    db.close();
+    const before = await runTool("magellan", ["impact", "--root", dir, "--file", "server/main.go"], { schema: QueryErrorResponseSchema });
+    assert.equal(before.code, 1);
+    assert.equal((before.json as Env<{ code: string }>).data.code, "MAGELLAN_E193");
+    const re = await runTool("magellan", ["index", "--root", dir]);
+    assert.equal((re.json as Env<{ files_indexed: number }>).data.files_indexed, 5, "every file re-read");
+    const after = (await runTool("magellan", ["impact", "--root", dir, "--file", "server/main.go"], { schema: IMPACT })).json as Env<{ outbound: string[] }>;
+    assert.deepEqual(after.data.outbound, ["api/types/more.go", "api/types/types.go", "server/internal/db/db.go"]);
   });
 
   it("--affected-since REV: changed files (working tree included) and what reaches them through the reverse graph, tests apart", async () => {

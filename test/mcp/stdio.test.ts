@@ -31,7 +31,7 @@ describe("llmtools mcp (stdio)", () => {
   it("lists one tool per capability in at most 12,000 characters of JSON", async () => {
     const list = await client.listTools();
     const names = list.tools.map((t) => t.name).sort();
-    for (const n of ["llmastsearch", "llmfilewrite", "llmsearch", "llmtransform", "magellan_callees", "magellan_callers", "magellan_find", "magellan_refs", "magellan_status", "mdsel_index", "mdsel_select"]) {
+    for (const n of ["llmastsearch", "llmfilewrite", "llmsearch", "llmtransform", "magellan_callees", "magellan_callers", "magellan_find", "magellan_impact", "magellan_impact_diagnostics", "magellan_refs", "magellan_status", "mdsel_index", "mdsel_select", "splice", "splice_log", "splice_undo"]) {
       assert.ok(names.includes(n), `missing ${n}`);
     }
     const size = JSON.stringify({ jsonrpc: "2.0", id: 1, result: list }).length;

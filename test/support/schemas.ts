@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { QueryErrorResponseSchema } from "../../src/contract/schema.js";
 import { LlmfilewriteResponseSchema } from "../../src/contract/tools/llmfilewrite.js";
 import { LlmtransformResponseSchema } from "../../src/contract/tools/llmtransform.js";
+import { SpliceResponseSchema } from "../../src/contract/tools/splice.js";
 import { mdselSchema } from "../mdsel/pick.js";
 import { LlmastsearchResponseSchema } from "../../src/contract/tools/llmastsearch.js";
 import { codeintelPicker } from "../codeintel/pick.js";
@@ -31,6 +32,7 @@ const registry: Record<string, Picker> = {
   // llmtools daemon start|stop|status (src/server/commands.ts) print envelopes; mcp speaks MCP,
   // and usage errors are query error envelopes.
   llmtools: queryPicker(() => DaemonResponseSchema),
+  splice: () => SpliceResponseSchema,
 };
 
 export function schemaFor(tool: string, args: string[], exitCode: number): z.ZodType {

@@ -259,3 +259,19 @@ describe("validateChange: Java, the classes using a changed class are compiled w
     assert.equal(fine.validation, "validated", JSON.stringify(fine));
   });
 });
+
+describe("validateChange: a file no checker knows", () => {
+  it("is never 'validated': a change touching it is unchecked with a warning naming it; requireChecker rejects it", async () => {
+    const root = tempDir("validate-none-");
+    made.push(root);
+    const files: ChangeFileInput[] = [{ path: "notes.txt", language: null, before: null, after: bytes("plain words\n") }];
+    const r = await validateChange({ root, files, session: shared });
+    assert.equal(r.validation, "unchecked");
+    assert.ok(r.warnings.some((w) => w.code === "checker.none_for_file_type" && w.file === "notes.txt"), JSON.stringify(r.warnings));
+    const strict = await validateChange({ root, files, session: shared, requireChecker: true });
+    assert.equal(strict.validation, "rejected");
+    // Deleting such a file needs no checker.
+    const gone = await validateChange({ root, files: [{ path: "notes.txt", language: null, before: bytes("plain words\n"), after: null }], session: shared });
+    assert.equal(gone.validation, "validated");
+  });
+});

@@ -35,7 +35,8 @@ export const MagellanSymbolMatchSchema = SymbolMatchSchema.extend({
   ...rich,
 }).strict();
 
-export const ResolutionSchema = z.enum(["exact", "imported", "heuristic", "ambiguous", "unresolved"]);
+/** How a reference was tied to its target: `compiler` when the TypeScript language service said so (--precise). */
+export const ResolutionSchema = z.enum(["compiler", "exact", "imported", "heuristic", "ambiguous", "unresolved"]);
 
 export const MagellanReferenceMatchSchema = ReferenceMatchSchema.extend({
   resolution: ResolutionSchema,
@@ -142,6 +143,8 @@ export const RefsResponseSchema = z
       .strict(),
     /** resolved / (resolved + ambiguous + unresolved): how much of the question the answer covers. */
     coverage: z.object({ resolved: uint, ambiguous: uint, unresolved: uint, ratio: z.number().min(0).max(1) }).strict(),
+    /** --precise: references asked of the TypeScript language service, and what it said. */
+    precise: z.object({ asked: uint, compiler: uint, rejected: uint, external: uint, no_answer: uint }).strict().optional(),
   })
   .strict();
 
@@ -249,6 +252,106 @@ export const ExportRecordSchema = z.union([
   CollisionExportSchema.extend({ type: z.literal("Collision") }).strict(),
 ]);
 
+/** A symbol in a graph answer. */
+const GraphSymbolSchema = z.object({ symbol_id: hex16, name: z.string(), kind: z.string(), display_fqn: z.string(), span: SpanSchema }).strict();
+const EvidenceLabelSchema = z.enum(["compiler", "exact", "imported", "heuristic"]);
+const countsBy = z.partialRecord(EvidenceLabelSchema, uint);
+/** What an answer's edges rest on: counts by resolution label, and (when listed) each edge. */
+const GraphEvidenceSchema = z
+  .object({
+    by_resolution: countsBy,
+    edge_count: uint,
+    edges: z
+      .array(z.object({ from: z.string(), to: z.string(), count: uint, resolution: countsBy, kinds: z.record(z.string(), uint) }).strict())
+      .optional(),
+  })
+  .strict();
+const GapReasonSchema = z.enum(["unresolved_import", "dynamic_receiver", "ambiguous_candidates", "no_definition_in_reach"]);
+/** The references an answer could not follow: count by reason, samples with exact spans. */
+const GraphGapSchema = z
+  .object({
+    count: uint,
+    by_reason: z.partialRecord(GapReasonSchema, uint),
+    samples: z.array(
+      z.union([
+        z
+          .object({ span: SpanSchema, name: z.string(), reference_kind: z.string(), reason: GapReasonSchema, qualifier: z.string().optional(), caller: z.string().optional() })
+          .strict(),
+        z.object({ file_path: z.string(), line: uint, text: z.string(), reason: z.literal("unresolved_import") }).strict(),
+      ]),
+    ),
+  })
+  .strict();
+const EdgeSetSchema = z.enum(["call", "all"]);
+
+export const ReachResponseSchema = z
+  .object({
+    symbol: GraphSymbolSchema,
+    direction: z.enum(["forward", "backward"]),
+    edges: EdgeSetSchema,
+    count: uint,
+    symbols: z.array(GraphSymbolSchema.extend({ depth: uint }).strict()),
+    evidence: GraphEvidenceSchema,
+    unresolved: GraphGapSchema,
+    max_depth: uint.optional(),
+  })
+  .strict();
+
+export const DeadCodeResponseSchema = z
+  .object({
+    edges: EdgeSetSchema,
+    entries: z.object({ count: uint, by_rule: z.partialRecord(z.enum(["named", "test", "main", "exported", "framework", "top_level_reference"]), uint) }).strict(),
+    count: uint,
+    possibly_dynamic: uint,
+    /** unresolved_uses_of_name: unresolved references bearing its name (a dynamic call may reach it); referenced_by_unreachable: unreachable symbols that refer to it */
+    symbols: z.array(GraphSymbolSchema.extend({ unresolved_uses_of_name: uint, referenced_by_unreachable: uint }).strict()),
+    evidence: GraphEvidenceSchema,
+    unresolved: GraphGapSchema,
+  })
+  .strict();
+
+export const PathsResponseSchema = z
+  .object({
+    from: GraphSymbolSchema,
+    to: GraphSymbolSchema,
+    edges: EdgeSetSchema,
+    max_depth: uint,
+    max_paths: uint,
+    count: uint,
+    paths: z.array(z.object({ length: uint, symbols: z.array(GraphSymbolSchema) }).strict()),
+    evidence: GraphEvidenceSchema,
+    unresolved: GraphGapSchema,
+  })
+  .strict();
+
+const GraphMemberSchema = z.union([GraphSymbolSchema, z.object({ file_path: z.string() }).strict()]);
+
+export const CyclesResponseSchema = z
+  .object({
+    level: z.enum(["file", "symbol"]),
+    count: uint,
+    cycles: z.array(z.object({ size: uint, members: z.array(GraphMemberSchema) }).strict()),
+    evidence: GraphEvidenceSchema,
+    unresolved: GraphGapSchema,
+    edges: EdgeSetSchema.optional(),
+  })
+  .strict();
+
+export const CondenseResponseSchema = z
+  .object({
+    level: z.enum(["file", "symbol"]),
+    node_count: uint,
+    count: uint,
+    cyclic_count: uint,
+    /** members: file paths (file level) or symbol_ids (symbol level) */
+    components: z.array(z.object({ id: uint, size: uint, cyclic: z.boolean(), members: z.array(z.string()) }).strict()),
+    edges: z.array(z.object({ from: uint, to: uint, edge_count: uint }).strict()),
+    evidence: GraphEvidenceSchema,
+    unresolved: GraphGapSchema,
+    edge_set: EdgeSetSchema.optional(),
+  })
+  .strict();
+
 /** data schema of each magellan subcommand that prints one envelope. */
 export const MAGELLAN_DATA: Record<string, z.ZodType> = {
   index: IndexResponseSchema,
@@ -263,6 +366,12 @@ export const MAGELLAN_DATA: Record<string, z.ZodType> = {
   collisions: CollisionsResponseSchema,
   export: z.union([GraphExportSchema, ExportSummarySchema]),
   watch: WatchEventSchema,
+  reachable: ReachResponseSchema,
+  slice: ReachResponseSchema,
+  "dead-code": DeadCodeResponseSchema,
+  cycles: CyclesResponseSchema,
+  condense: CondenseResponseSchema,
+  paths: PathsResponseSchema,
 };
 
 export const schemas: Record<string, z.ZodType> = Object.fromEntries(

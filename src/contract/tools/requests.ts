@@ -9,14 +9,15 @@
  */
 import { z } from "zod";
 import { LlmtransformEditSchema } from "./llmtransform.js";
+import { BatchRequestSchema, LogRequestSchema, UndoRequestSchema } from "./splice.js";
 
-const paths = z.array(z.string()).describe("files/dirs inside the root (default: whole root)");
+const paths = z.array(z.string()).describe("files/dirs (default: the root)");
 const globs = z.array(z.string()).describe("gitignore-style globs; '!glob' excludes");
 const symbolKey = {
-  name: z.string().optional().describe("symbol name (Mux.ServeHTTP style qualified names work)"),
-  symbol_id: z.string().optional().describe("symbol_id from an earlier answer"),
-  path: z.string().optional().describe("only definitions in this file/folder"),
-  kind: z.string().optional().describe("only this kind (function, class, method, ...)"),
+  name: z.string().optional().describe("or Qualified.name"),
+  symbol_id: z.string().optional().describe("from an earlier answer"),
+  path: z.string().optional().describe("file/folder filter"),
+  kind: z.string().optional().describe("function, class, method..."),
 };
 
 export const MagellanFindInput = z
@@ -40,14 +41,14 @@ export const MagellanCallsInput = z.object(symbolKey).strict();
 export const FileInput = z.object({ file: z.string().describe("root-relative file") }).strict();
 
 export const MagellanIndexInput = z
-  .object({ rebuild: z.boolean().optional().describe("drop the index and rebuild from scratch") })
+  .object({ rebuild: z.boolean().optional().describe("from scratch") })
   .strict();
 
 export const EmptyInput = z.object({}).strict();
 
 export const LlmsearchInput = z
   .object({
-    pattern: z.string().describe("JavaScript regex (ripgrep syntax translated)"),
+    pattern: z.string().describe("regex (ripgrep syntax)"),
     fixed_strings: z.boolean().optional(),
     ignore_case: z.boolean().optional(),
     word: z.boolean().optional(),
@@ -88,7 +89,7 @@ export const LlmfilewriteInput = z
     content: z.string(),
     language: z.string().optional().describe("default: by extension"),
     overwrite: z.boolean().optional(),
-    expected_checksum: z.string().optional().describe("required checksum of the file replaced"),
+    expected_checksum: z.string().optional().describe("sha256 of the file replaced"),
     reject_on: z.enum(["error", "warning"]).optional(),
     timeout_seconds: z.number().positive().max(600).optional(),
     dry_run: z.boolean().optional(),
@@ -96,7 +97,7 @@ export const LlmfilewriteInput = z
   .strict();
 
 export const MdselIndexInput = z
-  .object({ files: z.array(z.string()).optional().describe("Markdown files (default: those at the root)") })
+  .object({ files: z.array(z.string()).optional().describe("default: the root's") })
   .strict();
 
 export const MdselSelectInput = z
@@ -106,13 +107,45 @@ export const MdselSelectInput = z
   })
   .strict();
 
+/**
+ * splice's batch request (./splice.ts) without `command` (the tool names it) and `root` (every
+ * MCP tool takes one): steps applied all together or not at all.
+ */
+export const SpliceInput = BatchRequestSchema.omit({ command: true, root: true }).extend({
+  expected_checksum: z.array(z.string()).optional().describe("FILE=sha256:<hex> preconditions"),
+});
+export const SpliceUndoInput = UndoRequestSchema.omit({ command: true, root: true });
+/** The log's `limit` is the page: max_tokens and cursor. */
+export const SpliceLogInput = LogRequestSchema.omit({ command: true, root: true, limit: true });
+
+/**
+ * `magellan impact`'s flags as a request: one file's graph, or what the changes since a
+ * revision reach (the CLI's --export writes a file and stays a CLI feature).
+ */
+export const MagellanImpactInput = z
+  .object({
+    file: z.string().optional().describe("root-relative file"),
+    affected_since: z.string().optional().describe("git rev, instead of file"),
+    direction: z.enum(["in", "out", "both"]).optional().describe("in: dependents; out: dependencies"),
+    max_depth: z.number().int().min(1).max(32).optional(),
+    max_edges: z.number().int().min(1).max(100_000).optional(),
+    edge_types: z.array(z.enum(["import", "include", "require"])).optional(),
+  })
+  .strict();
+
+export const MagellanImpactDiagnosticsInput = z.object({ file: z.string().optional().describe("only this file") }).strict();
+
 /** What every MCP tool takes besides its own fields: which root (default: the first). */
 export const CommonInput = {
   root: z.string().optional(),
 };
 
-/** What every listing tool takes: a token budget (default 4000) and the cursor of the previous page. */
+/**
+ * What every listing tool takes: a token budget (default 4000) and the cursor of the previous
+ * page (the server's instructions say how to use it, once rather than per tool).
+ */
 export const PagingInput = {
   max_tokens: z.number().int().min(200).max(100_000).optional(),
-  cursor: z.string().max(512).optional().describe("next page, from the last answer"),
+  // No length bound: a cursor this server did not issue is refused whatever its size.
+  cursor: z.string().optional(),
 };

@@ -36,7 +36,12 @@ export function indexDiagnostics(r: IndexResult): Diagnostic[] {
       code: s.reason === "binary" ? MAGELLAN_CODES.binary_file : s.reason === "too_large" ? MAGELLAN_CODES.file_too_large : MAGELLAN_CODES.file_skipped,
       message: `skipped ${s.path}: ${s.reason} (${s.detail})`,
       file: s.path,
-      remediation: s.reason === "too_large" ? "Raise --max-file-size to index it." : undefined,
+      remediation:
+        s.reason === "too_large"
+          ? "Raise --max-file-size to index it."
+          : s.reason === "too_large_to_index" || s.reason === "out_of_memory"
+            ? "The file is beyond what one extraction may cost (generated or minified code?); exclude it in .gitignore, or raise MAGELLAN_MAX_PARSE_BYTES / MAGELLAN_MAX_PARSE_NODES / MAGELLAN_WORKER_HEAP_MB if the memory is there."
+            : undefined,
     });
   }
   if (real.length > MAX_LISTED) {

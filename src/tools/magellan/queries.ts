@@ -21,6 +21,7 @@ import {
   nameSpanOf,
   refsFrom,
   refsTo,
+  resolvedNamed,
   spanOf,
   staleFiles,
   suggestNames,
@@ -82,7 +83,7 @@ function referenceMatch(r: RefRecord, question: string, rich: RichOptions, cache
   return m;
 }
 
-function unknownName(db: DB, name: string): ToolError {
+export function unknownName(db: DB, name: string): ToolError {
   const near = suggestNames(db, name);
   return new ToolError({
     code: MAGELLAN_CODES.symbol_not_found,
@@ -95,20 +96,20 @@ function unknownName(db: DB, name: string): ToolError {
 }
 
 /** A name written with its scopes (`A.b`, `a::B::c`, `pkg/mod.f`): the segments, last one apart. */
-function splitQualified(name: string): { last: string; segments: string[] } | undefined {
+export function splitQualified(name: string): { last: string; segments: string[] } | undefined {
   const segments = name.split(/::|\.|\/|#|->/).filter(Boolean);
   if (segments.length < 2) return undefined;
   return { last: segments[segments.length - 1] as string, segments };
 }
 
 /** Whether the segments are the tail of the fully qualified name, segment by segment. */
-function fqnEndsWith(fqn: string, segments: string[]): boolean {
+export function fqnEndsWith(fqn: string, segments: string[]): boolean {
   const parts = fqn.split(/::|\.|\//).filter(Boolean);
   if (parts.length < segments.length) return false;
   return segments.every((seg, i) => parts[parts.length - segments.length + i] === seg);
 }
 
-function unknownQualified(name: string, last: string, fqns: string[]): ToolError {
+export function unknownQualified(name: string, last: string, fqns: string[]): ToolError {
   const shown = [...new Set(fqns)].slice(0, 5);
   return new ToolError({
     code: MAGELLAN_CODES.symbol_not_found,
@@ -118,7 +119,7 @@ function unknownQualified(name: string, last: string, fqns: string[]): ToolError
   });
 }
 
-function unknownSymbolId(id: string): ToolError {
+export function unknownSymbolId(id: string): ToolError {
   return new ToolError({
     code: MAGELLAN_CODES.symbol_not_found,
     error: "symbol_not_found",
@@ -292,12 +293,105 @@ export interface RefsRequest extends Location, RichOptions {
   referenceKinds?: string[];
   /** How many unresolved references to show as samples (default 5). */
   gapSamples?: number;
+  /** --precise: the TypeScript language service for TS/JS references (given the root). */
+  precise?: (root: string) => PreciseResolver;
+}
+
+/** Where the identifier at a byte offset of a file goes, per a compiler (src/graph/precise). */
+export interface PreciseResolver {
+  refresh(): void;
+  definition(rel: string, byte: number): { path: string | undefined; byte: number; name: string } | undefined;
+}
+
+const PRECISE_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+
+/** The indexed symbol a definition position names: by its name's start, else the innermost of that name around it. */
+function symbolAt(db: DB, path: string, byte: number, name: string): string | undefined {
+  const exact = stmt(db, "SELECT s.symbol_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name_byte_start = ? ORDER BY s.byte_end - s.byte_start LIMIT 1")
+    .pluck()
+    .get(path, byte) as string | undefined;
+  if (exact) return exact;
+  return stmt(db, "SELECT s.symbol_id FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.name = ? AND s.byte_start <= ? AND s.byte_end >= ? ORDER BY s.byte_end - s.byte_start LIMIT 1")
+    .pluck()
+    .get(path, name, byte, byte) as string | undefined;
+}
+
+interface PreciseOutcome {
+  rows: RefRecord[];
+  gaps?: RefRecord[];
+  report: { asked: number; compiler: number; rejected: number; external: number; no_answer: number };
+}
+
+/**
+ * --precise: each reference in a TS/JS file is asked of the language service. A reference whose
+ * definition is one of the asked symbols (in) or an indexed symbol (out) gets that target and the
+ * label `compiler`; a listed reference the compiler sends elsewhere is dropped (in) and a gap the
+ * compiler ties elsewhere is no gap of this symbol. The others keep their labels.
+ */
+function applyPrecise(db: DB, root: string, req: RefsRequest, direction: "in" | "out", defs: SymbolRecord[], rows: RefRecord[]): PreciseOutcome {
+  const p = (req.precise as (root: string) => PreciseResolver)(root);
+  p.refresh();
+  const report = { asked: 0, compiler: 0, rejected: 0, external: 0, no_answer: 0 };
+  const target = (r: RefRecord): { sid?: string; external?: boolean } | undefined => {
+    report.asked++;
+    const d = p.definition(r.path, r.byte_start);
+    if (!d) {
+      report.no_answer++;
+      return undefined;
+    }
+    if (d.path === undefined) {
+      report.external++;
+      return { external: true };
+    }
+    const sid = symbolAt(db, d.path, d.byte, d.name);
+    if (!sid) report.no_answer++;
+    return sid ? { sid } : undefined;
+  };
+  const label = (r: RefRecord, sid: string): RefRecord => {
+    report.compiler++;
+    return { ...r, target_symbol_id: sid, resolution: "compiler", candidates: null, target_display_fqn: symbolById(db, sid)?.display_fqn ?? r.target_display_fqn };
+  };
+  if (direction === "out") {
+    return { rows: rows.map((r) => { if (!PRECISE_FILE.test(r.path)) return r; const t = target(r); return t?.sid ? label(r, t.sid) : r; }), report };
+  }
+  const mine = new Set(defs.map((d) => d.symbol_id));
+  const kept: RefRecord[] = [];
+  for (const r of rows) {
+    if (!PRECISE_FILE.test(r.path)) {
+      kept.push(r);
+      continue;
+    }
+    const t = target(r);
+    if (t?.sid && mine.has(t.sid)) kept.push(label(r, t.sid));
+    else if (t?.sid || t?.external) report.rejected++;
+    else kept.push(r);
+  }
+  const gaps: RefRecord[] = [];
+  for (const r of unresolvedNamed(db, defs.map((d) => d.name), req.referenceKinds)) {
+    if (!PRECISE_FILE.test(r.path)) {
+      gaps.push(r);
+      continue;
+    }
+    const t = target(r);
+    if (t?.sid && mine.has(t.sid)) kept.push(label(r, t.sid));
+    else if (!t) gaps.push(r);
+  }
+  // The resolver tied these to another symbol of the same name (a same-named duplicate, a
+  // wrong import guess): the compiler may tie them to this one.
+  const listed = new Set(rows.map((r) => r.id));
+  for (const r of resolvedNamed(db, defs.map((d) => d.name), req.referenceKinds)) {
+    if (listed.has(r.id) || !PRECISE_FILE.test(r.path) || (r.target_symbol_id !== null && mine.has(r.target_symbol_id))) continue;
+    const t = target(r);
+    if (t?.sid && mine.has(t.sid)) kept.push(label(r, t.sid));
+  }
+  kept.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.byte_start - b.byte_start));
+  return { rows: kept, gaps, report };
 }
 
 /** Why a reference could not be tied to a symbol, as far as the index can tell. */
 export type GapReason = "unresolved_import" | "dynamic_receiver" | "ambiguous_candidates" | "no_definition_in_reach";
 
-function gapReason(db: DB, r: RefRecord): GapReason {
+export function gapReason(db: DB, r: RefRecord): GapReason {
   if (r.resolution === "ambiguous") return "ambiguous_candidates";
   if (r.kind === "import") return "unresolved_import";
   if (r.qualifier) {
@@ -314,15 +408,15 @@ function gapReason(db: DB, r: RefRecord): GapReason {
  * symbol makes (out) and that the graph could not tie to any symbol, counted by reason, with
  * samples; and the coverage of the answer. An agent reads here that an answer is partial.
  */
-function gapReport(db: DB, direction: "in" | "out", defs: SymbolRecord[], listed: RefRecord[], req: RefsRequest): { report: Record<string, unknown>; count: number } {
-  const gaps =
+function gapReport(db: DB, direction: "in" | "out", defs: SymbolRecord[], listed: RefRecord[], req: RefsRequest, named?: RefRecord[]): { report: Record<string, unknown>; count: number } {
+  const gaps = named ?? (
     direction === "in"
       ? unresolvedNamed(
           db,
           defs.map((d) => d.name),
           req.referenceKinds,
         )
-      : listed.filter((r) => r.resolution === "unresolved" || r.resolution === "ambiguous");
+      : listed.filter((r) => r.resolution === "unresolved" || r.resolution === "ambiguous"));
   const byReason: Record<string, number> = {};
   const samples: Record<string, unknown>[] = [];
   const max = req.gapSamples ?? 5;
@@ -387,7 +481,12 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     }
     let rows = direction === "in" ? refsTo(db, ids, defs.map((d) => d.name), Number.MAX_SAFE_INTEGER) : refsFrom(db, ids, Number.MAX_SAFE_INTEGER);
     if (req.referenceKinds) rows = rows.filter((r) => (req.referenceKinds as string[]).includes(r.kind));
-    const gaps = gapReport(db, direction, defs, rows, req);
+    let precise: PreciseOutcome | undefined;
+    if (req.precise && defs.length > 0) {
+      precise = applyPrecise(db, root, req, direction, defs, rows);
+      rows = precise.rows;
+    }
+    const gaps = gapReport(db, direction, defs, rows, req, precise?.gaps);
     const partial = rows.length > limit;
     rows = rows.slice(0, limit);
     if (defs.length === 0) diagnostics.push(note(`symbols named '${req.name}' exist, but none matches the --path/--kind filter`));
@@ -424,6 +523,7 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     if (req.referenceKinds) data.reference_kinds = req.referenceKinds;
     data.count = rows.length;
     Object.assign(data, gaps.report);
+    if (precise) data.precise = precise.report;
     return { data, diagnostics, partial };
   });
 }

@@ -1,4 +1,6 @@
-; File-level dependencies for the impact graph (not symbol imports: see imports.scm).
+; File-level dependencies for the impact graph (not symbol imports: see imports.scm). For the
+; JavaScript family these patterns are the reference: src/lang/deps.ts finds the same dependencies
+; without a query pass when it has the text (test/impact/deps.test.ts checks that they agree).
 ;   @dep.static   a module specifier string of an import/export statement (@dep is the statement)
 ;   @dep.require  the first argument of require(...)
 ;   @dep.dynamic  the first argument of import(...)

@@ -1,0 +1,649 @@
+/**
+ * Graph algorithms as magellan commands: reachable, dead-code, cycles, paths, condense, slice.
+ * The symbol graph is loaded from the refs table (an edge per resolved reference made from inside
+ * a symbol), the file graph from impact_edges; the algorithms are src/graph/algorithms.ts. Every
+ * answer says what its edges rest on (resolution counts, per edge) and which references it could
+ * not follow (the gap report of refs/callers/callees, over the nodes it visited).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { ToolError } from "../../contract/errors.js";
+import type { Diagnostic, Span } from "../../contract/schema.js";
+import { type Adjacency, condense as condenseGraph, cyclic, reach, reverse, scc, simplePaths } from "../../graph/algorithms.js";
+import { MAGELLAN_CODES } from "../../graph/codes.js";
+import type { DB } from "../../graph/db.js";
+import type { Statement } from "better-sqlite3";
+import { type RefRecord, type SymbolRecord, findSymbols, spanOf, symbolById } from "../../graph/read.js";
+import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
+import { fqnEndsWith, gapReason, splitQualified, unknownName, unknownQualified } from "./queries.js";
+
+export type EdgeSet = "call" | "all";
+
+interface Node {
+  sid: string;
+  name: string;
+  kind: string;
+  kindNormalized: string;
+  fqn: string;
+  path: string;
+  language: string;
+  flags: string[];
+  parentSid: string | null;
+  prefixStart: number;
+  nameStart: number;
+  span: Span;
+}
+
+interface EdgeInfo {
+  count: number;
+  resolution: Record<string, number>;
+  kinds: Record<string, number>;
+}
+
+interface SymbolGraph {
+  nodes: Node[];
+  index: Map<string, number>;
+  out: Adjacency;
+  edges: Map<string, EdgeInfo>;
+  /** targets of resolved references made outside any symbol (module top level) */
+  topLevel: Map<number, EdgeInfo>;
+  edgeSet: EdgeSet;
+}
+
+/**
+ * The references the graph could not tie to one symbol, read on demand: every such call, and
+ * other references whose name some indexed symbol bears (a read of a parameter `x` is no gap).
+ */
+function gapQuery(db: DB, edgeSet: EdgeSet, where: string): Statement {
+  return db.prepare(
+    `SELECT r.id, r.file_id, f.path, r.name, r.kind, r.qualifier, r.caller_symbol_id, c.name AS caller_name, r.byte_start, r.byte_end, r.start_line, r.start_col,
+       r.end_line, r.end_col, r.target_symbol_id, NULL AS target_display_fqn, r.resolution, r.candidates
+     FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols c ON c.symbol_id = r.caller_symbol_id
+     WHERE ${where} AND r.resolution IN ('ambiguous', 'unresolved') ${edgeSet === "call" ? "AND r.kind = 'call'" : ""}
+       AND (r.kind = 'call' OR EXISTS (SELECT 1 FROM symbols s2 WHERE s2.name = r.name))`,
+  );
+}
+
+function byPosition(a: RefRecord, b: RefRecord): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : a.byte_start - b.byte_start;
+}
+
+function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
+  const rows = db
+    .prepare(
+      `SELECT s.symbol_id, s.name, s.kind, s.kind_normalized, s.display_fqn, f.path, s.language, s.flags, s.parent_symbol_id, s.name_byte_start,
+        s.byte_start, s.byte_end, s.start_line, s.start_col, s.end_line, s.end_col
+       FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.id`,
+    )
+    .all() as Record<string, unknown>[];
+  const nodes: Node[] = rows.map((r) => ({
+    sid: r.symbol_id as string,
+    name: r.name as string,
+    kind: r.kind as string,
+    kindNormalized: r.kind_normalized as string,
+    fqn: r.display_fqn as string,
+    path: r.path as string,
+    language: r.language as string,
+    flags: r.flags ? (r.flags as string).split(",") : [],
+    parentSid: (r.parent_symbol_id as string | null) ?? null,
+    prefixStart: r.byte_start as number,
+    nameStart: r.name_byte_start as number,
+    span: spanOf(r.path as string, r as never),
+  }));
+  const index = new Map(nodes.map((n, i) => [n.sid, i]));
+  const kindFilter = edgeSet === "call" ? "AND r.kind = 'call'" : "";
+  const refs = db
+    .prepare(
+      `SELECT r.caller_symbol_id AS c, r.target_symbol_id AS t, r.kind, r.resolution FROM refs r JOIN files f ON f.id = r.file_id
+       WHERE r.target_symbol_id IS NOT NULL AND r.resolution NOT IN ('ambiguous', 'unresolved') ${kindFilter} ORDER BY f.path, r.byte_start`,
+    )
+    .raw()
+    .all() as [string | null, string, string, string][];
+  const sets: Set<number>[] = nodes.map(() => new Set());
+  const edges = new Map<string, EdgeInfo>();
+  const topLevel = new Map<number, EdgeInfo>();
+  const bump = (e: EdgeInfo, kind: string, res: string): void => {
+    e.count++;
+    e.resolution[res] = (e.resolution[res] ?? 0) + 1;
+    e.kinds[kind] = (e.kinds[kind] ?? 0) + 1;
+  };
+  for (const [c, t, kind, res] of refs) {
+    const w = index.get(t);
+    if (w === undefined) continue;
+    if (c === null) {
+      let e = topLevel.get(w);
+      if (!e) topLevel.set(w, (e = { count: 0, resolution: {}, kinds: {} }));
+      bump(e, kind, res);
+      continue;
+    }
+    const v = index.get(c);
+    if (v === undefined) continue;
+    (sets[v] as Set<number>).add(w);
+    const key = `${v},${w}`;
+    let e = edges.get(key);
+    if (!e) edges.set(key, (e = { count: 0, resolution: {}, kinds: {} }));
+    bump(e, kind, res);
+  }
+  const out = sets.map((s) => [...s].sort((a, b) => a - b));
+  return { nodes, index, out, edges, topLevel, edgeSet };
+}
+
+function nodeOut(n: Node): Record<string, unknown> {
+  return { symbol_id: n.sid, name: n.name, kind: n.kind, display_fqn: n.fqn, span: n.span };
+}
+
+function ambiguous(spec: string, rows: SymbolRecord[]): ToolError {
+  const shown = rows.slice(0, 10).map((s) => `${s.display_fqn} (${s.kind}, ${s.path}:${s.start_line}, symbol_id ${s.symbol_id})`);
+  return new ToolError({
+    code: MAGELLAN_CODES.ambiguous_name,
+    error: "ambiguous_name",
+    message: `'${spec}' names ${rows.length} symbols: ${shown.join("; ")}${rows.length > shown.length ? "; ..." : ""}`,
+    remediation: `Pass one of their symbol_ids (e.g. ${rows[0]?.symbol_id}) or a qualified name (e.g. '${rows[0]?.display_fqn}').`,
+  });
+}
+
+/** A symbol named by symbol_id, qualified name or plain name; more than one is an error listing them. */
+export function resolveSymbol(db: DB, spec: string): SymbolRecord {
+  if (/^[0-9a-fA-F]{16}$/.test(spec)) {
+    const s = symbolById(db, spec.toLowerCase());
+    if (s) return s;
+  }
+  let rows = findSymbols(db, { name: spec, mode: "exact", limit: 1000 });
+  if (rows.length === 0) {
+    const q = splitQualified(spec);
+    if (q) {
+      const all = findSymbols(db, { name: q.last, mode: "exact", limit: 10_000 });
+      rows = all.filter((s) => fqnEndsWith(s.display_fqn, q.segments));
+      if (rows.length === 0 && all.length > 0) throw unknownQualified(spec, q.last, all.map((s) => s.display_fqn));
+    }
+  }
+  if (rows.length === 0) throw unknownName(db, spec);
+  if (rows.length > 1) throw ambiguous(spec, rows);
+  return rows[0] as SymbolRecord;
+}
+
+function usage(message: string, remediation: string): ToolError {
+  return new ToolError({ code: MAGELLAN_CODES.usage, error: "invalid_arguments", message, remediation, exitCode: 2 });
+}
+
+/** What the answer's edges rest on: counts by resolution label over the listed edges, and each edge. */
+function evidence(g: SymbolGraph, pairs: [number, number][], limit: number): { report: Record<string, unknown>; cut: boolean } {
+  const by: Record<string, number> = {};
+  const sorted = [...pairs].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const edges: Record<string, unknown>[] = [];
+  for (const [v, w] of sorted) {
+    const e = g.edges.get(`${v},${w}`);
+    if (!e) continue;
+    for (const [k, n] of Object.entries(e.resolution)) by[k] = (by[k] ?? 0) + n;
+    if (edges.length < limit) {
+      edges.push({ from: (g.nodes[v] as Node).sid, to: (g.nodes[w] as Node).sid, count: e.count, resolution: e.resolution, kinds: e.kinds });
+    }
+  }
+  return { report: { by_resolution: by, edge_count: sorted.length, edges }, cut: sorted.length > limit };
+}
+
+/** Edges among a set of nodes (both ends in it). */
+function edgesWithin(g: SymbolGraph, set: Set<number>): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (const v of [...set].sort((a, b) => a - b)) for (const w of g.out[v] ?? []) if (set.has(w)) pairs.push([v, w]);
+  return pairs;
+}
+
+/**
+ * The references the answer could not follow. Forward: those made from inside a visited symbol.
+ * Backward: those that name a visited symbol and were tied to none (they may be uses of it).
+ */
+function gapsOf(db: DB, g: SymbolGraph, visited: Set<number>, direction: "forward" | "backward", samples: number): Record<string, unknown> {
+  const list: RefRecord[] = [];
+  if (direction === "forward") {
+    const st = gapQuery(db, g.edgeSet, "r.caller_symbol_id = ?");
+    for (const sid of new Set([...visited].map((v) => (g.nodes[v] as Node).sid))) list.push(...(st.all(sid) as RefRecord[]));
+  } else {
+    const st = gapQuery(db, g.edgeSet, "r.name = ?");
+    for (const name of new Set([...visited].map((v) => (g.nodes[v] as Node).name))) list.push(...(st.all(name) as RefRecord[]));
+  }
+  return gapSummary(db, list.sort(byPosition), samples);
+}
+
+function gapSummary(db: DB, list: RefRecord[], samples: number): Record<string, unknown> {
+  const byReason: Record<string, number> = {};
+  const out: Record<string, unknown>[] = [];
+  // Why a reference is a gap depends on its file's imports and its name or qualifier's head.
+  const memo = new Map<string, string>();
+  for (const r of list) {
+    const key = `${r.file_id}\0${r.resolution}\0${r.kind}\0${r.qualifier ?? ""}\0${r.qualifier ? "" : r.name}`;
+    let reason = memo.get(key);
+    if (reason === undefined) memo.set(key, (reason = gapReason(db, r)));
+    byReason[reason] = (byReason[reason] ?? 0) + 1;
+    if (out.length < samples) {
+      const s: Record<string, unknown> = { span: spanOf(r.path, r), name: r.name, reference_kind: r.kind, reason };
+      if (r.qualifier) s.qualifier = r.qualifier;
+      if (r.caller_name) s.caller = r.caller_name;
+      out.push(s);
+    }
+  }
+  return { count: list.length, by_reason: byReason, samples: out };
+}
+
+function gapWarning(u: Record<string, unknown>, what: string): Diagnostic[] {
+  const count = u.count as number;
+  if (count === 0) return [];
+  const by = Object.entries(u.by_reason as Record<string, number>)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(", ");
+  return [
+    {
+      tool: TOOL,
+      level: "warning",
+      code: MAGELLAN_CODES.unresolved_references,
+      message: `${count} references ${what} could not be followed (${by}): the answer may be incomplete (see data.unresolved)`,
+      remediation: "Read data.unresolved.samples; each names the reason. Search the text (llmsearch) for a name to see every use.",
+    },
+  ];
+}
+
+function note(message: string): Diagnostic {
+  return { tool: TOOL, level: "note", code: MAGELLAN_CODES.no_matches, message };
+}
+
+export interface GraphRequest extends Location {
+  edges?: EdgeSet;
+  limit?: number;
+  gapSamples?: number;
+}
+
+export interface ReachRequest extends GraphRequest {
+  symbol: string;
+  /** forward: what the symbol reaches; backward: what reaches it */
+  direction: "forward" | "backward";
+  maxDepth?: number;
+}
+
+function reachAnswer(req: ReachRequest): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db) => {
+    const s = resolveSymbol(db, req.symbol);
+    const edgeSet = req.edges ?? "all";
+    const g = loadSymbolGraph(db, edgeSet);
+    const start = g.index.get(s.symbol_id) as number;
+    const adj = req.direction === "forward" ? g.out : reverse(g.out);
+    const r = reach(adj, [start], req.maxDepth ?? Infinity);
+    const limit = req.limit ?? 1000;
+    const reached = [...r.depth.entries()].filter(([v]) => v !== start).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    const set = new Set(r.depth.keys());
+    const ev = evidence(g, edgesWithin(g, set), limit);
+    const unresolved = gapsOf(db, g, set, req.direction, req.gapSamples ?? 5);
+    const partial = r.cut || reached.length > limit || ev.cut;
+    const diagnostics: Diagnostic[] = [...gapWarning(unresolved, req.direction === "forward" ? "made from the symbols reached" : "named like the symbols reached")];
+    if (reached.length === 0) diagnostics.push(note(req.direction === "forward" ? "the symbol refers to no indexed symbol" : "no indexed symbol refers to this one"));
+    if (r.cut) diagnostics.push(note(`stopped at --max-depth ${req.maxDepth}; more symbols lie beyond`));
+    if (reached.length > limit) diagnostics.push(note(`more than ${limit} symbols; raise --limit to see more`));
+    const data: Record<string, unknown> = {
+      symbol: nodeOut(g.nodes[start] as Node),
+      direction: req.direction,
+      edges: edgeSet,
+      count: reached.length,
+      symbols: reached.slice(0, limit).map(([v, d]) => ({ ...nodeOut(g.nodes[v] as Node), depth: d })),
+      evidence: ev.report,
+      unresolved,
+    };
+    if (req.maxDepth !== undefined) data.max_depth = req.maxDepth;
+    return { data, diagnostics, partial };
+  });
+}
+
+export function reachable(req: Omit<ReachRequest, "direction"> & { reverse?: boolean }): Answer<Record<string, unknown>> {
+  return reachAnswer({ ...req, direction: req.reverse ? "backward" : "forward" });
+}
+
+export function slice(req: ReachRequest): Answer<Record<string, unknown>> {
+  return reachAnswer(req);
+}
+
+const TEST_PATH = /(^|\/)(test|tests|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)conftest\.py$|Tests?\.java$/;
+const REPORTED = new Set(["fn", "method", "class"]);
+
+/**
+ * Why a symbol is an entry point, or undefined. The rules (docs/graph.md): code that others
+ * outside the repository may call (exported API per language), program entries (main), tests,
+ * and code a framework calls (decorated or annotated definitions, Python dunder methods).
+ */
+function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, packages: Set<string>): string | undefined {
+  if (TEST_PATH.test(n.path)) return "test";
+  if (n.name === "main" && (n.kindNormalized === "fn" || n.kindNormalized === "method")) return "main";
+  if (n.flags.includes("exported") || n.flags.includes("default_export")) return "exported";
+  const parent = n.parentSid !== null ? g.nodes[g.index.get(n.parentSid) ?? -1] : undefined;
+  const prefix = (): string => text(n.path).subarray(n.prefixStart, n.nameStart).toString("utf8");
+  switch (n.language) {
+    case "python": {
+      if (/^__\w+__$/.test(n.name)) return "framework";
+      if (prefix().trimStart().startsWith("@")) return "framework";
+      const dir = n.path.includes("/") ? n.path.slice(0, n.path.lastIndexOf("/")) : "";
+      const publicName = !n.name.startsWith("_");
+      if (packages.has(dir) && publicName && (parent === undefined || (parent.parentSid === null && parent.kindNormalized === "class" && !parent.name.startsWith("_")))) return "exported";
+      return undefined;
+    }
+    case "go":
+      if (n.name === "init" && parent === undefined) return "main";
+      return /^[A-Z]/.test(n.name) ? "exported" : undefined;
+    case "rust":
+      if (/#\[(test|tokio::main|no_mangle)/.test(prefix())) return "framework";
+      return /\bpub\b/.test(prefix()) ? "exported" : undefined;
+    case "java": {
+      const p = prefix();
+      if (/@\w+/.test(p)) return "framework";
+      return /\bpublic\b/.test(p) ? "exported" : undefined;
+    }
+    case "c":
+    case "cpp":
+      return /\.(h|hh|hpp|hxx)$/.test(n.path) ? "exported" : undefined;
+    default:
+      // TypeScript/JavaScript: `export` flags above; decorators are a framework's registration.
+      return /^\s*@/.test(prefix()) ? "framework" : undefined;
+  }
+}
+
+export interface DeadCodeRequest extends GraphRequest {
+  entries?: string[];
+  /** false: only the entries named with --entry */
+  defaultEntries?: boolean;
+}
+
+export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db, { root }) => {
+    const edgeSet = req.edges ?? "all";
+    const g = loadSymbolGraph(db, edgeSet);
+    const cache = new Map<string, Buffer>();
+    const text = (p: string): Buffer => {
+      let b = cache.get(p);
+      if (!b) {
+        try {
+          b = readFileSync(join(root, p));
+        } catch {
+          b = Buffer.alloc(0);
+        }
+        cache.set(p, b);
+      }
+      return b;
+    };
+    const packages = new Set(
+      (db.prepare("SELECT path FROM files WHERE path LIKE '%__init__.py'").pluck().all() as string[]).map((p) => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "")),
+    );
+    const byRule: Record<string, number> = {};
+    const starts: number[] = [];
+    const add = (v: number, rule: string): void => {
+      starts.push(v);
+      byRule[rule] = (byRule[rule] ?? 0) + 1;
+    };
+    for (const s of req.entries ?? []) add(g.index.get(resolveSymbol(db, s).symbol_id) as number, "named");
+    if (req.defaultEntries !== false) {
+      g.nodes.forEach((n, v) => {
+        const rule = entryRule(n, g, text, packages);
+        if (rule) add(v, rule);
+      });
+      // Code at a module's top level runs when the module loads: what it refers to is live.
+      for (const v of g.topLevel.keys()) add(v, "top_level_reference");
+    }
+    if (starts.length === 0) throw usage("dead-code has no entry point to start from", "Name entries with --entry, or leave the default entries on.");
+    const live = reach(g.out, starts).depth;
+    // A member of a live class or a symbol nested in a live one counts as live only if reached:
+    // methods are called through receivers, which the gap report counts.
+    // Counted per name in SQL: the graph of a large repository has 10^5 such references.
+    const unresolvedByName = new Map(
+      (
+        db
+          .prepare(
+            `SELECT r.name, count(*) FROM refs r WHERE r.resolution IN ('ambiguous', 'unresolved') ${edgeSet === "call" ? "AND r.kind = 'call'" : ""}
+             AND (r.kind = 'call' OR EXISTS (SELECT 1 FROM symbols s2 WHERE s2.name = r.name)) GROUP BY r.name`,
+          )
+          .raw()
+          .all() as [string, number][]
+      ).map(([n, c]) => [n, c]),
+    );
+    const dead: Record<string, unknown>[] = [];
+    let deadCount = 0;
+    let possiblyDynamic = 0;
+    const limit = req.limit ?? 1000;
+    // A dead symbol referenced by other dead ones falls with them: an agent checks the others first.
+    const inn = reverse(g.out);
+    g.nodes.forEach((n, v) => {
+      if (live.has(v) || !REPORTED.has(n.kindNormalized)) return;
+      deadCount++;
+      const seen = unresolvedByName.get(n.name) ?? 0;
+      if (seen > 0) possiblyDynamic++;
+      if (dead.length < limit) dead.push({ ...nodeOut(n), unresolved_uses_of_name: seen, referenced_by_unreachable: (inn[v] ?? []).filter((u) => u !== v).length });
+    });
+    // The gap report names the unresolved calls (a dynamic call is what makes a false positive).
+    const unresolved = gapSummary(db, (gapQuery(db, "call", "1").all() as RefRecord[]).sort(byPosition), req.gapSamples ?? 5);
+    const allGaps = [...unresolvedByName.values()].reduce((a, b) => a + b, 0);
+    const ev = evidence(g, edgesWithin(g, new Set(live.keys())), 0);
+    const diagnostics: Diagnostic[] = [];
+    if ((unresolved.count as number) > 0) {
+      diagnostics.push({
+        tool: TOOL,
+        level: "warning",
+        code: MAGELLAN_CODES.unresolved_references,
+        message: `${unresolved.count as number} calls (${allGaps} references in all) in the graph could not be tied to a symbol (dynamic calls, unresolved imports): a symbol they call is reported dead falsely; ${possiblyDynamic} of the ${deadCount} reported share a name with one`,
+        remediation: "Check a reported symbol's unresolved_uses_of_name, and search its name (llmsearch) before deleting it.",
+      });
+    }
+    if (deadCount > limit) diagnostics.push(note(`more than ${limit} unreachable symbols; raise --limit to see more`));
+    const data: Record<string, unknown> = {
+      edges: edgeSet,
+      entries: { count: new Set(starts).size, by_rule: byRule },
+      count: deadCount,
+      possibly_dynamic: possiblyDynamic,
+      symbols: dead,
+      evidence: { by_resolution: ev.report.by_resolution, edge_count: ev.report.edge_count },
+      unresolved,
+    };
+    return { data, diagnostics, partial: deadCount > limit };
+  });
+}
+
+export interface PathsRequest extends GraphRequest {
+  from: string;
+  to: string;
+  maxDepth?: number;
+  maxPaths?: number;
+}
+
+export function paths(req: PathsRequest): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db) => {
+    const a = resolveSymbol(db, req.from);
+    const b = resolveSymbol(db, req.to);
+    const edgeSet = req.edges ?? "all";
+    const g = loadSymbolGraph(db, edgeSet);
+    const from = g.index.get(a.symbol_id) as number;
+    const to = g.index.get(b.symbol_id) as number;
+    const maxDepth = req.maxDepth ?? 10;
+    const maxPaths = req.maxPaths ?? 10;
+    const found = simplePaths(g.out, from, to, maxDepth, maxPaths);
+    const pairs = new Map<string, [number, number]>();
+    for (const p of found.paths) for (let i = 1; i < p.length; i++) pairs.set(`${p[i - 1]},${p[i]}`, [p[i - 1] as number, p[i] as number]);
+    const ev = evidence(g, [...pairs.values()], req.limit ?? 1000);
+    // What the search could not follow: references made from the symbols within reach of `from`.
+    const unresolved = gapsOf(db, g, new Set(reach(g.out, [from], maxDepth).depth.keys()), "forward", req.gapSamples ?? 5);
+    const diagnostics: Diagnostic[] = [...gapWarning(unresolved, "made from the symbols within reach")];
+    if (found.paths.length === 0) diagnostics.push(note(`no path of at most ${maxDepth} edges from '${req.from}' to '${req.to}' in the resolved graph`));
+    if (found.cut) diagnostics.push(note(`more paths exist; raise --max-paths to see more`));
+    const data: Record<string, unknown> = {
+      from: nodeOut(g.nodes[from] as Node),
+      to: nodeOut(g.nodes[to] as Node),
+      edges: edgeSet,
+      max_depth: maxDepth,
+      max_paths: maxPaths,
+      count: found.paths.length,
+      paths: found.paths.map((p) => ({ length: p.length - 1, symbols: p.map((v) => nodeOut(g.nodes[v] as Node)) })),
+      evidence: ev.report,
+      unresolved,
+    };
+    return { data, diagnostics, partial: found.cut || ev.cut };
+  });
+}
+
+interface FileGraph {
+  paths: string[];
+  out: Adjacency;
+  edges: Map<string, EdgeInfo>;
+  unresolvedDeps: { path: string; line: number; text: string; status: string }[];
+}
+
+/** Files and their resolved dependencies (impact_edges): `imported` when resolved, `heuristic` when guessed. */
+function loadFileGraph(db: DB): FileGraph {
+  const files = db.prepare("SELECT id, path FROM files ORDER BY path").all() as { id: number; path: string }[];
+  const index = new Map(files.map((f, i) => [f.id, i]));
+  const sets: Set<number>[] = files.map(() => new Set());
+  const edges = new Map<string, EdgeInfo>();
+  const rows = db.prepare("SELECT source_id, target_id, kind, type_only, guessed FROM impact_edges ORDER BY source_id, target_id, dep_id").raw().all() as [number, number, string, number, number][];
+  for (const [s, t, kind, typeOnly, guessed] of rows) {
+    const v = index.get(s);
+    const w = index.get(t);
+    if (v === undefined || w === undefined) continue;
+    (sets[v] as Set<number>).add(w);
+    const key = `${v},${w}`;
+    let e = edges.get(key);
+    if (!e) edges.set(key, (e = { count: 0, resolution: {}, kinds: {} }));
+    const res = guessed ? "heuristic" : "imported";
+    e.count++;
+    e.resolution[res] = (e.resolution[res] ?? 0) + 1;
+    const k = typeOnly ? `${kind}:type_only` : kind;
+    e.kinds[k] = (e.kinds[k] ?? 0) + 1;
+  }
+  const unresolvedDeps = db
+    .prepare("SELECT f.path, d.line, d.text, d.status FROM deps d JOIN files f ON f.id = d.file_id WHERE d.status IN ('unresolved', 'pending') ORDER BY f.path, d.line")
+    .all() as { path: string; line: number; text: string; status: string }[];
+  return { paths: files.map((f) => f.path), out: sets.map((s) => [...s].sort((a, b) => a - b)), edges, unresolvedDeps };
+}
+
+export interface CyclesRequest extends GraphRequest {
+  level?: "file" | "symbol";
+}
+
+interface Level {
+  out: Adjacency;
+  member: (v: number) => Record<string, unknown>;
+  key: (v: number) => string;
+  ev: (pairs: [number, number][], limit: number) => { report: Record<string, unknown>; cut: boolean };
+  gaps: (members: Set<number>) => Record<string, unknown>;
+}
+
+function levelOf(db: DB, req: CyclesRequest): Level {
+  const samples = req.gapSamples ?? 5;
+  if ((req.level ?? "file") === "file") {
+    const g = loadFileGraph(db);
+    return {
+      out: g.out,
+      member: (v) => ({ file_path: g.paths[v] }),
+      key: (v) => g.paths[v] as string,
+      ev: (pairs, limit) => {
+        const by: Record<string, number> = {};
+        const edges: Record<string, unknown>[] = [];
+        for (const [v, w] of pairs) {
+          const e = g.edges.get(`${v},${w}`) as EdgeInfo;
+          for (const [k, n] of Object.entries(e.resolution)) by[k] = (by[k] ?? 0) + n;
+          if (edges.length < limit) edges.push({ from: g.paths[v], to: g.paths[w], count: e.count, resolution: e.resolution, kinds: e.kinds });
+        }
+        return { report: { by_resolution: by, edge_count: pairs.length, edges }, cut: pairs.length > limit };
+      },
+      gaps: (members) => {
+        const paths = new Set([...members].map((v) => g.paths[v]));
+        const list = g.unresolvedDeps.filter((d) => paths.has(d.path));
+        return {
+          count: list.length,
+          by_reason: list.length ? { unresolved_import: list.length } : {},
+          samples: list.slice(0, samples).map((d) => ({ file_path: d.path, line: d.line, text: d.text, reason: "unresolved_import" })),
+        };
+      },
+    };
+  }
+  const g = loadSymbolGraph(db, req.edges ?? "call");
+  return {
+    out: g.out,
+    member: (v) => nodeOut(g.nodes[v] as Node),
+    key: (v) => (g.nodes[v] as Node).sid,
+    ev: (pairs, limit) => evidence(g, pairs, limit),
+    gaps: (members) => gapsOf(db, g, members, "forward", samples),
+  };
+}
+
+function pairsWithin(out: Adjacency, set: Set<number>): [number, number][] {
+  const pairs: [number, number][] = [];
+  for (const v of [...set].sort((a, b) => a - b)) for (const w of out[v] ?? []) if (set.has(w)) pairs.push([v, w]);
+  return pairs;
+}
+
+export function cycles(req: CyclesRequest): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db) => {
+    const level = req.level ?? "file";
+    const L = levelOf(db, req);
+    const limit = req.limit ?? 1000;
+    const found = scc(L.out)
+      .filter((c) => cyclic(L.out, c))
+      .sort((a, b) => b.length - a.length || (a[0] as number) - (b[0] as number));
+    const all = new Set(found.flat());
+    const cycleOf = new Map<number, number>();
+    found.forEach((c, i) => {
+      for (const v of c) cycleOf.set(v, i);
+    });
+    const pairs = pairsWithin(L.out, all).filter(([v, w]) => cycleOf.get(v) === cycleOf.get(w));
+    const ev = L.ev(pairs, limit);
+    const unresolved = L.gaps(all);
+    const diagnostics: Diagnostic[] = [];
+    if (found.length === 0) diagnostics.push(note(`no cycle among ${level === "file" ? "files" : "symbols"} in the resolved graph`));
+    if (found.length > limit) diagnostics.push(note(`more than ${limit} cycles; raise --limit to see more`));
+    diagnostics.push(...gapWarning(unresolved, level === "file" ? "(imports of files in a cycle)" : "made from symbols in a cycle"));
+    const data: Record<string, unknown> = {
+      level,
+      count: found.length,
+      cycles: found.slice(0, limit).map((c) => ({ size: c.length, members: c.map(L.member) })),
+      evidence: ev.report,
+      unresolved,
+    };
+    if (level === "symbol") data.edges = req.edges ?? "call";
+    return { data, diagnostics, partial: found.length > limit || ev.cut };
+  });
+}
+
+export function condense(req: CyclesRequest): Answer<Record<string, unknown>> {
+  return withReadDb(req, (db) => {
+    const level = req.level ?? "file";
+    const L = levelOf(db, req);
+    const limit = req.limit ?? 1000;
+    const c = condenseGraph(L.out);
+    // Components numbered by their first member (sorted node order), so ids are stable.
+    const order = c.comps.map((m, i) => [i, m[0] as number] as const).sort((a, b) => a[1] - b[1]);
+    const id = new Map(order.map(([i], k) => [i, k]));
+    const comps = order.map(([i]) => c.comps[i] as number[]);
+    const edgeCount = new Map<string, number>();
+    L.out.forEach((succ, v) => {
+      for (const w of succ) {
+        const a = id.get(c.compOf[v] as number) as number;
+        const b = id.get(c.compOf[w] as number) as number;
+        if (a !== b) edgeCount.set(`${a},${b}`, (edgeCount.get(`${a},${b}`) ?? 0) + 1);
+      }
+    });
+    const edges = [...edgeCount.entries()]
+      .map(([k, n]) => {
+        const [a, b] = k.split(",").map(Number) as [number, number];
+        return { from: a, to: b, edge_count: n };
+      })
+      .sort((x, y) => x.from - y.from || x.to - y.to);
+    const all = new Set(L.out.keys());
+    const ev = L.ev(pairsWithin(L.out, all), 0);
+    const cut = comps.length > limit || edges.length > limit;
+    const diagnostics: Diagnostic[] = [];
+    if (cut) diagnostics.push(note(`more than ${limit} components or edges; raise --limit to see more`));
+    const data: Record<string, unknown> = {
+      level,
+      node_count: L.out.length,
+      count: comps.length,
+      cyclic_count: comps.filter((m) => cyclic(L.out, m)).length,
+      components: comps.slice(0, limit).map((m, k) => ({ id: k, size: m.length, cyclic: cyclic(L.out, m), members: m.map(L.key) })),
+      edges: edges.slice(0, limit),
+      evidence: { by_resolution: ev.report.by_resolution, edge_count: ev.report.edge_count },
+      unresolved: L.gaps(all),
+    };
+    if (level === "symbol") data.edge_set = req.edges ?? "call";
+    return { data, diagnostics, partial: cut };
+  });
+}

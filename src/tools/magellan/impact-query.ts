@@ -1,0 +1,116 @@
+/**
+ * magellan's impact graph queries as request -> answer functions: `impact` (docdex.impact_graph
+ * v2 for one file, the files changes since a revision reach, or an impact_graph.json export) and
+ * `impact-diagnostics` (docdex.impact_diagnostics). `magellan impact` and the MCP server's
+ * magellan_impact tools both call these; the graph functions are src/tools/codeintel/impact.ts.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { commonCode } from "../../contract/codes.js";
+import { EXIT, ToolError } from "../../contract/errors.js";
+import type { Diagnostic } from "../../contract/schema.js";
+import { atomicWriteFileSync } from "../../text/atomic.js";
+import { resolveInRoot } from "../../text/root.js";
+import { CODEINTEL_TOOL } from "../codeintel/codes.js";
+import {
+  affectedSince,
+  DbGraph,
+  EDGE_KINDS,
+  exportSnapshot,
+  type GraphSource,
+  impactDiagnostics,
+  impactGraph,
+  readHints,
+  readSnapshot,
+  SnapshotGraph,
+  stateDirOf,
+} from "../codeintel/impact.js";
+import { type Answer, type Location, withReadDb } from "./common.js";
+
+const TOOL = CODEINTEL_TOOL;
+
+export interface ImpactQuery extends Location {
+  file?: string;
+  maxDepth?: number;
+  maxEdges?: number;
+  edgeTypes?: string[];
+  direction?: string;
+  affectedSince?: string;
+  /** Write the snapshot: true for the default path, or a path. */
+  export?: string | boolean;
+  snapshot?: string;
+}
+
+export interface ImpactDiagnosticsQuery extends Location {
+  file?: string;
+  limit?: number;
+  offset?: number;
+  snapshot?: string;
+}
+
+function usage(message: string, remediation: string): ToolError {
+  return new ToolError({ code: commonCode(TOOL, "usage"), error: "invalid_arguments", message, remediation, exitCode: EXIT.usage });
+}
+
+/** A path as the user wrote it: relative to the current directory when it exists there, else to the root. */
+function fileArg(root: string, file: string, cwd = process.cwd()): string {
+  return resolveInRoot(TOOL, root, isAbsolute(file) || existsSync(resolve(cwd, file)) ? resolve(cwd, file) : join(root, file)).rel;
+}
+
+/** Runs `fn` over the graph of the index (with hints) or of a snapshot file. */
+function withGraph<T>(o: Location & { snapshot?: string }, fn: (graph: GraphSource, root: string, notes: Diagnostic[], db: Parameters<typeof affectedSince>[0] | undefined) => T): T {
+  return withReadDb(o, (db, r) => {
+    const notes: Diagnostic[] = [];
+    if (o.snapshot !== undefined) {
+      const abs = join(r.root, fileArg(r.root, o.snapshot, o.cwd));
+      let text: string;
+      try {
+        text = readFileSync(abs, "utf8");
+      } catch (e) {
+        throw new ToolError({ code: commonCode(TOOL, "file_not_found"), error: "file_not_found", message: `cannot read ${o.snapshot}: ${(e as Error).message}`, remediation: "Pass --snapshot an impact_graph.json written by 'magellan impact --export'.", exitCode: EXIT.failure });
+      }
+      const { store, migrated } = readSnapshot(text, r.root);
+      if (migrated) notes.push({ tool: TOOL, level: "note", message: `${o.snapshot} is a legacy or older impact graph; migrated in memory (reindex and export to persist)`, code: "MAGELLAN_W196" });
+      return fn(new SnapshotGraph(store), r.root, notes, db);
+    }
+    const hints = readHints(r.root, stateDirOf(r.dbPath), db.prepare("SELECT path FROM files").pluck().all() as string[]);
+    notes.push(...hints.warnings);
+    return fn(new DbGraph(db, hints), r.root, notes, db);
+  });
+}
+
+export function impact(o: ImpactQuery): Answer<unknown> {
+  const direction = o.direction ?? "both";
+  if (!["in", "out", "both"].includes(direction)) throw usage(`--direction must be in, out or both, got '${direction}'`, "Pass --direction in, out or both.");
+  const bad = o.edgeTypes?.filter((k) => !(EDGE_KINDS as readonly string[]).includes(k)) ?? [];
+  if (bad.length > 0) throw usage(`unknown edge type(s): ${bad.join(", ")}`, `Pass --edge-types a comma-separated list of ${EDGE_KINDS.join(", ")}.`);
+  const modes = [o.file !== undefined, o.affectedSince !== undefined, o.export !== undefined].filter(Boolean).length;
+  if (modes !== 1) throw usage("impact needs exactly one of --file, --affected-since, --export", "magellan impact --file src/app.ts [--max-depth 3] | --affected-since main | --export");
+  return withGraph(o, (graph, root, notes, db) => {
+    if (o.export !== undefined) {
+      const target = resolveInRoot(TOOL, root, typeof o.export === "string" && isAbsolute(o.export) ? o.export : join(root, typeof o.export === "string" ? o.export : ".magellan/impact_graph.json"));
+      const store = exportSnapshot(graph, root);
+      atomicWriteFileSync(target.abs, Buffer.from(`${JSON.stringify(store)}\n`));
+      return { data: { path: target.rel, files: store.graphs.length, edges: store.graphs.reduce((n, g) => n + g.edges.length, 0), schema: store.schema }, diagnostics: notes };
+    }
+    if (o.affectedSince !== undefined) {
+      if (!db) throw usage("--affected-since needs the index", "Run without --snapshot.");
+      const data = affectedSince(db, graph, root, o.affectedSince, o.maxDepth);
+      return { data, diagnostics: notes, partial: data.truncated };
+    }
+    const file = fileArg(root, o.file as string, o.cwd);
+    if (!graph.has(file)) {
+      notes.push({ tool: TOOL, level: "warning", message: `${file} is not in the impact graph (not indexed, or not a source file of a supported language)`, file, code: "MAGELLAN_E105", remediation: "Run 'magellan index' if the file is new; 'magellan status' lists skipped files." });
+    }
+    const data = impactGraph(graph, root, { file, maxDepth: o.maxDepth, maxEdges: o.maxEdges, edgeTypes: o.edgeTypes, direction: direction as "in" | "out" | "both" });
+    if (data.truncated) notes.push({ tool: TOOL, level: "note", message: `edges cut at --max-edges ${data.edges.length}`, code: "MAGELLAN_W189", remediation: "Raise --max-edges or lower --max-depth." });
+    return { data, diagnostics: notes, partial: data.truncated === true };
+  });
+}
+
+export function impactDiagnosticsQuery(o: ImpactDiagnosticsQuery): Answer<unknown> {
+  return withGraph(o, (graph, root, notes) => {
+    const data = impactDiagnostics(graph, root, { file: o.file !== undefined ? fileArg(root, o.file, o.cwd) : undefined, limit: o.limit, offset: o.offset });
+    return { data, diagnostics: notes, partial: data.truncated };
+  });
+}

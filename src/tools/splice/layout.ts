@@ -1,0 +1,180 @@
+/**
+ * Where a definition really begins and ends (with its doc comment, decorators, attributes and
+ * the export or template wrapper around it), read from tree-sitter, and how text given at any
+ * indentation is brought to the indentation of the place it lands. Positions here are UTF-16
+ * indices into the decoded text, as tree-sitter reports them.
+ */
+import type Parser from "tree-sitter";
+import { type LanguageId, parse } from "../../lang/registry.js";
+
+/** Nodes that wrap a definition without being one: their start is a possible start of it. */
+const WRAPPERS = new Set(["decorated_definition", "export_statement", "template_declaration", "ambient_declaration"]);
+/** Leading siblings that belong to the definition after them. */
+const ATTRIBUTES = new Set(["attribute_item", "decorator", "annotation", "marker_annotation", "attribute_declaration"]);
+const ANNOTATIONS = new Set(["annotation", "marker_annotation"]);
+/** Statements that hold one declaration: with a single one, the statement is the definition. */
+const HOLDERS = new Set(["lexical_declaration", "variable_declaration", "expression_statement", "var_declaration", "const_declaration", "type_declaration"]);
+
+export interface Level {
+  start: number;
+  end: number;
+}
+
+export interface Extent {
+  /** The definition node's own range (past a statement that holds only it). */
+  start: number;
+  /** End of the outermost level: what a delete removes up to. */
+  end: number;
+  /**
+   * Every range the definition can be said to have, innermost first: the symbol's own span, the
+   * node, then past its wrappers, annotations, decorators, attributes and doc comments. The last
+   * one is the full extent a delete removes.
+   */
+  levels: Level[];
+  /** Start of the outermost level. */
+  full: number;
+  node: Parser.SyntaxNode;
+  tree: Parser.Tree;
+}
+
+const isComment = (n: Parser.SyntaxNode): boolean => n.type.includes("comment");
+
+export function lineStart(text: string, i: number): number {
+  return text.lastIndexOf("\n", i - 1) + 1;
+}
+
+export function lineEnd(text: string, i: number): number {
+  const n = text.indexOf("\n", i);
+  return n === -1 ? text.length : n;
+}
+
+/** The whitespace that opens the line holding `i`. */
+export function indentOf(text: string, i: number): string {
+  const s = lineStart(text, i);
+  return /^[ \t]*/.exec(text.slice(s, i + 1))?.[0] ?? "";
+}
+
+/** True when only spaces and tabs stand between the line's start and `i`. */
+export function startsLine(text: string, i: number): boolean {
+  return /^[ \t]*$/.test(text.slice(lineStart(text, i), i));
+}
+
+export function definitionExtent(language: LanguageId, text: string, start: number, end: number): Extent {
+  const tree = parse(language, text);
+  let node: Parser.SyntaxNode | null = tree.rootNode.descendantForIndex(start, Math.max(start, end - 1));
+  while (node && (node.startIndex > start || node.endIndex < end)) node = node.parent;
+  if (!node) node = tree.rootNode;
+  // A span that covers a wrapper (Python's decorated_definition): the definition inside it is
+  // the innermost level, so a new text without decorators keeps them.
+  while (WRAPPERS.has(node.type)) {
+    const inner: Parser.SyntaxNode | undefined = node.childForFieldName("definition") ?? node.childForFieldName("declaration") ?? node.namedChildren.filter((c) => !isComment(c) && !ATTRIBUTES.has(c.type)).pop();
+    if (!inner) break;
+    node = inner;
+  }
+  while (node.parent && HOLDERS.has(node.parent.type) && node.parent.namedChildren.filter((c) => !isComment(c)).length === 1) node = node.parent;
+  const levels: Level[] = [];
+  const add = (s: number, e: number): void => {
+    const last = levels[levels.length - 1];
+    if (!last || s < last.start || e > last.end) levels.push({ start: s, end: e });
+  };
+  if (start > node.startIndex || end < node.endIndex) add(start, end);
+  // Java keeps annotations inside the declaration's modifiers: the text after them is an inner
+  // start, so a new text without annotations keeps the old ones.
+  const mods = node.children.find((c) => c.type === "modifiers");
+  if (mods && node.startIndex === mods.startIndex) {
+    const rest = [...mods.children, ...node.children.slice(node.children.indexOf(mods) + 1)].find((c) => !ANNOTATIONS.has(c.type) && !isComment(c));
+    if (rest && rest.startIndex > node.startIndex && startsLine(text, rest.startIndex)) add(rest.startIndex, node.endIndex);
+  }
+  add(node.startIndex, node.endIndex);
+  let outer = node;
+  while (outer.parent && WRAPPERS.has(outer.parent.type) && outer.parent.endIndex >= outer.endIndex) {
+    outer = outer.parent;
+    add(outer.startIndex, outer.endIndex);
+  }
+  const outerEnd = outer.endIndex;
+  for (let prev = outer.previousSibling; prev; prev = prev.previousSibling) {
+    if (!isComment(prev) && !ATTRIBUTES.has(prev.type)) break;
+    const gap = text.slice(prev.endIndex, (levels[levels.length - 1] as Level).start);
+    if (!/^\s*$/.test(gap) || (gap.match(/\n/g)?.length ?? 0) > 1) break;
+    if (!startsLine(text, prev.startIndex)) break;
+    add(prev.startIndex, outerEnd);
+  }
+  const full = (levels[levels.length - 1] as Level).start;
+  return { start: node.startIndex, end: outerEnd, levels, full, node, tree };
+}
+
+type Head = { kind: "comment" | "attribute" | "word"; word: string };
+
+export function headOf(language: LanguageId, s: string): Head {
+  const t = s.trimStart();
+  if (t.startsWith("//") || t.startsWith("/*") || (language === "python" && t.startsWith("#"))) return { kind: "comment", word: "" };
+  if (t.startsWith("@") || t.startsWith("#[") || t.startsWith("#![") || t.startsWith("[[")) return { kind: "attribute", word: "" };
+  return { kind: "word", word: /^[A-Za-z_$][\w$]*/.exec(t)?.[0] ?? t.slice(0, 1) };
+}
+
+/**
+ * Which start a patch replaces from: the outermost one that opens the way the new text opens
+ * (a doc comment replaces the doc comment and all after it; `export function` replaces the
+ * export statement; a bare `def` keeps the decorators above it).
+ */
+export function chooseLevel(language: LanguageId, text: string, ext: Extent, replacement: string): Level {
+  const want = headOf(language, replacement);
+  const same = ext.levels.filter((l) => {
+    const h = headOf(language, text.slice(l.start, l.start + 200));
+    return h.kind === want.kind && (want.kind !== "word" || h.word === want.word);
+  });
+  if (same.length > 0) return same[same.length - 1] as Level;
+  if (want.kind === "word") return ext.levels.find((l) => l.start === ext.start) ?? (ext.levels[0] as Level);
+  return ext.levels[ext.levels.length - 1] as Level;
+}
+
+const lead = (line: string): string => /^[ \t]*/.exec(line)?.[0] ?? "";
+const CLOSER = /^[ \t]*([}\])]|end\b)/;
+
+/**
+ * Text given at any indentation, laid out for a place whose lines start with `target`: the first
+ * line carries no indentation (the file has it before the insertion point), the others keep
+ * their indentation relative to the first. `hint` is the indentation of the place in the file:
+ * text copied from there (first line cut at the definition, later lines deeper than `hint`)
+ * is recognised as such.
+ */
+export function reindent(block: string, target: string, hint: number, eol: string): string {
+  const lines = block.replace(/\r\n/g, "\n").split("\n");
+  while (lines.length > 0 && (lines[0] as string).trim() === "") lines.shift();
+  while (lines.length > 0 && (lines[lines.length - 1] as string).trim() === "") lines.pop();
+  if (lines.length === 0) return "";
+  const first = lines[0] as string;
+  const rest = lines.slice(1).filter((l) => l.trim() !== "");
+  let header = lead(first).length;
+  // A doc comment or decorator first: the definition's own line says where the text stood.
+  const code = /^[ \t]*(\/\/|\/\*|#|@|\[\[)/.test(first) ? rest.find((l) => /^[ \t]*[A-Za-z_$]/.test(l)) : undefined;
+  if (header === 0 && code !== undefined) header = lead(code).length;
+  else if (header === 0 && rest.length > 0) {
+    const last = rest[rest.length - 1] as string;
+    const minRest = Math.min(...rest.map((l) => lead(l).length));
+    if (CLOSER.test(last)) header = lead(last).length;
+    else if (hint > 0 && minRest > hint) header = hint;
+  }
+  const out = lines.map((l, i) => {
+    if (i === 0) return l.slice(lead(l).length);
+    if (l.trim() === "") return "";
+    const w = lead(l);
+    return target + (w.length >= header ? l.slice(header) : l.slice(w.length));
+  });
+  return out.join(eol);
+}
+
+export function eolOf(text: string): string {
+  return text.includes("\r\n") ? "\r\n" : "\n";
+}
+
+/** One indentation step of the file: a tab, or the smallest indentation it uses (default 4). */
+export function indentUnit(text: string): string {
+  let min = 0;
+  for (const m of text.matchAll(/\n([ \t]+)\S/g)) {
+    const w = m[1] as string;
+    if (w.startsWith("\t")) return "\t";
+    if (min === 0 || w.length < min) min = w.length;
+  }
+  return " ".repeat(min > 0 && min <= 8 ? min : 4);
+}

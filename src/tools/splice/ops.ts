@@ -1,0 +1,383 @@
+/**
+ * The steps a change is made of. Each reads and writes the planned bytes of the Workspace, so a
+ * batch's later steps see the earlier ones; nothing here touches the disk.
+ */
+import type Parser from "tree-sitter";
+import { ToolError } from "../../contract/errors.js";
+import { extractFacts } from "../../lang/extract.js";
+import { languageForPath, parse } from "../../lang/registry.js";
+import { LineIndex } from "../../text/lines.js";
+import { decodeBytes } from "../../text/decode.js";
+import { walkFiles } from "../../text/walk.js";
+import { isBinary } from "../../text/binary.js";
+import { CODES } from "./codes.js";
+import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
+import { planRename, type RenameLocation } from "./seam.js";
+import type { Sym, Workspace } from "./workspace.js";
+import type { ApplyFilesStep, DeleteStep, EditStep, InsertStep, PatchStep, RenameStep } from "../../contract/tools/splice.js";
+
+/** What a step reports beside the bytes it changed. */
+export type StepReport = Record<string, unknown>;
+
+function textOf(ws: Workspace, rel: string): { text: string; toIndex: (b: number) => number; toByte: (i: number) => number } {
+  const d = decodeBytes(ws.read(rel));
+  if (!d.valid) {
+    throw new ToolError({ code: CODES.binary_file, error: "invalid_utf8", message: `${rel} is not valid UTF-8`, file: rel, remediation: "splice edits UTF-8 text; convert the file first." });
+  }
+  return d;
+}
+
+function put(ws: Workspace, rel: string, text: string): void {
+  ws.write(rel, Buffer.from(text, "utf8"));
+}
+
+function symbolInfo(s: Sym): StepReport {
+  return { symbol_id: s.symbol_id, name: s.name, kind: s.kind, scoped_name: s.scoped_name, file: s.file, line: s.start_line };
+}
+
+function nonEmpty(content: string, what: string): string {
+  if (content.trim() === "") {
+    throw new ToolError({ code: CODES.empty_content, error: "empty_content", message: `${what}: the new text is empty`, remediation: "Give the text with --with FILE, --content TEXT or on stdin; to remove a symbol use 'splice delete'." });
+  }
+  return content;
+}
+
+const BODY_TYPES = /^(block|compound_statement|statement_block|class_body|declaration_list|field_declaration_list|enum_body|interface_body|constructor_body|field_declaration_list|enum_variant_list)$/;
+
+function bodyOf(node: Parser.SyntaxNode): Parser.SyntaxNode | null {
+  const direct = node.childForFieldName("body");
+  if (direct) return direct;
+  for (const c of node.namedChildren) {
+    if (BODY_TYPES.test(c.type)) return c;
+    const inner = c.childForFieldName("body") ?? c.childForFieldName("value");
+    if (inner && BODY_TYPES.test(inner.type)) return inner;
+  }
+  return null;
+}
+
+export function patch(ws: Workspace, step: PatchStep): StepReport {
+  const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
+  const content = nonEmpty(step.content, `patch ${sym.scoped_name}`);
+  const rel = sym.file;
+  const d = textOf(ws, rel);
+  const text = d.text;
+  const ext = definitionExtent(sym.language, text, d.toIndex(sym.byte_start), d.toIndex(sym.byte_end));
+  const eol = eolOf(text);
+  let from: number;
+  let to: number;
+  let repl: string;
+  if (step.body) {
+    const body = bodyOf(ext.node);
+    if (!body) {
+      throw new ToolError({ code: CODES.no_body, error: "no_body", message: `${sym.scoped_name} (${sym.kind}) has no body to replace`, file: rel, remediation: "Patch the whole definition (without --body)." });
+    }
+    const t = text.slice(body.startIndex, body.endIndex);
+    if (!t.startsWith("{") || content.trimStart().startsWith("{")) {
+      // An indented block (Python) or a body given with its braces: replace the node.
+      from = body.startIndex;
+      to = body.endIndex;
+      const target = startsLine(text, from) ? indentOf(text, from) : indentOf(text, ext.start);
+      repl = reindent(content, target, target.length, eol);
+    } else {
+      const header = indentOf(text, ext.start);
+      const firstInner = /\n([ \t]*)\S/.exec(t);
+      const inner = firstInner && (firstInner[1] as string).length > header.length ? (firstInner[1] as string) : header + indentUnit(text);
+      from = body.startIndex + 1;
+      to = body.endIndex - 1;
+      repl = eol + inner + reindent(content, inner, inner.length, eol) + eol + header;
+    }
+  } else {
+    const level = chooseLevel(sym.language, text, ext, content);
+    from = level.start;
+    to = level.end;
+    const target = indentOf(text, from);
+    repl = reindent(content, target, target.length, eol);
+  }
+  put(ws, rel, text.slice(0, from) + repl + text.slice(to));
+  return { symbol: symbolInfo(sym), replaced: { byte_start: d.toByte(from), byte_end: d.toByte(to) } };
+}
+
+function blankLinesAfter(text: string, at: number): number {
+  let n = 0;
+  let i = at;
+  for (;;) {
+    const e = lineEnd(text, i);
+    if (e >= text.length || text.slice(i, e).trim() !== "") return n;
+    n++;
+    i = e + 1;
+  }
+}
+
+export function insert(ws: Workspace, step: InsertStep): StepReport {
+  const after = step.after_symbol !== undefined;
+  const anchor = ws.resolve({ file: step.file, symbol: step.after_symbol ?? step.before_symbol, symbol_id: step.symbol_id, kind: step.kind });
+  const content = nonEmpty(step.content, "insert");
+  const rel = anchor.file;
+  const d = textOf(ws, rel);
+  const text = d.text;
+  const ext = definitionExtent(anchor.language, text, d.toIndex(anchor.byte_start), d.toIndex(anchor.byte_end));
+  const full = ext.full;
+  const target = indentOf(text, full);
+  const eol = eolOf(text);
+  // The file's own spacing between this definition and its siblings.
+  const endOfLine = lineEnd(text, ext.end);
+  const below = endOfLine < text.length ? blankLinesAfter(text, endOfLine + 1) : 0;
+  let above = 0;
+  for (let i = lineStart(text, full); i > 0; ) {
+    const s = lineStart(text, i - 1);
+    if (text.slice(s, i).trim() !== "") break;
+    above++;
+    i = s;
+  }
+  const nextLineStart = endOfLine + 1 + (below > 0 ? 0 : 0);
+  let afterIdx = endOfLine + 1;
+  for (let k = 0; k < below; k++) afterIdx = lineEnd(text, afterIdx) + 1;
+  const nextIndent = afterIdx < text.length ? indentOf(text, afterIdx).length : -1;
+  void nextLineStart;
+  const gap = below > 0 && nextIndent === target.length ? below : above > 0 ? above : anchor.language === "python" && target === "" ? 2 : 1;
+  const block = target + reindent(content, target, target.length, eol);
+  let out: string;
+  let at: number;
+  if (after) {
+    at = endOfLine;
+    out = text.slice(0, at) + eol.repeat(gap + 1) + block + (at >= text.length && !text.endsWith("\n") ? "" : "") + text.slice(at);
+  } else {
+    at = lineStart(text, full);
+    out = text.slice(0, at) + block + eol + eol.repeat(gap) + text.slice(at);
+  }
+  put(ws, rel, out);
+  return { anchor: symbolInfo(anchor), position: after ? "after" : "before" };
+}
+
+export function del(ws: Workspace, step: DeleteStep): StepReport {
+  const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
+  const rel = sym.file;
+  const d = textOf(ws, rel);
+  const text = d.text;
+  const ext = definitionExtent(sym.language, text, d.toIndex(sym.byte_start), d.toIndex(sym.byte_end));
+  const full = ext.full;
+  let from = startsLine(text, full) ? lineStart(text, full) : full;
+  const le = lineEnd(text, ext.end);
+  let to = text.slice(ext.end, le).trim() === "" ? Math.min(le + 1, text.length) : ext.end;
+  const below = to < text.length && to > 0 && text[to - 1] === "\n" ? blankLinesAfter(text, to) : 0;
+  if (below > 0) {
+    for (let k = 0; k < below; k++) to = lineEnd(text, to) + 1;
+    to = Math.min(to, text.length);
+  } else if (from === lineStart(text, from)) {
+    while (from > 0) {
+      const s = lineStart(text, from - 1);
+      if (text.slice(s, from).trim() !== "") break;
+      from = s;
+    }
+  }
+  const bFrom = d.toByte(from);
+  const bTo = d.toByte(to);
+  // The graph knows the files as on disk; files an earlier batch step changed are read as
+  // planned (by name: the caller a batch just rewrote must not hold the delete back).
+  const dirty = new Set(ws.changed().map((f) => f.path));
+  const remaining = ws
+    .references(sym)
+    .filter((r) => !dirty.has(r.path) && !(r.path === rel && r.byte_start >= bFrom && r.byte_end <= bTo))
+    .map((r) => ({ file: r.path, line: r.start_line, col: r.start_col, byte_start: r.byte_start, byte_end: r.byte_end, kind: r.kind, resolution: r.resolution }));
+  for (const path of dirty) {
+    const lang = languageForPath(path);
+    if (!lang) continue;
+    const bytes = ws.read(path);
+    const lines = new LineIndex(bytes);
+    for (const r of extractFacts(lang.id, bytes).references) {
+      if (r.name !== sym.name || (path === rel && r.range.byte_start >= bFrom && r.range.byte_end <= bTo)) continue;
+      const at = lines.position(r.range.byte_start);
+      remaining.push({ file: path, line: at.line, col: at.col, byte_start: r.range.byte_start, byte_end: r.range.byte_end, kind: r.kind, resolution: "by_name_in_plan" });
+    }
+  }
+  if (remaining.length > 0 && !step.force) {
+    const list = remaining.slice(0, 50).map((r) => `${r.file}:${r.line}:${r.col} (${r.kind}, ${r.resolution})`);
+    throw new ToolError({
+      code: CODES.references_remain,
+      error: "references_remain",
+      message: `${sym.scoped_name} is still referenced ${remaining.length} time(s):\n  ${list.join("\n  ")}`,
+      file: rel,
+      note: list.join("\n"),
+      remediation: "Remove or update those references first (one batch can do both), or pass --force to delete anyway.",
+    });
+  }
+  put(ws, rel, text.slice(0, from) + text.slice(to));
+  return { symbol: symbolInfo(sym), removed: { byte_start: bFrom, byte_end: bTo }, remaining_references: remaining };
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+function occurrences(hay: string, needle: string, from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let i = hay.indexOf(needle, from); i !== -1 && i + needle.length <= to; i = hay.indexOf(needle, i + 1)) out.push(i);
+  return out;
+}
+
+export function edit(ws: Workspace, step: EditStep): StepReport {
+  const rel = ws.rel(step.file);
+  const d = textOf(ws, rel);
+  const text = d.text;
+  if (step.old === "") {
+    throw new ToolError({ code: CODES.usage, error: "invalid_arguments", message: "--old is empty", remediation: "Give the exact text to replace; to add a definition use 'splice insert'.", exitCode: 2 });
+  }
+  let lo = 0;
+  let hi = text.length;
+  let scope = rel;
+  if (step.symbol !== undefined || step.symbol_id !== undefined) {
+    const sym = ws.resolve({ file: rel, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
+    const ext = definitionExtent(sym.language, text, d.toIndex(sym.byte_start), d.toIndex(sym.byte_end));
+    lo = ext.full;
+    hi = ext.end;
+    scope = `${sym.scoped_name} in ${rel}`;
+  }
+  let oldText = step.old;
+  let newText = step.new;
+  let hits = occurrences(text, oldText, lo, hi);
+  if (hits.length === 0 && eolOf(text) === "\r\n" && oldText.includes("\n") && !oldText.includes("\r")) {
+    oldText = oldText.replace(/\n/g, "\r\n");
+    newText = newText.replace(/\r?\n/g, "\r\n");
+    hits = occurrences(text, oldText, lo, hi);
+  }
+  const lineAt = (i: number): number => text.slice(0, i).split("\n").length;
+  if (hits.length > 1) {
+    const list = hits.map((i) => `line ${lineAt(i)}: ${text.slice(lineStart(text, i), lineEnd(text, i)).trim()}`);
+    throw new ToolError({ code: CODES.old_text_ambiguous, error: "old_text_ambiguous", message: `--old matches ${hits.length} times in ${scope}:\n  ${list.join("\n  ")}`, file: rel, note: list.join("\n"), remediation: "Make --old longer so that it matches once, or narrow it with --symbol." });
+  }
+  if (hits.length === 0) {
+    const words = step.old.trim().split(/\s+/).map(escapeRe);
+    const loose = new RegExp(words.join("\\s*"), "g");
+    const near: { line: number; text: string }[] = [];
+    for (const m of text.slice(lo, hi).matchAll(loose)) near.push({ line: lineAt(lo + (m.index ?? 0)), text: m[0] });
+    if (near.length > 0) {
+      const list = near.map((n) => `line ${n.line}: ${JSON.stringify(n.text)}`);
+      throw new ToolError({ code: CODES.whitespace_near_miss, error: "whitespace_near_miss", message: `--old is not in ${scope} as given, but differs only in whitespace from:\n  ${list.join("\n  ")}`, file: rel, note: near.map((n) => n.text).join("\n---\n"), remediation: "Copy the exact text shown (spaces, tabs and line breaks included) into --old." });
+    }
+    const probe = step.old.split("\n").map((l) => l.trim()).find((l) => l !== "") ?? "";
+    const cands: string[] = [];
+    const lines = text.slice(lo, hi).split("\n");
+    const first = lineAt(lo);
+    const key = probe.slice(0, Math.max(8, Math.min(probe.length, 24)));
+    lines.forEach((l, i) => cands.length < 10 && key !== "" && l.includes(key) && cands.push(`line ${first + i}: ${l.trim()}`));
+    throw new ToolError({ code: CODES.old_text_not_found, error: "old_text_not_found", message: `--old does not occur in ${scope}${cands.length ? `; lines with its start:\n  ${cands.join("\n  ")}` : ""}`, file: rel, note: cands.length ? cands.join("\n") : undefined, remediation: "Re-read the file (llmsearch or mdsel) and copy the exact text into --old." });
+  }
+  const at = hits[0] as number;
+  put(ws, rel, text.slice(0, at) + newText + text.slice(at + oldText.length));
+  return { file: rel, line: lineAt(at), byte_start: d.toByte(at), byte_end: d.toByte(at + oldText.length) };
+}
+
+const SKIP_NODE = /comment|string|char_literal|rune_literal|heredoc|template_string|raw_string/;
+
+function commentsAndStrings(tree: Parser.Tree): [number, number][] {
+  const out: [number, number][] = [];
+  const visit = (n: Parser.SyntaxNode): void => {
+    if (SKIP_NODE.test(n.type)) {
+      // Code inside a string (`${x}` in a template, {x} in an f-string) is code.
+      let at = n.startIndex;
+      for (const c of n.namedChildren) {
+        if (!/substitution|interpolation/.test(c.type)) continue;
+        out.push([at, c.startIndex]);
+        visit(c);
+        at = c.endIndex;
+      }
+      out.push([at, n.endIndex]);
+      return;
+    }
+    for (const c of n.children) visit(c);
+  };
+  visit(tree.rootNode);
+  return out;
+}
+
+function expand(replacement: string, m: RegExpExecArray | RegExpMatchArray): string {
+  return replacement.replace(/\$(\$|&|\d{1,2}|<([^>]+)>)/g, (all, tok: string, name?: string) => {
+    if (tok === "$") return "$";
+    if (tok === "&") return m[0];
+    if (name !== undefined) return m.groups?.[name] ?? "";
+    const k = Number(tok);
+    return k < m.length ? (m[k] ?? "") : all;
+  });
+}
+
+export function applyFiles(ws: Workspace, step: ApplyFilesStep): StepReport {
+  let re: RegExp;
+  try {
+    re = new RegExp(step.regex ? step.find : escapeRe(step.find), "g");
+  } catch (e) {
+    throw new ToolError({ code: CODES.invalid_regex, error: "invalid_regex", message: `--find is not a valid regular expression: ${(e as Error).message}`, remediation: "Fix the pattern (JavaScript syntax), or drop --regex to search for the literal text.", exitCode: 2 });
+  }
+  if (step.find === "") throw new ToolError({ code: CODES.usage, error: "invalid_arguments", message: "--find is empty", remediation: "Give the text to find.", exitCode: 2 });
+  const files = walkFiles({ root: ws.root, globs: [step.glob] }).map((e) => e.rel).filter((r) => !r.startsWith(".splice/") && !r.startsWith(".magellan/"));
+  if (files.length === 0) {
+    throw new ToolError({ code: CODES.no_files_matched, error: "no_files_matched", message: `no file matches --glob ${step.glob}`, remediation: "Globs are gitignore-style and relative to the workspace root (e.g. 'src/**/*.ts')." });
+  }
+  const perFile: { file: string; replacements: number }[] = [];
+  const skipped: { file: string; reason: string }[] = [];
+  for (const rel of files) {
+    const raw = ws.read(rel);
+    if (isBinary(raw)) continue;
+    const d = decodeBytes(raw);
+    if (!d.valid) {
+      skipped.push({ file: rel, reason: "not valid UTF-8" });
+      continue;
+    }
+    const text = d.text;
+    re.lastIndex = 0;
+    if (!re.test(text)) continue;
+    let skip: [number, number][] = [];
+    if (!step.include_comments_strings) {
+      const lang = languageForPath(rel);
+      if (!lang) {
+        skipped.push({ file: rel, reason: "no grammar to tell comments and strings from code (pass --include-comments-strings to replace anyway)" });
+        continue;
+      }
+      skip = commentsAndStrings(parse(lang.id, text));
+    }
+    let n = 0;
+    re.lastIndex = 0;
+    const out = text.replace(re, (...args: unknown[]) => {
+      const hasGroups = typeof args[args.length - 1] === "object";
+      const offset = args[args.length - (hasGroups ? 3 : 2)] as number;
+      const m = args.slice(0, args.length - (hasGroups ? 3 : 2)) as string[] as unknown as RegExpMatchArray;
+      if (hasGroups) (m as { groups?: Record<string, string> }).groups = args[args.length - 1] as Record<string, string>;
+      const whole = m[0] as string;
+      if (skip.some(([a, b]) => offset < b && offset + whole.length > a)) return whole;
+      n++;
+      return step.regex ? expand(step.replace, m) : step.replace;
+    });
+    if (n > 0) {
+      put(ws, rel, out);
+      perFile.push({ file: rel, replacements: n });
+    }
+  }
+  return { files_searched: files.length, replacements: perFile, skipped };
+}
+
+export async function rename(ws: Workspace, step: RenameStep): Promise<StepReport> {
+  const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
+  const overlays = new Map<string, Uint8Array>();
+  for (const f of ws.changed()) if (f.after) overlays.set(f.path, f.after);
+  const plan = await planRename({
+    root: ws.root,
+    target: { file: sym.file, language: sym.language, name: sym.name, byte_start: sym.name_byte_start, byte_end: sym.name_byte_end, symbol_id: sym.symbol_id },
+    newName: step.to,
+    allowHeuristic: step.allow_heuristic,
+    overlays,
+  });
+  const byFile = new Map<string, RenameLocation[]>();
+  for (const l of plan.locations) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l]);
+  for (const [file, locs] of byFile) {
+    const rel = ws.rel(file);
+    let bytes = Buffer.from(ws.read(rel));
+    for (const l of [...locs].sort((a, b) => b.byte_start - a.byte_start)) {
+      const have = bytes.subarray(l.byte_start, l.byte_end).toString("utf8");
+      if (have !== l.old_text) {
+        throw new ToolError({ code: CODES.checksum_mismatch, error: "stale_location", message: `${rel}:${l.byte_start}: rename engine expected '${l.old_text}', found '${have}'`, file: rel, remediation: "Run the rename again: the file changed while it was planned." });
+      }
+      bytes = Buffer.concat([bytes.subarray(0, l.byte_start), Buffer.from(l.new_text, "utf8"), bytes.subarray(l.byte_end)]);
+    }
+    ws.write(rel, bytes);
+  }
+  return { symbol: symbolInfo(sym), to: step.to, engine: plan.engine, engine_version: plan.engine_version, locations: plan.locations, engine_diagnostics: plan.diagnostics };
+}

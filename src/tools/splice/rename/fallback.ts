@@ -1,0 +1,116 @@
+/**
+ * The rename of last resort: magellan's index (.magellan/code.db). The definition's name plus
+ * every reference the resolver tied to the symbol, each labelled with how it was tied
+ * (`exact`: same scope or a qualified name; `imported`: through an import; `heuristic`: by name
+ * alone or one of several candidates). A plan that touches a heuristic location is refused
+ * unless the caller allows it, listing those locations.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Diagnostic } from "../../../contract/schema.js";
+import { openDb, type DB } from "../../../graph/db.js";
+import { refsTo, type SymbolRecord } from "../../../graph/read.js";
+import { renameError } from "./codes.js";
+import type { Sources } from "./sources.js";
+import type { Evidence, RenameLocation, RenamePlan, RenameTarget } from "./types.js";
+
+const SYMBOL_SQL = `SELECT s.symbol_id, s.name, s.kind, s.parent_symbol_id, s.name_byte_start, s.name_byte_end, s.name_start_line, f.path
+  FROM symbols s JOIN files f ON f.id = s.file_id`;
+
+type Row = Pick<SymbolRecord, "symbol_id" | "name" | "kind" | "parent_symbol_id" | "name_byte_start" | "name_byte_end" | "name_start_line" | "path">;
+
+export function renameFromIndex(sources: Sources, target: RenameTarget, newName: string, allowHeuristic: boolean, notes: Diagnostic[]): RenamePlan {
+  const t0 = performance.now();
+  const dbPath = join(sources.root, ".magellan", "code.db");
+  if (!existsSync(dbPath)) {
+    throw renameError("no_engine", `no language server renames ${target.language} here and the workspace has no magellan index (${notes.map((n) => n.message).join("; ") || "no server"})`, "Run 'magellan index' in the workspace root, then rename again.", { file: target.file });
+  }
+  const db: DB = openDb(dbPath, { write: false });
+  try {
+    const sym = (
+      target.symbol_id
+        ? db.prepare(`${SYMBOL_SQL} WHERE s.symbol_id = ?`).all(target.symbol_id)
+        : db.prepare(`${SYMBOL_SQL} WHERE f.path = ? AND s.name_byte_start = ?`).all(target.file, target.byte_start)
+    ) as Row[];
+    const s = sym[0];
+    if (!s || s.path !== target.file || s.name !== target.name) {
+      throw renameError("target_mismatch", `the magellan index has no '${target.name}' defined at ${target.file} byte ${target.byte_start}`, "Run 'magellan index' so the index matches the files, then rename again.", { file: target.file });
+    }
+    if (target.language === "java" && s.parent_symbol_id === null && s.path.split("/").pop() === `${s.name}.java`) {
+      throw renameError("not_renameable", `'${s.name}' is the top-level type of ${s.path}: Java needs the file renamed with it, which a rename does not do`, `Move ${s.path} to ${newName}.java and rename the type there, or rename a member instead.`, { file: target.file });
+    }
+    const refs = refsTo(db, [s.symbol_id], [s.name], 100_000);
+    const raw: { file: string; byte_start: number; byte_end: number; evidence: Evidence; line: number }[] = [
+      { file: s.path, byte_start: s.name_byte_start, byte_end: s.name_byte_end, evidence: "exact", line: s.name_start_line },
+    ];
+    for (const r of refs) {
+      const evidence: Evidence = r.resolution === "exact" ? "exact" : r.resolution === "imported" ? "imported" : "heuristic";
+      raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence, line: r.start_line });
+    }
+    // References the resolver could not tie to anything but that carry the name (an import
+    // from another package, a call on an untyped receiver): leaving them out would break the
+    // code silently, so they come in as name-only evidence and need allowHeuristic.
+    const unresolved = db
+      .prepare("SELECT f.path, r.byte_start, r.byte_end, r.start_line FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.resolution = 'unresolved' AND f.language = ?")
+      .all(s.name, languageOf(db, s.path)) as { path: string; byte_start: number; byte_end: number; start_line: number }[];
+    for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+    const seen = new Set<string>();
+    const locations: RenameLocation[] = [];
+    const stale: string[] = [];
+    for (const l of raw) {
+      const key = `${l.file}\0${l.byte_start}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const text = sources.get(sources.abs(l.file));
+      const old = text ? Buffer.from(text.bytes.subarray(l.byte_start, l.byte_end)).toString("utf8") : undefined;
+      // A reference's span may carry a qualifier (`a.b`): the name is its last occurrence.
+      let start = l.byte_start;
+      if (old !== undefined && old !== s.name) {
+        const k = old.lastIndexOf(s.name);
+        if (k < 0) {
+          stale.push(`${l.file}:${l.line}`);
+          continue;
+        }
+        start += Buffer.byteLength(old.slice(0, k));
+      }
+      if (old === undefined) {
+        stale.push(`${l.file}:${l.line}`);
+        continue;
+      }
+      locations.push({ file: l.file, byte_start: start, byte_end: start + Buffer.byteLength(s.name), old_text: s.name, new_text: newName, evidence: l.evidence });
+    }
+    if (stale.length) {
+      throw renameError("stale_index", `the magellan index is out of date for ${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ` and ${stale.length - 5} more` : ""}`, "Run 'magellan index' (or keep 'magellan watch' running), then rename again.", { file: target.file });
+    }
+    const clash = indexClash(db, s, newName, [...new Set(locations.map((l) => l.file))]);
+    if (clash) throw renameError("clash", `'${newName}' is already bound where '${s.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
+    const heuristic = locations.filter((l) => l.evidence === "heuristic");
+    if (heuristic.length && !allowHeuristic) {
+      const list = heuristic.slice(0, 20).map((l) => `${l.file}:${sources.get(sources.abs(l.file))!.lineOf(l.byte_start)}`);
+      throw renameError("heuristic_locations", `renaming '${s.name}' would touch ${heuristic.length} location(s) tied to it by name only: ${list.join(", ")}${heuristic.length > 20 ? ", …" : ""}`, "Check those locations, then pass --allow-heuristic (allowHeuristic) to include them, or rename by hand with splice edit.", { file: target.file });
+    }
+    locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
+    return { engine: "magellan-index", locations, diagnostics: notes, timing: { total_ms: Math.round(performance.now() - t0), warm: false } };
+  } finally {
+    db.close();
+  }
+}
+
+function languageOf(db: DB, path: string): string {
+  return (db.prepare("SELECT language FROM files WHERE path = ?").get(path) as { language: string } | undefined)?.language ?? "";
+}
+
+/**
+ * A symbol named `newName` in the renamed symbol's own scope (same parent: a sibling member or a
+ * top-level in the same file), or at top level of a file that uses it (the new name would be
+ * shadowed or shadow there). What an index can see; a scope inside a body it cannot.
+ */
+function indexClash(db: DB, s: Row, newName: string, files: string[]): string | undefined {
+  const rows = db.prepare(`${SYMBOL_SQL} WHERE s.name = ?`).all(newName) as Row[];
+  for (const r of rows) {
+    const sameScope = s.parent_symbol_id ? r.parent_symbol_id === s.parent_symbol_id : r.parent_symbol_id === null && r.path === s.path;
+    const topInUser = r.parent_symbol_id === null && files.includes(r.path) && !s.parent_symbol_id;
+    if (sameScope || topInUser) return `${r.path}:${r.name_start_line} (${r.kind} ${r.name})`;
+  }
+  return undefined;
+}

@@ -1,0 +1,559 @@
+/**
+ * Rename through a language server over LSP (stdio JSON-RPC): pyright for Python, gopls for Go,
+ * clangd for C/C++, rust-analyzer for Rust. One short-lived session per rename: initialize with
+ * the workspace root, open the target file (and every overlaid file of the language, with the
+ * overlay's text), prepareRename, rename, turn the WorkspaceEdit into byte locations, then check
+ * the renamed text for captures (see checkCaptures) before shutting the server down.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, statSync, type Dirent } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
+import { ToolError } from "../../../contract/errors.js";
+import type { Diagnostic } from "../../../contract/schema.js";
+import type { LanguageId } from "../../../lang/registry.js";
+import { renameError, renameNote } from "./codes.js";
+import { TextOffsets } from "./offsets.js";
+import type { Sources } from "./sources.js";
+import type { RenameLocation, RenamePlan, RenameTarget } from "./types.js";
+
+const localRequire = createRequire(import.meta.url);
+
+export interface ServerSpec {
+  name: string;
+  command: string;
+  args: string[];
+  /** LSP languageId for didOpen */
+  languageId: string;
+  /** extensions of files to open when overlaid */
+  extensions: RegExp;
+  /** clangd indexes in the background: a cross-file rename must wait for the index. */
+  waitForIndex?: boolean;
+  version?: string;
+}
+
+function which(cmd: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(":")) {
+    if (dir && existsSync(join(dir, cmd))) return join(dir, cmd);
+  }
+  return undefined;
+}
+
+/** Runs `cmd --version`; a proxy that cannot start its server (rustup without the component) fails here. */
+function probe(cmd: string, args: string[]): { ok: boolean; version?: string; reason?: string } {
+  const r = spawnSync(cmd, args, { encoding: "utf8", timeout: 10_000 });
+  if (r.status === 0) return { ok: true, version: `${r.stdout}${r.stderr}`.trim().split("\n")[0] ?? "" };
+  return { ok: false, reason: `${r.error?.message ?? ""}${r.stderr ?? ""}`.trim().split("\n")[0] ?? `exit ${r.status}` };
+}
+
+const probes = new Map<string, ReturnType<typeof probe>>();
+function probeOnce(cmd: string, args: string[]): ReturnType<typeof probe> {
+  let p = probes.get(cmd);
+  if (!p) {
+    p = probe(cmd, args);
+    probes.set(cmd, p);
+  }
+  return p;
+}
+
+function findUpFile(start: string, root: string, names: string[]): string | undefined {
+  let dir = start;
+  for (;;) {
+    for (const n of names) if (existsSync(join(dir, n))) return join(dir, n);
+    if (dir === root || dirname(dir) === dir) return undefined;
+    dir = dirname(dir);
+  }
+}
+
+/** The server for a language, or why there is none (the caller falls back and says so). */
+export function serverFor(language: LanguageId, root: string, abs: string): ServerSpec | { absent: string } {
+  switch (language) {
+    case "python": {
+      const script = localRequire.resolve("pyright/langserver.index.js");
+      const pkg = localRequire("pyright/package.json") as { version: string };
+      return { name: "pyright", command: process.execPath, args: [script, "--stdio"], languageId: "python", extensions: /\.pyi?$/, version: pkg.version };
+    }
+    case "go": {
+      if (!which("gopls")) return { absent: "gopls is not on PATH" };
+      const p = probeOnce("gopls", ["version"]);
+      if (!p.ok) return { absent: `gopls does not run: ${p.reason}` };
+      return { name: "gopls", command: "gopls", args: ["serve"], languageId: "go", extensions: /\.go$/, ...(p.version ? { version: p.version } : {}) };
+    }
+    case "c":
+    case "cpp": {
+      if (!which("clangd")) return { absent: "clangd is not on PATH" };
+      const p = probeOnce("clangd", ["--version"]);
+      if (!p.ok) return { absent: `clangd does not run: ${p.reason}` };
+      const cc = findUpFile(dirname(abs), root, ["compile_commands.json", "build/compile_commands.json"]);
+      const args = ["--background-index", "--log=error", "--pch-storage=memory"];
+      if (cc) args.push(`--compile-commands-dir=${dirname(cc)}`);
+      return { name: "clangd", command: "clangd", args, languageId: language, extensions: /\.(c|h|cc|cpp|cxx|hpp|hh|hxx)$/, waitForIndex: true, ...(p.version ? { version: p.version } : {}) };
+    }
+    case "rust": {
+      if (!which("rust-analyzer")) return { absent: "rust-analyzer is not on PATH" };
+      const p = probeOnce("rust-analyzer", ["--version"]);
+      if (!p.ok) return { absent: `rust-analyzer is on PATH but does not run (${p.reason})` };
+      return { name: "rust-analyzer", command: "rust-analyzer", args: [], languageId: "rust", extensions: /\.rs$/, ...(p.version ? { version: p.version } : {}) };
+    }
+    default:
+      return { absent: `no language server is wired for ${language}` };
+  }
+}
+
+interface Position {
+  line: number;
+  character: number;
+}
+interface Range {
+  start: Position;
+  end: Position;
+}
+interface TextEdit {
+  range: Range;
+  newText: string;
+}
+interface WorkspaceEdit {
+  changes?: Record<string, TextEdit[]>;
+  documentChanges?: ({ textDocument: { uri: string }; edits: TextEdit[] } | { kind: string; uri?: string; oldUri?: string })[];
+}
+interface LspLocation {
+  uri: string;
+  range: Range;
+}
+
+class Session {
+  private readonly child: ChildProcess;
+  readonly conn: MessageConnection;
+  private stderr = "";
+  private exited: string | undefined;
+  private readonly progress = new Map<string | number, "begin" | "end">();
+  private progressListeners: (() => void)[] = [];
+  private readonly versions = new Map<string, number>();
+  private readonly exitPromise: Promise<never>;
+
+  constructor(readonly spec: ServerSpec, cwd: string) {
+    this.child = spawn(spec.command, spec.args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    this.child.stderr!.on("data", (b: Buffer) => {
+      if (this.stderr.length < 8000) this.stderr += b.toString("utf8");
+    });
+    this.child.on("exit", (code, sig) => {
+      this.exited = `${spec.name} exited (${sig ?? code})${this.stderr ? `: ${this.stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`;
+    });
+    this.child.on("error", (e) => {
+      this.exited = `${spec.name} did not start: ${e.message}`;
+    });
+    this.exitPromise = new Promise<never>((_, reject) => {
+      const fail = (): void => reject(new Error(this.exited ?? `${spec.name} exited`));
+      this.child.once("exit", fail);
+      this.child.once("error", fail);
+    });
+    this.exitPromise.catch(() => undefined);
+    // A server that exits while a message is in flight must not take this process down with
+    // an unhandled EPIPE: its exit is reported through `failure`.
+    this.child.stdin!.on("error", () => undefined);
+    this.conn = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.conn.onRequest("window/workDoneProgress/create", () => null);
+    this.conn.onRequest("client/registerCapability", () => null);
+    this.conn.onRequest("workspace/configuration", (p: { items: unknown[] }) => p.items.map(() => null));
+    this.conn.onRequest("workspace/workspaceFolders", () => null);
+    this.conn.onNotification("$/progress", (p: { token: string | number; value: { kind: "begin" | "report" | "end" } }) => {
+      if (p.value.kind === "begin" || p.value.kind === "end") this.progress.set(p.token, p.value.kind);
+      for (const l of this.progressListeners) l();
+    });
+    this.conn.listen();
+  }
+
+  get failure(): string | undefined {
+    return this.exited;
+  }
+
+  async request<T>(method: string, params: unknown, timeoutMs: number): Promise<T> {
+    if (this.exited) throw new Error(this.exited);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${this.spec.name} did not answer ${method} within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([this.conn.sendRequest<T>(method, params), timeout, this.exitPromise]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The text each open document has in the server. */
+  readonly texts = new Map<string, string>();
+
+  open(uri: string, text: string): void {
+    this.versions.set(uri, 1);
+    this.texts.set(uri, text);
+    void this.conn.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: this.spec.languageId, version: 1, text } });
+  }
+
+  change(uri: string, text: string): void {
+    const v = (this.versions.get(uri) ?? 0) + 1;
+    if (v === 1) return this.open(uri, text);
+    if (this.texts.get(uri) === text) return;
+    this.versions.set(uri, v);
+    this.texts.set(uri, text);
+    void this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version: v }, contentChanges: [{ text }] });
+  }
+
+  /** Waits until every progress the server began has ended (an index), at most `ms`. */
+  async idle(firstMs: number, ms: number): Promise<void> {
+    const deadline = Date.now() + ms;
+    const busy = (): boolean => [...this.progress.values()].some((k) => k === "begin");
+    // Give the server a moment to begin its indexing at all.
+    const began = Date.now() + firstMs;
+    while (Date.now() < deadline && !this.exited) {
+      if (!busy() && Date.now() >= began) return;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, 100);
+        this.progressListeners.push(() => {
+          clearTimeout(t);
+          resolve();
+        });
+      });
+      this.progressListeners = [];
+    }
+  }
+
+  async close(): Promise<void> {
+    if (!this.exited) {
+      try {
+        await this.request("shutdown", null, 3000);
+        void this.conn.sendNotification("exit");
+      } catch {
+        // killed below
+      }
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    this.conn.dispose();
+    if (!this.exited) this.child.kill("SIGKILL");
+  }
+}
+
+const uriOf = (abs: string): string => pathToFileURL(abs).href;
+const pathOf = (uri: string): string => fileURLToPath(uri);
+
+function editsOf(edit: WorkspaceEdit | null): Map<string, TextEdit[]> {
+  const out = new Map<string, TextEdit[]>();
+  if (!edit) return out;
+  for (const [uri, edits] of Object.entries(edit.changes ?? {})) out.set(uri, [...(out.get(uri) ?? []), ...edits]);
+  for (const dc of edit.documentChanges ?? []) {
+    if ("edits" in dc) out.set(dc.textDocument.uri, [...(out.get(dc.textDocument.uri) ?? []), ...dc.edits]);
+    else throw renameError("not_renameable", `the language server's rename also wants to ${dc.kind} ${dc.uri ?? dc.oldUri ?? "a file"}`, "Rename the file with your own tools first, or rename another symbol.");
+  }
+  return out;
+}
+
+/**
+ * Warm servers, for a long-lived process (the daemon): off by default, since a CLI must exit
+ * and a server child would keep it alive. When on, a server stays up per (server, root)
+ * between renames; before each reuse the workspace's files of its language are stat-ed and
+ * every change since the last rename is told to it (workspace/didChangeWatchedFiles), so a
+ * file written by a commit or another tool is read again.
+ */
+let reuse = false;
+const warmServers = new Map<string, { session: Session; stamps: Map<string, number> }>();
+
+export function setLanguageServerReuse(on: boolean): void {
+  reuse = on;
+}
+
+export async function disposeLanguageServers(): Promise<void> {
+  const all = [...warmServers.values()];
+  warmServers.clear();
+  await Promise.all(all.map((w) => w.session.close()));
+}
+
+const SKIP_DIRS = new Set([".git", "node_modules", ".magellan", ".splice", "__pycache__", ".venv", "venv", ".tox", ".mypy_cache", "target"]);
+const MAX_STAMPED = 50_000;
+
+function stampFiles(root: string, ext: RegExp): Map<string, number> | undefined {
+  const out = new Map<string, number>();
+  const stack = [root];
+  while (stack.length) {
+    const dir = stack.pop()!;
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (!SKIP_DIRS.has(e.name)) stack.push(p);
+      } else if (ext.test(e.name) || /^(go\.mod|go\.sum|pyrightconfig\.json|pyproject\.toml)$/.test(e.name)) {
+        try {
+          out.set(p, statSync(p).mtimeMs);
+        } catch {
+          // gone meanwhile
+        }
+        if (out.size > MAX_STAMPED) return undefined;
+      }
+    }
+  }
+  return out;
+}
+
+const serverKey = (spec: ServerSpec, root: string): string => `${spec.name}\0${root}\0${spec.args.join(" ")}`;
+
+async function acquire(spec: ServerSpec, sources: Sources): Promise<{ session: Session; warm: boolean }> {
+  const key = serverKey(spec, sources.root);
+  const w = warmServers.get(key);
+  warmServers.delete(key);
+  if (w && !w.session.failure && reuse) {
+    const now = stampFiles(sources.root, spec.extensions);
+    if (now) {
+      const changes: { uri: string; type: number }[] = [];
+      for (const [f, m] of now) {
+        const old = w.stamps.get(f);
+        if (old === undefined) changes.push({ uri: uriOf(f), type: 1 });
+        else if (old !== m) changes.push({ uri: uriOf(f), type: 2 });
+      }
+      for (const f of w.stamps.keys()) if (!now.has(f)) changes.push({ uri: uriOf(f), type: 3 });
+      if (changes.length) void w.session.conn.sendNotification("workspace/didChangeWatchedFiles", { changes });
+      w.stamps = now;
+      stamps.set(w.session, now);
+      return { session: w.session, warm: true };
+    }
+  }
+  if (w) await w.session.close();
+  const session = new Session(spec, sources.root);
+  const rootUri = uriOf(sources.root);
+  try {
+    await session.request(
+      "initialize",
+      {
+        processId: process.pid,
+        rootUri,
+        rootPath: sources.root,
+        workspaceFolders: [{ uri: rootUri, name: "root" }],
+        capabilities: {
+          general: { positionEncodings: ["utf-16"] },
+          window: { workDoneProgress: true },
+          workspace: { workspaceEdit: { documentChanges: true }, workspaceFolders: true, configuration: true, didChangeWatchedFiles: { dynamicRegistration: false } },
+          textDocument: {
+            rename: { prepareSupport: true, dynamicRegistration: false },
+            definition: { linkSupport: false },
+            synchronization: { didSave: false },
+          },
+        },
+        initializationOptions: {},
+      },
+      60_000,
+    );
+  } catch (e) {
+    await session.close();
+    throw renameError("engine_failed", `${spec.name} did not start: ${session.failure ?? (e as Error).message}`, "Check that the language server runs in this workspace, or retry.");
+  }
+  void session.conn.sendNotification("initialized", {});
+  if (reuse) {
+    const st = stampFiles(sources.root, spec.extensions);
+    if (st) stamps.set(session, st);
+  }
+  return { session, warm: false };
+}
+
+const stamps = new WeakMap<Session, Map<string, number>>();
+
+function release(spec: ServerSpec, root: string, session: Session): void {
+  const st = stamps.get(session);
+  if (!st) {
+    void session.close();
+    return;
+  }
+  warmServers.set(serverKey(spec, root), { session, stamps: st });
+}
+
+const CONFLICT = /conflict|already (declared|defined|exists)|shadow|redeclar|collid/i;
+
+export async function renameWithServer(sources: Sources, target: RenameTarget, newName: string, spec: ServerSpec): Promise<RenamePlan> {
+  const t0 = performance.now();
+  const abs = sources.abs(target.file);
+  const text = sources.get(abs);
+  if (!text) throw renameError("target_mismatch", `${target.file} does not exist`, "Give the file that holds the symbol's definition.", { file: target.file });
+  const at = text.text.slice(text.byteToChar(target.byte_start), text.byteToChar(target.byte_end));
+  if (at !== target.name) {
+    throw renameError("target_mismatch", `${target.file} holds '${at}' at bytes ${target.byte_start}..${target.byte_end}, not '${target.name}'`, "Re-read the symbol (magellan find) and rename again.", { file: target.file });
+  }
+  const { session, warm } = await acquire(spec, sources);
+  const diagnostics: Diagnostic[] = [];
+  let keep = false;
+  try {
+    // What the server must see: every overlaid file of its language and the target, with the
+    // bytes planned against; documents left open by an earlier rename go back to theirs.
+    const want = new Map<string, string>();
+    for (const uri of session.texts.keys()) {
+      const t = sources.get(pathOf(uri));
+      if (t) want.set(uri, t.text);
+    }
+    for (const [f, bytes] of sources.overlays) if (spec.extensions.test(f)) want.set(uriOf(f), new TextOffsets(bytes).text);
+    want.set(uriOf(abs), text.text);
+    for (const [uri, t] of want) session.change(uri, t);
+    const startup = performance.now() - t0;
+    if (spec.waitForIndex && !warm) await session.idle(1500, 60_000);
+
+    const position = text.byteToPosition(target.byte_start);
+    const doc = { textDocument: { uri: uriOf(abs) }, position };
+    let prepared: unknown;
+    try {
+      prepared = await session.request("textDocument/prepareRename", doc, 60_000);
+    } catch (e) {
+      throw renameError("not_renameable", `${spec.name} refuses to rename '${target.name}': ${(e as Error).message}`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
+    }
+    if (prepared === null) {
+      throw renameError("not_renameable", `${spec.name} says '${target.name}' at ${target.file}:${text.lineOf(target.byte_start)} cannot be renamed`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
+    }
+    let edit: WorkspaceEdit | null;
+    try {
+      edit = await session.request<WorkspaceEdit | null>("textDocument/rename", { ...doc, newName }, 120_000);
+    } catch (e) {
+      const msg = (e as Error).message;
+      if (CONFLICT.test(msg)) throw renameError("clash", `${spec.name}: ${msg}`, `Choose another name than '${newName}', or rename the other symbol first.`, { file: target.file });
+      if (session.failure) throw renameError("engine_failed", `${spec.name} failed: ${session.failure}`, "Check that the language server runs in this workspace, or retry.", { file: target.file });
+      throw renameError("not_renameable", `${spec.name} refuses to rename '${target.name}': ${msg}`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
+    }
+    const locations: RenameLocation[] = [];
+    const outside: string[] = [];
+    const byFile = editsOf(edit);
+    for (const [uri, edits] of byFile) {
+      const f = pathOf(uri);
+      const ft = sources.get(f);
+      if (!sources.inside(f) || !ft) {
+        outside.push(f);
+        continue;
+      }
+      for (const e of edits) {
+        const s = ft.positionToByte(e.range.start);
+        const en = ft.positionToByte(e.range.end);
+        locations.push({ file: sources.rel(f), byte_start: s, byte_end: en, old_text: Buffer.from(ft.bytes.subarray(s, en)).toString("utf8"), new_text: e.newText, evidence: "language_server" });
+      }
+    }
+    if (outside.length) throw renameError("outside_root", `renaming '${target.name}' would change files outside the workspace: ${outside.slice(0, 5).join(", ")}`, "Rename only symbols that the workspace owns.", { file: target.file });
+    if (locations.length === 0) throw renameError("not_renameable", `${spec.name} found nothing to rename for '${target.name}'`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
+    locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
+
+    const t2 = performance.now();
+    const clash = await checkCaptures(session, sources, target, newName, locations);
+    const checkMs = performance.now() - t2;
+    for (const [uri, t] of want) session.change(uri, t);
+    for (const uri of session.texts.keys()) {
+      const t = sources.get(pathOf(uri));
+      if (t) session.change(uri, t.text);
+    }
+    keep = reuse && !session.failure;
+    if (clash) throw renameError("clash", `'${newName}' is already bound where '${target.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
+    return {
+      engine: spec.name,
+      ...(spec.version ? { engine_version: spec.version } : {}),
+      locations,
+      diagnostics,
+      timing: { total_ms: Math.round(performance.now() - t0), startup_ms: Math.round(startup), check_ms: Math.round(checkMs), warm },
+    };
+  } catch (e) {
+    if (!(e instanceof ToolError)) {
+      throw renameError("engine_failed", `${spec.name} failed: ${session.failure ?? (e instanceof Error ? e.message : String(e))}`, "Check that the language server runs in this workspace, or retry.", { file: target.file });
+    }
+    throw e;
+  } finally {
+    if (keep) release(spec, sources.root, session);
+    else await session.close();
+  }
+}
+
+/**
+ * Scope check on the renamed text, by the server itself: the edits are applied in memory and
+ * sent as didChange; then every renamed location must still go to a renamed location (its own
+ * declaration), and every pre-existing `newName` in the touched files must not go to one. A
+ * location that now goes elsewhere is captured by another binding; a pre-existing use that now
+ * goes to the renamed symbol is shadowed by it. Either is a clash, named with file:line.
+ */
+async function checkCaptures(session: Session, sources: Sources, target: RenameTarget, newName: string, locations: RenameLocation[]): Promise<string | undefined> {
+  const byFile = new Map<string, RenameLocation[]>();
+  for (const l of locations) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l]);
+  const after = new Map<string, { text: TextOffsets; renamed: [number, number][]; existing: number[] }>();
+  const word = new RegExp(`(?<![\\p{L}\\p{N}_$])${newName.replace(/\$/g, "\\$")}(?![\\p{L}\\p{N}_$])`, "gu");
+  for (const [file, locs] of byFile) {
+    const before = sources.get(sources.abs(file))!;
+    const parts: Buffer[] = [];
+    const renamed: [number, number][] = [];
+    let prev = 0;
+    let size = 0;
+    for (const l of locs) {
+      const head = Buffer.from(before.bytes.subarray(prev, l.byte_start));
+      parts.push(head);
+      size += head.length;
+      const nt = Buffer.from(l.new_text);
+      const k = nt.indexOf(newName);
+      renamed.push([size + Math.max(k, 0), size + Math.max(k, 0) + Buffer.byteLength(newName)]);
+      parts.push(nt);
+      size += nt.length;
+      prev = l.byte_end;
+    }
+    parts.push(Buffer.from(before.bytes.subarray(prev)));
+    const text = new TextOffsets(Buffer.concat(parts));
+    const existing: number[] = [];
+    for (const m of text.text.matchAll(word)) {
+      const b = text.charToByte(m.index);
+      if (!renamed.some(([s]) => s === b)) existing.push(b);
+    }
+    after.set(file, { text, renamed, existing });
+    session.change(uriOf(sources.abs(file)), text.text);
+  }
+  const isRenamed = (loc: LspLocation): boolean => {
+    const f = sources.inside(pathOf(loc.uri)) ? sources.rel(pathOf(loc.uri)) : undefined;
+    const a = f !== undefined ? after.get(f) : undefined;
+    if (!a) return false;
+    const b = a.text.positionToByte(loc.range.start);
+    return a.renamed.some(([s, e]) => b >= s && b < e);
+  };
+  const where = (loc: LspLocation): string => {
+    const abs = pathOf(loc.uri);
+    const rel = sources.inside(abs) ? sources.rel(abs) : abs;
+    const a = after.get(rel);
+    const line = a ? a.text.lineOf(a.text.positionToByte(loc.range.start)) : loc.range.start.line + 1;
+    return `${rel}:${line}`;
+  };
+  const definitionAt = async (file: string, b: number): Promise<LspLocation[]> => {
+    const a = after.get(file)!;
+    let r: LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null;
+    try {
+      r = await session.request("textDocument/definition", { textDocument: { uri: uriOf(sources.abs(file)) }, position: a.text.byteToPosition(b) }, 30_000);
+    } catch (e) {
+      // A renamed word in a comment (gopls renames doc comments) has no definition to ask for.
+      if (session.failure) throw e;
+      return [];
+    }
+    const list = r === null ? [] : Array.isArray(r) ? r : [r];
+    return list.map((x) => ("targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x));
+  };
+  // Asked all at once: the server answers in order, without a round trip per location.
+  const asks: Promise<string | undefined>[] = [];
+  let budget = 1000;
+  for (const [file, a] of after) {
+    for (const [s] of a.renamed) {
+      if (budget-- <= 0) break;
+      asks.push(
+        definitionAt(file, s).then((defs) => {
+          const other = defs.find((d) => !isRenamed(d));
+          // Every definition elsewhere: the renamed name now reaches another binding.
+          return other && defs.every((d) => !isRenamed(d)) ? `${where(other)} (the '${newName}' that ${file}:${a.text.lineOf(s)} would refer to instead)` : undefined;
+        }),
+      );
+    }
+    for (const b of a.existing) {
+      if (budget-- <= 0) break;
+      asks.push(definitionAt(file, b).then((defs) => (defs.length > 0 && defs.some((d) => isRenamed(d)) ? `${file}:${a.text.lineOf(b)} (an existing '${newName}' that the renamed '${target.name}' would shadow)` : undefined)));
+    }
+  }
+  for (const r of await Promise.all(asks)) if (r) return r;
+  return undefined;
+}
+
+export function fallbackNote(language: LanguageId, why: string): Diagnostic {
+  return renameNote("fallback", `${language}: ${why}; renamed from magellan's resolved references instead`, "warning");
+}

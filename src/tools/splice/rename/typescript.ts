@@ -1,0 +1,530 @@
+/**
+ * TypeScript/JavaScript rename: the TypeScript language service's findRenameLocations, in the
+ * file's own project (nearest tsconfig.json, or jsconfig.json for JavaScript; a solution-style
+ * config resolves to the referenced project that owns the file; projects that reference it are
+ * searched too), with the project's own `typescript` package when it has one.
+ *
+ * A service stays warm per (typescript, tsconfig) in this module, keyed by the mtimes of the
+ * config chain: a daemon that keeps the module loaded pays the program build once, and later
+ * renames re-parse only files whose mtime (or overlay) changed.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import type TS from "typescript";
+import type { Diagnostic } from "../../../contract/schema.js";
+import { renameError, renameNote } from "./codes.js";
+import type { Sources } from "./sources.js";
+import type { RenameLocation, RenamePlan, RenameTarget } from "./types.js";
+
+type Ts = typeof TS;
+
+interface Runtime {
+  ts: Ts;
+  path: string;
+  /** true when the package came from the project, not from llmtools */
+  own: boolean;
+}
+
+const runtimes = new Map<string, Runtime>();
+const localRequire = createRequire(import.meta.url);
+
+/** The project's `typescript` (resolved from its root, as its own tsc would be), else ours. */
+export function typescriptFor(root: string): Runtime {
+  let path: string;
+  let own = true;
+  try {
+    path = createRequire(join(root, "package.json")).resolve("typescript");
+  } catch {
+    path = localRequire.resolve("typescript");
+    own = false;
+  }
+  const ours = localRequire.resolve("typescript");
+  if (path === ours) own = false;
+  let rt = runtimes.get(path);
+  if (!rt) {
+    let ts = localRequire(path) as Ts;
+    // A package too old for the rename API we use is not worth failing on: fall back to ours.
+    if (typeof ts.createLanguageService !== "function" || Number(ts.versionMajorMinor.split(".")[0]) < 4) {
+      ts = localRequire("typescript") as Ts;
+      own = false;
+    }
+    rt = { ts, path, own };
+    runtimes.set(path, rt);
+  }
+  return rt;
+}
+
+interface Config {
+  file: string;
+  parsed: TS.ParsedCommandLine;
+  /** the config and every file it extends, with their mtimes when read */
+  stamp: string;
+}
+
+function configStamp(files: readonly string[]): string {
+  return files
+    .map((f) => {
+      try {
+        return `${f}@${statSync(f).mtimeMs}`;
+      } catch {
+        return `${f}@-`;
+      }
+    })
+    .join("|");
+}
+
+const configCache = new Map<string, Config>();
+
+function readConfig(ts: Ts, file: string): Config | undefined {
+  const key = `${ts.version}\0${file}`;
+  const hit = configCache.get(key);
+  if (hit) {
+    const files = [hit.file, ...((hit.parsed.options.configFile as TS.TsConfigSourceFile | undefined)?.extendedSourceFiles ?? [])];
+    if (configStamp(files) === hit.stamp) return hit;
+  }
+  const errors: string[] = [];
+  const host: TS.ParseConfigFileHost = {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => errors.push(ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+  };
+  const parsed = ts.getParsedCommandLineOfConfigFile(file, {}, host);
+  if (!parsed) return undefined;
+  const files = [file, ...((parsed.options.configFile as TS.TsConfigSourceFile | undefined)?.extendedSourceFiles ?? [])];
+  const c: Config = { file, parsed, stamp: configStamp(files) };
+  configCache.set(key, c);
+  return c;
+}
+
+function findUp(start: string, root: string, names: string[]): string | undefined {
+  let dir = start;
+  for (;;) {
+    for (const n of names) {
+      const f = join(dir, n);
+      try {
+        if (statSync(f).isFile()) return f;
+      } catch {
+        // not here
+      }
+    }
+    if (dir === root || dirname(dir) === dir) return undefined;
+    dir = dirname(dir);
+  }
+}
+
+function ownsFile(c: Config, abs: string): boolean {
+  return c.parsed.fileNames.includes(abs);
+}
+
+/** Every config reachable by references from `c` (c included). */
+function referenceClosure(ts: Ts, c: Config, seen = new Map<string, Config>()): Map<string, Config> {
+  if (seen.has(c.file)) return seen;
+  seen.set(c.file, c);
+  for (const ref of c.parsed.projectReferences ?? []) {
+    const sub = readConfig(ts, ts.resolveProjectReferencePath(ref));
+    if (sub) referenceClosure(ts, sub, seen);
+  }
+  return seen;
+}
+
+/**
+ * The file's project, and the projects whose programs also reach it through references (the
+ * referencing side of a monorepo holds uses of the symbol that its own project never sees).
+ */
+function projectsFor(ts: Ts, root: string, abs: string, javascript: boolean): { primary: Config | undefined; others: Config[] } {
+  const names = javascript ? ["jsconfig.json", "tsconfig.json"] : ["tsconfig.json"];
+  const nearest = findUp(dirname(abs), root, names);
+  let primary = nearest ? readConfig(ts, nearest) : undefined;
+  if (primary && !ownsFile(primary, abs) && primary.parsed.projectReferences?.length) {
+    for (const c of referenceClosure(ts, primary).values()) {
+      if (ownsFile(c, abs)) {
+        primary = c;
+        break;
+      }
+    }
+  }
+  const others: Config[] = [];
+  if (!primary) return { primary, others };
+  const tops = new Set<string>();
+  for (const n of ["tsconfig.json", "jsconfig.json"]) {
+    const top = join(root, n);
+    try {
+      if (statSync(top).isFile()) tops.add(top);
+    } catch {
+      // none
+    }
+  }
+  if (nearest) tops.add(nearest);
+  const all = new Map<string, Config>();
+  for (const t of tops) {
+    const c = readConfig(ts, t);
+    if (c) referenceClosure(ts, c, all);
+  }
+  for (const c of all.values()) {
+    if (c.file === primary.file || c.parsed.fileNames.length === 0) continue;
+    const closure = referenceClosure(ts, c);
+    if ([...closure.keys()].some((k) => k !== c.file && k === primary.file)) others.push(c);
+  }
+  // A monorepo whose packages each have a tsconfig.json (include: src) and whose root config
+  // includes them all, joined by `paths`: the package's own program never sees the other
+  // packages that import it; an enclosing config whose program holds the file does.
+  const within = (d: string): boolean => d === root || d.startsWith(`${root}/`);
+  for (let dir = dirname(dirname(primary.file)); within(dir); dir = dirname(dir)) {
+    for (const n of names) {
+      const f = join(dir, n);
+      if (f === primary.file || others.some((o) => o.file === f)) continue;
+      try {
+        if (!statSync(f).isFile()) continue;
+      } catch {
+        continue;
+      }
+      const c = readConfig(ts, f);
+      if (c && ownsFile(c, abs)) others.push(c);
+    }
+    if (dir === root || dirname(dir) === dir) break;
+  }
+  return { primary, others };
+}
+
+const DEFAULT_OPTIONS = (ts: Ts): TS.CompilerOptions => ({
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  strict: true,
+  allowJs: true,
+  checkJs: false,
+  skipLibCheck: true,
+  noEmit: true,
+  esModuleInterop: true,
+  jsx: ts.JsxEmit.ReactJSX,
+});
+
+/**
+ * One document registry per typescript package, shared by its services as tsserver shares one
+ * across projects: the standard library and a monorepo's common files are parsed once. Overlay
+ * versions are unique in the process, so two services never take each other's overlay for theirs.
+ */
+const registries = new Map<Ts, TS.DocumentRegistry>();
+let overlayVersion = 0;
+
+function registryFor(ts: Ts): TS.DocumentRegistry {
+  let r = registries.get(ts);
+  if (!r) {
+    r = ts.createDocumentRegistry(ts.sys.useCaseSensitiveFileNames);
+    registries.set(ts, r);
+  }
+  return r;
+}
+
+/** One warm language service: a project (or the inferred project of a file without one). */
+class Service {
+  readonly ls: TS.LanguageService;
+  private readonly roots: Set<string>;
+  private readonly overlay = new Map<string, { text: string; version: number }>();
+  private readonly snapshots = new Map<string, { version: string; snap: TS.IScriptSnapshot }>();
+  uses = 0;
+
+  constructor(
+    readonly ts: Ts,
+    readonly config: Config | undefined,
+    dir: string,
+  ) {
+    const options = config ? { ...config.parsed.options, noEmit: true } : DEFAULT_OPTIONS(ts);
+    this.roots = new Set();
+    const cwd = config ? dirname(config.file) : dir;
+    const host: TS.LanguageServiceHost = {
+      getCompilationSettings: () => options,
+      getScriptFileNames: () => [...new Set([...(this.config?.parsed.fileNames ?? []), ...this.roots])],
+      getScriptVersion: (f) => this.version(f),
+      getScriptSnapshot: (f) => this.snapshot(f),
+      getCurrentDirectory: () => cwd,
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      fileExists: (f) => this.overlay.has(f) || ts.sys.fileExists(f),
+      readFile: (f, enc) => this.overlay.get(f)?.text ?? ts.sys.readFile(f, enc),
+      readDirectory: (...a) => ts.sys.readDirectory(...a),
+      directoryExists: (d) => ts.sys.directoryExists(d),
+      getDirectories: (d) => ts.sys.getDirectories(d),
+      realpath: ts.sys.realpath ? (p) => ts.sys.realpath!(p) : undefined,
+      useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
+      getProjectReferences: () => config?.parsed.projectReferences,
+      // As tsserver does: a referenced project is read from its sources, not its built .d.ts, so
+      // uses across projects are found and no build output is needed.
+      useSourceOfProjectReferenceRedirect: () => true,
+      getParsedCommandLine: (f) => readConfig(ts, f)?.parsed,
+    } as TS.LanguageServiceHost;
+    this.ls = ts.createLanguageService(host, registryFor(ts));
+  }
+
+  private version(f: string): string {
+    const o = this.overlay.get(f);
+    if (o) return `o${o.version}`;
+    try {
+      const st = statSync(f);
+      return `${st.mtimeMs}:${st.size}`;
+    } catch {
+      return "missing";
+    }
+  }
+
+  private snapshot(f: string): TS.IScriptSnapshot | undefined {
+    const o = this.overlay.get(f);
+    if (o) return this.ts.ScriptSnapshot.fromString(o.text);
+    const v = this.version(f);
+    const hit = this.snapshots.get(f);
+    if (hit && hit.version === v) return hit.snap;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(f);
+    } catch {
+      return undefined;
+    }
+    // The BOM stays in the text (TypeScript skips it as trivia) so offsets map to bytes 1:1.
+    const snap = this.ts.ScriptSnapshot.fromString(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes));
+    this.snapshots.set(f, { version: v, snap });
+    return snap;
+  }
+
+  /** Makes exactly `overlays` visible (earlier ones that are gone again read from disk). */
+  setOverlays(overlays: Map<string, string>, extraRoots: string[]): void {
+    for (const f of [...this.overlay.keys()]) if (!overlays.has(f)) this.overlay.delete(f);
+    for (const [f, text] of overlays) {
+      if (this.overlay.get(f)?.text !== text) this.overlay.set(f, { text, version: ++overlayVersion });
+    }
+    for (const r of extraRoots) this.roots.add(r);
+  }
+}
+
+const services = new Map<string, Service>();
+const MAX_SERVICES = 8;
+
+/**
+ * The config's file list walked again: a file created since the service was built (by another
+ * tool, or a commit) must be a root, or its uses of the symbol would be missed. ~50 ms for a
+ * 1,841-file project.
+ */
+function refreshFileNames(ts: Ts, config: Config): void {
+  const fresh = ts.getParsedCommandLineOfConfigFile(config.file, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  if (fresh) config.parsed = { ...config.parsed, fileNames: fresh.fileNames };
+}
+
+function serviceFor(rt: Runtime, config: Config | undefined, dir: string, refresh = true): { service: Service; warm: boolean } {
+  const key = `${rt.path}\0${config ? `${config.file}\0${config.stamp}` : `inferred:${dir}`}`;
+  let s = services.get(key);
+  const warm = s !== undefined;
+  if (s && config && refresh) refreshFileNames(rt.ts, config);
+  if (!s) {
+    // A config whose stamp changed leaves its old service behind: drop it.
+    for (const [k, old] of services) {
+      if (config && k.startsWith(`${rt.path}\0${config.file}\0`)) {
+        old.ls.dispose();
+        services.delete(k);
+      }
+    }
+    if (services.size >= MAX_SERVICES) {
+      const lru = [...services.entries()].sort((a, b) => a[1].uses - b[1].uses)[0];
+      if (lru) {
+        lru[1].ls.dispose();
+        services.delete(lru[0]);
+      }
+    }
+    s = new Service(rt.ts, config, dir);
+    services.set(key, s);
+  }
+  s.uses = Date.now();
+  return { service: s, warm };
+}
+
+/** Drops every warm service (tests, or a daemon told that the workspace changed wholesale). */
+export function disposeTypeScriptServices(): void {
+  for (const s of services.values()) s.ls.dispose();
+  services.clear();
+  configCache.clear();
+  registries.clear();
+}
+
+const SCRIPT = /\.(c|m)?(t|j)sx?$/;
+
+export async function renameTypeScript(sources: Sources, target: RenameTarget, newName: string): Promise<RenamePlan> {
+  const t0 = performance.now();
+  const abs = sources.abs(target.file);
+  const rt = typescriptFor(sources.root);
+  const { ts } = rt;
+  const javascript = target.language === "javascript";
+  const { primary, others } = projectsFor(ts, sources.root, abs, javascript);
+  const overlays = new Map<string, string>();
+  for (const [f, bytes] of sources.overlays) if (SCRIPT.test(f)) overlays.set(f, new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes));
+  const extra = [abs, ...[...overlays.keys()].filter((f) => !primary || f.startsWith(dirname(primary.file) + "/"))];
+
+  const { service, warm } = serviceFor(rt, primary, dirname(abs));
+  service.setOverlays(overlays, extra);
+  const text = sources.get(abs);
+  if (!text) throw renameError("target_mismatch", `${target.file} does not exist`, "Give the file that holds the symbol's definition.", { file: target.file });
+  const pos = text.byteToChar(target.byte_start);
+  const at = text.text.slice(pos, text.byteToChar(target.byte_end));
+  if (at !== target.name) {
+    throw renameError("target_mismatch", `${target.file} holds '${at}' at bytes ${target.byte_start}..${target.byte_end}, not '${target.name}'`, "Re-read the symbol (magellan find) and rename again.", { file: target.file });
+  }
+
+  const info = service.ls.getRenameInfo(abs, pos, { allowRenameOfImportPath: false });
+  if (!info.canRename) {
+    throw renameError("not_renameable", `the TypeScript language service refuses to rename '${target.name}': ${info.localizedErrorMessage}`, "Rename a symbol declared in the workspace (not in a library or the standard library).", { file: target.file });
+  }
+  const t1 = performance.now();
+  const prefs = Number(ts.versionMajorMinor.split(".")[0]) >= 5 ? { providePrefixAndSuffixTextForRename: true } : true;
+  const found = new Map<string, TS.RenameLocation>();
+  const add = (locs: readonly TS.RenameLocation[] | undefined): void => {
+    for (const l of locs ?? []) found.set(`${l.fileName}\0${l.textSpan.start}`, l);
+  };
+  add(service.ls.findRenameLocations(abs, pos, false, false, prefs as TS.UserPreferences));
+  const diagnostics: Diagnostic[] = [];
+  for (const c of others) {
+    const other = serviceFor(rt, c, dirname(c.file)).service;
+    other.setOverlays(overlays, []);
+    add(other.ls.findRenameLocations(abs, pos, false, false, prefs as TS.UserPreferences));
+    diagnostics.push(renameNote("referencing_project", `also searched project ${sources.rel(c.file)}, which references ${primary ? sources.rel(primary.file) : "the file's project"}`));
+  }
+
+  const outside: string[] = [];
+  const locations: RenameLocation[] = [];
+  for (const l of found.values()) {
+    const f = resolve(l.fileName);
+    const ft = sources.get(f);
+    if (!sources.inside(f) || f.includes("/node_modules/") || !ft) {
+      outside.push(l.fileName);
+      continue;
+    }
+    const start = ft.charToByte(l.textSpan.start);
+    const end = ft.charToByte(l.textSpan.start + l.textSpan.length);
+    locations.push({
+      file: sources.rel(f),
+      byte_start: start,
+      byte_end: end,
+      old_text: ft.text.slice(l.textSpan.start, l.textSpan.start + l.textSpan.length),
+      new_text: `${l.prefixText ?? ""}${newName}${l.suffixText ?? ""}`,
+      evidence: "language_server",
+    });
+  }
+  if (outside.length) {
+    throw renameError("outside_root", `renaming '${target.name}' would change files outside the workspace or in node_modules: ${[...new Set(outside)].slice(0, 5).join(", ")}`, "Rename only symbols that the workspace owns.", { file: target.file });
+  }
+  locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
+
+  const programs = [service, ...others.map((c) => serviceFor(rt, c, dirname(c.file), false).service)].map((x) => x.ls.getProgram()).filter((p): p is TS.Program => p !== undefined);
+  const clash = findClash(ts, programs, abs, pos, [...found.values()], newName, sources);
+  if (clash) {
+    throw renameError("clash", `'${newName}' is already bound where '${target.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
+  }
+  if (!primary) diagnostics.push(renameNote("no_project", `no ${javascript ? "jsconfig.json/tsconfig.json" : "tsconfig.json"} above ${target.file}: searched it with default options`));
+  const total = performance.now() - t0;
+  return {
+    engine: rt.own ? "typescript-language-service (project's typescript)" : "typescript-language-service",
+    engine_version: ts.version,
+    locations,
+    diagnostics,
+    timing: { total_ms: Math.round(total), startup_ms: Math.round(t1 - t0), warm },
+  };
+}
+
+/** The smallest node of `sf` whose span holds `pos` (an identifier at a rename location). */
+function nodeAt(ts: Ts, sf: TS.SourceFile, pos: number): TS.Node | undefined {
+  let best: TS.Node | undefined;
+  const visit = (n: TS.Node): void => {
+    if (pos < n.getStart(sf) || pos >= n.getEnd()) return;
+    best = n;
+    ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(sf, visit);
+  return best;
+}
+
+function describe(ts: Ts, sources: Sources, decl: TS.Declaration): string {
+  const sf = decl.getSourceFile();
+  const { line } = ts.getLineAndCharacterOfPosition(sf, (ts.getNameOfDeclaration(decl) ?? decl).getStart(sf));
+  return `${sources.inside(sf.fileName) ? sources.rel(sf.fileName) : sf.fileName}:${line + 1}`;
+}
+
+/**
+ * A declaration named `newName` that the renamed symbol would collide with or be shadowed by:
+ * a same-named member of the same class/interface/enum/object, another export of the module, or
+ * a binding in scope at any location (in the declaring file or an importing one). A global from
+ * a library counts only in files that use that name.
+ */
+function findClash(ts: Ts, programs: TS.Program[], abs: string, pos: number, locs: TS.RenameLocation[], newName: string, sources: Sources): string | undefined {
+  const program = programs[0];
+  if (!program) return undefined;
+  const checker = program.getTypeChecker();
+  const sf = program.getSourceFile(abs);
+  if (!sf) return undefined;
+  const node = nodeAt(ts, sf, pos);
+  if (!node) return undefined;
+  let symbol = checker.getSymbolAtLocation(node);
+  if (!symbol) return undefined;
+  if (symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  // Declarations by position, not node identity: a location may be checked in another program
+  // (a project that references this one), whose nodes for the same text are other objects.
+  const declKey = (d: TS.Node): string => `${d.getSourceFile().fileName}:${d.pos}`;
+  const own = new Set<string>((symbol.declarations ?? []).map(declKey));
+  const isOwn = (s: TS.Symbol): boolean => (s.declarations ?? []).some((d) => own.has(declKey(d)));
+  const external = (s: TS.Symbol, p: TS.Program): boolean =>
+    (s.declarations ?? []).every((d) => {
+      const f = d.getSourceFile();
+      return p.isSourceFileDefaultLibrary(f) || p.isSourceFileFromExternalLibrary(f) || f.fileName.includes("/node_modules/");
+    });
+
+  const memberKinds = ts.SymbolFlags.Property | ts.SymbolFlags.Method | ts.SymbolFlags.EnumMember | ts.SymbolFlags.GetAccessor | ts.SymbolFlags.SetAccessor;
+  if (symbol.flags & memberKinds) {
+    for (const d of symbol.declarations ?? []) {
+      const parent = d.parent;
+      if (!parent) continue;
+      const t = checker.getTypeAtLocation(parent);
+      const props = [...checker.getPropertiesOfType(t)];
+      if (ts.isClassLike(parent) && parent.name) props.push(...checker.getPropertiesOfType(checker.getTypeOfSymbolAtLocation(checker.getSymbolAtLocation(parent.name)!, parent)));
+      const clash = props.find((p) => p.name === newName && !isOwn(p));
+      if (clash?.declarations?.[0]) return `${describe(ts, sources, clash.declarations[0])} (a member of the same type)`;
+      const enumClash = ts.isEnumDeclaration(parent) ? parent.members.find((m) => m.name.getText() === newName) : undefined;
+      if (enumClash) return describe(ts, sources, enumClash);
+    }
+    return undefined;
+  }
+
+  // Another export of the declaring module with the new name.
+  for (const d of symbol.declarations ?? []) {
+    const modSym = checker.getSymbolAtLocation(d.getSourceFile());
+    if (!modSym) continue;
+    const other = checker.getExportsOfModule(modSym).find((e) => e.name === newName && !isOwn(e));
+    if (other?.declarations?.[0]) return `${describe(ts, sources, other.declarations[0])} (already exported by the same module)`;
+  }
+
+  const meaning = (symbol.flags & ts.SymbolFlags.Value ? ts.SymbolFlags.Value : 0) | (symbol.flags & ts.SymbolFlags.Type ? ts.SymbolFlags.Type : 0) | (symbol.flags & ts.SymbolFlags.Namespace ? ts.SymbolFlags.Namespace : 0) || ts.SymbolFlags.Value;
+  const usesName = new Map<string, boolean>();
+  for (const l of locs) {
+    const lp = programs.find((p) => p.getSourceFile(l.fileName) !== undefined);
+    const lsf = lp?.getSourceFile(l.fileName);
+    if (!lp || !lsf) continue;
+    const lchecker = lp.getTypeChecker();
+    const n = nodeAt(ts, lsf, l.textSpan.start);
+    if (!n) continue;
+    // `export { a as b } from "m"` binds nothing in this file.
+    if (n.parent && ts.isExportSpecifier(n.parent) && n.parent.parent.parent.moduleSpecifier) continue;
+    // A property name in `{ a: x }` or `o.a` is not a binding either.
+    if (n.parent && (ts.isPropertyAccessExpression(n.parent) || ts.isPropertyAssignment(n.parent)) && (n.parent as { name?: TS.Node }).name === n) continue;
+    for (const s of lchecker.getSymbolsInScope(n, meaning)) {
+      if (s.name !== newName || isOwn(s)) continue;
+      if (s.flags & ts.SymbolFlags.Alias) {
+        const target = lchecker.getAliasedSymbol(s);
+        if (isOwn(target)) continue;
+      }
+      if (external(s, lp)) {
+        let uses = usesName.get(lsf.fileName);
+        if (uses === undefined) {
+          uses = new RegExp(`(^|[^\\w$.])${newName.replace(/\$/g, "\\$")}(?![\\w$])`).test(lsf.text);
+          usesName.set(lsf.fileName, uses);
+        }
+        if (!uses) continue;
+      }
+      const d = s.declarations?.[0];
+      return d ? `${describe(ts, sources, d)} (in scope at ${sources.rel(lsf.fileName)}:${ts.getLineAndCharacterOfPosition(lsf, l.textSpan.start).line + 1})` : `a global '${newName}'`;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,260 @@
+/**
+ * The planning state of one splice operation: every file's bytes as the change has them so far
+ * (earlier batch steps included), the bytes each had on disk when first read, and the symbols of
+ * a file, from magellan's graph while the file is as indexed, re-extracted from the planned
+ * bytes once a step changed it.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { EXIT, ToolError } from "../../contract/errors.js";
+import { type DB, openDb } from "../../graph/db.js";
+import { toRows } from "../../graph/facts.js";
+import { indexTree } from "../../graph/ingest.js";
+import { findSymbols, refsTo, suggestNames, symbolById, symbolsInFile, type RefRecord } from "../../graph/read.js";
+import { extractFacts } from "../../lang/extract.js";
+import { type LanguageId, languageForPath, refineLanguage } from "../../lang/registry.js";
+import { isBinary } from "../../text/binary.js";
+import { checksum, normalizeChecksum } from "../../text/checksum.js";
+import { resolveInRoot } from "../../text/root.js";
+import { CODES, TOOL } from "./codes.js";
+import { assertWritablePath, type PlannedFile } from "./seam.js";
+
+export interface Sym {
+  symbol_id: string;
+  name: string;
+  kind: string;
+  kind_normalized: string;
+  scoped_name: string;
+  display_fqn: string;
+  parent: string | null;
+  file: string;
+  language: LanguageId;
+  byte_start: number;
+  byte_end: number;
+  name_byte_start: number;
+  name_byte_end: number;
+  start_line: number;
+}
+
+export interface SymbolQuery {
+  file?: string;
+  symbol?: string;
+  symbol_id?: string;
+  kind?: string;
+}
+
+export class Workspace {
+  readonly original = new Map<string, Uint8Array | null>();
+  readonly current = new Map<string, Uint8Array | null>();
+  readonly dbPath: string;
+  private db: DB | undefined;
+  private expected = new Map<string, string>();
+
+  constructor(
+    readonly root: string,
+    readonly cwd: string = process.cwd(),
+  ) {
+    this.dbPath = join(root, ".magellan", "code.db");
+  }
+
+  /** Preconditions `F=sha256:…`: a file that does not have those bytes fails the whole change. */
+  expect(specs: string[]): void {
+    for (const s of specs) {
+      const at = s.lastIndexOf("=");
+      const sum = at > 0 ? normalizeChecksum(s.slice(at + 1)) : undefined;
+      if (at <= 0 || sum === undefined) {
+        throw new ToolError({ code: CODES.usage, error: "invalid_arguments", message: `--expected-checksum ${s}: expected FILE=sha256:<64 hex>`, remediation: "Give FILE=sha256:<hex> (the hex of `sha256sum FILE`).", exitCode: EXIT.usage });
+      }
+      this.expected.set(this.rel(s.slice(0, at)), sum);
+    }
+  }
+
+  rel(userPath: string): string {
+    return assertWritablePath(this.root, resolveInRoot(TOOL, this.root, userPath, this.cwd).rel, TOOL);
+  }
+
+  /**
+   * Brings the graph up to date with the disk: the whole tree (incremental: only changed files
+   * are re-read), or only `paths` when the caller knows the files involved (no walk).
+   */
+  async refreshIndex(paths?: string[]): Promise<void> {
+    this.closeDb();
+    await indexTree({ root: this.root, dbPath: this.dbPath, paths });
+  }
+
+  graph(): DB {
+    this.db ??= openDb(this.dbPath, { write: false });
+    return this.db;
+  }
+
+  closeDb(): void {
+    this.db?.close();
+    this.db = undefined;
+  }
+
+  exists(rel: string): boolean {
+    if (this.current.has(rel)) return this.current.get(rel) !== null;
+    return existsSync(join(this.root, rel));
+  }
+
+  read(rel: string): Uint8Array {
+    if (!this.current.has(rel)) {
+      const abs = join(this.root, rel);
+      let bytes: Uint8Array;
+      try {
+        if (!statSync(abs).isFile()) throw Object.assign(new Error("not a file"), { code: "ENOENT" });
+        bytes = readFileSync(abs);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === "ENOENT" || code === "ENOTDIR") {
+          throw new ToolError({ code: CODES.file_not_found, error: "file_not_found", message: `${rel}: no such file`, file: rel, remediation: "Give a path relative to the workspace root (or --root).", exitCode: EXIT.usage });
+        }
+        throw new ToolError({ code: CODES.io_error, error: "io_error", message: `${rel}: ${(e as Error).message}`, file: rel });
+      }
+      if (isBinary(bytes)) {
+        throw new ToolError({ code: CODES.binary_file, error: "binary_file", message: `${rel} is a binary file`, file: rel, remediation: "splice edits source files only." });
+      }
+      this.original.set(rel, bytes);
+      this.current.set(rel, bytes);
+    }
+    const b = this.current.get(rel);
+    if (b === null || b === undefined) {
+      throw new ToolError({ code: CODES.file_not_found, error: "file_not_found", message: `${rel}: deleted by an earlier step`, file: rel });
+    }
+    return b;
+  }
+
+  write(rel: string, bytes: Uint8Array): void {
+    this.read(rel);
+    this.current.set(rel, bytes);
+  }
+
+  language(rel: string): LanguageId {
+    const info = languageForPath(rel);
+    if (!info) {
+      throw new ToolError({ code: CODES.unsupported_language, error: "unsupported_language", message: `${rel}: no language for this extension`, file: rel, remediation: "Symbol commands work on the 9 languages magellan indexes; use 'splice edit' for other files." });
+    }
+    return refineLanguage(info.id, rel, Buffer.from(this.read(rel)).toString("utf8", 0, 65536));
+  }
+
+  /** Files whose planned bytes differ from the disk, in path order. */
+  changed(): PlannedFile[] {
+    const out: PlannedFile[] = [];
+    for (const [path, after] of this.current) {
+      const before = this.original.get(path) ?? null;
+      if (before !== null && after !== null && Buffer.from(before).equals(Buffer.from(after))) continue;
+      out.push({ path, before, after });
+    }
+    return out.sort((a, b) => (a.path < b.path ? -1 : 1));
+  }
+
+  /** The preconditions, checked against the bytes first read. */
+  checkExpected(): void {
+    for (const [rel, want] of this.expected) {
+      const have = this.exists(rel) ? checksum(this.original.get(rel) ?? this.read(rel)) : "missing";
+      if (have !== want) {
+        throw new ToolError({ code: CODES.checksum_mismatch, error: "checksum_mismatch", message: `${rel}: expected ${want}, found ${have}; nothing was written`, file: rel, remediation: "Re-read the file and plan the change against its current bytes." });
+      }
+    }
+  }
+
+  private dirty(rel: string): boolean {
+    return this.current.has(rel) && this.current.get(rel) !== this.original.get(rel);
+  }
+
+  /** Every symbol of a file, in source order. */
+  symbolsIn(rel: string): Sym[] {
+    const language = this.language(rel);
+    if (!this.dirty(rel)) {
+      const rows = symbolsInFile(this.graph(), rel);
+      if (rows.length > 0 || this.indexed(rel)) {
+        return rows.map((s) => ({ ...s, file: rel, language: s.language as LanguageId }));
+      }
+    }
+    const bytes = this.read(rel);
+    const facts = extractFacts(language, bytes);
+    return toRows(rel, basename(this.root), facts, bytes).symbols.map((s) => ({
+      symbol_id: s.symbol_id,
+      name: s.name,
+      kind: s.kind,
+      kind_normalized: s.kind_normalized,
+      scoped_name: s.scoped_name,
+      display_fqn: s.display_fqn,
+      parent: s.parent,
+      file: rel,
+      language,
+      byte_start: s.span[0] as number,
+      byte_end: s.span[1] as number,
+      name_byte_start: s.name_span[0] as number,
+      name_byte_end: s.name_span[1] as number,
+      start_line: s.span[2] as number,
+    }));
+  }
+
+  private indexed(rel: string): boolean {
+    return (this.graph().prepare("SELECT 1 FROM files WHERE path = ?").get(rel) as unknown) !== undefined;
+  }
+
+  /**
+   * One symbol: by id, or by name (plain, `Class.method`, `mod::f`) within a file or the whole
+   * index, optionally of one kind. Several matches are an error listing every candidate.
+   */
+  resolve(q: SymbolQuery): Sym {
+    let cands: Sym[];
+    const file = q.file !== undefined ? this.rel(q.file) : undefined;
+    if (q.symbol_id !== undefined) {
+      if (file !== undefined) cands = this.symbolsIn(file).filter((s) => s.symbol_id === q.symbol_id);
+      else {
+        const s = symbolById(this.graph(), q.symbol_id);
+        cands = s ? this.symbolsIn(s.path).filter((x) => x.symbol_id === q.symbol_id) : [];
+      }
+      if (cands.length === 0) {
+        throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol with id ${q.symbol_id}${file ? ` in ${file}` : ""}`, remediation: "Ids change when a symbol is renamed or moved to another file: look it up again with 'magellan find'." });
+      }
+      return cands[0] as Sym;
+    }
+    const name = q.symbol ?? "";
+    const parts = name.split(/::|\.|#/).filter((p) => p !== "");
+    const leaf = parts[parts.length - 1] ?? name;
+    if (file !== undefined) cands = this.symbolsIn(file).filter((s) => s.name === leaf);
+    else {
+      const paths = [...new Set(findSymbols(this.graph(), { name: leaf, mode: "exact", limit: 1000 }).map((s) => s.path))];
+      cands = paths.flatMap((p) => this.symbolsIn(p).filter((s) => s.name === leaf));
+    }
+    if (parts.length > 1) {
+      const scope = parts.slice(0, -1);
+      cands = cands.filter((s) => {
+        const have = s.scoped_name.split(".");
+        const fqn = s.display_fqn.split(/::|\.|#/);
+        const tail = (xs: string[]): boolean => xs.length >= parts.length && parts.every((p, i) => xs[xs.length - parts.length + i] === p);
+        return tail(have) || tail(fqn) || (scope.length === 1 && s.parent === scope[0]);
+      });
+    }
+    if (q.kind !== undefined) {
+      const k = q.kind.toLowerCase();
+      cands = cands.filter((s) => s.kind.toLowerCase() === k || s.kind_normalized.toLowerCase() === k);
+    }
+    if (cands.length === 0) {
+      const where = file ?? "the workspace";
+      const near = file !== undefined ? [...new Set(this.symbolsIn(file).map((s) => s.name))].filter((n) => n.toLowerCase().includes(leaf.toLowerCase()) || leaf.toLowerCase().includes(n.toLowerCase())).slice(0, 5) : suggestNames(this.graph(), leaf, 5);
+      throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol '${name}'${q.kind ? ` of kind ${q.kind}` : ""} in ${where}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`, file, remediation: `List the symbols with 'magellan find --name ${leaf}' (or 'magellan query --file ${file ?? "F"}'); qualified names are Class.method or mod::f.` });
+    }
+    if (cands.length > 1) {
+      const list = cands.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name} ${s.file}:${s.start_line}`);
+      throw new ToolError({
+        code: CODES.ambiguous_symbol,
+        error: "ambiguous_symbol",
+        message: `'${name}' matches ${cands.length} symbols:\n  ${list.join("\n  ")}`,
+        file,
+        note: list.join("\n"),
+        remediation: "Pick one with --symbol-id ID, a qualified name (Class.method, mod::f) or --kind.",
+      });
+    }
+    return cands[0] as Sym;
+  }
+
+  /** References to a symbol anywhere in the indexed workspace. */
+  references(sym: Sym): RefRecord[] {
+    return refsTo(this.graph(), [sym.symbol_id], [sym.name], 10_000);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The JavaScript family's dependencies found from the text and node types (the indexing path)
+ * equal what the reference query (src/lang/queries/javascript/deps.scm) finds.
+ */
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { extractDeps } from "../../src/lang/deps.js";
+import { parse } from "../../src/lang/registry.js";
+import { REPO_ROOT } from "../support/run.js";
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? files(p) : /\.(m|c)?(t|j)sx?$/.test(n) ? [p] : [];
+  });
+}
+
+describe("impact dependencies of TypeScript/JavaScript", () => {
+  it("the text path equals the reference query on the fixtures and on tricky shapes", () => {
+    const sources = files(join(REPO_ROOT, "test", "fixtures", "impact")).map((f) => readFileSync(f, "utf8"));
+    sources.push(
+      'const { fs } = await import("./fs-utils");\nconst x = require(/* c */ "./a");\n// require("./commented")\nconst s = "require(\'./in-string\')";\nobj.require("./method");\nimport r = require("./r");\nconst B = `./b`;\nrequire(B + "/c");\n',
+    );
+    for (const text of sources) {
+      const tree = parse("typescript", text);
+      const key = (xs: unknown[]): string[] => xs.map((x) => JSON.stringify(x)).sort();
+      assert.deepEqual(key(extractDeps("typescript", tree, text)), key(extractDeps("typescript", tree)), text.slice(0, 200));
+    }
+  });
+
+  it("a 1 MB bundle with one require among thousands of calls gives that one dependency", () => {
+    let text = 'var r=require("./x");';
+    for (let i = 0; text.length < 1_000_000; i++) text += `function f${i}(x){return g(x)+h(x,k(${i}))+a.b.c(x)}`;
+    const tree = parse("javascript", text);
+    const deps = extractDeps("javascript", tree, text);
+    assert.deepEqual(deps.map((d) => d.spec), ["./x"]);
+  });
+});

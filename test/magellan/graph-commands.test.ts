@@ -1,0 +1,174 @@
+/**
+ * magellan's graph commands on a real index of a small TypeScript + Python project
+ * (fixtures/magellan/graph): a file cycle (a.ts <-> b.ts), function cycles across files (a <-> b)
+ * and within one (ping <-> pong), dead code against exported, test and main entries, paths,
+ * slices both ways; each answer with the evidence of its edges and the calls it could not follow.
+ */
+import assert from "node:assert/strict";
+import { before, describe, it } from "node:test";
+import { type SpanLike, indexed, mg, spanText } from "./support.js";
+
+interface Sym {
+  symbol_id: string;
+  name: string;
+  span: SpanLike;
+  depth?: number;
+  unresolved_uses_of_name?: number;
+}
+interface Evidence {
+  by_resolution: Record<string, number>;
+  edge_count: number;
+  edges?: { from: string; to: string; count: number; resolution: Record<string, number>; kinds: Record<string, number> }[];
+}
+interface Gap {
+  count: number;
+  by_reason: Record<string, number>;
+  samples: { span?: SpanLike; name?: string; reason: string; caller?: string }[];
+}
+
+let root: string;
+
+describe("graph commands", () => {
+  before(async () => {
+    root = await indexed("graph");
+  });
+
+  it("cycles --level file: a.ts and b.ts import each other, through resolved imports", async () => {
+    const { r, env } = await mg(root, ["cycles"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as { count: number; cycles: { size: number; members: { file_path: string }[] }[]; evidence: Evidence };
+    assert.equal(d.count, 1);
+    assert.deepEqual(d.cycles[0]?.members.map((m) => m.file_path), ["src/a.ts", "src/b.ts"]);
+    assert.deepEqual(d.evidence.by_resolution, { imported: 2 });
+    assert.deepEqual(d.evidence.edges?.map((e) => `${e.from}>${e.to}`), ["src/a.ts>src/b.ts", "src/b.ts>src/a.ts"]);
+  });
+
+  it("cycles --level symbol: a <-> b across files, ping <-> pong within one, with each edge's label", async () => {
+    const { r, env } = await mg(root, ["cycles", "--level", "symbol"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as { count: number; cycles: { members: Sym[] }[]; evidence: Evidence };
+    assert.deepEqual(
+      d.cycles.map((c) => c.members.map((m) => m.name)),
+      [
+        ["a", "b"],
+        ["ping", "pong"],
+      ],
+    );
+    for (const m of d.cycles[0]?.members ?? []) assert.match(spanText(root, m.span), new RegExp(`^function ${m.name}\\(`));
+    // a and b call each other through imports; ping and pong by name in their own file.
+    assert.deepEqual(d.evidence.by_resolution, { imported: 2, exact: 2 });
+    assert.ok(d.evidence.edges?.every((e) => e.kinds.call === 1));
+  });
+
+  it("condense: the DAG of components, a.ts+b.ts as one node", async () => {
+    const { r, env } = await mg(root, ["condense"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as { node_count: number; count: number; cyclic_count: number; components: { id: number; members: string[]; cyclic: boolean }[]; edges: { from: number; to: number }[] };
+    assert.equal(d.count, d.node_count - 1);
+    assert.equal(d.cyclic_count, 1);
+    const ab = d.components.find((c) => c.members.includes("src/a.ts"));
+    assert.deepEqual(ab?.members, ["src/a.ts", "src/b.ts"]);
+    const app = d.components.find((c) => c.members.includes("src/app.ts"));
+    const pp = d.components.find((c) => c.members.includes("src/pingpong.ts"));
+    const edges = d.edges.map((e) => `${e.from}>${e.to}`);
+    assert.ok(edges.includes(`${app?.id}>${ab?.id}`) && edges.includes(`${app?.id}>${pp?.id}`), edges.join(" "));
+    assert.ok(d.edges.every((e) => e.from !== e.to));
+  });
+
+  it("dead-code: orphan and _dead are unreachable; _helper lives through the public api, _tested_only through a test", async () => {
+    const { r, env } = await mg(root, ["dead-code"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as { count: number; symbols: Sym[]; entries: { by_rule: Record<string, number> }; unresolved: Gap; possibly_dynamic: number };
+    assert.deepEqual(d.symbols.map((s) => s.name).sort(), ["_dead", "orphan"]);
+    const orphan = d.symbols.find((s) => s.name === "orphan") as Sym;
+    assert.match(spanText(root, orphan.span), /^function orphan\(\): number/);
+    assert.equal(orphan.unresolved_uses_of_name, 0);
+    assert.equal((orphan as Sym & { referenced_by_unreachable: number }).referenced_by_unreachable, 0);
+    assert.ok((d.entries.by_rule.exported ?? 0) >= 4 && d.entries.by_rule.test === 1 && d.entries.by_rule.main === 1, JSON.stringify(d.entries));
+    // load() calls handler() and handlers.fallback.call(): two calls nobody can follow statically.
+    assert.equal(d.unresolved.count, 2);
+    assert.deepEqual(d.unresolved.by_reason, { no_definition_in_reach: 1, dynamic_receiver: 1 });
+    const warning = (env.diagnostics ?? []).find((x) => x.code === "MAGELLAN_E112");
+    assert.ok(warning && /reported dead falsely/.test(warning.message), JSON.stringify(env.diagnostics));
+
+    // Without the default entries, only what --entry reaches is live.
+    const named = await mg(root, ["dead-code", "--entry", "api", "--no-default-entries"]);
+    assert.equal(named.r.code, 0, named.r.stdout);
+    const n = named.env.data as unknown as { symbols: Sym[] };
+    const names = n.symbols.map((s) => s.name);
+    assert.ok(names.includes("_tested_only") && names.includes("main") && !names.includes("_helper") && !names.includes("api"), names.join(" "));
+  });
+
+  it("paths: main reaches b through run and a; b never reaches main", async () => {
+    const { r, env } = await mg(root, ["paths", "--from", "main", "--to", "b"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as { count: number; paths: { length: number; symbols: Sym[] }[]; evidence: Evidence; unresolved: Gap };
+    assert.deepEqual(
+      d.paths.map((p) => p.symbols.map((s) => s.name)),
+      [["main", "run", "a", "b"]],
+    );
+    assert.equal(d.paths[0]?.length, 3);
+    assert.deepEqual(d.evidence.by_resolution, { exact: 1, imported: 2 });
+    // load() is within reach of main: its two dynamic calls might lead to b too.
+    assert.equal(d.unresolved.count, 2);
+    const none = await mg(root, ["paths", "--from", "b", "--to", "main"]);
+    assert.equal(none.r.code, 0, none.r.stdout);
+    assert.equal((none.env.data as { count: number }).count, 0);
+    assert.ok((none.env.diagnostics ?? []).some((x) => /no path of at most 10 edges/.test(x.message)));
+  });
+
+  it("slice forward and backward, with depths", async () => {
+    const fwd = await mg(root, ["slice", "--symbol", "run", "--direction", "forward", "--edges", "call"]);
+    assert.equal(fwd.r.code, 0, fwd.r.stdout);
+    const f = fwd.env.data as unknown as { symbols: Sym[]; unresolved: Gap };
+    assert.deepEqual(
+      f.symbols.map((s) => `${s.name}@${s.depth}`),
+      ["a@1", "load@1", "start@1", "b@2", "ping@2", "pong@3"],
+    );
+    assert.equal(f.unresolved.count, 2);
+    assert.ok(f.unresolved.samples.every((s) => s.caller === "load"));
+    // Every reference, not only calls: load reads the handlers table, whose type is Handler.
+    const all = await mg(root, ["slice", "--symbol", "run", "--direction", "forward"]);
+    const a = all.env.data as unknown as { symbols: Sym[]; evidence: Evidence };
+    assert.deepEqual(a.symbols.map((s) => s.name).filter((n) => n.startsWith("handler") || n === "Handler"), ["handlers", "Handler"]);
+    assert.ok(a.evidence.edges?.some((e) => e.kinds.type === 1), JSON.stringify(a.evidence.edges));
+    const noDirection = await mg(root, ["slice", "--symbol", "run"]);
+    assert.equal(noDirection.r.code, 2, noDirection.r.stdout);
+    const back = await mg(root, ["slice", "--symbol", "src/pingpong.ping", "--direction", "backward"]);
+    assert.equal(back.r.code, 0, back.r.stdout);
+    const b = back.env.data as unknown as { symbols: Sym[]; evidence: Evidence };
+    assert.deepEqual(
+      b.symbols.map((s) => `${s.name}@${s.depth}`),
+      ["pong@1", "start@1", "run@2", "main@3"],
+    );
+    assert.equal(b.evidence.edge_count, b.evidence.edges?.length);
+  });
+
+  it("reachable --reverse equals a backward slice; --max-depth cuts with partial and exit 4", async () => {
+    const rev = await mg(root, ["reachable", "--symbol", "ping", "--reverse"]);
+    assert.equal(rev.r.code, 0, rev.r.stdout);
+    assert.deepEqual(
+      (rev.env.data as { symbols: Sym[] }).symbols.map((s) => s.name),
+      ["pong", "start", "run", "main"],
+    );
+    const cut = await mg(root, ["reachable", "--symbol", "main", "--max-depth", "1"]);
+    assert.equal(cut.r.code, 4, cut.r.stdout);
+    assert.equal(cut.env.partial, true);
+    assert.deepEqual((cut.env.data as { symbols: Sym[] }).symbols.map((s) => s.name), ["run"]);
+  });
+
+  it("a name shared by several symbols is an error listing them; an unknown one suggests names", async () => {
+    // start is a TypeScript function in src/pingpong.ts and a Python one in pkg/core.py.
+    const amb = await mg(root, ["reachable", "--symbol", "start"]);
+    assert.equal(amb.r.code, 1, amb.r.stdout);
+    assert.equal(amb.env.data.code, "MAGELLAN_E109");
+    assert.match(amb.env.data.message ?? "", /names 2 symbols: .*src\/pingpong\.start.*pkg\.core\.start|names 2 symbols: .*pkg\.core\.start.*src\/pingpong\.start/);
+    const byFqn = await mg(root, ["reachable", "--symbol", "pkg.core.start"]);
+    assert.equal(byFqn.r.code, 0, byFqn.r.stdout);
+    assert.deepEqual((byFqn.env.data as { symbols: Sym[] }).symbols.map((s) => s.name), ["api", "_helper"]);
+    const { r, env } = await mg(root, ["slice", "--symbol", "pingg", "--direction", "forward"]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.data.code, "MAGELLAN_E104");
+    assert.match(env.data.message ?? "", /did you mean: ping/);
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * One file beyond what extraction may cost must never take the run (and its envelope) down: it is
+ * skipped with a reason, and every other file is indexed. Budgets and the worker heap are set
+ * small through the environment so that a generated file of a few hundred KB stands for the
+ * 50 MB ones of real life.
+ */
+import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runTool, tempDir } from "../support/run.js";
+import type { Envelope } from "./support.js";
+
+interface IndexData {
+  files_indexed: number;
+  files_skipped: number;
+  skipped: { path: string; reason: string; detail: string }[];
+  files: number;
+}
+
+/** Generated code: `n` calls, each a reference row and a few dozen syntax nodes. */
+function generated(n: number): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) lines.push(`callee${i % 997}(value${i}, { key${i}: [${i}, ${i + 1}, "s${i}"] });`);
+  return lines.join("\n") + "\n";
+}
+
+/** `a.js`, `b.js`, the generated files, then `z0.js`… so the culprit sits inside a chunk with files after it. */
+function tree(big: Record<string, string>, small = 40): string {
+  const root = tempDir("mg-memory-");
+  mkdirSync(join(root, "src"));
+  writeFileSync(join(root, "src", "a.js"), "export function alpha(x) { return beta(x) + 1; }\n");
+  writeFileSync(join(root, "src", "b.js"), "export function beta(x) { return x * 2; }\n");
+  for (const [name, text] of Object.entries(big)) writeFileSync(join(root, "src", name), text);
+  for (let i = 0; i < small; i++) writeFileSync(join(root, "src", `z${i}.js`), `export function zeta${i}(y) { return alpha(y) + ${i}; }\n`);
+  return root;
+}
+
+async function index(root: string, env: Record<string, string>): Promise<{ code: number; data: IndexData; env: Envelope }> {
+  const r = await runTool("magellan", ["index", "--root", root, "--threads", "2"], { cwd: root, env, timeoutMs: 120_000 });
+  const e = r.json as Envelope;
+  return { code: r.code, data: e.data as unknown as IndexData, env: e };
+}
+
+async function findsName(root: string, name: string): Promise<boolean> {
+  const r = await runTool("magellan", ["find", "--name", name, "--root", root], { cwd: root, raw: true });
+  const e = r.json as Envelope | undefined;
+  return (e?.data.matches?.length ?? 0) > 0;
+}
+
+describe("magellan index: a file beyond the memory budget", () => {
+  it("a worker that runs out of its heap costs only the file it held", async () => {
+    const root = tree({ "gen.js": generated(40_000) });
+    const { code, data, env } = await index(root, { MAGELLAN_WORKER_HEAP_MB: "24" });
+    assert.ok(code === 0 || code === 4, `exit ${code}`);
+    const skip = data.skipped.find((s) => s.path === "src/gen.js");
+    assert.ok(skip, JSON.stringify(data.skipped));
+    assert.equal(skip.reason, "out_of_memory");
+    assert.match(skip.detail, /24 MB heap/);
+    assert.equal(data.files_skipped, 1, JSON.stringify(data.skipped));
+    assert.equal(data.files_indexed, 42);
+    assert.equal(data.files, 42);
+    assert.ok(env.diagnostics?.some((d) => d.file === "src/gen.js" && d.level === "warning" && (d.remediation ?? "").includes("MAGELLAN_WORKER_HEAP_MB")));
+    // Files extracted after the culprit in its own chunk went to a fresh worker.
+    assert.ok(await findsName(root, "zeta0"));
+    assert.ok(await findsName(root, "zeta39"));
+    assert.ok(await findsName(root, "beta"));
+  });
+
+  it("a file over the parse budget (bytes, or syntax nodes) is skipped as too_large_to_index, alone", async () => {
+    const root = tree({ "gen-bytes.js": generated(6_000), "gen-nodes.js": generated(600) }, 4);
+    const { code, data } = await index(root, { MAGELLAN_MAX_PARSE_BYTES: "200000", MAGELLAN_MAX_PARSE_NODES: "5000" });
+    assert.ok(code === 0 || code === 4, `exit ${code}`);
+    const byPath = new Map(data.skipped.map((s) => [s.path, s]));
+    assert.equal(byPath.get("src/gen-bytes.js")?.reason, "too_large_to_index");
+    assert.match(byPath.get("src/gen-bytes.js")?.detail ?? "", /bytes > the per-file parse budget of 200000/);
+    assert.equal(byPath.get("src/gen-nodes.js")?.reason, "too_large_to_index");
+    assert.match(byPath.get("src/gen-nodes.js")?.detail ?? "", /syntax nodes > the per-file budget of 5000/);
+    assert.equal(data.files_skipped, 2);
+    assert.equal(data.files_indexed, 6);
+    assert.ok(await findsName(root, "zeta3"));
+  });
+});

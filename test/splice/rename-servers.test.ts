@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { indexTree } from "../../src/graph/ingest.js";
+import { disposeLanguageServers, planRename, setLanguageServerReuse } from "../../src/tools/splice/rename/index.js";
+import { isToolError } from "./rename-errors.js";
+import { applyLocations, copyFixture, targetAt } from "./rename-helpers.js";
+
+const made: string[] = [];
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+const fixture = (name: string): string => {
+  const d = copyFixture(name);
+  made.push(d);
+  return d;
+};
+const pyright = (root: string): string[] => {
+  const r = spawnSync(process.execPath, [join(process.cwd(), "node_modules", "pyright", "index.js"), "-p", root, "--outputjson"], { encoding: "utf8" });
+  const out = JSON.parse(r.stdout) as { generalDiagnostics: { file: string; message: string; severity: string }[] };
+  return out.generalDiagnostics.filter((d) => d.severity === "error").map((d) => `${d.file}: ${d.message}`);
+};
+
+describe("splice rename: Python through pyright", () => {
+  it("renames a function across modules, package re-exports and `module.attr` uses", async () => {
+    const root = fixture("py");
+    const plan = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def load_products", "load_products"), newName: "read_products" });
+    assert.equal(plan.engine, "pyright");
+    assert.ok(plan.locations.every((l) => l.evidence === "language_server" && l.old_text === "load_products" && l.new_text === "read_products"));
+    const files = applyLocations(root, plan.locations, true);
+    assert.deepEqual([...files.keys()].sort(), ["app.py", "shop/__init__.py", "shop/models.py", "shop/views.py"]);
+    assert.match(files.get("shop/views.py") ?? "", /for p in models\.read_products\(rows\)/);
+    assert.match(files.get("app.py") ?? "", /^from shop import Product, read_products$/m);
+    // pyright knows `__all__` lists exports: the string is renamed too
+    assert.match(files.get("shop/__init__.py") ?? "", /__all__ = \["Product", "read_products"\]/);
+  });
+
+  it("renames a class and a method; pyright's diagnostics stay clean", async () => {
+    const root = fixture("py");
+    const cls = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "class Product", "Product"), newName: "Item" });
+    applyLocations(root, cls.locations, true);
+    const meth = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def price_label", "price_label"), newName: "label" });
+    const files = applyLocations(root, meth.locations, true);
+    assert.match(files.get("app.py") ?? "", /Item\("x", 1\)\.label\(\)/);
+    assert.match(readFileSync(join(root, "shop/views.py"), "utf8"), /first: models\.Item = products\[0\]/);
+    assert.deepEqual(pyright(root), []);
+  });
+
+  it("sees an overlay (an earlier batch step's bytes) instead of the disk", async () => {
+    const root = fixture("py");
+    const views = readFileSync(join(root, "shop/views.py"), "utf8") + "\n\ndef render_cheapest(rows: list[tuple[str, int]]) -> str:\n    return cheapest(load_products(rows)).price_label()\n";
+    const overlays = new Map([["shop/views.py", new Uint8Array(Buffer.from(views))]]);
+    const plan = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def cheapest", "cheapest"), newName: "lowest", overlays });
+    const files = applyLocations(root, plan.locations, false, overlays);
+    assert.match(files.get("shop/views.py") ?? "", /return lowest\(load_products\(rows\)\)\.price_label\(\)/);
+    assert.match(files.get("shop/views.py") ?? "", /best = lowest\(products\)/);
+  });
+
+  it("keeps pyright warm when asked (daemon) and sees files changed on disk since", async () => {
+    const root = fixture("py");
+    setLanguageServerReuse(true);
+    try {
+      const first = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def cheapest", "cheapest"), newName: "lowest" });
+      assert.equal(first.timing?.warm, false);
+      applyLocations(root, first.locations, true);
+      // another tool writes a new module that uses the renamed function
+      writeFileSync(join(root, "report.py"), "from shop.models import lowest, load_products\n\nprint(lowest(load_products([])))\n");
+      const second = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def lowest", "lowest"), newName: "cheapest_one" });
+      assert.equal(second.timing?.warm, true);
+      assert.deepEqual(second.locations.filter((l) => l.file === "report.py").length, 2);
+      assert.ok(second.locations.some((l) => l.file === "shop/views.py"));
+    } finally {
+      setLanguageServerReuse(false);
+      await disposeLanguageServers();
+    }
+  });
+
+  it("refuses a name that another binding already holds, naming it", async () => {
+    const root = fixture("py");
+    const target = targetAt(root, "shop/models.py", "python", "def load_products", "load_products");
+    await assert.rejects(planRename({ root, target, newName: "cheapest" }), (e) => isToolError(e, "SPLICE_E202", /shop\/models\.py:18/));
+    // a method renamed to an attribute of its class
+    const meth = targetAt(root, "shop/models.py", "python", "def price_label", "price_label");
+    await assert.rejects(planRename({ root, target: meth, newName: "name" }), (e) => isToolError(e, "SPLICE_E202", /shop\/models\.py:7/));
+    await assert.rejects(planRename({ root, target, newName: "lambda" }), (e) => isToolError(e, "SPLICE_E201"));
+  });
+});
+
+describe("splice rename: Go through gopls", () => {
+  it("renames an exported function across packages", async () => {
+    const root = fixture("go");
+    const plan = await planRename({ root, target: targetAt(root, "store/store.go", "go", "func NewStore", "NewStore"), newName: "OpenStore" });
+    assert.equal(plan.engine, "gopls");
+    const files = applyLocations(root, plan.locations, true);
+    assert.match(files.get("main.go") ?? "", /s := store\.OpenStore\(\)/);
+    const r = spawnSync("go", ["build", "./..."], { cwd: root, encoding: "utf8", env: { ...process.env, GOFLAGS: "-mod=mod" } });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  it("passes gopls' own conflict refusal on as a clash", async () => {
+    const root = fixture("go");
+    const add = targetAt(root, "store/store.go", "go", ") Add(", "Add");
+    await assert.rejects(planRename({ root, target: add, newName: "Count" }), (e) => isToolError(e, "SPLICE_E202", /conflict/));
+  });
+});
+
+describe("splice rename: C through clangd", () => {
+  const withCompileCommands = (): string => {
+    const root = fixture("c");
+    const entries = ["ring.c", "main.c"].map((f) => ({ directory: root, file: join(root, "src", f), arguments: ["cc", "-Iinclude", "-c", join("src", f)] }));
+    writeFileSync(join(root, "compile_commands.json"), JSON.stringify(entries));
+    return root;
+  };
+
+  it("renames a function declared in a header across translation units (compile_commands.json)", async () => {
+    const root = withCompileCommands();
+    const plan = await planRename({ root, target: targetAt(root, "include/ring.h", "c", "int ring_push", "ring_push"), newName: "ring_put" });
+    assert.equal(plan.engine, "clangd");
+    const files = applyLocations(root, plan.locations, true);
+    assert.deepEqual([...files.keys()].sort(), ["include/ring.h", "src/main.c", "src/ring.c"]);
+    assert.equal((files.get("src/main.c") ?? "").match(/ring_put\(&r, '[ab]'\)/g)?.length, 2);
+    const r = spawnSync("gcc", ["-Iinclude", "-fsyntax-only", "src/ring.c", "src/main.c"], { cwd: root, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  it("refuses a rename onto another function's name", async () => {
+    const root = withCompileCommands();
+    const drain = targetAt(root, "src/main.c", "c", "static int drain", "drain");
+    await assert.rejects(planRename({ root, target: drain, newName: "ring_init" }), (e) => isToolError(e, "SPLICE_E202", /src\/ring\.c:3|include\/ring\.h:11/));
+  });
+});
+
+describe("splice rename: fallback on magellan's index (Java, and Rust without rust-analyzer)", () => {
+  const indexed = async (name: string): Promise<string> => {
+    const root = fixture(name);
+    await indexTree({ root, dbPath: join(root, ".magellan", "code.db") });
+    return root;
+  };
+  const INVOICE = "src/main/java/com/acme/billing/Invoice.java";
+
+  it("labels every location with its evidence and refuses name-only ones without allowHeuristic", async () => {
+    const root = await indexed("java");
+    const target = targetAt(root, INVOICE, "java", "long total()", "total");
+    await assert.rejects(planRename({ root, target, newName: "grandTotal" }), (e) => isToolError(e, "SPLICE_E203", /InvoicePrinter\.java:5.*Report\.java:9/));
+    const plan = await planRename({ root, target, newName: "grandTotal", allowHeuristic: true });
+    assert.equal(plan.engine, "magellan-index");
+    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W212" && /java/.test(d.message)));
+    const byEvidence = (ev: string): string[] => plan.locations.filter((l) => l.evidence === ev).map((l) => l.file.split("/").pop() ?? "");
+    assert.deepEqual(byEvidence("exact"), ["Invoice.java"]);
+    assert.deepEqual(byEvidence("heuristic"), ["InvoicePrinter.java", "Report.java", "Report.java"]);
+    applyLocations(root, plan.locations, true);
+    const r = spawnSync("javac", ["-d", join(root, "out"), ...["app/Main", "billing/Invoice", "billing/InvoicePrinter", "billing/Report"].map((f) => join(root, "src/main/java/com/acme", `${f}.java`))], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  it("includes unresolved same-named references (another package's import) as heuristic", async () => {
+    const root = await indexed("java");
+    const plan = await planRename({ root, target: targetAt(root, "src/main/java/com/acme/billing/InvoicePrinter.java", "java", "static Invoice sample", "sample"), newName: "example", allowHeuristic: true });
+    assert.deepEqual(plan.locations.map((l) => `${l.file.split("/").pop()}:${l.evidence}`), ["Main.java:heuristic", "InvoicePrinter.java:exact", "Report.java:heuristic"]);
+  });
+
+  it("refuses a clash with a sibling member, a top-level Java type, and keywords", async () => {
+    const root = await indexed("java");
+    const add = targetAt(root, INVOICE, "java", "void addLine", "addLine");
+    await assert.rejects(planRename({ root, target: add, newName: "total", allowHeuristic: true }), (e) => isToolError(e, "SPLICE_E202", /Invoice\.java:14/));
+    const cls = targetAt(root, INVOICE, "java", "class Invoice", "Invoice");
+    await assert.rejects(planRename({ root, target: cls, newName: "Bill", allowHeuristic: true }), (e) => isToolError(e, "SPLICE_E205"));
+    await assert.rejects(planRename({ root, target: add, newName: "class" }), (e) => isToolError(e, "SPLICE_E201"));
+  });
+
+  it("falls back for Rust when rust-analyzer does not run, saying so", async () => {
+    const root = await indexed("rust");
+    const plan = await planRename({ root, target: targetAt(root, "src/area.rs", "rust", "fn circle_area", "circle_area"), newName: "disc_area", allowHeuristic: true });
+    assert.equal(plan.engine, "magellan-index");
+    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W212" && /rust-analyzer/.test(d.message)), JSON.stringify(plan.diagnostics));
+    const files = applyLocations(root, plan.locations, true);
+    assert.match(files.get("src/lib.rs") ?? "", /use area::disc_area;/);
+    assert.match(files.get("src/lib.rs") ?? "", /map\(\|r\| disc_area\(\*r\)\)/);
+    const fresh = await indexed("rust");
+    await assert.rejects(planRename({ root: fresh, target: targetAt(fresh, "src/area.rs", "rust", "fn circle_area", "circle_area"), newName: "square_area" }), (e) => isToolError(e, "SPLICE_E202", /src\/area\.rs:6/));
+    await assert.rejects(planRename({ root: fresh, target: targetAt(fresh, "src/area.rs", "rust", "fn circle_area", "circle_area"), newName: "impl" }), (e) => isToolError(e, "SPLICE_E201"));
+  });
+
+  it("says why there is no index instead of guessing", async () => {
+    const root = fixture("java");
+    const target = targetAt(root, INVOICE, "java", "void addLine", "addLine");
+    await assert.rejects(planRename({ root, target, newName: "append" }), (e) => isToolError(e, "SPLICE_E204", /magellan index/));
+  });
+});

@@ -1,0 +1,157 @@
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import ts from "typescript";
+import { planRename } from "../../src/tools/splice/rename/index.js";
+import { isToolError } from "./rename-errors.js";
+import { applyLocations, copyFixture, targetAt } from "./rename-helpers.js";
+
+const made: string[] = [];
+after(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+const fixture = (): string => {
+  const d = copyFixture("ts");
+  made.push(d);
+  return d;
+};
+
+const libs = new Map<string, ts.SourceFile | undefined>();
+
+/** tsc --noEmit over the project, as messages (file:line message). */
+function tscErrors(root: string): string[] {
+  const cfg = ts.getParsedCommandLineOfConfigFile(join(root, "tsconfig.json"), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  assert.ok(cfg);
+  const host = ts.createCompilerHost(cfg.options);
+  const get = host.getSourceFile.bind(host);
+  // The standard library is parsed once for the whole file: it is most of each check's time.
+  host.getSourceFile = (f, lv, ...rest) => {
+    if (!f.includes("/node_modules/typescript/lib/")) return get(f, lv, ...rest);
+    if (!libs.has(f)) libs.set(f, get(f, lv, ...rest));
+    return libs.get(f);
+  };
+  const program = ts.createProgram({ rootNames: cfg.fileNames, options: cfg.options, host });
+  return ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`);
+}
+
+describe("splice rename: TypeScript language service", () => {
+  it("renames an exported function across files: path alias, re-exports, shorthand properties", async () => {
+    const root = fixture();
+    const target = targetAt(root, "src/util/format.ts", "typescript", "function formatPrice", "formatPrice");
+    const plan = await planRename({ root, target, newName: "renderPrice" });
+    assert.match(plan.engine, /^typescript-language-service/);
+    assert.ok(plan.locations.every((l) => l.evidence === "language_server" && l.old_text === "formatPrice"));
+    const files = applyLocations(root, plan.locations, true);
+    // shorthand in an object literal keeps its property name
+    assert.match(files.get("src/util/format.ts") ?? "", /export const helpers = \{ formatPrice: renderPrice \};/);
+    assert.match(files.get("src/cart.ts") ?? "", /import \{ renderPrice, precision \} from "@util\/format";/);
+    assert.match(files.get("src/cart.ts") ?? "", /return \{ formatPrice: renderPrice, cart \};/);
+    // the barrel keeps exporting the old public name, so its importers are untouched
+    assert.match(files.get("src/util/index.ts") ?? "", /export \{ renderPrice as formatPrice \} from "\.\/format";/);
+    assert.equal(files.has("src/checkout.ts"), false);
+    // multibyte text before the name: byte offsets, not UTF-16 ones
+    assert.match(files.get("src/util/format.ts") ?? "", /export function renderPrice\(cents/);
+    assert.deepEqual(tscErrors(root), []);
+  });
+
+  it("renames the local of `export { a as b }` and keeps the exported name", async () => {
+    const root = fixture();
+    const plan = await planRename({ root, target: targetAt(root, "src/util/format.ts", "typescript", "const rounding", "rounding"), newName: "digits" });
+    const files = applyLocations(root, plan.locations, true);
+    assert.match(files.get("src/util/format.ts") ?? "", /const digits = 2;\nexport \{ digits as precision \};/);
+    assert.equal(plan.locations.length, 2);
+    assert.deepEqual(tscErrors(root), []);
+  });
+
+  it("renames an interface through `import type` and `export type` specifiers", async () => {
+    const root = fixture();
+    const plan = await planRename({ root, target: targetAt(root, "src/util/format.ts", "typescript", "interface PriceOptions", "PriceOptions"), newName: "PricingOptions" });
+    const files = applyLocations(root, plan.locations, true);
+    assert.match(files.get("src/cart.ts") ?? "", /import type \{ PricingOptions, Cents \}/);
+    assert.match(files.get("src/cart.ts") ?? "", /total\(opts: PricingOptions\)/);
+    assert.match(files.get("src/util/index.ts") ?? "", /export type \{ PricingOptions as PriceOptions \}/);
+    assert.deepEqual(tscErrors(root), []);
+  });
+
+  it("renames a class from a use site's definition and sees an overlay from an earlier batch step", async () => {
+    const root = fixture();
+    const overlay = Buffer.from("import { Cart } from \"./cart\";\nimport { formatPrice } from \"./util\";\n\nconst total = 0;\n\nexport function checkout(cart: Cart): string {\n  const c: Cart = cart;\n  return formatPrice(100) + c.total({ currency: \"EUR\" }) + String(total);\n}\n");
+    const overlays = new Map([["src/checkout.ts", new Uint8Array(overlay)]]);
+    const plan = await planRename({ root, target: targetAt(root, "src/cart.ts", "typescript", "class Cart", "Cart"), newName: "Basket", overlays });
+    const files = applyLocations(root, plan.locations, false, overlays);
+    // the overlay's new line (`const c: Cart`) is planned against the overlay's bytes
+    assert.match(files.get("src/checkout.ts") ?? "", /const c: Basket = cart;/);
+    assert.match(files.get("src/checkout.ts") ?? "", /^import \{ Basket \} from "\.\/cart";/);
+    assert.match(files.get("src/cart.ts") ?? "", /summary\(cart: Basket\): \{ formatPrice: \(c: number\) => string; cart: Basket \}/);
+  });
+
+  it("refuses keywords and invalid identifiers with their codes", async () => {
+    const root = fixture();
+    const target = targetAt(root, "src/util/format.ts", "typescript", "function formatPrice", "formatPrice");
+    await assert.rejects(planRename({ root, target, newName: "class" }), (e) => isToolError(e, "SPLICE_E201"));
+    await assert.rejects(planRename({ root, target, newName: "9lives" }), (e) => isToolError(e, "SPLICE_E200"));
+    await assert.rejects(planRename({ root, target, newName: "a-b" }), (e) => isToolError(e, "SPLICE_E200"));
+  });
+
+  it("refuses a name already bound where the symbol is used, naming the clash", async () => {
+    const root = fixture();
+    // another export of the same module
+    const fp = targetAt(root, "src/util/format.ts", "typescript", "function formatPrice", "formatPrice");
+    await assert.rejects(planRename({ root, target: fp, newName: "helpers" }), (e) => isToolError(e, "SPLICE_E202", /src\/util\/format\.ts:15/));
+    // a local in an importing file that the renamed import would be shadowed by
+    await assert.rejects(planRename({ root, target: fp, newName: "formatPrice2" }), (e) => isToolError(e, "SPLICE_E202", /src\/cart\.ts:10/));
+    // a local renamed to a module-level name it would shadow
+    const label = targetAt(root, "src/checkout.ts", "typescript", "const label", "label");
+    await assert.rejects(planRename({ root, target: label, newName: "total" }), (e) => isToolError(e, "SPLICE_E202", /src\/checkout\.ts:4/));
+    // a member renamed to another member of its class
+    const add = targetAt(root, "src/cart.ts", "typescript", "add(price", "add");
+    await assert.rejects(planRename({ root, target: add, newName: "total" }), (e) => isToolError(e, "SPLICE_E202", /src\/cart\.ts:9/));
+  });
+
+  it("refuses a target span that does not hold the name", async () => {
+    const root = fixture();
+    const target = { ...targetAt(root, "src/util/format.ts", "typescript", "function formatPrice", "formatPrice"), name: "other" };
+    await assert.rejects(planRename({ root, target, newName: "x" }), (e) => isToolError(e, "SPLICE_E207"));
+  });
+});
+
+describe("splice rename: TypeScript project references", () => {
+  it("renames in a referenced project and in the project that references it, from sources", async () => {
+    const root = copyFixture("ts-refs");
+    made.push(root);
+    const plan = await planRename({ root, target: targetAt(root, "packages/core/src/index.ts", "typescript", "function openAccount", "openAccount"), newName: "createAccount" });
+    assert.deepEqual(
+      plan.locations.map((l) => `${l.file}:${l.new_text}`),
+      ["packages/app/src/main.ts:createAccount", "packages/app/src/main.ts:createAccount", "packages/core/src/index.ts:createAccount"],
+    );
+    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W210" && d.message.includes("packages/app/tsconfig.json")));
+  });
+});
+
+describe("splice rename: JavaScript through jsconfig.json", () => {
+  it("renames an ES module export across files of a JavaScript project", async () => {
+    const root = copyFixture("js");
+    made.push(root);
+    const plan = await planRename({ root, target: targetAt(root, "lib/slug.js", "javascript", "function slugify", "slugify"), newName: "toSlug" });
+    const files = applyLocations(root, plan.locations);
+    assert.match(files.get("index.js") ?? "", /import \{ toSlug \} from "\.\/lib\/slug\.js";/);
+    assert.match(files.get("index.js") ?? "", /titles\.map\(\(t\) => toSlug\(t\)\)/);
+    assert.match(files.get("index.js") ?? "", /export default \{ slugify: toSlug \};/);
+    assert.ok(!plan.diagnostics.some((d) => d.code === "SPLICE_W211"), "the jsconfig.json was used");
+  });
+});
+
+describe("splice rename: a warm TypeScript service", () => {
+  it("sees a file created on disk after it was built", async () => {
+    const root = copyFixture("ts");
+    made.push(root);
+    const target = (): ReturnType<typeof targetAt> => targetAt(root, "src/util/format.ts", "typescript", "function formatPrice", "formatPrice");
+    const first = await planRename({ root, target: target(), newName: "renderPrice" });
+    writeFileSync(join(root, "src", "receipt.ts"), 'import { formatPrice } from "@util/format";\n\nexport const receipt = formatPrice(120);\n');
+    const second = await planRename({ root, target: target(), newName: "renderPrice" });
+    assert.equal(second.timing?.warm, true);
+    assert.equal(second.locations.length, first.locations.length + 2);
+    assert.deepEqual(second.locations.filter((l) => l.file === "src/receipt.ts").length, 2);
+  });
+});
