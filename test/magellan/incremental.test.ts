@@ -290,9 +290,10 @@ describe("magellan incremental index, freshness and recovery", () => {
       assert.deepEqual(graphOf(db), graphOf(join(root, "fresh.db")), `after switching to ${state}`);
       const exported = async (dbPath: string): Promise<unknown> => (await mg(root, ["export", "--format", "json", "--db", dbPath, "--root", root])).env.data;
       assert.deepEqual(await exported(db), await exported(join(root, "fresh.db")), `export after switching to ${state}`);
+      // The switch did change how the untouched file's references resolve (else this proves nothing).
+      if (state === "b") assert.notDeepEqual(refsOf(db), before);
+      else assert.deepEqual(refsOf(db), before);
     }
-    // The switch did change how the untouched file's references resolve (else this proves nothing).
-    assert.notDeepEqual(refsOf(db), before);
   });
 
   it("a changed file's references keep their earlier outcomes only while nothing they depend on changed", async () => {
