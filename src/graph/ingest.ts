@@ -18,7 +18,7 @@ import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
 import { updateImpact } from "./imports/index.js";
-import { type RefRow, Resolver, writtenType } from "./resolve.js";
+import { type RefRow, Resolver, moduleStems, writtenType } from "./resolve.js";
 import { type ResolveBatch, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
 
@@ -319,7 +319,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     const addedPaths = changedPaths.filter((p) => !stored.has(p));
     const removedPaths = removed.map((f) => f.path);
     if (addedPaths.length + removedPaths.length > 0) {
-      add(resolver.refsOfFiles(resolver.importersOf([...addedPaths, ...removedPaths]).filter((id) => !changed.has(id))));
+      const paths = [...addedPaths, ...removedPaths];
+      add(resolver.refsThroughImportsOf(resolver.importersOf(paths).filter((id) => !changed.has(id)), moduleStems(paths)));
     }
     // A symbol that came or went changes what an importer's binding of its name denotes, also
     // under an alias (`import { a as b }`) or as a default export, by name or as a qualifier.

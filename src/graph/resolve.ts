@@ -189,6 +189,17 @@ export function writtenType(q: string): string | undefined {
   return /^[A-Z][A-Za-z0-9_$]*$/.test(written) && /[a-z]/.test(written) ? written : undefined;
 }
 
+/** What an import specifier that denotes one of `paths` mentions: a file's stem, or its directory's name. */
+export function moduleStems(paths: string[]): string[] {
+  const stems = new Set<string>();
+  for (const p of paths) {
+    stems.add(p.slice(p.lastIndexOf("/") + 1).replace(/(\.d)?\.[^.]+$/, ""));
+    // Imports that name a directory: a folder's index module, a Go or Java package.
+    if (/(^|\/)(index\.[^/]+|__init__\.pyi?|mod\.rs)$|\.(go|java)$/.test(p)) stems.add(posix.basename(posix.dirname(p)));
+  }
+  return [...stems].filter((s) => s !== "" && s !== ".");
+}
+
 export class Resolver {
   private readonly byName;
   private readonly byNames;
@@ -659,13 +670,41 @@ export class Resolver {
    * name cannot be found by.
    */
   boundRefs(fileIds: number[], names: Set<string>): RefRow[] {
+    return this.refsThroughBindings(fileIds, (_source, n) => n.name !== "*" && (names.has(n.name) || n.name === "default"));
+  }
+
+  /**
+   * References in `fileIds` through any binding of an import whose specifier mentions one of
+   * `stems` or is made of dots and slashes (importersOf's test): whether such a specifier denotes
+   * an indexed file decides whether the reference may be guessed elsewhere or names nothing.
+   */
+  refsThroughImportsOf(fileIds: number[], stems: string[]): RefRow[] {
+    const mentions = (source: string): boolean => /^[./]*$/.test(source) || stems.some((s) => s !== "" && source.includes(s));
+    return this.refsThroughBindings(fileIds, mentions, mentions);
+  }
+
+  private refsThroughBindings(
+    fileIds: number[],
+    binds: (source: string, n: { name: string; alias?: string }) => boolean,
+    whole?: (source: string) => boolean,
+  ): RefRow[] {
     const out: RefRow[] = [];
     for (const id of fileIds) {
       // (A superset of what importIndex binds: every binding, not only the first of a name.)
       const locals = new Set<string>();
       for (const im of this.importsOf.all(id) as { source: string; names: string }[]) {
-        for (const n of JSON.parse(im.names) as { name: string; alias?: string }[]) {
-          if (n.name !== "*" && (names.has(n.name) || n.name === "default")) locals.add(n.alias ?? n.name);
+        const list = JSON.parse(im.names) as { name: string; alias?: string }[];
+        // `import os`, `use a::b`, `#include`: the module itself under its last segment.
+        if (list.length === 0 && whole?.(im.source)) {
+          const last = im.source.split(/[./:]+/).filter(Boolean).pop();
+          if (last) locals.add(last);
+        }
+        for (const n of list) {
+          if (!binds(im.source, n)) continue;
+          // (An unnamed wildcard finds only the module's symbols of the reference's name, which
+          // came or went with the file and are refsNamed's.)
+          if (n.name !== "*") locals.add(n.alias ?? n.name);
+          else if (n.alias !== undefined) locals.add(n.alias);
         }
       }
       if (locals.size === 0) continue;
@@ -673,7 +712,8 @@ export class Resolver {
         const q = r.qualifier && r.qualifier.length > 0 ? r.qualifier : null;
         const cut = q === null ? -1 : q.search(/\.|::/);
         const head = q === null ? null : cut === -1 ? q : q.slice(0, cut);
-        if ((q === null && locals.has(r.name)) || (head !== null && locals.has(head))) out.push(r);
+        // An import statement's own reference has the specifier as its qualifier and the local name.
+        if (((q === null || r.kind === "import") && locals.has(r.name)) || (head !== null && locals.has(head))) out.push(r);
       }
     }
     return out;
@@ -708,14 +748,7 @@ export class Resolver {
   importersOf(paths: string[]): number[] {
     const st = this.db.prepare("SELECT DISTINCT file_id FROM imports WHERE instr(source, ?) > 0").pluck();
     const out = new Set<number>();
-    const stems = new Set<string>();
-    for (const p of paths) {
-      stems.add(p.slice(p.lastIndexOf("/") + 1).replace(/(\.d)?\.[^.]+$/, ""));
-      // Imports that name a directory: a folder's index module, a Go or Java package.
-      if (/(^|\/)(index\.[^/]+|__init__\.pyi?|mod\.rs)$|\.(go|java)$/.test(p)) stems.add(posix.basename(posix.dirname(p)));
-    }
-    for (const stem of stems) {
-      if (!stem || stem === ".") continue;
+    for (const stem of moduleStems(paths)) {
       for (const id of st.all(stem) as number[]) out.add(id);
     }
     for (const id of this.db.prepare("SELECT DISTINCT file_id FROM imports WHERE source NOT GLOB '*[^./]*'").pluck().all() as number[]) out.add(id);
