@@ -304,14 +304,20 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // `UserRepository.find()`: a capitalised qualifier that names no symbol anywhere is a
     // library type, whose members are not the repository's; a class of that name appearing or
     // going away anywhere changes the answer for every such reference.
+    // (How many candidates of each such name the run added, less those it removed; impl blocks are none.)
+    const delta = new Map<string, number>();
+    const count = (sigs: Map<string, { name: string }>, other: Map<string, unknown>, by: number): void => {
+      for (const [sig, x] of sigs) {
+        if (other.has(sig) || writtenType(x.name) !== x.name || sig.split("\0")[3] === "impl") continue;
+        delta.set(x.name, (delta.get(x.name) ?? 0) + by);
+      }
+    };
+    count(newSigs, oldSigs, 1);
+    count(oldSigs, newSigs, -1);
     const flipped = new Set<string>();
-    for (const n of names) {
-      if (writtenType(n) !== n) continue;
+    for (const [n, d] of delta) {
       const now = resolver.symbolCount(n);
-      let delta = 0;
-      for (const [sig, x] of newSigs) if (x.name === n && !oldSigs.has(sig) && sig.split("\0")[3] !== "impl") delta++;
-      for (const [sig, x] of oldSigs) if (x.name === n && !newSigs.has(sig) && sig.split("\0")[3] !== "impl") delta--;
-      if (now - delta > 0 !== now > 0) flipped.add(n);
+      if (now - d > 0 !== now > 0) flipped.add(n);
     }
     add(resolver.refsWrittenType(flipped, changed));
     // A file that came or went changes what the import specifiers of its importers denote
