@@ -18,7 +18,7 @@ import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
 import { updateImpact } from "./imports/index.js";
-import { Resolver } from "./resolve.js";
+import { type RefRow, Resolver, moduleStems, writtenType } from "./resolve.js";
 import { type ResolveBatch, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
 
@@ -308,15 +308,50 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     refreshStatistics(db);
     const names = [...new Set([...removedSyms, ...addedSyms].map((x) => x.name))];
     const liveIds = new Set([...newSigs.values()].map((x) => x.id));
-    resolved += resolver.resolveRows(resolver.refsNamed(names, changed));
+    // Every reference of another file whose resolution read something that changed, each once:
+    // a rebuild must find the index exactly as this leaves it.
+    const again = new Map<number, RefRow>();
+    const add = (rows: RefRow[]): void => {
+      for (const r of rows) again.set(r.id, r);
+    };
+    // References under the name of a symbol that came or went (its candidates changed).
+    add(resolver.refsNamed(names, changed));
     // Edges into changed files under another name (import aliases) whose target went away.
-    resolved += resolver.resolveRows(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
-    // A new symbol can give an unresolved alias in an importing file its target (references
-    // under the symbol's own name were among refsNamed's).
-    if (addedSyms.length > 0) {
-      const importers = resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id));
-      resolved += resolver.resolveRows(resolver.unresolvedAliasRefs(importers, new Set(addedSyms.map((x) => x.name))));
+    add(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
+    // `UserRepository.find()`: a capitalised qualifier that names no symbol anywhere is a
+    // library type, whose members are not the repository's; a class of that name appearing or
+    // going away anywhere changes the answer for every such reference.
+    // (How many candidates of each such name the run added, less those it removed; impl blocks are none.)
+    const delta = new Map<string, number>();
+    const count = (sigs: Map<string, { name: string }>, other: Map<string, unknown>, by: number): void => {
+      for (const [sig, x] of sigs) {
+        if (other.has(sig) || writtenType(x.name) !== x.name || sig.split("\0")[3] === "impl") continue;
+        delta.set(x.name, (delta.get(x.name) ?? 0) + by);
+      }
+    };
+    count(newSigs, oldSigs, 1);
+    count(oldSigs, newSigs, -1);
+    const flipped = new Set<string>();
+    for (const [n, d] of delta) {
+      const now = resolver.symbolCount(n);
+      if (now - d > 0 !== now > 0) flipped.add(n);
     }
+    add(resolver.refsWrittenType(flipped, changed));
+    // A file that came or went changes what the import specifiers of its importers denote
+    // (an import that named no indexed file may guess; one that does, does not).
+    const addedPaths = changedPaths.filter((p) => !stored.has(p));
+    const removedPaths = removed.map((f) => f.path);
+    if (addedPaths.length + removedPaths.length > 0) {
+      const paths = [...addedPaths, ...removedPaths];
+      add(resolver.refsThroughImportsOf(resolver.importersOf(paths).filter((id) => !changed.has(id)), moduleStems(paths)));
+    }
+    // A symbol that came or went changes what an importer's binding of its name denotes, also
+    // under an alias (`import { a as b }`) or as a default export, by name or as a qualifier.
+    if (names.length > 0) {
+      const importers = resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id));
+      add(resolver.boundRefs(importers, new Set(names)));
+    }
+    resolved += resolver.resolveRows([...again.values()]);
     setMeta(db, "last_index_time", indexedAt);
   };
 

@@ -25,7 +25,7 @@ interface SymRow {
   display_fqn: string;
 }
 
-interface RefRow {
+export interface RefRow {
   id: number;
   file_id: number;
   name: string;
@@ -176,6 +176,28 @@ function candidatesSql(where: string): string {
   return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags, s.display_fqn
     FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
     WHERE ${where} s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`;
+}
+
+/**
+ * The type a qualifier names when it is one capitalised identifier (`Math`, `new StringBuilder()`),
+ * as a type is named in TYPE_NAMED languages: whether any symbol has that name decides whether
+ * the reference is a library type's member. Incremental runs re-resolve references by it.
+ */
+export function writtenType(q: string): string | undefined {
+  const ctor = /^new\s+([\w$.:]+)/.exec(q);
+  const written = ctor ? (ctor[1] as string) : q;
+  return /^[A-Z][A-Za-z0-9_$]*$/.test(written) && /[a-z]/.test(written) ? written : undefined;
+}
+
+/** What an import specifier that denotes one of `paths` mentions: a file's stem, or its directory's name. */
+export function moduleStems(paths: string[]): string[] {
+  const stems = new Set<string>();
+  for (const p of paths) {
+    stems.add(p.slice(p.lastIndexOf("/") + 1).replace(/(\.d)?\.[^.]+$/, ""));
+    // Imports that name a directory: a folder's index module, a Go or Java package.
+    if (/(^|\/)(index\.[^/]+|__init__\.pyi?|mod\.rs)$|\.(go|java)$/.test(p)) stems.add(posix.basename(posix.dirname(p)));
+  }
+  return [...stems].filter((s) => s !== "" && s !== ".");
 }
 
 export class Resolver {
@@ -514,8 +536,8 @@ export class Resolver {
     // `Math.max`, `String::from`, `new StringBuilder().append`: a type the repository does not
     // declare (capitalised, as these languages name types; not an ALL_CAPS constant) is a
     // library's, and so is its member, whatever same-named member the repository has.
-    const written = ctor ? (ctor[1] as string) : q;
-    if (TYPE_NAMED.has(ctx.language) && /^[A-Z][A-Za-z0-9_$]*$/.test(written) && /[a-z]/.test(written) && this.entry(written).all.length === 0) return UNRESOLVED;
+    const written = writtenType(q);
+    if (TYPE_NAMED.has(ctx.language) && written !== undefined && this.entry(written).all.length === 0) return UNRESOLVED;
     return this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
   }
 
@@ -641,25 +663,76 @@ export class Resolver {
   }
 
   /**
-   * Unresolved references in `fileIds` under a local name that an import binds to one of `names`
-   * (`import { a as b }`: references say `b`), or to a default export. References that use the
-   * name itself are refsNamed's; only these aliases need their importers' imports to be found.
+   * References in `fileIds` that reach a symbol through an import binding of one of `names` or
+   * of a default export, by their own name or by their qualifier's head (`import { a as b }`:
+   * references say `b`, or `b.x`; `import { Input }; Input::Stdin`): what such a binding denotes
+   * depends on the imported module's symbols of that name, which references under another local
+   * name cannot be found by.
    */
-  unresolvedAliasRefs(fileIds: number[], names: Set<string>): RefRow[] {
-    const aliases = new Set<string>();
+  boundRefs(fileIds: number[], names: Set<string>): RefRow[] {
+    return this.refsThroughBindings(fileIds, (_source, n) => n.name !== "*" && (names.has(n.name) || n.name === "default"));
+  }
+
+  /**
+   * References in `fileIds` through any binding of an import whose specifier mentions one of
+   * `stems` or is made of dots and slashes (importersOf's test): whether such a specifier denotes
+   * an indexed file decides whether the reference may be guessed elsewhere or names nothing.
+   */
+  refsThroughImportsOf(fileIds: number[], stems: string[]): RefRow[] {
+    const mentions = (source: string): boolean => /^[./]*$/.test(source) || stems.some((s) => s !== "" && source.includes(s));
+    return this.refsThroughBindings(fileIds, mentions, mentions);
+  }
+
+  private refsThroughBindings(
+    fileIds: number[],
+    binds: (source: string, n: { name: string; alias?: string }) => boolean,
+    whole?: (source: string) => boolean,
+  ): RefRow[] {
+    const out: RefRow[] = [];
     for (const id of fileIds) {
+      // (A superset of what importIndex binds: every binding, not only the first of a name.)
+      const locals = new Set<string>();
       for (const im of this.importsOf.all(id) as { source: string; names: string }[]) {
-        for (const n of JSON.parse(im.names) as { name: string; alias?: string }[]) {
-          if (n.alias !== undefined && (names.has(n.name) || n.name === "default")) aliases.add(n.alias);
+        const list = JSON.parse(im.names) as { name: string; alias?: string }[];
+        // `import os`, `use a::b`, `#include`: the module itself under its last segment.
+        if (list.length === 0 && whole?.(im.source)) {
+          const last = im.source.split(/[./:]+/).filter(Boolean).pop();
+          if (last) locals.add(last);
+        }
+        for (const n of list) {
+          if (!binds(im.source, n)) continue;
+          // (An unnamed wildcard finds only the module's symbols of the reference's name, which
+          // came or went with the file and are refsNamed's.)
+          if (n.name !== "*") locals.add(n.alias ?? n.name);
+          else if (n.alias !== undefined) locals.add(n.alias);
         }
       }
+      if (locals.size === 0) continue;
+      for (const r of this.refsOfFiles([id])) {
+        const q = r.qualifier && r.qualifier.length > 0 ? r.qualifier : null;
+        const cut = q === null ? -1 : q.search(/\.|::/);
+        const head = q === null ? null : cut === -1 ? q : q.slice(0, cut);
+        // An import statement's own reference has the specifier as its qualifier and the local name.
+        if (((q === null || r.kind === "import") && locals.has(r.name)) || (head !== null && locals.has(head))) out.push(r);
+      }
     }
-    if (aliases.size === 0) return [];
-    const st = this.db.prepare(
-      "SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE file_id = ? AND resolution = 'unresolved' AND name IN (SELECT value FROM json_each(?))",
-    );
-    const list = JSON.stringify([...aliases]);
-    return fileIds.flatMap((id) => st.all(id, list) as RefRow[]);
+    return out;
+  }
+
+  /** How many candidate symbols (impl blocks are none) have this name. */
+  symbolCount(name: string): number {
+    return this.db.prepare("SELECT count(*) FROM symbols WHERE name = ? AND kind_normalized != 'impl'").pluck().get(name) as number;
+  }
+
+  /** References whose qualifier is written as one of the type names `names` (writtenType), outside `excludeFiles`. */
+  refsWrittenType(names: Set<string>, excludeFiles: Set<number>): RefRow[] {
+    if (names.size === 0) return [];
+    const rows = this.db
+      .prepare(
+        "SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE qualifier IN (SELECT value FROM json_each(?)) OR qualifier LIKE 'new%'",
+      )
+      .all(JSON.stringify([...names])) as RefRow[];
+    return rows.filter((r) => !excludeFiles.has(r.file_id) && r.qualifier !== null && names.has(writtenType(r.qualifier) ?? "\0"));
   }
 
   refsTargeting(ids: string[], excludeFiles: Set<number>): RefRow[] {
@@ -667,16 +740,18 @@ export class Resolver {
     return ids.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));
   }
 
-  /** Files with an import whose specifier mentions the module name of one of `paths` (a superset). */
+  /**
+   * Files with an import whose specifier can denote one of `paths` (a superset): it mentions the
+   * file's stem or its directory's name (an `index.ts`, `__init__.py`, `mod.rs`, a Go or Java
+   * package), or is made of dots and slashes only (`from "."`, `from ..`).
+   */
   importersOf(paths: string[]): number[] {
     const st = this.db.prepare("SELECT DISTINCT file_id FROM imports WHERE instr(source, ?) > 0").pluck();
     const out = new Set<number>();
-    for (const p of paths) {
-      const base = p.slice(p.lastIndexOf("/") + 1).replace(/(\.d)?\.[^.]+$/, "");
-      const stem = base === "index" || base === "__init__" || base === "mod" ? posix.basename(posix.dirname(p)) : base;
-      if (!stem || stem === ".") continue;
+    for (const stem of moduleStems(paths)) {
       for (const id of st.all(stem) as number[]) out.add(id);
     }
+    for (const id of this.db.prepare("SELECT DISTINCT file_id FROM imports WHERE source NOT GLOB '*[^./]*'").pluck().all() as number[]) out.add(id);
     return [...out];
   }
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { type Dirent, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { spawn } from "node:child_process";
 import { isDeepStrictEqual } from "node:util";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { binPath, runTool, tempDir } from "../support/run.js";
-import { type Match, type Ref, codes, copyFixture, graphOf, indexed, mg } from "./support.js";
+import { FIXTURES, type Match, type Ref, codes, copyFixture, graphOf, indexed, mg } from "./support.js";
 
 async function symbolIdOf(root: string, name: string): Promise<string> {
   const { env } = await mg(root, ["find", "--name", name]);
@@ -250,6 +250,50 @@ describe("magellan incremental index, freshness and recovery", () => {
     writeFileSync(util, `${readFileSync(util, "utf8")}\nexport function later(): number {\n  return 1;\n}\n`);
     writeFileSync(join(root, "ts/late.ts"), "export default function made(): number {\n  return 2;\n}\n");
     await sameAsRebuild("after aliased targets appeared");
+  });
+
+  it("switching a tree between two states (like a checkout) ends with the graph a rebuild makes, in files the switch did not touch", async () => {
+    // typeorm 3432ac825 -> 281bfba42 in small: the test file is the same in both states, yet how
+    // its references resolve depends on what changed elsewhere: a class named like a local
+    // (`UserRepository.createQueryBuilder()`), the default export its import binds, and a module
+    // its import names that did not exist before.
+    const states = join(FIXTURES, "switch");
+    const root = tempDir("mg-switch-");
+    const files = (dir: string): string[] => (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[]).filter((e) => e.isFile()).map((e) => relative(dir, join(e.parentPath, e.name)));
+    const switchTo = (state: string): void => {
+      const from = join(states, state);
+      const want = new Set(files(from));
+      for (const f of files(root)) if (!f.startsWith(".magellan") && !f.endsWith(".db") && !want.has(f)) rmSync(join(root, f));
+      // Only files whose content differs are written, as git checkout does: the others keep their mtime.
+      for (const f of want) {
+        const text = readFileSync(join(from, f));
+        const dest = join(root, f);
+        if (existsSync(dest) && readFileSync(dest).equals(text)) continue;
+        mkdirSync(dirname(dest), { recursive: true });
+        writeFileSync(dest, text);
+      }
+    };
+    const untouched = "test/github-issues/1780/issue-1780.test.ts";
+    const refsOf = (db: string): unknown[] => (graphOf(db)[2] as { path: string }[]).filter((r) => r.path === untouched);
+    switchTo("a");
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const db = join(root, ".magellan", "code.db");
+    const before = refsOf(db);
+    for (const state of ["b", "a"]) {
+      switchTo(state);
+      const inc = await mg(root, ["index"]);
+      assert.equal(inc.env.data.mode, "incremental");
+      // Only what the switch wrote or removed was read again (the test file is not among them).
+      assert.equal((inc.env.data.files_indexed as number) + (inc.env.data.files_removed as number), 4);
+      rmSync(join(root, "fresh.db"), { force: true });
+      assert.equal((await mg(root, ["index", "--rebuild", "--db", join(root, "fresh.db")])).r.code, 0);
+      assert.deepEqual(graphOf(db), graphOf(join(root, "fresh.db")), `after switching to ${state}`);
+      const exported = async (dbPath: string): Promise<unknown> => (await mg(root, ["export", "--format", "json", "--db", dbPath, "--root", root])).env.data;
+      assert.deepEqual(await exported(db), await exported(join(root, "fresh.db")), `export after switching to ${state}`);
+      // The switch did change how the untouched file's references resolve (else this proves nothing).
+      if (state === "b") assert.notDeepEqual(refsOf(db), before);
+      else assert.deepEqual(refsOf(db), before);
+    }
   });
 
   it("a changed file's references keep their earlier outcomes only while nothing they depend on changed", async () => {
