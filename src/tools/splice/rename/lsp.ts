@@ -6,7 +6,7 @@
  * the renamed text for captures (see checkCaptures) before shutting the server down.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readdirSync, statSync, type Dirent } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -314,11 +314,25 @@ async function acquire(spec: ServerSpec, sources: Sources): Promise<{ session: S
         if (old === undefined) changes.push({ uri: uriOf(f), type: 1 });
         else if (old !== m) changes.push({ uri: uriOf(f), type: 2 });
       }
-      for (const f of w.stamps.keys()) if (!now.has(f)) changes.push({ uri: uriOf(f), type: 3 });
-      if (changes.length) void w.session.conn.sendNotification("workspace/didChangeWatchedFiles", { changes });
-      w.stamps = now;
-      stamps.set(w.session, now);
-      return { session: w.session, warm: true };
+      // A deleted file or a changed configuration (go.mod, pyproject.toml...) restarts the server.
+      const deleted = [...w.stamps.keys()].some((f) => !now.has(f)) || changes.some((c) => !spec.extensions.test(fileURLToPath(c.uri)));
+      // A server handles watched-file events in the background: a rename asked right after may
+      // not see a file created meanwhile (pyright missed one). Files created or changed are sent
+      // as open documents instead, which the server takes in order, before the rename; a
+      // deletion, rarer, costs a cold start.
+      if (!deleted) {
+        if (changes.length) void w.session.conn.sendNotification("workspace/didChangeWatchedFiles", { changes });
+        for (const c of changes) {
+          try {
+            w.session.change(c.uri, readFileSync(fileURLToPath(c.uri), "utf8"));
+          } catch {
+            // gone meanwhile: the next rename stamps it as deleted
+          }
+        }
+        w.stamps = now;
+        stamps.set(w.session, now);
+        return { session: w.session, warm: true };
+      }
     }
   }
   if (w) await w.session.close();
