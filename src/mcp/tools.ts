@@ -19,6 +19,7 @@ import {
   LlmtransformInput,
   MagellanCallsInput,
   MagellanFindInput,
+  MagellanGraphInput,
   MagellanImpactDiagnosticsInput,
   MagellanImpactInput,
   MagellanIndexInput,
@@ -46,6 +47,7 @@ import { buildRequest } from "../tools/llmtransform/request.js";
 import { transform } from "../tools/llmtransform/transform.js";
 import { index as magellanIndex } from "../tools/magellan/index.js";
 import { impact, impactDiagnosticsQuery } from "../tools/magellan/impact-query.js";
+import { condense, cycles, deadCode, paths, reachable } from "../tools/magellan/graph.js";
 import { find, refs, status } from "../tools/magellan/queries.js";
 import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
 import { selectCommand } from "../tools/mdsel/select-command.js";
@@ -160,7 +162,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_refs",
-    description: "References to a symbol (in) or made from it (out). Use before changing its name or signature.",
+    description: "References to a symbol (in) or from it (out). Use before changing its name or signature.",
     input: MagellanRefsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
     list: { keys: ["references"], minItemTokens: 50 },
@@ -218,14 +220,14 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_index",
-    description: "Build/refresh the code index. Use once before magellan_* tools, and after many changes.",
+    description: "Build/refresh the code index. Use before magellan_* tools and after big changes.",
     input: MagellanIndexInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "index" } },
     run: async (a, ctx) => answer("magellan", "index", await magellanIndex({ ...loc(ctx), rebuild: Boolean(a.rebuild) })),
   }),
   tool({
     name: "magellan_impact",
-    description: "Which files a file imports and is imported by, or which files changes since a git rev reach. Use to scope a change or pick tests.",
+    description: "Files a file imports and is imported by, or that changes since a git rev reach. Use to scope a change.",
     input: MagellanImpactInput,
     kind: IMPACT,
     run: async (a, ctx) =>
@@ -237,7 +239,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "magellan_impact_diagnostics",
-    description: "Files whose imports could not be resolved. Use when magellan_impact looks incomplete.",
+    description: "Files with unresolved imports. Use when magellan_impact looks incomplete.",
     input: MagellanImpactDiagnosticsInput,
     kind: { tool: CODEINTEL_TOOL, envelope: { kind: "query", command: "impact-diagnostics" } },
     list: { keys: ["diagnostics"], minItemTokens: 30 },
@@ -245,8 +247,38 @@ export const TOOLS: McpToolSpec[] = [
       answer(CODEINTEL_TOOL, "impact-diagnostics", impactDiagnosticsQuery({ ...loc(ctx), file: a.file, limit: Math.min(ctx.limit, DIAG_LIMIT.max) })),
   }),
   tool({
+    name: "magellan_graph",
+    description: "Call graph: reachable, slice, dead_code, cycles, paths, condense. Use before deleting or restructuring code.",
+    input: MagellanGraphInput,
+    kind: { tool: "magellan", envelope: { kind: "query", command: "graph" } },
+    list: { keys: ["symbols", "cycles", "paths", "components"], minItemTokens: 40 },
+    run: async (a, ctx) => {
+      const base = { ...loc(ctx), limit: ctx.limit };
+      const need = (v: string | undefined, what: string): string => {
+        if (v === undefined) {
+          throw new ToolError({ code: "MAGELLAN_E000", error: "invalid_arguments", message: `op ${a.op} needs ${what}`, remediation: `Pass ${what}.`, exitCode: EXIT.usage });
+        }
+        return v;
+      };
+      const command = a.op.replace("_", "-");
+      switch (a.op) {
+        case "reachable":
+        case "slice":
+          return answer("magellan", command, reachable({ ...base, symbol: need(a.symbol, "symbol"), reverse: a.reverse, maxDepth: a.max_depth }));
+        case "dead_code":
+          return answer("magellan", command, deadCode(base));
+        case "cycles":
+          return answer("magellan", command, cycles({ ...base, level: a.level }));
+        case "condense":
+          return answer("magellan", command, condense({ ...base, level: a.level }));
+        case "paths":
+          return answer("magellan", command, paths({ ...base, from: need(a.symbol, "symbol (from)"), to: need(a.to, "to"), maxDepth: a.max_depth }));
+      }
+    },
+  }),
+  tool({
     name: "llmsearch",
-    description: "Regex/literal text search (like ripgrep). Use for strings, comments, config, any text.",
+    description: "Text search like ripgrep. Use for strings, comments, config, any text.",
     input: LlmsearchInput,
     kind: { tool: "llmsearch", envelope: { kind: "query", command: "search" } },
     list: { keys: ["matches", "counts"], minItemTokens: 50 },
@@ -327,7 +359,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "llmfilewrite",
-    description: "Create/overwrite a file only if it parses and type-checks. Use instead of writing code files directly.",
+    description: "Write a file only if it parses and type-checks. Use instead of writing code files directly.",
     input: LlmfilewriteInput,
     kind: { tool: "llmfilewrite", envelope: { kind: "operation", operationType: "create" } },
     large: true,
@@ -352,7 +384,7 @@ export const TOOLS: McpToolSpec[] = [
   }),
   tool({
     name: "splice",
-    description: "Edit code by symbol (patch/insert/delete/rename), exact text, or across files; type-checked, all steps written or none. Use for multi-step or multi-file changes.",
+    description: "Change code by symbol (patch/insert/delete/rename) or exact text; type-checked, all steps or none. Use for code changes.",
     input: SpliceInput,
     kind: { tool: SPLICE, envelope: { kind: "operation", operationType: "batch" } },
     large: true,

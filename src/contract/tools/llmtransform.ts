@@ -15,13 +15,13 @@ const sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/);
  */
 export const LlmtransformEditSchema = z
   .object({
-    byte_start: uint.optional().describe("Inclusive UTF-8 byte offset into the file as stored (BOM included)."),
-    byte_end: uint.optional().describe("Exclusive UTF-8 byte offset; equal to byte_start for an insertion."),
-    start_line: z.number().int().min(1).optional().describe("1-based line of the start, instead of byte_start."),
-    start_col: uint.optional().describe("0-based byte column of the start, with start_line."),
-    end_line: z.number().int().min(1).optional().describe("1-based line of the end, instead of byte_end."),
-    end_col: uint.optional().describe("0-based byte column of the end, with end_line."),
-    new_content: z.string().describe("Text that replaces the range (legacy name: replacement)."),
+    byte_start: uint.optional().describe("inclusive UTF-8 byte offset, file as stored"),
+    byte_end: uint.optional().describe("exclusive; = byte_start to insert"),
+    start_line: z.number().int().min(1).optional().describe("1-based, instead of byte_start"),
+    start_col: uint.optional().describe("0-based byte column"),
+    end_line: z.number().int().min(1).optional().describe("1-based, instead of byte_end"),
+    end_col: uint.optional().describe("0-based byte column"),
+    new_content: z.string().describe("replacement text (legacy: replacement)"),
   })
   .strict();
 

@@ -11,8 +11,8 @@ import { z } from "zod";
 import { LlmtransformEditSchema } from "./llmtransform.js";
 import { BatchRequestSchema, LogRequestSchema, UndoRequestSchema } from "./splice.js";
 
-const paths = z.array(z.string()).describe("files/dirs (default: the root)");
-const globs = z.array(z.string()).describe("gitignore-style globs; '!glob' excludes");
+const paths = z.array(z.string()).describe("default: the root");
+const globs = z.array(z.string()).describe("'!glob' excludes");
 const symbolKey = {
   name: z.string().optional().describe("or Qualified.name"),
   symbol_id: z.string().optional().describe("from an earlier answer"),
@@ -24,14 +24,14 @@ export const MagellanFindInput = z
   .object({
     ...symbolKey,
     match: z.enum(["exact", "prefix", "substring", "fuzzy"]).optional(),
-    context: z.number().int().min(0).max(50).optional().describe("lines of context per span"),
+    context: z.number().int().min(0).max(50).optional().describe("context lines"),
   })
   .strict();
 
 export const MagellanRefsInput = z
   .object({
     ...symbolKey,
-    direction: z.enum(["in", "out"]).optional().describe("in: who uses it (default); out: what it uses"),
+    direction: z.enum(["in", "out"]).optional().describe("in: users (default); out: uses"),
   })
   .strict();
 
@@ -58,7 +58,7 @@ export const LlmsearchInput = z
     context: z.number().int().min(0).max(50).optional(),
     hidden: z.boolean().optional(),
     no_ignore: z.boolean().optional(),
-    count: z.boolean().optional().describe("per-file counts instead of matches"),
+    count: z.boolean().optional().describe("per-file counts"),
   })
   .strict();
 
@@ -76,10 +76,10 @@ export const LlmastsearchInput = z
 export const LlmtransformInput = z
   .object({
     file_path: z.string(),
-    expected_checksum: z.string().describe("sha256 of the bytes the edits were computed on"),
+    expected_checksum: z.string().describe("sha256 of the file as read"),
     edits: z.array(LlmtransformEditSchema),
     dry_run: z.boolean().optional(),
-    partial: z.boolean().optional().describe("apply valid edits, report the others"),
+    partial: z.boolean().optional().describe("apply the valid edits"),
   })
   .strict();
 
@@ -102,7 +102,7 @@ export const MdselIndexInput = z
 
 export const MdselSelectInput = z
   .object({
-    selectors: z.array(z.string()).min(1).describe("e.g. readme::heading:h2[0], doc::section[1]/block:code[0]"),
+    selectors: z.array(z.string()).min(1).describe("e.g. readme::heading:h2[0]/block:code[0]"),
     files: z.array(z.string()).optional(),
   })
   .strict();
@@ -112,7 +112,7 @@ export const MdselSelectInput = z
  * MCP tool takes one): steps applied all together or not at all.
  */
 export const SpliceInput = BatchRequestSchema.omit({ command: true, root: true }).extend({
-  expected_checksum: z.array(z.string()).optional().describe("FILE=sha256:<hex> preconditions"),
+  expected_checksum: z.array(z.string()).optional().describe("FILE=sha256:<hex>"),
 });
 export const SpliceUndoInput = UndoRequestSchema.omit({ command: true, root: true });
 /** The log's `limit` is the page: max_tokens and cursor. */
@@ -126,10 +126,21 @@ export const MagellanImpactInput = z
   .object({
     file: z.string().optional().describe("root-relative file"),
     affected_since: z.string().optional().describe("git rev, instead of file"),
-    direction: z.enum(["in", "out", "both"]).optional().describe("in: dependents; out: dependencies"),
+    direction: z.enum(["in", "out", "both"]).optional().describe("in: dependents"),
     max_depth: z.number().int().min(1).max(32).optional(),
     max_edges: z.number().int().min(1).max(100_000).optional(),
     edge_types: z.array(z.enum(["import", "include", "require"])).optional(),
+  })
+  .strict();
+
+export const MagellanGraphInput = z
+  .object({
+    op: z.enum(["reachable", "slice", "dead_code", "cycles", "paths", "condense"]),
+    symbol: z.string().optional().describe("paths: from"),
+    to: z.string().optional(),
+    reverse: z.boolean().optional(),
+    level: z.enum(["file", "symbol"]).optional(),
+    max_depth: z.number().int().min(1).max(64).optional(),
   })
   .strict();
 
