@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import Database from "better-sqlite3";
 import { DIST, REPO_ROOT, binPath, runTool, tempDir } from "../support/run.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
@@ -260,6 +261,17 @@ describe("the daemon", { concurrency: 4 }, () => {
     assert.equal(normal(r.stdout), normal(cold.stdout));
     const d = await daemon(root, "status");
     assert.equal(d.state, "running");
+    // Stopped in the middle of its own index run, the daemon would leave the index marked as
+    // being updated by a live process, and every answer partial (rightly): stop it when idle.
+    await until("the daemon's index run to end", async () => {
+      const db = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+      try {
+        const v = db.prepare("SELECT value FROM meta WHERE key = 'index_running'").pluck().get() as string | undefined;
+        return v === undefined || v === "0" ? true : undefined;
+      } finally {
+        db.close();
+      }
+    });
     process.kill(d.pid as number, "SIGSTOP");
     const t0 = Date.now();
     const hung = await runTool("magellan", ["refs", "--name", "formatArea"], { cwd: root, env: { LLMTOOLS_DAEMON_CONNECT_TIMEOUT_MS: "500" } });
