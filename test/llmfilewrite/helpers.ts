@@ -33,9 +33,13 @@ export function listFiles(dir: string): string[] {
   return out.sort();
 }
 
-/** The checkers' private temp directories currently in the system temp dir. */
-export function checkerTempDirs(): string[] {
-  return readdirSync(tmpdir()).filter((n) => n.startsWith("llmfilewrite-"));
+/**
+ * The checkers' private temp directories currently in `dir` (default: the system temp dir). A
+ * test that counts them gives its run a TMPDIR of its own, so that the checkers of tests running
+ * beside it are not counted.
+ */
+export function checkerTempDirs(dir: string = tmpdir()): string[] {
+  return readdirSync(dir).filter((n) => n.startsWith("llmfilewrite-"));
 }
 
 /** A diagnostic as llmfilewrite prints it: the gates' own shape. */

@@ -88,9 +88,10 @@ describe("llmfilewrite Java (javac into a temp directory)", () => {
     need("javac");
     const root = project("java-project");
     const before = listFiles(root);
-    const tempBefore = checkerTempDirs();
+    const tmp = scratchDir("lfw-tmp-");
+    const tempBefore = checkerTempDirs(tmp);
     const bad = "package com.example;\n\npublic class Main {\n    public static String name() {\n        return Util.one();\n    }\n}\n";
-    const r = await lfw(root, ["--path", "src/com/example/Main.java", "--content", bad]);
+    const r = await lfw(root, ["--path", "src/com/example/Main.java", "--content", bad], { TMPDIR: tmp });
     const env = r.json as Envelope;
     assert.equal(r.code, 1, r.stdout);
     const d = env.result?.diagnostics.find((x) => x.source === "javac");
@@ -98,7 +99,7 @@ describe("llmfilewrite Java (javac into a temp directory)", () => {
     assert.match(d.message, /incompatible types: int cannot be converted to String/);
     assert.equal(d.start_line, lineOf(bad, "Util.one()"));
     assert.deepEqual(listFiles(root), before, "no .class or temp file next to the sources");
-    assert.deepEqual(checkerTempDirs(), tempBefore, "javac's temp directory was removed");
+    assert.deepEqual(checkerTempDirs(tmp), tempBefore, "javac's temp directory was removed");
 
     const good = "package com.example;\n\npublic class Main {\n    public static int two() {\n        return Util.one() + 1;\n    }\n}\n";
     const ok = await lfw(root, ["--path", "src/com/example/Main.java", "--content", good]);
@@ -124,30 +125,36 @@ describe("llmfilewrite on hostile ground", () => {
   it("a checker that runs out of --timeout is a warning and leaves no temp directory", async () => {
     need("javac");
     const root = project("java-project");
-    const tempBefore = checkerTempDirs();
+    const tmp = scratchDir("lfw-tmp-");
+    const tempBefore = checkerTempDirs(tmp);
     const content = "package com.example;\n\npublic class Late { }\n";
-    const r = await lfw(root, ["--path", "src/com/example/Late.java", "--timeout", "0.001", "--reject-on", "warning", "--content", content]);
+    const r = await lfw(root, ["--path", "src/com/example/Late.java", "--timeout", "0.001", "--reject-on", "warning", "--content", content], { TMPDIR: tmp });
     const env = r.json as Envelope;
     assert.equal(r.code, 1, r.stdout);
     assert.equal(env.result?.lsp_used, "none");
     assert.ok(env.result?.diagnostics.some((d) => d.code === "checker.timeout" && d.level === "warning"), r.stdout);
-    assert.deepEqual(checkerTempDirs(), tempBefore);
+    assert.deepEqual(checkerTempDirs(tmp), tempBefore);
     assert.ok(!existsSync(join(root, "src/com/example/Late.java")));
   });
 
   it("SIGTERM during validation leaves neither the file nor javac's temp directory", async () => {
     need("javac");
     const root = project("java-project");
-    const tempBefore = checkerTempDirs();
-    const child = spawn(process.execPath, [join(DIST, "src/cli/llmfilewrite.js"), "--root", root, "--path", "src/com/example/Gone.java", "--content", "package com.example;\npublic class Gone { }\n"], { cwd: root, stdio: "ignore" });
+    const tmp = scratchDir("lfw-tmp-");
+    const tempBefore = checkerTempDirs(tmp);
+    const child = spawn(process.execPath, [join(DIST, "src/cli/llmfilewrite.js"), "--root", root, "--path", "src/com/example/Gone.java", "--content", "package com.example;\npublic class Gone { }\n"], {
+      cwd: root,
+      stdio: "ignore",
+      env: { ...process.env, TMPDIR: tmp },
+    });
     // Wait until javac's temp directory exists, then interrupt.
     const deadline = Date.now() + 30_000;
-    while (checkerTempDirs().length <= tempBefore.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    assert.ok(checkerTempDirs().length > tempBefore.length, "javac never started");
+    while (checkerTempDirs(tmp).length <= tempBefore.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(checkerTempDirs(tmp).length > tempBefore.length, "javac never started");
     child.kill("SIGTERM");
     const code = await new Promise<number | null>((r) => child.on("close", (c) => r(c)));
     assert.equal(code, 143);
-    assert.deepEqual(checkerTempDirs(), tempBefore);
+    assert.deepEqual(checkerTempDirs(tmp), tempBefore);
     assert.ok(!existsSync(join(root, "src/com/example/Gone.java")));
   });
 });
