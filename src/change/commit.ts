@@ -29,7 +29,8 @@ import { checksum } from "../text/checksum.js";
 import { changeError } from "./errors.js";
 import { backupDir, ensureStateDir, stamp, syncDir, writeDurable, writeEntry, type JournalEntry, type JournalFile } from "./journal.js";
 import { DEFAULT_LOCK_TIMEOUT_MS, acquireLocks, releaseLocks, selfOwner, type HeldLock } from "./lock.js";
-import { VerifiedDir, assertWritablePath, isInside, realExisting } from "./paths.js";
+import { isInside, realExisting } from "../text/root.js";
+import { VerifiedDir, assertWritablePath } from "./paths.js";
 import { recover, recoveryError } from "./recover.js";
 import type { ChangeCommit, ChangeRequest, CommitOptions, CommittedFile, PlannedFile } from "./types.js";
 

@@ -4,8 +4,9 @@
  * the write (issue 18, items 3 and 4).
  */
 import { closeSync, constants, existsSync, fsyncSync, mkdirSync, openSync, readlinkSync, realpathSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { isAbsolute, join, relative, resolve, sep } from "node:path";
 import { EXIT } from "../contract/errors.js";
+import { isInside, realExisting } from "../text/root.js";
 import { changeError } from "./errors.js";
 
 /** Directories no writer of this toolset may touch: git's own data and the tools' state. */
@@ -14,10 +15,6 @@ const FORBIDDEN = new Set([".git", ".magellan", ".splice"]);
 /** Linux (and most Unix) expose an open descriptor as a path that names the inode itself, not a re-walk. */
 const PROC_FD = existsSync("/proc/self/fd");
 
-export function isInside(root: string, abs: string): boolean {
-  const rel = relative(root, abs);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
 
 function toPosix(rel: string): string {
   return sep === "/" ? rel : rel.split(sep).join("/");
@@ -29,22 +26,6 @@ export function forbiddenComponent(rel: string): string | undefined {
   return undefined;
 }
 
-/** realpath of the longest existing prefix of `abs`, with the missing tail appended. */
-export function realExisting(abs: string): string {
-  let head = abs;
-  const tail: string[] = [];
-  for (;;) {
-    try {
-      const real = realpathSync(head);
-      return tail.length ? join(real, ...tail.reverse()) : real;
-    } catch {
-      const up = dirname(head);
-      if (up === head) return abs;
-      tail.push(head.slice(up.length).replace(/^[/\\]/, ""));
-      head = up;
-    }
-  }
-}
 
 function outside(tool: string, shown: string, root: string, why: string) {
   return changeError(

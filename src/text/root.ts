@@ -55,7 +55,8 @@ export function toRelative(root: string, abs: string): string {
   return sep === "/" ? rel : rel.split(sep).join("/");
 }
 
-function isInside(root: string, abs: string): boolean {
+/** Whether `abs` is `root` or lies below it (both already resolved the same way). */
+export function isInside(root: string, abs: string): boolean {
   const rel = relative(root, abs);
   return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
 }
@@ -109,7 +110,7 @@ export function resolveInRoot(tool: string, root: string, userPath: string, cwd:
 }
 
 /** realpath of the longest existing prefix of `abs`, with the missing tail appended. */
-function realExisting(abs: string): string {
+export function realExisting(abs: string): string {
   let head = abs;
   const tail: string[] = [];
   for (;;) {

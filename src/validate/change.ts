@@ -14,7 +14,8 @@
  */
 import { join } from "node:path";
 import { languageInfo, type LanguageId } from "../lang/registry.js";
-import type { CheckContext, Checker } from "./checkers/common.js";
+import type { CheckContext } from "./checkers/common.js";
+import { FILE_CHECKERS } from "./checkers/registry.js";
 import { ContentPositions } from "./positions.js";
 import { ValidationSession } from "./session.js";
 import { treeSitterGate } from "./treesitter.js";
@@ -92,17 +93,6 @@ const CHANGE_CHECKERS: Partial<Record<string, () => Promise<(ctx: ChangeCheckCon
   cpp: async () => (await import("./checkers/c.js")).checkCChange,
 };
 
-const FILE_CHECKERS: Record<LanguageId, () => Promise<Checker>> = {
-  typescript: async () => (await import("./checkers/typescript.js")).checkTypeScript,
-  tsx: async () => (await import("./checkers/typescript.js")).checkTypeScript,
-  javascript: async () => (await import("./checkers/typescript.js")).checkTypeScript,
-  python: async () => (await import("./checkers/python.js")).checkPython,
-  c: async () => (await import("./checkers/c.js")).checkC,
-  cpp: async () => (await import("./checkers/c.js")).checkC,
-  java: async () => (await import("./checkers/java.js")).checkJava,
-  rust: async () => (await import("./checkers/rust.js")).checkRust,
-  go: async () => (await import("./checkers/go.js")).checkGo,
-};
 
 /** One checker serves these languages together (a .tsx file imports a .ts one). */
 function checkerGroup(l: LanguageId): string {

@@ -6,8 +6,8 @@
  * file's path; checkers that need files on disk get private temp copies that are removed.
  */
 import { join } from "node:path";
-import type { LanguageId } from "../lang/registry.js";
-import type { CheckContext, Checker } from "./checkers/common.js";
+import type { CheckContext } from "./checkers/common.js";
+import { FILE_CHECKERS } from "./checkers/registry.js";
 import { ContentPositions } from "./positions.js";
 import { ValidationSession } from "./session.js";
 import { treeSitterGate } from "./treesitter.js";
@@ -19,18 +19,6 @@ export { validateChange } from "./change.js";
 export type { ChangeFileInput, ChangeValidationReport, ChangeValidationRequest, CheckerRun } from "./change.js";
 export type { ValidateRequest, ValidationDiagnostic, ValidationReport } from "./types.js";
 
-// Loaded on demand: the TypeScript compiler alone takes most of a second to load.
-const CHECKERS: Record<LanguageId, () => Promise<Checker>> = {
-  typescript: async () => (await import("./checkers/typescript.js")).checkTypeScript,
-  tsx: async () => (await import("./checkers/typescript.js")).checkTypeScript,
-  javascript: async () => (await import("./checkers/typescript.js")).checkTypeScript,
-  python: async () => (await import("./checkers/python.js")).checkPython,
-  c: async () => (await import("./checkers/c.js")).checkC,
-  cpp: async () => (await import("./checkers/c.js")).checkC,
-  java: async () => (await import("./checkers/java.js")).checkJava,
-  rust: async () => (await import("./checkers/rust.js")).checkRust,
-  go: async () => (await import("./checkers/go.js")).checkGo,
-};
 
 type Raw = Omit<ValidationDiagnostic, "pre_existing">;
 
@@ -49,7 +37,7 @@ async function gates(ctx: CheckContext, content: Uint8Array): Promise<{ diagnost
   }
   // The checker starts first (its own process or worker thread: check() starts it before its
   // first await) and works while tree-sitter parses here, so a cold start overlaps ours.
-  const check = await CHECKERS[ctx.language]();
+  const check = await FILE_CHECKERS[ctx.language]();
   const checking = check(ctx, content, pos);
   let syntax: CheckerOutcome;
   try {
