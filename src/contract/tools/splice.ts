@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DiagnosticSchema, SpanSchema, operationResultSchema } from "../schema.js";
+import { LlmfilewriteCheckerSchema, LlmfilewriteDiagnosticSchema } from "./llmfilewrite.js";
 
 const sel = {
   file: z.string().optional(),
@@ -72,26 +73,10 @@ export const SpliceFileSchema = z
   })
   .strict();
 
-export const SpliceValidationDiagnosticSchema = z
-  .object({
-    level: z.enum(["error", "warning", "note"]),
-    message: z.string(),
-    file: z.string(),
-    start_line: uint.optional(),
-    start_col: uint.optional(),
-    end_line: uint.optional(),
-    end_col: uint.optional(),
-    byte_start: uint.optional(),
-    byte_end: uint.optional(),
-    code: z.string(),
-    source: z.string(),
-    pre_existing: z.boolean().optional(),
-  })
-  .passthrough();
+/** The validation gates' finding and checker run, as llmfilewrite reports them (pre_existing optional here). */
+export const SpliceValidationDiagnosticSchema = LlmfilewriteDiagnosticSchema.extend({ pre_existing: z.boolean().optional() }).passthrough();
 
-export const CheckerRunSchema = z
-  .object({ language: z.string(), checker: z.string(), version: z.string().optional(), status: z.enum(["ran", "absent", "failed", "timeout"]), reason: z.string().optional() })
-  .passthrough();
+export const CheckerRunSchema = LlmfilewriteCheckerSchema.passthrough();
 
 export const SpliceResultSchema = z
   .object({
