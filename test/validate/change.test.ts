@@ -228,6 +228,20 @@ describe("validateChange: Python with pyright over the changed modules and their
     });
     assert.equal(good.validation, "validated", JSON.stringify(good));
   });
+
+  it("a rename across modules, the importer given first: every module gets its new text before any is checked", async () => {
+    const root = project("py-callers");
+    const cart = readFileSync(join(root, "shop/cart.py"), "utf8");
+    const r = await validateChange({
+      root,
+      session: shared,
+      files: [
+        { path: "shop/cart.py", language: "python", before: bytes(cart), after: bytes(cart.replaceAll("add", "plus")) },
+        edit(root, "shop/money.py", "python", "def add(", "def plus("),
+      ],
+    });
+    assert.equal(r.validation, "validated", JSON.stringify(r.introduced));
+  });
 });
 
 describe("validateChange: C, a changed header recompiles its includers", () => {

@@ -379,5 +379,5 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
     }
     ws.write(rel, bytes);
   }
-  return { symbol: symbolInfo(sym), to: step.to, engine: plan.engine, engine_version: plan.engine_version, locations: plan.locations, engine_diagnostics: plan.diagnostics };
+  return { symbol: symbolInfo(sym), to: step.to, engine: plan.engine, engine_version: plan.engine_version, ...(plan.timing ? { engine_timing: plan.timing } : {}), locations: plan.locations, engine_diagnostics: plan.diagnostics };
 }

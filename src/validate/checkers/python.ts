@@ -81,6 +81,12 @@ export class PyrightServer {
   }
 
   async diagnostics(abs: string, text: string): Promise<LspDiagnostic[]> {
+    await this.show(abs, text);
+    return this.pull(abs);
+  }
+
+  /** Gives the server this text for the file (open, or a new version of an open document). */
+  async show(abs: string, text: string): Promise<void> {
     await this.ready;
     const uri = pathToFileURL(abs).href;
     const v = this.versions.get(uri);
@@ -91,6 +97,12 @@ export class PyrightServer {
       await this.conn.sendNotification("textDocument/didChange", { textDocument: { uri, version: v + 1 }, contentChanges: [{ text }] });
       this.versions.set(uri, v + 1);
     }
+  }
+
+  /** The diagnostics of a file as the server sees it now, with every document shown so far. */
+  async pull(abs: string): Promise<LspDiagnostic[]> {
+    await this.ready;
+    const uri = pathToFileURL(abs).href;
     const report = (await this.conn.sendRequest("textDocument/diagnostic", { textDocument: { uri } })) as { items?: LspDiagnostic[] };
     return report.items ?? [];
   }
@@ -232,18 +244,23 @@ export async function checkPythonChange(ctx: ChangeCheckContext): Promise<Change
     return out;
   };
   const phase = async (which: "before" | "after"): Promise<Raw[]> => {
-    const out: Raw[] = [];
+    // Every file of the phase is shown before any is pulled: a module checked while the one it
+    // imports still had the other phase's text would report names that the change itself moved
+    // (an importer sorted before the renamed definition was rejected that way).
+    const shown: { abs: string; pos: Positions | undefined }[] = [];
     for (const f of ctx.files) {
       const bytes = which === "before" ? f.before : f.after;
       if (bytes === null) continue;
-      const text = new TextDecoder().decode(bytes);
-      out.push(...convert(absOf(f.path), await server.diagnostics(absOf(f.path), text), which === "after" ? new Positions(bytes) : undefined));
+      await server.show(absOf(f.path), new TextDecoder().decode(bytes));
+      shown.push({ abs: absOf(f.path), pos: which === "after" ? new Positions(bytes) : undefined });
     }
     for (const imp of importers.files) {
       // Opened with its disk content (unchanged by the change): pulled again in each phase.
-      const text = readFileSync(imp, "utf8");
-      out.push(...convert(imp, await server.diagnostics(imp, text), undefined));
+      await server.show(imp, readFileSync(imp, "utf8"));
+      shown.push({ abs: imp, pos: undefined });
     }
+    const out: Raw[] = [];
+    for (const s of shown) out.push(...convert(s.abs, await server.pull(s.abs), s.pos));
     return out;
   };
   let timer: NodeJS.Timeout | undefined;
