@@ -77,6 +77,22 @@ describe("splice rename: Python through pyright", () => {
     }
   });
 
+  it("renames uses outside pyright's configured include (tests/), but not a same-named function nor another project's files", async () => {
+    const root = fixture("py-include");
+    const plan = await planRename({ root, target: targetAt(root, "pkg/helpers.py", "python", "def make_link", "make_link"), newName: "link_to" });
+    const where = plan.locations.map((l) => `${l.file}:${l.byte_start}`);
+    const tests = readFileSync(join(root, "tests/test_links.py"), "utf8");
+    const uses = [...tests.matchAll(/make_link/g)].map((m) => Buffer.byteLength(tests.slice(0, m.index)));
+    // the import, pkg.make_link and the call; the two mentions in the comment have no definition
+    assert.deepEqual(
+      where.filter((w) => w.startsWith("tests/")),
+      [uses[0], uses[3], uses[4]].map((b) => `tests/test_links.py:${b}`),
+    );
+    assert.ok(!where.some((w) => w.startsWith("examples/")), "examples/app is a project of its own: left alone");
+    assert.deepEqual([...new Set(plan.locations.map((l) => l.file))], ["pkg/__init__.py", "pkg/helpers.py", "tests/test_links.py"]);
+    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W213" && /does not cover 1 file/.test(d.message)), JSON.stringify(plan.diagnostics));
+  });
+
   it("refuses a name that another binding already holds, naming it", async () => {
     const root = fixture("py");
     const target = targetAt(root, "shop/models.py", "python", "def load_products", "load_products");

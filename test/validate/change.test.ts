@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { validateChange, type ChangeFileInput } from "../../src/validate/change.js";
@@ -241,6 +241,31 @@ describe("validateChange: Python with pyright over the changed modules and their
       ],
     });
     assert.equal(r.validation, "validated", JSON.stringify(r.introduced));
+  });
+
+  it("a file of a sub-project (its own pyproject.toml) is checked in that project, and the root's importers do not reach into it", async () => {
+    const root = project("py-callers");
+    mkdirSync(join(root, "examples", "app"), { recursive: true });
+    writeFileSync(join(root, "examples", "app", "pyproject.toml"), '[project]\nname = "app"\nversion = "1"\n');
+    // imports a module of its own named like the root's: resolved in its project, never the root's
+    writeFileSync(join(root, "examples", "app", "money.py"), "def add(a: str) -> str:\n    return a\n");
+    writeFileSync(join(root, "examples", "app", "main.py"), 'from money import add\n\nprint(add("x"))\n');
+    const main = readFileSync(join(root, "examples", "app", "main.py"), "utf8");
+    const r = await validateChange({
+      root,
+      session: shared,
+      files: [
+        { path: "examples/app/main.py", language: "python", before: bytes(main), after: bytes(main.replace('print(add("x"))', 'print(add("y"))')) },
+        edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int)"),
+      ],
+    });
+    // shop/money.py checked in the example's project would miss its caller in shop/cart.py
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    assert.deepEqual(
+      r.introduced.map((d) => [d.file, d.start_line, d.code]),
+      [["shop/cart.py", 7, "reportCallIssue"]],
+    );
+    assert.match(r.checkers[0]?.checker ?? "", /workspace \., 1 changed.*; .*workspace examples\/app, 1 changed \+ 0 importing/);
   });
 });
 

@@ -167,7 +167,10 @@ export async function checkPython(ctx: CheckContext, _content: Uint8Array, pos: 
 const SKIP_DIRS = new Set([".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", "build", "dist"]);
 const IMPORTER_LIMIT = 500;
 
-/** Python files under `dir` (bounded), virtualenvs and caches skipped. */
+/**
+ * Python files of the project at `dir` (bounded): virtualenvs and caches skipped, and so are
+ * sub-directories with a configuration of their own (another project, checked in its own).
+ */
 function pythonFiles(dir: string, limit: number): string[] {
   const out: string[] = [];
   const walk = (d: string): void => {
@@ -177,6 +180,7 @@ function pythonFiles(dir: string, limit: number): string[] {
     } catch {
       return;
     }
+    if (d !== dir && entries.some((e) => e.isFile() && (e.name === "pyrightconfig.json" || e.name === "pyproject.toml"))) return;
     for (const e of entries) {
       if (out.length >= limit) return;
       if (e.isDirectory()) {
@@ -221,12 +225,35 @@ function importersOf(workspace: string, changed: string[]): { files: string[]; t
  * the project modules importing them (a caller of a changed signature); the documents are closed
  * afterwards so the server reads the disk again.
  */
+/**
+ * Each changed file is checked in its own pyright project (the nearest pyrightconfig.json or
+ * pyproject.toml): a repository's examples or sub-packages often have their own, with other
+ * import roots. One server per project, the projects one after the other.
+ */
 export async function checkPythonChange(ctx: ChangeCheckContext): Promise<ChangeCheck> {
+  const groups = new Map<string, ChangeCheckContext["files"]>();
+  for (const f of ctx.files) {
+    const dir = findUp(dirname(join(ctx.root, f.path)), ctx.root, ["pyrightconfig.json", "pyproject.toml"])?.dir ?? ctx.root;
+    const g = groups.get(dir);
+    if (g) g.push(f);
+    else groups.set(dir, [f]);
+  }
+  if (groups.size <= 1) return checkPythonProject(ctx, [...groups.keys()][0] ?? ctx.root);
+  const parts: ChangeCheck[] = [];
+  for (const [dir, files] of [...groups].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) parts.push(await checkPythonProject({ ...ctx, files }, dir));
+  const bad = parts.find((p) => p.run.status !== "ran");
+  return {
+    run: { ...(bad ?? parts[0]!).run, checker: parts.map((p) => p.run.checker).join("; ") },
+    before: parts.flatMap((p) => p.before),
+    after: parts.flatMap((p) => p.after),
+    notes: parts.flatMap((p) => p.notes),
+  };
+}
+
+async function checkPythonProject(ctx: ChangeCheckContext, workspace: string): Promise<ChangeCheck> {
   const first = ctx.files[0];
   const language = "python" as const;
   const absOf = (p: string): string => join(ctx.root, p);
-  const project = first ? findUp(dirname(absOf(first.path)), ctx.root, ["pyrightconfig.json", "pyproject.toml"]) : undefined;
-  const workspace = project?.dir ?? ctx.root;
   const key = `pyright:${workspace}`;
   const server = ctx.session.get(key, () => new PyrightServer(workspace, ctx.env));
   const importers = importersOf(workspace, ctx.files.map((f) => absOf(f.path)));

@@ -14,6 +14,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type
 import { ToolError } from "../../../contract/errors.js";
 import type { Diagnostic } from "../../../contract/schema.js";
 import type { LanguageId } from "../../../lang/registry.js";
+import { walkFiles } from "../../../text/walk.js";
 import { renameError, renameNote } from "./codes.js";
 import { TextOffsets } from "./offsets.js";
 import type { Sources } from "./sources.js";
@@ -31,6 +32,14 @@ export interface ServerSpec {
   extensions: RegExp;
   /** clangd indexes in the background: a cross-file rename must wait for the index. */
   waitForIndex?: boolean;
+  /**
+   * The server's rename reaches only the files of its configured project (pyright: `include` of
+   * pyrightconfig.json / [tool.pyright], often just `src`). The workspace's other files that
+   * mention the name are opened, and each mention the rename left alone is asked for its
+   * definition: one that leads to the renamed symbol is renamed too (tests and examples outside
+   * `include` would break otherwise).
+   */
+  openMentions?: boolean;
   version?: string;
 }
 
@@ -73,7 +82,7 @@ export function serverFor(language: LanguageId, root: string, abs: string): Serv
     case "python": {
       const script = localRequire.resolve("pyright/langserver.index.js");
       const pkg = localRequire("pyright/package.json") as { version: string };
-      return { name: "pyright", command: process.execPath, args: [script, "--stdio"], languageId: "python", extensions: /\.pyi?$/, version: pkg.version };
+      return { name: "pyright", command: process.execPath, args: [script, "--stdio"], languageId: "python", extensions: /\.pyi?$/, version: pkg.version, openMentions: true };
     }
     case "go": {
       if (!which("gopls")) return { absent: "gopls is not on PATH" };
@@ -383,6 +392,73 @@ function release(spec: ServerSpec, root: string, session: Session): void {
   warmServers.set(serverKey(spec, root), { session, stamps: st });
 }
 
+/** How many mentioning files are opened at most (each is analysed by the server). */
+const MENTION_LIMIT = 2000;
+
+function wordRegExp(name: string, flags: string): RegExp {
+  return new RegExp(`(?<![\\p{L}\\p{N}_])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}_])`, `u${flags}`);
+}
+
+/** Adds to `want` every workspace file of the server's language whose text has `name` as a word; their absolute paths. */
+function openMentions(sources: Sources, spec: ServerSpec, name: string, want: Map<string, string>): { files: string[]; capped: boolean } {
+  const word = wordRegExp(name, "");
+  const files: string[] = [];
+  for (const e of walkFiles({ root: sources.root })) {
+    if (!spec.extensions.test(e.rel)) continue;
+    const t = sources.get(e.abs);
+    if (!t || !t.text.includes(name) || !word.test(t.text)) continue;
+    if (files.length >= MENTION_LIMIT) return { files, capped: true };
+    files.push(e.abs);
+    want.set(uriOf(e.abs), t.text);
+  }
+  return { files, capped: false };
+}
+
+/**
+ * The mentions of the name in files the server's rename did not touch, whose definition (asked
+ * of the server, all requests in flight at once) is the renamed symbol's.
+ */
+async function mentionsOutsideProject(session: Session, sources: Sources, target: RenameTarget, newName: string, mentions: string[], locations: RenameLocation[]): Promise<RenameLocation[]> {
+  const touched = new Set(locations.map((l) => l.file));
+  const targetAbs = sources.abs(target.file);
+  // A file of another project (its own pyproject.toml: a repository's examples) imports the
+  // name through its own environment, where it may be another package's: left alone, as the
+  // validation checks it in that project.
+  const projectOf = (abs: string): string => findUpFile(dirname(abs), sources.root, ["pyrightconfig.json", "pyproject.toml"]) ?? "";
+  const project = projectOf(targetAbs);
+  const targetText = sources.get(targetAbs);
+  if (!targetText) return [];
+  const def = targetText.byteToPosition(target.byte_start);
+  const asks: Promise<RenameLocation | undefined>[] = [];
+  let budget = 5000;
+  for (const abs of mentions) {
+    const rel = sources.rel(abs);
+    if (touched.has(rel) || projectOf(abs) !== project) continue;
+    const t = sources.get(abs);
+    if (!t) continue;
+    for (const m of t.text.matchAll(wordRegExp(target.name, "g"))) {
+      if (budget-- <= 0) break;
+      const b = t.charToByte(m.index);
+      const ask = session
+        .request<LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null>("textDocument/definition", { textDocument: { uri: uriOf(abs) }, position: t.byteToPosition(b) }, 60_000)
+        .then((r) => {
+          const list = r === null ? [] : Array.isArray(r) ? r : [r];
+          const hit = list.some((x) => {
+            const loc = "targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x;
+            return pathOf(loc.uri) === targetAbs && loc.range.start.line === def.line && loc.range.start.character === def.character;
+          });
+          return hit ? { file: rel, byte_start: b, byte_end: b + Buffer.byteLength(target.name), old_text: target.name, new_text: newName, evidence: "language_server" as const } : undefined;
+        })
+        .catch((e: unknown) => {
+          if (session.failure) throw e;
+          return undefined;
+        });
+      asks.push(ask);
+    }
+  }
+  return (await Promise.all(asks)).filter((l): l is RenameLocation => l !== undefined);
+}
+
 const CONFLICT = /conflict|already (declared|defined|exists)|shadow|redeclar|collid/i;
 
 export async function renameWithServer(sources: Sources, target: RenameTarget, newName: string, spec: ServerSpec): Promise<RenamePlan> {
@@ -407,6 +483,12 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
     }
     for (const [f, bytes] of sources.overlays) if (spec.extensions.test(f)) want.set(uriOf(f), new TextOffsets(bytes).text);
     want.set(uriOf(abs), text.text);
+    let mentions: string[] = [];
+    if (spec.openMentions) {
+      const opened = openMentions(sources, spec, target.name, want);
+      mentions = opened.files;
+      if (opened.capped) diagnostics.push(renameNote("server_note", `more than ${MENTION_LIMIT} files mention '${target.name}': only the first ${MENTION_LIMIT} were given to ${spec.name}; uses in the others are left to validation`, "warning"));
+    }
     for (const [uri, t] of want) session.change(uri, t);
     const startup = performance.now() - t0;
     if (spec.waitForIndex && !warm) await session.idle(1500, 60_000);
@@ -448,6 +530,13 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       }
     }
     if (outside.length) throw renameError("outside_root", `renaming '${target.name}' would change files outside the workspace: ${outside.slice(0, 5).join(", ")}`, "Rename only symbols that the workspace owns.", { file: target.file });
+    if (mentions.length && locations.length) {
+      const extra = await mentionsOutsideProject(session, sources, target, newName, mentions, locations);
+      if (extra.length) {
+        locations.push(...extra);
+        diagnostics.push(renameNote("server_note", `${spec.name}'s project (its configured include) does not cover ${new Set(extra.map((l) => l.file)).size} file(s) that use '${target.name}'; ${extra.length} use(s) there were renamed where ${spec.name}'s go-to-definition leads to the symbol`));
+      }
+    }
     if (locations.length === 0) throw renameError("not_renameable", `${spec.name} found nothing to rename for '${target.name}'`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
 
