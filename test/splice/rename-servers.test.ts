@@ -120,6 +120,16 @@ describe("splice rename: Go through gopls", () => {
     const add = targetAt(root, "store/store.go", "go", ") Add(", "Add");
     await assert.rejects(planRename({ root, target: add, newName: "Count" }), (e) => isToolError(e, "SPLICE_E202", /conflict/));
   });
+
+  it("a module whose dependency is not on the machine: the refusal names the missing module, not the symbol", async () => {
+    const root = fixture("go");
+    writeFileSync(join(root, "go.mod"), "module example.com/inventory\n\ngo 1.19\n\nrequire example.com/absent v1.2.3\n");
+    writeFileSync(join(root, "store", "extra.go"), 'package store\n\nimport _ "example.com/absent"\n');
+    await assert.rejects(
+      planRename({ root, target: targetAt(root, "store/store.go", "go", "func NewStore", "NewStore"), newName: "OpenStore" }),
+      (e) => isToolError(e, "SPLICE_E206", /cannot load the package of store\/store\.go: .*example\.com\/absent/),
+    );
+  });
 });
 
 describe("splice rename: C through clangd", () => {

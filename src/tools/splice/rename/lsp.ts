@@ -459,6 +459,20 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
   return (await Promise.all(asks)).filter((l): l is RenameLocation => l !== undefined);
 }
 
+/**
+ * Why the go command cannot load the package in `dir` (a module that is not downloaded, a
+ * syntax error), when it cannot: gopls then answers a rename with null and no reason.
+ * GOPROXY=off: this asks what is on the machine, it never downloads.
+ */
+function goLoadError(dir: string): string | undefined {
+  const r = spawnSync("go", ["list", "-e", "-f", "{{with .Error}}{{.Err}}\n{{end}}{{range .DepsErrors}}{{.Err}}\n{{end}}", "."], { cwd: dir, encoding: "utf8", timeout: 15_000, env: { ...process.env, GOPROXY: "off", GOFLAGS: "-mod=mod" } });
+  const lines = `${r.stdout ?? ""}\n${r.stderr ?? ""}`
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("go: downloading"));
+  return lines.length ? [...new Set(lines)].slice(0, 3).join("; ") : undefined;
+}
+
 const CONFLICT = /conflict|already (declared|defined|exists)|shadow|redeclar|collid/i;
 
 export async function renameWithServer(sources: Sources, target: RenameTarget, newName: string, spec: ServerSpec): Promise<RenamePlan> {
@@ -499,9 +513,13 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
     try {
       prepared = await session.request("textDocument/prepareRename", doc, 60_000);
     } catch (e) {
+      const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
+      if (broken) throw renameError("engine_failed", `gopls cannot load the package of ${target.file}: ${broken}`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file: target.file });
       throw renameError("not_renameable", `${spec.name} refuses to rename '${target.name}': ${(e as Error).message}`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     }
     if (prepared === null) {
+      const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
+      if (broken) throw renameError("engine_failed", `gopls cannot load the package of ${target.file}: ${broken}`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file: target.file });
       throw renameError("not_renameable", `${spec.name} says '${target.name}' at ${target.file}:${text.lineOf(target.byte_start)} cannot be renamed`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     }
     let edit: WorkspaceEdit | null;
@@ -511,6 +529,8 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       const msg = (e as Error).message;
       if (CONFLICT.test(msg)) throw renameError("clash", `${spec.name}: ${msg}`, `Choose another name than '${newName}', or rename the other symbol first.`, { file: target.file });
       if (session.failure) throw renameError("engine_failed", `${spec.name} failed: ${session.failure}`, "Check that the language server runs in this workspace, or retry.", { file: target.file });
+      const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
+      if (broken) throw renameError("engine_failed", `gopls cannot load the package of ${target.file}: ${broken} (gopls: ${msg.replace(/\s*\n\s*/g, " ").trim()})`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file: target.file });
       throw renameError("not_renameable", `${spec.name} refuses to rename '${target.name}': ${msg}`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     }
     const locations: RenameLocation[] = [];
