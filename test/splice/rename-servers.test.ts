@@ -90,7 +90,7 @@ describe("splice rename: Python through pyright", () => {
     );
     assert.ok(!where.some((w) => w.startsWith("examples/")), "examples/app is a project of its own: left alone");
     assert.deepEqual([...new Set(plan.locations.map((l) => l.file))], ["pkg/__init__.py", "pkg/helpers.py", "tests/test_links.py"]);
-    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W213" && /does not cover 1 file/.test(d.message)), JSON.stringify(plan.diagnostics));
+    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W213" && /did not reach 1 file/.test(d.message)), JSON.stringify(plan.diagnostics));
   });
 
   it("refuses a name that another binding already holds, naming it", async () => {
@@ -148,6 +148,22 @@ describe("splice rename: C through clangd", () => {
     assert.deepEqual([...files.keys()].sort(), ["include/ring.h", "src/main.c", "src/ring.c"]);
     assert.equal((files.get("src/main.c") ?? "").match(/ring_put\(&r, '[ab]'\)/g)?.length, 2);
     const r = spawnSync("gcc", ["-Iinclude", "-fsyntax-only", "src/ring.c", "src/main.c"], { cwd: root, encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+  });
+
+  it("without compile_commands.json (sources and headers side by side, as hiredis): uses in other translation units are renamed too", async () => {
+    const root = fixture("go"); // any private directory; its files are replaced
+    for (const f of ["go.mod", "main.go"]) rmSync(join(root, f));
+    rmSync(join(root, "store"), { recursive: true });
+    writeFileSync(join(root, "ring.h"), "#ifndef RING_H\n#define RING_H\nint ring_push(int *r, int v);\n#endif\n");
+    writeFileSync(join(root, "ring.c"), '#include "ring.h"\n\nint ring_push(int *r, int v) {\n  *r = v;\n  return 0;\n}\n');
+    writeFileSync(join(root, "queue.h"), '#include "ring.h"\n');
+    writeFileSync(join(root, "main.c"), '#include "queue.h"\n\nint main(void) {\n  int r = 0;\n  ring_push(&r, 1);\n  return ring_push(&r, 2);\n}\n');
+    const plan = await planRename({ root, target: targetAt(root, "ring.c", "c", "int ring_push", "ring_push"), newName: "ring_put" });
+    assert.equal(plan.engine, "clangd");
+    const files = applyLocations(root, plan.locations, true);
+    assert.deepEqual([...files.keys()].sort(), ["main.c", "ring.c", "ring.h"]);
+    const r = spawnSync("gcc", ["-Werror=implicit-function-declaration", "ring.c", "main.c", "-o", join(root, "a.out")], { cwd: root, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
   });
 

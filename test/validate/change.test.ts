@@ -269,6 +269,26 @@ describe("validateChange: Python with pyright over the changed modules and their
   });
 });
 
+describe("validateChange: C++, a rename across a header, its definition and a caller that reaches it through another header", () => {
+  it("the caller is compiled against the renamed header (not the disk's), so the change is validated; a caller left behind is rejected", async () => {
+    const root = tempDir("validate-cpp-mirror-");
+    made.push(root);
+    const files: Record<string, string> = {
+      "ring.hpp": "#pragma once\nint ring_push(int *r, int v);\n",
+      "ring.cpp": '#include "ring.hpp"\n\nint ring_push(int *r, int v) {\n  *r = v;\n  return 0;\n}\n',
+      "queue.hpp": '#pragma once\n#include "ring.hpp"\n',
+      "main.cpp": '#include "queue.hpp"\n\nint main() {\n  int r = 0;\n  return ring_push(&r, 1);\n}\n',
+    };
+    for (const [f, t] of Object.entries(files)) writeFileSync(join(root, f), t);
+    const renamed = (f: string): ChangeFileInput => ({ path: f, language: "cpp", before: bytes(files[f]!), after: bytes(files[f]!.replaceAll("ring_push", "ring_put")) });
+    const good = await validateChange({ root, files: [renamed("main.cpp"), renamed("ring.cpp"), renamed("ring.hpp")], session: shared });
+    assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+    const bad = await validateChange({ root, files: [renamed("ring.cpp"), renamed("ring.hpp")], session: shared });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+    assert.ok(bad.introduced.some((d) => d.file === "main.cpp" && d.level === "error" && /ring_push/.test(d.message)), JSON.stringify(bad.introduced));
+  });
+});
+
 describe("validateChange: C, a changed header recompiles its includers", () => {
   it("a declaration change that breaks a .c file including the header is introduced there; the header alone compiles", async () => {
     const root = project("c-macros");

@@ -3,10 +3,11 @@
  * the file's directory, with the include paths, defines and standard that the project's
  * compile_commands.json gives for this file (or its neighbours) when there is one.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { ChangeCheck, ChangeCheckContext, Raw } from "../change.js";
-import { findUp, runProcess, which, withTempDir } from "../process.js";
+import { findUp, runProcess, which } from "../process.js";
 import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
@@ -100,16 +101,27 @@ function splitCommand(cmd: string): string[] {
 const LEVEL: Record<string, Level> = { error: "error", "fatal error": "error", warning: "warning", note: "note" };
 
 /**
- * `overlayDir`: a directory holding changed headers at their include spelling; it becomes the
- * compile's current directory, which gcc searches first for a quoted include of stdin, so the
- * file is compiled against the changed header, not the one on disk.
+ * A tree that stands for the workspace with a change applied (see `mirrorTree`): the compile
+ * runs as if the file lived at `root/relPath`, so that every quoted include, from the file or
+ * from a header it includes, finds the changed headers' new bytes.
  */
-export async function checkC(ctx: CheckContext, content: Uint8Array, pos: ContentPositions, overlayDir?: string): Promise<CheckerOutcome> {
+export interface Mirror {
+  root: string;
+  /** Root-relative paths whose bytes in the mirror are the change's. */
+  changed: Set<string>;
+}
+
+/** `mirror`: compile in the workspace as the change leaves it, instead of the disk. */
+export async function checkC(ctx: CheckContext, content: Uint8Array, pos: ContentPositions, mirror?: Mirror): Promise<CheckerOutcome> {
   const compiler = ctx.language === "cpp" ? "g++" : "gcc";
   const bin = which(compiler, ctx.env);
   if (!bin) return absent(ctx, compiler, `Install it (Debian: apt-get install ${compiler === "g++" ? "g++" : "gcc"}).`);
-  const dir = dirname(ctx.abs);
-  const { flags, from } = projectFlags(ctx);
+  const inMirror = (p: string): string => (mirror && (p === ctx.root || p.startsWith(`${ctx.root}/`)) ? mirror.root + p.slice(ctx.root.length) : p);
+  const fromMirror = (p: string): string => (mirror && (p === mirror.root || p.startsWith(`${mirror.root}/`)) ? ctx.root + p.slice(mirror.root.length) : p);
+  const dir = inMirror(dirname(ctx.abs));
+  const { flags: projectFlagList, from } = projectFlags(ctx);
+  // Include paths inside the workspace point into the mirror (a flag's value is an absolute path).
+  const flags = mirror ? projectFlagList.map((f) => (isAbsolute(f) ? inMirror(f) : f)) : projectFlagList;
   const args = [
     "-fsyntax-only",
     "-fdiagnostics-format=json",
@@ -122,7 +134,7 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
     dir,
     "-",
   ];
-  const cwd = overlayDir ?? (existsSync(dir) ? dir : ctx.root);
+  const cwd = existsSync(dir) ? dir : mirror ? mirror.root : ctx.root;
   const r = await runProcess(bin, args, { cwd, input: content, timeoutMs: ctx.timeoutMs, env: ctx.env });
   const ran = `${compiler} -fsyntax-only${from ? ` (flags from ${from.slice(ctx.root.length + 1)})` : ""}`;
   if (r.timedOut) return timedOut(ctx, compiler);
@@ -150,11 +162,11 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
       // gcc's finish is the last byte of the range, inclusive.
       const end = finish && finish.file === "<stdin>" ? pos.byteOfLineByteCol(finish.line, finish["byte-column"] + 1) : Math.min(start + 1, pos.lines.lineEnd(caret.line));
       diagnostics.push({ level, message: d.message, file: ctx.relPath, ...pos.fromBytes(start, end), code, source: compiler });
-    } else if (overlayDir && resolve(cwd, caret.file).startsWith(`${overlayDir}/`)) {
+    } else if (mirror && mirror.changed.has(relative(ctx.root, fromMirror(resolve(dir, caret.file))))) {
       // In a changed header: its own check reports it, at its own lines.
       continue;
     } else {
-      const f = resolve(dir, caret.file);
+      const f = fromMirror(resolve(dir, caret.file));
       const rel = f.startsWith(`${ctx.root}/`) ? f.slice(ctx.root.length + 1) : f;
       diagnostics.push({ level, message: `${d.message} (at ${rel}:${caret.line}:${caret["byte-column"]})`, file: rel, code, source: compiler });
     }
@@ -166,7 +178,7 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
 const INCLUDER_LIMIT = 50;
 const C_SOURCES = /\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|inl)$/i;
 
-/** Files of the header's directory, and of compile_commands.json, that include it by a quoted relative spelling. */
+/** Files of the header's directory, and of compile_commands.json, that include it (directly or through another header) by a quoted relative spelling. */
 function includersOf(root: string, header: string, changed: Set<string>): { file: string; spec: string }[] {
   const out: { file: string; spec: string }[] = [];
   const candidates = new Set<string>();
@@ -187,19 +199,63 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
       // unreadable compile_commands.json: the directory's files only
     }
   }
+  // Through other headers too (main.c → queue.h → ring.h): a header that includes it makes its
+  // own includers includers, until nothing new is found.
+  const texts = new Map<string, string>();
   for (const file of [...candidates].sort()) {
-    if (file === header || changed.has(file) || !file.startsWith(`${root}/`)) continue;
-    const spec = relative(dirname(file), header);
-    let text: string;
+    if (file === header || !file.startsWith(`${root}/`)) continue;
     try {
-      text = readFileSync(file, "utf8");
+      texts.set(file, readFileSync(file, "utf8"));
     } catch {
-      continue;
+      // unreadable: not an includer we can compile
     }
-    if (new RegExp(`^\\s*#\\s*include\\s*"${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`, "m").test(text)) out.push({ file, spec });
-    if (out.length >= INCLUDER_LIMIT) break;
+  }
+  const reached = new Set<string>([header]);
+  const found = new Set<string>();
+  for (let grew = true; grew && out.length < INCLUDER_LIMIT; ) {
+    grew = false;
+    for (const [file, text] of texts) {
+      if (found.has(file)) continue;
+      const via = [...reached].find((h) => new RegExp(`^\\s*#\\s*include\\s*"${relative(dirname(file), h).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`, "m").test(text));
+      if (via === undefined) continue;
+      found.add(file);
+      grew = true;
+      if (/\.(h|hh|hpp|hxx|inl)$/i.test(file)) reached.add(file);
+      if (!changed.has(file)) out.push({ file, spec: relative(dirname(file), via) });
+      if (out.length >= INCLUDER_LIMIT) break;
+    }
   }
   return out;
+}
+
+/**
+ * A private tree standing for the workspace after the change: real directories along the paths
+ * to changed files, their other entries symlinks to the originals (gcc looks a quoted include up
+ * in the directory of the path it opened, not of its target), changed files written with their
+ * new bytes, deleted ones absent.
+ */
+function mirrorTree(root: string, files: ChangeCheckContext["files"]): Mirror {
+  const top = mkdtempSync(join(tmpdir(), "llmtools-cc-"));
+  const changed = new Set(files.map((f) => f.path));
+  const dirs = new Set<string>([""]);
+  for (const f of files) for (let d = dirname(f.path); d !== "." && d !== ""; d = dirname(d)) dirs.add(d);
+  for (const d of [...dirs].sort()) {
+    const real = d ? join(root, d) : root;
+    mkdirSync(d ? join(top, d) : top, { recursive: true });
+    let entries: string[] = [];
+    try {
+      entries = readdirSync(real);
+    } catch {
+      // a directory the change creates
+    }
+    for (const n of entries) {
+      const rel = d ? `${d}/${n}` : n;
+      if (changed.has(rel) || dirs.has(rel) || n === ".git") continue;
+      symlinkSync(join(real, n), join(top, rel));
+    }
+  }
+  for (const f of files) if (f.after !== null) writeFileSync(join(top, f.path), f.after);
+  return { root: top, changed };
 }
 
 /**
@@ -216,9 +272,9 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
   const names = new Set<string>();
   let bad: { status: "absent" | "timeout" | "failed"; reason: string } | undefined;
   const changed = new Set(ctx.files.map((f) => join(ctx.root, f.path)));
-  const run = async (relPath: string, content: Uint8Array, overlayDir?: string): Promise<Raw[]> => {
+  const run = async (relPath: string, content: Uint8Array, mirror?: Mirror): Promise<Raw[]> => {
     const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language: /\.c$/.test(relPath) ? "c" : /\.(cc|cpp|cxx|c\+\+|hh|hpp|hxx)$/i.test(relPath) ? "cpp" : language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
-    const o = await checkC(c, content, new ContentPositions(content), overlayDir);
+    const o = await checkC(c, content, new ContentPositions(content), mirror);
     if (o.ran) names.add(o.ran);
     const out: Raw[] = [];
     for (const d of o.diagnostics) {
@@ -228,30 +284,31 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
     }
     return out;
   };
-  for (const f of ctx.files) {
-    if (f.before !== null) before.push(...(await run(f.path, f.before)));
-    if (f.after !== null) after.push(...(await run(f.path, f.after)));
-  }
+  // The before phase is the disk (a change is planned against it); the after phase compiles in
+  // a mirror of the workspace with the change applied, so that a changed .c file sees the
+  // changed headers, including those it reaches through an unchanged header (async.c →
+  // async.h → hiredis.h): a quoted include is looked up beside its includer first, never in a
+  // directory given on the command line, so an overlay at the stdin's spelling is not enough.
+  const mirror = ctx.files.some((f) => f.after !== null) ? mirrorTree(ctx.root, ctx.files) : undefined;
   const headers = ctx.files.filter((f) => /\.(h|hh|hpp|hxx|inl)$/i.test(f.path));
   let includers = 0;
-  for (const h of headers) {
-    const abs = join(ctx.root, h.path);
-    for (const inc of includersOf(ctx.root, abs, changed)) {
-      includers++;
-      const relInc = relative(ctx.root, inc.file);
-      const content = readFileSync(inc.file);
-      for (const [phase, bytes] of [["before", h.before], ["after", h.after]] as const) {
-        if (bytes === null) continue;
-        const found = await withTempDir("llmfilewrite-cc-", async (tmp) => {
-          const copy = join(tmp, inc.spec);
-          if (!copy.startsWith(`${tmp}/`)) return [];
-          mkdirSync(dirname(copy), { recursive: true });
-          writeFileSync(copy, bytes);
-          return run(relInc, content, tmp);
-        });
-        (phase === "before" ? before : after).push(...found);
+  try {
+    for (const f of ctx.files) {
+      if (f.before !== null) before.push(...(await run(f.path, f.before)));
+      if (f.after !== null) after.push(...(await run(f.path, f.after, mirror)));
+    }
+    for (const h of headers) {
+      const abs = join(ctx.root, h.path);
+      for (const inc of includersOf(ctx.root, abs, changed)) {
+        includers++;
+        const relInc = relative(ctx.root, inc.file);
+        const content = readFileSync(inc.file);
+        if (h.before !== null) before.push(...(await run(relInc, content)));
+        if (h.after !== null && mirror) after.push(...(await run(relInc, content, mirror)));
       }
     }
+  } finally {
+    if (mirror) rmSync(mirror.root, { recursive: true, force: true });
   }
   const checker = `${[...names][0] ?? compiler}${includers ? `; ${includers} file${includers === 1 ? "" : "s"} including the changed header${headers.length === 1 ? "" : "s"} recompiled against ${headers.length === 1 ? "it" : "them"}` : ""}`;
   if (bad) return { run: { language, checker, status: bad.status, reason: bad.reason }, before, after, notes };

@@ -40,6 +40,8 @@ export interface ServerSpec {
    * `include` would break otherwise).
    */
   openMentions?: boolean;
+  /** Sent with `initialize`. */
+  initializationOptions?: Record<string, unknown>;
   version?: string;
 }
 
@@ -98,7 +100,11 @@ export function serverFor(language: LanguageId, root: string, abs: string): Serv
       const cc = findUpFile(dirname(abs), root, ["compile_commands.json", "build/compile_commands.json"]);
       const args = ["--background-index", "--log=error", "--pch-storage=memory"];
       if (cc) args.push(`--compile-commands-dir=${dirname(cc)}`);
-      return { name: "clangd", command: "clangd", args, languageId: language, extensions: /\.(c|h|cc|cpp|cxx|hpp|hh|hxx)$/, waitForIndex: true, ...(p.version ? { version: p.version } : {}) };
+      // Without a compilation database clangd parses a `.h` on its own as C++, where a C
+      // function is another symbol than in the .c files (its USR carries the parameter types):
+      // the fallback flags say which language the headers are.
+      const initializationOptions = cc ? {} : { fallbackFlags: [language === "c" ? "-xc" : "-xc++"] };
+      return { name: "clangd", command: "clangd", args, languageId: language, extensions: /\.(c|h|cc|cpp|cxx|hpp|hh|hxx)$/, waitForIndex: true, openMentions: !cc, initializationOptions, ...(p.version ? { version: p.version } : {}) };
     }
     case "rust": {
       if (!which("rust-analyzer")) return { absent: "rust-analyzer is not on PATH" };
@@ -365,7 +371,7 @@ async function acquire(spec: ServerSpec, sources: Sources): Promise<{ session: S
             synchronization: { didSave: false },
           },
         },
-        initializationOptions: {},
+        initializationOptions: spec.initializationOptions ?? {},
       },
       60_000,
     );
@@ -554,7 +560,7 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       const extra = await mentionsOutsideProject(session, sources, target, newName, mentions, locations);
       if (extra.length) {
         locations.push(...extra);
-        diagnostics.push(renameNote("server_note", `${spec.name}'s project (its configured include) does not cover ${new Set(extra.map((l) => l.file)).size} file(s) that use '${target.name}'; ${extra.length} use(s) there were renamed where ${spec.name}'s go-to-definition leads to the symbol`));
+        diagnostics.push(renameNote("server_note", `${spec.name}'s rename did not reach ${new Set(extra.map((l) => l.file)).size} file(s) that use '${target.name}' (outside its configured project, or not in its index); ${extra.length} use(s) there were renamed where ${spec.name}'s go-to-definition leads to the symbol`));
       }
     }
     if (locations.length === 0) throw renameError("not_renameable", `${spec.name} found nothing to rename for '${target.name}'`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
