@@ -210,6 +210,12 @@ describe("splice rename: fallback on magellan's index (Java, and Rust without ru
     const cls = targetAt(root, INVOICE, "java", "class Invoice", "Invoice");
     await assert.rejects(planRename({ root, target: cls, newName: "Bill", allowHeuristic: true }), (e) => isToolError(e, "SPLICE_E205"));
     await assert.rejects(planRename({ root, target: add, newName: "class" }), (e) => isToolError(e, "SPLICE_E201"));
+    // A method may share its name with a field (Java keeps them apart): `lines()` beside `lines`
+    const plan = await planRename({ root, target: targetAt(root, INVOICE, "java", "long total()", "total"), newName: "lines", allowHeuristic: true });
+    const files = applyLocations(root, plan.locations, true);
+    assert.match(files.get(INVOICE) ?? "", /public long lines\(\) \{/);
+    const r = spawnSync("javac", ["-d", join(root, "out"), ...["app/Main", "billing/Invoice", "billing/InvoicePrinter", "billing/Report"].map((f) => join(root, "src/main/java/com/acme", `${f}.java`))], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
   });
 
   it("falls back for Rust when rust-analyzer does not run, saying so", async () => {

@@ -82,7 +82,7 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     if (stale.length) {
       throw renameError("stale_index", `the magellan index is out of date for ${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ` and ${stale.length - 5} more` : ""}`, "Run 'magellan index' (or keep 'magellan watch' running), then rename again.", { file: target.file });
     }
-    const clash = indexClash(db, s, newName, [...new Set(locations.map((l) => l.file))]);
+    const clash = indexClash(db, s, newName, [...new Set(locations.map((l) => l.file))], languageOf(db, s.path));
     if (clash) throw renameError("clash", `'${newName}' is already bound where '${s.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
     const heuristic = locations.filter((l) => l.evidence === "heuristic");
     if (heuristic.length && !allowHeuristic) {
@@ -105,9 +105,19 @@ function languageOf(db: DB, path: string): string {
  * top-level in the same file), or at top level of a file that uses it (the new name would be
  * shadowed or shadow there). What an index can see; a scope inside a body it cannot.
  */
-function indexClash(db: DB, s: Row, newName: string, files: string[]): string | undefined {
+/**
+ * Java keeps methods apart from fields and types (a method `strictness()` beside a field
+ * `strictness` is legal and common): a method clashes only with a method, a field or constant
+ * only with a field or constant, a type only with a type.
+ */
+function javaNamespace(kind: string): string {
+  return kind === "Method" || kind === "Constructor" ? "method" : kind === "Field" || kind === "Constant" || kind === "EnumMember" ? "field" : "type";
+}
+
+function indexClash(db: DB, s: Row, newName: string, files: string[], language: string | undefined): string | undefined {
   const rows = db.prepare(`${SYMBOL_SQL} WHERE s.name = ?`).all(newName) as Row[];
   for (const r of rows) {
+    if (language === "java" && javaNamespace(r.kind) !== javaNamespace(s.kind)) continue;
     const sameScope = s.parent_symbol_id ? r.parent_symbol_id === s.parent_symbol_id : r.parent_symbol_id === null && r.path === s.path;
     const topInUser = r.parent_symbol_id === null && files.includes(r.path) && !s.parent_symbol_id;
     if (sameScope || topInUser) return `${r.path}:${r.name_start_line} (${r.kind} ${r.name})`;
