@@ -479,6 +479,14 @@ function goLoadError(dir: string): string | undefined {
   return lines.length ? [...new Set(lines)].slice(0, 3).join("; ") : undefined;
 }
 
+/** Throws the refusal that names why gopls cannot load the target's package, when it cannot. */
+function unloadable(spec: ServerSpec, abs: string, file: string, serverSaid?: string): void {
+  const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
+  if (!broken) return;
+  const said = serverSaid ? ` (gopls: ${serverSaid.replace(/\s*\n\s*/g, " ").trim()})` : "";
+  throw renameError("engine_failed", `gopls cannot load the package of ${file}: ${broken}${said}`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file });
+}
+
 const CONFLICT = /conflict|already (declared|defined|exists)|shadow|redeclar|collid/i;
 
 export async function renameWithServer(sources: Sources, target: RenameTarget, newName: string, spec: ServerSpec): Promise<RenamePlan> {
@@ -519,13 +527,11 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
     try {
       prepared = await session.request("textDocument/prepareRename", doc, 60_000);
     } catch (e) {
-      const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
-      if (broken) throw renameError("engine_failed", `gopls cannot load the package of ${target.file}: ${broken}`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file: target.file });
+      unloadable(spec, abs, target.file);
       throw renameError("not_renameable", `${spec.name} refuses to rename '${target.name}': ${(e as Error).message}`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     }
     if (prepared === null) {
-      const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
-      if (broken) throw renameError("engine_failed", `gopls cannot load the package of ${target.file}: ${broken}`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file: target.file });
+      unloadable(spec, abs, target.file);
       throw renameError("not_renameable", `${spec.name} says '${target.name}' at ${target.file}:${text.lineOf(target.byte_start)} cannot be renamed`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     }
     let edit: WorkspaceEdit | null;
@@ -535,8 +541,7 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       const msg = (e as Error).message;
       if (CONFLICT.test(msg)) throw renameError("clash", `${spec.name}: ${msg}`, `Choose another name than '${newName}', or rename the other symbol first.`, { file: target.file });
       if (session.failure) throw renameError("engine_failed", `${spec.name} failed: ${session.failure}`, "Check that the language server runs in this workspace, or retry.", { file: target.file });
-      const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
-      if (broken) throw renameError("engine_failed", `gopls cannot load the package of ${target.file}: ${broken} (gopls: ${msg.replace(/\s*\n\s*/g, " ").trim()})`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file: target.file });
+      unloadable(spec, abs, target.file, msg);
       throw renameError("not_renameable", `${spec.name} refuses to rename '${target.name}': ${msg}`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     }
     const locations: RenameLocation[] = [];
