@@ -56,6 +56,9 @@ import { runLog, runMutation, runUndo, type SpliceOutcome } from "../tools/splic
 import { DIAG_LIMIT } from "../tools/codeintel/impact.js";
 import { outcomeDiagnostics } from "../cli/magellan-codeintel.js";
 import type { ValidationSession } from "../validate/index.js";
+import type { PreciseService } from "../graph/precise/service.js";
+import { refsWithService } from "../tools/magellan/precise-refs.js";
+import type { RefsRequest } from "../tools/magellan/queries.js";
 
 export interface CallContext {
   /** Real absolute root of this call. */
@@ -64,6 +67,8 @@ export interface CallContext {
   limit: number;
   /** The root's warm checkers (TypeScript service, pyright, ...), kept between calls. */
   session(): ValidationSession;
+  /** The server's TypeScript language services for precise refs/callers/callees (absent: in-process, off by default). */
+  precise?: PreciseService;
 }
 
 export interface ToolAnswer {
@@ -114,8 +119,21 @@ async function calls(direction: "in" | "out", args: z.infer<typeof MagellanCalls
   return answer(
     "magellan",
     "refs",
-    refs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }),
+    await preciseRefs(args.precise, { ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }, ctx),
   );
+}
+
+/**
+ * refs with precise TypeScript/JavaScript targets unless `precise: false`: asked of the server's
+ * worker threads (waiting for a building service only with `precise: true`, see precise-refs.ts).
+ */
+async function preciseRefs(precise: boolean | undefined, req: RefsRequest, ctx: CallContext): Promise<ReturnType<typeof refs>> {
+  if (precise === false) return refs(req);
+  if (ctx.precise) return refsWithService(req, ctx.precise, precise === true);
+  if (precise !== true) return refs(req);
+  // Loads the typescript package: only when asked for.
+  const { preciseFor } = await import("../graph/precise/typescript.js");
+  return refs({ ...req, precise: preciseFor });
 }
 
 /** splice's OperationResult, as src/cli/splice.ts prints it. */
@@ -170,7 +188,7 @@ export const TOOLS: McpToolSpec[] = [
       answer(
         "magellan",
         "refs",
-        refs({ ...loc(ctx), name: a.name, symbolId: a.symbol_id, path: a.path, kind: a.kind, direction: a.direction, limit: ctx.limit }),
+        await preciseRefs(a.precise, { ...loc(ctx), name: a.name, symbolId: a.symbol_id, path: a.path, kind: a.kind, direction: a.direction, limit: ctx.limit }, ctx),
       ),
   }),
   tool({

@@ -20,6 +20,34 @@ export const DaemonIndexSchema = z
   })
   .strict();
 
+/** The TypeScript language services of precise refs/callers/callees, one worker thread per root. */
+export const DaemonPreciseSchema = z
+  .object({
+    workers: z.array(
+      z
+        .object({
+          root: z.string(),
+          /** warming: building its program (no batch answered yet); ready: warm. */
+          state: z.enum(["warming", "ready"]),
+          thread_id: uint,
+          started_at: z.string(),
+          /** The first batch's time, the program build included. */
+          build_ms: uint.optional(),
+          batches: uint,
+          queued: uint,
+        })
+        .strict(),
+    ),
+    workers_started: uint,
+    /** Workers that died (crash, out of memory, SIGUSR2) and were replaced on the next question. */
+    worker_deaths: uint,
+    /** Workers replaced because a tsconfig/jsconfig they were built from changed. */
+    config_restarts: uint,
+    /** Answers given from the index because the service was warming or unavailable. */
+    fallbacks: uint,
+  })
+  .strict();
+
 export const DaemonDataSchema = z
   .object({
     state: z.enum(["running", "stopped", "not_running"]),
@@ -37,6 +65,7 @@ export const DaemonDataSchema = z
     rss_bytes: uint.optional(),
     heap_used_bytes: uint.optional(),
     index: DaemonIndexSchema.optional(),
+    precise: DaemonPreciseSchema.optional(),
   })
   .strict();
 
