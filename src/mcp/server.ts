@@ -43,9 +43,14 @@ export interface McpOptions {
 
 export class McpState {
   private readonly sessions = new Map<string, ValidationSession>();
-  /** TypeScript language services for magellan_refs/callers/callees (precise by default), in worker threads. */
-  readonly precise = new PreciseService();
-  constructor(readonly fixedRoots: string[]) {}
+  /** TypeScript language services for magellan_refs/callers/callees (precise unless --no-precise), in worker threads. */
+  readonly precise: PreciseService | undefined;
+  constructor(
+    readonly fixedRoots: string[],
+    precise = true,
+  ) {
+    this.precise = precise ? new PreciseService() : undefined;
+  }
 
   session(root: string): ValidationSession {
     let s = this.sessions.get(root);
@@ -59,7 +64,7 @@ export class McpState {
   dispose(): void {
     for (const s of this.sessions.values()) s.dispose();
     this.sessions.clear();
-    void this.precise.close();
+    void this.precise?.close();
   }
 }
 

@@ -67,7 +67,7 @@ export interface CallContext {
   limit: number;
   /** The root's warm checkers (TypeScript service, pyright, ...), kept between calls. */
   session(): ValidationSession;
-  /** The server's TypeScript language services for precise refs/callers/callees (absent: in-process, off by default). */
+  /** The server's TypeScript language services for precise refs/callers/callees (absent: --no-precise). */
   precise?: PreciseService;
 }
 
@@ -119,21 +119,18 @@ async function calls(direction: "in" | "out", args: z.infer<typeof MagellanCalls
   return answer(
     "magellan",
     "refs",
-    await preciseRefs(args.precise, { ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }, ctx),
+    await preciseRefs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }, ctx),
   );
 }
 
 /**
- * refs with precise TypeScript/JavaScript targets unless `precise: false`: asked of the server's
- * worker threads (waiting for a building service only with `precise: true`, see precise-refs.ts).
+ * refs with precise TypeScript/JavaScript targets from the server's worker threads, as the
+ * daemon answers by default (a service still building: the index's answer and MAGELLAN_E113, see
+ * precise-refs.ts); `llmtools mcp --no-precise`: the index's. The tools' inputs have no flag for
+ * it: tools/list stays within its size budget.
  */
-async function preciseRefs(precise: boolean | undefined, req: RefsRequest, ctx: CallContext): Promise<ReturnType<typeof refs>> {
-  if (precise === false) return refs(req);
-  if (ctx.precise) return refsWithService(req, ctx.precise, precise === true);
-  if (precise !== true) return refs(req);
-  // Loads the typescript package: only when asked for.
-  const { preciseFor } = await import("../graph/precise/typescript.js");
-  return refs({ ...req, precise: preciseFor });
+async function preciseRefs(req: RefsRequest, ctx: CallContext): Promise<ReturnType<typeof refs>> {
+  return ctx.precise ? refsWithService(req, ctx.precise, false) : refs(req);
 }
 
 /** splice's OperationResult, as src/cli/splice.ts prints it. */
@@ -188,7 +185,7 @@ export const TOOLS: McpToolSpec[] = [
       answer(
         "magellan",
         "refs",
-        await preciseRefs(a.precise, { ...loc(ctx), name: a.name, symbolId: a.symbol_id, path: a.path, kind: a.kind, direction: a.direction, limit: ctx.limit }, ctx),
+        await preciseRefs({ ...loc(ctx), name: a.name, symbolId: a.symbol_id, path: a.path, kind: a.kind, direction: a.direction, limit: ctx.limit }, ctx),
       ),
   }),
   tool({

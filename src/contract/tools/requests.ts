@@ -28,19 +28,15 @@ export const MagellanFindInput = z
   })
   .strict();
 
-/** refs/callers/callees: TS/JS targets from the TypeScript language service (on unless false). */
-const precise = z.boolean().optional().describe("TS/JS targets from the compiler (default true)");
-
 export const MagellanRefsInput = z
   .object({
     ...symbolKey,
     direction: z.enum(["in", "out"]).optional().describe("in: users (default); out: uses"),
-    precise,
   })
   .strict();
 
 /** callers / callees: the call edges only, of `refs` in / out. */
-export const MagellanCallsInput = z.object({ ...symbolKey, precise }).strict();
+export const MagellanCallsInput = z.object(symbolKey).strict();
 
 export const FileInput = z.object({ file: z.string().describe("root-relative file") }).strict();
 
