@@ -26,7 +26,7 @@ import { EXIT, ToolError } from "../contract/errors.js";
 import { CommonInput, PagingInput } from "../contract/tools/requests.js";
 import { packageVersion } from "../contract/version.js";
 import { ValidationSession } from "../validate/index.js";
-import { PreciseService } from "../graph/precise/service.js";
+import { PreciseService, preciseOptionsFromEnv } from "../graph/precise/service.js";
 import { MCP_CODES, MCP_TOOL } from "./codes.js";
 import { DEFAULT_MAX_TOKENS, decodeCursor, encodeCursor, fetchLimit, fitItems, questionHash, tokensOf } from "./paging.js";
 import { renderText } from "./render.js";
@@ -49,7 +49,7 @@ export class McpState {
     readonly fixedRoots: string[],
     precise = true,
   ) {
-    this.precise = precise ? new PreciseService() : undefined;
+    this.precise = precise ? new PreciseService(preciseOptionsFromEnv()) : undefined;
   }
 
   session(root: string): ValidationSession {

@@ -34,7 +34,7 @@ import { runRequest } from "./runner.js";
 import { shareValidationSessions } from "./warm.js";
 import { enableWarmCache } from "../text/warm-cache.js";
 import { setSharedPrecise } from "../graph/precise/host.js";
-import { PreciseService } from "../graph/precise/service.js";
+import { PreciseService, preciseOptionsFromEnv } from "../graph/precise/service.js";
 
 export interface DaemonOptions {
   root: string;
@@ -70,7 +70,7 @@ export class Daemon {
   private stopRenameServers: () => Promise<void> = async () => undefined;
   private writers: Promise<unknown> = Promise.resolve();
   /** TypeScript language services for refs/callers/callees, in worker threads (precise by default here). */
-  private readonly precise = new PreciseService((m) => this.log(m));
+  private readonly precise = new PreciseService({ ...preciseOptionsFromEnv(), log: (m) => this.log(m) });
 
   constructor(private readonly opts: DaemonOptions) {
     this.keeper = new IndexKeeper(opts.root, opts.debounceMs ?? 20, (m) => this.log(m));

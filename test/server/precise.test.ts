@@ -171,3 +171,51 @@ describe("precise resolution in the daemon", () => {
     assert.equal(t.worker_deaths, 1);
   });
 });
+
+describe("the daemon gives a language service's memory back", { concurrency: 2 }, () => {
+  /** A fresh indexed copy of the fixture with its own daemon, started with `env`. */
+  async function own(env: Record<string, string>): Promise<string> {
+    const dir = tempDir("llmtools-precise-mem-");
+    cpSync(join(REPO_ROOT, "test", "fixtures", "magellan", "precise"), dir, { recursive: true });
+    mkdirSync(join(dir, ".git"));
+    assert.equal((await runTool("magellan", ["index", "--no-daemon"], { cwd: dir })).code, 0);
+    await runTool("llmtools", ["daemon", "start", "--root", dir], { env: { ...ENV, ...env } });
+    return dir;
+  }
+  const statusOf = async (dir: string): Promise<PreciseStatus> =>
+    ((await runTool("llmtools", ["daemon", "status", "--root", dir], { env: ENV })).json as { data: { precise: PreciseStatus & { memory_restarts: number; idle_releases: number } } }).data.precise;
+  const stop = (dir: string): Promise<RunResult> => runTool("llmtools", ["daemon", "stop", "--root", dir], { env: ENV });
+
+  it("past LLMTOOLS_PRECISE_MAX_HEAP_MB after a batch, the worker is ended once it has answered", async () => {
+    const dir = await own({ LLMTOOLS_PRECISE_MAX_HEAP_MB: "1" });
+    try {
+      const r = await runTool("magellan", ["callees", "--name", "fromCache", "--precise"], { cwd: dir, env: ENV });
+      assert.equal((r.json as Env).data.precise?.status, "answered");
+      const s = (await until("the worker's end", async () => {
+        const x = await statusOf(dir);
+        return x.workers.length === 0 ? x : undefined;
+      })) as PreciseStatus & { memory_restarts: number };
+      assert.equal(s.memory_restarts, 1);
+      assert.equal(s.worker_deaths, 0);
+    } finally {
+      await stop(dir);
+    }
+  });
+
+  it("after LLMTOOLS_PRECISE_IDLE_S without a question, the worker is ended; the next question starts one", async () => {
+    const dir = await own({ LLMTOOLS_PRECISE_IDLE_S: "1" });
+    try {
+      const ask = (): Promise<RunResult> => runTool("magellan", ["callees", "--name", "fromCache", "--precise"], { cwd: dir, env: ENV });
+      assert.equal(((await ask()).json as Env).data.precise?.status, "answered");
+      const s = (await until("the idle release", async () => {
+        const x = await statusOf(dir);
+        return x.workers.length === 0 ? x : undefined;
+      })) as PreciseStatus & { idle_releases: number };
+      assert.equal(s.idle_releases, 1);
+      assert.equal(((await ask()).json as Env).data.precise?.status, "answered");
+      assert.equal((await statusOf(dir)).workers_started, 2);
+    } finally {
+      await stop(dir);
+    }
+  });
+});

@@ -35,6 +35,8 @@ export const DaemonPreciseSchema = z
           build_ms: uint.optional(),
           batches: uint,
           queued: uint,
+          /** The worker's V8 heap after its last batch. */
+          heap_used_bytes: uint.optional(),
         })
         .strict(),
     ),
@@ -43,6 +45,10 @@ export const DaemonPreciseSchema = z
     worker_deaths: uint,
     /** Workers replaced because a tsconfig/jsconfig they were built from changed. */
     config_restarts: uint,
+    /** Workers ended because their heap passed LLMTOOLS_PRECISE_MAX_HEAP_MB after a batch. */
+    memory_restarts: uint,
+    /** Workers ended after LLMTOOLS_PRECISE_IDLE_S without a question. */
+    idle_releases: uint,
     /** Answers given from the index because the service was warming or unavailable. */
     fallbacks: uint,
   })

@@ -34,6 +34,28 @@ interface Batch {
   cancelled: boolean;
 }
 
+export interface PreciseServiceOptions {
+  /** End a worker no question reached for this long (0: never); the next question builds again. */
+  idleMs?: number;
+  /** End a worker whose heap grew past this after a batch (its checkers' caches grow with each question). */
+  maxHeapBytes?: number;
+  log?: (message: string) => void;
+}
+
+/** Seconds without a precise question before a worker's memory is given back (default 600; 0: never). */
+export const PRECISE_IDLE_ENV = "LLMTOOLS_PRECISE_IDLE_S";
+/** MB of V8 heap past which a worker is ended after its batch (default 512). */
+export const PRECISE_MAX_HEAP_ENV = "LLMTOOLS_PRECISE_MAX_HEAP_MB";
+
+/** The options a process takes from its environment (LLMTOOLS_PRECISE_IDLE_S, LLMTOOLS_PRECISE_MAX_HEAP_MB). */
+export function preciseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): PreciseServiceOptions {
+  const num = (name: string, fallback: number): number => {
+    const v = env[name];
+    return v !== undefined && /^\d+$/.test(v) ? Number(v) : fallback;
+  };
+  return { idleMs: num(PRECISE_IDLE_ENV, 600) * 1000, maxHeapBytes: num(PRECISE_MAX_HEAP_ENV, 512) * 1024 * 1024 };
+}
+
 export interface PreciseRootStatus {
   root: string;
   state: "warming" | "ready";
@@ -43,6 +65,7 @@ export interface PreciseRootStatus {
   build_ms?: number;
   batches: number;
   queued: number;
+  heap_used_bytes?: number;
 }
 
 export interface PreciseStats {
@@ -51,6 +74,10 @@ export interface PreciseStats {
   worker_deaths: number;
   /** Workers replaced because a config file they were built from changed. */
   config_restarts: number;
+  /** Workers ended because their heap passed the limit after a batch. */
+  memory_restarts: number;
+  /** Workers ended after going unasked for the idle time. */
+  idle_releases: number;
   /** Answers given as the index's because the service was warming or failed. */
   fallbacks: number;
 }
@@ -63,6 +90,8 @@ class RootWorker {
   /** Set when this side ends the worker (config change, shutdown): not a death. */
   retired = false;
   buildMs: number | undefined;
+  heapUsed: number | undefined;
+  lastUsed = Date.now();
   batches = 0;
   configs: [string, number | null][] = [];
   private readonly queue: Batch[] = [];
@@ -72,6 +101,7 @@ class RootWorker {
   constructor(
     readonly root: string,
     private readonly onDeath: (w: RootWorker, why: string) => void,
+    private readonly onBatch: (w: RootWorker) => void,
   ) {
     this.worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { root } });
     // The process's lifetime is its own: a warm service never keeps it alive.
@@ -85,6 +115,7 @@ class RootWorker {
     let done!: (a: PreciseAnswer) => void;
     const answer = new Promise<PreciseAnswer>((r) => (done = r));
     const batch: Batch = { id: this.nextId++, questions, done, cancelled: false };
+    this.lastUsed = Date.now();
     this.queue.push(batch);
     this.pump();
     return { batch, answer };
@@ -117,6 +148,7 @@ class RootWorker {
       queued: this.queue.length + (this.current ? 1 : 0),
     };
     if (this.buildMs !== undefined) s.build_ms = this.buildMs;
+    if (this.heapUsed !== undefined) s.heap_used_bytes = this.heapUsed;
     return s;
   }
 
@@ -142,10 +174,17 @@ class RootWorker {
     this.ready = true;
     this.batches++;
     this.configs = m.configs;
+    this.heapUsed = m.heap_used;
+    this.lastUsed = Date.now();
     const b = this.current;
     this.current = undefined;
     if (b && b.id === m.id && !b.cancelled) b.done({ state: "answered", answers: m.answers });
     this.pump();
+    this.onBatch(this);
+  }
+
+  idle(): boolean {
+    return !this.current && this.queue.length === 0;
   }
 
   private die(why: string): void {
@@ -160,9 +199,43 @@ class RootWorker {
 
 export class PreciseService {
   private readonly workers = new Map<string, RootWorker>();
-  readonly stats: PreciseStats = { workers_started: 0, worker_deaths: 0, config_restarts: 0, fallbacks: 0 };
+  readonly stats: PreciseStats = { workers_started: 0, worker_deaths: 0, config_restarts: 0, memory_restarts: 0, idle_releases: 0, fallbacks: 0 };
+  private readonly log: (message: string) => void;
+  private readonly sweeper: NodeJS.Timeout | undefined;
 
-  constructor(private readonly log: (message: string) => void = () => undefined) {}
+  constructor(private readonly opts: PreciseServiceOptions = {}) {
+    this.log = opts.log ?? (() => undefined);
+    const idle = opts.idleMs ?? 0;
+    if (idle > 0) {
+      this.sweeper = setInterval(() => this.sweep(idle), Math.min(idle, 30_000));
+      this.sweeper.unref();
+    }
+  }
+
+  /** Gives back the memory of workers no question reached for `idleMs`. */
+  private sweep(idleMs: number): void {
+    for (const [root, w] of this.workers) {
+      if (w.idle() && Date.now() - w.lastUsed >= idleMs) {
+        this.stats.idle_releases++;
+        this.log(`precise: the TypeScript language service of ${root} went unasked for ${Math.round(idleMs / 1000)} s; ended to give its memory back`);
+        this.retire(w);
+      }
+    }
+  }
+
+  private retire(w: RootWorker): void {
+    if (this.workers.get(w.root) === w) this.workers.delete(w.root);
+    void w.retire();
+  }
+
+  private afterBatch(w: RootWorker): void {
+    const max = this.opts.maxHeapBytes ?? 0;
+    if (max > 0 && (w.heapUsed ?? 0) > max && w.idle()) {
+      this.stats.memory_restarts++;
+      this.log(`precise: the TypeScript language service of ${w.root} holds ${Math.round((w.heapUsed ?? 0) / 1048576)} MB of heap (limit ${Math.round(max / 1048576)} MB); ended, the next question builds it again`);
+      this.retire(w);
+    }
+  }
 
   /** The definitions of `questions` (root-relative path, byte offset), or why there are none now. */
   async ask(root: string, questions: Question[], opts: AskOptions): Promise<PreciseAnswer> {
@@ -214,6 +287,7 @@ export class PreciseService {
   }
 
   async close(): Promise<void> {
+    if (this.sweeper) clearInterval(this.sweeper);
     const all = [...this.workers.values()];
     this.workers.clear();
     await Promise.all(all.map((w) => w.retire()));
@@ -225,15 +299,18 @@ export class PreciseService {
       if (!w.configsChanged()) return w;
       this.stats.config_restarts++;
       this.log(`precise: a config file of ${root} changed; restarting its TypeScript language service`);
-      this.workers.delete(root);
-      void w.retire();
+      this.retire(w);
     }
-    const fresh = new RootWorker(root, (dead, why) => {
-      if (dead.retired) return;
-      this.stats.worker_deaths++;
-      this.log(`precise: ${why}`);
-      if (this.workers.get(root) === dead) this.workers.delete(root);
-    });
+    const fresh = new RootWorker(
+      root,
+      (dead, why) => {
+        if (dead.retired) return;
+        this.stats.worker_deaths++;
+        this.log(`precise: ${why}`);
+        if (this.workers.get(root) === dead) this.workers.delete(root);
+      },
+      (w) => this.afterBatch(w),
+    );
     this.stats.workers_started++;
     this.workers.set(root, fresh);
     return fresh;

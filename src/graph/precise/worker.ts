@@ -10,6 +10,7 @@
  * src/graph/precise/service.ts is the other side.
  */
 import { statSync } from "node:fs";
+import { getHeapStatistics } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { type Definition, PreciseTs } from "./typescript.js";
 
@@ -30,6 +31,8 @@ export interface AnswersMessage {
   configs: [string, number | null][];
   /** How long the batch took, program builds included. */
   ms: number;
+  /** This thread's V8 heap in use after the batch (the programs and the checkers' caches). */
+  heap_used: number;
 }
 
 const port = parentPort;
@@ -58,6 +61,7 @@ port.on("message", (m: AskMessage | ChangedMessage) => {
     answers,
     configs: precise.configFiles().map((f) => [f, mtime(f)]),
     ms: Math.round(performance.now() - t0),
+    heap_used: getHeapStatistics().used_heap_size,
   };
   port.postMessage(reply);
 });
