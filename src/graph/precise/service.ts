@@ -102,8 +102,9 @@ class RootWorker {
     readonly root: string,
     private readonly onDeath: (w: RootWorker, why: string) => void,
     private readonly onBatch: (w: RootWorker) => void,
+    maxHeapBytes: number,
   ) {
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { root } });
+    this.worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { root, maxHeapBytes } });
     // The process's lifetime is its own: a warm service never keeps it alive.
     this.worker.unref();
     this.worker.on("message", (m: AnswersMessage) => this.onAnswers(m));
@@ -310,6 +311,7 @@ export class PreciseService {
         if (this.workers.get(root) === dead) this.workers.delete(root);
       },
       (w) => this.afterBatch(w),
+      this.opts.maxHeapBytes ?? 0,
     );
     this.stats.workers_started++;
     this.workers.set(root, fresh);
