@@ -126,6 +126,9 @@ describe("precise resolution in the daemon", () => {
     assert.deepEqual(lines(warm), ["src/use.ts:5:compiler"]);
     assert.deepEqual(lines(cold), ["src/use.ts:5:ambiguous", "src/use.ts:10:ambiguous"]);
     assert.equal(envOf(cold).data.precise, undefined);
+    // Nothing to ask the compiler (nobody calls fromCache): by default the same bytes as in-process.
+    const [none, noneCold] = await Promise.all([mg(["callers", "--name", "fromCache"]), mg(["callers", "--name", "fromCache", "--no-daemon"])]);
+    assert.equal(normal(none.stdout), normal(noneCold.stdout));
   });
 
   it("a file edited after the service was built is seen by the next precise answer (same size, so only its text tells)", async () => {
