@@ -103,8 +103,14 @@ class RootWorker {
     private readonly onDeath: (w: RootWorker, why: string) => void,
     private readonly onBatch: (w: RootWorker) => void,
     maxHeapBytes: number,
+    log: (message: string) => void,
   ) {
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { root, maxHeapBytes } });
+    // Its stdout and stderr are not the process's: inside the daemon those are a request's, and
+    // a stray line of the compiler must not land in some client's answer.
+    this.worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { root, maxHeapBytes }, stdout: true, stderr: true });
+    const drop = (b: Buffer): void => log(`precise worker output: ${b.toString("utf8").slice(0, 500)}`);
+    this.worker.stdout.on("data", drop);
+    this.worker.stderr.on("data", drop);
     // The process's lifetime is its own: a warm service never keeps it alive.
     this.worker.unref();
     this.worker.on("message", (m: AnswersMessage) => this.onAnswers(m));
@@ -312,6 +318,7 @@ export class PreciseService {
       },
       (w) => this.afterBatch(w),
       this.opts.maxHeapBytes ?? 0,
+      this.log,
     );
     this.stats.workers_started++;
     this.workers.set(root, fresh);
