@@ -192,7 +192,16 @@ describe("the daemon gives a language service's memory back", { concurrency: 2 }
   it("past LLMTOOLS_PRECISE_MAX_HEAP_MB after a batch, the worker is ended once it has answered", async () => {
     const dir = await own({ LLMTOOLS_PRECISE_MAX_HEAP_MB: "1" });
     try {
-      const r = await runTool("magellan", ["callees", "--name", "fromCache", "--precise"], { cwd: dir, env: ENV });
+      // The daemon's thread never waits on the build: a find sent after the first precise
+      // question (which waits for the build) is answered before it.
+      let callersDone = 0;
+      let findDone = 0;
+      const precise = runTool("magellan", ["callees", "--name", "fromCache", "--precise"], { cwd: dir, env: ENV }).then((x) => ((callersDone = Date.now()), x));
+      await until("the worker to start", async () => ((await statusOf(dir)).workers_started === 1 ? true : undefined));
+      const found = await runTool("magellan", ["find", "--name", "Store"], { cwd: dir, env: ENV }).then((x) => ((findDone = Date.now()), x));
+      assert.equal(found.code, 0);
+      const r = await precise;
+      assert.ok(findDone < callersDone, `find answered ${findDone - callersDone} ms after the precise question`);
       assert.equal((r.json as Env).data.precise?.status, "answered");
       const s = (await until("the worker's end", async () => {
         const x = await statusOf(dir);
