@@ -258,7 +258,7 @@ export class PreciseService {
         batch.cancelled = true;
         const waited = Date.now() - t0;
         r(
-          w.ready || wasReady
+          wasReady
             ? { state: "failed", message: `the TypeScript language service did not answer within ${waited} ms (${questions.length} questions)` }
             : { state: "warming", waited_ms: waited },
         );
@@ -267,11 +267,6 @@ export class PreciseService {
     const a = await Promise.race([answer, late]).finally(() => clearTimeout(timer));
     if (a.state !== "answered") this.stats.fallbacks++;
     return a;
-  }
-
-  /** Starts the root's worker unless it runs (its program is built on its first question). */
-  start(root: string): void {
-    this.workerOf(root);
   }
 
   /** Files (absolute) changed: the root's worker treats them as new versions. */
