@@ -84,5 +84,8 @@ if (also) {
   answer(`refs --name ${also} (again)`, ["refs", "--name", also, "--limit", "5"]);
 }
 s = status();
-process.stdout.write(`end: daemon RSS ${mb(s.rss_bytes)} MB, workers ${s.precise.workers.length}, memory_restarts ${s.precise.memory_restarts}, fallbacks ${s.precise.fallbacks}\n`);
+const heap = s.precise.workers[0]?.heap_used_bytes;
+process.stdout.write(
+  `end: daemon RSS ${mb(s.rss_bytes)} MB, workers ${s.precise.workers.length}${heap === undefined ? "" : ` (heap ${mb(heap)} MB)`}, memory_restarts ${s.precise.memory_restarts}, fallbacks ${s.precise.fallbacks}\n`,
+);
 run("llmtools", ["daemon", "stop", "--root", root]);
