@@ -45,11 +45,13 @@ export async function refsWithService(req: RefsRequest, service: PreciseService,
       },
     };
   };
-  const first = refs({ ...req, precise: noting });
+  // The rich parts (context lines, checksums, relationships) do not change the questions: this
+  // pass leaves them out, and usage errors (no such symbol) are thrown here as in-process.
+  refs({ ...req, context: undefined, checksums: false, callers: false, callees: false, precise: noting });
   // No definition matched, or nothing in a TS/JS file to ask (another language, no reference):
-  // the compiler has nothing to add. Asked for, that answer is the precise one; by default, the
-  // index's one, as in-process (without a report of a mode that had nothing to do).
-  if (root === undefined || questions.length === 0) return explicit ? first : refs(req);
+  // the compiler has nothing to add. Asked for, the answer is the precise one (asking nothing);
+  // by default, the index's one, as in-process (without a report of a mode that had nothing to do).
+  if (root === undefined || questions.length === 0) return explicit ? refs({ ...req, precise: noting }) : refs(req);
   const warmWaitMs = explicit ? ANSWER_WAIT_MS : envMs(PRECISE_WAIT_ENV, DEFAULT_PRECISE_WAIT_MS);
   const a = await service.ask(root, questions, { warmWaitMs, answerWaitMs: ANSWER_WAIT_MS });
   if (a.state === "answered") {
