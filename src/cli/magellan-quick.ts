@@ -19,7 +19,7 @@ import type { Diagnostic } from "../contract/schema.js";
 import { MAGELLAN_CODES } from "../graph/codes.js";
 import { isKnownKind, kindSpellings } from "../graph/facts.js";
 import { queryEnvelope } from "../contract/envelope.js";
-import type { PreciseResolver } from "../tools/magellan/queries.js";
+import type { RefsRequest } from "../tools/magellan/queries.js";
 import { type CliResult, failureResult, intOption, printResult, tolerateClosedStdout } from "./output.js";
 
 export const TOOL = "magellan";
@@ -116,13 +116,33 @@ function progressBar(): ((done: number, total: number) => void) | undefined {
 
 const PRECISE: OptionSpec = {
   flags: "--precise",
-  description: "TypeScript/JavaScript references: targets from the TypeScript language service (the project's tsconfig), labelled `compiler`",
+  description:
+    "TypeScript/JavaScript references: targets from the TypeScript language service (the project's tsconfig), labelled `compiler` (default in the daemon, which waits for its service only with this flag)",
 };
+const NO_PRECISE: OptionSpec = { flags: "--no-precise", description: "the index's targets only, also in the daemon" };
 
-async function preciseOf(o: Opts): Promise<((root: string) => PreciseResolver) | undefined> {
-  if (!o.precise) return undefined;
-  const { preciseFor } = await import("../graph/precise/typescript.js");
-  return preciseFor;
+/**
+ * refs/callers/callees. In-process, precise is off unless --precise. Inside the daemon (which
+ * sets its precise service) it is on unless --no-precise, and asked of the daemon's worker
+ * thread; without --precise it waits for a service still building only a moment.
+ */
+async function refsAnswer(command: string, o: Opts, req: RefsRequest): Promise<CliResult> {
+  const off = o.noPrecise === true || o.precise === false;
+  const on = o.precise === true && !off;
+  if (!off) {
+    const { sharedPrecise } = await import("../graph/precise/host.js");
+    const service = sharedPrecise();
+    if (service) {
+      const { refsWithService } = await import("../tools/magellan/precise-refs.js");
+      return answerResult(command, await refsWithService(req, service, on));
+    }
+  }
+  const { refs } = await import("../tools/magellan/queries.js");
+  if (on) {
+    const { preciseFor } = await import("../graph/precise/typescript.js");
+    return answerResult(command, refs({ ...req, precise: preciseFor }));
+  }
+  return answerResult(command, refs(req));
 }
 
 /** A symbol by name, qualified name or symbol_id (a name shared by several symbols is an error listing them). */
@@ -315,25 +335,20 @@ export const QUICK_COMMANDS: CommandSpec[] = [
       { flags: "--limit <n>", description: "at most n references (default 1000)", parse: intOption(TOOL, "--limit", 1) },
       { flags: "--gap-samples <n>", description: "how many references that could not be tied to a symbol to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
       PRECISE,
+      NO_PRECISE,
     ],
-    run: async (o) => {
-      const { refs } = await import("../tools/magellan/queries.js");
-      return answerResult(
-        "refs",
-        refs({
-          ...loc(o),
-          ...richOf(o),
-          name: o.name as string | undefined,
-          symbolId: o.symbolId as string | undefined,
-          direction: o.direction as "in" | "out" | undefined,
-          path: o.path as string | undefined,
-          kind: o.kind as string | undefined,
-          limit: o.limit as number | undefined,
-          gapSamples: o.gapSamples as number | undefined,
-          precise: await preciseOf(o),
-        }),
-      );
-    },
+    run: (o) =>
+      refsAnswer("refs", o, {
+        ...loc(o),
+        ...richOf(o),
+        name: o.name as string | undefined,
+        symbolId: o.symbolId as string | undefined,
+        direction: o.direction as "in" | "out" | undefined,
+        path: o.path as string | undefined,
+        kind: o.kind as string | undefined,
+        limit: o.limit as number | undefined,
+        gapSamples: o.gapSamples as number | undefined,
+      }),
   },
   ...(["callers", "callees"] as const).map(
     (name): CommandSpec => ({
@@ -348,26 +363,21 @@ export const QUICK_COMMANDS: CommandSpec[] = [
         { flags: "--limit <n>", description: "at most n calls (default 1000)", parse: intOption(TOOL, "--limit", 1) },
         { flags: "--gap-samples <n>", description: "how many unresolved calls to show (default 5)", parse: intOption(TOOL, "--gap-samples") },
         PRECISE,
+        NO_PRECISE,
       ],
-      run: async (o) => {
-        const { refs } = await import("../tools/magellan/queries.js");
-        return answerResult(
-          name,
-          refs({
-            ...loc(o),
-            ...richOf(o),
-            name: o.name as string | undefined,
-            symbolId: o.symbolId as string | undefined,
-            direction: name === "callers" ? "in" : "out",
-            path: o.path as string | undefined,
-            kind: o.kind as string | undefined,
-            limit: o.limit as number | undefined,
-            referenceKinds: ["call"],
-            gapSamples: o.gapSamples as number | undefined,
-            precise: await preciseOf(o),
-          }),
-        );
-      },
+      run: (o) =>
+        refsAnswer(name, o, {
+          ...loc(o),
+          ...richOf(o),
+          name: o.name as string | undefined,
+          symbolId: o.symbolId as string | undefined,
+          direction: name === "callers" ? "in" : "out",
+          path: o.path as string | undefined,
+          kind: o.kind as string | undefined,
+          limit: o.limit as number | undefined,
+          referenceKinds: ["call"],
+          gapSamples: o.gapSamples as number | undefined,
+        }),
     }),
   ),
   ...GRAPH_COMMANDS,

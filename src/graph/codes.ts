@@ -21,6 +21,10 @@ export const MAGELLAN_CODES = {
   no_matches: errorCode("magellan", "E110"),
   watch_failed: errorCode("magellan", "E111"),
   unresolved_references: errorCode("magellan", "E112"),
+  /** A daemon's or MCP server's TypeScript language service is still building: the answer is the index's. */
+  precise_warming: errorCode("magellan", "E113"),
+  /** The TypeScript language service died or did not answer in time: the answer is the index's. */
+  precise_unavailable: errorCode("magellan", "E114"),
 } as const;
 
 /** Files larger than this are skipped unless `index --max-file-size` raises it. */

@@ -30,6 +30,7 @@ export function registerMcpCommands(program: Command): void {
     .description("serve every tool over MCP: stdio by default (what MCP clients spawn), or Streamable HTTP on 127.0.0.1 with --http")
     .option("--http <port>", "serve Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only; a bearer token is printed on stderr)", portOption)
     .option("--root <dir>", "workspace root the tools may read and write (repeatable; default: the client's MCP roots)", collect, [])
+    .option("--no-precise", "magellan_refs/callers/callees: the index's targets only (default: TypeScript/JavaScript targets from the TypeScript language service, in a worker thread)")
     .addHelpText(
       "after",
       `
@@ -37,9 +38,9 @@ Tools: magellan_find, magellan_refs, magellan_callers, magellan_callees, magella
 magellan_status, magellan_index, llmsearch, llmastsearch, llmtransform, llmfilewrite, mdsel_index, mdsel_select.
 Register with a client: {"mcpServers": {"llmtools": {"command": "npx", "args": ["-y", "llmtools", "mcp", "--root", "/path/to/project"]}}}`,
     )
-    .action(async (opts: { http?: number; root: string[] }) => {
+    .action(async (opts: { http?: number; root: string[]; precise: boolean }) => {
       const { runMcp } = await import("./main.js");
-      await runMcp({ http: opts.http, roots: opts.root });
+      await runMcp({ http: opts.http, roots: opts.root, precise: opts.precise });
       process.exit(EXIT.ok);
     });
 }

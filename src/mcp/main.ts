@@ -7,6 +7,8 @@ import { McpState, checkRoot, createMcpServer } from "./server.js";
 export interface RunOptions {
   http?: number;
   roots: string[];
+  /** false (--no-precise): refs/callers/callees answer from the index only. */
+  precise?: boolean;
 }
 
 export async function runMcp(opts: RunOptions): Promise<void> {
@@ -16,7 +18,7 @@ export async function runMcp(opts: RunOptions): Promise<void> {
   };
   // eslint-disable-next-line no-console -- redirecting console output is the point here
   console.log = console.info = console.debug = toStderr;
-  const state = new McpState(opts.roots.map(checkRoot));
+  const state = new McpState(opts.roots.map(checkRoot), opts.precise !== false);
   // A server answers many searches: keep listings and contents between them (stat-checked).
   enableWarmCache();
   const stop = new Promise<void>((resolve) => {

@@ -26,6 +26,7 @@ import { EXIT, ToolError } from "../contract/errors.js";
 import { CommonInput, PagingInput } from "../contract/tools/requests.js";
 import { packageVersion } from "../contract/version.js";
 import { ValidationSession } from "../validate/index.js";
+import { PreciseService, preciseOptionsFromEnv } from "../graph/precise/service.js";
 import { MCP_CODES, MCP_TOOL } from "./codes.js";
 import { DEFAULT_MAX_TOKENS, decodeCursor, encodeCursor, fetchLimit, fitItems, questionHash, tokensOf } from "./paging.js";
 import { renderText } from "./render.js";
@@ -42,7 +43,14 @@ export interface McpOptions {
 
 export class McpState {
   private readonly sessions = new Map<string, ValidationSession>();
-  constructor(readonly fixedRoots: string[]) {}
+  /** TypeScript language services for magellan_refs/callers/callees (precise unless --no-precise), in worker threads. */
+  readonly precise: PreciseService | undefined;
+  constructor(
+    readonly fixedRoots: string[],
+    precise = true,
+  ) {
+    this.precise = precise ? new PreciseService(preciseOptionsFromEnv()) : undefined;
+  }
 
   session(root: string): ValidationSession {
     let s = this.sessions.get(root);
@@ -56,6 +64,7 @@ export class McpState {
   dispose(): void {
     for (const s of this.sessions.values()) s.dispose();
     this.sessions.clear();
+    void this.precise?.close();
   }
 }
 
@@ -245,7 +254,7 @@ export class CallHandler {
       const hash = questionHash(name, root, own);
       const offset = spec.list ? decodeCursor(cursor, hash) : 0;
       const limit = spec.list ? fetchLimit(offset, budget, spec.list.minItemTokens) : 0;
-      const out = await spec.run(own, { root, limit, session: () => this.state.session(root) });
+      const out = await spec.run(own, { root, limit, session: () => this.state.session(root), precise: this.state.precise });
       const paged = page(spec, out.envelope, offset, budget, hash);
       const structured: Record<string, unknown> = { ...out.envelope };
       // Which slice of the tool's list this answer holds: the tool's own counts (match_count,

@@ -56,6 +56,9 @@ import { runLog, runMutation, runUndo, type SpliceOutcome } from "../tools/splic
 import { DIAG_LIMIT } from "../tools/codeintel/impact.js";
 import { outcomeDiagnostics } from "../cli/magellan-codeintel.js";
 import type { ValidationSession } from "../validate/index.js";
+import type { PreciseService } from "../graph/precise/service.js";
+import { refsWithService } from "../tools/magellan/precise-refs.js";
+import type { RefsRequest } from "../tools/magellan/queries.js";
 
 export interface CallContext {
   /** Real absolute root of this call. */
@@ -64,6 +67,8 @@ export interface CallContext {
   limit: number;
   /** The root's warm checkers (TypeScript service, pyright, ...), kept between calls. */
   session(): ValidationSession;
+  /** The server's TypeScript language services for precise refs/callers/callees (absent: --no-precise). */
+  precise?: PreciseService;
 }
 
 export interface ToolAnswer {
@@ -114,8 +119,18 @@ async function calls(direction: "in" | "out", args: z.infer<typeof MagellanCalls
   return answer(
     "magellan",
     "refs",
-    refs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }),
+    await preciseRefs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }, ctx),
   );
+}
+
+/**
+ * refs with precise TypeScript/JavaScript targets from the server's worker threads, as the
+ * daemon answers by default (a service still building: the index's answer and MAGELLAN_E113, see
+ * precise-refs.ts); `llmtools mcp --no-precise`: the index's. The tools' inputs have no flag for
+ * it: tools/list stays within its size budget.
+ */
+async function preciseRefs(req: RefsRequest, ctx: CallContext): Promise<ReturnType<typeof refs>> {
+  return ctx.precise ? refsWithService(req, ctx.precise, false) : refs(req);
 }
 
 /** splice's OperationResult, as src/cli/splice.ts prints it. */
@@ -170,7 +185,7 @@ export const TOOLS: McpToolSpec[] = [
       answer(
         "magellan",
         "refs",
-        refs({ ...loc(ctx), name: a.name, symbolId: a.symbol_id, path: a.path, kind: a.kind, direction: a.direction, limit: ctx.limit }),
+        await preciseRefs({ ...loc(ctx), name: a.name, symbolId: a.symbol_id, path: a.path, kind: a.kind, direction: a.direction, limit: ctx.limit }, ctx),
       ),
   }),
   tool({

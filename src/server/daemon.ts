@@ -33,6 +33,8 @@ import {
 import { runRequest } from "./runner.js";
 import { shareValidationSessions } from "./warm.js";
 import { enableWarmCache } from "../text/warm-cache.js";
+import { setSharedPrecise } from "../graph/precise/host.js";
+import { PreciseService, preciseOptionsFromEnv } from "../graph/precise/service.js";
 
 export interface DaemonOptions {
   root: string;
@@ -51,7 +53,7 @@ const WRITER_TURN_MS = 10_000;
 /** Tools whose runs write files: the index takes their changes in before they answer. */
 const WRITERS = new Set(["llmtransform", "llmfilewrite", "splice"]);
 /** magellan commands that answer from the index: it is brought up to date first. */
-const INDEX_READERS = new Set(["status", "query", "find", "refs", "files", "validate", "collisions", "export"]);
+const INDEX_READERS = new Set(["status", "query", "find", "refs", "callers", "callees", "files", "validate", "collisions", "export"]);
 
 export class Daemon {
   private server: Server | undefined;
@@ -67,9 +69,14 @@ export class Daemon {
   private stopCheckers: () => void = () => undefined;
   private stopRenameServers: () => Promise<void> = async () => undefined;
   private writers: Promise<unknown> = Promise.resolve();
+  /** TypeScript language services for refs/callers/callees, in worker threads (precise by default here). */
+  private readonly precise = new PreciseService({ ...preciseOptionsFromEnv(), log: (m) => this.log(m) });
 
   constructor(private readonly opts: DaemonOptions) {
     this.keeper = new IndexKeeper(opts.root, opts.debounceMs ?? 20, (m) => this.log(m));
+    // Besides the stat of every file before each batch, a change the watcher saw gives that
+    // file a new version (so an edit that kept its mtime and size is seen too).
+    this.keeper.onFileEvent = (abs) => this.precise.changed(opts.root, [abs]);
     const first = socketCandidates(opts.root, true)[0];
     this.logPath = first === undefined ? undefined : `${first}.log`;
   }
@@ -89,6 +96,9 @@ export class Daemon {
     this.stopCheckers = shareValidationSessions();
     // Searches through the daemon reuse listings and contents (each checked by a fresh stat).
     enableWarmCache();
+    setSharedPrecise(this.precise);
+    // Frees the language services' memory; they are built again on the next precise question.
+    process.on("SIGUSR2", () => void this.precise.kill().then((n) => this.log(`SIGUSR2: ended ${n} precise worker(s)`)));
     // splice's rename language servers (pyright, gopls, clangd) stay up between renames here,
     // as the checkers do; a CLI process closes them after each rename so that it can exit.
     const lsp = await import("../tools/splice/rename/lsp.js");
@@ -199,6 +209,7 @@ export class Daemon {
         stale_files: this.keeper.staleCount(),
         ...this.keeper.stats,
       },
+      precise: this.precise.status(),
     };
   }
 
@@ -349,6 +360,7 @@ export class Daemon {
     while (this.active > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await this.keeper.close().catch(() => undefined);
     this.stopCheckers();
+    await this.precise.close().catch(() => undefined);
     await this.stopRenameServers().catch(() => undefined);
     process.exit(0);
   }

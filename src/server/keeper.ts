@@ -39,6 +39,8 @@ export class IndexKeeper {
   /** Paths the index holds, known after a whole-tree run: changes to only these skip the walk. */
   private indexed: Set<string> | undefined;
   readonly stats: KeeperStats = { indexed_cycles: 0, last_cycle_ms: 0, watching: false };
+  /** Told of each event on a source file (absolute path), as it arrives. */
+  onFileEvent: ((abs: string) => void) | undefined;
 
   constructor(
     readonly root: string,
@@ -78,6 +80,7 @@ export class IndexKeeper {
     if (this.closed || !abs.startsWith(this.root + sep)) return;
     const rel = abs.slice(this.root.length + 1).split(sep).join("/");
     if (languageForPath(rel) === undefined) return;
+    this.onFileEvent?.(abs);
     this.pending.add(rel);
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {

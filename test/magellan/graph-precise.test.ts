@@ -12,7 +12,7 @@ interface Refs {
   references: { referenced_symbol: string; resolution: string; target_display_fqn?: string; span: { file_path: string; start_line: number } }[];
   coverage: { resolved: number; ambiguous: number; unresolved: number; ratio: number };
   unresolved: { count: number };
-  precise?: { asked: number; compiler: number; rejected: number; external: number; no_answer: number };
+  precise?: { status: string; asked: number; compiler: number; rejected: number; external: number; no_answer: number };
 }
 
 let root: string;
@@ -40,7 +40,7 @@ describe("--precise", () => {
     assert.equal(only?.span.start_line, 5);
     assert.equal(spanText(root, only?.span as never), "get");
     assert.deepEqual(d.coverage, { resolved: 1, ambiguous: 0, unresolved: 0, ratio: 1 });
-    assert.deepEqual(d.precise, { asked: 2, compiler: 1, rejected: 1, external: 0, no_answer: 0 });
+    assert.deepEqual(d.precise, { status: "answered", asked: 2, compiler: 1, rejected: 1, external: 0, no_answer: 0 });
   });
 
   it("callees: c.get goes to Cache.get, labelled compiler; other.format through a namespace import", async () => {

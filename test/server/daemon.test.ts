@@ -73,7 +73,8 @@ function normal(stdout: string): string {
 const LINES: { tool: string; args: string[]; cwd?: string; input?: string; raw?: boolean }[] = [
   { tool: "magellan", args: ["find", "--name", "area"] },
   { tool: "magellan", args: ["find", "--name", "Circle", "--with-context", "1", "--with-checksums"] },
-  { tool: "magellan", args: ["refs", "--name", "totalArea", "--with-callers"] },
+  // Precise by default in the daemon only (docs/daemon.md): --no-precise asks both for the index's answer.
+  { tool: "magellan", args: ["refs", "--name", "totalArea", "--with-callers", "--no-precise"] },
   { tool: "magellan", args: ["query", "--file", "format.ts"], cwd: "src/util" },
   { tool: "magellan", args: ["find", "--name", "are", "--match", "prefix", "--limit", "1"] },
   { tool: "magellan", args: ["status"] },
@@ -256,8 +257,8 @@ describe("the daemon", { concurrency: 4 }, () => {
 
   it("--daemon starts a daemon when none runs; a hung daemon is killed and replaced, never waited on", async () => {
     const root = await workspace();
-    const cold = await runTool("magellan", ["refs", "--name", "formatArea", "--no-daemon"], { cwd: root });
-    const r = await runTool("magellan", ["refs", "--name", "formatArea", "--daemon"], { cwd: root, env: ENV });
+    const cold = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise", "--no-daemon"], { cwd: root });
+    const r = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise", "--daemon"], { cwd: root, env: ENV });
     assert.equal(normal(r.stdout), normal(cold.stdout));
     const d = await daemon(root, "status");
     assert.equal(d.state, "running");
@@ -274,7 +275,7 @@ describe("the daemon", { concurrency: 4 }, () => {
     });
     process.kill(d.pid as number, "SIGSTOP");
     const t0 = Date.now();
-    const hung = await runTool("magellan", ["refs", "--name", "formatArea"], { cwd: root, env: { LLMTOOLS_DAEMON_CONNECT_TIMEOUT_MS: "500" } });
+    const hung = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise"], { cwd: root, env: { LLMTOOLS_DAEMON_CONNECT_TIMEOUT_MS: "500" } });
     assert.ok(Date.now() - t0 < 10_000);
     assert.equal(normal(hung.stdout), normal(cold.stdout));
     assert.match(hung.stderr, /hung\); running in-process/);

@@ -20,6 +20,40 @@ export const DaemonIndexSchema = z
   })
   .strict();
 
+/** The TypeScript language services of precise refs/callers/callees, one worker thread per root. */
+export const DaemonPreciseSchema = z
+  .object({
+    workers: z.array(
+      z
+        .object({
+          root: z.string(),
+          /** warming: building its program (no batch answered yet); ready: warm. */
+          state: z.enum(["warming", "ready"]),
+          thread_id: uint,
+          started_at: z.string(),
+          /** The first batch's time, the program build included. */
+          build_ms: uint.optional(),
+          batches: uint,
+          queued: uint,
+          /** The worker's V8 heap after its last batch. */
+          heap_used_bytes: uint.optional(),
+        })
+        .strict(),
+    ),
+    workers_started: uint,
+    /** Workers that died (crash, out of memory, SIGUSR2) and were replaced on the next question. */
+    worker_deaths: uint,
+    /** Workers replaced because a tsconfig/jsconfig they were built from changed. */
+    config_restarts: uint,
+    /** Workers ended because their heap passed LLMTOOLS_PRECISE_MAX_HEAP_MB after a batch. */
+    memory_restarts: uint,
+    /** Workers ended after LLMTOOLS_PRECISE_IDLE_S without a question. */
+    idle_releases: uint,
+    /** Answers given from the index because the service was warming or unavailable. */
+    fallbacks: uint,
+  })
+  .strict();
+
 export const DaemonDataSchema = z
   .object({
     state: z.enum(["running", "stopped", "not_running"]),
@@ -37,6 +71,7 @@ export const DaemonDataSchema = z
     rss_bytes: uint.optional(),
     heap_used_bytes: uint.optional(),
     index: DaemonIndexSchema.optional(),
+    precise: DaemonPreciseSchema.optional(),
   })
   .strict();
 

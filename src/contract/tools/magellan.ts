@@ -143,8 +143,12 @@ export const RefsResponseSchema = z
       .strict(),
     /** resolved / (resolved + ambiguous + unresolved): how much of the question the answer covers. */
     coverage: z.object({ resolved: uint, ambiguous: uint, unresolved: uint, ratio: z.number().min(0).max(1) }).strict(),
-    /** --precise: references asked of the TypeScript language service, and what it said. */
-    precise: z.object({ asked: uint, compiler: uint, rejected: uint, external: uint, no_answer: uint }).strict().optional(),
+    /**
+     * --precise (default in the daemon and the MCP server): whether the TypeScript language service
+     * answered (`answered`), or was wanted but still building (`warming`) or dead (`unavailable`), the
+     * answer then being the index's; the references asked of it, and what it said.
+     */
+    precise: z.object({ status: z.enum(["answered", "warming", "unavailable"]), asked: uint, compiler: uint, rejected: uint, external: uint, no_answer: uint }).strict().optional(),
   })
   .strict();
 

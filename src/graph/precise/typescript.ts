@@ -55,6 +55,10 @@ class Offsets {
 export class PreciseTs {
   private readonly projects = new Map<string, Project>();
   private readonly texts = new Map<string, Offsets>();
+  /** Bumped per file on each change notice: a version that changes even when mtime and size do not. */
+  private readonly generations = new Map<string, number>();
+  /** Config files read to build the services (tsconfig.json, jsconfig.json and what they extend). */
+  private readonly configs = new Set<string>();
   /** questions asked, and how many had a definition */
   asked = 0;
   answered = 0;
@@ -65,6 +69,20 @@ export class PreciseTs {
   refresh(): void {
     this.texts.clear();
     for (const p of this.projects.values()) p.versions.clear();
+  }
+
+  /** These files (absolute) changed: their next version differs whatever their stat says. */
+  changed(paths: readonly string[]): void {
+    for (const f of paths) {
+      this.generations.set(f, (this.generations.get(f) ?? 0) + 1);
+      this.texts.delete(f);
+      for (const p of this.projects.values()) p.versions.delete(f);
+    }
+  }
+
+  /** The config files the services were built from: a change to one calls for new services. */
+  configFiles(): string[] {
+    return [...this.configs];
   }
 
   private offsets(abs: string): Offsets | undefined {
@@ -102,7 +120,12 @@ export class PreciseTs {
       let options: TS.CompilerOptions = { allowJs: true, checkJs: false, target: ts.ScriptTarget.ESNext, module: ts.ModuleKind.ESNext, moduleResolution: ts.ModuleResolutionKind.Bundler, jsx: ts.JsxEmit.Preserve, noEmit: true };
       let files: string[] = [];
       if (config) {
-        const parsed = ts.getParsedCommandLineOfConfigFile(config, { noEmit: true }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+        this.configs.add(config);
+        const readFile = (f: string): string | undefined => {
+          if (/\.json$/.test(f)) this.configs.add(resolve(f));
+          return ts.sys.readFile(f);
+        };
+        const parsed = ts.getParsedCommandLineOfConfigFile(config, { noEmit: true }, { ...ts.sys, readFile, onUnRecoverableConfigFileDiagnostic: () => undefined });
         if (parsed) {
           options = { ...parsed.options, allowJs: parsed.options.allowJs ?? /jsconfig\.json$/.test(config) };
           files = parsed.fileNames.map((f) => resolve(f));
@@ -114,10 +137,12 @@ export class PreciseTs {
         getScriptVersion: (f) => {
           let v = proj.versions.get(f);
           if (v === undefined) {
+            const gen = this.generations.get(f) ?? 0;
             try {
-              v = String(statSync(f).mtimeMs);
+              const st = statSync(f);
+              v = `${gen}:${st.mtimeMs}:${st.size}`;
             } catch {
-              v = "0";
+              v = `${gen}:gone`;
             }
             proj.versions.set(f, v);
           }

@@ -319,7 +319,21 @@ function symbolAt(db: DB, path: string, byte: number, name: string): string | un
 interface PreciseOutcome {
   rows: RefRecord[];
   gaps?: RefRecord[];
-  report: { asked: number; compiler: number; rejected: number; external: number; no_answer: number };
+  report: PreciseReport;
+}
+
+/**
+ * data.precise: which mode ran. `answered`: the TypeScript language service was asked (the
+ * counts say what it said); `warming` / `unavailable`: it was wanted but could not answer, and the
+ * answer is the index's (a daemon or MCP server whose service was building or had died).
+ */
+export interface PreciseReport {
+  status: "answered" | "warming" | "unavailable";
+  asked: number;
+  compiler: number;
+  rejected: number;
+  external: number;
+  no_answer: number;
 }
 
 /**
@@ -331,7 +345,7 @@ interface PreciseOutcome {
 function applyPrecise(db: DB, root: string, req: RefsRequest, direction: "in" | "out", defs: SymbolRecord[], rows: RefRecord[]): PreciseOutcome {
   const p = (req.precise as (root: string) => PreciseResolver)(root);
   p.refresh();
-  const report = { asked: 0, compiler: 0, rejected: 0, external: 0, no_answer: 0 };
+  const report: PreciseReport = { status: "answered", asked: 0, compiler: 0, rejected: 0, external: 0, no_answer: 0 };
   const target = (r: RefRecord): { sid?: string; external?: boolean } | undefined => {
     report.asked++;
     const d = p.definition(r.path, r.byte_start);
