@@ -1,9 +1,15 @@
 /**
  * What a long-lived process (the daemon, the MCP server) keeps between searches: directory
  * listings, ignore-rule files and file contents, each remembered with the stat it was read
- * under. Nothing is trusted without a fresh stat (a directory's mtime changes when an entry is
- * added, removed or renamed; a file's mtime/ctime/size/inode when it is written or replaced),
- * so an answer never comes from stale bytes, whatever a watcher has or has not reported yet.
+ * under. By default nothing is trusted without a fresh stat (a directory's mtime changes when an
+ * entry is added, removed or renamed; a file's mtime/ctime/size/inode when it is written or
+ * replaced), so an answer never comes from stale bytes.
+ *
+ * With a watcher (`watch: true`, see ./warm-watch.ts) the stats are skipped where the watcher
+ * stands in for them: an entry checked by a stat (or read) while its directory was watched is
+ * trusted as is until an event for it (or its directory, or the epoch) says otherwise, and only
+ * inside `trusted()`, which a search enters after `settle()`: a barrier guaranteeing that every
+ * change saved before the search has been delivered. Anything else is stat-checked as before.
  *
  * Timestamps are coarse (the kernel stamps with a clock that ticks every few ms), so a write
  * landing in the same tick as our read could leave the stat unchanged: as git does with its
@@ -14,6 +20,7 @@
  * default 256); files over a per-file cap are not kept (the cold path reads them).
  */
 import { type Dirent, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
+import { WarmWatch, type WatchSink, type WatchStats } from "./warm-watch.js";
 
 /** The stat fields that change when a file or directory is written, replaced or renamed over. */
 interface Stamp {
@@ -48,6 +55,22 @@ export interface CachedFile {
 interface FileEntry extends CachedFile {
   stamp: Stamp;
   racy: boolean;
+  /** The watcher's epoch when last checked under a watch; -1: not trusted without a stat. */
+  trust: number;
+}
+
+interface DirEntry {
+  stamp: Stamp;
+  racy: boolean;
+  entries: Dirent[];
+  trust: number;
+}
+
+interface RulesEntry {
+  stamp: Stamp | undefined;
+  racy: boolean;
+  text: string | undefined;
+  trust: number;
 }
 
 /** The first block ripgrep (and llmsearch's cold path) looks at to call a file binary. */
@@ -63,6 +86,10 @@ export interface WarmCacheOptions {
    * exercise the stat checks alone; no process should.
    */
   racyMs?: number;
+  /** Let a directory watcher stand in for the stats (Linux, local filesystems; else stats). */
+  watch?: boolean;
+  /** How long a barrier waits for the watcher before the search stats instead (default 100 ms). */
+  barrierTimeoutMs?: number;
 }
 
 export interface WarmCacheStats {
@@ -73,11 +100,14 @@ export interface WarmCacheStats {
   hits: number;
   misses: number;
   evictions: number;
+  /** Listings, rule files and contents used without a stat, on the watcher's word. */
+  trusted_hits: number;
+  watch?: WatchStats;
 }
 
-export class WarmCache {
-  private readonly dirs = new Map<string, { stamp: Stamp; racy: boolean; entries: Dirent[] }>();
-  private readonly rules = new Map<string, { stamp: Stamp | undefined; racy: boolean; text: string | undefined }>();
+export class WarmCache implements WatchSink {
+  private readonly dirs = new Map<string, DirEntry>();
+  private readonly rules = new Map<string, RulesEntry>();
   /** Map order is recency order: a hit moves the entry to the end, eviction takes from the front. */
   private readonly files = new Map<string, FileEntry>();
   private bytes = 0;
@@ -86,6 +116,10 @@ export class WarmCache {
   private hits = 0;
   private misses = 0;
   private evictions = 0;
+  private trustedHits = 0;
+  private readonly watcher: WarmWatch | undefined;
+  /** Set by trusted(): the epoch entries must carry to be used without a stat. */
+  private trustEpoch = -1;
   /** Compiled ignore rules by directory and text: their own per-path memo then stays warm too. */
   readonly compiled = new Map<string, unknown>();
   /** The walk's per-directory verdicts (src/text/walk.ts), tied to the listing they were made from. */
@@ -95,6 +129,66 @@ export class WarmCache {
     this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
     this.maxFileBytes = opts.maxFileBytes ?? 8 * 1024 * 1024;
     this.racyMs = opts.racyMs ?? RACY_MS;
+    this.watcher = opts.watch ? new WarmWatch(this, opts.barrierTimeoutMs) : undefined;
+  }
+
+  /**
+   * Watches `root` (a real path) from now on, and waits until every change saved before this
+   * call has reached the cache. true: the search may run inside trusted(); false: stat as usual.
+   */
+  async settle(root: string): Promise<boolean> {
+    const w = this.watcher;
+    if (!w) return false;
+    w.addRoot(root);
+    return w.barrier();
+  }
+
+  /** Runs `fn` (synchronous: no other request's changes can interleave) trusting watched entries when `settled`. */
+  trusted<T>(settled: boolean, fn: () => T): T {
+    if (!settled || !this.watcher) return fn();
+    const was = this.trustEpoch;
+    this.trustEpoch = this.watcher.epoch;
+    try {
+      return fn();
+    } finally {
+      this.trustEpoch = was;
+    }
+  }
+
+  /** The trust an entry of directory `dir` checked right now gets; asks for a watch when there is none. */
+  private trustIn(dir: string): number {
+    const w = this.watcher;
+    if (!w) return -1;
+    if (w.isActive(dir)) return w.epoch;
+    w.want(dir);
+    return -1;
+  }
+
+  changed(dir: string, name: string | undefined, rename: boolean): void {
+    if (name === undefined) {
+      this.lost(dir);
+      return;
+    }
+    const p = `${dir}/${name}`;
+    if (rename) {
+      const d = this.dirs.get(dir);
+      if (d) d.trust = -1;
+    }
+    const f = this.files.get(p);
+    if (f) f.trust = -1;
+    const r = this.rules.get(p);
+    if (r) r.trust = -1;
+    // A child directory's attributes (permissions decide whether it can be listed), or the
+    // watched directory itself (an event about it carries its own name).
+    if (this.dirs.has(p)) this.lost(p);
+    if (dir.endsWith(`/${name}`)) this.lost(dir);
+  }
+
+  lost(dir: string): void {
+    const under = `${dir}/`;
+    for (const m of [this.dirs, this.files, this.rules] as Map<string, { trust: number }>[]) {
+      for (const [k, e] of m) if (k === dir || k.startsWith(under)) e.trust = -1;
+    }
   }
 
   private readonly racyMs: number;
@@ -105,26 +199,42 @@ export class WarmCache {
 
   /** readdirSync(dir, { withFileTypes: true }), reused while the directory's stat is unchanged. Throws as readdirSync. */
   readdir(dir: string): Dirent[] {
-    const st = statSync(dir);
     const hit = this.dirs.get(dir);
-    if (hit && !hit.racy && same(hit.stamp, st)) return hit.entries;
+    if (hit && hit.trust === this.trustEpoch && hit.trust >= 0) {
+      this.trustedHits++;
+      return hit.entries;
+    }
+    const st = statSync(dir);
+    if (hit && !hit.racy && same(hit.stamp, st)) {
+      hit.trust = this.trustIn(dir);
+      return hit.entries;
+    }
+    const trust = this.trustIn(dir);
     const entries = readdirSync(dir, { withFileTypes: true });
     const stamp = stampOf(st);
-    this.dirs.set(dir, { stamp, racy: this.racy(stamp), entries });
+    this.dirs.set(dir, { stamp, racy: this.racy(stamp), entries, trust });
     if (this.dirs.size > 200_000) this.dirs.clear();
     return entries;
   }
 
   /** A rules file's text (undefined when it cannot be read), reused while its stat is unchanged. */
   readRules(path: string): string | undefined {
+    const hit = this.rules.get(path);
+    if (hit && hit.trust === this.trustEpoch && hit.trust >= 0) {
+      this.trustedHits++;
+      return hit.text;
+    }
+    const trust = this.trustIn(dirOf(path));
     let st: Stats | undefined;
     try {
       st = statSync(path);
     } catch {
       st = undefined;
     }
-    const hit = this.rules.get(path);
-    if (hit && !hit.racy && (st === undefined ? hit.stamp === undefined : hit.stamp !== undefined && same(hit.stamp, st))) return hit.text;
+    if (hit && !hit.racy && (st === undefined ? hit.stamp === undefined : hit.stamp !== undefined && same(hit.stamp, st))) {
+      hit.trust = trust;
+      return hit.text;
+    }
     let text: string | undefined;
     try {
       text = st ? readFileSync(path, "utf8") : undefined;
@@ -132,7 +242,7 @@ export class WarmCache {
       text = undefined;
     }
     const stamp = st ? stampOf(st) : undefined;
-    this.rules.set(path, { stamp, racy: stamp ? this.racy(stamp) : false, text });
+    this.rules.set(path, { stamp, racy: stamp ? this.racy(stamp) : false, text, trust });
     if (this.rules.size > 200_000) this.rules.clear();
     return text;
   }
@@ -143,6 +253,17 @@ export class WarmCache {
    * gone): the caller then takes its cold path, which reports such files as it always did.
    */
   read(abs: string): CachedFile | undefined {
+    const trusted = this.files.get(abs);
+    if (trusted && trusted.trust === this.trustEpoch && trusted.trust >= 0) {
+      this.hits++;
+      this.trustedHits++;
+      this.files.delete(abs);
+      this.files.set(abs, trusted);
+      return trusted;
+    }
+    // Taken before the stat: a change after it is an event that drops the entry again.
+    // A second hard link would be written without an event in this directory.
+    const dirTrust = this.trustIn(dirOf(abs));
     let st: Stats;
     try {
       st = statSync(abs);
@@ -152,6 +273,7 @@ export class WarmCache {
     }
     const hit = this.files.get(abs);
     if (hit && !hit.racy && same(hit.stamp, st)) {
+      hit.trust = st.nlink === 1 ? dirTrust : -1;
       this.hits++;
       this.files.delete(abs);
       this.files.set(abs, hit);
@@ -170,8 +292,11 @@ export class WarmCache {
     if (bytes.length !== st.size) return undefined;
     const stamp = stampOf(st);
     const nul = bytes.subarray(0, HEAD_BLOCK).indexOf(0);
+    const trust = st.nlink === 1 ? dirTrust : -1;
     const entry: FileEntry =
-      nul === -1 ? { bytes, size: bytes.length, stamp, racy: this.racy(stamp) } : { bytes: Buffer.from(bytes.subarray(0, HEAD_BLOCK)), size: bytes.length, earlyNul: nul, stamp, racy: this.racy(stamp) };
+      nul === -1
+        ? { bytes, size: bytes.length, stamp, racy: this.racy(stamp), trust }
+        : { bytes: Buffer.from(bytes.subarray(0, HEAD_BLOCK)), size: bytes.length, earlyNul: nul, stamp, racy: this.racy(stamp), trust };
     this.files.set(abs, entry);
     this.bytes += entry.bytes.length;
     while (this.bytes > this.maxBytes) {
@@ -191,7 +316,15 @@ export class WarmCache {
   }
 
   stats(): WarmCacheStats {
-    return { files: this.files.size, bytes: this.bytes, max_bytes: this.maxBytes, dirs: this.dirs.size, hits: this.hits, misses: this.misses, evictions: this.evictions };
+    const s: WarmCacheStats = { files: this.files.size, bytes: this.bytes, max_bytes: this.maxBytes, dirs: this.dirs.size, hits: this.hits, misses: this.misses, evictions: this.evictions, trusted_hits: this.trustedHits };
+    if (this.watcher) s.watch = this.watcher.stats();
+    return s;
+  }
+
+  /** Clears the cache and stops its watcher. */
+  async close(): Promise<void> {
+    this.clear();
+    await this.watcher?.close();
   }
 
   clear(): void {
@@ -204,6 +337,11 @@ export class WarmCache {
   }
 }
 
+function dirOf(abs: string): string {
+  const i = abs.lastIndexOf("/");
+  return i <= 0 ? "/" : abs.slice(0, i);
+}
+
 let current: WarmCache | undefined;
 
 /**
@@ -213,13 +351,18 @@ let current: WarmCache | undefined;
 export function enableWarmCache(opts: WarmCacheOptions = {}): WarmCache {
   if (!current) {
     const mb = Number(process.env.LLMTOOLS_WARM_CACHE_MB);
-    current = new WarmCache({ maxBytes: Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : undefined, ...opts });
+    current = new WarmCache({
+      maxBytes: Number.isFinite(mb) && mb > 0 ? mb * 1024 * 1024 : undefined,
+      // LLMTOOLS_WARM_WATCH=0: stat every entry on every use, as without a watcher.
+      watch: process.env.LLMTOOLS_WARM_WATCH !== "0",
+      ...opts,
+    });
   }
   return current;
 }
 
 export function disableWarmCache(): void {
-  current?.clear();
+  void current?.close();
   current = undefined;
 }
 
