@@ -57,6 +57,8 @@ interface FileEntry extends CachedFile {
   racy: boolean;
   /** The watcher's epoch when last checked under a watch; -1: not trusted without a stat. */
   trust: number;
+  /** When last used (the cache's use counter): eviction takes the least recent. */
+  used: number;
 }
 
 interface DirEntry {
@@ -108,8 +110,9 @@ export interface WarmCacheStats {
 export class WarmCache implements WatchSink {
   private readonly dirs = new Map<string, DirEntry>();
   private readonly rules = new Map<string, RulesEntry>();
-  /** Map order is recency order: a hit moves the entry to the end, eviction takes from the front. */
   private readonly files = new Map<string, FileEntry>();
+  /** Counts uses; an entry remembers its last (cheaper than moving it to the end of the map). */
+  private tick = 0;
   private bytes = 0;
   private readonly maxBytes: number;
   private readonly maxFileBytes: number;
@@ -124,6 +127,17 @@ export class WarmCache implements WatchSink {
   readonly compiled = new Map<string, unknown>();
   /** The walk's per-directory verdicts (src/text/walk.ts), tied to the listing they were made from. */
   readonly walkMemo = new Map<string, unknown>();
+  /** Whole trusted walks (src/text/walk.ts), valid while walkStillValid(their version). */
+  readonly walks = new Map<string, unknown>();
+  /**
+   * Moves on whenever a listing or rules file may differ from what a walk saw: an event that
+   * creates, deletes or renames an entry, changes a rules file or a directory, or a listing or
+   * rules file found changed by a stat (its event may still be on its way).
+   */
+  private listingVersion = 0;
+  /** Listings and rules files used on a stat rather than on trust: a walk with any is not kept. */
+  untrustedUses = 0;
+  private listingEpoch = -1;
 
   constructor(opts: WarmCacheOptions = {}) {
     this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
@@ -155,6 +169,25 @@ export class WarmCache implements WatchSink {
     }
   }
 
+  /** Whether trusted() is in force (the walk may then reuse whole walks). */
+  isTrusting(): boolean {
+    return this.trustEpoch >= 0;
+  }
+
+  /** The listing version a walk starting now would be valid for. */
+  walkVersion(): number {
+    if (this.listingEpoch !== this.trustEpoch) {
+      this.listingEpoch = this.trustEpoch;
+      this.listingVersion++;
+    }
+    return this.listingVersion;
+  }
+
+  /** Whether a walk made at `version` would find the same listings and rules now. */
+  walkStillValid(version: number): boolean {
+    return this.trustEpoch >= 0 && this.listingEpoch === this.trustEpoch && this.listingVersion === version;
+  }
+
   /** The trust an entry of directory `dir` checked right now gets; asks for a watch when there is none. */
   private trustIn(dir: string): number {
     const w = this.watcher;
@@ -171,13 +204,17 @@ export class WarmCache implements WatchSink {
     }
     const p = `${dir}/${name}`;
     if (rename) {
+      this.listingVersion++;
       const d = this.dirs.get(dir);
       if (d) d.trust = -1;
     }
     const f = this.files.get(p);
     if (f) f.trust = -1;
     const r = this.rules.get(p);
-    if (r) r.trust = -1;
+    if (r) {
+      this.listingVersion++;
+      r.trust = -1;
+    }
     // A child directory's attributes (permissions decide whether it can be listed), or the
     // watched directory itself (an event about it carries its own name).
     if (this.dirs.has(p)) this.lost(p);
@@ -185,6 +222,7 @@ export class WarmCache implements WatchSink {
   }
 
   lost(dir: string): void {
+    this.listingVersion++;
     const under = `${dir}/`;
     for (const m of [this.dirs, this.files, this.rules] as Map<string, { trust: number }>[]) {
       for (const [k, e] of m) if (k === dir || k.startsWith(under)) e.trust = -1;
@@ -204,11 +242,13 @@ export class WarmCache implements WatchSink {
       this.trustedHits++;
       return hit.entries;
     }
+    this.untrustedUses++;
     const st = statSync(dir);
     if (hit && !hit.racy && same(hit.stamp, st)) {
       hit.trust = this.trustIn(dir);
       return hit.entries;
     }
+    this.listingVersion++;
     const trust = this.trustIn(dir);
     const entries = readdirSync(dir, { withFileTypes: true });
     const stamp = stampOf(st);
@@ -224,6 +264,7 @@ export class WarmCache implements WatchSink {
       this.trustedHits++;
       return hit.text;
     }
+    this.untrustedUses++;
     const trust = this.trustIn(dirOf(path));
     let st: Stats | undefined;
     try {
@@ -241,6 +282,7 @@ export class WarmCache implements WatchSink {
     } catch {
       text = undefined;
     }
+    if (text !== hit?.text) this.listingVersion++;
     const stamp = st ? stampOf(st) : undefined;
     this.rules.set(path, { stamp, racy: stamp ? this.racy(stamp) : false, text, trust });
     if (this.rules.size > 200_000) this.rules.clear();
@@ -257,8 +299,7 @@ export class WarmCache implements WatchSink {
     if (trusted && trusted.trust === this.trustEpoch && trusted.trust >= 0) {
       this.hits++;
       this.trustedHits++;
-      this.files.delete(abs);
-      this.files.set(abs, trusted);
+      trusted.used = ++this.tick;
       return trusted;
     }
     // Taken before the stat: a change after it is an event that drops the entry again.
@@ -275,8 +316,7 @@ export class WarmCache implements WatchSink {
     if (hit && !hit.racy && same(hit.stamp, st)) {
       hit.trust = st.nlink === 1 ? dirTrust : -1;
       this.hits++;
-      this.files.delete(abs);
-      this.files.set(abs, hit);
+      hit.used = ++this.tick;
       return hit;
     }
     this.misses++;
@@ -295,17 +335,23 @@ export class WarmCache implements WatchSink {
     const trust = st.nlink === 1 ? dirTrust : -1;
     const entry: FileEntry =
       nul === -1
-        ? { bytes, size: bytes.length, stamp, racy: this.racy(stamp), trust }
-        : { bytes: Buffer.from(bytes.subarray(0, HEAD_BLOCK)), size: bytes.length, earlyNul: nul, stamp, racy: this.racy(stamp), trust };
+        ? { bytes, size: bytes.length, stamp, racy: this.racy(stamp), trust, used: ++this.tick }
+        : { bytes: Buffer.from(bytes.subarray(0, HEAD_BLOCK)), size: bytes.length, earlyNul: nul, stamp, racy: this.racy(stamp), trust, used: ++this.tick };
     this.files.set(abs, entry);
     this.bytes += entry.bytes.length;
-    while (this.bytes > this.maxBytes) {
-      const oldest = this.files.keys().next();
-      if (oldest.done) break;
-      this.drop(oldest.value);
+    if (this.bytes > this.maxBytes) this.evict();
+    return entry;
+  }
+
+  /** Drops the least recently used contents down to 90% of the cap (so that this runs seldom). */
+  private evict(): void {
+    const byAge = [...this.files].sort((a, b) => a[1].used - b[1].used);
+    const target = this.maxBytes * 0.9;
+    for (const [abs] of byAge) {
+      if (this.bytes <= target) break;
+      this.drop(abs);
       this.evictions++;
     }
-    return entry;
   }
 
   private drop(abs: string): void {
@@ -333,6 +379,8 @@ export class WarmCache implements WatchSink {
     this.files.clear();
     this.compiled.clear();
     this.walkMemo.clear();
+    this.walks.clear();
+    this.listingVersion++;
     this.bytes = 0;
   }
 }

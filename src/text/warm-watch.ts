@@ -25,7 +25,7 @@
  * Known limit, as for the kernel's own inotify users: writes through a shared mmap are not
  * reported (the stat path sees them once the mtime moves).
  */
-import { mkdtempSync, readFileSync, rmSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statfsSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -90,6 +90,15 @@ function procNumber(path: string, fallback: number): number {
   }
 }
 
+function isWritableDir(dir: string): boolean {
+  try {
+    accessSync(dir, constants.W_OK);
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 export class WarmWatch {
   private worker: Worker | undefined;
   private readonly sentinelDir: string | undefined;
@@ -120,7 +129,8 @@ export class WarmWatch {
       return;
     }
     try {
-      this.sentinelDir = mkdtempSync(join(tmpdir(), "llmtools-watch-"));
+      // A barrier creates a file there per search: in memory (tmpfs) when the machine has one.
+      this.sentinelDir = mkdtempSync(join(isWritableDir("/dev/shm") ? "/dev/shm" : tmpdir(), "llmtools-watch-"));
       const maxWatches = Math.min(100_000, Math.floor(procNumber("/proc/sys/fs/inotify/max_user_watches", 8192) / 2));
       const worker = new Worker(new URL("./warm-watch-worker.js", import.meta.url), {
         workerData: { sentinelDir: this.sentinelDir, roots: [], maxWatches } satisfies WatchWorkerData,
