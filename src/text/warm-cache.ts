@@ -92,6 +92,8 @@ export interface WarmCacheOptions {
   watch?: boolean;
   /** How long a barrier waits for the watcher before the search stats instead (default 100 ms). */
   barrierTimeoutMs?: number;
+  /** The kernel's event queue length the overflow rule assumes (default: /proc's max_queued_events); tests set it low. */
+  maxQueuedEvents?: number;
 }
 
 export interface WarmCacheStats {
@@ -143,7 +145,7 @@ export class WarmCache implements WatchSink {
     this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
     this.maxFileBytes = opts.maxFileBytes ?? 8 * 1024 * 1024;
     this.racyMs = opts.racyMs ?? RACY_MS;
-    this.watcher = opts.watch ? new WarmWatch(this, opts.barrierTimeoutMs) : undefined;
+    this.watcher = opts.watch ? new WarmWatch(this, { barrierTimeoutMs: opts.barrierTimeoutMs, maxQueuedEvents: opts.maxQueuedEvents }) : undefined;
   }
 
   /**

@@ -119,11 +119,14 @@ export class WarmWatch {
   private readonly waiters = new Map<string, () => void>();
   private readonly counts = { events: 0, barriers: 0, barrier_timeouts: 0, refused: 0 };
 
+  private readonly barrierTimeoutMs: number;
+
   constructor(
     private readonly sink: WatchSink,
-    private readonly barrierTimeoutMs = 100,
+    opts: { barrierTimeoutMs?: number; maxQueuedEvents?: number } = {},
   ) {
-    this.epochLimit = Math.floor(procNumber("/proc/sys/fs/inotify/max_queued_events", 16384) / 2);
+    this.barrierTimeoutMs = opts.barrierTimeoutMs ?? 100;
+    this.epochLimit = Math.max(1, Math.floor((opts.maxQueuedEvents ?? procNumber("/proc/sys/fs/inotify/max_queued_events", 16384)) / 2));
     if (process.platform !== "linux") {
       this.whyNot = `no ordered watcher on ${process.platform}`;
       return;
