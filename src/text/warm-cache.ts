@@ -20,6 +20,7 @@
  * default 256); files over a per-file cap are not kept (the cold path reads them).
  */
 import { type Dirent, readdirSync, readFileSync, statSync, type Stats } from "node:fs";
+import { freezeChecksum } from "./checksum.js";
 import { WarmWatch, type WatchSink, type WatchStats } from "./warm-watch.js";
 
 /** The stat fields that change when a file or directory is written, replaced or renamed over. */
@@ -161,14 +162,26 @@ export class WarmCache implements WatchSink {
 
   /** Runs `fn` (synchronous: no other request's changes can interleave) trusting watched entries when `settled`. */
   trusted<T>(settled: boolean, fn: () => T): T {
-    if (!settled || !this.watcher) return fn();
-    const was = this.trustEpoch;
-    this.trustEpoch = this.watcher.epoch;
+    const was = this.enter(settled);
     try {
       return fn();
     } finally {
-      this.trustEpoch = was;
+      this.leave(was);
     }
+  }
+
+  /**
+   * trusted() for a synchronous stretch that is not one function: trust from here (when
+   * `settled`) until leave() is given what this returned, before the caller's next await.
+   */
+  enter(settled: boolean): number {
+    const was = this.trustEpoch;
+    if (settled && this.watcher) this.trustEpoch = this.watcher.epoch;
+    return was;
+  }
+
+  leave(was: number): void {
+    this.trustEpoch = was;
   }
 
   /** Whether trusted() is in force (the walk may then reuse whole walks). */
@@ -339,6 +352,7 @@ export class WarmCache implements WatchSink {
       nul === -1
         ? { bytes, size: bytes.length, stamp, racy: this.racy(stamp), trust, used: ++this.tick }
         : { bytes: Buffer.from(bytes.subarray(0, HEAD_BLOCK)), size: bytes.length, earlyNul: nul, stamp, racy: this.racy(stamp), trust, used: ++this.tick };
+    freezeChecksum(entry.bytes);
     this.files.set(abs, entry);
     this.bytes += entry.bytes.length;
     if (this.bytes > this.maxBytes) this.evict();
