@@ -18,7 +18,8 @@ const port = parentPort;
 if (!port) throw new Error("warm-watch-worker runs as a worker thread");
 const { sentinelDir, roots: initialRoots, maxWatches } = workerData as WatchWorkerData;
 
-const roots = new Set<string>(initialRoots);
+/** Each root and its device: a directory on another device (a mount inside the root) is not watched. */
+const roots = new Map<string, number | undefined>(initialRoots.map((r) => [r, undefined]));
 const watchers = new Map<string, FSWatcher>();
 let out: WatchOut[] = [];
 let scheduled = false;
@@ -61,6 +62,12 @@ function watchDir(dir: string, gen: number): void {
   try {
     const st = lstatSync(dir);
     if (!st.isDirectory()) throw new Error("not a directory (or a symlink)");
+    if (roots.has(dir)) roots.set(dir, st.dev);
+    else {
+      const root = [...roots.keys()].find((r) => dir.startsWith(`${r}/`));
+      // Changes on another filesystem mounted here need not pass through this kernel (NFS, FUSE).
+      if (root === undefined || roots.get(root) !== st.dev) throw new Error("outside its root's filesystem");
+    }
     const w = start(dir, (event, name) => send({ t: "ev", d: dir, n: typeof name === "string" ? name : undefined, r: event === "rename" }));
     watchers.set(dir, w);
     send({ t: "on", d: dir, g: gen });
@@ -80,7 +87,9 @@ function unwatch(prefix: string): void {
 }
 
 port.on("message", (m: WatchIn) => {
-  if (m.t === "root") roots.add(m.d);
+  if (m.t === "root") {
+    if (!roots.has(m.d)) roots.set(m.d, undefined);
+  }
   else if (m.t === "watch") for (const { d, g } of m.dirs) watchDir(d, g);
   else if (m.t === "unwatch") unwatch(m.d);
 });

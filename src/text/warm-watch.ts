@@ -256,9 +256,14 @@ export class WarmWatch {
     const under = `${dir}/`;
     for (const d of this.active) if (d === dir || d.startsWith(under)) this.active.delete(d);
     for (const d of this.pending.keys()) if (d === dir || d.startsWith(under)) this.pending.delete(d);
-    for (const d of this.refused) if (d === dir || d.startsWith(under)) this.refused.delete(d);
+    this.forgetRefused(dir);
     this.post({ t: "unwatch", d: dir });
     this.sink.lost(dir);
+  }
+
+  private forgetRefused(dir: string): void {
+    const under = `${dir}/`;
+    for (const d of this.refused) if (d === dir || d.startsWith(under)) this.refused.delete(d);
   }
 
   private onBatch(batch: WatchOut[]): void {
@@ -279,6 +284,8 @@ export class WarmWatch {
           const child = `${m.d}/${m.n}`;
           // A watched directory renamed, deleted or replaced: its watches follow the old inode.
           if (m.r && (this.active.has(child) || this.pending.has(child))) this.drop(child);
+          // One that could not be watched (a symlink, say) may be a directory now.
+          if (m.r && this.refused.size > 0) this.forgetRefused(child);
           // The watched directory itself (an event about it carries its own name).
           if (m.r && m.d.endsWith(`/${m.n}`) && this.active.has(m.d)) this.drop(m.d);
           this.sink.changed(m.d, m.n, m.r);
