@@ -103,6 +103,8 @@ export class WarmWatch {
   private worker: Worker | undefined;
   private readonly sentinelDir: string | undefined;
   private readonly roots: string[] = [];
+  /** Each root's inode when its watch was asked for: another inode at that path (an ancestor renamed) is another tree. */
+  private readonly rootIds = new Map<string, string>();
   /** Directories with an acknowledged watch: their entries may be trusted (while the epoch holds). */
   private readonly active = new Set<string>();
   private readonly pending = new Map<string, number>();
@@ -154,9 +156,28 @@ export class WarmWatch {
 
   /** Starts watching `root` (a real path) when its filesystem reports every change here. */
   addRoot(root: string): void {
-    if (!this.healthy || this.roots.includes(root)) return;
+    if (!this.healthy) return;
+    if (this.roots.includes(root)) {
+      // The watches follow inodes: a rename above the root puts another tree at its path.
+      let id: string | undefined;
+      try {
+        const st = statSync(root);
+        id = `${st.dev}:${st.ino}`;
+      } catch {
+        id = undefined;
+      }
+      if (id !== this.rootIds.get(root)) {
+        if (id) this.rootIds.set(root, id);
+        else this.rootIds.delete(root);
+        this.drop(root);
+        this.want(root);
+      }
+      return;
+    }
     try {
       if (!LOCAL_FS.has(statfsSync(root).type)) return;
+      const st = statSync(root);
+      this.rootIds.set(root, `${st.dev}:${st.ino}`);
     } catch {
       return;
     }

@@ -190,3 +190,22 @@ test("when the watcher cannot vouch the cache stats every entry: watcher off, st
   assert.ok((small.stats().watch?.epoch ?? 0) > epoch, "the burst ended the epoch");
   await assertSame(root, small, "after a burst, again");
 });
+
+test("an ancestor of the root renamed and another tree put at the root's path: the old watches are not trusted", async () => {
+  const outer = tempDir("llmsearch-watch-outer-");
+  const parent = join(outer, "ws");
+  mkdirSync(parent);
+  const made = makeTree();
+  const root = join(parent, "proj");
+  renameSync(made, root);
+  const cache = watched();
+  await untilTrusted(root, cache);
+  renameSync(parent, join(outer, "ws-old"));
+  mkdirSync(join(parent, "proj", "src", "entity"), { recursive: true });
+  writeFileSync(join(parent, "proj", "src", "other.ts"), "class UserEntity {} // another tree at the same path\n");
+  writeFileSync(join(parent, "proj", "src", "entity", "post.ts"), "class PostEntity {} // TODO new\n");
+  await assertSame(root, cache, "another tree at the root's path");
+  await untilTrusted(root, cache);
+  writeFileSync(join(parent, "proj", "src", "other.ts"), "class UserEntity {} // edited in the new tree\n");
+  await assertSame(root, cache, "the new tree, watched");
+});
