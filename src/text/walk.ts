@@ -75,6 +75,8 @@ function walk(options: WalkOptions): WalkEntry[] {
   const globs = compileGlobs(options.globs ?? []);
   const out: WalkEntry[] = [];
   const starts = options.start && options.start.length > 0 ? options.start : [root];
+  // A single start whose walk is kept also keeps its sorted list.
+  let kept: WalkMemo | undefined;
   for (const start of starts) {
     let st;
     try {
@@ -106,6 +108,7 @@ function walk(options: WalkOptions): WalkEntry[] {
         out.push(e);
         options.onFile?.(e);
       }
+      if (starts.length === 1) kept = memo;
       continue;
     }
     const version = warm.walkVersion();
@@ -123,9 +126,16 @@ function walk(options: WalkOptions): WalkEntry[] {
     walkDir(start, rel, levels, inGit, own, globs, out);
     if (warm.walkStillValid(version) && warm.untrustedUses === uses) {
       if (warm.walks.size > 1000) warm.walks.clear();
-      warm.walks.set(key, { version, files: out.slice(first), skips } satisfies WalkMemo);
+      const made: WalkMemo = { version, files: out.slice(first), skips };
+      warm.walks.set(key, made);
+      if (starts.length === 1) kept = made;
     }
   }
+  if (kept) return (kept.sorted ??= sortedUnique(out)).slice();
+  return sortedUnique(out);
+}
+
+function sortedUnique(out: WalkEntry[]): WalkEntry[] {
   out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   // A file reachable from two start points is listed once.
   return out.filter((e, i) => i === 0 || out[i - 1]?.rel !== e.rel);
@@ -375,6 +385,8 @@ const FILE = 2;
 interface WalkMemo {
   version: number;
   files: WalkEntry[];
+  /** files in path order, without duplicates (what walkFiles returns), once asked for. */
+  sorted?: WalkEntry[];
   skips: [string, "symlink" | "unreadable"][];
 }
 
