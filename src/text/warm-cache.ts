@@ -317,8 +317,9 @@ export class WarmCache implements WatchSink {
       trusted.used = ++this.tick;
       return trusted;
     }
-    // Taken before the stat: a change after it is an event that drops the entry again.
-    // A second hard link would be written without an event in this directory.
+    // Trusted only when the directory's watch was acknowledged before this stat and read (a
+    // later change is then an event that drops the entry), and never a file with a second hard
+    // link (a write through that one is reported in the other directory).
     const dirTrust = this.trustIn(dirOf(abs));
     let st: Stats;
     try {

@@ -99,6 +99,19 @@ function isWritableDir(dir: string): boolean {
   }
 }
 
+/** Sentinel directories of this process's watchers, removed when it exits. */
+const sentinelDirs = new Set<string>();
+let exitHook = false;
+
+function removeOnExit(dir: string): void {
+  sentinelDirs.add(dir);
+  if (exitHook) return;
+  exitHook = true;
+  process.once("exit", () => {
+    for (const d of sentinelDirs) rmSync(d, { recursive: true, force: true });
+  });
+}
+
 export class WarmWatch {
   private worker: Worker | undefined;
   private readonly sentinelDir: string | undefined;
@@ -119,6 +132,8 @@ export class WarmWatch {
   private whyNot: string | undefined;
   private seq = 0;
   private readonly waiters = new Map<string, () => void>();
+  /** Sentinel files created and not yet removed (their deletion is an event too, ignored). */
+  private readonly sentinels = new Set<string>();
   private readonly counts = { events: 0, barriers: 0, barrier_timeouts: 0, refused: 0 };
 
   private readonly barrierTimeoutMs: number;
@@ -136,6 +151,7 @@ export class WarmWatch {
     try {
       // A barrier creates a file there per search: in memory (tmpfs) when the machine has one.
       this.sentinelDir = mkdtempSync(join(isWritableDir("/dev/shm") ? "/dev/shm" : tmpdir(), "llmtools-watch-"));
+      removeOnExit(this.sentinelDir);
       const maxWatches = Math.min(100_000, Math.floor(procNumber("/proc/sys/fs/inotify/max_user_watches", 8192) / 2));
       const worker = new Worker(new URL("./warm-watch-worker.js", import.meta.url), {
         workerData: { sentinelDir: this.sentinelDir, roots: [], maxWatches } satisfies WatchWorkerData,
@@ -231,6 +247,7 @@ export class WarmWatch {
       });
       try {
         writeFileSync(path, "");
+        this.sentinels.add(name);
       } catch {
         clearTimeout(timer);
         this.waiters.delete(name);
@@ -257,7 +274,10 @@ export class WarmWatch {
     this.active.clear();
     this.pending.clear();
     if (w) await w.terminate();
-    if (this.sentinelDir) rmSync(this.sentinelDir, { recursive: true, force: true });
+    if (this.sentinelDir) {
+      rmSync(this.sentinelDir, { recursive: true, force: true });
+      sentinelDirs.delete(this.sentinelDir);
+    }
   }
 
   private post(m: WatchIn): void {
@@ -319,11 +339,11 @@ export class WarmWatch {
             this.waiters.delete(m.n);
             done();
           }
-          if (this.sentinelDir) {
+          if (this.sentinelDir && this.sentinels.delete(m.n)) {
             try {
               unlinkSync(join(this.sentinelDir, m.n));
             } catch {
-              // Already gone (this mark is its deletion).
+              // Removed by someone else: nothing to clean.
             }
           }
           break;
