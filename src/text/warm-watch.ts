@@ -295,11 +295,39 @@ export class WarmWatch {
   /** Forgets the watches at and below `dir` (the worker closes them) and tells the cache. */
   private drop(dir: string): void {
     const under = `${dir}/`;
-    for (const d of this.active) if (d === dir || d.startsWith(under)) this.active.delete(d);
-    for (const d of this.pending.keys()) if (d === dir || d.startsWith(under)) this.pending.delete(d);
+    let closed = 0;
+    for (const d of this.active) {
+      if (d === dir || d.startsWith(under)) {
+        this.active.delete(d);
+        closed++;
+      }
+    }
+    for (const d of this.pending.keys()) {
+      if (d === dir || d.startsWith(under)) {
+        this.pending.delete(d);
+        closed++;
+      }
+    }
+    // Each closed watch puts an IN_IGNORED in the kernel's queue that libuv never reports.
+    this.count(closed);
     this.forgetRefused(dir);
     this.post({ t: "unwatch", d: dir });
     this.sink.lost(dir);
+  }
+
+  /**
+   * Counts queue entries. The kernel's own IN_IGNORED (after a watched directory is deleted)
+   * each follow a reported IN_DELETE_SELF, so what is counted is at least half of what filled
+   * the queue, and half the queue's length is the limit.
+   */
+  private count(n: number): void {
+    this.eventsThisEpoch += n;
+    if (this.eventsThisEpoch >= this.epochLimit) {
+      // As many events as could have filled the kernel's queue: some may have been lost.
+      this.epoch++;
+      this.refused.clear();
+      this.eventsThisEpoch = 0;
+    }
   }
 
   private forgetRefused(dir: string): void {
@@ -312,12 +340,7 @@ export class WarmWatch {
       switch (m.t) {
         case "ev": {
           this.counts.events++;
-          if (++this.eventsThisEpoch >= this.epochLimit) {
-            // As many events as could have filled the kernel's queue: some may have been lost.
-            this.epoch++;
-            this.refused.clear();
-            this.eventsThisEpoch = 0;
-          }
+          this.count(1);
           if (m.n === undefined) {
             this.drop(m.d);
             break;
@@ -333,7 +356,7 @@ export class WarmWatch {
           break;
         }
         case "mark": {
-          this.eventsThisEpoch++;
+          this.count(1);
           const done = this.waiters.get(m.n);
           if (done) {
             this.waiters.delete(m.n);
