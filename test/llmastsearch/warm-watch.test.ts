@@ -26,7 +26,7 @@ test("warm llmastsearch trusting its watcher answers as cold parses do, right af
   const root = fixtureCopy("langs");
   const old = new Date(Date.now() - 3600_000);
   for (const f of readdirSync(root)) utimesSync(join(root, f), old, old);
-  const warm = new WarmCache({ watch: true, barrierTimeoutMs: 2000 });
+  const warm = new WarmCache({ watch: true, barrierTimeoutMs: 10_000 });
   try {
     const req: SearchRequest = { root, query: { text: "(function_declaration name: (identifier) @name)", origin: "--query" }, threads: 1 };
     for (let i = 0; i < 50 && warm.stats().trusted_hits === 0; i++) {

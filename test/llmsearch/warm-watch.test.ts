@@ -18,7 +18,7 @@ after(async () => {
 });
 
 function watched(opts: ConstructorParameters<typeof WarmCache>[0] = {}): WarmCache {
-  const c = new WarmCache({ watch: true, barrierTimeoutMs: 2000, ...opts });
+  const c = new WarmCache({ watch: true, barrierTimeoutMs: 10_000, ...opts });
   caches.push(c);
   return c;
 }
