@@ -22,8 +22,9 @@
  * `.git/`, directories reached through a symlink, files with more than one hard link (a write
  * through another link is reported in the other directory), directories past the watch cap, and
  * whenever the worker reported an error or a barrier's mark did not come back in time.
- * Known limit, as for the kernel's own inotify users: writes through a shared mmap are not
- * reported (the stat path sees them once the mtime moves).
+ * Known limits, as for every inotify user: writes through a shared mmap are not reported, and
+ * neither are writes through a hard link made after the file was cached (its creation is an
+ * event in the other directory only); LLMTOOLS_WARM_WATCH=0 turns trust off for such trees.
  */
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statfsSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
