@@ -351,7 +351,7 @@ export class WarmCache implements WatchSink {
     const trust = st.nlink === 1 ? dirTrust : -1;
     const entry: FileEntry =
       nul === -1
-        ? { bytes, size: bytes.length, stamp, racy: this.racy(stamp), trust, used: ++this.tick }
+        ? { bytes: shared(bytes), size: bytes.length, stamp, racy: this.racy(stamp), trust, used: ++this.tick }
         : { bytes: Buffer.from(bytes.subarray(0, HEAD_BLOCK)), size: bytes.length, earlyNul: nul, stamp, racy: this.racy(stamp), trust, used: ++this.tick };
     freezeChecksum(entry.bytes);
     this.files.set(abs, entry);
@@ -400,6 +400,16 @@ export class WarmCache implements WatchSink {
     this.listingVersion++;
     this.bytes = 0;
   }
+}
+
+/**
+ * The bytes in shared memory: handing them to a search thread (postMessage) then shares them
+ * instead of copying the file on every search. One copy, when the file is read.
+ */
+function shared(bytes: Buffer): Buffer {
+  const out = Buffer.from(new SharedArrayBuffer(bytes.length));
+  bytes.copy(out);
+  return out;
 }
 
 function dirOf(abs: string): string {
