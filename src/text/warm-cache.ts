@@ -95,6 +95,8 @@ export interface WarmCacheOptions {
   barrierTimeoutMs?: number;
   /** The kernel's event queue length the overflow rule assumes (default: /proc's max_queued_events); tests set it low. */
   maxQueuedEvents?: number;
+  /** Directories watched at most (default: half of /proc's max_user_watches, at most 100,000); the rest are stat-checked. */
+  maxWatches?: number;
 }
 
 export interface WarmCacheStats {
@@ -146,7 +148,7 @@ export class WarmCache implements WatchSink {
     this.maxBytes = opts.maxBytes ?? 256 * 1024 * 1024;
     this.maxFileBytes = opts.maxFileBytes ?? 8 * 1024 * 1024;
     this.racyMs = opts.racyMs ?? RACY_MS;
-    this.watcher = opts.watch ? new WarmWatch(this, { barrierTimeoutMs: opts.barrierTimeoutMs, maxQueuedEvents: opts.maxQueuedEvents }) : undefined;
+    this.watcher = opts.watch ? new WarmWatch(this, { barrierTimeoutMs: opts.barrierTimeoutMs, maxQueuedEvents: opts.maxQueuedEvents, maxWatches: opts.maxWatches }) : undefined;
   }
 
   /**

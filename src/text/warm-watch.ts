@@ -141,7 +141,7 @@ export class WarmWatch {
 
   constructor(
     private readonly sink: WatchSink,
-    opts: { barrierTimeoutMs?: number; maxQueuedEvents?: number } = {},
+    opts: { barrierTimeoutMs?: number; maxQueuedEvents?: number; maxWatches?: number } = {},
   ) {
     this.barrierTimeoutMs = opts.barrierTimeoutMs ?? 100;
     this.epochLimit = Math.max(1, Math.floor((opts.maxQueuedEvents ?? procNumber("/proc/sys/fs/inotify/max_queued_events", 16384)) / 2));
@@ -153,7 +153,7 @@ export class WarmWatch {
       // A barrier creates a file there per search: in memory (tmpfs) when the machine has one.
       this.sentinelDir = mkdtempSync(join(isWritableDir("/dev/shm") ? "/dev/shm" : tmpdir(), "llmtools-watch-"));
       removeOnExit(this.sentinelDir);
-      const maxWatches = Math.min(100_000, Math.floor(procNumber("/proc/sys/fs/inotify/max_user_watches", 8192) / 2));
+      const maxWatches = opts.maxWatches ?? Math.min(100_000, Math.floor(procNumber("/proc/sys/fs/inotify/max_user_watches", 8192) / 2));
       const worker = new Worker(new URL("./warm-watch-worker.js", import.meta.url), {
         workerData: { sentinelDir: this.sentinelDir, roots: [], maxWatches } satisfies WatchWorkerData,
       });

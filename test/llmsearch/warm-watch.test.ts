@@ -181,6 +181,16 @@ test("when the watcher cannot vouch the cache stats every entry: watcher off, st
   await assertSame(root, stopped, "stopped watcher");
   assert.equal(stopped.stats().trusted_hits, hits, "nothing trusted once the watcher stopped");
 
+  // Past the watch cap: the directories left unwatched are stat-checked, the others trusted.
+  const capped = watched({ racyMs: 0, maxWatches: 2 });
+  await untilTrusted(root, capped);
+  assert.ok((capped.stats().watch?.refused ?? 0) > 0, "some directories were left unwatched");
+  const deep = join(root, "src", "entity", "post.ts");
+  const deepSt = statSync(deep);
+  writeFileSync(deep, "export class PostEntity {\n  author = 'UserEntitX';\n}\n");
+  utimesSync(deep, deepSt.atime, deepSt.mtime);
+  await assertSame(root, capped, "an edit in an unwatched directory");
+
   // As many events as could have filled the kernel's queue: a new epoch, everything stat-checked once.
   const small = watched({ maxQueuedEvents: 8 });
   await untilTrusted(root, small);
