@@ -5,7 +5,8 @@
  * with no pause before the search.
  */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { search, type SearchRequest } from "../../src/tools/llmsearch/search.js";
@@ -218,4 +219,54 @@ test("an ancestor of the root renamed and another tree put at the root's path: t
   await untilTrusted(root, cache);
   writeFileSync(join(parent, "proj", "src", "other.ts"), "class UserEntity {} // edited in the new tree\n");
   await assertSame(root, cache, "the new tree, watched");
+});
+
+test("a writer in another process never gets ahead of the answer: each search holds at least the last write finished before it", async () => {
+  const root = makeTree();
+  const cache = watched();
+  await untilTrusted(root, cache);
+  const target = join(root, "src", "counter.ts");
+  const done = join(tempDir("llmsearch-watch-done-"), "done");
+  writeFileSync(target, "export const counter = 0;\n");
+  writeFileSync(done, "0");
+  // Writes the counter (atomically: a temporary file renamed over it, so no search reads half a
+  // write), then, once that returned, records it as done; as fast as it can.
+  const writer = spawn(
+    process.execPath,
+    [
+      "-e",
+      `const fs = require("fs"); let n = 0;
+       const tick = () => { n++; fs.writeFileSync(${JSON.stringify(join(root, "src", ".counter.tmp"))}, "export const counter = " + n + ";\\n"); fs.renameSync(${JSON.stringify(join(root, "src", ".counter.tmp"))}, ${JSON.stringify(target)}); fs.writeFileSync(${JSON.stringify(done + ".tmp")}, String(n)); fs.renameSync(${JSON.stringify(done + ".tmp")}, ${JSON.stringify(done)}); if (n < 100000) setImmediate(tick); };
+       tick();`,
+    ],
+    { stdio: "ignore" },
+  );
+  try {
+    const started = Date.now();
+    while ((Number(readFileSync(done, "utf8")) || 0) < 10) {
+      assert.ok(Date.now() - started < 20_000, "the writer started");
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const first = Number(readFileSync(done, "utf8")) || 0;
+    for (let i = 0; i < 50; i++) {
+      const before = Number(readFileSync(done, "utf8")) || 0;
+      const was = useWarmCache(cache);
+      let r;
+      try {
+        r = await search({ root, cwd: root, threads: 1, pattern: "counter = (\\d+)" });
+      } finally {
+        useWarmCache(was);
+      }
+      const m = /counter = (\d+)/.exec(JSON.stringify(r.data));
+      const seen = Number(m?.[1] ?? -1);
+      assert.ok(seen >= before, `search ${i}: answered counter ${seen}, but ${before} was written before the search started`);
+    }
+    assert.ok(cache.stats().trusted_hits > 0);
+    assert.equal(cache.stats().watch?.barrier_timeouts, 0);
+    // The writer ran during the searches (else this test would prove nothing).
+    const last = Number(readFileSync(done, "utf8"));
+    assert.ok(last > first + 10, `the writer kept writing (${first} -> ${last})`);
+  } finally {
+    writer.kill();
+  }
 });
