@@ -87,8 +87,7 @@ export class Daemon {
   async start(): Promise<string> {
     installRequestContext();
     this.stopCheckers = shareValidationSessions();
-    // Searches through the daemon reuse listings and contents: checked by a fresh stat, or, once
-    // a barrier shows the watcher has delivered every earlier change, on the watcher's word.
+    // Searches through the daemon reuse listings and contents (each checked by a fresh stat).
     enableWarmCache();
     // splice's rename language servers (pyright, gopls, clangd) stay up between renames here,
     // as the checkers do; a CLI process closes them after each rename so that it can exit.
