@@ -101,10 +101,6 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   // A named language is checked before any file is read: a broken query fails fast.
   if (req.language) requireCaptures(req.query, compileQuery(req.language, req.query));
 
-  const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
-  const threadsWanted = Math.max(1, req.threads ?? Math.min(availableParallelism(), 8));
-  const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
-  const trees = treeCache();
   const cache = warmCache();
   // Every change saved before this search is in the cache once this resolves (else: stats).
   const settled = cache ? await cache.settle(req.root) : false;
@@ -113,6 +109,10 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     if (cache && trustWas !== undefined) cache.leave(trustWas);
     trustWas = undefined;
   };
+  const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
+  const threadsWanted = Math.max(1, req.threads ?? Math.min(availableParallelism(), 8));
+  const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
+  const trees = treeCache();
   // Start the workers now so their module loading overlaps the walk; ended if not needed. Warm,
   // most trees are usually kept: workers start after the walk, only for enough files to parse.
   const workers = threadsWanted > 1 && !explicitFilesOnly && !trees ? startWorkers(threadsWanted - 1) : [];
@@ -290,8 +290,8 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     if (todo.length === 1) data.file_path = (todo[0] as ScanFile).rel;
     return { data: orderData(data), diagnostics, partial };
   } finally {
-    leave();
     for (const w of workers) void w.terminate();
+    leave();
   }
 }
 
