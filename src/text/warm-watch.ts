@@ -26,7 +26,7 @@
  * neither are writes through a hard link made after the file was cached (its creation is an
  * event in the other directory only); LLMTOOLS_WARM_WATCH=0 turns trust off for such trees.
  */
-import { accessSync, constants, mkdtempSync, readFileSync, rmSync, statfsSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -100,6 +100,28 @@ function isWritableDir(dir: string): boolean {
   }
 }
 
+const SENTINEL_PREFIX = "llmtools-watch-";
+
+/** Removes the sentinel directories of processes that are gone (killed: no exit hook ran). */
+function sweepDead(base: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const m = new RegExp(`^${SENTINEL_PREFIX}(\\d+)-`).exec(name);
+    if (!m) continue;
+    try {
+      process.kill(Number(m[1]), 0);
+    } catch (e) {
+      // EPERM: alive, someone else's. ESRCH: gone.
+      if ((e as NodeJS.ErrnoException).code === "ESRCH") rmSync(join(base, name), { recursive: true, force: true });
+    }
+  }
+}
+
 /** Sentinel directories of this process's watchers, removed when it exits. */
 const sentinelDirs = new Set<string>();
 let exitHook = false;
@@ -151,7 +173,9 @@ export class WarmWatch {
     }
     try {
       // A barrier creates a file there per search: in memory (tmpfs) when the machine has one.
-      this.sentinelDir = mkdtempSync(join(isWritableDir("/dev/shm") ? "/dev/shm" : tmpdir(), "llmtools-watch-"));
+      const base = isWritableDir("/dev/shm") ? "/dev/shm" : tmpdir();
+      sweepDead(base);
+      this.sentinelDir = mkdtempSync(join(base, `${SENTINEL_PREFIX}${process.pid}-`));
       removeOnExit(this.sentinelDir);
       const maxWatches = opts.maxWatches ?? Math.min(100_000, Math.floor(procNumber("/proc/sys/fs/inotify/max_user_watches", 8192) / 2));
       const worker = new Worker(new URL("./warm-watch-worker.js", import.meta.url), {
