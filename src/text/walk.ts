@@ -75,6 +75,8 @@ function walk(options: WalkOptions): WalkEntry[] {
   const globs = compileGlobs(options.globs ?? []);
   const out: WalkEntry[] = [];
   const starts = options.start && options.start.length > 0 ? options.start : [root];
+  // A single start whose walk is kept also keeps its sorted list.
+  let kept: WalkMemo | undefined;
   for (const start of starts) {
     let st;
     try {
@@ -90,8 +92,50 @@ function walk(options: WalkOptions): WalkEntry[] {
       continue;
     }
     const levels = options.noIgnore ? [] : ancestorLevels(start);
-    walkDir(start, toRelative(root, start), levels, gitWorkTree(start) !== undefined, options, globs, out);
+    const inGit = gitWorkTree(start) !== undefined;
+    const rel = toRelative(root, start);
+    if (!warm?.isTrusting()) {
+      walkDir(start, rel, levels, inGit, options, globs, out);
+      continue;
+    }
+    // Trusted (the watcher vouches for the tree): a walk that took every listing and rules file
+    // on trust, with no listing changed since, finds what it found last time.
+    const key = `${start}\0${rel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${(options.globs ?? []).join("\0")}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
+    const memo = warm.walks.get(key) as WalkMemo | undefined;
+    if (memo && warm.walkStillValid(memo.version)) {
+      for (const [r, why] of memo.skips) options.onSkip?.(r, why);
+      for (const e of memo.files) {
+        out.push(e);
+        options.onFile?.(e);
+      }
+      if (starts.length === 1) kept = memo;
+      continue;
+    }
+    const version = warm.walkVersion();
+    const uses = warm.untrustedUses;
+    const first = out.length;
+    const skips: WalkMemo["skips"] = [];
+    const onSkip = options.onSkip;
+    const own: WalkOptions = {
+      ...options,
+      onSkip: (r, why) => {
+        skips.push([r, why]);
+        onSkip?.(r, why);
+      },
+    };
+    walkDir(start, rel, levels, inGit, own, globs, out);
+    if (warm.walkStillValid(version) && warm.untrustedUses === uses) {
+      if (warm.walks.size > 1000) warm.walks.clear();
+      const made: WalkMemo = { version, files: out.slice(first), skips };
+      warm.walks.set(key, made);
+      if (starts.length === 1) kept = made;
+    }
   }
+  if (kept) return (kept.sorted ??= sortedUnique(out)).slice();
+  return sortedUnique(out);
+}
+
+function sortedUnique(out: WalkEntry[]): WalkEntry[] {
   out.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   // A file reachable from two start points is listed once.
   return out.filter((e, i) => i === 0 || out[i - 1]?.rel !== e.rel);
@@ -336,6 +380,15 @@ function walkDir(
 const SYMLINK = 0;
 const DIR = 1;
 const FILE = 2;
+
+/** A whole walk from one start, valid while the cache's walk version holds. */
+interface WalkMemo {
+  version: number;
+  files: WalkEntry[];
+  /** files in path order, without duplicates (what walkFiles returns), once asked for. */
+  sorted?: WalkEntry[];
+  skips: [string, "symlink" | "unreadable"][];
+}
 
 /** One directory's verdicts, valid while the cache hands out the same listing (same array). */
 interface DirMemo {

@@ -101,6 +101,14 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   // A named language is checked before any file is read: a broken query fails fast.
   if (req.language) requireCaptures(req.query, compileQuery(req.language, req.query));
 
+  const cache = warmCache();
+  // Every change saved before this search is in the cache once this resolves (else: stats).
+  const settled = cache ? await cache.settle(req.root) : false;
+  let trustWas: number | undefined;
+  const leave = (): void => {
+    if (cache && trustWas !== undefined) cache.leave(trustWas);
+    trustWas = undefined;
+  };
   const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
   const threadsWanted = Math.max(1, req.threads ?? Math.min(availableParallelism(), 8));
   const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
@@ -110,13 +118,15 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   const workers = threadsWanted > 1 && !explicitFilesOnly && !trees ? startWorkers(threadsWanted - 1) : [];
   try {
     let symlinks = 0;
+    // From the walk to the scan of kept trees all is synchronous: the cache may trust its watcher.
+    trustWas = cache?.enter(settled);
     const walked = walkFiles({
       root: req.root,
       start: explicit,
       globs: req.globs,
       hidden: req.hidden,
       noIgnore: req.noIgnore,
-      cache: warmCache(),
+      cache,
       onSkip: (_rel, why) => {
         if (why === "symlink") symlinks++;
       },
@@ -198,12 +208,16 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
       const cold: ScanFile[] = [];
       for (const f of todo) (trees.has(f.abs, f.language) ? hot : cold).push(f);
       const mine = hot.map((f) => scanFile(f, opts, trees));
+      leave();
       if (threadsWanted > 1 && cold.length >= PARALLEL_MIN_FILES) workers.push(...startWorkers(threadsWanted - 1));
       results = [...mine, ...(await runParallel(cold, opts, workers, trees))];
       // Trees parsed by threads were not kept: parse them here between requests, once.
       const noMatches: ScanOptions = { ...opts, context: 0 };
       for (const f of cold) if (!trees.has(f.abs, f.language)) warmLater(f.abs, f.language, () => void scanFile(f, noMatches, trees));
-    } else results = await runParallel(todo, opts, workers);
+    } else {
+      leave();
+      results = await runParallel(todo, opts, workers);
+    }
 
     const all: AstMatch[] = [];
     const skipped = new Map<string, string[]>();
@@ -277,6 +291,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     return { data: orderData(data), diagnostics, partial };
   } finally {
     for (const w of workers) void w.terminate();
+    leave();
   }
 }
 

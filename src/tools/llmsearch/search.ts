@@ -152,8 +152,10 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     countOnly: Boolean(req.count || req.filesWithMatches),
   };
   const maxThreads = Math.max(1, req.threads ?? availableParallelism());
-  // Threads boot while the walk runs, and files go to them as the walk finds them.
   const cache = warmCache();
+  // Every change saved before this search is in the cache once this resolves (else: stats).
+  const settled = cache ? await cache.settle(root) : false;
+  // Threads boot while the walk runs, and files go to them as the walk finds them.
   const pool = new Pool(init, req.timeoutMs ?? DEFAULT_TIMEOUT_MS, cache);
   const onlyFiles = starts.length > 0 && starts.every((a) => !isDir(a));
   const want = onlyFiles ? Math.min(maxThreads, starts.length) : maxThreads;
@@ -168,15 +170,18 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   let results: Map<string, FileResult>;
   let searched: number;
   try {
-    files = walkFiles({
-      root,
-      start: starts.length ? starts : undefined,
-      hidden: req.hidden,
-      noIgnore: req.noIgnore,
-      globs,
-      cache,
-      onFile: (e) => pool.add(e),
-    });
+    const walk = (): WalkEntry[] =>
+      walkFiles({
+        root,
+        start: starts.length ? starts : undefined,
+        hidden: req.hidden,
+        noIgnore: req.noIgnore,
+        globs,
+        cache,
+        onFile: (e) => pool.add(e),
+      });
+    // The walk and the main thread's reads are synchronous: nothing else runs while the cache trusts.
+    files = cache ? cache.trusted(settled, walk) : walk();
     pool.finish();
     ({ results, searched } = await done);
   } finally {
