@@ -14,6 +14,7 @@ import { LineIndex } from "../../text/lines.js";
 import { makeSpan } from "../../text/span.js";
 import { languageInfo, parserFor, type LanguageId } from "../../lang/registry.js";
 import { TOOL } from "./codes.js";
+import { mayMatch } from "./prefilter.js";
 import { compileQuery, type QuerySource } from "./query.js";
 import type { TreeCache } from "./warm.js";
 
@@ -52,6 +53,8 @@ export interface ScanOptions {
   maxFileBytes: number;
   /** Always run the query engine (tests compare it with the kind walk). */
   noFastPath?: boolean;
+  /** Parse every file, even one whose bytes lack the query's required tokens (tests compare). */
+  noPrefilter?: boolean;
 }
 
 export type ScanResult =
@@ -91,6 +94,8 @@ export function scanFile(file: ScanFile, opts: ScanOptions, trees?: TreeCache): 
   }
   if (bytes.length > opts.maxFileBytes) return { rel: file.rel, ok: false, reason: "too_large", detail: `${bytes.length} bytes` };
   if (isBinary(bytes)) return { rel: file.rel, ok: false, reason: "binary" };
+  const { needs } = compileQuery(file.language, opts.source);
+  if (needs && !opts.noPrefilter && !mayMatch(bytes, needs)) return { rel: file.rel, ok: true, matches: [] };
   parsedSinceReclaim += bytes.length;
   const decoded = decodeBytes(bytes);
   let tree;

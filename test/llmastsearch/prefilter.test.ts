@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { REPO_ROOT } from "../support/run.js";
+import { languageForPath, type LanguageId } from "../../src/lang/registry.js";
+import { mayMatch, requiredTokens } from "../../src/tools/llmastsearch/prefilter.js";
+import { compileQuery } from "../../src/tools/llmastsearch/query.js";
+import { scanFile, type ScanFile } from "../../src/tools/llmastsearch/scan.js";
+import { FIXTURES } from "./helpers.js";
+
+test("required tokens come from each grammar's rules: keywords a node always spans, nothing for aliases, tokens or scanner strings", () => {
+  assert.ok(requiredTokens("typescript", "class_declaration").includes("class"));
+  assert.ok(requiredTokens("typescript", "abstract_class_declaration").includes("abstract"));
+  assert.ok(requiredTokens("rust", "function_item").includes("fn"));
+  assert.ok(requiredTokens("go", "function_declaration").includes("func"));
+  assert.ok(requiredTokens("java", "class_declaration").includes("class"));
+  // Python's ")" may come from its external scanner: not required.
+  assert.deepEqual(requiredTokens("python", "function_definition"), ["(", ":", "def"]);
+  // A Go function without a body (an assembly stub) has no "{".
+  assert.ok(!requiredTokens("go", "function_declaration").includes("{"));
+  // type_identifier is an alias other rules' text stands for; identifier a pattern; call_expression has no keyword.
+  assert.deepEqual(requiredTokens("typescript", "type_identifier"), []);
+  assert.deepEqual(requiredTokens("typescript", "identifier"), []);
+  assert.deepEqual(requiredTokens("typescript", "call_expression"), []);
+  // A supertype is any of its subtypes: only what all of them share.
+  assert.deepEqual(requiredTokens("typescript", "declaration"), []);
+});
+
+/** Real code of several languages: the fixtures plus JavaScript and TypeScript from node_modules. */
+function realFiles(): ScanFile[] {
+  const out: ScanFile[] = [];
+  const add = (dir: string, relDir: string, max: number): void => {
+    for (const f of readdirSync(dir).sort().slice(0, max)) {
+      const lang = languageForPath(f);
+      if (lang) out.push({ abs: join(dir, f), rel: `${relDir}/${f}`, language: lang.id });
+    }
+  };
+  add(join(FIXTURES, "langs"), "langs", 50);
+  add(join(REPO_ROOT, "node_modules", "zod", "v4", "core"), "zod-core", 40);
+  add(join(REPO_ROOT, "node_modules", "commander", "lib"), "commander", 20);
+  return out;
+}
+
+test("files skipped for lacking a required token give exactly the matches a parse gives, and some are skipped", () => {
+  const files = realFiles();
+  const queries: [string, LanguageId[]][] = [
+    ["(class_declaration name: (_) @name)", ["typescript", "javascript", "java"]],
+    ["(function_declaration) @f", ["typescript", "javascript", "go"]],
+    ["[(class_declaration) (interface_declaration)] @t (arrow_function) @a", ["typescript"]],
+    ["((class_declaration (decorator)* @d name: (type_identifier) @n))", ["typescript"]],
+    ["(function_item name: (identifier) @n)", ["rust"]],
+    ["(function_definition name: (identifier) @n)", ["python"]],
+    ["(class_specifier) @c", ["cpp"]],
+  ];
+  let skipped = 0;
+  let matched = 0;
+  for (const [text, langs] of queries) {
+    for (const file of files.filter((f) => langs.includes(f.language))) {
+      const source = { text, origin: "<query>" };
+      const { needs } = compileQuery(file.language, source);
+      assert.ok(needs, `${text} has required tokens in ${file.language}`);
+      if (!mayMatch(readFileSync(file.abs), needs)) skipped++;
+      const opts = { source, context: 1, maxFileBytes: 1 << 24 };
+      const fast = scanFile(file, opts);
+      assert.deepEqual(fast, scanFile(file, { ...opts, noPrefilter: true }), `${text} on ${file.rel}`);
+      if (fast.ok) matched += fast.matches.length;
+    }
+  }
+  assert.ok(skipped > 20, `files without the keyword are skipped (${skipped})`);
+  assert.ok(matched > 50, `and the others still match (${matched})`);
+});
+
+test("a query that can start at any node, or at a token, parses every file", () => {
+  for (const text of ["(_) @any", "(identifier) @id", "(class_declaration) @c (call_expression) @call", '"class" @kw', '("class") @kw', '[(class_declaration) "class"] @c']) {
+    assert.equal(compileQuery("typescript", { text, origin: "<query>" }).needs, undefined, text);
+  }
+});
