@@ -14,7 +14,7 @@ import { walkFiles } from "../../text/walk.js";
 import { languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
-import { compareMatches, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
+import { compareMatches, holdYoungGeneration, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
 import type { WorkerJob } from "./worker.js";
 import { type TreeCache, treeCache, warmLater } from "./warm.js";
 import { warmCache } from "../../text/warm-cache.js";
@@ -108,6 +108,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   // Start the workers now so their module loading overlaps the walk; ended if not needed. Warm,
   // most trees are usually kept: workers start after the walk, only for enough files to parse.
   const workers = threadsWanted > 1 && !explicitFilesOnly && !trees ? startWorkers(threadsWanted - 1) : [];
+  const releaseYoung = holdYoungGeneration();
   try {
     let symlinks = 0;
     const walked = walkFiles({
@@ -276,6 +277,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     if (todo.length === 1) data.file_path = (todo[0] as ScanFile).rel;
     return { data: orderData(data), diagnostics, partial };
   } finally {
+    releaseYoung();
     for (const w of workers) void w.terminate();
   }
 }
