@@ -64,14 +64,18 @@ export type ScanResult =
 /*
  * Syntax trees live in native memory that V8 does not count, and node-addon finalizers run
  * from the event loop: a synchronous loop over thousands of files keeps every dead tree until
- * it ends. `reclaim()` collects and yields every few MB of source parsed, which cut the peak
- * RSS on the 395k-line bench corpus from ~300 MB to ~180 MB; every 256 KB, typeorm's 10.7 MB of
- * TypeScript on one thread peaks at ~82 MB instead of 185 MB, and runs faster (smaller heaps).
+ * it ends. There is no way to free a tree at once (node-tree-sitter 0.25's Tree has no delete;
+ * ts_tree_delete runs only in the wrapper's finalizer), so `reclaim()` collects and yields every
+ * 256 KB of source parsed: typeorm's 10.7 MB of TypeScript on one thread peaked at ~82 MB
+ * instead of 185 MB. A tree's wrapper dies young, so a scavenge (~0.6 ms) frees most of them;
+ * one in four is a full collection (~7 ms on this heap) for the few a scavenge promoted.
  */
 v8.setFlagsFromString("--expose-gc");
-const collectGarbage = vm.runInNewContext("gc") as () => void;
+const collectGarbage = vm.runInNewContext("gc") as (options?: { type: "minor" | "major" }) => void;
 const RECLAIM_EVERY_BYTES = 256 * 1024;
+const FULL_EVERY_BYTES = 1024 * 1024;
 let parsedSinceReclaim = 0;
+let parsedSinceFull = 0;
 
 /**
  * While a one-shot search runs, V8's young generation stays at its initial size instead of
@@ -88,8 +92,12 @@ export function holdYoungGeneration(): () => void {
 /** Call between files; resolves at once unless enough has been parsed since the last time. */
 export async function reclaim(): Promise<void> {
   if (parsedSinceReclaim < RECLAIM_EVERY_BYTES) return;
+  parsedSinceFull += parsedSinceReclaim;
   parsedSinceReclaim = 0;
-  collectGarbage();
+  if (parsedSinceFull >= FULL_EVERY_BYTES) {
+    parsedSinceFull = 0;
+    collectGarbage();
+  } else collectGarbage({ type: "minor" });
   await new Promise<void>((resolve) => setImmediate(resolve));
 }
 

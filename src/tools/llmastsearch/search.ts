@@ -33,7 +33,7 @@ export interface SearchRequest {
   context?: number;
   hidden?: boolean;
   noIgnore?: boolean;
-  /** Threads including the main one; default: the machine's parallelism, fewer for few files. */
+  /** Threads including the main one; default: see defaultThreads(), fewer for few files. */
   threads?: number;
   maxFileBytes?: number;
 }
@@ -66,6 +66,18 @@ const PARALLEL_MIN_FILES = 24;
 
 function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { tool: TOOL, level, message, code: code(num), ...extra };
+}
+
+/**
+ * A worker thread costs 25-30 MB of RSS (its own V8 isolate, module graph, malloc arena and parse
+ * working set) and ~15% more CPU in all. On two cores it did not pay: on the shared 2-core
+ * machine, typeorm's class query took as long with 2 threads as with 1 (load average ~10) at
+ * 100-113 MB instead of 75-77 MB. With more cores, threads divide the parse, which is most of
+ * the time.
+ */
+export function defaultThreads(): number {
+  const cores = availableParallelism();
+  return cores <= 2 ? 1 : Math.min(cores, 8);
 }
 
 function startWorkers(n: number): Worker[] {
@@ -102,7 +114,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
   if (req.language) requireCaptures(req.query, compileQuery(req.language, req.query));
 
   const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
-  const threadsWanted = Math.max(1, req.threads ?? Math.min(availableParallelism(), 8));
+  const threadsWanted = Math.max(1, req.threads ?? defaultThreads());
   const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
   const trees = treeCache();
   // Start the workers now so their module loading overlaps the walk; ended if not needed. Warm,
