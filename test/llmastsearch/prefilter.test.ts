@@ -52,6 +52,10 @@ test("files skipped for lacking a required token give exactly the matches a pars
     ["(function_item name: (identifier) @n)", ["rust"]],
     ["(function_definition name: (identifier) @n)", ["python"]],
     ["(class_specifier) @c", ["cpp"]],
+    ['((identifier) @id (#eq? @id "ZodType"))', ["typescript", "javascript"]],
+    ['(call_expression function: (identifier) @f (#eq? @f "require"))', ["javascript"]],
+    ['((property_identifier) @p (#any-of? @p "parse" "safeParse" "option"))', ["typescript", "javascript"]],
+    ['((identifier) @id (#any-eq? @id "Command"))', ["typescript", "javascript"]],
   ];
   let skipped = 0;
   let matched = 0;
@@ -69,6 +73,21 @@ test("files skipped for lacking a required token give exactly the matches a pars
   }
   assert.ok(skipped > 20, `files without the keyword are skipped (${skipped})`);
   assert.ok(matched > 50, `and the others still match (${matched})`);
+});
+
+test("the literals of #eq?, #any-eq? and #any-of? are required, but not where the capture may hold no node", () => {
+  const needs = (text: string): string[][] | undefined => compileQuery("typescript", { text, origin: "<query>" }).needs;
+  assert.deepEqual(needs('((identifier) @id (#eq? @id "Repository"))'), [["Repository"]]);
+  assert.deepEqual(needs('(class_declaration name: (type_identifier) @n (#eq? @n "Foo"))'), [["class", "{", "}", "Foo"]]);
+  assert.deepEqual(needs('((identifier) @id (#any-of? @id "Foo" "Bar"))'), [["Foo"], ["Bar"]]);
+  // node-tree-sitter passes #eq? on a capture without nodes: optional or alternative parts require nothing.
+  assert.equal(needs('((identifier)? @id (#eq? @id "X"))'), undefined);
+  assert.equal(needs('(expression_statement [(identifier) @id (number)] (#eq? @id "X"))'), undefined);
+  assert.deepEqual(needs('(expression_statement (identifier)? @id (#any-eq? @id "X"))'), [["X"]]);
+  // Negative predicates and regexes require nothing; a semicolon inside the string is not a comment.
+  assert.equal(needs('((identifier) @id (#not-eq? @id "X"))'), undefined);
+  assert.equal(needs('((identifier) @id (#match? @id "^X$"))'), undefined);
+  assert.deepEqual(needs('; a "comment\n((identifier) @id (#eq? @id "A;B"))'), [["A;B"]]);
 });
 
 test("a query that can start at any node, or at a token, parses every file", () => {

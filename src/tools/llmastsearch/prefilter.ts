@@ -7,6 +7,9 @@
  * skipped. On typeorm half the .ts files (5.3 of 10.7 MB) hold no `class` and are never parsed
  * by a class query.
  *
+ * A predicate that compares a capture with a string requires that string too: a search for one
+ * name, `((identifier) @id (#eq? @id "Repository"))`, parses only the files that hold it.
+ *
  * The required tokens come from the grammar's own grammar.json (shipped in each grammar package,
  * the same version as its compiled parser), read as an under-approximation: a sequence requires
  * the union of what its parts require, a choice the intersection, a repetition that may be empty
@@ -135,24 +138,89 @@ export function requiredTokens(id: LanguageId, nodeType: string): string[] {
   return [...ofName(t, nodeType)].sort();
 }
 
+/** One compiled pattern, as the prefilter reads it. */
+export interface PatternFacts {
+  /** The pattern's text (its slice of the query). */
+  text: string;
+  /** Node types its outermost node can have (undefined: any). */
+  rootTypes: ReadonlySet<string> | undefined;
+  /** The binding's raw predicates: [type, value, ...], type 1 a capture, 2 a string. */
+  predicates: (number | string)[][];
+}
+
+const CAPTURE = 1;
+const STRING = 2;
+/** Past this many alternatives a pattern's literals are not worth combining. */
+const MAX_ALTERNATIVES = 64;
+
 /**
- * What a file's bytes must hold for the query to match in it: one list of tokens per node type a
- * pattern can start at, any one list sufficing. Undefined when some pattern can start anywhere.
+ * Whether every node pattern in `text` must match for the pattern to match: no `?` or `*`
+ * quantifier and no `[...]` alternation outside strings and predicates. Then each capture holds
+ * at least one node in every match, which `#eq?` needs to require its literal: node-tree-sitter
+ * passes `#eq?` on a capture that holds no node.
  */
-export function queryNeeds(id: LanguageId, rootTypes: readonly (ReadonlySet<string> | undefined)[], anonymous: ReadonlySet<string>): string[][] | undefined {
-  const alternatives: string[][] = [];
-  for (const types of rootTypes) {
-    if (!types) return undefined;
-    for (const type of types) {
-      // A root type is spelled the same for `(class)` and `"class"`: a name that is also an
-      // anonymous node's may be the latter, which requires nothing here.
-      if (anonymous.has(type)) return undefined;
-      const tokens = requiredTokens(id, type);
-      if (tokens.length === 0) return undefined;
-      alternatives.push(tokens);
+function everyNodeRequired(text: string): boolean {
+  let bare = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      bare += '""';
+    } else if (c === ";") {
+      while (i < text.length && text[i] !== "\n") i++;
+      bare += " ";
+    } else bare += c;
+  }
+  return !/[?*[]/.test(bare.replace(/\(\s*#[^()]*\)/g, " "));
+}
+
+const isLiteral = (s: unknown): s is string => typeof s === "string" && s.length > 0 && /^[\x20-\x7e\t\n\r]+$/.test(s);
+
+/** Sets of strings of which the match's text must hold one, from the pattern's predicates. */
+function literalGroups(p: PatternFacts): string[][] {
+  const groups: string[][] = [];
+  for (const steps of p.predicates) {
+    const op = steps[1];
+    const args: { type: number | string | undefined; value: number | string | undefined }[] = [];
+    for (let i = 2; i < steps.length; i += 2) args.push({ type: steps[i], value: steps[i + 1] });
+    const [first, second] = args;
+    if (first?.type !== CAPTURE) continue;
+    if ((op === "eq?" || op === "any-eq?") && args.length === 2 && second?.type === STRING && isLiteral(second.value)) {
+      // any-eq? fails on a capture without nodes; eq? passes, unless the capture cannot be empty.
+      if (op === "any-eq?" || everyNodeRequired(p.text)) groups.push([second.value]);
+    } else if (op === "any-of?" && args.length > 1) {
+      // Fails on a capture without nodes, else every node's text is one of the values.
+      const values = args.slice(1).map((a) => a.value);
+      if (args.slice(1).every((a) => a.type === STRING) && values.every(isLiteral)) groups.push(values as string[]);
     }
   }
-  return alternatives.length > 0 ? alternatives : undefined;
+  return groups;
+}
+
+/**
+ * What a file's bytes must hold for the query to match in it: lists of tokens, any one list
+ * sufficing. Per pattern, one list per node type it can start at (the type's required tokens),
+ * each with the literals its predicates require (`#eq? @c "x"`, `#any-of? @c "a" "b"`).
+ * Undefined when some pattern can match in any file.
+ */
+export function queryNeeds(id: LanguageId, patterns: readonly PatternFacts[], anonymous: ReadonlySet<string>): string[][] | undefined {
+  const all: string[][] = [];
+  for (const p of patterns) {
+    let alternatives: string[][] = [[]];
+    // A root type is spelled the same for `(class)` and `"class"`: a name that is also an
+    // anonymous node's may be the latter, which requires nothing here.
+    if (p.rootTypes && ![...p.rootTypes].some((t) => anonymous.has(t))) {
+      const byType = [...p.rootTypes].map((t) => requiredTokens(id, t));
+      if (byType.every((tokens) => tokens.length > 0)) alternatives = byType;
+    }
+    for (const group of literalGroups(p)) {
+      if (alternatives.length * group.length > MAX_ALTERNATIVES) continue;
+      alternatives = alternatives.flatMap((alt) => group.map((lit) => [...alt, lit]));
+    }
+    if (alternatives.some((alt) => alt.length === 0)) return undefined;
+    all.push(...alternatives);
+  }
+  return all.length > 0 ? all : undefined;
 }
 
 /** False when the bytes lack a token of every alternative: no match is possible in them. */

@@ -407,7 +407,13 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   const out: CompiledQuery = { query, patternCount, uncaptured, rootTypes };
   const kindsOnly = patternCount === 1 ? kindPattern(source.text, vocabulary(id)) : undefined;
   if (kindsOnly) out.kindsOnly = kindsOnly;
-  const needs = queryNeeds(id, rootTypes, anonymousTypes(id));
+  const raw = (query as unknown as { _getPredicates(): (number | string)[][][] })._getPredicates();
+  const facts = rootTypes.map((types, p) => ({
+    text: bytes.subarray(query.startIndexForPattern(p), query.endIndexForPattern(p)).toString("utf8"),
+    rootTypes: types,
+    predicates: raw[p] ?? [],
+  }));
+  const needs = queryNeeds(id, facts, anonymousTypes(id));
   if (needs) out.needs = needs;
   compiled.set(key, out);
   return out;
