@@ -84,11 +84,17 @@ let parsedSinceFull = 0;
  * doubling up to 16 MB per semi-space as objects survive: a search's garbage is per file, and
  * the growth cost 6-8 MB of peak RSS on typeorm (14 MB more heap) for no speed. The flag is read whenever new space
  * would grow, so it can be set and restored at run time; restored, other work in a long-lived
- * process grows its young generation as before.
+ * process grows its young generation as before (once the last of concurrent searches ends).
  */
+let youngHolds = 0;
 export function holdYoungGeneration(): () => void {
-  v8.setFlagsFromString("--semi-space-growth-factor=1");
-  return () => v8.setFlagsFromString("--semi-space-growth-factor=2");
+  if (youngHolds++ === 0) v8.setFlagsFromString("--semi-space-growth-factor=1");
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--youngHolds === 0) v8.setFlagsFromString("--semi-space-growth-factor=2");
+  };
 }
 
 /** Call between files; resolves at once unless enough has been parsed since the last time. */
