@@ -80,11 +80,11 @@ let parsedSinceReclaim = 0;
 let parsedSinceFull = 0;
 
 /**
- * While a one-shot search runs, V8's young generation stays at its initial size instead of
- * doubling up to 16 MB per semi-space as objects survive: a search's garbage is per file, and
- * the growth cost 6-8 MB of peak RSS on typeorm (14 MB more heap) for no speed. The flag is read whenever new space
- * would grow, so it can be set and restored at run time; restored, other work in a long-lived
- * process grows its young generation as before (once the last of concurrent searches ends).
+ * While a search runs, V8's young generation stays at its initial size instead of doubling up
+ * to 16 MB per semi-space as objects survive: a search's garbage is per file, and the growth
+ * cost 6-8 MB of peak RSS on typeorm (14 MB more heap) for no speed. The flag is read whenever
+ * new space would grow, so it can be set and restored at run time; restored, other work in a
+ * long-lived process grows its young generation as before (once the last concurrent search ends).
  */
 let youngHolds = 0;
 export function holdYoungGeneration(): () => void {
