@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { REPO_ROOT } from "../support/run.js";
 import { languageForPath, type LanguageId } from "../../src/lang/registry.js";
-import { mayMatch, requiredTokens } from "../../src/tools/llmastsearch/prefilter.js";
+import { mayMatch, regexLiteral, requiredTokens } from "../../src/tools/llmastsearch/prefilter.js";
 import { compileQuery } from "../../src/tools/llmastsearch/query.js";
 import { scanFile, type ScanFile } from "../../src/tools/llmastsearch/scan.js";
 import { FIXTURES } from "./helpers.js";
@@ -56,6 +56,8 @@ test("files skipped for lacking a required token give exactly the matches a pars
     ['(call_expression function: (identifier) @f (#eq? @f "require"))', ["javascript"]],
     ['((property_identifier) @p (#any-of? @p "parse" "safeParse" "option"))', ["typescript", "javascript"]],
     ['((identifier) @id (#any-eq? @id "Command"))', ["typescript", "javascript"]],
+    ['((property_identifier) @p (#match? @p "^safe"))', ["typescript", "javascript"]],
+    ['((identifier) @id (#match? @id "Error$"))', ["typescript", "javascript", "python", "rust", "go", "java"]],
   ];
   let skipped = 0;
   let matched = 0;
@@ -84,10 +86,37 @@ test("the literals of #eq?, #any-eq? and #any-of? are required, but not where th
   assert.equal(needs('((identifier)? @id (#eq? @id "X"))'), undefined);
   assert.equal(needs('(expression_statement [(identifier) @id (number)] (#eq? @id "X"))'), undefined);
   assert.deepEqual(needs('(expression_statement (identifier)? @id (#any-eq? @id "X"))'), [["X"]]);
-  // Negative predicates and regexes require nothing; a semicolon inside the string is not a comment.
+  // A positive #match? fails on an empty capture: its regex's leading literal is required.
+  assert.deepEqual(needs('((identifier) @id (#match? @id "^get"))'), [["get"]]);
+  assert.deepEqual(needs('(expression_statement (identifier)? @id (#match? @id "Controller$"))'), [["Controller"]]);
+  // Negative predicates require nothing; a semicolon inside the string is not a comment.
   assert.equal(needs('((identifier) @id (#not-eq? @id "X"))'), undefined);
-  assert.equal(needs('((identifier) @id (#match? @id "^X$"))'), undefined);
+  assert.equal(needs('((identifier) @id (#not-match? @id "^X$"))'), undefined);
   assert.deepEqual(needs('; a "comment\n((identifier) @id (#eq? @id "A;B"))'), [["A;B"]]);
+});
+
+test("a regular expression's required literal is its first run of plain characters, unless an alternation may skip it", () => {
+  const cases: [string, string | undefined][] = [
+    ["^get", "get"],
+    ["^Repository$", "Repository"],
+    ["Controller$", "Controller"],
+    ["^use[A-Z]", "use"],
+    ["^ab?c", "a"],
+    ["^x*", undefined],
+    ["^a{2}", undefined],
+    ["^on\\.click", "on.click"],
+    ["^get\\d", "get"],
+    ["get|set", undefined],
+    ["^(get|set)Name", undefined],
+    ["a\\|b", "a|b"],
+    ["[A-Z]foo", undefined],
+    ["", undefined],
+  ];
+  for (const [source, literal] of cases) {
+    assert.equal(regexLiteral(source), literal, source);
+    // What it finds is in every text the expression matches.
+    if (literal !== undefined) for (const text of [`${literal}X`, `q${literal}`]) if (new RegExp(source).test(text)) assert.ok(text.includes(literal));
+  }
 });
 
 test("a query that can start at any node, or at a token, parses every file", () => {

@@ -7,8 +7,9 @@
  * skipped. On typeorm half the .ts files (5.3 of 10.7 MB) hold no `class` and are never parsed
  * by a class query.
  *
- * A predicate that compares a capture with a string requires that string too: a search for one
- * name, `((identifier) @id (#eq? @id "Repository"))`, parses only the files that hold it.
+ * A predicate that compares a capture with a string requires that string too, and a positive
+ * `#match?` its regular expression's leading literal: a search for one name,
+ * `((identifier) @id (#eq? @id "Repository"))`, parses only the files that hold it.
  *
  * The required tokens come from the grammar's own grammar.json (shipped in each grammar package,
  * the same version as its compiled parser), read as an under-approximation: a sequence requires
@@ -176,6 +177,26 @@ function everyNodeRequired(text: string): boolean {
 
 const isLiteral = (s: unknown): s is string => typeof s === "string" && s.length > 0 && /^[\x20-\x7e\t\n\r]+$/.test(s);
 
+/**
+ * A literal every text the regular expression matches must hold: its first run of plain
+ * characters (`^get` -> "get", `Controller$` -> "Controller", `^use[A-Z]` -> "use"), without a
+ * last character a quantifier makes optional. Undefined when an alternation (`|`) could drop it.
+ */
+export function regexLiteral(source: string): string | undefined {
+  if (source.replace(/\\./g, "").includes("|")) return undefined;
+  let run = "";
+  let i = source.startsWith("^") ? 1 : 0;
+  for (; i < source.length; i++) {
+    const c = source[i] as string;
+    if (/[A-Za-z0-9_]/.test(c)) run += c;
+    else if (c === "\\" && /[.\-/\\()[\]{}*+?^$|]/.test(source[i + 1] ?? "")) run += source[++i];
+    else break;
+  }
+  const next = source[i];
+  if (next === "?" || next === "*" || next === "{") run = run.slice(0, -1);
+  return run.length > 0 ? run : undefined;
+}
+
 /** Sets of strings of which the match's text must hold one, from the pattern's predicates. */
 function literalGroups(p: PatternFacts): string[][] {
   const groups: string[][] = [];
@@ -188,6 +209,10 @@ function literalGroups(p: PatternFacts): string[][] {
     if ((op === "eq?" || op === "any-eq?") && args.length === 2 && second?.type === STRING && isLiteral(second.value)) {
       // any-eq? fails on a capture without nodes; eq? passes, unless the capture cannot be empty.
       if (op === "any-eq?" || everyNodeRequired(p.text)) groups.push([second.value]);
+    } else if ((op === "match?" || op === "any-match?") && args.length === 2 && second?.type === STRING && typeof second.value === "string") {
+      // A positive match fails on a capture without nodes, else some node's text matches.
+      const lit = regexLiteral(second.value);
+      if (isLiteral(lit)) groups.push([lit]);
     } else if (op === "any-of?" && args.length > 1) {
       // Fails on a capture without nodes, else every node's text is one of the values.
       const values = args.slice(1).map((a) => a.value);
