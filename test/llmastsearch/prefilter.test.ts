@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { REPO_ROOT } from "../support/run.js";
+import { REPO_ROOT, tempDir } from "../support/run.js";
 import { languageForPath, type LanguageId } from "../../src/lang/registry.js";
 import { mayMatch, regexLiteral, requiredTokens } from "../../src/tools/llmastsearch/prefilter.js";
 import { compileQuery } from "../../src/tools/llmastsearch/query.js";
@@ -15,10 +15,10 @@ test("required tokens come from each grammar's rules: keywords a node always spa
   assert.ok(requiredTokens("rust", "function_item").includes("fn"));
   assert.ok(requiredTokens("go", "function_declaration").includes("func"));
   assert.ok(requiredTokens("java", "class_declaration").includes("class"));
-  // Python's ")" may come from its external scanner: not required.
-  assert.deepEqual(requiredTokens("python", "function_definition"), ["(", ":", "def"]);
-  // A Go function without a body (an assembly stub) has no "{".
-  assert.ok(!requiredTokens("go", "function_declaration").includes("{"));
+  assert.deepEqual(requiredTokens("python", "function_definition"), ["def"]);
+  // Keywords only: error recovery makes up missing brackets (an unclosed class at the end of a file).
+  assert.deepEqual(requiredTokens("typescript", "class_declaration"), ["class"]);
+  assert.deepEqual(requiredTokens("typescript", "arrow_function"), []);
   // type_identifier is an alias other rules' text stands for; identifier a pattern; call_expression has no keyword.
   assert.deepEqual(requiredTokens("typescript", "type_identifier"), []);
   assert.deepEqual(requiredTokens("typescript", "identifier"), []);
@@ -47,7 +47,7 @@ test("files skipped for lacking a required token give exactly the matches a pars
   const queries: [string, LanguageId[]][] = [
     ["(class_declaration name: (_) @name)", ["typescript", "javascript", "java"]],
     ["(function_declaration) @f", ["typescript", "javascript", "go"]],
-    ["[(class_declaration) (interface_declaration)] @t (arrow_function) @a", ["typescript"]],
+    ["[(class_declaration) (interface_declaration)] @t (function_declaration) @f", ["typescript"]],
     ["((class_declaration (decorator)* @d name: (type_identifier) @n))", ["typescript"]],
     ["(function_item name: (identifier) @n)", ["rust"]],
     ["(function_definition name: (identifier) @n)", ["python"]],
@@ -80,7 +80,7 @@ test("files skipped for lacking a required token give exactly the matches a pars
 test("the literals of #eq?, #any-eq? and #any-of? are required, but not where the capture may hold no node", () => {
   const needs = (text: string): string[][] | undefined => compileQuery("typescript", { text, origin: "<query>" }).needs;
   assert.deepEqual(needs('((identifier) @id (#eq? @id "Repository"))'), [["Repository"]]);
-  assert.deepEqual(needs('(class_declaration name: (type_identifier) @n (#eq? @n "Foo"))'), [["class", "{", "}", "Foo"]]);
+  assert.deepEqual(needs('(class_declaration name: (type_identifier) @n (#eq? @n "Foo"))'), [["class", "Foo"]]);
   assert.deepEqual(needs('((identifier) @id (#any-of? @id "Foo" "Bar"))'), [["Foo"], ["Bar"]]);
   // node-tree-sitter passes #eq? on a capture without nodes: optional or alternative parts require nothing.
   assert.equal(needs('((identifier)? @id (#eq? @id "X"))'), undefined);
@@ -117,6 +117,18 @@ test("a regular expression's required literal is its first run of plain characte
     // What it finds is in every text the expression matches.
     if (literal !== undefined) for (const text of [`${literal}X`, `q${literal}`]) if (new RegExp(source).test(text)) assert.ok(text.includes(literal));
   }
+});
+
+test("an unclosed class at the end of a file, its brace made up by error recovery, is still found", () => {
+  const dir = tempDir("llmastsearch-prefilter-");
+  const abs = join(dir, "a.ts");
+  writeFileSync(abs, "export class Unclosed {\n  x = 1;\n");
+  const r = scanFile({ abs, rel: "a.ts", language: "typescript" }, { source: { text: "(class_declaration name: (type_identifier) @n)", origin: "<query>" }, context: 0, maxFileBytes: 1 << 20 });
+  assert.ok(r.ok);
+  assert.deepEqual(
+    r.matches.map((m) => m.captures[0]?.content),
+    ["Unclosed"],
+  );
 });
 
 test("a query that can start at any node, or at a token, parses every file", () => {

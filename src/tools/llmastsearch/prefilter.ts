@@ -16,9 +16,10 @@
  * the union of what its parts require, a choice the intersection, a repetition that may be empty
  * nothing. Anything this cannot read exactly (an alias target, which other rules' text may stand
  * for; anonymous nodes; strings an external scanner may produce; non-ASCII strings; a missing
- * grammar.json) requires nothing, so the file is parsed as before. The one way a node can lack
- * its rule's token is tree-sitter's error recovery inserting it as a zero-width MISSING token;
- * such a node is the parser's guess at broken code, not code the user wrote.
+ * grammar.json) requires nothing, so the file is parsed as before. Only keywords are required,
+ * not punctuation: error recovery inserts a missing bracket as a zero-width MISSING node, which
+ * happens in real files being edited. A missing keyword could in principle be inserted the same
+ * way; tried on typical broken code, recovery never did so.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -83,7 +84,10 @@ function ofRule(t: Table, r: Rule): ReadonlySet<string> {
   switch (r.type) {
     case "STRING": {
       const v = r.value ?? "";
-      return v.length > 0 && /^[\x21-\x7e]+$/.test(v) && !t.externalStrings.has(v) ? new Set([v]) : EMPTY;
+      // Keywords only: tree-sitter's error recovery inserts missing punctuation as zero-width
+      // MISSING nodes (an unclosed class at the end of a file is a class_declaration whose "}" is
+      // not in the text), so a bracket or operator may be absent from a node that spans it.
+      return /^[A-Za-z_][A-Za-z0-9_]*$/.test(v) && !t.externalStrings.has(v) ? new Set([v]) : EMPTY;
     }
     case "SYMBOL":
       return ofName(t, r.name ?? "");
