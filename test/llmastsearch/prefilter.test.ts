@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { REPO_ROOT, tempDir } from "../support/run.js";
-import { languageForPath, type LanguageId } from "../../src/lang/registry.js";
+import { languageForPath, parserFor, type LanguageId } from "../../src/lang/registry.js";
 import { mayMatch, regexLiteral, requiredTokens } from "../../src/tools/llmastsearch/prefilter.js";
 import { compileQuery } from "../../src/tools/llmastsearch/query.js";
 import { scanFile, type ScanFile } from "../../src/tools/llmastsearch/scan.js";
@@ -129,6 +129,27 @@ test("an unclosed class at the end of a file, its brace made up by error recover
     r.matches.map((m) => m.captures[0]?.content),
     ["Unclosed"],
   );
+});
+
+test("error recovery does not make up keywords: real files with a required keyword blanked out hold no node of the type", () => {
+  const types: Record<string, string[]> = {
+    typescript: ["class_declaration", "function_declaration", "interface_declaration", "import_statement", "method_definition", "if_statement", "return_statement"],
+    javascript: ["class_declaration", "function_declaration", "import_statement", "if_statement", "return_statement"],
+  };
+  let checked = 0;
+  for (const file of realFiles().filter((f) => f.language === "typescript" || f.language === "javascript")) {
+    const original = readFileSync(file.abs, "utf8");
+    for (const type of types[file.language] ?? []) {
+      for (const tok of requiredTokens(file.language, type)) {
+        if (!original.includes(tok)) continue;
+        const text = original.split(tok).join(" ".repeat(tok.length));
+        const nodes = parserFor(file.language).parse(text, undefined, { bufferSize: text.length + 1 }).rootNode.descendantsOfType(type);
+        assert.equal(nodes.length, 0, `${file.rel} without "${tok}" still has a ${type}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked > 100, `enough cases (${checked})`);
 });
 
 test("a query that can start at any node, or at a token, parses every file", () => {
