@@ -70,15 +70,14 @@ function diag(level: Diagnostic["level"], num: string, message: string, extra: P
 
 /**
  * A worker thread costs 25-30 MB of RSS (its own V8 isolate, module graph, malloc arena and parse
- * working set) and ~15% more CPU in all. On two cores it did not pay: on the shared 2-core
- * machine, typeorm's class query took as long with 2 threads as with 1 (load average ~10) at
- * 100-113 MB instead of 75-77 MB. With more cores, threads divide the parse, which is most of
- * the time, but not start-up and the walk (~0.25 s of typeorm's ~0.9 s on one thread): past 4
- * threads each one would save little time for its 25-30 MB.
+ * working set) and ~15% more CPU in all. Issue 18's goals (<= 64 MB, <= 1.5x ast-grep's time)
+ * cannot both hold: Node's own floor is ~63 MB before the first parse. So the default is the
+ * one that meets the time goal: on a quiet 2-core machine typeorm's class query took 0.60 s with
+ * 2 threads (1.25x ast-grep) at 114 MB, 0.74 s with 1 (1.5x) at 79 MB. Start-up and the walk
+ * (~0.25 s of it) do not divide, so past 4 threads each would save little for its memory.
  */
 export function defaultThreads(): number {
-  const cores = availableParallelism();
-  return cores <= 2 ? 1 : Math.min(cores, 4);
+  return Math.min(availableParallelism(), 4);
 }
 
 function startWorkers(n: number): Worker[] {
