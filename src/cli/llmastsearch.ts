@@ -27,7 +27,7 @@ const program = baseProgram(TOOL, "Tree-sitter query search with exact byte span
   .option("-C, --context <n>", "lines of context before and after each match (context_before/context_after)", intOption(TOOL, "--context", 0), 0)
   .option("--hidden", "search hidden files and directories too")
   .option("--no-ignore", "do not respect .gitignore, .ignore or .git/info/exclude")
-  .option("-j, --threads <n>", "threads to use, the main one included (default: the machine's cores, at most 8)", intOption(TOOL, "--threads", 1))
+  .option("-j, --threads <n>", "threads to use, the main one included (default: the machine's cores, at most 4; -j 1 uses least memory)", intOption(TOOL, "--threads", 1))
   .addHelpText(
     "after",
     `

@@ -122,24 +122,7 @@ class Reader {
       this.skip();
       const n = this.next;
       if (n === "(" || n === '"' || n === "[") {
-        steps = false;
-        nullable = true;
-        for (;;) {
-          if (this.next === ".") {
-            this.i++;
-            this.skip();
-          }
-          const r = this.pattern(nesting + 1);
-          if (r === "done") {
-            if (this.next === ")") {
-              this.i++;
-              break;
-            }
-            throw DEFER;
-          }
-          steps ||= r.steps;
-          nullable &&= r.nullable;
-        }
+        ({ steps, nullable } = this.children(nesting, false));
       } else if (n === "." || n === "#") {
         this.i++;
         this.predicate();
@@ -161,28 +144,7 @@ class Reader {
           this.ident();
           this.skip();
         }
-        for (;;) {
-          if (this.next === "!") {
-            this.i++;
-            this.skip();
-            if (!isIdentStart(this.next)) throw DEFER;
-            this.ident();
-            this.skip();
-            continue;
-          }
-          if (this.next === ".") {
-            this.i++;
-            this.skip();
-          }
-          const r = this.pattern(nesting + 1);
-          if (r === "done") {
-            if (this.next === ")") {
-              this.i++;
-              break;
-            }
-            throw DEFER;
-          }
-        }
+        this.children(nesting, true);
         steps = true;
         nullable = false;
       }
@@ -231,6 +193,40 @@ class Reader {
       } else break;
     }
     return { steps, nullable };
+  }
+
+  /**
+   * The child patterns up to the closing `)` of a group (`((a) (b))`) or of a node (`(a (b) !f)`,
+   * where negated fields may stand among them), each maybe after an anchor `.`; what the
+   * sequence is made of, as one pattern.
+   */
+  private children(nesting: number, negatedFields: boolean): Shape {
+    let steps = false;
+    let nullable = true;
+    for (;;) {
+      if (negatedFields && this.next === "!") {
+        this.i++;
+        this.skip();
+        if (!isIdentStart(this.next)) throw DEFER;
+        this.ident();
+        this.skip();
+        continue;
+      }
+      if (this.next === ".") {
+        this.i++;
+        this.skip();
+      }
+      const r = this.pattern(nesting + 1);
+      if (r === "done") {
+        if (this.next === ")") {
+          this.i++;
+          return { steps, nullable };
+        }
+        throw DEFER;
+      }
+      steps ||= r.steps;
+      nullable &&= r.nullable;
+    }
   }
 
   private predicate(): void {

@@ -13,6 +13,7 @@ import { makeSpan } from "../../text/span.js";
 import { grammar, LANGUAGES, languageInfo, type LanguageId } from "../../lang/registry.js";
 import { CODES, code } from "./codes.js";
 import { precheckQuery } from "./precheck.js";
+import { queryNeeds } from "./prefilter.js";
 
 /** Where the query text came from, for the span of a fault: `<query>` or the --query-file path. */
 export interface QuerySource {
@@ -63,6 +64,17 @@ export function vocabulary(id: LanguageId): GrammarVocabulary {
     vocabularies.set(id, v);
   }
   return v;
+}
+
+const anonymousSets = new Map<LanguageId, ReadonlySet<string>>();
+
+function anonymousTypes(id: LanguageId): ReadonlySet<string> {
+  let s = anonymousSets.get(id);
+  if (!s) {
+    s = new Set(vocabulary(id).anonymous);
+    anonymousSets.set(id, s);
+  }
+  return s;
 }
 
 /** Up to `n` candidates nearest to `word` (edit distance, then name), near enough to be useful. */
@@ -267,6 +279,8 @@ export interface CompiledQuery {
    * same matches as the query engine at a fraction of its cost.
    */
   kindsOnly?: { kinds: string[]; capture: string };
+  /** Tokens a file's bytes must hold for a match (see prefilter.ts); undefined: any file may match. */
+  needs?: string[][];
 }
 
 /**
@@ -393,6 +407,14 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   const out: CompiledQuery = { query, patternCount, uncaptured, rootTypes };
   const kindsOnly = patternCount === 1 ? kindPattern(source.text, vocabulary(id)) : undefined;
   if (kindsOnly) out.kindsOnly = kindsOnly;
+  const raw = (query as unknown as { _getPredicates(): (number | string)[][][] })._getPredicates();
+  const facts = rootTypes.map((types, p) => ({
+    text: bytes.subarray(query.startIndexForPattern(p), query.endIndexForPattern(p)).toString("utf8"),
+    rootTypes: types,
+    predicates: raw[p] ?? [],
+  }));
+  const needs = queryNeeds(id, facts, anonymousTypes(id));
+  if (needs) out.needs = needs;
   compiled.set(key, out);
   return out;
 }

@@ -14,7 +14,7 @@ import { walkFiles } from "../../text/walk.js";
 import { languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
-import { compareMatches, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
+import { compareMatches, holdYoungGeneration, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
 import type { WorkerJob } from "./worker.js";
 import { type TreeCache, treeCache, warmLater } from "./warm.js";
 import { warmCache } from "../../text/warm-cache.js";
@@ -33,7 +33,7 @@ export interface SearchRequest {
   context?: number;
   hidden?: boolean;
   noIgnore?: boolean;
-  /** Threads including the main one; default: the machine's parallelism, fewer for few files. */
+  /** Threads including the main one; default: see defaultThreads(), fewer for few files. */
   threads?: number;
   maxFileBytes?: number;
 }
@@ -66,6 +66,18 @@ const PARALLEL_MIN_FILES = 24;
 
 function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { tool: TOOL, level, message, code: code(num), ...extra };
+}
+
+/**
+ * A worker thread costs 25-30 MB of RSS (its own V8 isolate, module graph, malloc arena and parse
+ * working set) and ~15% more CPU in all. Issue 18's goals (<= 64 MB, <= 1.5x ast-grep's time)
+ * cannot both hold: Node's own floor is ~63 MB before the first parse. So the default is the
+ * one that meets the time goal: on a quiet 2-core machine typeorm's class query took 0.60 s with
+ * 2 threads (1.25x ast-grep) at 114 MB, 0.74 s with 1 (1.5x) at 79 MB. Start-up and the walk
+ * (~0.25 s of it) do not divide, so past 4 threads each would save little for its memory.
+ */
+export function defaultThreads(): number {
+  return Math.min(availableParallelism(), 4);
 }
 
 function startWorkers(n: number): Worker[] {
@@ -110,12 +122,13 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     trustWas = undefined;
   };
   const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
-  const threadsWanted = Math.max(1, req.threads ?? Math.min(availableParallelism(), 8));
+  const threadsWanted = Math.max(1, req.threads ?? defaultThreads());
   const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
   const trees = treeCache();
   // Start the workers now so their module loading overlaps the walk; ended if not needed. Warm,
   // most trees are usually kept: workers start after the walk, only for enough files to parse.
   const workers = threadsWanted > 1 && !explicitFilesOnly && !trees ? startWorkers(threadsWanted - 1) : [];
+  const releaseYoung = holdYoungGeneration();
   try {
     let symlinks = 0;
     // From the walk to the scan of kept trees all is synchronous: the cache may trust its watcher.
@@ -290,6 +303,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     if (todo.length === 1) data.file_path = (todo[0] as ScanFile).rel;
     return { data: orderData(data), diagnostics, partial };
   } finally {
+    releaseYoung();
     for (const w of workers) void w.terminate();
     leave();
   }
