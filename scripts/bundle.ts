@@ -129,6 +129,23 @@ for (const name of new Set(Object.values(SEPARATE_PACKAGES).flatMap((s) => [...s
   });
 }
 
+// The daemon client every bin loads first (src/server/client.cts with protocol.cts): one file,
+// beside the two it is made of, so that a run the daemon answers reads one small file of ours.
+// The in-process path (code-cache.cjs) stays a file of its own, loaded only when it runs.
+await build({
+  entryPoints: [REPO + "dist/src/server/client.cjs"],
+  outfile: REPO + "dist/src/server/client.bundle.cjs",
+  ...COMMON,
+  plugins: [
+    {
+      name: "in-process-path-external",
+      setup(b) {
+        b.onResolve({ filter: /\/launch\/code-cache\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+      },
+    },
+  ],
+});
+
 // What node's snapshot builder runs to make them (src/launch/snapshot-entry.ts): one script,
 // as the builder gives its entry `require` but neither `exports` nor an ES module loader.
 await build({

@@ -1,5 +1,14 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
-/** The `llmtransform` command: the bundled CLI with a V8 code cache (see src/launch/code-cache.cts). */
-import { runTool } from "../launch/code-cache.cjs";
+/** The `llmtransform` command: through the workspace's daemon, else the bundled CLI (runBin in src/server/client.cts). */
+import type * as Client from "../server/client.cjs";
 
-runTool(__dirname, "llmtransform", []);
+const { runBin } = ((): typeof Client => {
+  /* eslint-disable @typescript-eslint/no-require-imports -- the client alone, and in one file when the build bundled it */
+  try {
+    return require("../server/client.bundle.cjs") as typeof Client;
+  } catch {
+    return require("../server/client.cjs") as typeof Client;
+  }
+  /* eslint-enable @typescript-eslint/no-require-imports */
+})();
+runBin(__dirname, "llmtransform", []);
