@@ -1,14 +1,5 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
-/** The `llmfilewrite` command: through the workspace's daemon, else the bundled CLI (runBin in src/server/client.cts). */
-import type * as Client from "../server/client.cjs";
+/** The `llmfilewrite` command: through the workspace's daemon, else the bundled CLI (runBin in src/server/client.cts; scripts/bundle.ts makes this one file with the client). */
+import { runBin } from "../server/client.cjs";
 
-const { runBin } = ((): typeof Client => {
-  /* eslint-disable @typescript-eslint/no-require-imports -- the client alone, and in one file when the build bundled it */
-  try {
-    return require("../server/client.bundle.cjs") as typeof Client;
-  } catch {
-    return require("../server/client.cjs") as typeof Client;
-  }
-  /* eslint-enable @typescript-eslint/no-require-imports */
-})();
 runBin(__dirname, "llmfilewrite", []);

@@ -75,7 +75,6 @@ interface PipeBindings {
   state: Int32Array;
   kReadBytesOrError: number;
   kArrayBufferOffset: number;
-  UV_EOF: number;
   isTTY: (fd: number) => boolean;
 }
 
@@ -107,7 +106,6 @@ function nodePipes(): PipeBindings | undefined {
     const binding = (process as unknown as { binding: (name: string) => Record<string, unknown> }).binding;
     const pipe = binding("pipe_wrap");
     const stream = binding("stream_wrap");
-    const uv = binding("uv");
     const tty = binding("tty_wrap");
     const constants = pipe.constants as Record<string, unknown> | undefined;
     const found = {
@@ -118,17 +116,24 @@ function nodePipes(): PipeBindings | undefined {
       state: stream.streamBaseState,
       kReadBytesOrError: stream.kReadBytesOrError,
       kArrayBufferOffset: stream.kArrayBufferOffset,
-      UV_EOF: uv.UV_EOF,
       isTTY: tty.isTTY,
     };
     const fns = [found.Pipe, found.PipeConnectWrap, found.WriteWrap, found.isTTY].every((f) => typeof f === "function");
-    const nums = [found.SOCKET, found.kReadBytesOrError, found.kArrayBufferOffset, found.UV_EOF].every((n) => typeof n === "number");
+    const nums = [found.SOCKET, found.kReadBytesOrError, found.kArrayBufferOffset].every((n) => typeof n === "number");
     if (fns && nums && found.state instanceof Int32Array) pipeBindings = found as unknown as PipeBindings;
   } catch {
     // A runtime without them (or with the permission model, which forbids them): `net` it is.
   }
   return pipeBindings ?? undefined;
 }
+
+/** Whether this process talks to daemons through Node's pipe handles (else through `net`). */
+export function pipeTransportAvailable(): boolean {
+  return nodePipes() !== undefined;
+}
+
+/** libuv's end of stream, the same on every platform (uv/errno.h); the `uv` binding would cost 0.1 ms to ask. */
+const UV_EOF = -4095;
 
 /** Set to anything but "" or "0" to make the client talk to the daemon through `net` only. */
 export const NET_ONLY_ENV = "LLMTOOLS_DAEMON_NET";
@@ -161,7 +166,7 @@ function pipeChannel(b: PipeBindings, sock: string, ev: ChannelEvents): Channel 
     const n = b.state[b.kReadBytesOrError] as number;
     if (closed) return;
     if (n > 0 && buffer) ev.data(Buffer.from(buffer, b.state[b.kArrayBufferOffset], n));
-    else if (n === b.UV_EOF) {
+    else if (n === UV_EOF) {
       close();
       ev.end();
     } else if (n < 0) fail(n);
