@@ -143,6 +143,11 @@ describe("the client's transports", () => {
     sock = (started.json as { data: { socket: string } }).data.socket;
   });
 
+  const served = async (): Promise<number> => {
+    const r = await runTool("llmtools", ["daemon", "status", "--root", root], { env: ENV });
+    return (r.json as { data: { requests_served: number } }).data.requests_served;
+  };
+
   after(async () => {
     if (root) await runTool("llmtools", ["daemon", "stop", "--root", root], { env: ENV });
   });
@@ -173,18 +178,30 @@ describe("the client's transports", () => {
     }
   });
 
+  it("a multi-MB stdin reaches the tool whole through either transport", async () => {
+    // A request the tool must read to the end before it can refuse it (no expected_checksum).
+    const content = Array.from({ length: 40_000 }, (_, i) => `line ${i} ${"z".repeat(30)}`).join("\n");
+    const input = JSON.stringify({ file_path: "README.md", edits: [{ byte_start: 0, byte_end: 0, new_content: content }] });
+    const cold = await runTool("llmtransform", ["--dry-run", "--no-daemon"], { cwd: root, input });
+    assert.match(cold.stdout, /expected_checksum is required/);
+    const before = await served();
+    for (const env of [{}, { LLMTOOLS_DAEMON_NET: "1" }] as Record<string, string>[]) {
+      const warm = await runTool("llmtransform", ["--dry-run"], { cwd: root, input, env });
+      assert.equal(warm.code, cold.code, JSON.stringify(env));
+      assert.equal(normal(warm.stdout), normal(cold.stdout), JSON.stringify(env));
+      assert.equal(warm.stderr, cold.stderr, JSON.stringify(env));
+    }
+    assert.equal((await served()) - before, 2, "both runs went through the daemon");
+  });
+
   it("a multi-MB answer comes out of the bin byte for byte, through either transport", async () => {
     const args = ["-e", "needle\\d+", "src/many.ts"];
     const cold = await runTool("llmsearch", [...args, "--no-daemon"], { cwd: root });
     assert.equal(cold.code, 0, cold.stderr);
     assert.ok(cold.stdout.length > 2 * 1024 * 1024, `answer of ${cold.stdout.length} bytes`);
-    const status = async (): Promise<number> => {
-      const r = await runTool("llmtools", ["daemon", "status", "--root", root], { env: ENV });
-      return (r.json as { data: { requests_served: number } }).data.requests_served;
-    };
-    const served = await status();
+    const before = await served();
     const [viaPipe, viaNet] = await Promise.all([runTool("llmsearch", args, { cwd: root }), runTool("llmsearch", args, { cwd: root, env: { LLMTOOLS_DAEMON_NET: "1" } })]);
-    assert.equal((await status()) - served, 2, "both runs went through the daemon");
+    assert.equal((await served()) - before, 2, "both runs went through the daemon");
     for (const [label, warm] of [
       ["pipe", viaPipe],
       ["net", viaNet],
