@@ -166,6 +166,17 @@ describe("the client's transports", () => {
     }
   });
 
+  it("a node that would warn about process.binding (--pending-deprecation) gets the answer through net, without a warning", async () => {
+    const cold = await runTool("magellan", ["find", "--name", "area", "--no-daemon"], { cwd: root });
+    const before = await served();
+    for (const env of [{ NODE_OPTIONS: "--pending-deprecation" }, { NODE_PENDING_DEPRECATION: "1" }] as Record<string, string>[]) {
+      const warm = await runTool("magellan", ["find", "--name", "area"], { cwd: root, env });
+      assert.equal(warm.stderr, "", JSON.stringify(env));
+      assert.equal(normal(warm.stdout), normal(cold.stdout), JSON.stringify(env));
+    }
+    assert.equal((await served()) - before, 2, "both runs went through the daemon");
+  });
+
   it("both transports report a missing socket as ENOENT and one without a listener as ECONNREFUSED", async () => {
     const stale = join(root, ".magellan", "stale.sock");
     // A listener killed outright leaves its socket file behind, as a crashed daemon does.
