@@ -79,6 +79,8 @@ interface PipeBindings {
 }
 
 interface PipeHandle {
+  /** The socket's descriptor (POSIX). */
+  readonly fd: number;
   onread: (buffer: ArrayBuffer | undefined) => void;
   connect(req: object, path: string): number;
   readStart(): number;
@@ -149,7 +151,24 @@ function errorName(status: number): string {
 }
 
 /** A channel on Node's pipe handle (see nodePipes); throws when the handle refuses to start. */
-function pipeChannel(b: PipeBindings, sock: string, ev: ChannelEvents): Channel {
+/**
+ * Writes what the socket takes at once, during the script rather than after Node's first turn
+ * of the event loop: connect() on a Unix socket completes (or fails) at once, so the daemon can
+ * start on the request while this process is still on its way into the loop. Returns how many
+ * bytes went; the rest goes through the handle once it says it is connected.
+ */
+function sendNow(fd: number, bytes: Buffer): number {
+  let off = 0;
+  if (!(fd >= 0)) return off;
+  try {
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+  } catch {
+    // EAGAIN (a full socket buffer), or a connect that failed: its callback reports that.
+  }
+  return off;
+}
+
+function pipeChannel(b: PipeBindings, sock: string, ev: ChannelEvents, first: Buffer | undefined): Channel {
   const handle = new b.Pipe(b.SOCKET);
   let closed = false;
   const close = (): void => {
@@ -171,20 +190,22 @@ function pipeChannel(b: PipeBindings, sock: string, ev: ChannelEvents): Channel 
       ev.end();
     } else if (n < 0) fail(n);
   };
+  let sent = 0;
   const req = new b.PipeConnectWrap();
   req.oncomplete = (status) => {
     if (closed) return;
     if (status < 0) return fail(status);
     const err = handle.readStart();
     if (err < 0) return fail(err);
+    if (first && sent < first.length) channel.write(first.subarray(sent));
     ev.connect();
   };
   const err = handle.connect(req, sock);
   if (err < 0) {
     // Reported as net reports it: after this call returns.
     process.nextTick(() => fail(err));
-  }
-  return {
+  } else if (first) sent = sendNow(handle.fd, first);
+  const channel: Channel = {
     write(bytes) {
       if (closed) return;
       const w = new b.WriteWrap();
@@ -199,13 +220,16 @@ function pipeChannel(b: PipeBindings, sock: string, ev: ChannelEvents): Channel 
     },
     close,
   };
+  return channel;
 }
 
 /** A channel on a net.Socket: what every runtime has. */
-function netChannel(sock: string, ev: ChannelEvents): Channel {
+function netChannel(sock: string, ev: ChannelEvents, first: Buffer | undefined): Channel {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const net = require("node:net") as typeof import("node:net");
   const s = net.connect(sock);
+  // Held by the socket until it is connected.
+  if (first) s.write(first);
   let closed = false;
   s.on("connect", () => ev.connect());
   s.on("data", (d: Buffer) => {
@@ -241,18 +265,19 @@ function netChannel(sock: string, ev: ChannelEvents): Channel {
 
 /**
  * Connects to the daemon on `sock`: through Node's pipe handle when it may be used (`pipes`
- * true, the default when available), else through `net`. Events arrive after this returns.
+ * true, the default when available), else through `net`. `first` is sent as soon as the
+ * connection is there, before `connect` is called. Events arrive after this returns.
  */
-export function openChannel(sock: string, ev: ChannelEvents, pipes = true): Channel {
+export function openChannel(sock: string, ev: ChannelEvents, pipes = true, first?: Buffer): Channel {
   const b = pipes ? nodePipes() : undefined;
   if (b) {
     try {
-      return pipeChannel(b, sock, ev);
+      return pipeChannel(b, sock, ev, first);
     } catch {
       pipeBindings = null;
     }
   }
-  return netChannel(sock, ev);
+  return netChannel(sock, ev, first);
 }
 
 /** isatty without loading `tty` (which loads `net`) when the pipe bindings are there. */
@@ -473,9 +498,8 @@ class Attempt {
 
   start(): void {
     const reader = new FrameReader((type, payload) => this.onFrame(type, payload));
-    this.channel = openChannel(this.sock, {
-      // The request goes out with the connection, not after a greeting: one round trip in all.
-      connect: () => this.channel?.write(this.runFrame()),
+    const events: ChannelEvents = {
+      connect: () => undefined,
       data: (d) => {
         try {
           reader.push(d);
@@ -491,7 +515,9 @@ class Attempt {
         if (this.phase === "running") this.fallback("stopped mid-request", "none");
         else if (this.phase === "connecting") this.fallback("closed the connection", "none");
       },
-    });
+    };
+    // The request goes out with the connection, not after a greeting: one round trip in all.
+    this.channel = openChannel(this.sock, events, true, this.runFrame());
     this.arm(helloTimeoutMs(), "did not answer");
   }
 
