@@ -150,7 +150,6 @@ function errorName(status: number): string {
   }
 }
 
-/** A channel on Node's pipe handle (see nodePipes); throws when the handle refuses to start. */
 /**
  * Writes what the socket takes at once, during the script rather than after Node's first turn
  * of the event loop: connect() on a Unix socket completes (or fails) at once, so the daemon can
@@ -168,6 +167,7 @@ function sendNow(fd: number, bytes: Buffer): number {
   return off;
 }
 
+/** A channel on Node's pipe handle (see nodePipes); throws when the handle refuses to start. */
 function pipeChannel(b: PipeBindings, sock: string, ev: ChannelEvents, first: Buffer | undefined): Channel {
   const handle = new b.Pipe(b.SOCKET);
   let closed = false;
