@@ -5,14 +5,14 @@
  * for byte through either transport.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type ChannelEvents, openChannel, pipeTransportAvailable } from "../../src/server/client.cjs";
 import { FRAME_JSON, FRAME_STDERR, FRAME_STDOUT, FrameReader, PROTOCOL_VERSION, buildId, encodeFrame, jsonFrame, packageVersion } from "../../src/server/protocol.cjs";
-import { REPO_ROOT, runTool, tempDir } from "../support/run.js";
+import { REPO_ROOT, binPath, runTool, tempDir } from "../support/run.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
 const ENV = { LLMTOOLS_DAEMON_IDLE_TIMEOUT: "120" };
@@ -221,5 +221,25 @@ describe("the client's transports", () => {
       assert.equal(warm.stderr, cold.stderr, label);
       assert.ok(normal(warm.stdout) === normal(cold.stdout), `${label}: ${warm.stdout.length} vs ${cold.stdout.length} bytes`);
     }
+  });
+
+  it("a stdout that someone else made non-blocking (EAGAIN on a full pipe) still gets the whole multi-MB answer", async () => {
+    const args = ["-e", "needle\\d+", "src/many.ts"];
+    const cold = await runTool("llmsearch", [...args, "--no-daemon"], { cwd: root });
+    const before = await served();
+    // Node's spawn hands a child blocking stdio, so a parent of another kind sets O_NONBLOCK on
+    // the pipe and execs the bin: its synchronous write of 4 MB fills the 64 KB pipe at once.
+    const exec = "import os, sys; os.set_blocking(1, False); os.execv(sys.argv[1], sys.argv[1:])";
+    const child = spawn("python3", ["-c", exec, binPath("llmsearch"), ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => out.push(b));
+    child.stderr.on("data", (b: Buffer) => err.push(b));
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    assert.equal((await served()) - before, 1, "the run went through the daemon");
+    assert.equal(code, cold.code, Buffer.concat(err).toString("utf8"));
+    assert.equal(Buffer.concat(err).toString("utf8"), cold.stderr);
+    const stdout = Buffer.concat(out).toString("utf8");
+    assert.ok(normal(stdout) === normal(cold.stdout), `${stdout.length} vs ${cold.stdout.length} bytes`);
   });
 });
