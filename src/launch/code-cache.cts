@@ -170,12 +170,3 @@ export function runLocal(dir: string, name: string, commands: readonly string[])
   if (existsSync(bundle)) runBundle(bundle, commands.includes(command) ? command : "other");
   else void import(pathToFileURL(join(dir, `${name}.js`)).href);
 }
-
-/**
- * What a bin did before src/server/client.cts's runBin, which the bins now call first so that a
- * run the daemon answers never loads this module: the same, for any caller left.
- */
-export function runTool(dir: string, name: string, commands: readonly string[]): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  (require("../server/client.cjs") as typeof import("../server/client.cjs")).runBin(dir, name, commands);
-}

@@ -1,11 +1,12 @@
 /**
- * The client half of the daemon, run by every bin before it loads its tool (see runTool in
- * src/launch/code-cache.cts). When a daemon listens for the command line's workspace root, the
- * command line, cwd, environment and (on demand) stdin go to it, and its stdout, stderr and exit
- * code come back byte for byte; otherwise, or with `--no-daemon` / LLMTOOLS_NO_DAEMON=1, the
- * tool runs in this process as it always did. A daemon that is gone (a socket without a
- * process), of another version, or silent past a timeout is removed and replaced in the
- * background, and this run does its work in-process: nothing ever waits on a daemon for long.
+ * The client half of the daemon, run by every bin before it loads its tool (runBin below; the
+ * build makes each bin one file with this module and protocol.cts). When a daemon listens for
+ * the command line's workspace root, the command line, cwd, environment and (on demand) stdin
+ * go to it, and its stdout, stderr and exit code come back byte for byte; otherwise, or with
+ * `--no-daemon` / LLMTOOLS_NO_DAEMON=1, the tool runs in this process as it always did. A daemon
+ * that is gone (a socket without a process), of another version, or silent past a timeout is
+ * removed and replaced in the background, and this run does its work in-process: nothing ever
+ * waits on a daemon for long.
  *
  * CommonJS and builtins only, loaded lazily: a run without a daemon costs a few stat calls.
  */
