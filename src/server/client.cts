@@ -96,9 +96,9 @@ let pipeBindings: PipeBindings | null | undefined;
  * net.Socket costs a short-lived client about 4 ms of its ~10 ms above Node's own start-up
  * (streams, the module graph behind net, per-event ticks), most of a `magellan find` through the
  * daemon; the handles net.Socket is built on do the same connect, read and write without any of
- * it. process.binding() is deprecated (DEP0111) but still serves these modules silently in Node
- * 20 to 24; it warns only under --pending-deprecation, so then, or when anything here is not
- * as expected, the client uses `net`.
+ * it. process.binding() is deprecated (DEP0111) but still serves these modules silently (Node
+ * 20); it warns only under --pending-deprecation, so then, or when anything here is not as
+ * expected (another Node, the permission model), the client uses `net`.
  */
 function nodePipes(): PipeBindings | undefined {
   if (pipeBindings !== undefined) return pipeBindings ?? undefined;
