@@ -11,6 +11,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { CORPUS_DIR } from "./corpus.js";
 import { type BenchRow, ourBin, timeCommand } from "./lib.js";
@@ -71,32 +72,45 @@ function ensureIndexed(root: string): void {
 interface Cmd {
   cmd: string;
   args: string[];
+  env?: Record<string, string>;
 }
 
 /**
- * Median whole-process wall times of two commands run alternately (A, B, A, B, ...) after one
- * warm-up each, so that both see the same machine load: on a shared machine, back-to-back
- * series can differ by 2x on load alone.
+ * Median whole-process wall times of commands run in turn (A, B, C, A, B, C, ...) after one
+ * warm-up each, so that all see the same machine load: on a shared machine, back-to-back series
+ * can differ by 2x on load alone. `load` is the 1-minute load average when they were done;
+ * `best` the fastest run of each, which on a busy machine says more about the work itself than
+ * a median that waits on other jobs.
  */
-function alternate(a: Cmd, b: Cmd, cwd: string, runs: number): { a: number; b: number; aStdout: string } {
-  const ta: number[] = [];
-  const tb: number[] = [];
-  let aStdout = "";
+function alternate(cmds: readonly Cmd[], cwd: string, runs: number): { ms: number[]; best: number[]; firstStdout: string; load: number } {
+  const times = cmds.map((): number[] => []);
+  let firstStdout = "";
   const once = (c: Cmd): { ms: number; stdout: string } => {
     const t0 = process.hrtime.bigint();
-    const r = spawnSync(c.cmd, c.args, { cwd, encoding: "utf8", maxBuffer: 1 << 30 });
+    const r = spawnSync(c.cmd, c.args, { cwd, encoding: "utf8", maxBuffer: 1 << 30, env: c.env ? { ...process.env, ...c.env } : process.env });
     if (r.error) throw r.error;
     return { ms: Number(process.hrtime.bigint() - t0) / 1e6, stdout: r.stdout };
   };
-  once(a);
-  once(b);
+  for (const c of cmds) once(c);
   for (let i = 0; i < runs; i++) {
-    const x = once(a);
-    aStdout = x.stdout;
-    ta.push(x.ms);
-    tb.push(once(b).ms);
+    for (const [j, c] of cmds.entries()) {
+      const x = once(c);
+      (times[j] as number[]).push(x.ms);
+      if (j === 0) firstStdout = x.stdout;
+    }
   }
-  return { a: percentile(ta, 50), b: percentile(tb, 50), aStdout };
+  return { ms: times.map((t) => percentile(t, 50)), best: times.map((t) => Math.min(...t)), firstStdout, load: loadavg()[0] as number };
+}
+
+/** The fastest runs of ours and of the peer, and their ratio. */
+function best(ours: number | undefined, peer: number | undefined): string {
+  if (ours === undefined || peer === undefined) return "n/a";
+  return `${ours.toFixed(0)} vs ${peer.toFixed(0)} ms (${(ours / peer).toFixed(2)}x)`;
+}
+
+/** What a figure was measured beside: the load, and a bare node's start-up in the same run. */
+function context(load: number, nodeMs: number | undefined): string {
+  return `load ${load.toFixed(1)}${nodeMs === undefined ? "" : `, node -e 0 ${nodeMs.toFixed(0)} ms`}`;
 }
 
 function percentile(values: number[], p: number): number {
@@ -140,33 +154,38 @@ export async function run(): Promise<BenchRow[]> {
   const started = llmtools(["daemon", "start", "--root", root, "--idle-timeout", "600"]);
   const sock = started.socket as string;
   try {
-    const find = alternate({ cmd: ourBin("magellan"), args: ["find", "--name", "EntityManager"] }, { cmd: "env", args: ["-u", "NODE_EXTRA_CA_CERTS", process.execPath, "-e", "0"] }, root, runs);
-    const findCold = timeCommand(ourBin("magellan"), ["find", "--name", "EntityManager", "--no-daemon"], { cwd: root, runs: 5 });
+    // As the bins start node: without NODE_EXTRA_CA_CERTS, which Node 20 parses at start-up.
+    const node: Cmd = { cmd: "env", args: ["-u", "NODE_EXTRA_CA_CERTS", process.execPath, "-e", "0"] };
+    const findArgs = ["find", "--name", "EntityManager"];
+    // The same client talking through `net` instead of Node's pipe handles (src/server/client.cts), for scale.
+    const find = alternate([{ cmd: ourBin("magellan"), args: findArgs }, { cmd: ourBin("magellan"), args: findArgs, env: { LLMTOOLS_DAEMON_NET: "1" } }, node], root, runs);
+    const [findMs, findNetMs, nodeMs] = find.ms as [number, number, number];
+    const findCold = timeCommand(ourBin("magellan"), [...findArgs, "--no-daemon"], { cwd: root, runs: 5 });
     rows.push({
       suite: "daemon",
       case: "magellan find via daemon",
-      ours: find.a,
-      // As the bins start node: without NODE_EXTRA_CA_CERTS, which Node 20 parses at start-up.
+      ours: findMs,
       peer: "node -e 0",
-      peerMs: find.b,
+      peerMs: nodeMs,
       maxRatio: 1.3,
-      note: `${size.files} files; without daemon ${findCold.medianMs.toFixed(0)} ms`,
+      note: `${size.files} files; ${context(find.load, undefined)}; best ${best(find.best[0], find.best[2])}; through net instead of pipe handles ${findNetMs.toFixed(0)} ms; without daemon ${findCold.medianMs.toFixed(0)} ms`,
     });
     for (const [label, pattern] of [
       ["llmsearch via daemon, literal", "createQueryBuilder"],
       ["llmsearch via daemon, regex", "throw new \\w+Error"],
     ] as const) {
-      const t = alternate({ cmd: ourBin("llmsearch"), args: ["--pattern", pattern] }, { cmd: "rg", args: ["--json", pattern, "."] }, root, runs);
+      const t = alternate([{ cmd: ourBin("llmsearch"), args: ["--pattern", pattern] }, { cmd: "rg", args: ["--json", pattern, "."] }, node], root, runs);
+      const [ms, rgMs, nodeHere] = t.ms as [number, number, number];
       const cold = timeCommand(ourBin("llmsearch"), ["--pattern", pattern, "--no-daemon"], { cwd: root, runs: 5 });
-      const total = parse<{ data: { total_count: number } }>(`llmsearch ${pattern}`, t.aStdout).data.total_count;
+      const total = parse<{ data: { total_count: number } }>(`llmsearch ${pattern}`, t.firstStdout).data.total_count;
       rows.push({
         suite: "daemon",
         case: label,
-        ours: t.a,
+        ours: ms,
         peer: "rg --json",
-        peerMs: t.b,
+        peerMs: rgMs,
         maxRatio: 1.6,
-        note: `${total} matches; without daemon ${cold.medianMs.toFixed(0)} ms`,
+        note: `${total} matches, ${(Buffer.byteLength(t.firstStdout) / 1024).toFixed(0)} KB of JSON; ${context(t.load, nodeHere)}; best ${best(t.best[0], t.best[1])}; without daemon ${cold.medianMs.toFixed(0)} ms`,
       });
     }
     const saves = await saveToFindable(root, sock, Number(process.env.DAEMON_BENCH_SAVES ?? 50));

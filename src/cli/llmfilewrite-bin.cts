@@ -1,5 +1,5 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
-/** The `llmfilewrite` command: the bundled CLI with a V8 code cache (see src/launch/code-cache.cts). */
-import { runTool } from "../launch/code-cache.cjs";
+/** The `llmfilewrite` command: through the workspace's daemon, else the bundled CLI (runBin in src/server/client.cts; scripts/bundle.ts makes this one file with the client). */
+import { runBin } from "../server/client.cjs";
 
-runTool(__dirname, "llmfilewrite", []);
+runBin(__dirname, "llmfilewrite", []);

@@ -1,5 +1,5 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
-/** The `llmtools` command (the MCP server, the daemon): the bundled CLI with a V8 code cache (see src/launch/code-cache.cts). */
-import { runTool } from "../launch/code-cache.cjs";
+/** The `llmtools` command (the MCP server, the daemon): always in-process, from the bundled CLI (runBin in src/server/client.cts). */
+import { runBin } from "../server/client.cjs";
 
-runTool(__dirname, "llmtools", ["mcp", "daemon"]);
+runBin(__dirname, "llmtools", ["mcp", "daemon"]);

@@ -1,6 +1,6 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
-/** The `magellan` command: the bundled CLI with a V8 code cache (see src/launch/code-cache.cts). */
-import { runTool } from "../launch/code-cache.cjs";
-import { MAGELLAN_COMMANDS } from "./magellan-commands.cjs";
+/** The `magellan` command: through the workspace's daemon, else the bundled CLI (runBin in src/server/client.cts; scripts/bundle.ts makes this one file with the client). */
+import { runBin } from "../server/client.cjs";
 
-runTool(__dirname, "magellan", MAGELLAN_COMMANDS);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- only a run in-process needs the list
+runBin(__dirname, "magellan", () => (require("./magellan-commands.cjs") as typeof import("./magellan-commands.cjs")).MAGELLAN_COMMANDS);

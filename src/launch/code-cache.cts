@@ -160,27 +160,13 @@ function loadCached(file: string, variant: string, extras: readonly { name: stri
 }
 
 /**
- * A bin's whole job: run `<name>.bundle.cjs` beside it with a code cache per command (each
+ * Runs a tool in this process: `<name>.bundle.cjs` beside it with a code cache per command (each
  * command compiles other functions; an unknown one shares the "other" cache), or, when the build
  * made no bundle (tsc alone), the ES module `<name>.js` tsc emitted, which behaves the same.
  */
-export function runTool(dir: string, name: string, commands: readonly string[]): void {
-  const local = (): void => {
-    const bundle = join(dir, `${name}.bundle.cjs`);
-    const command = process.argv[2] ?? "";
-    if (existsSync(bundle)) runBundle(bundle, commands.includes(command) ? command : "other");
-    else void import(pathToFileURL(join(dir, `${name}.js`)).href);
-  };
-  // The workspace's warm daemon, when one runs, answers before any tool code is loaded here
-  // (src/server/client.cts); it calls `local` when there is none or it cannot answer.
-  let client: typeof import("../server/client.cjs") | undefined;
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    client = require("../server/client.cjs") as typeof import("../server/client.cjs");
-  } catch {
-    // A copy of the launcher without the server (a partial copy of dist/): no daemon then.
-    client = undefined;
-  }
-  if (client) client.runViaDaemon(name, local);
-  else local();
+export function runLocal(dir: string, name: string, commands: readonly string[]): void {
+  const bundle = join(dir, `${name}.bundle.cjs`);
+  const command = process.argv[2] ?? "";
+  if (existsSync(bundle)) runBundle(bundle, commands.includes(command) ? command : "other");
+  else void import(pathToFileURL(join(dir, `${name}.js`)).href);
 }

@@ -1,16 +1,16 @@
 /**
- * The client half of the daemon, run by every bin before it loads its tool (see runTool in
- * src/launch/code-cache.cts). When a daemon listens for the command line's workspace root, the
- * command line, cwd, environment and (on demand) stdin go to it, and its stdout, stderr and exit
- * code come back byte for byte; otherwise, or with `--no-daemon` / LLMTOOLS_NO_DAEMON=1, the
- * tool runs in this process as it always did. A daemon that is gone (a socket without a
- * process), of another version, or silent past a timeout is removed and replaced in the
- * background, and this run does its work in-process: nothing ever waits on a daemon for long.
+ * The client half of the daemon, run by every bin before it loads its tool (runBin below; the
+ * build makes each bin one file with this module and protocol.cts). When a daemon listens for
+ * the command line's workspace root, the command line, cwd, environment and (on demand) stdin
+ * go to it, and its stdout, stderr and exit code come back byte for byte; otherwise, or with
+ * `--no-daemon` / LLMTOOLS_NO_DAEMON=1, the tool runs in this process as it always did. A daemon
+ * that is gone (a socket without a process), of another version, or silent past a timeout is
+ * removed and replaced in the background, and this run does its work in-process: nothing ever
+ * waits on a daemon for long.
  *
  * CommonJS and builtins only, loaded lazily: a run without a daemon costs a few stat calls.
  */
-import { existsSync, lstatSync, rmSync } from "node:fs";
-import type { Socket } from "node:net";
+import { existsSync, lstatSync, rmSync, writeSync } from "node:fs";
 import {
   FRAME_JSON,
   FRAME_STDERR,
@@ -49,6 +49,266 @@ const helloTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_CONNECT_TIMEOUT_MS",
 const silenceTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_ANSWER_TIMEOUT_MS", 30000);
 /** How long `--daemon` waits for a daemon it started to listen. */
 const startTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_START_TIMEOUT_MS", 10000);
+
+/**
+ * A connection to a daemon as the client uses it: bytes out, bytes in, and how it ended. Errors
+ * carry the system error name (ECONNREFUSED, ENOENT, ...).
+ */
+export interface Channel {
+  write(bytes: Buffer): void;
+  close(): void;
+}
+
+export interface ChannelEvents {
+  connect(): void;
+  data(chunk: Buffer): void;
+  error(code: string): void;
+  /** The daemon closed the connection (end of stream). */
+  end(): void;
+}
+
+/** The libuv handles below `net`, as Node's own net.Socket drives them (lib/net.js, lib/internal/stream_base_commons.js). */
+interface PipeBindings {
+  Pipe: new (type: number) => PipeHandle;
+  PipeConnectWrap: new () => { oncomplete?: (status: number) => void };
+  WriteWrap: new () => { handle?: PipeHandle; oncomplete?: (status: number) => void; async?: boolean };
+  SOCKET: number;
+  state: Int32Array;
+  kReadBytesOrError: number;
+  kArrayBufferOffset: number;
+  isTTY: (fd: number) => boolean;
+}
+
+interface PipeHandle {
+  /** The socket's descriptor (POSIX). */
+  readonly fd: number;
+  onread: (buffer: ArrayBuffer | undefined) => void;
+  connect(req: object, path: string): number;
+  readStart(): number;
+  writeBuffer(req: object, bytes: Buffer): number;
+  close(cb?: () => void): void;
+}
+
+let pipeBindings: PipeBindings | null | undefined;
+
+/**
+ * Node's pipe handles, when this process may use them quietly. Loading `net` and driving a
+ * net.Socket costs a short-lived client about 4 ms of its ~10 ms above Node's own start-up
+ * (streams, the module graph behind net, per-event ticks), most of a `magellan find` through the
+ * daemon; the handles net.Socket is built on do the same connect, read and write without any of
+ * it. process.binding() is deprecated (DEP0111) but still serves these modules silently (Node
+ * 20); it warns only under --pending-deprecation, so then, or when anything here is not as
+ * expected (another Node, the permission model), the client uses `net`.
+ */
+function nodePipes(): PipeBindings | undefined {
+  if (pipeBindings !== undefined) return pipeBindings ?? undefined;
+  pipeBindings = null;
+  const flags = `${process.execArgv.join(" ")} ${process.env.NODE_OPTIONS ?? ""}`;
+  if (flags.includes("--pending-deprecation") || envOn("NODE_PENDING_DEPRECATION") || envOn(NET_ONLY_ENV)) return undefined;
+  try {
+    const binding = (process as unknown as { binding: (name: string) => Record<string, unknown> }).binding;
+    const pipe = binding("pipe_wrap");
+    const stream = binding("stream_wrap");
+    const tty = binding("tty_wrap");
+    const constants = pipe.constants as Record<string, unknown> | undefined;
+    const found = {
+      Pipe: pipe.Pipe,
+      PipeConnectWrap: pipe.PipeConnectWrap,
+      WriteWrap: stream.WriteWrap,
+      SOCKET: constants?.SOCKET,
+      state: stream.streamBaseState,
+      kReadBytesOrError: stream.kReadBytesOrError,
+      kArrayBufferOffset: stream.kArrayBufferOffset,
+      isTTY: tty.isTTY,
+    };
+    const fns = [found.Pipe, found.PipeConnectWrap, found.WriteWrap, found.isTTY].every((f) => typeof f === "function");
+    const nums = [found.SOCKET, found.kReadBytesOrError, found.kArrayBufferOffset].every((n) => typeof n === "number");
+    if (fns && nums && found.state instanceof Int32Array) pipeBindings = found as unknown as PipeBindings;
+  } catch {
+    // A runtime without them (or with the permission model, which forbids them): `net` it is.
+  }
+  return pipeBindings ?? undefined;
+}
+
+/** Whether this process talks to daemons through Node's pipe handles (else through `net`). */
+export function pipeTransportAvailable(): boolean {
+  return nodePipes() !== undefined;
+}
+
+/** libuv's end of stream, the same on every platform (uv/errno.h); the `uv` binding would cost 0.1 ms to ask. */
+const UV_EOF = -4095;
+
+/** Set to anything but "" or "0" to make the client talk to the daemon through `net` only. */
+export const NET_ONLY_ENV = "LLMTOOLS_DAEMON_NET";
+
+function errorName(status: number): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { getSystemErrorName } = require("node:util") as typeof import("node:util");
+  try {
+    return getSystemErrorName(status);
+  } catch {
+    return `error ${status}`;
+  }
+}
+
+/**
+ * Writes what the socket takes at once, during the script rather than after Node's first turn
+ * of the event loop: connect() on a Unix socket completes (or fails) at once, so the daemon can
+ * start on the request while this process is still on its way into the loop. Returns how many
+ * bytes went; the rest goes through the handle once it says it is connected.
+ */
+function sendNow(fd: number, bytes: Buffer): number {
+  let off = 0;
+  if (!(fd >= 0)) return off;
+  try {
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+  } catch {
+    // EAGAIN (a full socket buffer), or a connect that failed: its callback reports that.
+  }
+  return off;
+}
+
+/** A channel on Node's pipe handle (see nodePipes); throws when the handle refuses to start. */
+function pipeChannel(b: PipeBindings, sock: string, ev: ChannelEvents, first: Buffer | undefined): Channel {
+  const handle = new b.Pipe(b.SOCKET);
+  let closed = false;
+  const close = (): void => {
+    if (closed) return;
+    closed = true;
+    handle.close();
+  };
+  const fail = (status: number): void => {
+    if (closed) return;
+    close();
+    ev.error(errorName(status));
+  };
+  handle.onread = (buffer) => {
+    const n = b.state[b.kReadBytesOrError] as number;
+    if (closed) return;
+    if (n > 0 && buffer) ev.data(Buffer.from(buffer, b.state[b.kArrayBufferOffset], n));
+    else if (n === UV_EOF) {
+      close();
+      ev.end();
+    } else if (n < 0) fail(n);
+  };
+  let sent = 0;
+  const req = new b.PipeConnectWrap();
+  req.oncomplete = (status) => {
+    if (closed) return;
+    if (status < 0) return fail(status);
+    const err = handle.readStart();
+    if (err < 0) return fail(err);
+    if (first && sent < first.length) channel.write(first.subarray(sent));
+    ev.connect();
+  };
+  const err = handle.connect(req, sock);
+  if (err < 0) {
+    // Reported as net reports it: after this call returns.
+    process.nextTick(() => fail(err));
+  } else if (first) sent = sendNow(handle.fd, first);
+  const channel: Channel = {
+    write(bytes) {
+      if (closed) return;
+      const w = new b.WriteWrap();
+      w.handle = handle;
+      w.async = false;
+      // The handle keeps `bytes` alive until a write it could not finish at once completes.
+      w.oncomplete = (status) => {
+        if (status < 0) fail(status);
+      };
+      const e = handle.writeBuffer(w, bytes);
+      if (e < 0) fail(e);
+    },
+    close,
+  };
+  return channel;
+}
+
+/** A channel on a net.Socket: what every runtime has. */
+function netChannel(sock: string, ev: ChannelEvents, first: Buffer | undefined): Channel {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const net = require("node:net") as typeof import("node:net");
+  const s = net.connect(sock);
+  // Held by the socket until it is connected.
+  if (first) s.write(first);
+  let closed = false;
+  s.on("connect", () => ev.connect());
+  s.on("data", (d: Buffer) => {
+    if (!closed) ev.data(d);
+  });
+  s.on("error", (e: NodeJS.ErrnoException) => {
+    if (closed) return;
+    closed = true;
+    s.destroy();
+    ev.error(e.code ?? e.message);
+  });
+  s.on("end", () => {
+    if (closed) return;
+    closed = true;
+    s.destroy();
+    ev.end();
+  });
+  s.on("close", () => {
+    if (closed) return;
+    closed = true;
+    ev.end();
+  });
+  return {
+    write: (bytes) => {
+      if (!closed) s.write(bytes);
+    },
+    close: () => {
+      closed = true;
+      s.destroy();
+    },
+  };
+}
+
+/**
+ * Connects to the daemon on `sock`: through Node's pipe handle when it may be used (`pipes`
+ * true, the default when available), else through `net`. `first` is sent as soon as the
+ * connection is there, before `connect` is called. Events arrive after this returns.
+ */
+export function openChannel(sock: string, ev: ChannelEvents, pipes = true, first?: Buffer): Channel {
+  const b = pipes ? nodePipes() : undefined;
+  if (b) {
+    try {
+      return pipeChannel(b, sock, ev, first);
+    } catch {
+      pipeBindings = null;
+    }
+  }
+  return netChannel(sock, ev, first);
+}
+
+/** isatty without loading `tty` (which loads `net`) when the pipe bindings are there. */
+function isatty(fd: number): boolean {
+  const b = nodePipes();
+  if (b) return b.isTTY(fd);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require("node:tty") as typeof import("node:tty")).isatty(fd);
+}
+
+/**
+ * Writes all of `bytes` to fd 1 or 2, then calls `then`. Synchronous writes need no stream (and
+ * no `net` behind process.stdout for a pipe); a descriptor set non-blocking by whoever shares
+ * it (EAGAIN) gets the rest through the stream, which waits for it to drain.
+ */
+function writeAll(fd: 1 | 2, bytes: Buffer, then: () => void): void {
+  let off = 0;
+  try {
+    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EAGAIN") {
+      const stream = fd === 1 ? process.stdout : process.stderr;
+      stream.on("error", then);
+      stream.write(bytes.subarray(off), () => then());
+      return;
+    }
+    // EPIPE and the like: the reader is gone, as process.stdout's "error" would say.
+  }
+  then();
+}
 
 type Mode = "auto" | "start" | "off";
 
@@ -106,6 +366,20 @@ export function runViaDaemon(tool: string, runLocal: () => void): void {
       } else new Attempt(tool, args, cwd, root, started, runLocal).start();
     })
     .catch(() => runLocal());
+}
+
+/**
+ * A bin's whole job (src/cli/*-bin.cts): the command line goes to the workspace's daemon when one
+ * runs; otherwise, or when it cannot answer, the tool runs here from its bundle with a V8 code
+ * cache (src/launch/code-cache.cts), which only then is loaded. `commands` names the commands
+ * that keep a code cache of their own (a function: only a run in-process needs them).
+ */
+export function runBin(dir: string, tool: string, commands: readonly string[] | (() => readonly string[])): void {
+  runViaDaemon(tool, () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { runLocal } = require("../launch/code-cache.cjs") as typeof import("../launch/code-cache.cjs");
+    runLocal(dir, tool, typeof commands === "function" ? commands() : commands);
+  });
 }
 
 function note(message: string): void {
@@ -204,7 +478,7 @@ export async function startDaemon(root: string, extra: readonly string[]): Promi
 
 /** One command line sent to one daemon, with the in-process fallback when that fails. */
 class Attempt {
-  private socket: Socket | undefined;
+  private channel: Channel | undefined;
   private phase: "connecting" | "running" | "done" = "connecting";
   private readonly out: Buffer[] = [];
   private readonly err: Buffer[] = [];
@@ -224,45 +498,43 @@ class Attempt {
   ) {}
 
   start(): void {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const net = require("node:net") as typeof import("node:net");
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { isatty } = require("node:tty") as typeof import("node:tty");
-    const s = net.connect(this.sock);
-    this.socket = s;
-    this.arm(helloTimeoutMs(), "did not answer");
     const reader = new FrameReader((type, payload) => this.onFrame(type, payload));
-    s.on("connect", () => {
-      const stdoutTTY = isatty(1);
-      s.write(
-        jsonFrame({
-          t: "run",
-          protocol: PROTOCOL_VERSION,
-          pkg: packageVersion(),
-          build: buildId(),
-          tool: this.tool,
-          argv: this.args,
-          cwd: this.cwd,
-          env: process.env,
-          tty: { stdin: isatty(0), stdout: stdoutTTY, stderr: isatty(2) },
-          columns: stdoutTTY ? process.stdout.columns : undefined,
-        }),
-      );
-    });
-    s.on("data", (d: Buffer) => {
-      try {
-        reader.push(d);
-      } catch {
-        this.fallback("sent a malformed answer", "kill");
-      }
-    });
-    s.on("error", (e: NodeJS.ErrnoException) => {
-      if (this.phase === "connecting" && (e.code === "ECONNREFUSED" || e.code === "ENOENT" || e.code === "ENOTSOCK")) this.fallback("is gone (stale socket)", "remove");
-      else this.fallback(`connection failed (${e.code ?? e.message})`, "none");
-    });
-    s.on("close", () => {
-      if (this.phase === "running") this.fallback("stopped mid-request", "none");
-      else if (this.phase === "connecting") this.fallback("closed the connection", "none");
+    const events: ChannelEvents = {
+      connect: () => undefined,
+      data: (d) => {
+        try {
+          reader.push(d);
+        } catch {
+          this.fallback("sent a malformed answer", "kill");
+        }
+      },
+      error: (code) => {
+        if (this.phase === "connecting" && (code === "ECONNREFUSED" || code === "ENOENT" || code === "ENOTSOCK")) this.fallback("is gone (stale socket)", "remove");
+        else this.fallback(`connection failed (${code})`, "none");
+      },
+      end: () => {
+        if (this.phase === "running") this.fallback("stopped mid-request", "none");
+        else if (this.phase === "connecting") this.fallback("closed the connection", "none");
+      },
+    };
+    // The request goes out with the connection, not after a greeting: one round trip in all.
+    this.channel = openChannel(this.sock, events, true, this.runFrame());
+    this.arm(helloTimeoutMs(), "did not answer");
+  }
+
+  private runFrame(): Buffer {
+    const stdoutTTY = isatty(1);
+    return jsonFrame({
+      t: "run",
+      protocol: PROTOCOL_VERSION,
+      pkg: packageVersion(),
+      build: buildId(),
+      tool: this.tool,
+      argv: this.args,
+      cwd: this.cwd,
+      env: process.env,
+      tty: { stdin: isatty(0), stdout: stdoutTTY, stderr: isatty(2) },
+      columns: stdoutTTY ? process.stdout.columns : undefined,
     });
   }
 
@@ -292,7 +564,7 @@ class Attempt {
   private decline(): void {
     this.phase = "done";
     if (this.timer) clearTimeout(this.timer);
-    this.socket?.destroy();
+    this.channel?.close();
     if (this.stdinForwarding) this.replayStdin();
     this.runLocal();
   }
@@ -300,28 +572,32 @@ class Attempt {
   private forwardStdin(): void {
     if (this.stdinForwarding) return;
     this.stdinForwarding = true;
-    const s = this.socket as Socket;
+    const send = (frame: Buffer): void => {
+      if (this.phase === "running") this.channel?.write(frame);
+    };
     process.stdin.on("data", (c: Buffer) => {
       this.stdinSeen.push(c);
-      if (this.phase === "running") s.write(encodeFrame(FRAME_STDIN, c));
+      send(encodeFrame(FRAME_STDIN, c));
     });
     process.stdin.on("end", () => {
       this.stdinEnded = true;
-      if (this.phase === "running") s.write(jsonFrame({ t: "stdin-end" }));
+      send(jsonFrame({ t: "stdin-end" }));
     });
     process.stdin.on("error", () => {
       this.stdinEnded = true;
-      if (this.phase === "running") s.write(jsonFrame({ t: "stdin-end" }));
+      send(jsonFrame({ t: "stdin-end" }));
     });
   }
 
+  /** The answer, written whole, and the exit at once: nothing else is left to wait for. */
   private finish(code: number): void {
     this.phase = "done";
     if (this.timer) clearTimeout(this.timer);
-    this.socket?.destroy();
-    if (this.err.length > 0) process.stderr.write(Buffer.concat(this.err));
-    process.stdout.on("error", () => process.exit(code));
-    process.stdout.write(Buffer.concat(this.out), () => process.exit(code));
+    this.channel?.close();
+    const out = this.out.length === 1 ? (this.out[0] as Buffer) : Buffer.concat(this.out);
+    const exit = (): void => process.exit(code);
+    if (this.err.length > 0) writeAll(2, Buffer.concat(this.err), () => writeAll(1, out, exit));
+    else writeAll(1, out, exit);
   }
 
   /**
@@ -334,7 +610,7 @@ class Attempt {
     if (this.phase === "done") return;
     this.phase = "done";
     if (this.timer) clearTimeout(this.timer);
-    this.socket?.destroy();
+    this.channel?.close();
     if (action === "remove") removeStale(this.sock);
     if (action === "kill") killHung(this.sock);
     note(`the daemon for ${this.root} ${why}; running in-process`);

@@ -24,6 +24,7 @@ import {
   type DaemonInfo,
   buildId,
   encodeFrame,
+  frameHead,
   infoPathOf,
   jsonFrame,
   packageVersion,
@@ -288,8 +289,8 @@ export class Daemon {
         runRequest(
           spec,
           {
-            stdout: (b) => s.write(encodeFrame(FRAME_STDOUT, b)),
-            stderr: (b) => s.write(encodeFrame(FRAME_STDERR, b)),
+            stdout: (b) => sendBytes(s, FRAME_STDOUT, b),
+            stderr: (b) => sendBytes(s, FRAME_STDERR, b),
             wantStdin: () => {
               s.write(jsonFrame({ t: "stdin" }));
               stream();
@@ -364,6 +365,21 @@ export class Daemon {
     await this.stopRenameServers().catch(() => undefined);
     process.exit(0);
   }
+}
+
+/**
+ * One frame of output bytes. A large one (a search's few MB of JSON) goes out as its header and
+ * the bytes themselves in one writev, rather than copied into a new buffer first.
+ */
+function sendBytes(s: Socket, type: number, bytes: Buffer): void {
+  if (bytes.length < 64 * 1024) {
+    s.write(encodeFrame(type, bytes));
+    return;
+  }
+  s.cork();
+  s.write(frameHead(type, bytes.length));
+  s.write(bytes);
+  s.uncork();
 }
 
 /** Whether a live process accepts connections on `path`. */

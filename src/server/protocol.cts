@@ -9,7 +9,6 @@
  * travel raw (types O, E, I), so output is relayed byte for byte.
  */
 import { existsSync, mkdirSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 
 let buildCache: string | undefined;
@@ -50,10 +49,15 @@ export function packageVersion(): string {
 
 export function encodeFrame(type: number, payload: Buffer | string): Buffer {
   const body = typeof payload === "string" ? Buffer.from(payload, "utf8") : payload;
+  return Buffer.concat([frameHead(type, body.length), body]);
+}
+
+/** A frame's 5 header bytes: a large payload can then be written after it without a copy. */
+export function frameHead(type: number, payloadLength: number): Buffer {
   const head = Buffer.allocUnsafe(5);
-  head.writeUInt32BE(body.length + 1, 0);
+  head.writeUInt32BE(payloadLength + 1, 0);
   head[4] = type;
-  return Buffer.concat([head, body]);
+  return head;
 }
 
 export function jsonFrame(message: object): Buffer {
@@ -63,22 +67,28 @@ export function jsonFrame(message: object): Buffer {
 /** A frame larger than this is a corrupt stream, not a message (an answer is at most a few hundred MB). */
 const MAX_FRAME = 1 << 30;
 
-/** Cuts a byte stream into frames; `onFrame` gets each whole one. */
+/**
+ * Cuts a byte stream into frames; `onFrame` gets each whole one. Chunks are joined only once a
+ * whole frame is there, so a frame of a few MB that arrives in 64 KB reads is copied once, not
+ * once per read.
+ */
 export class FrameReader {
   private pending: Buffer[] = [];
   private size = 0;
+  /** Bytes needed before the next step can be taken: a header, then the header's whole frame. */
+  private need = 4;
   constructor(private readonly onFrame: (type: number, payload: Buffer) => void) {}
 
   push(chunk: Buffer): void {
     this.pending.push(chunk);
     this.size += chunk.length;
-    for (;;) {
-      if (this.size < 4) return;
-      let buf = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending);
+    while (this.size >= this.need) {
+      let buf = this.pending.length === 1 ? (this.pending[0] as Buffer) : Buffer.concat(this.pending, this.size);
       const len = buf.readUInt32BE(0);
       if (len < 1 || len > MAX_FRAME) throw new Error(`bad frame length ${len}`);
       if (buf.length < 4 + len) {
         this.pending = [buf];
+        this.need = 4 + len;
         return;
       }
       const type = buf[4] as number;
@@ -86,6 +96,7 @@ export class FrameReader {
       buf = buf.subarray(4 + len);
       this.pending = buf.length > 0 ? [buf] : [];
       this.size = buf.length;
+      this.need = 4;
       this.onFrame(type, payload);
     }
   }
@@ -125,6 +136,9 @@ export function runtimeDir(create: boolean): string | undefined {
   const xdg = process.env.XDG_RUNTIME_DIR;
   if (xdg && existsSync(xdg)) return xdg;
   const uid = process.getuid?.() ?? 0;
+  // node:os costs a client's start ~0.15 ms: loaded only when XDG_RUNTIME_DIR does not do.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { tmpdir } = require("node:os") as typeof import("node:os");
   const dir = join(tmpdir(), `llmtools-${uid}`);
   try {
     if (create) mkdirSync(dir, { recursive: true, mode: 0o700 });
