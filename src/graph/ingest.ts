@@ -385,10 +385,14 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     debug?.(`extracted and stored ${tasks.length} files`);
   }
   if (cold) {
+    // Index builds sort every row: in memory (temp_store = MEMORY) that sort grows with the
+    // repository, in temporary files it stays within the page cache's size.
+    db.pragma("temp_store = FILE");
     db.exec(SYMBOL_INDEXES);
     debug?.("built symbol indexes");
     resolved = await resolveCold(db, options, root, debug);
     db.exec(REF_INDEXES);
+    db.pragma("temp_store = MEMORY");
     debug?.("built reference indexes");
     db.transaction(() => {
       setMeta(db, "last_index_time", indexedAt);
@@ -446,7 +450,7 @@ const UNIT_REFS = 20_000;
  * are not 'unresolved' are written. Returns how many references were looked at.
  */
 async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: (m: string) => void): Promise<number> {
-  const perPart = Number(process.env.MAGELLAN_RESOLVE_PARTITION_SYMBOLS) || 100_000;
+  const perPart = Number(process.env.MAGELLAN_RESOLVE_PARTITION_SYMBOLS) || 64_000;
   const bounds = partitionBounds(db, perPart);
   const parts = bounds.length - 1;
   const maxId = (db.prepare("SELECT max(id) FROM refs").pluck().get() as number | null) ?? 0;

@@ -3,6 +3,7 @@
  * reference is committed before it starts) and resolves the units it is sent (see
  * resolve-pool.ts), holding the candidate symbols of one name partition at a time.
  */
+import { getHeapStatistics } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { openDb } from "./db.js";
 import { Resolver } from "./resolve.js";
@@ -15,12 +16,20 @@ const db = openDb(dbPath, { write: false });
 db.pragma("cache_size = -8000");
 const resolver = new Resolver(db, root);
 let loaded = -1;
+const debug = process.env.MAGELLAN_DEBUG
+  ? (m: string): void => {
+      const h = getHeapStatistics();
+      process.stderr.write(`magellan: resolve worker: ${m} (heap ${h.used_heap_size >> 20} of ${h.total_heap_size >> 20} MB, rss ${process.memoryUsage.rss() >> 20} MB)\n`);
+    }
+  : undefined;
 
 parentPort?.on("message", (u: ResolveUnit) => {
   if (u.partition !== loaded) {
     resolver.preloadRange(u.lo, u.hi);
     loaded = u.partition;
+    debug?.(`loaded name partition ${u.partition}`);
   }
   const out: ResolvedUnitMessage = { unit: u.unit, ...resolver.resolveUnit(u.from, u.to) };
+  if (u.unit % 16 === 15) debug?.(`resolved unit ${u.unit}`);
   parentPort?.postMessage(out);
 });

@@ -247,7 +247,7 @@ export class Resolver {
       rows = this.outside.get(name);
       if (!rows) {
         rows = this.byName.all(name) as SymRow[];
-        if (this.outside.size >= 20_000) this.outside.clear();
+        if (this.outside.size >= 10_000) this.outside.clear();
         this.outside.set(name, rows);
       }
       return rows;
@@ -339,7 +339,7 @@ export class Resolver {
     const ids: number[] = [];
     this.modules.resolve(ctx.language, ctx.path, source, ids);
     // Keyed by importing file: bounded, as a cold index walks every file.
-    if (this.moduleCache.size >= 50_000) this.moduleCache.clear();
+    if (this.moduleCache.size >= 20_000) this.moduleCache.clear();
     this.moduleCache.set(key, ids);
     return ids;
   }
@@ -447,14 +447,15 @@ export class Resolver {
     this.preloaded = { lo, hi };
   }
 
+  private defaultExportsStmt: ReturnType<DB["prepare"]> | undefined;
+
   private defaultExports(fileId: number): SymRow[] {
-    const rows = this.db
-      .prepare(
-        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn
-         FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.flags LIKE '%default_export%'`,
-      )
-      .all(fileId) as SymRow[];
-    return rows;
+    // (Prepared once: a statement per call held native memory until the collector ran.)
+    this.defaultExportsStmt ??= this.db.prepare(
+      `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn
+       FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.flags LIKE '%default_export%'`,
+    );
+    return this.defaultExportsStmt.all(fileId) as SymRow[];
   }
 
   /** Candidates of one name, grouped once so each reference costs only its own file's share. */
@@ -478,7 +479,7 @@ export class Resolver {
         if (s.parent !== null) push(byParent, s.parent, s);
       }
       e = { all, byFile, byParent, globals, members, memo: new Map() };
-      if (this.entries.size > 50_000) this.entries.clear();
+      if (this.entries.size > 20_000) this.entries.clear();
       this.entries.set(name, e);
     }
     return e;
