@@ -11,13 +11,13 @@ import { timestamp } from "../contract/ids.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
-import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, REFS_FILE_INDEX, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
+import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
 import { type FileRows, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
-import { updateImpact, updateImpactInSlices } from "./imports/index.js";
+import { updateImpact } from "./imports/index.js";
 import { type RefRow, type ResolvedUnit, Resolver, moduleStems, partitionBounds, writtenType } from "./resolve.js";
 import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
@@ -388,16 +388,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // Index builds sort every row: in memory (temp_store = MEMORY) that sort grows with the
     // repository, in temporary files it stays within the page cache's size.
     db.pragma("temp_store = FILE");
-    // (The impact graph's Java resolution reads a file's references by file.)
-    db.exec(SYMBOL_INDEXES + REFS_FILE_INDEX);
+    db.exec(SYMBOL_INDEXES);
     debug?.("built symbol indexes");
-    // The impact graph needs only files and their dependencies: it is built on this thread while
-    // the references are resolved on workers.
-    const impact = async (): Promise<void> => {
-      const n = await updateImpactInSlices(db, root, () => new Promise((go) => setImmediate(go)));
-      debug?.(`resolved ${n} file dependencies for the impact graph`);
-    };
-    resolved = await resolveCold(db, options, root, impact, debug);
+    resolved = await resolveCold(db, options, root, debug);
     db.exec(REF_INDEXES);
     db.pragma("temp_store = MEMORY");
     debug?.("built reference indexes");
@@ -414,7 +407,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     debug?.(`re-resolved ${resolved} references`);
   }
   // The impact graph (file -> file dependencies) after the files and their references are in.
-  if (!cold) db.transaction(() => {
+  db.transaction(() => {
     const n = updateImpact(db, root, {
       cold,
       changedIds,
@@ -456,7 +449,7 @@ const UNIT_REFS = 20_000;
  * of rowids, on worker threads while this thread writes the outcomes, or here. Only outcomes that
  * are not 'unresolved' are written. Returns how many references were looked at.
  */
-async function resolveCold(db: DB, options: IndexOptions, root: string, alongside: () => Promise<void>, debug?: (m: string) => void): Promise<number> {
+async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: (m: string) => void): Promise<number> {
   const perPart = Number(process.env.MAGELLAN_RESOLVE_PARTITION_SYMBOLS) || 64_000;
   const bounds = partitionBounds(db, perPart);
   const parts = bounds.length - 1;
@@ -481,18 +474,9 @@ async function resolveCold(db: DB, options: IndexOptions, root: string, alongsid
   const minRefs = Number(process.env.MAGELLAN_RESOLVE_WORKERS_MIN_REFS ?? 50_000);
   const threads = Math.min((options.threads ?? availableParallelism()) - 1, 3);
   let done = 0;
-  let beside = false;
   if (threads >= 1 && maxId >= minRefs) {
-    // `alongside` yields between its slices, which is when the workers' outcomes are written.
-    const side = alongside().then(
-      () => undefined,
-      (e: unknown) => ({ e }),
-    );
-    beside = true;
     done = await resolveInWorkers(options.dbPath, root, units, unit, threads, write);
     debug?.(`resolved ${resolved} references in ${parts} name partition(s) on ${threads} worker thread(s)${done < units ? "; a worker failed, the rest here" : ""}`);
-    const failed = await side;
-    if (failed) throw failed.e;
   }
   if (done < units) {
     const resolver = new Resolver(db, root);
@@ -507,7 +491,6 @@ async function resolveCold(db: DB, options: IndexOptions, root: string, alongsid
     }
   }
   debug?.(`resolved and stored ${resolved} references in ${parts} name partition(s)`);
-  if (!beside) await alongside();
   return resolved;
 }
 

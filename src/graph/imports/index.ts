@@ -179,28 +179,3 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
   setMeta(db, "impact_pending", "0");
   return n;
 }
-
-/**
- * A cold index's impact graph, in slices of files, each its own transaction, handing the event
- * loop back between slices through `pause`: it runs on the main thread while workers resolve the
- * references, whose outcomes that thread writes between slices. The same rows, in the same
- * order, as updateImpact with `cold` (every file, by id).
- */
-export async function updateImpactInSlices(db: DB, root: string, pause: () => Promise<void>): Promise<number> {
-  const resolver = new ImpactResolver(db, root);
-  db.transaction(() => {
-    db.exec("DELETE FROM impact_edges");
-    setMeta(db, "impact_pending", "1");
-  })();
-  const ids = [...resolver.repo.byId.keys()].sort((a, b) => a - b);
-  let n = 0;
-  for (let i = 0; i < ids.length; i += 64) {
-    n += db.transaction(() => resolver.resolveFiles(ids.slice(i, i + 64)))();
-    await pause();
-  }
-  db.transaction(() => {
-    setMeta(db, "impact_configs", JSON.stringify(Object.fromEntries(resolver.repo.configs)));
-    setMeta(db, "impact_pending", "0");
-  })();
-  return n;
-}
