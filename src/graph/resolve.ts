@@ -432,10 +432,13 @@ export class Resolver {
     const params: Record<string, string> = {};
     if (lo !== null) params.lo = lo;
     if (hi !== null) params.hi = hi;
-    const rows = this.db.prepare(candidatesSql(where)).all(params) as SymRow[];
+    // The previous partition's rows go first: both at once would double the peak.
     this.nameCache.clear();
     this.entries.clear();
     this.outside.clear();
+    this.ctxCache.clear();
+    this.moduleCache.clear();
+    const rows = this.db.prepare(candidatesSql(where)).all(params) as SymRow[];
     // One copy of each path: SQLite hands every row its own.
     const paths = new Map<string, string>();
     for (const r of rows) {
