@@ -305,7 +305,11 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       });
       resolver.prefetch(deferred.flatMap((d, k) => d.rows.refs.names.filter((_, i) => known[k]?.[i] === undefined)));
       resolved += storeDeferred(resolver, 0, deferred.length, known);
-    } else resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
+    } else {
+      // In slices of files: a run that changed much of the tree (a branch switch) would
+      // otherwise hold every changed reference at once.
+      for (let i = 0; i < changedIds.length; i += 256) resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds.slice(i, i + 256)));
+    }
     // The changed files' references are in now: the lookups below must see their number.
     refreshStatistics(db);
     const names = [...new Set([...removedSyms, ...addedSyms].map((x) => x.name))];

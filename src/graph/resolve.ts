@@ -253,6 +253,8 @@ export class Resolver {
       return rows;
     }
     rows = this.byName.all(name) as SymRow[];
+    // Bounded: a cache, not a copy of the symbol table.
+    if (this.nameCache.size >= 50_000) this.nameCache.clear();
     this.nameCache.set(name, rows);
     return rows;
   }
@@ -676,6 +678,7 @@ export class Resolver {
     const missing = [...new Set(names)].filter((n) => !this.nameCache.has(n));
     if (missing.length < 2) return;
     const rows = this.byNames.all(JSON.stringify(missing)) as SymRow[];
+    if (this.nameCache.size + missing.length > 50_000) this.nameCache.clear();
     for (const n of missing) this.nameCache.set(n, []);
     for (const r of rows) (this.nameCache.get(r.name) as SymRow[]).push(r);
   }
