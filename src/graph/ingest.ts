@@ -454,7 +454,7 @@ const UNIT_REFS = 20_000;
  * are not 'unresolved' are written. Returns how many references were looked at.
  */
 async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: (m: string) => void): Promise<number> {
-  const perPart = Number(process.env.MAGELLAN_RESOLVE_PARTITION_SYMBOLS) || 64_000;
+  const perPart = Number(process.env.MAGELLAN_RESOLVE_PARTITION_SYMBOLS) || 32_000;
   const bounds = partitionBounds(db, perPart);
   const parts = bounds.length - 1;
   const maxId = (db.prepare("SELECT max(id) FROM refs").pluck().get() as number | null) ?? 0;

@@ -33,7 +33,7 @@ export interface ResolvedUnitMessage extends ResolvedUnit {
  * remaining units the main thread resolves, instead of a V8 abort of the whole process.
  */
 export function resolveWorkerHeapMb(): number {
-  return Number(process.env.MAGELLAN_RESOLVE_WORKER_HEAP_MB) || 512;
+  return Number(process.env.MAGELLAN_RESOLVE_WORKER_HEAP_MB) || 256;
 }
 
 /** Batches each worker holds, so it has work while the main thread is busy inserting. */
