@@ -37,7 +37,8 @@ function push(m: Map<string, FileRef[]>, k: string, f: FileRef): void {
  * The indexed files, read once (on first use) into maps by path, directory and base names: a
  * query with `LIKE '%/name'` per import scanned the whole files table, which was most of a cold
  * index's resolution time on C/C++ and Java trees. Answers are those of the queries they replace,
- * in file id order, including LIKE's ASCII case folding for suffixes. The files must not change
+ * in path order (those queries read the covering index on path), with LIKE's ASCII case folding
+ * for suffixes. The files must not change
  * while a lookup is in use (a resolver is made after a run's files are stored).
  */
 export class SqlFileLookup implements FileLookup {
@@ -51,7 +52,7 @@ export class SqlFileLookup implements FileLookup {
   private load(): NonNullable<SqlFileLookup["maps"]> {
     if (this.maps) return this.maps;
     const m = { byPath: new Map<string, number>(), byBase: new Map<string, FileRef[]>(), byDir: new Map<string, FileRef[]>(), byDirBase: new Map<string, FileRef[]>() };
-    for (const f of this.db.prepare("SELECT id, path FROM files ORDER BY id").all() as FileRef[]) {
+    for (const f of this.db.prepare("SELECT id, path FROM files ORDER BY path").all() as FileRef[]) {
       m.byPath.set(f.path, f.id);
       push(m.byBase, lowerAscii(posix.basename(f.path)), f);
       const d = posix.dirname(f.path);
@@ -82,9 +83,11 @@ export class SqlFileLookup implements FileLookup {
   }
 
   dirMatch(dirSuffix: string, ext: string, out: number[]): void {
+    // (The query's `LIKE '%dir/%'` also held: a root file is not in ".".)
+    const like = `${lowerAscii(dirSuffix)}/`;
     for (const f of this.load().byDirBase.get(posix.basename(dirSuffix)) ?? []) {
       const d = posix.dirname(f.path);
-      if ((d === dirSuffix || d.endsWith(`/${dirSuffix}`)) && f.path.endsWith(ext)) out.push(f.id);
+      if ((d === dirSuffix || d.endsWith(`/${dirSuffix}`)) && f.path.endsWith(ext) && lowerAscii(f.path).includes(like)) out.push(f.id);
     }
   }
 }
