@@ -684,15 +684,13 @@ export class Resolver {
   }
 
   /** Resolves the given references and stores the outcome (inside the caller's transaction). */
-  resolveRows(refs: Iterable<RefRow>, fresh = false): number {
+  resolveRows(refs: Iterable<RefRow>): number {
     let n = 0;
     const list = Array.isArray(refs) ? (refs as RefRow[]) : [...refs];
     this.prefetch(list.map((r) => r.name));
     for (const ref of list) {
       const r = this.resolveRef(ref);
       n++;
-      // Fresh rows are stored unresolved already; writing that again would only cost time.
-      if (fresh && r.how === "unresolved") continue;
       this.update.run(r.target, r.how, r.candidates ? JSON.stringify(r.candidates) : null, ref.id);
     }
     return n;
