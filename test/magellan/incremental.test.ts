@@ -176,7 +176,7 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.ok(found.every((x) => x.resolution !== "unresolved"), "references into helper are resolved again");
   });
 
-  it("a full index resolved in many small name partitions (here and on workers) stores exactly the rows of one partition", async () => {
+  it("a full index resolved in many small name partitions (here, on workers, after a worker died) stores exactly the rows of one partition", async () => {
     const root = copyFixture("multi");
     // Every row in rowid order, ids included: the partitions must not change what is stored or how it is numbered.
     const rows = (db: string): unknown[] => {
@@ -202,6 +202,10 @@ describe("magellan incremental index, freshness and recovery", () => {
     const workers = await run("workers.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0" }, "--threads", "2");
     assert.match(workers, new RegExp(`in ${parts} name partition\\(s\\) on 1 worker thread`));
     assert.deepEqual(rows(join(root, "workers.db")), a);
+    // A resolve worker that runs out of its (here tiny) heap leaves its units to this thread.
+    const starved = await run("starved.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_WORKER_HEAP_MB: "2" }, "--threads", "2");
+    assert.match(starved, /a worker failed, the rest here/);
+    assert.deepEqual(rows(join(root, "starved.db")), a);
   });
 
   it("a full index resolves on worker threads (while this one stores) to exactly the graph one thread makes", async () => {
