@@ -3,6 +3,7 @@ import { join, posix } from "node:path";
 import { describe, it } from "node:test";
 import { openDb } from "../../src/graph/db.js";
 import { SqlFileLookup } from "../../src/graph/resolve/files.js";
+import { compareText } from "../../src/graph/resolve.js";
 import { tempDir } from "../support/run.js";
 
 /**
@@ -10,7 +11,7 @@ import { tempDir } from "../support/run.js";
  * lookup; a cold index must resolve exactly as before, so each answer is checked against the
  * query it replaced, on the same table, in the same order (LIKE folds ASCII case).
  */
-describe("magellan module lookups over the indexed files", () => {
+describe("magellan resolution answers in memory as SQLite does", () => {
   it("answer as the LIKE queries over the files table did, in the same order, ASCII case folded", () => {
     const db = openDb(join(tempDir("magellan-lookup-"), "code.db"), { write: true });
     const paths = [
@@ -59,6 +60,19 @@ describe("magellan module lookups over the indexed files", () => {
       assert.equal(lookup.tryPath(p, out), want !== null, `tryPath(${p})`);
       assert.deepEqual(out, want === null ? [] : [want]);
     }
+    db.close();
+  });
+
+  it("name partitions compare names as SQLite does (UTF-8 bytes), also past U+FFFF", () => {
+    const db = openDb(join(tempDir("magellan-order-"), "code.db"), { write: true });
+    // U+FF5E sorts after U+1F600 in UTF-16 code units but before it in UTF-8 and in SQLite.
+    const names = ["a", "B", "b", "_x", "$y", "é", "ø", "\uff5e", "\u{1f600}", "\u{1f600}a", "\ue000", "z", "Z9", "aa", ""];
+    const sqlite = db
+      .prepare("SELECT value FROM json_each(?) ORDER BY value")
+      .pluck()
+      .all(JSON.stringify(names)) as string[];
+    assert.deepEqual([...names].sort(compareText), sqlite);
+    assert.notDeepEqual([...names].sort(), sqlite, "JavaScript's own order differs here, so the test can tell");
     db.close();
   });
 });
