@@ -5,6 +5,8 @@
  * files whose meaning may have changed (same names as symbols that came or went) re-resolved.
  */
 import { availableParallelism } from "node:os";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { timestamp } from "../contract/ids.js";
@@ -18,8 +20,8 @@ import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
 import { updateImpact } from "./imports/index.js";
-import { type RefRow, Resolver, moduleStems, writtenType } from "./resolve.js";
-import { type ResolveBatch, resolveInWorkers } from "./resolve-pool.js";
+import { type RefRow, type ResolvedUnit, Resolver, moduleStems, partitionBounds, writtenType } from "./resolve.js";
+import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
 
 export const DEFAULT_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
@@ -173,8 +175,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   };
   const parseRecovered: string[] = [];
   let done = 0;
-  // References are stored only once every symbol is known, resolved as they are inserted:
-  // writing them unresolved and reading them back to update costs twice over.
+  // An incremental run of a few files stores their references only once every symbol is known,
+  // resolved as they are inserted. (A cold index stores them unresolved at once and resolves
+  // them afterwards by name partition, so that its memory does not grow with the repository.)
   const deferred: { id: number; rows: FileRows }[] = [];
   // Held references cost ~150 bytes each: past this many (a very large repository) they are
   // stored unresolved at once and resolved by reading them back, as memory matters more then.
@@ -225,7 +228,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
             priorOutcomes.set(old.id, store.refOutcomes(old.id));
           }
           touchedPaths.add(o.rel);
-          const defer = !spilled && (cold || inline);
+          const defer = !spilled && !cold && inline;
           const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows, !defer);
           if (defer) {
             deferred.push({ id, rows: heldForResolution(o.rows, intern) });
@@ -237,7 +240,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
               debug?.(`more than ${deferLimit} references held: storing them unresolved`);
             }
           }
-          for (const s of o.rows.symbols) newSigs.set(signature(s), { id: s.symbol_id, name: s.name });
+          // (Only an incremental run compares symbols before and after.)
+          if (!cold) for (const s of o.rows.symbols) newSigs.set(signature(s), { id: s.symbol_id, name: s.name });
           changedIds.push(id);
           changedPaths.push(o.rel);
           if (o.rows.has_errors) parseRecovered.push(o.rel);
@@ -245,6 +249,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       }
     })();
     if (debug && Math.floor(done / 500) !== Math.floor((done + outs.length) / 500)) debug(`${done + outs.length} files`);
+    // The rows handed over are garbage once stored; see collectGarbage below.
+    if (cold && Math.floor(done / 2000) !== Math.floor((done + outs.length) / 2000)) collectGarbage();
     done += outs.length;
     options.onProgress?.(done, tasks.length);
   };
@@ -303,7 +309,11 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       });
       resolver.prefetch(deferred.flatMap((d, k) => d.rows.refs.names.filter((_, i) => known[k]?.[i] === undefined)));
       resolved += storeDeferred(resolver, 0, deferred.length, known);
-    } else resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds));
+    } else {
+      // In slices of files: a run that changed much of the tree (a branch switch) would
+      // otherwise hold every changed reference at once.
+      for (let i = 0; i < changedIds.length; i += 256) resolved += resolver.resolveRows(resolver.refsOfFiles(changedIds.slice(i, i + 256)));
+    }
     // The changed files' references are in now: the lookups below must see their number.
     refreshStatistics(db);
     const names = [...new Set([...removedSyms, ...addedSyms].map((x) => x.name))];
@@ -383,78 +393,19 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     debug?.(`extracted and stored ${tasks.length} files`);
   }
   if (cold) {
+    // Extraction left this heap full of the rows it received, already stored; V8 collects an
+    // idle thread's heap late, and the resolve worker's heap would come on top of it (up to 90 MB
+    // of garbage measured on the big tree).
+    collectGarbage();
+    debug?.("collected the extraction's garbage");
+    // Index builds sort every row: in memory (temp_store = MEMORY) that sort grows with the
+    // repository, in temporary files it stays within the page cache's size.
+    db.pragma("temp_store = FILE");
     db.exec(SYMBOL_INDEXES);
     debug?.("built symbol indexes");
-    const BATCH = 64;
-    let from = 0;
-    const held = deferred.reduce((n, d) => n + d.rows.refs.names.length, 0);
-    // Workers resolve while this thread inserts; below this many references starting one costs
-    // more than it saves. One thread fewer than extraction: this one is busy storing.
-    const minRefs = Number(process.env.MAGELLAN_RESOLVE_WORKERS_MIN_REFS ?? 50_000);
-    const resolveThreads = Math.min((options.threads ?? availableParallelism()) - 1, 3);
-    if (!spilled && resolveThreads >= 1 && held >= minRefs) {
-      const batches = Math.ceil(deferred.length / BATCH);
-      const batch = (k: number): ResolveBatch => ({
-        batch: k,
-        files: deferred.slice(k * BATCH, (k + 1) * BATCH).map((d) => ({
-          id: d.id,
-          names: d.rows.refs.names,
-          kinds: d.rows.refs.kinds,
-          qualifiers: d.rows.refs.qualifiers,
-          callers: Array.from({ length: d.rows.refs.names.length }, (_, i) => callerOf(d.rows, i)),
-        })),
-      });
-      const done = await resolveInWorkers(options.dbPath, root, batches, batch, resolveThreads, (r) => {
-        db.transaction(() => {
-          let at = 0;
-          for (let k = r.batch * BATCH; k < Math.min((r.batch + 1) * BATCH, deferred.length); k++) {
-            const d = deferred[k] as { id: number; rows: FileRows };
-            store.insertResolvedRefs(d.id, d.rows, r, at);
-            at += d.rows.refs.names.length;
-            resolved += d.rows.refs.names.length;
-            deferred[k] = undefined as unknown as { id: number; rows: FileRows };
-          }
-        })();
-      });
-      from = done * BATCH;
-      debug?.(`resolved on ${resolveThreads} worker thread(s) and stored ${resolved} references${from < deferred.length ? "; a worker failed, the rest here" : ""}`);
-    }
-    let mainResolver: Resolver | undefined;
-    const resolverHere = (): Resolver => {
-      if (!mainResolver) {
-        mainResolver = new Resolver(db, root);
-        mainResolver.preload();
-      }
-      return mainResolver;
-    };
-    if (spilled) {
-      const resolver = resolverHere();
-      // Pages by rowid, so no reference index is needed yet.
-      let batch: Parameters<Resolver["resolveRows"]>[0] extends Iterable<infer R> ? R[] : never = [];
-      const flush = (): void => {
-        const b = batch;
-        batch = [];
-        db.transaction(() => {
-          resolved += resolver.resolveRows(b, true);
-        })();
-      };
-      for (const r of resolver.allRefs()) {
-        batch.push(r);
-        if (batch.length >= 20_000) flush();
-      }
-      flush();
-    }
-    for (let b = from; b < deferred.length; b += BATCH) {
-      db.transaction(() => {
-        resolved += storeDeferred(resolverHere(), b, Math.min(b + BATCH, deferred.length));
-      })();
-    }
-    // Nothing of resolution is needed past here: let the impact graph have its memory.
-    mainResolver = undefined;
-    deferred.length = 0;
-    interned.clear();
-    debug?.(`resolved and stored ${resolved} references`);
+    resolved = await resolveCold(db, options, root, debug);
     db.exec(REF_INDEXES);
+    db.pragma("temp_store = MEMORY");
     debug?.("built reference indexes");
     db.transaction(() => {
       setMeta(db, "last_index_time", indexedAt);
@@ -500,6 +451,70 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     ...counts(db),
     duration_ms: Math.round(performance.now() - t0),
   };
+}
+
+/** A full collection of this thread's heap now, where the runtime allows it; else nothing. */
+function collectGarbage(): void {
+  try {
+    setFlagsFromString("--expose-gc");
+    (runInNewContext("gc") as () => void)();
+  } catch {
+    // V8 collects in its own time.
+  }
+}
+
+/** Reference rowids per unit of a cold index's resolution (see resolve-pool.ts). */
+const UNIT_REFS = 20_000;
+
+/**
+ * A cold index's resolution: every reference is stored, unresolved; this resolves them by name
+ * partition (each holding at most MAGELLAN_RESOLVE_PARTITION_SYMBOLS candidate symbols) and range
+ * of rowids, on worker threads while this thread writes the outcomes, or here. Only outcomes that
+ * are not 'unresolved' are written. Returns how many references were looked at.
+ */
+async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: (m: string) => void): Promise<number> {
+  const perPart = Number(process.env.MAGELLAN_RESOLVE_PARTITION_SYMBOLS) || 32_000;
+  const bounds = partitionBounds(db, perPart);
+  const parts = bounds.length - 1;
+  const maxId = (db.prepare("SELECT max(id) FROM refs").pluck().get() as number | null) ?? 0;
+  const perPartUnits = Math.max(1, Math.ceil(maxId / UNIT_REFS));
+  const units = parts * perPartUnits;
+  const unit = (k: number): ResolveUnit => {
+    const partition = Math.floor(k / perPartUnits);
+    const j = k % perPartUnits;
+    return { unit: k, partition, lo: bounds[partition] ?? null, hi: bounds[partition + 1] ?? null, from: j * UNIT_REFS, to: (j + 1) * UNIT_REFS };
+  };
+  const update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
+  let resolved = 0;
+  const write = (r: ResolvedUnit): void => {
+    db.transaction(() => {
+      for (let i = 0; i < r.ids.length; i++) update.run(r.targets[i] ?? null, r.hows[i], r.candidates[i] ?? null, r.ids[i]);
+    })();
+    resolved += r.count;
+  };
+  // Workers resolve while this thread writes; below this many references starting one costs
+  // more than it saves. One thread fewer than extraction: this one is busy writing.
+  const minRefs = Number(process.env.MAGELLAN_RESOLVE_WORKERS_MIN_REFS ?? 50_000);
+  const threads = Math.min((options.threads ?? availableParallelism()) - 1, 3);
+  let done = 0;
+  if (threads >= 1 && maxId >= minRefs) {
+    done = await resolveInWorkers(options.dbPath, root, units, unit, threads, write);
+    debug?.(`resolved ${resolved} references in ${parts} name partition(s) on ${threads} worker thread(s)${done < units ? "; a worker failed, the rest here" : ""}`);
+  }
+  if (done < units) {
+    const resolver = new Resolver(db, root);
+    let loaded = -1;
+    for (let k = done; k < units; k++) {
+      const u = unit(k);
+      if (u.partition !== loaded) {
+        resolver.preloadRange(u.lo, u.hi);
+        loaded = u.partition;
+      }
+      write(resolver.resolveUnit(u.from, u.to));
+    }
+  }
+  debug?.(`resolved and stored ${resolved} references in ${parts} name partition(s)`);
+  return resolved;
 }
 
 /**

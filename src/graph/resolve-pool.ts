@@ -1,50 +1,64 @@
 /**
- * A cold index's resolution on worker threads. After extraction the main thread is the only busy
- * one: it resolved each reference and then inserted it, both in one thread, while the other core
- * idled. Now workers resolve batches of files (resolve-worker.ts, each with its own read-only
- * connection) while the main thread inserts the batches already resolved. Batches are handed
- * back strictly in order, so rows are stored, and numbered, exactly as one thread would.
+ * A cold index's resolution on worker threads. Every reference is stored unresolved as files are
+ * extracted; then workers (resolve-worker.ts, each with its own read-only connection) resolve
+ * units of references while the main thread writes the outcomes of the units already resolved.
+ *
+ * A unit is a range of reference rowids within one name partition (names in [lo, hi), holding a
+ * bounded number of candidate symbols): units go partition by partition, so a worker holds one
+ * partition's symbols and one unit's references at a time, whatever the repository's size.
+ * Outcomes are handed back strictly in unit order.
  */
 import { createRequire } from "node:module";
 import type * as WorkerThreads from "node:worker_threads";
 import { WORKER_YOUNG_MB } from "./pool.js";
+import type { ResolvedUnit } from "./resolve.js";
 
-export interface ResolveBatch {
-  batch: number;
-  files: { id: number; names: string[]; kinds: string[]; qualifiers: (string | null)[]; callers: (string | null)[] }[];
+export interface ResolveUnit {
+  unit: number;
+  partition: number;
+  lo: string | null;
+  hi: string | null;
+  /** Reference rowids in (from, to]. */
+  from: number;
+  to: number;
 }
 
-/** Per reference of the batch, in order: target symbol_id, resolution, candidates as JSON. */
-export interface ResolvedBatch {
-  batch: number;
-  targets: (string | null)[];
-  hows: string[];
-  candidates: (string | null)[];
+export interface ResolvedUnitMessage extends ResolvedUnit {
+  unit: number;
+}
+
+/**
+ * Old generation of a resolve worker (MB): one partition's symbols (resolve.ts partitionBounds)
+ * and one unit's references need far less; the limit turns a runaway into a failed worker, whose
+ * remaining units the main thread resolves, instead of a V8 abort of the whole process.
+ */
+export function resolveWorkerHeapMb(): number {
+  return Number(process.env.MAGELLAN_RESOLVE_WORKER_HEAP_MB) || 256;
 }
 
 /** Batches each worker holds, so it has work while the main thread is busy inserting. */
 const IN_FLIGHT = 3;
 
 /**
- * Resolves batches 0..count-1 (made on demand by `make`) on `threads` workers and calls
- * `onBatch` with each result in batch order. Returns how many batches were handed over: all of
- * them, or fewer when a worker failed (the caller resolves the rest itself).
+ * Resolves units 0..count-1 (made on demand by `make`) on `threads` workers and calls `onUnit`
+ * with each result in unit order. Returns how many units were handed over: all of them, or fewer
+ * when a worker failed (the caller resolves the rest itself).
  */
 export async function resolveInWorkers(
   dbPath: string,
   root: string,
   count: number,
-  make: (k: number) => ResolveBatch,
+  make: (k: number) => ResolveUnit,
   threads: number,
-  onBatch: (result: ResolvedBatch) => void,
+  onUnit: (result: ResolvedUnitMessage) => void,
 ): Promise<number> {
   if (count === 0) return 0;
   // require(): the bundled CLI runs as a script compiled from a code cache, where import() has no loader.
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
   const url = new URL("./resolve-worker.js", import.meta.url);
   const n = Math.max(1, Math.min(threads, count));
-  const workers = Array.from({ length: n }, () => new Worker(url, { workerData: { dbPath, root }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB } }));
-  const ready = new Map<number, ResolvedBatch>();
+  const workers = Array.from({ length: n }, () => new Worker(url, { workerData: { dbPath, root }, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: resolveWorkerHeapMb() } }));
+  const ready = new Map<number, ResolvedUnitMessage>();
   let next = 0;
   let delivered = 0;
   let failed = false;
@@ -68,13 +82,13 @@ export async function resolveInWorkers(
             stop();
           }
         };
-        w.on("message", (r: ResolvedBatch) => {
+        w.on("message", (r: ResolvedUnitMessage) => {
           inFlight--;
-          ready.set(r.batch, r);
+          ready.set(r.unit, r);
           try {
             for (let b = ready.get(delivered); b !== undefined && !failed; b = ready.get(delivered)) {
               ready.delete(delivered);
-              onBatch(b);
+              onUnit(b);
               delivered++;
             }
           } catch (e) {

@@ -1,39 +1,35 @@
 /**
- * Worker thread of a cold index's resolution: opens the index read-only (every file and symbol
- * is committed before it starts), loads all candidate symbols once, and resolves the references
- * of each batch of files it is sent; the main thread stores them. See resolve-pool.ts.
+ * Worker thread of a cold index's resolution: opens the index read-only (every file, symbol and
+ * reference is committed before it starts) and resolves the units it is sent (see
+ * resolve-pool.ts), holding the candidate symbols of one name partition at a time.
  */
+import { getHeapStatistics } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import { openDb } from "./db.js";
 import { Resolver } from "./resolve.js";
-import type { ResolveBatch, ResolvedBatch } from "./resolve-pool.js";
+import type { ResolveUnit, ResolvedUnitMessage } from "./resolve-pool.js";
 
 const { dbPath, root } = workerData as { dbPath: string; root: string };
 const db = openDb(dbPath, { write: false });
-// After the one scan of preload() it reads a few rows per file by index: a small page cache does.
+// After the one scan of a partition's symbols it reads a few rows per file by index and pages of
+// references in rowid order: a small page cache does.
 db.pragma("cache_size = -8000");
 const resolver = new Resolver(db, root);
-resolver.preload();
-
-parentPort?.on("message", (batch: ResolveBatch) => {
-  const targets: (string | null)[] = [];
-  const hows: string[] = [];
-  const candidates: (string | null)[] = [];
-  for (const f of batch.files) {
-    for (let i = 0; i < f.names.length; i++) {
-      const r = resolver.resolveRef({
-        id: 0,
-        file_id: f.id,
-        name: f.names[i] as string,
-        kind: f.kinds[i] as string,
-        qualifier: f.qualifiers[i] ?? null,
-        caller_symbol_id: f.callers[i] ?? null,
-      });
-      targets.push(r.target);
-      hows.push(r.how);
-      candidates.push(r.candidates ? JSON.stringify(r.candidates) : null);
+let loaded = -1;
+const debug = process.env.MAGELLAN_DEBUG
+  ? (m: string): void => {
+      const h = getHeapStatistics();
+      process.stderr.write(`magellan: resolve worker: ${m} (heap ${h.used_heap_size >> 20} of ${h.total_heap_size >> 20} MB, rss ${process.memoryUsage.rss() >> 20} MB)\n`);
     }
+  : undefined;
+
+parentPort?.on("message", (u: ResolveUnit) => {
+  if (u.partition !== loaded) {
+    resolver.preloadRange(u.lo, u.hi);
+    loaded = u.partition;
+    debug?.(`loaded name partition ${u.partition}`);
   }
-  const out: ResolvedBatch = { batch: batch.batch, targets, hows, candidates };
+  const out: ResolvedUnitMessage = { unit: u.unit, ...resolver.resolveUnit(u.from, u.to) };
+  if (u.unit % 16 === 15) debug?.(`resolved unit ${u.unit}`);
   parentPort?.postMessage(out);
 });

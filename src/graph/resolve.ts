@@ -230,15 +230,32 @@ export class Resolver {
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
 
-  private preloaded = false;
+  /**
+   * Set by preloadRange: nameCache then holds every candidate whose name is in [lo, hi) (null: no
+   * bound), so a name of that range missing from it has none; other names are looked up.
+   */
+  private preloaded: { lo: string | null; hi: string | null } | undefined;
+  /** Candidates of names outside the preloaded range (aliases, qualifier types), bounded. */
+  private readonly outside = new Map<string, SymRow[]>();
 
   private lookup(name: string): SymRow[] {
     let rows = this.nameCache.get(name);
-    if (!rows && this.preloaded) return [];
-    if (!rows) {
-      rows = this.byName.all(name) as SymRow[];
-      this.nameCache.set(name, rows);
+    if (rows) return rows;
+    const range = this.preloaded;
+    if (range) {
+      if ((range.lo === null || compareText(name, range.lo) >= 0) && (range.hi === null || compareText(name, range.hi) < 0)) return [];
+      rows = this.outside.get(name);
+      if (!rows) {
+        rows = this.byName.all(name) as SymRow[];
+        if (this.outside.size >= 10_000) this.outside.clear();
+        this.outside.set(name, rows);
+      }
+      return rows;
     }
+    rows = this.byName.all(name) as SymRow[];
+    // Bounded: a cache, not a copy of the symbol table.
+    if (this.nameCache.size >= 50_000) this.nameCache.clear();
+    this.nameCache.set(name, rows);
     return rows;
   }
 
@@ -323,6 +340,8 @@ export class Resolver {
     if (hit) return hit;
     const ids: number[] = [];
     this.modules.resolve(ctx.language, ctx.path, source, ids);
+    // Keyed by importing file: bounded, as a cold index walks every file.
+    if (this.moduleCache.size >= 20_000) this.moduleCache.clear();
     this.moduleCache.set(key, ids);
     return ids;
   }
@@ -404,23 +423,44 @@ export class Resolver {
     return this.modules.external(ctx.language, ctx.path, source);
   }
 
-  /** Loads every symbol at once (cold index: one scan instead of a query per name). */
-  preload(): void {
-    const rows = this.db.prepare(candidatesSql("")).all() as SymRow[];
+  /**
+   * Loads every candidate whose name is in [lo, hi) (null: unbounded) at once, in one scan of
+   * the name index instead of a query per name; names of the range with no candidate then cost
+   * nothing. A cold index resolves the references of one such range (resolution partition) at a
+   * time, so that memory holds one partition's symbols, never the repository's.
+   */
+  preloadRange(lo: string | null = null, hi: string | null = null): void {
+    const where = `${lo === null ? "" : "s.name >= @lo AND "}${hi === null ? "" : "s.name < @hi AND "}`;
+    const params: Record<string, string> = {};
+    if (lo !== null) params.lo = lo;
+    if (hi !== null) params.hi = hi;
+    // The previous partition's rows go first: both at once would double the peak.
     this.nameCache.clear();
     this.entries.clear();
-    for (const r of rows) push(this.nameCache, r.name, r);
-    this.preloaded = true;
+    this.outside.clear();
+    this.ctxCache.clear();
+    this.moduleCache.clear();
+    const rows = this.db.prepare(candidatesSql(where)).all(params) as SymRow[];
+    // One copy of each path: SQLite hands every row its own.
+    const paths = new Map<string, string>();
+    for (const r of rows) {
+      const p = paths.get(r.path);
+      if (p === undefined) paths.set(r.path, r.path);
+      else r.path = p;
+      push(this.nameCache, r.name, r);
+    }
+    this.preloaded = { lo, hi };
   }
 
+  private defaultExportsStmt: ReturnType<DB["prepare"]> | undefined;
+
   private defaultExports(fileId: number): SymRow[] {
-    const rows = this.db
-      .prepare(
-        `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn
-         FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.flags LIKE '%default_export%'`,
-      )
-      .all(fileId) as SymRow[];
-    return rows;
+    // (Prepared once: a statement per call held native memory until the collector ran.)
+    this.defaultExportsStmt ??= this.db.prepare(
+      `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn
+       FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.flags LIKE '%default_export%'`,
+    );
+    return this.defaultExportsStmt.all(fileId) as SymRow[];
   }
 
   /** Candidates of one name, grouped once so each reference costs only its own file's share. */
@@ -444,7 +484,7 @@ export class Resolver {
         if (s.parent !== null) push(byParent, s.parent, s);
       }
       e = { all, byFile, byParent, globals, members, memo: new Map() };
-      if (this.entries.size > 50_000) this.entries.clear();
+      if (this.entries.size > 20_000) this.entries.clear();
       this.entries.set(name, e);
     }
     return e;
@@ -638,20 +678,19 @@ export class Resolver {
     const missing = [...new Set(names)].filter((n) => !this.nameCache.has(n));
     if (missing.length < 2) return;
     const rows = this.byNames.all(JSON.stringify(missing)) as SymRow[];
+    if (this.nameCache.size + missing.length > 50_000) this.nameCache.clear();
     for (const n of missing) this.nameCache.set(n, []);
     for (const r of rows) (this.nameCache.get(r.name) as SymRow[]).push(r);
   }
 
   /** Resolves the given references and stores the outcome (inside the caller's transaction). */
-  resolveRows(refs: Iterable<RefRow>, fresh = false): number {
+  resolveRows(refs: Iterable<RefRow>): number {
     let n = 0;
     const list = Array.isArray(refs) ? (refs as RefRow[]) : [...refs];
     this.prefetch(list.map((r) => r.name));
     for (const ref of list) {
       const r = this.resolveRef(ref);
       n++;
-      // Fresh rows are stored unresolved already; writing that again would only cost time.
-      if (fresh && r.how === "unresolved") continue;
       this.update.run(r.target, r.how, r.candidates ? JSON.stringify(r.candidates) : null, ref.id);
     }
     return n;
@@ -760,16 +799,85 @@ export class Resolver {
     return names.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));
   }
 
-  /** Every reference, streamed in file order (cold index). */
-  *allRefs(): Generator<RefRow> {
-    // Pages rather than iterate(): an open cursor would block the updates made between pages.
-    let last = 0;
-    const page = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE id > ? ORDER BY id LIMIT 5000");
-    for (;;) {
-      const rows = page.all(last) as RefRow[];
-      if (rows.length === 0) return;
-      for (const r of rows) yield r;
-      last = (rows[rows.length - 1] as RefRow).id;
+  /**
+   * Resolves the references with ids in (from, to] whose name is in the preloaded range (see
+   * preloadRange), in id (file) order, and returns the outcomes that are not 'unresolved', which
+   * is how a cold index stored every reference.
+   */
+  resolveUnit(from: number, to: number): ResolvedUnit {
+    const range = this.preloaded ?? { lo: null, hi: null };
+    const st = this.unitStmt(range.lo !== null, range.hi !== null);
+    const params: Record<string, string | number> = { from, to };
+    if (range.lo !== null) params.lo = range.lo;
+    if (range.hi !== null) params.hi = range.hi;
+    const out: ResolvedUnit = { ids: [], targets: [], hows: [], candidates: [], count: 0 };
+    for (const ref of st.all(params) as RefRow[]) {
+      out.count++;
+      const r = this.resolveRef(ref);
+      if (r.how === "unresolved") continue;
+      out.ids.push(ref.id);
+      out.targets.push(r.target);
+      out.hows.push(r.how);
+      out.candidates.push(r.candidates ? JSON.stringify(r.candidates) : null);
     }
+    return out;
   }
+
+  private readonly unitStmts = new Map<string, ReturnType<DB["prepare"]>>();
+
+  private unitStmt(lo: boolean, hi: boolean): ReturnType<DB["prepare"]> {
+    const key = `${lo}${hi}`;
+    let st = this.unitStmts.get(key);
+    if (!st) {
+      // A range of rowids, filtered by name in SQLite: no index on refs exists yet.
+      st = this.db.prepare(
+        `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE id > @from AND id <= @to${lo ? " AND name >= @lo" : ""}${hi ? " AND name < @hi" : ""} ORDER BY id`,
+      );
+      this.unitStmts.set(key, st);
+    }
+    return st;
+  }
+}
+
+/** Outcomes of one unit of a cold index's resolution: only references that did not stay 'unresolved'. */
+export interface ResolvedUnit {
+  ids: number[];
+  targets: (string | null)[];
+  hows: string[];
+  candidates: (string | null)[];
+  /** References looked at, 'unresolved' ones included. */
+  count: number;
+}
+
+/**
+ * Order of two strings as SQLite's BINARY collation sees them (UTF-8 bytes, i.e. code points),
+ * which differs from JavaScript's UTF-16 order above U+FFFF.
+ */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length - b.length;
+  return (a.codePointAt(i) as number) - (b.codePointAt(i) as number);
+}
+
+/**
+ * Boundaries of name ranges that hold at most about `perPart` candidate symbols each (a name's
+ * symbols are never split): [null, b1, ..., null], partition k being [bounds[k], bounds[k+1]).
+ * Needs the index on symbols(name).
+ */
+export function partitionBounds(db: DB, perPart: number): (string | null)[] {
+  const total = db.prepare("SELECT count(*) FROM symbols").pluck().get() as number;
+  const bounds: (string | null)[] = [null];
+  const at = db.prepare("SELECT name FROM symbols ORDER BY name LIMIT 1 OFFSET ?").pluck();
+  const step = Math.max(1, Math.floor(perPart));
+  for (let k = step; k < total; k += step) {
+    const b = at.get(k) as string;
+    const last = bounds[bounds.length - 1] as string | null;
+    if (last === null ? bounds.length > 1 : compareText(b, last) <= 0) continue;
+    bounds.push(b);
+  }
+  bounds.push(null);
+  return bounds;
 }

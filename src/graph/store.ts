@@ -189,13 +189,6 @@ export class Store {
     }
   }
 
-  /** Stores a file's references as resolved elsewhere: outcome columns from index `at` on, candidates already JSON. */
-  insertResolvedRefs(fileId: number, rows: FileRows, res: { targets: (string | null)[]; hows: string[]; candidates: (string | null)[] }, at: number): void {
-    for (let i = 0; i < rows.refs.names.length; i++) {
-      this.insertRef(fileId, rows, i, callerOf(rows, i), res.targets[at + i] ?? null, res.hows[at + i] as string, res.candidates[at + i] ?? null);
-    }
-  }
-
   private insertRef(fileId: number, rows: FileRows, i: number, caller: string | null, target: string | null, how: string, candidates: string | null): void {
     const { names, kinds, qualifiers, spans } = rows.refs;
     const o = i * 6;

@@ -176,26 +176,36 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.ok(found.every((x) => x.resolution !== "unresolved"), "references into helper are resolved again");
   });
 
-  it("a full index that holds too many references stores them unresolved first and ends with the same graph", async () => {
+  it("a full index resolved in many small name partitions (here, on workers, after a worker died) stores exactly the rows of one partition", async () => {
     const root = copyFixture("multi");
+    // Every row in rowid order, ids included: the partitions must not change what is stored or how it is numbered.
     const rows = (db: string): unknown[] => {
       const d = new Database(db, { readonly: true });
-      const out = d
-        .prepare(
-          `SELECT f.path, r.name, r.kind, r.byte_start, r.caller_symbol_id, r.target_symbol_id, r.resolution, r.candidates
-           FROM refs r JOIN files f ON f.id = r.file_id ORDER BY f.path, r.byte_start, r.name`,
-        )
-        .all();
+      const out = [d.prepare("SELECT * FROM refs ORDER BY id").raw().all(), d.prepare("SELECT * FROM symbols ORDER BY id").raw().all()];
       d.close();
       return out;
     };
-    const held = await runTool("magellan", ["index", "--root", root, "--db", join(root, "held.db")]);
-    assert.equal(held.code, 0, held.stdout);
-    const spilled = await runTool("magellan", ["index", "--root", root, "--db", join(root, "spilled.db")], { env: { MAGELLAN_DEFER_LIMIT: "5" } });
-    assert.equal(spilled.code, 0, spilled.stdout);
-    const a = rows(join(root, "held.db"));
-    assert.ok(a.length > 50);
-    assert.deepEqual(rows(join(root, "spilled.db")), a);
+    const run = async (db: string, env: Record<string, string>, ...args: string[]): Promise<string> => {
+      const r = await runTool("magellan", ["index", "--root", root, "--db", join(root, db), ...args], { env: { MAGELLAN_DEBUG: "1", ...env } });
+      assert.equal(r.code, 0, r.stdout);
+      return r.stderr;
+    };
+    const one = await run("one.db", {}, "--threads", "1");
+    assert.match(one, /in 1 name partition\(s\)/);
+    const a = rows(join(root, "one.db"));
+    assert.ok((a[0] as unknown[]).length > 50);
+    // A few symbols per partition: dozens of partitions, each resolving only its names' references.
+    const here = await run("here.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5" }, "--threads", "1");
+    const parts = Number(/in (\d+) name partition/.exec(here)?.[1]);
+    assert.ok(parts > 5, here);
+    assert.deepEqual(rows(join(root, "here.db")), a);
+    const workers = await run("workers.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0" }, "--threads", "2");
+    assert.match(workers, new RegExp(`in ${parts} name partition\\(s\\) on 1 worker thread`));
+    assert.deepEqual(rows(join(root, "workers.db")), a);
+    // A resolve worker that runs out of its (here tiny) heap leaves its units to this thread.
+    const starved = await run("starved.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_WORKER_HEAP_MB: "2" }, "--threads", "2");
+    assert.match(starved, /a worker failed, the rest here/);
+    assert.deepEqual(rows(join(root, "starved.db")), a);
   });
 
   it("a full index resolves on worker threads (while this one stores) to exactly the graph one thread makes", async () => {
@@ -207,7 +217,7 @@ describe("magellan incremental index, freshness and recovery", () => {
     };
     // The fixture is far below the size where workers pay off: force them, and keep them off.
     const viaWorkers = await run("workers.db", { MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0" }, "--threads", "2");
-    assert.match(viaWorkers, /resolved on 1 worker thread\(s\)/);
+    assert.match(viaWorkers, /on 1 worker thread\(s\)/);
     assert.doesNotMatch(viaWorkers, /a worker failed/);
     const here = await run("here.db", { MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0" }, "--threads", "1");
     assert.doesNotMatch(here, /worker thread/, "--threads 1 resolves on the main thread");

@@ -19,44 +19,75 @@ export interface FileLookup {
   dirMatch(dirSuffix: string, ext: string, out: number[]): void;
 }
 
-const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+interface FileRef {
+  id: number;
+  path: string;
+}
 
+/** ASCII-only lower case, as SQLite's LIKE folds case (these lookups were LIKE queries). */
+const lowerAscii = (s: string): string => (/[A-Z]/.test(s) ? s.replace(/[A-Z]+/g, (c) => c.toLowerCase()) : s);
+
+function push(m: Map<string, FileRef[]>, k: string, f: FileRef): void {
+  const xs = m.get(k);
+  if (xs) xs.push(f);
+  else m.set(k, [f]);
+}
+
+/**
+ * The indexed files, read once (on first use) into maps by path, directory and base names: a
+ * query with `LIKE '%/name'` per import scanned the whole files table, which was most of a cold
+ * index's resolution time on C/C++ and Java trees. Answers are those of the queries they replace,
+ * in path order (those queries read the covering index on path), with LIKE's ASCII case folding
+ * for suffixes. The files must not change
+ * while a lookup is in use (a resolver is made after a run's files are stored).
+ */
 export class SqlFileLookup implements FileLookup {
-  private readonly fileByPath;
-  private readonly filesLike;
+  private maps: { byPath: Map<string, number>; byBase: Map<string, FileRef[]>; byDir: Map<string, FileRef[]>; byDirBase: Map<string, FileRef[]> } | undefined;
 
   constructor(
-    db: DB,
+    private readonly db: DB,
     readonly root: string | undefined,
-  ) {
-    this.fileByPath = db.prepare("SELECT id FROM files WHERE path = ?").pluck();
-    this.filesLike = db.prepare("SELECT id, path FROM files WHERE path = ? OR path LIKE ? ESCAPE '\\'");
+  ) {}
+
+  private load(): NonNullable<SqlFileLookup["maps"]> {
+    if (this.maps) return this.maps;
+    const m = { byPath: new Map<string, number>(), byBase: new Map<string, FileRef[]>(), byDir: new Map<string, FileRef[]>(), byDirBase: new Map<string, FileRef[]>() };
+    for (const f of this.db.prepare("SELECT id, path FROM files ORDER BY path").all() as FileRef[]) {
+      m.byPath.set(f.path, f.id);
+      push(m.byBase, lowerAscii(posix.basename(f.path)), f);
+      const d = posix.dirname(f.path);
+      push(m.byDir, d, f);
+      push(m.byDirBase, posix.basename(d), f);
+    }
+    this.maps = m;
+    return m;
   }
 
   tryPath(p: string, out: number[]): boolean {
-    const id = this.fileByPath.get(posix.normalize(p)) as number | undefined;
+    const id = this.load().byPath.get(posix.normalize(p));
     if (id !== undefined) out.push(id);
     return id !== undefined;
   }
 
   suffixMatch(suffix: string, out: number[]): boolean {
-    const rows = this.filesLike.all(suffix, `%/${escapeLike(suffix)}`) as { id: number }[];
-    for (const r of rows) out.push(r.id);
-    return rows.length > 0;
+    const n = out.length;
+    const tail = `/${lowerAscii(suffix)}`;
+    for (const f of this.load().byBase.get(lowerAscii(posix.basename(suffix))) ?? []) {
+      if (f.path === suffix || lowerAscii(f.path).endsWith(tail)) out.push(f.id);
+    }
+    return out.length > n;
   }
 
   dirFiles(dir: string, ext: string, out: number[]): void {
-    const d = posix.normalize(dir);
-    const like = d === "." ? "%" : `${escapeLike(d)}/%`;
-    for (const r of this.filesLike.all("\0", like) as { id: number; path: string }[]) {
-      if (posix.dirname(r.path) === d && r.path.endsWith(ext)) out.push(r.id);
-    }
+    for (const f of this.load().byDir.get(posix.normalize(dir)) ?? []) if (f.path.endsWith(ext)) out.push(f.id);
   }
 
   dirMatch(dirSuffix: string, ext: string, out: number[]): void {
-    for (const r of this.filesLike.all("\0", `%${escapeLike(dirSuffix)}/%`) as { id: number; path: string }[]) {
-      const d = posix.dirname(r.path);
-      if ((d === dirSuffix || d.endsWith(`/${dirSuffix}`)) && r.path.endsWith(ext)) out.push(r.id);
+    // (The query's `LIKE '%dir/%'` also held: a root file is not in ".".)
+    const like = `${lowerAscii(dirSuffix)}/`;
+    for (const f of this.load().byDirBase.get(posix.basename(dirSuffix)) ?? []) {
+      const d = posix.dirname(f.path);
+      if ((d === dirSuffix || d.endsWith(`/${dirSuffix}`)) && f.path.endsWith(ext) && lowerAscii(f.path).includes(like)) out.push(f.id);
     }
   }
 }
