@@ -5,7 +5,7 @@
  * the compiler knows `s` is a Store and `c` a Cache. The steps run in order on one daemon.
  */
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { REPO_ROOT, type RunResult, runTool, tempDir } from "../support/run.js";
@@ -31,6 +31,7 @@ interface PreciseStatus {
   worker_deaths: number;
   config_restarts: number;
   fallbacks: number;
+  trusted_batches: number;
 }
 
 let root: string;
@@ -149,6 +150,25 @@ describe("precise resolution in the daemon", () => {
       return lines(x).length === 1 ? x : undefined;
     });
     assert.deepEqual(lines(back), ["src/use.ts:5:compiler"]);
+  });
+
+  it("batches answered on the watcher's word (no stat of every file): an edit that keeps size and mtime is in the very next answer", async () => {
+    // a first batch lets the watcher cover the programs' directories
+    await mg(["callers", "--symbol-id", storeGet]);
+    await mg(["callers", "--symbol-id", storeGet]);
+    const trustedBefore = (await preciseStatus()).trusted_batches;
+    const use = join(root, "src", "use.ts");
+    const before = readFileSync(use, "utf8");
+    const st = statSync(use);
+    writeFileSync(use, before.replace("new Cache()", "new Store()"));
+    utimesSync(use, st.atime, st.mtime);
+    const r = await mg(["callers", "--symbol-id", storeGet]);
+    assert.deepEqual(lines(r), ["src/use.ts:5:compiler", "src/use.ts:10:compiler"]);
+    writeFileSync(use, before);
+    utimesSync(use, st.atime, st.mtime);
+    const back = await mg(["callers", "--symbol-id", storeGet]);
+    assert.deepEqual(lines(back), ["src/use.ts:5:compiler"]);
+    assert.ok((await preciseStatus()).trusted_batches > trustedBefore, JSON.stringify(await preciseStatus()));
   });
 
   it("a killed worker is replaced on the next question; a changed tsconfig replaces it too", async () => {

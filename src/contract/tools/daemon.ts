@@ -51,6 +51,8 @@ export const DaemonPreciseSchema = z
     idle_releases: uint,
     /** Answers given from the index because the service was warming or unavailable. */
     fallbacks: uint,
+    /** Batches answered on the watcher's word, without a stat of every file of the programs. */
+    trusted_batches: uint,
   })
   .strict();
 

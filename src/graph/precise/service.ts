@@ -9,7 +9,9 @@
  * is dropped before it reaches the worker, or its late answer discarded.
  */
 import { statSync } from "node:fs";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import { WarmWatch } from "../../text/warm-watch.js";
 import type { Definition } from "./typescript.js";
 import type { AnswersMessage, AskMessage, ChangedMessage } from "./worker.js";
 
@@ -32,6 +34,8 @@ interface Batch {
   questions: Question[];
   done: (a: PreciseAnswer) => void;
   cancelled: boolean;
+  /** The watcher's barrier held when the batch was asked: it may be answered without a stat of every file. */
+  trust: boolean;
 }
 
 export interface PreciseServiceOptions {
@@ -80,6 +84,14 @@ export interface PreciseStats {
   idle_releases: number;
   /** Answers given as the index's because the service was warming or failed. */
   fallbacks: number;
+  /** Batches answered on the watcher's word (no stat of every file of the programs). */
+  trusted_batches: number;
+}
+
+/** The package directory holding `dir` (node_modules/pkg or node_modules/@scope/pkg), else `dir` itself. */
+function packageDirOf(dir: string): string {
+  const m = /^(.*\/node_modules\/(?:@[^/]+\/)?[^/]+)(?:\/|$)/.exec(dir);
+  return m?.[1] ?? dir;
 }
 
 class RootWorker {
@@ -97,6 +109,19 @@ class RootWorker {
   private readonly queue: Batch[] = [];
   private current: Batch | undefined;
   private nextId = 1;
+  /**
+   * A watcher of the programs' source directories (inotify, with an ordering barrier: see
+   * src/text/warm-watch.ts). While it covers them all and has lost nothing, the changes it
+   * reports are all there is to know, and a batch needs no stat of the programs' ~3,700 files.
+   */
+  private readonly watch: WarmWatch | undefined;
+  private readonly changedPaths = new Set<string>();
+  /** Set by a change the watcher could not name (a directory's, an overflow): the next batch checks every file. */
+  private untrusted = true;
+  private watchEpoch = -1;
+  private dirs: string[] = [];
+  /** Whether the last batch was answered on trust. */
+  lastTrusted = false;
 
   constructor(
     readonly root: string,
@@ -116,12 +141,32 @@ class RootWorker {
     this.worker.on("message", (m: AnswersMessage) => this.onAnswers(m));
     this.worker.on("error", (e) => this.die(`the TypeScript language service worker failed: ${e.message}`));
     this.worker.on("exit", (code) => this.die(`the TypeScript language service worker exited (code ${code})`));
+    if (process.env.LLMTOOLS_WARM_WATCH !== "0") {
+      this.watch = new WarmWatch({
+        changed: (dir, name) => {
+          if (name === undefined) this.untrusted = true;
+          else this.changedPaths.add(join(dir, name));
+        },
+        lost: () => {
+          this.untrusted = true;
+        },
+      });
+      this.watch.addRoot(root);
+    }
   }
 
-  ask(questions: Question[]): { batch: Batch; answer: Promise<PreciseAnswer> } {
+  /** Whether a batch asked now may be answered on the watcher's word: its barrier held, every source directory is watched. */
+  async trustNow(): Promise<boolean> {
+    const w = this.watch;
+    if (!w || !this.ready || this.untrusted || this.dirs.length === 0) return false;
+    if (!(await w.barrier())) return false;
+    return !this.untrusted && w.epoch === this.watchEpoch && this.dirs.every((d) => w.isActive(d));
+  }
+
+  ask(questions: Question[], trust = false): { batch: Batch; answer: Promise<PreciseAnswer> } {
     let done!: (a: PreciseAnswer) => void;
     const answer = new Promise<PreciseAnswer>((r) => (done = r));
-    const batch: Batch = { id: this.nextId++, questions, done, cancelled: false };
+    const batch: Batch = { id: this.nextId++, questions, done, cancelled: false, trust };
     this.lastUsed = Date.now();
     this.queue.push(batch);
     this.pump();
@@ -161,6 +206,7 @@ class RootWorker {
 
   retire(): Promise<number> {
     this.retired = true;
+    void this.watch?.close();
     return this.worker.terminate();
   }
 
@@ -171,7 +217,18 @@ class RootWorker {
       if (!next) return;
       if (next.cancelled) continue;
       this.current = next;
-      this.worker.postMessage({ t: "ask", id: next.id, questions: next.questions } satisfies AskMessage);
+      // Every change delivered so far goes first (the worker takes messages in order).
+      if (this.changedPaths.size) {
+        this.worker.postMessage({ t: "changed", paths: [...this.changedPaths] } satisfies ChangedMessage);
+        this.changedPaths.clear();
+      }
+      const trust = next.trust && !this.untrusted && this.watch !== undefined && this.watch.epoch === this.watchEpoch;
+      if (!trust && this.watch) {
+        // This batch checks every file: what the watcher reports from here on is what changes after it.
+        this.untrusted = false;
+        this.watchEpoch = this.watch.epoch;
+      }
+      this.worker.postMessage({ t: "ask", id: next.id, questions: next.questions, trust } satisfies AskMessage);
       return;
     }
   }
@@ -182,6 +239,14 @@ class RootWorker {
     this.batches++;
     this.configs = m.configs;
     this.heapUsed = m.heap_used;
+    this.lastTrusted = m.trusted;
+    if (m.dirs) this.dirs = m.dirs;
+    for (const d of m.dirs ?? []) {
+      // Type packages found above the workspace (a parent's node_modules/@types) are watched too,
+      // each from its package's directory.
+      if (d !== this.root && !d.startsWith(`${this.root}/`)) this.watch?.addRoot(packageDirOf(d));
+      this.watch?.want(d);
+    }
     this.lastUsed = Date.now();
     const b = this.current;
     this.current = undefined;
@@ -200,13 +265,14 @@ class RootWorker {
     const failed: PreciseAnswer = { state: "failed", message: `${why}; it starts again on the next question` };
     for (const b of [...(this.current ? [this.current] : []), ...this.queue.splice(0)]) b.done(failed);
     this.current = undefined;
+    void this.watch?.close();
     this.onDeath(this, why);
   }
 }
 
 export class PreciseService {
   private readonly workers = new Map<string, RootWorker>();
-  readonly stats: PreciseStats = { workers_started: 0, worker_deaths: 0, config_restarts: 0, memory_restarts: 0, idle_releases: 0, fallbacks: 0 };
+  readonly stats: PreciseStats = { workers_started: 0, worker_deaths: 0, config_restarts: 0, memory_restarts: 0, idle_releases: 0, fallbacks: 0, trusted_batches: 0 };
   private readonly log: (message: string) => void;
   private readonly sweeper: NodeJS.Timeout | undefined;
 
@@ -236,6 +302,7 @@ export class PreciseService {
   }
 
   private afterBatch(w: RootWorker): void {
+    if (w.lastTrusted) this.stats.trusted_batches++;
     const max = this.opts.maxHeapBytes ?? 0;
     if (max > 0 && (w.heapUsed ?? 0) > max && w.idle()) {
       this.stats.memory_restarts++;
@@ -251,7 +318,8 @@ export class PreciseService {
     const wasReady = w.ready;
     const budget = wasReady ? opts.answerWaitMs : opts.warmWaitMs;
     const t0 = Date.now();
-    const { batch, answer } = w.ask(questions);
+    const trust = await w.trustNow();
+    const { batch, answer } = w.ask(questions, trust);
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<PreciseAnswer>((r) => {
       timer = setTimeout(() => {

@@ -65,10 +65,17 @@ export class PreciseTs {
 
   constructor(readonly root: string) {}
 
+  /**
+   * Bumped whenever a file's version may have changed: the language service re-checks every
+   * file of its program only when this moves (without it, each question re-checked thousands).
+   */
+  private projectVersion = 0;
+
   /** Forget file versions and texts: the next questions see the files as they are now. */
   refresh(): void {
     this.texts.clear();
     for (const p of this.projects.values()) p.versions.clear();
+    this.projectVersion++;
   }
 
   /** These files (absolute) changed: their next version differs whatever their stat says. */
@@ -78,6 +85,33 @@ export class PreciseTs {
       this.texts.delete(f);
       for (const p of this.projects.values()) p.versions.delete(f);
     }
+    this.projectVersion++;
+  }
+
+  /**
+   * The directories of the programs' source files, the compiler's own lib files aside (they
+   * change only with the compiler, which a new worker brings): what a watcher must cover for
+   * the versions to be trusted without a stat of every file.
+   */
+  sourceDirs(): string[] {
+    const dirs = new Set<string>();
+    for (const p of this.projects.values()) {
+      const program = p.service.getProgram();
+      if (!program) continue;
+      const lib = dirname(ts.getDefaultLibFilePath(p.options));
+      for (const sf of program.getSourceFiles()) {
+        const d = dirname(resolve(sf.fileName));
+        if (d !== lib) dirs.add(d);
+      }
+    }
+    return [...dirs].sort();
+  }
+
+  /** How many source files the programs hold (changes when a question adds a file to one, or a rebuild drops some). */
+  sourceFileCount(): number {
+    let n = 0;
+    for (const p of this.projects.values()) n += p.service.getProgram()?.getSourceFiles().length ?? 0;
+    return n;
   }
 
   /** The config files the services were built from: a change to one calls for new services. */
@@ -133,6 +167,7 @@ export class PreciseTs {
       }
       const proj: Project = { options, files: new Set(files), versions: new Map(), service: undefined as unknown as TS.LanguageService };
       const host: TS.LanguageServiceHost = {
+        getProjectVersion: () => String(this.projectVersion),
         getScriptFileNames: () => [...proj.files],
         getScriptVersion: (f) => {
           let v = proj.versions.get(f);
@@ -167,7 +202,10 @@ export class PreciseTs {
       p = proj;
       this.projects.set(key, p);
     }
-    if (!p.files.has(abs)) p.files.add(abs);
+    if (!p.files.has(abs)) {
+      p.files.add(abs);
+      this.projectVersion++;
+    }
     return p;
   }
 
