@@ -209,8 +209,30 @@ export class PreciseTs {
     return p;
   }
 
+  /** Answers given while no file changed (the project version held): the same question, the same answer. */
+  private readonly answers = new Map<string, Definition | undefined>();
+  private answersVersion = -1;
+
   /** The definition the identifier at `byte` in `rel` goes to, or undefined when the service knows none. */
   definition(rel: string, byte: number): Definition | undefined {
+    if (this.answersVersion !== this.projectVersion) {
+      this.answers.clear();
+      this.answersVersion = this.projectVersion;
+    }
+    const key = `${byte}:${rel}`;
+    if (this.answers.has(key)) {
+      const known = this.answers.get(key);
+      this.asked++;
+      if (known) this.answered++;
+      return known;
+    }
+    const d = this.lookUp(rel, byte);
+    // A question can add its file to a program (a new project version): not kept then.
+    if (this.answersVersion === this.projectVersion) this.answers.set(key, d);
+    return d;
+  }
+
+  private lookUp(rel: string, byte: number): Definition | undefined {
     const abs = resolve(this.root, rel);
     const from = this.offsets(abs);
     if (!from) return undefined;
