@@ -48,7 +48,7 @@ export interface PreciseServiceOptions {
 
 /** Seconds without a precise question before a worker's memory is given back (default 600; 0: never). */
 export const PRECISE_IDLE_ENV = "LLMTOOLS_PRECISE_IDLE_S";
-/** MB of V8 heap past which a worker is ended after its batch (default 512). */
+/** MB of V8 heap past which a worker is ended after its batch (default 320: with the daemon's own ~200 MB, under 600 MB of RSS). */
 export const PRECISE_MAX_HEAP_ENV = "LLMTOOLS_PRECISE_MAX_HEAP_MB";
 
 /** The options a process takes from its environment (LLMTOOLS_PRECISE_IDLE_S, LLMTOOLS_PRECISE_MAX_HEAP_MB). */
@@ -57,7 +57,7 @@ export function preciseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Pre
     const v = env[name];
     return v !== undefined && /^\d+$/.test(v) ? Number(v) : fallback;
   };
-  return { idleMs: num(PRECISE_IDLE_ENV, 600) * 1000, maxHeapBytes: num(PRECISE_MAX_HEAP_ENV, 512) * 1024 * 1024 };
+  return { idleMs: num(PRECISE_IDLE_ENV, 600) * 1000, maxHeapBytes: num(PRECISE_MAX_HEAP_ENV, 320) * 1024 * 1024 };
 }
 
 export interface PreciseRootStatus {

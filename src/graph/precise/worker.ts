@@ -49,7 +49,7 @@ export interface AnswersMessage {
 const port = parentPort;
 if (!port) throw new Error("src/graph/precise/worker.ts runs as a worker thread");
 const { root, maxHeapBytes } = workerData as { root: string; maxHeapBytes: number };
-const precise = new PreciseTs(root);
+const precise = new PreciseTs(root, true);
 
 /**
  * The heap in use after a batch, garbage excluded when it matters: past the limit, a full
@@ -94,6 +94,7 @@ port.on("message", (m: AskMessage | ChangedMessage) => {
   // A full refresh stats every file of the programs (~10 ms for typeorm's 3,700) on each batch.
   const trusted = m.trust === true;
   if (!trusted) precise.refresh();
+  precise.prepare(m.questions.map(([rel]) => rel));
   const answers = m.questions.map(([rel, byte]) => precise.definition(rel, byte) ?? null);
   const reply: AnswersMessage = {
     t: "answers",
