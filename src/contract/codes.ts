@@ -19,6 +19,8 @@ export const COMMON_CODES = {
   journal_recovery: "E013",
   undo_refused: "E014",
   operation_not_found: "E015",
+  /** What this platform's build does not provide (the daemon on Windows). */
+  unsupported: "E016",
   /** A note, not a fault: the daemon's index lags behind files changed on disk (src/server/). */
   index_pending: "E090",
   internal: "E999",

@@ -330,7 +330,9 @@ export function takeDaemonFlags(argv: string[] = process.argv): Mode {
     }
   }
   argv.splice(2, argv.length - 2, ...kept);
-  return off || envOn(IN_DAEMON_ENV) ? "off" : mode;
+  // The daemon speaks over Unix sockets; on Windows every tool runs in-process (named pipes are
+  // not built: `llmtools daemon start` says so).
+  return off || envOn(IN_DAEMON_ENV) || process.platform === "win32" ? "off" : mode;
 }
 
 /**

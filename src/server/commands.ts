@@ -54,6 +54,15 @@ function answer(sub: string, data: Record<string, unknown>, exitCode: (typeof EX
 }
 
 async function start(o: Opts): Promise<CliResult> {
+  if (process.platform === "win32") {
+    throw new ToolError({
+      code: commonCode(TOOL, "unsupported"),
+      error: "unsupported",
+      message: "the daemon listens on a Unix socket, which this build does not provide on Windows (named pipes are not implemented)",
+      remediation: "Run the tools without a daemon (each works in-process), use `llmtools mcp` (a warm server of its own), or run under WSL.",
+      exitCode: EXIT.usage,
+    });
+  }
   const root = rootOf(o);
   const running = await find(root);
   if (running) return answer("start", { state: "running", already_running: true, ...running.status });
