@@ -526,18 +526,7 @@ class Attempt {
 
   private runFrame(): Buffer {
     const stdoutTTY = isatty(1);
-    return jsonFrame({
-      t: "run",
-      protocol: PROTOCOL_VERSION,
-      pkg: packageVersion(),
-      build: buildId(),
-      tool: this.tool,
-      argv: this.args,
-      cwd: this.cwd,
-      env: process.env,
-      tty: { stdin: isatty(0), stdout: stdoutTTY, stderr: isatty(2) },
-      columns: stdoutTTY ? process.stdout.columns : undefined,
-    });
+    return runFrame(this.tool, this.args, this.cwd, { stdin: isatty(0), stdout: stdoutTTY, stderr: isatty(2) }, stdoutTTY ? process.stdout.columns : undefined);
   }
 
   private arm(ms: number, what: string): void {
@@ -650,6 +639,11 @@ export interface DaemonAnswer {
   stderr: Buffer;
 }
 
+/** The request that asks the daemon to run one command line (no terminal unless `tty` says so). */
+export function runFrame(tool: string, argv: readonly string[], cwd: string, tty = { stdin: false, stdout: false, stderr: false }, columns?: number): Buffer {
+  return jsonFrame({ t: "run", protocol: PROTOCOL_VERSION, pkg: packageVersion(), build: buildId(), tool, argv, cwd, env: process.env, tty, columns });
+}
+
 /**
  * One command line run by the daemon on `sock`, from a long-lived caller (a bench, a server):
  * rejects, instead of falling back, when the daemon cannot answer. No stdin.
@@ -681,21 +675,7 @@ export function request(sock: string, tool: string, argv: readonly string[], cwd
         else if (m.t === "mismatch" || m.t === "decline") fail(m.reason ?? m.t);
       }
     });
-    s.on("connect", () =>
-      s.write(
-        jsonFrame({
-          t: "run",
-          protocol: PROTOCOL_VERSION,
-          pkg: packageVersion(),
-          build: buildId(),
-          tool,
-          argv,
-          cwd,
-          env: process.env,
-          tty: { stdin: false, stdout: false, stderr: false },
-        }),
-      ),
-    );
+    s.on("connect", () => s.write(runFrame(tool, argv, cwd)));
     s.on("data", (d: Buffer) => reader.push(d));
     s.on("error", (e) => fail(e.message));
     s.on("close", () => fail("closed the connection"));

@@ -10,8 +10,8 @@ import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type ChannelEvents, openChannel, pipeTransportAvailable } from "../../src/server/client.cjs";
-import { FRAME_JSON, FRAME_STDERR, FRAME_STDOUT, FrameReader, PROTOCOL_VERSION, buildId, encodeFrame, jsonFrame, packageVersion } from "../../src/server/protocol.cjs";
+import { type ChannelEvents, openChannel, pipeTransportAvailable, runFrame } from "../../src/server/client.cjs";
+import { FRAME_JSON, FRAME_STDERR, FRAME_STDOUT, FrameReader, encodeFrame } from "../../src/server/protocol.cjs";
 import { REPO_ROOT, binPath, runTool, tempDir } from "../support/run.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
@@ -80,20 +80,7 @@ function ask(sock: string, pipes: boolean, tool: string, argv: string[], cwd: st
       }
     });
     const events: ChannelEvents = {
-      connect: () =>
-        channel.write(
-          jsonFrame({
-            t: "run",
-            protocol: PROTOCOL_VERSION,
-            pkg: packageVersion(),
-            build: buildId(),
-            tool,
-            argv,
-            cwd,
-            env: process.env,
-            tty: { stdin: false, stdout: false, stderr: false },
-          }),
-        ),
+      connect: () => channel.write(runFrame(tool, argv, cwd)),
       data: (d) => reader.push(d),
       error: (code) => reject(new Error(code)),
       end: () => reject(new Error("closed before the exit code")),
