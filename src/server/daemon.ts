@@ -112,16 +112,7 @@ export class Daemon {
       if (!(e instanceof RequestExit)) this.log(`uncaught exception: ${e.stack ?? e.message}`);
     });
     this.socketPath = await this.listen();
-    const info: DaemonInfo = {
-      pid: process.pid,
-      root: this.opts.root,
-      socket: this.socketPath,
-      package_version: packageVersion(),
-      protocol: PROTOCOL_VERSION,
-      started_at: this.startedAt,
-      idle_timeout_ms: this.opts.idleTimeoutMs,
-    };
-    writeFileSync(infoPathOf(this.socketPath), `${JSON.stringify(info)}\n`, { mode: 0o600 });
+    writeFileSync(infoPathOf(this.socketPath), `${JSON.stringify(this.info())}\n`, { mode: 0o600 });
     for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, () => void this.stop(`signal ${sig}`));
     this.log(`listening on ${this.socketPath} for ${this.opts.root} (version ${packageVersion()}, protocol ${PROTOCOL_VERSION})`);
     this.armIdle();
@@ -191,8 +182,8 @@ export class Daemon {
     }
   }
 
-  status(): Record<string, unknown> {
-    const mem = process.memoryUsage();
+  /** What the file beside the socket says of this daemon (and the head of its status). */
+  private info(): DaemonInfo {
     return {
       pid: process.pid,
       root: this.opts.root,
@@ -201,6 +192,13 @@ export class Daemon {
       protocol: PROTOCOL_VERSION,
       started_at: this.startedAt,
       idle_timeout_ms: this.opts.idleTimeoutMs,
+    };
+  }
+
+  status(): Record<string, unknown> {
+    const mem = process.memoryUsage();
+    return {
+      ...this.info(),
       requests_served: this.served,
       requests_active: this.active,
       rss_bytes: mem.rss,
