@@ -9,22 +9,9 @@
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
 import { basename, dirname } from "node:path";
+import { defaultCompilerOptions } from "../../lang/typescript-defaults.js";
 import { findUp } from "../process.js";
 import { ts, type TS } from "./ts-compiler.js";
-
-const DEFAULT_OPTIONS: TS.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  // Bundler resolution arrived in TypeScript 5.0; a project's older compiler gets Node's.
-  moduleResolution: ts.ModuleResolutionKind.Bundler ?? ts.ModuleResolutionKind.NodeJs,
-  strict: true,
-  allowJs: true,
-  checkJs: false,
-  skipLibCheck: true,
-  noEmit: true,
-  esModuleInterop: true,
-  jsx: ts.JsxEmit.ReactJSX,
-};
 
 export class TsProject {
   /** Checked content by path: each is a root, served instead of the disk. */
@@ -46,7 +33,7 @@ export class TsProject {
 
   constructor(configFile: string | undefined, dir: string) {
     this.configFile = configFile;
-    let options = DEFAULT_OPTIONS;
+    let options = defaultCompilerOptions(ts);
     let roots: string[] = [];
     if (configFile) {
       const parsed = parseConfig(configFile, this.configErrors);

@@ -12,6 +12,7 @@ import { readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import type TS from "typescript";
+import { defaultCompilerOptions } from "../../../lang/typescript-defaults.js";
 import type { Diagnostic } from "../../../contract/schema.js";
 import { renameError, renameNote } from "./codes.js";
 import type { Sources } from "./sources.js";
@@ -186,19 +187,6 @@ function projectsFor(ts: Ts, root: string, abs: string, javascript: boolean): { 
   return { primary, others };
 }
 
-const DEFAULT_OPTIONS = (ts: Ts): TS.CompilerOptions => ({
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  strict: true,
-  allowJs: true,
-  checkJs: false,
-  skipLibCheck: true,
-  noEmit: true,
-  esModuleInterop: true,
-  jsx: ts.JsxEmit.ReactJSX,
-});
-
 /**
  * One document registry per typescript package, shared by its services as tsserver shares one
  * across projects: the standard library and a monorepo's common files are parsed once. Overlay
@@ -229,7 +217,7 @@ class Service {
     readonly config: Config | undefined,
     dir: string,
   ) {
-    const options = config ? { ...config.parsed.options, noEmit: true } : DEFAULT_OPTIONS(ts);
+    const options = config ? { ...config.parsed.options, noEmit: true } : defaultCompilerOptions(ts);
     this.roots = new Set();
     const cwd = config ? dirname(config.file) : dir;
     const host: TS.LanguageServiceHost = {
