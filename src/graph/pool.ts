@@ -74,6 +74,17 @@ export async function runPool(
       onResults(c.outs as FileOutcome[]);
     }
   };
+  /** Delivers what is ready; a consumer that throws fails the whole run (false: stop here). */
+  const deliverOrFail = (): boolean => {
+    try {
+      deliver();
+      return true;
+    } catch (e) {
+      failure = e as Error;
+      settle(failure);
+      return false;
+    }
+  };
   const record = (chunk: number, i: number, out: FileOutcome): void => {
     let c = outs.get(chunk);
     if (!c) {
@@ -118,13 +129,7 @@ export async function runPool(
     w.on("message", (msg: { chunk: number; i: number; out: FileOutcome; last: boolean }) => {
       record(msg.chunk, msg.i, msg.out);
       if (msg.last) sent.shift();
-      try {
-        deliver();
-      } catch (e) {
-        failure = e as Error;
-        settle(failure);
-        return;
-      }
+      if (!deliverOrFail()) return;
       // A delivery may let a worker held back by AHEAD take work again.
       feedAll();
     });
@@ -157,13 +162,7 @@ export async function runPool(
         if (left.length > 0) retry.push({ chunk: u.chunk, idx: left });
       }
       sent.length = 0;
-      try {
-        deliver();
-      } catch (e) {
-        failure = e as Error;
-        settle(failure);
-        return;
-      }
+      if (!deliverOrFail()) return;
       if (retry.length > 0 || next < chunks.length) spawn();
       feedAll();
     });
