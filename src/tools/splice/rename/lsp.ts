@@ -421,6 +421,23 @@ function openMentions(sources: Sources, spec: ServerSpec, name: string, want: Ma
 }
 
 /**
+ * Where the server says the identifier at `position` of `abs` is defined (Location or
+ * LocationLink answers alike). A refusal (a word in a comment: gopls renames doc comments) is no
+ * definition; a server that died is an error.
+ */
+async function definitionsAt(session: Session, abs: string, position: Position, timeoutMs: number): Promise<LspLocation[]> {
+  let r: LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null;
+  try {
+    r = await session.request("textDocument/definition", { textDocument: { uri: uriOf(abs) }, position }, timeoutMs);
+  } catch (e) {
+    if (session.failure) throw e;
+    return [];
+  }
+  const list = r === null ? [] : Array.isArray(r) ? r : [r];
+  return list.map((x) => ("targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x));
+}
+
+/**
  * The mentions of the name in files the server's rename did not touch, whose definition (asked
  * of the server, all requests in flight at once) is the renamed symbol's.
  */
@@ -445,20 +462,10 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
     for (const m of t.text.matchAll(wordRegExp(target.name, "g"))) {
       if (budget-- <= 0) break;
       const b = t.charToByte(m.index);
-      const ask = session
-        .request<LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null>("textDocument/definition", { textDocument: { uri: uriOf(abs) }, position: t.byteToPosition(b) }, 60_000)
-        .then((r) => {
-          const list = r === null ? [] : Array.isArray(r) ? r : [r];
-          const hit = list.some((x) => {
-            const loc = "targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x;
-            return pathOf(loc.uri) === targetAbs && loc.range.start.line === def.line && loc.range.start.character === def.character;
-          });
-          return hit ? { file: rel, byte_start: b, byte_end: b + Buffer.byteLength(target.name), old_text: target.name, new_text: newName, evidence: "language_server" as const } : undefined;
-        })
-        .catch((e: unknown) => {
-          if (session.failure) throw e;
-          return undefined;
-        });
+      const ask = definitionsAt(session, abs, t.byteToPosition(b), 60_000).then((defs) => {
+        const hit = defs.some((loc) => pathOf(loc.uri) === targetAbs && loc.range.start.line === def.line && loc.range.start.character === def.character);
+        return hit ? { file: rel, byte_start: b, byte_end: b + Buffer.byteLength(target.name), old_text: target.name, new_text: newName, evidence: "language_server" as const } : undefined;
+      });
       asks.push(ask);
     }
   }
@@ -652,19 +659,7 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
     const line = a ? a.text.lineOf(a.text.positionToByte(loc.range.start)) : loc.range.start.line + 1;
     return `${rel}:${line}`;
   };
-  const definitionAt = async (file: string, b: number): Promise<LspLocation[]> => {
-    const a = after.get(file)!;
-    let r: LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null;
-    try {
-      r = await session.request("textDocument/definition", { textDocument: { uri: uriOf(sources.abs(file)) }, position: a.text.byteToPosition(b) }, 30_000);
-    } catch (e) {
-      // A renamed word in a comment (gopls renames doc comments) has no definition to ask for.
-      if (session.failure) throw e;
-      return [];
-    }
-    const list = r === null ? [] : Array.isArray(r) ? r : [r];
-    return list.map((x) => ("targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x));
-  };
+  const definitionAt = (file: string, b: number): Promise<LspLocation[]> => definitionsAt(session, sources.abs(file), after.get(file)!.text.byteToPosition(b), 30_000);
   // Asked all at once: the server answers in order, without a round trip per location.
   const asks: Promise<string | undefined>[] = [];
   let budget = 1000;
