@@ -119,36 +119,33 @@ function joinParts(parts: string[]): string {
   return joined.startsWith(".") || joined.startsWith("/") ? joined : `./${joined}`;
 }
 
+/**
+ * The parts of an interpolating string: the raw text between its `kind` children (`open` and
+ * `close` characters of quoting left out at the ends) and each child's value.
+ */
+function interpolated(node: Parser.SyntaxNode, kind: string, open: number, close: number, consts: Map<string, string>): Value[] {
+  const parts: Value[] = [];
+  const text = node.text;
+  let at = open;
+  for (const c of node.namedChildren) {
+    if (c.type !== kind) continue;
+    parts.push(text.slice(at, c.startIndex - node.startIndex));
+    const inner = c.namedChildren[0];
+    parts.push(inner ? evaluate(inner, consts) : UNKNOWN);
+    at = c.endIndex - node.startIndex;
+  }
+  parts.push(text.slice(at, text.length - close));
+  return parts;
+}
+
 /** A template literal or f-string as a pattern: static parts kept, unknown substitutions `*`. */
 function templatePattern(node: Parser.SyntaxNode, consts: Map<string, string>): { value?: string; pattern?: string } | undefined {
   let parts: Value[] | undefined;
   if (node.type === "template_string") {
-    parts = [];
-    // The raw text between substitutions: slices of the node's text around each substitution.
-    const text = node.text;
-    let at = 1;
-    for (const c of node.namedChildren) {
-      if (c.type !== "template_substitution") continue;
-      parts.push(text.slice(at, c.startIndex - node.startIndex));
-      const inner = c.namedChildren[0];
-      parts.push(inner ? evaluate(inner, consts) : UNKNOWN);
-      at = c.endIndex - node.startIndex;
-    }
-    parts.push(text.slice(at, text.length - 1));
+    parts = interpolated(node, "template_substitution", 1, 1, consts);
   } else if (node.type === "string" && /^[fF]/.test(node.text)) {
-    parts = [];
     const m = /^[fFrR]*("""|'''|"|')/.exec(node.text);
-    const q = m ? (m[1] as string).length : 1;
-    const text = node.text;
-    let at = (m ? m[0].length : 1);
-    for (const c of node.namedChildren) {
-      if (c.type !== "interpolation") continue;
-      parts.push(text.slice(at, c.startIndex - node.startIndex));
-      const inner = c.namedChildren[0];
-      parts.push(inner ? evaluate(inner, consts) : UNKNOWN);
-      at = c.endIndex - node.startIndex;
-    }
-    parts.push(text.slice(at, text.length - q));
+    parts = interpolated(node, "interpolation", m ? m[0].length : 1, m ? (m[1] as string).length : 1, consts);
   }
   if (!parts) return undefined;
   if (parts.every((p) => p !== UNKNOWN)) return { value: parts.join("") };
