@@ -38,3 +38,26 @@ describe("impact dependencies of TypeScript/JavaScript", () => {
     assert.deepEqual(deps.map((d) => d.spec), ["./x"]);
   });
 });
+
+describe("dynamic specifiers as patterns", () => {
+  it("a template literal and a Python f-string keep their static parts, constants folded in, and `*` for the rest", () => {
+    const ts = 'const B = "./p";\nimport(`${B}/x/${y}.js`);\nrequire(`./lit`);\n';
+    const tsDeps = extractDeps("typescript", parse("typescript", ts), ts);
+    assert.deepEqual(
+      tsDeps.map((d) => [d.kind, d.spec ?? null, d.pattern ?? null]),
+      [
+        ["import", null, "./p/x/*.js"],
+        ["require", "./lit", null],
+      ],
+    );
+    const py = 'import importlib\nBASE = "acme.plugins"\nm = importlib.import_module(f"{BASE}.x_{name}")\nn = importlib.import_module(f\'\'\'a.{BASE}.b\'\'\')\n';
+    const pyDeps = extractDeps("python", parse("python", py), py).filter((d) => d.form === "dynamic");
+    assert.deepEqual(
+      pyDeps.map((d) => [d.spec ?? null, d.pattern ?? null]),
+      [
+        [null, "acme.plugins.x_*"],
+        ["a.acme.plugins.b", null],
+      ],
+    );
+  });
+});
