@@ -7,8 +7,10 @@ import { EXIT, ToolError } from "../contract/errors.js";
 import { findWorkspaceRoot, toRelative } from "../text/root.js";
 import { languageByName, LANGUAGES } from "../lang/registry.js";
 import { CODES, code, TOOL } from "../tools/llmastsearch/codes.js";
-import { search } from "../tools/llmastsearch/search.js";
+import { search, type MatchSink } from "../tools/llmastsearch/search.js";
 import { queryEnvelope } from "../contract/envelope.js";
+import { LIST_MARK, ListStream } from "./stream.js";
+import { failureResult } from "./output.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
 const program = baseProgram(TOOL, "Tree-sitter query search with exact byte spans for every match and capture.")
@@ -110,7 +112,20 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     const rel = toRelative(root, cwd);
     if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) paths = [cwd];
   }
-  const res = await search({
+  // Matches are written as they are found: memory stays flat however long the answer.
+  // This run's stdout, taken now: inside the daemon it is the request's (src/server/context.ts),
+  // and matches reach the stream from worker-message callbacks.
+  const stdout = process.stdout;
+  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), (t) => void stdout.write(t));
+  let envelope: Record<string, unknown> | undefined;
+  const sink: MatchSink = {
+    open: (head, partial) => {
+      envelope = queryEnvelope(TOOL, "search", { ...head, matches: [LIST_MARK] }, { partial });
+      stream.open(envelope);
+    },
+    write: (matches) => stream.write(matches),
+  };
+  const request = {
     root,
     query: source,
     paths,
@@ -122,7 +137,24 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     hidden: o.hidden,
     noIgnore: !o.ignore,
     threads: o.threads,
-  });
+  };
+  let res: Awaited<ReturnType<typeof search>>;
+  try {
+    res = await search(request, sink);
+  } catch (e) {
+    if (!stream.opened) throw e;
+    // Half a document is out: end it as valid JSON with the error last, then fail.
+    const failed = failureResult(TOOL, { kind: "query", command: "search" }, e);
+    const diagnostics = (failed.envelope as { diagnostics?: unknown[] }).diagnostics ?? [];
+    stream.abort(diagnostics[0]);
+    return { ...failed, stream };
+  }
+  if (res.streamed && envelope) {
+    // The same envelope (ids, time) that was opened; the list's place keeps the marker.
+    envelope.data = { ...res.data, matches: [LIST_MARK] };
+    if (res.diagnostics.length > 0) envelope.diagnostics = res.diagnostics;
+    return { envelope, exitCode: res.partial ? EXIT.partial : EXIT.ok, stream };
+  }
   return {
     envelope: queryEnvelope(TOOL, "search", res.data, { partial: res.partial, diagnostics: res.diagnostics }),
     exitCode: res.partial ? EXIT.partial : EXIT.ok,

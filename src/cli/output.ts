@@ -6,6 +6,7 @@
 import { commonCode } from "../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../contract/errors.js";
 import { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
+import type { ListStream } from "./stream.js";
 
 export { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
 
@@ -14,6 +15,11 @@ export interface CliResult {
   exitCode: ExitCode;
   /** Print as JSON Lines (one record per line) instead of one document. */
   jsonl?: unknown[];
+  /**
+   * The document's list was written while it was produced (stream.ts): once opened, only the
+   * rest of `envelope` is printed, and nothing when the run already ended it (`abort`).
+   */
+  stream?: ListStream;
 }
 
 /** A ToolError becomes its envelope; anything else is a bug: stack on stderr, INTERNAL, exit 1. */
@@ -58,6 +64,12 @@ export function runFinished(exitCode: number): void {
 /** Prints the result (one JSON document, or JSON Lines) and sets the exit code. */
 export async function printResult(result: CliResult, pretty: boolean): Promise<void> {
   runHooks()?.beforePrint(result);
+  if (result.stream?.opened) {
+    if (!result.stream.ended) result.stream.close(result.envelope);
+    process.exitCode = result.exitCode;
+    runFinished(result.exitCode);
+    return;
+  }
   const text = result.jsonl
     ? result.jsonl.map((r) => JSON.stringify(r)).join("\n")
     : pretty

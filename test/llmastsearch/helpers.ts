@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
 import type { LlmastsearchDataSchema } from "../../src/contract/tools/llmastsearch.js";
@@ -57,4 +57,19 @@ export function checkMatches(root: string, data: Data, opts: { validUtf8?: boole
 
 export function names(data: Data, capture?: string): string[] {
   return data.matches.flatMap((m) => m.captures.filter((c) => capture === undefined || c.name === capture).map((c) => c.content));
+}
+
+/** Real JavaScript and TypeScript from node_modules, copied so the walk sees a plain folder. */
+export function realCode(): string {
+  const root = tempDir("llmastsearch-real-");
+  const take = (pkgDir: string, dest: string, ext: RegExp, max: number): void => {
+    mkdirSync(join(root, dest), { recursive: true });
+    const files = readdirSync(pkgDir).filter((f) => ext.test(f)).sort().slice(0, max);
+    for (const f of files) cpSync(join(pkgDir, f), join(root, dest, f));
+  };
+  take(join(REPO_ROOT, "node_modules", "commander", "lib"), "commander", /\.js$/, 20);
+  take(join(REPO_ROOT, "node_modules", "commander", "typings"), "commander-types", /\.d\.ts$/, 5);
+  take(join(REPO_ROOT, "node_modules", "zod", "v4", "core"), "zod-core", /\.ts$/, 30);
+  take(join(REPO_ROOT, "node_modules", "ignore"), "ignore", /\.(js|d\.ts)$/, 5);
+  return root;
 }

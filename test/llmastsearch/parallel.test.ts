@@ -1,25 +1,10 @@
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { REPO_ROOT, runTool, tempDir } from "../support/run.js";
+import { runTool } from "../support/run.js";
 import { scanFile } from "../../src/tools/llmastsearch/scan.js";
-import { checkMatches, type Data } from "./helpers.js";
-
-/** Real JavaScript and TypeScript from node_modules, copied so the walk sees a plain folder. */
-function realCode(): string {
-  const root = tempDir("llmastsearch-real-");
-  const take = (pkgDir: string, dest: string, ext: RegExp, max: number): void => {
-    mkdirSync(join(root, dest), { recursive: true });
-    const files = readdirSync(pkgDir).filter((f) => ext.test(f)).sort().slice(0, max);
-    for (const f of files) cpSync(join(pkgDir, f), join(root, dest, f));
-  };
-  take(join(REPO_ROOT, "node_modules", "commander", "lib"), "commander", /\.js$/, 20);
-  take(join(REPO_ROOT, "node_modules", "commander", "typings"), "commander-types", /\.d\.ts$/, 5);
-  take(join(REPO_ROOT, "node_modules", "zod", "v4", "core"), "zod-core", /\.ts$/, 30);
-  take(join(REPO_ROOT, "node_modules", "ignore"), "ignore", /\.(js|d\.ts)$/, 5);
-  return root;
-}
+import { checkMatches, type Data, realCode } from "./helpers.js";
 
 test("parallel and single-threaded runs give the same matches in the same order", async () => {
   const root = realCode();

@@ -3,7 +3,6 @@
  * spans for the match and for each capture (seed 02 §4). Plain request -> response; the CLI
  * only renders it.
  */
-import { statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { commonCode } from "../../contract/codes.js";
@@ -15,7 +14,7 @@ import { languageForPath, languageInfo, languageOfFile, type LanguageId } from "
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
 import { compareMatches, holdYoungGeneration, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
-import type { WorkerJob } from "./worker.js";
+import type { WorkerJob, WorkerMessage } from "./worker.js";
 import { type TreeCache, treeCache, warmLater } from "./warm.js";
 import { warmCache } from "../../text/warm-cache.js";
 
@@ -58,6 +57,20 @@ export interface SearchResponse {
   data: SearchData;
   diagnostics: Diagnostic[];
   partial: boolean;
+  /** The matches went to the sink (data.matches is empty): it was opened. */
+  streamed: boolean;
+}
+
+/**
+ * Takes the matches as they are found, in the answer's order (path, then offsets), so that a CLI
+ * can write them at once instead of holding them all (src/cli/stream.ts). Opened before the first
+ * match with the fields that precede the list and whether --limit cut it: without --limit at the
+ * first match, with it once more than the limit were found (never when all fit in the limit: then
+ * the matches come back in the response as usual).
+ */
+export interface MatchSink {
+  open(head: Pick<SearchData, "file_path" | "language" | "query">, partial: boolean): void;
+  write(matches: AstMatch[]): void;
 }
 
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -85,7 +98,7 @@ function startWorkers(n: number): Worker[] {
   return Array.from({ length: n }, () => new Worker(url));
 }
 
-export async function search(req: SearchRequest): Promise<SearchResponse> {
+export async function search(req: SearchRequest, sink?: MatchSink): Promise<SearchResponse> {
   const diagnostics: Diagnostic[] = [];
   const context = req.context ?? 0;
   const maxFileBytes = req.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
@@ -211,47 +224,70 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
         }),
       );
     }
-    const todo = files.filter((f) => usable.has(f.language));
+    // The answer's order is the files' (path, then offsets): scanned in it, they can be delivered as they end.
+    const todo = files.filter((f) => usable.has(f.language)).sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    const langs = [...usable].sort();
+    // In the answer's order (orderData): the sink writes them before the list.
+    const head = {
+      ...(todo.length === 1 ? { file_path: (todo[0] as ScanFile).rel } : {}),
+      ...(langs.length === 1 ? { language: languageInfo(langs[0] as LanguageId).name } : {}),
+      query: req.query.text,
+    };
+
+    const limit = req.limit;
+    const held: AstMatch[] = [];
+    const skipped = new Map<string, string[]>();
+    let searched = 0;
+    let withMatches = 0;
+    let total = 0;
+    let opened = false;
+    const take = (r: ScanResult): void => {
+      if (!r.ok) {
+        const list = skipped.get(r.reason) ?? [];
+        list.push(r.rel);
+        skipped.set(r.reason, list);
+        return;
+      }
+      searched++;
+      if (r.matches.length === 0) return;
+      withMatches++;
+      r.matches.sort(compareMatches);
+      for (const m of r.matches) {
+        total++;
+        if (limit === undefined || total <= limit) held.push(m);
+      }
+      if (!sink) return;
+      if (!opened && (limit === undefined || total > limit)) {
+        sink.open(head, limit !== undefined);
+        opened = true;
+      }
+      if (opened && held.length > 0) {
+        sink.write(held);
+        held.length = 0;
+      }
+    };
 
     const opts: ScanOptions = { source: req.query, capture: req.capture, context, maxFileBytes };
-    let results: ScanResult[];
     if (trees) {
       // Kept trees are matched here and now; the rest are parsed, by threads when they are many.
       const hot: ScanFile[] = [];
       const cold: ScanFile[] = [];
       for (const f of todo) (trees.has(f.abs, f.language) ? hot : cold).push(f);
-      const mine = hot.map((f) => scanFile(f, opts, trees));
+      const byRel = new Map<string, ScanResult>();
+      for (const f of hot) byRel.set(f.rel, scanFile(f, opts, trees));
       leave();
       if (threadsWanted > 1 && cold.length >= PARALLEL_MIN_FILES) workers.push(...startWorkers(threadsWanted - 1));
-      results = [...mine, ...(await runParallel(cold, opts, workers, trees))];
+      await runParallel(cold, opts, workers, (r) => byRel.set(r.rel, r), trees);
+      for (const f of todo) take(byRel.get(f.rel) as ScanResult);
       // Trees parsed by threads were not kept: parse them here between requests, once.
       const noMatches: ScanOptions = { ...opts, context: 0 };
       for (const f of cold) if (!trees.has(f.abs, f.language)) warmLater(f.abs, f.language, () => void scanFile(f, noMatches, trees));
     } else {
       leave();
-      results = await runParallel(todo, opts, workers);
+      await runParallel(todo, opts, workers, take);
     }
-
-    const all: AstMatch[] = [];
-    const skipped = new Map<string, string[]>();
-    let searched = 0;
-    let withMatches = 0;
-    for (const r of results) {
-      if (!r.ok) {
-        const list = skipped.get(r.reason) ?? [];
-        list.push(r.rel);
-        skipped.set(r.reason, list);
-        continue;
-      }
-      searched++;
-      if (r.matches.length > 0) withMatches++;
-      for (const m of r.matches) all.push(m);
-    }
-    all.sort(compareMatches);
-    const total = all.length;
-    const limit = req.limit;
     const partial = limit !== undefined && total > limit;
-    const matches = partial ? all.slice(0, limit) : all;
+    const matches = opened ? [] : held;
 
     for (const [reason, list] of [...skipped].sort()) {
       const why = { binary: "binary (NUL byte)", too_large: `larger than ${maxFileBytes} bytes`, unreadable: "unreadable", parse_failed: "the parser failed" }[reason] ?? reason;
@@ -264,7 +300,7 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
     if (symlinks > 0) diagnostics.push(diag("note", CODES.files_skipped, `${symlinks} symlink(s) met during the walk were not followed`));
     if (partial) {
       diagnostics.push(
-        diag("note", CODES.limit_reached, `--limit ${limit} reached: ${matches.length} of ${total} matches shown`, {
+        diag("note", CODES.limit_reached, `--limit ${limit} reached: ${limit} of ${total} matches shown`, {
           remediation: "Raise --limit, or narrow the search with --glob or a more specific query.",
         }),
       );
@@ -289,19 +325,16 @@ export async function search(req: SearchRequest): Promise<SearchResponse> {
       );
     }
 
-    const langs = [...usable].sort();
     const data: SearchData = {
-      query: req.query.text,
+      ...head,
       matches,
-      match_count: matches.length,
+      match_count: opened ? Math.min(total, limit ?? total) : matches.length,
       total_matches: total,
       files_searched: searched,
       files_with_matches: withMatches,
       languages: langs,
     };
-    if (langs.length === 1) data.language = languageInfo(langs[0] as LanguageId).name;
-    if (todo.length === 1) data.file_path = (todo[0] as ScanFile).rel;
-    return { data: orderData(data), diagnostics, partial };
+    return { data: orderData(data), diagnostics, partial, streamed: opened };
   } finally {
     releaseYoung();
     for (const w of workers) void w.terminate();
@@ -324,34 +357,46 @@ function orderData(d: SearchData): SearchData {
   return out as SearchData;
 }
 
-/** Main thread and workers take files from one shared counter; results come back in any order. */
-async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[], trees?: TreeCache): Promise<ScanResult[]> {
+/**
+ * Main thread and workers take files from one shared counter, in the list's order; each result is
+ * handed to `deliver` in that order too (a result that ends early waits for those before it).
+ */
+async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[], deliver: (r: ScanResult) => void, trees?: TreeCache): Promise<void> {
   if (files.length < PARALLEL_MIN_FILES || workers.length === 0) {
-    const out: ScanResult[] = [];
     for (const f of files) {
-      out.push(scanFile(f, opts, trees));
+      deliver(scanFile(f, opts, trees));
       await reclaim();
     }
-    return out;
+    return;
   }
-  // Largest files first: a big file taken last would leave one thread working alone at the end.
-  const sized = files.map((f) => {
-    let size = 0;
-    try {
-      size = statSync(f.abs).size;
-    } catch {
-      // Unreadable files are reported by scanFile; their place in the queue does not matter.
+  // [0]: the next file to take; [1]: the next result to deliver, which workers stay within
+  // WORKER_WINDOW files of, so results waiting for an earlier one stay few (see worker.ts).
+  const counter = new SharedArrayBuffer(8);
+  const shared = new Int32Array(counter);
+  const early = new Map<number, ScanResult>();
+  let next = 0;
+  const put = (i: number, r: ScanResult): void => {
+    if (i !== next) {
+      early.set(i, r);
+      return;
     }
-    return { f, size };
-  });
-  sized.sort((a, b) => b.size - a.size);
-  files = sized.map((x) => x.f);
-  const counter = new SharedArrayBuffer(4);
+    deliver(r);
+    for (next++; early.has(next); next++) {
+      const e = early.get(next) as ScanResult;
+      early.delete(next);
+      deliver(e);
+    }
+    Atomics.store(shared, 1, next);
+    Atomics.notify(shared, 1);
+  };
   const job: WorkerJob = { files, counter, opts };
   const pending = workers.map(
     (w) =>
-      new Promise<ScanResult[]>((resolve, reject) => {
-        w.once("message", (r: ScanResult[]) => resolve(r));
+      new Promise<void>((resolve, reject) => {
+        w.on("message", (m: WorkerMessage) => {
+          if (m.done) resolve();
+          else put(m.i, m.r);
+        });
         w.once("error", reject);
         w.once("exit", (c) => {
           if (c !== 0) reject(new Error(`llmastsearch worker exited with code ${c}`));
@@ -359,15 +404,11 @@ async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker
       }),
   );
   for (const w of workers) w.postMessage(job);
-  const mine: ScanResult[] = [];
-  const shared = new Int32Array(counter);
   for (;;) {
     const i = Atomics.add(shared, 0, 1);
     if (i >= files.length) break;
-    mine.push(scanFile(files[i] as ScanFile, opts, trees));
+    put(i, scanFile(files[i] as ScanFile, opts, trees));
     await reclaim();
   }
-  const theirs = await Promise.all(pending);
-  return [mine, ...theirs].flat();
+  await Promise.all(pending);
 }
-

@@ -1,7 +1,8 @@
 /**
  * Worker thread: started before the file walk so loading tree-sitter overlaps it, then given
- * the job. Takes files from the shared counter until none are left and sends back what it
- * found; the main thread takes from the same counter, so a slow file never idles a core.
+ * the job. Takes files from the shared counter until none are left and sends back each file's
+ * result as it ends (the main thread delivers them in order, so matches can be written as they
+ * come); the main thread takes from the same counter, so a slow file never idles a core.
  */
 import { parentPort } from "node:worker_threads";
 import { reclaim, scanFile, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
@@ -12,14 +13,25 @@ export interface WorkerJob {
   opts: ScanOptions;
 }
 
+/**
+ * How far past the next result the main thread will deliver a worker may take files: when the
+ * main thread is the slower (it writes a long answer as it goes), results would otherwise pile up
+ * in its queue, as they did on typeorm's `(identifier) @i` (188,082 matches).
+ */
+export const WORKER_WINDOW = 32;
+
+export type WorkerMessage = { done: false; i: number; r: ScanResult } | { done: true };
+
 parentPort?.once("message", async (job: WorkerJob) => {
   const counter = new Int32Array(job.counter);
-  const results: ScanResult[] = [];
   for (;;) {
     const i = Atomics.add(counter, 0, 1);
     if (i >= job.files.length) break;
-    results.push(scanFile(job.files[i] as ScanFile, job.opts));
+    for (let d = Atomics.load(counter, 1); i >= d + WORKER_WINDOW; d = Atomics.load(counter, 1)) Atomics.wait(counter, 1, d, 100);
+    const m: WorkerMessage = { done: false, i, r: scanFile(job.files[i] as ScanFile, job.opts) };
+    parentPort?.postMessage(m);
     await reclaim();
   }
-  parentPort?.postMessage(results);
+  const end: WorkerMessage = { done: true };
+  parentPort?.postMessage(end);
 });
