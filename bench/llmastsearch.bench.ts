@@ -20,6 +20,8 @@ interface Case {
   name: string;
   query: string;
   rule: string;
+  /** Run on this corpus only (the case is long). */
+  only?: string;
 }
 
 const CASES: Case[] = [
@@ -29,6 +31,8 @@ const CASES: Case[] = [
     query: "(class_declaration name: (type_identifier) @name)",
     rule: "{kind: type_identifier, inside: {kind: class_declaration, field: name}}",
   },
+  // A long answer (typeorm: 188k matches, ~120 MB of JSON): memory must stay flat, not follow it.
+  { name: "every identifier (a long answer, streamed)", query: "(identifier) @i", rule: "{kind: identifier}", only: "typeorm" },
 ];
 
 /** The default, and the other choice on this machine: -j 2 where the default is one thread, else -j 1. */
@@ -69,6 +73,7 @@ export async function run(): Promise<BenchRow[]> {
   for (const corpus of corpora) {
     const { files, lines } = countLines(corpus.dir, [".ts", ".mts", ".cts"]);
     for (const c of CASES) {
+      if (c.only !== undefined && c.only !== corpus.name) continue;
       const peerArgs = ["scan", "--no-ignore", "vcs", "--no-ignore", "parent", "--inline-rules", `id: bench\nlanguage: ts\nrule: ${c.rule}`, "--json=stream", "."];
       const variants = THREADS.map((t) => ({ ...t, argv: ["--root", corpus.dir, "--no-ignore", "--language", "typescript", "--query", c.query, ...t.args], runs: [] as Timed[] }));
       const peerRuns: Timed[] = [];
