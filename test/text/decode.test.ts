@@ -103,6 +103,12 @@ test("valid UTF-8: toByte and toIndex agree with a per-unit table at every index
   for (const ch of ["é", "€", "😀"]) {
     for (let pad = 1018; pad <= 1026; pad++) assertMapsLikeDense(Buffer.from(`${"x".repeat(pad)}${ch}y${ch}`), `${ch} after ${pad}`);
   }
+  // A plain Uint8Array view that starts inside its ArrayBuffer maps the same as a Buffer.
+  const whole = new Uint8Array(Buffer.from(`skip${"é".repeat(3)}${"a".repeat(1500)}😀—z`));
+  const view = whole.subarray(4);
+  const d = decodeBytes(view);
+  const ref = denseTable(d.text);
+  for (let i = 0; i <= d.text.length; i++) assert.equal(d.toByte(i), ref[i], `view toByte(${i})`);
 });
 
 test("valid UTF-8: real files with non-ASCII text map like the per-unit table", () => {
