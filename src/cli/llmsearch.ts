@@ -145,7 +145,11 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   // is known only at the end (a later file may time out), and memory stays flat however long the
   // answer. This run's stdout, taken now: inside the daemon it is the request's (src/server/context.ts).
   const stdout = process.stdout;
-  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), (chunk) => void stdout.write(chunk), { spool: true });
+  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), (chunk) => stdout.write(chunk), {
+    spool: true,
+    // A pipe's reader may be slower than the spool is read: without waiting, the copy would queue in memory.
+    drained: () => new Promise((resolve) => stdout.once("drain", resolve)),
+  });
   stream.open(queryEnvelope(TOOL, "search", { pattern, matches: [LIST_MARK] }, { partial: false }));
   const request = {
     ...walk,

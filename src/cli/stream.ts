@@ -11,9 +11,10 @@
  *
  * When something before the list is learnt only at the end (llmsearch's `partial`: a file whose
  * regex runs past its time budget may come after thousands of matches), the stream spools: the
- * items go, as their final text, to an anonymous temporary file, and `close` writes the final
- * envelope's text before the list, copies the spool in 1 MiB chunks, then the rest. The answer
- * then sits in the page cache rather than on the heap.
+ * items go, as their final text, to an anonymous temporary file, and `finish` writes the final
+ * envelope's text before the list, copies the spool in 1 MiB chunks (waiting for the output to
+ * drain: a pipe's reader may be slower than the disk), then the rest. The answer then sits in
+ * the page cache rather than on the heap.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -28,9 +29,14 @@ const CHUNK = 64 * 1024;
 /** The spool is copied out in reads of this size. */
 const COPY = 1024 * 1024;
 
+/** Takes the document's text; `false`: it holds too much, wait for `drained` before more (spooling). */
+export type ListOut = (chunk: string | Uint8Array) => unknown;
+
 export interface ListStreamOptions {
-  /** Hold the items in a temporary file until `close`, which may then change what precedes the list. */
+  /** Hold the items in a temporary file until `finish`, whose envelope may then change what precedes the list. */
   spool?: boolean;
+  /** Resolves once an output that returned false can take more. */
+  drained?: () => Promise<void>;
 }
 
 /** An unlinked temporary file (on Windows, where an open file cannot lose its name, removed at close). */
@@ -56,8 +62,8 @@ class Spool {
     this.size += bytes.length;
   }
 
-  /** Hands the spooled bytes to `out` in order; each chunk is a fresh buffer, so `out` may keep it. */
-  copyTo(out: (chunk: string | Uint8Array) => void): void {
+  /** The spooled bytes in order; each chunk is a fresh buffer, so a writer may keep it. */
+  *chunks(): Generator<Buffer> {
     for (let at = 0; at < this.size; ) {
       const chunk = Buffer.allocUnsafe(Math.min(COPY, this.size - at));
       let got = 0;
@@ -66,7 +72,7 @@ class Spool {
         if (n === 0) throw new Error("ListStream: the spool file ended early");
         got += n;
       }
-      out(chunk);
+      yield chunk;
       at += got;
     }
   }
@@ -93,14 +99,16 @@ export class ListStream {
   private bufferedBytes = 0;
   private closed = false;
   private readonly spooling: boolean;
+  private readonly drained: (() => Promise<void>) | undefined;
   private spool: Spool | undefined;
 
   constructor(
     private readonly pretty: boolean,
-    private readonly out: (chunk: string | Uint8Array) => void,
+    private readonly out: ListOut,
     options: ListStreamOptions = {},
   ) {
     this.spooling = options.spool === true;
+    this.drained = options.drained;
   }
 
   get opened(): boolean {
@@ -142,17 +150,43 @@ export class ListStream {
   /** Writes the rest of the final envelope (LIST_MARK again in the list's place) and a newline. */
   close(envelope: unknown): void {
     if (this.prefix === undefined || this.closed) throw new Error("ListStream: close without open");
+    if (this.spooling) throw new Error("ListStream: a spooled list ends with finish()");
     const [before, after] = this.split(envelope);
-    if (this.spooling) {
-      if (this.indentOf(before) !== this.indent) throw new Error("ListStream: the list moved in the envelope after it was opened");
-      this.finishSpooled(before, this.prefixOut ? `${after}\n` : `${this.text(envelope, [])}\n`);
-      return;
-    }
     if (before !== this.prefix) throw new Error("ListStream: the envelope changed before its list after it was opened");
     if (this.prefixOut) this.buffered.push(`${after}\n`);
     else this.buffered.push(`${this.text(envelope, [])}\n`);
     this.flush();
     this.closed = true;
+  }
+
+  /**
+   * `close`, or when spooling: writes the final envelope's text before the list, the spooled
+   * items and the rest, each write waiting for the output to drain.
+   */
+  async finish(envelope: unknown): Promise<void> {
+    if (!this.spooling) {
+      this.close(envelope);
+      return;
+    }
+    if (this.prefix === undefined || this.closed) throw new Error("ListStream: finish without open");
+    const [before, after] = this.split(envelope);
+    if (this.indentOf(before) !== this.indent) throw new Error("ListStream: the list moved in the envelope after it was opened");
+    this.closed = true;
+    try {
+      this.flush();
+      if (this.prefixOut) {
+        await this.send(before);
+        for (const chunk of this.spool?.chunks() ?? []) await this.send(chunk);
+        await this.send(`${after}\n`);
+      } else await this.send(`${this.text(envelope, [])}\n`);
+    } finally {
+      this.spool?.dispose();
+      this.spool = undefined;
+    }
+  }
+
+  private async send(chunk: string | Uint8Array): Promise<void> {
+    if (this.out(chunk) === false && this.drained) await this.drained();
   }
 
   /** Spooling: ends without writing anything (the run reports its failure some other way). */
@@ -170,31 +204,13 @@ export class ListStream {
    */
   abort(diagnostic: unknown): void {
     if (this.prefix === undefined || this.closed) return;
-    if (!this.prefixOut && !this.spooling) this.buffered.push(this.prefix);
+    // Nothing of a spooled list is out: the failure can be reported whole instead.
+    if (this.spooling) throw new Error("ListStream: a spooled list is discarded, not aborted");
+    if (!this.prefixOut) this.buffered.push(this.prefix);
     const close = this.pretty ? `\n${this.indent.slice(2)}]\n  },\n  "diagnostics": [\n    ${JSON.stringify(diagnostic, null, 2).replace(/\n/g, "\n    ")}\n  ]\n}` : `]},"diagnostics":[${JSON.stringify(diagnostic)}]}`;
-    if (this.spooling) {
-      this.finishSpooled(this.prefix, `${close}\n`, true);
-      return;
-    }
     this.buffered.push(`${close}\n`);
     this.flush();
     this.closed = true;
-  }
-
-  /** The text before the list and the spooled items (when there are some, or `always`), then `rest`. */
-  private finishSpooled(before: string, rest: string, always = false): void {
-    try {
-      this.flush();
-      if (this.prefixOut || always) {
-        this.out(before);
-        this.spool?.copyTo(this.out);
-      }
-      this.out(rest);
-    } finally {
-      this.spool?.dispose();
-      this.spool = undefined;
-      this.closed = true;
-    }
   }
 
   private flush(): void {

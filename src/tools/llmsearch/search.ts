@@ -28,7 +28,7 @@ import { type BinaryHead, classifyCached, type FileJob, isBinaryHead, readIfMayM
 import { compilePattern, questionOf } from "./pattern.js";
 import { mayMatch, prepare } from "./scan.js";
 import { FILE_TYPES, typeGlobs } from "./types.js";
-import type { Batch, BatchResult, FileResult, InitMessage } from "./protocol.js";
+import { type Batch, type BatchResult, type FileResult, type InitMessage, STATE_ACKED, STATE_BYTES } from "./protocol.js";
 import type { WorkerInit } from "./worker.js";
 
 export interface SearchRequest {
@@ -313,6 +313,8 @@ function isDir(abs: string): boolean {
 interface Slot {
   worker: Worker;
   state: Float64Array;
+  /** Matches taken in from the thread (it waits when too far ahead of this). */
+  acked: Int32Array;
   inflight: Batch[];
 }
 
@@ -377,8 +379,8 @@ class Pool {
   }
 
   private spawn(): Slot {
-    const sab = new SharedArrayBuffer(3 * 8);
-    const state = new Float64Array(sab);
+    const sab = new SharedArrayBuffer(STATE_BYTES);
+    const state = new Float64Array(sab, 0, 3);
     state[1] = -1;
     let worker: Worker;
     const idle = this.cache ? idleWorkers.pop() : undefined;
@@ -389,7 +391,7 @@ class Pool {
       worker = idle;
       worker.postMessage({ t: "init", init: { ...this.init, state: sab } } satisfies InitMessage);
     } else worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { ...this.init, state: sab } satisfies WorkerInit });
-    const slot: Slot = { worker, state, inflight: [] };
+    const slot: Slot = { worker, state, acked: new Int32Array(sab, STATE_ACKED, 1), inflight: [] };
     worker.on("message", (r: BatchResult) => this.onResult(slot, r));
     worker.on("error", (e) =>
       this.fail?.(
@@ -572,18 +574,28 @@ class Pool {
   }
 
   private onResult(slot: Slot, r: BatchResult): void {
+    let matches = 0;
+    for (const fr of r.results) matches += fr.matches?.length ?? 0;
+    Atomics.add(slot.acked, 0, matches);
+    Atomics.notify(slot.acked, 0);
     const at = slot.inflight.findIndex((b) => b.id === r.id);
     if (at === -1) return;
-    const batch = slot.inflight.splice(at, 1)[0] as Batch;
-    this.pending--;
+    const batch = slot.inflight[at] as Batch;
     this.searched += r.searched;
     // Results come in the batch's order, and only for files with something to report.
+    const from = batch.answered ?? 0;
+    const to = r.upTo ?? batch.index.length;
     let k = 0;
-    for (const i of batch.index) {
+    for (let j = from; j < to; j++) {
+      const i = batch.index[j] as number;
       const fr = r.results[k];
       if (fr?.i === i) k++;
       this.complete(i, fr?.i === i ? fr : undefined);
     }
+    batch.answered = to;
+    if (r.upTo !== undefined) return;
+    slot.inflight.splice(slot.inflight.indexOf(batch), 1);
+    this.pending--;
     // Delivery may have made room for every thread, not only this one.
     if (this.earlyMatches < MAX_WAITING_MATCHES) this.feedAll();
     else this.feed(slot);
@@ -615,7 +627,7 @@ class Pool {
         skip: { reason: "timeout", detail: `search exceeded the ${this.timeoutMs} ms budget per file (--timeout)` },
       });
       // A batch's results arrive whole, so its other files (and any queued batch) start over.
-      const redo = slot.inflight.flatMap((b) => b.index).filter((i) => i !== stuck);
+      const redo = slot.inflight.flatMap((b) => b.index.slice(b.answered ?? 0)).filter((i) => i !== stuck);
       this.pending -= slot.inflight.length;
       slot.inflight = [];
       // Kept ascending (two threads stuck at once requeue interleaved positions): the next file
