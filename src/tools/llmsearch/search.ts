@@ -390,7 +390,14 @@ class Pool {
       idle.ref();
       worker = idle;
       worker.postMessage({ t: "init", init: { ...this.init, state: sab } } satisfies InitMessage);
-    } else worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { ...this.init, state: sab } satisfies WorkerInit });
+    } else {
+      worker = new Worker(new URL("./worker.js", import.meta.url), {
+        workerData: { ...this.init, state: sab } satisfies WorkerInit,
+        // A thread's garbage is the matches it built and sent: a small young generation keeps
+        // each thread's heap small at no measured cost (typeorm -e e -j 2: 383 -> 278 MB peak RSS, same CPU).
+        resourceLimits: { maxYoungGenerationSizeMb: 2 },
+      });
+    }
     const slot: Slot = { worker, state, acked: new Int32Array(sab, STATE_ACKED, 1), inflight: [] };
     worker.on("message", (r: BatchResult) => this.onResult(slot, r));
     worker.on("error", (e) =>
