@@ -35,6 +35,9 @@ before(() => {
   take(join(REPO_ROOT, "node_modules", "commander", "typings"), "x-y", /\.d\.ts$/, 5);
   take(join(REPO_ROOT, "node_modules", "zod", "v4", "core"), "zod-core", /\.ts$/, 30);
   writeFileSync(join(root, "x.ts"), "export const e = () => {\n  return 'between x-y/ and x/';\n};\n");
+  // One file with more matches than a piece (2,000) of a literal the main thread finds alone.
+  mkdirSync(join(root, "logs"));
+  writeFileSync(join(root, "logs", "build.log"), Array.from({ length: 4500 }, (_, i) => `warning: TODO(${i}) unused import in module ${i % 97}\n`).join(""));
   spoolDir = tempDir("llmsearch-spool-");
 });
 
@@ -57,8 +60,9 @@ test("the streamed answer is exactly JSON.stringify of its envelope, compact and
     const direct = await search({ root, pattern, threads: 2 });
     const data = direct.data as LlmsearchData;
     assert.ok(data.match_count > (pattern === "e" ? 5000 : 300), `many matches to stream (${data.match_count})`);
+    assert.equal(data.match_count, data.total_count);
     inPathOrder(data.matches);
-    assert.deepEqual([...new Set(data.matches.map((m) => m.span.file_path.split("/")[0]))], ["x-y", "x.ts", "x", "zod-core"]);
+    assert.deepEqual([...new Set(data.matches.map((m) => m.span.file_path.split("/")[0]))], pattern === "e" ? ["logs", "x-y", "x.ts", "x", "zod-core"] : ["x-y", "x.ts", "x", "zod-core"]);
     for (const pretty of [false, true]) {
       for (const threads of ["1", "3"]) {
         const r = await run(["-e", pattern, "-j", threads, ...(pretty ? ["--pretty"] : [])]);
@@ -88,6 +92,12 @@ test("--limit: the first N in the answer's order, partial with the true total; a
   const whole = await run(["-e", "e", "-j", "2", "--limit", String(total)]);
   assert.equal(whole.code, 0);
   assert.deepEqual((whole.json as Env).data, all.data);
+  // A cut inside one file's second piece of matches.
+  const todo = (await run(["-e", "TODO"])).json as Env;
+  assert.equal(todo.data.match_count, 4500);
+  const mid = await run(["-e", "TODO", "--limit", "2100"]);
+  assert.equal(mid.code, 4);
+  assert.deepEqual((mid.json as Env).data.matches, todo.data.matches.slice(0, 2100));
 });
 
 test("a file that runs past its time budget after thousands of matches were written makes the header say partial", async () => {
@@ -114,6 +124,8 @@ test("the sink gets every match once, in the answer's order; several start paths
   const cases: Omit<SearchRequest, "root">[] = [
     { pattern: "e", threads: 2 },
     { pattern: "return", threads: 1 },
+    // Pieces: schemas.d.ts has 5,000+ "e" (threads), build.log 4,500 "TODO" (the main thread).
+    { pattern: "TODO", threads: 2 },
     // Overlapping, out of order: the walk meets zod-core before x-y, and x/ twice.
     { pattern: "e", threads: 2, paths: [join(root, "zod-core"), join(root, "x"), join(root, "x-y"), join(root, "x", "help.js"), join(root, "x.ts")] },
   ];
@@ -125,6 +137,7 @@ test("the sink gets every match once, in the answer's order; several start paths
     const data = res.data as LlmsearchData;
     assert.deepEqual(data.matches, []);
     assert.equal(data.match_count, got.length);
+    assert.equal(data.total_count, got.length, "every match counted was delivered");
     assert.deepEqual(got, (direct.data as LlmsearchData).matches, JSON.stringify(c));
     inPathOrder(got);
   }

@@ -41,6 +41,11 @@ export interface BatchResult {
    * the message holds a batch's worth of matches. Absent on the batch's last message.
    */
   upTo?: number;
+  /**
+   * The first matches of one file (results holds only it, count 0) while the rest are made; its
+   * remaining matches and count come in a later message, the pieces' matches first.
+   */
+  piece?: true;
   /** Files read through (not skipped) in the batch. */
   searched: number;
   /** Only files with matches or a skip; the rest found nothing. */

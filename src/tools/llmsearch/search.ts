@@ -341,6 +341,12 @@ class Pool {
   private seen = new Set<string>();
   /** Files done while an earlier one is not (null: nothing to report), by position. */
   private early = new Map<number, FileResult | null>();
+  /** Pieces of files not yet next in line (BatchResult.piece). */
+  private pieces = new Map<number, LlmsearchMatch[][]>();
+  /** Files whose pieces were taken (how many matches, over all their searches) while their result is still to come. */
+  private pieced = new Map<number, number>();
+  /** Files searched again after pieces of them were taken: how many of their first matches to drop. */
+  private skip = new Map<number, number>();
   private earlyMatches = 0;
   /** How many files were delivered. */
   private next = 0;
@@ -442,14 +448,35 @@ class Pool {
   /** File `i` is done (`r`: undefined when it has nothing to report); delivers what is now in order. */
   private complete(i: number, r: FileResult | undefined): void {
     if (this.failed) return;
-    if (this.holding || i !== this.wanted()) {
-      this.early.set(i, r ?? null);
-      this.earlyMatches += r?.matches?.length ?? 0;
-      return;
+    if (r?.matches) r = { ...r, matches: this.unseen(i, r.matches) };
+    this.early.set(i, r ?? null);
+    this.earlyMatches += r?.matches?.length ?? 0;
+    if (!this.holding) this.drain();
+  }
+
+  /** The first matches of file `i`, before its result (see BatchResult.piece). */
+  private piece(i: number, matches: LlmsearchMatch[]): void {
+    if (this.failed) return;
+    matches = this.unseen(i, matches);
+    this.pieced.set(i, (this.pieced.get(i) ?? 0) + matches.length);
+    if (matches.length === 0) return;
+    const held = this.pieces.get(i);
+    if (held) held.push(matches);
+    else this.pieces.set(i, [matches]);
+    this.earlyMatches += matches.length;
+    if (!this.holding) this.drain();
+  }
+
+  /** Drops the matches of a file searched again that were already taken from its first search. */
+  private unseen(i: number, matches: LlmsearchMatch[]): LlmsearchMatch[] {
+    const skip = this.skip.get(i);
+    if (skip === undefined) return matches;
+    if (skip >= matches.length) {
+      this.skip.set(i, skip - matches.length);
+      return [];
     }
-    this.next++;
-    if (r) this.send(i, r);
-    this.drain();
+    this.skip.delete(i);
+    return matches.slice(skip);
   }
 
   /** The position of the next file to deliver. */
@@ -457,11 +484,22 @@ class Pool {
     return this.order ? (this.order[this.next] ?? -1) : this.next;
   }
 
-  /** Delivers the files done early that are now next in line. */
+  /** Delivers what is next in line: the next file's pieces, and the files done, in order. */
   private drain(): void {
-    for (let i = this.wanted(); !this.failed && this.early.has(i); i = this.wanted()) {
+    while (!this.failed) {
+      const i = this.wanted();
+      const pieces = this.pieces.get(i);
+      if (pieces) {
+        this.pieces.delete(i);
+        for (const p of pieces) {
+          this.earlyMatches -= p.length;
+          this.send(i, { i, count: 0, matches: p });
+        }
+      }
+      if (!this.early.has(i)) return;
       const e = this.early.get(i) as FileResult | null;
       this.early.delete(i);
+      this.pieced.delete(i);
       this.next++;
       if (e === null) continue;
       this.earlyMatches -= e.matches?.length ?? 0;
@@ -512,7 +550,7 @@ class Pool {
       if (pre.job.compiled.pattern.pureLiteral) {
         // No regex: the matches are the literal's occurrences, found right here.
         this.searched++;
-        this.complete(i, searchBytes(got, i, entry.rel, pre.job));
+        this.complete(i, searchBytes(got, i, entry.rel, pre.job, true, (ms) => this.piece(i, ms)));
         return;
       }
       if (this.cache) this.bytes.set(i, got);
@@ -588,6 +626,11 @@ class Pool {
     const at = slot.inflight.findIndex((b) => b.id === r.id);
     if (at === -1) return;
     const batch = slot.inflight[at] as Batch;
+    if (r.piece) {
+      const fr = r.results[0] as FileResult;
+      this.piece(fr.i, fr.matches ?? []);
+      return;
+    }
     this.searched += r.searched;
     // Results come in the batch's order, and only for files with something to report.
     const from = batch.answered ?? 0;
@@ -628,6 +671,8 @@ class Pool {
       const current = slot.inflight.find((b) => b.id === slot.state[0]);
       if (!current) continue;
       const stuck = current.index[pos] as number;
+      // Pieces of it came: its regex has run, what is left ends (and some of it was passed on).
+      if (this.pieced.has(stuck)) continue;
       this.complete(stuck, {
         i: stuck,
         count: 0,
@@ -635,6 +680,11 @@ class Pool {
       });
       // A batch's results arrive whole, so its other files (and any queued batch) start over.
       const redo = slot.inflight.flatMap((b) => b.index.slice(b.answered ?? 0)).filter((i) => i !== stuck);
+      // A file searched again sends its matches from the first again: those already taken are dropped.
+      for (const i of redo) {
+        const taken = this.pieced.get(i);
+        if (taken !== undefined) this.skip.set(i, taken);
+      }
       this.pending -= slot.inflight.length;
       slot.inflight = [];
       // Kept ascending (two threads stuck at once requeue interleaved positions): the next file

@@ -6,7 +6,7 @@
  * search, which sends it its job first.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { type FileJob, searchBytes, searchFile } from "./file.js";
+import { type FileJob, type OnPiece, searchBytes, searchFile } from "./file.js";
 import { type Batch, type BatchResult, type FileResult, type InitMessage, STATE_ACKED } from "./protocol.js";
 import { prepare, type ScanOptions } from "./scan.js";
 
@@ -66,14 +66,27 @@ parentPort?.on("message", (msg: Batch | InitMessage) => {
   let results: FileResult[] = [];
   let searched = 0;
   let held = 0;
+  /** Files of the batch answered so far (by parts). */
+  let covered = 0;
   state[0] = batch.id;
   for (let k = 0; k < batch.index.length; k++) {
     state[2] = Date.now();
     state[1] = k;
     const i = batch.index[k] as number;
     const bytes = batch.bytes?.[k];
+    const piece: OnPiece = (matches) => {
+      // The files before this one first, so that the pool can pass the pieces on at once.
+      if (k > covered) {
+        send({ id: batch.id, upTo: k, searched, results }, held);
+        results = [];
+        searched = 0;
+        held = 0;
+        covered = k;
+      }
+      send({ id: batch.id, searched: 0, results: [{ i, count: 0, matches }], piece: true }, matches.length);
+    };
     // Bytes sent along were classified as searchable text by the main thread already.
-    const r = bytes ? searchBytes(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), i, batch.rel[k] as string, j) : searchFile(i, batch.abs[k] as string, batch.rel[k] as string, j);
+    const r = bytes ? searchBytes(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), i, batch.rel[k] as string, j, true, piece) : searchFile(i, batch.abs[k] as string, batch.rel[k] as string, j, piece);
     if (r === undefined || r.skip === undefined) searched++;
     if (r !== undefined) {
       results.push(r);
@@ -84,6 +97,7 @@ parentPort?.on("message", (msg: Batch | InitMessage) => {
       results = [];
       searched = 0;
       held = 0;
+      covered = k + 1;
     }
   }
   state[1] = -1;
