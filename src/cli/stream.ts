@@ -39,15 +39,25 @@ export interface ListStreamOptions {
   drained?: () => Promise<void>;
 }
 
-/** An unlinked temporary file (on Windows, where an open file cannot lose its name, removed at close). */
+/**
+ * An unlinked temporary file (on Windows, where an open file cannot lose its name, removed at
+ * close). Without a writable temporary directory the items are held in memory, as they were
+ * before the list was streamed: a larger footprint, the same answer.
+ */
 class Spool {
-  private readonly fd: number;
+  private readonly fd: number | undefined;
   private readonly path: string | undefined;
+  private readonly held: Buffer[] = [];
   private size = 0;
 
   constructor() {
     const path = join(tmpdir(), `llmtools-spool-${process.pid}-${randomBytes(6).toString("hex")}`);
-    this.fd = openSync(path, "wx+", 0o600);
+    try {
+      this.fd = openSync(path, "wx+", 0o600);
+    } catch {
+      this.fd = undefined;
+      return;
+    }
     if (process.platform === "win32") this.path = path;
     else {
       // Nameless from now on: a run that is killed leaves nothing behind.
@@ -58,12 +68,17 @@ class Spool {
 
   append(text: string): void {
     const bytes = Buffer.from(text, "utf8");
-    for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at, this.size + at);
+    if (this.fd === undefined) this.held.push(bytes);
+    else for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at, this.size + at);
     this.size += bytes.length;
   }
 
   /** The spooled bytes in order; each chunk is a fresh buffer, so a writer may keep it. */
   *chunks(): Generator<Buffer> {
+    if (this.fd === undefined) {
+      yield* this.held;
+      return;
+    }
     for (let at = 0; at < this.size; ) {
       const chunk = Buffer.allocUnsafe(Math.min(COPY, this.size - at));
       let got = 0;
@@ -78,6 +93,8 @@ class Spool {
   }
 
   dispose(): void {
+    this.held.length = 0;
+    if (this.fd === undefined) return;
     closeSync(this.fd);
     if (this.path !== undefined) {
       try {

@@ -183,3 +183,20 @@ test("ListStream spooling: the header is the final envelope's, the items are cop
     moved.discard();
   }
 });
+
+test("ListStream spooling without a writable temporary directory holds the items in memory and prints the same document", async () => {
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = join(tempDir("llmsearch-no-tmp-"), "missing");
+  try {
+    const items = Array.from({ length: 3000 }, (_, i) => ({ i, text: `é ${"y".repeat(i % 40)}` }));
+    let out = "";
+    const s = new ListStream(false, (c) => void (out += String(c)), { spool: true });
+    s.open({ partial: false, data: { list: [LIST_MARK] } });
+    s.write(items);
+    await s.finish({ partial: true, data: { list: [LIST_MARK] } });
+    assert.equal(out, `${JSON.stringify({ partial: true, data: { list: items } })}\n`);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+});
