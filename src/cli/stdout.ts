@@ -13,12 +13,12 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * without a descriptor: it is written as a stream there. A reader that went away (EPIPE) ends the
  * run as `tolerateClosedStdout` does: that is not an error of ours.
  */
-export function stdoutWriter(): (text: string) => void {
+export function stdoutWriter(): (chunk: string | Uint8Array) => void {
   const out = process.stdout as NodeJS.WriteStream & { fd?: unknown };
   const fd = out.fd;
-  if (typeof fd !== "number") return (text) => void out.write(text);
-  return (text) => {
-    const bytes = Buffer.from(text, "utf8");
+  if (typeof fd !== "number") return (chunk) => void out.write(chunk);
+  return (chunk) => {
+    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
     for (let at = 0; at < bytes.length; ) {
       try {
         at += writeSync(fd, bytes, at, bytes.length - at);
