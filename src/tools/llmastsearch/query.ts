@@ -279,6 +279,12 @@ export interface CompiledQuery {
    * same matches as the query engine at a fraction of its cost.
    */
   kindsOnly?: { kinds: string[]; capture: string };
+  /**
+   * Set when the whole query is one node with one field child of concrete types, `(A f: (B) @c)`,
+   * `(A f: (B) @c) @a` or `(A f: (B)) @a`: a native walk for A and a field lookup give the same
+   * matches as the query engine (see fieldChildPattern for what keeps them equal).
+   */
+  fieldChild?: FieldChildPattern;
   /** Tokens a file's bytes must hold for a match (see prefilter.ts); undefined: any file may match. */
   needs?: string[][];
 }
@@ -407,6 +413,8 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   const out: CompiledQuery = { query, patternCount, uncaptured, rootTypes };
   const kindsOnly = patternCount === 1 ? kindPattern(source.text, vocabulary(id)) : undefined;
   if (kindsOnly) out.kindsOnly = kindsOnly;
+  const fieldChild = patternCount === 1 ? fieldChildPattern(source.text, vocabulary(id)) : undefined;
+  if (fieldChild) out.fieldChild = fieldChild;
   const raw = (query as unknown as { _getPredicates(): (number | string)[][][] })._getPredicates();
   const facts = rootTypes.map((types, p) => ({
     text: bytes.subarray(query.startIndexForPattern(p), query.endIndexForPattern(p)).toString("utf8"),
@@ -435,6 +443,45 @@ function kindPattern(text: string, v: GrammarVocabulary): { kinds: string[]; cap
   // Supertypes (`declaration`) and hidden rules match their subtypes in a query, not in a walk.
   if (!kinds.every((k) => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_"))) return undefined;
   return { kinds: [...new Set(kinds)], capture };
+}
+
+export interface FieldChildPattern {
+  parent: string;
+  field: string;
+  child: string;
+  /** Capture on the parent node (`@a` after the pattern), if any. */
+  parentCapture?: string;
+  /** Capture on the field child, if any. */
+  childCapture?: string;
+}
+
+const NAME = "[A-Za-z_][A-Za-z0-9_]*";
+const CAPTURE = "@([A-Za-z0-9_\\-.]+)";
+const FIELD_CHILD = new RegExp(`^\\(\\s*(${NAME})\\s+(${NAME})\\s*:\\s*\\(\\s*(${NAME})\\s*\\)\\s*(?:${CAPTURE})?\\s*\\)\\s*(?:${CAPTURE})?$`);
+
+/**
+ * `(A f: (B) @c)`, `(A f: (B) @c) @a`, `(A f: (B)) @a`: one node, one field child, nothing else (no
+ * predicate, quantifier, anchor, negated field or alternation), A and B concrete named types by the
+ * rules kindPattern uses, and neither also the name of an anonymous token (a walk by name would find
+ * both). B may not be a wildcard or a comment: the engine looks a field up with
+ * ts_tree_cursor_current_status, which hands a hidden wrapper's field on to an extra (a comment)
+ * inside it, while childrenForFieldName (ts_tree_cursor_current_field_id) stops at an extra, so
+ * `(_)` or `(comment)` there could match a node no native field lookup returns.
+ */
+function fieldChildPattern(text: string, v: GrammarVocabulary): FieldChildPattern | undefined {
+  const t = text.replace(/;[^\n]*/g, " ").trim();
+  const m = FIELD_CHILD.exec(t);
+  if (!m) return undefined;
+  const [, parent, field, child, childCapture, parentCapture] = m as unknown as [string, string, string, string, string | undefined, string | undefined];
+  if (childCapture === undefined && parentCapture === undefined) return undefined;
+  const anonymous = new Set(v.anonymous);
+  const concrete = (k: string): boolean => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_") && !anonymous.has(k);
+  if (!concrete(parent) || !concrete(child)) return undefined;
+  if (/comment/.test(child) || (v.byType.get(child) as { extra?: boolean } | undefined)?.extra) return undefined;
+  const out: FieldChildPattern = { parent, field, child };
+  if (parentCapture !== undefined) out.parentCapture = parentCapture;
+  if (childCapture !== undefined) out.childCapture = childCapture;
+  return out;
 }
 
 /** A query without a single capture reports nothing; that is a mistake worth an error. */

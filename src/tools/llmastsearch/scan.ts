@@ -15,7 +15,7 @@ import { makeSpan } from "../../text/span.js";
 import { languageInfo, parserFor, type LanguageId } from "../../lang/registry.js";
 import { TOOL } from "./codes.js";
 import { mayMatch } from "./prefilter.js";
-import { compileQuery, type QuerySource } from "./query.js";
+import { compileQuery, type FieldChildPattern, type QuerySource } from "./query.js";
 import type { TreeCache } from "./warm.js";
 
 export interface Capture {
@@ -140,11 +140,13 @@ export function scanFile(file: ScanFile, opts: ScanOptions, trees?: TreeCache): 
 }
 
 function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: ReturnType<typeof decodeBytes>, tree: ReturnType<ReturnType<typeof parserFor>["parse"]>): ScanResult {
-  const { query, rootTypes, kindsOnly } = compileQuery(file.language, opts.source);
+  const { query, rootTypes, kindsOnly, fieldChild } = compileQuery(file.language, opts.source);
   const raw =
     kindsOnly && !opts.noFastPath
       ? tree.rootNode.descendantsOfType(kindsOnly.kinds).map((node) => ({ pattern: 0, captures: [{ name: kindsOnly.capture, node }] }))
-      : query.matches(tree.rootNode);
+      : fieldChild && !opts.noFastPath
+        ? fieldChildMatches(tree.rootNode, fieldChild)
+        : query.matches(tree.rootNode);
   if (raw.length === 0) return { rel: file.rel, ok: true, matches: [] };
   const lines = new LineIndex(bytes);
   const langName = languageInfo(file.language).name;
@@ -227,6 +229,70 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
     matches.push(match);
   }
   return { rel: file.rel, ok: true, matches };
+}
+
+type SyntaxNode = ReturnType<ReturnType<typeof parserFor>["parse"]>["rootNode"];
+interface RawMatch {
+  pattern: number;
+  captures: { name: string; node: SyntaxNode }[];
+}
+
+/**
+ * The query engine's matches of `(A f: (B) @c)`, `(A f: (B) @c) @a` or `(A f: (B)) @a`, from a native
+ * walk for A and A's children in field f, in the engine's order. The engine finishes a match on
+ * entering its B, so it reports one match per B (per A, at its first B, when B is not captured) in
+ * the order B nodes come in a pre-order walk; captures in the order their nodes were entered, A's
+ * first. A walk for A visits the A nodes in pre-order, which is already that order unless one A lies
+ * inside another; only then are the matches sorted.
+ */
+export function fieldChildMatches(root: SyntaxNode, p: FieldChildPattern): RawMatch[] {
+  const found: { child: SyntaxNode; start: number; end: number; match: RawMatch }[] = [];
+  let nested = false;
+  let maxEnd = -1;
+  for (const a of root.descendantsOfType(p.parent)) {
+    let any = false;
+    for (const b of a.childrenForFieldName(p.field)) {
+      if (b.type !== p.child || !b.isNamed) continue;
+      const captures: RawMatch["captures"] = [];
+      if (p.parentCapture !== undefined) captures.push({ name: p.parentCapture, node: a });
+      if (p.childCapture !== undefined) captures.push({ name: p.childCapture, node: b });
+      found.push({ child: b, start: b.startIndex, end: b.endIndex, match: { pattern: 0, captures } });
+      any = true;
+      if (p.childCapture === undefined) break;
+    }
+    if (!any) continue;
+    // An A inside an earlier A starts before that one ends (or, empty, right at its end).
+    const s = a.startIndex;
+    const e = a.endIndex;
+    if (s < maxEnd || (s === maxEnd && s === e)) nested = true;
+    if (e > maxEnd) maxEnd = e;
+  }
+  if (nested) found.sort(preorder);
+  return found.map((f) => f.match);
+}
+
+/** Pre-order of two distinct nodes; offsets decide unless both start at one place. */
+function preorder(x: { child: SyntaxNode; start: number; end: number }, y: { child: SyntaxNode; start: number; end: number }): number {
+  if (x.start !== y.start) return x.start - y.start;
+  // Of two nodes starting together, a longer one holds the other unless the shorter is empty (then
+  // it may be a sibling before it): only that and equal extents need the tree.
+  if (x.end !== y.end && Math.min(x.end, y.end) > x.start) return y.end - x.end;
+  return treeOrder(x.child, y.child);
+}
+
+function treeOrder(x: SyntaxNode, y: SyntaxNode): number {
+  const path = (n: SyntaxNode): SyntaxNode[] => {
+    const out: SyntaxNode[] = [];
+    for (let p: SyntaxNode | null = n; p; p = p.parent) out.push(p);
+    return out.reverse();
+  };
+  const px = path(x);
+  const py = path(y);
+  let i = 0;
+  while (i < px.length && i < py.length && px[i]?.id === py[i]?.id) i++;
+  if (i === px.length || i === py.length) return px.length - py.length;
+  const kids = (px[i - 1] as SyntaxNode).children.map((k) => k.id);
+  return kids.indexOf((px[i] as SyntaxNode).id) - kids.indexOf((py[i] as SyntaxNode).id);
 }
 
 /**
