@@ -24,7 +24,7 @@ export interface QuerySource {
 interface NodeTypeEntry {
   type: string;
   named: boolean;
-  fields?: Record<string, { types: { type: string; named: boolean }[] }>;
+  fields?: Record<string, { multiple?: boolean; types: { type: string; named: boolean }[] }>;
   children?: { types: { type: string; named: boolean }[] };
   subtypes?: { type: string; named: boolean }[];
 }
@@ -463,7 +463,18 @@ const FIELD_CHILD = new RegExp(`^\\(\\s*(${NAME})\\s+(${NAME})\\s*:\\s*\\(\\s*($
  * `(A f: (B) @c)`, `(A f: (B) @c) @a`, `(A f: (B)) @a`: one node, one field child, nothing else (no
  * predicate, quantifier, anchor, negated field or alternation), A and B concrete named types by the
  * rules kindPattern uses, and neither also the name of an anonymous token (a walk by name would find
- * both). B may not be a wildcard or a comment: the engine looks a field up with
+ * both).
+ *
+ * The field must hold at most one node of A (node-types.json `multiple: false`). Where it holds
+ * several, the engine stops at a field child that its production cannot follow with another of that
+ * field, which a field on a hidden rule of several nodes makes of every one: C++'s
+ * `requires ( A<T> )` gives `(`, `template_function` and `)` the field `constraint`, and
+ * `(requires_clause constraint: (template_function) @c)` matches nothing, while childrenForFieldName
+ * returns all three. No binding call tells the two kinds of several apart. (A single-node field on
+ * a hidden rule could hide a comment the same way; in the nine grammars the only such fields are
+ * Python's block bodies, whose other part is the zero-width indent token just before the block.)
+ *
+ * B may not be a wildcard or a comment: the engine looks a field up with
  * ts_tree_cursor_current_status, which hands a hidden wrapper's field on to an extra (a comment)
  * inside it, while childrenForFieldName (ts_tree_cursor_current_field_id) stops at an extra, so
  * `(_)` or `(comment)` there could match a node no native field lookup returns.
@@ -477,6 +488,7 @@ function fieldChildPattern(text: string, v: GrammarVocabulary): FieldChildPatter
   const anonymous = new Set(v.anonymous);
   const concrete = (k: string): boolean => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_") && !anonymous.has(k);
   if (!concrete(parent) || !concrete(child)) return undefined;
+  if (v.byType.get(parent)?.fields?.[field]?.multiple !== false) return undefined;
   if (/comment/.test(child) || (v.byType.get(child) as { extra?: boolean } | undefined)?.extra) return undefined;
   const out: FieldChildPattern = { parent, field, child };
   if (parentCapture !== undefined) out.parentCapture = parentCapture;
