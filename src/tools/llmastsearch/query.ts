@@ -462,8 +462,8 @@ const FIELD_CHILD = new RegExp(`^\\(\\s*(${NAME})\\s+(${NAME})\\s*:\\s*\\(\\s*($
 /**
  * `(A f: (B) @c)`, `(A f: (B) @c) @a`, `(A f: (B)) @a`: one node, one field child, nothing else (no
  * predicate, quantifier, anchor, negated field or alternation), A and B concrete named types by the
- * rules kindPattern uses, and neither also the name of an anonymous token (a walk by name would find
- * both).
+ * rules kindPattern uses. (A walk by name also finds anonymous nodes of that name, `string` the
+ * keyword beside `string` the literal: fieldChildMatches keeps named ones only.)
  *
  * The field must hold at most one node of A (node-types.json `multiple: false`). Where it holds
  * several, the engine stops at a field child that its production cannot follow with another of that
@@ -485,8 +485,7 @@ function fieldChildPattern(text: string, v: GrammarVocabulary): FieldChildPatter
   if (!m) return undefined;
   const [, parent, field, child, childCapture, parentCapture] = m as unknown as [string, string, string, string, string | undefined, string | undefined];
   if (childCapture === undefined && parentCapture === undefined) return undefined;
-  const anonymous = new Set(v.anonymous);
-  const concrete = (k: string): boolean => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_") && !anonymous.has(k);
+  const concrete = (k: string): boolean => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_");
   if (!concrete(parent) || !concrete(child)) return undefined;
   if (v.byType.get(parent)?.fields?.[field]?.multiple !== false) return undefined;
   if (/comment/.test(child) || (v.byType.get(child) as { extra?: boolean } | undefined)?.extra) return undefined;

@@ -251,6 +251,7 @@ export function fieldChildMatches(root: SyntaxNode, p: FieldChildPattern): RawMa
   let maxEnd = -1;
   for (const a of root.descendantsOfType(p.parent)) {
     let any = false;
+    const before = found.length;
     for (const b of a.childrenForFieldName(p.field)) {
       if (b.type !== p.child || !b.isNamed) continue;
       const captures: RawMatch["captures"] = [];
@@ -261,6 +262,11 @@ export function fieldChildMatches(root: SyntaxNode, p: FieldChildPattern): RawMa
       if (p.childCapture === undefined) break;
     }
     if (!any) continue;
+    // An anonymous node of A's name (an anonymous alias of a rule could have fields) is not an A.
+    if (!a.isNamed) {
+      found.length = before;
+      continue;
+    }
     // An A inside an earlier A starts before that one ends (or, empty, right at its end).
     const s = a.startIndex;
     const e = a.endIndex;
