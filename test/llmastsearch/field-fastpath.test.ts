@@ -164,6 +164,7 @@ test("patterns the walk cannot answer exactly stay with the query engine", () =>
     // A field holding several nodes (node-types `multiple: true`).
     ["c", "(declaration declarator: (identifier) @d)"],
     ["cpp", "(requires_clause constraint: (template_function) @c)"],
+    ["typescript", "(switch_case body: (expression_statement) @s)"],
     // A wildcard child could be a comment the engine gives a hidden wrapper's field.
     ["typescript", "(class_declaration name: (_) @n)"],
     // Anything beyond one node and one field child.
@@ -193,4 +194,9 @@ test("patterns the walk cannot answer exactly stay with the query engine", () =>
   assert.equal(q.query.matches(root).length, 0);
   const clause = root.descendantsOfType("requires_clause")[0];
   assert.deepEqual(clause?.childrenForFieldName("constraint").map((n) => n.type), ["(", "template_function", ")"]);
+  // The same for a field on a repeat: the engine stops after a case's first statement.
+  const ts = parserFor("typescript").parse("switch (x) { case 1: a(); b(); c(); }\n").rootNode;
+  const body = compileQuery("typescript", { text: "(switch_case body: (expression_statement) @s)", origin: "<query>" });
+  assert.deepEqual(body.query.matches(ts).map((m) => m.captures[0]?.node.text), ["a();"]);
+  assert.equal(ts.descendantsOfType("switch_case")[0]?.childrenForFieldName("body").length, 3);
 });
