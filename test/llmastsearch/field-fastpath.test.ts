@@ -19,6 +19,8 @@ const PATTERNS: Partial<Record<LanguageId, string[]>> = {
     "(ternary_expression alternative: (identifier) @alt) @t",
     "(import_statement source: (string) @src)",
     "(member_expression object: (identifier) @o)",
+    "[(function_declaration name: (identifier) @name) (method_definition name: (property_identifier) @name)]",
+    "[(class_declaration name: (type_identifier) @n) @c (interface_declaration name: (type_identifier) @n) @c (type_alias_declaration name: (type_identifier)) @c]",
   ],
   javascript: [
     "(function_declaration name: (identifier) @n)",
@@ -34,6 +36,7 @@ const PATTERNS: Partial<Record<LanguageId, string[]>> = {
     "(call function: (attribute) @f)",
     "(attribute object: (identifier) @o)",
     "(function_definition body: (block)) @f",
+    "[(class_definition name: (identifier) @n) (function_definition name: (identifier) @n)]",
   ],
   rust: [
     "(function_item name: (identifier) @n)",
@@ -47,12 +50,14 @@ const PATTERNS: Partial<Record<LanguageId, string[]>> = {
     "(method_declaration name: (field_identifier) @n) @m",
     "(call_expression function: (selector_expression) @f)",
     "(type_spec name: (type_identifier) @n)",
+    "[(function_declaration name: (identifier) @n) (method_declaration name: (field_identifier) @n)]",
   ],
   java: [
     "(class_declaration name: (identifier) @n)",
     "(method_declaration name: (identifier) @n) @m",
     "(method_invocation object: (object_creation_expression) @o)",
     "(field_access object: (this)) @f",
+    "[(class_declaration name: (identifier) @n) (method_declaration name: (identifier) @n) (constructor_declaration name: (identifier) @n)]",
   ],
   c: [
     "(function_definition declarator: (function_declarator) @d)",
@@ -174,6 +179,10 @@ test("patterns the walk cannot answer exactly stay with the query engine", () =>
     ["typescript", "(class_declaration . name: (type_identifier) @n)"],
     ["typescript", "(class_declaration name: (type_identifier))"],
     ["typescript", "(class_declaration name: (type_identifier) @n body: (class_body))"],
+    // Alternations: one type twice, a capture on the whole, an alternative beyond the shape.
+    ["typescript", "[(class_declaration name: (type_identifier) @n) (class_declaration body: (class_body) @n)]"],
+    ["typescript", "[(class_declaration name: (type_identifier) @n) (function_declaration name: (identifier) @n)] @x"],
+    ["typescript", "[(class_declaration name: (type_identifier) @n) (function_declaration) @n]"],
     // A supertype as the parent.
     ["typescript", "(declaration name: (identifier) @n)"],
   ];

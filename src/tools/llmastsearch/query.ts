@@ -281,10 +281,11 @@ export interface CompiledQuery {
   kindsOnly?: { kinds: string[]; capture: string };
   /**
    * Set when the whole query is one node with one field child of concrete types, `(A f: (B) @c)`,
-   * `(A f: (B) @c) @a` or `(A f: (B)) @a`: a native walk for A and a field lookup give the same
-   * matches as the query engine (see fieldChildPattern for what keeps them equal).
+   * `(A f: (B) @c) @a` or `(A f: (B)) @a`, or an alternation of such nodes of distinct types: a
+   * native walk for the A types and a field lookup give the same matches as the query engine (see
+   * fieldChildPattern for what keeps them equal). One entry per alternative.
    */
-  fieldChild?: FieldChildPattern;
+  fieldChild?: FieldChildPattern[];
   /** Tokens a file's bytes must hold for a match (see prefilter.ts); undefined: any file may match. */
   needs?: string[][];
 }
@@ -457,12 +458,14 @@ export interface FieldChildPattern {
 
 const NAME = "[A-Za-z_][A-Za-z0-9_]*";
 const CAPTURE = "@([A-Za-z0-9_\\-.]+)";
-const FIELD_CHILD = new RegExp(`^\\(\\s*(${NAME})\\s+(${NAME})\\s*:\\s*\\(\\s*(${NAME})\\s*\\)\\s*(?:${CAPTURE})?\\s*\\)\\s*(?:${CAPTURE})?$`);
+const FIELD_NODE = `\\(\\s*(${NAME})\\s+(${NAME})\\s*:\\s*\\(\\s*(${NAME})\\s*\\)\\s*(?:${CAPTURE})?\\s*\\)\\s*(?:${CAPTURE})?`;
+const FIELD_CHILD = new RegExp(`^${FIELD_NODE}$`);
 
 /**
  * `(A f: (B) @c)`, `(A f: (B) @c) @a`, `(A f: (B)) @a`: one node, one field child, nothing else (no
- * predicate, quantifier, anchor, negated field or alternation), A and B concrete named types by the
- * rules kindPattern uses. (A walk by name also finds anonymous nodes of that name, `string` the
+ * predicate, quantifier, anchor or negated field), A and B concrete named types by the rules
+ * kindPattern uses; or `[...]` of such nodes, each captured, of distinct A types and nothing
+ * captured on the whole (each B then has one possible A, so each finishes one match). (A walk by name also finds anonymous nodes of that name, `string` the
  * keyword beside `string` the literal: fieldChildMatches keeps named ones only.)
  *
  * The field must hold at most one node of A (node-types.json `multiple: false`). Where it holds
@@ -479,10 +482,32 @@ const FIELD_CHILD = new RegExp(`^\\(\\s*(${NAME})\\s+(${NAME})\\s*:\\s*\\(\\s*($
  * inside it, while childrenForFieldName (ts_tree_cursor_current_field_id) stops at an extra, so
  * `(_)` or `(comment)` there could match a node no native field lookup returns.
  */
-function fieldChildPattern(text: string, v: GrammarVocabulary): FieldChildPattern | undefined {
+function fieldChildPattern(text: string, v: GrammarVocabulary): FieldChildPattern[] | undefined {
   const t = text.replace(/;[^\n]*/g, " ").trim();
-  const m = FIELD_CHILD.exec(t);
-  if (!m) return undefined;
+  const nodes: RegExpExecArray[] = [];
+  if (t.startsWith("[") && t.endsWith("]")) {
+    const inner = t.slice(1, -1);
+    const next = new RegExp(`\\s*${FIELD_NODE}\\s*`, "y");
+    while (next.lastIndex < inner.length) {
+      const m = next.exec(inner);
+      if (!m) return undefined;
+      nodes.push(m);
+    }
+  } else {
+    const m = FIELD_CHILD.exec(t);
+    if (m) nodes.push(m);
+  }
+  if (nodes.length === 0) return undefined;
+  const out: FieldChildPattern[] = [];
+  for (const m of nodes) {
+    const p = fieldNode(m, v);
+    if (!p || out.some((o) => o.parent === p.parent)) return undefined;
+    out.push(p);
+  }
+  return out;
+}
+
+function fieldNode(m: RegExpExecArray, v: GrammarVocabulary): FieldChildPattern | undefined {
   const [, parent, field, child, childCapture, parentCapture] = m as unknown as [string, string, string, string, string | undefined, string | undefined];
   if (childCapture === undefined && parentCapture === undefined) return undefined;
   const concrete = (k: string): boolean => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_");

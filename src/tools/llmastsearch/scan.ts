@@ -243,13 +243,18 @@ interface RawMatch {
  * entering its B, so it reports one match per B (per A, at its first B, when B is not captured) in
  * the order B nodes come in a pre-order walk; captures in the order their nodes were entered, A's
  * first. A walk for A visits the A nodes in pre-order, which is already that order unless one A lies
- * inside another; only then are the matches sorted.
+ * inside another; only then are the matches sorted. An alternation of such patterns with distinct A
+ * types is one walk for all of them, each A taking its own alternative.
  */
-export function fieldChildMatches(root: SyntaxNode, p: FieldChildPattern): RawMatch[] {
+export function fieldChildMatches(root: SyntaxNode, alternatives: FieldChildPattern[]): RawMatch[] {
   const found: { child: SyntaxNode; start: number; end: number; match: RawMatch }[] = [];
   let nested = false;
   let maxEnd = -1;
-  for (const a of root.descendantsOfType(p.parent)) {
+  const only = alternatives.length === 1 ? alternatives[0] : undefined;
+  const byParent = new Map(alternatives.map((p) => [p.parent, p]));
+  for (const a of root.descendantsOfType(alternatives.map((p) => p.parent))) {
+    const p = only ?? byParent.get(a.type);
+    if (!p) continue;
     let any = false;
     const before = found.length;
     for (const b of a.childrenForFieldName(p.field)) {
