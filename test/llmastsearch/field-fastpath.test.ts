@@ -106,10 +106,12 @@ test("the field fast path gives exactly the query engine's matches, raw and shap
       const engine = compiled.query.matches(root) as unknown as Raw[];
       assert.deepEqual(rawKey(fast), rawKey(engine), `raw matches of ${text} on ${file.rel}`);
       const opts = { source: { text, origin: "<query>" }, context: 1, maxFileBytes: 1 << 24 };
-      // Fast path with the prefilter against the engine without it: the prefilter must not drop a file the walk would match.
-      const a = scanFile(file, opts);
+      // The walk (however dense A is) with the prefilter against the engine without it: the
+      // prefilter must not drop a file the walk would match. The default picks either by density.
+      const a = scanFile(file, { ...opts, denseFastPath: true });
       const b = scanFile(file, { ...opts, noFastPath: true, noPrefilter: true });
       assert.deepEqual(a, b, `${text} on ${file.rel}`);
+      assert.deepEqual(scanFile(file, opts), b, `${text} on ${file.rel}, default`);
       if (b.ok) found.set(`${file.language} ${text}`, (found.get(`${file.language} ${text}`) ?? 0) + b.matches.length);
     }
   }

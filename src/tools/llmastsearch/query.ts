@@ -13,7 +13,7 @@ import { makeSpan } from "../../text/span.js";
 import { grammar, LANGUAGES, languageInfo, type LanguageId } from "../../lang/registry.js";
 import { CODES, code } from "./codes.js";
 import { precheckQuery } from "./precheck.js";
-import { queryNeeds } from "./prefilter.js";
+import { queryNeeds, requiredTokens } from "./prefilter.js";
 
 /** Where the query text came from, for the span of a fault: `<query>` or the --query-file path. */
 export interface QuerySource {
@@ -286,6 +286,12 @@ export interface CompiledQuery {
    * fieldChildPattern for what keeps them equal). One entry per alternative.
    */
   fieldChild?: FieldChildPattern[];
+  /**
+   * Per alternative, a keyword every A node holds (prefilter.ts), to bound the number of A nodes in
+   * a file by the keyword's occurrences: the walk pays for every A, the engine only for matches,
+   * so the walk is taken where A nodes are sparse (see scan.ts). Unset when some A has none.
+   */
+  fieldChildKeywords?: string[];
   /** Tokens a file's bytes must hold for a match (see prefilter.ts); undefined: any file may match. */
   needs?: string[][];
 }
@@ -415,7 +421,11 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   const kindsOnly = patternCount === 1 ? kindPattern(source.text, vocabulary(id)) : undefined;
   if (kindsOnly) out.kindsOnly = kindsOnly;
   const fieldChild = patternCount === 1 ? fieldChildPattern(source.text, vocabulary(id)) : undefined;
-  if (fieldChild) out.fieldChild = fieldChild;
+  if (fieldChild) {
+    out.fieldChild = fieldChild;
+    const keywords = fieldChild.map((p) => requiredTokens(id, p.parent).sort((a, b) => b.length - a.length)[0]);
+    if (keywords.every((k) => k !== undefined)) out.fieldChildKeywords = keywords as string[];
+  }
   const raw = (query as unknown as { _getPredicates(): (number | string)[][][] })._getPredicates();
   const facts = rootTypes.map((types, p) => ({
     text: bytes.subarray(query.startIndexForPattern(p), query.endIndexForPattern(p)).toString("utf8"),
@@ -454,6 +464,8 @@ export interface FieldChildPattern {
   parentCapture?: string;
   /** Capture on the field child, if any. */
   childCapture?: string;
+  /** A or B is also an anonymous token's name, which a walk by name finds too. */
+  checkNamed: boolean;
 }
 
 const NAME = "[A-Za-z_][A-Za-z0-9_]*";
@@ -514,7 +526,7 @@ function fieldNode(m: RegExpExecArray, v: GrammarVocabulary): FieldChildPattern 
   if (!concrete(parent) || !concrete(child)) return undefined;
   if (v.byType.get(parent)?.fields?.[field]?.multiple !== false) return undefined;
   if (/comment/.test(child) || (v.byType.get(child) as { extra?: boolean } | undefined)?.extra) return undefined;
-  const out: FieldChildPattern = { parent, field, child };
+  const out: FieldChildPattern = { parent, field, child, checkNamed: v.anonymous.includes(parent) || v.anonymous.includes(child) };
   if (parentCapture !== undefined) out.parentCapture = parentCapture;
   if (childCapture !== undefined) out.childCapture = childCapture;
   return out;
