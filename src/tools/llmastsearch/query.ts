@@ -464,8 +464,6 @@ export interface FieldChildPattern {
   parentCapture?: string;
   /** Capture on the field child, if any. */
   childCapture?: string;
-  /** A or B is also an anonymous token's name, which a walk by name finds too. */
-  checkNamed: boolean;
 }
 
 const NAME = "[A-Za-z_][A-Za-z0-9_]*";
@@ -477,8 +475,9 @@ const FIELD_CHILD = new RegExp(`^${FIELD_NODE}$`);
  * `(A f: (B) @c)`, `(A f: (B) @c) @a`, `(A f: (B)) @a`: one node, one field child, nothing else (no
  * predicate, quantifier, anchor or negated field), A and B concrete named types by the rules
  * kindPattern uses; or `[...]` of such nodes, each captured, of distinct A types and nothing
- * captured on the whole (each B then has one possible A, so each finishes one match). (A walk by name also finds anonymous nodes of that name, `string` the
- * keyword beside `string` the literal: fieldChildMatches keeps named ones only.)
+ * captured on the whole (each B then has one possible A, so each finishes one match). A walk by
+ * name also finds anonymous nodes of that name (`string` the keyword beside `string` the literal):
+ * fieldChildMatches keeps named ones only.
  *
  * The field must hold at most one node of A (node-types.json `multiple: false`). Where it holds
  * several, the engine stops at a field child that its production cannot follow with another of that
@@ -526,7 +525,7 @@ function fieldNode(m: RegExpExecArray, v: GrammarVocabulary): FieldChildPattern 
   if (!concrete(parent) || !concrete(child)) return undefined;
   if (v.byType.get(parent)?.fields?.[field]?.multiple !== false) return undefined;
   if (/comment/.test(child) || (v.byType.get(child) as { extra?: boolean } | undefined)?.extra) return undefined;
-  const out: FieldChildPattern = { parent, field, child, checkNamed: v.anonymous.includes(parent) || v.anonymous.includes(child) };
+  const out: FieldChildPattern = { parent, field, child };
   if (parentCapture !== undefined) out.parentCapture = parentCapture;
   if (childCapture !== undefined) out.childCapture = childCapture;
   return out;

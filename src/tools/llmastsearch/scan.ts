@@ -236,7 +236,7 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
 /*
  * The field walk hands every A node to JavaScript (an object with a finalizer each) and asks each
  * for its field; the engine walks in C and hands over only the captures. On typeorm (10.7 MB), -j 1,
- * user CPU: class names (2,259 classes, ~200 per MB) 0.95 -> 0.91 s with the walk; calls with a
+ * user CPU: class names (2,259 classes, ~200 per MB) ~0.96 -> ~0.93 s with the walk; calls with a
  * member callee (49k of ~6,500 calls per MB) 2.9 -> 3.6 s. So the walk is taken only where the A
  * nodes are sparse, bounded by the occurrences of a keyword each A holds: at most one per KB.
  */
@@ -277,7 +277,7 @@ export function fieldChildMatches(root: SyntaxNode, alternatives: FieldChildPatt
     let any = false;
     const before = found.length;
     for (const b of a.childrenForFieldName(p.field)) {
-      if (b.type !== p.child || (p.checkNamed && !b.isNamed)) continue;
+      if (b.type !== p.child || !b.isNamed) continue;
       const captures: RawMatch["captures"] = [];
       if (p.parentCapture !== undefined) captures.push({ name: p.parentCapture, node: a });
       if (p.childCapture !== undefined) captures.push({ name: p.childCapture, node: b });
@@ -287,7 +287,7 @@ export function fieldChildMatches(root: SyntaxNode, alternatives: FieldChildPatt
     }
     if (!any) continue;
     // An anonymous node of A's name (an anonymous alias of a rule could have fields) is not an A.
-    if (p.checkNamed && !a.isNamed) {
+    if (!a.isNamed) {
       found.length = before;
       continue;
     }
