@@ -237,7 +237,7 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
  * The field walk hands every A node to JavaScript (an object with a finalizer each) and asks each
  * for its field; the engine walks in C and hands over only the captures. On typeorm (10.7 MB), -j 1,
  * user+sys CPU, medians: class names (2,259 classes, ~200 per MB) 0.84 -> 0.81 s with the walk;
- * calls with a member callee (49k of ~6,500 calls per MB) 3.1 -> 3.9 s; imports (~1,300 per MB)
+ * calls with a member callee (49k of ~6,500 calls per MB) 3.2 -> 3.9 s; imports (~1,300 per MB)
  * about even. So the walk is taken only where the A nodes are sparse, bounded by the occurrences of
  * a keyword each A holds: at most one per KB.
  */
