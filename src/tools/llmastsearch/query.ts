@@ -13,7 +13,7 @@ import { makeSpan } from "../../text/span.js";
 import { grammar, LANGUAGES, languageInfo, type LanguageId } from "../../lang/registry.js";
 import { CODES, code } from "./codes.js";
 import { precheckQuery } from "./precheck.js";
-import { queryNeeds } from "./prefilter.js";
+import { queryNeeds, requiredTokens } from "./prefilter.js";
 
 /** Where the query text came from, for the span of a fault: `<query>` or the --query-file path. */
 export interface QuerySource {
@@ -24,7 +24,7 @@ export interface QuerySource {
 interface NodeTypeEntry {
   type: string;
   named: boolean;
-  fields?: Record<string, { types: { type: string; named: boolean }[] }>;
+  fields?: Record<string, { multiple?: boolean; types: { type: string; named: boolean }[] }>;
   children?: { types: { type: string; named: boolean }[] };
   subtypes?: { type: string; named: boolean }[];
 }
@@ -279,6 +279,19 @@ export interface CompiledQuery {
    * same matches as the query engine at a fraction of its cost.
    */
   kindsOnly?: { kinds: string[]; capture: string };
+  /**
+   * Set when the whole query is one node with one field child of concrete types, `(A f: (B) @c)`,
+   * `(A f: (B) @c) @a` or `(A f: (B)) @a`, or an alternation of such nodes of distinct types: a
+   * native walk for the A types and a field lookup give the same matches as the query engine (see
+   * fieldChildPattern for what keeps them equal). One entry per alternative.
+   */
+  fieldChild?: FieldChildPattern[];
+  /**
+   * Per alternative, a keyword every A node holds (prefilter.ts), to bound the number of A nodes in
+   * a file by the keyword's occurrences: the walk pays for every A, the engine only for matches,
+   * so the walk is taken where A nodes are sparse (see scan.ts). Unset when some A has none.
+   */
+  fieldChildKeywords?: string[];
   /** Tokens a file's bytes must hold for a match (see prefilter.ts); undefined: any file may match. */
   needs?: string[][];
 }
@@ -407,6 +420,12 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   const out: CompiledQuery = { query, patternCount, uncaptured, rootTypes };
   const kindsOnly = patternCount === 1 ? kindPattern(source.text, vocabulary(id)) : undefined;
   if (kindsOnly) out.kindsOnly = kindsOnly;
+  const fieldChild = patternCount === 1 ? fieldChildPattern(source.text, vocabulary(id)) : undefined;
+  if (fieldChild) {
+    out.fieldChild = fieldChild;
+    const keywords = fieldChild.map((p) => requiredTokens(id, p.parent).sort((a, b) => b.length - a.length)[0]);
+    if (keywords.every((k) => k !== undefined)) out.fieldChildKeywords = keywords as string[];
+  }
   const raw = (query as unknown as { _getPredicates(): (number | string)[][][] })._getPredicates();
   const facts = rootTypes.map((types, p) => ({
     text: bytes.subarray(query.startIndexForPattern(p), query.endIndexForPattern(p)).toString("utf8"),
@@ -435,6 +454,81 @@ function kindPattern(text: string, v: GrammarVocabulary): { kinds: string[]; cap
   // Supertypes (`declaration`) and hidden rules match their subtypes in a query, not in a walk.
   if (!kinds.every((k) => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_"))) return undefined;
   return { kinds: [...new Set(kinds)], capture };
+}
+
+export interface FieldChildPattern {
+  parent: string;
+  field: string;
+  child: string;
+  /** Capture on the parent node (`@a` after the pattern), if any. */
+  parentCapture?: string;
+  /** Capture on the field child, if any. */
+  childCapture?: string;
+}
+
+const NAME = "[A-Za-z_][A-Za-z0-9_]*";
+const CAPTURE = "@([A-Za-z0-9_\\-.]+)";
+const FIELD_NODE = `\\(\\s*(${NAME})\\s+(${NAME})\\s*:\\s*\\(\\s*(${NAME})\\s*\\)\\s*(?:${CAPTURE})?\\s*\\)\\s*(?:${CAPTURE})?`;
+const FIELD_CHILD = new RegExp(`^${FIELD_NODE}$`);
+
+/**
+ * `(A f: (B) @c)`, `(A f: (B) @c) @a`, `(A f: (B)) @a`: one node, one field child, nothing else (no
+ * predicate, quantifier, anchor or negated field), A and B concrete named types by the rules
+ * kindPattern uses; or `[...]` of such nodes, each captured, of distinct A types and nothing
+ * captured on the whole (each B then has one possible A, so each finishes one match). A walk by
+ * name also finds anonymous nodes of that name (`string` the keyword beside `string` the literal):
+ * fieldChildMatches keeps named ones only.
+ *
+ * The field must hold at most one node of A (node-types.json `multiple: false`). Where it holds
+ * several, the engine stops at a field child that its production cannot follow with another of that
+ * field, which a field on a hidden rule of several nodes makes of every one: C++'s
+ * `requires ( A<T> )` gives `(`, `template_function` and `)` the field `constraint`, and
+ * `(requires_clause constraint: (template_function) @c)` matches nothing, while childrenForFieldName
+ * returns all three. No binding call tells the two kinds of several apart. (A single-node field on
+ * a hidden rule could hide a comment the same way; in the nine grammars the only such fields are
+ * Python's block bodies, whose other part is the zero-width indent token just before the block.)
+ *
+ * B may not be a wildcard or a comment: the engine looks a field up with
+ * ts_tree_cursor_current_status, which hands a hidden wrapper's field on to an extra (a comment)
+ * inside it, while childrenForFieldName (ts_tree_cursor_current_field_id) stops at an extra, so
+ * `(_)` or `(comment)` there could match a node no native field lookup returns.
+ */
+function fieldChildPattern(text: string, v: GrammarVocabulary): FieldChildPattern[] | undefined {
+  const t = text.replace(/;[^\n]*/g, " ").trim();
+  const nodes: RegExpExecArray[] = [];
+  if (t.startsWith("[") && t.endsWith("]")) {
+    const inner = t.slice(1, -1);
+    const next = new RegExp(`\\s*${FIELD_NODE}\\s*`, "y");
+    while (next.lastIndex < inner.length) {
+      const m = next.exec(inner);
+      if (!m) return undefined;
+      nodes.push(m);
+    }
+  } else {
+    const m = FIELD_CHILD.exec(t);
+    if (m) nodes.push(m);
+  }
+  if (nodes.length === 0) return undefined;
+  const out: FieldChildPattern[] = [];
+  for (const m of nodes) {
+    const p = fieldNode(m, v);
+    if (!p || out.some((o) => o.parent === p.parent)) return undefined;
+    out.push(p);
+  }
+  return out;
+}
+
+function fieldNode(m: RegExpExecArray, v: GrammarVocabulary): FieldChildPattern | undefined {
+  const [, parent, field, child, childCapture, parentCapture] = m as unknown as [string, string, string, string, string | undefined, string | undefined];
+  if (childCapture === undefined && parentCapture === undefined) return undefined;
+  const concrete = (k: string): boolean => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_");
+  if (!concrete(parent) || !concrete(child)) return undefined;
+  if (v.byType.get(parent)?.fields?.[field]?.multiple !== false) return undefined;
+  if (/comment/.test(child) || (v.byType.get(child) as { extra?: boolean } | undefined)?.extra) return undefined;
+  const out: FieldChildPattern = { parent, field, child };
+  if (parentCapture !== undefined) out.parentCapture = parentCapture;
+  if (childCapture !== undefined) out.childCapture = childCapture;
+  return out;
 }
 
 /** A query without a single capture reports nothing; that is a mistake worth an error. */
