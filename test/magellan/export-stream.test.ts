@@ -176,6 +176,15 @@ describe("magellan export, written while it reads", () => {
     assert.deepEqual(readdirSync(join(root, "out")).sort(), ["graph.csv", "graph.json", "graph.jsonl"]);
   });
 
+  it("a write that fails at the end (the target is a directory) leaves it as it was, and no temp file", async () => {
+    mkdirSync(join(root, "taken", "graph.json"), { recursive: true });
+    writeFileSync(join(root, "taken", "graph.json", "keep"), "kept");
+    const { r } = await mg(root, ["export", "--output", "taken/graph.json"]);
+    assert.equal(r.code, 1);
+    assert.deepEqual(readdirSync(join(root, "taken")), ["graph.json"]);
+    assert.deepEqual(readdirSync(join(root, "taken", "graph.json")), ["keep"]);
+  });
+
   it("--output outside the root is refused before anything is written", async () => {
     const outside = join(root, "..", `escape-${process.pid}.json`);
     const { r, env } = await mg(root, ["export", "--output", outside]);
