@@ -35,14 +35,17 @@ function withPos(o: Rec, r: Rec): Rec {
 }
 
 const FILES = "SELECT path, hash FROM files ORDER BY path";
+// Files drive each query (CROSS JOIN fixes the join order): rows come file by file in path order
+// and SQLite sorts one file's rows at a time, instead of the whole table in memory (which it chose
+// for calls by itself).
 const SYMBOLS = `SELECT s.symbol_id, s.canonical_fqn, s.display_fqn, s.name, s.kind, s.kind_normalized, f.path AS file, s.parent, ${posOf("s")}
-  FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.id`;
+  FROM files f CROSS JOIN symbols s ON s.file_id = f.id ORDER BY f.path, s.byte_start, s.id`;
 const REFERENCES = `SELECT f.path AS file, r.name, r.kind, r.target_symbol_id, r.resolution, r.candidates, ${posOf("r")}
-  FROM refs r JOIN files f ON f.id = r.file_id ORDER BY f.path, r.byte_start, r.id`;
+  FROM files f CROSS JOIN refs r ON r.file_id = f.id ORDER BY f.path, r.byte_start, r.id`;
 // A call is a call reference whose caller is a symbol of the index (symbol_id is unique, so the
 // join neither drops nor repeats other rows); in the references' order.
 const CALLS = `SELECT f.path AS file, c.name AS caller, r.name, r.caller_symbol_id, r.target_symbol_id, r.resolution, ${posOf("r")}
-  FROM refs r JOIN files f ON f.id = r.file_id JOIN symbols c ON c.symbol_id = r.caller_symbol_id WHERE r.kind = 'call' ORDER BY f.path, r.byte_start, r.id`;
+  FROM files f CROSS JOIN refs r ON r.file_id = f.id JOIN symbols c ON c.symbol_id = r.caller_symbol_id WHERE r.kind = 'call' ORDER BY f.path, r.byte_start, r.id`;
 const COUNTS = `SELECT
   (SELECT count(*) FROM symbols s JOIN files f ON f.id = s.file_id) AS symbols,
   (SELECT count(*) FROM refs r JOIN files f ON f.id = r.file_id) AS refs,
