@@ -94,16 +94,14 @@ function callRecord(r: Rec, type?: string): Rec {
   return withPos(o, r);
 }
 
-function* rows<T>(db: DB, sql: string, record: (r: Rec, type?: string) => T, type?: string): Generator<T> {
-  for (const r of db.prepare(sql).iterate() as IterableIterator<Rec>) yield record(r, type);
-}
-
-/** Counts what passes through, for the summary. */
-function* counted<T>(items: Iterable<T>, into: { n: number }): Generator<T> {
-  for (const item of items) {
-    into.n++;
-    yield item;
+/** Each row's record as it is read; returns how many there were. */
+function* rows(db: DB, sql: string, record: (r: Rec, type?: string) => Rec, type?: string): Generator<Rec, number> {
+  let n = 0;
+  for (const r of db.prepare(sql).iterate() as IterableIterator<Rec>) {
+    n++;
+    yield record(r, type);
   }
+  return n;
 }
 
 const CSV_COLUMNS = [
@@ -133,34 +131,27 @@ interface Head {
   counts: Counts;
 }
 
+/** JSON Lines' and CSV's records from File to Call, `type` first; counts the long lists into `h`. */
+function* typedRecords(db: DB, h: Head): Generator<Rec> {
+  for (const f of h.files) yield fileRecord(f, "File");
+  h.counts.symbols = yield* rows(db, SYMBOLS, symbolRecord, "Symbol");
+  h.counts.references = yield* rows(db, REFERENCES, referenceRecord, "Reference");
+  h.counts.calls = yield* rows(db, CALLS, callRecord, "Call");
+}
+
 /** One table, one row per record, a `type` column saying which; the version as a header comment. Lines with their newline. */
 function* csvLines(db: DB, h: Head): Generator<string> {
   yield `# Magellan Export Version: ${EXPORT_VERSION}\n`;
   yield `${CSV_COLUMNS.join(",")}\n`;
-  const row = (r: Rec): string => `${CSV_COLUMNS.map((c) => csvCell(r[c])).join(",")}\n`;
-  for (const f of h.files) yield row(fileRecord(f, "File"));
-  const n = { symbols: { n: 0 }, references: { n: 0 }, calls: { n: 0 } };
-  for (const r of counted(rows(db, SYMBOLS, symbolRecord, "Symbol"), n.symbols)) yield row(r);
-  for (const r of counted(rows(db, REFERENCES, referenceRecord, "Reference"), n.references)) yield row(r);
-  for (const r of counted(rows(db, CALLS, callRecord, "Call"), n.calls)) yield row(r);
-  h.counts.symbols = n.symbols.n;
-  h.counts.references = n.references.n;
-  h.counts.calls = n.calls.n;
+  for (const r of typedRecords(db, h)) yield `${CSV_COLUMNS.map((c) => csvCell(r[c])).join(",")}\n`;
 }
 
 function writeJsonl(db: DB, h: Head, out: Chunked): void {
   const line = (r: Rec): void => out.push(`${JSON.stringify(r)}\n`);
   line({ type: "Version", version: EXPORT_VERSION });
-  for (const f of h.files) line(fileRecord(f, "File"));
-  const n = { symbols: { n: 0 }, references: { n: 0 }, calls: { n: 0 } };
-  for (const r of counted(rows(db, SYMBOLS, symbolRecord, "Symbol"), n.symbols)) line(r);
-  for (const r of counted(rows(db, REFERENCES, referenceRecord, "Reference"), n.references)) line(r);
-  for (const r of counted(rows(db, CALLS, callRecord, "Call"), n.calls)) line(r);
+  for (const r of typedRecords(db, h)) line(r);
   for (const c of h.collisions) line({ type: "Collision", ...c });
   out.flush();
-  h.counts.symbols = n.symbols.n;
-  h.counts.references = n.references.n;
-  h.counts.calls = n.calls.n;
 }
 
 /** GraphExport's lists, in order, into a document whose template holds them as slots 0-4. */
