@@ -9,6 +9,7 @@ import { languageByName, LANGUAGES } from "../lang/registry.js";
 import { CODES, code, TOOL } from "../tools/llmastsearch/codes.js";
 import { search, type MatchSink } from "../tools/llmastsearch/search.js";
 import { queryEnvelope } from "../contract/envelope.js";
+import { stdoutWriter } from "./stdout.js";
 import { LIST_MARK, ListStream } from "./stream.js";
 import { failureResult } from "./output.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
@@ -115,8 +116,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   // Matches are written as they are found: memory stays flat however long the answer.
   // This run's stdout, taken now: inside the daemon it is the request's (src/server/context.ts),
   // and matches reach the stream from worker-message callbacks.
-  const stdout = process.stdout;
-  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), (t) => void stdout.write(t));
+  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), stdoutWriter());
   let envelope: Record<string, unknown> | undefined;
   const sink: MatchSink = {
     open: (head, partial) => {

@@ -9,6 +9,7 @@ import { TOOL } from "../tools/llmsearch/codes.js";
 import { DEFAULT_TIMEOUT_MS, listFiles, search } from "../tools/llmsearch/search.js";
 import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
+import { LIST_MARK, ListStream } from "./stream.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
 /** rg-style sizes: 4096, 512K, 10M, 1G. */
@@ -140,7 +141,17 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
       exitCode: EXIT.usage,
     });
   }
-  const r = await search({
+  // The matches are written as they come, to a spool: `partial` precedes them in the envelope and
+  // is known only at the end (a later file may time out), and memory stays flat however long the
+  // answer. This run's stdout, taken now: inside the daemon it is the request's (src/server/context.ts).
+  const stdout = process.stdout;
+  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), (chunk) => stdout.write(chunk), {
+    spool: true,
+    // A pipe's reader may be slower than the spool is read: without waiting, the copy would queue in memory.
+    drained: () => new Promise((resolve) => stdout.once("drain", resolve)),
+  });
+  stream.open(queryEnvelope(TOOL, "search", { pattern, matches: [LIST_MARK] }, { partial: false }));
+  const request = {
     ...walk,
     pattern,
     smartCase: o.smartCase,
@@ -157,6 +168,19 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     count: o.count,
     timeoutMs: o.timeout,
     threads: o.threads,
-  });
-  return { envelope: queryEnvelope(TOOL, "search", r.data, { partial: r.partial, diagnostics: r.diagnostics }), exitCode: r.exitCode };
+  };
+  let r: Awaited<ReturnType<typeof search>>;
+  try {
+    r = await search(request, { write: (matches) => stream.write(matches) });
+  } catch (e) {
+    // Nothing is out yet: the failure is reported alone, as it was before matches were streamed.
+    stream.discard();
+    throw e;
+  }
+  if (!r.streamed) {
+    stream.discard();
+    return { envelope: queryEnvelope(TOOL, "search", r.data, { partial: r.partial, diagnostics: r.diagnostics }), exitCode: r.exitCode };
+  }
+  const data = { ...r.data, matches: [LIST_MARK] };
+  return { envelope: queryEnvelope(TOOL, "search", data, { partial: r.partial, diagnostics: r.diagnostics }), exitCode: r.exitCode, stream };
 });

@@ -74,7 +74,7 @@ export function runFinished(exitCode: number): void {
 export async function printResult(result: CliResult, pretty: boolean): Promise<void> {
   runHooks()?.beforePrint(result);
   if (result.stream?.opened) {
-    if (!result.stream.ended) result.stream.close(result.envelope);
+    if (!result.stream.ended) await result.stream.finish(result.envelope);
     process.exitCode = result.exitCode;
     runFinished(result.exitCode);
     return;

@@ -8,12 +8,103 @@
  * text before the marker is written on `open`, each item as it comes, and on `close` the text after
  * the marker of the final envelope (counts and diagnostics are known only then). Everything before
  * the list must be known at `open`; `close` checks that it did not change.
+ *
+ * When something before the list is learnt only at the end (llmsearch's `partial`: a file whose
+ * regex runs past its time budget may come after thousands of matches), the stream spools: the
+ * items go, as their final text, to an anonymous temporary file, and `finish` writes the final
+ * envelope's text before the list, copies the spool in 1 MiB chunks (waiting for the output to
+ * drain: a pipe's reader may be slower than the disk), then the rest. The answer then sits in
+ * the page cache rather than on the heap.
  */
+import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomBytes } from "node:crypto";
+
 /** Stands for the streamed list inside the envelope; JSON.stringify writes it as one string item. */
 export const LIST_MARK = "\u0000llmtools:streamed-list\u0000";
 const QUOTED_MARK = JSON.stringify(LIST_MARK);
 /** Items are gathered into writes of about this size. */
 const CHUNK = 64 * 1024;
+/** The spool is copied out in reads of this size. */
+const COPY = 1024 * 1024;
+
+/** Takes the document's text; `false`: it holds too much, wait for `drained` before more (spooling). */
+export type ListOut = (chunk: string | Uint8Array) => unknown;
+
+export interface ListStreamOptions {
+  /** Hold the items in a temporary file until `finish`, whose envelope may then change what precedes the list. */
+  spool?: boolean;
+  /** Resolves once an output that returned false can take more. */
+  drained?: () => Promise<void>;
+}
+
+/**
+ * An unlinked temporary file (on Windows, where an open file cannot lose its name, removed at
+ * close). Without a writable temporary directory the items are held in memory, as they were
+ * before the list was streamed: a larger footprint, the same answer.
+ */
+class Spool {
+  private readonly fd: number | undefined;
+  private readonly path: string | undefined;
+  private readonly held: Buffer[] = [];
+  private size = 0;
+
+  constructor() {
+    const path = join(tmpdir(), `llmtools-spool-${process.pid}-${randomBytes(6).toString("hex")}`);
+    try {
+      this.fd = openSync(path, "wx+", 0o600);
+    } catch {
+      this.fd = undefined;
+      return;
+    }
+    if (process.platform === "win32") this.path = path;
+    else {
+      // Nameless from now on: a run that is killed leaves nothing behind.
+      unlinkSync(path);
+      this.path = undefined;
+    }
+  }
+
+  append(text: string): void {
+    const bytes = Buffer.from(text, "utf8");
+    if (this.fd === undefined) this.held.push(bytes);
+    else for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at, this.size + at);
+    this.size += bytes.length;
+  }
+
+  /** The spooled bytes in order; each chunk is a fresh buffer, so a writer may keep it. */
+  *chunks(): Generator<Buffer> {
+    if (this.fd === undefined) {
+      yield* this.held;
+      return;
+    }
+    for (let at = 0; at < this.size; ) {
+      const chunk = Buffer.allocUnsafe(Math.min(COPY, this.size - at));
+      let got = 0;
+      while (got < chunk.length) {
+        const n = readSync(this.fd, chunk, got, chunk.length - got, at + got);
+        if (n === 0) throw new Error("ListStream: the spool file ended early");
+        got += n;
+      }
+      yield chunk;
+      at += got;
+    }
+  }
+
+  dispose(): void {
+    this.held.length = 0;
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    if (this.path !== undefined) {
+      try {
+        unlinkSync(this.path);
+      } catch {
+        // Already gone: nothing to clean.
+      }
+    }
+  }
+}
 
 export class ListStream {
   private prefix: string | undefined;
@@ -24,11 +115,18 @@ export class ListStream {
   private buffered: string[] = [];
   private bufferedBytes = 0;
   private closed = false;
+  private readonly spooling: boolean;
+  private readonly drained: (() => Promise<void>) | undefined;
+  private spool: Spool | undefined;
 
   constructor(
     private readonly pretty: boolean,
-    private readonly out: (text: string) => void,
-  ) {}
+    private readonly out: ListOut,
+    options: ListStreamOptions = {},
+  ) {
+    this.spooling = options.spool === true;
+    this.drained = options.drained;
+  }
 
   get opened(): boolean {
     return this.prefix !== undefined;
@@ -39,19 +137,22 @@ export class ListStream {
     return this.closed;
   }
 
-  /** Writes the envelope's text up to its list; `envelope` holds LIST_MARK as the list's only item. */
+  /**
+   * Writes the envelope's text up to its list; `envelope` holds LIST_MARK as the list's only item.
+   * Spooling, nothing is written yet, and only the list's place (its depth) must stay the same.
+   */
   open(envelope: unknown): void {
     if (this.prefix !== undefined) throw new Error("ListStream: opened twice");
     const [before] = this.split(envelope);
     this.prefix = before;
     // --pretty: the marker's line starts with the items' indentation.
-    this.indent = this.pretty ? before.slice(before.lastIndexOf("\n") + 1) : "";
+    this.indent = this.indentOf(before);
   }
 
   write(items: readonly unknown[]): void {
     if (this.prefix === undefined || this.closed) throw new Error("ListStream: write outside open/close");
     if (!this.prefixOut && items.length > 0) {
-      this.buffered.push(this.prefix);
+      if (!this.spooling) this.buffered.push(this.prefix);
       this.prefixOut = true;
     }
     for (const item of items) {
@@ -66,6 +167,7 @@ export class ListStream {
   /** Writes the rest of the final envelope (LIST_MARK again in the list's place) and a newline. */
   close(envelope: unknown): void {
     if (this.prefix === undefined || this.closed) throw new Error("ListStream: close without open");
+    if (this.spooling) throw new Error("ListStream: a spooled list ends with finish()");
     const [before, after] = this.split(envelope);
     if (before !== this.prefix) throw new Error("ListStream: the envelope changed before its list after it was opened");
     if (this.prefixOut) this.buffered.push(`${after}\n`);
@@ -75,11 +177,52 @@ export class ListStream {
   }
 
   /**
+   * `close`, or when spooling: writes the final envelope's text before the list, the spooled
+   * items and the rest, each write waiting for the output to drain.
+   */
+  async finish(envelope: unknown): Promise<void> {
+    if (!this.spooling) {
+      this.close(envelope);
+      return;
+    }
+    if (this.prefix === undefined || this.closed) throw new Error("ListStream: finish without open");
+    const [before, after] = this.split(envelope);
+    if (this.indentOf(before) !== this.indent) throw new Error("ListStream: the list moved in the envelope after it was opened");
+    this.closed = true;
+    try {
+      this.flush();
+      if (this.prefixOut) {
+        await this.send(before);
+        for (const chunk of this.spool?.chunks() ?? []) await this.send(chunk);
+        await this.send(`${after}\n`);
+      } else await this.send(`${this.text(envelope, [])}\n`);
+    } finally {
+      this.spool?.dispose();
+      this.spool = undefined;
+    }
+  }
+
+  private async send(chunk: string | Uint8Array): Promise<void> {
+    if (this.out(chunk) === false && this.drained) await this.drained();
+  }
+
+  /** Spooling: ends without writing anything (the run reports its failure some other way). */
+  discard(): void {
+    if (this.closed) return;
+    this.buffered = [];
+    this.spool?.dispose();
+    this.spool = undefined;
+    this.closed = true;
+  }
+
+  /**
    * A failure after `open`: the document is ended as valid JSON, the list as far as it went, and
    * the error as the envelope's last diagnostics (the fields after the list were never known).
    */
   abort(diagnostic: unknown): void {
     if (this.prefix === undefined || this.closed) return;
+    // Nothing of a spooled list is out: the failure can be reported whole instead.
+    if (this.spooling) throw new Error("ListStream: a spooled list is discarded, not aborted");
     if (!this.prefixOut) this.buffered.push(this.prefix);
     const close = this.pretty ? `\n${this.indent.slice(2)}]\n  },\n  "diagnostics": [\n    ${JSON.stringify(diagnostic, null, 2).replace(/\n/g, "\n    ")}\n  ]\n}` : `]},"diagnostics":[${JSON.stringify(diagnostic)}]}`;
     this.buffered.push(`${close}\n`);
@@ -89,9 +232,15 @@ export class ListStream {
 
   private flush(): void {
     if (this.buffered.length === 0) return;
-    this.out(this.buffered.join(""));
+    const text = this.buffered.join("");
     this.buffered = [];
     this.bufferedBytes = 0;
+    if (this.spooling) (this.spool ??= new Spool()).append(text);
+    else this.out(text);
+  }
+
+  private indentOf(before: string): string {
+    return this.pretty ? before.slice(before.lastIndexOf("\n") + 1) : "";
   }
 
   /** The envelope's text with `list` in the marker's place. */

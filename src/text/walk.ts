@@ -28,8 +28,9 @@ export interface WalkOptions {
   /** Told about every entry left out for a reason other than ignore rules. */
   onSkip?: (rel: string, reason: "symlink" | "unreadable") => void;
   /**
-   * Told about each file as the walk finds it (in directory order, before the final sort and
-   * de-duplication), so a consumer can start on it while the walk goes on.
+   * Told about each file as the walk finds it, so a consumer can start on it while the walk goes
+   * on: within one start, in path order (what walkFiles returns); start after start, without
+   * de-duplication, for several.
    */
   onFile?: (entry: WalkEntry) => void;
   /**
@@ -343,7 +344,7 @@ function walkDir(
     }
   }
   const actions: DirMemo["actions"] = [];
-  for (const ent of entries) {
+  for (const ent of inPathOrder(entries)) {
     const name = ent.name;
     if (name === ".git") continue;
     const abs = prefix + name;
@@ -380,6 +381,18 @@ function walkDir(
 const SYMLINK = 0;
 const DIR = 1;
 const FILE = 2;
+
+/**
+ * A listing in the order that makes the walk meet files in path order (what walkFiles returns),
+ * so that `onFile` can be consumed as a stream (llmsearch writes each file's matches once it and
+ * those before it are searched): a directory sorts as its name with a `/`, which is where its
+ * files fall among its siblings ("a-b/x" < "a/x" although "a" < "a-b").
+ */
+function inPathOrder<T extends { name: string; isDirectory(): boolean }>(entries: T[]): T[] {
+  const keyed = entries.map((e) => ({ e, key: e.isDirectory() ? `${e.name}/` : e.name }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((k) => k.e);
+}
 
 /** A whole walk from one start, valid while the cache's walk version holds. */
 interface WalkMemo {

@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { checksum } from "../../text/checksum.js";
 import type { CachedFile } from "../../text/warm-cache.js";
+import type { LlmsearchMatch } from "../../contract/tools/llmsearch.js";
 import type { FileResult } from "./protocol.js";
 import { type Compiled, findMatches, materialize, mayMatch } from "./scan.js";
 
@@ -168,24 +169,33 @@ export interface FileJob {
   countOnly: boolean;
 }
 
+/** A file's matches are handed on in pieces of this many (see materialize), the rest in its result. */
+export const PIECE_MATCHES = 2000;
+
+/** Takes a file's first matches while the rest are made: `matches` come before those of its FileResult. */
+export type OnPiece = (matches: LlmsearchMatch[]) => void;
+
 /** undefined: searched, no match. */
-export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob, whole = true): FileResult | undefined {
+export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob, whole = true, piece?: OnPiece): FileResult | undefined {
   const spans = findMatches(buf, job.compiled);
   if (spans.length === 0) return undefined;
   const count = spans.length / 2;
   // Only files with a match pay for the hash; a binary file's head is not the file.
   const sum = whole ? checksum(buf) : undefined;
   if (job.countOnly) return sum ? { i: index, count, checksum: sum } : { i: index, count };
-  const matches = materialize(buf, rel, spans, job.compiled, job.compiled.keep);
-  if (sum) for (const m of matches) m.file_checksum = sum;
+  const stamp = (ms: LlmsearchMatch[]): LlmsearchMatch[] => {
+    if (sum) for (const m of ms) m.file_checksum = sum;
+    return ms;
+  };
+  const matches = stamp(materialize(buf, rel, spans, job.compiled, job.compiled.keep, piece && ((ms) => piece(stamp(ms))), PIECE_MATCHES));
   return sum ? { i: index, count, matches, checksum: sum } : { i: index, count, matches };
 }
 
-export function searchFile(index: number, abs: string, rel: string, job: FileJob): FileResult | undefined {
+export function searchFile(index: number, abs: string, rel: string, job: FileJob, piece?: OnPiece): FileResult | undefined {
   const got = readFile(abs, job.maxFileSize);
   if (isBinaryHead(got)) return searchBinaryHead(got, index, rel, job);
   if (!Buffer.isBuffer(got)) return { i: index, count: 0, skip: got };
-  return searchBytes(got, index, rel, job);
+  return searchBytes(got, index, rel, job, true, piece);
 }
 
 export function isBinaryHead(x: Buffer | BinaryHead | Skip | undefined): x is BinaryHead {

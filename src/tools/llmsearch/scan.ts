@@ -322,12 +322,29 @@ function lineText(buf: Buffer, start: number, endExcl: number): string {
   return buf.toString("utf8", start, e);
 }
 
-/** Turns byte spans into contract matches: span, ids, text and context lines. */
-export function materialize(buf: Buffer, filePath: string, spans: number[], c: Compiled, limit: number): LlmsearchMatch[] {
-  const out: LlmsearchMatch[] = [];
+/**
+ * Turns byte spans into contract matches: span, ids, text and context lines. With `piece`, every
+ * `pieceSize` matches but the last are handed to it as they are made (a file with tens of
+ * thousands of matches need not hold them all), and only the rest are returned.
+ */
+export function materialize(
+  buf: Buffer,
+  filePath: string,
+  spans: number[],
+  c: Compiled,
+  limit: number,
+  piece?: (matches: LlmsearchMatch[]) => void,
+  pieceSize = Number.MAX_SAFE_INTEGER,
+): LlmsearchMatch[] {
+  let out: LlmsearchMatch[] = [];
+  let made = 0;
   const cursor = new LineCursor(buf);
   const n = buf.length;
-  for (let k = 0; k < spans.length && out.length < limit; k += 2) {
+  for (let k = 0; k < spans.length && made < limit; k += 2) {
+    if (piece && out.length >= pieceSize) {
+      piece(out);
+      out = [];
+    }
     const s = spans[k] as number;
     const e = spans[k + 1] as number;
     const sp = cursor.at(s);
@@ -367,6 +384,7 @@ export function materialize(buf: Buffer, filePath: string, spans: number[], c: C
       context_before: before,
       context_after: after,
     });
+    made++;
   }
   return out;
 }
