@@ -11,12 +11,12 @@ export { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
 
 /**
  * A document written while it was produced (stream.ts's ListStream, magellan export's
- * JsonDocument): `close` writes what follows its streamed parts from the final envelope.
+ * JsonDocument): `finish` writes what follows its streamed parts from the final envelope.
  */
 export interface StreamedDocument {
   readonly opened: boolean;
   readonly ended: boolean;
-  close(envelope: unknown): void;
+  finish(envelope: unknown): Promise<void>;
 }
 
 export interface CliResult {

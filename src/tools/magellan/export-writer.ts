@@ -143,6 +143,12 @@ export class JsonDocument {
     this.state = "ended";
   }
 
+  /** `close`, as src/cli/output.ts's printResult ends a streamed document. */
+  finish(template: unknown): Promise<void> {
+    this.close(template);
+    return Promise.resolve();
+  }
+
   /**
    * A failure while the document was written: the slot being filled ends where it got to, the
    * slots not reached stay empty, and the rest comes from `template` (which says what failed).
