@@ -107,14 +107,15 @@ commands (status, query, find, refs, files, validate, collisions) take a quicker
   for (const spec of QUICK_COMMANDS) if (spec.name !== "index") register(program, spec);
 
   sub(program, "export", "the whole graph (GraphExport 2.0.0, see docs/contract.md)", async (o) => {
-    const { exportGraph } = await import("../tools/magellan/export.js");
     const format = (o.format as "json" | "jsonl" | "csv" | undefined) ?? "json";
-    const a = exportGraph({ ...loc(o), format, output: o.output as string | undefined });
-    if (a.jsonl) {
-      for (const d of a.diagnostics) process.stderr.write(`magellan: ${d.level}: ${d.message}\n`);
-      return { envelope: undefined, exitCode: EXIT.ok, jsonl: a.jsonl };
+    const req = { ...loc(o), format, output: o.output as string | undefined };
+    if (req.output !== undefined) {
+      const { exportGraph } = await import("../tools/magellan/export.js");
+      return answerResult("export", exportGraph(req));
     }
-    return answerResult("export", a);
+    // Written while it is read: the graph need not fit in memory. runCli's own test for --pretty.
+    const { exportToStdout } = await import("./magellan-export.js");
+    return exportToStdout(req, process.argv.includes("--pretty"));
   })
     .option(
       "--format <format>",

@@ -6,9 +6,18 @@
 import { commonCode } from "../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../contract/errors.js";
 import { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
-import type { ListStream } from "./stream.js";
 
 export { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
+
+/**
+ * A document written while it was produced (stream.ts's ListStream, magellan export's
+ * JsonDocument): `finish` writes what follows its streamed parts from the final envelope.
+ */
+export interface StreamedDocument {
+  readonly opened: boolean;
+  readonly ended: boolean;
+  finish(envelope: unknown): Promise<void>;
+}
 
 export interface CliResult {
   envelope: unknown;
@@ -19,7 +28,7 @@ export interface CliResult {
    * The document's list was written while it was produced (stream.ts): once opened, only the
    * rest of `envelope` is printed, and nothing when the run already ended it (`abort`).
    */
-  stream?: ListStream;
+  stream?: StreamedDocument;
 }
 
 /** A ToolError becomes its envelope; anything else is a bug: stack on stderr, INTERNAL, exit 1. */

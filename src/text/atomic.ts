@@ -25,40 +25,84 @@ export interface AtomicWriteOptions {
  * fsync, rename over the target, fsync the directory.
  */
 export function atomicWriteFileSync(absPath: string, data: Uint8Array, options: AtomicWriteOptions = {}): void {
-  const dir = dirname(absPath);
-  let mode = options.mode;
-  let owner: { uid: number; gid: number } | undefined;
+  const w = new AtomicFileWriter(absPath, options);
   try {
-    const st = statSync(absPath);
-    mode = st.mode & 0o7777;
-    owner = { uid: st.uid, gid: st.gid };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
-  }
-  const temp = join(dir, `.${basename(absPath)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(temp, "wx", mode ?? 0o666);
-  let renamed = false;
-  try {
-    try {
-      let off = 0;
-      while (off < data.length) off += writeSync(fd, data, off, data.length - off);
-      if (mode !== undefined) fchmodSync(fd, mode);
-      if (owner && process.getuid?.() === 0) fchownSync(fd, owner.uid, owner.gid);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    options.beforeRename?.(temp);
-    renameSync(temp, absPath);
-    renamed = true;
-    syncDir(dir);
+    w.write(data);
+    w.commit();
   } finally {
-    if (!renamed) {
-      try {
-        unlinkSync(temp);
-      } catch {
-        // already gone
-      }
+    w.discard();
+  }
+}
+
+/**
+ * atomicWriteFileSync for content produced piece by piece (an export larger than memory should
+ * hold): `write` as often as needed, then `commit`; `discard` (always safe to call, e.g. in a
+ * finally) removes the temp file of a write that did not commit and leaves the target untouched.
+ */
+export class AtomicFileWriter {
+  private readonly temp: string;
+  private readonly fd: number;
+  private readonly mode: number | undefined;
+  private readonly owner: { uid: number; gid: number } | undefined;
+  private state: "open" | "closed" | "committed" = "open";
+
+  constructor(
+    private readonly absPath: string,
+    private readonly options: AtomicWriteOptions = {},
+  ) {
+    let mode = options.mode;
+    try {
+      const st = statSync(absPath);
+      mode = st.mode & 0o7777;
+      this.owner = { uid: st.uid, gid: st.gid };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
+    this.mode = mode;
+    this.temp = join(dirname(absPath), `.${basename(absPath)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+    this.fd = openSync(this.temp, "wx", mode ?? 0o666);
+  }
+
+  /** The temp file's path (its directory is the target's). */
+  get tempPath(): string {
+    return this.temp;
+  }
+
+  write(data: Uint8Array | string): void {
+    if (this.state !== "open") throw new Error("AtomicFileWriter: write after commit or discard");
+    const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+    let off = 0;
+    while (off < bytes.length) off += writeSync(this.fd, bytes, off, bytes.length - off);
+  }
+
+  /** fsync, rename over the target, fsync the directory. */
+  commit(): void {
+    if (this.state !== "open") throw new Error("AtomicFileWriter: commit after commit or discard");
+    try {
+      if (this.mode !== undefined) fchmodSync(this.fd, this.mode);
+      if (this.owner && process.getuid?.() === 0) fchownSync(this.fd, this.owner.uid, this.owner.gid);
+      fsyncSync(this.fd);
+    } finally {
+      this.state = "closed";
+      closeSync(this.fd);
+    }
+    this.options.beforeRename?.(this.temp);
+    renameSync(this.temp, this.absPath);
+    this.state = "committed";
+    syncDir(dirname(this.absPath));
+  }
+
+  /** Drops an uncommitted write: the temp file goes, the target keeps its bytes. */
+  discard(): void {
+    if (this.state === "committed") return;
+    if (this.state === "open") {
+      this.state = "closed";
+      closeSync(this.fd);
+    }
+    try {
+      unlinkSync(this.temp);
+    } catch {
+      // already gone
     }
   }
 }

@@ -83,6 +83,17 @@ function qualifyByState<T>(db: DB, run: () => T): T {
   return out;
 }
 
+/**
+ * qualifyByState's check made before an answer is written rather than after (export streams its
+ * document, whose `partial` comes before the data): adds the warning first, says whether partial.
+ */
+export function incompleteNow(db: DB, diagnostics: Diagnostic[]): boolean {
+  const state = indexState(db);
+  if (!state.incomplete) return false;
+  diagnostics.unshift(incompleteWarning(state.reason as string));
+  return true;
+}
+
 function incompleteWarning(reason: string): Diagnostic {
   return {
     tool: TOOL,

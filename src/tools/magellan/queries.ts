@@ -656,25 +656,43 @@ export function collisions(req: Location & { field?: "fqn" | "name"; limit?: num
   });
 }
 
+type CandidateRow = { value?: string; id: number; symbol_id: string; canonical_fqn: string; display_fqn: string; name: string; path: string };
+
+const candidateOf = (c: CandidateRow): Record<string, unknown> => ({
+  entity_id: c.id,
+  symbol_id: c.symbol_id,
+  canonical_fqn: c.canonical_fqn,
+  display_fqn: c.display_fqn,
+  name: c.name,
+  file_path: c.path,
+});
+
 export function collisionList(db: DB, field: "fqn" | "name", limit: number): Record<string, unknown>[] {
   const col = field === "fqn" ? "display_fqn" : "name";
   const groups = db
     .prepare(`SELECT ${col} AS value, count(*) AS n FROM symbols GROUP BY ${col} HAVING count(*) > 1 ORDER BY n DESC, value LIMIT ?`)
     .all(limit) as { value: string; n: number }[];
-  const st = db.prepare(
-    `SELECT s.id, s.symbol_id, s.canonical_fqn, s.display_fqn, s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.${col} = ? ORDER BY f.path, s.byte_start`,
-  );
-  return groups.map((g) => ({
-    field,
-    value: g.value,
-    count: g.n,
-    candidates: (st.all(g.value) as { id: number; symbol_id: string; canonical_fqn: string; display_fqn: string; name: string; path: string }[]).map((c) => ({
-      entity_id: c.id,
-      symbol_id: c.symbol_id,
-      canonical_fqn: c.canonical_fqn,
-      display_fqn: c.display_fqn,
-      name: c.name,
-      file_path: c.path,
-    })),
-  }));
+  if (field === "name") {
+    // Through the index on name, group by group.
+    const st = db.prepare(
+      `SELECT s.id, s.symbol_id, s.canonical_fqn, s.display_fqn, s.name, f.path FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.name = ? ORDER BY f.path, s.byte_start`,
+    );
+    return groups.map((g) => ({ field, value: g.value, count: g.n, candidates: (st.all(g.value) as CandidateRow[]).map(candidateOf) }));
+  }
+  // display_fqn has no index: asked group by group, the symbols were scanned once per group (3.2 s
+  // for the 1,074 groups of effect + rxjs). One query for all groups, over a transient index
+  // SQLite builds, takes 0.08 s; its rows come group after group in the groups' order.
+  const rows = db
+    .prepare(
+      `WITH g AS MATERIALIZED (SELECT display_fqn AS value, count(*) AS n FROM symbols GROUP BY display_fqn HAVING count(*) > 1 ORDER BY n DESC, value LIMIT ?)
+       SELECT g.value, s.id, s.symbol_id, s.canonical_fqn, s.display_fqn, s.name, f.path
+       FROM g JOIN symbols s ON s.display_fqn = g.value JOIN files f ON f.id = s.file_id ORDER BY g.n DESC, g.value, f.path, s.byte_start, s.id`,
+    )
+    .all(limit) as CandidateRow[];
+  let at = 0;
+  return groups.map((g) => {
+    const candidates: Record<string, unknown>[] = [];
+    for (; at < rows.length && (rows[at] as CandidateRow).value === g.value; at++) candidates.push(candidateOf(rows[at] as CandidateRow));
+    return { field, value: g.value, count: g.n, candidates };
+  });
 }
