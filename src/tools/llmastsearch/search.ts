@@ -370,8 +370,9 @@ async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker
     return;
   }
   // [0]: the next file to take; [1]: the next result to deliver, which workers stay within
-  // WORKER_WINDOW files of, so results waiting for an earlier one stay few (see worker.ts).
-  const counter = new SharedArrayBuffer(8);
+  // WORKER_WINDOW files of, so results waiting for an earlier one stay few (see worker.ts);
+  // [2]: workers waiting for [1] to move.
+  const counter = new SharedArrayBuffer(12);
   const shared = new Int32Array(counter);
   const early = new Map<number, ScanResult>();
   let next = 0;
@@ -409,6 +410,8 @@ async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker
     if (i >= files.length) break;
     put(i, scanFile(files[i] as ScanFile, opts, trees));
     await reclaim();
+    // A worker waits on results this thread has not taken in: take them (a turn of the event loop).
+    if (Atomics.load(shared, 2) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await Promise.all(pending);
 }

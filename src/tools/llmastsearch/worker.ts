@@ -18,7 +18,7 @@ export interface WorkerJob {
  * main thread is the slower (it writes a long answer as it goes), results would otherwise pile up
  * in its queue, as they did on typeorm's `(identifier) @i` (188,082 matches).
  */
-export const WORKER_WINDOW = 32;
+export const WORKER_WINDOW = 64;
 
 export type WorkerMessage = { done: false; i: number; r: ScanResult } | { done: true };
 
@@ -27,7 +27,12 @@ parentPort?.once("message", async (job: WorkerJob) => {
   for (;;) {
     const i = Atomics.add(counter, 0, 1);
     if (i >= job.files.length) break;
-    for (let d = Atomics.load(counter, 1); i >= d + WORKER_WINDOW; d = Atomics.load(counter, 1)) Atomics.wait(counter, 1, d, 100);
+    for (let d = Atomics.load(counter, 1); i >= d + WORKER_WINDOW; d = Atomics.load(counter, 1)) {
+      // Tell the main thread, which takes results in only when it yields, that one is waited for.
+      Atomics.add(counter, 2, 1);
+      Atomics.wait(counter, 1, d, 100);
+      Atomics.sub(counter, 2, 1);
+    }
     const m: WorkerMessage = { done: false, i, r: scanFile(job.files[i] as ScanFile, job.opts) };
     parentPort?.postMessage(m);
     await reclaim();
