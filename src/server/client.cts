@@ -310,6 +310,28 @@ function writeAll(fd: 1 | 2, bytes: Buffer, then: () => void): void {
   then();
 }
 
+/** Writes all of `bytes` now, waiting out a full pipe (EAGAIN) rather than queueing; false: the reader is gone. */
+function writeAllNow(fd: 1 | 2, bytes: Buffer): boolean {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let off = 0; off < bytes.length; ) {
+    try {
+      off += writeSync(fd, bytes, off, bytes.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") return false;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+  return true;
+}
+
+/**
+ * An answer is held until the daemon says it is complete, so that a daemon failing mid-answer
+ * leaves nothing on stdout and the run falls back cleanly. Past this many bytes it goes out as it
+ * comes instead (a long answer, which the tools write as they produce it, must not pile up here):
+ * a failure after that cannot fall back, and says so.
+ */
+const holdAnswerBytes = (): number => envMs("LLMTOOLS_DAEMON_HOLD_BYTES", 8 * 1024 * 1024);
+
 type Mode = "auto" | "start" | "off";
 
 /**
@@ -483,6 +505,9 @@ class Attempt {
   private channel: Channel | undefined;
   private phase: "connecting" | "running" | "done" = "connecting";
   private readonly out: Buffer[] = [];
+  private outBytes = 0;
+  /** Part of the answer is out already (see holdAnswerBytes): the rest follows as it comes. */
+  private passing = false;
   private readonly err: Buffer[] = [];
   /** stdin bytes already sent to the daemon, replayed for the in-process run if it must take over. */
   private readonly stdinSeen: Buffer[] = [];
@@ -536,7 +561,7 @@ class Attempt {
 
   private onFrame(type: number, payload: Buffer): void {
     if (this.phase === "done") return;
-    if (type === FRAME_STDOUT) this.out.push(payload);
+    if (type === FRAME_STDOUT) this.takeStdout(payload);
     else if (type === FRAME_STDERR) this.err.push(payload);
     else if (type === FRAME_JSON) {
       const m = JSON.parse(payload.toString("utf8")) as { t: string; code?: number; pkg?: string; protocol?: number };
@@ -549,6 +574,19 @@ class Attempt {
       else if (m.t === "exit") this.finish(m.code ?? 1);
       else if (m.t === "decline") this.decline();
     }
+  }
+
+  private takeStdout(payload: Buffer): void {
+    this.outBytes += payload.length;
+    if (!this.passing) {
+      this.out.push(payload);
+      if (this.outBytes <= holdAnswerBytes()) return;
+      this.passing = true;
+      if (this.err.length > 0) writeAllNow(2, Buffer.concat(this.err.splice(0)));
+      payload = Buffer.concat(this.out.splice(0));
+    }
+    // Written before the next frame is read: a slow reader slows the daemon's socket, not this heap.
+    if (!writeAllNow(1, payload)) process.exit(0);
   }
 
   /** The daemon will not run this command line (its cwd is gone, no such tool here): run it here, quietly. */
@@ -585,6 +623,10 @@ class Attempt {
     this.phase = "done";
     if (this.timer) clearTimeout(this.timer);
     this.channel?.close();
+    if (this.passing) {
+      if (this.err.length > 0) writeAllNow(2, Buffer.concat(this.err));
+      process.exit(code);
+    }
     const out = this.out.length === 1 ? (this.out[0] as Buffer) : Buffer.concat(this.out);
     const exit = (): void => process.exit(code);
     if (this.err.length > 0) writeAll(2, Buffer.concat(this.err), () => writeAll(1, out, exit));
@@ -602,6 +644,11 @@ class Attempt {
     this.phase = "done";
     if (this.timer) clearTimeout(this.timer);
     this.channel?.close();
+    if (this.passing) {
+      // Part of the daemon's answer is out: running here as well would print a second one.
+      note(`the daemon for ${this.root} ${why} after ${this.outBytes} bytes of a long answer were written: the answer is cut; run again (--no-daemon runs it in this process)`);
+      process.exit(1);
+    }
     if (action === "remove") removeStale(this.sock);
     if (action === "kill") killHung(this.sock);
     note(`the daemon for ${this.root} ${why}; running in-process`);

@@ -210,6 +210,32 @@ describe("the client's transports", () => {
     }
   });
 
+  it("an answer past the bytes a bin holds goes out as it comes, the same bytes, through either transport and into a non-blocking pipe", async () => {
+    const args = ["-e", "needle\\d+", "src/many.ts"];
+    const cold = await runTool("llmsearch", [...args, "--no-daemon"], { cwd: root });
+    const hold = { LLMTOOLS_DAEMON_HOLD_BYTES: "65536" };
+    const before = await served();
+    for (const env of [hold, { ...hold, LLMTOOLS_DAEMON_NET: "1" }] as Record<string, string>[]) {
+      const warm = await runTool("llmsearch", args, { cwd: root, env });
+      assert.equal(warm.code, cold.code, JSON.stringify(env));
+      assert.equal(warm.stderr, cold.stderr, JSON.stringify(env));
+      assert.ok(normal(warm.stdout) === normal(cold.stdout), `${JSON.stringify(env)}: ${warm.stdout.length} vs ${cold.stdout.length} bytes`);
+    }
+    const exec = "import os, sys; os.set_blocking(1, False); os.execv(sys.argv[1], sys.argv[1:])";
+    const child = spawn("python3", ["-c", exec, binPath("llmsearch"), ...args], { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...hold } });
+    const out: Buffer[] = [];
+    child.stdout.on("data", (b: Buffer) => {
+      out.push(b);
+      // A slow reader: the bin waits on the full pipe instead of queueing the rest.
+      child.stdout.pause();
+      setTimeout(() => child.stdout.resume(), 2);
+    });
+    const code = await new Promise<number | null>((r) => child.on("close", r));
+    assert.equal(code, cold.code);
+    assert.ok(normal(Buffer.concat(out).toString("utf8")) === normal(cold.stdout));
+    assert.equal((await served()) - before, 3, "all three runs went through the daemon");
+  });
+
   it("a stdout that someone else made non-blocking (EAGAIN on a full pipe) still gets the whole multi-MB answer", async () => {
     const args = ["-e", "needle\\d+", "src/many.ts"];
     const cold = await runTool("llmsearch", [...args, "--no-daemon"], { cwd: root });

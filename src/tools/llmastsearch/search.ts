@@ -82,12 +82,12 @@ function diag(level: Diagnostic["level"], num: string, message: string, extra: P
 }
 
 /**
- * A worker thread costs 25-30 MB of RSS (its own V8 isolate, module graph, malloc arena and parse
- * working set) and ~15% more CPU in all. Issue 18's goals (<= 64 MB, <= 1.5x ast-grep's time)
- * cannot both hold: Node's own floor is ~63 MB before the first parse. So the default is the
- * one that meets the time goal: on a quiet 2-core machine typeorm's class query took 0.60 s with
- * 2 threads (1.25x ast-grep) at 114 MB, 0.74 s with 1 (1.5x) at 79 MB. Start-up and the walk
- * (~0.25 s of it) do not divide, so past 4 threads each would save little for its memory.
+ * A worker thread costs ~20 MB of RSS under the bin's V8 lite mode (its own isolate, module graph,
+ * malloc arena and parse working set). Issue 18's goals (<= 64 MB, <= 1.5x ast-grep's time) meet
+ * only at the edge with one thread: typeorm's class query took 0.72-0.77 s (1.4-1.6x) at 60 MB,
+ * and 0.48 s (1.0x) at 81 MB with 2. The default is the one that meets the time goal with room.
+ * Start-up and the walk (~0.2 s of it) do not divide, so past 4 threads each would save little
+ * for its memory.
  */
 export function defaultThreads(): number {
   return Math.min(availableParallelism(), 4);
