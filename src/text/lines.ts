@@ -8,6 +8,8 @@
 export class LineIndex {
   /** starts[i] = byte offset where line i+1 begins. */
   private readonly starts: readonly number[];
+  /** The 0-based line of the last lineOf answer. */
+  private last = 0;
   readonly length: number;
 
   /**
@@ -41,6 +43,18 @@ export class LineIndex {
   /** 1-based line containing `offset` (offset == length maps to the last line). */
   lineOf(offset: number): number {
     if (offset < 0 || offset > this.length) throw new RangeError(`offset ${offset} outside 0..${this.length}`);
+    // Callers mostly ask in file order: the line of the last answer, or the next, first.
+    const starts = this.starts;
+    const k = this.last;
+    if ((starts[k] as number) <= offset) {
+      const next = starts[k + 1];
+      if (next === undefined || offset < next) return k + 1;
+      const after = starts[k + 2];
+      if (after === undefined || offset < after) {
+        this.last = k + 1;
+        return k + 2;
+      }
+    }
     let lo = 0;
     let hi = this.starts.length - 1;
     while (lo < hi) {
@@ -48,6 +62,7 @@ export class LineIndex {
       if ((this.starts[mid] as number) <= offset) lo = mid;
       else hi = mid - 1;
     }
+    this.last = lo;
     return lo + 1;
   }
 

@@ -73,3 +73,23 @@ test("char boundaries inside a multi-byte sequence are refused", () => {
   assert.ok(isCharBoundary(buf, 7));
   assert.ok(!isCharBoundary(buf, 8));
 });
+
+test("lineOf answers the same whatever order it is asked in (it starts from its last answer)", () => {
+  let seed = 7;
+  const rnd = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  for (let round = 0; round < 20; round++) {
+    const parts: string[] = [];
+    for (let i = rnd(40); i >= 0; i--) parts.push("x".repeat(rnd(5)) + (rnd(3) === 0 ? "\r\n" : "\n"));
+    if (rnd(2) === 0) parts.push("tail");
+    const bytes = Buffer.from(parts.join(""));
+    const expected = (o: number): number => 1 + [...bytes.subarray(0, o)].filter((b) => b === 0x0a).length;
+    const lines = new LineIndex(bytes);
+    const offsets = Array.from({ length: bytes.length + 1 }, (_, i) => i);
+    // In order, backwards, and shuffled.
+    const orders = [offsets, [...offsets].reverse(), offsets.map((o) => [rnd(1000), o]).sort((a, b) => (a[0] as number) - (b[0] as number)).map((p) => p[1] as number)];
+    for (const order of orders) for (const o of order) assert.equal(lines.lineOf(o), expected(o), `offset ${o} of ${JSON.stringify(bytes.toString())}`);
+  }
+});

@@ -210,7 +210,8 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
   for (const { pattern, bs, be, caps, merged } of byNode.values()) {
     // A single binding keeps the query's capture order; merged ones are put in text order.
     if (merged) caps.sort((a, b) => a.byte_start - b.byte_start || a.byte_end - b.byte_end || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const span = makeSpan(file.rel, bs, be, lines);
+    // Most matches span one of their captures (`(identifier) @i`): its span is the same object.
+    const span = caps.find((c) => c.byte_start === bs && c.byte_end === be)?.span ?? makeSpan(file.rel, bs, be, lines);
     const question = `${opts.source.text}\0${pattern}\0${opts.capture ?? ""}\0${caps.map((c) => `${c.name}:${c.byte_start}:${c.byte_end}`).join(",")}`;
     const match: AstMatch = {
       match_id: matchId(TOOL, span.span_id, question),
