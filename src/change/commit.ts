@@ -25,6 +25,7 @@ import {
 } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
 import { EXIT, ToolError } from "../contract/errors.js";
+import { deadTempEntries } from "../text/atomic.js";
 import { checksum } from "../text/checksum.js";
 import { changeError } from "./errors.js";
 import { backupDir, ensureStateDir, stamp, syncDir, writeDurable, writeEntry, type JournalEntry, type JournalFile } from "./journal.js";
@@ -151,15 +152,6 @@ function readCurrent(dir: VerifiedDir, name: string): { bytes: Buffer; st: BigIn
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /** Temp files of a dead single-file writer (`.<name>.<pid>.<hex>.tmp`, also src/text/atomic.ts's) beside the target. */
 function removeDeadTemps(dir: VerifiedDir, name: string, rel: string): string[] {
   const removed: string[] = [];
@@ -169,13 +161,7 @@ function removeDeadTemps(dir: VerifiedDir, name: string, rel: string): string[] 
   } catch {
     return removed;
   }
-  const prefix = `.${name}.`;
-  for (const entry of entries) {
-    if (!entry.startsWith(prefix) || !entry.endsWith(".tmp")) continue;
-    const m = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(entry.slice(prefix.length));
-    if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid === process.pid || pidAlive(pid)) continue;
+  for (const entry of deadTempEntries(entries, name)) {
     try {
       unlinkSync(dir.at(entry));
       removed.push(`${rel.slice(0, rel.length - name.length)}${entry}`);

@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 // its two-line entry for named exports, which costs little.
 import Database from "better-sqlite3";
 import { EXIT, ToolError } from "../contract/errors.js";
+import { pidAlive } from "../text/atomic.js";
 import { MAGELLAN_CODES } from "./codes.js";
 
 export type DB = Database.Database;
@@ -360,14 +361,6 @@ export function removeDb(path: string): void {
   for (const p of [path, `${path}-wal`, `${path}-shm`]) rmSync(p, { force: true });
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === "EPERM";
-  }
-}
 
 /**
  * One writer at a time: an index run spans many transactions, so SQLite's own lock is not

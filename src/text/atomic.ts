@@ -5,6 +5,7 @@ import {
   fchownSync,
   fsyncSync,
   openSync,
+  readdirSync,
   renameSync,
   statSync,
   unlinkSync,
@@ -34,6 +35,33 @@ export function atomicWriteFileSync(absPath: string, data: Uint8Array, options: 
   }
 }
 
+/** True when a process with this pid exists (one we may not signal counts). */
+export function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Of a directory's entries, the temp files that a single-file writer of `name` left when it died
+ * (`.<name>.<pid>.<12 hex>.tmp`, whose pid is gone): AtomicFileWriter's and the change pipeline's.
+ */
+export function deadTempEntries(entries: readonly string[], name: string): string[] {
+  const prefix = `.${name}.`;
+  const dead: string[] = [];
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix) || !entry.endsWith(".tmp")) continue;
+    const m = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(entry.slice(prefix.length));
+    if (!m) continue;
+    const pid = Number(m[1]);
+    if (pid !== process.pid && !pidAlive(pid)) dead.push(entry);
+  }
+  return dead;
+}
+
 /**
  * atomicWriteFileSync for content produced piece by piece (an export larger than memory should
  * hold): `write` as often as needed, then `commit`; `discard` (always safe to call, e.g. in a
@@ -59,6 +87,12 @@ export class AtomicFileWriter {
       if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
     }
     this.mode = mode;
+    // A writer killed mid-write (a long export) left its temp file: the next write of the target removes it.
+    try {
+      for (const entry of deadTempEntries(readdirSync(dirname(absPath)), basename(absPath))) unlinkSync(join(dirname(absPath), entry));
+    } catch {
+      // Unlistable directory, or removed by someone else first: the write itself will say.
+    }
     this.temp = join(dirname(absPath), `.${basename(absPath)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
     this.fd = openSync(this.temp, "wx", mode ?? 0o666);
   }

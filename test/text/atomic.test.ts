@@ -62,3 +62,18 @@ test("checksums are sha256:<hex>; bare hex is accepted on input", () => {
   assert.equal(normalizeChecksum("sha256:xyz"), undefined);
   assert.equal(normalizeChecksum("abc"), undefined);
 });
+
+test("a writer killed mid-write leaves a temp file that the next write of the same target removes; live writers' and other targets' stay", () => {
+  const dir = tempDir("atomic-dead-");
+  const target = join(dir, "graph.json");
+  // A pid that existed and is gone: a child that has exited.
+  const dead = spawnSync(process.execPath, ["-e", "process.stdout.write(String(process.pid))"], { encoding: "utf8" }).stdout;
+  const deadTemp = `.graph.json.${dead}.0123456789ab.tmp`;
+  const liveTemp = `.graph.json.${process.ppid}.0123456789ab.tmp`;
+  const otherTemp = `.other.json.${dead}.0123456789ab.tmp`;
+  const notOurs = `.graph.json.${dead}.tmp`;
+  for (const f of [deadTemp, liveTemp, otherTemp, notOurs]) writeFileSync(join(dir, f), "half an export");
+  atomicWriteFileSync(target, Buffer.from("{}"));
+  assert.equal(readFileSync(target, "utf8"), "{}");
+  assert.deepEqual(readdirSync(dir).sort(), [liveTemp, otherTemp, notOurs, "graph.json"].sort());
+});
