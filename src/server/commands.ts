@@ -10,6 +10,7 @@ import { queryEnvelope } from "../contract/envelope.js";
 import { type CliResult, failureResult, printResult } from "../cli/output.js";
 import { killHung, ping, removeStale, startDaemon } from "./client.cjs";
 import { daemonMain, socketCandidates, workspaceRootOf } from "./protocol.cjs";
+import { pidAlive } from "../text/atomic.js";
 import { IDLE_TIMEOUT_ENV } from "./settings.js";
 
 const TOOL = "llmtools";
@@ -99,18 +100,9 @@ async function stop(o: Opts): Promise<CliResult> {
   const pid = running.status.pid as number;
   await ping(running.socket, 5000, "shutdown");
   const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline && alive(pid)) await new Promise((r) => setTimeout(r, 25));
-  if (alive(pid)) killHung(running.socket);
+  while (Date.now() < deadline && pidAlive(pid)) await new Promise((r) => setTimeout(r, 25));
+  if (pidAlive(pid)) killHung(running.socket);
   return answer("stop", { state: "stopped", root, pid });
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 async function status(o: Opts): Promise<CliResult> {
