@@ -2,11 +2,9 @@
  * A synchronous writer for a CLI's answer that a long answer cannot pile up behind. On a pipe,
  * process.stdout.write queues in memory whatever the reader has not taken yet (libuv makes the pipe
  * non-blocking), so an answer written as it is produced (src/cli/stream.ts) would be held whole by
- * a slow reader. Here a full pipe is waited out instead; the producers are synchronous anyway.
+ * a slow reader. Here a full pipe is waited out instead (writeNow); the producers are synchronous anyway.
  */
-import { writeSync } from "node:fs";
-
-const pause = new Int32Array(new SharedArrayBuffer(4));
+import { writeNow } from "../server/protocol.cjs";
 
 /**
  * Writes to this run's stdout. Inside the daemon stdout is the request's stream (src/server/context.ts),
@@ -18,16 +16,8 @@ export function stdoutWriter(): (chunk: string | Uint8Array) => void {
   const fd = out.fd;
   if (typeof fd !== "number") return (chunk) => void out.write(chunk);
   return (chunk) => {
-    const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
-    for (let at = 0; at < bytes.length; ) {
-      try {
-        at += writeSync(fd, bytes, at, bytes.length - at);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === "EAGAIN") Atomics.wait(pause, 0, 0, 1);
-        else if (code === "EPIPE") process.exit(process.exitCode ?? 0);
-        else throw e;
-      }
-    }
+    const failed = writeNow(fd, typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+    if (failed?.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    if (failed) throw failed;
   };
 }

@@ -29,6 +29,7 @@ import {
   readInfo,
   socketCandidates,
   workspaceRootOf,
+  writeNow,
 } from "./protocol.cjs";
 
 /** Set to anything but "" or "0" to bypass the daemon, as --no-daemon does. */
@@ -290,41 +291,6 @@ function isatty(fd: number): boolean {
 }
 
 /**
- * Writes all of `bytes` to fd 1 or 2, then calls `then`. Synchronous writes need no stream (and
- * no `net` behind process.stdout for a pipe); a descriptor set non-blocking by whoever shares
- * it (EAGAIN) gets the rest through the stream, which waits for it to drain.
- */
-function writeAll(fd: 1 | 2, bytes: Buffer, then: () => void): void {
-  let off = 0;
-  try {
-    while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "EAGAIN") {
-      const stream = fd === 1 ? process.stdout : process.stderr;
-      stream.on("error", then);
-      stream.write(bytes.subarray(off), () => then());
-      return;
-    }
-    // EPIPE and the like: the reader is gone, as process.stdout's "error" would say.
-  }
-  then();
-}
-
-/** Writes all of `bytes` now, waiting out a full pipe (EAGAIN) rather than queueing; false: the reader is gone. */
-function writeAllNow(fd: 1 | 2, bytes: Buffer): boolean {
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let off = 0; off < bytes.length; ) {
-    try {
-      off += writeSync(fd, bytes, off, bytes.length - off);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") return false;
-      Atomics.wait(pause, 0, 0, 1);
-    }
-  }
-  return true;
-}
-
-/**
  * An answer is held until the daemon says it is complete, so that a daemon failing mid-answer
  * leaves nothing on stdout and the run falls back cleanly. Past this many bytes it goes out as it
  * comes instead (a long answer, which the tools write as they produce it, must not pile up here):
@@ -582,11 +548,12 @@ class Attempt {
       this.out.push(payload);
       if (this.outBytes <= holdAnswerBytes()) return;
       this.passing = true;
-      if (this.err.length > 0) writeAllNow(2, Buffer.concat(this.err.splice(0)));
+      if (this.err.length > 0) writeNow(2, Buffer.concat(this.err.splice(0)));
       payload = Buffer.concat(this.out.splice(0));
     }
     // Written before the next frame is read: a slow reader slows the daemon's socket, not this heap.
-    if (!writeAllNow(1, payload)) process.exit(0);
+    // An error means the reader is gone (EPIPE and the like): nothing is left to do.
+    if (writeNow(1, payload)) process.exit(0);
   }
 
   /** The daemon will not run this command line (its cwd is gone, no such tool here): run it here, quietly. */
@@ -623,14 +590,11 @@ class Attempt {
     this.phase = "done";
     if (this.timer) clearTimeout(this.timer);
     this.channel?.close();
-    if (this.passing) {
-      if (this.err.length > 0) writeAllNow(2, Buffer.concat(this.err));
-      process.exit(code);
-    }
-    const out = this.out.length === 1 ? (this.out[0] as Buffer) : Buffer.concat(this.out);
-    const exit = (): void => process.exit(code);
-    if (this.err.length > 0) writeAll(2, Buffer.concat(this.err), () => writeAll(1, out, exit));
-    else writeAll(1, out, exit);
+    // EPIPE and the like: the reader is gone, as process.stdout's "error" would say.
+    if (this.err.length > 0) writeNow(2, Buffer.concat(this.err));
+    // The answer held whole; nothing when it was passed on as it came (see takeStdout).
+    if (this.out.length > 0) writeNow(1, this.out.length === 1 ? (this.out[0] as Buffer) : Buffer.concat(this.out));
+    process.exit(code);
   }
 
   /**

@@ -8,7 +8,7 @@
  * type byte and the payload). Control messages are JSON (type J); stdout, stderr and stdin bytes
  * travel raw (types O, E, I), so output is relayed byte for byte.
  */
-import { existsSync, mkdirSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, lstatSync, readFileSync, realpathSync, statSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
 let buildCache: string | undefined;
@@ -215,4 +215,25 @@ export function daemonMain(): string {
 export function envMs(name: string, fallback: number): number {
   const v = Number(process.env[name]);
   return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes all of `bytes` to a descriptor now, waiting out a full pipe: one whose reader is slow,
+ * or that someone else made non-blocking (EAGAIN), rather than queueing the rest in memory as
+ * process.stdout.write does. Returns the error that stopped it (EPIPE: the reader is gone), if
+ * any. The client relays a daemon's answer with it, and a CLI writes an answer it streams
+ * (src/cli/stdout.ts).
+ */
+export function writeNow(fd: number, bytes: Uint8Array): NodeJS.ErrnoException | undefined {
+  for (let off = 0; off < bytes.length; ) {
+    try {
+      off += writeSync(fd, bytes, off, bytes.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") return e as NodeJS.ErrnoException;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+  return undefined;
 }
