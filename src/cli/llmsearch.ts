@@ -9,6 +9,7 @@ import { TOOL } from "../tools/llmsearch/codes.js";
 import { DEFAULT_TIMEOUT_MS, listFiles, search } from "../tools/llmsearch/search.js";
 import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
+import { stdoutWriter } from "./stdout.js";
 import { LIST_MARK, ListStream } from "./stream.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
@@ -143,13 +144,9 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   }
   // The matches are written as they come, to a spool: `partial` precedes them in the envelope and
   // is known only at the end (a later file may time out), and memory stays flat however long the
-  // answer. This run's stdout, taken now: inside the daemon it is the request's (src/server/context.ts).
-  const stdout = process.stdout;
-  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), (chunk) => stdout.write(chunk), {
-    spool: true,
-    // A pipe's reader may be slower than the spool is read: without waiting, the copy would queue in memory.
-    drained: () => new Promise((resolve) => stdout.once("drain", resolve)),
-  });
+  // answer. This run's stdout, taken now (inside the daemon it is the request's, src/server/context.ts),
+  // written synchronously: a pipe's reader may be slower than the spool is read.
+  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), stdoutWriter(), { spool: true });
   stream.open(queryEnvelope(TOOL, "search", { pattern, matches: [LIST_MARK] }, { partial: false }));
   const request = {
     ...walk,

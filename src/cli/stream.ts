@@ -12,9 +12,9 @@
  * When something before the list is learnt only at the end (llmsearch's `partial`: a file whose
  * regex runs past its time budget may come after thousands of matches), the stream spools: the
  * items go, as their final text, to an anonymous temporary file, and `finish` writes the final
- * envelope's text before the list, copies the spool in 1 MiB chunks (waiting for the output to
- * drain: a pipe's reader may be slower than the disk), then the rest. The answer then sits in
- * the page cache rather than on the heap.
+ * envelope's text before the list, copies the spool in 1 MiB chunks (to an output that takes each
+ * before the next is read: a pipe's reader may be slower than the disk), then the rest. The answer
+ * then sits in the page cache rather than on the heap.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -29,14 +29,12 @@ const CHUNK = 64 * 1024;
 /** The spool is copied out in reads of this size. */
 const COPY = 1024 * 1024;
 
-/** Takes the document's text; `false`: it holds too much, wait for `drained` before more (spooling). */
-export type ListOut = (chunk: string | Uint8Array) => unknown;
+/** Takes the document's text, and returns once it is handed over (src/cli/stdout.ts's stdoutWriter). */
+export type ListOut = (chunk: string | Uint8Array) => void;
 
 export interface ListStreamOptions {
   /** Hold the items in a temporary file until `finish`, whose envelope may then change what precedes the list. */
   spool?: boolean;
-  /** Resolves once an output that returned false can take more. */
-  drained?: () => Promise<void>;
 }
 
 /**
@@ -116,7 +114,6 @@ export class ListStream {
   private bufferedBytes = 0;
   private closed = false;
   private readonly spooling: boolean;
-  private readonly drained: (() => Promise<void>) | undefined;
   private spool: Spool | undefined;
 
   constructor(
@@ -125,7 +122,6 @@ export class ListStream {
     options: ListStreamOptions = {},
   ) {
     this.spooling = options.spool === true;
-    this.drained = options.drained;
   }
 
   get opened(): boolean {
@@ -171,14 +167,14 @@ export class ListStream {
     const [before, after] = this.split(envelope);
     if (before !== this.prefix) throw new Error("ListStream: the envelope changed before its list after it was opened");
     if (this.prefixOut) this.buffered.push(`${after}\n`);
-    else this.buffered.push(`${this.text(envelope, [])}\n`);
+    else this.buffered.push(`${this.withEmptyList(envelope)}\n`);
     this.flush();
     this.closed = true;
   }
 
   /**
    * `close`, or when spooling: writes the final envelope's text before the list, the spooled
-   * items and the rest, each write waiting for the output to drain.
+   * items and the rest (as src/cli/output.ts's printResult ends a streamed document).
    */
   async finish(envelope: unknown): Promise<void> {
     if (!this.spooling) {
@@ -192,18 +188,14 @@ export class ListStream {
     try {
       this.flush();
       if (this.prefixOut) {
-        await this.send(before);
-        for (const chunk of this.spool?.chunks() ?? []) await this.send(chunk);
-        await this.send(`${after}\n`);
-      } else await this.send(`${this.text(envelope, [])}\n`);
+        this.out(before);
+        for (const chunk of this.spool?.chunks() ?? []) this.out(chunk);
+        this.out(`${after}\n`);
+      } else this.out(`${this.withEmptyList(envelope)}\n`);
     } finally {
       this.spool?.dispose();
       this.spool = undefined;
     }
-  }
-
-  private async send(chunk: string | Uint8Array): Promise<void> {
-    if (this.out(chunk) === false && this.drained) await this.drained();
   }
 
   /** Spooling: ends without writing anything (the run reports its failure some other way). */
@@ -243,14 +235,11 @@ export class ListStream {
     return this.pretty ? before.slice(before.lastIndexOf("\n") + 1) : "";
   }
 
-  /** The envelope's text with `list` in the marker's place. */
-  private text(envelope: unknown, list: unknown[]): string {
+  /** The envelope's text with an empty list in the marker's place (`[]` in both forms). */
+  private withEmptyList(envelope: unknown): string {
     const [before, after] = this.split(envelope);
-    const empty = this.pretty ? JSON.stringify(list, null, 2) : JSON.stringify(list);
     // The marker's quotes stand inside "[...]": replace the brackets around it too.
-    const open = before.lastIndexOf("[");
-    const close = after.indexOf("]");
-    return before.slice(0, open) + empty + after.slice(close + 1);
+    return `${before.slice(0, before.lastIndexOf("["))}[]${after.slice(after.indexOf("]") + 1)}`;
   }
 
   private split(envelope: unknown): [string, string] {
