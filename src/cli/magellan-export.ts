@@ -7,7 +7,7 @@
  */
 import { EXIT } from "../contract/errors.js";
 import { type ExportRequest, exportGraph } from "../tools/magellan/export.js";
-import { JsonDocument } from "../tools/magellan/export-writer.js";
+import { JsonDocument } from "../text/json-document.js";
 import { TOOL, queryEnvelope } from "./magellan-quick.js";
 import { type CliResult, type StreamedDocument, failureResult } from "./output.js";
 import { stdoutWriter } from "./stdout.js";

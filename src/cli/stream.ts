@@ -20,12 +20,11 @@ import { closeSync, openSync, readSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { Chunked } from "../text/json-document.js";
 
 /** Stands for the streamed list inside the envelope; JSON.stringify writes it as one string item. */
 export const LIST_MARK = "\u0000llmtools:streamed-list\u0000";
 const QUOTED_MARK = JSON.stringify(LIST_MARK);
-/** Items are gathered into writes of about this size. */
-const CHUNK = 64 * 1024;
 /** The spool is copied out in reads of this size. */
 const COPY = 1024 * 1024;
 
@@ -110,8 +109,8 @@ export class ListStream {
   private prefixOut = false;
   private indent = "";
   private items = 0;
-  private buffered: string[] = [];
-  private bufferedBytes = 0;
+  /** The text of the document (or, spooling, of its items) on its way out in ~64 KB writes. */
+  private readonly chunks: Chunked;
   private closed = false;
   private readonly spooling: boolean;
   private spool: Spool | undefined;
@@ -122,6 +121,10 @@ export class ListStream {
     options: ListStreamOptions = {},
   ) {
     this.spooling = options.spool === true;
+    this.chunks = new Chunked((text) => {
+      if (this.spooling) (this.spool ??= new Spool()).append(text);
+      else this.out(text);
+    });
   }
 
   get opened(): boolean {
@@ -148,15 +151,13 @@ export class ListStream {
   write(items: readonly unknown[]): void {
     if (this.prefix === undefined || this.closed) throw new Error("ListStream: write outside open/close");
     if (!this.prefixOut && items.length > 0) {
-      if (!this.spooling) this.buffered.push(this.prefix);
+      if (!this.spooling) this.chunks.push(this.prefix);
       this.prefixOut = true;
     }
     for (const item of items) {
       let text = this.pretty ? JSON.stringify(item, null, 2).replace(/\n/g, `\n${this.indent}`) : JSON.stringify(item);
       if (this.items++ > 0) text = (this.pretty ? `,\n${this.indent}` : ",") + text;
-      this.buffered.push(text);
-      this.bufferedBytes += text.length;
-      if (this.bufferedBytes >= CHUNK) this.flush();
+      this.chunks.push(text);
     }
   }
 
@@ -166,9 +167,9 @@ export class ListStream {
     if (this.spooling) throw new Error("ListStream: a spooled list ends with finish()");
     const [before, after] = this.split(envelope);
     if (before !== this.prefix) throw new Error("ListStream: the envelope changed before its list after it was opened");
-    if (this.prefixOut) this.buffered.push(`${after}\n`);
-    else this.buffered.push(`${this.withEmptyList(envelope)}\n`);
-    this.flush();
+    if (this.prefixOut) this.chunks.push(`${after}\n`);
+    else this.chunks.push(`${this.withEmptyList(envelope)}\n`);
+    this.chunks.flush();
     this.closed = true;
   }
 
@@ -186,7 +187,7 @@ export class ListStream {
     if (this.indentOf(before) !== this.indent) throw new Error("ListStream: the list moved in the envelope after it was opened");
     this.closed = true;
     try {
-      this.flush();
+      this.chunks.flush();
       if (this.prefixOut) {
         this.out(before);
         for (const chunk of this.spool?.chunks() ?? []) this.out(chunk);
@@ -201,7 +202,7 @@ export class ListStream {
   /** Spooling: ends without writing anything (the run reports its failure some other way). */
   discard(): void {
     if (this.closed) return;
-    this.buffered = [];
+    this.chunks.clear();
     this.spool?.dispose();
     this.spool = undefined;
     this.closed = true;
@@ -215,20 +216,11 @@ export class ListStream {
     if (this.prefix === undefined || this.closed) return;
     // Nothing of a spooled list is out: the failure can be reported whole instead.
     if (this.spooling) throw new Error("ListStream: a spooled list is discarded, not aborted");
-    if (!this.prefixOut) this.buffered.push(this.prefix);
+    if (!this.prefixOut) this.chunks.push(this.prefix);
     const close = this.pretty ? `\n${this.indent.slice(2)}]\n  },\n  "diagnostics": [\n    ${JSON.stringify(diagnostic, null, 2).replace(/\n/g, "\n    ")}\n  ]\n}` : `]},"diagnostics":[${JSON.stringify(diagnostic)}]}`;
-    this.buffered.push(`${close}\n`);
-    this.flush();
+    this.chunks.push(`${close}\n`);
+    this.chunks.flush();
     this.closed = true;
-  }
-
-  private flush(): void {
-    if (this.buffered.length === 0) return;
-    const text = this.buffered.join("");
-    this.buffered = [];
-    this.bufferedBytes = 0;
-    if (this.spooling) (this.spool ??= new Spool()).append(text);
-    else this.out(text);
   }
 
   private indentOf(before: string): string {

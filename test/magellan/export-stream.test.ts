@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import type { DB } from "../../src/graph/db.js";
-import { JsonDocument, listSlot, textSlot } from "../../src/tools/magellan/export-writer.js";
+import { JsonDocument, listSlot, textSlot } from "../../src/text/json-document.js";
 import { collisionList } from "../../src/tools/magellan/queries.js";
 import { DIST, REPO_ROOT, runTool, tempDir } from "../support/run.js";
 import { FIXTURES, copyFixture, mg } from "./support.js";

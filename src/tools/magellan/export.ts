@@ -1,9 +1,9 @@
 /**
  * `magellan export`: seed 01's GraphExport 2.0.0 as JSON, JSON Lines or CSV.
  *
- * Written as it is read: each row becomes its record and is written at once (export-writer.ts), so
- * memory does not grow with the graph (typeorm's 310,844 references: 1.1 GB of RSS when the graph
- * was gathered first). Only the file list (for the freshness check) and the collisions (at most
+ * Written as it is read: each row becomes its record and is written at once
+ * (src/text/json-document.ts), so memory does not grow with the graph (typeorm's 310,844
+ * references: 1.1 GB of RSS when the graph was gathered first). Only the file list (for the freshness check) and the collisions (at most
  * 100,000) are held. Every read happens in one read transaction, so the counts asked for up front
  * (csv on stdout prints them before the table) and the rows written agree, even while an index
  * runs.
@@ -13,7 +13,7 @@ import type { DB } from "../../graph/db.js";
 import { AtomicFileWriter } from "../../text/atomic.js";
 import { resolveInRoot } from "../../text/root.js";
 import { type Answer, type Location, TOOL, freshnessDiagnostics, incompleteNow, withReadDb } from "./common.js";
-import { Chunked, JsonDocument, listSlot, textSlot } from "./export-writer.js";
+import { Chunked, JsonDocument, listSlot, textSlot } from "../../text/json-document.js";
 import { collisionList } from "./queries.js";
 
 export const EXPORT_VERSION = "2.0.0";

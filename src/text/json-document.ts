@@ -7,7 +7,8 @@
  *
  * The text after the last slot (an envelope's diagnostics) is taken from the template passed to
  * `close`, so it may change until then; the text before it may not, and `close` checks that.
- * src/cli/stream.ts does the same for one list; this one holds several lists and a string.
+ * src/cli/stream.ts does the same for one list that is pushed item by item, and can spool it; this
+ * one holds several lists and a string, each filled from an iterable. Both write through Chunked.
  */
 
 /** Text is gathered into writes of about this size. */
@@ -24,6 +25,12 @@ export class Chunked {
     this.parts.push(text);
     this.size += text.length;
     if (this.size >= CHUNK) this.flush();
+  }
+
+  /** Drops what is gathered and not yet written. */
+  clear(): void {
+    this.parts = [];
+    this.size = 0;
   }
 
   flush(): void {
