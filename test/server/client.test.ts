@@ -13,6 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { type ChannelEvents, openChannel, pipeTransportAvailable, runFrame } from "../../src/server/client.cjs";
 import { FRAME_JSON, FRAME_STDERR, FRAME_STDOUT, FrameReader, encodeFrame } from "../../src/server/protocol.cjs";
 import { REPO_ROOT, binPath, runTool, tempDir } from "../support/run.js";
+import { normal } from "./helpers.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
 const ENV = { LLMTOOLS_DAEMON_IDLE_TIMEOUT: "120" };
@@ -106,10 +107,6 @@ function connectError(sock: string, pipes: boolean): Promise<string | undefined>
       pipes,
     );
   });
-}
-
-function normal(stdout: string): string {
-  return stdout.replace(/"execution_id":"[^"]*"/g, '"execution_id":""').replace(/"timestamp":"[^"]*"/g, '"timestamp":""');
 }
 
 describe("the client's transports", () => {

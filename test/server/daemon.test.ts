@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { DIST, REPO_ROOT, binPath, runTool, tempDir } from "../support/run.js";
+import { normal, until } from "./helpers.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
 const ENV = { LLMTOOLS_DAEMON_IDLE_TIMEOUT: "120" };
@@ -52,21 +53,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** stdout with the two fields that differ between any two runs blanked. */
-function normal(stdout: string): string {
-  return stdout.replace(/"execution_id":"[^"]*"/g, '"execution_id":""').replace(/"timestamp":"[^"]*"/g, '"timestamp":""');
 }
 
 /** Command lines of every tool, run from `cwd` (relative to the root). */

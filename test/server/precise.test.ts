@@ -9,6 +9,7 @@ import { cpSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } 
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { REPO_ROOT, type RunResult, runTool, tempDir } from "../support/run.js";
+import { normal, until as waitUntil } from "./helpers.js";
 
 const ENV = { LLMTOOLS_DAEMON_IDLE_TIMEOUT: "120" };
 
@@ -47,20 +48,8 @@ async function preciseStatus(): Promise<PreciseStatus> {
   return (r.json as { data: { precise: PreciseStatus } }).data.precise;
 }
 
-/** stdout with the two fields that differ between any two runs blanked. */
-function normal(stdout: string): string {
-  return stdout.replace(/"execution_id":"[^"]*"/g, '"execution_id":""').replace(/"timestamp":"[^"]*"/g, '"timestamp":""');
-}
-
-async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Precise answers wait on a language service: a longer budget than the daemon's other waits. */
+const until = <T>(what: string, fn: () => Promise<T | undefined>): Promise<T> => waitUntil(what, fn, 30_000);
 
 before(async () => {
   root = tempDir("llmtools-precise-");

@@ -11,6 +11,7 @@ import { cpSync, mkdirSync, renameSync, rmSync, statSync, utimesSync, writeFileS
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { REPO_ROOT, runTool, tempDir } from "../support/run.js";
+import { normal } from "./helpers.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
 const ENV = { LLMTOOLS_DAEMON_IDLE_TIMEOUT: "120" };
@@ -19,10 +20,6 @@ let root = "";
 after(async () => {
   if (root) await runTool("llmtools", ["daemon", "stop", "--root", root], { env: ENV });
 });
-
-function normal(stdout: string): string {
-  return stdout.replace(/"execution_id":"[^"]*"/g, '"execution_id":""').replace(/"timestamp":"[^"]*"/g, '"timestamp":""');
-}
 
 test("llmsearch through the daemon sees each change saved right before it (edits with the mtime put back, new, deleted and renamed files)", async () => {
   root = tempDir("llmtools-warm-search-");
