@@ -248,6 +248,13 @@ export class WarmCache implements WatchSink {
 
   private readonly racyMs: number;
 
+  /** The entry, when it was kept under the trust this search holds: answered without a stat (and counted). */
+  private trustedNow<T extends { trust: number }>(entry: T | undefined): T | undefined {
+    if (!entry || entry.trust !== this.trustEpoch || entry.trust < 0) return undefined;
+    this.trustedHits++;
+    return entry;
+  }
+
   private racy(st: Stamp): boolean {
     return Date.now() - Math.max(st.mtimeMs, st.ctimeMs) < this.racyMs;
   }
@@ -255,10 +262,8 @@ export class WarmCache implements WatchSink {
   /** readdirSync(dir, { withFileTypes: true }), reused while the directory's stat is unchanged. Throws as readdirSync. */
   readdir(dir: string): Dirent[] {
     const hit = this.dirs.get(dir);
-    if (hit && hit.trust === this.trustEpoch && hit.trust >= 0) {
-      this.trustedHits++;
-      return hit.entries;
-    }
+    const trusted = this.trustedNow(hit);
+    if (trusted) return trusted.entries;
     this.untrustedUses++;
     const st = statSync(dir);
     if (hit && !hit.racy && same(hit.stamp, st)) {
@@ -277,10 +282,8 @@ export class WarmCache implements WatchSink {
   /** A rules file's text (undefined when it cannot be read), reused while its stat is unchanged. */
   readRules(path: string): string | undefined {
     const hit = this.rules.get(path);
-    if (hit && hit.trust === this.trustEpoch && hit.trust >= 0) {
-      this.trustedHits++;
-      return hit.text;
-    }
+    const trusted = this.trustedNow(hit);
+    if (trusted) return trusted.text;
     this.untrustedUses++;
     const trust = this.trustIn(dirOf(path));
     let st: Stats | undefined;
@@ -312,10 +315,9 @@ export class WarmCache implements WatchSink {
    * gone): the caller then takes its cold path, which reports such files as it always did.
    */
   read(abs: string): CachedFile | undefined {
-    const trusted = this.files.get(abs);
-    if (trusted && trusted.trust === this.trustEpoch && trusted.trust >= 0) {
+    const trusted = this.trustedNow(this.files.get(abs));
+    if (trusted) {
       this.hits++;
-      this.trustedHits++;
       trusted.used = ++this.tick;
       return trusted;
     }
