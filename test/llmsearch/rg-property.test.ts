@@ -25,7 +25,8 @@ function rng(seed: number): () => number {
 
 // Pieces whose meaning ripgrep (Rust regex) and the translated JavaScript RegExp share.
 const PIECES = ["a", "b", "ab", "x*", "a?", "b+", ".", "[ab]", "[^a]", "(a|)", "(|b)", "\\s*", "a{0,2}", "\\w*", "\\W", " ", "é", "(a|b)*", "\\d?"];
-const CHARS = ["a", "b", "x", " ", "\n", "\n", "é", "1", "-"];
+// 🐙 is outside the BMP: a surrogate pair in JavaScript, where V8 lets `^$` match between its halves.
+const CHARS = ["a", "b", "x", " ", "\n", "\n", "é", "1", "-", "🐙"];
 
 function randomPattern(r: () => number): string {
   // Anchors only at the ends: rg 13 answers `^$^` or `a\bb`-style mixes with quirks of its own.

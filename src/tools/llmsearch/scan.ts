@@ -245,6 +245,10 @@ function searchText(bytes: Buffer, base: number, c: Compiled, out: number[], sta
       sub.lastIndex = a - ls;
       let k: RegExpExecArray | null;
       while ((k = sub.exec(line)) !== null) {
+        if (splitsPair(line, k.index)) {
+          sub.lastIndex = k.index + 1;
+          continue;
+        }
         push(out, state, base + toByte(ls + k.index), base + toByte(ls + k.index + k[0].length));
         if (k[0].length === 0) sub.lastIndex = k.index + codeUnits(line, k.index);
       }
@@ -252,9 +256,27 @@ function searchText(bytes: Buffer, base: number, c: Compiled, out: number[], sta
       if (re.lastIndex > text.length) break;
       continue;
     }
+    if (splitsPair(text, a)) {
+      re.lastIndex = a + 1;
+      continue;
+    }
     push(out, state, base + toByte(a), base + toByte(b));
     if (a === b) re.lastIndex = a + codeUnits(text, a);
   }
+}
+
+/**
+ * V8's Unicode-mode lookarounds can succeed between the two halves of a surrogate pair (`^$`
+ * translates to lookarounds, and matched right after 🐙 in a real README), where no code point
+ * starts: ripgrep never matches inside a character, so neither may we. A match that starts there
+ * is dropped and the search goes on after the pair; one that starts on a code point cannot end
+ * inside one, since a Unicode-mode RegExp consumes whole pairs.
+ */
+function splitsPair(text: string, i: number): boolean {
+  if (i === 0 || i >= text.length) return false;
+  const lo = text.charCodeAt(i);
+  const hi = text.charCodeAt(i - 1);
+  return lo >= 0xdc00 && lo <= 0xdfff && hi >= 0xd800 && hi <= 0xdbff;
 }
 
 /** UTF-16 index -> UTF-8 byte offset for text decoded from valid UTF-8, cheapest when increasing. */
