@@ -53,7 +53,8 @@ const program = baseProgram(
   .option("--max-filesize <size>", "skip files larger than this (bytes, or with K/M/G suffix); they are listed in files_skipped", sizeOption)
   .option("--hidden", "search hidden files and directories (names starting with '.'); .git is never searched")
   .option("--no-ignore", "do not respect .gitignore, .ignore and .git/info/exclude")
-  .option("-c, --count", "print per-file match counts instead of the matches")
+  .option("-c, --count", "print per file the number of lines with a match (as rg -c) instead of the matches")
+  .option("--count-matches", "print per file the number of matches (as rg --count-matches) instead of the matches")
   .option("--timeout <ms>", `time budget per file in milliseconds (default ${DEFAULT_TIMEOUT_MS}); a file over it is skipped with reason "timeout"`, intOption(TOOL, "--timeout", 1))
   .option("-j, --threads <n>", "search threads (default: the number of CPUs)", intOption(TOOL, "--threads", 1))
   .addHelpText(
@@ -64,7 +65,7 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
          end_line, end_col}, matched_text, context_before[], context_after[]}], match_count, total_count,
          files_searched, files_skipped[{file_path, reason: binary|too_large|unreadable|timeout, detail}]}
   Each match also carries file_checksum ("sha256:<hex>" of the file): llmtransform's expected_checksum.
-  with --count: {pattern, counts[{file_path, count}], files_matched, total_count, files_searched, files_skipped}
+  with -c or --count-matches: {pattern, count_of ("lines" | "matches"), counts[{file_path, count}], files_matched, total_count, files_searched, files_skipped}
   with -l: {pattern, files[{file_path, count, checksum}], files_matched, total_count, files_searched, files_skipped}
   with --files: {files[path...], file_count}
   byte_start inclusive, byte_end exclusive; lines 1-based, columns 0-based bytes. Matches are in file path
@@ -102,6 +103,7 @@ interface Options {
   hidden?: boolean;
   ignore: boolean;
   count?: boolean;
+  countMatches?: boolean;
   smartCase?: boolean;
   type: string[];
   typeNot: string[];
@@ -163,6 +165,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     limit: o.limit,
     maxFilesize: o.maxFilesize,
     count: o.count,
+    countMatches: o.countMatches,
     timeoutMs: o.timeout,
     threads: o.threads,
   };

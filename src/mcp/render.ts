@@ -26,7 +26,8 @@ function where(item: Rec): string | undefined {
   return line === undefined ? file : col === undefined ? `${file}:${line}` : `${file}:${line}:${col}`;
 }
 
-function itemLine(item: unknown): string {
+/** `countOf`: what an item's count counts (llmsearch -c counts lines). */
+function itemLine(item: unknown, countOf = "matches"): string {
   if (item === null || typeof item !== "object") return oneLine(JSON.stringify(item));
   const r = item as Rec;
   const parts = [where(r)];
@@ -35,7 +36,7 @@ function itemLine(item: unknown): string {
   if (kind) parts.push(kind);
   if (name) parts.push(name);
   if (r.caller !== undefined) parts.push(`in ${str(r.caller)}`);
-  if (r.count !== undefined) parts.push(`${str(r.count)} matches`);
+  if (r.count !== undefined) parts.push(`${str(r.count)} ${countOf}`);
   const text = str(r.matched_text) ?? str(r.content);
   if (text !== undefined) parts.push(JSON.stringify(oneLine(text)));
   return parts.filter((p) => p !== undefined && p !== "").join("  ");
@@ -58,7 +59,7 @@ export function renderText(env: Rec): string {
     if (key) {
       const items = data[key] as unknown[];
       lines.push(`${items.length} ${key}:`);
-      for (const it of items) lines.push(itemLine(it));
+      for (const it of items) lines.push(itemLine(it, str(data.count_of) ?? "matches"));
     } else if (env.status === undefined) {
       lines.push(oneLine(JSON.stringify(data)).slice(0, 1000));
     }

@@ -313,7 +313,8 @@ export const TOOLS: McpToolSpec[] = [
         limit: ctx.limit,
         hidden: a.hidden,
         noIgnore: a.no_ignore,
-        count: a.count,
+        count: a.count === "lines",
+        countMatches: a.count === "matches",
       });
       return answer("llmsearch", "search", r);
     },

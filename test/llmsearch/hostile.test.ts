@@ -91,15 +91,22 @@ test("BOM: ^ matches at the start of the first line", async () => {
   assert.equal(env.data.matches[0]?.span.byte_start, 3);
 });
 
-test("--max-filesize skips big files with the reason; --count gives per-file counts", async () => {
+test("--max-filesize skips big files with the reason; -c gives per-file line counts, --count-matches match counts", async () => {
   const env = await searchOk(["--pattern", "needle", "--max-filesize", "1K"]);
   assert.ok(env.data.files_skipped.some((s) => s.file_path === "big.txt" && s.reason === "too_large" && /over --max-filesize 1024/.test(s.detail)));
   const r = await runTool("llmsearch", ["--root", root, "--count", "--pattern", "needle"]);
   assert.equal(r.code, 0);
   const data = (r.json as { data: LlmsearchCountData }).data;
   assert.deepEqual(data.counts.find((c) => c.file_path === "crlf.txt"), { file_path: "crlf.txt", count: 2 });
-  assert.equal(data.total_count, 9);
+  // -c counts lines, as rg -c: invalid.txt holds its two needles on one line.
+  assert.equal(data.count_of, "lines");
+  assert.deepEqual(data.counts.find((c) => c.file_path === "invalid.txt"), { file_path: "invalid.txt", count: 1 });
+  assert.equal(data.total_count, 8);
   assert.equal(data.files_matched, data.counts.length);
+  const m = (await runTool("llmsearch", ["--root", root, "--count-matches", "--pattern", "needle"])).json as { data: LlmsearchCountData };
+  assert.equal(m.data.count_of, "matches");
+  assert.deepEqual(m.data.counts.find((c) => c.file_path === "invalid.txt"), { file_path: "invalid.txt", count: 2 });
+  assert.equal(m.data.total_count, 9);
 });
 
 test("paths outside the root are refused: `..`, absolute, and symlinks out", async () => {
@@ -232,7 +239,7 @@ test("the issue's command works as written: --pattern TODO --glob '**/*.rs'", as
   assert.deepEqual(env.data.matches.map((m) => [m.span.file_path, m.span.start_line, m.span.start_col]), [["src/main.rs", 2, 7]]);
   const help = await runTool("llmsearch", ["--help"], { raw: true });
   assert.equal(help.code, 0);
-  for (const flag of ["--pattern", "--fixed-strings", "--ignore-case", "--word", "--multiline", "--glob", "--root", "--context", "--before", "--after", "--limit", "--max-filesize", "--hidden", "--no-ignore", "--count", "--pretty", "--timeout", "Exit codes"]) {
+  for (const flag of ["--pattern", "--fixed-strings", "--ignore-case", "--word", "--multiline", "--glob", "--root", "--context", "--before", "--after", "--limit", "--max-filesize", "--hidden", "--no-ignore", "--count", "--count-matches", "--pretty", "--timeout", "Exit codes"]) {
     assert.ok(help.stdout.includes(flag), `--help mentions ${flag}`);
   }
 });

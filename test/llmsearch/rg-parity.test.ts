@@ -4,12 +4,12 @@
  * test fails, it does not skip.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import type { LlmsearchCountData, LlmsearchData } from "../../src/contract/tools/llmsearch.js";
-import { REPO_ROOT, runTool } from "../support/run.js";
+import { REPO_ROOT, runTool, tempDir } from "../support/run.js";
 
 const RG = "rg";
 
@@ -91,17 +91,46 @@ for (const c of cases) {
   });
 }
 
-test("rg parity: --count totals per file", async () => {
-  const root = join(REPO_ROOT, "node_modules", "commander");
-  const r = await runTool("llmsearch", ["--root", root, "--count", "--pattern", "option"]);
-  assert.equal(r.code, 0);
-  const data = (r.json as { data: LlmsearchCountData }).data;
-  const theirs = rgSet(root, ["option", "."]);
-  const perFile = new Map<string, number>();
-  for (const k of theirs) {
-    const f = k.slice(0, k.indexOf(":"));
-    perFile.set(f, (perFile.get(f) ?? 0) + 1);
+/** `rg ARGS` with -c or --count-matches, as a map of path to count. */
+function rgCounts(root: string, rgArgs: string[]): Map<string, number> {
+  const r = spawnSync(RG, ["--no-config", "--with-filename", ...rgArgs], { cwd: root, encoding: "utf8", maxBuffer: 1 << 30 });
+  assert.ok(!r.error, `ripgrep (rg) is required for this test and could not run: ${String(r.error)}`);
+  assert.ok(r.status === 0 || r.status === 1, `rg failed (${r.status}): ${r.stderr}`);
+  const out = new Map<string, number>();
+  for (const line of r.stdout.split("\n")) {
+    if (!line) continue;
+    const at = line.lastIndexOf(":");
+    out.set(line.slice(0, at).replace(/^\.\//, ""), Number(line.slice(at + 1)));
   }
-  assert.deepEqual(new Map(data.counts.map((c) => [c.file_path, c.count])), perFile);
-  assert.equal(data.total_count, theirs.size);
+  return out;
+}
+
+test("rg parity: -c counts the lines with a match and --count-matches the matches, per file, as rg does", async () => {
+  const root = join(REPO_ROOT, "node_modules", "commander");
+  // `option` is on many lines more than once (`.option('-p, --option')`): the two counts differ.
+  for (const [flag, unit] of [["-c", "lines"], ["--count-matches", "matches"]] as const) {
+    const r = await runTool("llmsearch", ["--root", root, flag, "--pattern", "option"]);
+    assert.equal(r.code, 0);
+    const data = (r.json as { data: LlmsearchCountData }).data;
+    assert.equal(data.count_of, unit);
+    const theirs = rgCounts(root, [flag, "option", "."]);
+    assert.deepEqual(new Map(data.counts.map((c) => [c.file_path, c.count])), theirs);
+    assert.equal(data.total_count, [...theirs.values()].reduce((a, b) => a + b, 0));
+  }
+  const lines = (await runTool("llmsearch", ["--root", root, "-c", "option"])).json as { data: LlmsearchCountData };
+  const matches = (await runTool("llmsearch", ["--root", root, "--count-matches", "option"])).json as { data: LlmsearchCountData };
+  assert.ok(matches.data.total_count > lines.data.total_count, "no line holds two matches: the comparison proved nothing");
+});
+
+test("rg parity: -c with --multiline counts lines, or matches where the pattern can match a line feed, as rg does", async () => {
+  const root = tempDir("llmsearch-count-");
+  writeFileSync(join(root, "a.txt"), "ab\nab\n");
+  writeFileSync(join(root, "b.txt"), "ab\nxb\nb\nab ab\n");
+  for (const pattern of ["ab\\nab", "b\\na|b", "b\\nx|b", "ab", "b", "^", "$", "b\\s", "a[^x]", "\\W", "(?s)b.", "b."]) {
+    for (const flag of ["-c", "--count-matches"]) {
+      const r = await runTool("llmsearch", ["--root", root, flag, "-U", "--pattern", pattern]);
+      const data = (r.json as { data: LlmsearchCountData }).data;
+      assert.deepEqual(new Map(data.counts.map((c) => [c.file_path, c.count])), rgCounts(root, [flag, "-U", pattern, "."]), `${flag} -U ${pattern}`);
+    }
+  }
 });

@@ -44,8 +44,8 @@ function randomFile(r: () => number): string {
   return s;
 }
 
-function rgMatches(dir: string, pattern: string): Set<string> {
-  const r = spawnSync("rg", ["--json", "--no-config", "--hidden", "--no-ignore", "-e", pattern, "."], { cwd: dir, encoding: "utf8" });
+function rgMatches(dir: string, pattern: string, extra: string[] = []): Set<string> {
+  const r = spawnSync("rg", ["--json", "--no-config", "--hidden", "--no-ignore", ...extra, "-e", pattern, "."], { cwd: dir, encoding: "utf8" });
   assert.ok(!r.error, `ripgrep (rg) is required for this test and could not run: ${String(r.error)}`);
   assert.ok(r.status === 0 || r.status === 1, `rg failed (${r.status}) on ${pattern}: ${r.stderr}`);
   const out = new Set<string>();
@@ -95,6 +95,40 @@ test("the match set equals ripgrep's on 120 random patterns x 30 random files, e
     if (theirs.size > 0) nonEmpty++;
   }
   assert.ok(nonEmpty > 60 && compared > 1000, `the random cases exercise matches (${nonEmpty} patterns matched, ${compared} spans)`);
+});
+
+test("with --multiline too, the match set equals ripgrep's on 120 random patterns that may span lines x 30 random files", () => {
+  const r = rng(20261126);
+  const dir = tempDir("llmsearch-prop-u-");
+  const files: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    const name = `f${String(i).padStart(2, "0")}.txt`;
+    const text = i === 0 ? "" : i === 1 ? "x\n" : i === 2 ? "x\n\n" : i === 3 ? "x" : randomFile(r);
+    writeFileSync(join(dir, name), text);
+    files.push(name);
+  }
+  const multi = ["\\n", "a\\n", "\\nb", "\\s", "[^a]", "\\n*", "(a|\\n)"];
+  const randomMulti = (): string => {
+    let p = "";
+    for (let i = 0, n = 1 + Math.floor(r() * 3); i < n; i++) p += (r() < 0.4 ? multi[Math.floor(r() * multi.length)] : PIECES[Math.floor(r() * PIECES.length)]) as string;
+    return p;
+  };
+  const patterns = ["^$", "x*", "^", "$", "\\n", "a\\nb", ...Array.from({ length: 114 }, randomMulti)];
+  let compared = 0;
+  for (const pattern of patterns) {
+    const c = prepare({ pattern: compilePattern({ pattern, multiline: true }), question: pattern, before: 0, after: 0, keep: 0 });
+    const ours = new Set<string>();
+    for (const f of files) {
+      const spans = findMatches(readFileSync(join(dir, f)), c);
+      for (let k = 0; k < spans.length; k += 2) ours.add(`${f}:${spans[k]}:${spans[k + 1]}`);
+    }
+    const theirs = rgMatches(dir, pattern, ["-U"]);
+    const missing = [...theirs].filter((x) => !ours.has(x));
+    const extra = [...ours].filter((x) => !theirs.has(x));
+    assert.deepEqual({ pattern, missing, extra }, { pattern, missing: [], extra: [] });
+    compared += theirs.size;
+  }
+  assert.ok(compared > 1000, `the random cases exercise matches (${compared} spans)`);
 });
 
 test("no phantom empty match after the final newline: '^$' and 'x*' on \"x\\n\" as ripgrep (the CLI, end to end)", async () => {

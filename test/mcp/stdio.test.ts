@@ -69,6 +69,14 @@ describe("llmtools mcp (stdio)", () => {
     assert.ok(names.includes("Panel") && names.includes("Clock"));
     const t = await call(client, "llmsearch", { pattern: "makePanel", fixed_strings: true });
     assert.equal(t.structuredContent.data.match_count, 2);
+    // Per-file counts as rg -c (lines) and rg --count-matches; the text says which.
+    const byLines = await call(client, "llmsearch", { pattern: "e", count: "lines" });
+    const byMatches = await call(client, "llmsearch", { pattern: "e", count: "matches" });
+    assert.equal(byLines.structuredContent.data.count_of, "lines");
+    assert.equal(byMatches.structuredContent.data.count_of, "matches");
+    assert.ok((byMatches.structuredContent.data.total_count as number) > (byLines.structuredContent.data.total_count as number));
+    assert.match((byLines.content[0] as { text: string }).text, /src\/other\.ts\s+\d+ lines/);
+    assert.match((byMatches.content[0] as { text: string }).text, /src\/other\.ts\s+\d+ matches/);
   });
 
   it("pages by max_tokens; cursors resume deterministically and are refused for another question", async () => {

@@ -27,7 +27,7 @@ const registry: Record<string, Picker> = {
   llmastsearch: queryPicker(() => LlmastsearchResponseSchema),
   // magellan's graph commands: pass their picker to codeintelPicker(...).
   magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
-  llmsearch: queryPicker((args) => (args.includes("--count") || args.includes("-c") ? LlmsearchCountResponseSchema : LlmsearchResponseSchema)),
+  llmsearch: queryPicker((args) => (args.includes("--count") || args.includes("-c") || args.includes("--count-matches") ? LlmsearchCountResponseSchema : LlmsearchResponseSchema)),
   llmfilewrite: () => LlmfilewriteResponseSchema,
   // llmtools daemon start|stop|status (src/server/commands.ts) print envelopes; mcp speaks MCP,
   // and usage errors are query error envelopes.

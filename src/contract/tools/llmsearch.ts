@@ -52,13 +52,19 @@ export const LlmsearchDataSchema = z
   .strict();
 export type LlmsearchData = z.infer<typeof LlmsearchDataSchema>;
 
-/** --count: matches per file, only files with at least one, in path order. */
+/**
+ * --count (-c) / --count-matches: per file, as ripgrep counts them, only files with at least one,
+ * in path order.
+ */
 export const LlmsearchCountDataSchema = z
   .object({
     pattern: z.string(),
+    /** What `count` and `total_count` count: lines a match starts on (-c), or matches (--count-matches). */
+    count_of: z.enum(["lines", "matches"]),
     counts: z.array(z.object({ file_path: z.string(), count: z.number().int().positive() }).strict()),
     /** Files listed in `counts`. */
     files_matched: uint,
+    /** The sum of `counts`. */
     total_count: uint,
     files_searched: uint,
     files_skipped: z.array(LlmsearchSkipSchema),

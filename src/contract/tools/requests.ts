@@ -58,7 +58,8 @@ export const LlmsearchInput = z
     context: z.number().int().min(0).max(50).optional(),
     hidden: z.boolean().optional(),
     no_ignore: z.boolean().optional(),
-    count: z.boolean().optional().describe("per-file counts"),
+    // Per-file counts instead of matches: of lines with a match (rg -c) or of matches (rg --count-matches).
+    count: z.enum(["lines", "matches"]).optional(),
   })
   .strict();
 

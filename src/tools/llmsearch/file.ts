@@ -167,6 +167,8 @@ export interface FileJob {
   compiled: Compiled;
   maxFileSize: number;
   countOnly: boolean;
+  /** With countOnly: count the lines a match starts on (ripgrep's -c), not the matches. */
+  countLines?: boolean;
 }
 
 /** A file's matches are handed on in pieces of this many (see materialize), the rest in its result. */
@@ -179,7 +181,7 @@ export type OnPiece = (matches: LlmsearchMatch[]) => void;
 export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob, whole = true, piece?: OnPiece): FileResult | undefined {
   const spans = findMatches(buf, job.compiled);
   if (spans.length === 0) return undefined;
-  const count = spans.length / 2;
+  const count = job.countOnly && job.countLines ? startLines(buf, spans) : spans.length / 2;
   // Only files with a match pay for the hash; a binary file's head is not the file.
   const sum = whole ? checksum(buf) : undefined;
   if (job.countOnly) return sum ? { i: index, count, checksum: sum } : { i: index, count };
@@ -189,6 +191,25 @@ export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJo
   };
   const matches = stamp(materialize(buf, rel, spans, job.compiled, job.compiled.keep, piece && ((ms) => piece(stamp(ms))), PIECE_MATCHES));
   return sum ? { i: index, count, matches, checksum: sum } : { i: index, count, matches };
+}
+
+/**
+ * The lines a match starts on, as ripgrep's -c counts them: a line with several matches counts
+ * once, and with --multiline a match that runs on over several lines counts on its first (rg 13
+ * answers 1 for `ab\nab` on "ab\nab\n", and 2 for `b\na|b`, whose second match starts on line 2).
+ */
+export function startLines(buf: Buffer, spans: number[]): number {
+  let lines = 0;
+  // The offset of the newline that ends the line of the last start counted (-1: none yet).
+  let lineEnd = -1;
+  for (let k = 0; k < spans.length; k += 2) {
+    const s = spans[k] as number;
+    if (lineEnd !== -1 && s <= lineEnd) continue;
+    lines++;
+    const nl = buf.indexOf(10, s);
+    lineEnd = nl === -1 ? buf.length : nl;
+  }
+  return lines;
 }
 
 export function searchFile(index: number, abs: string, rel: string, job: FileJob, piece?: OnPiece): FileResult | undefined {
@@ -209,6 +230,7 @@ export function isBinaryHead(x: Buffer | BinaryHead | Skip | undefined): x is Bi
 export function searchBinaryHead(got: BinaryHead, index: number, rel: string, job: FileJob): FileResult {
   const r = got.head.length > 0 ? searchBytes(got.head, index, rel, job, false) : undefined;
   const count = r?.count ?? 0;
-  const detail = `NUL byte at offset ${got.nulAt}; ${count} match${count === 1 ? "" : "es"} in the lines before it reported, the rest not searched`;
+  const unit = job.countOnly && job.countLines ? (count === 1 ? "matching line" : "matching lines") : count === 1 ? "match" : "matches";
+  const detail = `NUL byte at offset ${got.nulAt}; ${count} ${unit} in the lines before it reported, the rest not searched`;
   return { ...(r ?? { i: index, count: 0 }), skip: { reason: "binary", detail } };
 }

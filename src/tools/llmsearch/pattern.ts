@@ -582,6 +582,24 @@ export function compilePattern(opts: PatternOptions): CompiledPattern {
   return { source, flags: reFlags, literal, literalCaseless: literalCaseless && literal.length > 0, pureLiteral, lineMode, needsWholeFile };
 }
 
+/**
+ * Whether a --multiline pattern can match a line feed. ripgrep searches line by line, even with
+ * -U, when its regex cannot (no literal \n and no class holding one), and that shows in -c: it
+ * counts lines then, and matches when the pattern can span lines (rg 13: `b` on "ab ab" counts
+ * 1, `b\na|b` counts 2). The line-mode translation drops exactly the \n of every class and refuses
+ * a literal one, so the pattern can match \n when that translation differs or is refused.
+ */
+export function canMatchNewline(opts: PatternOptions): boolean {
+  if (!opts.multiline) return false;
+  if (opts.fixedStrings) return opts.pattern.includes("\n");
+  try {
+    return compilePattern({ ...opts, multiline: false }).source !== compilePattern(opts).source;
+  } catch (e) {
+    if (e instanceof ToolError && e.code === LLMSEARCH_CODES.pattern_newline) return true;
+    throw e;
+  }
+}
+
 /** The question a match_id answers: the pattern and every flag that changes what matches. */
 export function questionOf(opts: PatternOptions): string {
   return JSON.stringify([opts.pattern, Boolean(opts.fixedStrings), Boolean(opts.ignoreCase), Boolean(opts.word), Boolean(opts.multiline)]);

@@ -207,8 +207,9 @@ export function findMatches(buf: Buffer, c: Compiled): number[] {
   // line after it (nor any line in an empty file), so no empty match there (`^$` or `x*` on
   // "x\n" matched at offset 2, where rg reports nothing). At the end of a last line without a
   // newline rg 13 reports no empty submatch either (`$` on "x": the line, with no submatch).
+  // With --multiline neither: `$`, `^` or `x*` on "ab\n" or on "ab" match nothing at the end.
   const k = out.length;
-  if (c.pattern.lineMode && k >= 2 && out[k - 2] === n && out[k - 1] === n) out.length = k - 2;
+  if (k >= 2 && out[k - 2] === n && out[k - 1] === n) out.length = k - 2;
   return out;
 }
 

@@ -25,7 +25,7 @@ import { walkFiles, type WalkEntry } from "../../text/walk.js";
 import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
 import { type BinaryHead, classifyCached, type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes, type Skip } from "./file.js";
-import { compilePattern, questionOf } from "./pattern.js";
+import { canMatchNewline, compilePattern, questionOf } from "./pattern.js";
 import { mayMatch, prepare } from "./scan.js";
 import { FILE_TYPES, typeGlobs } from "./types.js";
 import { type Batch, type BatchResult, type FileResult, type InitMessage, STATE_ACKED, STATE_BYTES } from "./protocol.js";
@@ -50,7 +50,10 @@ export interface SearchRequest {
   limit?: number;
   /** Skip files larger than this many bytes (0 = no limit). */
   maxFilesize?: number;
+  /** -c: per file, the lines a match starts on (ripgrep's -c), instead of the matches. */
   count?: boolean;
+  /** --count-matches: per file, the matches (ripgrep's --count-matches); wins over count. */
+  countMatches?: boolean;
   /** -l: the files with a match (and their checksum), not the matches. */
   filesWithMatches?: boolean;
   /** -S: case-insensitive unless the pattern has an uppercase letter. */
@@ -163,7 +166,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       keep: limit > 0 ? limit : Number.MAX_SAFE_INTEGER,
     },
     maxFileSize: req.maxFilesize ?? 0,
-    countOnly: Boolean(req.count || req.filesWithMatches),
+    countOnly: Boolean(req.count || req.countMatches || req.filesWithMatches),
+    // As rg -c: lines, except where a --multiline pattern can span lines (see canMatchNewline).
+    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !canMatchNewline(req)),
   };
   const maxThreads = Math.max(1, req.threads ?? availableParallelism());
   const cache = warmCache();
@@ -175,7 +180,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const matches: LlmsearchMatch[] = [];
   const counts: { file_path: string; count: number }[] = [];
   const withMatches: { file_path: string; count: number; checksum?: string }[] = [];
-  const streamed = sink !== undefined && !req.count && !req.filesWithMatches;
+  const counting = Boolean(req.count || req.countMatches);
+  const streamed = sink !== undefined && !counting && !req.filesWithMatches;
   let kept = 0;
   let total = 0;
   // Each file's result, in the answer's order.
@@ -198,7 +204,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     total += r.count;
     if (req.filesWithMatches) {
       if (r.count > 0) withMatches.push(r.checksum ? { file_path: rel, count: r.count, checksum: r.checksum } : { file_path: rel, count: r.count });
-    } else if (req.count) {
+    } else if (counting) {
       if (r.count > 0) counts.push({ file_path: rel, count: r.count });
     } else if (r.matches && (limit === 0 || kept < limit)) {
       const some = limit === 0 || kept + r.matches.length <= limit ? r.matches : r.matches.slice(0, limit - kept);
@@ -242,7 +248,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     await pool.close();
   }
 
-  const cut = !req.count && !req.filesWithMatches && limit > 0 && total > kept;
+  const cut = !counting && !req.filesWithMatches && limit > 0 && total > kept;
   const timedOut = skipped.some((s) => s.reason === "timeout");
   if (files.length === 0) {
     diagnostics.push({
@@ -282,8 +288,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const common = { total_count: total, files_searched: searched, files_skipped: skipped };
   const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData = req.filesWithMatches
     ? { pattern: req.pattern, files: withMatches, files_matched: withMatches.length, ...common }
-    : req.count
-      ? { pattern: req.pattern, counts, files_matched: counts.length, ...common }
+    : counting
+      ? { pattern: req.pattern, count_of: init.countLines ? "lines" : "matches", counts, files_matched: counts.length, ...common }
       : { pattern: req.pattern, matches, match_count: kept, ...common };
   return { data, partial, diagnostics: diagnostics.map((d) => omitUndefined(d)), exitCode: partial ? 4 : 0, streamed };
 }
@@ -377,7 +383,7 @@ class Pool {
   ) {}
 
   prefilter(maxThreads: number): void {
-    this.pre = { job: { compiled: prepare(this.init.scan), maxFileSize: this.init.maxFileSize, countOnly: this.init.countOnly }, maxThreads };
+    this.pre = { job: { compiled: prepare(this.init.scan), maxFileSize: this.init.maxFileSize, countOnly: this.init.countOnly, countLines: this.init.countLines }, maxThreads };
   }
 
   grow(n: number): void {

@@ -15,6 +15,8 @@ export interface WorkerInit {
   /** Skip files larger than this many bytes (0 = no limit). */
   maxFileSize: number;
   countOnly: boolean;
+  /** With countOnly: lines a match starts on, not matches (see FileJob). */
+  countLines: boolean;
   /**
    * Float64Array view of the first 24 bytes: [batch id, index in batch (-1 idle), start time ms];
    * Int32Array view of the next 4 (STATE_ACKED): how many matches the pool has taken in.
@@ -36,7 +38,7 @@ let acked: Int32Array<ArrayBufferLike> = new Int32Array(1);
 let sent = 0;
 
 function setup(init: WorkerInit): void {
-  job = { compiled: prepare(init.scan), maxFileSize: init.maxFileSize, countOnly: init.countOnly };
+  job = { compiled: prepare(init.scan), maxFileSize: init.maxFileSize, countOnly: init.countOnly, countLines: init.countLines };
   state = new Float64Array(init.state, 0, 3);
   acked = new Int32Array(init.state, STATE_ACKED, 1);
   sent = 0;
