@@ -25,6 +25,12 @@ export interface WalkOptions {
    * match overrides hidden and ignore rules, as in ripgrep.
    */
   globs?: string[];
+  /**
+   * ripgrep's file types (-t/-T) as their globs, matched on a file's name, never a directory's:
+   * with `include`, a file must match one (a match also takes a hidden file, as in ripgrep), and a
+   * file matching an `exclude` glob is left out. Globs and ignore rules decide first.
+   */
+  types?: { include: string[]; exclude: string[] };
   /** Told about every entry left out for a reason other than ignore rules. */
   onSkip?: (rel: string, reason: "symlink" | "unreadable") => void;
   /**
@@ -73,7 +79,7 @@ let warm: WarmCache | undefined;
 
 function walk(options: WalkOptions): WalkEntry[] {
   const { root } = options;
-  const globs = compileGlobs(options.globs ?? []);
+  const globs = compileGlobs(options.globs ?? [], options.types);
   const out: WalkEntry[] = [];
   const starts = options.start && options.start.length > 0 ? options.start : [root];
   // A single start whose walk is kept also keeps its sorted list.
@@ -101,7 +107,7 @@ function walk(options: WalkOptions): WalkEntry[] {
     }
     // Trusted (the watcher vouches for the tree): a walk that took every listing and rules file
     // on trust, with no listing changed since, finds what it found last time.
-    const key = `${start}\0${rel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${(options.globs ?? []).join("\0")}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
+    const key = `${start}\0${rel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${filterKey(options)}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
     const memo = warm.walks.get(key) as WalkMemo | undefined;
     if (memo && warm.walkStillValid(memo.version)) {
       for (const [r, why] of memo.skips) options.onSkip?.(r, why);
@@ -143,13 +149,39 @@ function sortedUnique(out: WalkEntry[]): WalkEntry[] {
 }
 
 interface Globs {
-  ig: Ignore;
+  ig?: Ignore;
   hasWhitelist: boolean;
+  typeInclude?: Ignore;
+  typeExclude?: Ignore;
 }
 
-function compileGlobs(globs: string[]): Globs | undefined {
-  if (globs.length === 0) return undefined;
-  return { ig: ignore({ allowRelativePaths: true }).add(globs), hasWhitelist: globs.some((g) => !g.startsWith("!")) };
+/**
+ * Gitignore-style rules matched case-sensitively, as git (core.ignorecase is false on Linux) and
+ * ripgrep match them: `ignore` folds case by default, so `Build/` in a .gitignore hid `build/`,
+ * and rg's type `cpp` (`*.[ChH]`) took every `.c` file.
+ */
+function rules(text: string | string[]): Ignore {
+  return ignore({ allowRelativePaths: true, ignorecase: false }).add(text);
+}
+
+function compileGlobs(globs: string[], types: WalkOptions["types"]): Globs | undefined {
+  const inc = types?.include ?? [];
+  const exc = types?.exclude ?? [];
+  if (globs.length === 0 && inc.length === 0 && exc.length === 0) return undefined;
+  return {
+    ...(globs.length > 0 ? { ig: rules(globs) } : {}),
+    hasWhitelist: globs.some((g) => !g.startsWith("!")),
+    ...(inc.length > 0 ? { typeInclude: rules(inc) } : {}),
+    ...(exc.length > 0 ? { typeExclude: rules(exc) } : {}),
+  };
+}
+
+/** A file's verdict by type (see WalkOptions.types); directories have none. */
+function typeDecision(globs: Globs | undefined, name: string): "include" | "exclude" | undefined {
+  if (!globs) return undefined;
+  if (globs.typeExclude && testOwn(globs.typeExclude, name).ignored) return "exclude";
+  if (globs.typeInclude) return testOwn(globs.typeInclude, name).ignored ? "include" : "exclude";
+  return undefined;
 }
 
 /**
@@ -158,8 +190,10 @@ function compileGlobs(globs: string[]): Globs | undefined {
  * whitelist glob exists; a directory is never excluded for lack of a match.
  */
 function globDecision(globs: Globs | undefined, rel: string, isDir: boolean): "include" | "exclude" | undefined {
-  if (!globs) return undefined;
-  const r = globs.ig.test(isDir ? `${rel}/` : rel);
+  if (!globs?.ig) return undefined;
+  // The path's own verdict, as ripgrep's overrides: a directory named like a whitelisted file
+  // (`-t js` and `commander.js/`) does not take every file under it, and `-g src` names no file.
+  const r = testOwn(globs.ig, isDir ? `${rel}/` : rel);
   if (r.unignored) return "exclude";
   if (r.ignored) return "include";
   return !isDir && globs.hasWhitelist ? "exclude" : undefined;
@@ -231,12 +265,12 @@ function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<st
     let ig = warm.compiled.get(key) as Ignore | undefined;
     if (!ig) {
       if (warm.compiled.size > 50_000) warm.compiled.clear();
-      ig = ignore({ allowRelativePaths: true }).add(text);
+      ig = rules(text);
       warm.compiled.set(key, ig);
     }
     return { base: dir, ig };
   }
-  return { base: dir, ig: ignore({ allowRelativePaths: true }).add(text) };
+  return { base: dir, ig: rules(text) };
 }
 
 /** Levels of the directories from the git top (if any) down to and including `dir`. */
@@ -326,7 +360,7 @@ function walkDir(
   // Warm: the same listing under the same rules and options decides the same way; replay it.
   let memoKey: string | undefined;
   if (warm) {
-    memoKey = `${dir}\0${dirRel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${(options.globs ?? []).join("\0")}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
+    memoKey = `${dir}\0${dirRel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${filterKey(options)}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
     const memo = warm.walkMemo.get(memoKey) as DirMemo | undefined;
     if (memo && memo.entries === entries) {
       for (const [kind, name] of memo.actions) {
@@ -361,8 +395,11 @@ function walkDir(
     const override = globDecision(globs, rel, isDir);
     if (override === "exclude") continue;
     if (override === undefined) {
-      if (!options.hidden && name.startsWith(".")) continue;
+      // In ripgrep's order: ignore rules, then types, then hidden (which a type's match overrides).
       if (!options.noIgnore && isIgnored(levels, abs, isDir)) continue;
+      const typed = isDir ? undefined : typeDecision(globs, name);
+      if (typed === "exclude") continue;
+      if (typed === undefined && !options.hidden && name.startsWith(".")) continue;
     }
     actions.push([isDir ? DIR : FILE, name]);
     if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out);
@@ -376,6 +413,11 @@ function walkDir(
     if (warm.walkMemo.size > 200_000) warm.walkMemo.clear();
     warm.walkMemo.set(memoKey, { entries, actions } satisfies DirMemo);
   }
+}
+
+/** What the walk's globs and types are, for the warm cache's keys. */
+function filterKey(options: WalkOptions): string {
+  return `${(options.globs ?? []).join("\0")}\u0001${(options.types?.include ?? []).join("\0")}\u0001${(options.types?.exclude ?? []).join("\0")}`;
 }
 
 const SYMLINK = 0;

@@ -94,8 +94,8 @@ export function hasUppercase(pattern: string): boolean {
   return /\p{Lu}/u.test(pattern.replace(/\\(?:[pP]\{[^}]*\}|[pP].|.)/gu, ""));
 }
 
-/** The walk's globs with -t/-T folded in: types first (include), user globs, then excluded types. */
-function globsOf(req: SearchRequest): string[] {
+/** The walk's globs and -t/-T types. */
+function filtersOf(req: SearchRequest): { globs: string[]; types: { include: string[]; exclude: string[] } } {
   const t = typeGlobs(req.types ?? [], req.typesNot ?? []);
   if ("unknown" in t) {
     throw new ToolError({
@@ -106,7 +106,7 @@ function globsOf(req: SearchRequest): string[] {
       exitCode: EXIT.usage,
     });
   }
-  return [...t.include, ...(req.globs ?? []), ...t.exclude];
+  return { globs: req.globs ?? [], types: t };
 }
 
 function startsOf(req: SearchRequest, root: string, cwd: string): string[] {
@@ -134,7 +134,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
   const cwd = req.cwd ?? process.cwd();
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const starts = startsOf({ ...req, pattern: "" }, root, cwd);
-  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, globs: globsOf({ ...req, pattern: "" }), cache: warmCache() }).map((e) => e.rel);
+  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() }).map((e) => e.rel);
   const unique = [...new Set(files)];
   const diagnostics: Diagnostic[] = [];
   if (unique.length === 0) {
@@ -154,7 +154,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   if (req.smartCase && !req.ignoreCase && !hasUppercase(req.pattern)) req = { ...req, ignoreCase: true };
   const pattern = compilePattern(req);
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
-  const globs = globsOf(req);
+  const filters = filtersOf(req);
   const starts = startsOf(req, root, cwd);
   const limit = req.limit ?? 0;
   const init: Omit<WorkerInit, "state"> = {
@@ -236,7 +236,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
         start: starts.length ? starts : undefined,
         hidden: req.hidden,
         noIgnore: req.noIgnore,
-        globs,
+        ...filters,
         cache,
         onFile: (e) => pool.add(e),
       });
@@ -297,6 +297,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
 function explainNoFiles(req: SearchRequest): string {
   const why: string[] = [];
   if (req.globs?.length) why.push(`no file matched --glob ${req.globs.map((g) => `'${g}'`).join(" ")}`);
+  if (req.types?.length) why.push(`no file is of type ${req.types.join(", ")} (-t matches file names: ${req.types.flatMap((t) => FILE_TYPES[t] ?? []).join(" ")})`);
   if (!req.noIgnore) why.push("ignore rules (.gitignore, .ignore) may exclude files");
   if (!req.hidden) why.push("hidden files are skipped without --hidden");
   return why.length ? why.join("; ") : "the directory holds no regular files";

@@ -1,6 +1,6 @@
 /**
- * ripgrep's file types (-t/-T), as ripgrep 13's `--type-list` defines the common ones, turned
- * into the walk's gitignore-style globs.
+ * ripgrep's file types (-t/-T), as ripgrep 13's `--type-list` defines the common ones: globs on
+ * a file's name (the walk's `types`).
  */
 export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
   c: ["*.[chH]", "*.[chH].in", "*.cats"],
@@ -22,18 +22,18 @@ export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
   yaml: ["*.yaml", "*.yml"],
 };
 
-/** Globs for -t (include) and -T (exclude); throws the unknown type's name. */
+/** The name globs of the -t (include) and -T (exclude) types; or the first unknown type's name. */
 export function typeGlobs(include: string[], exclude: string[]): { include: string[]; exclude: string[] } | { unknown: string } {
   const inc: string[] = [];
   const exc: string[] = [];
-  for (const [names, out, neg] of [
-    [include, inc, ""],
-    [exclude, exc, "!"],
+  for (const [names, out] of [
+    [include, inc],
+    [exclude, exc],
   ] as const) {
     for (const t of names) {
       const globs = FILE_TYPES[t];
       if (!globs) return { unknown: t };
-      for (const g of globs) out.push(`${neg}${g}`);
+      out.push(...globs);
     }
   }
   return { include: inc, exclude: exc };
