@@ -13,13 +13,13 @@ import { timestamp } from "../contract/ids.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
-import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
+import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
 import { type FileRows, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
-import { updateImpact } from "./imports/index.js";
+import { ImpactJob, updateImpact } from "./imports/index.js";
 import { type RefRow, type ResolvedUnit, Resolver, moduleStems, partitionBounds, writtenType } from "./resolve.js";
 import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
@@ -392,6 +392,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     else await runPool(tasks, apply, options.threads);
     debug?.(`extracted and stored ${tasks.length} files`);
   }
+  let impact: ImpactJob | undefined;
   if (cold) {
     // Extraction left this heap full of the rows it received, already stored; V8 collects an
     // idle thread's heap late, and the resolve worker's heap would come on top of it (up to 90 MB
@@ -403,7 +404,26 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     db.pragma("temp_store = FILE");
     db.exec(SYMBOL_INDEXES);
     debug?.("built symbol indexes");
-    resolved = await resolveCold(db, options, root, debug);
+    // While the workers resolve, this thread mostly waits for their outcomes: in between it
+    // builds what does not depend on them, the indexes of the references' own columns and the
+    // impact graph (whose Java step reads references by file). What is left when the last
+    // outcome is written is done then.
+    const idle: (() => boolean)[] = [
+      ...REF_INPUT_INDEXES.slice(0, 1).map((sql) => () => (db.exec(sql), false)),
+      () => {
+        impact ??= new ImpactJob(db, root, { cold, changedIds, addedPaths: [], removedPaths: [] });
+        return impact.step();
+      },
+      ...REF_INPUT_INDEXES.slice(1).map((sql) => () => (db.exec(sql), false)),
+    ];
+    const idleStep = (): boolean => {
+      const step = idle[0];
+      if (step && !step()) idle.shift();
+      return idle.length > 0;
+    };
+    resolved = await resolveCold(db, options, root, debug, idleStep);
+    debug?.(`${idle.length} step(s) of this thread's own work left`);
+    while (idleStep());
     db.exec(REF_INDEXES);
     db.pragma("temp_store = MEMORY");
     debug?.("built reference indexes");
@@ -411,9 +431,13 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       setMeta(db, "last_index_time", indexedAt);
       setMeta(db, "resolve_pending", "0");
     })();
-    // Statistics for the query planner from a sample, not a scan of every index.
+    // Statistics for the query planner from a sample, not a scan of every index. (Not of the
+    // impact graph's edges, which the planner has always seen without statistics: they were
+    // stored after this.)
     db.pragma("analysis_limit = 1000");
-    db.exec("ANALYZE");
+    for (const t of db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'impact_edges'").pluck().all() as string[]) {
+      db.exec(`ANALYZE "${t}"`);
+    }
     debug?.("analyzed");
   } else {
     if (!inline) db.transaction(reresolve)();
@@ -421,12 +445,14 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   }
   // The impact graph (file -> file dependencies) after the files and their references are in.
   db.transaction(() => {
-    const n = updateImpact(db, root, {
-      cold,
-      changedIds,
-      addedPaths: changedPaths.filter((p) => !stored.has(p)),
-      removedPaths: [...new Set(removed.map((f) => f.path))],
-    });
+    const n = impact
+      ? impact.finish()
+      : updateImpact(db, root, {
+          cold,
+          changedIds,
+          addedPaths: changedPaths.filter((p) => !stored.has(p)),
+          removedPaths: [...new Set(removed.map((f) => f.path))],
+        });
     debug?.(`resolved ${n} file dependencies for the impact graph`);
   })();
   db.transaction(() => {
@@ -472,7 +498,7 @@ const UNIT_REFS = 20_000;
  * of rowids, on worker threads while this thread writes the outcomes, or here. Only outcomes that
  * are not 'unresolved' are written. Returns how many references were looked at.
  */
-async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: (m: string) => void): Promise<number> {
+async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: (m: string) => void, idle?: () => boolean): Promise<number> {
   const perPart = Number(process.env.MAGELLAN_RESOLVE_PARTITION_SYMBOLS) || 32_000;
   const bounds = partitionBounds(db, perPart);
   const parts = bounds.length - 1;
@@ -498,7 +524,7 @@ async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: 
   const threads = Math.min((options.threads ?? availableParallelism()) - 1, 3);
   let done = 0;
   if (threads >= 1 && maxId >= minRefs) {
-    done = await resolveInWorkers(options.dbPath, root, units, unit, threads, write);
+    done = await resolveInWorkers(options.dbPath, root, units, unit, threads, write, idle);
     debug?.(`resolved ${resolved} references in ${parts} name partition(s) on ${threads} worker thread(s)${done < units ? "; a worker failed, the rest here" : ""}`);
   }
   if (done < units) {

@@ -129,6 +129,8 @@ interface NameEntry {
   memo: Map<string, Outcome>;
 }
 
+const NO_CANDIDATES: NameEntry = { all: [], byFile: new Map(), byParent: new Map(), globals: [], members: [], memo: new Map() };
+
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const xs = m.get(k);
   if (xs) xs.push(v);
@@ -225,7 +227,7 @@ export class Resolver {
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND"));
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn FROM symbols WHERE file_id = ?");
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn FROM symbols WHERE file_id = ?").raw(true);
     this.modules = new ModuleResolution(new SqlFileLookup(db, root));
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
@@ -270,18 +272,15 @@ export class Resolver {
       const parents = new Map<string, string | null>();
       const kinds = new Map<string, string>();
       const modules = new Map<string, string>();
-      for (const r of this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null; kind_normalized: string; display_fqn: string }[]) {
-        parents.set(r.symbol_id, r.parent_symbol_id);
-        kinds.set(r.symbol_id, r.kind_normalized);
-        if (r.kind_normalized === "module") modules.set(r.symbol_id, r.display_fqn);
+      let javaPackage: string | undefined;
+      for (const [id, parent, kind, fqn] of this.parentsOf.all(fileId) as [string, string | null, string, string][]) {
+        parents.set(id, parent);
+        kinds.set(id, kind);
+        if (kind === "module") modules.set(id, fqn);
+        else if (kind === "namespace" && parent === null && javaPackage === undefined) javaPackage = fqn;
       }
       c = { id: fileId, path: f.path, language: f.language, imports, parents, kinds, modules };
-      if (f.language === "java") {
-        const pkg = (this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null; kind_normalized: string; display_fqn: string }[]).find(
-          (r) => r.kind_normalized === "namespace" && r.parent_symbol_id === null,
-        );
-        if (pkg) c.javaPackage = pkg.display_fqn;
-      }
+      if (f.language === "java" && javaPackage !== undefined) c.javaPackage = javaPackage;
       if (this.ctxCache.size > 256) this.ctxCache.clear();
       this.ctxCache.set(fileId, c);
     }
@@ -468,6 +467,9 @@ export class Resolver {
     let e = this.entries.get(name);
     if (!e) {
       const all = this.lookup(name);
+      // Most names referenced (locals, parameters, library members) have no candidate: one
+      // shared empty entry, whose memo nothing writes (every memoized path needs a candidate).
+      if (all.length === 0) return NO_CANDIDATES;
       const byFile = new Map<number, SymRow[]>();
       const byParent = new Map<string, SymRow[]>();
       const globals: SymRow[] = [];
@@ -811,14 +813,33 @@ export class Resolver {
     if (range.lo !== null) params.lo = range.lo;
     if (range.hi !== null) params.hi = range.hi;
     const out: ResolvedUnit = { ids: [], targets: [], hows: [], candidates: [], count: 0 };
-    for (const ref of st.all(params) as RefRow[]) {
+    // Rows as arrays into one reused RefRow (resolveRef keeps no reference to it): a unit's
+    // objects were most of the worker's garbage. A file's references repeat (the same call or
+    // read in one function), and an outcome depends only on what the key holds, so a repeat
+    // costs a lookup (45% of the references on the bench corpus).
+    const ref: RefRow = { id: 0, file_id: -1, name: "", kind: "", qualifier: null, caller_symbol_id: null };
+    const seen = new Map<string, { how: string; target: string | null; candidates: string | null }>();
+    for (const row of st.all(params) as [number, number, string, string, string | null, string | null][]) {
       out.count++;
-      const r = this.resolveRef(ref);
-      if (r.how === "unresolved") continue;
+      if (row[1] !== ref.file_id) seen.clear();
+      ref.id = row[0];
+      ref.file_id = row[1];
+      ref.name = row[2];
+      ref.kind = row[3];
+      ref.qualifier = row[4];
+      ref.caller_symbol_id = row[5];
+      const key = `${row[2]}\0${row[3]}\0${row[4] ?? "\u0001"}\0${row[5] ?? "\u0001"}`;
+      let o = seen.get(key);
+      if (o === undefined) {
+        const r = this.resolveRef(ref);
+        o = { how: r.how, target: r.target, candidates: r.candidates ? JSON.stringify(r.candidates) : null };
+        seen.set(key, o);
+      }
+      if (o.how === "unresolved") continue;
       out.ids.push(ref.id);
-      out.targets.push(r.target);
-      out.hows.push(r.how);
-      out.candidates.push(r.candidates ? JSON.stringify(r.candidates) : null);
+      out.targets.push(o.target);
+      out.hows.push(o.how);
+      out.candidates.push(o.candidates);
     }
     return out;
   }
@@ -829,10 +850,14 @@ export class Resolver {
     const key = `${lo}${hi}`;
     let st = this.unitStmts.get(key);
     if (!st) {
-      // A range of rowids, filtered by name in SQLite: no index on refs exists yet.
-      st = this.db.prepare(
-        `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE id > @from AND id <= @to${lo ? " AND name >= @lo" : ""}${hi ? " AND name < @hi" : ""} ORDER BY id`,
-      );
+      // A range of rowids, filtered by name in SQLite.
+      // (NOT INDEXED: the main thread may build refs_name meanwhile, and a scan of that index
+      // for a name range would visit the whole table per unit.)
+      st = this.db
+        .prepare(
+          `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs NOT INDEXED WHERE id > @from AND id <= @to${lo ? " AND name >= @lo" : ""}${hi ? " AND name < @hi" : ""} ORDER BY id`,
+        )
+        .raw(true);
       this.unitStmts.set(key, st);
     }
     return st;
