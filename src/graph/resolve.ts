@@ -25,6 +25,9 @@ interface SymRow {
   display_fqn: string;
 }
 
+/** A SymRow as candidatesSql's columns, in order. */
+type SymTuple = [string, number, string, string, string, string | null, string | null, string | null, string | null, string];
+
 export interface RefRow {
   id: number;
   file_id: number;
@@ -438,14 +441,26 @@ export class Resolver {
     this.entries.clear();
     this.outside.clear();
     this.ctxCache.clear();
-    this.moduleCache.clear();
-    const rows = this.db.prepare(candidatesSql(where)).all(params) as SymRow[];
+    // (moduleCache stays: what an import denotes does not depend on the partition, and it is bounded.)
+    const rows = this.db.prepare(candidatesSql(where)).raw(true).all(params) as SymTuple[];
     // One copy of each path: SQLite hands every row its own.
     const paths = new Map<string, string>();
-    for (const r of rows) {
-      const p = paths.get(r.path);
-      if (p === undefined) paths.set(r.path, r.path);
-      else r.path = p;
+    for (const t of rows) {
+      let path = paths.get(t[2]);
+      if (path === undefined) paths.set(t[2], (path = t[2]));
+      // (Objects of one shape built here cost less than the driver's objects with named keys.)
+      const r: SymRow = {
+        symbol_id: t[0],
+        file_id: t[1],
+        path,
+        name: t[3],
+        kind_normalized: t[4],
+        parent: t[5],
+        parent_symbol_id: t[6],
+        parent_kind: t[7],
+        flags: t[8],
+        display_fqn: t[9],
+      };
       push(this.nameCache, r.name, r);
     }
     this.preloaded = { lo, hi };
