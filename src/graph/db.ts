@@ -140,6 +140,9 @@ CREATE INDEX IF NOT EXISTS refs_caller ON refs(caller_symbol_id) WHERE caller_sy
  */
 export const REF_INPUT_INDEXES = REF_INDEXES.split("\n").filter((l) => l.startsWith("CREATE") && !l.includes("target_symbol_id"));
 
+/** The index of SYMBOL_INDEXES that resolution does not read (by name in any case, for searches). */
+export const SYMBOL_SEARCH_INDEX = SYMBOL_INDEXES.split("\n").find((l) => l.includes("COLLATE NOCASE")) as string;
+
 export const SECONDARY_INDEXES = SYMBOL_INDEXES + REF_INDEXES;
 
 export const DROP_SECONDARY_INDEXES = `

@@ -13,7 +13,7 @@ import { timestamp } from "../contract/ids.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
-import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
+import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, SYMBOL_SEARCH_INDEX, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
 import { type FileRows, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
@@ -402,11 +402,11 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // Index builds sort every row: in memory (temp_store = MEMORY) that sort grows with the
     // repository, in temporary files it stays within the page cache's size.
     db.pragma("temp_store = FILE");
-    db.exec(SYMBOL_INDEXES);
+    db.exec(SYMBOL_INDEXES.replace(SYMBOL_SEARCH_INDEX, ""));
     debug?.("built symbol indexes");
     // While the workers resolve, this thread mostly waits for their outcomes: in between it
-    // builds what does not depend on them, the indexes of the references' own columns and the
-    // impact graph (whose Java step reads references by file). What is left when the last
+    // builds what does not depend on them, the indexes of the references' own columns, the
+    // symbols' search index and the impact graph (whose Java step reads references by file). What is left when the last
     // outcome is written is done then.
     const idle: (() => boolean)[] = [
       ...REF_INPUT_INDEXES.slice(0, 1).map((sql) => () => (db.exec(sql), false)),
@@ -414,7 +414,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         impact ??= new ImpactJob(db, root, { cold, changedIds, addedPaths: [], removedPaths: [] });
         return impact.step();
       },
-      ...REF_INPUT_INDEXES.slice(1).map((sql) => () => (db.exec(sql), false)),
+      ...[...REF_INPUT_INDEXES.slice(1), SYMBOL_SEARCH_INDEX].map((sql) => () => (db.exec(sql), false)),
     ];
     const idleStep = (): boolean => {
       const step = idle[0];

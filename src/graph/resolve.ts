@@ -129,6 +129,8 @@ interface NameEntry {
   byParent: Map<string, SymRow[]>;
   globals: SymRow[];
   members: SymRow[];
+  /** members without constructors named like their class (memberPick's), once per name. */
+  memberOf?: SymRow[];
   memo: Map<string, Outcome>;
 }
 
@@ -635,7 +637,8 @@ export class Resolver {
     const reach = ctx.reach;
     // A constructor named like its class (C++, Java) is called by the class's name, never as a
     // member of a value or of another scope (`Catch::Equals(...)` is no `Impl::Equals::Equals`).
-    const members = e.members.filter((s) => !(s.kind_normalized === "ctor" && s.parent === s.name));
+    e.memberOf ??= e.members.filter((s) => !(s.kind_normalized === "ctor" && s.parent === s.name));
+    const members = e.memberOf;
     // Fields give way to methods among the candidates in reach (a method nobody here can see
     // does not make a reachable field uncallable).
     const reachable = callTargets(
