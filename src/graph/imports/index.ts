@@ -147,77 +147,35 @@ function newConfigs(root: string, configs: Record<string, string>, added: string
 
 /** Brings the impact graph up to date with the files an index run stored; returns dependencies resolved. */
 export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
-  const job = new ImpactJob(db, root, u);
-  while (job.step());
-  return job.finish();
-}
-
-/** Files whose dependencies one step resolves: a few tens of milliseconds. */
-const STEP_FILES = 200;
-
-/**
- * updateImpact in steps, each its own transaction (or savepoint): a cold index resolves the
- * impact graph on the main thread in the gaps between writing the reference workers' outcomes.
- * It reads files, deps and (Java) refs by file, never a reference's resolution.
- */
-export class ImpactJob {
-  private readonly resolver: ImpactResolver;
-  private readonly all: boolean;
-  private readonly configs: Record<string, string>;
-  private readonly sorted: number[];
-  private at = 0;
-  private n = 0;
-
-  constructor(
-    private readonly db: DB,
-    root: string,
-    u: ImpactUpdate,
-  ) {
-    this.configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
-    this.all = u.cold || getMeta(db, "impact_pending") === "1" || configsChanged(root, this.configs) || newConfigs(root, this.configs, u.addedPaths);
-    const resolver = new ImpactResolver(db, root);
-    this.resolver = resolver;
-    let ids: Set<number>;
-    if (this.all) {
-      db.exec("DELETE FROM impact_edges");
-      ids = new Set(resolver.repo.byId.keys());
-    } else {
-      ids = new Set(u.changedIds);
-      // Edges into files that are gone (removed, or re-added under a new id).
-      for (const id of db.prepare("SELECT DISTINCT source_id FROM impact_edges WHERE target_id NOT IN (SELECT id FROM files)").pluck().all() as number[]) ids.add(id);
-      const touched = [...u.addedPaths, ...u.removedPaths];
-      if (touched.length > 0) {
-        const st = db.prepare(
-          "SELECT DISTINCT file_id FROM deps WHERE instr(spec, ?) > 0 OR instr(names, ?) > 0 OR instr(pattern, ?) > 0",
-        ).pluck();
-        for (const s of new Set(touched.flatMap(stems))) if (s && s !== ".") for (const id of st.all(s, s, s) as number[]) ids.add(id);
-        for (const id of db.prepare("SELECT DISTINCT file_id FROM deps WHERE pattern IS NOT NULL OR spec IN ('.', '..', './', '../') OR spec LIKE '%/.' OR spec LIKE '%/..'").pluck().all() as number[]) ids.add(id);
-        if (touched.some((p) => p.endsWith(".java"))) for (const f of resolver.repo.byId.values()) if (f.language === "java") ids.add(f.id);
-        // Go: a package gained or lost a file; its importers name its directory.
-        // (covered by the directory stem above)
-      }
+  const configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
+  const all = u.cold || getMeta(db, "impact_pending") === "1" || configsChanged(root, configs) || newConfigs(root, configs, u.addedPaths);
+  const resolver = new ImpactResolver(db, root);
+  let ids: Set<number>;
+  if (all) {
+    db.exec("DELETE FROM impact_edges");
+    ids = new Set(resolver.repo.byId.keys());
+  } else {
+    ids = new Set(u.changedIds);
+    // Edges into files that are gone (removed, or re-added under a new id).
+    for (const id of db.prepare("SELECT DISTINCT source_id FROM impact_edges WHERE target_id NOT IN (SELECT id FROM files)").pluck().all() as number[]) ids.add(id);
+    const touched = [...u.addedPaths, ...u.removedPaths];
+    if (touched.length > 0) {
+      const st = db.prepare(
+        "SELECT DISTINCT file_id FROM deps WHERE instr(spec, ?) > 0 OR instr(names, ?) > 0 OR instr(pattern, ?) > 0",
+      ).pluck();
+      for (const s of new Set(touched.flatMap(stems))) if (s && s !== ".") for (const id of st.all(s, s, s) as number[]) ids.add(id);
+      for (const id of db.prepare("SELECT DISTINCT file_id FROM deps WHERE pattern IS NOT NULL OR spec IN ('.', '..', './', '../') OR spec LIKE '%/.' OR spec LIKE '%/..'").pluck().all() as number[]) ids.add(id);
+      if (touched.some((p) => p.endsWith(".java"))) for (const f of resolver.repo.byId.values()) if (f.language === "java") ids.add(f.id);
+      // Go: a package gained or lost a file; its importers name its directory.
+      // (covered by the directory stem above)
     }
-    db.prepare("DELETE FROM impact_edges WHERE source_id NOT IN (SELECT id FROM files) OR target_id NOT IN (SELECT id FROM files)").run();
-    this.sorted = [...ids].sort((a, b) => a - b);
   }
-
-  /** Resolves the next files' dependencies; false when none are left. */
-  step(): boolean {
-    if (this.at >= this.sorted.length) return false;
-    const slice = this.sorted.slice(this.at, this.at + STEP_FILES);
-    this.at += slice.length;
-    this.db.transaction(() => {
-      this.n += this.resolver.resolveFiles(slice);
-    })();
-    return this.at < this.sorted.length;
-  }
-
-  /** Records what resolution read (after the last step); returns dependencies resolved. */
-  finish(): number {
-    const merged = this.all ? {} : this.configs;
-    for (const [k, v] of this.resolver.repo.configs) merged[k] = v;
-    setMeta(this.db, "impact_configs", JSON.stringify(merged));
-    setMeta(this.db, "impact_pending", "0");
-    return this.n;
-  }
+  db.prepare("DELETE FROM impact_edges WHERE source_id NOT IN (SELECT id FROM files) OR target_id NOT IN (SELECT id FROM files)").run();
+  const sorted = [...ids].sort((a, b) => a - b);
+  const n = resolver.resolveFiles(sorted);
+  const merged = all ? {} : configs;
+  for (const [k, v] of resolver.repo.configs) merged[k] = v;
+  setMeta(db, "impact_configs", JSON.stringify(merged));
+  setMeta(db, "impact_pending", "0");
+  return n;
 }
