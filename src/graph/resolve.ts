@@ -887,8 +887,8 @@ export class Resolver {
   }
 }
 
-/** Reference rowids read at once by resolveUnit. */
-const PAGE_REFS = 4000;
+/** Reference rowids read at once by resolveUnit (MAGELLAN_RESOLVE_PAGE_REFS: tests cut files in pages). */
+const PAGE_REFS = Number(process.env.MAGELLAN_RESOLVE_PAGE_REFS) || 4000;
 
 /** Outcomes of one unit of a cold index's resolution: only references that did not stay 'unresolved'. */
 export interface ResolvedUnit {
