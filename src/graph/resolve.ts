@@ -842,26 +842,26 @@ export class Resolver {
       params.from = at;
       params.to = Math.min(to, at + PAGE_REFS);
       for (const row of st.all(params) as [number, number, string, string, string | null, string | null][]) {
-      out.count++;
-      if (row[1] !== ref.file_id) seen.clear();
-      ref.id = row[0];
-      ref.file_id = row[1];
-      ref.name = row[2];
-      ref.kind = row[3];
-      ref.qualifier = row[4];
-      ref.caller_symbol_id = row[5];
-      const key = `${row[2]}\0${row[3]}\0${row[4] ?? "\u0001"}\0${row[5] ?? "\u0001"}`;
-      let o = seen.get(key);
-      if (o === undefined) {
-        const r = this.resolveRef(ref);
-        o = { how: r.how, target: r.target, candidates: r.candidates ? JSON.stringify(r.candidates) : null };
-        seen.set(key, o);
-      }
-      if (o.how === "unresolved") continue;
-      out.ids.push(ref.id);
-      out.targets.push(o.target);
-      out.hows.push(o.how);
-      out.candidates.push(o.candidates);
+        out.count++;
+        if (row[1] !== ref.file_id) seen.clear();
+        ref.id = row[0];
+        ref.file_id = row[1];
+        ref.name = row[2];
+        ref.kind = row[3];
+        ref.qualifier = row[4];
+        ref.caller_symbol_id = row[5];
+        const key = `${row[2]}\0${row[3]}\0${row[4] ?? "\u0001"}\0${row[5] ?? "\u0001"}`;
+        let o = seen.get(key);
+        if (o === undefined) {
+          const r = this.resolveRef(ref);
+          o = { how: r.how, target: r.target, candidates: r.candidates ? JSON.stringify(r.candidates) : null };
+          seen.set(key, o);
+        }
+        if (o.how === "unresolved") continue;
+        out.ids.push(ref.id);
+        out.targets.push(o.target);
+        out.hows.push(o.how);
+        out.candidates.push(o.candidates);
       }
     }
     return out;
