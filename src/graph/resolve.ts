@@ -873,9 +873,9 @@ export class Resolver {
     const key = `${lo}${hi}`;
     let st = this.unitStmts.get(key);
     if (!st) {
-      // A range of rowids, filtered by name in SQLite.
-      // (NOT INDEXED: the main thread may build refs_name meanwhile, and a scan of that index
-      // for a name range would visit the whole table per unit.)
+      // A range of rowids, filtered by name in SQLite. (NOT INDEXED: the main thread may have
+      // built refs_name meanwhile, and a unit read through it would visit every reference of
+      // the partition's names, not one range of rowids.)
       st = this.db
         .prepare(
           `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs NOT INDEXED WHERE id > @from AND id <= @to${lo ? " AND name >= @lo" : ""}${hi ? " AND name < @hi" : ""} ORDER BY id`,
