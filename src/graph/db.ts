@@ -134,6 +134,15 @@ CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
 CREATE INDEX IF NOT EXISTS refs_caller ON refs(caller_symbol_id) WHERE caller_symbol_id IS NOT NULL;
 `;
 
+/**
+ * The indexes of REF_INDEXES on columns that resolution never writes, one statement each: a cold
+ * index builds them while its workers resolve (an UPDATE of a reference's outcome leaves them be).
+ */
+export const REF_INPUT_INDEXES = REF_INDEXES.split("\n").filter((l) => l.startsWith("CREATE") && !l.includes("target_symbol_id"));
+
+/** The index of SYMBOL_INDEXES that resolution does not read (by name in any case, for searches). */
+export const SYMBOL_SEARCH_INDEX = SYMBOL_INDEXES.split("\n").find((l) => l.includes("COLLATE NOCASE")) as string;
+
 export const SECONDARY_INDEXES = SYMBOL_INDEXES + REF_INDEXES;
 
 export const DROP_SECONDARY_INDEXES = `

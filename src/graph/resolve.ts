@@ -25,6 +25,9 @@ interface SymRow {
   display_fqn: string;
 }
 
+/** A SymRow as candidatesSql's columns, in order. */
+type SymTuple = [string, number, string, string, string, string | null, string | null, string | null, string | null, string];
+
 export interface RefRow {
   id: number;
   file_id: number;
@@ -126,8 +129,12 @@ interface NameEntry {
   byParent: Map<string, SymRow[]>;
   globals: SymRow[];
   members: SymRow[];
+  /** members without constructors named like their class (memberPick's), once per name. */
+  memberOf?: SymRow[];
   memo: Map<string, Outcome>;
 }
+
+const NO_CANDIDATES: NameEntry = { all: [], byFile: new Map(), byParent: new Map(), globals: [], members: [], memo: new Map() };
 
 function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const xs = m.get(k);
@@ -225,7 +232,7 @@ export class Resolver {
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND"));
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn FROM symbols WHERE file_id = ?");
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn FROM symbols WHERE file_id = ?").raw(true);
     this.modules = new ModuleResolution(new SqlFileLookup(db, root));
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
@@ -270,18 +277,15 @@ export class Resolver {
       const parents = new Map<string, string | null>();
       const kinds = new Map<string, string>();
       const modules = new Map<string, string>();
-      for (const r of this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null; kind_normalized: string; display_fqn: string }[]) {
-        parents.set(r.symbol_id, r.parent_symbol_id);
-        kinds.set(r.symbol_id, r.kind_normalized);
-        if (r.kind_normalized === "module") modules.set(r.symbol_id, r.display_fqn);
+      let javaPackage: string | undefined;
+      for (const [id, parent, kind, fqn] of this.parentsOf.all(fileId) as [string, string | null, string, string][]) {
+        parents.set(id, parent);
+        kinds.set(id, kind);
+        if (kind === "module") modules.set(id, fqn);
+        else if (kind === "namespace" && parent === null && javaPackage === undefined) javaPackage = fqn;
       }
       c = { id: fileId, path: f.path, language: f.language, imports, parents, kinds, modules };
-      if (f.language === "java") {
-        const pkg = (this.parentsOf.all(fileId) as { symbol_id: string; parent_symbol_id: string | null; kind_normalized: string; display_fqn: string }[]).find(
-          (r) => r.kind_normalized === "namespace" && r.parent_symbol_id === null,
-        );
-        if (pkg) c.javaPackage = pkg.display_fqn;
-      }
+      if (f.language === "java" && javaPackage !== undefined) c.javaPackage = javaPackage;
       if (this.ctxCache.size > 256) this.ctxCache.clear();
       this.ctxCache.set(fileId, c);
     }
@@ -439,14 +443,26 @@ export class Resolver {
     this.entries.clear();
     this.outside.clear();
     this.ctxCache.clear();
-    this.moduleCache.clear();
-    const rows = this.db.prepare(candidatesSql(where)).all(params) as SymRow[];
+    // (moduleCache stays: what an import denotes does not depend on the partition, and it is bounded.)
+    const rows = this.db.prepare(candidatesSql(where)).raw(true).all(params) as SymTuple[];
     // One copy of each path: SQLite hands every row its own.
     const paths = new Map<string, string>();
-    for (const r of rows) {
-      const p = paths.get(r.path);
-      if (p === undefined) paths.set(r.path, r.path);
-      else r.path = p;
+    for (const t of rows) {
+      let path = paths.get(t[2]);
+      if (path === undefined) paths.set(t[2], (path = t[2]));
+      // (Objects of one shape built here cost less than the driver's objects with named keys.)
+      const r: SymRow = {
+        symbol_id: t[0],
+        file_id: t[1],
+        path,
+        name: t[3],
+        kind_normalized: t[4],
+        parent: t[5],
+        parent_symbol_id: t[6],
+        parent_kind: t[7],
+        flags: t[8],
+        display_fqn: t[9],
+      };
       push(this.nameCache, r.name, r);
     }
     this.preloaded = { lo, hi };
@@ -468,6 +484,9 @@ export class Resolver {
     let e = this.entries.get(name);
     if (!e) {
       const all = this.lookup(name);
+      // Most names referenced (locals, parameters, library members) have no candidate: one
+      // shared empty entry, whose memo nothing writes (every memoized path needs a candidate).
+      if (all.length === 0) return NO_CANDIDATES;
       const byFile = new Map<number, SymRow[]>();
       const byParent = new Map<string, SymRow[]>();
       const globals: SymRow[] = [];
@@ -618,7 +637,8 @@ export class Resolver {
     const reach = ctx.reach;
     // A constructor named like its class (C++, Java) is called by the class's name, never as a
     // member of a value or of another scope (`Catch::Equals(...)` is no `Impl::Equals::Equals`).
-    const members = e.members.filter((s) => !(s.kind_normalized === "ctor" && s.parent === s.name));
+    e.memberOf ??= e.members.filter((s) => !(s.kind_normalized === "ctor" && s.parent === s.name));
+    const members = e.memberOf;
     // Fields give way to methods among the candidates in reach (a method nobody here can see
     // does not make a reachable field uncallable).
     const reachable = callTargets(
@@ -811,14 +831,38 @@ export class Resolver {
     if (range.lo !== null) params.lo = range.lo;
     if (range.hi !== null) params.hi = range.hi;
     const out: ResolvedUnit = { ids: [], targets: [], hows: [], candidates: [], count: 0 };
-    for (const ref of st.all(params) as RefRow[]) {
-      out.count++;
-      const r = this.resolveRef(ref);
-      if (r.how === "unresolved") continue;
-      out.ids.push(ref.id);
-      out.targets.push(r.target);
-      out.hows.push(r.how);
-      out.candidates.push(r.candidates ? JSON.stringify(r.candidates) : null);
+    // Rows as arrays into one reused RefRow (resolveRef keeps no reference to it): a unit's
+    // objects were most of the worker's garbage. A file's references repeat (the same call or
+    // read in one function), and an outcome depends only on what the key holds, so a repeat
+    // costs a lookup (45% of the references on the bench corpus).
+    const ref: RefRow = { id: 0, file_id: -1, name: "", kind: "", qualifier: null, caller_symbol_id: null };
+    const seen = new Map<string, { how: string; target: string | null; candidates: string | null }>();
+    // In pages: fewer rows alive at once are less for the collector to copy (-20% CPU of the scan).
+    for (let at = from; at < to; at += PAGE_REFS) {
+      params.from = at;
+      params.to = Math.min(to, at + PAGE_REFS);
+      for (const row of st.all(params) as [number, number, string, string, string | null, string | null][]) {
+        out.count++;
+        if (row[1] !== ref.file_id) seen.clear();
+        ref.id = row[0];
+        ref.file_id = row[1];
+        ref.name = row[2];
+        ref.kind = row[3];
+        ref.qualifier = row[4];
+        ref.caller_symbol_id = row[5];
+        const key = `${row[2]}\0${row[3]}\0${row[4] ?? "\u0001"}\0${row[5] ?? "\u0001"}`;
+        let o = seen.get(key);
+        if (o === undefined) {
+          const r = this.resolveRef(ref);
+          o = { how: r.how, target: r.target, candidates: r.candidates ? JSON.stringify(r.candidates) : null };
+          seen.set(key, o);
+        }
+        if (o.how === "unresolved") continue;
+        out.ids.push(ref.id);
+        out.targets.push(o.target);
+        out.hows.push(o.how);
+        out.candidates.push(o.candidates);
+      }
     }
     return out;
   }
@@ -829,15 +873,22 @@ export class Resolver {
     const key = `${lo}${hi}`;
     let st = this.unitStmts.get(key);
     if (!st) {
-      // A range of rowids, filtered by name in SQLite: no index on refs exists yet.
-      st = this.db.prepare(
-        `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE id > @from AND id <= @to${lo ? " AND name >= @lo" : ""}${hi ? " AND name < @hi" : ""} ORDER BY id`,
-      );
+      // A range of rowids, filtered by name in SQLite. (NOT INDEXED: the main thread may have
+      // built refs_name meanwhile, and a unit read through it would visit every reference of
+      // the partition's names, not one range of rowids.)
+      st = this.db
+        .prepare(
+          `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs NOT INDEXED WHERE id > @from AND id <= @to${lo ? " AND name >= @lo" : ""}${hi ? " AND name < @hi" : ""} ORDER BY id`,
+        )
+        .raw(true);
       this.unitStmts.set(key, st);
     }
     return st;
   }
 }
+
+/** Reference rowids read at once by resolveUnit (MAGELLAN_RESOLVE_PAGE_REFS: tests cut files in pages). */
+const PAGE_REFS = Number(process.env.MAGELLAN_RESOLVE_PAGE_REFS) || 4000;
 
 /** Outcomes of one unit of a cold index's resolution: only references that did not stay 'unresolved'. */
 export interface ResolvedUnit {

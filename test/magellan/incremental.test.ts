@@ -199,13 +199,43 @@ describe("magellan incremental index, freshness and recovery", () => {
     const parts = Number(/in (\d+) name partition/.exec(here)?.[1]);
     assert.ok(parts > 5, here);
     assert.deepEqual(rows(join(root, "here.db")), a);
-    const workers = await run("workers.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0" }, "--threads", "2");
+    // (Pages of 3 rowids: a file's references, and its repeated ones, span several reads.)
+    const workers = await run("workers.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_PAGE_REFS: "3" }, "--threads", "2");
     assert.match(workers, new RegExp(`in ${parts} name partition\\(s\\) on 1 worker thread`));
     assert.deepEqual(rows(join(root, "workers.db")), a);
+    // The indexes built between the worker's outcomes are all there, as one thread builds them.
+    const indexes = (db: string): string[] => {
+      const d = new Database(db, { readonly: true });
+      const out = d.prepare("SELECT name || ' ' || sql FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").pluck().all() as string[];
+      d.close();
+      return out;
+    };
+    assert.ok(indexes(join(root, "one.db")).some((i) => i.startsWith("refs_name ")));
+    assert.deepEqual(indexes(join(root, "workers.db")), indexes(join(root, "one.db")));
     // A resolve worker that runs out of its (here tiny) heap leaves its units to this thread.
     const starved = await run("starved.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_WORKER_HEAP_MB: "2" }, "--threads", "2");
     assert.match(starved, /a worker failed, the rest here/);
     assert.deepEqual(rows(join(root, "starved.db")), a);
+  });
+
+  it("a cold index resolves each file's reference in that file, even right after the same reference in another file", async () => {
+    // Resolution reuses an outcome within a file (same name, kind, qualifier and caller); a file
+    // that follows with the same top-level call must still get its own function.
+    const root = tempDir("magellan-");
+    const files = ["a", "b", "c", "d"];
+    for (const f of files) writeFileSync(join(root, `${f}.ts`), `export function helper(): number {\n  return 1;\n}\nhelper();\nhelper();\n`);
+    for (const threads of ["1", "2"]) {
+      const db = join(root, `t${threads}.db`);
+      const r = await runTool("magellan", ["index", "--root", root, "--db", db, "--threads", threads], { env: { MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_PAGE_REFS: "3" } });
+      assert.equal(r.code, 0, r.stdout);
+      const d = new Database(db, { readonly: true });
+      const calls = d
+        .prepare("SELECT f.path, r.resolution, t.path FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id LEFT JOIN files t ON t.id = s.file_id WHERE r.name = 'helper' AND r.kind = 'call' ORDER BY r.id")
+        .raw()
+        .all();
+      d.close();
+      assert.deepEqual(calls, files.flatMap((f) => [[`${f}.ts`, "exact", `${f}.ts`], [`${f}.ts`, "exact", `${f}.ts`]]), `--threads ${threads}`);
+    }
   });
 
   it("a full index resolves on worker threads (while this one stores) to exactly the graph one thread makes", async () => {

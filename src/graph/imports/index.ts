@@ -20,7 +20,7 @@ import { PythonImports } from "./python.js";
 import { configsChanged, RepoFiles } from "./repo.js";
 import { RustImports } from "./rust.js";
 import type { DepOutcome, DepRow } from "./types.js";
-import { TypeScriptImports } from "./typescript.js";
+import { saveTypeScriptCodeCache, TypeScriptImports } from "./typescript.js";
 
 export class ImpactResolver {
   readonly repo;
@@ -177,5 +177,6 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
   for (const [k, v] of resolver.repo.configs) merged[k] = v;
   setMeta(db, "impact_configs", JSON.stringify(merged));
   setMeta(db, "impact_pending", "0");
+  saveTypeScriptCodeCache();
   return n;
 }

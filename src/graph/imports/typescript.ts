@@ -8,20 +8,55 @@
  * are seen through a virtual node_modules that maps each package name to its directory, as the
  * package manager's symlinks would once installed. Any other bare specifier is external.
  */
+import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isBuiltin } from "node:module";
-import { posix } from "node:path";
+import { join, posix } from "node:path";
 import picomatch from "picomatch";
 import type TS from "typescript";
 import { parse as parseYaml } from "yaml";
+import { loadWithCodeCache, privateCacheDir } from "../../launch/code-cache.cjs";
 import type { RepoFiles } from "./repo.js";
 import { ASSET, type DepOutcome, type DepRow, EXTERNAL, outcome, UNRESOLVED } from "./types.js";
 
-let tsModule: typeof TS | undefined;
+let tsModule: { ts: typeof TS; save(): void } | undefined;
 function ts(): typeof TS {
   // Loaded on first use: only repositories with TypeScript or JavaScript pay for it.
-  tsModule ??= createRequire(import.meta.url)("typescript") as typeof TS;
-  return tsModule;
+  tsModule ??= loadTypeScript();
+  return tsModule.ts;
+}
+
+/**
+ * The compiler's 9 MB module, compiled from a V8 code cache of the functions an impact update
+ * ran (~130 -> ~50 ms of CPU for the load and the first resolutions, on every index run that
+ * resolves a TS/JS dependency), unless this process loaded it already (one copy: a server's
+ * other users of the compiler require it too). Without a usable cache directory, a plain require.
+ */
+function loadTypeScript(): { ts: typeof TS; save(): void } {
+  const require = createRequire(import.meta.url);
+  const file = require.resolve("typescript");
+  const had = require.cache[file];
+  if (had) return { ts: had.exports as typeof TS, save: () => undefined };
+  let cachePath: string | undefined;
+  try {
+    const dir = privateCacheDir();
+    if (dir) {
+      const st = statSync(file);
+      const key = [process.version, process.arch, file, st.size, st.mtimeMs, process.execArgv.join(" ")].join("\u0000");
+      cachePath = join(dir, `typescript-impact-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.v8`);
+    }
+  } catch {
+    cachePath = undefined;
+  }
+  if (cachePath === undefined) return { ts: require(file) as typeof TS, save: () => undefined };
+  const m = loadWithCodeCache(file, cachePath);
+  return { ts: m.exports as typeof TS, save: m.save };
+}
+
+/** Writes the compiler's code cache once an update has resolved with it (a no-op unless there was none). */
+export function saveTypeScriptCodeCache(): void {
+  tsModule?.save();
 }
 
 interface Project {
