@@ -181,6 +181,30 @@ const clip = (s: string): string => (s.length > 120 ? `${s.slice(0, 117)}...` : 
 
 const JS_FAMILY = new Set<LanguageId>(["javascript", "typescript", "tsx"]);
 
+const KEYWORD = /\b(?:import|export)\b/g;
+
+/**
+ * The import and export statements of a tree, in document order. A tree without errors is reached
+ * from its text: each statement has its `import`/`export` keyword as a direct child (the grammars
+ * alias nothing to these types), so looking up the node under each occurrence of the word finds
+ * them all at the cost of a few lookups, where a walk of the whole tree cost ~6% of extraction.
+ * A tree with errors may hold a statement whose keyword is MISSING or sits in an ERROR node: there
+ * the whole tree is walked, as before.
+ */
+function importExportStatements(root: Parser.SyntaxNode, text: string): Parser.SyntaxNode[] {
+  if (root.hasError) return root.descendantsOfType(["import_statement", "export_statement"]);
+  const out: Parser.SyntaxNode[] = [];
+  for (const m of text.matchAll(KEYWORD)) {
+    const at = m.index as number;
+    const word = m[0] as string;
+    const kw = root.descendantForIndex(at, at + word.length);
+    if (kw.type !== word) continue;
+    const stmt = kw.parent;
+    if (stmt && stmt.type === (word === "import" ? "import_statement" : "export_statement")) out.push(stmt);
+  }
+  return out;
+}
+
 /**
  * TypeScript/JavaScript without a query pass: the import/export statements by node type, and
  * require(...)/import(...) from where the text spells them (a query's `#eq? @fn "require"` is
@@ -207,7 +231,7 @@ function jsDeps(tree: Parser.Tree, text: string): ExtractedDep[] {
       }
     }
   };
-  for (const stmt of root.descendantsOfType(["import_statement", "export_statement"])) {
+  for (const stmt of importExportStatements(root, text)) {
     const src = stmt.childForFieldName("source");
     if (src && src.type === "string") {
       const spec = literal(src);
