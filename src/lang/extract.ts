@@ -42,7 +42,7 @@ import { loadTreeSitter } from "./tree-sitter-module.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
 import { maskForParse } from "./preprocess.js";
-import { rawMatches, rawMatchesSupported } from "./raw-matches.js";
+import { CapturedNode, rawMatches, rawMatchesSupported } from "./raw-matches.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -453,6 +453,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
  * changes the layout fails loudly.
  */
 export function startOf(n: QNode): number {
+  if (n instanceof CapturedNode) return n.startIndex;
   const raw = (n as unknown as Record<number, unknown>)[2];
   return typeof raw === "number" ? raw >>> 1 : n.startIndex;
 }

@@ -65,24 +65,29 @@ export function rawMatchesSupported(): boolean {
 }
 
 /**
- * A captured node: its six transfer fields at [0..5], where a SyntaxNode keeps them (so
- * `startOf()` in extract.ts reads the start the same way), and its grammar symbol.
+ * A captured node and its capture name, in one object (one per capture: there are millions). Its
+ * six transfer fields stay in the Uint32Array the whole call's nodes were copied into, at `at`:
+ * no per-node array of numbers, most of which (the id halves) would be boxed doubles.
  */
 export class CapturedNode {
   private end = -1;
   constructor(
     readonly tree: Parser.Tree,
     readonly typeId: number,
-    f: ArrayLike<number>,
-    at: number,
-  ) {
-    const slots = this as unknown as number[];
-    for (let i = 0; i < FIELDS; i++) slots[i] = f[at + i] as number;
+    private readonly fields: Uint32Array,
+    private readonly at: number,
+    /** The capture name (empty for a node reached as a parent). */
+    readonly name: string,
+  ) {}
+
+  /** The capture's node: itself (a capture and its node are one object here). */
+  get node(): CapturedNode {
+    return this;
   }
 
   /** Start as a UTF-16 index of the parsed text (the first context field is its byte offset, 2 per unit). */
   get startIndex(): number {
-    return (this as unknown as number[])[2]! >>> 1;
+    return (this.fields[this.at + 2] as number) >>> 1;
   }
 
   get endIndex(): number {
@@ -97,8 +102,8 @@ export class CapturedNode {
     this.marshal();
     const b = binding as Binding;
     const v = b.NodeMethods.parent(this.tree);
-    if (typeof v === "number") return new CapturedNode(this.tree, v, b.nodeTransferArray, 0);
-    if (v && typeof v === "object") return fromSyntaxNode(this.tree, v as Parser.SyntaxNode);
+    if (typeof v === "number") return new CapturedNode(this.tree, v, b.nodeTransferArray.slice(0, FIELDS), 0, "");
+    if (v && typeof v === "object") return fromSyntaxNode(this.tree, v as Parser.SyntaxNode, "");
     return null;
   }
 
@@ -109,19 +114,21 @@ export class CapturedNode {
   /** Puts the node where the native node methods read their argument (what marshalNode does). */
   private marshal(): void {
     const t = (binding as Binding).nodeTransferArray;
-    const slots = this as unknown as number[];
-    for (let i = 0; i < FIELDS; i++) t[i] = slots[i]!;
+    const f = this.fields;
+    const at = this.at;
+    for (let i = 0; i < FIELDS; i++) t[i] = f[at + i] as number;
   }
 }
 
-function fromSyntaxNode(tree: Parser.Tree, n: Parser.SyntaxNode): CapturedNode {
-  return new CapturedNode(tree, n.typeId, n as unknown as number[], 0);
+function fromSyntaxNode(tree: Parser.Tree, n: Parser.SyntaxNode, name: string): CapturedNode {
+  const f = new Uint32Array(FIELDS);
+  const slots = n as unknown as number[];
+  for (let i = 0; i < FIELDS; i++) f[i] = slots[i] as number;
+  return new CapturedNode(tree, n.typeId, f, 0, name);
 }
 
-export interface RawCapture {
-  name: string;
-  node: CapturedNode;
-}
+/** A capture: its name and node (here one object, `node` being the capture itself). */
+export type RawCapture = CapturedNode;
 
 export interface RawMatch {
   pattern: number;
@@ -144,31 +151,32 @@ export function rawMatches(query: Parser.Query, tree: Parser.Tree, range?: { sta
   const [flat, nodes] = range
     ? q._matches(tree, 0, 0, 0, 0, range.startByte, range.endByte, 0xffffffff, 0xffffffff, 0)
     : q._matches(tree, 0, 0, 0, 0, 0, 0, 0xffffffff, 0xffffffff, 0);
-  // Read after the call: the native side replaces the array when it needs a longer one.
-  const transfer = b.nodeTransferArray;
-  const captured: (CapturedNode | null)[] = new Array(nodes.length);
-  let offset = 0;
-  for (let i = 0; i < nodes.length; i++) {
-    const v = nodes[i];
-    if (typeof v === "number") {
-      // The number is the node's grammar symbol, what SyntaxNode.typeId reads (0xFFFF for ERROR).
-      captured[i] = new CapturedNode(tree, v, transfer, offset);
-      offset += FIELDS;
-    } else if (v && typeof v === "object") captured[i] = fromSyntaxNode(tree, v as Parser.SyntaxNode);
-    else {
-      captured[i] = null;
-      offset += FIELDS;
-    }
-  }
+  // Read after the call: the native side replaces the array when it needs a longer one. Copied,
+  // because every later native node call overwrites its first slots.
+  let used = 0;
+  for (let i = 0; i < nodes.length; i++) if (typeof nodes[i] !== "object" || nodes[i] === null) used += FIELDS;
+  const fields = b.nodeTransferArray.slice(0, used);
   const predicates = q.predicates;
   const out: RawMatch[] = [];
   let k = 0;
+  let offset = 0;
   let i = 0;
   while (i < flat.length) {
     const pattern = flat[i++] as number;
     const captures: RawCapture[] = [];
     while (i < flat.length && typeof flat[i] === "string") {
-      captures.push({ name: flat[i++] as string, node: captured[k++] as CapturedNode });
+      const name = flat[i++] as string;
+      const v = nodes[k++];
+      if (typeof v === "number") {
+        // The number is the node's grammar symbol, what SyntaxNode.typeId reads (0xFFFF for ERROR).
+        captures.push(new CapturedNode(tree, v, fields, offset, name));
+        offset += FIELDS;
+      } else if (v && typeof v === "object") captures.push(fromSyntaxNode(tree, v as Parser.SyntaxNode, name));
+      else {
+        // A null node (never seen from a match): kept so the capture list has the same shape.
+        captures.push(null as unknown as RawCapture);
+        offset += FIELDS;
+      }
     }
     const preds = predicates?.[pattern];
     if (preds && preds.length > 0 && !preds.every((p) => p(captures))) continue;
