@@ -192,49 +192,24 @@ const KEYWORD = /\b(?:import(?!\s*[(.])|export(?=\s*[*{t/]))\b/g;
 /**
  * The import and export statements of a tree that may hold a dependency, in document order: all
  * those `descendantsOfType(["import_statement", "export_statement"])` gives that jsDeps reads
- * anything from, at a fraction of the cost (that walk of every node was ~6% of extraction).
- *
- * A statement whose subtree has no error was built by its grammar rule, which starts with the
- * `import`/`export` keyword as a direct child (the grammars alias nothing to these types): it is
- * found by looking up the node under each occurrence of the word in the text (KEYWORD). A
- * statement with an error in it may have its keyword MISSING or inside an ERROR node, but every
- * node above an error has an error too: those are found by walking the top-level nodes that have
- * one, all of them, as before.
+ * anything from. That walk of every node was ~6% of extraction; a tree without errors is reached
+ * from its text instead. There each statement was built by its grammar rule, which starts with the
+ * `import`/`export` keyword as a direct child (the grammars alias nothing to these types), so the
+ * node under each occurrence of the word (KEYWORD) finds them. In a tree with errors a statement
+ * may have its keyword MISSING or inside an ERROR node: the whole tree is walked, as before.
  */
+const STATEMENTS = ["import_statement", "export_statement"];
+
 function importExportStatements(root: Parser.SyntaxNode, text: string): Parser.SyntaxNode[] {
-  const errors = root.hasError;
-  const clean: Parser.SyntaxNode[] = [];
+  if (root.hasError) return root.descendantsOfType(STATEMENTS);
+  const out: Parser.SyntaxNode[] = [];
   for (const m of text.matchAll(KEYWORD)) {
     const at = m.index as number;
     const word = m[0] as string;
     const kw = root.descendantForIndex(at, at + word.length);
     if (kw.type !== word) continue;
     const stmt = kw.parent;
-    if (stmt && stmt.type === (word === "import" ? "import_statement" : "export_statement") && !(errors && stmt.hasError)) clean.push(stmt);
-  }
-  if (!errors) return clean;
-  // The native walk, but only through the top-level nodes that hold an error.
-  const broken: Parser.SyntaxNode[] = [];
-  for (const top of root.children) {
-    if (!top.hasError) continue;
-    for (const n of top.descendantsOfType(["import_statement", "export_statement"])) if (n.hasError) broken.push(n);
-  }
-  if (broken.length === 0) return clean;
-  // Pre-order: by start; at the same start a statement with an error may hold a clean one, never
-  // the other way round, so it goes first.
-  const out: Parser.SyntaxNode[] = [];
-  let i = 0;
-  let j = 0;
-  while (i < clean.length || j < broken.length) {
-    const c = clean[i];
-    const b = broken[j];
-    if (b !== undefined && (c === undefined || b.startIndex <= c.startIndex)) {
-      out.push(b);
-      j++;
-    } else {
-      out.push(c as Parser.SyntaxNode);
-      i++;
-    }
+    if (stmt && stmt.type === (word === "import" ? "import_statement" : "export_statement")) out.push(stmt);
   }
   return out;
 }
@@ -274,7 +249,9 @@ function jsDeps(tree: Parser.Tree, text: string): ExtractedDep[] {
       found.push({ at: stmt.startIndex, dep: { kind: "import", form: "static", spec, text: src.text, line: src.startPosition.row + 1, ...(typeOnly ? { typeOnly } : {}) } });
       continue;
     }
-    // `import x = require("m")`.
+    // `import x = require("m")`. Never under an export statement: a node's children are those of
+    // its grammar rule (and ERROR nodes), and no export rule has this clause.
+    if (stmt.type === "export_statement") continue;
     const clause = stmt.namedChildren.find((c) => c.type === "import_require_clause");
     const req = clause?.childForFieldName("source");
     if (req && req.type === "string") {
