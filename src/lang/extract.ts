@@ -249,9 +249,11 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
       let purpose = 0;
       for (const c of m.captures) {
         const n = c.name;
-        if (n.startsWith("def.") || n.startsWith("flag.") || n.startsWith("flag_name.")) purpose = 1;
-        else if (n.startsWith("ref.")) purpose = 2;
-        else if (n.startsWith("import")) purpose = 3;
+        // The first letter first: this runs for each of millions of captures.
+        const ch = n.charCodeAt(0);
+        if (ch === 100 /* d */ ? n.startsWith("def.") : ch === 102 /* f */ && (n.startsWith("flag.") || n.startsWith("flag_name."))) purpose = 1;
+        else if (ch === 114 /* r */ && n.startsWith("ref.")) purpose = 2;
+        else if (ch === 105 /* i */ && n.startsWith("import")) purpose = 3;
         if (purpose) break;
       }
       if (purpose === 1) symbolMatches.push(m);
@@ -467,7 +469,24 @@ function byteRange(decoded: DecodedText, start: number, end: number): ByteRange 
   return { byte_start: decoded.toByte(start), byte_end: decoded.toByte(end) };
 }
 
-const KIND_RANK: Record<string, number> = { ignore: 5, call: 4, write: 3, type: 2, read: 1 };
+/** Rank of a reference capture (ignore > call > write > type > read); 0 for other captures, -1 for an unknown `ref.` one. */
+function refRank(name: string): number {
+  switch (name) {
+    case "ref.read":
+      return 1;
+    case "ref.type":
+      return 2;
+    case "ref.write":
+      return 3;
+    case "ref.call":
+      return 4;
+    case "ref.ignore":
+      return 5;
+    default:
+      return name.startsWith("ref.") && name.length > 4 ? -1 : 0;
+  }
+}
+const RANK_KIND = ["", "read", "type", "write", "call", "ignore"] as const;
 
 /**
  * The references of a file, folded match by match into one record per name start (the most
@@ -483,22 +502,26 @@ class ReferenceCollector {
 
   add(m: QMatch): void {
     let refNode: QNode | undefined;
-    let kind: string | undefined;
+    let rank = 0;
+    let refName = "";
     let qualifier: QNode | undefined;
     for (const c of m.captures) {
       const n = c.name;
-      if (n.startsWith("ref.")) {
+      const r = refRank(n);
+      if (r !== 0) {
         refNode = c.node;
-        kind = n.slice(4);
+        rank = r;
+        refName = n;
       } else if (n === "qualifier") qualifier = c.node;
     }
-    if (!refNode || !kind) return;
-    const rank = KIND_RANK[kind];
-    if (rank === undefined) throw new Error(`${this.language}/references.scm: unknown capture @ref.${kind}`);
+    if (!refNode) return;
+    if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
+    const kind = RANK_KIND[rank] as string;
     const at = startOf(refNode);
     const prev = this.best.get(at);
     if (prev && (prev.rank > rank || (prev.rank === rank && (prev.hasQualifier || !qualifier)))) return;
-    const rec: { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string } = { rank, kind, end: refNode.endIndex, hasQualifier: qualifier !== undefined };
+    // An ignored name is never read past its rank: no native call for its end.
+    const rec: { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string } = { rank, kind, end: rank === 5 ? -1 : refNode.endIndex, hasQualifier: qualifier !== undefined };
     if (qualifier && kind !== "ignore") {
       const q = qualifierText(this.text, qualifier);
       if (q) rec.qualifier = q;
