@@ -42,7 +42,7 @@ import { loadTreeSitter } from "./tree-sitter-module.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
 import { maskForParse } from "./preprocess.js";
-import { CapturedNode, rawMatches, rawMatchesSupported } from "./raw-matches.js";
+import { CapturedNode, type RawMatchList, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -208,31 +208,53 @@ function matchWindow(): number {
   return Number.isInteger(v) && v > 0 ? v : 1 << 18;
 }
 
+/** One native call's matches, and the part of the text whose matches are its to take. */
+interface MatchBatch {
+  matches: RawMatchList | QMatch[];
+  /** Windowed: only the matches whose first capture starts in [from, to) are its own. */
+  windowed: boolean;
+  from: number;
+  to: number;
+  length: number;
+}
+
 /**
  * The matches of the file's query, in windows of its text: each match comes once, from the
  * window holding the first of its captures (a match intersects that window, so the window's
  * search finds it; the others that find it skip it).
  */
-function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number): Generator<QMatch[]> {
+function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number): Generator<MatchBatch> {
   const window = matchWindow();
   if (!rawMatchesSupported() || length <= window) {
-    yield rawMatchesSupported() ? rawMatches(query, tree) : query.matches(tree.rootNode);
+    yield { matches: rawMatchesSupported() ? rawMatchList(query, tree) : query.matches(tree.rootNode), windowed: false, from: 0, to: length, length };
     return;
   }
   for (let a = 0; a < length; a += window) {
     const b = Math.min(length, a + window);
     // One unit wider on each side, so that a zero-width node (a MISSING token) at a window's
     // edge is seen by the window that owns it.
-    const ms = rawMatches(query, tree, { startByte: Math.max(0, a - 1) * 2, endByte: Math.min(length, b + 1) * 2 });
-    const mine: QMatch[] = [];
-    for (const m of ms) {
-      let first = Infinity;
-      for (const c of m.captures) first = Math.min(first, startOf(c.node));
-      // A match without captures has no place: keep it in the first window only.
-      if (first === Infinity ? a === 0 : first >= a && (first < b || b === length)) mine.push(m);
-    }
-    yield mine;
+    const matches = rawMatchList(query, tree, { startByte: Math.max(0, a - 1) * 2, endByte: Math.min(length, b + 1) * 2 });
+    yield { matches, windowed: true, from: a, to: b, length };
   }
+}
+
+/** Whether match j of a window's batch is the window's own (see windowedMatches). */
+function ownMatch(batch: MatchBatch, list: RawMatchList, j: number): boolean {
+  let first = Infinity;
+  const count = list.captureCount(j);
+  for (let k = 0; k < count; k++) first = Math.min(first, list.start(j, k));
+  // A match without captures has no place: keep it in the first window only.
+  return first === Infinity ? batch.from === 0 : first >= batch.from && (first < batch.to || batch.to === batch.length);
+}
+
+/** 1 symbols, 2 references, 3 imports, 0 none: the purpose of the first capture that tells. */
+function purposeOf(n: string): number {
+  // The first letter first: this runs for each of millions of captures.
+  const ch = n.charCodeAt(0);
+  if (ch === 100 /* d */ ? n.startsWith("def.") : ch === 102 /* f */ && (n.startsWith("flag.") || n.startsWith("flag_name."))) return 1;
+  if (ch === 114 /* r */ && n.startsWith("ref.")) return 2;
+  if (ch === 105 /* i */ && n.startsWith("import")) return 3;
+  return 0;
 }
 
 /** Extraction over an existing tree (for callers that parse themselves). */
@@ -242,23 +264,28 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   const importMatches: QMatch[] = [];
   const refs = new ReferenceCollector(language, decoded.text);
   const query = queryFor(language);
-  for (const matches of windowedMatches(query, tree, decoded.text.length)) {
-    for (const m of matches) {
-      const first = (m.captures[0] as QMatch["captures"][number] | undefined)?.name;
-      if (first === undefined) continue;
-      let purpose = 0;
-      for (const c of m.captures) {
-        const n = c.name;
-        // The first letter first: this runs for each of millions of captures.
-        const ch = n.charCodeAt(0);
-        if (ch === 100 /* d */ ? n.startsWith("def.") : ch === 102 /* f */ && (n.startsWith("flag.") || n.startsWith("flag_name."))) purpose = 1;
-        else if (ch === 114 /* r */ && n.startsWith("ref.")) purpose = 2;
-        else if (ch === 105 /* i */ && n.startsWith("import")) purpose = 3;
-        if (purpose) break;
+  for (const batch of windowedMatches(query, tree, decoded.text.length)) {
+    const list = batch.matches;
+    if (Array.isArray(list)) {
+      for (const m of list) {
+        let purpose = 0;
+        for (const c of m.captures) if ((purpose = purposeOf(c.name))) break;
+        if (purpose === 1) symbolMatches.push(m);
+        else if (purpose === 2) refs.add(m);
+        else if (purpose === 3) importMatches.push(m);
       }
-      if (purpose === 1) symbolMatches.push(m);
-      else if (purpose === 2) refs.add(m);
-      else if (purpose === 3) importMatches.push(m);
+      continue;
+    }
+    // Reference matches are folded in place; symbol and import matches become objects, each node
+    // with its own fields when the list is a window's (they outlive it).
+    for (let j = 0; j < list.length; j++) {
+      if (batch.windowed && !ownMatch(batch, list, j)) continue;
+      const count = list.captureCount(j);
+      let purpose = 0;
+      for (let k = 0; k < count; k++) if ((purpose = purposeOf(list.name(j, k)))) break;
+      if (purpose === 1) symbolMatches.push(list.match(j, batch.windowed));
+      else if (purpose === 2) refs.addRaw(list, j);
+      else if (purpose === 3) importMatches.push(list.match(j, batch.windowed));
     }
   }
   const merged: number[] = [];
@@ -523,7 +550,38 @@ class ReferenceCollector {
     // An ignored name is never read past its rank: no native call for its end.
     const rec: { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string } = { rank, kind, end: rank === 5 ? -1 : refNode.endIndex, hasQualifier: qualifier !== undefined };
     if (qualifier && kind !== "ignore") {
-      const q = qualifierText(this.text, qualifier);
+      const q = qualifierText(this.text, startOf(qualifier), qualifier.endIndex);
+      if (q) rec.qualifier = q;
+    }
+    this.best.set(at, rec);
+  }
+
+  /** add() for match j of a RawMatchList, read in place. */
+  addRaw(list: RawMatchList, j: number): void {
+    let ref = -1;
+    let rank = 0;
+    let refName = "";
+    let qualifier = -1;
+    const count = list.captureCount(j);
+    for (let k = 0; k < count; k++) {
+      const n = list.name(j, k);
+      const r = refRank(n);
+      if (r !== 0) {
+        ref = k;
+        rank = r;
+        refName = n;
+      } else if (n === "qualifier") qualifier = k;
+    }
+    if (ref < 0) return;
+    if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
+    const at = list.start(j, ref);
+    const prev = this.best.get(at);
+    const hasQualifier = qualifier >= 0;
+    if (prev && (prev.rank > rank || (prev.rank === rank && (prev.hasQualifier || !hasQualifier)))) return;
+    const kind = RANK_KIND[rank] as string;
+    const rec: { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string } = { rank, kind, end: rank === 5 ? -1 : list.end(j, ref), hasQualifier };
+    if (hasQualifier && kind !== "ignore") {
+      const q = qualifierText(this.text, list.start(j, qualifier), list.end(j, qualifier));
       if (q) rec.qualifier = q;
     }
     this.best.set(at, rec);
@@ -551,9 +609,7 @@ class ReferenceCollector {
  * What is written before a member name. A long one (a builder chain spanning lines) is cut to its
  * end, marked with `…`: it still says the name is a member of something, not a bare name.
  */
-function qualifierText(text: string, n: QNode): string | undefined {
-  const start = startOf(n);
-  const end = n.endIndex;
+function qualifierText(text: string, start: number, end: number): string | undefined {
   if (end - start > 200) return `…${squeeze(text.slice(end - 200, end)).slice(-100)}`;
   const q = text.slice(start, end);
   return /[\n\r]/.test(q) ? squeeze(q) : q;
