@@ -417,7 +417,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (methods) {
       const m = methods;
       pending = pending.filter((p) => {
-        const fold = p.kind === "function" && !!p.def.parent && m.get(nodeKey(p.def.parent)) === p.name;
+        const up = p.kind === "function" ? parentKey(p.def) : undefined;
+        const fold = up !== undefined && m.get(up) === p.name;
         if (fold) merged.push(byteRange(decoded, p.nameStart, p.nameEnd).byte_start);
         return !fold;
       });
@@ -427,7 +428,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
   if (flagged) {
     for (const p of pending) {
       p.flags = flagged.get(nodeKey(p.def));
-      if (!p.flags && p.def.parent) p.flags = flagged.get(nodeKey(p.def.parent));
+      if (!p.flags) {
+        const up = parentKey(p.def);
+        if (up !== undefined) p.flags = flagged.get(up);
+      }
     }
   }
   // Outer definitions first: by start, then longer first.
@@ -491,6 +495,13 @@ function nodeKey(n: QNode): string {
   return `${startOf(n)}:${n.endIndex}:${n.typeId}`;
 }
 
+/** nodeKey of a node's parent (undefined for the root), without a node object for the parent. */
+function parentKey(n: QNode): string | undefined {
+  if (n instanceof CapturedNode) return n.parentKey();
+  const p = n.parent;
+  return p ? nodeKey(p) : undefined;
+}
+
 function byteRange(decoded: DecodedText, start: number, end: number): ByteRange {
   if (decoded.ascii) return { byte_start: start, byte_end: end };
   return { byte_start: decoded.toByte(start), byte_end: decoded.toByte(end) };
@@ -521,11 +532,41 @@ const RANK_KIND = ["", "read", "type", "write", "call", "ignore"] as const;
  * outlives its window of matches.
  */
 class ReferenceCollector {
-  private readonly best = new Map<number, { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string }>();
+  /** Record index by name start; the records are columns (a million objects on a large tree otherwise). */
+  private readonly slot = new Map<number, number>();
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly ranks: number[] = [];
+  private readonly qualified: boolean[] = [];
+  private readonly qualifiers: (string | undefined)[] = [];
   constructor(
     private readonly language: LanguageId,
     private readonly text: string,
   ) {}
+
+  /** The record to overwrite for a name at `at` (-1: a new one), or -2 when the one there wins. */
+  private slotFor(at: number, rank: number, hasQualifier: boolean): number {
+    const i = this.slot.get(at);
+    if (i === undefined) return -1;
+    const r = this.ranks[i] as number;
+    return r > rank || (r === rank && ((this.qualified[i] as boolean) || !hasQualifier)) ? -2 : i;
+  }
+
+  private put(i: number, at: number, rank: number, end: number, hasQualifier: boolean, qualifier: string | undefined): void {
+    if (i < 0) {
+      this.slot.set(at, this.starts.length);
+      this.starts.push(at);
+      this.ends.push(end);
+      this.ranks.push(rank);
+      this.qualified.push(hasQualifier);
+      this.qualifiers.push(qualifier);
+    } else {
+      this.ends[i] = end;
+      this.ranks[i] = rank;
+      this.qualified[i] = hasQualifier;
+      this.qualifiers[i] = qualifier;
+    }
+  }
 
   add(m: QMatch): void {
     let refNode: QNode | undefined;
@@ -543,17 +584,13 @@ class ReferenceCollector {
     }
     if (!refNode) return;
     if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
-    const kind = RANK_KIND[rank] as string;
     const at = startOf(refNode);
-    const prev = this.best.get(at);
-    if (prev && (prev.rank > rank || (prev.rank === rank && (prev.hasQualifier || !qualifier)))) return;
+    const i = this.slotFor(at, rank, qualifier !== undefined);
+    if (i === -2) return;
     // An ignored name is never read past its rank: no native call for its end.
-    const rec: { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string } = { rank, kind, end: rank === 5 ? -1 : refNode.endIndex, hasQualifier: qualifier !== undefined };
-    if (qualifier && kind !== "ignore") {
-      const q = qualifierText(this.text, startOf(qualifier), qualifier.endIndex);
-      if (q) rec.qualifier = q;
-    }
-    this.best.set(at, rec);
+    const end = rank === 5 ? -1 : refNode.endIndex;
+    const q = qualifier && rank !== 5 ? qualifierText(this.text, startOf(qualifier), qualifier.endIndex) : undefined;
+    this.put(i, at, rank, end, qualifier !== undefined, q || undefined);
   }
 
   /** add() for match j of a RawMatchList, read in place. */
@@ -575,28 +612,29 @@ class ReferenceCollector {
     if (ref < 0) return;
     if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
     const at = list.start(j, ref);
-    const prev = this.best.get(at);
     const hasQualifier = qualifier >= 0;
-    if (prev && (prev.rank > rank || (prev.rank === rank && (prev.hasQualifier || !hasQualifier)))) return;
-    const kind = RANK_KIND[rank] as string;
-    const rec: { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string } = { rank, kind, end: rank === 5 ? -1 : list.end(j, ref), hasQualifier };
-    if (hasQualifier && kind !== "ignore") {
-      const q = qualifierText(this.text, list.start(j, qualifier), list.end(j, qualifier));
-      if (q) rec.qualifier = q;
-    }
-    this.best.set(at, rec);
+    const i = this.slotFor(at, rank, hasQualifier);
+    if (i === -2) return;
+    const end = rank === 5 ? -1 : list.end(j, ref);
+    const q = hasQualifier && rank !== 5 ? qualifierText(this.text, list.start(j, qualifier), list.end(j, qualifier)) : undefined;
+    this.put(i, at, rank, end, hasQualifier, q || undefined);
   }
 
   finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[]): ExtractedReference[] {
     const importStarts = new Set<number>();
     for (const r of importRefs) importStarts.add(r.range.byte_start);
     const out: ExtractedReference[] = [];
-    for (const [start, r] of this.best) {
-      if (r.kind === "ignore") continue;
-      const range = byteRange(decoded, start, r.end);
+    // In the order names were first seen, as a Map keyed by start iterates.
+    for (let i = 0; i < this.starts.length; i++) {
+      const rank = this.ranks[i] as number;
+      if (rank === 5) continue;
+      const start = this.starts[i] as number;
+      const end = this.ends[i] as number;
+      const range = byteRange(decoded, start, end);
       if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
-      const ref: ExtractedReference = { name: this.text.slice(start, r.end), kind: r.kind as ReferenceKind, range };
-      if (r.qualifier) ref.qualifier = r.qualifier;
+      const ref: ExtractedReference = { name: this.text.slice(start, end), kind: RANK_KIND[rank] as ReferenceKind, range };
+      const q = this.qualifiers[i];
+      if (q) ref.qualifier = q;
       out.push(ref);
     }
     out.push(...importRefs);

@@ -107,6 +107,23 @@ export class CapturedNode {
     return null;
   }
 
+  /** What extract.ts's nodeKey() gives for `parent`, read where the native call leaves the parent. */
+  parentKey(): string | undefined {
+    this.marshal();
+    const b = binding as Binding;
+    const v = b.NodeMethods.parent(this.tree);
+    if (typeof v === "number") {
+      // The parent's fields are now where endIndex reads its argument.
+      const start = (b.nodeTransferArray[2] as number) >>> 1;
+      return `${start}:${b.NodeMethods.endIndex(this.tree)}:${v}`;
+    }
+    if (v && typeof v === "object") {
+      const p = v as Parser.SyntaxNode;
+      return `${p.startIndex}:${p.endIndex}:${p.typeId}`;
+    }
+    return undefined;
+  }
+
   get text(): string {
     return (this.tree as unknown as { getText(n: { startIndex: number; endIndex: number }): string }).getText(this);
   }

@@ -83,6 +83,7 @@ test("rawMatches gives exactly what Query.matches gives: patterns, capture names
         const ap = an.parent;
         assert.equal(ap === null, ep === null, `${where} has a parent`);
         if (ep && ap) assert.deepEqual([ap.startIndex, ap.endIndex, ap.typeId], [ep.startIndex, ep.endIndex, ep.typeId], `${where} parent`);
+        assert.equal(an.parentKey(), ep ? `${ep.startIndex}:${ep.endIndex}:${ep.typeId}` : undefined, `${where} parent key`);
         compared++;
       }
     }
