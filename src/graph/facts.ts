@@ -219,6 +219,18 @@ export function callerOf(rows: FileRows, i: number): string | null {
   return c >= 0 ? ((rows.symbols[c] as SymbolRow).symbol_id ?? null) : null;
 }
 
+/** pos() written into `out` at `at`, without an array per reference. */
+function writePos(lines: LineIndex, r: ByteRange, out: Int32Array, at: number): void {
+  const s = lines.position(r.byte_start);
+  const e = lines.position(r.byte_end);
+  out[at] = r.byte_start;
+  out[at + 1] = r.byte_end;
+  out[at + 2] = s.line;
+  out[at + 3] = s.col;
+  out[at + 4] = e.line;
+  out[at + 5] = e.col;
+}
+
 function pos(lines: LineIndex, r: ByteRange): number[] {
   const s = lines.position(r.byte_start);
   const e = lines.position(r.byte_end);
@@ -289,7 +301,7 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
     refs.kinds[i] = r.kind;
     refs.qualifiers[i] = r.qualifier ?? null;
     refs.callers[i] = r.enclosing_index !== undefined && r.enclosing_index < symbols.length ? r.enclosing_index : -1;
-    refs.spans.set(pos(lines, r.range), i * 6);
+    writePos(lines, r.range, refs.spans, i * 6);
   });
   const imports: ImportRow[] = facts.imports.map((im) => ({
     source: im.source,
