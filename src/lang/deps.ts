@@ -189,6 +189,8 @@ const JS_FAMILY = new Set<LanguageId>(["javascript", "typescript", "tsx"]);
  */
 const KEYWORD = /\b(?:import(?!\s*[(.])|export(?=\s*[*{t/]))\b/g;
 
+const STATEMENTS = ["import_statement", "export_statement"];
+
 /**
  * The import and export statements of a tree that may hold a dependency, in document order: all
  * those `descendantsOfType(["import_statement", "export_statement"])` gives that jsDeps reads
@@ -198,8 +200,6 @@ const KEYWORD = /\b(?:import(?!\s*[(.])|export(?=\s*[*{t/]))\b/g;
  * node under each occurrence of the word (KEYWORD) finds them. In a tree with errors a statement
  * may have its keyword MISSING or inside an ERROR node: the whole tree is walked, as before.
  */
-const STATEMENTS = ["import_statement", "export_statement"];
-
 function importExportStatements(root: Parser.SyntaxNode, text: string): Parser.SyntaxNode[] {
   if (root.hasError) return root.descendantsOfType(STATEMENTS);
   const out: Parser.SyntaxNode[] = [];

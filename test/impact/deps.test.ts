@@ -31,6 +31,8 @@ describe("impact dependencies of TypeScript/JavaScript", () => {
       '* from "./star";\nimport a from "./a";\n',
       'export default from "./weird";\nexport = require("./eq");\nimport r = require("./r");\n',
       'if (a) { export { q } from "./broken-if" }}}\n@dec export class A {}\nexport {a} from "./one"; export {b} from "./two"\nimport {c} from\n',
+      // Statements inside an ambient module and a namespace; the words in a comment and a string.
+      'declare module "m" {\n  export * from "./amb";\n  import z = require("./amb2");\n}\nnamespace N { export { a } from "./ns"; }\n/* export * from "./no" */\nconst s = "import a from \'./str\'";\n',
       // Statements with an error inside, still with their source.
       'import { a b } from "./x";\nfunction g() {\n  import a, from "./z";\n  export {a as} from "./t";\n}\nimport {a as} from "./u";\nexport * from "./w" extra;\n',
     );
