@@ -34,7 +34,8 @@ export const WORKER_YOUNG_MB = 16;
 /**
  * Young generation of an extraction worker (MB). Extraction allocates in bursts (a file's matches
  * live until its rows are made); at 32 fewer scavenges copy them: cold index of the bench tree
- * ~3-4% less CPU than at 16 for ~+20 MB peak (measured beside each other, 4 runs each).
+ * 2-3% less CPU than at 16 for 20-35 MB more peak (~330 MB), and 48 gave no more (interleaved
+ * runs, 4-5 each, docs/magellan.md).
  */
 export const EXTRACT_WORKER_YOUNG_MB = 32;
 
