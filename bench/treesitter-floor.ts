@@ -14,7 +14,7 @@ import { readFileSync } from "node:fs";
 import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
 import { queryFor } from "../src/lang/extract.js";
 import { maskForParse } from "../src/lang/preprocess.js";
-import { rawMatches, rawMatchesSupported } from "../src/lang/raw-matches.js";
+import { rawMatchList, rawMatchesSupported } from "../src/lang/raw-matches.js";
 import { type LanguageId, languageForPath, parse } from "../src/lang/registry.js";
 import { decodeBytes } from "../src/text/decode.js";
 import { walkFiles } from "../src/text/walk.js";
@@ -27,7 +27,7 @@ function matchAll(tasks: Task[]): number {
     const tree = parse(t.language, maskForParse(t.language, decodeBytes(readFileSync(t.abs)).text));
     const query = queryFor(t.language);
     // As extraction runs them (src/lang/raw-matches.ts), nothing more.
-    n += (rawMatchesSupported() ? rawMatches(query, tree) : query.matches(tree.rootNode)).length;
+    n += (rawMatchesSupported() ? rawMatchList(query, tree) : query.matches(tree.rootNode)).length;
     (tree as unknown as { delete?: () => void }).delete?.();
   }
   return n;

@@ -144,6 +144,59 @@ export interface RefColumns {
   spans: Int32Array;
 }
 
+const REF_KINDS: readonly ReferenceKind[] = ["read", "call", "type", "write", "import"];
+const REF_KIND_CODE = new Map<string, number>(REF_KINDS.map((k, i) => [k, i]));
+
+/**
+ * RefColumns as they cross from an extraction worker to the main thread: the kind of each
+ * reference as a byte and the few qualifiers with their indexes. Structured clone copies a typed
+ * array in one piece, but writes and, on the main thread, allocates each string of an array
+ * afresh: the kinds of the bench tree were 890k such strings, and 720k of its qualifiers null.
+ */
+export interface PackedRefs {
+  packed: true;
+  names: string[];
+  kinds: Uint8Array;
+  /** Reference indexes that have a qualifier, ascending, and the qualifiers. */
+  qualified: Int32Array;
+  qualifiers: string[];
+  callers: Int32Array;
+  spans: Int32Array;
+}
+
+/** The columns to post; columns with a kind this code does not know go as they are. */
+export function packRefs(refs: RefColumns): PackedRefs | RefColumns {
+  const n = refs.kinds.length;
+  const kinds = new Uint8Array(n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const code = REF_KIND_CODE.get(refs.kinds[i] as string);
+    if (code === undefined) return refs;
+    kinds[i] = code;
+    if (refs.qualifiers[i] !== null && refs.qualifiers[i] !== undefined) count++;
+  }
+  const qualified = new Int32Array(count);
+  const qualifiers = new Array<string>(count);
+  for (let i = 0, k = 0; k < count; i++) {
+    const q = refs.qualifiers[i];
+    if (q === null || q === undefined) continue;
+    qualified[k] = i;
+    qualifiers[k++] = q;
+  }
+  return { packed: true, names: refs.names, kinds, qualified, qualifiers, callers: refs.callers, spans: refs.spans };
+}
+
+/** The columns as extraction made them (kinds are the shared constant strings). */
+export function unpackRefs(refs: PackedRefs | RefColumns): RefColumns {
+  if (!("packed" in refs)) return refs;
+  const n = refs.kinds.length;
+  const kinds = new Array<ReferenceKind>(n);
+  for (let i = 0; i < n; i++) kinds[i] = REF_KINDS[refs.kinds[i] as number] as ReferenceKind;
+  const qualifiers = new Array<string | null>(n).fill(null);
+  for (let k = 0; k < refs.qualified.length; k++) qualifiers[refs.qualified[k] as number] = refs.qualifiers[k] as string;
+  return { names: refs.names, kinds, qualifiers, callers: refs.callers, spans: refs.spans };
+}
+
 export interface ImportRow {
   source: string;
   names: string;
@@ -164,6 +217,18 @@ export interface FileRows {
 export function callerOf(rows: FileRows, i: number): string | null {
   const c = rows.refs.callers[i] as number;
   return c >= 0 ? ((rows.symbols[c] as SymbolRow).symbol_id ?? null) : null;
+}
+
+/** pos() written into `out` at `at`, without an array per reference. */
+function writePos(lines: LineIndex, r: ByteRange, out: Int32Array, at: number): void {
+  const s = lines.position(r.byte_start);
+  const e = lines.position(r.byte_end);
+  out[at] = r.byte_start;
+  out[at + 1] = r.byte_end;
+  out[at + 2] = s.line;
+  out[at + 3] = s.col;
+  out[at + 4] = e.line;
+  out[at + 5] = e.col;
 }
 
 function pos(lines: LineIndex, r: ByteRange): number[] {
@@ -236,7 +301,7 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
     refs.kinds[i] = r.kind;
     refs.qualifiers[i] = r.qualifier ?? null;
     refs.callers[i] = r.enclosing_index !== undefined && r.enclosing_index < symbols.length ? r.enclosing_index : -1;
-    refs.spans.set(pos(lines, r.range), i * 6);
+    writePos(lines, r.range, refs.spans, i * 6);
   });
   const imports: ImportRow[] = facts.imports.map((im) => ({
     source: im.source,

@@ -11,6 +11,7 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import type * as WorkerThreads from "node:worker_threads";
+import { type PackedRefs, unpackRefs } from "./facts.js";
 import type { FileOutcome, FileTask } from "./process-file.js";
 
 const CHUNK = 24;
@@ -29,6 +30,14 @@ export function workerHeapMb(): number {
  * a cold index of a 41 MB tree peaks ~15 MB lower per run with the same CPU time (measured).
  */
 export const WORKER_YOUNG_MB = 16;
+
+/**
+ * Young generation of an extraction worker (MB). Extraction allocates in bursts (a file's matches
+ * live until its rows are made); at 32 fewer scavenges copy them: cold index of the bench tree
+ * 2-3% less CPU than at 16 for 20-35 MB more peak (~330 MB), and 48 gave no more (interleaved
+ * runs, 4-5 each, docs/magellan.md).
+ */
+export const EXTRACT_WORKER_YOUNG_MB = 32;
 
 /** Files of one chunk sent to one worker, in the order it extracts them. */
 interface Unit {
@@ -100,7 +109,7 @@ export async function runPool(
   };
 
   const spawn = (): void => {
-    const w = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(), maxYoungGenerationSizeMb: WORKER_YOUNG_MB } });
+    const w = new Worker(url, { resourceLimits: { maxOldGenerationSizeMb: workerHeapMb(), maxYoungGenerationSizeMb: EXTRACT_WORKER_YOUNG_MB } });
     live.add(w);
     const sent: Unit[] = [];
     let ended = false;
@@ -127,7 +136,9 @@ export async function runPool(
     };
     (w as unknown as { feed: () => void }).feed = feed;
     w.on("message", (msg: { chunk: number; i: number; out: FileOutcome; last: boolean }) => {
-      record(msg.chunk, msg.i, msg.out);
+      const out = msg.out;
+      if (out.kind === "indexed") out.rows.refs = unpackRefs(out.rows.refs as unknown as PackedRefs);
+      record(msg.chunk, msg.i, out);
       if (msg.last) sent.shift();
       if (!deliverOrFail()) return;
       // A delivery may let a worker held back by AHEAD take work again.

@@ -1,6 +1,7 @@
 /** Worker thread: reads and extracts the files it is sent, answers with their rows. */
 import { parentPort } from "node:worker_threads";
-import { type FileTask, processFile } from "./process-file.js";
+import { type FileRows, packRefs } from "./facts.js";
+import { type FileOutcome, type FileTask, processFile } from "./process-file.js";
 
 /**
  * Each chunk is handled in its own turn of the event loop. node-tree-sitter frees a tree's
@@ -23,12 +24,18 @@ function drain(): void {
   const job = queue.shift();
   if (!job) return;
   job.tasks.forEach((t, k) => {
-    parentPort?.postMessage({ chunk: job.chunk, i: job.idx[k], out: processFile(t), last: k === job.tasks.length - 1 });
+    parentPort?.postMessage({ chunk: job.chunk, i: job.idx[k], out: forWire(processFile(t)), last: k === job.tasks.length - 1 });
   });
   if (queue.length > 0) {
     scheduled = true;
     setImmediate(drain);
   }
+}
+
+/** The outcome with its reference columns packed for the trip (pool.ts unpacks them). */
+function forWire(out: FileOutcome): FileOutcome {
+  if (out.kind !== "indexed") return out;
+  return { ...out, rows: { ...out.rows, refs: packRefs(out.rows.refs) as FileRows["refs"] } };
 }
 
 parentPort?.on("message", (job: Job) => {

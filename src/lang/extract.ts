@@ -42,7 +42,7 @@ import { loadTreeSitter } from "./tree-sitter-module.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
 import { maskForParse } from "./preprocess.js";
-import { rawMatches, rawMatchesSupported } from "./raw-matches.js";
+import { CapturedNode, type RawMatchList, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -208,31 +208,53 @@ function matchWindow(): number {
   return Number.isInteger(v) && v > 0 ? v : 1 << 18;
 }
 
+/** One native call's matches, and the part of the text whose matches are its to take. */
+interface MatchBatch {
+  matches: RawMatchList | QMatch[];
+  /** Windowed: only the matches whose first capture starts in [from, to) are its own. */
+  windowed: boolean;
+  from: number;
+  to: number;
+  length: number;
+}
+
 /**
  * The matches of the file's query, in windows of its text: each match comes once, from the
  * window holding the first of its captures (a match intersects that window, so the window's
  * search finds it; the others that find it skip it).
  */
-function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number): Generator<QMatch[]> {
+function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number): Generator<MatchBatch> {
   const window = matchWindow();
   if (!rawMatchesSupported() || length <= window) {
-    yield rawMatchesSupported() ? rawMatches(query, tree) : query.matches(tree.rootNode);
+    yield { matches: rawMatchesSupported() ? rawMatchList(query, tree) : query.matches(tree.rootNode), windowed: false, from: 0, to: length, length };
     return;
   }
   for (let a = 0; a < length; a += window) {
     const b = Math.min(length, a + window);
     // One unit wider on each side, so that a zero-width node (a MISSING token) at a window's
     // edge is seen by the window that owns it.
-    const ms = rawMatches(query, tree, { startByte: Math.max(0, a - 1) * 2, endByte: Math.min(length, b + 1) * 2 });
-    const mine: QMatch[] = [];
-    for (const m of ms) {
-      let first = Infinity;
-      for (const c of m.captures) first = Math.min(first, startOf(c.node));
-      // A match without captures has no place: keep it in the first window only.
-      if (first === Infinity ? a === 0 : first >= a && (first < b || b === length)) mine.push(m);
-    }
-    yield mine;
+    const matches = rawMatchList(query, tree, { startByte: Math.max(0, a - 1) * 2, endByte: Math.min(length, b + 1) * 2 });
+    yield { matches, windowed: true, from: a, to: b, length };
   }
+}
+
+/** Whether match j of a window's batch is the window's own (see windowedMatches). */
+function ownMatch(batch: MatchBatch, list: RawMatchList, j: number): boolean {
+  let first = Infinity;
+  const count = list.captureCount(j);
+  for (let k = 0; k < count; k++) first = Math.min(first, list.start(j, k));
+  // A match without captures has no place: keep it in the first window only.
+  return first === Infinity ? batch.from === 0 : first >= batch.from && (first < batch.to || batch.to === batch.length);
+}
+
+/** 1 symbols, 2 references, 3 imports, 0 none: the purpose of the first capture that tells. */
+function purposeOf(n: string): number {
+  // The first letter first: this runs for each of millions of captures.
+  const ch = n.charCodeAt(0);
+  if (ch === 100 /* d */ ? n.startsWith("def.") : ch === 102 /* f */ && (n.startsWith("flag.") || n.startsWith("flag_name."))) return 1;
+  if (ch === 114 /* r */ && n.startsWith("ref.")) return 2;
+  if (ch === 105 /* i */ && n.startsWith("import")) return 3;
+  return 0;
 }
 
 /** Extraction over an existing tree (for callers that parse themselves). */
@@ -242,21 +264,28 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   const importMatches: QMatch[] = [];
   const refs = new ReferenceCollector(language, decoded.text);
   const query = queryFor(language);
-  for (const matches of windowedMatches(query, tree, decoded.text.length)) {
-    for (const m of matches) {
-      const first = (m.captures[0] as QMatch["captures"][number] | undefined)?.name;
-      if (first === undefined) continue;
-      let purpose = 0;
-      for (const c of m.captures) {
-        const n = c.name;
-        if (n.startsWith("def.") || n.startsWith("flag.") || n.startsWith("flag_name.")) purpose = 1;
-        else if (n.startsWith("ref.")) purpose = 2;
-        else if (n.startsWith("import")) purpose = 3;
-        if (purpose) break;
+  for (const batch of windowedMatches(query, tree, decoded.text.length)) {
+    const list = batch.matches;
+    if (Array.isArray(list)) {
+      for (const m of list) {
+        let purpose = 0;
+        for (const c of m.captures) if ((purpose = purposeOf(c.name))) break;
+        if (purpose === 1) symbolMatches.push(m);
+        else if (purpose === 2) refs.add(m);
+        else if (purpose === 3) importMatches.push(m);
       }
-      if (purpose === 1) symbolMatches.push(m);
-      else if (purpose === 2) refs.add(m);
-      else if (purpose === 3) importMatches.push(m);
+      continue;
+    }
+    // Reference matches are folded in place; symbol and import matches become objects, each node
+    // with its own fields when the list is a window's (they outlive it).
+    for (let j = 0; j < list.length; j++) {
+      if (batch.windowed && !ownMatch(batch, list, j)) continue;
+      const count = list.captureCount(j);
+      let purpose = 0;
+      for (let k = 0; k < count; k++) if ((purpose = purposeOf(list.name(j, k)))) break;
+      if (purpose === 1) symbolMatches.push(list.match(j, batch.windowed));
+      else if (purpose === 2) refs.addRaw(list, j);
+      else if (purpose === 3) importMatches.push(list.match(j, batch.windowed));
     }
   }
   const merged: number[] = [];
@@ -388,7 +417,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (methods) {
       const m = methods;
       pending = pending.filter((p) => {
-        const fold = p.kind === "function" && !!p.def.parent && m.get(nodeKey(p.def.parent)) === p.name;
+        const up = p.kind === "function" ? parentKey(p.def) : undefined;
+        const fold = up !== undefined && m.get(up) === p.name;
         if (fold) merged.push(byteRange(decoded, p.nameStart, p.nameEnd).byte_start);
         return !fold;
       });
@@ -398,7 +428,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
   if (flagged) {
     for (const p of pending) {
       p.flags = flagged.get(nodeKey(p.def));
-      if (!p.flags && p.def.parent) p.flags = flagged.get(nodeKey(p.def.parent));
+      if (!p.flags) {
+        const up = parentKey(p.def);
+        if (up !== undefined) p.flags = flagged.get(up);
+      }
     }
   }
   // Outer definitions first: by start, then longer first.
@@ -453,6 +486,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
  * changes the layout fails loudly.
  */
 export function startOf(n: QNode): number {
+  if (n instanceof CapturedNode) return n.startIndex;
   const raw = (n as unknown as Record<number, unknown>)[2];
   return typeof raw === "number" ? raw >>> 1 : n.startIndex;
 }
@@ -461,12 +495,36 @@ function nodeKey(n: QNode): string {
   return `${startOf(n)}:${n.endIndex}:${n.typeId}`;
 }
 
+/** nodeKey of a node's parent (undefined for the root), without a node object for the parent. */
+function parentKey(n: QNode): string | undefined {
+  if (n instanceof CapturedNode) return n.parentKey();
+  const p = n.parent;
+  return p ? nodeKey(p) : undefined;
+}
+
 function byteRange(decoded: DecodedText, start: number, end: number): ByteRange {
   if (decoded.ascii) return { byte_start: start, byte_end: end };
   return { byte_start: decoded.toByte(start), byte_end: decoded.toByte(end) };
 }
 
-const KIND_RANK: Record<string, number> = { ignore: 5, call: 4, write: 3, type: 2, read: 1 };
+/** Rank of a reference capture (ignore > call > write > type > read); 0 for other captures, -1 for an unknown `ref.` one. */
+function refRank(name: string): number {
+  switch (name) {
+    case "ref.read":
+      return 1;
+    case "ref.type":
+      return 2;
+    case "ref.write":
+      return 3;
+    case "ref.call":
+      return 4;
+    case "ref.ignore":
+      return 5;
+    default:
+      return name.startsWith("ref.") && name.length > 4 ? -1 : 0;
+  }
+}
+const RANK_KIND = ["", "read", "type", "write", "call", "ignore"] as const;
 
 /**
  * The references of a file, folded match by match into one record per name start (the most
@@ -474,47 +532,109 @@ const KIND_RANK: Record<string, number> = { ignore: 5, call: 4, write: 3, type: 
  * outlives its window of matches.
  */
 class ReferenceCollector {
-  private readonly best = new Map<number, { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string }>();
+  /** Record index by name start; the records are columns (a million objects on a large tree otherwise). */
+  private readonly slot = new Map<number, number>();
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private readonly ranks: number[] = [];
+  private readonly qualified: boolean[] = [];
+  private readonly qualifiers: (string | undefined)[] = [];
   constructor(
     private readonly language: LanguageId,
     private readonly text: string,
   ) {}
 
+  /** The record to overwrite for a name at `at` (-1: a new one), or -2 when the one there wins. */
+  private slotFor(at: number, rank: number, hasQualifier: boolean): number {
+    const i = this.slot.get(at);
+    if (i === undefined) return -1;
+    const r = this.ranks[i] as number;
+    return r > rank || (r === rank && ((this.qualified[i] as boolean) || !hasQualifier)) ? -2 : i;
+  }
+
+  private put(i: number, at: number, rank: number, end: number, hasQualifier: boolean, qualifier: string | undefined): void {
+    if (i < 0) {
+      this.slot.set(at, this.starts.length);
+      this.starts.push(at);
+      this.ends.push(end);
+      this.ranks.push(rank);
+      this.qualified.push(hasQualifier);
+      this.qualifiers.push(qualifier);
+    } else {
+      this.ends[i] = end;
+      this.ranks[i] = rank;
+      this.qualified[i] = hasQualifier;
+      this.qualifiers[i] = qualifier;
+    }
+  }
+
   add(m: QMatch): void {
     let refNode: QNode | undefined;
-    let kind: string | undefined;
+    let rank = 0;
+    let refName = "";
     let qualifier: QNode | undefined;
     for (const c of m.captures) {
       const n = c.name;
-      if (n.startsWith("ref.")) {
+      const r = refRank(n);
+      if (r !== 0) {
         refNode = c.node;
-        kind = n.slice(4);
+        rank = r;
+        refName = n;
       } else if (n === "qualifier") qualifier = c.node;
     }
-    if (!refNode || !kind) return;
-    const rank = KIND_RANK[kind];
-    if (rank === undefined) throw new Error(`${this.language}/references.scm: unknown capture @ref.${kind}`);
+    if (!refNode) return;
+    if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
     const at = startOf(refNode);
-    const prev = this.best.get(at);
-    if (prev && (prev.rank > rank || (prev.rank === rank && (prev.hasQualifier || !qualifier)))) return;
-    const rec: { rank: number; kind: string; end: number; hasQualifier: boolean; qualifier?: string } = { rank, kind, end: refNode.endIndex, hasQualifier: qualifier !== undefined };
-    if (qualifier && kind !== "ignore") {
-      const q = qualifierText(this.text, qualifier);
-      if (q) rec.qualifier = q;
+    const i = this.slotFor(at, rank, qualifier !== undefined);
+    if (i === -2) return;
+    // An ignored name is never read past its rank: no native call for its end.
+    const end = rank === 5 ? -1 : refNode.endIndex;
+    const q = qualifier && rank !== 5 ? qualifierText(this.text, startOf(qualifier), qualifier.endIndex) : undefined;
+    this.put(i, at, rank, end, qualifier !== undefined, q || undefined);
+  }
+
+  /** add() for match j of a RawMatchList, read in place. */
+  addRaw(list: RawMatchList, j: number): void {
+    let ref = -1;
+    let rank = 0;
+    let refName = "";
+    let qualifier = -1;
+    const count = list.captureCount(j);
+    for (let k = 0; k < count; k++) {
+      const n = list.name(j, k);
+      const r = refRank(n);
+      if (r !== 0) {
+        ref = k;
+        rank = r;
+        refName = n;
+      } else if (n === "qualifier") qualifier = k;
     }
-    this.best.set(at, rec);
+    if (ref < 0) return;
+    if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
+    const at = list.start(j, ref);
+    const hasQualifier = qualifier >= 0;
+    const i = this.slotFor(at, rank, hasQualifier);
+    if (i === -2) return;
+    const end = rank === 5 ? -1 : list.end(j, ref);
+    const q = hasQualifier && rank !== 5 ? qualifierText(this.text, list.start(j, qualifier), list.end(j, qualifier)) : undefined;
+    this.put(i, at, rank, end, hasQualifier, q || undefined);
   }
 
   finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[]): ExtractedReference[] {
     const importStarts = new Set<number>();
     for (const r of importRefs) importStarts.add(r.range.byte_start);
     const out: ExtractedReference[] = [];
-    for (const [start, r] of this.best) {
-      if (r.kind === "ignore") continue;
-      const range = byteRange(decoded, start, r.end);
+    // In the order names were first seen, as a Map keyed by start iterates.
+    for (let i = 0; i < this.starts.length; i++) {
+      const rank = this.ranks[i] as number;
+      if (rank === 5) continue;
+      const start = this.starts[i] as number;
+      const end = this.ends[i] as number;
+      const range = byteRange(decoded, start, end);
       if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
-      const ref: ExtractedReference = { name: this.text.slice(start, r.end), kind: r.kind as ReferenceKind, range };
-      if (r.qualifier) ref.qualifier = r.qualifier;
+      const ref: ExtractedReference = { name: this.text.slice(start, end), kind: RANK_KIND[rank] as ReferenceKind, range };
+      const q = this.qualifiers[i];
+      if (q) ref.qualifier = q;
       out.push(ref);
     }
     out.push(...importRefs);
@@ -527,9 +647,7 @@ class ReferenceCollector {
  * What is written before a member name. A long one (a builder chain spanning lines) is cut to its
  * end, marked with `…`: it still says the name is a member of something, not a bare name.
  */
-function qualifierText(text: string, n: QNode): string | undefined {
-  const start = startOf(n);
-  const end = n.endIndex;
+function qualifierText(text: string, start: number, end: number): string | undefined {
   if (end - start > 200) return `…${squeeze(text.slice(end - 200, end)).slice(-100)}`;
   const q = text.slice(start, end);
   return /[\n\r]/.test(q) ? squeeze(q) : q;

@@ -65,24 +65,29 @@ export function rawMatchesSupported(): boolean {
 }
 
 /**
- * A captured node: its six transfer fields at [0..5], where a SyntaxNode keeps them (so
- * `startOf()` in extract.ts reads the start the same way), and its grammar symbol.
+ * A captured node and its capture name, in one object (one per capture: there are millions). Its
+ * six transfer fields stay in the Uint32Array the whole call's nodes were copied into, at `at`:
+ * no per-node array of numbers, most of which (the id halves) would be boxed doubles.
  */
 export class CapturedNode {
   private end = -1;
   constructor(
     readonly tree: Parser.Tree,
     readonly typeId: number,
-    f: ArrayLike<number>,
-    at: number,
-  ) {
-    const slots = this as unknown as number[];
-    for (let i = 0; i < FIELDS; i++) slots[i] = f[at + i] as number;
+    private readonly fields: Uint32Array,
+    private readonly at: number,
+    /** The capture name (empty for a node reached as a parent). */
+    readonly name: string,
+  ) {}
+
+  /** The capture's node: itself (a capture and its node are one object here). */
+  get node(): CapturedNode {
+    return this;
   }
 
   /** Start as a UTF-16 index of the parsed text (the first context field is its byte offset, 2 per unit). */
   get startIndex(): number {
-    return (this as unknown as number[])[2]! >>> 1;
+    return (this.fields[this.at + 2] as number) >>> 1;
   }
 
   get endIndex(): number {
@@ -97,9 +102,26 @@ export class CapturedNode {
     this.marshal();
     const b = binding as Binding;
     const v = b.NodeMethods.parent(this.tree);
-    if (typeof v === "number") return new CapturedNode(this.tree, v, b.nodeTransferArray, 0);
-    if (v && typeof v === "object") return fromSyntaxNode(this.tree, v as Parser.SyntaxNode);
+    if (typeof v === "number") return new CapturedNode(this.tree, v, b.nodeTransferArray.slice(0, FIELDS), 0, "");
+    if (v && typeof v === "object") return fromSyntaxNode(this.tree, v as Parser.SyntaxNode, "");
     return null;
+  }
+
+  /** What extract.ts's nodeKey() gives for `parent`, read where the native call leaves the parent. */
+  parentKey(): string | undefined {
+    this.marshal();
+    const b = binding as Binding;
+    const v = b.NodeMethods.parent(this.tree);
+    if (typeof v === "number") {
+      // The parent's fields are now where endIndex reads its argument.
+      const start = (b.nodeTransferArray[2] as number) >>> 1;
+      return `${start}:${b.NodeMethods.endIndex(this.tree)}:${v}`;
+    }
+    if (v && typeof v === "object") {
+      const p = v as Parser.SyntaxNode;
+      return `${p.startIndex}:${p.endIndex}:${p.typeId}`;
+    }
+    return undefined;
   }
 
   get text(): string {
@@ -109,19 +131,21 @@ export class CapturedNode {
   /** Puts the node where the native node methods read their argument (what marshalNode does). */
   private marshal(): void {
     const t = (binding as Binding).nodeTransferArray;
-    const slots = this as unknown as number[];
-    for (let i = 0; i < FIELDS; i++) t[i] = slots[i]!;
+    const f = this.fields;
+    const at = this.at;
+    for (let i = 0; i < FIELDS; i++) t[i] = f[at + i] as number;
   }
 }
 
-function fromSyntaxNode(tree: Parser.Tree, n: Parser.SyntaxNode): CapturedNode {
-  return new CapturedNode(tree, n.typeId, n as unknown as number[], 0);
+function fromSyntaxNode(tree: Parser.Tree, n: Parser.SyntaxNode, name: string): CapturedNode {
+  const f = new Uint32Array(FIELDS);
+  const slots = n as unknown as number[];
+  for (let i = 0; i < FIELDS; i++) f[i] = slots[i] as number;
+  return new CapturedNode(tree, n.typeId, f, 0, name);
 }
 
-export interface RawCapture {
-  name: string;
-  node: CapturedNode;
-}
+/** A capture: its name and node (here one object, `node` being the capture itself). */
+export type RawCapture = CapturedNode;
 
 export interface RawMatch {
   pattern: number;
@@ -129,10 +153,102 @@ export interface RawMatch {
 }
 
 /**
+ * The matches of one native call, read in place: capture names from the native result, node
+ * starts from the copied transfer fields, ends by a native call only when asked. Extraction folds
+ * the million reference matches of a large tree from here without an object per match or capture,
+ * and makes RawMatch objects (`match(j)`) only for the few symbol and import matches.
+ */
+export class RawMatchList {
+  /** Matches kept (their text predicates hold). */
+  readonly length: number;
+  constructor(
+    readonly tree: Parser.Tree,
+    private readonly flat: (number | string)[],
+    private readonly nodes: unknown[],
+    private readonly fields: Uint32Array,
+    /** Per node: its first field in `fields` (-1 for a node handed back as a SyntaxNode). */
+    private readonly offsets: Int32Array,
+    /** Per kept match: index in `flat` of its pattern entry, then of its first node, then its capture count. */
+    private readonly index: Int32Array,
+  ) {
+    this.length = index.length / 3;
+  }
+
+  pattern(j: number): number {
+    return this.flat[this.index[3 * j] as number] as number;
+  }
+
+  captureCount(j: number): number {
+    return this.index[3 * j + 2] as number;
+  }
+
+  name(j: number, k: number): string {
+    return this.flat[(this.index[3 * j] as number) + 1 + k] as string;
+  }
+
+  /** UTF-16 start of capture k of match j. */
+  start(j: number, k: number): number {
+    const n = (this.index[3 * j + 1] as number) + k;
+    const off = this.offsets[n] as number;
+    return off >= 0 ? (this.fields[off + 2] as number) >>> 1 : (this.nodes[n] as Parser.SyntaxNode).startIndex;
+  }
+
+  /** UTF-16 end of capture k of match j (a native call). */
+  end(j: number, k: number): number {
+    const n = (this.index[3 * j + 1] as number) + k;
+    const off = this.offsets[n] as number;
+    if (off < 0) return (this.nodes[n] as Parser.SyntaxNode).endIndex;
+    const b = binding as Binding;
+    const t = b.nodeTransferArray;
+    const f = this.fields;
+    for (let i = 0; i < FIELDS; i++) t[i] = f[off + i] as number;
+    return b.NodeMethods.endIndex(this.tree);
+  }
+
+  /**
+   * Match j as objects. `own`: each node gets its own copy of its fields, so that keeping it does
+   * not keep this whole list's (windowed extraction keeps symbol matches across windows).
+   */
+  match(j: number, own = false): RawMatch {
+    const first = this.index[3 * j + 1] as number;
+    const count = this.index[3 * j + 2] as number;
+    const nameAt = (this.index[3 * j] as number) + 1;
+    const captures: RawCapture[] = new Array(count);
+    for (let k = 0; k < count; k++) captures[k] = this.nodeAt(first + k, this.flat[nameAt + k] as string, own);
+    return { pattern: this.pattern(j), captures };
+  }
+
+  /** Every kept match as objects. */
+  all(): RawMatch[] {
+    const out: RawMatch[] = new Array(this.length);
+    for (let j = 0; j < this.length; j++) out[j] = this.match(j);
+    return out;
+  }
+
+  /** Node n of the native result (in capture order over all matches) as a capture named `name`. */
+  nodeAt(n: number, name: string, own: boolean): RawCapture {
+    const v = this.nodes[n];
+    const off = this.offsets[n] as number;
+    if (off >= 0) {
+      return own
+        ? new CapturedNode(this.tree, v as number, this.fields.slice(off, off + FIELDS), 0, name)
+        : new CapturedNode(this.tree, v as number, this.fields, off, name);
+    }
+    // A null node (never seen from a match): kept so the capture list has the same shape.
+    return v && typeof v === "object" ? fromSyntaxNode(this.tree, v as Parser.SyntaxNode, name) : (null as unknown as RawCapture);
+  }
+}
+
+/**
  * All matches of `query` under the tree's root, in the order `query.matches(tree.rootNode)` gives
  * them, with the same text predicates applied. Call only when rawMatchesSupported().
  */
 export function rawMatches(query: Parser.Query, tree: Parser.Tree, range?: { startByte: number; endByte: number }): RawMatch[] {
+  return rawMatchList(query, tree, range).all();
+}
+
+/** rawMatches() as a RawMatchList. Call only when rawMatchesSupported(). */
+export function rawMatchList(query: Parser.Query, tree: Parser.Tree, range?: { startByte: number; endByte: number }): RawMatchList {
   const b = binding as Binding;
   const q = query as RawQuery;
   // The native call reads the node to search under from the transfer array, as marshalNode leaves it.
@@ -144,35 +260,42 @@ export function rawMatches(query: Parser.Query, tree: Parser.Tree, range?: { sta
   const [flat, nodes] = range
     ? q._matches(tree, 0, 0, 0, 0, range.startByte, range.endByte, 0xffffffff, 0xffffffff, 0)
     : q._matches(tree, 0, 0, 0, 0, 0, 0, 0xffffffff, 0xffffffff, 0);
-  // Read after the call: the native side replaces the array when it needs a longer one.
-  const transfer = b.nodeTransferArray;
-  const captured: (CapturedNode | null)[] = new Array(nodes.length);
-  let offset = 0;
+  // A node the tree has a SyntaxNode for comes back as that object and takes no fields; any other
+  // (a null one too) takes six.
+  const offsets = new Int32Array(nodes.length);
+  let used = 0;
   for (let i = 0; i < nodes.length; i++) {
     const v = nodes[i];
-    if (typeof v === "number") {
-      // The number is the node's grammar symbol, what SyntaxNode.typeId reads (0xFFFF for ERROR).
-      captured[i] = new CapturedNode(tree, v, transfer, offset);
-      offset += FIELDS;
-    } else if (v && typeof v === "object") captured[i] = fromSyntaxNode(tree, v as Parser.SyntaxNode);
+    if (v !== null && typeof v === "object") offsets[i] = -1;
     else {
-      captured[i] = null;
-      offset += FIELDS;
+      offsets[i] = used;
+      used += FIELDS;
     }
   }
+  // Read after the call: the native side replaces the array when it needs a longer one. Copied,
+  // because every later native node call overwrites its first slots.
+  const fields = b.nodeTransferArray.slice(0, used);
   const predicates = q.predicates;
-  const out: RawMatch[] = [];
+  const index: number[] = [];
+  let list: RawMatchList | undefined;
   let k = 0;
   let i = 0;
   while (i < flat.length) {
-    const pattern = flat[i++] as number;
-    const captures: RawCapture[] = [];
+    const at = i++;
+    const first = k;
     while (i < flat.length && typeof flat[i] === "string") {
-      captures.push({ name: flat[i++] as string, node: captured[k++] as CapturedNode });
+      i++;
+      k++;
     }
-    const preds = predicates?.[pattern];
-    if (preds && preds.length > 0 && !preds.every((p) => p(captures))) continue;
-    out.push({ pattern, captures });
+    const preds = predicates?.[flat[at] as number];
+    if (preds && preds.length > 0) {
+      list ??= new RawMatchList(tree, flat, nodes, fields, offsets, new Int32Array(0));
+      // The predicates read capture names and node texts: this match as objects, made here only.
+      const captures: RawCapture[] = [];
+      for (let n = first; n < k; n++) captures.push(list.nodeAt(n, flat[at + 1 + n - first] as string, false));
+      if (!preds.every((p) => p(captures))) continue;
+    }
+    index.push(at, first, k - first);
   }
-  return out;
+  return new RawMatchList(tree, flat, nodes, fields, offsets, Int32Array.from(index));
 }

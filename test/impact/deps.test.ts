@@ -23,6 +23,19 @@ describe("impact dependencies of TypeScript/JavaScript", () => {
     sources.push(
       'const { fs } = await import("./fs-utils");\nconst x = require(/* c */ "./a");\n// require("./commented")\nconst s = "require(\'./in-string\')";\nobj.require("./method");\nimport r = require("./r");\nconst B = `./b`;\nrequire(B + "/c");\n',
     );
+    // Statements found from their keywords: comments after the keyword, import() and import.meta
+    // beside them, and error trees (a MISSING name, statements inside and beside ERROR nodes).
+    sources.push(
+      'export /* c */ { a } from "./commented";\nimport /* c */ b from "./commented2";\nexport\n*\nfrom "./nl";\nexport type { T } from "./types";\nexport * as ns from "./ns";\n',
+      'const x = import.meta.url;\nconst y = import ("./dyn");\nlet z: typeof import("./tq");\nfunction f() {\n  import y from "./in-fn";\n  export { z } from "./in-fn2";\n}\n',
+      '* from "./star";\nimport a from "./a";\n',
+      'export default from "./weird";\nexport = require("./eq");\nimport r = require("./r");\n',
+      'if (a) { export { q } from "./broken-if" }}}\n@dec export class A {}\nexport {a} from "./one"; export {b} from "./two"\nimport {c} from\n',
+      // Statements inside an ambient module and a namespace; the words in a comment and a string.
+      'declare module "m" {\n  export * from "./amb";\n  import z = require("./amb2");\n}\nnamespace N { export { a } from "./ns"; }\n/* export * from "./no" */\nconst s = "import a from \'./str\'";\n',
+      // Statements with an error inside, still with their source.
+      'import { a b } from "./x";\nfunction g() {\n  import a, from "./z";\n  export {a as} from "./t";\n}\nimport {a as} from "./u";\nexport * from "./w" extra;\n',
+    );
     for (const text of sources) {
       const tree = parse("typescript", text);
       const key = (xs: unknown[]): string[] => xs.map((x) => JSON.stringify(x)).sort();

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { queryFor } from "../../src/lang/extract.js";
 import { maskForParse } from "../../src/lang/preprocess.js";
-import { rawMatches, rawMatchesSupported } from "../../src/lang/raw-matches.js";
+import { rawMatchList, rawMatches, rawMatchesSupported } from "../../src/lang/raw-matches.js";
 import { type LanguageId, languageForPath, parse } from "../../src/lang/registry.js";
 import { decodeBytes } from "../../src/text/decode.js";
 import * as F from "./fixtures.js";
@@ -56,11 +56,15 @@ test("rawMatches gives exactly what Query.matches gives: patterns, capture names
     const query = queryFor(s.language);
     const expected = query.matches(tree.rootNode);
     const actual = rawMatches(query, tree);
+    // What extraction reads in place for references: the same names, starts and ends.
+    const list = rawMatchList(query, tree);
     assert.equal(actual.length, expected.length, `${s.label}: match count`);
+    assert.equal(list.length, expected.length, `${s.label}: match count of the list`);
     for (let i = 0; i < expected.length; i++) {
       const e = expected[i]!;
       const a = actual[i]!;
       assert.equal(a.pattern, e.pattern, `${s.label}: pattern of match ${i}`);
+      assert.deepEqual([list.pattern(i), list.captureCount(i)], [e.pattern, e.captures.length], `${s.label}: pattern and capture count of match ${i} in the list`);
       assert.deepEqual(
         a.captures.map((c) => c.name),
         e.captures.map((c) => c.name),
@@ -74,10 +78,12 @@ test("rawMatches gives exactly what Query.matches gives: patterns, capture names
         assert.equal(an.endIndex, en.endIndex, `${where} end`);
         assert.equal(an.typeId, en.typeId, `${where} type`);
         assert.equal(an.text, en.text, `${where} text`);
+        assert.deepEqual([list.name(i, k), list.start(i, k), list.end(i, k)], [e.captures[k]!.name, en.startIndex, en.endIndex], `${where} in the list`);
         const ep = en.parent;
         const ap = an.parent;
         assert.equal(ap === null, ep === null, `${where} has a parent`);
         if (ep && ap) assert.deepEqual([ap.startIndex, ap.endIndex, ap.typeId], [ep.startIndex, ep.endIndex, ep.typeId], `${where} parent`);
+        assert.equal(an.parentKey(), ep ? `${ep.startIndex}:${ep.endIndex}:${ep.typeId}` : undefined, `${where} parent key`);
         compared++;
       }
     }
