@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { extractFromTree } from "../lang/extract.js";
+import { HeapLimitError } from "../lang/heap.js";
 import { extractDeps } from "../lang/deps.js";
 import { maskForParse } from "../lang/preprocess.js";
 import { HEADER_SNIFF_BYTES, type LanguageId, isSharedHeader, parse, refineLanguage } from "../lang/registry.js";
@@ -83,6 +84,7 @@ export function processFile(task: FileTask): FileOutcome {
     }
     return { kind: "indexed", rel: task.rel, language, hash, size: bytes.length, mtime_ms: mtime, rows };
   } catch (e) {
+    if (e instanceof HeapLimitError) return { kind: "skipped", rel: task.rel, reason: "out_of_memory", detail: `extraction would run out of its heap: ${e.message} (MAGELLAN_WORKER_HEAP_MB)` };
     return { kind: "skipped", rel: task.rel, reason: "extract_failed", detail: (e as Error).message };
   }
 }

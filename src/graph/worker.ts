@@ -1,7 +1,12 @@
 /** Worker thread: reads and extracts the files it is sent, answers with their rows. */
 import { parentPort } from "node:worker_threads";
 import { type FileRows, packRefs } from "./facts.js";
+import { setOldGenerationLimit } from "../lang/heap.js";
+import { workerHeapMb } from "./pool.js";
 import { type FileOutcome, type FileTask, processFile } from "./process-file.js";
+
+// The limit pool.ts gave this worker (resourceLimits.maxOldGenerationSizeMb): see lang/heap.ts.
+setOldGenerationLimit(workerHeapMb() * 1024 * 1024);
 
 /**
  * Each chunk is handled in its own turn of the event loop. node-tree-sitter frees a tree's

@@ -42,6 +42,7 @@ import { loadTreeSitter } from "./tree-sitter-module.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
 import { maskForParse } from "./preprocess.js";
+import { ensureHeadroom, QUERY_BYTES_PER_UNIT } from "./heap.js";
 import { CapturedNode, type RawMatchList, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
 import type {
   ByteRange,
@@ -226,11 +227,13 @@ interface MatchBatch {
 function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number): Generator<MatchBatch> {
   const window = matchWindow();
   if (!rawMatchesSupported() || length <= window) {
+    ensureHeadroom(length * QUERY_BYTES_PER_UNIT);
     yield { matches: rawMatchesSupported() ? rawMatchList(query, tree) : query.matches(tree.rootNode), windowed: false, from: 0, to: length, length };
     return;
   }
   for (let a = 0; a < length; a += window) {
     const b = Math.min(length, a + window);
+    ensureHeadroom((b - a + 2) * QUERY_BYTES_PER_UNIT);
     // One unit wider on each side, so that a zero-width node (a MISSING token) at a window's
     // edge is seen by the window that owns it.
     const matches = rawMatchList(query, tree, { startByte: Math.max(0, a - 1) * 2, endByte: Math.min(length, b + 1) * 2 });
