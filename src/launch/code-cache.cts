@@ -6,6 +6,7 @@
  * CommonJS (a .cts file), so that a bin can load it with require() before any ES module loader
  * is set up; ES modules import it too.
  */
+import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -26,6 +27,23 @@ export function privateCacheDir(): string | undefined {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = lstatSync(dir);
   return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0 ? dir : undefined;
+}
+
+/**
+ * Where the code cache of a module loaded with loadWithCodeCache lives: `<prefix>-<hash>.v8` in
+ * the private cache directory, the hash over Node's version, architecture and flags and the
+ * file's path, size and mtime. Undefined when there is no usable directory.
+ */
+export function moduleCachePath(file: string, prefix: string): string | undefined {
+  try {
+    const dir = privateCacheDir();
+    if (!dir) return undefined;
+    const st = statSync(file);
+    const key = [process.version, process.arch, file, st.size, st.mtimeMs, process.execArgv.join(" ")].join("\u0000");
+    return join(dir, `${prefix}-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.v8`);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Writes a cache file whole or not at all (concurrent writers each rename their own file). */

@@ -66,47 +66,51 @@ function rgMatches(dir: string, pattern: string, extra: string[] = []): Set<stri
   return out;
 }
 
-test("the match set equals ripgrep's on 120 random patterns x 30 random files, empty matches included", () => {
-  const r = rng(20261125);
-  const dir = tempDir("llmsearch-prop-");
+/** 30 random files, the first four of the shapes that caused phantom matches: empty, newline-terminated, blank lines. */
+function randomFiles(r: () => number, prefix: string): { dir: string; files: string[] } {
+  const dir = tempDir(prefix);
   const files: string[] = [];
   for (let i = 0; i < 30; i++) {
     const name = `f${String(i).padStart(2, "0")}.txt`;
-    // Always a few of the shapes that caused phantom matches: empty, newline-terminated, blank lines.
     const text = i === 0 ? "" : i === 1 ? "x\n" : i === 2 ? "x\n\n" : i === 3 ? "x" : randomFile(r);
     writeFileSync(join(dir, name), text);
     files.push(name);
   }
-  const patterns = ["^$", "x*", "^", "$", "a*", ...Array.from({ length: 115 }, () => randomPattern(r))];
+  return { dir, files };
+}
+
+/** Compares each pattern's match set with rg's; returns how many patterns matched and the spans compared. */
+function compareWithRg(dir: string, files: string[], patterns: string[], multiline: boolean): { nonEmpty: number; compared: number } {
   let compared = 0;
   let nonEmpty = 0;
   for (const pattern of patterns) {
-    const c = prepare({ pattern: compilePattern({ pattern }), question: pattern, before: 0, after: 0, keep: 0 });
+    const c = prepare({ pattern: compilePattern({ pattern, multiline }), question: pattern, before: 0, after: 0, keep: 0 });
     const ours = new Set<string>();
     for (const f of files) {
       const spans = findMatches(readFileSync(join(dir, f)), c);
       for (let k = 0; k < spans.length; k += 2) ours.add(`${f}:${spans[k]}:${spans[k + 1]}`);
     }
-    const theirs = rgMatches(dir, pattern);
+    const theirs = rgMatches(dir, pattern, multiline ? ["-U"] : []);
     const missing = [...theirs].filter((x) => !ours.has(x));
     const extra = [...ours].filter((x) => !theirs.has(x));
     assert.deepEqual({ pattern, missing, extra }, { pattern, missing: [], extra: [] });
     compared += theirs.size;
     if (theirs.size > 0) nonEmpty++;
   }
+  return { nonEmpty, compared };
+}
+
+test("the match set equals ripgrep's on 120 random patterns x 30 random files, empty matches included", () => {
+  const r = rng(20261125);
+  const { dir, files } = randomFiles(r, "llmsearch-prop-");
+  const patterns = ["^$", "x*", "^", "$", "a*", ...Array.from({ length: 115 }, () => randomPattern(r))];
+  const { nonEmpty, compared } = compareWithRg(dir, files, patterns, false);
   assert.ok(nonEmpty > 60 && compared > 1000, `the random cases exercise matches (${nonEmpty} patterns matched, ${compared} spans)`);
 });
 
 test("with --multiline too, the match set equals ripgrep's on 120 random patterns that may span lines x 30 random files", () => {
   const r = rng(20261126);
-  const dir = tempDir("llmsearch-prop-u-");
-  const files: string[] = [];
-  for (let i = 0; i < 30; i++) {
-    const name = `f${String(i).padStart(2, "0")}.txt`;
-    const text = i === 0 ? "" : i === 1 ? "x\n" : i === 2 ? "x\n\n" : i === 3 ? "x" : randomFile(r);
-    writeFileSync(join(dir, name), text);
-    files.push(name);
-  }
+  const { dir, files } = randomFiles(r, "llmsearch-prop-u-");
   const multi = ["\\n", "a\\n", "\\nb", "\\s", "[^a]", "\\n*", "(a|\\n)"];
   const randomMulti = (): string => {
     let p = "";
@@ -114,20 +118,7 @@ test("with --multiline too, the match set equals ripgrep's on 120 random pattern
     return p;
   };
   const patterns = ["^$", "x*", "^", "$", "\\n", "a\\nb", ...Array.from({ length: 114 }, randomMulti)];
-  let compared = 0;
-  for (const pattern of patterns) {
-    const c = prepare({ pattern: compilePattern({ pattern, multiline: true }), question: pattern, before: 0, after: 0, keep: 0 });
-    const ours = new Set<string>();
-    for (const f of files) {
-      const spans = findMatches(readFileSync(join(dir, f)), c);
-      for (let k = 0; k < spans.length; k += 2) ours.add(`${f}:${spans[k]}:${spans[k + 1]}`);
-    }
-    const theirs = rgMatches(dir, pattern, ["-U"]);
-    const missing = [...theirs].filter((x) => !ours.has(x));
-    const extra = [...ours].filter((x) => !theirs.has(x));
-    assert.deepEqual({ pattern, missing, extra }, { pattern, missing: [], extra: [] });
-    compared += theirs.size;
-  }
+  const { compared } = compareWithRg(dir, files, patterns, true);
   assert.ok(compared > 1000, `the random cases exercise matches (${compared} spans)`);
 });
 

@@ -8,15 +8,13 @@
  * are seen through a virtual node_modules that maps each package name to its directory, as the
  * package manager's symlinks would once installed. Any other bare specifier is external.
  */
-import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isBuiltin } from "node:module";
-import { join, posix } from "node:path";
+import { posix } from "node:path";
 import picomatch from "picomatch";
 import type TS from "typescript";
 import { parse as parseYaml } from "yaml";
-import { loadWithCodeCache, privateCacheDir } from "../../launch/code-cache.cjs";
+import { loadWithCodeCache, moduleCachePath } from "../../launch/code-cache.cjs";
 import type { RepoFiles } from "./repo.js";
 import { ASSET, type DepOutcome, type DepRow, EXTERNAL, outcome, UNRESOLVED } from "./types.js";
 
@@ -38,17 +36,7 @@ function loadTypeScript(): { ts: typeof TS; save(): void } {
   const file = require.resolve("typescript");
   const had = require.cache[file];
   if (had) return { ts: had.exports as typeof TS, save: () => undefined };
-  let cachePath: string | undefined;
-  try {
-    const dir = privateCacheDir();
-    if (dir) {
-      const st = statSync(file);
-      const key = [process.version, process.arch, file, st.size, st.mtimeMs, process.execArgv.join(" ")].join("\u0000");
-      cachePath = join(dir, `typescript-impact-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.v8`);
-    }
-  } catch {
-    cachePath = undefined;
-  }
+  const cachePath = moduleCachePath(file, "typescript-impact");
   if (cachePath === undefined) return { ts: require(file) as typeof TS, save: () => undefined };
   const m = loadWithCodeCache(file, cachePath);
   return { ts: m.exports as typeof TS, save: m.save };

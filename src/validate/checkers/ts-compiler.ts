@@ -11,13 +11,10 @@
  *   against the source and its own version and flags and ignores a stale one; any trouble with
  *   the cache falls back to a plain load. NODE_DISABLE_COMPILE_CACHE=1 turns it off.
  */
-import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
 import { workerData } from "node:worker_threads";
 import type TS from "typescript";
-import { loadWithCodeCache, privateCacheDir } from "../../launch/code-cache.cjs";
+import { loadWithCodeCache, moduleCachePath } from "../../launch/code-cache.cjs";
 
 export type { TS };
 
@@ -33,17 +30,7 @@ interface Loaded {
 }
 
 function load(): Loaded {
-  let cachePath: string | undefined;
-  try {
-    const dir = privateCacheDir();
-    if (dir) {
-      const st = statSync(FILE);
-      const key = [process.version, process.arch, FILE, st.size, st.mtimeMs, process.execArgv.join(" ")].join("\u0000");
-      cachePath = join(dir, `typescript-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.v8`);
-    }
-  } catch {
-    cachePath = undefined;
-  }
+  const cachePath = moduleCachePath(FILE, "typescript");
   if (cachePath === undefined) return { ts: localRequire(FILE) as typeof TS, saveCodeCache: () => undefined };
   // Node's CommonJS wrapper: the bundle sees its own require and __filename (ts.sys finds the lib
   // .d.ts files next to it).
