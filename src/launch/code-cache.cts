@@ -40,10 +40,34 @@ export function moduleCachePath(file: string, prefix: string): string | undefine
     if (!dir) return undefined;
     const st = statSync(file);
     const key = [process.version, process.arch, file, st.size, st.mtimeMs, process.execArgv.join(" ")].join("\u0000");
-    return join(dir, `${prefix}-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.v8`);
+    const path = join(dir, `${prefix}-${createHash("sha256").update(key).digest("hex").slice(0, 32)}.v8`);
+    if (!existsSync(path)) pruneModuleCaches(dir, prefix, MODULE_CACHES_KEPT - 1);
+    return path;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Module caches kept per prefix, the most recently written: one per compiler install in use (a
+ * project's own TypeScript is loaded from its path, ~3 MB of cache each), not one per install
+ * ever seen (a test suite left 186 MB of them).
+ */
+export const MODULE_CACHES_KEPT = 8;
+
+function pruneModuleCaches(dir: string, prefix: string, keep: number): void {
+  const own = new RegExp(`^${prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}-[0-9a-f]{32}\\.v8$`);
+  const caches = readdirSync(dir)
+    .filter((n) => own.test(n))
+    .map((n) => {
+      try {
+        return { n, t: statSync(join(dir, n)).mtimeMs };
+      } catch {
+        return { n, t: 0 };
+      }
+    })
+    .sort((a, b) => b.t - a.t);
+  for (const c of caches.slice(keep)) rmSync(join(dir, c.n), { force: true });
 }
 
 /** Writes a cache file whole or not at all (concurrent writers each rename their own file). */

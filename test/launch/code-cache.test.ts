@@ -109,3 +109,37 @@ describe("code cache for bundles", () => {
     }
   });
 });
+
+describe("module caches (moduleCachePath)", () => {
+  it("keep the most recently written of a prefix, and leave other prefixes and tools' caches alone", () => {
+    const tmp = tempDir("code-cache-prune-");
+    const uid = process.getuid?.() ?? 0;
+    const dir = join(tmp, `llmtools-v8-cache-${uid}`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700);
+    // Twelve caches of twelve compiler installs, oldest first; one of another prefix; a bundle's.
+    const hex = (i: number): string => i.toString(16).padStart(32, "0");
+    for (let i = 0; i < 12; i++) {
+      const f = join(dir, `typescript-${hex(i)}.v8`);
+      writeFileSync(f, "x");
+      utimesSync(f, 1_000_000 + i, 1_000_000 + i);
+    }
+    writeFileSync(join(dir, `typescript-impact-${hex(99)}.v8`), "x");
+    writeFileSync(join(dir, "magellan.bundle.cjs-find-v20-x64-_-1-2.v8"), "x");
+    const compiler = join(tmp, "typescript.js");
+    writeFileSync(compiler, "module.exports = 1;\n");
+    const r = spawnSync(process.execPath, ["-e", `console.log(require(${JSON.stringify(CODE_CACHE)}).moduleCachePath(${JSON.stringify(compiler)}, "typescript"))`], {
+      env: { ...process.env, TMPDIR: tmp },
+      encoding: "utf8",
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const target = r.stdout.trim();
+    assert.match(target, /typescript-[0-9a-f]{32}\.v8$/);
+    const left = cacheFiles(tmp).sort();
+    // Room for the new one: the seven newest stay.
+    const kept = Array.from({ length: 7 }, (_, k) => `typescript-${hex(11 - k)}.v8`).sort();
+    assert.deepEqual(left.filter((n) => /^typescript-[0-9a-f]{32}\.v8$/.test(n)).sort(), kept);
+    assert.ok(left.includes(`typescript-impact-${hex(99)}.v8`));
+    assert.ok(left.includes("magellan.bundle.cjs-find-v20-x64-_-1-2.v8"));
+  });
+});
