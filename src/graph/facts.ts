@@ -219,8 +219,8 @@ export function callerOf(rows: FileRows, i: number): string | null {
   return c >= 0 ? ((rows.symbols[c] as SymbolRow).symbol_id ?? null) : null;
 }
 
-/** pos() written into `out` at `at`, without an array per reference. */
-function writePos(lines: LineIndex, r: ByteRange, out: Int32Array, at: number): void {
+/** A range's six span numbers written into `out` at `at` (a reference's straight into its column). */
+function writePos(lines: LineIndex, r: ByteRange, out: Int32Array | number[], at: number): void {
   const s = lines.position(r.byte_start);
   const e = lines.position(r.byte_end);
   out[at] = r.byte_start;
@@ -232,9 +232,9 @@ function writePos(lines: LineIndex, r: ByteRange, out: Int32Array, at: number): 
 }
 
 function pos(lines: LineIndex, r: ByteRange): number[] {
-  const s = lines.position(r.byte_start);
-  const e = lines.position(r.byte_end);
-  return [r.byte_start, r.byte_end, s.line, s.col, e.line, e.col];
+  const out = [0, 0, 0, 0, 0, 0];
+  writePos(lines, r, out, 0);
+  return out;
 }
 
 /**
