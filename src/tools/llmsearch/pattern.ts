@@ -583,17 +583,17 @@ export function compilePattern(opts: PatternOptions): CompiledPattern {
 }
 
 /**
- * Whether a --multiline pattern can match a line feed. ripgrep searches line by line, even with
+ * Whether a --multiline pattern (`compiled` from compilePattern(opts)) can match a line feed. ripgrep searches line by line, even with
  * -U, when its regex cannot (no literal \n and no class holding one), and that shows in -c: it
  * counts lines then, and matches when the pattern can span lines (rg 13: `b` on "ab ab" counts
  * 1, `b\na|b` counts 2). The line-mode translation drops exactly the \n of every class and refuses
  * a literal one, so the pattern can match \n when that translation differs or is refused.
  */
-export function canMatchNewline(opts: PatternOptions): boolean {
+export function canMatchNewline(opts: PatternOptions, compiled: CompiledPattern): boolean {
   if (!opts.multiline) return false;
   if (opts.fixedStrings) return opts.pattern.includes("\n");
   try {
-    return compilePattern({ ...opts, multiline: false }).source !== compilePattern(opts).source;
+    return compilePattern({ ...opts, multiline: false }).source !== compiled.source;
   } catch (e) {
     if (e instanceof ToolError && e.code === LLMSEARCH_CODES.pattern_newline) return true;
     throw e;

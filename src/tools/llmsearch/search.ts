@@ -168,7 +168,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     maxFileSize: req.maxFilesize ?? 0,
     countOnly: Boolean(req.count || req.countMatches || req.filesWithMatches),
     // As rg -c: lines, except where a --multiline pattern can span lines (see canMatchNewline).
-    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !canMatchNewline(req)),
+    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !canMatchNewline(req, pattern)),
   };
   const maxThreads = Math.max(1, req.threads ?? availableParallelism());
   const cache = warmCache();
