@@ -43,7 +43,7 @@ import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, parse, type LanguageId } from "./registry.js";
 import { maskForParse } from "./preprocess.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT } from "./heap.js";
-import { CapturedNode, type RawMatchList, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
+import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -64,6 +64,46 @@ type QNode = Pick<Parser.SyntaxNode, "startIndex" | "endIndex" | "typeId"> & { r
 interface QMatch {
   pattern: number;
   captures: { name: string; node: QNode }[];
+}
+
+/**
+ * One native call's matches, read by index: a RawMatchList, or the public `Query.matches()`
+ * result (where the binding's private call is missing) through QMatchList.
+ */
+interface MatchList {
+  readonly length: number;
+  captureCount(j: number): number;
+  name(j: number, k: number): string;
+  /** UTF-16 start and end of capture k of match j. */
+  start(j: number, k: number): number;
+  end(j: number, k: number): number;
+  /** Match j as objects; `own`: kept past this list (see RawMatchList.match). */
+  match(j: number, own: boolean): QMatch;
+}
+
+class QMatchList implements MatchList {
+  readonly length: number;
+  constructor(private readonly ms: QMatch[]) {
+    this.length = ms.length;
+  }
+  captureCount(j: number): number {
+    return (this.ms[j] as QMatch).captures.length;
+  }
+  private capture(j: number, k: number): QMatch["captures"][number] {
+    return (this.ms[j] as QMatch).captures[k] as QMatch["captures"][number];
+  }
+  name(j: number, k: number): string {
+    return this.capture(j, k).name;
+  }
+  start(j: number, k: number): number {
+    return startOf(this.capture(j, k).node);
+  }
+  end(j: number, k: number): number {
+    return this.capture(j, k).node.endIndex;
+  }
+  match(j: number): QMatch {
+    return this.ms[j] as QMatch;
+  }
 }
 
 const SYMBOL_KINDS = new Set<SymbolKind>([
@@ -211,7 +251,7 @@ function matchWindow(): number {
 
 /** One native call's matches, and the part of the text whose matches are its to take. */
 interface MatchBatch {
-  matches: RawMatchList | QMatch[];
+  matches: MatchList;
   /** Windowed: only the matches whose first capture starts in [from, to) are its own. */
   windowed: boolean;
   from: number;
@@ -226,9 +266,11 @@ interface MatchBatch {
  */
 function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number): Generator<MatchBatch> {
   const window = matchWindow();
-  if (!rawMatchesSupported() || length <= window) {
+  // MAGELLAN_PUBLIC_MATCHES takes the public API's path, as a binding without the private call would (tests).
+  const raw = rawMatchesSupported() && !process.env.MAGELLAN_PUBLIC_MATCHES;
+  if (!raw || length <= window) {
     ensureHeadroom(length * QUERY_BYTES_PER_UNIT);
-    yield { matches: rawMatchesSupported() ? rawMatchList(query, tree) : query.matches(tree.rootNode), windowed: false, from: 0, to: length, length };
+    yield { matches: raw ? rawMatchList(query, tree) : new QMatchList(query.matches(tree.rootNode)), windowed: false, from: 0, to: length, length };
     return;
   }
   for (let a = 0; a < length; a += window) {
@@ -242,7 +284,7 @@ function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number
 }
 
 /** Whether match j of a window's batch is the window's own (see windowedMatches). */
-function ownMatch(batch: MatchBatch, list: RawMatchList, j: number): boolean {
+function ownMatch(batch: MatchBatch, list: MatchList, j: number): boolean {
   let first = Infinity;
   const count = list.captureCount(j);
   for (let k = 0; k < count; k++) first = Math.min(first, list.start(j, k));
@@ -269,16 +311,6 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   const query = queryFor(language);
   for (const batch of windowedMatches(query, tree, decoded.text.length)) {
     const list = batch.matches;
-    if (Array.isArray(list)) {
-      for (const m of list) {
-        let purpose = 0;
-        for (const c of m.captures) if ((purpose = purposeOf(c.name))) break;
-        if (purpose === 1) symbolMatches.push(m);
-        else if (purpose === 2) refs.add(m);
-        else if (purpose === 3) importMatches.push(m);
-      }
-      continue;
-    }
     // Reference matches are folded in place; symbol and import matches become objects, each node
     // with its own fields when the list is a window's (they outlive it).
     for (let j = 0; j < list.length; j++) {
@@ -287,7 +319,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
       let purpose = 0;
       for (let k = 0; k < count; k++) if ((purpose = purposeOf(list.name(j, k)))) break;
       if (purpose === 1) symbolMatches.push(list.match(j, batch.windowed));
-      else if (purpose === 2) refs.addRaw(list, j);
+      else if (purpose === 2) refs.add(list, j);
       else if (purpose === 3) importMatches.push(list.match(j, batch.windowed));
     }
   }
@@ -571,33 +603,8 @@ class ReferenceCollector {
     }
   }
 
-  add(m: QMatch): void {
-    let refNode: QNode | undefined;
-    let rank = 0;
-    let refName = "";
-    let qualifier: QNode | undefined;
-    for (const c of m.captures) {
-      const n = c.name;
-      const r = refRank(n);
-      if (r !== 0) {
-        refNode = c.node;
-        rank = r;
-        refName = n;
-      } else if (n === "qualifier") qualifier = c.node;
-    }
-    if (!refNode) return;
-    if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
-    const at = startOf(refNode);
-    const i = this.slotFor(at, rank, qualifier !== undefined);
-    if (i === -2) return;
-    // An ignored name is never read past its rank: no native call for its end.
-    const end = rank === 5 ? -1 : refNode.endIndex;
-    const q = qualifier && rank !== 5 ? qualifierText(this.text, startOf(qualifier), qualifier.endIndex) : undefined;
-    this.put(i, at, rank, end, qualifier !== undefined, q || undefined);
-  }
-
-  /** add() for match j of a RawMatchList, read in place. */
-  addRaw(list: RawMatchList, j: number): void {
+  /** Folds match j of `list` into its name's record, read in place (no object per capture). */
+  add(list: MatchList, j: number): void {
     let ref = -1;
     let rank = 0;
     let refName = "";

@@ -61,3 +61,26 @@ test("a zero-width node at a window's edge (a MISSING token) is kept", () => {
     delete process.env.MAGELLAN_MATCH_WINDOW;
   }
 });
+
+test("without the binding's private matches call (the public Query.matches() path), the facts are the same, in every language", () => {
+  const all = [...files(join(REPO, "test", "fixtures")), ...files(join(REPO, "src", "lang"))];
+  const langs = new Set<string>();
+  let n = 0;
+  try {
+    for (const f of all) {
+      const language = languageForPath(f)?.id;
+      if (!language) continue;
+      const bytes = readFileSync(f);
+      delete process.env.MAGELLAN_PUBLIC_MATCHES;
+      const raw = extractFacts(language, bytes);
+      process.env.MAGELLAN_PUBLIC_MATCHES = "1";
+      assert.deepEqual(extractFacts(language, bytes), raw, f.slice(REPO.length));
+      langs.add(language);
+      n++;
+    }
+  } finally {
+    delete process.env.MAGELLAN_PUBLIC_MATCHES;
+  }
+  assert.ok(n > 30, `${n} files compared`);
+  for (const l of ["typescript", "tsx", "javascript", "python", "rust", "go", "java", "c", "cpp"]) assert.ok(langs.has(l), `no ${l} file compared`);
+});
