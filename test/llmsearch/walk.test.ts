@@ -64,13 +64,14 @@ test("globs, types and ignore rules match case-sensitively and test the path its
   execFileSync("git", ["init", "-q", repo]);
   // A directory named like a JavaScript file (as a checkout of commander.js), C beside C++
   // (rg's cpp type is *.[ChH]: .C but not .c), and a .gitignore that names Build/ but not build/.
-  const files = ["commander.js/LICENSE", "commander.js/index.js", "lib/a.c", "lib/b.C", "lib/c.cc", "Build/out.txt", "build/keep.txt", "src/main.ts", "src/README"];
+  // .bashrc: hidden, but named by rg's sh type, which takes it.
+  const files = ["commander.js/LICENSE", "commander.js/index.js", "lib/a.c", "lib/b.C", "lib/c.cc", "Build/out.txt", "build/keep.txt", "src/main.ts", "src/README", ".bashrc", "run.sh"];
   for (const f of files) {
     mkdirSync(join(repo, f, ".."), { recursive: true });
     writeFileSync(join(repo, f), "x\n");
   }
   writeFileSync(join(repo, ".gitignore"), "x\nBuild/\n");
-  for (const flags of [[], ["-t", "js"], ["-t", "cpp"], ["-t", "c"], ["-T", "js"], ["--glob", "*.js"], ["--glob", "src"], ["--glob", "!src"], ["--glob", "*.C"], ["--glob", "BUILD/**"]]) {
+  for (const flags of [[], ["-t", "js"], ["-t", "cpp"], ["-t", "c"], ["-T", "js"], ["--glob", "*.js"], ["--glob", "src"], ["--glob", "!src"], ["--glob", "*.C"], ["--glob", "BUILD/**"], ["-t", "sh"]]) {
     const want = rgFiles(repo, [...flags.map((f) => (f === "--glob" ? "-g" : f)), "."]);
     const got = await ourFiles(repo, flags);
     assert.deepEqual(got, want, `flags ${flags.join(" ")}`);
@@ -78,5 +79,6 @@ test("globs, types and ignore rules match case-sensitively and test the path its
   // The cases above differ from one another, so the comparison shows something.
   assert.deepEqual(rgFiles(repo, ["-t", "cpp", "."]), ["lib/b.C", "lib/c.cc"]);
   assert.deepEqual(rgFiles(repo, ["-t", "js", "."]), ["commander.js/index.js"]);
+  assert.deepEqual(rgFiles(repo, ["-t", "sh", "."]), [".bashrc", "run.sh"]);
   assert.ok(rgFiles(repo, ["."]).includes("build/keep.txt") && !rgFiles(repo, ["."]).includes("Build/out.txt"));
 });
