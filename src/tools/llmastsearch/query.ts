@@ -279,6 +279,8 @@ export interface CompiledQuery {
    * same matches as the query engine at a fraction of its cost.
    */
   kindsOnly?: { kinds: string[]; capture: string };
+  /** Per kind of kindsOnly, a keyword every node of it holds (see fieldChildKeywords). Unset when some kind has none. */
+  kindsKeywords?: string[];
   /**
    * Set when the whole query is one node with one field child of concrete types, `(A f: (B) @c)`,
    * `(A f: (B) @c) @a` or `(A f: (B)) @a`, or an alternation of such nodes of distinct types: a
@@ -419,12 +421,16 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   }
   const out: CompiledQuery = { query, patternCount, uncaptured, rootTypes };
   const kindsOnly = patternCount === 1 ? kindPattern(source.text, vocabulary(id)) : undefined;
-  if (kindsOnly) out.kindsOnly = kindsOnly;
+  if (kindsOnly) {
+    out.kindsOnly = kindsOnly;
+    const keywords = keywordsOf(id, kindsOnly.kinds);
+    if (keywords) out.kindsKeywords = keywords;
+  }
   const fieldChild = patternCount === 1 ? fieldChildPattern(source.text, vocabulary(id)) : undefined;
   if (fieldChild) {
     out.fieldChild = fieldChild;
-    const keywords = fieldChild.map((p) => requiredTokens(id, p.parent).sort((a, b) => b.length - a.length)[0]);
-    if (keywords.every((k) => k !== undefined)) out.fieldChildKeywords = keywords as string[];
+    const keywords = keywordsOf(id, fieldChild.map((p) => p.parent));
+    if (keywords) out.fieldChildKeywords = keywords;
   }
   const raw = (query as unknown as { _getPredicates(): (number | string)[][][] })._getPredicates();
   const facts = rootTypes.map((types, p) => ({
@@ -436,6 +442,12 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   if (needs) out.needs = needs;
   compiled.set(key, out);
   return out;
+}
+
+/** Per node type, the longest keyword its rule requires (the rarest, likely); undefined when one has none. */
+function keywordsOf(id: LanguageId, types: string[]): string[] | undefined {
+  const keywords = types.map((t) => requiredTokens(id, t).sort((a, b) => b.length - a.length)[0]);
+  return keywords.every((k) => k !== undefined) ? (keywords as string[]) : undefined;
 }
 
 function kindPattern(text: string, v: GrammarVocabulary): { kinds: string[]; capture: string } | undefined {
@@ -452,7 +464,9 @@ function kindPattern(text: string, v: GrammarVocabulary): { kinds: string[]; cap
     capture = alt[2] as string;
   } else return undefined;
   // Supertypes (`declaration`) and hidden rules match their subtypes in a query, not in a walk.
-  if (!kinds.every((k) => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_"))) return undefined;
+  // A walk for a type name also finds the anonymous tokens of that text (`class` is a keyword and
+  // a class expression), which `(class)` does not match.
+  if (!kinds.every((k) => v.byType.has(k) && !v.byType.get(k)?.subtypes && !k.startsWith("_") && !v.anonymous.includes(k))) return undefined;
   return { kinds: [...new Set(kinds)], capture };
 }
 
