@@ -148,7 +148,10 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
   const byKeyword = (types: string[], keywords: string[] | undefined): SyntaxNode[] | undefined =>
     keywords !== undefined && !opts.denseFastPath && sparse(bytes, keywords) && !root.hasError ? keywordNodes(root, decoded.text, file.language, types, keywords) : undefined;
   let raw: RawMatch[];
+  // A kind walk's capture is the node of the pattern's root type itself: no walk up to find it.
+  let selfRooted = false;
   if (kindsOnly && !opts.noFastPath) {
+    selfRooted = true;
     const nodes = byKeyword(kindsOnly.kinds, kindsKeywords) ?? root.descendantsOfType(kindsOnly.kinds);
     raw = nodes.map((node) => ({ pattern: 0, captures: [{ name: kindsOnly.capture, node }] }));
   } else if (fieldChild && !opts.noFastPath && (opts.denseFastPath || (fieldChildKeywords !== undefined && sparse(bytes, fieldChildKeywords)))) {
@@ -185,7 +188,7 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
     // of the pattern's root type that holds every capture; else the captures' extent.
     const roots = rootTypes[m.pattern];
     const first = m.captures[0]?.node;
-    if (opts.capture === undefined && roots && first) {
+    if (opts.capture === undefined && roots && first && !selfRooted) {
       let n: typeof first | null = first;
       for (let depth = 0; n && depth < 64; depth++, n = n.parent) {
         if (roots.has(n.type)) {
