@@ -19,7 +19,7 @@ import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
-import { updateImpact } from "./imports/index.js";
+import { coldImpactSteps, updateImpact } from "./imports/index.js";
 import { type RefRow, type ResolvedUnit, Resolver, moduleStems, partitionBounds, writtenType } from "./resolve.js";
 import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
@@ -405,17 +405,20 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     debug?.("built symbol indexes");
     // While the workers resolve, this thread mostly waits for their outcomes: in between it
     // builds the indexes that do not depend on them, those of the references' own columns and
-    // the symbols' search index. (Not the impact graph: its resolver's heap on top of the
-    // workers' took a 114 MB tree's peak from 333 to 449 MB.)
+    // the symbols' search index, then resolves what it can of the impact graph (which reads no
+    // outcome).
     const idle = [...REF_INPUT_INDEXES, SYMBOL_SEARCH_INDEX];
+    const impact = coldImpactSteps(db, root);
+    let impactLeft = true;
     const idleStep = (): boolean => {
       const sql = idle.shift();
       if (sql !== undefined) db.exec(sql);
-      return idle.length > 0;
+      else if (impactLeft) impactLeft = impact.step();
+      return idle.length > 0 || impactLeft;
     };
     resolved = await resolveCold(db, options, root, debug, idleStep);
-    debug?.(`${idle.length} index(es) left to build`);
-    while (idleStep());
+    debug?.(`${idle.length} index(es) left to build; impact graph's first part ${impactLeft ? "unfinished" : "done"}`);
+    while (idle.length > 0) idleStep();
     db.exec(REF_INDEXES);
     db.pragma("temp_store = MEMORY");
     debug?.("built reference indexes");
@@ -427,12 +430,16 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     db.pragma("analysis_limit = 1000");
     db.exec("ANALYZE");
     debug?.("analyzed");
+    // (What the idle steps left of the impact graph's first part, finish resolves.)
+    const deps = impact.finish();
+    debug?.(`resolved ${deps} file dependencies for the impact graph`);
   } else {
     if (!inline) db.transaction(reresolve)();
     debug?.(`re-resolved ${resolved} references`);
   }
-  // The impact graph (file -> file dependencies) after the files and their references are in.
-  db.transaction(() => {
+  // The impact graph (file -> file dependencies) after the files and their references are in
+  // (a cold run's is done above).
+  if (!cold) db.transaction(() => {
     const n = updateImpact(db, root, {
       cold,
       changedIds,

@@ -38,9 +38,10 @@ export function resolveWorkerHeapMb(): number {
 
 /**
  * Units each worker holds, so it has work while the main thread is busy writing or building an
- * index between outcomes (~150 ms at most on the bench corpus: 8 units of ~25 ms).
+ * index between outcomes: refs_name takes ~0.9 s on the bench corpus, ~30 units of ~30 ms. (At 8
+ * the worker waited 0.3 s of that phase.) Outcomes queued meanwhile are ~0.3 MB a unit.
  */
-const IN_FLIGHT = 8;
+const IN_FLIGHT = Number(process.env.MAGELLAN_RESOLVE_IN_FLIGHT) || 32;
 
 /**
  * Resolves units 0..count-1 (made on demand by `make`) on `threads` workers and calls `onUnit`

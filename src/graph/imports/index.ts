@@ -85,25 +85,46 @@ export class ImpactResolver {
     }
   }
 
-  /** Re-resolves the dependencies of the given files (inside the caller's transaction). */
-  resolveFiles(ids: Iterable<number>): number {
+  /** Set: edges are appended here instead of inserted (see coldImpactSteps). */
+  held: unknown[][] | undefined;
+
+  private edge(depId: number, source: number, target: number, kind: string, typeOnly: number, guessed: number): void {
+    if (this.held) this.held.push([depId, source, target, kind, typeOnly, guessed]);
+    else this.insEdge.run(depId, source, target, kind, typeOnly, guessed);
+  }
+
+  /** Inserts edges held earlier, as resolveFiles would have. */
+  insertHeld(edges: unknown[][]): void {
+    for (const e of edges) this.insEdge.run(...e);
+  }
+
+  /**
+   * Re-resolves the dependencies of the given files (inside the caller's transaction). `fresh`:
+   * the caller has just emptied impact_edges (a cold run), so no file has edges to delete.
+   */
+  resolveFiles(ids: Iterable<number>, fresh = false): number {
     let n = 0;
     for (const id of ids) {
       const f = this.repo.byId.get(id);
-      this.delEdges.run(id);
+      if (!fresh) this.delEdges.run(id);
       if (!f) continue;
       const deps = this.depsOf.all(id) as DepRow[];
+      // The file's edges are exactly those inserted here (its old ones were deleted above).
+      const imported = new Set<number>();
       for (const d of deps) {
         const o = this.resolveDep(f.language, f.path, d);
         this.setStatus.run(o.status, d.id);
-        for (const t of o.targets) if (t !== id) this.insEdge.run(d.id, id, t, d.kind, d.type_only, o.guessed ? 1 : 0);
+        for (const t of o.targets) {
+          if (t === id) continue;
+          this.edge(d.id, id, t, d.kind, d.type_only, o.guessed ? 1 : 0);
+          imported.add(t);
+        }
         n++;
       }
       if (f.language === "java") {
         this.java ??= new JavaImports(this.repo, this.db);
         const pkg = deps.find((d) => d.form === "package");
-        const imported = new Set((this.db.prepare("SELECT target_id FROM impact_edges WHERE source_id = ?").pluck().all(id) as number[]));
-        for (const t of this.java.samePackage(id, pkg?.spec ?? undefined)) if (!imported.has(t)) this.insEdge.run(pkg?.id ?? 0, id, t, "import", 0, 0);
+        for (const t of this.java.samePackage(id, pkg?.spec ?? undefined)) if (!imported.has(t)) this.edge(pkg?.id ?? 0, id, t, "import", 0, 0);
       }
     }
     return n;
@@ -145,6 +166,70 @@ function newConfigs(root: string, configs: Record<string, string>, added: string
   return false;
 }
 
+const COMPILER_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
+
+/**
+ * A cold index's impact step in two parts. `step`, between the resolution's outcomes (its main
+ * thread waits on the resolve worker for a third of that phase), resolves the dependencies of the
+ * files that need no TypeScript compiler, for about `sliceMs` a call, each in its own
+ * transaction, and returns true while such files remain: their statuses are written, their
+ * edges held. (Not the compiler's files: its heap, ~50 MB more, on top of the resolve worker's
+ * would raise the index's peak.) `finish`, once the worker is gone, inserts every file's edges in
+ * id order, as updateImpact does, resolving the compiler's files then. A killed run leaves
+ * resolve_pending set, and the next run starts over. Needs refs_file (Java reads each file's
+ * reference names).
+ */
+export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () => boolean; finish: () => number } {
+  let resolver: ImpactResolver | undefined;
+  let ids: number[] = [];
+  let at = 0;
+  let n = 0;
+  const held = new Map<number, unknown[][]>();
+  const start = (): ImpactResolver => {
+    if (resolver) return resolver;
+    resolver = new ImpactResolver(db, root);
+    ids = [...resolver.repo.byId.keys()].sort((a, b) => a - b);
+    return resolver;
+  };
+  const step = (): boolean => {
+    const r = start();
+    db.transaction(() => {
+      const t0 = performance.now();
+      for (; at < ids.length && performance.now() - t0 < sliceMs; at++) {
+        const id = ids[at] as number;
+        if (COMPILER_LANGUAGES.has(r.repo.byId.get(id)?.language ?? "")) continue;
+        r.held = [];
+        try {
+          n += r.resolveFiles([id], true);
+          held.set(id, r.held);
+        } finally {
+          r.held = undefined;
+        }
+      }
+    })();
+    return at < ids.length;
+  };
+  const finish = (): number => {
+    const r = start();
+    db.transaction(() => {
+      db.exec("DELETE FROM impact_edges");
+      for (const id of ids) {
+        const edges = held.get(id);
+        if (edges) r.insertHeld(edges);
+        // (The compiler's files, and any the steps did not reach.)
+        else n += r.resolveFiles([id], true);
+      }
+      const merged: Record<string, string> = {};
+      for (const [k, v] of r.repo.configs) merged[k] = v;
+      setMeta(db, "impact_configs", JSON.stringify(merged));
+      setMeta(db, "impact_pending", "0");
+    })();
+    saveTypeScriptCodeCache();
+    return n;
+  };
+  return { step, finish };
+}
+
 /** Brings the impact graph up to date with the files an index run stored; returns dependencies resolved. */
 export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
   const configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
@@ -172,7 +257,7 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
   }
   db.prepare("DELETE FROM impact_edges WHERE source_id NOT IN (SELECT id FROM files) OR target_id NOT IN (SELECT id FROM files)").run();
   const sorted = [...ids].sort((a, b) => a - b);
-  const n = resolver.resolveFiles(sorted);
+  const n = resolver.resolveFiles(sorted, all);
   const merged = all ? {} : configs;
   for (const [k, v] of resolver.repo.configs) merged[k] = v;
   setMeta(db, "impact_configs", JSON.stringify(merged));
