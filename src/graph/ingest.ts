@@ -407,18 +407,23 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // builds the indexes that do not depend on them, those of the references' own columns and
     // the symbols' search index, then resolves what it can of the impact graph (which reads no
     // outcome).
-    const idle = [...REF_INPUT_INDEXES, SYMBOL_SEARCH_INDEX];
+    // refs_file first: the impact graph's Java files read their references by file.
+    const [refsFile, ...otherRefIndexes] = REF_INPUT_INDEXES;
     const impact = coldImpactSteps(db, root);
-    let impactLeft = true;
+    const idle: (string | (() => boolean))[] = [refsFile as string, impact.step, ...otherRefIndexes, SYMBOL_SEARCH_INDEX];
     const idleStep = (): boolean => {
-      const sql = idle.shift();
-      if (sql !== undefined) db.exec(sql);
-      else if (impactLeft) impactLeft = impact.step();
-      return idle.length > 0 || impactLeft;
+      const next = idle[0];
+      if (typeof next === "function") {
+        if (!next()) idle.shift();
+      } else if (next !== undefined) {
+        idle.shift();
+        db.exec(next);
+      }
+      return idle.length > 0;
     };
     resolved = await resolveCold(db, options, root, debug, idleStep);
-    debug?.(`${idle.length} index(es) left to build; impact graph's first part ${impactLeft ? "unfinished" : "done"}`);
-    while (idle.length > 0) idleStep();
+    debug?.(`${idle.length} idle step(s) left; impact graph's first part ${idle.includes(impact.step) ? "unfinished" : "done"}`);
+    while (idleStep());
     db.exec(REF_INDEXES);
     db.pragma("temp_store = MEMORY");
     debug?.("built reference indexes");

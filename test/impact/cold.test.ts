@@ -1,7 +1,8 @@
 /**
- * A cold index resolves the impact graph in two parts: the files that need no TypeScript compiler
- * between the resolve worker's outcomes (edges held), the rest at the end, every edge inserted in
- * file id order. The rows must be those the one-part path (updateImpact) writes, rowids included.
+ * A cold index resolves the impact graph's files that need no TypeScript compiler between the
+ * resolve worker's outcomes (statuses written, edges held), the rest after its ANALYZE, and
+ * inserts every edge then. The rows must be those the one-pass path
+ * (updateImpact) writes, rowids included.
  */
 import assert from "node:assert/strict";
 import { cpSync } from "node:fs";
@@ -28,7 +29,9 @@ function rows(dbPath: string): unknown[] {
 describe("impact graph of a cold index", () => {
   it("resolved partly between the resolve worker's outcomes, equals the graph resolved at once", async () => {
     const root = tempDir("impact-cold-");
-    for (const [fixture, dir] of [["ts-monorepo", "ts"], ["java-multi", "java"], ["py-src", "py"], ["c-compdb", "c"], ["go-work", "go"], ["rust-ws", "rs"]] as const) {
+    // TypeScript first: its files, resolved last, have the lowest ids, so impact_configs must
+    // list what they read before what the other languages' files read.
+    for (const [fixture, dir] of [["ts-monorepo", "a-ts"], ["java-multi", "java"], ["py-src", "py"], ["c-compdb", "c"], ["go-work", "go"], ["rust-ws", "rs"]] as const) {
       cpSync(join(FIXTURES, fixture), join(root, dir), { recursive: true });
     }
     const index = async (db: string, threads: string): Promise<string> => {
@@ -38,7 +41,7 @@ describe("impact graph of a cold index", () => {
       assert.equal(r.code, 0, r.stdout + r.stderr);
       return r.stderr;
     };
-    // The worker's idle time covers the whole first part on a tree this small.
+    // The main thread's idle time covers the whole first part on a tree this small.
     assert.match(await index("workers.db", "2"), /impact graph's first part done/);
     // One thread has no idle time: everything is resolved at the end.
     assert.match(await index("one.db", "1"), /impact graph's first part unfinished/);
@@ -50,10 +53,10 @@ describe("impact graph of a cold index", () => {
     db.prepare("UPDATE deps SET status = 'pending'").run();
     db.prepare("DELETE FROM impact_edges").run();
     db.close();
-    assert.doesNotMatch(await index("again.db", "1"), /first part/);
+    assert.doesNotMatch(await index("again.db", "1"), /impact graph's first part/);
     const want = rows(join(root, "again.db"));
     assert.ok((want[0] as unknown[]).length > 20, "edges in every language");
-    for (const lang of ["ts", "java", "py", "c", "go", "rs"]) {
+    for (const lang of ["a-ts", "java", "py", "c", "go", "rs"]) {
       const d = new Database(join(root, "again.db"), { readonly: true });
       const n = d.prepare("SELECT count(*) FROM impact_edges e JOIN files f ON f.id = e.source_id WHERE f.path LIKE ?").pluck().get(`${lang}/%`) as number;
       d.close();

@@ -88,14 +88,14 @@ export class ImpactResolver {
   /** Set: edges are appended here instead of inserted (see coldImpactSteps). */
   held: unknown[][] | undefined;
 
-  private edge(depId: number, source: number, target: number, kind: string, typeOnly: number, guessed: number): void {
-    if (this.held) this.held.push([depId, source, target, kind, typeOnly, guessed]);
-    else this.insEdge.run(depId, source, target, kind, typeOnly, guessed);
-  }
-
   /** Inserts edges held earlier, as resolveFiles would have. */
   insertHeld(edges: unknown[][]): void {
     for (const e of edges) this.insEdge.run(...e);
+  }
+
+  private edge(depId: number, source: number, target: number, kind: string, typeOnly: number, guessed: number): void {
+    if (this.held) this.held.push([depId, source, target, kind, typeOnly, guessed]);
+    else this.insEdge.run(depId, source, target, kind, typeOnly, guessed);
   }
 
   /**
@@ -169,65 +169,83 @@ function newConfigs(root: string, configs: Record<string, string>, added: string
 const COMPILER_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
 
 /**
- * A cold index's impact step in two parts. `step`, between the resolution's outcomes (its main
- * thread waits on the resolve worker for a third of that phase), resolves the dependencies of the
- * files that need no TypeScript compiler, for about `sliceMs` a call, each in its own
- * transaction, and returns true while such files remain: their statuses are written, their
- * edges held. (Not the compiler's files: its heap, ~50 MB more, on top of the resolve worker's
- * would raise the index's peak.) `finish`, once the worker is gone, inserts every file's edges in
- * id order, as updateImpact does, resolving the compiler's files then. A killed run leaves
- * resolve_pending set, and the next run starts over. Needs refs_file (Java reads each file's
- * reference names).
+ * A cold index's impact step in two parts. Each `step` (between the resolution's outcomes: the
+ * main thread waits on the resolve worker for a third of that phase) resolves, for about
+ * `sliceMs` and in its own transaction, the dependencies of the next files in id order that need
+ * no TypeScript compiler, and returns true while files remain; their statuses are written, their
+ * edges held. (Not the compiler's files: its ~50 MB on top of the resolve worker's heap raised
+ * the bench corpus's peak by 20-40 MB, measured, even when let go as soon as it was done.)
+ * `finish`, after the index's ANALYZE (which must see no edge, as when updateImpact runs after
+ * it), resolves the rest and inserts every edge in the order updateImpact would have. A killed
+ * run leaves resolve_pending set, and the next run starts over. Needs refs_file (Java reads each
+ * file's reference names).
  */
 export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () => boolean; finish: () => number } {
   let resolver: ImpactResolver | undefined;
   let ids: number[] = [];
   let at = 0;
   let n = 0;
+  // Each file's held edges, by id: present once the file is resolved.
   const held = new Map<number, unknown[][]>();
+  // The configuration files each file's resolution asked for, in order: impact_configs lists
+  // them in the order of a resolution in id order, as updateImpact's does.
+  const asked = new Map<number, Set<string>>();
+  let asking: Set<string> | undefined;
   const start = (): ImpactResolver => {
     if (resolver) return resolver;
     resolver = new ImpactResolver(db, root);
+    resolver.repo.onConfig = (key) => asking?.add(key);
     ids = [...resolver.repo.byId.keys()].sort((a, b) => a - b);
     return resolver;
   };
-  const step = (): boolean => {
-    const r = start();
-    db.transaction(() => {
-      const t0 = performance.now();
-      for (; at < ids.length && performance.now() - t0 < sliceMs; at++) {
-        const id = ids[at] as number;
-        if (COMPILER_LANGUAGES.has(r.repo.byId.get(id)?.language ?? "")) continue;
-        r.held = [];
-        try {
-          n += r.resolveFiles([id], true);
-          held.set(id, r.held);
-        } finally {
-          r.held = undefined;
+  const resolve = (r: ImpactResolver, id: number, edges?: unknown[][]): void => {
+    asking = new Set();
+    r.held = edges;
+    try {
+      n += r.resolveFiles([id], true);
+    } finally {
+      r.held = undefined;
+      asked.set(id, asking);
+      asking = undefined;
+    }
+  };
+  return {
+    step: () => {
+      const r = start();
+      db.transaction(() => {
+        const until = performance.now() + sliceMs;
+        for (; at < ids.length && performance.now() < until; at++) {
+          const id = ids[at] as number;
+          if (COMPILER_LANGUAGES.has(r.repo.byId.get(id)?.language ?? "")) continue;
+          const edges: unknown[][] = [];
+          resolve(r, id, edges);
+          held.set(id, edges);
         }
-      }
-    })();
-    return at < ids.length;
+      })();
+      return at < ids.length;
+    },
+    finish: () => {
+      const r = start();
+      db.transaction(() => {
+        db.exec("DELETE FROM impact_edges");
+        for (const id of ids) {
+          const edges = held.get(id);
+          // (The compiler's files, and any the steps did not reach.)
+          if (edges === undefined) resolve(r, id);
+          else r.insertHeld(edges);
+        }
+        const merged: Record<string, string> = {};
+        for (const keys of ids.map((id) => asked.get(id))) for (const k of keys ?? []) if (!Object.hasOwn(merged, k)) merged[k] = r.repo.configs.get(k) as string;
+        for (const [k, v] of r.repo.configs) if (!Object.hasOwn(merged, k)) merged[k] = v;
+        setMeta(db, "impact_configs", JSON.stringify(merged));
+        setMeta(db, "impact_pending", "0");
+      })();
+      held.clear();
+      asked.clear();
+      saveTypeScriptCodeCache();
+      return n;
+    },
   };
-  const finish = (): number => {
-    const r = start();
-    db.transaction(() => {
-      db.exec("DELETE FROM impact_edges");
-      for (const id of ids) {
-        const edges = held.get(id);
-        if (edges) r.insertHeld(edges);
-        // (The compiler's files, and any the steps did not reach.)
-        else n += r.resolveFiles([id], true);
-      }
-      const merged: Record<string, string> = {};
-      for (const [k, v] of r.repo.configs) merged[k] = v;
-      setMeta(db, "impact_configs", JSON.stringify(merged));
-      setMeta(db, "impact_pending", "0");
-    })();
-    saveTypeScriptCodeCache();
-    return n;
-  };
-  return { step, finish };
 }
 
 /** Brings the impact graph up to date with the files an index run stored; returns dependencies resolved. */
