@@ -405,9 +405,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     debug?.("built symbol indexes");
     // While the workers resolve, this thread mostly waits for their outcomes: in between it
     // builds the indexes that do not depend on them, those of the references' own columns and
-    // the symbols' search index, then resolves what it can of the impact graph (which reads no
-    // outcome).
-    // refs_file first: the impact graph's Java files read their references by file.
+    // the symbols' search index, and resolves the impact graph's files that need no TypeScript
+    // compiler (it reads no outcome; see coldImpactSteps for why not the compiler's). refs_file
+    // first: the impact graph's Java files read their references by file.
     const [refsFile, ...otherRefIndexes] = REF_INPUT_INDEXES;
     const impact = coldImpactSteps(db, root);
     const idle: (string | (() => boolean))[] = [refsFile as string, impact.step, ...otherRefIndexes, SYMBOL_SEARCH_INDEX];

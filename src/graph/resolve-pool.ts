@@ -38,8 +38,10 @@ export function resolveWorkerHeapMb(): number {
 
 /**
  * Units each worker holds, so it has work while the main thread is busy writing or building an
- * index between outcomes: refs_name takes ~0.9 s on the bench corpus, ~30 units of ~30 ms. (At 8
- * the worker waited 0.3 s of that phase.) Outcomes queued meanwhile are ~0.3 MB a unit.
+ * index between outcomes: refs_name takes ~0.9 s on the 76 MB mixed tree, ~30 units of ~30 ms. At
+ * 8 the worker waited for it: that tree's resolution took 4.79-4.94 s, at 32 4.38-4.43 s, with
+ * the same peak (3 interleaved runs each). A unit's outcomes hold ~200 KB of ids and strings
+ * there. (MAGELLAN_RESOLVE_IN_FLIGHT: for measuring.)
  */
 const IN_FLIGHT = Number(process.env.MAGELLAN_RESOLVE_IN_FLIGHT) || 32;
 
