@@ -109,7 +109,8 @@ export class ImpactResolver {
       if (!fresh) this.delEdges.run(id);
       if (!f) continue;
       const deps = this.depsOf.all(id) as DepRow[];
-      // The file's edges are exactly those inserted here (its old ones were deleted above).
+      // The file's edges are exactly those inserted here (its old ones are gone: deleted above,
+      // or the caller emptied the table).
       const imported = new Set<number>();
       for (const d of deps) {
         const o = this.resolveDep(f.language, f.path, d);
@@ -173,8 +174,8 @@ const COMPILER_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
  * main thread waits on the resolve worker for a third of that phase) resolves, for about
  * `sliceMs` and in its own transaction, the dependencies of the next files in id order that need
  * no TypeScript compiler, and returns true while files remain; their statuses are written, their
- * edges held. (Not the compiler's files: its ~50 MB on top of the resolve worker's heap raised
- * the bench corpus's peak by 20-40 MB, measured, even when let go as soon as it was done.)
+ * edges held. (Not the compiler's files: its ~50 MB on top of the resolve worker's heap took the
+ * 76 MB mixed tree's peak from 350-390 to 398-431 MB, even when let go as soon as it was done.)
  * `finish`, after the index's ANALYZE (which must see no edge, as when updateImpact runs after
  * it), resolves the rest and inserts every edge in the order updateImpact would have. A killed
  * run leaves resolve_pending set, and the next run starts over. Needs refs_file (Java reads each
