@@ -4,7 +4,9 @@
  * what changed: changed files are re-extracted, deleted ones removed, and references from other
  * files whose meaning may have changed (same names as symbols that came or went) re-resolved.
  */
+import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import type * as WorkerThreads from "node:worker_threads";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { existsSync } from "node:fs";
@@ -424,18 +426,26 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     resolved = await resolveCold(db, options, root, debug, idleStep);
     debug?.(`${idle.length} idle step(s) left; impact graph's first part ${idle.includes(impact.step) ? "unfinished" : "done"}`);
     while (idleStep());
-    db.exec(REF_INDEXES);
+    // The last index and the statistics (below) on a worker's connection while this thread
+    // resolves the TypeScript files' dependencies, one core each; their outcomes are written
+    // after, when ANALYZE has seen no edge (as when updateImpact ran after it). On the 76 MB
+    // mixed tree this part took 0.81-0.83 s instead of 0.90-1.00 s (3 interleaved runs each).
+    const tail = (): void => {
+      db.exec(REF_INDEXES);
+      db.transaction(() => {
+        setMeta(db, "last_index_time", indexedAt);
+        setMeta(db, "resolve_pending", "0");
+      })();
+      // Statistics for the query planner from a sample, not a scan of every index.
+      db.pragma("analysis_limit = 1000");
+      db.exec("ANALYZE");
+    };
+    const tailDone = options.threads === 1 ? Promise.resolve(false) : inWorker("./index-tail-worker.js", { dbPath: options.dbPath, indexedAt }, debug);
+    impact.compute();
+    debug?.("resolved the impact graph's remaining files");
+    if (!(await tailDone)) tail();
     db.pragma("temp_store = MEMORY");
-    debug?.("built reference indexes");
-    db.transaction(() => {
-      setMeta(db, "last_index_time", indexedAt);
-      setMeta(db, "resolve_pending", "0");
-    })();
-    // Statistics for the query planner from a sample, not a scan of every index.
-    db.pragma("analysis_limit = 1000");
-    db.exec("ANALYZE");
-    debug?.("analyzed");
-    // (What the idle steps left of the impact graph's first part, finish resolves.)
+    debug?.("built reference indexes and analyzed");
     const deps = impact.finish();
     debug?.(`resolved ${deps} file dependencies for the impact graph`);
   } else {
@@ -475,6 +485,29 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     ...counts(db),
     duration_ms: Math.round(performance.now() - t0),
   };
+}
+
+/**
+ * Runs a worker script (beside this module) that posts "done" when it succeeded; resolves true
+ * then, false when it failed or could not start (the caller then does its work itself).
+ */
+function inWorker(script: string, workerData: unknown, debug?: (m: string) => void): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      // require(): the bundled CLI runs as a script compiled from a code cache, where import() has no loader.
+      const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
+      let ok = false;
+      const w = new Worker(new URL(script, import.meta.url), { workerData, resourceLimits: { maxOldGenerationSizeMb: 64 } });
+      w.on("message", (m: unknown) => {
+        ok = m === "done";
+      });
+      w.on("error", (e) => debug?.(`${script} failed: ${e.message}`));
+      w.on("exit", () => resolve(ok));
+    } catch (e) {
+      debug?.(`${script} did not start: ${(e as Error).message}`);
+      resolve(false);
+    }
+  });
 }
 
 /** A full collection of this thread's heap now, where the runtime allows it; else nothing. */

@@ -87,10 +87,17 @@ export class ImpactResolver {
 
   /** Set: edges are appended here instead of inserted (see coldImpactSteps). */
   held: unknown[][] | undefined;
+  /** Set: statuses are appended here ([status, dep id]) instead of written. */
+  heldStatuses: unknown[][] | undefined;
 
   /** Inserts edges held earlier, as resolveFiles would have. */
   insertHeld(edges: unknown[][]): void {
     for (const e of edges) this.insEdge.run(...e);
+  }
+
+  /** Writes statuses held earlier. */
+  writeHeldStatuses(statuses: unknown[][]): void {
+    for (const s of statuses) this.setStatus.run(...s);
   }
 
   private edge(depId: number, source: number, target: number, kind: string, typeOnly: number, guessed: number): void {
@@ -114,7 +121,8 @@ export class ImpactResolver {
       const imported = new Set<number>();
       for (const d of deps) {
         const o = this.resolveDep(f.language, f.path, d);
-        this.setStatus.run(o.status, d.id);
+        if (this.heldStatuses) this.heldStatuses.push([o.status, d.id]);
+        else this.setStatus.run(o.status, d.id);
         for (const t of o.targets) {
           if (t === id) continue;
           this.edge(d.id, id, t, d.kind, d.type_only, o.guessed ? 1 : 0);
@@ -181,7 +189,7 @@ const COMPILER_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
  * run leaves resolve_pending set, and the next run starts over. Needs refs_file (Java reads each
  * file's reference names).
  */
-export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () => boolean; finish: () => number } {
+export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () => boolean; compute: () => void; finish: () => number } {
   let resolver: ImpactResolver | undefined;
   let ids: number[] = [];
   let at = 0;
@@ -199,16 +207,26 @@ export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () 
     ids = [...resolver.repo.byId.keys()].sort((a, b) => a - b);
     return resolver;
   };
-  const resolve = (r: ImpactResolver, id: number, edges?: unknown[][]): void => {
+  // The compiler's files' statuses, held by `compute` until `finish`.
+  const statuses: unknown[][] = [];
+  const resolve = (r: ImpactResolver, id: number, edges: unknown[][], holdStatuses: boolean): void => {
     asking = new Set();
     r.held = edges;
+    if (holdStatuses) r.heldStatuses = statuses;
     try {
       n += r.resolveFiles([id], true);
     } finally {
       r.held = undefined;
+      r.heldStatuses = undefined;
+      held.set(id, edges);
       asked.set(id, asking);
       asking = undefined;
     }
+  };
+  /** Resolves every file not resolved yet, writing nothing (another connection may be writing). */
+  const compute = (): void => {
+    const r = start();
+    for (const id of ids) if (!held.has(id)) resolve(r, id, [], true);
   };
   return {
     step: () => {
@@ -217,24 +235,19 @@ export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () 
         const until = performance.now() + sliceMs;
         for (; at < ids.length && performance.now() < until; at++) {
           const id = ids[at] as number;
-          if (COMPILER_LANGUAGES.has(r.repo.byId.get(id)?.language ?? "")) continue;
-          const edges: unknown[][] = [];
-          resolve(r, id, edges);
-          held.set(id, edges);
+          if (!COMPILER_LANGUAGES.has(r.repo.byId.get(id)?.language ?? "")) resolve(r, id, [], false);
         }
       })();
       return at < ids.length;
     },
+    compute,
     finish: () => {
+      compute();
       const r = start();
       db.transaction(() => {
+        r.writeHeldStatuses(statuses);
         db.exec("DELETE FROM impact_edges");
-        for (const id of ids) {
-          const edges = held.get(id);
-          // (The compiler's files, and any the steps did not reach.)
-          if (edges === undefined) resolve(r, id);
-          else r.insertHeld(edges);
-        }
+        for (const id of ids) r.insertHeld(held.get(id) as unknown[][]);
         const merged: Record<string, string> = {};
         for (const keys of ids.map((id) => asked.get(id))) for (const k of keys ?? []) if (!Object.hasOwn(merged, k)) merged[k] = r.repo.configs.get(k) as string;
         for (const [k, v] of r.repo.configs) if (!Object.hasOwn(merged, k)) merged[k] = v;
@@ -243,6 +256,7 @@ export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () 
       })();
       held.clear();
       asked.clear();
+      statuses.length = 0;
       saveTypeScriptCodeCache();
       return n;
     },
