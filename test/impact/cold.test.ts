@@ -1,7 +1,7 @@
 /**
  * A cold index resolves the impact graph's files that need no TypeScript compiler between the
- * resolve worker's outcomes (statuses written, edges held), the rest after its ANALYZE, and
- * inserts every edge then. The rows must be those the one-pass path
+ * resolve worker's outcomes (statuses written, edges held), the rest while a worker builds the
+ * last index and runs ANALYZE (statuses held too), and writes them all after. The rows must be those the one-pass path
  * (updateImpact) writes, rowids included.
  */
 import assert from "node:assert/strict";

@@ -184,10 +184,11 @@ const COMPILER_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
  * no TypeScript compiler, and returns true while files remain; their statuses are written, their
  * edges held. (Not the compiler's files: its ~50 MB on top of the resolve worker's heap took the
  * 76 MB mixed tree's peak from 350-390 to 398-431 MB, even when let go as soon as it was done.)
- * `finish`, after the index's ANALYZE (which must see no edge, as when updateImpact runs after
- * it), resolves the rest and inserts every edge in the order updateImpact would have. A killed
- * run leaves resolve_pending set, and the next run starts over. Needs refs_file (Java reads each
- * file's reference names).
+ * `compute` resolves the rest and writes nothing (another connection may be building an index
+ * meanwhile): statuses and edges held. `finish`, after the index's ANALYZE (which must see no
+ * edge, as when updateImpact runs after it), computes what is left, writes the held statuses and
+ * inserts every edge in the order updateImpact would have. A killed run leaves resolve_pending
+ * set, and the next run starts over. Needs refs_file (Java reads each file's reference names).
  */
 export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () => boolean; compute: () => void; finish: () => number } {
   let resolver: ImpactResolver | undefined;
