@@ -38,9 +38,12 @@ export function resolveWorkerHeapMb(): number {
 
 /**
  * Units each worker holds, so it has work while the main thread is busy writing or building an
- * index between outcomes (~150 ms at most on the bench corpus: 8 units of ~25 ms).
+ * index between outcomes: refs_name takes ~0.9 s on the 76 MB mixed tree, ~30 units of ~30 ms. At
+ * 8 the worker waited for it: that tree's resolution took 4.79-4.94 s, at 32 4.38-4.43 s, with
+ * the same peak (3 interleaved runs each). A unit's outcomes hold ~200 KB of ids and strings
+ * there. (MAGELLAN_RESOLVE_IN_FLIGHT: for measuring.)
  */
-const IN_FLIGHT = 8;
+const IN_FLIGHT = Number(process.env.MAGELLAN_RESOLVE_IN_FLIGHT) || 32;
 
 /**
  * Resolves units 0..count-1 (made on demand by `make`) on `threads` workers and calls `onUnit`

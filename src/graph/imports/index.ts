@@ -85,25 +85,55 @@ export class ImpactResolver {
     }
   }
 
-  /** Re-resolves the dependencies of the given files (inside the caller's transaction). */
-  resolveFiles(ids: Iterable<number>): number {
+  /** Set: edges are appended here instead of inserted (see coldImpactSteps). */
+  held: unknown[][] | undefined;
+  /** Set: statuses are appended here ([status, dep id]) instead of written. */
+  heldStatuses: unknown[][] | undefined;
+
+  /** Inserts edges held earlier, as resolveFiles would have. */
+  insertHeld(edges: unknown[][]): void {
+    for (const e of edges) this.insEdge.run(...e);
+  }
+
+  /** Writes statuses held earlier. */
+  writeHeldStatuses(statuses: unknown[][]): void {
+    for (const s of statuses) this.setStatus.run(...s);
+  }
+
+  private edge(depId: number, source: number, target: number, kind: string, typeOnly: number, guessed: number): void {
+    if (this.held) this.held.push([depId, source, target, kind, typeOnly, guessed]);
+    else this.insEdge.run(depId, source, target, kind, typeOnly, guessed);
+  }
+
+  /**
+   * Re-resolves the dependencies of the given files (inside the caller's transaction). `fresh`:
+   * the caller has just emptied impact_edges (a cold run), so no file has edges to delete.
+   */
+  resolveFiles(ids: Iterable<number>, fresh = false): number {
     let n = 0;
     for (const id of ids) {
       const f = this.repo.byId.get(id);
-      this.delEdges.run(id);
+      if (!fresh) this.delEdges.run(id);
       if (!f) continue;
       const deps = this.depsOf.all(id) as DepRow[];
+      // The file's edges are exactly those inserted here (its old ones are gone: deleted above,
+      // or the caller emptied the table).
+      const imported = new Set<number>();
       for (const d of deps) {
         const o = this.resolveDep(f.language, f.path, d);
-        this.setStatus.run(o.status, d.id);
-        for (const t of o.targets) if (t !== id) this.insEdge.run(d.id, id, t, d.kind, d.type_only, o.guessed ? 1 : 0);
+        if (this.heldStatuses) this.heldStatuses.push([o.status, d.id]);
+        else this.setStatus.run(o.status, d.id);
+        for (const t of o.targets) {
+          if (t === id) continue;
+          this.edge(d.id, id, t, d.kind, d.type_only, o.guessed ? 1 : 0);
+          imported.add(t);
+        }
         n++;
       }
       if (f.language === "java") {
         this.java ??= new JavaImports(this.repo, this.db);
         const pkg = deps.find((d) => d.form === "package");
-        const imported = new Set((this.db.prepare("SELECT target_id FROM impact_edges WHERE source_id = ?").pluck().all(id) as number[]));
-        for (const t of this.java.samePackage(id, pkg?.spec ?? undefined)) if (!imported.has(t)) this.insEdge.run(pkg?.id ?? 0, id, t, "import", 0, 0);
+        for (const t of this.java.samePackage(id, pkg?.spec ?? undefined)) if (!imported.has(t)) this.edge(pkg?.id ?? 0, id, t, "import", 0, 0);
       }
     }
     return n;
@@ -145,6 +175,95 @@ function newConfigs(root: string, configs: Record<string, string>, added: string
   return false;
 }
 
+const COMPILER_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
+
+/**
+ * A cold index's impact step in two parts. Each `step` (between the resolution's outcomes: the
+ * main thread waits on the resolve worker for a third of that phase) resolves, for about
+ * `sliceMs` and in its own transaction, the dependencies of the next files in id order that need
+ * no TypeScript compiler, and returns true while files remain; their statuses are written, their
+ * edges held. (Not the compiler's files: its ~50 MB on top of the resolve worker's heap took the
+ * 76 MB mixed tree's peak from 350-390 to 398-431 MB, even when let go as soon as it was done.)
+ * `compute` resolves the rest and writes nothing (another connection may be building an index
+ * meanwhile): statuses and edges held. `finish`, after the index's ANALYZE (which must see no
+ * edge, as when updateImpact runs after it), computes what is left, writes the held statuses and
+ * inserts every edge in the order updateImpact would have. A killed run leaves resolve_pending
+ * set, and the next run starts over. Needs refs_file (Java reads each file's reference names).
+ */
+export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () => boolean; compute: () => void; finish: () => number } {
+  let resolver: ImpactResolver | undefined;
+  let ids: number[] = [];
+  let at = 0;
+  let n = 0;
+  // Each file's held edges, by id: present once the file is resolved.
+  const held = new Map<number, unknown[][]>();
+  // The configuration files each file's resolution asked for, in order: impact_configs lists
+  // them in the order of a resolution in id order, as updateImpact's does.
+  const asked = new Map<number, Set<string>>();
+  let asking: Set<string> | undefined;
+  const start = (): ImpactResolver => {
+    if (resolver) return resolver;
+    resolver = new ImpactResolver(db, root);
+    resolver.repo.onConfig = (key) => asking?.add(key);
+    ids = [...resolver.repo.byId.keys()].sort((a, b) => a - b);
+    return resolver;
+  };
+  // The compiler's files' statuses, held by `compute` until `finish`.
+  const statuses: unknown[][] = [];
+  const resolve = (r: ImpactResolver, id: number, edges: unknown[][], holdStatuses: boolean): void => {
+    asking = new Set();
+    r.held = edges;
+    if (holdStatuses) r.heldStatuses = statuses;
+    try {
+      n += r.resolveFiles([id], true);
+    } finally {
+      r.held = undefined;
+      r.heldStatuses = undefined;
+      held.set(id, edges);
+      asked.set(id, asking);
+      asking = undefined;
+    }
+  };
+  /** Resolves every file not resolved yet, writing nothing (another connection may be writing). */
+  const compute = (): void => {
+    const r = start();
+    for (const id of ids) if (!held.has(id)) resolve(r, id, [], true);
+  };
+  return {
+    step: () => {
+      const r = start();
+      db.transaction(() => {
+        const until = performance.now() + sliceMs;
+        for (; at < ids.length && performance.now() < until; at++) {
+          const id = ids[at] as number;
+          if (!COMPILER_LANGUAGES.has(r.repo.byId.get(id)?.language ?? "")) resolve(r, id, [], false);
+        }
+      })();
+      return at < ids.length;
+    },
+    compute,
+    finish: () => {
+      compute();
+      const r = start();
+      db.transaction(() => {
+        r.writeHeldStatuses(statuses);
+        db.exec("DELETE FROM impact_edges");
+        for (const id of ids) r.insertHeld(held.get(id) as unknown[][]);
+        const merged: Record<string, string> = {};
+        for (const keys of ids.map((id) => asked.get(id))) for (const k of keys ?? []) if (!Object.hasOwn(merged, k)) merged[k] = r.repo.configs.get(k) as string;
+        for (const [k, v] of r.repo.configs) if (!Object.hasOwn(merged, k)) merged[k] = v;
+        setMeta(db, "impact_configs", JSON.stringify(merged));
+        setMeta(db, "impact_pending", "0");
+      })();
+      held.clear();
+      asked.clear();
+      statuses.length = 0;
+      saveTypeScriptCodeCache();
+      return n;
+    },
+  };
+}
+
 /** Brings the impact graph up to date with the files an index run stored; returns dependencies resolved. */
 export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
   const configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
@@ -172,7 +291,7 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
   }
   db.prepare("DELETE FROM impact_edges WHERE source_id NOT IN (SELECT id FROM files) OR target_id NOT IN (SELECT id FROM files)").run();
   const sorted = [...ids].sort((a, b) => a - b);
-  const n = resolver.resolveFiles(sorted);
+  const n = resolver.resolveFiles(sorted, all);
   const merged = all ? {} : configs;
   for (const [k, v] of resolver.repo.configs) merged[k] = v;
   setMeta(db, "impact_configs", JSON.stringify(merged));
