@@ -335,6 +335,22 @@ export function setMeta(db: DB, key: string, value: string): void {
   db.prepare("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(key, value);
 }
 
+/**
+ * A cold index's last steps on its references, once every outcome is written: the indexes that
+ * depend on the outcomes, the end of resolve_pending, and the query planner's statistics (from a
+ * sample, not a scan of every index). Run on a worker's connection (index-tail-worker.ts) or, when
+ * that is not possible, on the indexing one.
+ */
+export function finishColdReferences(db: DB, indexedAt: string): void {
+  db.exec(REF_INDEXES);
+  db.transaction(() => {
+    setMeta(db, "last_index_time", indexedAt);
+    setMeta(db, "resolve_pending", "0");
+  })();
+  db.pragma("analysis_limit = 1000");
+  db.exec("ANALYZE");
+}
+
 export interface IndexState {
   /** Answers drawn from this index may miss symbols, references or calls. */
   incomplete: boolean;

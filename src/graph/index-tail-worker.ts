@@ -5,19 +5,14 @@
  * nothing until this is done (see ingest.ts); on any failure it does these steps itself.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { openDb, REF_INDEXES, setMeta } from "./db.js";
+import { finishColdReferences, openDb } from "./db.js";
 
 const { dbPath, indexedAt } = workerData as { dbPath: string; indexedAt: string };
 const db = openDb(dbPath, { write: true });
 try {
+  // Index builds sort every row: in temporary files, as the indexing connection does (ingest.ts).
   db.pragma("temp_store = FILE");
-  db.exec(REF_INDEXES);
-  db.transaction(() => {
-    setMeta(db, "last_index_time", indexedAt);
-    setMeta(db, "resolve_pending", "0");
-  })();
-  db.pragma("analysis_limit = 1000");
-  db.exec("ANALYZE");
+  finishColdReferences(db, indexedAt);
   parentPort?.postMessage("done");
 } finally {
   db.close();

@@ -15,7 +15,7 @@ import { timestamp } from "../contract/ids.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
-import { type DB, DROP_SECONDARY_INDEXES, REF_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, SYMBOL_SEARCH_INDEX, acquireWriterLock, getMeta, openDb, removeDb, setMeta } from "./db.js";
+import { type DB, DROP_SECONDARY_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, SYMBOL_SEARCH_INDEX, acquireWriterLock, finishColdReferences, getMeta, openDb, removeDb, setMeta } from "./db.js";
 import { type FileRows, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
@@ -430,20 +430,10 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // resolves the TypeScript files' dependencies, one core each; their outcomes are written
     // after, when ANALYZE has seen no edge (as when updateImpact ran after it). On the 76 MB
     // mixed tree this part took 0.81-0.83 s instead of 0.90-1.00 s (3 interleaved runs each).
-    const tail = (): void => {
-      db.exec(REF_INDEXES);
-      db.transaction(() => {
-        setMeta(db, "last_index_time", indexedAt);
-        setMeta(db, "resolve_pending", "0");
-      })();
-      // Statistics for the query planner from a sample, not a scan of every index.
-      db.pragma("analysis_limit = 1000");
-      db.exec("ANALYZE");
-    };
     const tailDone = options.threads === 1 ? Promise.resolve(false) : inWorker("./index-tail-worker.js", { dbPath: options.dbPath, indexedAt }, debug);
     impact.compute();
     debug?.("resolved the impact graph's remaining files");
-    if (!(await tailDone)) tail();
+    if (!(await tailDone)) finishColdReferences(db, indexedAt);
     db.pragma("temp_store = MEMORY");
     debug?.("built reference indexes and analyzed");
     const deps = impact.finish();
