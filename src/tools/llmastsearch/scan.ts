@@ -145,18 +145,20 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
   const { query, rootTypes, kindsOnly, kindsKeywords, fieldChild, fieldChildKeywords } = compileQuery(file.language, opts.source);
   const root = tree.rootNode;
   // Where the nodes are sparse and the tree has no errors, from their keywords; else a walk.
-  const byKeyword = (types: string[], keywords: string[] | undefined): SyntaxNode[] | undefined =>
-    keywords !== undefined && !opts.denseFastPath && sparse(bytes, keywords) && !root.hasError ? keywordNodes(root, decoded.text, file.language, types, keywords) : undefined;
+  // `isSparse`: sparse() found the keywords few in this file (counted once per file).
+  const byKeyword = (types: string[], keywords: string[] | undefined, isSparse: boolean): SyntaxNode[] | undefined =>
+    keywords !== undefined && isSparse && !opts.denseFastPath && !root.hasError ? keywordNodes(root, decoded.text, file.language, types, keywords) : undefined;
   let raw: RawMatch[];
   // A kind walk's capture is the node of the pattern's root type itself: no walk up to find it.
   let selfRooted = false;
+  const fieldSparse = fieldChild !== undefined && !opts.noFastPath && fieldChildKeywords !== undefined && sparse(bytes, fieldChildKeywords);
   if (kindsOnly && !opts.noFastPath) {
     selfRooted = true;
-    const nodes = byKeyword(kindsOnly.kinds, kindsKeywords) ?? root.descendantsOfType(kindsOnly.kinds);
+    const nodes = byKeyword(kindsOnly.kinds, kindsKeywords, kindsKeywords !== undefined && sparse(bytes, kindsKeywords)) ?? root.descendantsOfType(kindsOnly.kinds);
     raw = nodes.map((node) => ({ pattern: 0, captures: [{ name: kindsOnly.capture, node }] }));
-  } else if (fieldChild && !opts.noFastPath && (opts.denseFastPath || (fieldChildKeywords !== undefined && sparse(bytes, fieldChildKeywords)))) {
+  } else if (fieldChild && !opts.noFastPath && (opts.denseFastPath || fieldSparse)) {
     const parents = fieldChild.map((p) => p.parent);
-    raw = fieldChildMatches(root, fieldChild, byKeyword(parents, fieldChildKeywords));
+    raw = fieldChildMatches(root, fieldChild, byKeyword(parents, fieldChildKeywords, fieldSparse));
   } else raw = query.matches(root);
   if (raw.length === 0) return { rel: file.rel, ok: true, matches: [] };
   const lines = new LineIndex(bytes);
