@@ -23,7 +23,12 @@ function files(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-test("windowed extraction gives exactly the facts of one pass, in every language", () => {
+/**
+ * Extracts every real file of the fixtures and src/lang with `env` unset and then set to
+ * `value(n)` (n: the file's rank), and requires the same facts; at least 30 files, of all nine
+ * languages. The variable is unset again whatever happens.
+ */
+function sameFactsWith(env: string, value: (n: number) => string): void {
   const all = [...files(join(REPO, "test", "fixtures")), ...files(join(REPO, "src", "lang"))];
   const langs = new Set<string>();
   let n = 0;
@@ -32,19 +37,22 @@ test("windowed extraction gives exactly the facts of one pass, in every language
       const language = languageForPath(f)?.id;
       if (!language) continue;
       const bytes = readFileSync(f);
-      delete process.env.MAGELLAN_MATCH_WINDOW;
-      const whole = extractFacts(language, bytes);
-      process.env.MAGELLAN_MATCH_WINDOW = String(160 + (n % 211));
-      const windowed = extractFacts(language, bytes);
-      assert.deepEqual(windowed, whole, `${f.slice(REPO.length)} with a window of ${process.env.MAGELLAN_MATCH_WINDOW}`);
+      delete process.env[env];
+      const before = extractFacts(language, bytes);
+      process.env[env] = value(n);
+      assert.deepEqual(extractFacts(language, bytes), before, `${f.slice(REPO.length)} with ${env}=${process.env[env]}`);
       langs.add(language);
       n++;
     }
   } finally {
-    delete process.env.MAGELLAN_MATCH_WINDOW;
+    delete process.env[env];
   }
   assert.ok(n > 30, `${n} files compared`);
   for (const l of ["typescript", "tsx", "javascript", "python", "rust", "go", "java", "c", "cpp"]) assert.ok(langs.has(l), `no ${l} file compared`);
+}
+
+test("windowed extraction gives exactly the facts of one pass, in every language", () => {
+  sameFactsWith("MAGELLAN_MATCH_WINDOW", (n) => String(160 + (n % 211)));
 });
 
 test("a zero-width node at a window's edge (a MISSING token) is kept", () => {
@@ -63,24 +71,5 @@ test("a zero-width node at a window's edge (a MISSING token) is kept", () => {
 });
 
 test("without the binding's private matches call (the public Query.matches() path), the facts are the same, in every language", () => {
-  const all = [...files(join(REPO, "test", "fixtures")), ...files(join(REPO, "src", "lang"))];
-  const langs = new Set<string>();
-  let n = 0;
-  try {
-    for (const f of all) {
-      const language = languageForPath(f)?.id;
-      if (!language) continue;
-      const bytes = readFileSync(f);
-      delete process.env.MAGELLAN_PUBLIC_MATCHES;
-      const raw = extractFacts(language, bytes);
-      process.env.MAGELLAN_PUBLIC_MATCHES = "1";
-      assert.deepEqual(extractFacts(language, bytes), raw, f.slice(REPO.length));
-      langs.add(language);
-      n++;
-    }
-  } finally {
-    delete process.env.MAGELLAN_PUBLIC_MATCHES;
-  }
-  assert.ok(n > 30, `${n} files compared`);
-  for (const l of ["typescript", "tsx", "javascript", "python", "rust", "go", "java", "c", "cpp"]) assert.ok(langs.has(l), `no ${l} file compared`);
+  sameFactsWith("MAGELLAN_PUBLIC_MATCHES", () => "1");
 });
