@@ -503,6 +503,9 @@ class Attempt {
       },
       error: (code) => {
         if (this.phase === "connecting" && (code === "ECONNREFUSED" || code === "ENOENT" || code === "ENOTSOCK")) this.fallback("is gone (stale socket)", "remove");
+        // A daemon that dies with bytes of ours unread (stdin being forwarded) resets the
+        // connection instead of ending it: the request had started all the same.
+        else if (this.phase === "running") this.fallback("stopped mid-request", "none");
         else this.fallback(`connection failed (${code})`, "none");
       },
       end: () => {

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer, type Socket } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type ChannelEvents, openChannel, pipeTransportAvailable, runFrame } from "../../src/server/client.cjs";
@@ -251,5 +252,47 @@ describe("the client's transports", () => {
     assert.equal(Buffer.concat(err).toString("utf8"), cold.stderr);
     const stdout = Buffer.concat(out).toString("utf8");
     assert.ok(normal(stdout) === normal(cold.stdout), `${stdout.length} vs ${cold.stdout.length} bytes`);
+  });
+});
+
+describe("a daemon that dies mid-request", () => {
+  it("with stdin of ours unread (a reset, not an end): the bin says it stopped mid-request and finishes in-process with that stdin", async () => {
+    const root = tempDir("llmtools-reset-");
+    cpSync(FIXTURE, root, { recursive: true });
+    mkdirSync(join(root, ".git"));
+    mkdirSync(join(root, ".magellan"), { recursive: true });
+    // A daemon that answers hello, asks for stdin and never reads (paused from the connection on):
+    // closed with the request and the forwarded stdin unread in its queue, it resets the bin's
+    // connection (ECONNRESET) instead of ending it.
+    const server = createServer({ pauseOnConnect: true }, (s) => {
+      s.write(encodeFrame(FRAME_JSON, Buffer.from(JSON.stringify({ t: "hello", pid: process.pid }))));
+      s.write(encodeFrame(FRAME_JSON, Buffer.from(JSON.stringify({ t: "stdin" }))));
+      sockets.push(s);
+    });
+    const sockets: Socket[] = [];
+    await new Promise<void>((r) => server.listen(join(root, ".magellan", "daemon.sock"), r));
+    try {
+      const content = "export function halfWritten(): string {\n  return 'complete';\n}\n";
+      const child = spawn(binPath("llmfilewrite"), ["--path", "src/half.ts"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+      const out: Buffer[] = [];
+      const err: Buffer[] = [];
+      child.stdout.on("data", (b: Buffer) => out.push(b));
+      child.stderr.on("data", (b: Buffer) => err.push(b));
+      const closed = new Promise((r) => child.on("close", r));
+      child.stdin.write(content.slice(0, 20));
+      for (let i = 0; i < 100 && sockets.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      // Time for the hello and the forwarded stdin to cross.
+      await new Promise((r) => setTimeout(r, 300));
+      for (const s of sockets) s.destroy();
+      child.stdin.end(content.slice(20));
+      const code = await closed;
+      const stderr = Buffer.concat(err).toString("utf8");
+      assert.equal(code, 0, stderr);
+      assert.equal((JSON.parse(Buffer.concat(out).toString("utf8")) as { status: string }).status, "approved");
+      assert.match(stderr, /stopped mid-request; running in-process/);
+      assert.equal(readFileSync(join(root, "src", "half.ts"), "utf8"), content);
+    } finally {
+      server.close();
+    }
   });
 });
