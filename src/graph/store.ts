@@ -50,23 +50,21 @@ export class Store {
     this.delRefs = db.prepare("DELETE FROM refs WHERE file_id = ?");
     this.delImports = db.prepare("DELETE FROM imports WHERE file_id = ?");
     this.delFile = db.prepare("DELETE FROM files WHERE id = ?");
-    this.insSymbol = db.prepare(
-      `INSERT INTO symbols(file_id, symbol_id, name, kind, kind_normalized, parent, parent_symbol_id, scoped_name,
+    this.insSymbol = new RowInserter(
+      db,
+      `symbols(file_id, symbol_id, name, kind, kind_normalized, parent, parent_symbol_id, scoped_name,
         canonical_fqn, display_fqn, language, flags, byte_start, byte_end, start_line, start_col, end_line, end_col,
-        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col)`,
+      24,
     );
-    this.insRef = db.prepare(
-      `INSERT INTO refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col,
-        target_symbol_id, resolution, candidates)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    this.insRef = new RowInserter(
+      db,
+      "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col, target_symbol_id, resolution, candidates)",
+      14,
     );
     // The outcome columns left to their defaults (NULL, 'unresolved', NULL): the same row, three
     // parameters fewer to bind for each of a cold index's references (-8% of their insert CPU).
-    this.insRefUnresolved = db.prepare(
-      `INSERT INTO refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    );
+    this.insRefUnresolved = new RowInserter(db, "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col)", 11);
     this.insImport = db.prepare(
       `INSERT INTO imports(file_id, source, names, byte_start, byte_end, start_line, start_col, end_line, end_col)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -172,12 +170,25 @@ export class Store {
     } else {
       id = Number(this.insFile.run(path, language, hash, size, mtimeMs, indexedAt, rows.has_errors ? 1 : 0, rows.line_count, ...counts).lastInsertRowid);
     }
-    for (const s of rows.symbols) {
-      this.insSymbol.run(
-        id, s.symbol_id, s.name, s.kind, s.kind_normalized, s.parent, s.parent_symbol_id, s.scoped_name,
-        s.canonical_fqn, s.display_fqn, s.language, s.flags, ...s.span, ...s.name_span,
-      );
-    }
+    this.insSymbol.insert(rows.symbols.length, (a, at, i) => {
+      const s = rows.symbols[i] as FileRows["symbols"][number];
+      a[at] = id;
+      a[at + 1] = s.symbol_id;
+      a[at + 2] = s.name;
+      a[at + 3] = s.kind;
+      a[at + 4] = s.kind_normalized;
+      a[at + 5] = s.parent;
+      a[at + 6] = s.parent_symbol_id;
+      a[at + 7] = s.scoped_name;
+      a[at + 8] = s.canonical_fqn;
+      a[at + 9] = s.display_fqn;
+      a[at + 10] = s.language;
+      a[at + 11] = s.flags;
+      for (let k = 0; k < 6; k++) {
+        a[at + 12 + k] = s.span[k];
+        a[at + 18 + k] = s.name_span[k];
+      }
+    });
     if (withRefs) this.insertRefs(id, rows);
     for (const im of rows.imports) this.insImport.run(id, im.source, im.names, ...im.span);
     for (const d of rows.deps) {
@@ -188,25 +199,59 @@ export class Store {
 
   /** Stores a file's references, resolved by `outcome` when given (else left 'unresolved'). */
   insertRefs(fileId: number, rows: FileRows, outcome?: (i: number, caller: string | null) => RefOutcome): void {
+    const { names, kinds, qualifiers, spans } = rows.refs;
+    const refColumns = (a: unknown[], at: number, i: number, caller: string | null): void => {
+      const o = i * 6;
+      a[at] = fileId;
+      a[at + 1] = names[i];
+      a[at + 2] = kinds[i];
+      a[at + 3] = qualifiers[i];
+      a[at + 4] = caller;
+      for (let k = 0; k < 6; k++) a[at + 5 + k] = spans[o + k];
+    };
     if (!outcome) {
-      const { names, kinds, qualifiers, spans } = rows.refs;
-      for (let i = 0; i < names.length; i++) {
-        const o = i * 6;
-        this.insRefUnresolved.run(fileId, names[i], kinds[i], qualifiers[i], callerOf(rows, i), spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5]);
-      }
+      this.insRefUnresolved.insert(names.length, (a, at, i) => refColumns(a, at, i, callerOf(rows, i)));
       return;
     }
-    for (let i = 0; i < rows.refs.names.length; i++) {
+    this.insRef.insert(names.length, (a, at, i) => {
       const caller = callerOf(rows, i);
       const r = outcome(i, caller);
-      this.insertRef(fileId, rows, i, caller, r.target, r.how, r.candidates ? JSON.stringify(r.candidates) : null);
-    }
+      refColumns(a, at, i, caller);
+      a[at + 11] = r.target;
+      a[at + 12] = r.how;
+      a[at + 13] = r.candidates ? JSON.stringify(r.candidates) : null;
+    });
+  }
+}
+
+/**
+ * INSERTs of up to 32 rows per statement, in order: a statement's run costs about as much again
+ * as the row it inserts (the call into the driver, the bind, the step and the reset). A cold
+ * index of the 76 MB mixed tree inserts 980,571 references; in a test of that many rows of the
+ * same shape 32 per statement took 0.86 s instead of 1.35-1.69 s one by one.
+ */
+class RowInserter {
+  /** By rows per statement, largest first. */
+  private readonly tiers: { rows: number; stmt: ReturnType<DB["prepare"]>; args: unknown[] }[];
+  constructor(db: DB, into: string, private readonly width: number) {
+    const row = `(${new Array(width).fill("?").join(", ")})`;
+    this.tiers = [32, 8, 1].map((rows) => ({
+      rows,
+      stmt: db.prepare(`INSERT INTO ${into} VALUES ${new Array(rows).fill(row).join(", ")}`),
+      args: new Array(rows * width),
+    }));
   }
 
-  private insertRef(fileId: number, rows: FileRows, i: number, caller: string | null, target: string | null, how: string, candidates: string | null): void {
-    const { names, kinds, qualifiers, spans } = rows.refs;
-    const o = i * 6;
-    this.insRef.run(fileId, names[i], kinds[i], qualifiers[i], caller, spans[o], spans[o + 1], spans[o + 2], spans[o + 3], spans[o + 4], spans[o + 5], target, how, candidates);
+  /** Inserts rows 0..count-1, in that order; `fill` writes row i's columns into `args` from `at`. */
+  insert(count: number, fill: (args: unknown[], at: number, i: number) => void): void {
+    let i = 0;
+    for (const t of this.tiers) {
+      while (count - i >= t.rows) {
+        for (let r = 0; r < t.rows; r++) fill(t.args, r * this.width, i + r);
+        t.stmt.run(t.args);
+        i += t.rows;
+      }
+    }
   }
 }
 
