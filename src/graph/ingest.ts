@@ -22,7 +22,7 @@ import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
 import { coldImpactSteps, updateImpact } from "./imports/index.js";
-import { type RefRow, type ResolvedUnit, Resolver, moduleStems, partitionBounds, writtenType } from "./resolve.js";
+import { type RefRow, type ResolvedUnit, Resolver, moduleStems, writtenType } from "./resolve.js";
 import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
 
@@ -179,7 +179,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   let done = 0;
   // An incremental run of a few files stores their references only once every symbol is known,
   // resolved as they are inserted. (A cold index stores them unresolved at once and resolves
-  // them afterwards by name partition, so that its memory does not grow with the repository.)
+  // them afterwards unit by unit, so that its memory does not grow with the repository.)
   const deferred: { id: number; rows: FileRows }[] = [];
   // Held references cost ~150 bytes each: past this many (a very large repository) they are
   // stored unresolved at once and resolved by reading them back, as memory matters more then.
@@ -510,27 +510,18 @@ function collectGarbage(): void {
   }
 }
 
-/** Reference rowids per unit of a cold index's resolution (see resolve-pool.ts). */
-const UNIT_REFS = 20_000;
+/** Reference rowids per unit of a cold index's resolution (see resolve-pool.ts; MAGELLAN_RESOLVE_UNIT_REFS: tests). */
+const UNIT_REFS = Number(process.env.MAGELLAN_RESOLVE_UNIT_REFS) || 20_000;
 
 /**
- * A cold index's resolution: every reference is stored, unresolved; this resolves them by name
- * partition (each holding at most MAGELLAN_RESOLVE_PARTITION_SYMBOLS candidate symbols) and range
- * of rowids, on worker threads while this thread writes the outcomes, or here. Only outcomes that
- * are not 'unresolved' are written. Returns how many references were looked at.
+ * A cold index's resolution: every reference is stored, unresolved; this resolves them by range
+ * of rowids (a unit), on worker threads while this thread writes the outcomes, or here. Only
+ * outcomes that are not 'unresolved' are written. Returns how many references were looked at.
  */
 async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: (m: string) => void, idle?: () => boolean): Promise<number> {
-  const perPart = Number(process.env.MAGELLAN_RESOLVE_PARTITION_SYMBOLS) || 32_000;
-  const bounds = partitionBounds(db, perPart);
-  const parts = bounds.length - 1;
   const maxId = (db.prepare("SELECT max(id) FROM refs").pluck().get() as number | null) ?? 0;
-  const perPartUnits = Math.max(1, Math.ceil(maxId / UNIT_REFS));
-  const units = parts * perPartUnits;
-  const unit = (k: number): ResolveUnit => {
-    const partition = Math.floor(k / perPartUnits);
-    const j = k % perPartUnits;
-    return { unit: k, partition, lo: bounds[partition] ?? null, hi: bounds[partition + 1] ?? null, from: j * UNIT_REFS, to: (j + 1) * UNIT_REFS };
-  };
+  const units = Math.ceil(maxId / UNIT_REFS);
+  const unit = (k: number): ResolveUnit => ({ unit: k, from: k * UNIT_REFS, to: (k + 1) * UNIT_REFS });
   const update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   let resolved = 0;
   const write = (r: ResolvedUnit): void => {
@@ -546,21 +537,16 @@ async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: 
   let done = 0;
   if (threads >= 1 && maxId >= minRefs) {
     done = await resolveInWorkers(options.dbPath, root, units, unit, threads, write, idle);
-    debug?.(`resolved ${resolved} references in ${parts} name partition(s) on ${threads} worker thread(s)${done < units ? "; a worker failed, the rest here" : ""}`);
+    debug?.(`resolved ${resolved} references in ${units} unit(s) on ${threads} worker thread(s)${done < units ? "; a worker failed, the rest here" : ""}`);
   }
   if (done < units) {
     const resolver = new Resolver(db, root);
-    let loaded = -1;
     for (let k = done; k < units; k++) {
       const u = unit(k);
-      if (u.partition !== loaded) {
-        resolver.preloadRange(u.lo, u.hi);
-        loaded = u.partition;
-      }
       write(resolver.resolveUnit(u.from, u.to));
     }
   }
-  debug?.(`resolved and stored ${resolved} references in ${parts} name partition(s)`);
+  debug?.(`resolved and stored ${resolved} references in ${units} unit(s)`);
   return resolved;
 }
 

@@ -3,10 +3,9 @@
  * extracted; then workers (resolve-worker.ts, each with its own read-only connection) resolve
  * units of references while the main thread writes the outcomes of the units already resolved.
  *
- * A unit is a range of reference rowids within one name partition (names in [lo, hi), holding a
- * bounded number of candidate symbols): units go partition by partition, so a worker holds one
- * partition's symbols and one unit's references at a time, whatever the repository's size.
- * Outcomes are handed back strictly in unit order.
+ * A unit is a range of reference rowids: a worker holds one unit's references and a bounded cache
+ * of candidate symbols at a time, whatever the repository's size. Outcomes are handed back
+ * strictly in unit order.
  */
 import { createRequire } from "node:module";
 import type * as WorkerThreads from "node:worker_threads";
@@ -15,9 +14,6 @@ import type { ResolvedUnit } from "./resolve.js";
 
 export interface ResolveUnit {
   unit: number;
-  partition: number;
-  lo: string | null;
-  hi: string | null;
   /** Reference rowids in (from, to]. */
   from: number;
   to: number;
@@ -28,8 +24,8 @@ export interface ResolvedUnitMessage extends ResolvedUnit {
 }
 
 /**
- * Old generation of a resolve worker (MB): one partition's symbols (resolve.ts partitionBounds)
- * and one unit's references need far less; the limit turns a runaway into a failed worker, whose
+ * Old generation of a resolve worker (MB): its cache of candidate symbols (resolve.ts
+ * RESOLVE_CACHE_SYMBOLS) and one unit's references need far less; the limit turns a runaway into a failed worker, whose
  * remaining units the main thread resolves, instead of a V8 abort of the whole process.
  */
 export function resolveWorkerHeapMb(): number {

@@ -1,7 +1,7 @@
 /**
  * Worker thread of a cold index's resolution: opens the index read-only (every file, symbol and
  * reference is committed before it starts) and resolves the units it is sent (see
- * resolve-pool.ts), holding the candidate symbols of one name partition at a time.
+ * resolve-pool.ts), with a bounded cache of candidate symbols (resolve.ts RESOLVE_CACHE_SYMBOLS).
  */
 import { getHeapStatistics } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
@@ -11,11 +11,10 @@ import type { ResolveUnit, ResolvedUnitMessage } from "./resolve-pool.js";
 
 const { dbPath, root } = workerData as { dbPath: string; root: string };
 const db = openDb(dbPath, { write: false });
-// After the one scan of a partition's symbols it reads a few rows per file by index and pages of
-// references in rowid order: a small page cache does.
+// It reads candidates and a few rows per file by index and pages of references in rowid order:
+// a small page cache does.
 db.pragma("cache_size = -8000");
 const resolver = new Resolver(db, root);
-let loaded = -1;
 const debug = process.env.MAGELLAN_DEBUG
   ? (m: string): void => {
       const h = getHeapStatistics();
@@ -24,11 +23,6 @@ const debug = process.env.MAGELLAN_DEBUG
   : undefined;
 
 parentPort?.on("message", (u: ResolveUnit) => {
-  if (u.partition !== loaded) {
-    resolver.preloadRange(u.lo, u.hi);
-    loaded = u.partition;
-    debug?.(`loaded name partition ${u.partition}`);
-  }
   const out: ResolvedUnitMessage = { unit: u.unit, ...resolver.resolveUnit(u.from, u.to) };
   if (u.unit % 16 === 15) debug?.(`resolved unit ${u.unit}`);
   parentPort?.postMessage(out);

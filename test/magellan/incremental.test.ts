@@ -176,9 +176,9 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.ok(found.every((x) => x.resolution !== "unresolved"), "references into helper are resolved again");
   });
 
-  it("a full index resolved in many small name partitions (here, on workers, after a worker died) stores exactly the rows of one partition", async () => {
+  it("a full index resolved in many small units with a tiny cache (here, on workers, after a worker died) stores exactly the rows of one unit", async () => {
     const root = copyFixture("multi");
-    // Every row in rowid order, ids included: the partitions must not change what is stored or how it is numbered.
+    // Every row in rowid order, ids included: units and the cache must not change what is stored or how it is numbered.
     const rows = (db: string): unknown[] => {
       const d = new Database(db, { readonly: true });
       const out = [d.prepare("SELECT * FROM refs ORDER BY id").raw().all(), d.prepare("SELECT * FROM symbols ORDER BY id").raw().all()];
@@ -191,17 +191,19 @@ describe("magellan incremental index, freshness and recovery", () => {
       return r.stderr;
     };
     const one = await run("one.db", {}, "--threads", "1");
-    assert.match(one, /in 1 name partition\(s\)/);
+    assert.match(one, /resolved and stored \d+ references in 1 unit\(s\)/);
     const a = rows(join(root, "one.db"));
     assert.ok((a[0] as unknown[]).length > 50);
-    // A few symbols per partition: dozens of partitions, each resolving only its names' references.
-    const here = await run("here.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5" }, "--threads", "1");
-    const parts = Number(/in (\d+) name partition/.exec(here)?.[1]);
-    assert.ok(parts > 5, here);
+    // A cache of a few candidate symbols, emptied over and over (names looked up again), and
+    // units of 7 references: dozens of units.
+    const small = { MAGELLAN_RESOLVE_CACHE_SYMBOLS: "5", MAGELLAN_RESOLVE_UNIT_REFS: "7" };
+    const here = await run("here.db", small, "--threads", "1");
+    const units = Number(/in (\d+) unit\(s\)/.exec(here)?.[1]);
+    assert.ok(units > 10, here);
     assert.deepEqual(rows(join(root, "here.db")), a);
     // (Pages of 3 rowids: a file's references, and its repeated ones, span several reads.)
-    const workers = await run("workers.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_PAGE_REFS: "3" }, "--threads", "2");
-    assert.match(workers, new RegExp(`in ${parts} name partition\\(s\\) on 1 worker thread`));
+    const workers = await run("workers.db", { ...small, MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_PAGE_REFS: "3" }, "--threads", "2");
+    assert.match(workers, new RegExp(`in ${units} unit\\(s\\) on 1 worker thread`));
     assert.deepEqual(rows(join(root, "workers.db")), a);
     // The indexes built between the worker's outcomes are all there, as one thread builds them.
     const indexes = (db: string): string[] => {
@@ -213,7 +215,7 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.ok(indexes(join(root, "one.db")).some((i) => i.startsWith("refs_name ")));
     assert.deepEqual(indexes(join(root, "workers.db")), indexes(join(root, "one.db")));
     // A resolve worker that runs out of its (here tiny) heap leaves its units to this thread.
-    const starved = await run("starved.db", { MAGELLAN_RESOLVE_PARTITION_SYMBOLS: "5", MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_WORKER_HEAP_MB: "2" }, "--threads", "2");
+    const starved = await run("starved.db", { ...small, MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_WORKER_HEAP_MB: "2" }, "--threads", "2");
     assert.match(starved, /a worker failed, the rest here/);
     assert.deepEqual(rows(join(root, "starved.db")), a);
   });

@@ -35,7 +35,6 @@ describe("resolution by unit", () => {
       copy.run("helper", "this", src);
       const all = db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs ORDER BY id").all() as RefRow[];
       const resolver = new Resolver(db, root);
-      resolver.preloadRange();
       const unit = resolver.resolveUnit(0, Math.max(...all.map((x) => x.id)));
       assert.equal(unit.count, all.length);
       const got = new Map(unit.ids.map((id, i) => [id, [unit.hows[i], unit.targets[i] ?? null, unit.candidates[i] ?? null]]));
