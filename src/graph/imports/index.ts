@@ -197,21 +197,15 @@ export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () 
   let n = 0;
   // Each file's held edges, by id: present once the file is resolved.
   const held = new Map<number, unknown[][]>();
-  // The configuration files each file's resolution asked for, in order: impact_configs lists
-  // them in the order of a resolution in id order, as updateImpact's does.
-  const asked = new Map<number, Set<string>>();
-  let asking: Set<string> | undefined;
   const start = (): ImpactResolver => {
     if (resolver) return resolver;
     resolver = new ImpactResolver(db, root);
-    resolver.repo.onConfig = (key) => asking?.add(key);
     ids = [...resolver.repo.byId.keys()].sort((a, b) => a - b);
     return resolver;
   };
   // The compiler's files' statuses, held by `compute` until `finish`.
   const statuses: unknown[][] = [];
   const resolve = (r: ImpactResolver, id: number, edges: unknown[][], holdStatuses: boolean): void => {
-    asking = new Set();
     r.held = edges;
     if (holdStatuses) r.heldStatuses = statuses;
     try {
@@ -220,8 +214,6 @@ export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () 
       r.held = undefined;
       r.heldStatuses = undefined;
       held.set(id, edges);
-      asked.set(id, asking);
-      asking = undefined;
     }
   };
   /** Resolves every file not resolved yet, writing nothing (another connection may be writing). */
@@ -249,19 +241,24 @@ export function coldImpactSteps(db: DB, root: string, sliceMs = 40): { step: () 
         r.writeHeldStatuses(statuses);
         db.exec("DELETE FROM impact_edges");
         for (const id of ids) r.insertHeld(held.get(id) as unknown[][]);
-        const merged: Record<string, string> = {};
-        for (const keys of ids.map((id) => asked.get(id))) for (const k of keys ?? []) if (!Object.hasOwn(merged, k)) merged[k] = r.repo.configs.get(k) as string;
-        for (const [k, v] of r.repo.configs) if (!Object.hasOwn(merged, k)) merged[k] = v;
-        setMeta(db, "impact_configs", JSON.stringify(merged));
+        setMeta(db, "impact_configs", configsJson(r.repo.configs));
         setMeta(db, "impact_pending", "0");
       })();
       held.clear();
-      asked.clear();
       statuses.length = 0;
       saveTypeScriptCodeCache();
       return n;
     },
   };
+}
+
+/**
+ * The configuration files resolution read, with their signatures, in path order: the order they
+ * were read in depends on which resolution asked first (the compiler's or a shortcut's), and an
+ * index must be the same whichever way it was built.
+ */
+function configsJson(configs: Map<string, string>): string {
+  return JSON.stringify(Object.fromEntries([...configs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
 }
 
 /** Brings the impact graph up to date with the files an index run stored; returns dependencies resolved. */
@@ -292,9 +289,9 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
   db.prepare("DELETE FROM impact_edges WHERE source_id NOT IN (SELECT id FROM files) OR target_id NOT IN (SELECT id FROM files)").run();
   const sorted = [...ids].sort((a, b) => a - b);
   const n = resolver.resolveFiles(sorted, all);
-  const merged = all ? {} : configs;
-  for (const [k, v] of resolver.repo.configs) merged[k] = v;
-  setMeta(db, "impact_configs", JSON.stringify(merged));
+  const merged = new Map(all ? [] : Object.entries(configs));
+  for (const [k, v] of resolver.repo.configs) merged.set(k, v);
+  setMeta(db, "impact_configs", configsJson(merged));
   setMeta(db, "impact_pending", "0");
   saveTypeScriptCodeCache();
   return n;

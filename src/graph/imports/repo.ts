@@ -77,13 +77,9 @@ export class RepoFiles implements FileLookup {
     }
   }
 
-  /** Told every configuration file asked for, read already or not (see coldImpactSteps). */
-  onConfig: ((key: string) => void) | undefined;
-
   /** A configuration file's text (repository-relative), remembered as an input of resolution. */
   readConfig(rel: string): string | undefined {
     const key = posix.normalize(rel);
-    this.onConfig?.(key);
     if (this.texts.has(key)) return this.texts.get(key);
     let text: string | undefined;
     const abs = join(this.root, key);
