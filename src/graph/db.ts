@@ -19,6 +19,10 @@ import { MAGELLAN_CODES } from "./codes.js";
 
 export type DB = Database.Database;
 
+/** SQLite's page cache of a connection (KiB), and of a cold index's writer while it runs. */
+export const DB_CACHE_KB = 32_000;
+export const COLD_CACHE_KB = 8_000;
+
 // For the addon's path (sqliteBinding).
 const require = createRequire(import.meta.url);
 
@@ -275,7 +279,7 @@ export function openDb(path: string, options: OpenOptions): DB {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
     }
-    db.pragma("cache_size = -32000");
+    db.pragma(`cache_size = -${DB_CACHE_KB}`);
     db.pragma("temp_store = MEMORY");
     return db;
   } catch (e) {

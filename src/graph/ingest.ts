@@ -15,7 +15,7 @@ import { timestamp } from "../contract/ids.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
-import { type DB, DROP_SECONDARY_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, SYMBOL_SEARCH_INDEX, acquireWriterLock, finishColdReferences, getMeta, openDb, removeDb, setMeta } from "./db.js";
+import { COLD_CACHE_KB, DB_CACHE_KB, type DB, DROP_SECONDARY_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, SYMBOL_SEARCH_INDEX, acquireWriterLock, finishColdReferences, getMeta, openDb, removeDb, setMeta } from "./db.js";
 import { type FileRows, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
@@ -285,6 +285,10 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   if (cold) {
     db.exec(DROP_SECONDARY_INDEXES);
     db.transaction(() => setMeta(db, "resolve_pending", "1"))();
+    // A cold index appends rows (a table's last pages) and builds indexes in temporary files: a
+    // small page cache does as well as the 32 MB one queries use. On the 76 MB mixed tree the
+    // peak was 319-330 MB instead of 357-367 MB, in the same time (3 interleaved runs each).
+    db.pragma(`cache_size = -${COLD_CACHE_KB}`);
   } else db.exec(SECONDARY_INDEXES);
   let resolved = 0;
   /** An incremental run's re-resolution, once its files are stored. */
@@ -435,6 +439,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     debug?.("resolved the impact graph's remaining files");
     if (!(await tailDone)) finishColdReferences(db, indexedAt);
     db.pragma("temp_store = MEMORY");
+    db.pragma(`cache_size = -${DB_CACHE_KB}`);
     debug?.("built reference indexes and analyzed");
     const deps = impact.finish();
     debug?.(`resolved ${deps} file dependencies for the impact graph`);
