@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { extractFromTree } from "../lang/extract.js";
+import { type DepMatch, depsInQuery, extractFromTree } from "../lang/extract.js";
 import { HeapLimitError } from "../lang/heap.js";
 import { extractDeps } from "../lang/deps.js";
 import { maskForParse } from "../lang/preprocess.js";
@@ -77,8 +77,9 @@ export function processFile(task: FileTask): FileOutcome {
       if (nodes > PARSE_NODES_BUDGET) {
         return { kind: "skipped", rel: task.rel, reason: "too_large_to_index", detail: `${nodes} syntax nodes > the per-file budget of ${PARSE_NODES_BUDGET} (MAGELLAN_MAX_PARSE_NODES)` };
       }
-      rows = toRows(task.rel, task.rootName, extractFromTree(language, tree, decoded), bytes);
-      rows.deps = extractDeps(language, tree, decoded.text);
+      const depMatches: DepMatch[] | undefined = depsInQuery(language) ? [] : undefined;
+      rows = toRows(task.rel, task.rootName, extractFromTree(language, tree, decoded, depMatches), bytes);
+      rows.deps = extractDeps(language, tree, decoded.text, depMatches);
     } finally {
       (tree as unknown as { delete?: () => void }).delete?.();
     }

@@ -6,7 +6,8 @@
  * The patterns are data (src/lang/queries/<language>/deps.scm); this module reads their captures.
  */
 import type Parser from "tree-sitter";
-import { querySource } from "./extract.js";
+import { type DepMatch, querySource } from "./extract.js";
+import { CapturedNode } from "./raw-matches.js";
 import { grammar, type LanguageId } from "./registry.js";
 import { loadTreeSitter } from "./tree-sitter-module.js";
 
@@ -273,10 +274,15 @@ function jsDeps(tree: Parser.Tree, text: string): ExtractedDep[] {
   return found.sort((x, y) => x.at - y.at).map((f) => f.dep);
 }
 
-/** The file's dependencies, in source order. */
-export function extractDeps(language: LanguageId, tree: Parser.Tree, text?: string): ExtractedDep[] {
+/**
+ * The file's dependencies, in source order. `given`: the deps.scm matches extraction's query
+ * already made (extract.ts DEPS_IN_QUERY), instead of a pass of this module's own.
+ */
+export function extractDeps(language: LanguageId, tree: Parser.Tree, text?: string, given?: DepMatch[]): ExtractedDep[] {
   if (text !== undefined && JS_FAMILY.has(language)) return jsDeps(tree, text);
-  const matches = depsQuery(language).matches(tree.rootNode);
+  const matches: Parser.QueryMatch[] = given
+    ? given.map((m) => ({ pattern: m.pattern, captures: m.captures.map((c) => ({ name: c.name, node: c.node instanceof CapturedNode ? c.node.syntaxNode() : c.node })) }))
+    : depsQuery(language).matches(tree.rootNode);
   const consts = new Map<string, string>();
   // Constants first: a concatenation may use one declared below its use (hoisted module scope).
   for (const m of matches) {

@@ -128,6 +128,20 @@ export class CapturedNode {
     return (this.tree as unknown as { getText(n: { startIndex: number; endIndex: number }): string }).getText(this);
   }
 
+  /**
+   * The node as node-tree-sitter's own SyntaxNode (its language's class for the type, the six
+   * transfer fields copied in), for code that walks from it with the public node API.
+   */
+  syntaxNode(): Parser.SyntaxNode {
+    const classes = (this.tree as unknown as { language?: { nodeSubclasses?: (new (tree: Parser.Tree) => Parser.SyntaxNode)[] } }).language?.nodeSubclasses;
+    const NodeClass = classes?.[this.typeId] ?? classes?.[0];
+    if (!NodeClass) throw new Error("tree-sitter binding without node classes: cannot make a SyntaxNode");
+    const node = new NodeClass(this.tree);
+    const slots = node as unknown as number[];
+    for (let i = 0; i < FIELDS; i++) slots[i] = this.fields[this.at + i] as number;
+    return node;
+  }
+
   /** Puts the node where the native node methods read their argument (what marshalNode does). */
   private marshal(): void {
     const t = (binding as Binding).nodeTransferArray;
