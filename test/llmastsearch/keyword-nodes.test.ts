@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { languageOfFile, parserFor, type LanguageId } from "../../src/lang/registry.js";
 import { requiredTokens } from "../../src/tools/llmastsearch/prefilter.js";
 import { vocabulary } from "../../src/tools/llmastsearch/query.js";
 import { keywordNodes, scanFile, type ScanFile } from "../../src/tools/llmastsearch/scan.js";
-import { REPO_ROOT } from "../support/run.js";
+import { REPO_ROOT, tempDir } from "../support/run.js";
 import { FIXTURES } from "./helpers.js";
 
 /** Real-shaped files of all nine languages, and this repository's own TypeScript (real code, ~100k lines). */
@@ -78,7 +77,7 @@ test("nodes found from their keywords are exactly the walk's named nodes, for ev
 });
 
 test("a kind that is also a keyword's text is matched as the named node only, as the query engine does", () => {
-  const dir = mkdtempSync(join(tmpdir(), "kw-"));
+  const dir = tempDir("kw-");
   const abs = join(dir, "c.ts");
   writeFileSync(abs, "const A = class {};\nclass B {}\nexport default class {}\n");
   const file: ScanFile = { abs, rel: "c.ts", language: "typescript" };

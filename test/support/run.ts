@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,6 +77,21 @@ export async function runTool(tool: string, args: string[], options: RunOptions 
 }
 
 /** A fresh real directory (symlinks of /tmp resolved, so paths compare with the tools'). */
+/** Temporary directories of this test process, removed when it exits (LLMTOOLS_KEEP_TEMP=1 keeps them, to look at a failure). */
+const temps: string[] = [];
+process.on("exit", () => {
+  if (process.env.LLMTOOLS_KEEP_TEMP === "1") return;
+  for (const d of temps) {
+    try {
+      rmSync(d, { recursive: true, force: true });
+    } catch {
+      // A directory a child process still writes in: left behind rather than failing the run.
+    }
+  }
+});
+
 export function tempDir(prefix = "llmtools-"): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  temps.push(dir);
+  return dir;
 }
