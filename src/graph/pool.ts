@@ -26,12 +26,6 @@ export function workerHeapMb(): number {
 }
 
 /**
- * Young generation of each worker (MB). V8's default is sized for throughput on a big heap; at 16
- * a cold index of a 41 MB tree peaks ~15 MB lower per run with the same CPU time (measured).
- */
-export const WORKER_YOUNG_MB = 16;
-
-/**
  * Young generation of an extraction worker (MB). Extraction allocates in bursts (a file's matches
  * live until its rows are made); at 32 fewer scavenges copy them: cold index of the bench tree
  * 2-3% less CPU than at 16 for 20-35 MB more peak (~330 MB), and 48 gave no more (interleaved
