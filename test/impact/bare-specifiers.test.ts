@@ -22,7 +22,11 @@ const ts = createRequire(import.meta.url)("typescript") as typeof TS;
 
 const FILES: Record<string, string> = {
   // A package that imports itself through its own `exports` (the compiler's self-name lookup).
-  "package.json": JSON.stringify({ name: "selfpkg", type: "module", exports: { ".": "./src/index.ts", "./sub": "./src/sub.ts" } }),
+  "package.json": JSON.stringify({ name: "selfpkg", type: "module", exports: { ".": "./src/index.ts", "./sub": "./src/sub.ts" }, workspaces: ["types/*"] }),
+  // A workspace package of types for a library: the compiler finds `@types/leftpad` for `leftpad`.
+  "types/leftpad/package.json": JSON.stringify({ name: "@types/leftpad", types: "index.d.ts" }),
+  "types/leftpad/index.d.ts": "export default function leftpad(s: string, n: number): string;\n",
+  "src/pad.ts": 'import leftpad from "leftpad";\nexport const p = leftpad("a", 2);\n',
   "src/index.ts": 'export { s } from "selfpkg/sub";\n',
   "src/sub.ts": "export const s = 1;\n",
   "src/app.ts": 'import { s } from "selfpkg/sub";\nimport React from "react";\nimport fp from "lodash/fp";\nimport { readFileSync } from "node:fs";\nexport const a = [s, React, fp, readFileSync];\n',
@@ -88,6 +92,10 @@ describe("impact resolution: bare specifiers", () => {
     assert.equal(compiler("api/main.ts", "@api/h", "api/tsconfig.json"), "api/src/h.ts");
     assert.equal(compiler("api/main.ts", "zod", "api/tsconfig.json"), undefined);
     assert.deepEqual(targets("api/main.ts"), ["api/src/exact.ts", "api/src/h.ts"]);
+  });
+
+  it("a library whose types are a workspace package (@types/...) resolves to them", () => {
+    assert.deepEqual(targets("src/pad.ts"), ["types/leftpad/index.d.ts"]);
   });
 
   it("libraries and node builtins are external: no edge, nothing unresolved", () => {

@@ -243,6 +243,7 @@ export class TypeScriptImports {
       proj.packagesOnly &&
       !proj.pathPatterns.some(([pre, suf]) => (suf === null ? spec === pre : spec.length >= pre.length + suf.length && spec.startsWith(pre) && spec.endsWith(suf))) &&
       !this.workspaceMap().has(name) &&
+      !this.typesPackages() &&
       this.scopeName(posix.dirname(from)) !== name
     ) {
       return ASSET.test(spec) ? { status: "asset", targets: [] } : EXTERNAL;
@@ -276,6 +277,14 @@ export class TypeScriptImports {
     if (this.workspaceMap().has(name)) return UNRESOLVED;
     if (spec.startsWith("#")) return UNRESOLVED;
     return ASSET.test(spec) ? { status: "asset", targets: [] } : EXTERNAL;
+  }
+
+  private typesWorkspace: boolean | undefined;
+
+  /** Whether a workspace package is an `@types/` one, which the compiler finds for a bare name of another package. */
+  private typesPackages(): boolean {
+    this.typesWorkspace ??= [...this.workspaceMap().keys()].some((n) => n.startsWith("@types/"));
+    return this.typesWorkspace;
   }
 
   private readonly scopes = new Map<string, string | null>();
