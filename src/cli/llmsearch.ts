@@ -129,7 +129,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
         exitCode: EXIT.usage,
       });
     }
-    const l = listFiles({ ...walk, paths: p.args });
+    const l = listFiles({ ...walk, paths: p.args, maxFilesize: o.maxFilesize });
     return { envelope: queryEnvelope(TOOL, "files", l.data, { partial: false, diagnostics: l.diagnostics }), exitCode: EXIT.ok };
   }
   // ripgrep's PATTERN [PATH...]: without -e the first positional argument is the pattern.
