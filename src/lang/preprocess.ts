@@ -84,7 +84,7 @@ function inList(text: string, start: number, end: number): boolean {
   if (next === "}" || next === ")" || next === "]") return true;
   let j = start - 1;
   while (j >= 0 && /\s/.test(text[j] as string)) j--;
-  return text[j] === "," || text[j] === "(";
+  return text[j] === ",";
 }
 
 function isPreprocessorLine(text: string, at: number): boolean {
