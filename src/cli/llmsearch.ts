@@ -7,6 +7,7 @@ import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { TOOL } from "../tools/llmsearch/codes.js";
 import { DEFAULT_TIMEOUT_MS, listFiles, search } from "../tools/llmsearch/search.js";
+import { anyOf } from "../tools/llmsearch/pattern.js";
 import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { stdoutWriter } from "./stdout.js";
@@ -34,7 +35,7 @@ const program = baseProgram(
   "Search files for a regular expression like ripgrep, and print every match with its exact byte span (UTF-8 offsets into the file as stored), line/column, stable ids and context lines as one JSON document.",
 )
   .argument("[pattern-and-paths...]", "PATTERN [PATH...] as ripgrep takes them: the pattern first unless -e gives it, then files or directories inside the workspace root (default: the whole root)")
-  .option("-e, --pattern <regex>", "the pattern (JavaScript RegExp in Unicode mode; ripgrep habits such as (?i), \\A, \\z, [[:alpha:]], \\pL are translated)")
+  .option("-e, --pattern <regex>", "the pattern (JavaScript RegExp in Unicode mode; ripgrep habits such as (?i), \\A, \\z, [[:alpha:]], \\pL are translated); repeatable: a match of any of them, as rg -e a -e b", collect, [])
   .option("-S, --smart-case", "case-insensitive unless the pattern has an uppercase letter (ripgrep -S)")
   .option("-t, --type <type>", `search only files of this ripgrep type (repeatable): ${Object.keys(FILE_TYPES).join(", ")}`, collect, [])
   .option("-T, --type-not <type>", "do not search files of this type (repeatable)", collect, [])
@@ -88,7 +89,7 @@ Examples:
   );
 
 interface Options {
-  pattern?: string;
+  pattern: string[];
   fixedStrings?: boolean;
   ignoreCase?: boolean;
   word?: boolean;
@@ -120,7 +121,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const walk = { root: o.root, globs: o.glob, hidden: o.hidden, noIgnore: !o.ignore, types: o.type, typesNot: o.typeNot };
   if (o.files) {
     // As rg --files: every positional argument is a path, and there is no pattern.
-    if (o.pattern !== undefined) {
+    if (o.pattern.length > 0) {
       throw new ToolError({
         code: commonCode(TOOL, "usage"),
         error: "invalid_arguments",
@@ -129,12 +130,13 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
         exitCode: EXIT.usage,
       });
     }
-    const l = listFiles({ ...walk, paths: p.args });
+    const l = listFiles({ ...walk, paths: p.args, maxFilesize: o.maxFilesize });
     return { envelope: queryEnvelope(TOOL, "files", l.data, { partial: false, diagnostics: l.diagnostics }), exitCode: EXIT.ok };
   }
   // ripgrep's PATTERN [PATH...]: without -e the first positional argument is the pattern.
-  const pattern = o.pattern ?? p.args[0];
-  const paths = o.pattern !== undefined ? p.args : p.args.slice(1);
+  const given = o.pattern.length > 0 ? anyOf(o.pattern, Boolean(o.fixedStrings)) : undefined;
+  const pattern = given?.pattern ?? p.args[0];
+  const paths = given ? p.args : p.args.slice(1);
   if (pattern === undefined) {
     throw new ToolError({
       code: commonCode(TOOL, "usage"),
@@ -155,7 +157,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     pattern,
     smartCase: o.smartCase,
     filesWithMatches: o.filesWithMatches,
-    fixedStrings: o.fixedStrings,
+    fixedStrings: given ? given.fixedStrings : o.fixedStrings,
     ignoreCase: o.ignoreCase,
     word: o.word,
     multiline: o.multiline,

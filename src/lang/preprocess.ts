@@ -57,6 +57,7 @@ export function maskForParse(language: LanguageId, text: string): string {
       const token = m[1] as string;
       const at = (m.index as number) + (m[0] as string).indexOf(token);
       if (isPreprocessorLine(text, at)) continue;
+      if (re === PATTERNS[0] && inList(text, at, at + token.length)) continue;
       // Blank the name and a directly following argument list.
       let end = at + token.length;
       if (text[end] === "(") {
@@ -68,6 +69,22 @@ export function maskForParse(language: LanguageId, text: string): string {
     }
   }
   return changed ? chars.join("") : text;
+}
+
+/**
+ * A caps name alone on its line that ends a list is its last item, not a macro: the last
+ * enumerator of `enum { A_X = 0,\n A_Y\n}` (Unity's UNITY_FLAGS_T; masked, the enum lost it) or the
+ * last argument of a call split over lines. A statement-level macro follows a `;`, a brace or a
+ * directive and is followed by a declaration, never by a closing bracket or right after a comma.
+ */
+function inList(text: string, start: number, end: number): boolean {
+  let i = end;
+  while (i < text.length && /\s/.test(text[i] as string)) i++;
+  const next = text[i];
+  if (next === "}" || next === ")" || next === "]") return true;
+  let j = start - 1;
+  while (j >= 0 && /\s/.test(text[j] as string)) j--;
+  return text[j] === ",";
 }
 
 function isPreprocessorLine(text: string, at: number): boolean {

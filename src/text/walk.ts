@@ -164,12 +164,51 @@ function rules(text: string | string[]): Ignore {
   return ignore({ allowRelativePaths: true, ignorecase: false }).add(text);
 }
 
+/**
+ * `{a,b}` alternation, which ripgrep's globs have (`-g '*.{c,h}'`) and gitignore rules, and so the
+ * `ignore` package, do not: the glob becomes one glob per alternative, in order. A brace inside
+ * `[...]` or escaped is literal, and so is one without its closing brace; groups may nest.
+ */
+export function expandBraces(glob: string): string[] {
+  if (glob.startsWith("!")) return expandBraces(glob.slice(1)).map((g) => `!${g}`);
+  let open = -1;
+  let depth = 0;
+  const commas: number[] = [];
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "\\") i++;
+    else if (c === "[") {
+      // A class runs to the next "]" (a "]" right after "[" or "[!" is a member).
+      let j = i + 1;
+      if (glob[j] === "!" || glob[j] === "^") j++;
+      if (glob[j] === "]") j++;
+      const close = glob.indexOf("]", j);
+      if (close !== -1) i = close;
+    } else if (c === "{") {
+      if (depth++ === 0) open = i;
+    } else if (c === "," && depth === 1) commas.push(i);
+    else if (c === "}" && depth > 0 && --depth === 0) {
+      const head = glob.slice(0, open);
+      const tail = glob.slice(i + 1);
+      const cuts = [open, ...commas, i];
+      const out: string[] = [];
+      for (let k = 0; k + 1 < cuts.length; k++) {
+        for (const alt of expandBraces(glob.slice((cuts[k] as number) + 1, cuts[k + 1]))) {
+          for (const rest of expandBraces(tail)) out.push(head + alt + rest);
+        }
+      }
+      return out;
+    }
+  }
+  return [glob];
+}
+
 function compileGlobs(globs: string[], types: WalkOptions["types"]): Globs | undefined {
   const inc = types?.include ?? [];
   const exc = types?.exclude ?? [];
   if (globs.length === 0 && inc.length === 0 && exc.length === 0) return undefined;
   return {
-    ...(globs.length > 0 ? { ig: rules(globs) } : {}),
+    ...(globs.length > 0 ? { ig: rules(globs.flatMap(expandBraces)) } : {}),
     hasWhitelist: globs.some((g) => !g.startsWith("!")),
     ...(inc.length > 0 ? { typeInclude: rules(inc) } : {}),
     ...(exc.length > 0 ? { typeExclude: rules(exc) } : {}),

@@ -413,6 +413,8 @@ describe("llmtransform: failures leave the file byte-identical", () => {
     const isDir = await runTool("llmtransform", ["--root", dir, "--file", ".", "--expected-checksum", sum, "--edits", "-"], { cwd: dir, input: "[]" });
     assert.equal(isDir.code, 1);
     assert.equal((isDir.json as Envelope).error?.code, "LLMTRANSFORM_E111");
+    // "." is the root itself: the message names it instead of printing an empty path.
+    assert.match((isDir.json as Envelope).message, /^the workspace root is not a regular file \(a directory\)/);
   });
 
   test("--help describes every flag and the exit codes; --version prints the version", async () => {

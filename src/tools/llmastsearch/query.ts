@@ -14,6 +14,7 @@ import { grammar, LANGUAGES, languageInfo, type LanguageId } from "../../lang/re
 import { CODES, code } from "./codes.js";
 import { precheckQuery } from "./precheck.js";
 import { queryNeeds, requiredTokens } from "./prefilter.js";
+import { rustRegexQuery } from "./rust-regex.js";
 
 /** Where the query text came from, for the span of a fault: `<query>` or the --query-file path. */
 export interface QuerySource {
@@ -383,6 +384,8 @@ function unshift(e: Error): Error {
   return new Error(e.message.replace(m[0], `at position ${Math.max(0, Number(m[1]) - LEAD.length)}`));
 }
 
+let queryClass: typeof Parser.Query | undefined;
+
 /** Compiles (cached per language and text); throws a located ToolError when it does not compile. */
 export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery {
   const key = `${id}\0${source.text}`;
@@ -402,7 +405,8 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   }
   let query: Parser.Query;
   try {
-    query = new (loadTreeSitter().Query)(grammar(id) as Parser.Language, LEAD + source.text);
+    queryClass ??= rustRegexQuery(loadTreeSitter().Query);
+    query = new queryClass(grammar(id) as Parser.Language, LEAD + source.text);
   } catch (e) {
     throw classifyQueryError(id, source, unshift(e as Error));
   }

@@ -160,7 +160,9 @@ export function classifyCached(f: CachedFile, maxFileSize: number): Buffer | Bin
 
 function errText(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
-  return err.code ? `${err.code}: ${err.message}` : String(err.message ?? e);
+  // Node's fs messages already start with the code ("ENOENT: no such file ...").
+  if (err.code && !String(err.message).startsWith(`${err.code}:`)) return `${err.code}: ${err.message}`;
+  return String(err.message ?? e);
 }
 
 export interface FileJob {

@@ -523,6 +523,17 @@ function caseless(s: string): boolean {
   return s.toLowerCase() === s && s.toUpperCase() === s && !/[kKsS\u212A\u017F]/.test(s);
 }
 
+/**
+ * Several patterns (`-e a -e b`, as ripgrep takes them): a match of any of them. Regexes become
+ * one alternation of groups; literals (--fixed-strings) are escaped into it. One pattern is
+ * returned as it is.
+ */
+export function anyOf(patterns: string[], fixedStrings: boolean): { pattern: string; fixedStrings: boolean } {
+  if (patterns.length === 1) return { pattern: patterns[0] as string, fixedStrings };
+  const alternatives = patterns.map((p) => (fixedStrings ? p.replace(/[\x21-\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7e]/g, "\\$&") : `(?:${p})`));
+  return { pattern: alternatives.join("|"), fixedStrings: false };
+}
+
 export function compilePattern(opts: PatternOptions): CompiledPattern {
   const lineMode = !opts.multiline;
   const flags: Flags = { i: Boolean(opts.ignoreCase), s: false, x: false };

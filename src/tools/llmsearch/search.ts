@@ -129,12 +129,25 @@ function startsOf(req: SearchRequest, root: string, cwd: string): string[] {
   return starts;
 }
 
+function sizeOf(abs: string): number {
+  try {
+    return statSync(abs).size;
+  } catch {
+    // Gone since the walk: a search would list it as unreadable, not skip it for its size.
+    return 0;
+  }
+}
+
 /** --files: the files a search would read, in path order, without searching them. */
 export function listFiles(req: Omit<SearchRequest, "pattern">): { data: LlmsearchFileListData; diagnostics: Diagnostic[] } {
   const cwd = req.cwd ?? process.cwd();
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const starts = startsOf({ ...req, pattern: "" }, root, cwd);
-  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() }).map((e) => e.rel);
+  const max = req.maxFilesize ?? 0;
+  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
+    // A file over --max-filesize is not searched, so not listed (rg --files --max-filesize alike).
+    .filter((e) => max <= 0 || sizeOf(e.abs) <= max)
+    .map((e) => e.rel);
   const unique = [...new Set(files)];
   const diagnostics: Diagnostic[] = [];
   if (unique.length === 0) {

@@ -16,7 +16,12 @@ export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
   md: ["*.markdown", "*.md", "*.mdown", "*.mkdn"],
   py: ["*.py"],
   rust: ["*.rs"],
-  sh: ["*.bash", "*.csh", "*.ksh", "*.sh", "*.tcsh", "*.zsh", ".bashrc", ".zshrc", ".profile"],
+  sh: [
+    "*.bash", "*.bashrc", "*.csh", "*.cshrc", "*.ksh", "*.kshrc", "*.sh", "*.tcsh", "*.zsh",
+    ".bash_login", ".bash_logout", ".bash_profile", ".bashrc", ".cshrc", ".kshrc", ".login", ".logout", ".profile", ".tcshrc",
+    ".zlogin", ".zlogout", ".zprofile", ".zshenv", ".zshrc",
+    "bash_login", "bash_logout", "bash_profile", "bashrc", "profile", "zlogin", "zlogout", "zprofile", "zshenv", "zshrc",
+  ],
   toml: ["*.toml", "Cargo.lock"],
   ts: ["*.ts", "*.tsx"],
   yaml: ["*.yaml", "*.yml"],

@@ -71,7 +71,8 @@ export async function transform(req: EditRequest, options: TransformOptions): Pr
     throw new ToolError({
       code: CODES.not_regular_file,
       error: "not_regular_file",
-      message: `${rel} is not a regular file`,
+      // The root itself is "" relative to it: say so rather than print an empty name.
+      message: `${rel || "the workspace root"} is not a regular file${st.isDirectory() ? " (a directory)" : ""}`,
       file: rel,
       remediation: "Name a regular file; directories, devices and pipes cannot be edited.",
     });

@@ -15,7 +15,7 @@ import type { DB } from "../../graph/db.js";
 import type { Statement } from "better-sqlite3";
 import { type RefRecord, type SymbolRecord, findSymbols, spanOf, symbolById } from "../../graph/read.js";
 import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
-import { fqnEndsWith, gapReason, splitQualified, unknownName, unknownQualified } from "./queries.js";
+import { fqnEndsWith, gapReason, refuseBlankName, splitQualified, unknownName, unknownQualified } from "./queries.js";
 
 export type EdgeSet = "call" | "all";
 
@@ -165,6 +165,7 @@ function ambiguous(spec: string, rows: SymbolRecord[]): ToolError {
 
 /** A symbol named by symbol_id, qualified name or plain name; more than one is an error listing them. */
 export function resolveSymbol(db: DB, spec: string): SymbolRecord {
+  refuseBlankName(spec);
   if (/^[0-9a-fA-F]{16}$/.test(spec)) {
     const s = symbolById(db, spec.toLowerCase());
     if (s) return s;

@@ -146,6 +146,21 @@ export interface FindRequest extends Location, RichOptions {
   limit?: number;
 }
 
+/**
+ * An empty or blank --name names nothing: no symbol is called that, and the lookups below would
+ * answer "not found, did you mean u?" (or, loosely matched, every symbol).
+ */
+export function refuseBlankName(name: string | undefined): void {
+  if (name === undefined || name.trim() !== "") return;
+  throw new ToolError({
+    code: MAGELLAN_CODES.usage,
+    error: "invalid_arguments",
+    message: "the symbol name is empty: it names no symbol",
+    remediation: "Pass a symbol's name (e.g. --name main) or a symbol_id from 'magellan find'.",
+    exitCode: EXIT.usage,
+  });
+}
+
 export function find(req: FindRequest): Answer<Record<string, unknown>> {
   if ((req.name === undefined) === (req.symbolId === undefined)) {
     throw new ToolError({
@@ -156,6 +171,7 @@ export function find(req: FindRequest): Answer<Record<string, unknown>> {
       exitCode: EXIT.usage,
     });
   }
+  refuseBlankName(req.name);
   return withReadDb(req, (db, { root }) => {
     const mode = req.match ?? "exact";
     const limit = req.limit ?? DEFAULT_LIMIT;
@@ -467,6 +483,7 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
       exitCode: EXIT.usage,
     });
   }
+  refuseBlankName(req.name);
   return withReadDb(req, (db, { root }) => {
     const direction = req.direction ?? "in";
     const limit = req.limit ?? 1000;

@@ -1,0 +1,37 @@
+/**
+ * C/C++ macro masking (src/lang/preprocess.ts) against caps names that are not macros: the last
+ * enumerator of an enum or the last argument of a call, alone on its line. Masked, they vanished
+ * from the index (Unity's UNITY_ARRAY_TO_ARRAY, hiredis's REDIS_CONN_USERFD, jq's JV_KIND_OBJECT).
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { extractFacts } from "../../src/lang/extract.js";
+import { REPO_ROOT } from "../support/run.js";
+
+const DIR = join(REPO_ROOT, "test", "fixtures", "lang", "c-macro-mask");
+
+function facts(language: "c" | "cpp", file: string) {
+  const bytes = readFileSync(join(DIR, file));
+  const f = extractFacts(language, bytes);
+  for (const s of f.symbols) assert.equal(bytes.subarray(s.name_range.byte_start, s.name_range.byte_end).toString(), s.name);
+  return f;
+}
+
+test("the last enumerator alone on its line is an enum member, not a masked macro", () => {
+  const f = facts("c", "flags.h");
+  assert.equal(f.has_errors, false);
+  const members = f.symbols.filter((s) => s.kind === "enum_member").map((s) => s.name);
+  assert.deepEqual(members, ["UNITY_ARRAY_TO_VAL", "UNITY_ARRAY_TO_ARRAY", "REDIS_CONN_TCP", "REDIS_CONN_UNIX", "REDIS_CONN_USERFD"]);
+  // The last argument of a call split over lines stays a reference inside the function.
+  const inDefault = f.references.filter((r) => r.name === "REDIS_CONN_USERFD");
+  assert.equal(inDefault.length, 1);
+});
+
+test("statement-level macros alone on their lines are still masked", () => {
+  const f = facts("cpp", "widget.cc");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.map((s) => `${s.kind} ${s.name}`);
+  assert.deepEqual(names, ["enum presentation_type", "enum_member PRESENTATION_NONE", "enum_member PRESENTATION_DEBUG", "class widget", "method size"]);
+});
