@@ -463,7 +463,17 @@ export class Resolver {
     const head = cut === -1 ? qualifier : qualifier.slice(0, cut);
     const h = idx.heads.get(head);
     if (!h) return undefined;
-    let files = h.named && ctx.language === "python" ? this.resolveModule(ctx, `${h.im.source}.${h.named}`) : [];
+    // The head may be a module imported from its package: `from . import sessions` (Python),
+    // `use crate::output` (Rust); then `sessions.Session`, `output::print_entry` are its members.
+    // It is one when its path names other files than the package's (these resolvers fall back to
+    // the longest prefix that names a file: `use my_pkg::Input` is the crate root's item).
+    let files: number[] = [];
+    if (h.named && h.named !== "*" && (ctx.language === "python" || ctx.language === "rust")) {
+      const sub = ctx.language === "rust" ? `${h.im.source}::${h.named}` : h.im.source.endsWith(".") ? `${h.im.source}${h.named}` : `${h.im.source}.${h.named}`;
+      const module = this.resolveModule(ctx, sub);
+      const pkg = this.resolveModule(ctx, h.im.source);
+      if (module.some((f) => !pkg.includes(f))) files = module;
+    }
     // The head is an item the module exports (`use hexyl::Input; Input::Stdin`), not a module.
     const item = files.length === 0 && h.named !== undefined && h.named !== "default" && qualifier === head ? h.named : undefined;
     if (files.length === 0) files = this.resolveModule(ctx, h.im.source);

@@ -9,7 +9,8 @@ export class JavaModules {
     if (source.endsWith(".*")) this.files.dirMatch(parts.join("/"), ".java", out);
     else if (!this.files.suffixMatch(`${parts.join("/")}.java`, out)) {
       // `import a.b.C.member` (static import): the class file is one segment up.
-      this.files.suffixMatch(`${parts.slice(0, -1).join("/")}.java`, out);
+      // `import a.b.C;` as the imports table holds it (source a.b, name C): the package's files.
+      if (!this.files.suffixMatch(`${parts.slice(0, -1).join("/")}.java`, out)) this.files.dirMatch(parts.join("/"), ".java", out);
     }
   }
 
