@@ -290,8 +290,19 @@ export class Resolver {
 
   /** Candidate rows held in nameCache (see remember). */
   private cachedRows = 0;
-  /** One copy of each file path of the cached rows: SQLite hands every row its own. */
+  /**
+   * One copy of each file path, kind and flags string of the cached rows: SQLite hands every row
+   * its own, and they repeat (a path per symbol of the file, a handful of kinds).
+   */
   private readonly paths = new Map<string, string>();
+
+  private same(v: string | null): string | null {
+    if (v === null) return null;
+    const had = this.paths.get(v);
+    if (had !== undefined) return had;
+    this.paths.set(v, v);
+    return v;
+  }
 
   private lookup(name: string): SymRow[] {
     const rows = this.nameCache.get(name);
@@ -316,18 +327,16 @@ export class Resolver {
     }
     for (const n of names) this.nameCache.set(n, []);
     for (const t of tuples) {
-      let path = this.paths.get(t[2]);
-      if (path === undefined) this.paths.set(t[2], (path = t[2]));
       const r: SymRow = {
         symbol_id: t[0],
         file_id: t[1],
-        path,
+        path: this.same(t[2]) as string,
         name: t[3],
-        kind_normalized: t[4],
+        kind_normalized: this.same(t[4]) as string,
         parent: t[5],
         parent_symbol_id: t[6],
-        parent_kind: t[7],
-        flags: t[8],
+        parent_kind: this.same(t[7]),
+        flags: this.same(t[8]),
         display_fqn: t[9],
       };
       (this.nameCache.get(r.name) as SymRow[]).push(r);
@@ -937,12 +946,14 @@ const UNIT_KEY =
 /**
  * Candidate symbols a resolver caches (MAGELLAN_RESOLVE_CACHE_SYMBOLS: tests make it tiny). A cold
  * index used to load the symbols of one name range at a time and read every reference once per
- * range; looking a page's new names up instead reads each reference once: on the 76 MB mixed
- * tree (66,401 symbols, 980,571 references) resolution took 3.64-3.92 s instead of 3.86-4.07 s
- * (4 runs interleaved with the ranges), and at 20,000 symbols 3.8-4.2 s with a 15 MB smaller
- * heap, at 80,000 3.7 s with up to 30 MB more.
+ * range; looking a page's new names up instead reads each reference once. Resolution of the 76 MB
+ * mixed tree (66,410 symbols) took 3.36-3.39 s instead of 4.02-4.05 s, of effect + rxjs (53,635)
+ * 1.99-2.06 s instead of 2.06-2.10 s. The bound is what a cold index's peak allows: a cache
+ * emptied when full thrashes below the repository's size (effect + rxjs at 40,000: 2.53 s); at
+ * 100,000 a 180 MB tree of 138,740 symbols peaked at 397 MB, at 70,000 at 382 MB (resolution
+ * 9.2 s instead of 8.5 s).
  */
-const RESOLVE_CACHE_SYMBOLS = Number(process.env.MAGELLAN_RESOLVE_CACHE_SYMBOLS) || 40_000;
+const RESOLVE_CACHE_SYMBOLS = Number(process.env.MAGELLAN_RESOLVE_CACHE_SYMBOLS) || 70_000;
 
 /** Reference rowids read at once by resolveUnit (MAGELLAN_RESOLVE_PAGE_REFS: tests cut files in pages). */
 const PAGE_REFS = Number(process.env.MAGELLAN_RESOLVE_PAGE_REFS) || 4000;
