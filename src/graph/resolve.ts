@@ -670,7 +670,12 @@ export class Resolver {
   private memberPick(e: NameEntry, ctx: FileCtx, caller: string | null, isCall: boolean, exclude: Set<string> = NO_IDS): Outcome {
     if (e.members.length === 0) return UNRESOLVED;
     if (!ctx.reach) {
-      const reach = new Set<number>([ctx.id, ...ctx.imports.flatMap((i) => this.resolveModule(ctx, i.source))]);
+      // (A Java import names a class, `import a.b.C`: its file, not the package's others.)
+      const imported = (i: ImportInfo): number[] =>
+        ctx.language === "java" && i.names.length > 0 && !i.names.some((n) => n.name === "*")
+          ? i.names.flatMap((n) => this.resolveModule(ctx, `${i.source}.${n.name}`))
+          : this.resolveModule(ctx, i.source);
+      const reach = new Set<number>([ctx.id, ...ctx.imports.flatMap(imported)]);
       // A Go package is its directory, a Java package every directory of that path (main and
       // test source roots): their other files are reachable without an import.
       const same: number[] = [];
