@@ -230,6 +230,10 @@ describe("the daemon", { concurrency: 4 }, () => {
       const s = await runTool("llmtools", ["daemon", "status", "--root", root]);
       return (s.json as { data: { requests_active?: number } }).data.requests_active === 1 ? true : undefined;
     });
+    // A request counts as active from its arrival; its greeting leaves with the daemon's ask for
+    // stdin (or after 30 ms). Killed before that, the client rightly says the daemon "closed the
+    // connection" (CI saw it once under load): this test is about a daemon that had greeted.
+    await new Promise((r) => setTimeout(r, 500));
     process.kill(d.pid as number, "SIGKILL");
     await new Promise((r) => setTimeout(r, 200));
     child.stdin.end(content.slice(20));
