@@ -197,12 +197,14 @@ describe("splice rename: fallback on magellan's index (Java, and Rust without ru
     assert.equal(r.status, 0, r.stderr);
   });
 
-  it("labels a call through another package's import as imported, and one tied by its name alone as heuristic", async () => {
+  it("labels a call through another package's import as imported, one tied by its name alone as heuristic, and includes unresolved same-named calls as heuristic", async () => {
     const root = await indexed("java");
-    const plan = await planRename({ root, target: targetAt(root, "src/main/java/com/acme/billing/InvoicePrinter.java", "java", "static Invoice sample", "sample"), newName: "example", allowHeuristic: true });
-    // (Main.java's `InvoicePrinter.sample()` was unresolved, and came in as name-only evidence,
-    // until magellan resolved a class imported by name.)
-    assert.deepEqual(plan.locations.map((l) => `${l.file.split("/").pop()}:${l.evidence}`), ["Main.java:imported", "InvoicePrinter.java:exact", "Report.java:heuristic"]);
+    const target = targetAt(root, "src/main/java/com/acme/billing/InvoicePrinter.java", "java", "static Invoice sample", "sample");
+    // Legacy.java calls a library's `Printers.sample()`, which the index cannot tie to anything:
+    // it comes in as name-only evidence, so the rename needs allowHeuristic.
+    await assert.rejects(planRename({ root, target, newName: "example" }), (e) => isToolError(e, "SPLICE_E203", /Legacy\.java:9/));
+    const plan = await planRename({ root, target, newName: "example", allowHeuristic: true });
+    assert.deepEqual(plan.locations.map((l) => `${l.file.split("/").pop()}:${l.evidence}`), ["Main.java:imported", "InvoicePrinter.java:exact", "Report.java:heuristic", "Legacy.java:heuristic"]);
   });
 
   it("refuses a clash with a sibling member, a top-level Java type, and keywords", async () => {
