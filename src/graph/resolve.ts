@@ -589,7 +589,16 @@ export class Resolver {
             ctx.language,
             isCall,
           );
-          if (members.length > 0) return pick(members, "exact");
+          if (members.length === 0) continue;
+          // Rust: inside `impl Trait for T`, `self.m()` is T's inherent `m` when it has one
+          // (inherent methods come first; a trait method delegating to it is common, not recursion).
+          const implOf = ctx.language === "rust" ? /^<(.+) as .+>$/s.exec(members[0]?.parent ?? "")?.[1] : undefined;
+          if (implOf !== undefined) {
+            const inherent = callTargets(e.byParent.get(implOf) ?? [], ctx.language, isCall);
+            const here = inherent.filter((s) => s.file_id === ref.file_id);
+            if (inherent.length > 0) return pick(here.length > 0 ? here : inherent, "exact");
+          }
+          return pick(members, "exact");
         }
         const member = this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
         // Rust writes `self::f()` for a function of the current module, also qualified by `self`.
