@@ -294,13 +294,13 @@ export class Resolver {
    * One copy of each file path, kind and flags string of the cached rows: SQLite hands every row
    * its own, and they repeat (a path per symbol of the file, a handful of kinds).
    */
-  private readonly paths = new Map<string, string>();
+  private readonly strings = new Map<string, string>();
 
   private same(v: string | null): string | null {
     if (v === null) return null;
-    const had = this.paths.get(v);
+    const had = this.strings.get(v);
     if (had !== undefined) return had;
-    this.paths.set(v, v);
+    this.strings.set(v, v);
     return v;
   }
 
@@ -322,7 +322,7 @@ export class Resolver {
     if (this.cachedRows + tuples.length > RESOLVE_CACHE_SYMBOLS || this.nameCache.size + names.length > 50_000) {
       this.nameCache.clear();
       this.entries.clear();
-      this.paths.clear();
+      this.strings.clear();
       this.cachedRows = 0;
     }
     for (const n of names) this.nameCache.set(n, []);
@@ -476,16 +476,16 @@ export class Resolver {
     // `use crate::output` (Rust); then `sessions.Session`, `output::print_entry` are its members.
     // It is one when its path names other files than the package's (these resolvers fall back to
     // the longest prefix that names a file: `use my_pkg::Input` is the crate root's item).
-    let files: number[] = [];
+    const pkg = this.resolveModule(ctx, h.im.source);
+    let module: number[] | undefined;
     if (h.named && h.named !== "*" && (ctx.language === "python" || ctx.language === "rust")) {
       const sub = ctx.language === "rust" ? `${h.im.source}::${h.named}` : h.im.source.endsWith(".") ? `${h.im.source}${h.named}` : `${h.im.source}.${h.named}`;
-      const module = this.resolveModule(ctx, sub);
-      const pkg = this.resolveModule(ctx, h.im.source);
-      if (module.some((f) => !pkg.includes(f))) files = module;
+      const found = this.resolveModule(ctx, sub);
+      if (found.some((f) => !pkg.includes(f))) module = found;
     }
     // The head is an item the module exports (`use hexyl::Input; Input::Stdin`), not a module.
-    const item = files.length === 0 && h.named !== undefined && h.named !== "default" && qualifier === head ? h.named : undefined;
-    if (files.length === 0) files = this.resolveModule(ctx, h.im.source);
+    const item = module === undefined && h.named !== undefined && h.named !== "default" && qualifier === head ? h.named : undefined;
+    const files = module ?? pkg;
     // Nothing in the repository: a library's module says "no target here"; a path of the
     // repository's own that this resolver could not map says nothing, and guessing goes on.
     if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
@@ -898,11 +898,7 @@ export class Resolver {
       // The candidates of the page's names not in the cache, in one query: a cold index holds
       // no copy of the symbol table, and one query a name cost more than the resolving.
       const names = new Set<string>();
-      for (const row of page) {
-        const key = row[2];
-        const name = key.slice(0, key.indexOf("\0"));
-        if (!this.nameCache.has(name)) names.add(name);
-      }
+      for (const row of page) names.add(row[2].slice(0, row[2].indexOf("\0")));
       this.prefetch(names);
       for (const row of page) {
         out.count++;
