@@ -60,6 +60,17 @@ interface Project {
   pathPatterns: [string, string | null][];
 }
 
+/** A package.json's `name`, or null (no file, no name, not JSON). */
+function packageName(text: string | undefined): string | null {
+  if (!text) return null;
+  try {
+    const name = (JSON.parse(text) as { name?: unknown }).name;
+    return typeof name === "string" ? name : null;
+  } catch {
+    return null;
+  }
+}
+
 const CODE_EXTS = [".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
 
 export class TypeScriptImports {
@@ -131,14 +142,8 @@ export class TypeScriptImports {
       const isOut = exclude.length > 0 ? picomatch(exclude) : () => false;
       for (const d of dirs) {
         if (d === "." || !isIn(d) || isOut(d)) continue;
-        const text = this.repo.readConfig(`${d}/package.json`);
-        if (!text) continue;
-        try {
-          const name = (JSON.parse(text) as { name?: unknown }).name;
-          if (typeof name === "string" && !out.has(name)) out.set(name, d);
-        } catch {
-          // No name, no mapping.
-        }
+        const name = packageName(this.repo.readConfig(`${d}/package.json`));
+        if (name !== null && !out.has(name)) out.set(name, d);
       }
     }
     this.workspaces = out;
@@ -172,18 +177,23 @@ export class TypeScriptImports {
 
   /** The nearest tsconfig.json/jsconfig.json above `dir`, or null. */
   private configFor(dir: string): string | null {
-    const hit = this.configOf.get(dir);
+    return this.nearest(dir, ["tsconfig.json", "jsconfig.json"], this.configOf);
+  }
+
+  /** The first of `names` in `dir`, else in the nearest directory above it that has one (null: none), remembered per directory in `memo`. */
+  private nearest(dir: string, names: string[], memo: Map<string, string | null>): string | null {
+    const hit = memo.get(dir);
     if (hit !== undefined) return hit;
     let found: string | null = null;
-    for (const name of ["tsconfig.json", "jsconfig.json"]) {
+    for (const name of names) {
       const rel = dir === "." ? name : `${dir}/${name}`;
       if (this.repo.readConfig(rel) !== undefined) {
         found = rel;
         break;
       }
     }
-    if (found === null && dir !== ".") found = this.configFor(posix.dirname(dir));
-    this.configOf.set(dir, found);
+    if (found === null && dir !== ".") found = this.nearest(posix.dirname(dir), names, memo);
+    memo.set(dir, found);
     return found;
   }
 
@@ -287,23 +297,16 @@ export class TypeScriptImports {
     return this.typesWorkspace;
   }
 
+  /** Nearest package.json by directory, and the names of those read (asked once per bare specifier). */
   private readonly scopes = new Map<string, string | null>();
+  private readonly scopeNames = new Map<string, string | null>();
 
   /** The `name` of the package.json nearest above `dir` (the package a file there belongs to), or null. */
   private scopeName(dir: string): string | null {
-    const hit = this.scopes.get(dir);
-    if (hit !== undefined) return hit;
-    let name: string | null;
-    const text = this.repo.readConfig(dir === "." ? "package.json" : `${dir}/package.json`);
-    if (text !== undefined) {
-      try {
-        const n = (JSON.parse(text) as { name?: unknown }).name;
-        name = typeof n === "string" ? n : null;
-      } catch {
-        name = null;
-      }
-    } else name = dir === "." ? null : this.scopeName(posix.dirname(dir));
-    this.scopes.set(dir, name);
+    const pkg = this.nearest(dir, ["package.json"], this.scopes);
+    if (pkg === null) return null;
+    let name = this.scopeNames.get(pkg);
+    if (name === undefined) this.scopeNames.set(pkg, (name = packageName(this.repo.readConfig(pkg))));
     return name;
   }
 
