@@ -24,8 +24,9 @@ export interface ResolvedUnitMessage extends ResolvedUnit {
 
 /**
  * Old generation of a resolve worker (MB): its cache of candidate symbols (resolve.ts
- * RESOLVE_CACHE_SYMBOLS) and one unit's references need far less; the limit turns a runaway into a failed worker, whose
- * remaining units the main thread resolves, instead of a V8 abort of the whole process.
+ * RESOLVE_CACHE_SYMBOLS) and one unit's references need far less; the limit turns a runaway into a
+ * failed worker, whose remaining units the main thread resolves, instead of a V8 abort of the
+ * whole process.
  */
 export function resolveWorkerHeapMb(): number {
   return Number(process.env.MAGELLAN_RESOLVE_WORKER_HEAP_MB) || 256;
