@@ -5,7 +5,7 @@
  * matches, the public ones, and window by window (real tree-sitter).
  */
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -14,25 +14,17 @@ import { type DepMatch, depsInQuery, extractFromTree } from "../../src/lang/extr
 import { maskForParse } from "../../src/lang/preprocess.js";
 import { type LanguageId, languageForPath, parse, refineLanguage } from "../../src/lang/registry.js";
 import { type DecodedText, decodeBytes } from "../../src/text/decode.js";
+import { sourceFiles } from "./fixtures.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
 
 function files(): { language: LanguageId; decoded: DecodedText; text: string; label: string }[] {
   const out: { language: LanguageId; decoded: DecodedText; text: string; label: string }[] = [];
-  const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else {
-        const lang = languageForPath(p);
-        if (!lang) continue;
-        const decoded = decodeBytes(readFileSync(p));
-        const language = refineLanguage(lang.id, p, decoded.text);
-        if (depsInQuery(language)) out.push({ language, decoded, text: decoded.text, label: p.slice(REPO.length) });
-      }
-    }
-  };
-  walk(join(REPO, "test", "fixtures"));
+  for (const p of sourceFiles(join(REPO, "test", "fixtures"))) {
+    const decoded = decodeBytes(readFileSync(p));
+    const language = refineLanguage((languageForPath(p) as { id: LanguageId }).id, p, decoded.text);
+    if (depsInQuery(language)) out.push({ language, decoded, text: decoded.text, label: p.slice(REPO.length) });
+  }
   return out;
 }
 

@@ -1,4 +1,18 @@
 /** Small realistic sources per language, shared by the extraction tests. */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { languageForPath } from "../../src/lang/registry.js";
+
+/** Every file under `dir` (recursively) of a language magellan extracts, in directory order. */
+export function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) sourceFiles(p, out);
+    else if (languageForPath(p)) out.push(p);
+  }
+  return out;
+}
+
 export const TS = `import React, { useState as useS, type FC } from "react";
 import * as path from "node:path";
 export { helper as h } from "./helpers";

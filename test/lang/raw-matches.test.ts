@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -28,14 +28,7 @@ function samples(): { language: LanguageId; text: string; label: string }[] {
     { language: "typescript", text: "const é = 1;\nfunction 😀x() { return é }\nclass { broken(\n", label: "unicode+error" },
   ];
   const walk = (dir: string): void => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else {
-        const lang = languageForPath(p);
-        if (lang) out.push({ language: lang.id, text: decodeBytes(readFileSync(p)).text, label: p.slice(REPO.length) });
-      }
-    }
+    for (const p of F.sourceFiles(dir)) out.push({ language: (languageForPath(p) as { id: LanguageId }).id, text: decodeBytes(readFileSync(p)).text, label: p.slice(REPO.length) });
   };
   walk(join(REPO, "test", "fixtures", "magellan"));
   walk(join(REPO, "src", "graph"));

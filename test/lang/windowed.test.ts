@@ -5,23 +5,15 @@
  * every real file of the fixtures and of src/lang is extracted both ways.
  */
 import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { extractFacts } from "../../src/lang/extract.js";
 import { languageForPath } from "../../src/lang/registry.js";
+import { sourceFiles } from "./fixtures.js";
 
 const REPO = fileURLToPath(new URL("../../../", import.meta.url));
-
-function files(dir: string, out: string[] = []): string[] {
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    if (e.isDirectory()) files(p, out);
-    else if (languageForPath(p)) out.push(p);
-  }
-  return out;
-}
 
 /**
  * Extracts every real file of the fixtures and src/lang with `env` unset and then set to
@@ -29,7 +21,7 @@ function files(dir: string, out: string[] = []): string[] {
  * languages. The variable is unset again whatever happens.
  */
 function sameFactsWith(env: string, value: (n: number) => string): void {
-  const all = [...files(join(REPO, "test", "fixtures")), ...files(join(REPO, "src", "lang"))];
+  const all = [...sourceFiles(join(REPO, "test", "fixtures")), ...sourceFiles(join(REPO, "src", "lang"))];
   const langs = new Set<string>();
   let n = 0;
   try {
