@@ -7,7 +7,6 @@
  * tree-sitter, real SQLite, real compiler).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -16,7 +15,7 @@ import { openDb } from "../../src/graph/db.js";
 import { indexTree } from "../../src/graph/ingest.js";
 import type { ImpactEdge } from "../../src/contract/tools/impact.js";
 import { DbGraph, readHints } from "../../src/tools/codeintel/impact.js";
-import { tempDir } from "../support/run.js";
+import { tempDir, writeTree } from "../support/run.js";
 
 const ts = createRequire(import.meta.url)("typescript") as typeof TS;
 
@@ -47,11 +46,7 @@ describe("impact resolution: bare specifiers", () => {
   let graph: DbGraph;
   let close: () => void;
   before(async () => {
-    root = tempDir("impact-bare-");
-    for (const [p, text] of Object.entries(FILES)) {
-      mkdirSync(dirname(join(root, p)), { recursive: true });
-      writeFileSync(join(root, p), text);
-    }
+    root = writeTree(tempDir("impact-bare-"), FILES);
     const dbPath = join(root, ".magellan", "code.db");
     await indexTree({ root, dbPath, threads: 1 });
     const db = openDb(dbPath, { write: false });

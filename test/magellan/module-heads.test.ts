@@ -7,11 +7,11 @@
  * (real tree-sitter, real SQLite).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { tempDir } from "../support/run.js";
+import { tempDir, writeTree } from "../support/run.js";
 import { graphOf, mg } from "./support.js";
 
 const FILES: Record<string, string> = {
@@ -50,11 +50,7 @@ function outcomes(db: string, file: string, name: string): [string, string | nul
 }
 
 describe("references through an imported module or class", () => {
-  const root = tempDir("magellan-heads-");
-  for (const [p, text] of Object.entries(FILES)) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), text);
-  }
+  const root = writeTree(tempDir("magellan-heads-"), FILES);
   const db = join(root, ".magellan", "code.db");
 
   it("resolve to the imported file's symbols", async () => {

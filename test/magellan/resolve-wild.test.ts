@@ -3,18 +3,12 @@
  * tree that showed the fault in a repository magellan had not seen (chi, click, taxonomy, axios).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
-import { tempDir } from "../support/run.js";
+import { tempDir, writeTree } from "../support/run.js";
 import { type Match, type Ref, mg } from "./support.js";
 
 async function tree(files: Record<string, string>): Promise<string> {
-  const root = tempDir("mg-wild-");
-  for (const [rel, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  }
+  const root = writeTree(tempDir("mg-wild-"), files);
   const { r } = await mg(root, ["index"]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
   return root;

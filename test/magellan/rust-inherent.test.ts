@@ -5,11 +5,10 @@
  * method it is (real tree-sitter, real SQLite).
  */
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { it } from "node:test";
 import Database from "better-sqlite3";
-import { tempDir } from "../support/run.js";
+import { tempDir, writeTree } from "../support/run.js";
 import { mg } from "./support.js";
 
 const MAIN = `use std::path::Path;
@@ -62,11 +61,7 @@ fn main() {}
 `;
 
 it("Rust: self.m() in `impl Trait for T` is T's inherent m when there is one, else the impl's own", async () => {
-  const root = tempDir("magellan-inherent-");
-  for (const [p, text] of Object.entries({ "Cargo.toml": '[package]\nname = "rt"\nversion = "0.1.0"\nedition = "2021"\n', "src/main.rs": MAIN })) {
-    mkdirSync(dirname(join(root, p)), { recursive: true });
-    writeFileSync(join(root, p), text);
-  }
+  const root = writeTree(tempDir("magellan-inherent-"), { "Cargo.toml": '[package]\nname = "rt"\nversion = "0.1.0"\nedition = "2021"\n', "src/main.rs": MAIN });
   const r = await mg(root, ["index"]);
   assert.equal(r.r.code, 0, r.r.stdout);
   const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });

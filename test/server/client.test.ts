@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type ChannelEvents, openChannel, pipeTransportAvailable, runFrame } from "../../src/server/client.cjs";
 import { FRAME_JSON, FRAME_STDERR, FRAME_STDOUT, FrameReader, encodeFrame } from "../../src/server/protocol.cjs";
-import { REPO_ROOT, binPath, runTool, tempDir } from "../support/run.js";
+import { REPO_ROOT, binPath, runTool, startTool, tempDir } from "../support/run.js";
 import { normal } from "./helpers.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
@@ -273,12 +273,7 @@ describe("a daemon that dies mid-request", () => {
     await new Promise<void>((r) => server.listen(join(root, ".magellan", "daemon.sock"), r));
     try {
       const content = "export function halfWritten(): string {\n  return 'complete';\n}\n";
-      const child = spawn(binPath("llmfilewrite"), ["--path", "src/half.ts"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
-      const out: Buffer[] = [];
-      const err: Buffer[] = [];
-      child.stdout.on("data", (b: Buffer) => out.push(b));
-      child.stderr.on("data", (b: Buffer) => err.push(b));
-      const closed = new Promise((r) => child.on("close", r));
+      const { child, closed, stdout, stderr: errText } = startTool("llmfilewrite", ["--path", "src/half.ts"], { cwd: root });
       child.stdin.write(content.slice(0, 20));
       for (let i = 0; i < 100 && sockets.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       // Time for the hello and the forwarded stdin to cross.
@@ -286,9 +281,9 @@ describe("a daemon that dies mid-request", () => {
       for (const s of sockets) s.destroy();
       child.stdin.end(content.slice(20));
       const code = await closed;
-      const stderr = Buffer.concat(err).toString("utf8");
+      const stderr = errText();
       assert.equal(code, 0, stderr);
-      assert.equal((JSON.parse(Buffer.concat(out).toString("utf8")) as { status: string }).status, "approved");
+      assert.equal((JSON.parse(stdout()) as { status: string }).status, "approved");
       assert.match(stderr, /stopped mid-request; running in-process/);
       assert.equal(readFileSync(join(root, "src", "half.ts"), "utf8"), content);
     } finally {

@@ -9,7 +9,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, wri
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { DIST, REPO_ROOT, binPath, runTool, tempDir } from "../support/run.js";
+import { DIST, REPO_ROOT, runTool, startTool, tempDir } from "../support/run.js";
 import { normal, until } from "./helpers.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
@@ -219,11 +219,7 @@ describe("the daemon", { concurrency: 4 }, () => {
     const root = await workspace();
     const d = await daemon(root, "start");
     const content = "export function halfWritten(): string {\n  return 'complete';\n}\n";
-    const child = spawn(binPath("llmfilewrite"), ["--path", "src/half.ts"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (b: Buffer) => out.push(b));
-    child.stderr.on("data", (b: Buffer) => err.push(b));
+    const { child, closed, stdout: out, stderr } = startTool("llmfilewrite", ["--path", "src/half.ts"], { cwd: root });
     child.stdin.write(content.slice(0, 20));
     // The daemon is running the request (waiting for the rest of stdin) when it is killed.
     await until("the request to start in the daemon", async () => {
@@ -237,11 +233,11 @@ describe("the daemon", { concurrency: 4 }, () => {
     process.kill(d.pid as number, "SIGKILL");
     await new Promise((r) => setTimeout(r, 200));
     child.stdin.end(content.slice(20));
-    const code = await new Promise((r) => child.on("close", r));
-    const stdout = Buffer.concat(out).toString("utf8");
-    assert.equal(code, 0, stdout + Buffer.concat(err).toString("utf8"));
+    const code = await closed;
+    const stdout = out();
+    assert.equal(code, 0, stdout + stderr());
     assert.equal((JSON.parse(stdout) as { status: string }).status, "approved");
-    assert.match(Buffer.concat(err).toString("utf8"), /stopped mid-request; running in-process/);
+    assert.match(stderr(), /stopped mid-request; running in-process/);
     assert.equal(readFileSync(join(root, "src", "half.ts"), "utf8"), content);
   });
 

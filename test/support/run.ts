@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { z } from "zod";
 import { schemaFor } from "./schemas.js";
@@ -41,24 +41,14 @@ export function binPath(tool: string): string {
  * its stdout against the contract: every test that runs a CLI gets its output validated.
  */
 export async function runTool(tool: string, args: string[], options: RunOptions = {}): Promise<RunResult> {
-  const bin = binPath(tool);
-  const child = spawn(bin, args, {
-    cwd: options.cwd ?? REPO_ROOT,
-    env: { ...process.env, ...options.env },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on("data", (b: Buffer) => out.push(b));
-  child.stderr.on("data", (b: Buffer) => err.push(b));
-  child.stdin.on("error", () => undefined);
+  const { child, closed, stdout: out, stderr: err } = startTool(tool, args, options);
   if (options.input !== undefined) child.stdin.end(options.input);
   else child.stdin.end();
   const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 60_000);
-  const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? -1)));
+  const code = await closed;
   clearTimeout(timer);
-  const stdout = Buffer.concat(out).toString("utf8");
-  const stderr = Buffer.concat(err).toString("utf8");
+  const stdout = out();
+  const stderr = err();
   let json: unknown;
   try {
     json = JSON.parse(stdout);
@@ -76,7 +66,6 @@ export async function runTool(tool: string, args: string[], options: RunOptions 
   return { code, stdout, stderr, json };
 }
 
-/** A fresh real directory (symlinks of /tmp resolved, so paths compare with the tools'). */
 /** Temporary directories of this test process, removed when it exits (LLMTOOLS_KEEP_TEMP=1 keeps them, to look at a failure). */
 const temps: string[] = [];
 process.on("exit", () => {
@@ -90,8 +79,41 @@ process.on("exit", () => {
   }
 });
 
+/** A fresh real directory (symlinks of /tmp resolved, so paths compare with the tools'). */
 export function tempDir(prefix = "llmtools-"): string {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
   temps.push(dir);
   return dir;
+}
+
+/**
+ * A tool's built CLI started as a real process with its stdin left open (for tests that write it
+ * in parts); its output is collected, `closed` gives its exit code.
+ */
+export function startTool(
+  tool: string,
+  args: string[],
+  options: Pick<RunOptions, "cwd" | "env"> = {},
+): { child: ChildProcessWithoutNullStreams; closed: Promise<number>; stdout: () => string; stderr: () => string } {
+  const child = spawn(binPath(tool), args, {
+    cwd: options.cwd ?? REPO_ROOT,
+    env: { ...process.env, ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (b: Buffer) => out.push(b));
+  child.stderr.on("data", (b: Buffer) => err.push(b));
+  child.stdin.on("error", () => undefined);
+  const closed = new Promise<number>((resolve) => child.on("close", (c) => resolve(c ?? -1)));
+  return { child, closed, stdout: () => Buffer.concat(out).toString("utf8"), stderr: () => Buffer.concat(err).toString("utf8") };
+}
+
+/** Writes `files` (repository-relative path -> content) under `root`, directories made as needed; returns `root`. */
+export function writeTree(root: string, files: Record<string, string>): string {
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  return root;
 }

@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
 import { walkFiles } from "../../src/text/walk.js";
-import { tempDir } from "../support/run.js";
-
-function tree(root: string, files: Record<string, string>): void {
-  for (const [rel, content] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, rel)), { recursive: true });
-    writeFileSync(join(root, rel), content);
-  }
-}
+import { tempDir, writeTree } from "../support/run.js";
 
 /** ripgrep's own file list for the same tree and flags: the peer our walk must agree with. */
 function rgFiles(root: string, args: string[] = []): string[] {
@@ -30,7 +23,7 @@ function ours(root: string, opts: Partial<Parameters<typeof walkFiles>[0]> = {})
 function sampleRepo(): string {
   const root = tempDir("walk-");
   execFileSync("git", ["init", "-q"], { cwd: root });
-  tree(root, {
+  writeTree(root, {
     ".gitignore": "*.log\nbuild/\n/top-only.txt\n!keep.log\ndocs/**/*.tmp\n",
     "a.ts": "",
     "keep.log": "",
@@ -79,7 +72,7 @@ test("--glob: whitelist, ** and negation, later glob wins, as ripgrep", () => {
 
 test(".gitignore counts only inside a git work tree; .ignore always (ripgrep's default)", () => {
   const root = tempDir("walk-nogit-");
-  tree(root, { ".gitignore": "*.log\n", ".ignore": "*.tmp\n", "a.log": "", "b.tmp": "", "c.ts": "" });
+  writeTree(root, { ".gitignore": "*.log\n", ".ignore": "*.tmp\n", "a.log": "", "b.tmp": "", "c.ts": "" });
   assert.deepEqual(ours(root), ["a.log", "c.ts"]);
   assert.deepEqual(ours(root), rgFiles(root));
 });
