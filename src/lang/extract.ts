@@ -208,7 +208,8 @@ const DEPS_IN_QUERY = new Set<LanguageId>(["c", "cpp", "go", "java", "python", "
 export function queryFor(id: LanguageId): Parser.Query {
   let q = queries.get(id);
   if (!q) {
-    const purposes: QueryPurpose[] = DEPS_IN_QUERY.has(id) ? ["symbols", "references", "imports", "deps"] : ["symbols", "references", "imports"];
+    const purposes: QueryPurpose[] = ["symbols", "references", "imports"];
+    if (DEPS_IN_QUERY.has(id)) purposes.push("deps");
     const sources = purposes.map((p) => querySource(id, p));
     try {
       q = new TreeSitter.Query(grammar(id) as Parser.Language, sources.join("\n"));
