@@ -86,3 +86,17 @@ describe("references through an imported module or class", () => {
     );
   });
 });
+
+it("a Java file reaches the classes it imports by name, not the other classes of their package", async () => {
+  // `x.help()` on a value of unknown type: a guess among the members in reach. Helper is
+  // imported; Other, of the same package, is not, so its help() is no candidate.
+  const root = writeTree(tempDir("magellan-reach-"), {
+    "src/com/acme/util/Helper.java": "package com.acme.util;\n\npublic class Helper {\n  public int help() {\n    return 1;\n  }\n}\n",
+    "src/com/acme/util/Other.java": "package com.acme.util;\n\npublic class Other {\n  public int help() {\n    return 2;\n  }\n}\n",
+    "src/com/acme/app/Use.java":
+      "package com.acme.app;\n\nimport com.acme.util.Helper;\n\npublic class Use {\n  public int run(Helper h) {\n    var x = h;\n    return x.help();\n  }\n}\n",
+  });
+  const r = await mg(root, ["index"]);
+  assert.equal(r.r.code, 0, r.r.stdout);
+  assert.deepEqual(outcomes(join(root, ".magellan", "code.db"), "src/com/acme/app/Use.java", "help"), [["heuristic", "src/com/acme/util/Helper.java"]]);
+});
