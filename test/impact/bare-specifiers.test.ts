@@ -11,7 +11,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type TS from "typescript";
-import { openDb } from "../../src/graph/db.js";
+import { getMeta, openDb } from "../../src/graph/db.js";
 import { indexTree } from "../../src/graph/ingest.js";
 import type { ImpactEdge } from "../../src/contract/tools/impact.js";
 import { DbGraph, readHints } from "../../src/tools/codeintel/impact.js";
@@ -45,6 +45,7 @@ describe("impact resolution: bare specifiers", () => {
   let root: string;
   let graph: DbGraph;
   let close: () => void;
+  let configs: string[] = [];
   before(async () => {
     root = writeTree(tempDir("impact-bare-"), FILES);
     const dbPath = join(root, ".magellan", "code.db");
@@ -52,6 +53,7 @@ describe("impact resolution: bare specifiers", () => {
     const db = openDb(dbPath, { write: false });
     const files = db.prepare("SELECT path FROM files").pluck().all() as string[];
     graph = new DbGraph(db, readHints(root, join(root, ".magellan"), files));
+    configs = Object.keys(JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>);
     close = () => db.close();
   });
   after(() => close());
@@ -91,6 +93,11 @@ describe("impact resolution: bare specifiers", () => {
 
   it("a library whose types are a workspace package (@types/...) resolves to them", () => {
     assert.deepEqual(targets("src/pad.ts"), ["types/leftpad/index.d.ts"]);
+  });
+
+  it("the configuration files resolution read are recorded in path order, whichever resolution read them first", () => {
+    assert.ok(configs.includes("package.json") && configs.includes("web/tsconfig.json"), configs.join(" "));
+    assert.deepEqual(configs, [...configs].sort());
   });
 
   it("libraries and node builtins are external: no edge, nothing unresolved", () => {
