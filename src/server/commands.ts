@@ -9,7 +9,7 @@ import { commonCode } from "../contract/codes.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { type CliResult, failureResult, printResult } from "../cli/output.js";
 import { killHung, ping, removeStale, startDaemon } from "./client.cjs";
-import { daemonMain, socketCandidates, workspaceRootOf } from "./protocol.cjs";
+import { daemonMain, envMs, socketCandidates, workspaceRootOf } from "./protocol.cjs";
 import { pidAlive } from "../text/atomic.js";
 import { IDLE_TIMEOUT_ENV } from "./settings.js";
 
@@ -66,7 +66,7 @@ async function start(o: Opts): Promise<CliResult> {
   }
   const root = rootOf(o);
   const running = await find(root);
-  if (running) return answer("start", { state: "running", already_running: true, ...running.status });
+  if (running) return answer("start", { state: "running", already_running: true, ...(await watching(running)).status });
   const idle = o.idleTimeout;
   if (idle !== undefined && !/^\d+$/.test(idle)) {
     throw new ToolError({
@@ -87,7 +87,27 @@ async function start(o: Opts): Promise<CliResult> {
       remediation: `See the log beside its socket (${socketCandidates(root)[0] ?? "the runtime dir"}.log), or run it in the foreground: node ${daemonMain()} --root ${root}`,
     });
   }
-  return answer("start", { state: "running", already_running: false, ...now.status });
+  return answer("start", { state: "running", already_running: false, ...(await watching(now)).status });
+}
+
+/**
+ * Waits (bounded) until the daemon's file watcher is set up: the daemon answers before it, and a
+ * save made between the two would never be seen (the watcher's first scan takes it as it is).
+ * After the bound, the status as it is says `watching: false`.
+ */
+async function watching(d: { socket: string; status: Record<string, unknown> }): Promise<{ socket: string; status: Record<string, unknown> }> {
+  const deadline = Date.now() + envMs("LLMTOOLS_DAEMON_START_TIMEOUT_MS", 10000);
+  let cur = d;
+  for (;;) {
+    const index = cur.status.index as { watching?: boolean; last_error?: string } | undefined;
+    if (index?.watching !== false || index.last_error?.startsWith("watcher") || Date.now() >= deadline) break;
+    await new Promise((r) => setTimeout(r, 25));
+    const status = await ping(cur.socket, 5000, "status");
+    if (status?.t !== "status") break;
+    delete status.t;
+    cur = { socket: cur.socket, status };
+  }
+  return cur;
 }
 
 async function stop(o: Opts): Promise<CliResult> {

@@ -96,6 +96,8 @@ describe("the daemon", { concurrency: 4 }, () => {
     assert.equal(sock, join(root, ".magellan", "daemon.sock"));
     assert.ok(statSync(sock).isSocket());
     assert.equal(statSync(sock).mode & 0o777, 0o600);
+    // start answers once the watcher is set up: a save right after it is never missed.
+    assert.equal((started.index as { watching?: boolean } | undefined)?.watching, true);
     const again = await daemon(root, "start");
     assert.equal(again.pid, started.pid, "a second start finds the running daemon");
     const status = await daemon(root, "status");
