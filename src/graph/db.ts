@@ -27,7 +27,7 @@ export const COLD_CACHE_KB = 8_000;
 const require = createRequire(import.meta.url);
 
 /** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */
-export const DB_SCHEMA_VERSION = 3;
+export const DB_SCHEMA_VERSION = 4;
 const APP_ID = "magellan";
 
 const TABLES_V1 = `
@@ -186,6 +186,13 @@ const MIGRATIONS: ((db: DB) => void)[] = [
     db.exec(IMPACT_TABLES);
     db.exec("UPDATE files SET hash = '', size = -1");
     db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('impact_pending', '1')").run();
+  },
+  // 3 -> 4: the types a class extends or implements, for inherited members. Every file's
+  // symbols must be extracted again for them (a hash that matches nothing).
+  (db) => {
+    const columns = db.prepare("SELECT name FROM pragma_table_info('symbols')").pluck().all() as string[];
+    if (!columns.includes("bases")) db.exec("ALTER TABLE symbols ADD COLUMN bases TEXT");
+    db.exec("UPDATE files SET hash = '', size = -1");
   },
 ];
 

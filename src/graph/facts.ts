@@ -124,6 +124,8 @@ export interface SymbolRow {
   display_fqn: string;
   language: string;
   flags: string | null;
+  /** The types it extends or implements, comma-separated (ExtractedSymbol.bases). */
+  bases: string | null;
   /** byte_start, byte_end, start_line, start_col, end_line, end_col */
   span: number[];
   name_span: number[];
@@ -272,6 +274,7 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
       display_fqn: mod && s !== pkg ? `${mod}${sep}${display}` : display,
       language,
       flags: s.flags && s.flags.length > 0 ? s.flags.join(",") : null,
+      bases: s.bases && s.bases.length > 0 ? s.bases.join(",") : null,
       span: pos(lines, s.range),
       name_span: pos(lines, s.name_range),
     };

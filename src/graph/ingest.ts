@@ -22,7 +22,7 @@ import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
 import { coldImpactSteps, updateImpact } from "./imports/index.js";
-import { type RefRow, type ResolvedUnit, Resolver, moduleStems, writtenType } from "./resolve.js";
+import { type RefRow, type ResolvedUnit, Resolver, TYPE_KINDS, moduleStems, writtenType } from "./resolve.js";
 import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
 
@@ -332,6 +332,20 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     };
     // References under the name of a symbol that came or went (its candidates changed).
     add(resolver.refsNamed(names, changed));
+    // A type that came, went or changed its bases changes what the types extending it inherit,
+    // and so does one with bases in a changed file (its imports say what its bases are): the
+    // references of the files whose types extend it (and of those extending them) are resolved again.
+    const types = new Set<string>();
+    for (const [sigs, other] of [
+      [oldSigs, newSigs],
+      [newSigs, oldSigs],
+    ]) {
+      for (const [sig, x] of sigs as Map<string, { name: string }>) {
+        const cols = sig.split("\0");
+        if (TYPE_KINDS.has(cols[3] ?? "") && (!(other as Map<string, unknown>).has(sig) || cols[6] !== "")) types.add(x.name);
+      }
+    }
+    if (types.size > 0) add(resolver.refsOfFiles(resolver.subclassFiles(types).filter((id) => !changed.has(id))));
     // Edges into changed files under another name (import aliases) whose target went away.
     add(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
     // `UserRepository.find()`: a capitalised qualifier that names no symbol anywhere is a

@@ -61,10 +61,14 @@ interface FileCtx {
   kinds: Map<string, string>;
   /** symbol_id -> display_fqn of the file's modules (Rust `self::` and `super::` paths) */
   modules: Map<string, string>;
+  /** symbol_id -> the types it extends or implements, as written, of the file's types that have any */
+  bases: Map<string, string[]>;
   /** Java: the package the file declares (its classes share it with other source roots' files). */
   javaPackage?: string;
   /** This file and the files its imports resolve to. */
   reach?: Set<number>;
+  /** Java: the files of the file's package, in every source root. */
+  packageFiles?: Set<number>;
   index?: ImportIndex;
 }
 
@@ -74,8 +78,9 @@ interface FileCtx {
  */
 class LazyCtx implements FileCtx {
   reach?: Set<number>;
+  packageFiles?: Set<number>;
   index?: ImportIndex;
-  private symbols?: { parents: Map<string, string | null>; kinds: Map<string, string>; modules: Map<string, string>; javaPackage?: string };
+  private symbols?: { parents: Map<string, string | null>; kinds: Map<string, string>; modules: Map<string, string>; bases: Map<string, string[]>; javaPackage?: string };
 
   constructor(
     readonly id: number,
@@ -90,14 +95,16 @@ class LazyCtx implements FileCtx {
     const parents = new Map<string, string | null>();
     const kinds = new Map<string, string>();
     const modules = new Map<string, string>();
+    const bases = new Map<string, string[]>();
     let javaPackage: string | undefined;
-    for (const [id, parent, kind, fqn] of this.parentsOf.all(this.id) as [string, string | null, string, string][]) {
+    for (const [id, parent, kind, fqn, written] of this.parentsOf.all(this.id) as [string, string | null, string, string, string | null][]) {
       parents.set(id, parent);
       kinds.set(id, kind);
+      if (written !== null) bases.set(id, written.split(","));
       if (kind === "module") modules.set(id, fqn);
       else if (kind === "namespace" && parent === null && javaPackage === undefined) javaPackage = fqn;
     }
-    this.symbols = { parents, kinds, modules };
+    this.symbols = { parents, kinds, modules, bases };
     if (this.language === "java" && javaPackage !== undefined) this.symbols.javaPackage = javaPackage;
     return this.symbols;
   }
@@ -114,6 +121,10 @@ class LazyCtx implements FileCtx {
     return this.load().modules;
   }
 
+  get bases(): Map<string, string[]> {
+    return this.load().bases;
+  }
+
   get javaPackage(): string | undefined {
     return this.load().javaPackage;
   }
@@ -123,7 +134,7 @@ const SELF_QUALIFIERS = new Set(["this", "self", "Self", "cls"]);
 /** Kinds whose members are reachable unqualified from anywhere in the file or package. */
 const CONTAINER_KINDS = new Set(["module", "namespace"]);
 /** Kinds whose members `this.x` / `self.x` name. */
-const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "enum", "union"]);
+export const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "enum", "union"]);
 /**
  * Languages where a bare name never denotes a member: a method, field or enum member is reached
  * through `this`/`self`, its type or a value (Java and C++ see their class's members unqualified,
@@ -194,6 +205,12 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 }
 
 /** One symbol, or overloads of one symbol, is an answer; several different symbols are not. */
+/** The less certain of two ways a symbol was found. */
+function weaker(a: Resolution, b: Resolution): Resolution {
+  const rank = (h: Resolution): number => (h === "exact" ? 0 : h === "imported" ? 1 : 2);
+  return rank(a) >= rank(b) ? a : b;
+}
+
 function pick(rows: SymRow[], how: Resolution): Outcome {
   const first = rows[0] as SymRow;
   if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
@@ -283,7 +300,7 @@ export class Resolver {
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND")).raw(true);
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn FROM symbols WHERE file_id = ?").raw(true);
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn, bases FROM symbols WHERE file_id = ?").raw(true);
     this.modules = new ModuleResolution(new SqlFileLookup(db, root));
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
@@ -577,19 +594,26 @@ export class Resolver {
     }
     const local = e.byFile.get(ref.file_id) ?? [];
     const isCall = ref.kind === "call";
+    // Members inherited from a base type are looked up through the file's types' bases.
+    const inherits = ctx.bases.size > 0 && ref.kind !== "type" && e.members.length > 0;
     if (q === null || SELF_QUALIFIERS.has(q)) {
-      const chain = local.length > 0 ? this.chain(ctx, ref.caller_symbol_id) : [];
+      const chain = local.length > 0 || inherits ? this.chain(ctx, ref.caller_symbol_id) : [];
       if (q !== null) {
         // this.x / self.x: a member of the nearest enclosing type (not a name declared inside
         // the method: an object literal's `next:` in a method body is no member of `this`).
         for (const scope of chain) {
-          if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "")) continue;
+          // (A method with bases is an anonymous class's: `this` is that class.)
+          if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") && !ctx.bases.has(scope)) continue;
           const members = callTargets(
             local.filter((s) => s.parent_symbol_id === scope),
             ctx.language,
             isCall,
           );
-          if (members.length === 0) continue;
+          if (members.length === 0) {
+            const up = inherits ? this.inheritedPick(ctx, scope, e, isCall) : undefined;
+            if (up) return up;
+            continue;
+          }
           // Rust: inside `impl Trait for T`, `self.m()` is T's inherent `m` when it has one
           // (inherent methods come first; a trait method delegating to it is common, not recursion).
           const implOf = ctx.language === "rust" ? /^<(.+) as .+>$/s.exec(members[0]?.parent ?? "")?.[1] : undefined;
@@ -609,9 +633,15 @@ export class Resolver {
       // `next: () => next()` calls the outer `next`, not itself).
       const bindings = callTargets(MEMBERS_QUALIFIED.has(ctx.language) ? local.filter((s) => !MEMBER_KINDS.has(s.kind_normalized)) : local, ctx.language, isCall);
       // Innermost visible declaration: declared in the caller's scope chain, then top level.
+      // (Java and C++ see their class's inherited members as well, before an outer class's.)
+      const unqualifiedMembers = inherits && !MEMBERS_QUALIFIED.has(ctx.language);
       for (const scope of chain) {
         const visible = bindings.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
         if (visible.length > 0) return pick(visible, "exact");
+        if (unqualifiedMembers && (TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") || ctx.bases.has(scope))) {
+          const up = this.inheritedPick(ctx, scope, e, isCall, true);
+          if (up) return up;
+        }
       }
       const top = bindings.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
       if (top.length > 0) return pick(top, "exact");
@@ -627,6 +657,14 @@ export class Resolver {
     // Python spells it `super()` (or `super(Cls, self)`).
     if (q === "super" || (ctx.language === "python" && /^super\(.*\)$/s.test(q))) {
       // super.m(): a member of a base class, never the override in the enclosing class.
+      if (inherits) {
+        for (const scope of this.chain(ctx, ref.caller_symbol_id)) {
+          if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") && !ctx.bases.has(scope)) continue;
+          const up = this.inheritedPick(ctx, scope, e, isCall);
+          if (up) return up;
+          break;
+        }
+      }
       return this.memberPick(e, ctx, ref.caller_symbol_id, isCall, new Set(this.chain(ctx, ref.caller_symbol_id)));
     }
     // Qualified: a module alias, a type name (static access), or an instance member.
@@ -653,6 +691,79 @@ export class Resolver {
     if (TYPE_NAMED.has(ctx.language) && written !== undefined && this.entry(written).all.length === 0) return UNRESOLVED;
     return this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
   }
+
+  /**
+   * A member named like `e` that the type `typeId` (of ctx's file) inherits: the first of its
+   * bases, in the order they are written, that declares one or inherits one (a superclass before
+   * the interfaces, Python's bases left to right). A base is found as its file spells it (its own
+   * types, its imports, its package), and the outcome is as sure as the weakest such step.
+   */
+  private inheritedPick(ctx: FileCtx, typeId: string, e: NameEntry, isCall: boolean, bare = false): Outcome | undefined {
+    const found = this.inherited(ctx, typeId, e, isCall, bare, new Set());
+    if (!found) return undefined;
+    const r = pick(found.rows, found.how);
+    return r;
+  }
+
+  private inherited(ctx: FileCtx, typeId: string, e: NameEntry, isCall: boolean, bare: boolean, seen: Set<string>): { rows: SymRow[]; how: Resolution } | undefined {
+    if (seen.has(typeId) || seen.size >= 32) return undefined;
+    seen.add(typeId);
+    for (const base of this.baseTypes(ctx, typeId)) {
+      // (Constructors are not inherited; a bare name that is not called is no method in Java
+      // or C++, where a method is named bare only to call it.)
+      const own = callTargets(
+        e.members.filter((s) => s.parent_symbol_id === base.row.symbol_id && s.kind_normalized !== "ctor" && (isCall || !bare || s.kind_normalized !== "method")),
+        ctx.language,
+        isCall,
+      );
+      // A read or write of a name that is a field and a method (Java allows both) is the field.
+      const fields = isCall ? [] : own.filter((s) => s.kind_normalized === "field");
+      if (own.length > 0) return { rows: fields.length > 0 ? fields : own, how: base.how };
+      const up = this.inherited(this.ctx(base.row.file_id), base.row.symbol_id, e, isCall, bare, seen);
+      if (up) return { rows: up.rows, how: weaker(base.how, up.how) };
+    }
+    return undefined;
+  }
+
+  /** The types `typeId` extends or implements, each as its file's references would resolve it. */
+  private baseTypes(ctx: FileCtx, typeId: string): { row: SymRow; how: Resolution }[] {
+    const key = `${ctx.id}\0${typeId}`;
+    let out = this.baseCache.get(key);
+    if (out) return out;
+    out = [];
+    for (const written of ctx.bases.get(typeId) ?? []) {
+      const cut = Math.max(written.lastIndexOf("."), written.lastIndexOf("::"));
+      const name = cut < 0 ? written : written.slice(written.charAt(cut) === "." ? cut + 1 : cut + 2);
+      const qualifier = cut < 0 ? null : written.slice(0, cut);
+      // A type of the same file (a nested class extending its outer one): no lookup needed, and
+      // the lookup's bare-name rule would see the class's constructors beside it.
+      const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => TYPE_KINDS.has(s.kind_normalized) && s.symbol_id !== typeId) : [];
+      if (here.length === 1) {
+        out.push({ row: here[0] as SymRow, how: "exact" });
+        continue;
+      }
+      const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: ctx.parents.get(typeId) ?? null });
+      const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
+      const how: Resolution = r.how === "exact" || r.how === "imported" ? r.how : "heuristic";
+      for (const id of ids) {
+        // (Under another name when imported under an alias: `import { Router as Base }`.)
+        let row = this.entry(name).all.find((s) => s.symbol_id === id);
+        if (!row) {
+          this.nameOfStmt ??= this.db.prepare("SELECT name FROM symbols WHERE symbol_id = ?").pluck();
+          const real = this.nameOfStmt.get(id) as string | undefined;
+          row = real === undefined ? undefined : this.entry(real).all.find((s) => s.symbol_id === id);
+        }
+        if (row && TYPE_KINDS.has(row.kind_normalized) && row.symbol_id !== typeId) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
+      }
+    }
+    if (this.baseCache.size > 20_000) this.baseCache.clear();
+    this.baseCache.set(key, out);
+    return out;
+  }
+
+  private readonly baseCache = new Map<string, { row: SymRow; how: Resolution }[]>();
+
+  private nameOfStmt: ReturnType<DB["prepare"]> | undefined;
 
   private memo(e: NameEntry, key: string, fn: () => Outcome): Outcome {
     let r = e.memo.get(key);
@@ -735,9 +846,20 @@ export class Resolver {
     if (e.globals.length === 0) return UNRESOLVED;
     const dir = posix.dirname(ctx.path);
     switch (ctx.language) {
-      case "go":
-      case "java": {
+      case "go": {
         const pkg = e.globals.filter((s) => posix.dirname(s.path) === dir);
+        return pkg.length > 0 ? pick(pkg, "heuristic") : UNRESOLVED;
+      }
+      case "java": {
+        // The package, whose classes live in each source root's directory of its path (a test
+        // sees its package's main classes without an import).
+        if (!ctx.packageFiles) {
+          const same: number[] = [];
+          this.modules.java.packageFiles(dir, ctx.javaPackage, same);
+          ctx.packageFiles = new Set(same);
+        }
+        const files = ctx.packageFiles;
+        const pkg = e.globals.filter((s) => files.has(s.file_id));
         return pkg.length > 0 ? pick(pkg, "heuristic") : UNRESOLVED;
       }
       case "c":
@@ -867,6 +989,28 @@ export class Resolver {
     }
     for (const id of this.db.prepare("SELECT DISTINCT file_id FROM imports WHERE source NOT GLOB '*[^./]*'").pluck().all() as number[]) out.add(id);
     return [...out];
+  }
+
+  /**
+   * Files whose types extend (or implement) a type named in `names`, directly or through other
+   * types of such files: what their members inherit depends on those types.
+   */
+  subclassFiles(names: Set<string>): number[] {
+    const rows = this.db.prepare("SELECT file_id, name, bases FROM symbols WHERE bases IS NOT NULL").raw(true).all() as [number, string, string][];
+    const affected = new Set(names);
+    const files = new Set<number>();
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const [file, name, bases] of rows) {
+        if (!bases.split(",").some((b) => affected.has(b.split(/\.|::/).pop() as string))) continue;
+        files.add(file);
+        if (!affected.has(name)) {
+          affected.add(name);
+          grew = true;
+        }
+      }
+    }
+    return [...files];
   }
 
   refsNamed(names: string[], excludeFiles: Set<number>): RefRow[] {

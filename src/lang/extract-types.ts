@@ -44,6 +44,11 @@ export interface ExtractedSymbol {
   parent_index?: number;
   /** Extra facts: `exported`, `default_export`, `overload`, `abstract`, `static`, ... */
   flags?: string[];
+  /**
+   * The types a class or interface extends or implements, as written (generic arguments left
+   * out): `Base`, `pkg.Base`, `ns::Base`. Resolution looks inherited members up through them.
+   */
+  bases?: string[];
 }
 
 export type ReferenceKind = "call" | "read" | "write" | "type" | "import";

@@ -17,6 +17,8 @@
  *   @flag_name.<flag>  a node whose text names a top-level symbol of the file; it gets the flag
  *   @toplevel          the match is a symbol only outside every other definition (Python's
  *                      module-level assignments at any depth of if/try/with/for/while)
+ *   @base.of + @base   a class (the @base.of node, the definition's own node) extends or
+ *                      implements the type written at @base; one match per base
  *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
  *
  * references.scm
@@ -242,6 +244,7 @@ interface PendingSymbol {
   nameEnd: number;
   extraScope: string[];
   flags: string[] | undefined;
+  bases?: string[];
   /** Kept only outside every other definition (see python/symbols.scm). */
   toplevel: boolean;
 }
@@ -321,6 +324,7 @@ function purposeOf(n: string): number {
     return n === "dep" || n.startsWith("dep.") ? 4 : 0;
   }
   if (ch === 102 /* f */ && (n.startsWith("flag.") || n.startsWith("flag_name."))) return 1;
+  if (ch === 98 /* b */ && (n === "base" || n === "base.of")) return 1;
   if (ch === 114 /* r */ && n.startsWith("ref.")) return 2;
   if (ch === 105 /* i */ && n.startsWith("import")) return 3;
   return 0;
@@ -364,6 +368,15 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   return { language, symbols, references, imports, has_errors: rootNode.hasError };
 }
 
+/**
+ * A base type as resolution looks it up: `pkg.Base<T>` is `pkg.Base`, `ns::Base<int>` is
+ * `ns::Base`. An expression (`mixin(Base)`, Python's `Generic[T]`) names no one type: undefined.
+ */
+function baseName(written: string): string | undefined {
+  const name = stripGenerics(written).replace(/\s+/g, "").replace(/^::/, "");
+  return /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(name) ? name : undefined;
+}
+
 function stripGenerics(s: string): string {
   if (!s.includes("<")) return s;
   let out = "";
@@ -404,6 +417,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
   const byDef = new Map<number, PendingSymbol>();
   let flagged: Map<string, string[]> | undefined;
   let namedFlags: { name: string; flag: string }[] | undefined;
+  let bases: Map<string, string[]> | undefined;
   for (const m of matches) {
     let def: QNode | undefined;
     let kind: SymbolKind | undefined;
@@ -413,9 +427,13 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     let nameStartNode: QNode | undefined;
     let scopeNodes: QNode[] | undefined;
     let toplevel = false;
+    let baseOf: QNode | undefined;
+    let baseNode: QNode | undefined;
     for (const c of m.captures) {
       const n = c.name;
       if (n === "name") nameNode = c.node;
+      else if (n === "base.of") baseOf = c.node;
+      else if (n === "base") baseNode = c.node;
       else if (n === "name.start") nameStartNode = c.node;
       else if (n === "name.qualified") {
         nameNode = c.node;
@@ -438,6 +456,16 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
         const flag = n.slice(5);
         if (!list) flagged.set(key, [flag]);
         else if (!list.includes(flag)) list.push(flag);
+      }
+    }
+    if (baseOf && baseNode) {
+      const written = baseName(text.slice(startOf(baseNode), baseNode.endIndex));
+      if (written !== undefined) {
+        bases ??= new Map();
+        const key = nodeKey(baseOf);
+        const list = bases.get(key);
+        if (!list) bases.set(key, [written]);
+        else if (!list.includes(written)) list.push(written);
       }
     }
     if (!def || !kind || !nameNode) continue;
@@ -498,6 +526,12 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       }
     }
   }
+  if (bases) {
+    for (const p of pending) {
+      const b = bases.get(nodeKey(p.def));
+      if (b) p.bases = b;
+    }
+  }
   // Outer definitions first: by start, then longer first.
   pending.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: ExtractedSymbol[] = [];
@@ -526,6 +560,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     };
     if (parent) sym.parent_index = parent.index;
     if (p.flags) sym.flags = p.flags;
+    if (p.bases) sym.bases = p.bases;
     const index = out.length;
     out.push(sym);
     stack.push({ index, start, end, scope: [...scope, p.name] });

@@ -96,7 +96,7 @@ export function graphOf(dbPath: string): unknown[] {
   try {
     return [
       d.prepare("SELECT path, language, hash, symbol_count, ref_count, call_count FROM files ORDER BY path").all(),
-      d.prepare(`SELECT f.path, s.symbol_id, s.name, s.kind, s.parent_symbol_id, s.canonical_fqn, s.byte_start, s.byte_end
+      d.prepare(`SELECT f.path, s.symbol_id, s.name, s.kind, s.parent_symbol_id, s.canonical_fqn, s.bases, s.byte_start, s.byte_end
                  FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.symbol_id`).all(),
       d.prepare(`SELECT f.path, r.name, r.kind, r.byte_start, r.caller_symbol_id, r.target_symbol_id, r.resolution, r.candidates
                  FROM refs r JOIN files f ON f.id = r.file_id ORDER BY f.path, r.byte_start, r.name`).all(),

@@ -201,3 +201,7 @@
 
 ; `extern int x;` declares, it does not define.
 (declaration (storage_class_specifier) @_extern (#eq? @_extern "extern")) @flag.extern
+
+; Base classes (resolution finds inherited members through them).
+(class_specifier (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @base)) @base.of
+(struct_specifier (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @base)) @base.of

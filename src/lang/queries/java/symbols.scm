@@ -18,3 +18,13 @@
 
 (field_declaration declarator: (variable_declarator name: (identifier) @name)) @def.field
 (constant_declaration declarator: (variable_declarator name: (identifier) @name)) @def.constant
+
+; What a type extends and implements (resolution finds inherited members through it).
+(class_declaration superclass: (superclass (_) @base)) @base.of
+(class_declaration interfaces: (super_interfaces (type_list (_) @base))) @base.of
+(enum_declaration interfaces: (super_interfaces (type_list (_) @base))) @base.of
+(record_declaration interfaces: (super_interfaces (type_list (_) @base))) @base.of
+(interface_declaration (extends_interfaces (type_list (_) @base))) @base.of
+; The methods of an anonymous class (`new AbstractModule() { void configure() { bind(..); } }`)
+; are no type's members here: each carries the anonymous class's supertype instead.
+(object_creation_expression type: (_) @base (class_body (method_declaration) @base.of))

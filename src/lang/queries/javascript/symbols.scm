@@ -90,3 +90,8 @@
 ; is a constant named "default": the value a default import gets, and the parent of its members.
 (export_statement "default" @name value: (_) @_value (#not-match? @_value "^[A-Za-z_$][A-Za-z0-9_$]*$")) @def.constant @flag.default_export
 (export_statement declaration: (_) @flag.exported)
+
+; What a class extends (resolution finds inherited members through it).
+(class_declaration (class_heritage (_) @base)) @base.of
+(class (class_heritage (_) @base)) @base.of
+(export_statement "default" value: (class (class_heritage (_) @base))) @base.of

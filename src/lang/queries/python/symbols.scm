@@ -41,3 +41,8 @@
 
 ; `@overload` / `@typing.overload` stubs: symbols, but a call reaches the implementation after them.
 (decorated_definition (decorator [(identifier) @_o (attribute attribute: (identifier) @_o)] (#eq? @_o "overload"))) @flag.overload
+
+; A class's bases (resolution finds inherited members through them); keyword arguments
+; (metaclass=) and subscripts (Generic[T]) name no base to look in.
+(class_definition superclasses: (argument_list [(identifier) (attribute)] @base)) @base.of
+(decorated_definition definition: (class_definition superclasses: (argument_list [(identifier) (attribute)] @base))) @base.of

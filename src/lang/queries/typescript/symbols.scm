@@ -132,3 +132,12 @@
 ; is a constant named "default": the value a default import gets, and the parent of its members.
 (export_statement "default" @name value: (_) @_value (#not-match? @_value "^[A-Za-z_$][A-Za-z0-9_$]*$")) @def.constant @flag.default_export
 (export_statement declaration: (_) @flag.exported)
+
+; What a class or interface extends and implements (resolution finds inherited members through it).
+(class_declaration (class_heritage (extends_clause value: (_) @base))) @base.of
+(class_declaration (class_heritage (implements_clause (_) @base))) @base.of
+(abstract_class_declaration (class_heritage (extends_clause value: (_) @base))) @base.of
+(abstract_class_declaration (class_heritage (implements_clause (_) @base))) @base.of
+(class (class_heritage (extends_clause value: (_) @base))) @base.of
+(export_statement "default" value: (class (class_heritage (extends_clause value: (_) @base)))) @base.of
+(interface_declaration (extends_type_clause type: (_) @base)) @base.of
