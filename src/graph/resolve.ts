@@ -260,7 +260,8 @@ function candidatesSql(where: string): string {
  */
 export function writtenType(q: string): string | undefined {
   const ctor = /^new\s+([\w$.:]+)/.exec(q);
-  const written = ctor ? (ctor[1] as string) : q;
+  // (A Rust path to a type, `tempfile::Builder`, names it by its last segment.)
+  const written = ctor ? (ctor[1] as string) : (/^(?:[a-z_][a-z0-9_]*::)+([A-Z][A-Za-z0-9_]*)$/.exec(q)?.[1] ?? q);
   return /^[A-Z][A-Za-z0-9_$]*$/.test(written) && /[a-z]/.test(written) ? written : undefined;
 }
 
@@ -965,9 +966,10 @@ export class Resolver {
     if (names.size === 0) return [];
     const rows = this.db
       .prepare(
-        "SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE qualifier IN (SELECT value FROM json_each(?)) OR qualifier LIKE 'new%'",
+        `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE qualifier IN (SELECT value FROM json_each(@names)) OR qualifier LIKE 'new%'
+         OR EXISTS (SELECT 1 FROM json_each(@names) j WHERE refs.qualifier LIKE '%::' || j.value)`,
       )
-      .all(JSON.stringify([...names])) as RefRow[];
+      .all({ names: JSON.stringify([...names]) }) as RefRow[];
     return rows.filter((r) => !excludeFiles.has(r.file_id) && r.qualifier !== null && names.has(writtenType(r.qualifier) ?? "\0"));
   }
 

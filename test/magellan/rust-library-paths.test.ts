@@ -1,0 +1,66 @@
+/**
+ * A Rust call through a path to a library type (`tempfile::Builder::new()`, fd's tests) is the
+ * library's: it stays unresolved rather than going to the repository's only `new`
+ * (`TestEnv::new`), as `Builder::new()` after `use tempfile::Builder` already did. Once the
+ * repository declares a `Builder`, an incremental run must end with a rebuild's graph (real
+ * tree-sitter, real SQLite).
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { it } from "node:test";
+import Database from "better-sqlite3";
+import { tempDir, writeTree } from "../support/run.js";
+import { graphOf, mg } from "./support.js";
+
+const TESTENV = `pub struct TestEnv {
+    dir: String,
+}
+
+impl TestEnv {
+    pub fn new() -> TestEnv {
+        let temp_dir = tempfile::Builder::new().prefix("fd-tests").tempdir().unwrap();
+        let cmd = std::process::Command::new("fd");
+        TestEnv { dir: String::new() }
+    }
+}
+`;
+
+it("Rust: a call through a path to a library type is unresolved, not the repository's same-named function", async () => {
+  const root = writeTree(tempDir("magellan-rust-paths-"), {
+    "Cargo.toml": '[package]\nname = "fdt"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/main.rs": "fn main() {}\n",
+    "tests/testenv/mod.rs": TESTENV,
+    "tests/tests.rs": "mod testenv;\n\n#[test]\nfn runs() {\n    let te = testenv::TestEnv::new();\n}\n",
+  });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const db = join(root, ".magellan", "code.db");
+  const calls = (): [string, string | null, string][] => {
+    const d = new Database(db, { readonly: true });
+    try {
+      return d
+        .prepare(
+          `SELECT r.qualifier, t.display_fqn, r.resolution FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id
+           WHERE r.name = 'new' AND r.kind = 'call' ORDER BY f.path, r.byte_start`,
+        )
+        .raw()
+        .all() as [string, string | null, string][];
+    } finally {
+      d.close();
+    }
+  };
+  assert.deepEqual(calls(), [
+    ["tempfile::Builder", null, "unresolved"],
+    ["std::process::Command", null, "unresolved"],
+    ["String", null, "unresolved"],
+    ["testenv::TestEnv", "crate::testenv::TestEnv::new", "heuristic"],
+  ]);
+  // The repository declares a Builder now: the path's last segment names one of its types.
+  writeFileSync(join(root, "src/main.rs"), "pub struct Builder;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n}\n\nfn main() {}\n");
+  const inc = await mg(root, ["index"]);
+  assert.equal(inc.env.data.mode, "incremental");
+  const fresh = join(root, "fresh.db");
+  assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0);
+  assert.deepEqual(graphOf(db), graphOf(fresh));
+  assert.notDeepEqual(calls()[0], ["tempfile::Builder", null, "unresolved"]);
+});
