@@ -21,8 +21,11 @@ impl TestEnv {
     pub fn new() -> TestEnv {
         let temp_dir = tempfile::Builder::new().prefix("fd-tests").tempdir().unwrap();
         let cmd = std::process::Command::new("fd");
+        let file = std::fs::File::open("fd.toml");
         TestEnv { dir: String::new() }
     }
+
+    pub fn open(&self) {}
 }
 `;
 
@@ -35,16 +38,16 @@ it("Rust: a call through a path to a library type is unresolved, not the reposit
   });
   assert.equal((await mg(root, ["index"])).r.code, 0);
   const db = join(root, ".magellan", "code.db");
-  const calls = (): [string, string | null, string][] => {
+  const calls = (name = "new"): [string, string | null, string][] => {
     const d = new Database(db, { readonly: true });
     try {
       return d
         .prepare(
           `SELECT r.qualifier, t.display_fqn, r.resolution FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id
-           WHERE r.name = 'new' AND r.kind = 'call' ORDER BY f.path, r.byte_start`,
+           WHERE r.name = ? AND r.kind = 'call' ORDER BY f.path, r.byte_start`,
         )
         .raw()
-        .all() as [string, string | null, string][];
+        .all(name) as [string, string | null, string][];
     } finally {
       d.close();
     }
@@ -55,12 +58,15 @@ it("Rust: a call through a path to a library type is unresolved, not the reposit
     ["String", null, "unresolved"],
     ["testenv::TestEnv", "crate::testenv::TestEnv::new", "heuristic"],
   ]);
-  // The repository declares a Builder now: the path's last segment names one of its types.
-  writeFileSync(join(root, "src/main.rs"), "pub struct Builder;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n}\n\nfn main() {}\n");
+  assert.deepEqual(calls("open"), [["std::fs::File", null, "unresolved"]]);
+  // The repository declares a Builder and a File now: a path's last segment names one of its
+  // types (File has no open(): the call's name is not among the symbols that came).
+  writeFileSync(join(root, "src/main.rs"), "pub struct Builder;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n}\n\npub struct File;\n\nfn main() {}\n");
   const inc = await mg(root, ["index"]);
   assert.equal(inc.env.data.mode, "incremental");
   const fresh = join(root, "fresh.db");
   assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0);
   assert.deepEqual(graphOf(db), graphOf(fresh));
   assert.notDeepEqual(calls()[0], ["tempfile::Builder", null, "unresolved"]);
+  assert.notDeepEqual(calls("open"), [["std::fs::File", null, "unresolved"]]);
 });
