@@ -8,8 +8,7 @@
  * `(?P<name>..)`) and run in Unicode mode; any other regex is left to the binding, as before.
  */
 import type Parser from "tree-sitter";
-import { ToolError } from "../../contract/errors.js";
-import { compilePattern } from "../llmsearch/pattern.js";
+import { PatternError, compilePattern } from "../../text/regex.js";
 
 const MATCH_OPS = new Set(["match?", "not-match?", "any-match?", "any-not-match?"]);
 const RUST_ONLY = /\(\?[imsxU-]+[:)]|\(\?P<|\\[pP]|\[\[:|\\[Az]|\\x\{/;
@@ -26,7 +25,7 @@ export function rustRegex(text: string): RegExp | undefined {
   try {
     compiled = compilePattern({ pattern: text, multiline: true });
   } catch (e) {
-    const why = e instanceof ToolError ? e.message.replace(/^invalid pattern \/.*\/: /s, "") : String(e);
+    const why = e instanceof PatternError ? e.message.replace(/^invalid pattern \/.*\/: /s, "") : String(e);
     throw new Error(`Invalid regular expression in #match?: /${text}/: ${why}`);
   }
   // No `g`: a global regex's test() would carry lastIndex from one node to the next.
