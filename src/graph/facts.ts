@@ -126,6 +126,8 @@ export interface SymbolRow {
   flags: string | null;
   /** The types it extends or implements, comma-separated (ExtractedSymbol.bases). */
   bases: string | null;
+  /** Go: the name a method calls its receiver by. */
+  receiver: string | null;
   /** byte_start, byte_end, start_line, start_col, end_line, end_col */
   span: number[];
   name_span: number[];
@@ -275,6 +277,7 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
       language,
       flags: s.flags && s.flags.length > 0 ? s.flags.join(",") : null,
       bases: s.bases && s.bases.length > 0 ? s.bases.join(",") : null,
+      receiver: s.receiver ?? null,
       span: pos(lines, s.range),
       name_span: pos(lines, s.name_range),
     };

@@ -63,6 +63,8 @@ interface FileCtx {
   modules: Map<string, string>;
   /** symbol_id -> the types it extends or implements, as written, of the file's types that have any */
   bases: Map<string, string[]>;
+  /** symbol_id -> [receiver name, receiver type] of the file's Go methods that name their receiver */
+  receivers: Map<string, [string, string]>;
   /** Java: the package the file declares (its classes share it with other source roots' files). */
   javaPackage?: string;
   /** This file and the files its imports resolve to. */
@@ -80,7 +82,14 @@ class LazyCtx implements FileCtx {
   reach?: Set<number>;
   packageFiles?: Set<number>;
   index?: ImportIndex;
-  private symbols?: { parents: Map<string, string | null>; kinds: Map<string, string>; modules: Map<string, string>; bases: Map<string, string[]>; javaPackage?: string };
+  private symbols?: {
+    parents: Map<string, string | null>;
+    kinds: Map<string, string>;
+    modules: Map<string, string>;
+    bases: Map<string, string[]>;
+    receivers: Map<string, [string, string]>;
+    javaPackage?: string;
+  };
 
   constructor(
     readonly id: number,
@@ -96,15 +105,17 @@ class LazyCtx implements FileCtx {
     const kinds = new Map<string, string>();
     const modules = new Map<string, string>();
     const bases = new Map<string, string[]>();
+    const receivers = new Map<string, [string, string]>();
     let javaPackage: string | undefined;
-    for (const [id, parent, kind, fqn, written] of this.parentsOf.all(this.id) as [string, string | null, string, string, string | null][]) {
+    for (const [id, parent, kind, fqn, written, receiver, parentName] of this.parentsOf.all(this.id) as [string, string | null, string, string, string | null, string | null, string | null][]) {
       parents.set(id, parent);
       kinds.set(id, kind);
       if (written !== null) bases.set(id, written.split(","));
+      if (receiver !== null && parentName !== null) receivers.set(id, [receiver, parentName]);
       if (kind === "module") modules.set(id, fqn);
       else if (kind === "namespace" && parent === null && javaPackage === undefined) javaPackage = fqn;
     }
-    this.symbols = { parents, kinds, modules, bases };
+    this.symbols = { parents, kinds, modules, bases, receivers };
     if (this.language === "java" && javaPackage !== undefined) this.symbols.javaPackage = javaPackage;
     return this.symbols;
   }
@@ -123,6 +134,10 @@ class LazyCtx implements FileCtx {
 
   get bases(): Map<string, string[]> {
     return this.load().bases;
+  }
+
+  get receivers(): Map<string, [string, string]> {
+    return this.load().receivers;
   }
 
   get javaPackage(): string | undefined {
@@ -301,7 +316,7 @@ export class Resolver {
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND")).raw(true);
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn, bases FROM symbols WHERE file_id = ?").raw(true);
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn, bases, receiver, parent FROM symbols WHERE file_id = ?").raw(true);
     this.modules = new ModuleResolution(new SqlFileLookup(db, root));
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
@@ -597,6 +612,19 @@ export class Resolver {
     const isCall = ref.kind === "call";
     // Members inherited from a base type are looked up through the file's types' bases.
     const inherits = ctx.bases.size > 0 && ref.kind !== "type" && e.members.length > 0;
+    // Go: `m.x` inside `func (m *model) ...` is a member of model, declared in its package.
+    if (q !== null && ctx.receivers.size > 0 && e.members.length > 0) {
+      const type = this.receiverType(ctx, ref.caller_symbol_id, q);
+      if (type !== undefined) {
+        const dir = posix.dirname(ctx.path);
+        const own = callTargets(
+          (e.byParent.get(type) ?? []).filter((s) => posix.dirname(s.path) === dir),
+          ctx.language,
+          isCall,
+        );
+        if (own.length > 0) return pick(own, "exact");
+      }
+    }
     if (q === null || SELF_QUALIFIERS.has(q)) {
       const chain = local.length > 0 || inherits ? this.chain(ctx, ref.caller_symbol_id) : [];
       if (q !== null) {
@@ -691,6 +719,15 @@ export class Resolver {
     const written = writtenType(q);
     if (TYPE_NAMED.has(ctx.language) && written !== undefined && this.entry(written).all.length === 0) return UNRESOLVED;
     return this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
+  }
+
+  /** The receiver type's name when `q` is the receiver of the Go method the reference is in. */
+  private receiverType(ctx: FileCtx, caller: string | null, q: string): string | undefined {
+    for (const scope of this.chain(ctx, caller)) {
+      const r = ctx.receivers.get(scope);
+      if (r !== undefined) return r[0] === q ? r[1] : undefined;
+    }
+    return undefined;
   }
 
   /**

@@ -54,8 +54,8 @@ export class Store {
       db,
       `symbols(file_id, symbol_id, name, kind, kind_normalized, parent, parent_symbol_id, scoped_name,
         canonical_fqn, display_fqn, language, flags, byte_start, byte_end, start_line, start_col, end_line, end_col,
-        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col, bases)`,
-      25,
+        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col, bases, receiver)`,
+      26,
     );
     this.insRef = new RowInserter(
       db,
@@ -189,6 +189,7 @@ export class Store {
         a[at + 18 + k] = s.name_span[k];
       }
       a[at + 24] = s.bases;
+      a[at + 25] = s.receiver;
     });
     if (withRefs) this.insertRefs(id, rows);
     for (const im of rows.imports) this.insImport.run(id, im.source, im.names, ...im.span);

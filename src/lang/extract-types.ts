@@ -49,6 +49,8 @@ export interface ExtractedSymbol {
    * out): `Base`, `pkg.Base`, `ns::Base`. Resolution looks inherited members up through them.
    */
   bases?: string[];
+  /** Go: the name a method's body calls its receiver by (`m` in `func (m *model) View()`). */
+  receiver?: string;
 }
 
 export type ReferenceKind = "call" | "read" | "write" | "type" | "import";

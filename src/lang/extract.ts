@@ -19,6 +19,8 @@
  *                      module-level assignments at any depth of if/try/with/for/while)
  *   @base.of + @base   a class (the @base.of node, the definition's own node) extends or
  *                      implements the type written at @base; one match per base
+ *   @receiver.of + @receiver  a Go method (the @receiver.of node, its definition's own) calls
+ *                      its receiver by the name at @receiver
  *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
  *
  * references.scm
@@ -245,6 +247,7 @@ interface PendingSymbol {
   extraScope: string[];
   flags: string[] | undefined;
   bases?: string[];
+  receiver?: string;
   /** Kept only outside every other definition (see python/symbols.scm). */
   toplevel: boolean;
 }
@@ -325,6 +328,7 @@ function purposeOf(n: string): number {
   }
   if (ch === 102 /* f */ && (n.startsWith("flag.") || n.startsWith("flag_name."))) return 1;
   if (ch === 98 /* b */ && (n === "base" || n === "base.of")) return 1;
+  if (ch === 114 /* r */ && (n === "receiver" || n === "receiver.of")) return 1;
   if (ch === 114 /* r */ && n.startsWith("ref.")) return 2;
   if (ch === 105 /* i */ && n.startsWith("import")) return 3;
   return 0;
@@ -418,6 +422,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
   let flagged: Map<string, string[]> | undefined;
   let namedFlags: { name: string; flag: string }[] | undefined;
   let bases: Map<string, string[]> | undefined;
+  let receivers: Map<string, string> | undefined;
   for (const m of matches) {
     let def: QNode | undefined;
     let kind: SymbolKind | undefined;
@@ -429,11 +434,15 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     let toplevel = false;
     let baseOf: QNode | undefined;
     let baseNode: QNode | undefined;
+    let receiverOf: QNode | undefined;
+    let receiverNode: QNode | undefined;
     for (const c of m.captures) {
       const n = c.name;
       if (n === "name") nameNode = c.node;
       else if (n === "base.of") baseOf = c.node;
       else if (n === "base") baseNode = c.node;
+      else if (n === "receiver.of") receiverOf = c.node;
+      else if (n === "receiver") receiverNode = c.node;
       else if (n === "name.start") nameStartNode = c.node;
       else if (n === "name.qualified") {
         nameNode = c.node;
@@ -468,6 +477,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
         else if (!list.includes(written)) list.push(written);
       }
     }
+    if (receiverOf && receiverNode) (receivers ??= new Map()).set(nodeKey(receiverOf), text.slice(startOf(receiverNode), receiverNode.endIndex));
     if (!def || !kind || !nameNode) continue;
     let nameStart = startOf(nameStartNode ?? nameNode);
     let nameEnd = nameNode.endIndex;
@@ -532,6 +542,12 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (b) p.bases = b;
     }
   }
+  if (receivers) {
+    for (const p of pending) {
+      const r = receivers.get(nodeKey(p.def));
+      if (r !== undefined) p.receiver = r;
+    }
+  }
   // Outer definitions first: by start, then longer first.
   pending.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: ExtractedSymbol[] = [];
@@ -561,6 +577,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (parent) sym.parent_index = parent.index;
     if (p.flags) sym.flags = p.flags;
     if (p.bases) sym.bases = p.bases;
+    if (p.receiver !== undefined) sym.receiver = p.receiver;
     const index = out.length;
     out.push(sym);
     stack.push({ index, start, end, scope: [...scope, p.name] });

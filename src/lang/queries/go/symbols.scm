@@ -34,3 +34,7 @@
 (source_file (var_declaration . (var_spec name: (identifier) @name) .) @def.variable)
 (source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable)))
+
+; The name a method's body calls its receiver by (`m` in `func (m *model) View()`): `m.x` there is
+; the receiver type's member.
+(method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @receiver))) @receiver.of

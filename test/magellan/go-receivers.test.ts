@@ -1,0 +1,79 @@
+/**
+ * Go: `m.x` inside `func (m *model) ...` is a member of the receiver's type, whatever name the
+ * method gives its receiver (glow's bubbletea models each have View, Update and state; cobra's
+ * `c.Flags()` in every Command method). Before, these were guessed by name among the package's
+ * members (`heuristic`), or left `ambiguous` when several types share the name. A variable that
+ * is not the receiver keeps the guess (real tree-sitter, real SQLite).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { it } from "node:test";
+import Database from "better-sqlite3";
+import { tempDir, writeTree } from "../support/run.js";
+import { mg } from "./support.js";
+
+const PAGER = `package ui
+
+type pagerModel struct {
+	state int
+}
+
+func (m pagerModel) View() string {
+	if m.state == 0 {
+		return m.helpView()
+	}
+	return ""
+}
+
+func (m pagerModel) helpView() string { return "" }
+`;
+
+const STASH = `package ui
+
+type stashModel struct {
+	state int
+	pager pagerModel
+}
+
+func (m *stashModel) View() string {
+	m.state = 1
+	return m.helpView() + m.pager.View()
+}
+
+func (s *stashModel) helpView() string {
+	return s.pager.helpView()
+}
+
+func render(other stashModel) string {
+	return other.helpView()
+}
+`;
+
+it("Go: a member through the method's receiver is its type's, exact; another variable's stays a guess", async () => {
+  const root = writeTree(tempDir("magellan-go-recv-"), { "go.mod": "module example.com/glowish\n\ngo 1.22\n", "ui/pager.go": PAGER, "ui/stash.go": STASH });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    const rows = d
+      .prepare(
+        `SELECT f.path, r.qualifier, r.name, t.display_fqn, r.resolution FROM refs r JOIN files f ON f.id = r.file_id
+         LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE r.qualifier IS NOT NULL ORDER BY f.path, r.byte_start`,
+      )
+      .raw()
+      .all();
+    assert.deepEqual(rows, [
+      ["ui/pager.go", "m", "state", "ui.pagerModel.state", "exact"],
+      ["ui/pager.go", "m", "helpView", "ui.pagerModel.helpView", "exact"],
+      ["ui/stash.go", "m", "state", "ui.stashModel.state", "exact"],
+      ["ui/stash.go", "m", "helpView", "ui.stashModel.helpView", "exact"],
+      ["ui/stash.go", "m", "pager", "ui.stashModel.pager", "exact"],
+      // (The field's type is not followed: a guess among the package's View methods.)
+      ["ui/stash.go", "m.pager", "View", null, "ambiguous"],
+      ["ui/stash.go", "s", "pager", "ui.stashModel.pager", "exact"],
+      ["ui/stash.go", "s.pager", "helpView", null, "ambiguous"],
+      ["ui/stash.go", "other", "helpView", null, "ambiguous"],
+    ]);
+  } finally {
+    d.close();
+  }
+});
