@@ -187,13 +187,14 @@ const MIGRATIONS: ((db: DB) => void)[] = [
     db.exec("UPDATE files SET hash = '', size = -1");
     db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('impact_pending', '1')").run();
   },
-  // 3 -> 4: the types a class extends or implements, for inherited members, and the name a Go
-  // method calls its receiver by. Every file's symbols must be extracted again for them (a hash
+  // 3 -> 4: the types a class extends or implements, for inherited members, the name a Go
+  // method calls its receiver by, and a field's declared type. Every file's symbols must be extracted again for them (a hash
   // that matches nothing).
   (db) => {
     const columns = db.prepare("SELECT name FROM pragma_table_info('symbols')").pluck().all() as string[];
     if (!columns.includes("bases")) db.exec("ALTER TABLE symbols ADD COLUMN bases TEXT");
     if (!columns.includes("receiver")) db.exec("ALTER TABLE symbols ADD COLUMN receiver TEXT");
+    if (!columns.includes("declared_type")) db.exec("ALTER TABLE symbols ADD COLUMN declared_type TEXT");
     db.exec("UPDATE files SET hash = '', size = -1");
   },
 ];

@@ -128,6 +128,8 @@ export interface SymbolRow {
   bases: string | null;
   /** Go: the name a method calls its receiver by. */
   receiver: string | null;
+  /** A field's declared type, when it names one type. */
+  declared_type: string | null;
   /** byte_start, byte_end, start_line, start_col, end_line, end_col */
   span: number[];
   name_span: number[];
@@ -278,6 +280,7 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
       flags: s.flags && s.flags.length > 0 ? s.flags.join(",") : null,
       bases: s.bases && s.bases.length > 0 ? s.bases.join(",") : null,
       receiver: s.receiver ?? null,
+      declared_type: s.declared_type ?? null,
       span: pos(lines, s.range),
       name_span: pos(lines, s.name_range),
     };

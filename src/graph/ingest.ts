@@ -345,7 +345,23 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         if (TYPE_KINDS.has(cols[3] ?? "") && (!(other as Map<string, unknown>).has(sig) || cols[6] !== "")) types.add(x.name);
       }
     }
-    if (types.size > 0) add(resolver.refsOfFiles(resolver.subclassFiles(types).filter((id) => !changed.has(id))));
+    const extending = new Set<string>();
+    if (types.size > 0) add(resolver.refsOfFiles(resolver.subclassFiles(types, extending).filter((id) => !changed.has(id))));
+    // A field's declared type says what `this.f.m()` reaches: the references through a field are
+    // resolved again when its type changed, when that type (or one it extends) came, went or
+    // changed, or when the field's file changed (its imports say what the type is).
+    const fields = new Set<string>();
+    for (const [sigs, other] of [
+      [oldSigs, newSigs],
+      [newSigs, oldSigs],
+    ]) {
+      for (const [sig, x] of sigs as Map<string, { name: string }>) {
+        const cols = sig.split("\0");
+        if (cols[3] === "field" && (!(other as Map<string, unknown>).has(sig) || cols[7] !== "")) fields.add(x.name);
+      }
+    }
+    if (extending.size > 0) for (const f of resolver.fieldsOfTypes(extending)) fields.add(f);
+    if (fields.size > 0) add(resolver.refsThroughFields(fields, changed));
     // Edges into changed files under another name (import aliases) whose target went away.
     add(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
     // `UserRepository.find()`: a capitalised qualifier that names no symbol anywhere is a

@@ -612,6 +612,11 @@ export class Resolver {
     const isCall = ref.kind === "call";
     // Members inherited from a base type are looked up through the file's types' bases.
     const inherits = ctx.bases.size > 0 && ref.kind !== "type" && e.members.length > 0;
+    // `this.f.m()`: m is a member of f's declared type.
+    if (q !== null && e.all.length > 0 && ref.kind !== "type") {
+      const typed = this.throughField(ctx, ref, e, q, isCall);
+      if (typed) return typed;
+    }
     // Go: `m.x` inside `func (m *model) ...` is a member of model, declared in its package.
     if (q !== null && ctx.receivers.size > 0 && e.members.length > 0) {
       const type = this.receiverType(ctx, ref.caller_symbol_id, q);
@@ -769,34 +774,115 @@ export class Resolver {
     let out = this.baseCache.get(key);
     if (out) return out;
     out = [];
-    for (const written of ctx.bases.get(typeId) ?? []) {
-      const cut = Math.max(written.lastIndexOf("."), written.lastIndexOf("::"));
-      const name = cut < 0 ? written : written.slice(written.charAt(cut) === "." ? cut + 1 : cut + 2);
-      const qualifier = cut < 0 ? null : written.slice(0, cut);
-      // A type of the same file (a nested class extending its outer one): no lookup needed, and
-      // the lookup's bare-name rule would see the class's constructors beside it.
-      const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => TYPE_KINDS.has(s.kind_normalized) && s.symbol_id !== typeId) : [];
-      if (here.length === 1) {
-        out.push({ row: here[0] as SymRow, how: "exact" });
-        continue;
-      }
-      const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: ctx.parents.get(typeId) ?? null });
-      const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
-      const how: Resolution = r.how === "exact" || r.how === "imported" ? r.how : "heuristic";
-      for (const id of ids) {
-        // (Under another name when imported under an alias: `import { Router as Base }`.)
-        let row = this.entry(name).all.find((s) => s.symbol_id === id);
-        if (!row) {
-          this.nameOfStmt ??= this.db.prepare("SELECT name FROM symbols WHERE symbol_id = ?").pluck();
-          const real = this.nameOfStmt.get(id) as string | undefined;
-          row = real === undefined ? undefined : this.entry(real).all.find((s) => s.symbol_id === id);
-        }
-        if (row && TYPE_KINDS.has(row.kind_normalized) && row.symbol_id !== typeId) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
-      }
-    }
+    for (const written of ctx.bases.get(typeId) ?? []) out.push(...this.typesWritten(ctx, ctx.parents.get(typeId) ?? null, written, typeId));
     if (this.baseCache.size > 20_000) this.baseCache.clear();
     this.baseCache.set(key, out);
     return out;
+  }
+
+  /**
+   * The types a type name written in ctx's file denotes (`Base`, `pkg.Base`, `ns::Base`), seen
+   * from `scope`, as the file's references of that name resolve; never `self` (a class named like
+   * its base). Empty when the repository declares none there.
+   */
+  private typesWritten(ctx: FileCtx, scope: string | null, written: string, self: string | null): { row: SymRow; how: Resolution }[] {
+    const out: { row: SymRow; how: Resolution }[] = [];
+    const cut = Math.max(written.lastIndexOf("."), written.lastIndexOf("::"));
+    const name = cut < 0 ? written : written.slice(written.charAt(cut) === "." ? cut + 1 : cut + 2);
+    const qualifier = cut < 0 ? null : written.slice(0, cut);
+    // A type of the same file (a nested class extending its outer one): no lookup needed, and
+    // the lookup's bare-name rule would see the class's constructors beside it.
+    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => TYPE_KINDS.has(s.kind_normalized) && s.symbol_id !== self) : [];
+    if (here.length === 1) return [{ row: here[0] as SymRow, how: "exact" }];
+    const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope });
+    const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
+    const how: Resolution = r.how === "exact" || r.how === "imported" ? r.how : "heuristic";
+    for (const id of ids) {
+      // (Under another name when imported under an alias: `import { Router as Base }`.)
+      let row = this.entry(name).all.find((s) => s.symbol_id === id);
+      if (!row) {
+        this.nameOfStmt ??= this.db.prepare("SELECT name FROM symbols WHERE symbol_id = ?").pluck();
+        const real = this.nameOfStmt.get(id) as string | undefined;
+        row = real === undefined ? undefined : this.entry(real).all.find((s) => s.symbol_id === id);
+      }
+      if (row && TYPE_KINDS.has(row.kind_normalized) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
+    }
+    return out;
+  }
+
+  /**
+   * `this.f.m()`, `self.f.m`, Go's `m.f.X()` in a method of m's type, Java's `f.m()`: when f is a
+   * field of the enclosing type (or one it inherits) declared of a type, m is that type's member
+   * (or one it inherits). A type the repository does not declare is a library's, and so is m.
+   * Undefined when the qualifier is not such a field, or its type's members do not say.
+   */
+  private throughField(ctx: FileCtx, ref: RefRow, e: NameEntry, q: string, isCall: boolean): Outcome | undefined {
+    const dot = q.lastIndexOf(".");
+    const head = dot < 0 ? null : q.slice(0, dot);
+    const field = q.slice(dot + 1);
+    if (!/^[A-Za-z_$][\w$]*$/.test(field) || (head !== null && !/^[A-Za-z_$][\w$]*$/.test(head))) return undefined;
+    // (Checked before the field's name is looked up: most qualifiers are other values.)
+    let receiver: string | undefined;
+    if (head === null) {
+      if (ctx.language !== "java") return undefined;
+    } else if (ctx.language === "go") {
+      receiver = ctx.receivers.size > 0 ? this.receiverType(ctx, ref.caller_symbol_id, head) : undefined;
+      if (receiver === undefined) return undefined;
+    } else if (!SELF_QUALIFIERS.has(head)) return undefined;
+    const fe = this.entry(field);
+    if (fe.members.length === 0) return undefined;
+    const isField = (s: SymRow): boolean => s.kind_normalized === "field";
+    let fields: SymRow[] = [];
+    if (receiver !== undefined) {
+      const dir = posix.dirname(ctx.path);
+      fields = (fe.byParent.get(receiver) ?? []).filter((s) => isField(s) && posix.dirname(s.path) === dir);
+    } else {
+      for (const scope of this.chain(ctx, ref.caller_symbol_id)) {
+        if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") && !ctx.bases.has(scope)) continue;
+        fields = fe.members.filter((s) => s.parent_symbol_id === scope && isField(s));
+        if (fields.length === 0) fields = (this.inherited(ctx, scope, fe, false, false, new Set())?.rows ?? []).filter(isField);
+        break;
+      }
+    }
+    if (fields.length !== 1) return undefined;
+    const f = fields[0] as SymRow;
+    this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
+    const declared = this.declaredStmt.get(f.symbol_id) as string | null | undefined;
+    if (!declared) return undefined;
+    const fctx = this.ctx(f.file_id);
+    const types = this.typesWritten(fctx, f.parent_symbol_id, declared, null);
+    if (types.length === 0) return this.libraryType(fctx, declared) ? UNRESOLVED : undefined;
+    for (const t of types) {
+      // (A Go method is declared outside its type, in the type's package: its parent is a name.)
+      const dir = posix.dirname(t.row.path);
+      const own = callTargets(
+        e.members.filter(
+          (s) => (s.parent_symbol_id === t.row.symbol_id || (ctx.language === "go" && s.parent === t.row.name && posix.dirname(s.path) === dir)) && s.kind_normalized !== "ctor",
+        ),
+        ctx.language,
+        isCall,
+      );
+      if (own.length > 0) return pick(own, t.how);
+      const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, e, isCall, false, new Set());
+      if (up) return pick(up.rows, weaker(t.how, up.how));
+    }
+    return undefined;
+  }
+
+  private declaredStmt: ReturnType<DB["prepare"]> | undefined;
+
+  /**
+   * A type name written in ctx's file that is a library's: qualified by an import of a module
+   * outside the repository (`viewport.Model`), or a name no symbol of the repository has.
+   */
+  private libraryType(ctx: FileCtx, written: string): boolean {
+    const cut = Math.max(written.lastIndexOf("."), written.lastIndexOf("::"));
+    if (cut < 0) return this.entry(written).all.length === 0;
+    const head = written.slice(0, written.search(/\.|::/));
+    const h = this.importIndex(ctx).heads.get(head);
+    if (h) return this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source);
+    const name = written.slice(written.charAt(cut) === "." ? cut + 1 : cut + 2);
+    return this.entry(name).all.length === 0;
   }
 
   private readonly baseCache = new Map<string, { row: SymRow; how: Resolution }[]>();
@@ -1034,9 +1120,9 @@ export class Resolver {
    * Files whose types extend (or implement) a type named in `names`, directly or through other
    * types of such files: what their members inherit depends on those types.
    */
-  subclassFiles(names: Set<string>): number[] {
+  subclassFiles(names: Set<string>, affected: Set<string> = new Set(names)): number[] {
     const rows = this.db.prepare("SELECT file_id, name, bases FROM symbols WHERE bases IS NOT NULL").raw(true).all() as [number, string, string][];
-    const affected = new Set(names);
+    for (const n of names) affected.add(n);
     const files = new Set<number>();
     for (let grew = true; grew; ) {
       grew = false;
@@ -1050,6 +1136,23 @@ export class Resolver {
       }
     }
     return [...files];
+  }
+
+  /** Names of the fields declared of one of `types` (by the type's last segment). */
+  fieldsOfTypes(types: Set<string>): string[] {
+    const rows = this.db.prepare("SELECT name, declared_type FROM symbols WHERE declared_type IS NOT NULL").raw(true).all() as [string, string][];
+    return [...new Set(rows.filter(([, t]) => types.has(t.split(/\.|::/).pop() as string)).map(([n]) => n))];
+  }
+
+  /** References through a field named in `fields`: qualified by it (`f.m()`) or by a path ending in it (`this.f.m()`). */
+  refsThroughFields(fields: Set<string>, excludeFiles: Set<number>): RefRow[] {
+    const rows = this.db
+      .prepare(
+        `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE qualifier IN (SELECT value FROM json_each(@names))
+         OR EXISTS (SELECT 1 FROM json_each(@names) j WHERE refs.qualifier LIKE '%.' || j.value)`,
+      )
+      .all({ names: JSON.stringify([...fields]) }) as RefRow[];
+    return rows.filter((r) => !excludeFiles.has(r.file_id) && r.qualifier !== null && fields.has(r.qualifier.slice(r.qualifier.lastIndexOf(".") + 1)));
   }
 
   refsNamed(names: string[], excludeFiles: Set<number>): RefRow[] {

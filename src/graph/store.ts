@@ -54,8 +54,8 @@ export class Store {
       db,
       `symbols(file_id, symbol_id, name, kind, kind_normalized, parent, parent_symbol_id, scoped_name,
         canonical_fqn, display_fqn, language, flags, byte_start, byte_end, start_line, start_col, end_line, end_col,
-        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col, bases, receiver)`,
-      26,
+        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col, bases, receiver, declared_type)`,
+      27,
     );
     this.insRef = new RowInserter(
       db,
@@ -85,8 +85,17 @@ export class Store {
   /** What resolution depends on, per symbol: a change here may change other files' edges. */
   symbolSignatures(fileId: number): { sig: string; id: string; name: string }[] {
     const rows = this.db
-      .prepare("SELECT symbol_id, name, parent_symbol_id, kind_normalized, parent, flags, bases FROM symbols WHERE file_id = ?")
-      .all(fileId) as { symbol_id: string; name: string; parent_symbol_id: string | null; kind_normalized: string; parent: string | null; flags: string | null; bases: string | null }[];
+      .prepare("SELECT symbol_id, name, parent_symbol_id, kind_normalized, parent, flags, bases, declared_type FROM symbols WHERE file_id = ?")
+      .all(fileId) as {
+      symbol_id: string;
+      name: string;
+      parent_symbol_id: string | null;
+      kind_normalized: string;
+      parent: string | null;
+      flags: string | null;
+      bases: string | null;
+      declared_type: string | null;
+    }[];
     return rows.map((r) => ({ sig: signature(r), id: r.symbol_id, name: r.name }));
   }
 
@@ -190,6 +199,7 @@ export class Store {
       }
       a[at + 24] = s.bases;
       a[at + 25] = s.receiver;
+      a[at + 26] = s.declared_type;
     });
     if (withRefs) this.insertRefs(id, rows);
     for (const im of rows.imports) this.insImport.run(id, im.source, im.names, ...im.span);
@@ -275,6 +285,15 @@ export function refKey(name: string, kind: string, qualifier: string | null, cal
   return `${name}\0${kind}\0${qualifier ?? "\u0001"}\0${caller ?? "\u0001"}`;
 }
 
-export function signature(r: { symbol_id: string; name: string; parent_symbol_id: string | null; kind_normalized: string; parent: string | null; flags: string | null; bases: string | null }): string {
-  return [r.symbol_id, r.name, r.parent_symbol_id ?? "", r.kind_normalized, r.parent ?? "", r.flags ?? "", r.bases ?? ""].join("\0");
+export function signature(r: {
+  symbol_id: string;
+  name: string;
+  parent_symbol_id: string | null;
+  kind_normalized: string;
+  parent: string | null;
+  flags: string | null;
+  bases: string | null;
+  declared_type: string | null;
+}): string {
+  return [r.symbol_id, r.name, r.parent_symbol_id ?? "", r.kind_normalized, r.parent ?? "", r.flags ?? "", r.bases ?? "", r.declared_type ?? ""].join("\0");
 }

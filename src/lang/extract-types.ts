@@ -49,6 +49,8 @@ export interface ExtractedSymbol {
    * out): `Base`, `pkg.Base`, `ns::Base`. Resolution looks inherited members up through them.
    */
   bases?: string[];
+  /** A field's declared type when it names one type, as written (generic arguments left out). */
+  declared_type?: string;
   /** Go: the name a method's body calls its receiver by (`m` in `func (m *model) View()`). */
   receiver?: string;
 }

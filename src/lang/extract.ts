@@ -21,6 +21,7 @@
  *                      implements the type written at @base; one match per base
  *   @receiver.of + @receiver  a Go method (the @receiver.of node, its definition's own) calls
  *                      its receiver by the name at @receiver
+ *   @type.of + @type   a field (its definition's node) is declared of the type at @type
  *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
  *
  * references.scm
@@ -248,6 +249,7 @@ interface PendingSymbol {
   flags: string[] | undefined;
   bases?: string[];
   receiver?: string;
+  declared_type?: string;
   /** Kept only outside every other definition (see python/symbols.scm). */
   toplevel: boolean;
 }
@@ -329,6 +331,7 @@ function purposeOf(n: string): number {
   if (ch === 102 /* f */ && (n.startsWith("flag.") || n.startsWith("flag_name."))) return 1;
   if (ch === 98 /* b */ && (n === "base" || n === "base.of")) return 1;
   if (ch === 114 /* r */ && (n === "receiver" || n === "receiver.of")) return 1;
+  if (ch === 116 /* t */ && (n === "type" || n === "type.of")) return 1;
   if (ch === 114 /* r */ && n.startsWith("ref.")) return 2;
   if (ch === 105 /* i */ && n.startsWith("import")) return 3;
   return 0;
@@ -423,6 +426,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
   let namedFlags: { name: string; flag: string }[] | undefined;
   let bases: Map<string, string[]> | undefined;
   let receivers: Map<string, string> | undefined;
+  let types: Map<string, string> | undefined;
   for (const m of matches) {
     let def: QNode | undefined;
     let kind: SymbolKind | undefined;
@@ -436,6 +440,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     let baseNode: QNode | undefined;
     let receiverOf: QNode | undefined;
     let receiverNode: QNode | undefined;
+    let typeOf: QNode | undefined;
+    let typeNode: QNode | undefined;
     for (const c of m.captures) {
       const n = c.name;
       if (n === "name") nameNode = c.node;
@@ -443,6 +449,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       else if (n === "base") baseNode = c.node;
       else if (n === "receiver.of") receiverOf = c.node;
       else if (n === "receiver") receiverNode = c.node;
+      else if (n === "type.of") typeOf = c.node;
+      else if (n === "type") typeNode = c.node;
       else if (n === "name.start") nameStartNode = c.node;
       else if (n === "name.qualified") {
         nameNode = c.node;
@@ -478,6 +486,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       }
     }
     if (receiverOf && receiverNode) (receivers ??= new Map()).set(nodeKey(receiverOf), text.slice(startOf(receiverNode), receiverNode.endIndex));
+    if (typeOf && typeNode) {
+      const written = baseName(text.slice(startOf(typeNode), typeNode.endIndex).replace(/^[*&\s]+/, ""));
+      if (written !== undefined) (types ??= new Map()).set(nodeKey(typeOf), written);
+    }
     if (!def || !kind || !nameNode) continue;
     let nameStart = startOf(nameStartNode ?? nameNode);
     let nameEnd = nameNode.endIndex;
@@ -548,6 +560,13 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (r !== undefined) p.receiver = r;
     }
   }
+  if (types) {
+    for (const p of pending) {
+      // (A Java field's definition is its declarator's declaration: `Binder a, b;` types both.)
+      const t = types.get(nodeKey(p.def));
+      if (t !== undefined && p.kind === "field") p.declared_type = t;
+    }
+  }
   // Outer definitions first: by start, then longer first.
   pending.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: ExtractedSymbol[] = [];
@@ -578,6 +597,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (p.flags) sym.flags = p.flags;
     if (p.bases) sym.bases = p.bases;
     if (p.receiver !== undefined) sym.receiver = p.receiver;
+    if (p.declared_type !== undefined) sym.declared_type = p.declared_type;
     const index = out.length;
     out.push(sym);
     stack.push({ index, start, end, scope: [...scope, p.name] });

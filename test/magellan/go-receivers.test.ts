@@ -67,10 +67,10 @@ it("Go: a member through the method's receiver is its type's, exact; another var
       ["ui/stash.go", "m", "state", "ui.stashModel.state", "exact"],
       ["ui/stash.go", "m", "helpView", "ui.stashModel.helpView", "exact"],
       ["ui/stash.go", "m", "pager", "ui.stashModel.pager", "exact"],
-      // (The field's type is not followed: a guess among the package's View methods.)
-      ["ui/stash.go", "m.pager", "View", null, "ambiguous"],
+      // Through the receiver's field, of a type of the package (typed-fields.test.ts).
+      ["ui/stash.go", "m.pager", "View", "ui.pagerModel.View", "heuristic"],
       ["ui/stash.go", "s", "pager", "ui.stashModel.pager", "exact"],
-      ["ui/stash.go", "s.pager", "helpView", null, "ambiguous"],
+      ["ui/stash.go", "s.pager", "helpView", "ui.pagerModel.helpView", "heuristic"],
       ["ui/stash.go", "other", "helpView", null, "ambiguous"],
     ]);
   } finally {

@@ -38,3 +38,6 @@
 ; The name a method's body calls its receiver by (`m` in `func (m *model) View()`): `m.x` there is
 ; the receiver type's member.
 (method_declaration receiver: (parameter_list (parameter_declaration name: (identifier) @receiver))) @receiver.of
+
+; A field's declared type when it names one type (resolution follows `m.pager.View()` through it).
+(field_declaration name: (_) type: [(type_identifier) (qualified_type) (generic_type) (pointer_type [(type_identifier) (qualified_type) (generic_type)])] @type) @type.of

@@ -28,3 +28,6 @@
 ; The methods of an anonymous class (`new AbstractModule() { void configure() { bind(..); } }`)
 ; are no type's members here: each carries the anonymous class's supertype instead.
 (object_creation_expression type: (_) @base (class_body (method_declaration) @base.of))
+
+; A field's declared type (resolution follows `binder.bind()`, `this.binder.bind()` through it).
+(field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @type) @type.of

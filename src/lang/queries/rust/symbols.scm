@@ -43,3 +43,6 @@
 (static_item name: (identifier) @name) @def.static
 (macro_definition name: (identifier) @name) @def.macro
 (field_declaration_list (field_declaration name: (field_identifier) @name) @def.field)
+
+; A field's declared type when it is a plain path (a generic one, `Box<T>`, derefs to another).
+(field_declaration type: [(type_identifier) (scoped_type_identifier)] @type) @type.of

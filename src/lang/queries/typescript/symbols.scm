@@ -141,3 +141,7 @@
 (class (class_heritage (extends_clause value: (_) @base))) @base.of
 (export_statement "default" value: (class (class_heritage (extends_clause value: (_) @base)))) @base.of
 (interface_declaration (extends_type_clause type: (_) @base)) @base.of
+
+; A field's declared type when it names one type (resolution follows `this.f.m()` through it).
+(public_field_definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
+(property_signature type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of

@@ -1,0 +1,186 @@
+/**
+ * A member reached through a field of the enclosing type is a member of the field's declared
+ * type: `this.expressionMap.callListeners` (typeorm), `bindingData.getExplicitBinding(...)`
+ * (guice), `m.pager.View()` (a bubbletea model). A field of a library's type (`Map`, `List`,
+ * glow's `viewport.Model`) reaches no symbol of the repository. Before, each was guessed by name
+ * among the members in reach, often wrongly (`m.viewport.Update()` went to the model's own
+ * Update). The incremental index must still equal a rebuild when a field's type, or the type,
+ * changes (real tree-sitter, real SQLite).
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { tempDir, writeTree } from "../support/run.js";
+import { graphOf, mg } from "./support.js";
+
+const TS = {
+  "src/expression-map.ts": `export class QueryExpressionMap {
+  callListeners = true;
+  clone(): QueryExpressionMap {
+    return this;
+  }
+}
+`,
+  "src/builder.ts": `import { QueryExpressionMap } from "./expression-map";
+
+export class QueryBuilder {
+  protected expressionMap: QueryExpressionMap;
+  private readonly cache: Map<string, number> = new Map();
+  callListeners = false;
+
+  constructor() {
+    this.expressionMap = new QueryExpressionMap();
+  }
+
+  run(): boolean {
+    this.cache.set("a", 1);
+    this.expressionMap.clone();
+    return this.expressionMap.callListeners;
+  }
+
+  // A method named like the library type's member: a guess by name would take it.
+  set(): void {}
+}
+`,
+};
+
+const JAVA = {
+  "src/main/java/com/acme/BindingData.java": `package com.acme;
+
+public class BindingData {
+  public Object getExplicitBinding(String key) {
+    return null;
+  }
+
+  public void add(Object o) {}
+}
+`,
+  "src/main/java/com/acme/Injector.java": `package com.acme;
+
+import java.util.List;
+
+public class Injector {
+  private final BindingData bindingData = new BindingData();
+  private final List<Runnable> pending = null;
+
+  Object lookup(String key) {
+    pending.add(() -> {});
+    this.bindingData.add(key);
+    return bindingData.getExplicitBinding(key);
+  }
+}
+`,
+};
+
+const GO = {
+  "go.mod": "module example.com/glowish\n\ngo 1.22\n",
+  "ui/pager.go": `package ui
+
+import "github.com/charmbracelet/bubbles/viewport"
+
+type pagerModel struct {
+	viewport viewport.Model
+}
+
+func (m pagerModel) Update() pagerModel {
+	m.viewport.Update()
+	return m
+}
+
+func (m pagerModel) View() string { return m.viewport.View() }
+`,
+  "ui/stash.go": `package ui
+
+type stashModel struct {
+	pager *pagerModel
+}
+
+func (m stashModel) View() string {
+	return m.pager.View()
+}
+
+func (m stashModel) Update() stashModel { return m }
+`,
+};
+
+/** `qualifier` and name of each qualified reference in `path`, with its target and resolution. */
+function through(root: string, path: string): [string, string, string | null, string][] {
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    return d
+      .prepare(
+        `SELECT r.qualifier, r.name, t.display_fqn, r.resolution FROM refs r JOIN files f ON f.id = r.file_id
+         LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE f.path = ? AND r.qualifier IS NOT NULL AND r.qualifier NOT IN ('this', 'm') AND r.kind NOT IN ('import', 'type')
+         ORDER BY r.byte_start`,
+      )
+      .raw()
+      .all(path) as [string, string, string | null, string][];
+  } finally {
+    d.close();
+  }
+}
+
+describe("members through a typed field", () => {
+  it("TypeScript: this.f.m() is a member of f's type; a Map field's set() is no method of the repository", async () => {
+    const root = writeTree(tempDir("magellan-fields-ts-"), TS);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(through(root, "src/builder.ts"), [
+      ["this.cache", "set", null, "unresolved"],
+      ["this.expressionMap", "clone", "src/expression-map.QueryExpressionMap.clone", "imported"],
+      ["this.expressionMap", "callListeners", "src/expression-map.QueryExpressionMap.callListeners", "imported"],
+    ]);
+  });
+
+  it("Java: a bare field's member, this.field's member; a List field's add() is the library's", async () => {
+    const root = writeTree(tempDir("magellan-fields-java-"), JAVA);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(through(root, "src/main/java/com/acme/Injector.java"), [
+      ["pending", "add", null, "unresolved"],
+      ["this.bindingData", "add", "com.acme.BindingData.add", "heuristic"],
+      ["bindingData", "getExplicitBinding", "com.acme.BindingData.getExplicitBinding", "heuristic"],
+    ]);
+  });
+
+  it("Go: m.f.X() through a field of the receiver's type; a field of an imported library type reaches nothing here", async () => {
+    const root = writeTree(tempDir("magellan-fields-go-"), GO);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(through(root, "ui/pager.go"), [
+      ["m.viewport", "Update", null, "unresolved"],
+      ["m.viewport", "View", null, "unresolved"],
+    ]);
+    assert.deepEqual(through(root, "ui/stash.go"), [["m.pager", "View", "ui.pagerModel.View", "heuristic"]]);
+  });
+
+  it("incremental runs equal a rebuild when a field's type changes, and when its type gains the member", async () => {
+    const root = writeTree(tempDir("magellan-fields-inc-"), { ...TS, "src/other-map.ts": "export class OtherMap {\n  clone(): OtherMap {\n    return this;\n  }\n}\n" });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const db = join(root, ".magellan", "code.db");
+    const matchesRebuild = async (label: string): Promise<void> => {
+      const inc = await mg(root, ["index"]);
+      assert.equal(inc.env.data.mode, "incremental", label);
+      const fresh = join(root, `fresh-${label}.db`);
+      assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0);
+      assert.deepEqual(graphOf(db), graphOf(fresh), label);
+    };
+    // The field's type changes in builder.ts: its own references follow (the file changed).
+    writeFileSync(
+      join(root, "src/builder.ts"),
+      TS["src/builder.ts"].replace('import { QueryExpressionMap } from "./expression-map";', 'import { OtherMap as QueryExpressionMap } from "./other-map";'),
+    );
+    await matchesRebuild("field-type-alias");
+    assert.deepEqual(through(root, "src/builder.ts")[1], ["this.expressionMap", "clone", "src/other-map.OtherMap.clone", "imported"]);
+    // A subclass in another file reaches the field through inheritance; the field's type then
+    // changes in the base's file only.
+    writeFileSync(
+      join(root, "src/select.ts"),
+      'import { QueryBuilder } from "./builder";\n\nexport class SelectQueryBuilder extends QueryBuilder {\n  select(): void {\n    this.expressionMap.clone();\n  }\n}\n',
+    );
+    await matchesRebuild("subclass");
+    assert.deepEqual(through(root, "src/select.ts"), [["this.expressionMap", "clone", "src/other-map.OtherMap.clone", "imported"]]);
+    writeFileSync(join(root, "src/builder.ts"), TS["src/builder.ts"]);
+    await matchesRebuild("field-type-back");
+    assert.deepEqual(through(root, "src/select.ts"), [["this.expressionMap", "clone", "src/expression-map.QueryExpressionMap.clone", "imported"]]);
+  });
+});
