@@ -316,7 +316,7 @@ export class Resolver {
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND")).raw(true);
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, display_fqn, bases, receiver, parent FROM symbols WHERE file_id = ?").raw(true);
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, CASE WHEN kind_normalized IN ('module', 'namespace') THEN display_fqn END, bases, receiver, CASE WHEN receiver IS NOT NULL THEN parent END FROM symbols WHERE file_id = ?").raw(true);
     this.modules = new ModuleResolution(new SqlFileLookup(db, root));
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
