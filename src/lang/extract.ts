@@ -22,6 +22,8 @@
  *   @receiver.of + @receiver  a Go method (the @receiver.of node, its definition's own) calls
  *                      its receiver by the name at @receiver
  *   @type.of + @type   a field (its definition's node) is declared of the type at @type
+ *   @hoist             the definition belongs to the scope around its enclosing definition (a
+ *                      TS constructor's parameter property is a field of the class)
  *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
  *
  * references.scm
@@ -250,6 +252,7 @@ interface PendingSymbol {
   bases?: string[];
   receiver?: string;
   declared_type?: string;
+  hoist?: boolean;
   /** Kept only outside every other definition (see python/symbols.scm). */
   toplevel: boolean;
 }
@@ -436,6 +439,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     let nameStartNode: QNode | undefined;
     let scopeNodes: QNode[] | undefined;
     let toplevel = false;
+    let hoist = false;
     let baseOf: QNode | undefined;
     let baseNode: QNode | undefined;
     let receiverOf: QNode | undefined;
@@ -461,6 +465,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
         def = c.node;
         kind = k;
       } else if (n === "toplevel") toplevel = true;
+      else if (n === "hoist") hoist = true;
       else if (n === "scope") (scopeNodes ??= []).push(c.node);
       else if (n === "trait") traitNode = c.node;
       else if (n.startsWith("flag_name.")) {
@@ -520,7 +525,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     const key = startOf(nameNode);
     const prev = byDef.get(key);
     if (prev && prev.pattern <= m.pattern) continue;
-    byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined, toplevel });
+    byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined, toplevel, ...(hoist ? { hoist } : {}) });
   }
   let pending = [...byDef.values()];
   // `app.listen = function listen() {}`: the assignment is the method, and the function
@@ -580,7 +585,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (top.end < end || (top.end === end && top.start === start)) stack.pop();
       else break;
     }
-    const parent = stack[stack.length - 1];
+    const parent = stack[stack.length - (p.hoist ? 2 : 1)];
     // A module-level-only pattern (Python's assignment at any depth of if/try) that lands inside a
     // definition is a local or class-body name, not a module symbol.
     if (p.toplevel && parent) continue;

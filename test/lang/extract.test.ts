@@ -75,6 +75,8 @@ test("TypeScript: classes, overloads, abstract, default export, namespaces, boun
     "abstract_class Base [default_export,exported]",
     "field Base/name ^Base",
     "constructor Base/constructor ^Base",
+    // A parameter property (`constructor(protected value: T)`) is a field of the class.
+    "field Base/value ^Base",
     "method Base/area ^Base [abstract]",
     "method Base/scale ^Base [overload]",
     "method Base/scale ^Base [overload]",
@@ -96,7 +98,7 @@ test("TypeScript: classes, overloads, abstract, default export, namespaces, boun
     "import react.FC",
     "import ./helpers.helper",
     "type Shape in Base",
-    "type T in constructor",
+    "type T in value",
     "write this.value in scale",
     "call log in scale",
     "call path.join in scale",

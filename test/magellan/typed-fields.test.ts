@@ -46,6 +46,37 @@ export class QueryBuilder {
 `,
 };
 
+// NestJS's shape: services injected as constructor parameter properties, a nullable field.
+const NEST = {
+  "src/users.service.ts": `export class UsersService {
+  findAll(): string[] {
+    return [];
+  }
+}
+`,
+  "src/audit.ts": `export class Audit {
+  findAll(): string[] {
+    return [];
+  }
+  record(): void {}
+}
+`,
+  "src/users.controller.ts": `import { Audit } from "./audit";
+import { UsersService } from "./users.service";
+
+export class UsersController {
+  private audit: Audit | null = null;
+
+  constructor(private readonly usersService: UsersService) {}
+
+  list(): string[] {
+    this.audit?.record();
+    return this.usersService.findAll();
+  }
+}
+`,
+};
+
 const JAVA = {
   "src/main/java/com/acme/BindingData.java": `package com.acme;
 
@@ -131,6 +162,19 @@ describe("members through a typed field", () => {
       ["this.expressionMap", "clone", "src/expression-map.QueryExpressionMap.clone", "imported"],
       ["this.expressionMap", "callListeners", "src/expression-map.QueryExpressionMap.callListeners", "imported"],
     ]);
+  });
+
+  it("TypeScript: a constructor's parameter property is a field of the class, typed; `Foo | null` names Foo", async () => {
+    const root = writeTree(tempDir("magellan-fields-nest-"), NEST);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(through(root, "src/users.controller.ts"), [
+      ["this.audit", "record", "src/audit.Audit.record", "imported"],
+      // (Audit has a findAll too: only the field's type tells them apart.)
+      ["this.usersService", "findAll", "src/users.service.UsersService.findAll", "imported"],
+    ]);
+    const found = await mg(root, ["find", "--name", "usersService"]);
+    const m = (found.env.data.matches as { kind: string; display_fqn?: string; fqn?: string }[])[0];
+    assert.equal(m?.kind, "Field");
   });
 
   it("Java: a bare field's member, this.field's member; a List field's add() is the library's", async () => {

@@ -145,3 +145,17 @@
 ; A field's declared type when it names one type (resolution follows `this.f.m()` through it).
 (public_field_definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
 (property_signature type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
+; `Foo | null`, `Foo | undefined` (either way round) name Foo.
+(public_field_definition type: (type_annotation (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @type [(literal_type) (predefined_type)]))) @type.of
+(public_field_definition type: (type_annotation (union_type [(literal_type) (predefined_type)] [(type_identifier) (nested_type_identifier) (generic_type)] @type))) @type.of
+(property_signature type: (type_annotation (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @type [(literal_type) (predefined_type)]))) @type.of
+(property_signature type: (type_annotation (union_type [(literal_type) (predefined_type)] [(type_identifier) (nested_type_identifier) (generic_type)] @type))) @type.of
+
+; A constructor's parameter property (`constructor(private readonly repo: Repo)`) is a field of
+; the class (@hoist: of the scope around the constructor), with its declared type.
+(method_definition
+  name: (property_identifier) @_ctor (#eq? @_ctor "constructor")
+  parameters: (formal_parameters [(required_parameter [(accessibility_modifier) "readonly"] pattern: (identifier) @name) (optional_parameter [(accessibility_modifier) "readonly"] pattern: (identifier) @name)] @def.field @hoist))
+(method_definition
+  name: (property_identifier) @_ctor (#eq? @_ctor "constructor")
+  parameters: (formal_parameters [(required_parameter [(accessibility_modifier) "readonly"] type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) (optional_parameter [(accessibility_modifier) "readonly"] type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type))] @type.of))
