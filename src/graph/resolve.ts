@@ -628,6 +628,9 @@ export class Resolver {
           isCall,
         );
         if (own.length > 0) return pick(own, "exact");
+        // Promoted from an embedded field's type.
+        const up = this.promoted(ctx, type, dir, e, isCall);
+        if (up) return up;
       }
     }
     if (q === null || SELF_QUALIFIERS.has(q)) {
@@ -726,6 +729,16 @@ export class Resolver {
     return this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
   }
 
+  /** A Go member of `type` (declared in `dir`) promoted from the types it embeds. */
+  private promoted(ctx: FileCtx, type: string, dir: string, e: NameEntry, isCall: boolean): Outcome | undefined {
+    for (const t of this.entry(type).all) {
+      if (t.kind_normalized !== "struct" || posix.dirname(t.path) !== dir) continue;
+      const up = this.inherited(this.ctx(t.file_id), t.symbol_id, e, isCall, false, new Set());
+      if (up) return pick(up.rows, up.how);
+    }
+    return undefined;
+  }
+
   /** The receiver type's name when `q` is the receiver of the Go method the reference is in. */
   private receiverType(ctx: FileCtx, caller: string | null, q: string): string | undefined {
     for (const scope of this.chain(ctx, caller)) {
@@ -753,9 +766,16 @@ export class Resolver {
     seen.add(typeId);
     for (const base of this.baseTypes(ctx, typeId)) {
       // (Constructors are not inherited; a bare name that is not called is no method in Java
-      // or C++, where a method is named bare only to call it.)
+      // or C++, where a method is named bare only to call it. A Go method is declared outside
+      // its type, in the type's package: its parent is a name.)
+      const dir = posix.dirname(base.row.path);
       const own = callTargets(
-        e.members.filter((s) => s.parent_symbol_id === base.row.symbol_id && s.kind_normalized !== "ctor" && (isCall || !bare || s.kind_normalized !== "method")),
+        e.members.filter(
+          (s) =>
+            (s.parent_symbol_id === base.row.symbol_id || (ctx.language === "go" && s.parent === base.row.name && posix.dirname(s.path) === dir)) &&
+            s.kind_normalized !== "ctor" &&
+            (isCall || !bare || s.kind_normalized !== "method"),
+        ),
         ctx.language,
         isCall,
       );

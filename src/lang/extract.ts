@@ -481,7 +481,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       }
     }
     if (baseOf && baseNode) {
-      const written = baseName(text.slice(startOf(baseNode), baseNode.endIndex));
+      const written = baseName(text.slice(startOf(baseNode), baseNode.endIndex).replace(/^[*&\s]+/, ""));
       if (written !== undefined) {
         bases ??= new Map();
         const key = nodeKey(baseOf);

@@ -77,3 +77,32 @@ it("Go: a member through the method's receiver is its type's, exact; another var
     d.close();
   }
 });
+
+it("Go: a member promoted from an embedded struct is the embedded type's; a library type's promoted member stays unresolved", async () => {
+  const root = writeTree(tempDir("magellan-go-embed-"), {
+    "go.mod": "module example.com/embed\n\ngo 1.22\n",
+    "ui/common.go": "package ui\n\ntype common struct {\n\twidth int\n}\n\nfunc (c common) resize(w int) { c.width = w }\n",
+    "ui/other.go": "package ui\n\ntype other struct {\n\twidth int\n}\n\nfunc (o other) resize(w int) {}\n",
+    "ui/model.go":
+      'package ui\n\nimport "sync"\n\ntype model struct {\n\t*common\n\tsync.Mutex\n}\n\nfunc (m *model) layout() int {\n\tm.resize(80)\n\tm.Lock()\n\treturn m.width\n}\n',
+  });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    const rows = d
+      .prepare(
+        `SELECT r.qualifier, r.name, t.display_fqn, r.resolution FROM refs r JOIN files f ON f.id = r.file_id
+         LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE f.path = 'ui/model.go' AND r.qualifier = 'm' ORDER BY r.byte_start`,
+      )
+      .raw()
+      .all();
+    // (other has resize and width too: a guess by name was ambiguous.)
+    assert.deepEqual(rows, [
+      ["m", "resize", "ui.common.resize", "heuristic"],
+      ["m", "Lock", null, "unresolved"],
+      ["m", "width", "ui.common.width", "heuristic"],
+    ]);
+  } finally {
+    d.close();
+  }
+});

@@ -41,3 +41,8 @@
 
 ; A field's declared type when it names one type (resolution follows `m.pager.View()` through it).
 (field_declaration name: (_) type: [(type_identifier) (qualified_type) (generic_type) (pointer_type [(type_identifier) (qualified_type) (generic_type)])] @type) @type.of
+
+; An embedded field (`struct { *common; ... }`): its type's methods and fields are promoted, as a
+; base class's are inherited.
+(type_declaration . (type_spec type: (struct_type (field_declaration_list (field_declaration !name type: (_) @base)))) .) @base.of
+(type_spec type: (struct_type (field_declaration_list (field_declaration !name type: (_) @base)))) @base.of
