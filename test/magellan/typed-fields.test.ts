@@ -77,6 +77,31 @@ export class UsersController {
 `,
 };
 
+// A dataclass's annotated attributes.
+const PY = {
+  "app/__init__.py": "",
+  "app/store.py": "class Store:\n    def save(self, item):\n        return item\n",
+  "app/cache.py": "class Cache:\n    def save(self, item):\n        return item\n",
+  "app/service.py": `from dataclasses import dataclass
+from typing import Optional
+
+from .cache import Cache
+from .store import Store
+
+
+@dataclass
+class Service:
+    store: Store
+    cache: Optional[Cache] = None
+    name: str = ""
+
+    def put(self, item):
+        self.cache.save(item)
+        self.name.upper()
+        return self.store.save(item)
+`,
+};
+
 const JAVA = {
   "src/main/java/com/acme/BindingData.java": `package com.acme;
 
@@ -175,6 +200,19 @@ describe("members through a typed field", () => {
     const found = await mg(root, ["find", "--name", "usersService"]);
     const m = (found.env.data.matches as { kind: string; display_fqn?: string; fqn?: string }[])[0];
     assert.equal(m?.kind, "Field");
+  });
+
+  it("Python: self.f.m() through an annotated class attribute (Optional[T] names T); a str attribute's method is the library's", async () => {
+    const root = writeTree(tempDir("magellan-fields-py-"), PY);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(
+      through(root, "app/service.py").filter(([q]) => q.startsWith("self.")),
+      [
+        ["self.cache", "save", "app.cache.Cache.save", "imported"],
+        ["self.name", "upper", null, "unresolved"],
+        ["self.store", "save", "app.store.Store.save", "imported"],
+      ],
+    );
   });
 
   it("Java: a bare field's member, this.field's member; a List field's add() is the library's", async () => {

@@ -46,3 +46,8 @@
 ; (metaclass=) and subscripts (Generic[T]) name no base to look in.
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base)) @base.of
 (decorated_definition definition: (class_definition superclasses: (argument_list [(identifier) (attribute)] @base))) @base.of
+
+; A class attribute's annotation when it names one type (`repo: Repo`, `cache: Optional[Cache]`):
+; resolution follows `self.repo.m()` through it.
+(class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type [(identifier) (attribute)] @type)) @type.of)))
+(class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type))))) @type.of)))
