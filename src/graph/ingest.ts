@@ -333,8 +333,11 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // References under the name of a symbol that came or went (its candidates changed).
     add(resolver.refsNamed(names, changed));
     // A type that came, went or changed its bases changes what the types extending it inherit,
-    // and so does one with bases in a changed file (its imports say what its bases are): the
-    // references of the files whose types extend it (and of those extending them) are resolved again.
+    // and so does one with bases in a changed file whose imports changed (they say what its bases
+    // are): the references of the files whose types extend it (and of those extending them) are
+    // resolved again. (An edit that keeps every changed file's imports and symbols, the usual
+    // save, has its files in priorOutcomes and needs none of this.)
+    const inputsChanged = priorOutcomes.size !== changedIds.length;
     const types = new Set<string>();
     for (const [sigs, other] of [
       [oldSigs, newSigs],
@@ -342,7 +345,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     ]) {
       for (const [sig, x] of sigs as Map<string, { name: string }>) {
         const cols = sig.split("\0");
-        if (TYPE_KINDS.has(cols[3] ?? "") && (!(other as Map<string, unknown>).has(sig) || cols[6] !== "")) types.add(x.name);
+        if (TYPE_KINDS.has(cols[3] ?? "") && (!(other as Map<string, unknown>).has(sig) || (inputsChanged && cols[6] !== ""))) types.add(x.name);
       }
     }
     const extending = new Set<string>();
@@ -357,7 +360,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     ]) {
       for (const [sig, x] of sigs as Map<string, { name: string }>) {
         const cols = sig.split("\0");
-        if (cols[3] === "field" && (!(other as Map<string, unknown>).has(sig) || cols[7] !== "")) fields.add(x.name);
+        if (cols[3] === "field" && (!(other as Map<string, unknown>).has(sig) || (inputsChanged && cols[7] !== ""))) fields.add(x.name);
       }
     }
     if (extending.size > 0) for (const f of resolver.fieldsOfTypes(extending)) fields.add(f);
