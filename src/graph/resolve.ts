@@ -837,56 +837,71 @@ export class Resolver {
    * Undefined when the qualifier is not such a field, or its type's members do not say.
    */
   private throughField(ctx: FileCtx, ref: RefRow, e: NameEntry, q: string, isCall: boolean): Outcome | undefined {
-    const dot = q.lastIndexOf(".");
-    const head = dot < 0 ? null : q.slice(0, dot);
-    const field = q.slice(dot + 1);
-    if (!/^[A-Za-z_$][\w$]*$/.test(field) || (head !== null && !/^[A-Za-z_$][\w$]*$/.test(head))) return undefined;
-    // (Checked before the field's name is looked up: most qualifiers are other values.)
+    const segs = q.split(".");
+    if (segs.length > 4 || !segs.every((seg) => /^[A-Za-z_$][\w$]*$/.test(seg))) return undefined;
+    // (Checked before any field's name is looked up: most qualifiers are other values.)
     let receiver: string | undefined;
-    if (head === null) {
-      if (ctx.language !== "java") return undefined;
-    } else if (ctx.language === "go") {
-      receiver = ctx.receivers.size > 0 ? this.receiverType(ctx, ref.caller_symbol_id, head) : undefined;
+    let path: string[];
+    if (ctx.language === "go") {
+      receiver = segs.length > 1 && ctx.receivers.size > 0 ? this.receiverType(ctx, ref.caller_symbol_id, segs[0] as string) : undefined;
       if (receiver === undefined) return undefined;
-    } else if (!SELF_QUALIFIERS.has(head)) return undefined;
-    const fe = this.entry(field);
-    if (fe.members.length === 0) return undefined;
+      path = segs.slice(1);
+    } else if (segs.length > 1 && SELF_QUALIFIERS.has(segs[0] as string)) path = segs.slice(1);
+    // Java names its own fields bare: `f.m()`, `f.g.m()`.
+    else if (ctx.language === "java") path = segs;
+    else return undefined;
     const isField = (s: SymRow): boolean => s.kind_normalized === "field";
+    const first = this.entry(path[0] as string);
+    if (first.members.length === 0) return undefined;
     let fields: SymRow[] = [];
     if (receiver !== undefined) {
       const dir = posix.dirname(ctx.path);
-      fields = (fe.byParent.get(receiver) ?? []).filter((s) => isField(s) && posix.dirname(s.path) === dir);
+      fields = (first.byParent.get(receiver) ?? []).filter((s) => isField(s) && posix.dirname(s.path) === dir);
     } else {
       for (const scope of this.chain(ctx, ref.caller_symbol_id)) {
         if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") && !ctx.bases.has(scope)) continue;
-        fields = fe.members.filter((s) => s.parent_symbol_id === scope && isField(s));
-        if (fields.length === 0) fields = (this.inherited(ctx, scope, fe, false, false, new Set())?.rows ?? []).filter(isField);
+        fields = first.members.filter((s) => s.parent_symbol_id === scope && isField(s));
+        if (fields.length === 0) fields = (this.inherited(ctx, scope, first, false, false, new Set())?.rows ?? []).filter(isField);
         break;
       }
     }
-    if (fields.length !== 1) return undefined;
-    const f = fields[0] as SymRow;
-    this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
-    const declared = this.declaredStmt.get(f.symbol_id) as string | null | undefined;
-    if (!declared) return undefined;
-    const fctx = this.ctx(f.file_id);
-    const types = this.typesWritten(fctx, f.parent_symbol_id, declared, null);
-    if (types.length === 0) return this.libraryType(fctx, declared) ? UNRESOLVED : undefined;
-    for (const t of types) {
-      // (A Go method is declared outside its type, in the type's package: its parent is a name.)
-      const dir = posix.dirname(t.row.path);
-      const own = callTargets(
-        e.members.filter(
-          (s) => (s.parent_symbol_id === t.row.symbol_id || (ctx.language === "go" && s.parent === t.row.name && posix.dirname(s.path) === dir)) && s.kind_normalized !== "ctor",
-        ),
-        ctx.language,
-        isCall,
-      );
-      if (own.length > 0) return pick(own, t.how);
-      const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, e, isCall, false, new Set());
-      if (up) return pick(up.rows, weaker(t.how, up.how));
+    let how: Resolution = "exact";
+    for (let i = 0; ; i++) {
+      if (fields.length !== 1) return undefined;
+      const f = fields[0] as SymRow;
+      this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
+      const declared = this.declaredStmt.get(f.symbol_id) as string | null | undefined;
+      if (!declared) return undefined;
+      const fctx = this.ctx(f.file_id);
+      const types = this.typesWritten(fctx, f.parent_symbol_id, declared, null);
+      if (types.length === 0) return this.libraryType(fctx, declared) ? UNRESOLVED : undefined;
+      // The next field along the path, or the member itself: declared in the type or inherited.
+      const last = i === path.length - 1;
+      const want = last ? e : this.entry(path[i + 1] as string);
+      let found: { rows: SymRow[]; how: Resolution } | undefined;
+      for (const t of types) {
+        // (A Go method is declared outside its type, in the type's package: its parent is a name.)
+        const dir = posix.dirname(t.row.path);
+        const own = want.members.filter(
+          (s) =>
+            (s.parent_symbol_id === t.row.symbol_id || (ctx.language === "go" && s.parent === t.row.name && posix.dirname(s.path) === dir)) &&
+            s.kind_normalized !== "ctor" &&
+            (last || isField(s)),
+        );
+        const rows = last ? callTargets(own, ctx.language, isCall) : own;
+        if (rows.length > 0) found = { rows, how: t.how };
+        else {
+          const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, want, last && isCall, false, new Set());
+          const upRows = up ? (last ? up.rows : up.rows.filter(isField)) : [];
+          if (up && upRows.length > 0) found = { rows: upRows, how: weaker(t.how, up.how) };
+        }
+        if (found) break;
+      }
+      if (!found) return undefined;
+      how = weaker(how, found.how);
+      if (last) return pick(found.rows, how);
+      fields = found.rows;
     }
-    return undefined;
   }
 
   private declaredStmt: ReturnType<DB["prepare"]> | undefined;
@@ -1164,15 +1179,15 @@ export class Resolver {
     return [...new Set(rows.filter(([, t]) => types.has(t.split(/\.|::/).pop() as string)).map(([n]) => n))];
   }
 
-  /** References through a field named in `fields`: qualified by it (`f.m()`) or by a path ending in it (`this.f.m()`). */
+  /** References through a field named in `fields`: qualified by it (`f.m()`) or by a path through it (`this.f.m()`, `this.f.g.m()`). */
   refsThroughFields(fields: Set<string>, excludeFiles: Set<number>): RefRow[] {
     const rows = this.db
       .prepare(
         `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE qualifier IN (SELECT value FROM json_each(@names))
-         OR EXISTS (SELECT 1 FROM json_each(@names) j WHERE refs.qualifier LIKE '%.' || j.value)`,
+         OR EXISTS (SELECT 1 FROM json_each(@names) j WHERE refs.qualifier LIKE '%' || j.value || '%')`,
       )
       .all({ names: JSON.stringify([...fields]) }) as RefRow[];
-    return rows.filter((r) => !excludeFiles.has(r.file_id) && r.qualifier !== null && fields.has(r.qualifier.slice(r.qualifier.lastIndexOf(".") + 1)));
+    return rows.filter((r) => !excludeFiles.has(r.file_id) && r.qualifier !== null && r.qualifier.split(".").some((seg) => fields.has(seg)));
   }
 
   refsNamed(names: string[], excludeFiles: Set<number>): RefRow[] {

@@ -215,6 +215,37 @@ describe("members through a typed field", () => {
     );
   });
 
+  it("TypeScript: a path of fields (this.dataSource.driver.escape()); the incremental run follows a change of the first field's type in another file", async () => {
+    const driver = (name: string): string => `export class ${name} {\n  escape(s: string): string {\n    return s;\n  }\n}\n`;
+    const source = (name: string, driverClass: string, file: string): string =>
+      `import { ${driverClass} } from "./${file}";\n\nexport class ${name} {\n  driver: ${driverClass} = new ${driverClass}();\n}\n`;
+    const root = writeTree(tempDir("magellan-fields-path-"), {
+      "src/driver.ts": driver("Driver"),
+      "src/other-driver.ts": driver("OtherDriver"),
+      "src/data-source.ts": source("DataSource", "Driver", "driver"),
+      "src/other-source.ts": source("OtherSource", "OtherDriver", "other-driver"),
+      // The first field is declared in the base class's file, not the runner's.
+      "src/base.ts": 'import { DataSource } from "./data-source";\n\nexport class BaseRunner {\n  protected dataSource!: DataSource;\n}\n',
+      "src/runner.ts":
+        'import { BaseRunner } from "./base";\n\nexport class Runner extends BaseRunner {\n  run(): string {\n    return this.dataSource.driver.escape("x");\n  }\n}\n',
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(through(root, "src/runner.ts"), [
+      ["this.dataSource", "driver", "src/data-source.DataSource.driver", "imported"],
+      ["this.dataSource.driver", "escape", "src/driver.Driver.escape", "imported"],
+    ]);
+    writeFileSync(join(root, "src/base.ts"), 'import { OtherSource as DataSource } from "./other-source";\n\nexport class BaseRunner {\n  protected dataSource!: DataSource;\n}\n');
+    const inc = await mg(root, ["index"]);
+    assert.equal(inc.env.data.mode, "incremental");
+    const fresh = join(root, "fresh.db");
+    assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0);
+    assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(fresh));
+    assert.deepEqual(through(root, "src/runner.ts"), [
+      ["this.dataSource", "driver", "src/other-source.OtherSource.driver", "imported"],
+      ["this.dataSource.driver", "escape", "src/other-driver.OtherDriver.escape", "imported"],
+    ]);
+  });
+
   it("Java: a bare field's member, this.field's member; a List field's add() is the library's", async () => {
     const root = writeTree(tempDir("magellan-fields-java-"), JAVA);
     assert.equal((await mg(root, ["index"])).r.code, 0);
