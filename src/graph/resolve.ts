@@ -859,7 +859,17 @@ export class Resolver {
       fields = (first.byParent.get(receiver) ?? []).filter((s) => isField(s) && posix.dirname(s.path) === dir);
     } else {
       for (const scope of this.chain(ctx, ref.caller_symbol_id)) {
-        if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") && !ctx.bases.has(scope)) continue;
+        const kind = ctx.kinds.get(scope) ?? "";
+        if (!TYPE_KINDS.has(kind) && !ctx.bases.has(scope)) continue;
+        if (kind === "impl") {
+          // Rust: `self.f` in `impl T` (or `impl Trait for T`) is a field of the struct T,
+          // declared in this file if T is.
+          const type = this.implTarget(scope);
+          const named = first.members.filter((s) => isField(s) && s.parent === type);
+          const here = named.filter((s) => s.file_id === ctx.id);
+          fields = here.length > 0 ? here : named;
+          break;
+        }
         fields = first.members.filter((s) => s.parent_symbol_id === scope && isField(s));
         if (fields.length === 0) fields = (this.inherited(ctx, scope, first, false, false, new Set())?.rows ?? []).filter(isField);
         break;
@@ -884,7 +894,10 @@ export class Resolver {
         const dir = posix.dirname(t.row.path);
         const own = want.members.filter(
           (s) =>
-            (s.parent_symbol_id === t.row.symbol_id || (ctx.language === "go" && s.parent === t.row.name && posix.dirname(s.path) === dir)) &&
+            (s.parent_symbol_id === t.row.symbol_id ||
+              (ctx.language === "go" && s.parent === t.row.name && posix.dirname(s.path) === dir) ||
+              // (Rust: a method of T is declared in an `impl T` or `impl Trait for T` block.)
+              (ctx.language === "rust" && !isField(s) && (s.parent === t.row.name || (s.parent ?? "").startsWith(`<${t.row.name} as `)))) &&
             s.kind_normalized !== "ctor" &&
             (last || isField(s)),
         );
@@ -905,6 +918,13 @@ export class Resolver {
   }
 
   private declaredStmt: ReturnType<DB["prepare"]> | undefined;
+
+  /** The type a Rust impl block is for: `Printer` of `impl Printer` and of `impl Display for Printer`. */
+  private implTarget(implId: string): string | undefined {
+    this.nameOfStmt ??= this.db.prepare("SELECT name FROM symbols WHERE symbol_id = ?").pluck();
+    const name = this.nameOfStmt.get(implId) as string | undefined;
+    return name === undefined ? undefined : (/^<(.+) as .+>$/s.exec(name)?.[1] ?? name);
+  }
 
   /**
    * A type name written in ctx's file that is a library's: qualified by an import of a module

@@ -246,6 +246,18 @@ describe("members through a typed field", () => {
     ]);
   });
 
+  it("Rust: self.f.m() in an impl block reaches the method of f's type in its own impl block", async () => {
+    const root = writeTree(tempDir("magellan-fields-rust-"), {
+      "Cargo.toml": '[package]\nname = "hx"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/main.rs": "mod border;\nmod other;\n\nuse border::BorderStyle;\n\npub struct Printer {\n    border_style: BorderStyle,\n}\n\nimpl Printer {\n    fn header(&self) -> char {\n        self.border_style.outer_sep()\n    }\n}\n\nfn main() {}\n",
+      "src/border.rs": "pub enum BorderStyle {\n    Unicode,\n}\n\nimpl BorderStyle {\n    pub fn outer_sep(&self) -> char {\n        '|'\n    }\n}\n",
+      // Another type with an outer_sep: a guess by name would have two to choose from.
+      "src/other.rs": "pub struct Frame;\n\nimpl Frame {\n    pub fn outer_sep(&self) -> char {\n        '+'\n    }\n}\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(through(root, "src/main.rs").filter(([q]) => q.startsWith("self.")), [["self.border_style", "outer_sep", "crate::border::BorderStyle::outer_sep", "imported"]]);
+  });
+
   it("Java: a bare field's member, this.field's member; a List field's add() is the library's", async () => {
     const root = writeTree(tempDir("magellan-fields-java-"), JAVA);
     assert.equal((await mg(root, ["index"])).r.code, 0);
