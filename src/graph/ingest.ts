@@ -24,7 +24,7 @@ import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
 import { coldImpactSteps, updateImpact } from "./imports/index.js";
 import { type RefRow, type ResolvedUnit, Resolver, TYPE_KINDS, moduleStems, writtenType } from "./resolve.js";
 import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
-import { refKey, rowsResolutionInputs, Store, type RefOutcome, type StoredFile, signature } from "./store.js";
+import { refKey, rowsResolutionInputs, Store, type RefOutcome, type SignedSymbol, type StoredFile, signature, signed } from "./store.js";
 
 export const DEFAULT_MAX_BYTES = DEFAULT_MAX_FILE_BYTES;
 /** Below this many files to (re)read, threads cost more to start than they save. */
@@ -168,8 +168,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const changedPaths: string[] = [];
   // Symbols as they were (in changed or removed files) and as they are now: only their
   // difference can change the resolution of references in other files.
-  const oldSigs = new Map<string, { id: string; name: string }>();
-  const newSigs = new Map<string, { id: string; name: string }>();
+  const oldSigs = new Map<string, SignedSymbol>();
+  const newSigs = new Map<string, SignedSymbol>();
   const touchedPaths = new Set<string>();
   const forget = (fileId: number, path: string): void => {
     for (const s of store.symbolSignatures(fileId)) oldSigs.set(s.sig, s);
@@ -243,7 +243,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
             }
           }
           // (Only an incremental run compares symbols before and after.)
-          if (!cold) for (const s of o.rows.symbols) newSigs.set(signature(s), { id: s.symbol_id, name: s.name });
+          if (!cold) for (const s of o.rows.symbols) newSigs.set(signature(s), signed(s));
           changedIds.push(id);
           changedPaths.push(o.rel);
           if (o.rows.has_errors) parseRecovered.push(o.rel);
@@ -335,34 +335,22 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // A type that came, went or changed its bases changes what the types extending it inherit,
     // and so does one with bases in a changed file whose imports changed (they say what its bases
     // are): the references of the files whose types extend it (and of those extending them) are
-    // resolved again. (An edit that keeps every changed file's imports and symbols, the usual
-    // save, has its files in priorOutcomes and needs none of this.)
+    // resolved again. A field's declared type says what `this.f.m()` reaches: the references
+    // through a field are resolved again when its type changed, when that type (or one it
+    // extends) is among those, or when the field's file changed its imports. (An edit that keeps
+    // every changed file's imports and symbols, the usual save, has its files in priorOutcomes
+    // and needs none of this.)
     const inputsChanged = priorOutcomes.size !== changedIds.length;
     const types = new Set<string>();
-    for (const [sigs, other] of [
-      [oldSigs, newSigs],
-      [newSigs, oldSigs],
-    ]) {
-      for (const [sig, x] of sigs as Map<string, { name: string }>) {
-        const cols = sig.split("\0");
-        if (TYPE_KINDS.has(cols[3] ?? "") && (!(other as Map<string, unknown>).has(sig) || (inputsChanged && cols[6] !== ""))) types.add(x.name);
-      }
-    }
+    const fields = new Set<string>();
+    const note = (x: SignedSymbol, cameOrWent: boolean): void => {
+      if (TYPE_KINDS.has(x.kind) && (cameOrWent || (inputsChanged && x.bases !== null))) types.add(x.name);
+      if (x.kind === "field" && (cameOrWent || (inputsChanged && x.declared_type !== null))) fields.add(x.name);
+    };
+    for (const [sig, x] of oldSigs) note(x, !newSigs.has(sig));
+    for (const [sig, x] of newSigs) note(x, !oldSigs.has(sig));
     const extending = new Set<string>();
     if (types.size > 0) add(resolver.refsOfFiles(resolver.subclassFiles(types, extending).filter((id) => !changed.has(id))));
-    // A field's declared type says what `this.f.m()` reaches: the references through a field are
-    // resolved again when its type changed, when that type (or one it extends) came, went or
-    // changed, or when the field's file changed (its imports say what the type is).
-    const fields = new Set<string>();
-    for (const [sigs, other] of [
-      [oldSigs, newSigs],
-      [newSigs, oldSigs],
-    ]) {
-      for (const [sig, x] of sigs as Map<string, { name: string }>) {
-        const cols = sig.split("\0");
-        if (cols[3] === "field" && (!(other as Map<string, unknown>).has(sig) || (inputsChanged && cols[7] !== ""))) fields.add(x.name);
-      }
-    }
     if (extending.size > 0) for (const f of resolver.fieldsOfTypes(extending)) fields.add(f);
     if (fields.size > 0) add(resolver.refsThroughFields(fields, changed));
     // Edges into changed files under another name (import aliases) whose target went away.
@@ -372,9 +360,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // going away anywhere changes the answer for every such reference.
     // (How many candidates of each such name the run added, less those it removed; impl blocks are none.)
     const delta = new Map<string, number>();
-    const count = (sigs: Map<string, { name: string }>, other: Map<string, unknown>, by: number): void => {
+    const count = (sigs: Map<string, SignedSymbol>, other: Map<string, unknown>, by: number): void => {
       for (const [sig, x] of sigs) {
-        if (other.has(sig) || writtenType(x.name) !== x.name || sig.split("\0")[3] === "impl") continue;
+        if (other.has(sig) || writtenType(x.name) !== x.name || x.kind === "impl") continue;
         delta.set(x.name, (delta.get(x.name) ?? 0) + by);
       }
     };

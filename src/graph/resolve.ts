@@ -82,14 +82,7 @@ class LazyCtx implements FileCtx {
   reach?: Set<number>;
   packageFiles?: Set<number>;
   index?: ImportIndex;
-  private symbols?: {
-    parents: Map<string, string | null>;
-    kinds: Map<string, string>;
-    modules: Map<string, string>;
-    bases: Map<string, string[]>;
-    receivers: Map<string, [string, string]>;
-    javaPackage?: string;
-  };
+  private symbols?: Pick<FileCtx, "parents" | "kinds" | "modules" | "bases" | "receivers" | "javaPackage">;
 
   constructor(
     readonly id: number,
@@ -220,6 +213,24 @@ function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
 }
 
 /** One symbol, or overloads of one symbol, is an answer; several different symbols are not. */
+/**
+ * The members among `rows` that belong to the type `type`, constructors aside (they are not
+ * inherited, nor reached through a value): declared inside it; in Go, a method of its name in its
+ * package (declared outside the type, its parent is a name); in Rust, a method of one of its
+ * `impl T` or `impl Trait for T` blocks.
+ */
+function membersOfType(rows: SymRow[], type: SymRow, language: string): SymRow[] {
+  const dir = posix.dirname(type.path);
+  const implOf = `<${type.name} as `;
+  return rows.filter(
+    (s) =>
+      s.kind_normalized !== "ctor" &&
+      (s.parent_symbol_id === type.symbol_id ||
+        (language === "go" && s.parent === type.name && posix.dirname(s.path) === dir) ||
+        (language === "rust" && s.kind_normalized !== "field" && (s.parent === type.name || (s.parent ?? "").startsWith(implOf)))),
+  );
+}
+
 /** The less certain of two ways a symbol was found. */
 function weaker(a: Resolution, b: Resolution): Resolution {
   const rank = (h: Resolution): number => (h === "exact" ? 0 : h === "imported" ? 1 : 2);
@@ -756,26 +767,17 @@ export class Resolver {
    */
   private inheritedPick(ctx: FileCtx, typeId: string, e: NameEntry, isCall: boolean, bare = false): Outcome | undefined {
     const found = this.inherited(ctx, typeId, e, isCall, bare, new Set());
-    if (!found) return undefined;
-    const r = pick(found.rows, found.how);
-    return r;
+    return found && pick(found.rows, found.how);
   }
 
   private inherited(ctx: FileCtx, typeId: string, e: NameEntry, isCall: boolean, bare: boolean, seen: Set<string>): { rows: SymRow[]; how: Resolution } | undefined {
     if (seen.has(typeId) || seen.size >= 32) return undefined;
     seen.add(typeId);
     for (const base of this.baseTypes(ctx, typeId)) {
-      // (Constructors are not inherited; a bare name that is not called is no method in Java
-      // or C++, where a method is named bare only to call it. A Go method is declared outside
-      // its type, in the type's package: its parent is a name.)
-      const dir = posix.dirname(base.row.path);
+      // (A bare name that is not called is no method in Java or C++, where a method is named
+      // bare only to call it.)
       const own = callTargets(
-        e.members.filter(
-          (s) =>
-            (s.parent_symbol_id === base.row.symbol_id || (ctx.language === "go" && s.parent === base.row.name && posix.dirname(s.path) === dir)) &&
-            s.kind_normalized !== "ctor" &&
-            (isCall || !bare || s.kind_normalized !== "method"),
-        ),
+        membersOfType(e.members, base.row, ctx.language).filter((s) => isCall || !bare || s.kind_normalized !== "method"),
         ctx.language,
         isCall,
       );
@@ -890,17 +892,7 @@ export class Resolver {
       const want = last ? e : this.entry(path[i + 1] as string);
       let found: { rows: SymRow[]; how: Resolution } | undefined;
       for (const t of types) {
-        // (A Go method is declared outside its type, in the type's package: its parent is a name.)
-        const dir = posix.dirname(t.row.path);
-        const own = want.members.filter(
-          (s) =>
-            (s.parent_symbol_id === t.row.symbol_id ||
-              (ctx.language === "go" && s.parent === t.row.name && posix.dirname(s.path) === dir) ||
-              // (Rust: a method of T is declared in an `impl T` or `impl Trait for T` block.)
-              (ctx.language === "rust" && !isField(s) && (s.parent === t.row.name || (s.parent ?? "").startsWith(`<${t.row.name} as `)))) &&
-            s.kind_normalized !== "ctor" &&
-            (last || isField(s)),
-        );
+        const own = membersOfType(want.members, t.row, ctx.language).filter((s) => last || isField(s));
         const rows = last ? callTargets(own, ctx.language, isCall) : own;
         if (rows.length > 0) found = { rows, how: t.how };
         else {

@@ -83,20 +83,11 @@ export class Store {
   }
 
   /** What resolution depends on, per symbol: a change here may change other files' edges. */
-  symbolSignatures(fileId: number): { sig: string; id: string; name: string }[] {
+  symbolSignatures(fileId: number): ({ sig: string } & SignedSymbol)[] {
     const rows = this.db
       .prepare("SELECT symbol_id, name, parent_symbol_id, kind_normalized, parent, flags, bases, declared_type FROM symbols WHERE file_id = ?")
-      .all(fileId) as {
-      symbol_id: string;
-      name: string;
-      parent_symbol_id: string | null;
-      kind_normalized: string;
-      parent: string | null;
-      flags: string | null;
-      bases: string | null;
-      declared_type: string | null;
-    }[];
-    return rows.map((r) => ({ sig: signature(r), id: r.symbol_id, name: r.name }));
+      .all(fileId) as SignatureColumns[];
+    return rows.map((r) => ({ sig: signature(r), ...signed(r) }));
   }
 
   /**
@@ -285,7 +276,8 @@ export function refKey(name: string, kind: string, qualifier: string | null, cal
   return `${name}\0${kind}\0${qualifier ?? "\u0001"}\0${caller ?? "\u0001"}`;
 }
 
-export function signature(r: {
+/** The columns of a symbol that other files' resolution reads (signature). */
+interface SignatureColumns {
   symbol_id: string;
   name: string;
   parent_symbol_id: string | null;
@@ -294,6 +286,21 @@ export function signature(r: {
   flags: string | null;
   bases: string | null;
   declared_type: string | null;
-}): string {
+}
+
+export function signature(r: SignatureColumns): string {
   return [r.symbol_id, r.name, r.parent_symbol_id ?? "", r.kind_normalized, r.parent ?? "", r.flags ?? "", r.bases ?? "", r.declared_type ?? ""].join("\0");
+}
+
+/** What an incremental run reads of a symbol whose signature came or went (or may resolve anew). */
+export interface SignedSymbol {
+  id: string;
+  name: string;
+  kind: string;
+  bases: string | null;
+  declared_type: string | null;
+}
+
+export function signed(r: SignatureColumns): SignedSymbol {
+  return { id: r.symbol_id, name: r.name, kind: r.kind_normalized, bases: r.bases, declared_type: r.declared_type };
 }

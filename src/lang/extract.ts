@@ -553,22 +553,16 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       }
     }
   }
-  if (bases) {
+  // Facts keyed by a definition's node: what it extends, its receiver's name, its declared type.
+  if (bases || receivers || types) {
     for (const p of pending) {
-      const b = bases.get(nodeKey(p.def));
+      const key = nodeKey(p.def);
+      const b = bases?.get(key);
       if (b) p.bases = b;
-    }
-  }
-  if (receivers) {
-    for (const p of pending) {
-      const r = receivers.get(nodeKey(p.def));
+      const r = receivers?.get(key);
       if (r !== undefined) p.receiver = r;
-    }
-  }
-  if (types) {
-    for (const p of pending) {
       // (A Java field's definition is its declarator's declaration: `Binder a, b;` types both.)
-      const t = types.get(nodeKey(p.def));
+      const t = types?.get(key);
       if (t !== undefined && p.kind === "field") p.declared_type = t;
     }
   }
