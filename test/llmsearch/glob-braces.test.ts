@@ -5,29 +5,25 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { before, test } from "node:test";
 import { LlmsearchFileListResponseSchema } from "../../src/contract/tools/llmsearch.js";
 import { expandBraces } from "../../src/text/walk.js";
-import { runTool, tempDir } from "../support/run.js";
+import { runTool, tempDir, writeTree } from "../support/run.js";
 
 let root = "";
 
 before(() => {
   root = tempDir("llmsearch-braces-");
-  const w = (rel: string, text: string): void => {
-    mkdirSync(join(root, rel, ".."), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  };
-  w("cJSON.c", "void *p = malloc(1);\n");
-  w("cJSON.h", "void *malloc(unsigned long);\n");
-  w("cJSON_Utils.c", "/* malloc */\n");
-  w("test.c", "int main(void) { return malloc(2) == 0; }\n");
-  w("tests/parse_examples.c", "char *s = malloc(3);\n");
-  w("fuzzing/afl.c", "char *b = malloc(4);\n");
-  w("README.md", "malloc is wrapped by cJSON_InitHooks\n");
-  w("docs/{braces}.txt", "malloc\n");
+  writeTree(root, {
+    "cJSON.c": "void *p = malloc(1);\n",
+    "cJSON.h": "void *malloc(unsigned long);\n",
+    "cJSON_Utils.c": "/* malloc */\n",
+    "test.c": "int main(void) { return malloc(2) == 0; }\n",
+    "tests/parse_examples.c": "char *s = malloc(3);\n",
+    "fuzzing/afl.c": "char *b = malloc(4);\n",
+    "README.md": "malloc is wrapped by cJSON_InitHooks\n",
+    "docs/{braces}.txt": "malloc\n",
+  });
 });
 
 function rgFiles(args: string[]): string[] {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import {
@@ -15,22 +15,20 @@ import {
   type LlmsearchFileListData,
   type LlmsearchFilesWithMatchesData,
 } from "../../src/contract/tools/llmsearch.js";
-import { runTool, tempDir } from "../support/run.js";
+import { runTool, tempDir, writeTree } from "../support/run.js";
 
 let root = "";
 
 before(() => {
   root = tempDir("llmsearch-flags-");
-  const w = (rel: string, text: string): void => {
-    mkdirSync(join(root, rel, ".."), { recursive: true });
-    writeFileSync(join(root, rel), text);
-  };
-  w("src/main.rs", "fn main() {\n    let config = Config::load();\n}\n");
-  w("src/lib.rs", "pub struct Config;\n// TODO: config docs\n");
-  w("web/app.ts", "export const config = { todo: true };\n// TODO tidy\n");
-  w("web/view.tsx", "const Config = () => null; // todo\n");
-  w("README.md", "# Config\nTODO: write\n");
-  w("notes.txt", "config config\n");
+  writeTree(root, {
+    "src/main.rs": "fn main() {\n    let config = Config::load();\n}\n",
+    "src/lib.rs": "pub struct Config;\n// TODO: config docs\n",
+    "web/app.ts": "export const config = { todo: true };\n// TODO tidy\n",
+    "web/view.tsx": "const Config = () => null; // todo\n",
+    "README.md": "# Config\nTODO: write\n",
+    "notes.txt": "config config\n",
+  });
 });
 
 function rg(args: string[]): string[] {

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { tempDir, writeTree } from "../support/run.js";
-import { graphOf, mg } from "./support.js";
+import { assertIncrementalMatchesRebuild, mg } from "./support.js";
 
 const JAVA = {
   "src/main/java/com/acme/AbstractModule.java": `package com.acme;
@@ -225,22 +225,14 @@ describe("inherited members", () => {
   it("incremental runs equal a rebuild when a class's bases change, also two classes down", async () => {
     const root = writeTree(tempDir("magellan-inherit-inc-"), { ...TS, "src/router.ts": `export class Router {\n  release(): void {}\n}\n` });
     assert.equal((await mg(root, ["index"])).r.code, 0);
-    const db = join(root, ".magellan", "code.db");
-    const matchesRebuild = async (label: string): Promise<void> => {
-      const inc = await mg(root, ["index"]);
-      assert.equal(inc.env.data.mode, "incremental", label);
-      const fresh = join(root, `fresh-${label}.db`);
-      assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0);
-      assert.deepEqual(graphOf(db), graphOf(fresh), label);
-    };
     // PgRunner now extends Router: aurora.ts (not changed) inherits Router's release.
     writeFileSync(join(root, "src/pg.ts"), TS["src/pg.ts"].replace('import { BaseRunner, Runner } from "./base";', 'import { Runner } from "./base";\nimport { Router as BaseRunner } from "./router";'));
-    await matchesRebuild("pg-extends-router");
+    await assertIncrementalMatchesRebuild(root, "pg-extends-router");
     assert.deepEqual(outcomes(root, "src/aurora.ts", "release"), [["src/router.Router.release", "imported"]]);
     // Back, and then the base class loses its method: the subclasses' calls find none.
     writeFileSync(join(root, "src/pg.ts"), TS["src/pg.ts"]);
-    await matchesRebuild("pg-back");
+    await assertIncrementalMatchesRebuild(root, "pg-back");
     writeFileSync(join(root, "src/base.ts"), TS["src/base.ts"].replace("  release(): void {}\n", ""));
-    await matchesRebuild("base-without-release");
+    await assertIncrementalMatchesRebuild(root, "base-without-release");
   });
 });

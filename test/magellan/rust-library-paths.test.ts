@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { it } from "node:test";
 import Database from "better-sqlite3";
 import { tempDir, writeTree } from "../support/run.js";
-import { graphOf, mg } from "./support.js";
+import { assertIncrementalMatchesRebuild, mg } from "./support.js";
 
 const TESTENV = `pub struct TestEnv {
     dir: String,
@@ -62,11 +62,7 @@ it("Rust: a call through a path to a library type is unresolved, not the reposit
   // The repository declares a Builder and a File now: a path's last segment names one of its
   // types (File has no open(): the call's name is not among the symbols that came).
   writeFileSync(join(root, "src/main.rs"), "pub struct Builder;\n\nimpl Builder {\n    pub fn new() -> Builder {\n        Builder\n    }\n}\n\npub struct File;\n\nfn main() {}\n");
-  const inc = await mg(root, ["index"]);
-  assert.equal(inc.env.data.mode, "incremental");
-  const fresh = join(root, "fresh.db");
-  assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0);
-  assert.deepEqual(graphOf(db), graphOf(fresh));
+  await assertIncrementalMatchesRebuild(root, "types-came");
   assert.notDeepEqual(calls()[0], ["tempfile::Builder", null, "unresolved"]);
   assert.notDeepEqual(calls("open"), [["std::fs::File", null, "unresolved"]]);
 });

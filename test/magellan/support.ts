@@ -105,3 +105,15 @@ export function graphOf(dbPath: string): unknown[] {
     d.close();
   }
 }
+
+/**
+ * Runs `magellan index` on `root`, which must be an incremental run, and asserts that the index
+ * then holds what a rebuild of the same tree (into `fresh-<label>.db`) holds.
+ */
+export async function assertIncrementalMatchesRebuild(root: string, label: string): Promise<void> {
+  const inc = await mg(root, ["index"]);
+  assert.equal(inc.env.data.mode, "incremental", label);
+  const fresh = join(root, `fresh-${label}.db`);
+  assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0, label);
+  assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(fresh), label);
+}

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { tempDir, writeTree } from "../support/run.js";
-import { graphOf, mg } from "./support.js";
+import { assertIncrementalMatchesRebuild, mg } from "./support.js";
 
 const TS = {
   "src/expression-map.ts": `export class QueryExpressionMap {
@@ -235,11 +235,7 @@ describe("members through a typed field", () => {
       ["this.dataSource.driver", "escape", "src/driver.Driver.escape", "imported"],
     ]);
     writeFileSync(join(root, "src/base.ts"), 'import { OtherSource as DataSource } from "./other-source";\n\nexport class BaseRunner {\n  protected dataSource!: DataSource;\n}\n');
-    const inc = await mg(root, ["index"]);
-    assert.equal(inc.env.data.mode, "incremental");
-    const fresh = join(root, "fresh.db");
-    assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0);
-    assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(fresh));
+    await assertIncrementalMatchesRebuild(root, "base-field-type");
     assert.deepEqual(through(root, "src/runner.ts"), [
       ["this.dataSource", "driver", "src/other-source.OtherSource.driver", "imported"],
       ["this.dataSource.driver", "escape", "src/other-driver.OtherDriver.escape", "imported"],
@@ -281,20 +277,12 @@ describe("members through a typed field", () => {
   it("incremental runs equal a rebuild when a field's type changes, and when its type gains the member", async () => {
     const root = writeTree(tempDir("magellan-fields-inc-"), { ...TS, "src/other-map.ts": "export class OtherMap {\n  clone(): OtherMap {\n    return this;\n  }\n}\n" });
     assert.equal((await mg(root, ["index"])).r.code, 0);
-    const db = join(root, ".magellan", "code.db");
-    const matchesRebuild = async (label: string): Promise<void> => {
-      const inc = await mg(root, ["index"]);
-      assert.equal(inc.env.data.mode, "incremental", label);
-      const fresh = join(root, `fresh-${label}.db`);
-      assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0);
-      assert.deepEqual(graphOf(db), graphOf(fresh), label);
-    };
     // The field's type changes in builder.ts: its own references follow (the file changed).
     writeFileSync(
       join(root, "src/builder.ts"),
       TS["src/builder.ts"].replace('import { QueryExpressionMap } from "./expression-map";', 'import { OtherMap as QueryExpressionMap } from "./other-map";'),
     );
-    await matchesRebuild("field-type-alias");
+    await assertIncrementalMatchesRebuild(root, "field-type-alias");
     assert.deepEqual(through(root, "src/builder.ts")[1], ["this.expressionMap", "clone", "src/other-map.OtherMap.clone", "imported"]);
     // A subclass in another file reaches the field through inheritance; the field's type then
     // changes in the base's file only.
@@ -302,10 +290,10 @@ describe("members through a typed field", () => {
       join(root, "src/select.ts"),
       'import { QueryBuilder } from "./builder";\n\nexport class SelectQueryBuilder extends QueryBuilder {\n  select(): void {\n    this.expressionMap.clone();\n  }\n}\n',
     );
-    await matchesRebuild("subclass");
+    await assertIncrementalMatchesRebuild(root, "subclass");
     assert.deepEqual(through(root, "src/select.ts"), [["this.expressionMap", "clone", "src/other-map.OtherMap.clone", "imported"]]);
     writeFileSync(join(root, "src/builder.ts"), TS["src/builder.ts"]);
-    await matchesRebuild("field-type-back");
+    await assertIncrementalMatchesRebuild(root, "field-type-back");
     assert.deepEqual(through(root, "src/select.ts"), [["this.expressionMap", "clone", "src/expression-map.QueryExpressionMap.clone", "imported"]]);
   });
 });
