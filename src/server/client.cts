@@ -49,7 +49,7 @@ const helloTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_CONNECT_TIMEOUT_MS",
 /** How long a running request may stay silent (the daemon sends a heartbeat every second). */
 const silenceTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_ANSWER_TIMEOUT_MS", 30000);
 /** How long `--daemon` waits for a daemon it started to listen. */
-const startTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_START_TIMEOUT_MS", 10000);
+export const startTimeoutMs = (): number => envMs("LLMTOOLS_DAEMON_START_TIMEOUT_MS", 10000);
 
 /**
  * A connection to a daemon as the client uses it: bytes out, bytes in, and how it ended. Errors

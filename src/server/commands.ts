@@ -8,8 +8,8 @@ import { EXIT, ToolError } from "../contract/errors.js";
 import { commonCode } from "../contract/codes.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { type CliResult, failureResult, printResult } from "../cli/output.js";
-import { killHung, ping, removeStale, startDaemon } from "./client.cjs";
-import { daemonMain, envMs, socketCandidates, workspaceRootOf } from "./protocol.cjs";
+import { killHung, ping, removeStale, startDaemon, startTimeoutMs } from "./client.cjs";
+import { daemonMain, socketCandidates, workspaceRootOf } from "./protocol.cjs";
 import { pidAlive } from "../text/atomic.js";
 import { IDLE_TIMEOUT_ENV } from "./settings.js";
 
@@ -35,17 +35,27 @@ function rootOf(o: Opts): string {
   return root;
 }
 
+interface Running {
+  socket: string;
+  status: Record<string, unknown>;
+}
+
+/** The status a daemon of this package answers on `socket`; the raw answer (or none) otherwise. */
+async function statusOn(socket: string): Promise<{ running?: Running; answer: Record<string, unknown> | undefined }> {
+  const answer = await ping(socket, 5000, "status");
+  if (answer?.t !== "status") return { answer };
+  delete answer.t;
+  return { running: { socket, status: answer }, answer };
+}
+
 /** The live daemon of `root`: its socket and status, or undefined. */
-async function find(root: string): Promise<{ socket: string; status: Record<string, unknown> } | undefined> {
+async function find(root: string): Promise<Running | undefined> {
   for (const socket of socketCandidates(root)) {
     if (!existsSync(socket)) continue;
-    const status = await ping(socket, 5000, "status");
-    if (status?.t === "status") {
-      delete status.t;
-      return { socket, status };
-    }
+    const { running, answer } = await statusOn(socket);
+    if (running) return running;
     // Of another version, or not answering: not a daemon this package can use.
-    if (status === undefined) killHung(socket);
+    if (answer === undefined) killHung(socket);
   }
   return undefined;
 }
@@ -95,17 +105,16 @@ async function start(o: Opts): Promise<CliResult> {
  * save made between the two would never be seen (the watcher's first scan takes it as it is).
  * After the bound, the status as it is says `watching: false`.
  */
-async function watching(d: { socket: string; status: Record<string, unknown> }): Promise<{ socket: string; status: Record<string, unknown> }> {
-  const deadline = Date.now() + envMs("LLMTOOLS_DAEMON_START_TIMEOUT_MS", 10000);
+async function watching(d: Running): Promise<Running> {
+  const deadline = Date.now() + startTimeoutMs();
   let cur = d;
   for (;;) {
     const index = cur.status.index as { watching?: boolean; last_error?: string } | undefined;
     if (index?.watching !== false || index.last_error?.startsWith("watcher") || Date.now() >= deadline) break;
     await new Promise((r) => setTimeout(r, 25));
-    const status = await ping(cur.socket, 5000, "status");
-    if (status?.t !== "status") break;
-    delete status.t;
-    cur = { socket: cur.socket, status };
+    const { running } = await statusOn(cur.socket);
+    if (!running) break;
+    cur = running;
   }
   return cur;
 }
