@@ -839,9 +839,11 @@ export class Resolver {
    * Undefined when the qualifier is not such a field, or its type's members do not say.
    */
   private throughField(ctx: FileCtx, ref: RefRow, e: NameEntry, q: string, isCall: boolean): Outcome | undefined {
+    // (Checked before the qualifier is split, and before any field's name is looked up: this
+    // runs for every qualified reference, and most qualifiers are other values.)
+    if (ctx.language === "go" ? ctx.receivers.size === 0 : ctx.language !== "java" && !SELF_QUALIFIERS.has(q.slice(0, q.indexOf(".")))) return undefined;
     const segs = q.split(".");
     if (segs.length > 4 || !segs.every((seg) => /^[A-Za-z_$][\w$]*$/.test(seg))) return undefined;
-    // (Checked before any field's name is looked up: most qualifiers are other values.)
     let receiver: string | undefined;
     let path: string[];
     if (ctx.language === "go") {
