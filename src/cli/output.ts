@@ -6,6 +6,7 @@
 import { commonCode } from "../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../contract/errors.js";
 import { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
+import { nativeFault } from "../contract/native.js";
 
 export { type EnvelopeKind, errorEnvelope } from "../contract/envelope.js";
 
@@ -34,6 +35,8 @@ export interface CliResult {
 /** A ToolError becomes its envelope; anything else is a bug: stack on stderr, INTERNAL, exit 1. */
 export function failureResult(tool: string, kind: EnvelopeKind, err: unknown): CliResult {
   if (err instanceof ToolError) return { envelope: errorEnvelope(tool, kind, err), exitCode: err.exitCode };
+  const native = nativeFault(tool, err);
+  if (native) return { envelope: errorEnvelope(tool, kind, native), exitCode: native.exitCode };
   process.stderr.write(`${tool}: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   const internal = new ToolError({
     code: commonCode(tool, "internal"),

@@ -21,6 +21,8 @@ export const COMMON_CODES = {
   operation_not_found: "E015",
   /** What this platform's build does not provide (the daemon on Windows). */
   unsupported: "E016",
+  /** A native add-on (SQLite, tree-sitter) did not load: the install's fault (src/contract/native.ts). */
+  native_unavailable: "E017",
   /** A note, not a fault: the daemon's index lags behind files changed on disk (src/server/). */
   index_pending: "E090",
   internal: "E999",

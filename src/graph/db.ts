@@ -14,6 +14,7 @@ import { createRequire } from "node:module";
 // its two-line entry for named exports, which costs little.
 import Database from "better-sqlite3";
 import { EXIT, ToolError } from "../contract/errors.js";
+import { NativeModuleError, isAddonLoadFailure } from "../contract/native.js";
 import { pidAlive } from "../text/atomic.js";
 import { MAGELLAN_CODES } from "./codes.js";
 
@@ -192,12 +193,17 @@ const MIGRATIONS: ((db: DB) => void)[] = [
   // that matches nothing).
   (db) => {
     const columns = db.prepare("SELECT name FROM pragma_table_info('symbols')").pluck().all() as string[];
-    if (!columns.includes("bases")) db.exec("ALTER TABLE symbols ADD COLUMN bases TEXT");
-    if (!columns.includes("receiver")) db.exec("ALTER TABLE symbols ADD COLUMN receiver TEXT");
-    if (!columns.includes("declared_type")) db.exec("ALTER TABLE symbols ADD COLUMN declared_type TEXT");
+    for (const c of SCHEMA_4_COLUMNS) if (!columns.includes(c)) db.exec(`ALTER TABLE symbols ADD COLUMN ${c} TEXT`);
     db.exec("UPDATE files SET hash = '', size = -1");
   },
 ];
+
+const SCHEMA_4_COLUMNS = ["bases", "receiver", "declared_type"];
+
+function hasColumns(db: DB, table: string, wanted: readonly string[]): boolean {
+  const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+  return wanted.every((c) => columns.includes(c));
+}
 
 export interface OpenOptions {
   /** Create the file (and its folder) when missing, and apply migrations. */
@@ -247,6 +253,8 @@ export function openDb(path: string, options: OpenOptions): DB {
   try {
     db = new Database(path, { fileMustExist: !options.write, timeout: 10_000, nativeBinding: sqliteBinding() });
   } catch (e) {
+    // No usable add-on is the install's fault, not the file's: a rebuild would not help.
+    if (isAddonLoadFailure(e)) throw new NativeModuleError("better-sqlite3", ((e as Error).message.split("\n", 1)[0] as string).replace(/\. Tried:$/, ""));
     throw corrupt(path, (e as Error).message);
   }
   try {
@@ -284,6 +292,20 @@ export function openDb(path: string, options: OpenOptions): DB {
           db.pragma(`user_version = ${v + 1}`);
         })();
       }
+    }
+    else if (version === DB_SCHEMA_VERSION && !hasColumns(db, "symbols", SCHEMA_4_COLUMNS)) {
+      // Written at this version by a build from before its last columns (a development build):
+      // a writer adds them the way the migration does; a reader cannot answer from it.
+      if (!options.write) {
+        throw new ToolError({
+          code: MAGELLAN_CODES.schema_mismatch,
+          error: "schema_mismatch",
+          message: `${path} lacks columns of schema ${DB_SCHEMA_VERSION} (${SCHEMA_4_COLUMNS.join(", ")}): it was written by an earlier build`,
+          remediation: "Run 'magellan index' (it adds them and re-reads every file), or 'magellan index --rebuild'.",
+        });
+      }
+      db.pragma("journal_mode = WAL");
+      db.transaction(() => (MIGRATIONS[3] as (db: DB) => void)(db))();
     }
     if (options.write) {
       db.pragma("journal_mode = WAL");

@@ -11,7 +11,6 @@ import { CapturedNode } from "./raw-matches.js";
 import { grammar, type LanguageId } from "./registry.js";
 import { loadTreeSitter } from "./tree-sitter-module.js";
 
-const TreeSitter = loadTreeSitter();
 
 export type DepKind = "import" | "require" | "include";
 
@@ -43,7 +42,7 @@ const queries = new Map<LanguageId, Parser.Query>();
 function depsQuery(id: LanguageId): Parser.Query {
   let q = queries.get(id);
   if (!q) {
-    q = new TreeSitter.Query(grammar(id) as Parser.Language, querySource(id, "deps"));
+    q = new (loadTreeSitter().Query)(grammar(id) as Parser.Language, querySource(id, "deps"));
     queries.set(id, q);
   }
   return q;

@@ -62,7 +62,6 @@ import type {
 } from "./extract-types.js";
 
 // require(), not import: an ESM import of this CommonJS package makes Node 20 lex its source first.
-const TreeSitter = loadTreeSitter();
 
 export type QueryPurpose = "symbols" | "references" | "imports" | "deps";
 
@@ -219,7 +218,7 @@ export function queryFor(id: LanguageId): Parser.Query {
     if (DEPS_IN_QUERY.has(id)) purposes.push("deps");
     const sources = purposes.map((p) => querySource(id, p));
     try {
-      q = new TreeSitter.Query(grammar(id) as Parser.Language, sources.join("\n"));
+      q = new (loadTreeSitter().Query)(grammar(id) as Parser.Language, sources.join("\n"));
     } catch (e) {
       // Name the file and line at fault: the combined offset means nothing to a reader.
       let offset = Number(/position (\d+)/.exec(String(e))?.[1] ?? -1);

@@ -7,6 +7,7 @@ import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
 import { loadTreeSitter } from "./tree-sitter-module.js";
+import { loadNative } from "../contract/native.js";
 
 const require = createRequire(import.meta.url);
 
@@ -85,7 +86,7 @@ export function grammar(id: LanguageId): Grammar {
   let g = grammars.get(id);
   if (!g) {
     const info = languageInfo(id);
-    const mod = require(info.grammarPackage) as Record<string, unknown>;
+    const mod = loadNative(info.grammarPackage, () => require(info.grammarPackage) as Record<string, unknown>);
     g = (info.grammarExport ? mod[info.grammarExport] : mod) as Grammar;
     grammars.set(id, g);
   }

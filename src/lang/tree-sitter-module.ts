@@ -9,6 +9,7 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import type Parser from "tree-sitter";
+import { NativeModuleError, loadNative } from "../contract/native.js";
 
 const NAMES = ["@llmtools/tree-sitter", "tree-sitter"];
 const req = createRequire(import.meta.url);
@@ -25,10 +26,11 @@ export function treeSitterDir(): string {
       // not installed under this name
     }
   }
-  throw new Error(`the tree-sitter runtime is not installed (looked for ${NAMES.join(", ")}); reinstall llmtools`);
+  throw new NativeModuleError("tree-sitter", `the runtime is not installed (looked for ${NAMES.join(", ")})`);
 }
 
 /** The runtime module (one instance however it is reached: Node caches it by file). */
 export function loadTreeSitter(): typeof Parser {
-  return req(treeSitterDir()) as typeof Parser;
+  const where = treeSitterDir();
+  return loadNative("tree-sitter", () => req(where) as typeof Parser);
 }

@@ -23,6 +23,7 @@ import { z } from "zod";
 import { commonCode } from "../contract/codes.js";
 import { errorEnvelope, queryEnvelope } from "../contract/envelope.js";
 import { EXIT, ToolError } from "../contract/errors.js";
+import { nativeFault } from "../contract/native.js";
 import { CommonInput, PagingInput } from "../contract/tools/requests.js";
 import { packageVersion } from "../contract/version.js";
 import { ValidationSession } from "../validate/index.js";
@@ -123,7 +124,9 @@ function zodMessage(err: z.ZodError): string {
 
 function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResult {
   let e: ToolError;
+  const native = nativeFault(spec?.kind.tool ?? MCP_TOOL, err);
   if (err instanceof ToolError) e = err;
+  else if (native) e = native;
   else {
     process.stderr.write(`llmtools mcp: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     e = new ToolError({

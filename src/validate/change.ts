@@ -285,10 +285,18 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       return { group, files, check: whole ? await (await whole())(ctx) : await perFileCheck(files[0]?.language as LanguageId, ctx) };
     });
     const syntax = new Map<string, Raw[]>();
-    for (const f of req.files) {
-      const d = syntaxDelta(f);
-      old(d.preExisting);
-      if (d.introduced.length > 0) syntax.set(f.path, d.introduced);
+    try {
+      for (const f of req.files) {
+        const d = syntaxDelta(f);
+        old(d.preExisting);
+        if (d.introduced.length > 0) syntax.set(f.path, d.introduced);
+      }
+    } catch (e) {
+      // The checkers register their workers and servers with the session as they start: let
+      // them, so that disposing the session stops them instead of leaving them to hold the
+      // process open (a parser that failed to load, issue 18).
+      await Promise.allSettled(checks);
+      throw e;
     }
     const ranBy = new Map<string, string>();
     for (const { files, check } of await Promise.all(checks)) {

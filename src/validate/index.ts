@@ -43,7 +43,10 @@ async function gates(ctx: CheckContext, content: Uint8Array): Promise<{ diagnost
   try {
     syntax = treeSitterGate(ctx.language, pos, ctx.relPath);
   } catch (e) {
-    checking.catch(() => undefined);
+    // Let the checker finish starting (it registers its worker or server with the session as
+    // it goes), so that the session's dispose stops it rather than leaving it to hold the
+    // process open.
+    await checking.catch(() => undefined);
     throw e;
   }
   ran.push(syntax.ran as string);

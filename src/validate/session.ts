@@ -14,11 +14,19 @@ export interface Disposable {
  */
 export class ValidationSession {
   private readonly live = new Map<string, Disposable>();
+  private disposed = false;
 
   constructor(readonly env: NodeJS.ProcessEnv = process.env) {}
 
   /** The checker kept under `key`, made by `make` on first use (or after it died). */
   get<T extends Disposable>(key: string, make: () => T): T {
+    if (this.disposed) {
+      // A checker that starts after the run ended (its check outlived a failure) must not
+      // keep the process alive: it is stopped at once, and its check fails.
+      const late = make();
+      late.dispose();
+      return late;
+    }
     const have = this.live.get(key);
     if (have && have.alive !== false) return have as T;
     have?.dispose();
@@ -34,6 +42,7 @@ export class ValidationSession {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const d of this.live.values()) d.dispose();
     this.live.clear();
   }

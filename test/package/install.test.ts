@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,7 +30,7 @@ function bin(name: string): string {
 }
 
 /** Every installed package.json whose package is `name` (aliases included), by directory. */
-function copiesOf(name: string): string[] {
+function copiesOf(name: string, where = home): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     let entries;
@@ -54,7 +54,7 @@ function copiesOf(name: string): string[] {
       walk(join(d, "node_modules"));
     }
   };
-  walk(join(home, "node_modules"));
+  walk(join(where, "node_modules"));
   return out;
 }
 
@@ -128,6 +128,78 @@ describe("npm pack + npm install into an empty directory", () => {
       assert.equal(index.isError, false);
       const r = (await client.callTool({ name: "magellan_find", arguments: { name: "Square" } })) as { isError?: boolean };
       assert.equal(r.isError, false);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+/**
+ * npm 12 and later skip a dependency's install script unless it was allowed: the add-ons are
+ * then never built. Each tool must say so, with the way out, instead of an internal error. The
+ * runtime's prebuilt binaries are removed too, as on a platform that has none: its loader then
+ * finds no build at all, whatever this machine's C++ runtime would have accepted.
+ */
+let bare: string;
+const bareHome = (): string => bare;
+
+describe("installed without install scripts (npm 12's default)", () => {
+  before(() => {
+    const dist = tempDir("pack-bare-");
+    const pack = sh("npm", ["pack", "--ignore-scripts", "--pack-destination", dist], REPO_ROOT);
+    assert.equal(pack.status, 0, pack.stderr);
+    const tgz = readdirSync(dist).find((f) => f.startsWith("llmtools-") && f.endsWith(".tgz")) as string;
+    bare = tempDir("install-bare-");
+    writeFileSync(join(bare, "package.json"), JSON.stringify({ name: "probe-bare", version: "1.0.0", private: true }));
+    const inst = sh("npm", ["install", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", join(dist, tgz)], bare);
+    assert.equal(inst.status, 0, inst.stderr + inst.stdout);
+    for (const dir of copiesOf("tree-sitter", bare)) {
+      rmSync(join(dir, "prebuilds"), { recursive: true, force: true });
+      rmSync(join(dir, "build"), { recursive: true, force: true });
+    }
+  });
+
+  function assertNative(tool: string, r: { status: number | null; stdout: string; stderr: string }, pkgs: RegExp): void {
+    assert.equal(r.status, 1, r.stdout + r.stderr);
+    assert.doesNotMatch(r.stdout + r.stderr, /internal error|E999|\n\s+at /, r.stdout + r.stderr);
+    const env = JSON.parse(r.stdout) as { data?: { code: string; remediation: string; message: string }; error?: { code: string; remediation: string; message: string } };
+    const err = env.data ?? env.error;
+    assert.ok(err, r.stdout);
+    assert.equal(err.code, `${tool.toUpperCase()}_E017`, r.stdout);
+    assert.match(err.message, pkgs);
+    assert.match(err.remediation, /--allow-scripts=better-sqlite3,tree-sitter,/);
+  }
+
+  it("every tool that needs an add-on answers E017 native_unavailable with the way out", () => {
+    const b = (name: string): string => join(bare, "node_modules", ".bin", name);
+    assertNative("magellan", sh(b("magellan"), ["index", "--root", project], project), /better-sqlite3|tree-sitter/);
+    assertNative("magellan", sh(b("magellan"), ["symbols", "--file", "src/shapes.ts", "--root", project], project), /tree-sitter/);
+    assertNative("llmastsearch", sh(b("llmastsearch"), ["--query", "(class_declaration) @c", "--root", project], project), /tree-sitter/);
+    assertNative("llmfilewrite", sh(b("llmfilewrite"), ["--root", project, "--path", "src/new.ts", "--content", "export const n = 1;\n"], project), /tree-sitter/);
+    assertNative("splice", sh(b("splice"), ["delete", "--root", project, "--file", "src/shapes.ts", "--symbol", "Square"], project), /better-sqlite3|tree-sitter/);
+    // Nothing was written by the refusals.
+    assert.equal(existsSync(join(project, "src/new.ts")), false);
+    assert.equal(readFileSync(join(project, "src/shapes.ts"), "utf8"), "export class Square {\n  area(side: number): number {\n    return side * side;\n  }\n}\n");
+    // Tools without add-ons still work.
+    const md = sh(b("mdsel"), ["select", "readme::heading:h2[0]", "README.md"], project);
+    assert.match(md.stdout, /A square/, md.stderr);
+    const search = sh(b("llmsearch"), ["--pattern", "side", "--root", project], project);
+    assert.equal(search.status, 0, search.stdout + search.stderr);
+  });
+});
+
+describe("installed without install scripts, through MCP", () => {
+  it("answers E017 native_unavailable for a tool that needs an add-on, and the server stays up", async () => {
+    const bareBin = join(copiesOf("llmtools", bareHome())[0] as string, "..", ".bin", "llmtools");
+    const client = new Client({ name: "install-test-bare", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: bareBin, args: ["mcp", "--root", project], stderr: "pipe" }));
+    try {
+      const r = (await client.callTool({ name: "magellan_index", arguments: {} })) as { isError?: boolean; structuredContent?: { data?: { code?: string; remediation?: string } } };
+      assert.equal(r.isError, true);
+      assert.equal(r.structuredContent?.data?.code, "MAGELLAN_E017", JSON.stringify(r));
+      assert.match(r.structuredContent?.data?.remediation ?? "", /--allow-scripts=/);
+      const ok = (await client.callTool({ name: "llmsearch", arguments: { pattern: "side" } })) as { isError?: boolean };
+      assert.equal(ok.isError, false, JSON.stringify(ok));
     } finally {
       await client.close();
     }

@@ -12,6 +12,7 @@ import { LineIndex } from "../../text/lines.js";
 import { resolveInRoot } from "../../text/root.js";
 import { languageForPath, languageInfo, parse, refineLanguage, type LanguageInfo } from "../../lang/registry.js";
 import { CODEINTEL_TOOL } from "./codes.js";
+import { NativeModuleError } from "../../contract/native.js";
 
 export interface Outcome {
   status: "ok" | "skipped" | "failed";
@@ -90,6 +91,8 @@ export function loadEntry(abs: string, rel: string, size?: number): Loaded {
   try {
     tree = parse(id, decoded.text);
   } catch (e) {
+    // An add-on that never loaded is the install's fault, not this file's: the run says so.
+    if (e instanceof NativeModuleError) throw e;
     return { ok: false, rel, outcome: { status: "failed", reason: `parse_failed (${language.id})`, error_summary: bounded((e as Error).message) } };
   }
   const outcome: Outcome = { status: "ok" };

@@ -404,9 +404,11 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
     });
   }
   let query: Parser.Query;
+  // Loading the runtime or the grammar can fail too (an add-on never built): not the query's fault.
+  queryClass ??= rustRegexQuery(loadTreeSitter().Query);
+  const language = grammar(id) as Parser.Language;
   try {
-    queryClass ??= rustRegexQuery(loadTreeSitter().Query);
-    query = new queryClass(grammar(id) as Parser.Language, LEAD + source.text);
+    query = new queryClass(language, LEAD + source.text);
   } catch (e) {
     throw classifyQueryError(id, source, unshift(e as Error));
   }

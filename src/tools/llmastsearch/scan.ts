@@ -17,6 +17,7 @@ import { TOOL } from "./codes.js";
 import { mayMatch } from "./prefilter.js";
 import { compileQuery, type FieldChildPattern, type QuerySource } from "./query.js";
 import type { TreeCache } from "./warm.js";
+import { NativeModuleError } from "../../contract/native.js";
 
 export interface Capture {
   name: string;
@@ -135,6 +136,8 @@ export function scanFile(file: ScanFile, opts: ScanOptions, trees?: TreeCache): 
     // than the registry's generous default.
     tree = parserFor(file.language).parse(decoded.text, undefined, { bufferSize: decoded.text.length + 1 });
   } catch (e) {
+    // An add-on that never loaded is the install's fault, not this file's: the run says so.
+    if (e instanceof NativeModuleError) throw e;
     return { rel: file.rel, ok: false, reason: "parse_failed", detail: (e as Error).message };
   }
   if (cached && trees) trees.put(file.abs, cached, file.language, { bytes, decoded, tree });
