@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { ExportRecordSchema, GraphExportSchema } from "../../src/contract/tools/magellan.js";
-import { tempDir } from "../support/run.js";
+import { z } from "zod";
+import { runTool, tempDir } from "../support/run.js";
 import { indexed, mg } from "./support.js";
 
 describe("magellan export", () => {
@@ -67,5 +68,37 @@ describe("magellan export", () => {
     const out = await mg(root, ["export", "--format", "csv", "--output", "../escape.csv"]);
     assert.equal(out.r.code, 2);
     assert.equal(out.env.data.code, "MAGELLAN_E001");
+  });
+
+  it("an export path obeys the writers' rules: not in .git/ or .magellan/, not over a source file or the index; a new directory is made", async () => {
+    const tree = tempDir("mg-export-paths-");
+    mkdirSync(join(tree, ".git", "hooks"), { recursive: true });
+    writeFileSync(join(tree, "app.py"), "def main():\n    return 1\n");
+    symlinkSync(join(tree, ".git"), join(tree, "gitlink"));
+    await mg(tree, ["index"]);
+    const db = join(tree, ".magellan", "code.db");
+    const before = readFileSync(db);
+    for (const [args, code] of [
+      [["export", "--format", "json", "--output", ".git/hooks/pre-commit"], "MAGELLAN_E010"],
+      [["export", "--format", "json", "--output", "gitlink/evil.json"], "MAGELLAN_E010"],
+      [["export", "--format", "json", "--output", ".magellan/code.db"], "MAGELLAN_E010"],
+      [["export", "--format", "json", "--output", "app.py"], "MAGELLAN_E010"],
+      [["impact", "--export", "app.py"], "MAGELLAN_E010"],
+      [["impact", "--export", ".git/x.json"], "MAGELLAN_E010"],
+    ] as const) {
+      const r = await runTool("magellan", [...args, "--root", tree], { cwd: tree, schema: z.unknown() });
+      assert.equal(r.code, 2, `${args.join(" ")}: ${r.stdout}`);
+      assert.equal((r.json as { data: { code: string } }).data.code, code, args.join(" "));
+    }
+    assert.equal(existsSync(join(tree, ".git", "hooks", "pre-commit")), false);
+    assert.equal(existsSync(join(tree, ".git", "evil.json")), false);
+    assert.equal(readFileSync(join(tree, "app.py"), "utf8"), "def main():\n    return 1\n");
+    assert.ok(readFileSync(db).equals(before), "the index was not touched");
+    const fresh = await mg(tree, ["export", "--format", "json", "--output", "out/graphs/g.json"]);
+    assert.equal(fresh.r.code, 0, fresh.r.stdout);
+    assert.equal((JSON.parse(readFileSync(join(tree, "out/graphs/g.json"), "utf8")) as { version: string }).version, "2.0.0");
+    const deflt = await runTool("magellan", ["impact", "--export", "--root", tree], { cwd: tree, schema: z.unknown() });
+    assert.equal(deflt.code, 0, deflt.stdout);
+    assert.ok(existsSync(join(tree, ".magellan", "impact_graph.json")));
   });
 });

@@ -11,7 +11,7 @@
 import type { Diagnostic } from "../../contract/schema.js";
 import type { DB } from "../../graph/db.js";
 import { AtomicFileWriter } from "../../text/atomic.js";
-import { resolveInRoot } from "../../text/root.js";
+import { exportTarget } from "./output-path.js";
 import { type Answer, type Location, TOOL, freshnessDiagnostics, incompleteNow, withReadDb } from "./common.js";
 import { Chunked, JsonDocument, listSlot, textSlot } from "../../text/json-document.js";
 import { collisionList } from "./queries.js";
@@ -193,7 +193,7 @@ export interface ExportStdout {
 export function exportGraph(req: ExportRequest, stdout?: ExportStdout): Answer<Rec> {
   return withReadDb(req, (db, { root }) => {
     // CONTRACT.md: no tool writes outside the workspace root.
-    const output = req.output !== undefined ? resolveInRoot(TOOL, root, req.output, req.cwd).abs : undefined;
+    const output = req.output !== undefined ? exportTarget(db, root, req.output, req.cwd).abs : undefined;
     if (output === undefined && stdout === undefined) throw new Error("exportGraph: neither --output nor stdout");
     db.exec("BEGIN");
     try {

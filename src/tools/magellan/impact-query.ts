@@ -10,6 +10,7 @@ import { commonCode } from "../../contract/codes.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import { atomicWriteFileSync } from "../../text/atomic.js";
+import { exportTarget } from "./output-path.js";
 import { resolveInRoot } from "../../text/root.js";
 import { CODEINTEL_TOOL } from "../codeintel/codes.js";
 import {
@@ -88,7 +89,8 @@ export function impact(o: ImpactQuery): Answer<unknown> {
   if (modes !== 1) throw usage("impact needs exactly one of --file, --affected-since, --export", "magellan impact --file src/app.ts [--max-depth 3] | --affected-since main | --export");
   return withGraph(o, (graph, root, notes, db) => {
     if (o.export !== undefined) {
-      const target = resolveInRoot(TOOL, root, typeof o.export === "string" && isAbsolute(o.export) ? o.export : join(root, typeof o.export === "string" ? o.export : ".magellan/impact_graph.json"));
+      // The default lives with the index, in magellan's own state; a path given is checked as any write.
+      const target = typeof o.export === "string" ? exportTarget(db, root, isAbsolute(o.export) ? o.export : join(root, o.export)) : resolveInRoot(TOOL, root, join(root, ".magellan/impact_graph.json"));
       const store = exportSnapshot(graph, root);
       atomicWriteFileSync(target.abs, Buffer.from(`${JSON.stringify(store)}\n`));
       return { data: { path: target.rel, files: store.graphs.length, edges: store.graphs.reduce((n, g) => n + g.edges.length, 0), schema: store.schema }, diagnostics: notes };
