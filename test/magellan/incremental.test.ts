@@ -155,6 +155,23 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.equal(re.env.data.calls, Number(before.calls) + 1);
   });
 
+  it("an index at this schema version that lacks its last columns (an earlier build's) is refused to readers and completed by the next index", async () => {
+    const root = await indexed("multi", ["ts"]);
+    const dbPath = join(root, ".magellan/code.db");
+    const before = graphOf(dbPath);
+    const db = new Database(dbPath);
+    for (const c of ["receiver", "declared_type"]) db.exec(`ALTER TABLE symbols DROP COLUMN ${c}`);
+    db.close();
+    const f = await mg(root, ["find", "--name", "helper"]);
+    assert.equal(f.r.code, 1, f.r.stdout);
+    assert.equal(f.env.data.code, "MAGELLAN_E102");
+    const again = await mg(root, ["index"]);
+    assert.equal(again.r.code, 0, again.r.stdout + again.r.stderr);
+    assert.ok(isDeepStrictEqual(graphOf(dbPath), before), "the completed index equals the original");
+    const ok = await mg(root, ["find", "--name", "helper"]);
+    assert.equal(ok.r.code, 0, ok.r.stdout);
+  });
+
   it("a cold run killed before its references were stored is started over by the next run", async () => {
     const root = await indexed("multi", ["ts"]);
     const before = (await mg(root, ["status"])).env.data;
