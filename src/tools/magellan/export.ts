@@ -12,7 +12,7 @@ import type { Diagnostic } from "../../contract/schema.js";
 import type { DB } from "../../graph/db.js";
 import { AtomicFileWriter } from "../../text/atomic.js";
 import { exportTarget } from "./output-path.js";
-import { type Answer, type Location, TOOL, freshnessDiagnostics, incompleteNow, withReadDb } from "./common.js";
+import { type Answer, type Location, freshnessDiagnostics, incompleteNow, withReadDb } from "./common.js";
 import { Chunked, JsonDocument, listSlot, textSlot } from "../../text/json-document.js";
 import { collisionList } from "./queries.js";
 
