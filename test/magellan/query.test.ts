@@ -174,6 +174,28 @@ describe("magellan queries on the multi-language fixture", () => {
     assert.match(String(env.data.message), /symbols named 'new': /);
   });
 
+  it("refs, callers and callees read a qualified name as find does: only that symbol's references", async () => {
+    // Two symbols are named `new`; Feet's is the one with a reference.
+    const all = (await mg(root, ["find", "--name", "new"])).env.data.matches as Match[];
+    assert.equal(all.length, 2);
+    const one = all.find((m) => m.display_fqn.endsWith("Feet::new")) as Match;
+    const qualified = "Feet.new";
+    const byId = await mg(root, ["refs", "--symbol-id", one.symbol_id]);
+    for (const cmd of ["refs", "callers", "callees"]) {
+      const { r, env } = await mg(root, [cmd, "--name", qualified]);
+      assert.equal(r.code, 0, `${cmd} --name ${qualified}: ${r.stdout}`);
+      assert.deepEqual(env.data.symbol_ids, [one.symbol_id], cmd);
+      if (cmd === "refs") {
+        const spans = (x: unknown): unknown[] => (x as Ref[]).map((ref) => ref.span);
+        assert.ok((byId.env.data.references as Ref[]).length > 0, "the symbol has references");
+        assert.deepEqual(spans(env.data.references), spans(byId.env.data.references));
+      }
+    }
+    const wrong = await mg(root, ["refs", "--name", "NoSuchType.new"]);
+    assert.equal(wrong.r.code, 1);
+    assert.match(String(wrong.env.data.message), /symbols named 'new': /);
+  });
+
   it("refs resolve through import aliases, this, and namespaces; say how", async () => {
     const { env } = await mg(root, ["refs", "--name", "helper", "--direction", "in"]);
     const refs = env.data.references as Ref[];

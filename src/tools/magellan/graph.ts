@@ -13,9 +13,9 @@ import { type Adjacency, condense as condenseGraph, cyclic, reach, reverse, scc,
 import { MAGELLAN_CODES } from "../../graph/codes.js";
 import type { DB } from "../../graph/db.js";
 import type { Statement } from "better-sqlite3";
-import { type RefRecord, type SymbolRecord, findSymbols, spanOf, symbolById } from "../../graph/read.js";
+import { type RefRecord, type SymbolRecord, spanOf, symbolById } from "../../graph/read.js";
 import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
-import { fqnEndsWith, gapReason, refuseBlankName, splitQualified, unknownName, unknownQualified } from "./queries.js";
+import { exactSymbols, gapReason, refuseBlankName, unknownName } from "./queries.js";
 
 export type EdgeSet = "call" | "all";
 
@@ -170,15 +170,7 @@ export function resolveSymbol(db: DB, spec: string): SymbolRecord {
     const s = symbolById(db, spec.toLowerCase());
     if (s) return s;
   }
-  let rows = findSymbols(db, { name: spec, mode: "exact", limit: 1000 });
-  if (rows.length === 0) {
-    const q = splitQualified(spec);
-    if (q) {
-      const all = findSymbols(db, { name: q.last, mode: "exact", limit: 10_000 });
-      rows = all.filter((s) => fqnEndsWith(s.display_fqn, q.segments));
-      if (rows.length === 0 && all.length > 0) throw unknownQualified(spec, q.last, all.map((s) => s.display_fqn));
-    }
-  }
+  const rows = exactSymbols(db, spec, undefined, 1000);
   if (rows.length === 0) throw unknownName(db, spec);
   if (rows.length > 1) throw ambiguous(spec, rows);
   return rows[0] as SymbolRecord;

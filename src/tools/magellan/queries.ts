@@ -119,6 +119,24 @@ export function unknownQualified(name: string, last: string, fqns: string[]): To
   });
 }
 
+/**
+ * The symbols an exact name names, written plain (`make_response`) or with its scopes
+ * (`Flask.make_response`, `CLI::App::add_option`): for the latter the last segment is the name
+ * and the rest must end its display_fqn (any of . :: / as separator). A qualified name that
+ * fits none of the symbols of its last segment is refused, naming them; find, refs, callers,
+ * callees and the graph commands all read names this way.
+ */
+export function exactSymbols(db: DB, name: string, path: string | undefined, limit: number): SymbolRecord[] {
+  const rows = findSymbols(db, { name, mode: "exact", path, limit });
+  if (rows.length > 0) return rows;
+  const qualified = splitQualified(name);
+  if (!qualified) return rows;
+  const all = findSymbols(db, { name: qualified.last, mode: "exact", path, limit: Number.MAX_SAFE_INTEGER });
+  const hit = all.filter((s) => fqnEndsWith(s.display_fqn, qualified.segments));
+  if (hit.length === 0 && all.length > 0) throw unknownQualified(name, qualified.last, all.map((s) => s.display_fqn));
+  return hit.slice(0, limit);
+}
+
 export function unknownSymbolId(id: string): ToolError {
   return new ToolError({
     code: MAGELLAN_CODES.symbol_not_found,
@@ -188,16 +206,8 @@ export function find(req: FindRequest): Answer<Record<string, unknown>> {
       question = `find:symbol_id:${req.symbolId}`;
     } else {
       const name = req.name as string;
-      rows = findSymbols(db, { name, mode, path, limit: limit + 1 });
+      rows = mode === "exact" ? exactSymbols(db, name, path, limit + 1) : findSymbols(db, { name, mode, path, limit: limit + 1 });
       question = `find:${mode}:${name}`;
-      const qualified = mode === "exact" && rows.length === 0 ? splitQualified(name) : undefined;
-      if (qualified) {
-        // `Mux.ServeHTTP`, `click.core.Context`, `CLI::App::add_option`: the last segment is the
-        // name, the rest must end its display_fqn (any of . :: / as separator).
-        const all = findSymbols(db, { name: qualified.last, mode, path, limit: Number.MAX_SAFE_INTEGER });
-        rows = all.filter((s) => fqnEndsWith(s.display_fqn, qualified.segments)).slice(0, limit + 1);
-        if (rows.length === 0 && all.length > 0) throw unknownQualified(name, qualified.last, all.map((s) => s.display_fqn));
-      }
     }
     const beforeKind = rows.length;
     if (req.kind) rows = rows.filter((s) => kindMatches(req.kind as string, s.kind, s.kind_normalized));
@@ -494,9 +504,9 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
       if (!s) throw unknownSymbolId(req.symbolId);
       defs = [s];
     } else {
-      defs = findSymbols(db, { name: req.name as string, mode: "exact", path, limit: 10_000 });
+      defs = exactSymbols(db, req.name as string, path, 10_000);
       if (req.kind) defs = defs.filter((s) => kindMatches(req.kind as string, s.kind, s.kind_normalized));
-      if (defs.length === 0 && findSymbols(db, { name: req.name as string, mode: "exact", limit: 1 }).length === 0) {
+      if (defs.length === 0 && exactSymbols(db, req.name as string, undefined, 1).length === 0) {
         throw unknownName(db, req.name as string);
       }
     }
