@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { SpliceUndoResultSchema } from "../../src/contract/tools/splice.js";
 import { runTool } from "../support/run.js";
 import { project, read } from "./helpers.js";
 
@@ -35,6 +36,9 @@ test("splice patch --file src/lib.rs --symbol function_name --with new_impl.rs (
   const undo = await runTool("splice", ["undo", "--last"], { cwd: dir });
   assert.equal(undo.code, 0, undo.stdout);
   assert.equal(read(dir, "src/lib.rs"), before);
+  // Files are named by file_path, as in every other result of the contract.
+  const undone = SpliceUndoResultSchema.parse((undo.json as { result: unknown }).result);
+  assert.deepEqual(undone.files.map((f) => f.file_path), ["src/lib.rs"]);
 });
 
 test("--json request on stdin, a YAML batch plan, apply-files skipping comments and strings, usage errors", async () => {

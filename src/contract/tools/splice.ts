@@ -102,12 +102,21 @@ export const SpliceLogResultSchema = z
   })
   .strict();
 
-export const SpliceResponseSchema = operationResultSchema(z.union([SpliceResultSchema, SpliceLogResultSchema, z.object({ type: z.string() }).passthrough()]));
+export const SpliceUndoResultSchema = z
+  .object({
+    type: z.literal("undo"),
+    operation_id: z.string(),
+    files: z.array(z.object({ file_path: z.string(), before_checksum: z.string().nullable(), after_checksum: z.string().nullable() }).strict()),
+  })
+  .strict();
+
+export const SpliceResponseSchema = operationResultSchema(z.union([SpliceResultSchema, SpliceLogResultSchema, SpliceUndoResultSchema, z.object({ type: z.string() }).passthrough()]));
 
 export const schemas: Record<string, z.ZodType> = {
   "splice-step": StepSchema,
   "splice-request": MutationRequestSchema,
   "splice-result": SpliceResultSchema,
+  "splice-undo-result": SpliceUndoResultSchema,
   "splice-response": SpliceResponseSchema,
 };
 export { DiagnosticSchema };

@@ -248,7 +248,7 @@ export async function runUndo(req: { root?: string; operation_id?: string; last?
   } finally {
     ws.closeDb();
   }
-  return { operationType: "undo", status: "ok", message: `restored ${c.files.length} file(s)`, exitCode: EXIT.ok, workspace: root, result: { type: "undo", operation_id: c.operation_id, files: c.files }, diagnostics: [] };
+  return { operationType: "undo", status: "ok", message: `restored ${c.files.length} file(s)`, exitCode: EXIT.ok, workspace: root, result: { type: "undo", operation_id: c.operation_id, files: c.files.map((f) => ({ file_path: f.path, before_checksum: f.before_checksum, after_checksum: f.after_checksum })) }, diagnostics: [] };
 }
 
 export function runLog(req: { root?: string; limit?: number }, options: RunOptions = {}): SpliceOutcome {
