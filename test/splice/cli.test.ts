@@ -63,6 +63,17 @@ test("--json request on stdin, a YAML batch plan, apply-files skipping comments 
   assert.equal((outside.json as Env).error?.code, "SPLICE_E001");
 });
 
+test("apply-files leaves regex literals alone, and says so when --find matched no code", async () => {
+  const dir = project("ts");
+  writeFileSync(join(dir, "src/sku.ts"), "export const SKU = /lines-\\d+/g;\nexport const lines = 3;\n");
+  const r = await runTool("splice", ["apply-files", "--glob", "src/sku.ts", "--find", "lines", "--replace", "rows"], { cwd: dir });
+  assert.equal(r.code, 0, r.stdout);
+  assert.equal(read(dir, "src/sku.ts"), "export const SKU = /lines-\\d+/g;\nexport const rows = 3;\n");
+  const none = await runTool("splice", ["apply-files", "--glob", "src/sku.ts", "--find", "lines", "--replace", "rows"], { cwd: dir });
+  assert.equal(none.code, 0, none.stdout);
+  assert.match((none.json as { message: string }).message, /--find matched no code in the 1 file\(s\) searched/);
+});
+
 test("rename across files through the TypeScript language service; the index sees the new name at once", async () => {
   const dir = project("ts");
   const r = await runTool("splice", ["rename", "--file", "src/format.ts", "--symbol", "formatPrice", "--to", "formatEuros"], { cwd: dir });

@@ -267,7 +267,8 @@ export function edit(ws: Workspace, step: EditStep): StepReport {
   return { file: rel, line: lineAt(at), byte_start: d.toByte(at), byte_end: d.toByte(at + oldText.length) };
 }
 
-const SKIP_NODE = /comment|string|char_literal|rune_literal|heredoc|template_string|raw_string/;
+// A JavaScript regex literal is data like a string: `/foo/g` must not become `/bar/g`.
+const SKIP_NODE = /comment|string|char_literal|rune_literal|heredoc|template_string|raw_string|^regex$/;
 
 function commentsAndStrings(tree: Parser.Tree): [number, number][] {
   const out: [number, number][] = [];

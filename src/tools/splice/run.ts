@@ -183,7 +183,7 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
     timing.plan = performance.now() - t0;
     const base = { type: op, dry_run: req.dry_run === true, steps: reports };
     if (planned.length === 0) {
-      return { operationType: op, status: "ok", message: "nothing to change: the files already hold this text", exitCode: EXIT.ok, workspace: root, diagnostics, result: { ...base, written: false, validation: "not_needed", files: [], checkers: [], introduced: [], pre_existing_count: 0, duration_ms: timing } };
+      return { operationType: op, status: "ok", message: nothingToChange(reports), exitCode: EXIT.ok, workspace: root, diagnostics, result: { ...base, written: false, validation: "not_needed", files: [], checkers: [], introduced: [], pre_existing_count: 0, duration_ms: timing } };
     }
     const tv = performance.now();
     // Milliseconds since the process started (performance's time origin) when the checker starts:
@@ -236,6 +236,17 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
   } finally {
     ws.closeDb();
   }
+}
+
+/** Why a run planned no change: a search that replaced nothing is not text already in place. */
+function nothingToChange(reports: StepReport[]): string {
+  const searches = reports.filter((r) => r.command === "apply-files");
+  if (searches.length > 0 && searches.length === reports.length) {
+    const searched = searches.reduce((n, r) => n + Number(r.files_searched ?? 0), 0);
+    const skipped = searches.reduce((n, r) => n + ((r.skipped as unknown[] | undefined)?.length ?? 0), 0);
+    return `nothing to change: --find matched no code in the ${searched} file(s) searched (matches in comments, strings and regex literals are left alone unless --include-comments-strings)${skipped > 0 ? `; ${skipped} file(s) skipped, see steps` : ""}`;
+  }
+  return "nothing to change: the files already hold this text";
 }
 
 export async function runUndo(req: { root?: string; operation_id?: string; last?: boolean }, options: RunOptions = {}): Promise<SpliceOutcome> {
