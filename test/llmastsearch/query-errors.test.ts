@@ -83,6 +83,13 @@ test("each fault kind of a query that does not compile, located in the query, wi
   assert.equal(e.data.code, "LLMASTSEARCH_E105");
   assert.equal(pointed(arity, e), "#eq?");
 
+  // After the pattern's closing parenthesis, tree-sitter makes the predicate a pattern of its own that tests nothing.
+  const outside = '(identifier) @x (#eq? @x "main")';
+  e = await fault(root, outside, rust);
+  assert.equal(e.data.code, "LLMASTSEARCH_E105");
+  assert.equal(pointed(outside, e), '(#eq? @x "main")');
+  assert.match(e.data.remediation, /\(\(identifier\) @x \(#eq\? @x "main"\)\)/);
+
   e = await fault(root, "(function_item)", rust);
   assert.equal(e.data.code, "LLMASTSEARCH_E106");
 });

@@ -266,6 +266,19 @@ function predicateError(id: LanguageId, source: QuerySource, err: Error): ToolEr
   });
 }
 
+function strayPredicate(id: LanguageId, source: QuerySource, start: number, end: number): ToolError {
+  const text = Buffer.from(source.text, "utf8").subarray(start, end).toString("utf8").trim();
+  return new ToolError({
+    code: code(CODES.query_predicate),
+    error: "query_predicate",
+    message: `${languageInfo(id).name}: the predicate ${text} stands outside every pattern, so it would filter nothing`,
+    remediation: `Put it inside the parentheses of the pattern it tests, with that pattern: ((identifier) @x ${text.startsWith("(#") ? text : "(#eq? @x \"main\")"}).`,
+    file: source.origin,
+    span: spanIn(source, start, end),
+    exitCode: EXIT.failure,
+  });
+}
+
 export interface CompiledQuery {
   query: Parser.Query;
   /** Number of patterns in the query. */
@@ -419,7 +432,12 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
   for (let p = 0; p < patternCount; p++) {
     const s = query.startIndexForPattern(p);
     const e = query.endIndexForPattern(p);
-    if (captureNames(bytes.subarray(s, e).toString("utf8")).length === 0) uncaptured.push(p);
+    const text = bytes.subarray(s, e).toString("utf8");
+    // tree-sitter takes a predicate written after a pattern's closing parenthesis as a pattern
+    // of its own, with no node: it filters nothing and matches everywhere, empty. Refused, not
+    // answered with every match of the pattern before it.
+    if (/^\s*\(\s*#/.test(text)) throw strayPredicate(id, source, s - LEAD.length + (text.length - text.trimStart().length), e - LEAD.length);
+    if (captureNames(text).length === 0) uncaptured.push(p);
   }
   const rootTypes: (Set<string> | undefined)[] = [];
   for (let p = 0; p < patternCount; p++) {
