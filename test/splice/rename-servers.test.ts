@@ -7,6 +7,7 @@ import { indexTree } from "../../src/graph/ingest.js";
 import { disposeLanguageServers, planRename, setLanguageServerReuse } from "../../src/tools/splice/rename/index.js";
 import { isToolError } from "./rename-errors.js";
 import { applyLocations, copyFixture, targetAt } from "./rename-helpers.js";
+import { runTool } from "../support/run.js";
 
 const made: string[] = [];
 after(() => {
@@ -156,15 +157,24 @@ describe("splice rename: C through clangd", () => {
     for (const f of ["go.mod", "main.go"]) rmSync(join(root, f));
     rmSync(join(root, "store"), { recursive: true });
     writeFileSync(join(root, "ring.h"), "#ifndef RING_H\n#define RING_H\nint ring_push(int *r, int v);\n#endif\n");
-    writeFileSync(join(root, "ring.c"), '#include "ring.h"\n\nint ring_push(int *r, int v) {\n  *r = v;\n  return 0;\n}\n');
+    writeFileSync(join(root, "ring.c"), '#include "ring.h"\n\nint ring_push(int *r, int v) {\n  *r = v;\n  return 0;\n}\n\n#if defined(RING_TEST_MAIN)\nint main(void) {\n  int r;\n  return ring_push(&r, 3);\n}\n#endif\n');
     writeFileSync(join(root, "queue.h"), '#include "ring.h"\n');
     writeFileSync(join(root, "main.c"), '#include "queue.h"\n\nint main(void) {\n  int r = 0;\n  ring_push(&r, 1);\n  return ring_push(&r, 2);\n}\n');
+    // The CLI puts the engine's warning in the envelope's diagnostics, where an agent reads.
+    const cli = await runTool("splice", ["rename", "--dry-run", "--file", "ring.c", "--symbol", "ring_push", "--to", "ring_put"], { cwd: root });
+    assert.equal(cli.code, 0, cli.stdout);
+    assert.ok(((cli.json as { diagnostics?: { code: string; message: string }[] }).diagnostics ?? []).some((d) => d.code === "SPLICE_W213" && /ring\.c:11\./.test(d.message)), cli.stdout);
     const plan = await planRename({ root, target: targetAt(root, "ring.c", "c", "int ring_push", "ring_push"), newName: "ring_put" });
     assert.equal(plan.engine, "clangd");
     const files = applyLocations(root, plan.locations, true);
     assert.deepEqual([...files.keys()].sort(), ["main.c", "ring.c", "ring.h"]);
     const r = spawnSync("gcc", ["-Werror=implicit-function-declaration", "ring.c", "main.c", "-o", join(root, "a.out")], { cwd: root, encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
+    // The call in the #if branch clangd does not compile is not renamed, and the plan says where it is.
+    assert.match(files.get("ring.c") ?? "", /return ring_push\(&r, 3\);/);
+    const left = plan.diagnostics.find((d) => d.code === "SPLICE_W213" && d.level === "warning" && /left unchanged/.test(d.message));
+    assert.ok(left, JSON.stringify(plan.diagnostics));
+    assert.match(left.message, /1 use\(s\) of 'ring_push' in code were left unchanged: ring\.c:11\./);
   });
 
   it("refuses a rename onto another function's name", async () => {

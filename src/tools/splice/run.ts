@@ -179,6 +179,11 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
       }
     }
     ws.checkExpected();
+    // An engine's warnings (a use it left unchanged, files it could not reach) are the run's:
+    // an agent reads the envelope's diagnostics, not every step's engine_diagnostics.
+    for (const r of reports) {
+      for (const d of (r.engine_diagnostics as Diagnostic[] | undefined) ?? []) if (d.level !== "note") diagnostics.push(d);
+    }
     const planned = ws.changed();
     timing.plan = performance.now() - t0;
     const base = { type: op, dry_run: req.dry_run === true, steps: reports };

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
 import { ToolError } from "../../../contract/errors.js";
 import type { Diagnostic } from "../../../contract/schema.js";
-import type { LanguageId } from "../../../lang/registry.js";
+import { type LanguageId, languageForPath, parse } from "../../../lang/registry.js";
 import { walkFiles } from "../../../text/walk.js";
 import { renameError, renameNote } from "./codes.js";
 import { TextOffsets } from "./offsets.js";
@@ -473,6 +473,31 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
 }
 
 /**
+ * Identifiers spelled like the target, in the files the rename touched or that mention the
+ * name, that the rename leaves as they are (`file:line`). tree-sitter reads both sides of every
+ * #if, where clangd sees only the branch its flags select: a call in `#if defined(SDS_TEST_MAIN)`
+ * is code to one and nothing to the other.
+ */
+function leftUnrenamed(sources: Sources, target: RenameTarget, locations: RenameLocation[], files: string[]): string[] {
+  const renamed = new Set(locations.map((l) => `${l.file}\u0000${l.byte_start}`));
+  const size = Buffer.byteLength(target.name);
+  const out: string[] = [];
+  for (const abs of files.sort()) {
+    const lang = languageForPath(abs);
+    const t = sources.get(abs);
+    if (!t || !lang || (lang.id !== "c" && lang.id !== "cpp")) continue;
+    const rel = sources.rel(abs);
+    const tree = parse(lang.id, t.text);
+    for (const n of tree.rootNode.descendantsOfType(["identifier", "field_identifier", "type_identifier"])) {
+      // Node offsets are bytes of the text's UTF-8 (sources hold decoded, valid text).
+      if (n.endIndex - n.startIndex !== size || n.text !== target.name || renamed.has(`${rel}\u0000${n.startIndex}`)) continue;
+      out.push(`${rel}:${t.lineOf(n.startIndex)}`);
+    }
+  }
+  return out;
+}
+
+/**
  * Why the go command cannot load the package in `dir` (a module that is not downloaded, a
  * syntax error), when it cannot: gopls then answers a rename with null and no reason.
  * GOPROXY=off: this asks what is on the machine, it never downloads.
@@ -576,6 +601,18 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       }
     }
     if (locations.length === 0) throw renameError("not_renameable", `${spec.name} found nothing to rename for '${target.name}'`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
+    if (spec.name === "clangd") {
+      const left = leftUnrenamed(sources, target, locations, [...new Set([...locations.map((l) => sources.abs(l.file)), ...mentions])]);
+      if (left.length) {
+        diagnostics.push(
+          renameNote(
+            "server_note",
+            `${left.length} use(s) of '${target.name}' in code were left unchanged: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ", ..." : ""}. clangd did not take them for this symbol: most often code in an #if branch this configuration does not compile (or another symbol of that name); rename them by hand if they are this one`,
+            "warning",
+          ),
+        );
+      }
+    }
     locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
 
     const t2 = performance.now();
