@@ -177,6 +177,16 @@ describe("splice rename: C through clangd", () => {
     assert.match(left.message, /1 use\(s\) of 'ring_push' in code were left unchanged: ring\.c:11\./);
   });
 
+  it("a reserved name clangd does not index is refused with the way to rename it in its own file", async () => {
+    const root = fixture("go");
+    for (const f of ["go.mod", "main.go"]) rmSync(join(root, f));
+    rmSync(join(root, "store"), { recursive: true });
+    writeFileSync(join(root, "read.c"), "static int __reader_fail(int *r) {\n  *r = -1;\n  return 0;\n}\n\nint reader_feed(int *r) {\n  return __reader_fail(r);\n}\n");
+    await assert.rejects(planRename({ root, target: targetAt(root, "read.c", "c", "static int __reader_fail", "__reader_fail"), newName: "reader_fail" }), (e) =>
+      isToolError(e, "SPLICE_E205", /refuses to rename '__reader_fail'/) && /splice apply-files --glob 'read\.c' --regex --find '\\b__reader_fail\\b'/.test((e as { remediation?: string }).remediation ?? ""),
+    );
+  });
+
   it("refuses a rename onto another function's name", async () => {
     const root = withCompileCommands();
     const drain = targetAt(root, "src/main.c", "c", "static int drain", "drain");

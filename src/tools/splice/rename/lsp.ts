@@ -519,6 +519,21 @@ function unloadable(spec: ServerSpec, abs: string, file: string, serverSaid?: st
   throw renameError("engine_failed", `gopls cannot load the package of ${file}: ${broken}${said}`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file });
 }
 
+/** The server's refusal, with the way around it where there is one. */
+function refused(spec: ServerSpec, target: RenameTarget, msg: string): ToolError {
+  // clangd leaves reserved names (`__x`, `_X`) out of its index, so it cannot prove a rename of
+  // one complete, even of a static function used in its own file only.
+  const reserved = spec.name === "clangd" && /not eligible for indexing/.test(msg) && /^_[_A-Z]/.test(target.name);
+  return renameError(
+    "not_renameable",
+    `${spec.name} refuses to rename '${target.name}': ${msg}`,
+    reserved
+      ? `clangd does not index reserved names (a leading __, or _ and a capital). If '${target.name}' is used in ${target.file} only (static), rename it there with: splice apply-files --glob '${target.file}' --regex --find '\\b${target.name}\\b' --replace NEW_NAME (validated by the compiler like any change).`
+      : "Give the definition's name span of a symbol declared in the workspace.",
+    { file: target.file },
+  );
+}
+
 const CONFLICT = /conflict|already (declared|defined|exists)|shadow|redeclar|collid/i;
 
 export async function renameWithServer(sources: Sources, target: RenameTarget, newName: string, spec: ServerSpec): Promise<RenamePlan> {
@@ -560,7 +575,7 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       prepared = await session.request("textDocument/prepareRename", doc, 60_000);
     } catch (e) {
       unloadable(spec, abs, target.file);
-      throw renameError("not_renameable", `${spec.name} refuses to rename '${target.name}': ${(e as Error).message}`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
+      throw refused(spec, target, (e as Error).message);
     }
     if (prepared === null) {
       unloadable(spec, abs, target.file);
@@ -574,7 +589,7 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       if (CONFLICT.test(msg)) throw renameError("clash", `${spec.name}: ${msg}`, `Choose another name than '${newName}', or rename the other symbol first.`, { file: target.file });
       if (session.failure) throw renameError("engine_failed", `${spec.name} failed: ${session.failure}`, "Check that the language server runs in this workspace, or retry.", { file: target.file });
       unloadable(spec, abs, target.file, msg);
-      throw renameError("not_renameable", `${spec.name} refuses to rename '${target.name}': ${msg}`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
+      throw refused(spec, target, msg);
     }
     const locations: RenameLocation[] = [];
     const outside: string[] = [];
