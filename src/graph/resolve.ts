@@ -742,12 +742,17 @@ export class Resolver {
 
   /** A Go member of `type` (declared in `dir`) promoted from the types it embeds. */
   private promoted(ctx: FileCtx, type: string, dir: string, e: NameEntry, isCall: boolean): Outcome | undefined {
+    let library = false;
     for (const t of this.entry(type).all) {
       if (t.kind_normalized !== "struct" || posix.dirname(t.path) !== dir) continue;
-      const up = this.inherited(this.ctx(t.file_id), t.symbol_id, e, isCall, false, new Set());
+      const tctx = this.ctx(t.file_id);
+      const up = this.inherited(tctx, t.symbol_id, e, isCall, false, new Set());
       if (up) return pick(up.rows, up.how);
+      library ||= (tctx.bases.get(t.symbol_id) ?? []).some((b) => this.libraryType(tctx, b));
     }
-    return undefined;
+    // Found in none of the repository's types it embeds, the member may be a library type's
+    // (`m.Lock()` with sync.Mutex embedded): not another type's of the same name.
+    return library ? UNRESOLVED : undefined;
   }
 
   /** The receiver type's name when `q` is the receiver of the Go method the reference is in. */

@@ -78,11 +78,13 @@ it("Go: a member through the method's receiver is its type's, exact; another var
   }
 });
 
-it("Go: a member promoted from an embedded struct is the embedded type's (Lock, of the embedded sync.Mutex, has no candidate here)", async () => {
+it("Go: a member promoted from an embedded struct is the embedded type's; one of an embedded library type (sync.Mutex's Lock) is not guessed", async () => {
   const root = writeTree(tempDir("magellan-go-embed-"), {
     "go.mod": "module example.com/embed\n\ngo 1.22\n",
     "ui/common.go": "package ui\n\ntype common struct {\n\twidth int\n}\n\nfunc (c common) resize(w int) { c.width = w }\n",
     "ui/other.go": "package ui\n\ntype other struct {\n\twidth int\n}\n\nfunc (o other) resize(w int) {}\n",
+    // Another type's Lock: a guess by name would take it for the Mutex's.
+    "ui/store.go": "package ui\n\ntype store struct{}\n\nfunc (s *store) Lock() {}\n",
     "ui/model.go":
       'package ui\n\nimport "sync"\n\ntype model struct {\n\t*common\n\tsync.Mutex\n}\n\nfunc (m *model) layout() int {\n\tm.resize(80)\n\tm.Lock()\n\treturn m.width\n}\n',
   });
