@@ -322,7 +322,7 @@ function ownMatch(batch: MatchBatch, list: MatchList, j: number): boolean {
   return first === Infinity ? batch.from === 0 : first >= batch.from && (first < batch.to || batch.to === batch.length);
 }
 
-/** 1 symbols, 2 references, 3 imports, 4 dependencies, 0 none: the purpose of the first capture that tells. */
+/** 1 symbols, 2 references, 3 imports, 4 dependencies, 5 local bindings, 0 none: the purpose of the first capture that tells. */
 function purposeOf(n: string): number {
   // The first letter first: this runs for each of millions of captures.
   const ch = n.charCodeAt(0);
@@ -336,6 +336,7 @@ function purposeOf(n: string): number {
   if (ch === 116 /* t */ && (n === "type" || n === "type.of")) return 1;
   if (ch === 114 /* r */ && n.startsWith("ref.")) return 2;
   if (ch === 105 /* i */ && n.startsWith("import")) return 3;
+  if (ch === 108 /* l */ && n.startsWith("local")) return 5;
   return 0;
 }
 
@@ -363,6 +364,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
       else if (purpose === 2) refs.add(list, j);
       else if (purpose === 3) importMatches.push(list.match(j, batch.windowed));
       else if (purpose === 4) deps?.push(list.match(j, batch.windowed) as unknown as DepMatch);
+      else if (purpose === 5) refs.bind(list.match(j, false));
     }
   }
   const merged: number[] = [];
@@ -660,6 +662,76 @@ function refRank(name: string): number {
 }
 const RANK_KIND = ["", "read", "type", "write", "call", "ignore"] as const;
 
+interface LocalRules {
+  /** Node types that are a local binding's scope. */
+  scopes: Set<string>;
+  /** Node types at which the search stops: a binding there is no local (a module's, a class's). */
+  stops: Set<string>;
+  /** Bound for the whole scope, not from the declaration on. */
+  hoisted: boolean;
+  /** false: a capitalised name in a pattern is a constant or a variant (Rust's `None`), not a binding. */
+  upper?: false;
+}
+
+const JS_SCOPES = new Set(["statement_block", "function_declaration", "function_expression", "function", "arrow_function", "method_definition", "generator_function_declaration", "generator_function", "for_statement", "for_in_statement", "catch_clause", "class_static_block"]);
+const JS_STOPS = new Set(["program", "class_body"]);
+const C_SCOPES = new Set(["compound_statement", "function_definition", "for_statement", "for_range_loop", "lambda_expression", "catch_clause"]);
+const C_STOPS = new Set(["translation_unit", "field_declaration_list", "declaration_list"]);
+
+/** The languages whose references.scm captures local bindings, and how they scope them. */
+const LOCAL_SCOPES: Partial<Record<LanguageId, LocalRules>> = {
+  javascript: { scopes: JS_SCOPES, stops: JS_STOPS, hoisted: true },
+  typescript: { scopes: JS_SCOPES, stops: JS_STOPS, hoisted: true },
+  tsx: { scopes: JS_SCOPES, stops: JS_STOPS, hoisted: true },
+  python: {
+    scopes: new Set(["function_definition", "lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]),
+    stops: new Set(["module", "class_definition"]),
+    hoisted: true,
+  },
+  go: { scopes: new Set(["block", "function_declaration", "method_declaration", "func_literal", "for_statement", "if_statement", "expression_switch_statement", "type_switch_statement"]), stops: new Set(["source_file"]), hoisted: false },
+  java: {
+    scopes: new Set(["block", "method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression", "for_statement", "enhanced_for_statement", "catch_clause", "try_with_resources_statement", "switch_block_statement_group"]),
+    stops: new Set(["program", "class_body", "interface_body", "enum_body", "record_declaration"]),
+    hoisted: false,
+  },
+  c: { scopes: C_SCOPES, stops: C_STOPS, hoisted: false },
+  cpp: { scopes: C_SCOPES, stops: C_STOPS, hoisted: false },
+  rust: { scopes: new Set(["block", "function_item", "closure_expression", "for_expression"]), stops: new Set(["source_file", "declaration_list", "field_declaration_list"]), hoisted: false, upper: false },
+};
+
+function syntaxOf(n: QNode): Parser.SyntaxNode {
+  return n instanceof CapturedNode ? n.syntaxNode() : (n as unknown as Parser.SyntaxNode);
+}
+
+/** The nearest enclosing scope node, or undefined when the binding is no local one. */
+function scopeOf(n: Parser.SyntaxNode, rules: LocalRules): Parser.SyntaxNode | undefined {
+  for (let p = n.parent; p; p = p.parent) {
+    if (rules.stops.has(p.type)) return undefined;
+    if (rules.scopes.has(p.type)) return p;
+  }
+  return undefined;
+}
+
+/** Pattern nodes whose named children are bound (their default values and keys are not). */
+const PATTERN_TYPES = new Set([
+  "object_pattern", "array_pattern", "rest_pattern", "pair_pattern", "assignment_pattern", "object_assignment_pattern",
+  "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "dictionary_splat_pattern", "parenthesized_expression",
+  "expression_list", "mut_pattern", "ref_pattern", "reference_pattern", "slice_pattern",
+]);
+const BOUND_NAMES = new Set(["identifier", "shorthand_property_identifier_pattern"]);
+
+/** The names a destructuring pattern binds. */
+function collectPatternNames(n: Parser.SyntaxNode, out: QNode[]): void {
+  if (BOUND_NAMES.has(n.type)) {
+    out.push(n as unknown as QNode);
+    return;
+  }
+  if (!PATTERN_TYPES.has(n.type)) return;
+  // `{a = b}`, `[x = y]`: b and y are read, not bound; `{k: v}`: k is a key.
+  const skip = n.childForFieldName("right") ?? n.childForFieldName("key") ?? null;
+  for (const c of n.namedChildren) if (!skip || c.startIndex !== skip.startIndex || c.endIndex !== skip.endIndex) collectPatternNames(c, out);
+}
+
 /**
  * The references of a file, folded match by match into one record per name start (the most
  * specific kind wins, then the one with a qualifier), holding positions and text only: no node
@@ -729,9 +801,76 @@ class ReferenceCollector {
     this.put(i, at, rank, end, hasQualifier, q || undefined);
   }
 
+  /**
+   * A name a function or block binds for itself (a parameter, a local variable: `@local`, or the
+   * names in a destructuring `@local.pattern`), in force in its scope: the nearest enclosing node
+   * of LOCAL_SCOPES' types. JavaScript, TypeScript and Python bind for the whole scope (hoisting,
+   * the temporal dead zone, Python's function-wide locals); the others from the end of the name,
+   * or of the `@local.after` statement (Go's `:=`, Rust's `let`, whose right side still sees the
+   * outer name). `@local.global`: Python's `global`/`nonlocal` names, which are not bound there.
+   */
+  bind(m: QMatch): void {
+    const rules = LOCAL_SCOPES[this.language];
+    if (!rules) return;
+    let after = -1;
+    const names: QNode[] = [];
+    let global = false;
+    for (const c of m.captures) {
+      if (c.name === "local") names.push(c.node);
+      else if (c.name === "local.pattern") collectPatternNames(syntaxOf(c.node), names);
+      else if (c.name === "local.after") after = c.node.endIndex;
+      else if (c.name === "local.global") {
+        global = true;
+        names.push(c.node);
+      } else if (c.name !== "local.scope") throw new Error(`${this.language}/references.scm: unknown capture @${c.name}`);
+    }
+    for (const n of names) {
+      const scope = scopeOf(syntaxOf(n), rules);
+      if (!scope) continue;
+      const at = startOf(n);
+      const name = this.text.slice(at, n.endIndex);
+      if (rules.upper === false && /^[A-Z]/.test(name)) continue;
+      const b = { at, scopeStart: scope.startIndex, scopeEnd: scope.endIndex, from: rules.hoisted ? scope.startIndex : Math.max(n.endIndex, after) };
+      if (global) {
+        (this.globals ??= []).push({ name, scopeStart: b.scopeStart });
+        continue;
+      }
+      this.bindings ??= new Map();
+      const list = this.bindings.get(name);
+      if (list) list.push(b);
+      else this.bindings.set(name, [b]);
+    }
+  }
+
+  private bindings: Map<string, { at: number; scopeStart: number; scopeEnd: number; from: number }[]> | undefined;
+  private globals: { name: string; scopeStart: number }[] | undefined;
+
+  /** Whether the bare name at `at` is one a local binding in force there names (no outside reference). */
+  private isLocal(name: string, at: number): boolean {
+    const list = this.bindings?.get(name);
+    if (!list) return false;
+    for (const b of list) {
+      if (at < b.scopeStart || at >= b.scopeEnd) continue;
+      if (at === b.at || at >= b.from) {
+        if (this.globals?.some((g) => g.name === name && g.scopeStart === b.scopeStart)) continue;
+        return true;
+      }
+    }
+    return false;
+  }
+
   finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[]): ExtractedReference[] {
     const importStarts = new Set<number>();
     for (const r of importRefs) importStarts.add(r.range.byte_start);
+    // A binding that is also a symbol (`const helper = () => ...` in a function: a local
+    // function) keeps its uses: they are references to that symbol.
+    if (this.bindings) {
+      for (const [name, list] of this.bindings) {
+        const kept = list.filter((b) => !definitionNames.has(decoded.ascii ? b.at : decoded.toByte(b.at)));
+        if (kept.length === 0) this.bindings.delete(name);
+        else if (kept.length !== list.length) this.bindings.set(name, kept);
+      }
+    }
     const out: ExtractedReference[] = [];
     // In the order names were first seen, as a Map keyed by start iterates.
     for (let i = 0; i < this.starts.length; i++) {
@@ -739,6 +878,10 @@ class ReferenceCollector {
       if (rank === 5) continue;
       const start = this.starts[i] as number;
       const end = this.ends[i] as number;
+      // A read or write of a parameter or local variable refers to nothing the graph holds: not
+      // kept, so that it is never taken for a use of an outer symbol of the same name. A call
+      // through one stays: it is a dynamic call (a function value), which dead-code must count.
+      if (this.bindings && !this.qualified[i] && (rank === 1 || rank === 3) && this.isLocal(this.text.slice(start, end), start)) continue;
       const range = byteRange(decoded, start, end);
       if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
       const ref: ExtractedReference = { name: this.text.slice(start, end), kind: RANK_KIND[rank] as ReferenceKind, range };

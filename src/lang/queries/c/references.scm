@@ -19,3 +19,9 @@
 (parameter_declaration declarator: (array_declarator declarator: (identifier) @ref.ignore))
 (preproc_params (identifier) @ref.ignore)
 (labeled_statement label: (statement_identifier) @ref.ignore)
+
+; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
+; the local's, never an outer symbol's, and are not kept as references.
+(parameter_declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
+(declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
+(init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])

@@ -32,3 +32,11 @@
 (labeled_statement label: (statement_identifier) @ref.ignore)
 (namespace_definition name: (_) @ref.ignore)
 (nested_namespace_specifier (namespace_identifier) @ref.ignore)
+
+; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
+; the local's, never an outer symbol's, and are not kept as references.
+(parameter_declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
+(optional_parameter_declaration declarator: [(identifier) @local (reference_declarator (identifier) @local)])
+(declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
+(init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
+(for_range_loop declarator: [(identifier) @local (reference_declarator (identifier) @local)])

@@ -25,3 +25,12 @@
 (variadic_parameter_declaration name: (identifier) @ref.ignore)
 (type_parameter_declaration name: (identifier) @ref.ignore)
 (labeled_statement label: (label_name) @ref.ignore)
+
+; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
+; the local's, never an outer symbol's, and are not kept as references.
+(parameter_declaration name: (identifier) @local)
+(variadic_parameter_declaration name: (identifier) @local)
+(short_var_declaration left: (expression_list) @local.pattern) @local.after
+(var_spec name: (identifier) @local)
+(const_spec name: (identifier) @local)
+(range_clause left: (expression_list) @local.pattern)

@@ -32,3 +32,14 @@
 (scoped_identifier scope: (identifier) @ref.ignore)
 (labeled_statement (identifier) @ref.ignore)
 (type_parameter (type_identifier) @ref.ignore)
+
+; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
+; the local's, never an outer symbol's, and are not kept as references.
+(formal_parameter name: (identifier) @local)
+(spread_parameter (variable_declarator name: (identifier) @local))
+(catch_formal_parameter name: (identifier) @local)
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
+(enhanced_for_statement name: (identifier) @local)
+(lambda_expression parameters: (identifier) @local)
+(inferred_parameters (identifier) @local)
+(resource name: (identifier) @local)

@@ -38,3 +38,11 @@
 (arrow_function parameter: (identifier) @ref.ignore)
 (catch_clause parameter: (identifier) @ref.ignore)
 (labeled_statement label: (statement_identifier) @ref.ignore)
+
+; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
+; the local's, never an outer symbol's, and are not kept as references.
+(formal_parameters (_) @local.pattern)
+(arrow_function parameter: (identifier) @local)
+(catch_clause parameter: (_) @local.pattern)
+(variable_declarator name: (_) @local.pattern)
+(for_in_statement kind: _ left: (_) @local.pattern)

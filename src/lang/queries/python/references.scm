@@ -33,3 +33,21 @@
 (keyword_argument name: (identifier) @ref.ignore)
 (dotted_name (identifier) @ref.ignore)
 (aliased_import alias: (identifier) @ref.ignore)
+
+; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
+; the local's, never an outer symbol's, and are not kept as references.
+(parameters (identifier) @local)
+(lambda_parameters (identifier) @local)
+(default_parameter name: (identifier) @local)
+(typed_parameter (identifier) @local)
+(typed_default_parameter name: (identifier) @local)
+(list_splat_pattern (identifier) @local)
+(dictionary_splat_pattern (identifier) @local)
+(assignment left: (_) @local.pattern)
+(augmented_assignment left: (identifier) @local)
+(named_expression name: (identifier) @local)
+(for_statement left: (_) @local.pattern)
+(for_in_clause left: (_) @local.pattern)
+(as_pattern_target (identifier) @local)
+(global_statement (identifier) @local.global)
+(nonlocal_statement (identifier) @local.global)

@@ -37,3 +37,10 @@
 (scoped_use_list path: (_ name: (identifier) @ref.ignore))
 (use_as_clause path: (_ path: (identifier) @ref.ignore))
 (use_wildcard (identifier) @ref.ignore)
+
+; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
+; the local's, never an outer symbol's, and are not kept as references.
+(parameter pattern: (_) @local.pattern)
+(closure_parameters (identifier) @local)
+(let_declaration pattern: (_) @local.pattern) @local.after
+(for_expression pattern: (_) @local.pattern)

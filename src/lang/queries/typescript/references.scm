@@ -37,3 +37,12 @@
 (catch_clause parameter: (identifier) @ref.ignore)
 (type_parameter name: (type_identifier) @ref.ignore)
 (labeled_statement label: (statement_identifier) @ref.ignore)
+
+; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
+; the local's, never an outer symbol's, and are not kept as references.
+(required_parameter pattern: (_) @local.pattern)
+(optional_parameter pattern: (_) @local.pattern)
+(arrow_function parameter: (identifier) @local)
+(catch_clause parameter: (_) @local.pattern)
+(variable_declarator name: (_) @local.pattern)
+(for_in_statement kind: _ left: (_) @local.pattern)

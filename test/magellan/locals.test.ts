@@ -1,0 +1,80 @@
+/**
+ * A parameter or local variable named like an outer symbol is not that symbol: its reads and
+ * writes are the local's, and are not kept as references (before, `int count = 3; return count;`
+ * inside a function was an `exact` write and read of the file's global `count`). Uses of the outer
+ * name before a positional declaration (C, Java, Go, Rust), Python's `global`, a destructuring
+ * default value and a call through a local (a dynamic call, which dead-code counts) stay. Real
+ * tree-sitter, real SQLite.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { it } from "node:test";
+import Database from "better-sqlite3";
+import { tempDir, writeTree } from "../support/run.js";
+import { mg } from "./support.js";
+
+const TREE: Record<string, string> = {
+  "a.ts": "export let count = 0;\nexport function run(n: number) {\n  const count = n;\n  const { total = count } = {};\n  const twice = (x: number) => 2 * x;\n  return [count + total].map(twice);\n}\nexport function bump(count: number) {\n  return count;\n}\nexport function outer() {\n  return count;\n}\n",
+  "b.js": "let count = 0;\nfunction run([count, rest]) {\n  return count + rest;\n}\nfunction pick(handler) {\n  return handler();\n}\nmodule.exports = { run, pick, get: () => count };\n",
+  "c.py": "count = 0\n\ndef run(n):\n    count = n\n    return count\n\ndef bump():\n    global count\n    count += 1\n\ndef squares(xs):\n    return [count * x for count in xs]\n",
+  "d.go": "package main\n\nvar count = 0\n\nfunc run(n int) int {\n\tprintln(count)\n\tcount := count + n\n\treturn count\n}\n",
+  "e.c": "int count = 0;\nint run(int n) {\n  n = count;\n  int count = n;\n  return count;\n}\n",
+  "f.java": "class F {\n  int count = 0;\n  int run(int n) {\n    int a = count;\n    int count = n;\n    return count + a;\n  }\n}\n",
+  "g.rs": "static count: i32 = 0;\nfn run(n: i32) -> i32 {\n    let count = count + n;\n    count\n}\n",
+};
+
+/** Each reference named `count`: file, line, kind, resolution, and where it points. */
+function countRefs(root: string): string[] {
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    return (
+      d
+        .prepare(
+          `SELECT f.path || ':' || r.start_line || ' ' || r.kind || ' ' || r.resolution || ' ' || coalesce(t.display_fqn, '-') FROM refs r JOIN files f ON f.id = r.file_id
+           LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE r.name = 'count' AND r.qualifier IS NULL ORDER BY f.path, r.byte_start`,
+        )
+        .pluck()
+        .all() as string[]
+    );
+  } finally {
+    d.close();
+  }
+}
+
+it("the uses of a local or a parameter are not taken for an outer symbol's, in every language", async () => {
+  const root = writeTree(tempDir("magellan-locals-"), TREE);
+  const r = await mg(root, ["index"]);
+  assert.equal(r.r.code, 0, r.r.stdout);
+  assert.deepEqual(countRefs(root), [
+    // In run() and bump(), count is the local or the parameter (the destructuring default on line 4
+    // reads the local); outer() reads the module's.
+    "a.ts:12 read exact a.count",
+    "b.js:8 read exact b.count",
+    // `global count` names the module's variable: bump() writes it.
+    "c.py:8 read exact c.count",
+    "c.py:9 write exact c.count",
+    // Before `count :=`, and on its right side, count is still the package's.
+    "d.go:6 read exact count",
+    "d.go:7 read exact count",
+    // C: before the declaration, the global; in `int count = n;` and after, the local.
+    "e.c:3 read exact e.count",
+    // Java: the field before the local that hides it.
+    "f.java:4 read exact F.count",
+    // Rust: `let count = count + n` reads the static on its right side.
+    "g.rs:3 read exact crate::g::count",
+  ]);
+  // A call through a parameter stays: it is a dynamic call that dead-code must count.
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    assert.equal(d.prepare("SELECT count(*) FROM refs WHERE name = 'handler' AND kind = 'call'").pluck().get(), 1);
+    // A local function is a symbol: passing it on is a reference to it.
+    assert.equal(d.prepare("SELECT count(*) FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE r.name = 'twice' AND r.kind = 'read' AND t.name = 'twice'").pluck().get(), 1);
+    // A name bound by destructuring is a local too.
+    assert.equal(d.prepare("SELECT count(*) FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = 'a.ts' AND r.name = 'total'").pluck().get(), 0);
+  } finally {
+    d.close();
+  }
+  // refs of the global say what really uses it.
+  const refs = await mg(root, ["refs", "--name", "count", "--path", "e.c"]);
+  assert.deepEqual((refs.env.data.references as { span: { start_line: number } }[]).map((x) => x.span.start_line), [3]);
+});
