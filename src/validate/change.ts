@@ -12,8 +12,9 @@
  * touched language's checker ran and nothing new broke; a checker that is absent, crashed or
  * timed out makes it `unchecked` (a warning says why), or `rejected` under requireChecker.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { languageInfo, type LanguageId } from "../lang/registry.js";
+import { languageForPath, languageInfo, type LanguageId } from "../lang/registry.js";
 import type { CheckContext } from "./checkers/common.js";
 import { FILE_CHECKERS } from "./checkers/registry.js";
 import { ContentPositions } from "./positions.js";
@@ -187,7 +188,7 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
     const found = await run(f.path, f.after, users);
     after.push(...found);
     if (f.before === null && found.some((d) => d.file !== f.path)) {
-      const neighbour = await existingNeighbour(ctx.root, f.path, language, changed);
+      const neighbour = existingNeighbour(ctx.root, f.path, language, changed);
       if (neighbour) {
         const base = await run(neighbour.path, neighbour.bytes);
         before.push(...base.filter((d) => d.file !== neighbour.path && !changed.has(d.file)));
@@ -200,9 +201,9 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
   return { run: out, before, after, notes: [...notes.values()] };
 }
 
-async function existingNeighbour(root: string, rel: string, language: LanguageId, exclude: Set<string>): Promise<{ path: string; bytes: Uint8Array } | undefined> {
-  const { readdirSync, readFileSync } = await import("node:fs");
-  const { languageForPath } = await import("../lang/registry.js");
+// Static imports only: a dynamic import() has no loader in the bundled CLIs (scripts/bundle.ts),
+// which run from a V8 code cache (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING).
+function existingNeighbour(root: string, rel: string, language: LanguageId, exclude: Set<string>): { path: string; bytes: Uint8Array } | undefined {
   const dir = rel.includes("/") ? rel.slice(0, rel.lastIndexOf("/")) : "";
   let names: string[];
   try {

@@ -58,7 +58,31 @@ export function treeSitterGate(language: LanguageId, pos: ContentPositions, file
     for (const child of node.children) visit(child);
   };
   visit(tree.rootNode);
+  if (language === "go") goTopLevel(tree.rootNode, pos, file, diagnostics);
   return { ran: "tree-sitter", diagnostics };
+}
+
+/** What a Go file may hold at its top level; tree-sitter-go also takes statements there. */
+const GO_TOP_LEVEL = new Set(["package_clause", "import_declaration", "function_declaration", "method_declaration", "type_declaration", "var_declaration", "const_declaration", "comment", ";"]);
+
+/**
+ * tree-sitter-go parses statements (`x := 1`, `for {}`) at a file's top level without an error,
+ * which the Go compiler refuses: `expected declaration, found x` (gofmt -e, go build).
+ */
+function goTopLevel(root: Parser.SyntaxNode, pos: ContentPositions, file: string, out: CheckerOutcome["diagnostics"]): void {
+  for (const child of root.children) {
+    if (out.length >= MAX_SYNTAX_DIAGNOSTICS) return;
+    if (GO_TOP_LEVEL.has(child.type) || child.type === "ERROR" || child.isMissing) continue;
+    const text = pos.text.slice(child.startIndex, child.endIndex);
+    out.push({
+      level: "error",
+      message: `syntax error: expected a declaration at the top level, found \`${snippet(text)}\` (a statement must be inside a function)`,
+      file,
+      ...pos.fromUtf16(child.startIndex, child.endIndex),
+      code: "syntax.ERROR",
+      source: "tree-sitter",
+    });
+  }
 }
 
 function countErrors(node: Parser.SyntaxNode): number {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { which } from "../../src/validate/process.js";
@@ -177,6 +177,20 @@ describe("llmfilewrite Rust (cargo check on a temporary copy of the package)", (
     assert.equal(env.result?.diagnostics.filter((x) => x.code === "E0308").length, 1, "one finding, even though lib and test builds both saw it");
     assert.equal(readFileSync(join(root, "src/util.rs"), "utf8"), old);
     assert.deepEqual(listFiles(root), before);
+  });
+});
+
+describe("llmfilewrite Rust: a new file in a crate that already has an error", () => {
+  it("is checked against an existing neighbour's findings (through the bundled bin), not refused with an internal error", async () => {
+    need("cargo");
+    const root = project("rust-project");
+    // An error that was there before: not the new file's fault.
+    writeFileSync(join(root, "src/util.rs"), 'pub fn one() -> u32 {\n    "one"\n}\n');
+    const r = await lfw(root, ["--path", "src/extra.rs", "--dry-run", "--content", "pub fn two() -> u32 {\n    2\n}\n"]);
+    assert.doesNotMatch(r.stdout + r.stderr, /E999|internal error/, r.stdout + r.stderr);
+    const env = r.json as Envelope;
+    assert.equal(env.result?.diagnostics.filter((x) => x.level === "error" && x.pre_existing !== true).length, 0, r.stdout);
+    assert.ok(!existsSync(join(root, "src/extra.rs")));
   });
 });
 

@@ -39,6 +39,18 @@ describe("validate: tree-sitter gate", () => {
     assert.ok(out.diagnostics.every((d) => (d.start_line as number) >= 2), JSON.stringify(out.diagnostics));
   });
 
+  it("Go: a statement at a file's top level is a syntax error (tree-sitter-go takes it, the compiler does not)", () => {
+    const good = "package cmd\n\nimport \"fmt\"\n\n// T is a type.\ntype T int\n\nvar v = 1\n\nconst c = 2\n\nfunc (t T) m() {}\n\nfunc f() { x := 1; fmt.Println(x) }\n";
+    assert.deepEqual(treeSitterGate("go", new ContentPositions(Buffer.from(good)), "cmd/a.go").diagnostics, []);
+    const bad = Buffer.from(`${good}\nx := 1\nfor {\n}\n`);
+    const found = treeSitterGate("go", new ContentPositions(bad), "cmd/a.go").diagnostics;
+    assert.ok(found.length > 0, JSON.stringify(found));
+    const first = found[0] as { start_line?: number; message: string; byte_start?: number; byte_end?: number };
+    assert.equal(first.start_line, 16);
+    assert.match(first.message, /expected a declaration at the top level, found `x := 1`/);
+    assert.equal(slice(bad, first.byte_start, first.byte_end), "x := 1");
+  });
+
   it("finds nothing in valid code", () => {
     const out = treeSitterGate("python", new ContentPositions(Buffer.from("def f(x):\n    return x\n")), "a.py");
     assert.deepEqual(out.diagnostics, []);
