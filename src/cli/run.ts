@@ -80,6 +80,16 @@ export async function runCli(
   try {
     await program.parseAsync(argv);
     pretty = Boolean(program.opts().pretty) || pretty;
+    const interrupted = process.env.LLMTOOLS_DAEMON_INTERRUPTED;
+    if (interrupted !== undefined) {
+      delete process.env.LLMTOOLS_DAEMON_INTERRUPTED;
+      throw new ToolError({
+        code: commonCode(tool, "interrupted"),
+        error: "interrupted",
+        message: `the workspace's daemon ${interrupted} while it ran this change: it may have been written, or not; it was not run again, which could apply it twice`,
+        remediation: "Look at the files (or 'splice log' for the operation), then run the command again if the change is not there.",
+      });
+    }
     result = await action(program);
   } catch (err) {
     if (err instanceof commander.CommanderError) {

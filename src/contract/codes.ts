@@ -23,6 +23,8 @@ export const COMMON_CODES = {
   unsupported: "E016",
   /** A native add-on (SQLite, tree-sitter) did not load: the install's fault (src/contract/native.ts). */
   native_unavailable: "E017",
+  /** The warm daemon stopped while it ran a change: not run again (src/server/client.cts). */
+  interrupted: "E018",
   /** A note, not a fault: the daemon's index lags behind files changed on disk (src/server/). */
   index_pending: "E090",
   internal: "E999",

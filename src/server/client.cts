@@ -331,6 +331,13 @@ function eligible(tool: string, args: readonly string[]): boolean {
   return tool !== "llmtools" && !(tool === "magellan" && args[0] === "watch");
 }
 
+/** Whether the command line may change files (a writer that is not a dry run). */
+function writes(tool: string, args: readonly string[]): boolean {
+  if (args.includes("--dry-run") || args.includes("--help") || args.includes("-h")) return false;
+  if (tool === "splice") return args[0] !== "log";
+  return tool === "llmtransform" || tool === "llmfilewrite";
+}
+
 /**
  * A bin's entry: runs the command line through the root's daemon when one runs (or `--daemon`
  * asks for one), else calls `runLocal`, which loads and runs the tool in this process.
@@ -608,6 +615,7 @@ class Attempt {
    */
   private fallback(why: string, action: "remove" | "kill" | "replace" | "none"): void {
     if (this.phase === "done") return;
+    const started = this.phase === "running";
     this.phase = "done";
     if (this.timer) clearTimeout(this.timer);
     this.channel?.close();
@@ -618,7 +626,12 @@ class Attempt {
     }
     if (action === "remove") removeStale(this.sock);
     if (action === "kill") killHung(this.sock);
-    note(`the daemon for ${this.root} ${why}; running in-process`);
+    // A change the daemon had started may be on disk already: run again, it would plan from the
+    // changed files and apply a second time (an insert twice). The tool says so instead.
+    // Still waiting for its stdin, a writer had not read its input, so it had written nothing.
+    const interrupted = started && writes(this.tool, this.args) && !(this.stdinForwarding && !this.stdinEnded);
+    note(`the daemon for ${this.root} ${why}; ${interrupted ? "the change is not run again" : "running in-process"}`);
+    if (interrupted) process.env.LLMTOOLS_DAEMON_INTERRUPTED = why;
     if (action !== "none") {
       try {
         spawnDaemon(this.root, action === "replace" ? ["--replace"] : []);

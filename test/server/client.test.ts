@@ -14,6 +14,7 @@ import { after, before, describe, it } from "node:test";
 import { type ChannelEvents, openChannel, pipeTransportAvailable, runFrame } from "../../src/server/client.cjs";
 import { FRAME_JSON, FRAME_STDERR, FRAME_STDOUT, FrameReader, encodeFrame } from "../../src/server/protocol.cjs";
 import { REPO_ROOT, binPath, runTool, startTool, tempDir } from "../support/run.js";
+import { z } from "zod";
 import { normal } from "./helpers.js";
 
 const FIXTURE = join(REPO_ROOT, "test", "fixtures", "server", "ws");
@@ -286,6 +287,37 @@ describe("a daemon that dies mid-request", () => {
       assert.equal((JSON.parse(stdout()) as { status: string }).status, "approved");
       assert.match(stderr, /stopped mid-request; running in-process/);
       assert.equal(readFileSync(join(root, "src", "half.ts"), "utf8"), content);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe("a daemon that dies after it started a change", () => {
+  it("the change is not run again (it may be on disk already): E018 interrupted; a reader is run again in-process", async () => {
+    const root = tempDir("llmtools-interrupted-");
+    cpSync(FIXTURE, root, { recursive: true });
+    mkdirSync(join(root, ".git"));
+    mkdirSync(join(root, ".magellan"), { recursive: true });
+    // A daemon that greets (the request has started) and dies without an answer.
+    const server = createServer((s) => {
+      s.write(encodeFrame(FRAME_JSON, Buffer.from(JSON.stringify({ t: "hello", pid: process.pid }))));
+      setTimeout(() => s.destroy(), 100);
+    });
+    await new Promise<void>((r) => server.listen(join(root, ".magellan", "daemon.sock"), r));
+    try {
+      const file = join(root, "src", "shapes.ts");
+      const before = readFileSync(file, "utf8");
+      const OLD = before.split("\n")[0] as string;
+      const w = await runTool("splice", ["edit", "--file", "src/shapes.ts", "--old", OLD, "--new", `// once\n${OLD}`], { cwd: root, schema: z.unknown() });
+      assert.equal(w.code, 1, w.stdout + w.stderr);
+      assert.equal((w.json as { error: { code: string } }).error.code, "SPLICE_E018", w.stdout);
+      assert.match(w.stderr, /stopped mid-request; the change is not run again/);
+      assert.equal(readFileSync(file, "utf8"), before, "nothing was run here");
+      // A dry run and a reader are safe to run again.
+      const dry = await runTool("splice", ["edit", "--file", "src/shapes.ts", "--old", OLD, "--new", `// once\n${OLD}`, "--dry-run"], { cwd: root, schema: z.unknown() });
+      assert.equal(dry.code, 0, dry.stdout + dry.stderr);
+      assert.match(dry.stderr, /stopped mid-request; running in-process/);
     } finally {
       server.close();
     }
