@@ -6,8 +6,8 @@
  * it and starts again. WAL lets readers go on while one writer commits whole files per
  * transaction, so a reader never sees half a file.
  */
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { createRequire } from "node:module";
 // A static import, so that the build's bundle of the magellan CLI takes the package's JavaScript
 // in too (a dozen CommonJS files fewer to resolve and load on every query); unbundled, Node lexes
@@ -248,7 +248,18 @@ export function openDb(path: string, options: OpenOptions): DB {
       remediation: "Run 'magellan index' (with the same --root and --db) to build it first.",
     });
   }
-  if (options.write) mkdirSync(dirname(path), { recursive: true });
+  if (options.write) {
+    mkdirSync(dirname(path), { recursive: true });
+    // The index's own directory keeps itself out of git, as .splice/ does: a `git add -A` would
+    // commit the live index, and the next checkout delete it under a running daemon.
+    if (basename(dirname(path)) === ".magellan") {
+      try {
+        writeFileSync(join(dirname(path), ".gitignore"), "*\n", { flag: "wx" });
+      } catch {
+        // there already (or a read-only directory, which the open below reports)
+      }
+    }
+  }
   let db: DB;
   try {
     db = new Database(path, { fileMustExist: !options.write, timeout: 10_000, nativeBinding: sqliteBinding() });
