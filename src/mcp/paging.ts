@@ -1,10 +1,10 @@
 /**
  * Token-budgeted pages of a tool's list, and the cursor that resumes one. A cursor is the
  * offset of the next item plus a hash of the question (tool, root, arguments other than the
- * cursor and the budget), so it resumes the same question deterministically and is refused for
- * any other one instead of silently paging through a different answer.
+ * cursor and the budget), signed with this process's key, so it resumes the same question and is
+ * refused for any other one instead of silently paging through a different answer.
  */
-import { createHash } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { MCP_CODES } from "./codes.js";
 
@@ -31,8 +31,19 @@ export function questionHash(tool: string, root: string, args: Record<string, un
   return createHash("sha256").update(`${tool}\0${root}\0${canonical(rest)}`).digest("hex").slice(0, 16);
 }
 
+/**
+ * This process's key for its cursors: a cursor carries a MAC of its offset and question, so one
+ * this server did not issue (an offset written by hand, one from a server since restarted) is
+ * refused instead of answering an empty page as if the list had ended there.
+ */
+const CURSOR_KEY = randomBytes(32);
+
+function mac(offset: number, hash: string): string {
+  return createHmac("sha256", CURSOR_KEY).update(`${offset}\0${hash}`).digest("base64url").slice(0, 22);
+}
+
 export function encodeCursor(offset: number, hash: string): string {
-  return Buffer.from(JSON.stringify({ o: offset, h: hash }), "utf8").toString("base64url");
+  return Buffer.from(JSON.stringify({ o: offset, h: hash, m: mac(offset, hash) }), "utf8").toString("base64url");
 }
 
 /** The offset a cursor resumes at; 0 without one. */
@@ -44,8 +55,13 @@ export function decodeCursor(cursor: string | undefined, hash: string): number {
   } catch {
     parsed = undefined;
   }
-  const p = parsed as { o?: unknown; h?: unknown } | undefined;
-  if (!p || typeof p.o !== "number" || !Number.isSafeInteger(p.o) || p.o < 0 || typeof p.h !== "string") {
+  const p = parsed as { o?: unknown; h?: unknown; m?: unknown } | undefined;
+  const signed = (o: number, h: string, m: unknown): boolean => {
+    const want = Buffer.from(mac(o, h));
+    const got = Buffer.from(typeof m === "string" ? m : "");
+    return got.length === want.length && timingSafeEqual(got, want);
+  };
+  if (!p || typeof p.o !== "number" || !Number.isSafeInteger(p.o) || p.o < 0 || typeof p.h !== "string" || (p.h === hash && !signed(p.o, p.h, p.m))) {
     throw new ToolError({
       code: MCP_CODES.bad_cursor,
       error: "invalid_cursor",

@@ -111,6 +111,13 @@ describe("llmtools mcp (stdio)", () => {
     assert.equal(errorCode(other), "LLMTOOLS_E101");
     const junk = await call(client, "magellan_find", { name: "Panel", cursor: "not-a-cursor" });
     assert.equal(errorCode(junk), "LLMTOOLS_E101");
+    // A cursor written by hand for the same question (its offset changed) is not one this server issued.
+    const issued = JSON.parse(Buffer.from(first.structuredContent.cursor as string, "base64url").toString("utf8")) as { o: number; h: string; m: string };
+    for (const forged of [{ o: 100_000, h: issued.h }, { ...issued, o: 100_000 }]) {
+      const r = await call(client, "llmsearch", { pattern: "\\w+\\(", max_tokens: 400, cursor: Buffer.from(JSON.stringify(forged)).toString("base64url") });
+      assert.equal(r.isError, true, JSON.stringify(r.structuredContent));
+      assert.equal(errorCode(r), "LLMTOOLS_E101");
+    }
   });
 
   it("edits with llmtransform and writes with llmfilewrite, rejecting a TypeScript type error", async () => {
