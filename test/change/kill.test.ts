@@ -10,7 +10,8 @@ import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { commitChange, listOperations, recoverChanges } from "../../src/change/index.js";
 import { ToolError } from "../../src/contract/errors.js";
-import { DIST, tempDir } from "../support/run.js";
+import { z } from "zod";
+import { DIST, runTool, tempDir } from "../support/run.js";
 
 const N = 20;
 const WORKER = join(DIST, "test", "support", "change-kill-worker.js");
@@ -159,6 +160,29 @@ describe("change pipeline: SIGKILL during a 20-file commit", () => {
         assert.equal(readFileSync(join(root, "other.txt"), "utf8"), "p\n");
       }
       assert.equal(listOperations(root).find((o) => o.command === "kill-test")?.status, "recovery_failed");
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  test("splice too: an unrecoverable change stops an edit of one of its files (E013), and an edit of another file goes on with a warning", async () => {
+    for (const sameFile of [false, true]) {
+      const root = workspace();
+      writeFileSync(join(root, "other.txt"), "o\n");
+      await run(root, "plain", { renamed: 3 }, 200);
+      const victim = states(root).lastIndexOf("before");
+      const name = `pkg/m${String(victim).padStart(2, "0")}.ts`;
+      const theirs = "an editor saved this meanwhile\n";
+      writeFileSync(join(root, name), theirs);
+      const r = await runTool("splice", ["edit", "--file", sameFile ? name : "other.txt", "--old", sameFile ? "editor" : "o", "--new", sameFile ? "ed" : "p"], { cwd: root, schema: z.unknown() });
+      const env = r.json as { status: string; error?: { code: string }; diagnostics?: { code: string; message: string }[] };
+      if (sameFile) {
+        assert.equal(env.error?.code, "SPLICE_E013", r.stdout);
+        assert.equal(readFileSync(join(root, name), "utf8"), theirs);
+      } else {
+        assert.equal(env.status, "ok", r.stdout);
+        assert.equal(readFileSync(join(root, "other.txt"), "utf8"), "p\n");
+        assert.ok(env.diagnostics?.some((d) => d.code === "SPLICE_E013" && /could not be completed/.test(d.message)), r.stdout);
+      }
       rmSync(root, { recursive: true, force: true });
     }
   });

@@ -4,7 +4,10 @@
  * pipeline, and bring magellan's index up to date for the files written. The CLI and the MCP
  * server call these; nothing here touches argv, stdout or exit codes.
  */
+import { realpathSync } from "node:fs";
+import { join } from "node:path";
 import { createTwoFilesPatch, diffLines } from "diff";
+import { commonCode } from "../../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import type { MutationRequest, Step } from "../../contract/tools/splice.js";
@@ -15,7 +18,7 @@ import { makeSpan } from "../../text/span.js";
 import { checksum } from "../../text/checksum.js";
 import { CODES, TOOL } from "./codes.js";
 import { applyFiles, del, edit, insert, patch, rename, type StepReport } from "./ops.js";
-import { commitChange, listOperations, recoverChanges, undoOperation, validateChange, type PlannedFile } from "./seam.js";
+import { commitChange, listOperations, recover, recoverChanges, recoveryError, undoOperation, validateChange, type PlannedFile } from "./seam.js";
 import { Workspace } from "./workspace.js";
 
 export interface SpliceOutcome {
@@ -155,7 +158,9 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
   const started = performance.now();
   const root = findWorkspaceRoot(TOOL, req.root, options.cwd);
   const diagnostics: Diagnostic[] = [];
-  const recovered = recoverChanges(root).recovered;
+  // An interrupted operation that cannot be completed stops this one only if they share a file
+  // (docs/change-pipeline.md): it is reported here once, and marked.
+  const { recovered, failures } = recover(root, TOOL);
   if (recovered.length > 0) diagnostics.push({ tool: TOOL, level: "warning", code: CODES.io_error, message: `recovered an interrupted operation first: ${recovered.join(", ")}` });
   const steps = req.command === "batch" ? req.steps : [stepOf(req)];
   steps.forEach((s, i) => stepCheck(s, req.command === "batch" ? i : undefined));
@@ -185,6 +190,13 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
       for (const d of (r.engine_diagnostics as Diagnostic[] | undefined) ?? []) if (d.level !== "note") diagnostics.push(d);
     }
     const planned = ws.changed();
+    if (failures.length > 0) {
+      const realRoot = realpathSync(root);
+      const ours = new Set(planned.map((f) => join(realRoot, f.path)));
+      const blocking = failures.filter((f) => f.files.some((p) => ours.has(p)));
+      if (blocking.length > 0) throw recoveryError(TOOL, blocking);
+      for (const f of failures) diagnostics.push({ tool: TOOL, level: "warning", code: commonCode(TOOL, "journal_recovery"), message: `an interrupted operation (${f.operationId}) could not be completed: ${f.message}; its files are left as they are, and this change does not touch them` });
+    }
     timing.plan = performance.now() - t0;
     const base = { type: op, dry_run: req.dry_run === true, steps: reports };
     if (planned.length === 0) {
