@@ -374,7 +374,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   const { imports, importRefs, aliasStarts } = extractImports(importMatches, decoded, QUALIFIER_SEPARATOR[language]);
   // Local names bound by imports are declarations, not references.
   for (const a of aliasStarts) nameStarts.add(a);
-  const references = refs.finish(decoded, nameStarts, importRefs);
+  const references = refs.finish(decoded, nameStarts, importRefs, symbols);
   assignEnclosing(symbols, references);
   return { language, symbols, references, imports, has_errors: rootNode.hasError };
 }
@@ -662,6 +662,14 @@ function refRank(name: string): number {
 }
 const RANK_KIND = ["", "read", "type", "write", "call", "ignore"] as const;
 
+/** A name bound in [scopeStart, scopeEnd) from `from` on (UTF-16 indices); `at`: the name itself. */
+interface LocalBinding {
+  at: number;
+  scopeStart: number;
+  scopeEnd: number;
+  from: number;
+}
+
 interface LocalRules {
   /** Node types that are a local binding's scope. */
   scopes: Set<string>;
@@ -842,7 +850,7 @@ class ReferenceCollector {
     }
   }
 
-  private bindings: Map<string, { at: number; scopeStart: number; scopeEnd: number; from: number }[]> | undefined;
+  private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
 
   /** Whether the bare name at `at` is one a local binding in force there names (no outside reference). */
@@ -859,16 +867,33 @@ class ReferenceCollector {
     return false;
   }
 
-  finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[]): ExtractedReference[] {
+  finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[], symbols: ExtractedSymbol[]): ExtractedReference[] {
     const importStarts = new Set<number>();
     for (const r of importRefs) importStarts.add(r.range.byte_start);
-    // A binding that is also a symbol (`const helper = () => ...` in a function: a local
-    // function) keeps its uses: they are references to that symbol.
+    // A name that a symbol defined inside the binding's scope also has (a nested `def view`
+    // later rebound, `fn = () => ...` over a parameter, `const helper = () => ...`) keeps its
+    // uses: some of them are references to that local symbol, as before.
     if (this.bindings) {
-      for (const [name, list] of this.bindings) {
-        const kept = list.filter((b) => !definitionNames.has(decoded.ascii ? b.at : decoded.toByte(b.at)));
-        if (kept.length === 0) this.bindings.delete(name);
-        else if (kept.length !== list.length) this.bindings.set(name, kept);
+      const toByte = (i: number): number => (decoded.ascii ? i : decoded.toByte(i));
+      let starts: Map<string, number[]> | undefined;
+      for (const s of symbols) {
+        if (!this.bindings.has(s.name)) continue;
+        starts ??= new Map();
+        const list = starts.get(s.name);
+        if (list) list.push(s.name_range.byte_start);
+        else starts.set(s.name, [s.name_range.byte_start]);
+      }
+      if (starts) {
+        for (const [name, defs] of starts) {
+          const list = this.bindings.get(name) as LocalBinding[];
+          const kept = list.filter((b) => {
+            const lo = toByte(b.scopeStart);
+            const hi = toByte(b.scopeEnd);
+            return !defs.some((d) => d >= lo && d < hi);
+          });
+          if (kept.length === 0) this.bindings.delete(name);
+          else if (kept.length !== list.length) this.bindings.set(name, kept);
+        }
       }
     }
     const out: ExtractedReference[] = [];

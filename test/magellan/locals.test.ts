@@ -16,7 +16,7 @@ import { mg } from "./support.js";
 const TREE: Record<string, string> = {
   "a.ts": "export let count = 0;\nexport function run(n: number) {\n  const count = n;\n  const { total = count } = {};\n  const twice = (x: number) => 2 * x;\n  return [count + total].map(twice);\n}\nexport function bump(count: number) {\n  return count;\n}\nexport function outer() {\n  return count;\n}\n",
   "b.js": "let count = 0;\nfunction run([count, rest]) {\n  return count + rest;\n}\nfunction pick(handler) {\n  return handler();\n}\nmodule.exports = { run, pick, get: () => count };\n",
-  "c.py": "count = 0\n\ndef run(n):\n    count = n\n    return count\n\ndef bump():\n    global count\n    count += 1\n\ndef squares(xs):\n    return [count * x for count in xs]\n",
+  "c.py": "count = 0\n\ndef run(n):\n    count = n\n    return count\n\ndef bump():\n    global count\n    count += 1\n\ndef squares(xs):\n    return [count * x for count in xs]\n\ndef as_view(decorator):\n    def view():\n        return 1\n    view = decorator(view)\n    return view\n",
   "d.go": "package main\n\nvar count = 0\n\nfunc run(n int) int {\n\tprintln(count)\n\tcount := count + n\n\treturn count\n}\n",
   "e.c": "int count = 0;\nint run(int n) {\n  n = count;\n  int count = n;\n  return count;\n}\n",
   "f.java": "class F {\n  int count = 0;\n  int run(int n) {\n    int a = count;\n    int count = n;\n    return count + a;\n  }\n}\n",
@@ -69,6 +69,8 @@ it("the uses of a local or a parameter are not taken for an outer symbol's, in e
     assert.equal(d.prepare("SELECT count(*) FROM refs WHERE name = 'handler' AND kind = 'call'").pluck().get(), 1);
     // A local function is a symbol: passing it on is a reference to it.
     assert.equal(d.prepare("SELECT count(*) FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE r.name = 'twice' AND r.kind = 'read' AND t.name = 'twice'").pluck().get(), 1);
+    // A nested function later rebound (flask's View.as_view): its uses still reach it.
+    assert.equal(d.prepare("SELECT count(*) FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE r.name = 'view' AND t.name = 'view'").pluck().get(), 3);
     // A name bound by destructuring is a local too.
     assert.equal(d.prepare("SELECT count(*) FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = 'a.ts' AND r.name = 'total'").pluck().get(), 0);
   } finally {
