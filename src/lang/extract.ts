@@ -364,7 +364,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
       else if (purpose === 2) refs.add(list, j);
       else if (purpose === 3) importMatches.push(list.match(j, batch.windowed));
       else if (purpose === 4) deps?.push(list.match(j, batch.windowed) as unknown as DepMatch);
-      else if (purpose === 5) refs.bind(list.match(j, false));
+      else if (purpose === 5) refs.bind(list, j);
     }
   }
   const merged: number[] = [];
@@ -671,53 +671,30 @@ interface LocalBinding {
 }
 
 interface LocalRules {
-  /** Node types that are a local binding's scope. */
-  scopes: Set<string>;
-  /** Node types at which the search stops: a binding there is no local (a module's, a class's). */
-  stops: Set<string>;
   /** Bound for the whole scope, not from the declaration on. */
   hoisted: boolean;
   /** false: a capitalised name in a pattern is a constant or a variant (Rust's `None`), not a binding. */
   upper?: false;
 }
 
-const JS_SCOPES = new Set(["statement_block", "function_declaration", "function_expression", "function", "arrow_function", "method_definition", "generator_function_declaration", "generator_function", "for_statement", "for_in_statement", "catch_clause", "class_static_block"]);
-const JS_STOPS = new Set(["program", "class_body"]);
-const C_SCOPES = new Set(["compound_statement", "function_definition", "for_statement", "for_range_loop", "lambda_expression", "catch_clause"]);
-const C_STOPS = new Set(["translation_unit", "field_declaration_list", "declaration_list"]);
-
-/** The languages whose references.scm captures local bindings, and how they scope them. */
+/**
+ * The languages whose references.scm captures local bindings (`@local`, with `@local.scope` and
+ * `@local.stop` nodes around them), and how they scope them.
+ */
 const LOCAL_SCOPES: Partial<Record<LanguageId, LocalRules>> = {
-  javascript: { scopes: JS_SCOPES, stops: JS_STOPS, hoisted: true },
-  typescript: { scopes: JS_SCOPES, stops: JS_STOPS, hoisted: true },
-  tsx: { scopes: JS_SCOPES, stops: JS_STOPS, hoisted: true },
-  python: {
-    scopes: new Set(["function_definition", "lambda", "list_comprehension", "set_comprehension", "dictionary_comprehension", "generator_expression"]),
-    stops: new Set(["module", "class_definition"]),
-    hoisted: true,
-  },
-  go: { scopes: new Set(["block", "function_declaration", "method_declaration", "func_literal", "for_statement", "if_statement", "expression_switch_statement", "type_switch_statement"]), stops: new Set(["source_file"]), hoisted: false },
-  java: {
-    scopes: new Set(["block", "method_declaration", "constructor_declaration", "compact_constructor_declaration", "lambda_expression", "for_statement", "enhanced_for_statement", "catch_clause", "try_with_resources_statement", "switch_block_statement_group"]),
-    stops: new Set(["program", "class_body", "interface_body", "enum_body", "record_declaration"]),
-    hoisted: false,
-  },
-  c: { scopes: C_SCOPES, stops: C_STOPS, hoisted: false },
-  cpp: { scopes: C_SCOPES, stops: C_STOPS, hoisted: false },
-  rust: { scopes: new Set(["block", "function_item", "closure_expression", "for_expression"]), stops: new Set(["source_file", "declaration_list", "field_declaration_list"]), hoisted: false, upper: false },
+  javascript: { hoisted: true },
+  typescript: { hoisted: true },
+  tsx: { hoisted: true },
+  python: { hoisted: true },
+  go: { hoisted: false },
+  java: { hoisted: false },
+  c: { hoisted: false },
+  cpp: { hoisted: false },
+  rust: { hoisted: false, upper: false },
 };
 
 function syntaxOf(n: QNode): Parser.SyntaxNode {
   return n instanceof CapturedNode ? n.syntaxNode() : (n as unknown as Parser.SyntaxNode);
-}
-
-/** The nearest enclosing scope node, or undefined when the binding is no local one. */
-function scopeOf(n: Parser.SyntaxNode, rules: LocalRules): Parser.SyntaxNode | undefined {
-  for (let p = n.parent; p; p = p.parent) {
-    if (rules.stops.has(p.type)) return undefined;
-    if (rules.scopes.has(p.type)) return p;
-  }
-  return undefined;
 }
 
 /** Pattern nodes whose named children are bound (their default values and keys are not). */
@@ -811,47 +788,75 @@ class ReferenceCollector {
 
   /**
    * A name a function or block binds for itself (a parameter, a local variable: `@local`, or the
-   * names in a destructuring `@local.pattern`), in force in its scope: the nearest enclosing node
-   * of LOCAL_SCOPES' types. JavaScript, TypeScript and Python bind for the whole scope (hoisting,
-   * the temporal dead zone, Python's function-wide locals); the others from the end of the name,
-   * or of the `@local.after` statement (Go's `:=`, Rust's `let`, whose right side still sees the
-   * outer name). `@local.global`: Python's `global`/`nonlocal` names, which are not bound there.
+   * names in a destructuring `@local.pattern`), in force in its scope: the innermost enclosing
+   * `@local.scope` node, unless a `@local.stop` node (a class body) is nearer or none encloses it
+   * (a module's or a class's name is a symbol, not a local). JavaScript, TypeScript and Python bind
+   * for the whole scope (hoisting, the temporal dead zone, Python's function-wide locals); the
+   * others from the end of the name, or of the `@local.after` statement (Go's `:=`, Rust's `let`,
+   * whose right side still sees the outer name). `@local.global`: Python's `global`/`nonlocal`
+   * names, which are not bound there. Scopes come from the same query pass, read in place: no
+   * walk up the tree per name.
    */
-  bind(m: QMatch): void {
-    const rules = LOCAL_SCOPES[this.language];
-    if (!rules) return;
+  bind(list: MatchList, j: number): void {
+    const count = list.captureCount(j);
     let after = -1;
-    const names: QNode[] = [];
     let global = false;
-    for (const c of m.captures) {
-      if (c.name === "local") names.push(c.node);
-      else if (c.name === "local.pattern") collectPatternNames(syntaxOf(c.node), names);
-      else if (c.name === "local.after") after = c.node.endIndex;
-      else if (c.name === "local.global") {
-        global = true;
-        names.push(c.node);
-      } else if (c.name !== "local.scope") throw new Error(`${this.language}/references.scm: unknown capture @${c.name}`);
-    }
-    for (const n of names) {
-      const scope = scopeOf(syntaxOf(n), rules);
-      if (!scope) continue;
-      const at = startOf(n);
-      const name = this.text.slice(at, n.endIndex);
-      if (rules.upper === false && /^[A-Z]/.test(name)) continue;
-      const b = { at, scopeStart: scope.startIndex, scopeEnd: scope.endIndex, from: rules.hoisted ? scope.startIndex : Math.max(n.endIndex, after) };
-      if (global) {
-        (this.globals ??= []).push({ name, scopeStart: b.scopeStart });
-        continue;
+    for (let k = 0; k < count; k++) {
+      const n = list.name(j, k);
+      if (n === "local.scope" || n === "local.stop") {
+        (this.scopes ??= []).push({ start: list.start(j, k), end: list.end(j, k), stop: n === "local.stop" });
+        return;
       }
-      this.bindings ??= new Map();
-      const list = this.bindings.get(name);
-      if (list) list.push(b);
-      else this.bindings.set(name, [b]);
+      if (n === "local.after") after = list.end(j, k);
+      else if (n === "local.global") global = true;
+    }
+    for (let k = 0; k < count; k++) {
+      const n = list.name(j, k);
+      if (n === "local" || n === "local.global") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global });
+      else if (n === "local.pattern") {
+        const names: QNode[] = [];
+        collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
+        for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global });
+      } else if (!n.startsWith("local.")) continue;
+      else if (n !== "local.after") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 
+  private scopes: { start: number; end: number; stop: boolean }[] | undefined;
+  private readonly pending: { at: number; end: number; after: number; global: boolean }[] = [];
   private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
+
+  /** Each pending name's scope (a sweep over both, sorted), kept by name. */
+  private placeBindings(): void {
+    const rules = LOCAL_SCOPES[this.language];
+    if (!rules || !this.scopes || this.pending.length === 0) return;
+    const scopes = this.scopes.sort((a, b) => a.start - b.start || b.end - a.end);
+    const names = this.pending.sort((a, b) => a.at - b.at);
+    const open: { start: number; end: number; stop: boolean }[] = [];
+    let next = 0;
+    for (const b of names) {
+      while (next < scopes.length && (scopes[next] as { start: number }).start <= b.at) {
+        const sc = scopes[next++] as { start: number; end: number; stop: boolean };
+        while (open.length && (open[open.length - 1] as { end: number }).end <= sc.start) open.pop();
+        open.push(sc);
+      }
+      while (open.length && (open[open.length - 1] as { end: number }).end <= b.at) open.pop();
+      const scope = open[open.length - 1];
+      if (!scope || scope.stop) continue;
+      const name = this.text.slice(b.at, b.end);
+      if (name === "" || (rules.upper === false && /^[A-Z]/.test(name))) continue;
+      if (b.global) {
+        (this.globals ??= []).push({ name, scopeStart: scope.start });
+        continue;
+      }
+      const binding: LocalBinding = { at: b.at, scopeStart: scope.start, scopeEnd: scope.end, from: rules.hoisted ? scope.start : Math.max(b.end, b.after) };
+      this.bindings ??= new Map();
+      const list = this.bindings.get(name);
+      if (list) list.push(binding);
+      else this.bindings.set(name, [binding]);
+    }
+  }
 
   /** Whether the bare name at `at` is one a local binding in force there names (no outside reference). */
   private isLocal(name: string, at: number): boolean {
@@ -870,6 +875,7 @@ class ReferenceCollector {
   finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[], symbols: ExtractedSymbol[]): ExtractedReference[] {
     const importStarts = new Set<number>();
     for (const r of importRefs) importStarts.add(r.range.byte_start);
+    this.placeBindings();
     // A name that a symbol defined inside the binding's scope also has (a nested `def view`
     // later rebound, `fn = () => ...` over a parameter, `const helper = () => ...`) keeps its
     // uses: some of them are references to that local symbol, as before.

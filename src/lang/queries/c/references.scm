@@ -25,3 +25,5 @@
 (parameter_declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
 (declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
 (init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
+[(compound_statement) (function_definition) (for_statement)] @local.scope
+[(field_declaration_list)] @local.stop

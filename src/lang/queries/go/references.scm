@@ -30,7 +30,8 @@
 ; the local's, never an outer symbol's, and are not kept as references.
 (parameter_declaration name: (identifier) @local)
 (variadic_parameter_declaration name: (identifier) @local)
-(short_var_declaration left: (expression_list) @local.pattern) @local.after
+(short_var_declaration left: (expression_list (identifier) @local)) @local.after
 (var_spec name: (identifier) @local)
 (const_spec name: (identifier) @local)
-(range_clause left: (expression_list) @local.pattern)
+(range_clause left: (expression_list (identifier) @local))
+[(block) (function_declaration) (method_declaration) (func_literal) (for_statement) (if_statement) (expression_switch_statement) (type_switch_statement)] @local.scope

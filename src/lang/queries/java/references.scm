@@ -43,3 +43,5 @@
 (lambda_expression parameters: (identifier) @local)
 (inferred_parameters (identifier) @local)
 (resource name: (identifier) @local)
+[(block) (method_declaration) (constructor_declaration) (compact_constructor_declaration) (lambda_expression) (for_statement) (enhanced_for_statement) (catch_clause) (try_with_resources_statement) (switch_block_statement_group)] @local.scope
+[(class_body) (interface_body) (enum_body) (record_declaration)] @local.stop

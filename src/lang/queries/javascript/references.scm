@@ -41,8 +41,13 @@
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
 ; the local's, never an outer symbol's, and are not kept as references.
-(formal_parameters (_) @local.pattern)
+(formal_parameters (identifier) @local)
+(formal_parameters [(object_pattern) (array_pattern) (rest_pattern) (assignment_pattern)] @local.pattern)
 (arrow_function parameter: (identifier) @local)
-(catch_clause parameter: (_) @local.pattern)
-(variable_declarator name: (_) @local.pattern)
-(for_in_statement kind: _ left: (_) @local.pattern)
+(catch_clause parameter: (identifier) @local)
+(variable_declarator name: (identifier) @local)
+(variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern)
+(for_in_statement kind: _ left: (identifier) @local)
+(for_in_statement kind: _ left: [(object_pattern) (array_pattern)] @local.pattern)
+[(statement_block) (function_declaration) (function_expression) (arrow_function) (method_definition) (generator_function_declaration) (generator_function) (for_statement) (for_in_statement) (catch_clause)] @local.scope
+(class_body) @local.stop

@@ -40,7 +40,12 @@
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
 ; the local's, never an outer symbol's, and are not kept as references.
-(parameter pattern: (_) @local.pattern)
+(parameter pattern: (identifier) @local)
+(parameter pattern: [(tuple_pattern) (mut_pattern) (ref_pattern) (reference_pattern) (slice_pattern)] @local.pattern)
 (closure_parameters (identifier) @local)
-(let_declaration pattern: (_) @local.pattern) @local.after
-(for_expression pattern: (_) @local.pattern)
+(let_declaration pattern: (identifier) @local) @local.after
+(let_declaration pattern: [(tuple_pattern) (mut_pattern) (ref_pattern) (reference_pattern) (slice_pattern)] @local.pattern) @local.after
+(for_expression pattern: (identifier) @local)
+(for_expression pattern: [(tuple_pattern) (mut_pattern) (ref_pattern) (reference_pattern) (slice_pattern)] @local.pattern)
+[(block) (function_item) (closure_expression) (for_expression)] @local.scope
+[(declaration_list) (field_declaration_list)] @local.stop
