@@ -48,12 +48,16 @@ async function statusOn(socket: string): Promise<{ running?: Running; answer: Re
   return { running: { socket, status: answer }, answer };
 }
 
-/** The live daemon of `root`: its socket and status, or undefined. */
-async function find(root: string): Promise<Running | undefined> {
+/**
+ * The live daemon of `root`: its socket and status, or undefined. `seen` learns of a daemon of
+ * another version or build that answered (it stops on meeting this client, as on any mismatch).
+ */
+async function find(root: string, seen?: { other?: string }): Promise<Running | undefined> {
   for (const socket of socketCandidates(root)) {
     if (!existsSync(socket)) continue;
     const { running, answer } = await statusOn(socket);
     if (running) return running;
+    if (answer?.t === "mismatch" && seen) seen.other = `${String(answer.pkg ?? "?")}, pid ${String(answer.pid ?? "?")}`;
     // Of another version, or not answering: not a daemon this package can use.
     if (answer === undefined) killHung(socket);
   }
@@ -136,8 +140,14 @@ async function stop(o: Opts): Promise<CliResult> {
 
 async function status(o: Opts): Promise<CliResult> {
   const root = rootOf(o);
-  const running = await find(root);
-  return answer("status", running ? { state: "running", ...running.status } : { state: "not_running", root });
+  const seen: { other?: string } = {};
+  const running = await find(root, seen);
+  if (running) return answer("status", { state: "running", ...running.status });
+  const data: Record<string, unknown> = { state: "not_running", root };
+  if (seen.other) {
+    data.note = `a daemon of another version or build (${seen.other}) answered and stopped, as a daemon does on meeting a client of another build; 'llmtools daemon start' starts one of this build`;
+  }
+  return answer("status", data);
 }
 
 /** Adds `daemon start|stop|status` to the llmtools program. */

@@ -34,6 +34,7 @@ async function workspace(): Promise<string> {
 interface DaemonData {
   state: string;
   pid?: number;
+  note?: string;
   socket?: string;
   package_version?: string;
   requests_served?: number;
@@ -214,6 +215,23 @@ describe("the daemon", { concurrency: 4 }, () => {
       return s.state === "running" && s.package_version === pkg.version ? s : undefined;
     });
     assert.notEqual(next.pid, old.pid);
+    await until("the old daemon to exit", async () => (alive(old.pid as number) ? undefined : true));
+  });
+
+  it("status meeting a daemon of another version says why it finds none running", async () => {
+    const root = await workspace();
+    const other = tempDir("llmtools-other-");
+    cpSync(join(DIST, "src"), join(other, "dist", "src"), { recursive: true });
+    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+    writeFileSync(join(other, "package.json"), JSON.stringify({ ...pkg, version: `${pkg.version}-other` }));
+    symlinkSync(join(REPO_ROOT, "node_modules"), join(other, "node_modules"));
+    const old = spawn(process.execPath, [join(other, "dist", "src", "server", "main.js"), "--root", root, "--idle-timeout", "60"], { stdio: "ignore", detached: true });
+    old.unref();
+    const sock = join(root, ".magellan", "daemon.sock");
+    await until("the other version's daemon", async () => (existsSync(`${sock}.json`) ? true : undefined));
+    const s = await daemon(root, "status");
+    assert.equal(s.state, "not_running");
+    assert.match(String(s.note), /another version or build \(.*-other, pid \d+\) answered and stopped.*llmtools daemon start/);
     await until("the old daemon to exit", async () => (alive(old.pid as number) ? undefined : true));
   });
 

@@ -60,6 +60,8 @@ export const DaemonDataSchema = z
   .object({
     state: z.enum(["running", "stopped", "not_running"]),
     root: z.string(),
+    /** not_running: why, when a daemon of another build answered and stopped. */
+    note: z.string().optional(),
     already_running: z.boolean().optional(),
     pid: z.number().int().positive().optional(),
     socket: z.string().optional(),
