@@ -4,7 +4,7 @@
  * daemon at the end (and every daemon it starts has a short idle timeout besides).
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -45,6 +45,20 @@ async function daemon(root: string, sub: "start" | "stop" | "status", extra: str
   const r = await runTool("llmtools", ["daemon", sub, "--root", root, ...extra], { env: ENV });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   return (r.json as { data: DaemonData }).data;
+}
+
+/** A daemon of another install of the package (the same code under another version number) serving `root`. */
+async function otherVersionDaemon(root: string): Promise<{ old: ChildProcess; pkg: { version: string } }> {
+  const other = tempDir("llmtools-other-");
+  cpSync(join(DIST, "src"), join(other, "dist", "src"), { recursive: true });
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
+  writeFileSync(join(other, "package.json"), JSON.stringify({ ...pkg, version: `${pkg.version}-other` }));
+  symlinkSync(join(REPO_ROOT, "node_modules"), join(other, "node_modules"));
+  const old = spawn(process.execPath, [join(other, "dist", "src", "server", "main.js"), "--root", root, "--idle-timeout", "60"], { stdio: "ignore", detached: true });
+  old.unref();
+  const sock = join(root, ".magellan", "daemon.sock");
+  await until("the other version's daemon", async () => (existsSync(`${sock}.json`) ? true : undefined));
+  return { old, pkg };
 }
 
 function alive(pid: number): boolean {
@@ -196,16 +210,7 @@ describe("the daemon", { concurrency: 4 }, () => {
 
   it("a daemon of another package version is replaced by one of this version", async () => {
     const root = await workspace();
-    // Another install of the package: the same code under another version number.
-    const other = tempDir("llmtools-other-");
-    cpSync(join(DIST, "src"), join(other, "dist", "src"), { recursive: true });
-    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
-    writeFileSync(join(other, "package.json"), JSON.stringify({ ...pkg, version: `${pkg.version}-other` }));
-    symlinkSync(join(REPO_ROOT, "node_modules"), join(other, "node_modules"));
-    const old = spawn(process.execPath, [join(other, "dist", "src", "server", "main.js"), "--root", root, "--idle-timeout", "60"], { stdio: "ignore", detached: true });
-    old.unref();
-    const sock = join(root, ".magellan", "daemon.sock");
-    await until("the other version's daemon", async () => (existsSync(`${sock}.json`) ? true : undefined));
+    const { old, pkg } = await otherVersionDaemon(root);
     const cold = await runTool("llmsearch", ["-e", "Square", "--no-daemon"], { cwd: root });
     const r = await runTool("llmsearch", ["-e", "Square"], { cwd: root });
     assert.equal(normal(r.stdout), normal(cold.stdout));
@@ -220,15 +225,7 @@ describe("the daemon", { concurrency: 4 }, () => {
 
   it("status meeting a daemon of another version says why it finds none running", async () => {
     const root = await workspace();
-    const other = tempDir("llmtools-other-");
-    cpSync(join(DIST, "src"), join(other, "dist", "src"), { recursive: true });
-    const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as { version: string };
-    writeFileSync(join(other, "package.json"), JSON.stringify({ ...pkg, version: `${pkg.version}-other` }));
-    symlinkSync(join(REPO_ROOT, "node_modules"), join(other, "node_modules"));
-    const old = spawn(process.execPath, [join(other, "dist", "src", "server", "main.js"), "--root", root, "--idle-timeout", "60"], { stdio: "ignore", detached: true });
-    old.unref();
-    const sock = join(root, ".magellan", "daemon.sock");
-    await until("the other version's daemon", async () => (existsSync(`${sock}.json`) ? true : undefined));
+    const { old } = await otherVersionDaemon(root);
     const s = await daemon(root, "status");
     assert.equal(s.state, "not_running");
     assert.match(String(s.note), /another version or build \(.*-other, pid \d+\) answered and stopped.*llmtools daemon start/);
