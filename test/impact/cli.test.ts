@@ -134,8 +134,26 @@ describe("magellan impact CLI", () => {
     assert.equal(depth.get("src/acme/__init__.py"), 2);
     assert.deepEqual(env.data.tests, ["tests/test_core.py"]);
     assert.ok(env.data.affected.find((a) => a.file === "src/acme/core.py")?.symbols.some((s) => s.name === "Engine"));
+    // The index has not seen the edit: the answer says so.
+    assert.ok((r.json as { diagnostics?: { code: string; file?: string }[] }).diagnostics?.some((d) => d.code === "MAGELLAN_E108" && d.file === "src/acme/util.py"), r.stdout);
     const bad = await runTool("magellan", ["impact", "--root", root, "--affected-since", "no-such-rev"], { schema: QueryErrorResponseSchema });
     assert.equal(bad.code, 2);
     assert.equal((bad.json as Env<{ code: string }>).data.code, "MAGELLAN_E194");
+
+    // A file added since the index was built is affected (changed) and named as unknown to the index.
+    writeFileSync(join(root, "src/acme/extra.py"), "from acme.util import helper\n");
+    const added = await runTool("magellan", ["impact", "--root", root, "--affected-since", "HEAD"], { schema: queryResponseSchema(AffectedPayloadSchema) });
+    const a = added.json as Env<{ affected: { file: string; depth: number }[] }> & { partial: boolean; diagnostics?: { code: string; message: string }[] };
+    assert.deepEqual(a.data.affected.find((x) => x.file === "src/acme/extra.py"), { file: "src/acme/extra.py", depth: 0, is_test: false, symbols: [] });
+    assert.ok(a.diagnostics?.some((d) => d.code === "MAGELLAN_E108" && /not in the index/.test(d.message)), added.stdout);
+    assert.equal(a.partial, true);
+
+    // Nothing changed: the empty answer says why.
+    execFileSync("git", ["-C", root, "checkout", "--", "."]);
+    execFileSync("git", ["-C", root, "clean", "-fdq"]);
+    const none = await runTool("magellan", ["impact", "--root", root, "--affected-since", "HEAD"], { schema: queryResponseSchema(AffectedPayloadSchema) });
+    const n = none.json as Env<{ changed: string[] }> & { diagnostics?: { level: string; message: string }[] };
+    assert.deepEqual(n.data.changed, []);
+    assert.ok(n.diagnostics?.some((d) => d.level === "note" && /no file differs from HEAD/.test(d.message)), none.stdout);
   });
 });

@@ -89,6 +89,10 @@ test("each fault kind of a query that does not compile, located in the query, wi
   assert.equal(e.data.code, "LLMASTSEARCH_E105");
   assert.equal(pointed(outside, e), '(#eq? @x "main")');
   assert.match(e.data.remediation, /\(\(identifier\) @x \(#eq\? @x "main"\)\)/);
+  // The query it suggests is the user's own, and runs.
+  const other = '(identifier) @i (#match? @i "^f")';
+  e = await fault(root, other, rust);
+  assert.match(e.data.remediation, /\(\(identifier\) @i \(#match\? @i "\^f"\)\)/);
 
   e = await fault(root, "(function_item)", rust);
   assert.equal(e.data.code, "LLMASTSEARCH_E106");

@@ -266,13 +266,15 @@ function predicateError(id: LanguageId, source: QuerySource, err: Error): ToolEr
   });
 }
 
-function strayPredicate(id: LanguageId, source: QuerySource, start: number, end: number): ToolError {
+function strayPredicate(id: LanguageId, source: QuerySource, start: number, end: number, pattern: string | undefined): ToolError {
   const text = Buffer.from(source.text, "utf8").subarray(start, end).toString("utf8").trim();
   return new ToolError({
     code: code(CODES.query_predicate),
     error: "query_predicate",
     message: `${languageInfo(id).name}: the predicate ${text} stands outside every pattern, so it would filter nothing`,
-    remediation: `Put it inside the parentheses of the pattern it tests, with that pattern: ((identifier) @x ${text.startsWith("(#") ? text : "(#eq? @x \"main\")"}).`,
+    remediation: pattern
+      ? `Put it inside the parentheses of the pattern it tests, with that pattern: (${pattern} ${text}).`
+      : `Put it inside the parentheses of the pattern it tests, with that pattern, as in ((identifier) @name ${text}).`,
     file: source.origin,
     span: spanIn(source, start, end),
     exitCode: EXIT.failure,
@@ -436,7 +438,10 @@ export function compileQuery(id: LanguageId, source: QuerySource): CompiledQuery
     // tree-sitter takes a predicate written after a pattern's closing parenthesis as a pattern
     // of its own, with no node: it filters nothing and matches everywhere, empty. Refused, not
     // answered with every match of the pattern before it.
-    if (/^\s*\(\s*#/.test(text)) throw strayPredicate(id, source, s - LEAD.length + (text.length - text.trimStart().length), e - LEAD.length);
+    if (/^\s*\(\s*#/.test(text)) {
+      const before = p > 0 ? bytes.subarray(query.startIndexForPattern(p - 1), query.endIndexForPattern(p - 1)).toString("utf8").trim() : undefined;
+      throw strayPredicate(id, source, s - LEAD.length + (text.length - text.trimStart().length), e - LEAD.length, before);
+    }
     if (captureNames(text).length === 0) uncaptured.push(p);
   }
   const rootTypes: (Set<string> | undefined)[] = [];

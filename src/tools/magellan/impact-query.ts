@@ -26,7 +26,9 @@ import {
   SnapshotGraph,
   stateDirOf,
 } from "../codeintel/impact.js";
-import { type Answer, type Location, withReadDb } from "./common.js";
+import { languageForPath } from "../../lang/registry.js";
+import { MAGELLAN_CODES } from "../../graph/codes.js";
+import { type Answer, type Location, freshnessDiagnostics, withReadDb } from "./common.js";
 
 const TOOL = CODEINTEL_TOOL;
 
@@ -98,7 +100,28 @@ export function impact(o: ImpactQuery): Answer<unknown> {
     if (o.affectedSince !== undefined) {
       if (!db) throw usage("--affected-since needs the index", "Run without --snapshot.");
       const data = affectedSince(db, graph, root, o.affectedSince, o.maxDepth);
-      return { data, diagnostics: notes, partial: data.truncated };
+      // What the index does not know of the changes: files added since it was built (their
+      // importers are unknown, but they are affected themselves) and files changed or deleted
+      // since (their edges may be out of date).
+      const unindexed = data.changed.filter((f) => !graph.has(f) && languageForPath(f) !== undefined && existsSync(join(root, f)));
+      if (unindexed.length > 0) {
+        data.affected.unshift(...unindexed.map((file) => ({ file, depth: 0, is_test: false, symbols: [] })));
+        notes.push({
+          tool: TOOL,
+          level: "warning",
+          code: MAGELLAN_CODES.stale_index,
+          message: `STALE_INDEX: ${unindexed.length} changed source file(s) are not in the index (added since it was built): ${unindexed.slice(0, 10).join(", ")}${unindexed.length > 10 ? ", ..." : ""}; listed as changed, but what they import and what imports them is unknown`,
+          remediation: "Run 'magellan index' (or keep the daemon or 'magellan watch' running), then ask again.",
+        });
+      }
+      notes.push(...freshnessDiagnostics(db, root, data.changed.filter((f) => graph.has(f))));
+      if (data.changed.length === 0) {
+        notes.push({ tool: TOOL, level: "note", code: MAGELLAN_CODES.no_matches, message: `no file differs from ${o.affectedSince} (committed, staged, unstaged or untracked): nothing is affected` });
+      } else if (data.affected.length === 0) {
+        notes.push({ tool: TOOL, level: "note", code: MAGELLAN_CODES.no_matches, message: `none of the ${data.changed.length} changed file(s) is a source file of the impact graph (not of a supported language, or ignored)` });
+      }
+      // Files the index has not seen leave their importers out: the answer is partial.
+      return { data, diagnostics: notes, partial: data.truncated || unindexed.length > 0 };
     }
     const file = fileArg(root, o.file as string, o.cwd);
     if (!graph.has(file)) {
