@@ -189,6 +189,10 @@ describe("impact resolution: Python src layout with a namespace package", () => 
   it("third-party and standard-library imports are external", () => {
     assert.equal(L.unresolved(test).total, 0);
   });
+  it("an absolute import never reaches a module of the importer's own package (no implicit relative import)", () => {
+    // src/acme/util.py: `import logging` is the standard library's, not src/acme/logging.py.
+    assert.ok(!L.out("src/acme/util.py").includes("src/acme/logging.py"), L.out("src/acme/util.py").join(" "));
+  });
 });
 
 describe("impact resolution: Rust workspace", () => {

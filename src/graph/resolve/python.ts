@@ -1,4 +1,4 @@
-/** Python module names: relative (`..pkg`), absolute from any ancestor source root, src layout. */
+/** Python module names: relative (`..pkg`), absolute from the root or an ancestor that is no package, src layout. */
 import { posix } from "node:path";
 import type { FileLookup } from "./files.js";
 
@@ -18,10 +18,15 @@ export class PythonModules {
       bases.push(d);
     } else {
       bases.push("");
-      // A source root other than the workspace root: the importing file's ancestors.
+      // A source root other than the workspace root: the importing file's ancestors that are no
+      // package. A package's own directory is never on sys.path (Python 3 has no implicit
+      // relative import): `import typing` in src/flask/config.py is the standard library's,
+      // not src/flask/typing.py. A script's or a test's directory without __init__.py is (the
+      // script's directory, pytest's rootdir-relative basedir).
+      const probe: number[] = [];
       let d = dir;
       while (d !== "." && d !== "") {
-        bases.push(d);
+        if (!this.files.tryPath(`${d}/__init__.py`, probe)) bases.push(d);
         d = posix.dirname(d);
       }
     }
