@@ -19,6 +19,7 @@ import { CODEINTEL_TOOL } from "../tools/codeintel/codes.js";
 import { repoId } from "../tools/codeintel/repo-id.js";
 import { loadFile } from "../tools/codeintel/source.js";
 import { symbolsPayload } from "../tools/codeintel/symbols.js";
+import { outcomeDiagnostics, symbolsDiagnostics } from "../tools/codeintel/diagnostics.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { intOption, type CliResult } from "./run.js";
 
@@ -28,23 +29,6 @@ interface Computed {
   data: unknown;
   diagnostics?: Diagnostic[];
   partial?: boolean;
-}
-
-export function outcomeDiagnostics(file: string, outcome: { status: string; reason?: string; error_summary?: string } | undefined): Diagnostic[] {
-  if (!outcome || outcome.status === "ok") return [];
-  return [
-    {
-      tool: TOOL,
-      level: outcome.status === "failed" ? "error" : "warning",
-      message: `${file}: ${outcome.status}${outcome.reason ? ` (${outcome.reason})` : ""}${outcome.error_summary ? `: ${outcome.error_summary}` : ""}`,
-      file,
-      code: outcome.reason === "unsupported_language" ? "MAGELLAN_E186" : outcome.status === "failed" ? "MAGELLAN_E187" : "MAGELLAN_E188",
-      remediation:
-        outcome.reason === "unsupported_language"
-          ? "Only files of the registry's languages (rust, python, c, cpp, java, javascript, typescript, tsx, go) have symbols and trees."
-          : "The file could not be parsed as source text; see the outcome.",
-    },
-  ];
 }
 
 async function finish(command: string, compute: () => Promise<Computed> | Computed, onResult?: (r: CliResult) => void): Promise<void> {
@@ -105,7 +89,7 @@ export function registerCodeIntelCommands(program: Command, onResult?: (r: CliRe
         const { file } = cmd.opts<{ file: string }>();
         const loaded = loadFile(root, file);
         const payload = symbolsPayload(repoId(root), loaded, extractFacts);
-        return { data: payload, diagnostics: outcomeDiagnostics(payload.file, payload.outcome) };
+        return { data: payload, diagnostics: symbolsDiagnostics(payload) };
       },
       onResult,
     );

@@ -54,7 +54,7 @@ import { selectCommand } from "../tools/mdsel/select-command.js";
 import { TOOL as SPLICE } from "../tools/splice/codes.js";
 import { runLog, runMutation, runUndo, type SpliceOutcome } from "../tools/splice/run.js";
 import { DIAG_LIMIT } from "../tools/codeintel/impact.js";
-import { outcomeDiagnostics } from "../cli/magellan-codeintel.js";
+import { outcomeDiagnostics, symbolsDiagnostics } from "../tools/codeintel/diagnostics.js";
 import type { ValidationSession } from "../validate/index.js";
 import type { PreciseService } from "../graph/precise/service.js";
 import { refsWithService } from "../tools/magellan/precise-refs.js";
@@ -212,7 +212,7 @@ export const TOOLS: McpToolSpec[] = [
     list: { keys: ["symbols"], minItemTokens: 30 },
     run: async (a, ctx) => {
       const payload = symbolsPayload(repoId(ctx.root), loadFile(ctx.root, inRoot(CODEINTEL_TOOL, ctx.root, a.file)), extractFacts);
-      return answer(CODEINTEL_TOOL, "symbols", { data: payload, diagnostics: outcomeDiagnostics(payload.file, payload.outcome) });
+      return answer(CODEINTEL_TOOL, "symbols", { data: payload, diagnostics: symbolsDiagnostics(payload) });
     },
   }),
   tool({

@@ -85,6 +85,19 @@ test("magellan symbols: docdex.symbols for every language of the registry, v1 sy
   }
 });
 
+test("a file that defines no symbol says so (a header of prototypes, an empty module)", async () => {
+  const root = plainCopy();
+  writeFileSync(join(root, "protos.h"), "int g(int);\n");
+  writeFileSync(join(root, "empty.py"), "");
+  for (const file of ["protos.h", "empty.py"]) {
+    const r = await runTool("magellan", ["symbols", "--file", file, "--root", root]);
+    assert.equal(r.code, 0, r.stdout);
+    const env = r.json as Env<SymbolsPayload> & { diagnostics?: { level: string; code: string; message: string }[] };
+    assert.deepEqual(env.data.symbols, []);
+    assert.ok(env.diagnostics?.some((d) => d.level === "note" && d.code === "MAGELLAN_E110" && /defines no symbol/.test(d.message)), r.stdout);
+  }
+});
+
 test("repo_id inside git is the root commit's, so two clones agree", async () => {
   const root = plainCopy();
   const git = (cwd: string, ...args: string[]): string =>

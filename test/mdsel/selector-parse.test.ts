@@ -52,6 +52,7 @@ describe("selector parser", () => {
       ["readme::headng:h2[0]", 8, 14, /Unknown segment 'headng'/],
       ["readme::heading:h2[x]", 19, 20, /non-negative integer/],
       ["readme::heading:h2[-1]", 19, 21, /non-negative integer/],
+      ["readme::heading:h2[99999999999999999999]", 19, 39, /Index 99999999999999999999 is too large/],
       ["readme::heading:h2[1", 18, 20, /Unclosed/],
       ["readme::heading:h2[1]x", 21, 22, /after index/],
       ["readme::heading:h2[0]//block:code[0]", 22, 23, /Empty path segment/],

@@ -139,8 +139,11 @@ function parseSegment(raw: string, start: number): Segment {
       throw new SelectorSyntaxError(`Unexpected '${raw.slice(close + 1)}' after index`, start + close + 1, end);
     }
     const digits = raw.slice(br + 1, close);
-    if (!/^\d+$/.test(digits) || !Number.isSafeInteger(Number(digits))) {
+    if (!/^\d+$/.test(digits)) {
       throw new SelectorSyntaxError(`Index must be a non-negative integer, got '${digits}'`, start + br + 1, start + close);
+    }
+    if (!Number.isSafeInteger(Number(digits))) {
+      throw new SelectorSyntaxError(`Index ${digits} is too large (at most ${Number.MAX_SAFE_INTEGER}); no document has that many`, start + br + 1, start + close);
     }
     index = Number(digits);
   }
