@@ -16,8 +16,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join, relative } from "node:path";
 import { decodeBytes } from "../src/text/decode.js";
 import { extractFromTree, queryFor } from "../src/lang/extract.js";
-import { maskForParse } from "../src/lang/preprocess.js";
-import { languageByName, languageForPath, parse, refineLanguage, type LanguageId } from "../src/lang/registry.js";
+import { parseSource } from "../src/lang/preprocess.js";
+import { languageByName, languageForPath, refineLanguage, type LanguageId } from "../src/lang/registry.js";
 import { CORPUS_DIR } from "./corpus.js";
 
 interface Args {
@@ -98,7 +98,7 @@ function main(): void {
     }
     // extractFacts in two timed halves: parse, then the query matching and fact building.
     let t = process.cpuUsage();
-    const tree = parse(id, maskForParse(id, decoded.text));
+    const tree = parseSource(id, decoded.text);
     s.parseMs += cpuMs(t);
     t = process.cpuUsage();
     const facts = extractFromTree(id, tree, decoded);

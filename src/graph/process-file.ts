@@ -7,8 +7,8 @@ import { readFileSync, statSync } from "node:fs";
 import { type DepMatch, depsInQuery, extractFromTree } from "../lang/extract.js";
 import { HeapLimitError } from "../lang/heap.js";
 import { extractDeps } from "../lang/deps.js";
-import { maskForParse } from "../lang/preprocess.js";
-import { HEADER_SNIFF_BYTES, type LanguageId, isSharedHeader, parse, refineLanguage } from "../lang/registry.js";
+import { parseSource } from "../lang/preprocess.js";
+import { HEADER_SNIFF_BYTES, type LanguageId, isSharedHeader, refineLanguage } from "../lang/registry.js";
 import { decodeBytes } from "../text/decode.js";
 import { isBinary } from "../text/binary.js";
 import { type FileRows, toRows } from "./facts.js";
@@ -70,7 +70,7 @@ export function processFile(task: FileTask): FileOutcome {
     const language = isSharedHeader(task.rel) ? refineLanguage(task.language, task.rel, bytes.toString("latin1", 0, HEADER_SNIFF_BYTES)) : task.language;
     // One parse for the symbol facts and the impact graph's dependencies.
     const decoded = decodeBytes(bytes);
-    const tree = parse(language, maskForParse(language, decoded.text));
+    const tree = parseSource(language, decoded.text);
     let rows;
     try {
       const nodes = tree.rootNode.descendantCount;

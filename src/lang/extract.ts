@@ -47,8 +47,8 @@ import { fileURLToPath } from "node:url";
 import type Parser from "tree-sitter";
 import { loadTreeSitter } from "./tree-sitter-module.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
-import { grammar, parse, type LanguageId } from "./registry.js";
-import { maskForParse } from "./preprocess.js";
+import { grammar, type LanguageId } from "./registry.js";
+import { parseSource } from "./preprocess.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
 import type {
@@ -259,7 +259,7 @@ interface PendingSymbol {
 /** Parses and extracts. Never throws on bad source: tree-sitter recovers and has_errors says so. */
 export function extractFacts(language: LanguageId, bytes: Uint8Array): FileFacts {
   const decoded = decodeBytes(bytes);
-  const tree = parse(language, maskForParse(language, decoded.text));
+  const tree = parseSource(language, decoded.text);
   try {
     return extractFromTree(language, tree, decoded);
   } finally {

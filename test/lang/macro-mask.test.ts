@@ -7,7 +7,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import type Parser from "tree-sitter";
+import { processFile } from "../../src/graph/process-file.js";
 import { extractFacts } from "../../src/lang/extract.js";
+import { maskForParse, parseSource } from "../../src/lang/preprocess.js";
+import { parse } from "../../src/lang/registry.js";
 import { REPO_ROOT } from "../support/run.js";
 
 const DIR = join(REPO_ROOT, "test", "fixtures", "lang", "c-macro-mask");
@@ -34,4 +38,17 @@ test("statement-level macros alone on their lines are still masked", () => {
   assert.equal(f.has_errors, false);
   const names = f.symbols.map((s) => `${s.kind} ${s.name}`);
   assert.deepEqual(names, ["enum presentation_type", "enum_member PRESENTATION_NONE", "enum_member PRESENTATION_DEBUG", "class widget", "method size"]);
+});
+
+test("a masked parse more damaged than the plain one is not the one read (fmt's base.h lost its last #include)", () => {
+  // Reduced from fmt's include/fmt/base.h: blanking FMT_CONSTEXPR and FMT_DEPRECATED makes
+  // tree-sitter's recovery swallow everything up to the end, the #include with it.
+  const text = readFileSync(join(DIR, "fmt-base-excerpt.h"), "utf8");
+  const includes = (t: Parser.Tree): number => t.rootNode.descendantsOfType("preproc_include").length;
+  assert.equal(includes(parse("cpp", maskForParse("cpp", text))), 0, "the masked reading loses it");
+  assert.equal(includes(parseSource("cpp", text)), 1);
+  // And the index records the dependency.
+  const deps = processFile({ abs: join(DIR, "fmt-base-excerpt.h"), rel: "fmt-base-excerpt.h", language: "cpp", maxBytes: 1 << 20, rootName: "x" });
+  assert.equal(deps.kind, "indexed");
+  assert.ok(deps.kind === "indexed" && deps.rows.deps?.some((d) => d.spec === "format.h"), JSON.stringify(deps.kind === "indexed" ? deps.rows.deps : deps));
 });
