@@ -241,6 +241,12 @@ describe("impact resolution: Go module with go.work", () => {
     assert.ok(L.out("server/main.go").includes("server/internal/db/db.go"));
     assert.equal(L.unresolved("server/main.go").total, 0);
   });
+  it("a package's files depend on each other by the names they use, without an import; tests on the package, never the reverse", () => {
+    // more.go's Group holds Users: it uses types.go's User. types_test.go uses User too.
+    assert.deepEqual(L.out("api/types/more.go"), ["api/types/types.go"]);
+    assert.deepEqual(L.out("api/types/types_test.go"), ["api/types/types.go"]);
+    assert.deepEqual(L.out("api/types/types.go"), []);
+  });
 });
 
 describe("impact resolution: C with compile_commands.json, and guessed include paths", () => {

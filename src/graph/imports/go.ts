@@ -1,16 +1,46 @@
 /**
  * Go: an import path is a package, i.e. every non-test .go file of one directory. The module
  * that owns the path comes from go.work's `use` directives (every workspace module) and from the
- * go.mod files above the sources; the longest module path that prefixes the import wins.
+ * go.mod files above the sources; the longest module path that prefixes the import wins. The files
+ * of one package (one directory) also depend on each other without an import: a file depends on
+ * a file of its directory that declares a name it uses (a test file on the package's other files
+ * too; a non-test file never on a test file).
  */
 import { posix } from "node:path";
+import type { DB } from "../db.js";
 import type { RepoFiles } from "./repo.js";
 import { type DepOutcome, type DepRow, EXTERNAL, outcome, UNRESOLVED } from "./types.js";
 
 export class GoImports {
   private modules: { path: string; dir: string }[] | undefined;
 
-  constructor(private readonly repo: RepoFiles) {}
+  private readonly refNames;
+  private readonly symbolNames;
+  private readonly declared = new Map<number, string[]>();
+
+  constructor(
+    private readonly repo: RepoFiles,
+    db: DB,
+  ) {
+    this.refNames = db.prepare("SELECT name FROM refs WHERE file_id = ? UNION SELECT qualifier FROM refs WHERE file_id = ? AND qualifier IS NOT NULL").pluck();
+    this.symbolNames = db.prepare("SELECT DISTINCT name FROM symbols WHERE file_id = ?").pluck();
+  }
+
+  /** The files of the file's own package (its directory) that declare a name it uses. */
+  samePackage(fileId: number): number[] {
+    const f = this.repo.byId.get(fileId);
+    if (!f) return [];
+    const test = f.path.endsWith("_test.go");
+    const used = new Set(this.refNames.all(fileId, fileId) as string[]);
+    const out: number[] = [];
+    for (const g of this.repo.dirs.get(posix.dirname(f.path)) ?? []) {
+      if (g.id === fileId || !g.path.endsWith(".go") || (!test && g.path.endsWith("_test.go"))) continue;
+      let names = this.declared.get(g.id);
+      if (!names) this.declared.set(g.id, (names = this.symbolNames.all(g.id) as string[]));
+      if (names.some((n) => used.has(n))) out.push(g.id);
+    }
+    return out;
+  }
 
   private moduleList(): { path: string; dir: string }[] {
     if (this.modules) return this.modules;

@@ -71,7 +71,7 @@ export class ImpactResolver {
         this.rust ??= new RustImports(this.repo);
         return this.rust.resolve(from, d);
       case "go":
-        this.go ??= new GoImports(this.repo);
+        this.go ??= new GoImports(this.repo, this.db);
         return this.go.resolve(from, d);
       case "c":
       case "cpp":
@@ -134,6 +134,9 @@ export class ImpactResolver {
         this.java ??= new JavaImports(this.repo, this.db);
         const pkg = deps.find((d) => d.form === "package");
         for (const t of this.java.samePackage(id, pkg?.spec ?? undefined)) if (!imported.has(t)) this.edge(pkg?.id ?? 0, id, t, "import", 0, 0);
+      } else if (f.language === "go") {
+        this.go ??= new GoImports(this.repo, this.db);
+        for (const t of this.go.samePackage(id)) if (!imported.has(t)) this.edge(0, id, t, "import", 0, 0);
       }
     }
     return n;
@@ -272,6 +275,15 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
     ids = new Set(resolver.repo.byId.keys());
   } else {
     ids = new Set(u.changedIds);
+    // Go: a package's files depend on each other by the names they declare, so a changed, added
+    // or removed file re-resolves its whole directory.
+    const goDirs = new Set<string>();
+    for (const id of u.changedIds) {
+      const f = resolver.repo.byId.get(id);
+      if (f?.language === "go") goDirs.add(posix.dirname(f.path));
+    }
+    for (const p of [...u.addedPaths, ...u.removedPaths]) if (p.endsWith(".go")) goDirs.add(posix.dirname(p));
+    for (const d of goDirs) for (const g of resolver.repo.dirs.get(d) ?? []) if (g.language === "go") ids.add(g.id);
     // Edges into files that are gone (removed, or re-added under a new id).
     for (const id of db.prepare("SELECT DISTINCT source_id FROM impact_edges WHERE target_id NOT IN (SELECT id FROM files)").pluck().all() as number[]) ids.add(id);
     const touched = [...u.addedPaths, ...u.removedPaths];
