@@ -211,6 +211,13 @@ describe("impact resolution: Rust workspace", () => {
     assert.ok(L.out("crates/core/src/model.rs").includes("crates/core/src/util/strings.rs"));
     assert.ok(L.out("crates/core/src/util/strings.rs").includes("crates/core/src/model.rs"));
   });
+  it("a crate::/super:: path that names no module file reaches the module it starts from (an item there), not unresolved", () => {
+    // util/fmt.rs: `use super::*` is util/mod.rs, `use crate::TABLE` is lib.rs; lib.rs's own
+    // `use crate::inline::f` is an item of lib.rs itself (no edge, no error).
+    assert.deepEqual(L.out("crates/core/src/util/fmt.rs"), ["crates/core/src/lib.rs", "crates/core/src/util/mod.rs"]);
+    assert.equal(L.unresolved("crates/core/src/util/fmt.rs").total, 0);
+    assert.equal(L.unresolved(lib).total, 0);
+  });
   it("use paths through another workspace member's crate name; std is external", () => {
     const out = L.out("crates/cli/src/main.rs");
     assert.ok(out.includes("crates/core/src/model.rs"));

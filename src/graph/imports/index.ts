@@ -294,6 +294,11 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
       for (const s of new Set(touched.flatMap(stems))) if (s && s !== ".") for (const id of st.all(s, s, s) as number[]) ids.add(id);
       for (const id of db.prepare("SELECT DISTINCT file_id FROM deps WHERE pattern IS NOT NULL OR spec IN ('.', '..', './', '../') OR spec LIKE '%/.' OR spec LIKE '%/..'").pluck().all() as number[]) ids.add(id);
       if (touched.some((p) => p.endsWith(".java"))) for (const f of resolver.repo.byId.values()) if (f.language === "java") ids.add(f.id);
+      // Rust: a `crate::`/`super::` path that names no module file reaches its start module
+      // (lib.rs, main.rs, a.rs or a/mod.rs), which a file added or removed may be.
+      if (touched.some((p) => p.endsWith(".rs"))) {
+        for (const id of db.prepare("SELECT DISTINCT file_id FROM deps WHERE form = 'use' AND (spec LIKE 'crate%' OR spec LIKE 'super%' OR spec LIKE 'self%')").pluck().all() as number[]) ids.add(id);
+      }
       // Go: a package gained or lost a file; its importers name its directory.
       // (covered by the directory stem above)
     }
