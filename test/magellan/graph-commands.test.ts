@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
+import { tempDir, writeTree } from "../support/run.js";
 import { type SpanLike, indexed, mg, spanText } from "./support.js";
 
 interface Sym {
@@ -170,5 +171,23 @@ describe("graph commands", () => {
     assert.equal(r.code, 1, r.stdout);
     assert.equal(env.data.code, "MAGELLAN_E104");
     assert.match(env.data.message ?? "", /did you mean: ping/);
+  });
+});
+
+describe("dead-code and build variants", () => {
+  it("a definition with a same-named twin in another file of its package (build tags) is live when the twin is", async () => {
+    // cobra: preExecHookFn in command_win.go and command_notwin.go; a call is tied to one of them.
+    const root = writeTree(tempDir("magellan-variants-"), {
+      "go.mod": "module example.com/v\n\ngo 1.22\n",
+      "main.go": "package main\n\nfunc main() {\n\thookFn()\n}\n",
+      "hook_win.go": "//go:build windows\n\npackage main\n\nvar hookFn = winHook\n\nfunc winHook() {}\n",
+      "hook_other.go": "//go:build !windows\n\npackage main\n\nvar hookFn = func() {}\n",
+      "unused.go": "package main\n\nfunc orphan() {}\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { r, env } = await mg(root, ["dead-code"]);
+    assert.equal(r.code, 0, r.stdout);
+    const names = (env.data as unknown as { symbols: { name: string }[] }).symbols.map((s) => s.name).sort();
+    assert.deepEqual(names, ["orphan"]);
   });
 });

@@ -153,6 +153,57 @@ function nodeOut(n: Node): Record<string, unknown> {
   return { symbol_id: n.sid, name: n.name, kind: n.kind, display_fqn: n.fqn, span: n.span };
 }
 
+/** Languages whose files of one directory are alternatives picked at build time (`_windows.go`, `//go:build`, `#ifdef`'d sources). */
+const BUILD_VARIANT_LANGUAGES = new Set(["go", "c", "cpp"]);
+
+/**
+ * What `starts` reach, where a symbol that is live makes its build variants live too: the
+ * same-named definitions, in the same scope, of other files of its directory (cobra's
+ * `preExecHookFn` in command_win.go and command_notwin.go). A reference is tied to one of them,
+ * and the others would be reported dead although another build uses them.
+ */
+function liveWithVariants(db: DB, g: SymbolGraph, starts: number[]): Map<number, number> {
+  const variants = new Map<string, number[]>();
+  g.nodes.forEach((n, v) => {
+    if (!BUILD_VARIANT_LANGUAGES.has(n.language)) return;
+    const dir = n.path.includes("/") ? n.path.slice(0, n.path.lastIndexOf("/")) : "";
+    const key = `${dir}\u0000${n.fqn}\u0000${n.kindNormalized}`;
+    const list = variants.get(key);
+    if (list) list.push(v);
+    else variants.set(key, [v]);
+  });
+  for (const [k, list] of variants) if (list.length < 2 || new Set(list.map((v) => (g.nodes[v] as Node).path)).size < 2) variants.delete(k);
+  const keyOf = new Map<number, string>();
+  for (const [k, list] of variants) for (const v of list) keyOf.set(v, k);
+  // A use left ambiguous between build variants only (`hookFn()` with two `var hookFn`) uses them all.
+  let out = g.out;
+  if (keyOf.size > 0) {
+    const rows = db
+      .prepare("SELECT r.caller_symbol_id, r.candidates FROM refs r JOIN files f ON f.id = r.file_id WHERE r.resolution = 'ambiguous' AND r.candidates IS NOT NULL AND r.caller_symbol_id IS NOT NULL AND f.language IN ('go', 'c', 'cpp')")
+      .raw()
+      .all() as [string, string][];
+    for (const [caller, candidates] of rows) {
+      const from = g.index.get(caller);
+      const to = (JSON.parse(candidates) as string[]).map((c) => g.index.get(c));
+      if (from === undefined || to.some((t) => t === undefined || keyOf.get(t) !== keyOf.get(to[0] as number) || !keyOf.has(t))) continue;
+      if (out === g.out) out = g.out.map((a) => a.slice());
+      for (const t of to) (out[from] as number[]).push(t as number);
+    }
+  }
+  let live = reach(out, starts).depth;
+  for (let round = 0; round < 8 && keyOf.size > 0; round++) {
+    const more: number[] = [];
+    for (const v of live.keys()) {
+      const k = keyOf.get(v);
+      if (k === undefined) continue;
+      for (const w of variants.get(k) ?? []) if (!live.has(w)) more.push(w);
+    }
+    if (more.length === 0) break;
+    live = reach(out, [...live.keys(), ...more]).depth;
+  }
+  return live;
+}
+
 function ambiguous(spec: string, rows: SymbolRecord[]): ToolError {
   const shown = rows.slice(0, 10).map((s) => `${s.display_fqn} (${s.kind}, ${s.path}:${s.start_line}, symbol_id ${s.symbol_id})`);
   return new ToolError({
@@ -398,7 +449,7 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
       for (const v of g.topLevel.keys()) add(v, "top_level_reference");
     }
     if (starts.length === 0) throw usage("dead-code has no entry point to start from", "Name entries with --entry, or leave the default entries on.");
-    const live = reach(g.out, starts).depth;
+    const live = liveWithVariants(db, g, starts);
     // A member of a live class or a symbol nested in a live one counts as live only if reached:
     // methods are called through receivers, which the gap report counts.
     // Counted per name in SQL: the graph of a large repository has 10^5 such references.
