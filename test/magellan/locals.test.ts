@@ -17,7 +17,7 @@ const TREE: Record<string, string> = {
   "a.ts": "export let count = 0;\nexport function run(n: number) {\n  const count = n;\n  const { total = count } = {};\n  const twice = (x: number) => 2 * x;\n  return [count + total].map(twice);\n}\nexport function bump(count: number) {\n  return count;\n}\nexport function outer() {\n  return count;\n}\n",
   "b.js": "let count = 0;\nfunction run([count, rest]) {\n  return count + rest;\n}\nfunction pick(handler) {\n  return handler();\n}\nmodule.exports = { run, pick, get: () => count };\n",
   "c.py": "count = 0\n\ndef run(n):\n    count = n\n    return count\n\ndef bump():\n    global count\n    count += 1\n\ndef squares(xs):\n    return [count * x for count in xs]\n\ndef as_view(decorator):\n    def view():\n        return 1\n    view = decorator(view)\n    return view\n",
-  "d.go": "package main\n\nvar count = 0\n\nfunc run(n int) int {\n\tprintln(count)\n\tcount := count + n\n\treturn count\n}\n",
+  "d.go": "package main\n\nvar count = 0\n\nfunc run(n int) int {\n\tprintln(count)\n\tcount := count + n\n\treturn count\n}\n\nfunc again() int {\n\tvar count = count * 2\n\treturn count\n}\n",
   "e.c": "int count = 0;\nint run(int n) {\n  n = count;\n  int count = n;\n  return count;\n}\n",
   "f.java": "class F {\n  int count = 0;\n  int run(int n) {\n    int a = count;\n    int count = n;\n    return count + a;\n  }\n}\n",
   "g.rs": "static count: i32 = 0;\nfn run(n: i32) -> i32 {\n    let count = count + n;\n    count\n}\n",
@@ -56,6 +56,8 @@ it("the uses of a local or a parameter are not taken for an outer symbol's, in e
     // Before `count :=`, and on its right side, count is still the package's.
     "d.go:6 read exact count",
     "d.go:7 read exact count",
+    // `var count = count * 2`: the right side is the package's too (the scope starts after the spec).
+    "d.go:12 read exact count",
     // C: before the declaration, the global; in `int count = n;` and after, the local.
     "e.c:3 read exact e.count",
     // Java: the field before the local that hides it.

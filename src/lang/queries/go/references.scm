@@ -31,7 +31,7 @@
 (parameter_declaration name: (identifier) @local)
 (variadic_parameter_declaration name: (identifier) @local)
 (short_var_declaration left: (expression_list (identifier) @local)) @local.after
-(var_spec name: (identifier) @local)
-(const_spec name: (identifier) @local)
+(var_spec name: (identifier) @local) @local.after
+(const_spec name: (identifier) @local) @local.after
 (range_clause left: (expression_list (identifier) @local))
 [(block) (function_declaration) (method_declaration) (func_literal) (for_statement) (if_statement) (expression_switch_statement) (type_switch_statement)] @local.scope
