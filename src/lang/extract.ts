@@ -662,6 +662,17 @@ function refRank(name: string): number {
 }
 const RANK_KIND = ["", "read", "type", "write", "call", "ignore"] as const;
 
+const MEMBER_KINDS = new Set<string>(["field", "method", "property", "enum_member", "constructor"]);
+
+/** A scope node (UTF-16 range): `fn` a function's (where a JS `var` lives), `body` where its body starts (-1: its start), `stop` a class body. */
+interface LocalScope {
+  start: number;
+  end: number;
+  stop: boolean;
+  fn: boolean;
+  body: number;
+}
+
 /** A name bound in [scopeStart, scopeEnd) from `from` on (UTF-16 indices); `at`: the name itself. */
 interface LocalBinding {
   at: number;
@@ -702,8 +713,9 @@ const PATTERN_TYPES = new Set([
   "object_pattern", "array_pattern", "rest_pattern", "pair_pattern", "assignment_pattern", "object_assignment_pattern",
   "pattern_list", "tuple_pattern", "list_pattern", "list_splat_pattern", "dictionary_splat_pattern", "parenthesized_expression",
   "expression_list", "mut_pattern", "ref_pattern", "reference_pattern", "slice_pattern",
+  "tuple_struct_pattern", "struct_pattern", "field_pattern", "match_pattern", "captured_pattern", "or_pattern",
 ]);
-const BOUND_NAMES = new Set(["identifier", "shorthand_property_identifier_pattern"]);
+const BOUND_NAMES = new Set(["identifier", "shorthand_property_identifier_pattern", "shorthand_field_identifier"]);
 
 /** The names a destructuring pattern binds. */
 function collectPatternNames(n: Parser.SyntaxNode, out: QNode[]): void {
@@ -712,8 +724,9 @@ function collectPatternNames(n: Parser.SyntaxNode, out: QNode[]): void {
     return;
   }
   if (!PATTERN_TYPES.has(n.type)) return;
-  // `{a = b}`, `[x = y]`: b and y are read, not bound; `{k: v}`: k is a key.
-  const skip = n.childForFieldName("right") ?? n.childForFieldName("key") ?? null;
+  // `{a = b}`, `[x = y]`: b and y are read, not bound; `{k: v}`: k is a key; Rust's
+  // `Some(x)`, `Foo { bar, .. }`: the type is a path, `bar: x` binds x, not bar.
+  const skip = n.childForFieldName("right") ?? n.childForFieldName("key") ?? n.childForFieldName("type") ?? (n.type === "field_pattern" && n.childForFieldName("pattern") ? n.childForFieldName("name") : null);
   for (const c of n.namedChildren) if (!skip || c.startIndex !== skip.startIndex || c.endIndex !== skip.endIndex) collectPatternNames(c, out);
 }
 
@@ -801,29 +814,37 @@ class ReferenceCollector {
     const count = list.captureCount(j);
     let after = -1;
     let global = false;
+    let scope: LocalScope | undefined;
+    let body = -1;
+    let fn = false;
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
-      if (n === "local.scope" || n === "local.stop") {
-        (this.scopes ??= []).push({ start: list.start(j, k), end: list.end(j, k), stop: n === "local.stop" });
-        return;
-      }
-      if (n === "local.after") after = list.end(j, k);
+      if (n === "local.scope" || n === "local.fscope" || n === "local.stop") {
+        scope = { start: list.start(j, k), end: list.end(j, k), stop: n === "local.stop", fn: n === "local.fscope", body: -1 };
+      } else if (n === "local.body") body = list.start(j, k);
+      else if (n === "local.after") after = list.end(j, k);
       else if (n === "local.global") global = true;
+      else if (n === "local.var") fn = true;
+    }
+    if (scope) {
+      scope.body = body;
+      (this.scopes ??= []).push(scope);
+      return;
     }
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
-      if (n === "local" || n === "local.global") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global });
-      else if (n === "local.pattern") {
+      if (n === "local" || n === "local.global" || n === "local.var") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global, fn });
+      else if (n === "local.pattern" || n === "local.var.pattern") {
         const names: QNode[] = [];
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
-        for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global });
+        for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
       else if (n !== "local.after") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 
-  private scopes: { start: number; end: number; stop: boolean }[] | undefined;
-  private readonly pending: { at: number; end: number; after: number; global: boolean }[] = [];
+  private scopes: LocalScope[] | undefined;
+  private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean }[] = [];
   private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
 
@@ -833,16 +854,19 @@ class ReferenceCollector {
     if (!rules || !this.scopes || this.pending.length === 0) return;
     const scopes = this.scopes.sort((a, b) => a.start - b.start || b.end - a.end);
     const names = this.pending.sort((a, b) => a.at - b.at);
-    const open: { start: number; end: number; stop: boolean }[] = [];
+    const open: LocalScope[] = [];
     let next = 0;
     for (const b of names) {
-      while (next < scopes.length && (scopes[next] as { start: number }).start <= b.at) {
-        const sc = scopes[next++] as { start: number; end: number; stop: boolean };
-        while (open.length && (open[open.length - 1] as { end: number }).end <= sc.start) open.pop();
+      while (next < scopes.length && (scopes[next] as LocalScope).start <= b.at) {
+        const sc = scopes[next++] as LocalScope;
+        while (open.length && (open[open.length - 1] as LocalScope).end <= sc.start) open.pop();
         open.push(sc);
       }
-      while (open.length && (open[open.length - 1] as { end: number }).end <= b.at) open.pop();
-      const scope = open[open.length - 1];
+      while (open.length && (open[open.length - 1] as LocalScope).end <= b.at) open.pop();
+      // A JavaScript `var` belongs to its function, not to the block it is written in.
+      let i = open.length - 1;
+      if (b.fn) while (i >= 0 && !(open[i] as LocalScope).fn && !(open[i] as LocalScope).stop) i--;
+      const scope = open[i];
       if (!scope || scope.stop) continue;
       const name = this.text.slice(b.at, b.end);
       if (name === "" || (rules.upper === false && /^[A-Z]/.test(name))) continue;
@@ -850,7 +874,9 @@ class ReferenceCollector {
         (this.globals ??= []).push({ name, scopeStart: scope.start });
         continue;
       }
-      const binding: LocalBinding = { at: b.at, scopeStart: scope.start, scopeEnd: scope.end, from: rules.hoisted ? scope.start : Math.max(b.end, b.after) };
+      // Hoisted names are in force from the scope's body on: a Python parameter's default value
+      // (`def f(count=count)`) is evaluated outside the function, in the enclosing scope.
+      const binding: LocalBinding = { at: b.at, scopeStart: scope.start, scopeEnd: scope.end, from: rules.hoisted ? (scope.body >= 0 ? scope.body : scope.start) : Math.max(b.end, b.after) };
       this.bindings ??= new Map();
       const list = this.bindings.get(name);
       if (list) list.push(binding);
@@ -883,7 +909,8 @@ class ReferenceCollector {
       const toByte = (i: number): number => (decoded.ascii ? i : decoded.toByte(i));
       let starts: Map<string, number[]> | undefined;
       for (const s of symbols) {
-        if (!this.bindings.has(s.name)) continue;
+        // Members of a type declared in the scope (a local struct's field) are no binding of it.
+        if (!this.bindings.has(s.name) || MEMBER_KINDS.has(s.kind)) continue;
         starts ??= new Map();
         const list = starts.get(s.name);
         if (list) list.push(s.name_range.byte_start);

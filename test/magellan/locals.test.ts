@@ -15,12 +15,13 @@ import { mg } from "./support.js";
 
 const TREE: Record<string, string> = {
   "a.ts": "export let count = 0;\nexport function run(n: number) {\n  const count = n;\n  const { total = count } = {};\n  const twice = (x: number) => 2 * x;\n  return [count + total].map(twice);\n}\nexport function bump(count: number) {\n  return count;\n}\nexport function outer() {\n  return count;\n}\n",
-  "b.js": "let count = 0;\nfunction run([count, rest]) {\n  return count + rest;\n}\nfunction pick(handler) {\n  return handler();\n}\nmodule.exports = { run, pick, get: () => count };\n",
-  "c.py": "count = 0\n\ndef run(n):\n    count = n\n    return count\n\ndef bump():\n    global count\n    count += 1\n\ndef squares(xs):\n    return [count * x for count in xs]\n\ndef as_view(decorator):\n    def view():\n        return 1\n    view = decorator(view)\n    return view\n",
+  "b.js": "let count = 0;\nfunction run([count, rest]) {\n  return count + rest;\n}\nfunction pick(handler) {\n  return handler();\n}\nfunction hoisted() {\n  if (count) {\n    var count = 2;\n  }\n  return count;\n}\nmodule.exports = { run, pick, hoisted, get: () => count };\n",
+  "c.py": "count = 0\n\ndef run(n):\n    count = n\n    return count\n\ndef bump():\n    global count\n    count += 1\n\ndef squares(xs):\n    return [count * x for count in xs]\n\ndef as_view(decorator):\n    def view():\n        return 1\n    view = decorator(view)\n    return view\n\ndef defaults(count=count):\n    return count\n",
   "d.go": "package main\n\nvar count = 0\n\nfunc run(n int) int {\n\tprintln(count)\n\tcount := count + n\n\treturn count\n}\n\nfunc again() int {\n\tvar count = count * 2\n\treturn count\n}\n",
   "e.c": "int count = 0;\nint run(int n) {\n  n = count;\n  int count = n;\n  return count;\n}\n",
+  "h.cpp": "int count = 0;\nint run() {\n  int count = 1;\n  struct Local { int count; };\n  return count;\n}\n",
   "f.java": "class F {\n  int count = 0;\n  int run(int n) {\n    int a = count;\n    int count = n;\n    return count + a;\n  }\n}\n",
-  "g.rs": "static count: i32 = 0;\nfn run(n: i32) -> i32 {\n    let count = count + n;\n    count\n}\n",
+  "g.rs": "static count: i32 = 0;\nfn run(n: i32) -> i32 {\n    let count = count + n;\n    count\n}\nfn pick(x: Option<i32>) -> i32 {\n    if let Some(count) = x {\n        return count;\n    }\n    match x {\n        Some(count) => count,\n        None => count,\n    }\n}\n",
 };
 
 /** Each reference named `count`: file, line, kind, resolution, and where it points. */
@@ -49,10 +50,13 @@ it("the uses of a local or a parameter are not taken for an outer symbol's, in e
     // In run() and bump(), count is the local or the parameter (the destructuring default on line 4
     // reads the local); outer() reads the module's.
     "a.ts:12 read exact a.count",
-    "b.js:8 read exact b.count",
+    // hoisted()'s `var count` is the function's, in the if's condition and after the block too.
+    "b.js:14 read exact b.count",
     // `global count` names the module's variable: bump() writes it.
     "c.py:8 read exact c.count",
     "c.py:9 write exact c.count",
+    // A parameter's default value is evaluated outside the function: the module's count.
+    "c.py:20 read exact c.count",
     // Before `count :=`, and on its right side, count is still the package's.
     "d.go:6 read exact count",
     "d.go:7 read exact count",
@@ -64,6 +68,8 @@ it("the uses of a local or a parameter are not taken for an outer symbol's, in e
     "f.java:4 read exact F.count",
     // Rust: `let count = count + n` reads the static on its right side.
     "g.rs:3 read exact crate::g::count",
+    // `if let` and match-arm bindings are locals of their arm; `None => count` reads the static.
+    "g.rs:12 read exact crate::g::count",
   ]);
   // A call through a parameter stays: it is a dynamic call that dead-code must count.
   const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
@@ -78,6 +84,7 @@ it("the uses of a local or a parameter are not taken for an outer symbol's, in e
   } finally {
     d.close();
   }
+  // A local struct's field named like the function's local (h.cpp) does not undo the local: h.cpp has no entry above.
   // refs of the global say what really uses it.
   const refs = await mg(root, ["refs", "--name", "count", "--path", "e.c"]);
   assert.deepEqual((refs.env.data.references as { span: { start_line: number } }[]).map((x) => x.span.start_line), [3]);

@@ -54,5 +54,7 @@
 (as_pattern_target (identifier) @local)
 (global_statement (identifier) @local.global)
 (nonlocal_statement (identifier) @local.global)
-[(function_definition) (lambda) (list_comprehension) (set_comprehension) (dictionary_comprehension) (generator_expression)] @local.scope
+(function_definition body: (_) @local.body) @local.fscope
+(lambda body: (_) @local.body) @local.fscope
+[(list_comprehension) (set_comprehension) (dictionary_comprehension) (generator_expression)] @local.scope
 (class_definition) @local.stop

@@ -47,5 +47,7 @@
 (let_declaration pattern: [(tuple_pattern) (mut_pattern) (ref_pattern) (reference_pattern) (slice_pattern)] @local.pattern) @local.after
 (for_expression pattern: (identifier) @local)
 (for_expression pattern: [(tuple_pattern) (mut_pattern) (ref_pattern) (reference_pattern) (slice_pattern)] @local.pattern)
-[(block) (function_item) (closure_expression) (for_expression)] @local.scope
+(let_condition pattern: (_) @local.pattern)
+(match_arm pattern: (match_pattern) @local.pattern)
+[(block) (function_item) (closure_expression) (for_expression) (if_expression) (while_expression) (match_arm)] @local.scope
 [(declaration_list) (field_declaration_list)] @local.stop

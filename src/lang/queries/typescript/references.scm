@@ -45,9 +45,13 @@
 (optional_parameter pattern: (identifier) @local)
 (arrow_function parameter: (identifier) @local)
 (catch_clause parameter: (identifier) @local)
-(variable_declarator name: (identifier) @local)
-(variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern)
-(for_in_statement kind: _ left: (identifier) @local)
-(for_in_statement kind: _ left: [(object_pattern) (array_pattern)] @local.pattern)
-[(statement_block) (function_declaration) (function_expression) (arrow_function) (method_definition) (generator_function_declaration) (generator_function) (for_statement) (for_in_statement) (catch_clause) (class_static_block)] @local.scope
+(lexical_declaration (variable_declarator name: (identifier) @local))
+(lexical_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern))
+(variable_declaration (variable_declarator name: (identifier) @local.var))
+(variable_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.var.pattern))
+(for_in_statement kind: ["let" "const"] left: (identifier) @local)
+(for_in_statement kind: ["let" "const"] left: [(object_pattern) (array_pattern)] @local.pattern)
+(for_in_statement kind: "var" left: (identifier) @local.var)
+[(function_declaration) (function_expression) (arrow_function) (method_definition) (generator_function_declaration) (generator_function) (class_static_block)] @local.fscope
+[(statement_block) (for_statement) (for_in_statement) (catch_clause)] @local.scope
 (class_body) @local.stop
