@@ -82,12 +82,16 @@ export async function runCli(
     pretty = Boolean(program.opts().pretty) || pretty;
     const interrupted = process.env.LLMTOOLS_DAEMON_INTERRUPTED;
     if (interrupted !== undefined) {
+      const journal = process.env.LLMTOOLS_DAEMON_INTERRUPTED_JOURNAL;
       delete process.env.LLMTOOLS_DAEMON_INTERRUPTED;
+      delete process.env.LLMTOOLS_DAEMON_INTERRUPTED_JOURNAL;
       throw new ToolError({
         code: commonCode(tool, "interrupted"),
         error: "interrupted",
-        message: `the workspace's daemon ${interrupted} while it ran this change: it may have been written, or not; it was not run again, which could apply it twice`,
-        remediation: "Look at the files (or 'splice log' for the operation), then run the command again if the change is not there.",
+        message: journal
+          ? `the workspace's daemon ${interrupted} while it ran this change; it was not run again. The journal says: ${journal}`
+          : `the workspace's daemon ${interrupted} while it ran this change: it may have been written, or not; it was not run again, which could apply it twice`,
+        remediation: journal ? "Follow the journal's word above ('splice log' lists the operations)." : "Look at the files (or 'splice log' for the operation), then run the command again if the change is not there.",
       });
     }
     result = await action(program);

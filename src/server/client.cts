@@ -10,7 +10,8 @@
  *
  * CommonJS and builtins only, loaded lazily: a run without a daemon costs a few stat calls.
  */
-import { existsSync, lstatSync, rmSync, writeSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, writeSync } from "node:fs";
+import { join } from "node:path";
 import {
   FRAME_JSON,
   FRAME_STDERR,
@@ -331,6 +332,39 @@ function eligible(tool: string, args: readonly string[]): boolean {
   return tool !== "llmtools" && !(tool === "magellan" && args[0] === "watch");
 }
 
+/**
+ * What splice's journal says of the operations the dead daemon began for this request (its pid,
+ * since the request left): committed (`done`, or `committing`, which the next run rolls forward),
+ * rolled back, or none at all. Undefined when the journal cannot be read.
+ */
+function journalOf(root: string, pid: number | undefined, since: number): string | undefined {
+  if (pid === undefined) return undefined;
+  const dir = join(root, ".splice", "journal");
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n.endsWith(".json"));
+  } catch {
+    return "no operation of it is in the journal: nothing was written; run it again";
+  }
+  const ours: { id: string; status: string }[] = [];
+  for (const n of names) {
+    try {
+      const e = JSON.parse(readFileSync(join(dir, n), "utf8")) as { operation_id: string; time: string; status: string; owner?: { pid?: number } };
+      if (e.owner?.pid === pid && Date.parse(e.time) >= since - 1000) ours.push({ id: e.operation_id, status: e.status });
+    } catch {
+      return undefined;
+    }
+  }
+  if (ours.length === 0) return "no operation of it is in the journal: nothing was written; run it again";
+  return ours
+    .map((o) =>
+      o.status === "done" || o.status === "committing"
+        ? `operation ${o.id} was committed${o.status === "committing" ? " (the next run completes it)" : ""}: do not run it again ('splice undo --operation-id ${o.id}' reverts it)`
+        : `operation ${o.id} did not commit (${o.status}): nothing of it was written; run it again`,
+    )
+    .join("; ");
+}
+
 /** Whether the command line may change files (a writer that is not a dry run). */
 function writes(tool: string, args: readonly string[]): boolean {
   if (args.includes("--dry-run") || args.includes("--help") || args.includes("-h")) return false;
@@ -487,6 +521,9 @@ class Attempt {
   private stdinEnded = false;
   private stdinForwarding = false;
   private timer: NodeJS.Timeout | undefined;
+  /** The daemon's pid (from its greeting) and when this request left: to find its journal entries. */
+  private daemonPid: number | undefined;
+  private readonly sentAt = Date.now();
 
   constructor(
     private readonly tool: string,
@@ -540,9 +577,10 @@ class Attempt {
     if (type === FRAME_STDOUT) this.takeStdout(payload);
     else if (type === FRAME_STDERR) this.err.push(payload);
     else if (type === FRAME_JSON) {
-      const m = JSON.parse(payload.toString("utf8")) as { t: string; code?: number; pkg?: string; protocol?: number };
+      const m = JSON.parse(payload.toString("utf8")) as { t: string; code?: number; pkg?: string; protocol?: number; pid?: number };
       if (m.t === "hello") {
         this.phase = "running";
+        if (typeof m.pid === "number") this.daemonPid = m.pid;
         this.arm(silenceTimeoutMs(), "went silent");
       } else if (m.t === "alive") this.arm(silenceTimeoutMs(), "went silent");
       else if (m.t === "stdin") this.forwardStdin();
@@ -631,7 +669,11 @@ class Attempt {
     // Still waiting for its stdin, a writer had not read its input, so it had written nothing.
     const interrupted = started && writes(this.tool, this.args) && !(this.stdinForwarding && !this.stdinEnded);
     note(`the daemon for ${this.root} ${why}; ${interrupted ? "the change is not run again" : "running in-process"}`);
-    if (interrupted) process.env.LLMTOOLS_DAEMON_INTERRUPTED = why;
+    if (interrupted) {
+      process.env.LLMTOOLS_DAEMON_INTERRUPTED = why;
+      const journal = this.tool === "splice" ? journalOf(this.root, this.daemonPid, this.sentAt) : undefined;
+      if (journal !== undefined) process.env.LLMTOOLS_DAEMON_INTERRUPTED_JOURNAL = journal;
+    }
     if (action !== "none") {
       try {
         spawnDaemon(this.root, action === "replace" ? ["--replace"] : []);

@@ -314,6 +314,16 @@ describe("a daemon that dies after it started a change", () => {
       assert.equal((w.json as { error: { code: string } }).error.code, "SPLICE_E018", w.stdout);
       assert.match(w.stderr, /stopped mid-request; the change is not run again/);
       assert.equal(readFileSync(file, "utf8"), before, "nothing was run here");
+      // Splice's journal says whether the dead daemon committed it: nothing here.
+      assert.match((w.json as { message: string }).message, /The journal says: no operation of it is in the journal: nothing was written; run it again/);
+      // A committed operation of that daemon (its pid), since the request left: do not run it again.
+      mkdirSync(join(root, ".splice", "journal"), { recursive: true });
+      writeFileSync(
+        join(root, ".splice", "journal", "op-1.json"),
+        JSON.stringify({ version: 1, operation_id: "op-1", time: new Date(Date.now() + 60_000).toISOString(), tool: "splice", command: "edit", status: "done", owner: { pid: process.pid, start: null, host: "h" }, backup: true, files: [] }),
+      );
+      const again = await runTool("splice", ["edit", "--file", "src/shapes.ts", "--old", OLD, "--new", `// once\n${OLD}`], { cwd: root, schema: z.unknown() });
+      assert.match((again.json as { message: string }).message, /operation op-1 was committed: do not run it again \('splice undo --operation-id op-1' reverts it\)/, again.stdout);
       // A dry run and a reader are safe to run again.
       const dry = await runTool("splice", ["edit", "--file", "src/shapes.ts", "--old", OLD, "--new", `// once\n${OLD}`, "--dry-run"], { cwd: root, schema: z.unknown() });
       assert.equal(dry.code, 0, dry.stdout + dry.stderr);
