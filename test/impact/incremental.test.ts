@@ -61,6 +61,11 @@ describe("impact graph: incremental equals rebuild", () => {
         writeFileSync(join(root, "java/core/src/main/java/com/acme/core/Strings.java"), "package com.acme.core;\n\nclass Strings {}\n");
       }],
       ["a go file joins an imported package", () => writeFileSync(join(root, "go/api/types/extra.go"), "package types\n\ntype Extra struct{}\n")],
+      ["a module's root package and an importer of it appear", () => {
+        writeFileSync(join(root, "go/api/doc.go"), "package api\n\nconst Version = 1\n");
+        writeFileSync(join(root, "go/server/uses.go"), 'package main\n\nimport "example.com/api"\n\nvar v = api.Version\n');
+      }],
+      ["a go file joins the module's root package (its import path names no directory)", () => writeFileSync(join(root, "go/api/more.go"), "package api\n\nconst More = 2\n")],
       ["an importer is edited to import something else", () => {
         writeFileSync(join(root, "ts/packages/lib/src/esm.mts"), 'import { other } from "./other.mjs";\nimport { util } from "./util.js";\nexport const e = other + util();\n');
       }],
@@ -88,5 +93,22 @@ describe("impact graph: incremental equals rebuild", () => {
     assert.ok(final.includes("ts/packages/app/src/main.ts -> ts/packages/app/src/helpers.ts import"));
     assert.ok(final.includes("ts/packages/app/src/main.ts -> ts/packages/lib/src/next/feature.ts import"), final.filter((e) => e.startsWith("ts/packages/app/src/main.ts")).join("\n"));
     assert.ok(final.includes("go/server/main.go -> go/api/types/extra.go import"));
+    assert.ok(final.includes("go/server/uses.go -> go/api/more.go import"), final.filter((e) => e.startsWith("go/")).join("\n"));
+  });
+
+  it("a go file added to a package at the module's root (the workspace root: no directory name in its import path) reaches its importers", async () => {
+    const root = tempDir("impact-incr-goroot-");
+    writeFileSync(join(root, "go.mod"), "module example.com/rootpkg\n\ngo 1.22\n");
+    writeFileSync(join(root, "root.go"), "package rootpkg\n\nconst One = 1\n");
+    mkdirSync(join(root, "sub"));
+    writeFileSync(join(root, "sub/use.go"), 'package sub\n\nimport "example.com/rootpkg"\n\nvar V = rootpkg.One\n');
+    const dbPath = join(root, ".magellan", "code.db");
+    const fresh = join(tempDir("impact-rebuild-goroot-"), "code.db");
+    await indexTree({ root, dbPath, threads: 1 });
+    writeFileSync(join(root, "two.go"), "package rootpkg\n\nconst Two = 2\n");
+    await indexTree({ root, dbPath, threads: 1 });
+    await indexTree({ root, dbPath: fresh, rebuild: true, threads: 1 });
+    assert.deepEqual(dump(dbPath).edges, dump(fresh).edges);
+    assert.ok(dump(dbPath).edges.includes("sub/use.go -> two.go import"), dump(dbPath).edges.join("\n"));
   });
 });

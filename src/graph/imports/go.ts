@@ -68,6 +68,18 @@ export class GoImports {
     return this.modules;
   }
 
+  /** The import path of the package in directory `dir` (of the longest module above it), if any. */
+  importPathOf(dir: string): string | undefined {
+    let best: { path: string; dir: string } | undefined;
+    for (const m of this.moduleList()) {
+      const inside = m.dir === "." || dir === m.dir || dir.startsWith(`${m.dir}/`);
+      if (inside && (!best || m.dir.length > best.dir.length)) best = m;
+    }
+    if (!best) return undefined;
+    const rel = best.dir === "." ? dir : dir.slice(best.dir.length + 1);
+    return rel === "." || rel === "" ? best.path : `${best.path}/${rel}`;
+  }
+
   resolve(_from: string, dep: DepRow): DepOutcome {
     const spec = dep.spec;
     if (spec === null) return UNRESOLVED;

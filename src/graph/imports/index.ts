@@ -29,6 +29,12 @@ export class ImpactResolver {
   private rust?: RustImports;
   private go?: GoImports;
   private c?: CImports;
+
+  /** Go: the import path of the package in `dir`, as importers write it. */
+  goImportPath(dir: string): string | undefined {
+    this.go ??= new GoImports(this.repo, this.db);
+    return this.go.importPathOf(dir);
+  }
   private java?: JavaImports;
   private readonly depsOf;
   private readonly insEdge;
@@ -284,6 +290,14 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
     }
     for (const p of [...u.addedPaths, ...u.removedPaths]) if (p.endsWith(".go")) goDirs.add(posix.dirname(p));
     for (const d of goDirs) for (const g of resolver.repo.dirs.get(d) ?? []) if (g.language === "go") ids.add(g.id);
+    // A package gained or lost a file: its importers (by import path: the module root's package
+    // has no directory name in it that the stems below would find).
+    const byPath = db.prepare("SELECT DISTINCT file_id FROM deps WHERE spec = ?").pluck();
+    for (const p of [...u.addedPaths, ...u.removedPaths]) {
+      if (!p.endsWith(".go")) continue;
+      const path = resolver.goImportPath(posix.dirname(p));
+      if (path !== undefined) for (const id of byPath.all(path) as number[]) ids.add(id);
+    }
     // Edges into files that are gone (removed, or re-added under a new id).
     for (const id of db.prepare("SELECT DISTINCT source_id FROM impact_edges WHERE target_id NOT IN (SELECT id FROM files)").pluck().all() as number[]) ids.add(id);
     const touched = [...u.addedPaths, ...u.removedPaths];
@@ -299,8 +313,6 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
       if (touched.some((p) => p.endsWith(".rs"))) {
         for (const id of db.prepare("SELECT DISTINCT file_id FROM deps WHERE form = 'use' AND (spec LIKE 'crate%' OR spec LIKE 'super%' OR spec LIKE 'self%')").pluck().all() as number[]) ids.add(id);
       }
-      // Go: a package gained or lost a file; its importers name its directory.
-      // (covered by the directory stem above)
     }
   }
   db.prepare("DELETE FROM impact_edges WHERE source_id NOT IN (SELECT id FROM files) OR target_id NOT IN (SELECT id FROM files)").run();
