@@ -66,3 +66,28 @@ it("Rust: a call through a path to a library type is unresolved, not the reposit
   assert.notDeepEqual(calls()[0], ["tempfile::Builder", null, "unresolved"]);
   assert.notDeepEqual(calls("open"), [["std::fs::File", null, "unresolved"]]);
 });
+
+it("Rust: `use crate::Item` in a module reaches the item in the crate root (hexyl's lib.rs), also once the item is added later", async () => {
+  const root = writeTree(tempDir("magellan-rust-crate-item-"), {
+    "Cargo.toml": '[package]\nname = "hexy"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod colors;\npub struct LibItem;\n",
+    "src/colors.rs": "use crate::LibItem;\nuse crate::Later;\npub fn paint(_x: LibItem) -> LibItem {\n    LibItem\n}\npub fn later() -> Later {\n    Later\n}\n",
+  });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const rows = (): string[] => {
+    const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+    try {
+      return d
+        .prepare("SELECT r.name || ' ' || r.kind || ' ' || r.resolution || ' ' || coalesce(t.display_fqn, '-') FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE f.path = 'src/colors.rs' AND r.name IN ('LibItem', 'Later') ORDER BY r.byte_start")
+        .pluck()
+        .all() as string[];
+    } finally {
+      d.close();
+    }
+  };
+  assert.deepEqual(rows().filter((r) => r.startsWith("LibItem")), ["LibItem import imported crate::LibItem", "LibItem type imported crate::LibItem", "LibItem type imported crate::LibItem", "LibItem read imported crate::LibItem"]);
+  assert.ok(rows().filter((r) => r.startsWith("Later")).every((r) => r.endsWith("unresolved -")), rows().join("\n"));
+  writeFileSync(join(root, "src/lib.rs"), "pub mod colors;\npub struct LibItem;\npub struct Later;\n");
+  await assertIncrementalMatchesRebuild(root, "item added to the crate root");
+  assert.ok(rows().filter((r) => r.startsWith("Later")).every((r) => r.endsWith("imported crate::Later")), rows().join("\n"));
+});

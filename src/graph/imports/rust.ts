@@ -65,19 +65,13 @@ export class RustImports {
     return results.some((r) => r.status === "unresolved") ? UNRESOLVED : EXTERNAL;
   }
 
-  private startModule(from: string, path: string): string[] {
-    return startModules(from, path, (p) => this.repo.byPath.has(p));
-  }
-
   private usePath(from: string, spec: string): DepOutcome {
     const out: number[] = [];
     const path = spec.replace(/::(self|\*)$/, "");
     const head = path.split("::")[0] as string;
     if (/^(crate|self|super)$/.test(head)) {
+      // (No module file below it names the path: RustModules gives the module it starts from.)
       this.modules.resolve(from, path, out);
-      // No module file below it names the path: the item is in the module the path starts from
-      // (`crate::ByteCategory` in lib.rs itself, `super::*` in src/tests.rs from the crate root).
-      if (out.length === 0) for (const m of this.startModule(from, path)) this.repo.tryPath(m, out);
       return outcome(out, UNRESOLVED);
     }
     const lib = this.crateMap().get(head);
@@ -91,27 +85,6 @@ export class RustImports {
     if (out.length === 0) this.repo.tryPath(lib, out);
     return outcome(out, UNRESOLVED);
   }
-}
-
-/**
- * The files of the module a `crate::`/`self::`/`super::` path starts from. A crate root (lib.rs,
- * main.rs, src/bin, tests, examples, benches, build.rs) is its own `crate`, and its `super` can
- * only be an inline module's parent, in the same file. A file's `super` is its parent module's
- * file: `a.rs` or `a/mod.rs` for `a/b.rs`, the crate root for `src/x.rs` (lib.rs and main.rs both,
- * when both exist: which one declares the module is in their text, not their names).
- */
-function startModules(from: string, path: string, exists: (p: string) => boolean): string[] {
-  const dir = posix.dirname(from);
-  const base = posix.basename(from);
-  const head = path.split("::")[0];
-  const root = (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) || base === "build.rs";
-  const roots = (d: string): string[] => [`${d}/lib.rs`, `${d}/main.rs`].map((p) => posix.normalize(p)).filter(exists);
-  if (head === "self" || root) return [from];
-  if (head === "crate") return from.includes("src/") ? roots(from.slice(0, from.lastIndexOf("src/") + 3)) : [];
-  if (/^super::super\b/.test(path)) return [];
-  const parentDir = base === "mod.rs" ? posix.dirname(dir) : dir;
-  if (/(^|\/)src$/.test(parentDir)) return roots(parentDir);
-  return [`${parentDir}.rs`, `${parentDir}/mod.rs`].filter(exists);
 }
 
 /** `a::{b, c::{d, e}, self}` (aliases already dropped) -> `a::b`, `a::c::d`, `a::c::e`, `a`. */

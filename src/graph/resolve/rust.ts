@@ -43,7 +43,13 @@ export class RustModules {
     // The longest prefix of the path that names a file: `a::b::Item` -> a/b.rs or a/b/mod.rs.
     for (let n = segs.length; n >= 1; n--) {
       const p = [baseDir, ...segs.slice(0, n)].filter(Boolean).join("/");
-      if (tryPath(`${p}.rs`) || tryPath(`${p}/mod.rs`)) break;
+      if (tryPath(`${p}.rs`) || tryPath(`${p}/mod.rs`)) return;
+    }
+    // No module file below it names the path: the item is in the module the path starts from
+    // (`use crate::LibItem` in src/colors.rs: lib.rs; `super::*` in src/tests.rs: the crate root).
+    if (/^(crate|self|super)(::|$)/.test(source)) {
+      const probe: number[] = [];
+      for (const m of startModules(fromPath, source, (p) => this.files.tryPath(p, probe))) tryPath(m);
     }
   }
 
@@ -87,4 +93,25 @@ export class RustModules {
     this.cargoPackages.set(dir, found);
     return found ?? undefined;
   }
+}
+
+/**
+ * The files of the module a `crate::`/`self::`/`super::` path starts from. A crate root (lib.rs,
+ * main.rs, src/bin, tests, examples, benches, build.rs) is its own `crate`, and its `super` can
+ * only be an inline module's parent, in the same file. A file's `super` is its parent module's
+ * file: `a.rs` or `a/mod.rs` for `a/b.rs`, the crate root for `src/x.rs` (lib.rs and main.rs both,
+ * when both exist: which one declares the module is in their text, not their names).
+ */
+export function startModules(from: string, path: string, exists: (p: string) => boolean): string[] {
+  const dir = posix.dirname(from);
+  const base = posix.basename(from);
+  const head = path.split("::")[0];
+  const root = (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) || base === "build.rs";
+  const roots = (d: string): string[] => [`${d}/lib.rs`, `${d}/main.rs`].map((p) => posix.normalize(p)).filter(exists);
+  if (head === "self" || root) return [from];
+  if (head === "crate") return from.includes("src/") ? roots(from.slice(0, from.lastIndexOf("src/") + 3)) : [];
+  if (/^super::super\b/.test(path)) return [];
+  const parentDir = base === "mod.rs" ? posix.dirname(dir) : dir;
+  if (/(^|\/)src$/.test(parentDir)) return roots(parentDir);
+  return [`${parentDir}.rs`, `${parentDir}/mod.rs`].filter(exists);
 }
