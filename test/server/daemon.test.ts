@@ -262,7 +262,10 @@ describe("the daemon", { concurrency: 4 }, () => {
     const root = await workspace();
     const cold = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise", "--no-daemon"], { cwd: root });
     const r = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise", "--daemon"], { cwd: root, env: ENV });
-    assert.equal(normal(r.stdout), normal(cold.stdout));
+    // The new daemon's catch-up index run may still be going (CI saw it under load): its answer
+    // then rightly carries the STALE_INDEX note and partial; the references are the same.
+    const refsOf = (out: string): unknown => (JSON.parse(out) as { data: { references: unknown } }).data.references;
+    assert.deepEqual(refsOf(r.stdout), refsOf(cold.stdout));
     const d = await daemon(root, "status");
     assert.equal(d.state, "running");
     // Stopped in the middle of its own index run, the daemon would leave the index marked as
@@ -276,6 +279,9 @@ describe("the daemon", { concurrency: 4 }, () => {
         db.close();
       }
     });
+    // Once it is idle, its answer is the in-process one, byte for byte.
+    const warm = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise"], { cwd: root, env: ENV });
+    assert.equal(normal(warm.stdout), normal(cold.stdout));
     process.kill(d.pid as number, "SIGSTOP");
     const t0 = Date.now();
     const hung = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise"], { cwd: root, env: { LLMTOOLS_DAEMON_CONNECT_TIMEOUT_MS: "500" } });
