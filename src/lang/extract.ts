@@ -61,8 +61,6 @@ import type {
   SymbolKind,
 } from "./extract-types.js";
 
-// require(), not import: an ESM import of this CommonJS package makes Node 20 lex its source first.
-
 export type QueryPurpose = "symbols" | "references" | "imports" | "deps";
 
 /** A match of deps.scm as the combined query gives it: a SyntaxNode or a raw-matches.ts CapturedNode per capture. */
@@ -662,7 +660,7 @@ function refRank(name: string): number {
 }
 const RANK_KIND = ["", "read", "type", "write", "call", "ignore"] as const;
 
-const MEMBER_KINDS = new Set<string>(["field", "method", "property", "enum_member", "constructor"]);
+const MEMBER_KINDS = new Set<SymbolKind>(["field", "method", "enum_member", "constructor"]);
 
 /** A scope node (UTF-16 range): `fn` a function's (where a JS `var` lives), `body` where its body starts (-1: its start), `stop` a class body. */
 interface LocalScope {
