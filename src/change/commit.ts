@@ -32,7 +32,7 @@ import { backupDir, ensureStateDir, stamp, syncDir, writeDurable, writeEntry, ty
 import { DEFAULT_LOCK_TIMEOUT_MS, acquireLocks, releaseLocks, selfOwner, type HeldLock } from "./lock.js";
 import { isInside, realExisting } from "../text/root.js";
 import { VerifiedDir, assertWritablePath } from "./paths.js";
-import { recover, recoveryError } from "./recover.js";
+import { recover, refuseIfShared } from "./recover.js";
 import type { ChangeCommit, ChangeRequest, CommitOptions, CommittedFile, PlannedFile } from "./types.js";
 
 function toPosix(p: string): string {
@@ -266,10 +266,7 @@ function asToolError(tool: string, e: unknown): unknown {
  * one only when they share a file: it is reported once (E013) and marked, and unrelated writers go on.
  */
 function recoverBefore(root: string, tool: string, targets: Target[]): void {
-  const { failures } = recover(root, tool);
-  const ours = new Set(targets.map((t) => t.real));
-  const blocking = failures.filter((f) => f.files.some((p) => ours.has(p)));
-  if (blocking.length > 0) throw recoveryError(tool, blocking);
+  refuseIfShared(tool, recover(root, tool).failures, targets.map((t) => t.real));
 }
 
 function commitLocked(root: string, tool: string, req: ChangeRequest, targets: Target[], opts: CommitOptions): ChangeCommit & { removed_temps?: string[] } {

@@ -4,6 +4,6 @@
  */
 export { commitChange } from "./commit.js";
 export { assertWritablePath } from "./paths.js";
-export { recover, recoverChanges, recoveryError, type RecoveryFailure } from "./recover.js";
+export { recover, recoverChanges, refuseIfShared, type RecoveryFailure } from "./recover.js";
 export { listOperations, undoOperation } from "./undo.js";
 export type { ChangeCommit, ChangeRequest, CommitOptions, CommittedFile, OperationInfo, PlannedFile } from "./types.js";

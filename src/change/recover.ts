@@ -45,6 +45,16 @@ export interface RecoveryFailure {
   message: string;
 }
 
+/**
+ * Refuses a change (E013) when one of its files (absolute real paths) belongs to an interrupted
+ * operation that could not be completed; a change of other files goes on.
+ */
+export function refuseIfShared(tool: string, failures: RecoveryFailure[], files: Iterable<string>): void {
+  const ours = new Set(files);
+  const blocking = failures.filter((f) => f.files.some((p) => ours.has(p)));
+  if (blocking.length > 0) throw recoveryError(tool, blocking);
+}
+
 export function recoveryError(tool: string, failures: RecoveryFailure[]) {
   return changeError(
     tool,

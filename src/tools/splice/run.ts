@@ -18,7 +18,7 @@ import { makeSpan } from "../../text/span.js";
 import { checksum } from "../../text/checksum.js";
 import { CODES, TOOL } from "./codes.js";
 import { applyFiles, del, edit, insert, patch, rename, type StepReport } from "./ops.js";
-import { commitChange, listOperations, recover, recoverChanges, recoveryError, undoOperation, validateChange, type PlannedFile } from "./seam.js";
+import { commitChange, listOperations, recover, recoverChanges, refuseIfShared, undoOperation, validateChange, type PlannedFile } from "./seam.js";
 import { Workspace } from "./workspace.js";
 
 export interface SpliceOutcome {
@@ -192,9 +192,7 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
     const planned = ws.changed();
     if (failures.length > 0) {
       const realRoot = realpathSync(root);
-      const ours = new Set(planned.map((f) => join(realRoot, f.path)));
-      const blocking = failures.filter((f) => f.files.some((p) => ours.has(p)));
-      if (blocking.length > 0) throw recoveryError(TOOL, blocking);
+      refuseIfShared(TOOL, failures, planned.map((f) => join(realRoot, f.path)));
       for (const f of failures) diagnostics.push({ tool: TOOL, level: "warning", code: commonCode(TOOL, "journal_recovery"), message: `an interrupted operation (${f.operationId}) could not be completed: ${f.message}; its files are left as they are, and this change does not touch them` });
     }
     timing.plan = performance.now() - t0;

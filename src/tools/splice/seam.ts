@@ -9,7 +9,7 @@ import type { ChangeValidationReport, ChangeValidationRequest } from "../../vali
 import type * as RenameModule from "./rename/index.js";
 import type { RenamePlan, RenameRequest } from "./rename/index.js";
 
-export { assertWritablePath, commitChange, listOperations, recover, recoverChanges, recoveryError, undoOperation } from "../../change/index.js";
+export { assertWritablePath, commitChange, listOperations, recover, recoverChanges, refuseIfShared, undoOperation } from "../../change/index.js";
 export type { ChangeCommit, PlannedFile } from "../../change/index.js";
 export type { ChangeValidationReport, CheckerRun } from "../../validate/change.js";
 export type { RenameLocation, RenamePlan } from "./rename/index.js";
