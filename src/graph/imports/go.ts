@@ -14,7 +14,6 @@ import { type DepOutcome, type DepRow, EXTERNAL, outcome, UNRESOLVED } from "./t
 export class GoImports {
   private modules: { path: string; dir: string }[] | undefined;
 
-  private readonly refNames;
   private readonly symbolNames;
   private readonly declared = new Map<number, string[]>();
 
@@ -22,7 +21,6 @@ export class GoImports {
     private readonly repo: RepoFiles,
     db: DB,
   ) {
-    this.refNames = db.prepare("SELECT name FROM refs WHERE file_id = ? UNION SELECT qualifier FROM refs WHERE file_id = ? AND qualifier IS NOT NULL").pluck();
     this.symbolNames = db.prepare("SELECT DISTINCT name FROM symbols WHERE file_id = ?").pluck();
   }
 
@@ -31,7 +29,7 @@ export class GoImports {
     const f = this.repo.byId.get(fileId);
     if (!f) return [];
     const test = f.path.endsWith("_test.go");
-    const used = new Set(this.refNames.all(fileId, fileId) as string[]);
+    const used = this.repo.namesUsedBy(fileId);
     const out: number[] = [];
     for (const g of this.repo.dirs.get(posix.dirname(f.path)) ?? []) {
       if (g.id === fileId || !g.path.endsWith(".go") || (!test && g.path.endsWith("_test.go"))) continue;

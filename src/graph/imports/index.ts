@@ -29,12 +29,6 @@ export class ImpactResolver {
   private rust?: RustImports;
   private go?: GoImports;
   private c?: CImports;
-
-  /** Go: the import path of the package in `dir`, as importers write it. */
-  goImportPath(dir: string): string | undefined {
-    this.go ??= new GoImports(this.repo, this.db);
-    return this.go.importPathOf(dir);
-  }
   private java?: JavaImports;
   private readonly depsOf;
   private readonly insEdge;
@@ -77,8 +71,7 @@ export class ImpactResolver {
         this.rust ??= new RustImports(this.repo);
         return this.rust.resolve(from, d);
       case "go":
-        this.go ??= new GoImports(this.repo, this.db);
-        return this.go.resolve(from, d);
+        return this.goImports().resolve(from, d);
       case "c":
       case "cpp":
         this.c ??= new CImports(this.repo);
@@ -111,6 +104,16 @@ export class ImpactResolver {
     else this.insEdge.run(depId, source, target, kind, typeOnly, guessed);
   }
 
+  private goImports(): GoImports {
+    this.go ??= new GoImports(this.repo, this.db);
+    return this.go;
+  }
+
+  /** Go: the import path of the package in `dir`, as importers write it. */
+  goImportPath(dir: string): string | undefined {
+    return this.goImports().importPathOf(dir);
+  }
+
   /**
    * Re-resolves the dependencies of the given files (inside the caller's transaction). `fresh`:
    * the caller has just emptied impact_edges (a cold run), so no file has edges to delete.
@@ -141,8 +144,7 @@ export class ImpactResolver {
         const pkg = deps.find((d) => d.form === "package");
         for (const t of this.java.samePackage(id, pkg?.spec ?? undefined)) if (!imported.has(t)) this.edge(pkg?.id ?? 0, id, t, "import", 0, 0);
       } else if (f.language === "go") {
-        this.go ??= new GoImports(this.repo, this.db);
-        for (const t of this.go.samePackage(id)) if (!imported.has(t)) this.edge(0, id, t, "import", 0, 0);
+        for (const t of this.goImports().samePackage(id)) if (!imported.has(t)) this.edge(0, id, t, "import", 0, 0);
       }
     }
     return n;
@@ -288,16 +290,16 @@ export function updateImpact(db: DB, root: string, u: ImpactUpdate): number {
       const f = resolver.repo.byId.get(id);
       if (f?.language === "go") goDirs.add(posix.dirname(f.path));
     }
-    for (const p of [...u.addedPaths, ...u.removedPaths]) if (p.endsWith(".go")) goDirs.add(posix.dirname(p));
-    for (const d of goDirs) for (const g of resolver.repo.dirs.get(d) ?? []) if (g.language === "go") ids.add(g.id);
-    // A package gained or lost a file: its importers (by import path: the module root's package
-    // has no directory name in it that the stems below would find).
+    // A package that gained or lost a file re-resolves its importers too, found by import path
+    // (the module root's package has no directory name in it that the stems below would find).
     const byPath = db.prepare("SELECT DISTINCT file_id FROM deps WHERE spec = ?").pluck();
     for (const p of [...u.addedPaths, ...u.removedPaths]) {
       if (!p.endsWith(".go")) continue;
+      goDirs.add(posix.dirname(p));
       const path = resolver.goImportPath(posix.dirname(p));
       if (path !== undefined) for (const id of byPath.all(path) as number[]) ids.add(id);
     }
+    for (const d of goDirs) for (const g of resolver.repo.dirs.get(d) ?? []) if (g.language === "go") ids.add(g.id);
     // Edges into files that are gone (removed, or re-added under a new id).
     for (const id of db.prepare("SELECT DISTINCT source_id FROM impact_edges WHERE target_id NOT IN (SELECT id FROM files)").pluck().all() as number[]) ids.add(id);
     const touched = [...u.addedPaths, ...u.removedPaths];

@@ -11,13 +11,11 @@ import { type DepOutcome, type DepRow, EXTERNAL, outcome } from "./types.js";
 
 export class JavaImports {
   private roots: string[] | undefined;
-  private readonly refNames;
 
   constructor(
     private readonly repo: RepoFiles,
     db: DB,
   ) {
-    this.refNames = db.prepare("SELECT name FROM refs WHERE file_id = ? UNION SELECT qualifier FROM refs WHERE file_id = ? AND qualifier IS NOT NULL").pluck();
     this.pkgOf = db.prepare("SELECT d.file_id, d.spec FROM deps d WHERE d.form = 'package'");
   }
 
@@ -61,7 +59,7 @@ export class JavaImports {
     const f = this.repo.byId.get(fileId);
     if (!f) return [];
     const dirs = pkg === undefined ? [posix.dirname(f.path)] : this.sourceRoots().map((r) => posix.join(r, ...pkg.split(".")));
-    const names = new Set(this.refNames.all(fileId, fileId) as string[]);
+    const names = this.repo.namesUsedBy(fileId);
     const out: number[] = [];
     for (const d of dirs) {
       for (const g of this.repo.dirs.get(d) ?? []) {

@@ -26,10 +26,13 @@ export class RepoFiles implements FileLookup {
   readonly configs = new Map<string, string>();
   private readonly texts = new Map<string, string | undefined>();
 
+  private readonly usedNames;
+
   constructor(
     db: DB,
     readonly root: string,
   ) {
+    this.usedNames = db.prepare("SELECT name FROM refs WHERE file_id = ? UNION SELECT qualifier FROM refs WHERE file_id = ? AND qualifier IS NOT NULL").pluck();
     for (const f of db.prepare("SELECT id, path, language FROM files").all() as FileInfo[]) {
       this.byPath.set(f.path, f);
       this.byId.set(f.id, f);
@@ -51,6 +54,11 @@ export class RepoFiles implements FileLookup {
 
   has(p: string): boolean {
     return this.byPath.has(p);
+  }
+
+  /** The names a file's references use, and their qualifiers: what it may take from its package (Java, Go). */
+  namesUsedBy(fileId: number): Set<string> {
+    return new Set(this.usedNames.all(fileId, fileId) as string[]);
   }
 
   tryPath(p: string, out: number[]): boolean {
