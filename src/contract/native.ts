@@ -60,7 +60,8 @@ export function loadNative<T>(pkg: string, load: () => T): T {
   }
 }
 
-function firstLine(e: unknown): string {
+/** The first line of an error's message: the loader's reason, without the paths it tried. */
+export function firstLine(e: unknown): string {
   const text = e instanceof Error ? e.message : String(e);
   return text.split("\n", 1)[0] as string;
 }

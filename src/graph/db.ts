@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 // its two-line entry for named exports, which costs little.
 import Database from "better-sqlite3";
 import { EXIT, ToolError } from "../contract/errors.js";
-import { NativeModuleError, isAddonLoadFailure } from "../contract/native.js";
+import { NativeModuleError, firstLine, isAddonLoadFailure } from "../contract/native.js";
 import { pidAlive } from "../text/atomic.js";
 import { MAGELLAN_CODES } from "./codes.js";
 
@@ -265,7 +265,7 @@ export function openDb(path: string, options: OpenOptions): DB {
     db = new Database(path, { fileMustExist: !options.write, timeout: 10_000, nativeBinding: sqliteBinding() });
   } catch (e) {
     // No usable add-on is the install's fault, not the file's: a rebuild would not help.
-    if (isAddonLoadFailure(e)) throw new NativeModuleError("better-sqlite3", ((e as Error).message.split("\n", 1)[0] as string).replace(/\. Tried:$/, ""));
+    if (isAddonLoadFailure(e)) throw new NativeModuleError("better-sqlite3", firstLine(e).replace(/\. Tried:$/, ""));
     throw corrupt(path, (e as Error).message);
   }
   try {

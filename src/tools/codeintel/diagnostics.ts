@@ -1,5 +1,6 @@
 /** What the code-intelligence payloads say beside their data, for the CLI and the MCP server alike. */
 import type { Diagnostic } from "../../contract/schema.js";
+import { MAGELLAN_CODES } from "../../graph/codes.js";
 import { CODEINTEL_TOOL } from "./codes.js";
 
 /** A file's outcome that is not `ok` (unsupported, skipped, failed), as a diagnostic. */
@@ -27,7 +28,7 @@ export function symbolsDiagnostics(payload: { file: string; symbols: unknown[]; 
     out.push({
       tool: CODEINTEL_TOOL,
       level: "note",
-      code: "MAGELLAN_E110",
+      code: MAGELLAN_CODES.no_matches,
       message: `${payload.file} defines no symbol: it has no function, type, class, method, field or module-level variable definition (declarations without a body, such as C prototypes, and local variables are not symbols)`,
       file: payload.file,
     });

@@ -179,13 +179,17 @@ function liveWithVariants(db: DB, g: SymbolGraph, starts: number[]): Map<number,
   let out = g.out;
   if (keyOf.size > 0) {
     const rows = db
-      .prepare("SELECT r.caller_symbol_id, r.candidates FROM refs r JOIN files f ON f.id = r.file_id WHERE r.resolution = 'ambiguous' AND r.candidates IS NOT NULL AND r.caller_symbol_id IS NOT NULL AND f.language IN ('go', 'c', 'cpp')")
+      .prepare(
+        `SELECT r.caller_symbol_id, r.candidates FROM refs r JOIN files f ON f.id = r.file_id WHERE r.resolution = 'ambiguous' AND r.candidates IS NOT NULL
+         AND r.caller_symbol_id IS NOT NULL AND f.language IN (${[...BUILD_VARIANT_LANGUAGES].map((l) => `'${l}'`).join(", ")})`,
+      )
       .raw()
       .all() as [string, string][];
     for (const [caller, candidates] of rows) {
       const from = g.index.get(caller);
       const to = (JSON.parse(candidates) as string[]).map((c) => g.index.get(c));
-      if (from === undefined || to.some((t) => t === undefined || keyOf.get(t) !== keyOf.get(to[0] as number) || !keyOf.has(t))) continue;
+      const key = to[0] === undefined ? undefined : keyOf.get(to[0]);
+      if (from === undefined || key === undefined || to.some((t) => t === undefined || keyOf.get(t) !== key)) continue;
       if (out === g.out) out = g.out.map((a) => a.slice());
       for (const t of to) (out[from] as number[]).push(t as number);
     }
