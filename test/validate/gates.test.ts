@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { validateContent, ValidationSession } from "../../src/validate/index.js";
 import { ContentPositions } from "../../src/validate/positions.js";
+import { TsWorker } from "../../src/validate/checkers/typescript.js";
 import { treeSitterGate } from "../../src/validate/treesitter.js";
 import { tempDir } from "../support/run.js";
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -168,5 +169,22 @@ describe("validate: validateContent", () => {
     const r = await validateContent({ root, relPath: "m.ts", language: "typescript", content: Buffer.from("export const x = 1;\n"), timeoutMs: 1 });
     assert.equal(r.lsp_used, "none");
     assert.ok(r.diagnostics.some((d) => d.code === "checker.timeout" && d.level === "warning"), JSON.stringify(r.diagnostics));
+  });
+});
+
+describe("validate: ValidationSession", () => {
+  it("a checker started after the session was disposed is stopped at once, so it cannot hold the process open", { timeout: 20_000 }, async () => {
+    // llmfilewrite hung after answering when a check that started before a failure registered its
+    // TypeScript worker with a session its caller had already disposed.
+    const session = new ValidationSession();
+    const before = session.get("typescript-worker:test", () => new TsWorker());
+    assert.equal(before.alive, true);
+    session.dispose();
+    assert.equal(before.alive, false, "dispose stops what the session holds");
+    const late = session.get("typescript-worker:test", () => new TsWorker());
+    assert.equal(late.alive, false, "and what starts after it");
+    // Its check fails rather than waiting for an answer that cannot come.
+    const r = await late.check({ root: tempDir("validate-late-"), abs: "/x.ts", javascript: false, text: "export {};\n" });
+    assert.equal(r.ok, false);
   });
 });

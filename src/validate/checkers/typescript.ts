@@ -52,6 +52,11 @@ export function describeTypeScript(c: TypeScriptChoice): string {
   return c.own ? `typescript ${c.version} (the project's own)` : `typescript ${c.version} (llmtools' own: the project has none)`;
 }
 
+/** A stopped worker answers nothing (its exit may have come before the question): the question fails at once. */
+function stopped(id: number): { id: number; ok: false; error: string } {
+  return { id, ok: false, error: "the TypeScript worker was stopped" };
+}
+
 export class TsWorker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, (r: TsCheckResponse) => void>();
@@ -79,6 +84,7 @@ export class TsWorker {
 
   check(req: Omit<TsCheckRequest, "id">): Promise<TsCheckResponse> {
     const id = this.nextId++;
+    if (this.dead) return Promise.resolve(stopped(id));
     return new Promise((resolve) => {
       this.pending.set(id, resolve);
       this.worker.postMessage({ ...req, id });
@@ -87,6 +93,7 @@ export class TsWorker {
 
   checkChange(req: Omit<TsChangeRequest, "id" | "kind">): Promise<TsChangeResponse> {
     const id = this.nextId++;
+    if (this.dead) return Promise.resolve(stopped(id));
     return new Promise((resolve) => {
       this.pending.set(id, resolve as (r: TsCheckResponse) => void);
       this.worker.postMessage({ ...req, kind: "change", id });
