@@ -10,6 +10,7 @@
  */
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
+import { setFlagsFromString } from "node:v8";
 import type * as WorkerThreads from "node:worker_threads";
 import { type PackedRefs, unpackRefs } from "./facts.js";
 import type { FileOutcome, FileTask } from "./process-file.js";
@@ -33,6 +34,28 @@ export function workerHeapMb(): number {
  */
 export const EXTRACT_WORKER_YOUNG_MB = 32;
 
+/**
+ * How much a function runs before V8 optimizes it (its `--interrupt-budget`; default 66 KB of
+ * bytecode). At the default, extraction's large functions (extractFromTree, extractSymbols,
+ * finish) were optimized early, on little type feedback, and deoptimized as each new language or
+ * shape came by, up to ten times per worker: on the 76 MB mixed tree the optimizing compiler
+ * took ~4.5 s of CPU on V8's background threads, competing with the workers for two cores, and
+ * `--no-opt` was as fast as the default. At 1 MB it took ~2 s: cold index 11.4-11.9 s -> 10.6-11.0 s,
+ * CPU 20.9-21.7 s -> 18.9-19.7 s (3 interleaved runs each; 500 KB and 2 MB within that spread).
+ * The flag is process-wide (every worker's isolate reads it), so it is set once, before the
+ * first worker starts, and stays.
+ */
+let patient = false;
+export function patientTiering(): void {
+  if (patient) return;
+  patient = true;
+  try {
+    setFlagsFromString("--interrupt-budget=1048576");
+  } catch {
+    // A runtime without the flag tiers up as it likes.
+  }
+}
+
 /** Files of one chunk sent to one worker, in the order it extracts them. */
 interface Unit {
   chunk: number;
@@ -45,6 +68,7 @@ export async function runPool(
   threads: number = Math.max(1, Math.min(availableParallelism(), 8)),
 ): Promise<void> {
   if (tasks.length === 0) return;
+  patientTiering();
   const chunks: FileTask[][] = [];
   for (let i = 0; i < tasks.length; i += CHUNK) chunks.push(tasks.slice(i, i + CHUNK));
   const n = Math.max(1, Math.min(threads, chunks.length));
