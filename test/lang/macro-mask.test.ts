@@ -52,3 +52,17 @@ test("a masked parse more damaged than the plain one is not the one read (fmt's 
   assert.equal(deps.kind, "indexed");
   assert.ok(deps.kind === "indexed" && deps.rows.deps?.some((d) => d.spec === "format.h"), JSON.stringify(deps.kind === "indexed" ? deps.rows.deps : deps));
 });
+
+test("masks blank exactly the macros' bytes, where several patterns cover the same ones", () => {
+  // FMT_CONSTEXPR matches the attribute pattern, the two-in-a-row one and the declaration one;
+  // FMT_INLINE two of them; GTEST_API_ the class-head one; MY_ALWAYS goes with its argument list.
+  // Everything else is kept byte for byte.
+  const text = "FMT_CONSTEXPR FMT_INLINE auto f() -> int;\r\nclass GTEST_API_ Widget {\n  MY_ALWAYS(1) int g();\n};\n#define FMT_API x\n";
+  const masked = maskForParse("cpp", text);
+  assert.equal(masked.length, text.length);
+  assert.equal(
+    masked,
+    "                         auto f() -> int;\r\nclass            Widget {\n               int g();\n};\n#define FMT_API x\n",
+  );
+  assert.equal(maskForParse("cpp", "int x = A_B;\n"), "int x = A_B;\n");
+});
