@@ -17,10 +17,10 @@ const TREE: Record<string, string> = {
   "a.ts": "export let count = 0;\nexport function run(n: number) {\n  const count = n;\n  const { total = count } = {};\n  const twice = (x: number) => 2 * x;\n  return [count + total].map(twice);\n}\nexport function bump(count: number) {\n  return count;\n}\nexport function outer() {\n  return count;\n}\n",
   "b.js": "let count = 0;\nfunction run([count, rest]) {\n  return count + rest;\n}\nfunction pick(handler) {\n  return handler();\n}\nfunction hoisted() {\n  if (count) {\n    var count = 2;\n  }\n  return count;\n}\nmodule.exports = { run, pick, hoisted, get: () => count };\n",
   "c.py": "count = 0\n\ndef run(n):\n    count = n\n    return count\n\ndef bump():\n    global count\n    count += 1\n\ndef squares(xs):\n    return [count * x for count in xs]\n\ndef as_view(decorator):\n    def view():\n        return 1\n    view = decorator(view)\n    return view\n\ndef defaults(count=count):\n    return count\n",
-  "d.go": "package main\n\nvar count = 0\n\nfunc run(n int) int {\n\tprintln(count)\n\tcount := count + n\n\treturn count\n}\n\nfunc again() int {\n\tvar count = count * 2\n\treturn count\n}\n",
+  "d.go": "package main\n\nvar count = 0\n\nfunc run(n int) int {\n\tprintln(count)\n\tcount := count + n\n\treturn count\n}\n\nfunc again() int {\n\tvar count = count * 2\n\treturn count\n}\n\nfunc kind(x interface{}) int {\n\tswitch count := count.(type) {\n\tcase int:\n\t\treturn count\n\t}\n\treturn count.(int)\n}\n\nfunc recv(ch chan int) int {\n\tselect {\n\tcase count := <-ch:\n\t\treturn count\n\t}\n\treturn count\n}\n",
   "e.c": "int count = 0;\nint run(int n) {\n  n = count;\n  int count = n;\n  return count;\n}\n",
-  "h.cpp": "int count = 0;\nint run() {\n  int count = 1;\n  struct Local { int count; };\n  return count;\n}\n",
-  "f.java": "class F {\n  int count = 0;\n  int run(int n) {\n    int a = count;\n    int count = n;\n    return count + a;\n  }\n}\n",
+  "h.cpp": "int count = 0;\nint run() {\n  int count = 1;\n  struct Local { int count; };\n  return count;\n}\nint pairs() {\n  auto [count, b] = pair();\n  return count + b;\n}\n",
+  "f.java": "class F {\n  int count = 0;\n  int run(int n) {\n    int a = count;\n    int count = n;\n    return count + a;\n  }\n  int kind(Object o) {\n    if (!(o instanceof Integer count)) return 0;\n    return count;\n  }\n  int shape(Object o) {\n    return switch (o) { case Integer count -> count; case P(int count, int y) -> count + y; default -> count; };\n  }\n}\n",
   "g.rs": "static count: i32 = 0;\nfn run(n: i32) -> i32 {\n    let count = count + n;\n    count\n}\nfn pick(x: Option<i32>) -> i32 {\n    if let Some(count) = x {\n        return count;\n    }\n    match x {\n        Some(count) => count,\n        None => count,\n    }\n}\n",
 };
 
@@ -62,10 +62,17 @@ it("the uses of a local or a parameter are not taken for an outer symbol's, in e
     "d.go:7 read exact count",
     // `var count = count * 2`: the right side is the package's too (the scope starts after the spec).
     "d.go:12 read exact count",
+    // A type switch's `count :=` binds in its cases; the switched value and what follows the switch are the package's.
+    "d.go:17 read exact count",
+    "d.go:21 read exact count",
+    // A select case's `count := <-ch` is the case's; after the select, the package's.
+    "d.go:29 read exact count",
     // C: before the declaration, the global; in `int count = n;` and after, the local.
     "e.c:3 read exact e.count",
     // Java: the field before the local that hides it.
     "f.java:4 read exact F.count",
+    // Pattern variables (instanceof, switch type and record patterns) are locals; the default arm reads the field.
+    "f.java:13 read exact F.count",
     // Rust: `let count = count + n` reads the static on its right side.
     "g.rs:3 read exact crate::g::count",
     // `if let` and match-arm bindings are locals of their arm; `None => count` reads the static.

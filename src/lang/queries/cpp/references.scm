@@ -40,5 +40,6 @@
 (declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
 (init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
 (for_range_loop declarator: [(identifier) @local (reference_declarator (identifier) @local)])
+(structured_binding_declarator (identifier) @local)
 [(compound_statement) (function_definition) (for_statement) (for_range_loop) (lambda_expression) (catch_clause)] @local.scope
 [(field_declaration_list) (declaration_list)] @local.stop

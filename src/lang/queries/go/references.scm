@@ -34,4 +34,8 @@
 (var_spec name: (identifier) @local) @local.after
 (const_spec name: (identifier) @local) @local.after
 (range_clause left: (expression_list (identifier) @local))
-[(block) (function_declaration) (method_declaration) (func_literal) (for_statement) (if_statement) (expression_switch_statement) (type_switch_statement)] @local.scope
+; `switch v := x.(type)`: v is bound in the cases, after the switched value (which may name an outer v).
+(type_switch_statement alias: (expression_list (identifier) @local) value: (_) @local.after)
+; `case v := <-ch:` binds v in its case (`case v = <-ch:` assigns an outer v).
+(receive_statement left: (expression_list (identifier) @local) ":=") @local.after
+[(block) (function_declaration) (method_declaration) (func_literal) (for_statement) (if_statement) (expression_switch_statement) (type_switch_statement) (communication_case)] @local.scope

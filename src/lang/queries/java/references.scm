@@ -43,5 +43,10 @@
 (lambda_expression parameters: (identifier) @local)
 (inferred_parameters (identifier) @local)
 (resource name: (identifier) @local)
-[(block) (method_declaration) (constructor_declaration) (compact_constructor_declaration) (lambda_expression) (for_statement) (enhanced_for_statement) (catch_clause) (try_with_resources_statement) (switch_block_statement_group)] @local.scope
+; Pattern variables: `o instanceof Integer n` (in force to the end of the enclosing block, which
+; covers `if (!(o instanceof T t)) return; t...`), `case Integer n ->`, `case Point(int x, int y) ->`.
+(instanceof_expression name: (identifier) @local)
+(type_pattern (identifier) @local)
+(record_pattern_component (identifier) @local)
+[(block) (method_declaration) (constructor_declaration) (compact_constructor_declaration) (lambda_expression) (for_statement) (enhanced_for_statement) (catch_clause) (try_with_resources_statement) (switch_block_statement_group) (switch_rule)] @local.scope
 [(class_body) (interface_body) (enum_body) (record_declaration)] @local.stop
