@@ -934,10 +934,11 @@ class ReferenceCollector {
       if (rank === 5) continue;
       const start = this.starts[i] as number;
       const end = this.ends[i] as number;
-      // A read or write of a parameter or local variable refers to nothing the graph holds: not
-      // kept, so that it is never taken for a use of an outer symbol of the same name. A call
-      // through one stays: it is a dynamic call (a function value), which dead-code must count.
-      if (this.bindings && !this.qualified[i] && (rank === 1 || rank === 3) && this.isLocal(this.text.slice(start, end), start)) continue;
+      // A read, write or call of a parameter or local variable refers to nothing the graph holds:
+      // not kept, so that it is never taken for a use of an outer symbol of the same name. (A call
+      // through one, `handler()` with a parameter `handler`, was kept once, and resolved `exact`
+      // to a top-level `handler` of the file.) Type references name types, never locals.
+      if (this.bindings && !this.qualified[i] && rank !== 2 && this.isLocal(this.text.slice(start, end), start)) continue;
       const range = byteRange(decoded, start, end);
       if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
       const ref: ExtractedReference = { name: this.text.slice(start, end), kind: RANK_KIND[rank] as ReferenceKind, range };

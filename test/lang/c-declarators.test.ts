@@ -25,3 +25,25 @@ for (const language of ["c", "cpp"] as const) {
     for (const s of f.symbols) assert.equal(bytes.subarray(s.name_range.byte_start, s.name_range.byte_end).toString(), s.name);
   });
 }
+
+for (const language of ["c", "cpp"] as const) {
+  test(`${language}: function pointers that return pointers are fields, type aliases and variables`, () => {
+    const bytes = readFileSync(join(REPO_ROOT, "test", "fixtures", "lang", "c-declarators", "hooks.c"));
+    const f = extractFacts(language, bytes);
+    const names = f.symbols.map((s) => `${s.kind} ${s.name}`);
+    // Before, only `deallocate` (returning void, not a pointer) of the fields was kept.
+    for (const want of ["field allocate", "field deallocate", "field reallocate", "field names", "type_alias alloc_t", "variable global_alloc", "variable name_source", "variable global_hooks"]) {
+      assert.ok(names.includes(want), `${want} missing from ${names.join(", ")}`);
+    }
+    for (const s of f.symbols) assert.equal(bytes.subarray(s.name_range.byte_start, s.name_range.byte_end).toString(), s.name);
+  });
+}
+
+test("cpp: a destructor is a method, not a constructor", () => {
+  const bytes = Buffer.from("struct Counter {\n  Counter();\n  ~Counter();\n  Counter(int n) {}\n  ~Counter2() {}\n  void add(int);\n};\n");
+  const f = extractFacts("cpp", bytes);
+  assert.deepEqual(
+    f.symbols.map((s) => `${s.kind} ${s.name}`),
+    ["struct Counter", "constructor Counter", "method ~Counter", "constructor Counter", "method ~Counter2", "method add"],
+  );
+});

@@ -16,6 +16,7 @@
 (function_definition declarator: (_ declarator: (identifier) @name parameters: (_))) @def.function
 (function_definition declarator: (_ "*" declarator: (_ declarator: (identifier) @name parameters: (_)))) @def.function
 (function_definition declarator: (_ "*" declarator: (_ "*" declarator: (_ declarator: (identifier) @name parameters: (_))))) @def.function
+(function_definition declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (_ declarator: (identifier) @name parameters: (_)))) parameters: (_))) @def.function
 
 ; Types. A typedef of a struct defined in place names only its declarator, so the struct
 ; is not nested in the typedef.
@@ -31,6 +32,8 @@
   (_ "*" declarator: (_ "*" declarator: (type_identifier) @name))
   (_ declarator: (type_identifier) @name "[")
   (_ declarator: (parenthesized_declarator (_ "*" declarator: (type_identifier) @name)) parameters: (_))
+  (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+  (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (type_identifier) @name)) parameters: (_))))
   (_ declarator: (type_identifier) @name parameters: (_))
 ]) @def.type_alias
 
@@ -43,6 +46,8 @@
     (_ declarator: (_ declarator: (field_identifier) @name "[") "[")
     (_ "*" declarator: (_ declarator: (field_identifier) @name "["))
     (_ declarator: (parenthesized_declarator (_ "*" declarator: (field_identifier) @name)) parameters: (_))
+    (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (field_identifier) @name)) parameters: (_)))
+    (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (field_identifier) @name)) parameters: (_))))
   ]) @def.field
 
 ; Variables at file scope (also inside #if blocks).
@@ -62,7 +67,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (preproc_ifdef (declaration declarator: [
       (identifier) @name
@@ -80,7 +88,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (preproc_if (declaration declarator: [
       (identifier) @name
@@ -98,7 +109,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (preproc_else (declaration declarator: [
       (identifier) @name
@@ -116,7 +130,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (preproc_elif (declaration declarator: [
       (identifier) @name
@@ -134,7 +151,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 
 ; `extern int x;` declares, it does not define.

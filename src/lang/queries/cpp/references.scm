@@ -39,6 +39,10 @@
 (optional_parameter_declaration declarator: [(identifier) @local (reference_declarator (identifier) @local)])
 (declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
 (init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
+; Function pointers: `int (*handler)(void)`, `void *(*alloc)(size_t)`.
+(parameter_declaration declarator: [(_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)) (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)))])
+(declaration declarator: [(_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)) (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)))])
+(init_declarator declarator: [(_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)) (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)))])
 (for_range_loop declarator: [(identifier) @local (reference_declarator (identifier) @local)])
 (structured_binding_declarator (identifier) @local)
 [(compound_statement) (function_definition) (for_statement) (for_range_loop) (lambda_expression) (catch_clause)] @local.scope

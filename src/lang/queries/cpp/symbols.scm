@@ -19,7 +19,9 @@
 (function_definition declarator: (_ "*" declarator: (_ "*" declarator: (_ declarator: (field_identifier) @name parameters: (_))))) @def.method
 (function_definition declarator: (reference_declarator (_ declarator: (field_identifier) @name parameters: (_)))) @def.method
 (function_definition declarator: (_ "*" declarator: (reference_declarator (_ declarator: (field_identifier) @name parameters: (_))))) @def.method
-(field_declaration_list (function_definition declarator: (_ declarator: [(identifier) (destructor_name)] @name parameters: (_))) @def.constructor)
+(field_declaration_list (function_definition declarator: (_ declarator: (identifier) @name parameters: (_))) @def.constructor)
+; A destructor is a method (`find --kind ctor` listed `~Counter`).
+(field_declaration_list (function_definition declarator: (_ declarator: (destructor_name) @name parameters: (_))) @def.method)
 (field_declaration_list (function_definition declarator: (_ declarator: (operator_name) @name parameters: (_))) @def.method)
 (field_declaration_list (template_declaration (function_definition declarator: (_ declarator: [(field_identifier) (operator_name)] @name parameters: (_))) @def.method))
 (field_declaration_list (template_declaration (function_definition !type declarator: (_ declarator: (identifier) @name parameters: (_))) @def.constructor))
@@ -32,7 +34,8 @@
 (field_declaration declarator: (_ declarator: [(field_identifier) (operator_name)] @name parameters: (_))) @def.method @flag.declaration
 (field_declaration declarator: (_ "*" declarator: (_ declarator: (field_identifier) @name parameters: (_)))) @def.method @flag.declaration
 (field_declaration declarator: (reference_declarator (_ declarator: (field_identifier) @name parameters: (_)))) @def.method @flag.declaration
-(field_declaration_list (declaration declarator: (_ declarator: [(identifier) (destructor_name)] @name parameters: (_))) @def.constructor @flag.declaration)
+(field_declaration_list (declaration declarator: (_ declarator: (identifier) @name parameters: (_))) @def.constructor @flag.declaration)
+(field_declaration_list (declaration declarator: (_ declarator: (destructor_name) @name parameters: (_))) @def.method @flag.declaration)
 
 ; Conversion operators, named `operator T` as written.
 (function_definition declarator: (operator_cast type: (_) @name) @name.start) @def.method
@@ -74,6 +77,8 @@
   (_ "*" declarator: (_ "*" declarator: (type_identifier) @name))
   (_ declarator: (type_identifier) @name "[")
   (_ declarator: (parenthesized_declarator (_ "*" declarator: (type_identifier) @name)) parameters: (_))
+  (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
+  (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (type_identifier) @name)) parameters: (_))))
   (_ declarator: (type_identifier) @name parameters: (_))
 ]) @def.type_alias
 
@@ -86,6 +91,8 @@
     (_ declarator: (_ declarator: (field_identifier) @name "[") "[")
     (_ "*" declarator: (_ declarator: (field_identifier) @name "["))
     (_ declarator: (parenthesized_declarator (_ "*" declarator: (field_identifier) @name)) parameters: (_))
+    (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (field_identifier) @name)) parameters: (_)))
+    (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (field_identifier) @name)) parameters: (_))))
     (reference_declarator (field_identifier) @name)
   ]) @def.field
 
@@ -106,7 +113,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (preproc_ifdef (declaration declarator: [
       (identifier) @name
@@ -124,7 +134,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (preproc_if (declaration declarator: [
       (identifier) @name
@@ -142,7 +155,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (preproc_else (declaration declarator: [
       (identifier) @name
@@ -160,7 +176,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (preproc_elif (declaration declarator: [
       (identifier) @name
@@ -178,7 +197,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 (declaration_list (declaration declarator: [
       (identifier) @name
@@ -196,7 +218,10 @@
       (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "["))
       (_ declarator: (_ "*" declarator: (_ declarator: (_ declarator: (identifier) @name "[") "[")) value: (_))
       (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))
+      (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)))
+      (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
+      (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
     ]) @def.variable)
 
 ; `extern int x;` declares, it does not define.

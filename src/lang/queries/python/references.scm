@@ -52,6 +52,12 @@
 (for_in_clause left: (identifier) @local)
 (for_in_clause left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.pattern)
 (as_pattern_target (identifier) @local)
+; `match` capture patterns: `case [item, *rest]`, `case Point(x=px) as whole`, `case {"k": val}`,
+; `case other` (a dotted `case Color.RED` is a value, not a capture).
+(case_pattern (dotted_name . (identifier) @local .))
+(keyword_pattern (dotted_name . (identifier) @local .))
+(splat_pattern (identifier) @local)
+(as_pattern (case_pattern) (identifier) @local)
 (global_statement (identifier) @local.global)
 (nonlocal_statement (identifier) @local.global)
 (function_definition body: (_) @local.body) @local.fscope
