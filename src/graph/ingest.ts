@@ -21,7 +21,8 @@ import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
-import { coldImpactSteps, updateImpact } from "./imports/index.js";
+import { coldImpactSteps, newConfigs, updateImpact } from "./imports/index.js";
+import { configsChanged } from "./imports/repo.js";
 import { type RefRow, type ResolvedUnit, Resolver, TYPE_KINDS, moduleStems, writtenType } from "./resolve.js";
 import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
 import { refKey, rowsResolutionInputs, Store, type RefOutcome, type SignedSymbol, type StoredFile, signature, signed } from "./store.js";
@@ -322,6 +323,18 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     }
     // The changed files' references are in now: the lookups below must see their number.
     refreshStatistics(db);
+    // A configuration that resolution read changed or appeared (tsconfig.json's paths, go.mod's
+    // module path, a new package.json): what any import denotes may have changed, so every
+    // reference is resolved again, as a rebuild would (edits to them were ignored: the index kept
+    // `imported` edges a rebuild no longer had).
+    const configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
+    if (configsChanged(root, configs) || newConfigs(root, configs, changedPaths.filter((p) => !stored.has(p)))) {
+      const ids = db.prepare("SELECT id FROM files ORDER BY id").pluck().all() as number[];
+      for (let i = 0; i < ids.length; i += 256) resolved += resolver.resolveRows(resolver.refsOfFiles(ids.slice(i, i + 256)));
+      debug?.("a configuration changed: every reference resolved again");
+      setMeta(db, "last_index_time", indexedAt);
+      return;
+    }
     const names = [...new Set([...removedSyms, ...addedSyms].map((x) => x.name))];
     const liveIds = new Set([...newSigs.values()].map((x) => x.id));
     // Every reference of another file whose resolution read something that changed, each once:

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { isDeepStrictEqual } from "node:util";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
-import { binPath, runTool, tempDir } from "../support/run.js";
+import { binPath, runTool, tempDir, writeTree } from "../support/run.js";
 import { FIXTURES, type Match, type Ref, codes, copyFixture, graphOf, indexed, mg } from "./support.js";
 
 async function symbolIdOf(root: string, name: string): Promise<string> {
@@ -469,5 +469,44 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.equal(a.r.code, 0, a.r.stdout);
     assert.equal(b.r.code, 0, b.r.stdout);
     assert.equal((a.env.data.files_indexed as number) + (b.env.data.files_indexed as number), 1);
+  });
+
+  it("an edited tsconfig.json or go.mod re-resolves every import, as a rebuild would (the index kept the old targets)", async () => {
+    const root = writeTree(tempDir("magellan-configs-"), {
+      "tsconfig.json": '{"compilerOptions":{"baseUrl":".","paths":{"@lib/*":["src/lib/*"]}}}\n',
+      "src/lib/util.ts": "export function helper() { return 1; }\n",
+      "src/other/util.ts": "export function helper() { return 2; }\n",
+      "src/main.ts": 'import { helper } from "@lib/util";\nhelper();\n',
+      "go.mod": "module example.com/one\n\ngo 1.21\n",
+      "pkg/a/a.go": "package a\n\nfunc Hello() {}\n",
+      "main.go": 'package main\n\nimport "example.com/one/pkg/a"\n\nfunc main() { a.Hello() }\n',
+    });
+    const targets = (): string[] => {
+      const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+      try {
+        return d
+          .prepare(
+            `SELECT f.path || ':' || r.start_line || ' ' || r.name || ' ' || r.resolution || ' ' || coalesce(t.display_fqn, '-') FROM refs r JOIN files f ON f.id = r.file_id
+             LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE r.name IN ('helper', 'Hello') ORDER BY f.path, r.byte_start`,
+          )
+          .pluck()
+          .all() as string[];
+      } finally {
+        d.close();
+      }
+    };
+    const index = async (...args: string[]): Promise<void> => {
+      const r = await runTool("magellan", ["index", "--root", root, ...args]);
+      assert.equal(r.code, 0, r.stdout);
+    };
+    await index();
+    assert.deepEqual(targets(), ["main.go:5 Hello imported pkg/a.Hello", "src/main.ts:1 helper imported src/lib/util.helper", "src/main.ts:2 helper imported src/lib/util.helper"]);
+    writeFileSync(join(root, "tsconfig.json"), '{"compilerOptions":{"baseUrl":".","paths":{"@lib/*":["src/other/*"]}}}\n');
+    writeFileSync(join(root, "go.mod"), "module example.com/two\n\ngo 1.21\n");
+    // No source file changed: only the configurations did.
+    await index();
+    assert.deepEqual(targets(), ["main.go:5 Hello unresolved -", "src/main.ts:1 helper imported src/other/util.helper", "src/main.ts:2 helper imported src/other/util.helper"]);
+    await index("--rebuild", "--db", join(root, "fresh.db"));
+    assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")));
   });
 });

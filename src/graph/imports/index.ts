@@ -171,7 +171,7 @@ const CONFIG_NAMES = ["package.json", "tsconfig.json", "jsconfig.json", "pnpm-wo
  * A configuration file in the directory of an added file (or above it) that resolution never
  * read: a new workspace package, module or crate may change what other files resolve to.
  */
-function newConfigs(root: string, configs: Record<string, string>, added: string[]): boolean {
+export function newConfigs(root: string, configs: Record<string, string>, added: string[]): boolean {
   const seen = new Set<string>();
   for (const p of added) {
     for (let d = posix.dirname(p); !seen.has(d); d = posix.dirname(d)) {
