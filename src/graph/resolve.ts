@@ -190,6 +190,11 @@ interface Outcome {
 }
 
 const UNRESOLVED: Outcome = { target: null, how: "unresolved", candidates: null };
+/** Kinds a type reference never names (resolveRef's typesOnly). */
+const NOT_TYPES = new Set(["method", "ctor", "field"]);
+/** Kinds only a language where a type can be `typeof` a value names in a type reference. */
+const VALUES = new Set(["fn", "var", "static"]);
+const VALUE_TYPE_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
 const NO_IDS = new Set<string>();
 const AMBIGUOUS: Outcome = { target: null, how: "ambiguous", candidates: null };
 
@@ -599,9 +604,42 @@ export class Resolver {
   }
 
   resolveRef(ref: RefRow): Outcome {
+    const o = this.resolveAny(ref);
+    return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
+  }
+
+  /**
+   * A type reference's outcome without the targets that cannot be types: a method, constructor or
+   * field, and (but in TypeScript and JavaScript, whose `typeof x` names a value) a function or
+   * variable. cobra's `*flag.Flag` (pflag's type) was a `heuristic` reference to the method
+   * `Command.Flag`.
+   */
+  private typesOnly(ref: RefRow, o: Outcome): Outcome {
+    const values = !VALUE_TYPE_LANGUAGES.has(this.ctx(ref.file_id).language);
+    const rows = this.entry(ref.name).all;
+    const fits = (id: string): boolean => {
+      const k = rows.find((s) => s.symbol_id === id)?.kind_normalized;
+      return k === undefined || !(NOT_TYPES.has(k) || (values && VALUES.has(k)));
+    };
+    if (o.target !== null) return fits(o.target) ? o : UNRESOLVED;
+    const kept = (o.candidates as string[]).filter(fits);
+    if (kept.length === (o.candidates as string[]).length) return o;
+    if (kept.length === 0) return UNRESOLVED;
+    return kept.length === 1 ? { target: kept[0] as string, how: "heuristic", candidates: null } : { ...o, candidates: kept };
+  }
+
+  private resolveAny(ref: RefRow): Outcome {
     const ctx = this.ctx(ref.file_id);
     const q = ref.qualifier && ref.qualifier.length > 0 ? ref.qualifier : null;
     const e = this.entry(ref.name);
+    // Rust: a path through another crate (`std::path`, `ignore::Error::Partial`, a Cargo
+    // dependency) names nothing of the repository, unless a `use` or module here binds its head:
+    // fd's `use std::path::Path` read the field `Opts::path`, `ignore::Error` the variant
+    // `WorkerResult::Error` (heuristic).
+    if (q !== null && ctx.language === "rust" && ref.kind !== "import") {
+      const head = q.split("::")[0] as string;
+      if (!this.importIndex(ctx).heads.has(head) && this.modules.rust.externCrate(posix.dirname(ctx.path), head)) return UNRESOLVED;
+    }
     if (ref.kind === "import") {
       // The name as an import statement brings it in: the symbol of that name in the target module.
       // `import Page from './page'` is written with the local name; it imports the default export.

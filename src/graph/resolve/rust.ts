@@ -57,6 +57,50 @@ export class RustModules {
     return !/^(crate|self|super)(::|$)/.test(source);
   }
 
+  private readonly externs = new Map<string, Set<string>>();
+
+  /**
+   * Whether `head`, the first segment of a path written in a file of directory `dir`, names a
+   * crate outside the repository: the standard ones, or a dependency of the nearest Cargo.toml
+   * (`[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`, `[dependencies.name]`,
+   * also per target; `-` written `_`).
+   */
+  externCrate(dir: string, head: string): boolean {
+    if (head === "std" || head === "core" || head === "alloc") return true;
+    let names = this.externs.get(dir);
+    if (names === undefined) {
+      names = new Set();
+      const root = this.files.root;
+      for (let d = dir; root !== undefined; d = posix.dirname(d)) {
+        let text: string | undefined;
+        try {
+          text = readFileSync(join(root, d, "Cargo.toml"), "utf8");
+        } catch {
+          // none here
+        }
+        if (text !== undefined) {
+          let inDeps = false;
+          for (const line of text.split(/\r?\n/)) {
+            const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
+            if (header) {
+              const h = (header[1] as string).trim();
+              const table = /(^|\.)(dependencies|dev-dependencies|build-dependencies)(\.([A-Za-z0-9_-]+))?$/.exec(h);
+              inDeps = table !== null && table[4] === undefined;
+              if (table?.[4]) names.add(table[4].replace(/-/g, "_"));
+              continue;
+            }
+            const key = inDeps ? /^\s*([A-Za-z0-9_-]+)\s*[=.]/.exec(line) : null;
+            if (key) names.add((key[1] as string).replace(/-/g, "_"));
+          }
+          break;
+        }
+        if (d === "." || d === "" || d === "/") break;
+      }
+      this.externs.set(dir, names);
+    }
+    return names.has(head);
+  }
+
   /**
    * The Cargo package whose Cargo.toml is nearest above directory `dir`: its library crate's name
    * as Rust paths write it and the repository-relative path of its root file ([lib] name/path,
