@@ -121,10 +121,14 @@ function sleepSync(ms: number): void {
 void runCli(program, TOOL, { kind: "operation", operationType: "edit" }, async (p) => {
   const opts = p.opts<Options>();
   const root = findWorkspaceRoot(TOOL, opts.root);
+  // `a` is a path the request carries (a span's or the request's file_path): tools print them
+  // relative to the root, whatever the directory this runs in. `b` is the one to edit: if it is
+  // ambiguous, that is the error to report, not a conflict between the two.
   const samePath = (a: string, b: string): boolean => {
     if (a === b) return true;
+    const target = resolveInRoot(TOOL, root, b).abs;
     try {
-      return resolveInRoot(TOOL, root, a).abs === resolveInRoot(TOOL, root, b).abs;
+      return resolveInRoot(TOOL, root, a, root).abs === target;
     } catch {
       return false;
     }

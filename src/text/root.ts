@@ -72,7 +72,10 @@ export interface ResolvedPath {
  * Resolves a user-supplied path and refuses anything outside the root: `..` escapes, absolute
  * paths elsewhere, and symlinks (of the file or any directory on the way) that lead out.
  * A relative path is taken from the current directory when it exists there, else from the
- * root, since paths printed by the tools are root-relative.
+ * root, since paths printed by the tools are root-relative. When it names two different files,
+ * one from each (a root-relative `a/x.txt` an agent got from llmsearch, run from a subdirectory
+ * that has its own `a/x.txt`), it is refused: llmtransform edited the subdirectory's copy, and said
+ * ok. `./` and `../` say "from here".
  */
 export function resolveInRoot(tool: string, root: string, userPath: string, cwd: string = process.cwd()): ResolvedPath {
   if (userPath.includes("\0")) {
@@ -88,7 +91,17 @@ export function resolveInRoot(tool: string, root: string, userPath: string, cwd:
   if (isAbsolute(userPath)) abs = resolve(userPath);
   else {
     const fromCwd = resolve(cwd, userPath);
-    abs = existsSync(fromCwd) || !existsSync(resolve(root, userPath)) ? fromCwd : resolve(root, userPath);
+    const fromRoot = resolve(root, userPath);
+    abs = existsSync(fromCwd) || !existsSync(fromRoot) ? fromCwd : fromRoot;
+    if (abs === fromCwd && fromCwd !== fromRoot && !/^\.\.?([/\\]|$)/.test(userPath) && existsSync(fromCwd) && existsSync(fromRoot) && realExisting(fromCwd) !== realExisting(fromRoot)) {
+      throw new ToolError({
+        code: commonCode(tool, "invalid_request"),
+        error: "ambiguous_path",
+        message: `${userPath} names two files: ${toRelative(root, fromCwd)} (from the current directory) and ${toRelative(root, fromRoot)} (from the workspace root ${root})`,
+        remediation: `Pass ./${userPath} for the one below the current directory, or ${fromRoot} for the root-relative one (the tools print root-relative paths).`,
+        exitCode: EXIT.usage,
+      });
+    }
   }
   const outside = (why: string): ToolError =>
     new ToolError({

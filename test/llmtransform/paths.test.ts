@@ -44,4 +44,34 @@ describe("llmtransform: forbidden paths", () => {
       assert.equal(readFileSync(join(root, p), "utf8"), text, `${p} untouched`);
     }
   });
+
+  test("a root-relative path from llmsearch, run from a subdirectory holding the same relative path, is refused as ambiguous instead of editing the subdirectory's copy", async () => {
+    const root = tempDir("llmtransform-ambiguous-");
+    mkdirSync(join(root, ".git"));
+    mkdirSync(join(root, "a"));
+    mkdirSync(join(root, "sub/a"), { recursive: true });
+    writeFileSync(join(root, "a/x.txt"), "same\n");
+    writeFileSync(join(root, "sub/a/x.txt"), "same\n");
+    const sub = join(root, "sub");
+    // The documented pipeline: llmsearch's span and checksum straight into llmtransform.
+    const found = await runTool("llmsearch", ["-e", "same", "../a/x.txt"], { cwd: sub });
+    const m = (found.json as { data: { matches: { span: { file_path: string }; file_checksum: string }[] } }).data.matches[0];
+    assert.ok(m);
+    assert.equal(m.span.file_path, "a/x.txt");
+    const request = { file_path: m.span.file_path, expected_checksum: m.file_checksum, edits: [{ span: m.span, new_content: "EDITED" }] };
+    const r = await runTool("llmtransform", [], { cwd: sub, input: JSON.stringify(request) });
+    const env = r.json as Envelope & { message: string };
+    assert.equal(r.code, 2, r.stdout);
+    assert.equal(env.error?.code, "LLMTRANSFORM_E005");
+    assert.match(env.message, /names two files: sub\/a\/x\.txt .* and a\/x\.txt/);
+    assert.equal(readFileSync(join(root, "a/x.txt"), "utf8"), "same\n");
+    assert.equal(readFileSync(join(root, "sub/a/x.txt"), "utf8"), "same\n");
+    // `./` says "from here"; the absolute path names the root's file.
+    const here = await runTool("llmtransform", [], { cwd: sub, input: JSON.stringify({ ...request, file_path: "./a/x.txt", edits: [{ byte_start: 0, byte_end: 4, new_content: "HERE" }] }) });
+    assert.equal(here.code, 0, here.stdout);
+    assert.equal(readFileSync(join(root, "sub/a/x.txt"), "utf8"), "HERE\n");
+    const there = await runTool("llmtransform", [], { cwd: sub, input: JSON.stringify({ ...request, file_path: join(root, "a/x.txt") }) });
+    assert.equal(there.code, 0, there.stdout);
+    assert.equal(readFileSync(join(root, "a/x.txt"), "utf8"), "EDITED\n");
+  });
 });
