@@ -52,7 +52,8 @@ describe("buildRequest: aliases and flags", () => {
       { start_line: 1, start_col: 0, end_line: 1, end_col: 1, new_content: "n" },
       { start_line: 2, start_col: 3, end_line: 2, end_col: 4, new_content: "m" },
       { start_line: 1, start_col: 0, byte_end: 3, new_content: "" },
-      { byte_start: 4, byte_end: 9, new_content: "s" },
+      // A span's positions come along, to be checked against its bytes.
+      { byte_start: 4, byte_end: 9, start_line: 1, start_col: 4, end_line: 1, end_col: 9, new_content: "s" },
     ]);
   });
 
@@ -249,6 +250,22 @@ describe("planEdits", () => {
     assert.equal(plan2.output.toString("utf8"), "\ufeff\r\ncd\n");
     const bad = planEdits(original, "f", [{ byte_start: 0, start_line: 1, start_col: 3, byte_end: 5, new_content: "" }]);
     assert.equal(bad.edits[0]?.error?.code, "LLMTRANSFORM_E108");
+  });
+
+  test("a span's lines and columns are checked against its bytes like the edit's own (they were ignored)", () => {
+    const original = Buffer.from("one\ntwo\nthree\n");
+    const request = (line: number) =>
+      buildRequest({
+        document: {
+          origin: "stdin",
+          value: { file_path: "c.txt", edits: [{ span: { file_path: "c.txt", byte_start: 4, byte_end: 7, start_line: line, start_col: 0, end_line: line, end_col: 3 }, new_content: "Z" }] },
+        },
+        expectedChecksum: checksum(original),
+      });
+    const good = planEdits(original, "c.txt", request(2).edits as EditInput[]);
+    assert.equal(good.output.toString(), "one\nZ\nthree\n");
+    const stale = planEdits(original, "c.txt", request(1).edits as EditInput[]);
+    assert.equal(stale.edits[0]?.error?.code, "LLMTRANSFORM_E108");
   });
 
   test("match_id is deterministic in (span, new_content)", () => {

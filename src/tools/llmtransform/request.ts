@@ -115,6 +115,13 @@ function normalizeEdit(raw: unknown, i: number, filePath: string | undefined, sa
     edit.span_byte_end = span.byte_end;
     takeAliases(edit, "byte_start", ["span_byte_start"], where);
     takeAliases(edit, "byte_end", ["span_byte_end"], where);
+    // Its lines and columns are checked against its bytes like the edit's own (E108): a span
+    // whose positions and bytes disagree was not read from this file as it is.
+    for (const k of ["start_line", "start_col", "end_line", "end_col"] as const) {
+      if (span[k] === undefined) continue;
+      edit[`span_${k}`] = span[k];
+      takeAliases(edit, k, [`span_${k}`], where);
+    }
   }
   return edit;
 }
