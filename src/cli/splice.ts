@@ -56,7 +56,7 @@ leaf("insert", "add a definition before or after a sibling", (c) =>
 );
 leaf("delete", "remove a definition with its doc comment, decorators and the blank line it leaves", (c) => mutation(symbolFlags(c)).option("--force", "delete even when references remain"));
 leaf("rename", "rename a symbol and every reference in the workspace", (c) =>
-  mutation(symbolFlags(c)).requiredOption("--to <name>", "the new name").option("--allow-heuristic", "accept locations found by name only (evidence: heuristic)"),
+  mutation(symbolFlags(c)).option("--to <name>", "the new name (required; with --json, the request's \"to\")").option("--allow-heuristic", "accept locations found by name only (evidence: heuristic)"),
 );
 leaf("edit", "replace text that occurs exactly once in a file (or in a symbol)", (c) =>
   mutation(c.option("--file <path>", "the file").option("--old <text>", "exact text to replace").option("--new <text>", "replacement").option("--symbol <name>", "search only inside this symbol").option("--symbol-id <id>", "search only inside this symbol").option("--kind <kind>", "the symbol's kind")),
@@ -120,7 +120,20 @@ function parseDoc(text: string, origin: string, yaml: boolean): unknown {
 function validated<T>(schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } }, value: unknown, origin: string): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
-  const issues = r.error.issues.slice(0, 5).map((i) => `${i.path.join(".") || "(request)"}: ${i.message}`);
+  // A request is one of several commands: the issues worth naming are those of the branch whose
+  // command it is ("(request): Invalid input" named no field).
+  type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+  let found = r.error.issues as Issue[];
+  const union = found.length === 1 ? found[0]?.errors : undefined;
+  if (union) {
+    const branch = union.find((b) => !b.some((i) => i.path.length === 1 && i.path[0] === "command"));
+    if (branch) found = branch;
+  }
+  const name = (path: PropertyKey[]): string => {
+    const p = path.join(".");
+    return origin === "flags" && path.length === 1 && typeof path[0] === "string" ? `--${path[0].replace(/_/g, "-")}` : p || "(request)";
+  };
+  const issues = found.slice(0, 5).map((i) => `${name(i.path)}: ${i.message.replace(/^Invalid input: expected (\w+), received undefined$/, "required")}`);
   throw new ToolError({ code: CODES.invalid_request, error: "invalid_request", message: `${origin}: ${issues.join("; ")}`, remediation: "See docs/splice.md for the request fields (snake_case, one 'command').", exitCode: EXIT.usage });
 }
 

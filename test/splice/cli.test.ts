@@ -101,3 +101,17 @@ test("a checker that is absent leaves the change unchecked; --require-checker re
   assert.equal((lax.json as Env).result?.validation, "unchecked");
   assert.notEqual((lax.json as Env).result?.checkers[0]?.status, "ran");
 });
+
+test("rename --json takes its new name from the request alone; without one, the error names the missing field", async () => {
+  const dir = project("ts");
+  // The request's `to` is enough (commander demanded a --to flag beside it, and ignored its value).
+  const json = await runTool("splice", ["rename", "--json", "--dry-run"], { cwd: dir, input: JSON.stringify({ file: "src/format.ts", symbol: "formatPrice", to: "renderPrice" }) });
+  assert.equal(json.code, 0, json.stdout);
+  assert.match((json.json as Env).result?.diff ?? "", /\+.*renderPrice/);
+  const noName = await runTool("splice", ["rename", "--file", "src/format.ts", "--symbol", "formatPrice", "--dry-run"], { cwd: dir });
+  assert.equal(noName.code, 2, noName.stdout);
+  assert.match((noName.json as Env).message, /--to: required/);
+  const badFlag = await runTool("splice", ["rename", "--file", "src/format.ts", "--symbol", "formatPrice", "--to", "x2", "--timeout-ms", "abc"], { cwd: dir });
+  assert.equal(badFlag.code, 2, badFlag.stdout);
+  assert.match((badFlag.json as Env).message, /--timeout-ms: /);
+});
