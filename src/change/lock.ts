@@ -55,7 +55,20 @@ export function ownerAlive(owner: { pid: number; start: string | null; host?: st
     const now = processStart(owner.pid);
     if (now !== null && now !== owner.start) return false;
   }
-  return true;
+  // A killed writer nobody reaped (a container whose PID 1 does not wait for orphans) stays a
+  // zombie: signalable, same start time, but it will never finish its change.
+  return !isZombie(owner.pid);
+}
+
+/** Whether `pid` has exited and waits to be reaped (state Z or X in /proc; false where there is no /proc). */
+export function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state === "Z" || state === "X";
+  } catch {
+    return false;
+  }
 }
 
 export function selfOwner(): { pid: number; start: string | null; host: string } {

@@ -10,7 +10,7 @@ import { chmodSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { commitChange } from "../../src/change/index.js";
-import { lockDir, lockKey, processStart } from "../../src/change/lock.js";
+import { isZombie, lockDir, lockKey, ownerAlive, processStart } from "../../src/change/lock.js";
 import { ToolError } from "../../src/contract/errors.js";
 import { DIST, tempDir } from "../support/run.js";
 
@@ -123,6 +123,25 @@ describe("change pipeline: locks shared by every writer process", () => {
     } finally {
       if (saved === undefined) delete process.env.LLMTOOLS_LOCK_DIR;
       else process.env.LLMTOOLS_LOCK_DIR = saved;
+    }
+  });
+
+  test("a writer that was killed and never reaped (a zombie) is not alive: its locks and journal can be taken over", async () => {
+    // `sleep 0 &` under a shell that then becomes `sleep 5`: nobody waits for the first sleep.
+    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 5"], { stdio: ["ignore", "pipe", "ignore"] });
+    try {
+      const pid = Number(await new Promise<string>((resolve) => parent.stdout?.once("data", (d: Buffer) => resolve(d.toString().trim()))));
+      let start: string | null = null;
+      for (let i = 0; i < 100 && !isZombie(pid); i++) {
+        start ??= processStart(pid);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.ok(isZombie(pid), `pid ${pid} did not become a zombie`);
+      assert.equal(ownerAlive({ pid, start: start ?? processStart(pid) }), false);
+      // Its parent is alive, and said so.
+      assert.equal(ownerAlive({ pid: parent.pid as number, start: processStart(parent.pid as number) }), true);
+    } finally {
+      parent.kill("SIGKILL");
     }
   });
 });
