@@ -187,6 +187,20 @@ describe("splice rename: C through clangd", () => {
     );
   });
 
+  it("a file that is not UTF-8 among the locations is refused (E006), nothing written: clangd's positions after its first bad byte were off", async () => {
+    const root = withCompileCommands();
+    const main = join(root, "src/main.c");
+    const before = readFileSync(main);
+    // A Latin-1 comment on a line before the calls (hiredis.c with `café` in Latin-1).
+    const latin1 = Buffer.concat([Buffer.from("/* caf"), Buffer.from([0xe9, 0xe9, 0xe9]), Buffer.from(" */\n"), before]);
+    writeFileSync(main, latin1);
+    const cli = await runTool("splice", ["rename", "--file", "src/ring.c", "--symbol", "ring_push", "--to", "ring_put"], { cwd: root });
+    assert.equal((cli.json as { error?: { code: string } }).error?.code, "SPLICE_E006", cli.stdout);
+    assert.match((cli.json as { message: string }).message, /src\/main\.c is not valid UTF-8/);
+    assert.deepEqual(readFileSync(main), latin1);
+    assert.doesNotMatch(readFileSync(join(root, "src/ring.c"), "utf8"), /ring_put/);
+  });
+
   it("refuses a rename onto another function's name", async () => {
     const root = withCompileCommands();
     const drain = targetAt(root, "src/main.c", "c", "static int drain", "drain");

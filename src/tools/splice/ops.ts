@@ -371,6 +371,12 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
   for (const [file, locs] of byFile) {
     const rel = ws.rel(file);
     let bytes = Buffer.from(ws.read(rel));
+    // A language server counts positions in characters of the text it decoded; in a file that
+    // is not UTF-8 its characters are not ours, and every location after the first bad byte was
+    // off (clangd on hiredis.c: `sdscatsds_append_leng`). The TypeScript engine works on bytes.
+    if (!plan.engine.startsWith("typescript") && !decodeBytes(bytes).valid) {
+      throw new ToolError({ code: CODES.binary_file, error: "invalid_utf8", message: `${rel} is not valid UTF-8: ${plan.engine}'s positions in it cannot be mapped to bytes`, file: rel, remediation: "splice edits UTF-8 text; convert the file first." });
+    }
     for (const l of [...locs].sort((a, b) => b.byte_start - a.byte_start)) {
       const have = bytes.subarray(l.byte_start, l.byte_end).toString("utf8");
       if (have !== l.old_text) {
