@@ -25,6 +25,23 @@ const pyright = (root: string): string[] => {
 };
 
 describe("splice rename: Python through pyright", () => {
+  it("a method is renamed with the methods that override it (flask's Scaffold._check_setup_finished: pyright renamed only the base's)", async () => {
+    const root = fixture("py");
+    writeFileSync(join(root, "shop/scaffold.py"), "class Scaffold:\n    def _check(self, name: str) -> None:\n        raise NotImplementedError\n\n    def setup(self) -> None:\n        self._check(\"setup\")\n");
+    writeFileSync(join(root, "shop/app.py"), "from shop.scaffold import Scaffold\n\n\nclass App(Scaffold):\n    def _check(self, name: str) -> None:\n        pass\n");
+    writeFileSync(join(root, "shop/blueprint.py"), "from .scaffold import Scaffold\n\n\nclass Blueprint(Scaffold):\n    def _check(self, name: str) -> None:\n        print(name)\n\n\nclass Nested(Blueprint):\n    def _check(self, name: str) -> None:\n        super()._check(name)\n");
+    const r = await runTool("splice", ["rename", "--file", "shop/scaffold.py", "--symbol", "Scaffold._check", "--to", "_ensure"], { cwd: root });
+    assert.equal(r.code, 0, r.stdout);
+    const env = r.json as { result: { validation: string; steps?: { engine_diagnostics?: { message: string }[] }[] } };
+    assert.equal(env.result.validation, "validated");
+    const notes = JSON.stringify(env.result);
+    assert.match(notes, /renamed with the methods of the same name it overrides or that override it: [^"]*shop\/app\.py:5 App\._check/, notes.slice(0, 2000));
+    assert.match(notes, /Nested\._check/);
+    for (const f of ["shop/scaffold.py", "shop/app.py", "shop/blueprint.py"]) assert.doesNotMatch(readFileSync(join(root, f), "utf8"), /_check\b/, f);
+    assert.match(readFileSync(join(root, "shop/blueprint.py"), "utf8"), /super\(\)\._ensure\(name\)/);
+    assert.deepEqual(pyright(root), []);
+  });
+
   it("renames a function across modules, package re-exports and `module.attr` uses", async () => {
     const root = fixture("py");
     const plan = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def load_products", "load_products"), newName: "read_products" });

@@ -12,6 +12,7 @@ import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
 import { CODES } from "./codes.js";
 import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
+import { renameError, renameNote } from "./rename/codes.js";
 import { planRename, type RenameLocation } from "./seam.js";
 import type { Sym, Workspace } from "./workspace.js";
 import type { ApplyFilesStep, DeleteStep, EditStep, InsertStep, PatchStep, RenameStep } from "../../contract/tools/splice.js";
@@ -355,6 +356,68 @@ export function applyFiles(ws: Workspace, step: ApplyFilesStep): StepReport {
   return { files_searched: files.length, replacements: perFile, skipped };
 }
 
+/**
+ * A method renamed without the methods of the same name that override it, or that it overrides,
+ * in the classes above and below its own (by the index's bases): the overrides would silently stop
+ * overriding. pyright renames only the method it is asked about: flask's
+ * `Scaffold._check_setup_finished` lost its overrides in App and Blueprint, and every test failed
+ * at run time while the result said validated. Their symbol ids, where the engine's locations
+ * do not cover their names (the TypeScript engine renames overrides itself): rename() renames
+ * them with it.
+ */
+function overridesLeft(ws: Workspace, sym: Sym, locations: RenameLocation[]): string[] {
+  if (sym.kind_normalized !== "method" || sym.parent === null) return [];
+  const db = ws.graph();
+  const classes = db
+    .prepare("SELECT s.name, s.bases, f.language FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind_normalized IN ('class', 'interface', 'struct', 'trait')")
+    .raw()
+    .all() as [string, string | null, string][];
+  const last = (n: string): string => n.split(/\.|::/).pop() as string;
+  const basesOf = new Map<string, Set<string>>();
+  for (const [name, bases, language] of classes) {
+    if (language !== sym.language && !(sameFamily(language, sym.language))) continue;
+    const set = basesOf.get(name) ?? new Set<string>();
+    for (const b of (bases ?? "").split(",")) if (b.trim()) set.add(last(b.trim().replace(/<.*$/, "")));
+    basesOf.set(name, set);
+  }
+  const related = new Set<string>();
+  const own = last(sym.parent);
+  // Below: classes whose bases reach the method's class; above: the bases it reaches.
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, bases] of basesOf) {
+      if (related.has(name) || name === own) continue;
+      if (bases.has(own) || [...bases].some((b) => related.has(b))) {
+        related.add(name);
+        grew = true;
+      }
+    }
+  }
+  const above = [...(basesOf.get(own) ?? [])];
+  for (let i = 0; i < above.length; i++) {
+    const b = above[i] as string;
+    if (related.has(b) || b === own) continue;
+    related.add(b);
+    for (const up of basesOf.get(b) ?? []) above.push(up);
+  }
+  if (related.size === 0) return [];
+  const rows = db
+    .prepare(
+      `SELECT f.path, s.parent, s.name_byte_start, s.symbol_id FROM symbols s JOIN files f ON f.id = s.file_id
+       WHERE s.name = ? AND s.kind_normalized = 'method' AND s.symbol_id != ? ORDER BY f.path, s.byte_start`,
+    )
+    .raw()
+    .all(sym.name, sym.symbol_id) as [string, string | null, number, string][];
+  const covered = new Set(locations.map((l) => `${ws.rel(l.file)}\0${l.byte_start}`));
+  return rows.filter(([path, parent, start]) => parent !== null && related.has(last(parent)) && !covered.has(`${path}\0${start}`)).map((r) => r[3]);
+}
+
+/** TypeScript and JavaScript classes extend each other across the two. */
+function sameFamily(a: string, b: string): boolean {
+  const js = new Set(["typescript", "tsx", "javascript"]);
+  return js.has(a) && js.has(b);
+}
+
 export async function rename(ws: Workspace, step: RenameStep): Promise<StepReport> {
   const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
   const overlays = new Map<string, Uint8Array>();
@@ -366,6 +429,32 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
     allowHeuristic: step.allow_heuristic,
     overlays,
   });
+  // The override family goes as one: each member renamed by the same engine, locations merged.
+  const family: string[] = [];
+  for (let left = overridesLeft(ws, sym, plan.locations); left.length > 0; left = overridesLeft(ws, sym, plan.locations)) {
+    const o = ws.resolve({ symbol_id: left[0] as string });
+    const more = await planRename({
+      root: ws.root,
+      target: { file: o.file, language: o.language, name: o.name, byte_start: o.name_byte_start, byte_end: o.name_byte_end, symbol_id: o.symbol_id },
+      newName: step.to,
+      allowHeuristic: step.allow_heuristic,
+      overlays,
+    });
+    const seen = new Set(plan.locations.map((l) => `${l.file}\0${l.byte_start}`));
+    const added = more.locations.filter((l) => !seen.has(`${l.file}\0${l.byte_start}`));
+    const named = added.some((l) => ws.rel(l.file) === ws.rel(o.file) && l.byte_start === o.name_byte_start);
+    if (!named) {
+      throw renameError(
+        "overrides_left",
+        `${o.parent}.${o.name} (${ws.rel(o.file)}:${o.start_line}) overrides ${sym.parent}.${sym.name} or is overridden by it, and ${more.engine} did not rename it`,
+        "Rename it on its own first, then this method.",
+        { file: o.file },
+      );
+    }
+    plan.locations.push(...added);
+    plan.diagnostics.push(...more.diagnostics);
+    family.push(`${ws.rel(o.file)}:${o.start_line} ${o.parent}.${o.name}`);
+  }
   const byFile = new Map<string, RenameLocation[]>();
   for (const l of plan.locations) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l]);
   for (const [file, locs] of byFile) {
@@ -386,5 +475,6 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
     }
     ws.write(rel, bytes);
   }
+  if (family.length > 0) plan.diagnostics.push(renameNote("server_note", `renamed with the methods of the same name it overrides or that override it: ${family.join(", ")}`));
   return { symbol: symbolInfo(sym), to: step.to, engine: plan.engine, engine_version: plan.engine_version, ...(plan.timing ? { engine_timing: plan.timing } : {}), locations: plan.locations, engine_diagnostics: plan.diagnostics };
 }

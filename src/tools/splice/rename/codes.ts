@@ -17,6 +17,7 @@ export const RENAME_CODES = {
   outside_root: "SPLICE_E208",
   same_name: "SPLICE_E209",
   stale_index: "SPLICE_E210",
+  overrides_left: "SPLICE_E211",
 } as const;
 
 /** Notes and warnings a plan carries (not failures). */
