@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, lstatSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { which } from "../../src/validate/process.js";
@@ -212,5 +212,92 @@ describe("llmfilewrite Go (the real toolchain: go build + go vet)", () => {
     const bad = await lfw(root, ["--path", "cmd/main.go", "--content", "package main\n\nfunc main() {\n"]);
     assert.equal(bad.code, 1, bad.stdout);
     assert.ok((bad.json as Envelope).result?.diagnostics.some((x) => x.level === "error"));
+  });
+});
+
+describe("llmfilewrite Go in a module: the checker sees the new bytes (go1.19's vet ignores -overlay for the vetted package's own files)", () => {
+  /** The testers' module: pkg/util/u.go with Helper() int, in a git work tree of its own. */
+  const module = (): string => {
+    const root = scratchDir("lfw-go-module-");
+    execFileSync("git", ["init", "-q", root]);
+    mkdirSync(join(root, "pkg/util"), { recursive: true });
+    writeFileSync(join(root, "go.mod"), "module example.com/m\n\ngo 1.19\n");
+    writeFileSync(join(root, "pkg/util/u.go"), "package util\n\nfunc Helper() int { return 1 }\n");
+    return root;
+  };
+
+  it("a new _test.go with a type error is rejected at its line, a correct one approved; nothing is written", async () => {
+    need("go");
+    const root = module();
+    const bad = 'package util\n\nimport "testing"\n\nfunc TestX(t *testing.T) { var s string = Helper(); _ = s }\n';
+    const r = await lfw(root, ["--path", "pkg/util/u_test.go", "--reject-on", "warning", "--content", bad]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    assert.equal(env.result?.validation, "rejected", r.stdout);
+    const d = env.result?.diagnostics.find((x) => x.level === "error" && x.file === "pkg/util/u_test.go");
+    assert.ok(d, r.stdout);
+    assert.match(d.message, /cannot use Helper\(\) \(value of type int\) as string value/);
+    assert.equal(d.start_line, 5);
+    assert.ok(!existsSync(join(root, "pkg/util/u_test.go")));
+    const ok = await lfw(root, ["--path", "pkg/util/u_test.go", "--reject-on", "warning", "--dry-run", "--content", bad.replace("var s string", "var s int")]);
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.equal((ok.json as Envelope).result?.validation, "validated", ok.stdout);
+  });
+
+  it("a vet finding in an overwritten file is reported from the new content, not the disk's", async () => {
+    need("go");
+    const root = module();
+    const bad = 'package util\n\nimport "fmt"\n\nfunc Helper() int { fmt.Printf("%d\\n", "s"); return 1 }\n';
+    const r = await lfw(root, ["--path", "pkg/util/u.go", "--overwrite", "--dry-run", "--content", bad]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    const d = env.result?.diagnostics.find((x) => x.source === "go vet");
+    assert.ok(d, r.stdout);
+    assert.equal(d.file, "pkg/util/u.go");
+    assert.equal(d.start_line, 5);
+    assert.match(d.message, /Printf format %d has arg "s" of wrong type string/);
+    assert.equal(readFileSync(join(root, "pkg/util/u.go"), "utf8"), "package util\n\nfunc Helper() int { return 1 }\n");
+  });
+});
+
+describe("llmfilewrite Rust outside a package: a program's root is checked as a binary", () => {
+  it("main.rs with its fn main is validated even with --reject-on warning (no dead_code on main); without main it is rejected (E0601)", async () => {
+    need("rustc");
+    const root = scratchDir("lfw-rust-main-");
+    execFileSync("git", ["init", "-q", root]);
+    const r = await lfw(root, ["--path", "main.rs", "--dry-run", "--reject-on", "warning", "--content", 'fn main() { println!("hi"); }\n']);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "validated", r.stdout);
+    assert.deepEqual(env.result?.diagnostics, []);
+    assert.match(env.result?.lsp_used ?? "", /rustc --crate-type bin/);
+    const noMain = await lfw(root, ["--path", "src/bin/tool.rs", "--dry-run", "--content", "pub fn helper() {}\n"]);
+    assert.equal(noMain.code, 1, noMain.stdout);
+    assert.ok((noMain.json as Envelope).result?.diagnostics.some((x) => x.code === "E0601"), noMain.stdout);
+    // A library file stays a library: a lone pub fn is fine.
+    const lib = await lfw(root, ["--path", "src/util.rs", "--dry-run", "--reject-on", "warning", "--content", "pub fn helper() {}\n"]);
+    assert.equal(lib.code, 0, lib.stdout);
+  });
+});
+
+describe("llmfilewrite Rust: a finding cargo reports in another file of the crate", () => {
+  it("is named root-relative (the package is in a subdirectory of the git root) and placed at cargo's span", async () => {
+    need("cargo");
+    const root = scratchDir("lfw-rust-sub-");
+    execFileSync("git", ["init", "-q", root]);
+    mkdirSync(join(root, "crate/src"), { recursive: true });
+    writeFileSync(join(root, "crate/Cargo.toml"), '[package]\nname = "demo"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\n');
+    const libRs = "pub mod util;\n\npub fn run() -> i32 {\n    util::helper()\n}\n";
+    writeFileSync(join(root, "crate/src/lib.rs"), libRs);
+    writeFileSync(join(root, "crate/src/util.rs"), "pub fn helper() -> i32 { 1 }\n");
+    const r = await lfw(root, ["--path", "crate/src/util.rs", "--overwrite", "--dry-run", "--content", "pub fn helper2() -> i32 { 2 }\n"]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    const d = env.result?.diagnostics.find((x) => x.code === "E0425");
+    assert.ok(d, r.stdout);
+    assert.equal(d.file, "crate/src/lib.rs");
+    assert.equal(d.start_line, 4);
+    assert.equal(d.start_col, 10);
+    assert.equal(Buffer.from(libRs).subarray(d.byte_start, d.byte_end).toString(), "helper");
   });
 });

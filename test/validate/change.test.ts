@@ -6,6 +6,7 @@ import { validateChange, type ChangeFileInput } from "../../src/validate/change.
 import { ContentPositions } from "../../src/validate/positions.js";
 import { ValidationSession } from "../../src/validate/session.js";
 import { treeSitterGate } from "../../src/validate/treesitter.js";
+import { which } from "../../src/validate/process.js";
 import { REPO_ROOT, tempDir } from "../support/run.js";
 
 const FIXTURES = join(REPO_ROOT, "test", "fixtures", "validate");
@@ -136,6 +137,80 @@ describe("validateChange: Go with the real toolchain", () => {
       const w = r.warnings.find((d) => d.code === "checker.absent");
       assert.ok(w, JSON.stringify(r.warnings));
       assert.match(w.message, /NOT checked/);
+      const strict = await validateChange({ root, files: [file], session, requireChecker: true });
+      assert.equal(strict.validation, "rejected");
+    } finally {
+      session.dispose();
+    }
+  });
+});
+
+describe("validateChange: Go checks the change's bytes, never the disk's (go1.19's vet ignores -overlay for the vetted package's own files)", () => {
+  const helperTest = 'package a\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar s string = Add(1, 2)\n\t_ = s\n}\n';
+
+  it("a new _test.go with a type error is rejected at its line (go build compiles no test files; vet must read the new file)", async () => {
+    const root = project("go-module");
+    const r = await validateChange({ root, files: [{ path: "pkg/a/price_test.go", language: "go", before: null, after: bytes(helperTest) }] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    assert.deepEqual(
+      r.introduced.map((d) => [d.file, d.start_line, d.code]),
+      [["pkg/a/price_test.go", 6, "go"]],
+    );
+    assert.match(r.introduced[0]?.message ?? "", /cannot use Add\(1, 2\) \(value of type int\) as string value/);
+    // The same test, correct, is validated: vet ran on it and found nothing.
+    const ok = await validateChange({ root, files: [{ path: "pkg/a/price_test.go", language: "go", before: null, after: bytes(helperTest.replace("var s string", "var s int")) }] });
+    assert.equal(ok.validation, "validated", JSON.stringify(ok));
+  });
+
+  it("a vet finding in the changed code of an existing file is introduced (vet read the new bytes, not the old)", async () => {
+    const root = project("go-module");
+    const r = await validateChange({ root, files: [edit(root, "pkg/a/price.go", "go", "func Add(x, y int) int { return x + y }", 'import "fmt"\n\nfunc Add(x, y int) int { fmt.Printf("%d\\n", "s"); return x + y }')] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    assert.deepEqual(
+      r.introduced.map((d) => [d.file, d.start_line, d.code]),
+      [["pkg/a/price.go", 6, "go vet"]],
+    );
+    assert.match(r.introduced[0]?.message ?? "", /Printf format %d has arg "s" of wrong type string/);
+  });
+
+  it("a method renamed with all its callers, in its package, its tests and another package, is validated", async () => {
+    const root = project("go-module");
+    writeFileSync(join(root, "pkg/a/command.go"), "package a\n\n// Command is a command.\ntype Command struct{ parent *Command }\n\n// HasParent says whether c has a parent.\nfunc (c *Command) HasParent() bool { return c.parent != nil }\n\n// Root is the top command.\nfunc (c *Command) Root() *Command {\n\tif c.HasParent() {\n\t\treturn c.parent.Root()\n\t}\n\treturn c\n}\n");
+    writeFileSync(join(root, "pkg/a/command_test.go"), 'package a\n\nimport "testing"\n\nfunc TestRoot(t *testing.T) {\n\tif (&Command{}).HasParent() {\n\t\tt.Fatal("parent")\n\t}\n}\n');
+    writeFileSync(join(root, "pkg/b/nested.go"), 'package b\n\nimport "example.com/shop/pkg/a"\n\n// Nested says whether c is a subcommand.\nfunc Nested(c *a.Command) bool { return c.HasParent() }\n');
+    const rename = (path: string, n: number): ChangeFileInput => {
+      const before = readFileSync(join(root, path));
+      const text = before.toString("utf8");
+      assert.equal(text.split("HasParent()").length - 1, n, path);
+      return { path, language: "go", before, after: bytes(text.replaceAll("HasParent()", "IsChild()")) };
+    };
+    const r = await validateChange({ root, files: [rename("pkg/a/command.go", 2), rename("pkg/a/command_test.go", 1), rename("pkg/b/nested.go", 1)] });
+    assert.equal(r.validation, "validated", JSON.stringify(r));
+    assert.deepEqual(r.introduced, []);
+    // Leaving the test file out breaks it, and that is what is reported, in the new code.
+    const partial = await validateChange({ root, files: [rename("pkg/a/command.go", 2), rename("pkg/b/nested.go", 1)] });
+    assert.equal(partial.validation, "rejected", JSON.stringify(partial));
+    assert.deepEqual(
+      partial.introduced.map((d) => [d.file, d.start_line]),
+      [["pkg/a/command_test.go", 6]],
+    );
+  });
+
+  it("a vet run that fails without a finding in a file (exit 2, \"no such file\") is unchecked with its reason, never validated", async () => {
+    const root = project("go-module");
+    const realGo = which("go");
+    assert.ok(realGo, "go is not installed; .ci/run installs golang-go");
+    // A go that answers vet as go1.19 does when it cannot open a file, and runs the rest.
+    const bin = tempDir("validate-go-shim-");
+    made.push(bin);
+    writeFileSync(join(bin, "go"), `#!/bin/sh\nif [ "$1" = vet ]; then echo '# example.com/shop/pkg/a' >&2; echo 'vet: open pkg/a/rate.go: no such file or directory' >&2; exit 2; fi\nexec ${realGo} "$@"\n`, { mode: 0o755 });
+    const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+    try {
+      const file: ChangeFileInput = { path: "pkg/a/rate.go", language: "go", before: null, after: bytes("package a\n\n// Rate is the tax rate.\nfunc Rate() int { return 10 }\n") };
+      const r = await validateChange({ root, files: [file], session });
+      assert.equal(r.validation, "unchecked", JSON.stringify(r));
+      assert.equal(r.checkers[0]?.status, "failed");
+      assert.match(r.checkers[0]?.reason ?? "", /go vet .*exited 2.*no such file or directory/s);
       const strict = await validateChange({ root, files: [file], session, requireChecker: true });
       assert.equal(strict.validation, "rejected");
     } finally {

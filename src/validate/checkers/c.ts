@@ -3,11 +3,11 @@
  * the file's directory, with the include paths, defines and standard that the project's
  * compile_commands.json gives for this file (or its neighbours) when there is one.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { ChangeCheck, ChangeCheckContext, Raw } from "../change.js";
 import { findUp, runProcess, which } from "../process.js";
+import { mirrorTree, type Mirror } from "../mirror.js";
 import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
@@ -101,17 +101,10 @@ function splitCommand(cmd: string): string[] {
 const LEVEL: Record<string, Level> = { error: "error", "fatal error": "error", warning: "warning", note: "note" };
 
 /**
- * A tree that stands for the workspace with a change applied (see `mirrorTree`): the compile
- * runs as if the file lived at `root/relPath`, so that every quoted include, from the file or
- * from a header it includes, finds the changed headers' new bytes.
+ * `mirror` (see src/validate/mirror.ts): compile in the workspace as the change leaves it,
+ * instead of the disk, as if the file lived at `root/relPath`, so that every quoted include, from
+ * the file or from a header it includes, finds the changed headers' new bytes.
  */
-export interface Mirror {
-  root: string;
-  /** Root-relative paths whose bytes in the mirror are the change's. */
-  changed: Set<string>;
-}
-
-/** `mirror`: compile in the workspace as the change leaves it, instead of the disk. */
 export async function checkC(ctx: CheckContext, content: Uint8Array, pos: ContentPositions, mirror?: Mirror): Promise<CheckerOutcome> {
   const compiler = ctx.language === "cpp" ? "g++" : "gcc";
   const bin = which(compiler, ctx.env);
@@ -229,36 +222,6 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
 }
 
 /**
- * A private tree standing for the workspace after the change: real directories along the paths
- * to changed files, their other entries symlinks to the originals (gcc looks a quoted include up
- * in the directory of the path it opened, not of its target), changed files written with their
- * new bytes, deleted ones absent.
- */
-function mirrorTree(root: string, files: ChangeCheckContext["files"]): Mirror {
-  const top = mkdtempSync(join(tmpdir(), "llmtools-cc-"));
-  const changed = new Set(files.map((f) => f.path));
-  const dirs = new Set<string>([""]);
-  for (const f of files) for (let d = dirname(f.path); d !== "." && d !== ""; d = dirname(d)) dirs.add(d);
-  for (const d of [...dirs].sort()) {
-    const real = d ? join(root, d) : root;
-    mkdirSync(d ? join(top, d) : top, { recursive: true });
-    let entries: string[] = [];
-    try {
-      entries = readdirSync(real);
-    } catch {
-      // a directory the change creates
-    }
-    for (const n of entries) {
-      const rel = d ? `${d}/${n}` : n;
-      if (changed.has(rel) || dirs.has(rel) || n === ".git") continue;
-      symlinkSync(join(real, n), join(top, rel));
-    }
-  }
-  for (const f of files) if (f.after !== null) writeFileSync(join(top, f.path), f.after);
-  return { root: top, changed };
-}
-
-/**
  * C/C++ over a whole change: each changed file before and after (gcc -fsyntax-only), and each
  * file that includes a changed header compiled against the header's before and after content,
  * so that a declaration change that breaks an includer is introduced.
@@ -289,7 +252,7 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
   // changed headers, including those it reaches through an unchanged header (async.c →
   // async.h → hiredis.h): a quoted include is looked up beside its includer first, never in a
   // directory given on the command line, so an overlay at the stdin's spelling is not enough.
-  const mirror = ctx.files.some((f) => f.after !== null) ? mirrorTree(ctx.root, ctx.files) : undefined;
+  const mirror = ctx.files.some((f) => f.after !== null) ? mirrorTree(ctx.root, ctx.files.map((f) => ({ path: f.path, bytes: f.after })), { prefix: "llmtools-cc-" }) : undefined;
   const headers = ctx.files.filter((f) => /\.(h|hh|hpp|hxx|inl)$/i.test(f.path));
   let includers = 0;
   try {

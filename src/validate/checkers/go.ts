@@ -1,11 +1,18 @@
 /**
- * Go: `gofmt -e` on stdin for syntax, then `go vet` on the file's package with `-overlay`, which
- * makes the go command read the new content in place of the file's path without writing it.
- * When `go` is not installed (as on the reference machine) the gate reports that it did not run.
+ * Go: `gofmt -e` for syntax, then, in a module, `go build -overlay ./...` of the module (the
+ * overlay makes the go command compile the new content in place of the file's path without
+ * writing it) and `go vet` of the touched packages in a mirror of the workspace with the change
+ * written (src/validate/mirror.ts): go1.19's vet ignores `-overlay` for the vetted package's own
+ * files (it opens them by path: "no such file or directory" for a new file, the old bytes for a
+ * changed one), and `go build` compiles no test files, so only the mirror lets vet type-check a
+ * new `_test.go` and see its findings in the new code. A vet run that fails without saying where
+ * (exit status, no located line) is `checker.failed`, never a pass. Outside any module the file
+ * is vetted alone in a throwaway module. When `go` is not installed the gate says it did not run.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { ChangeCheck, ChangeCheckContext, ChangeFileInput, Raw } from "../change.js";
+import { mirrorTree } from "../mirror.js";
 import { findUp, runProcess, which, withTempDir } from "../process.js";
 import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
@@ -13,67 +20,121 @@ import { absent, failed, timedOut, type CheckContext } from "./common.js";
 
 const LOCATED = /^(.*?\.go):(\d+):(\d+): (.*)$/;
 
-function parse(ctx: CheckContext, pos: ContentPositions, text: string, isOurs: (f: string) => boolean, source: string): CheckerOutcome["diagnostics"] {
+function parseGofmt(ctx: CheckContext, pos: ContentPositions, text: string): CheckerOutcome["diagnostics"] {
   const out: CheckerOutcome["diagnostics"] = [];
   for (const line of text.split("\n")) {
     const m = LOCATED.exec(line.trim());
-    if (!m) continue;
-    const ln = Number(m[2]);
-    if (isOurs(m[1] as string)) {
-      const start = pos.byteOfLineByteCol(ln, Number(m[3]));
-      out.push({ level: "error", message: m[4] as string, file: ctx.relPath, ...pos.fromBytes(start, start), code: source, source });
-    } else {
-      out.push({ level: "error", message: `${m[4] as string} (at ${m[1] as string}:${ln})`, file: m[1] as string, code: source, source });
-    }
+    if (!m || m[1] !== "<standard input>") continue;
+    const start = pos.byteOfLineByteCol(Number(m[2]), Number(m[3]));
+    out.push({ level: "error", message: m[4] as string, file: ctx.relPath, ...pos.fromBytes(start, start), code: "gofmt", source: "gofmt" });
   }
   return out;
 }
 
+const GO_INSTALL = "Install Go (https://go.dev/dl or Debian: apt-get install golang-go) to type-check Go files.";
+
+/** One file on its own (validateContent): its findings with this content, whatever the disk holds. */
 export async function checkGo(ctx: CheckContext, content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
   const go = which("go", ctx.env);
-  if (!go) return absent(ctx, "go", "Install Go (https://go.dev/dl or Debian: apt-get install golang-go) to type-check Go files.");
+  if (!go) return absent(ctx, "go", GO_INSTALL);
   const gofmt = which("gofmt", ctx.env);
-  const diagnostics: CheckerOutcome["diagnostics"] = [];
   const ran: string[] = [];
   if (gofmt) {
     const r = await runProcess(gofmt, ["-e"], { input: content, timeoutMs: ctx.timeoutMs, env: ctx.env });
     if (r.timedOut) return timedOut(ctx, "gofmt -e");
     ran.push("gofmt -e");
-    diagnostics.push(...parse(ctx, pos, r.stderr, (f) => f === "<standard input>", "gofmt"));
-    if (diagnostics.length > 0) return { ran: ran.join(" + "), diagnostics };
+    const syntax = parseGofmt(ctx, pos, r.stderr);
+    if (syntax.length > 0) return { ran: ran.join(" + "), diagnostics: syntax };
   }
-  const dir = dirname(ctx.abs);
-  if (!existsSync(dir)) return { ran: ran.join(" + ") || "go (nothing to vet: new directory)", diagnostics };
+  const cctx: ChangeCheckContext = { root: ctx.root, files: [], timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
+  const input: ChangeFileInput = { path: ctx.relPath, language: "go", before: null, after: content };
+  const mod = findUp(dirname(ctx.abs), ctx.root, ["go.mod"]);
+  if (!mod) return vetAlone(go, cctx, input, content);
   return withTempDir("llmfilewrite-go-", async (tmp) => {
-    const copy = join(tmp, "content.go");
-    writeFileSync(copy, content);
-    const overlay = join(tmp, "overlay.json");
-    writeFileSync(overlay, JSON.stringify({ Replace: { [ctx.abs]: copy } }));
-    const r = await runProcess(go, ["vet", `-overlay=${overlay}`, "."], { cwd: dir, timeoutMs: ctx.timeoutMs, env: { ...ctx.env, GOFLAGS: "" } });
-    if (r.timedOut) return timedOut(ctx, "go vet");
-    ran.push("go vet -overlay");
-    const isOurs = (f: string): boolean => resolve(dir, f) === ctx.abs || resolve(dir, f) === copy;
-    diagnostics.push(...parse(ctx, pos, r.stderr, isOurs, "go vet"));
-    if (r.status !== 0 && diagnostics.length === 0) return failed(ctx, "go vet", r.stderr || `exit ${r.status}`);
-    return { ran: ran.join(" + "), diagnostics };
+    const r = await moduleFindings(go, cctx, mod.dir, [input], "after", tmp);
+    if (!Array.isArray(r)) return r.status === "timeout" ? timedOut(ctx, r.checker) : failed(ctx, r.checker, r.reason);
+    ran.push(`go build ./... + go vet (module ${relative(ctx.root, mod.dir) || "."})`);
+    return { ran: ran.join(" + "), diagnostics: r };
   });
 }
 
-const BUILD_LINE = /^(?:vet: )?(\S.*?\.go):(\d+):(\d+): (.*)$/;
+const BUILD_LINE = /^(vet: )?(\S.*?\.go):(\d+):(\d+): (.*)$/;
+
+interface Bad {
+  status: "timeout" | "failed";
+  reason: string;
+  checker: string;
+}
 
 /**
- * Go over a whole change: `go build -overlay ./...` of each touched module (every package, so a
- * caller in a package the change did not touch that no longer compiles counts) and `go vet
- * -overlay` of the touched packages that already have a directory (vet cannot enter one that
- * exists only in the overlay), once with the before contents and once with the after contents.
- * A deleted file is an empty overlay entry. Files outside any module get the per-file check.
+ * What the go command finds in module `modDir` when `files` hold their `phase` bytes:
+ * `go build -overlay ./...` in the module (every package, so a caller in a package the change
+ * did not touch that no longer compiles counts), then, when it compiles, `go vet` of the touched
+ * packages (test files included) run in a mirror of the workspace holding those bytes.
+ */
+async function moduleFindings(go: string, ctx: ChangeCheckContext, modDir: string, files: ChangeFileInput[], phase: "before" | "after", tmp: string): Promise<Raw[] | Bad> {
+  const env = { ...ctx.env, GOFLAGS: "", GO111MODULE: "on" };
+  const bytesOf = (f: ChangeFileInput): Uint8Array | null => (phase === "before" ? f.before : f.after);
+  const located = phase === "after";
+  const replace: Record<string, string> = {};
+  const back = new Map<string, ChangeFileInput>();
+  files.forEach((f, i) => {
+    const abs = join(ctx.root, f.path);
+    const bytes = bytesOf(f);
+    back.set(abs, f);
+    if (bytes === null) {
+      if (existsSync(abs)) replace[abs] = "";
+      return;
+    }
+    const copy = join(tmp, `${phase}-${i}.go`);
+    writeFileSync(copy, bytes);
+    replace[abs] = copy;
+    back.set(copy, f);
+  });
+  const overlay = join(tmp, `${phase}.json`);
+  writeFileSync(overlay, JSON.stringify({ Replace: replace }));
+  const build = await runProcess(go, ["build", `-overlay=${overlay}`, "-o", "/dev/null", "./..."], { cwd: modDir, timeoutMs: ctx.timeoutMs, env });
+  if (build.timedOut) return { status: "timeout", reason: `go build gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s`, checker: "go build" };
+  const found = parseBuild(ctx, build.stderr, (p) => resolve(modDir, p), back, located, "go");
+  if (build.status !== 0) return found.length > 0 ? found : { status: "failed", reason: (build.stderr || `exit ${build.status}`).trim().slice(0, 500), checker: "go build" };
+  // go vet opens the vetted package's files by path (go1.19 ignores -overlay for them): it runs
+  // in a mirror of the workspace where the touched files hold this phase's bytes.
+  const mirror = mirrorTree(ctx.root, files.map((f) => ({ path: f.path, bytes: bytesOf(f) })), { at: join(tmp, `${phase}-tree`) });
+  const mirrorMod = join(mirror.root, relative(ctx.root, modDir));
+  const pkgDirs = [...new Set(files.map((f) => dirname(join(mirrorMod, relative(modDir, join(ctx.root, f.path))))))];
+  const pkgs = pkgDirs.filter((d) => readdirSafe(d).some((n) => n.endsWith(".go"))).map((d) => `./${relative(mirrorMod, d)}`.replace(/\/$/, ""));
+  if (pkgs.length === 0) return found;
+  const vet = await runProcess(go, ["vet", ...pkgs], { cwd: mirrorMod, timeoutMs: ctx.timeoutMs, env });
+  if (vet.timedOut) return { status: "timeout", reason: `go vet gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s`, checker: "go vet" };
+  const toReal = (p: string): string => {
+    const abs = resolve(mirrorMod, p);
+    return abs === mirror.root || abs.startsWith(`${mirror.root}/`) ? ctx.root + abs.slice(mirror.root.length) : abs;
+  };
+  const vetFound = parseBuild(ctx, vet.stderr, toReal, back, located, "go vet");
+  // Only findings vet placed in a file count as an answer: "vet: open …: no such file or
+  // directory", a package it could not load, a crash, are a vet that did not check the code.
+  if (vet.status !== 0 && vetFound.length === 0) return { status: "failed", reason: `go vet ${pkgs.join(" ")} exited ${vet.status ?? "on a signal"} without a finding in a file: ${(vet.stderr || vet.stdout).trim().slice(0, 500)}`, checker: "go vet" };
+  return [...found, ...vetFound];
+}
+
+function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Go over a whole change: for each touched module, `moduleFindings` once with the before
+ * contents and once with the after contents. Files outside any module are vetted alone.
  */
 export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeCheck> {
   const go = which("go", ctx.env);
   const language = "go" as const;
   if (!go) {
     return {
-      run: { language, checker: "go", status: "absent", reason: "go was not found on PATH. Install Go (https://go.dev/dl or Debian: apt-get install golang-go) to type-check Go files." },
+      run: { language, checker: "go", status: "absent", reason: `go was not found on PATH. ${GO_INSTALL}` },
       before: [],
       after: [],
       notes: [],
@@ -108,50 +169,14 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
       }
       continue;
     }
-    const r = await withTempDir("llmfilewrite-go-", async (tmp) => {
-      const phase = async (which: "before" | "after"): Promise<Raw[] | { status: "timeout" | "failed"; reason: string }> => {
-        const replace: Record<string, string> = {};
-        const back = new Map<string, ChangeFileInput>();
-        files.forEach((f, i) => {
-          const abs = join(ctx.root, f.path);
-          const bytes = which === "before" ? f.before : f.after;
-          back.set(abs, f);
-          if (bytes === null) {
-            if (existsSync(abs)) replace[abs] = "";
-            return;
-          }
-          const copy = join(tmp, `${which}-${i}.go`);
-          writeFileSync(copy, bytes);
-          replace[abs] = copy;
-          back.set(copy, f);
-        });
-        const overlay = join(tmp, `${which}.json`);
-        writeFileSync(overlay, JSON.stringify({ Replace: replace }));
-        const env = { ...ctx.env, GOFLAGS: "", GO111MODULE: "on" };
-        const build = await runProcess(go, ["build", `-overlay=${overlay}`, "-o", "/dev/null", "./..."], { cwd: modDir, timeoutMs: ctx.timeoutMs, env });
-        if (build.timedOut) return { status: "timeout", reason: `go build gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s` };
-        const pkgs = [...new Set(files.map((f) => dirname(join(ctx.root, f.path))).filter((d) => existsSync(d)))].map((d) => `./${relative(modDir, d)}`.replace(/\/$/, ""));
-        let vetOut = "";
-        if (build.status === 0 && pkgs.length > 0) {
-          const vet = await runProcess(go, ["vet", `-overlay=${overlay}`, ...pkgs], { cwd: modDir, timeoutMs: ctx.timeoutMs, env });
-          if (vet.timedOut) return { status: "timeout", reason: `go vet gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s` };
-          vetOut = vet.stderr;
-        }
-        const found = parseBuild(ctx, modDir, build.stderr + "\n" + vetOut, back, which === "after");
-        if (build.status !== 0 && found.length === 0) return { status: "failed", reason: (build.stderr || `exit ${build.status}`).trim().slice(0, 500) };
-        return found;
-      };
-      const b = await phase("before");
-      const a = await phase("after");
-      return { b, a };
-    });
+    const r = await withTempDir("llmfilewrite-go-", async (tmp) => ({ b: await moduleFindings(go, ctx, modDir, files, "before", tmp), a: await moduleFindings(go, ctx, modDir, files, "after", tmp) }));
     if (!Array.isArray(r.b) || !Array.isArray(r.a)) {
-      const bad = (!Array.isArray(r.a) ? r.a : r.b) as { status: "timeout" | "failed"; reason: string };
-      return { run: { language, checker: "go build + go vet -overlay", version, status: bad.status, reason: bad.reason }, before, after, notes };
+      const bad = (!Array.isArray(r.a) ? r.a : r.b) as Bad;
+      return { run: { language, checker: `go build + go vet (${bad.checker} did not check the code)`, version, status: bad.status, reason: bad.reason }, before, after, notes };
     }
     before.push(...r.b);
     after.push(...r.a);
-    ran.push(`go build ./... + go vet (module ${relative(ctx.root, modDir) || "."}, -overlay)`);
+    ran.push(`go build -overlay ./... + go vet in a mirror of the change (module ${relative(ctx.root, modDir) || "."})`);
   }
   return { run: { language, checker: `${version ?? "go"}: ${[...new Set(ran)].join("; ")}`, version, status: "ran" }, before, after, notes };
 }
@@ -161,24 +186,31 @@ async function goVersion(go: string, ctx: ChangeCheckContext): Promise<string | 
   return /go version (go\S+)/.exec(r.stdout)?.[1];
 }
 
-function parseBuild(ctx: ChangeCheckContext, modDir: string, text: string, back: Map<string, ChangeFileInput>, located: boolean): Raw[] {
+/**
+ * The go command's located lines (`file:line:col: message`, vet's type errors prefixed `vet: `,
+ * continuation lines indented by a tab). Type errors have code `go`, vet's findings `code`. `toReal` maps a path as printed to the absolute path it
+ * stands for in the workspace; `back` maps that (or an overlay copy) to the changed file.
+ */
+function parseBuild(ctx: ChangeCheckContext, text: string, toReal: (printed: string) => string, back: Map<string, ChangeFileInput>, located: boolean, code: string): Raw[] {
   const out: Raw[] = [];
   const seen = new Set<string>();
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const m = BUILD_LINE.exec(lines[i] as string);
     if (!m) continue;
-    let message = m[4] as string;
+    let message = m[5] as string;
     while (i + 1 < lines.length && /^\t/.test(lines[i + 1] as string)) message += `\n${(lines[++i] as string).trim()}`;
-    const abs = resolve(modDir, m[1] as string);
-    const line = Number(m[2]);
-    const col = Number(m[3]);
+    const abs = toReal(m[2] as string);
+    const line = Number(m[3]);
+    const col = Number(m[4]);
     const k = `${abs}\u0000${line}\u0000${col}\u0000${message}`;
     if (seen.has(k)) continue;
     seen.add(k);
     const f = back.get(abs);
     const file = f ? f.path : relative(ctx.root, abs);
-    const d: Raw = { level: "error", message, file, code: "go", source: "go" };
+    // vet prefixes the type errors it meets with "vet: ": they are the compiler's kind.
+    const c = m[1] ? "go" : code;
+    const d: Raw = { level: "error", message, file, code: c, source: c };
     if (f && located && f.after !== null) {
       const pos = new ContentPositions(f.after);
       const start = pos.byteOfLineByteCol(line, col);
@@ -198,7 +230,7 @@ function vetAlone(go: string, ctx: ChangeCheckContext, f: ChangeFileInput, conte
     const c: CheckContext = { root: ctx.root, relPath: f.path, abs: join(ctx.root, f.path), language: "go", timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
     if (r.timedOut) return timedOut(c, "go vet");
     const back = new Map([[join(tmp, name), { ...f, after: content }]]);
-    const diagnostics = parseBuild(ctx, tmp, r.stderr, back, true);
+    const diagnostics = parseBuild(ctx, r.stderr, (p) => resolve(tmp, p), back, true, "go vet");
     if (r.status !== 0 && diagnostics.length === 0) return failed(c, "go vet", r.stderr || `exit ${r.status}`);
     return { ran: "go vet", diagnostics };
   });

@@ -4,12 +4,13 @@
  * the real tree, its target/ included, is never touched, and the copy goes afterwards. Copying
  * is fine for the small crates an agent edits; a package over COPY_LIMIT bytes falls back to
  * rustc on the file alone, and says so. A file outside any package gets `rustc --emit=metadata`
- * on stdin, output into a temp directory.
+ * on stdin, output into a temp directory: as a binary when it is a program's root (main.rs,
+ * build.rs, under bin/ or examples/), else as a library.
  */
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { findUp, runProcess, which, withTempDir } from "../process.js";
-import type { ContentPositions } from "../positions.js";
+import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
 
@@ -21,6 +22,10 @@ interface RustSpan {
   byte_start: number;
   byte_end: number;
   line_start: number;
+  line_end?: number;
+  /** 1-based, in characters. */
+  column_start?: number;
+  column_end?: number;
   is_primary: boolean;
 }
 interface RustDiagnostic {
@@ -88,8 +93,26 @@ function inModTree(pkgDir: string, abs: string): boolean {
   return false;
 }
 
-function convert(ctx: CheckContext, pos: ContentPositions, items: RustDiagnostic[], isOurs: (file: string) => boolean, base: string, source: string): CheckerOutcome["diagnostics"] {
+/**
+ * `base`: the directory cargo's (or rustc's) file names are relative to; `toReal` maps a path
+ * under it to the path it stands for (the copy's files to the workspace's), so that a finding in
+ * another file of the crate is named root-relative, like every checker's, and placed in it.
+ */
+function convert(ctx: CheckContext, pos: ContentPositions, items: RustDiagnostic[], isOurs: (file: string) => boolean, base: string, source: string, toReal: (abs: string) => string = (a) => a): CheckerOutcome["diagnostics"] {
   const out: CheckerOutcome["diagnostics"] = [];
+  const others = new Map<string, ContentPositions | null>();
+  const positionsOf = (abs: string): ContentPositions | null => {
+    if (!others.has(abs)) {
+      let p: ContentPositions | null = null;
+      try {
+        p = new ContentPositions(readFileSync(abs));
+      } catch {
+        // a file rustc names but we cannot read (a macro's <anon>, a gone temp)
+      }
+      others.set(abs, p);
+    }
+    return others.get(abs) ?? null;
+  };
   for (const d of items) {
     const level = LEVEL[d.level];
     if (!level) continue;
@@ -102,8 +125,14 @@ function convert(ctx: CheckContext, pos: ContentPositions, items: RustDiagnostic
     } else if (isOurs(span.file_name)) {
       out.push({ level, message: d.message, file: ctx.relPath, ...pos.fromBytes(span.byte_start, span.byte_end), code, source });
     } else {
-      const f = resolve(base, span.file_name);
-      out.push({ level, message: `${d.message} (at ${span.file_name}:${span.line_start})`, file: f.startsWith(`${ctx.root}/`) ? f.slice(ctx.root.length + 1) : span.file_name, code, source });
+      const inBase = resolve(base, span.file_name);
+      const real = toReal(inBase);
+      if (real.startsWith(`${ctx.root}/`)) {
+        // A file of the workspace (another file of the crate): root-relative, at the span.
+        const p = positionsOf(inBase);
+        const at = p && span.byte_end <= p.bytes.length ? p.fromBytes(span.byte_start, span.byte_end) : { start_line: span.line_start, ...(span.column_start ? { start_col: span.column_start - 1 } : {}) };
+        out.push({ level, message: d.message, file: real.slice(ctx.root.length + 1), ...at, code, source });
+      } else out.push({ level, message: `${d.message} (at ${span.file_name}:${span.line_start})`, file: span.file_name, code, source });
     }
   }
   return out;
@@ -158,7 +187,8 @@ export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: Con
       });
       if (r.timedOut) return timedOut(ctx, "cargo check");
       const items = parseJsonLines(r.stdout, true);
-      const diagnostics = convert(ctx, pos, items, (f) => resolve(copy, f) === target, copy, "cargo");
+      const toReal = (abs: string): string => (abs === copy || abs.startsWith(`${copy}/`) ? pkg.copyRoot + abs.slice(copy.length) : abs);
+      const diagnostics = convert(ctx, pos, items, (f) => resolve(copy, f) === target, copy, "cargo", toReal);
       if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "cargo check", r.stderr || `exit ${r.status}`);
       const where = relative(ctx.root, pkg.pkg) || ".";
       if (scope.includes("NOT compiled")) return { diagnostics: [...notes, { level: "warning", message: `checker failed: cargo check could not compile ${ctx.relPath}, which is in no mod tree`, file: ctx.relPath, code: "checker.failed", source: "validate" }] };
@@ -168,13 +198,23 @@ export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: Con
   const rustc = which("rustc", ctx.env);
   if (!rustc) return absent(ctx, "rustc", "Install Rust (rustup or Debian: apt-get install rustc).");
   return withTempDir("llmfilewrite-rustc-", async (tmp) => {
-    const args = ["--edition", "2021", "--crate-type", "lib", "--crate-name", "llmfilewrite_check", "--emit=metadata", "-o", join(tmp, "out.rmeta"), "--error-format=json", "-"];
+    // A program's root (main.rs, build.rs, a file under bin/ or examples/) is a binary: checked
+    // as a library, its `fn main` would be dead code and a missing one would pass.
+    const crateType = isProgram(ctx.relPath) ? "bin" : "lib";
+    const args = ["--edition", "2021", "--crate-type", crateType, "--crate-name", "llmfilewrite_check", "--emit=metadata", "-o", join(tmp, "out.rmeta"), "--error-format=json", "-"];
     const r = await runProcess(rustc, args, { cwd: tmp, input: content, timeoutMs: ctx.timeoutMs, env: ctx.env });
     if (r.timedOut) return timedOut(ctx, "rustc");
     const items = parseJsonLines(r.stderr, false);
     const diagnostics = convert(ctx, pos, items, (f) => f === "<anon>", tmp, "rustc");
     if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "rustc", r.stderr || `exit ${r.status}`);
     const why = pkg ? "package too large to copy; file checked alone" : "file outside any cargo package";
-    return { ran: `rustc --emit=metadata (${why})`, diagnostics };
+    return { ran: `rustc --crate-type ${crateType} --emit=metadata (${why})`, diagnostics };
   });
+}
+
+/** Whether a .rs file outside a package is a program's crate root rather than a library's. */
+export function isProgram(relPath: string): boolean {
+  const parts = relPath.split("/");
+  const name = parts[parts.length - 1] as string;
+  return name === "main.rs" || name === "build.rs" || parts.slice(0, -1).some((p) => p === "bin" || p === "examples");
 }
