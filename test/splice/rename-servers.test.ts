@@ -218,6 +218,18 @@ describe("splice rename: C through clangd", () => {
     assert.doesNotMatch(readFileSync(join(root, "src/ring.c"), "utf8"), /ring_put/);
   });
 
+  it("a new name that only a comment or a string mentions is no clash (clangd answered go-to-definition for hiredis's `/* Buffer cursor */`)", async () => {
+    const root = fixture("go");
+    for (const f of ["go.mod", "main.go"]) rmSync(join(root, f));
+    rmSync(join(root, "store"), { recursive: true });
+    writeFileSync(join(root, "read.h"), "typedef struct reader {\n    char *buf; /* Read buffer */\n    unsigned long pos; /* Buffer cursor */\n} reader;\n");
+    writeFileSync(join(root, "read.c"), '#include "read.h"\n\nstatic const char *msg = "cursor";\n\nunsigned long seek(reader *r) {\n    r->pos = 0;\n    return r->pos;\n}\n');
+    const r = await runTool("splice", ["rename", "--file", "read.h", "--symbol", "reader.pos", "--to", "cursor"], { cwd: root });
+    assert.equal(r.code, 0, r.stdout);
+    assert.match(readFileSync(join(root, "read.c"), "utf8"), /r->cursor = 0;\n {4}return r->cursor;/);
+    assert.match(readFileSync(join(root, "read.h"), "utf8"), /unsigned long cursor; \/\* Buffer cursor \*\//);
+  });
+
   it("refuses a rename onto another function's name", async () => {
     const root = withCompileCommands();
     const drain = targetAt(root, "src/main.c", "c", "static int drain", "drain");

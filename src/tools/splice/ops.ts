@@ -12,6 +12,7 @@ import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
 import { CODES } from "./codes.js";
 import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
+import { commentsAndStrings } from "./code-text.js";
 import { renameError, renameNote } from "./rename/codes.js";
 import { planRename, type RenameLocation } from "./seam.js";
 import type { Sym, Workspace } from "./workspace.js";
@@ -266,30 +267,6 @@ export function edit(ws: Workspace, step: EditStep): StepReport {
   const at = hits[0] as number;
   put(ws, rel, text.slice(0, at) + newText + text.slice(at + oldText.length));
   return { file: rel, line: lineAt(at), byte_start: d.toByte(at), byte_end: d.toByte(at + oldText.length) };
-}
-
-// A JavaScript regex literal is data like a string: `/foo/g` must not become `/bar/g`.
-const SKIP_NODE = /comment|string|char_literal|rune_literal|heredoc|template_string|raw_string|^regex$/;
-
-function commentsAndStrings(tree: Parser.Tree): [number, number][] {
-  const out: [number, number][] = [];
-  const visit = (n: Parser.SyntaxNode): void => {
-    if (SKIP_NODE.test(n.type)) {
-      // Code inside a string (`${x}` in a template, {x} in an f-string) is code.
-      let at = n.startIndex;
-      for (const c of n.namedChildren) {
-        if (!/substitution|interpolation/.test(c.type)) continue;
-        out.push([at, c.startIndex]);
-        visit(c);
-        at = c.endIndex;
-      }
-      out.push([at, n.endIndex]);
-      return;
-    }
-    for (const c of n.children) visit(c);
-  };
-  visit(tree.rootNode);
-  return out;
 }
 
 function expand(replacement: string, m: RegExpExecArray | RegExpMatchArray): string {

@@ -15,6 +15,7 @@ import { ToolError } from "../../../contract/errors.js";
 import type { Diagnostic } from "../../../contract/schema.js";
 import { type LanguageId, languageForPath, parse } from "../../../lang/registry.js";
 import { walkFiles } from "../../../text/walk.js";
+import { commentsAndStrings } from "../code-text.js";
 import { renameError, renameNote } from "./codes.js";
 import { TextOffsets } from "./offsets.js";
 import type { Sources } from "./sources.js";
@@ -690,8 +691,21 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
     parts.push(Buffer.from(before.bytes.subarray(prev)));
     const text = new TextOffsets(Buffer.concat(parts));
     const existing: number[] = [];
+    // A word in a comment or a string binds nothing, but a server's go-to-definition may still
+    // answer for it by name (clangd did for `/* Buffer cursor */`, and renaming hiredis's
+    // `redisReader.pos` to `cursor` was refused as a clash).
+    const lang = languageForPath(file);
+    let skip: [number, number][] = [];
+    if (lang) {
+      try {
+        skip = commentsAndStrings(parse(lang.id, text.text));
+      } catch {
+        skip = [];
+      }
+    }
     for (const m of text.text.matchAll(word)) {
       const b = text.charToByte(m.index);
+      if (skip.some(([s, e]) => m.index >= s && m.index < e)) continue;
       if (!renamed.some(([s]) => s === b)) existing.push(b);
     }
     after.set(file, { text, renamed, existing });
