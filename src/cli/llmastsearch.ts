@@ -30,6 +30,7 @@ const program = baseProgram(TOOL, "Tree-sitter query search with exact byte span
   .option("-C, --context <n>", "lines of context before and after each match (context_before/context_after)", intOption(TOOL, "--context", 0), 0)
   .option("--hidden", "search hidden files and directories too")
   .option("--no-ignore", "do not respect .gitignore, .ignore or .git/info/exclude")
+  .option("--timeout <ms>", "time budget of the query engine per file in milliseconds (default 10000); a file over it is skipped with reason \"timeout\" and the answer is partial", intOption(TOOL, "--timeout", 1))
   .option("-j, --threads <n>", "threads to use, the main one included (default: the machine's cores, at most 4; -j 1 uses least memory)", intOption(TOOL, "--threads", 1))
   .addHelpText(
     "after",
@@ -40,7 +41,7 @@ match_count, total_matches, files_searched, files_with_matches, languages}).
 Predicates: #eq? #not-eq? #match? #not-match? #any-of? (and their any-/not- forms).
 Exit codes: 0 success (also no matches: diagnostics say why), 1 failure (e.g. a query that does not
 compile: the code names the fault and the span points into the query), 2 invalid arguments,
-4 partial (--limit cut the list).`,
+4 partial (--limit cut the list, or a file ran past --timeout).`,
   );
 
 interface Opts {
@@ -56,6 +57,7 @@ interface Opts {
   hidden?: boolean;
   ignore: boolean;
   threads?: number;
+  timeout?: number;
 }
 
 // Without top-level await, so that the build can bundle this entry as CommonJS (see scripts/bundle.ts);
@@ -137,6 +139,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     hidden: o.hidden,
     noIgnore: !o.ignore,
     threads: o.threads,
+    timeoutMs: o.timeout,
   };
   let res: Awaited<ReturnType<typeof search>>;
   try {

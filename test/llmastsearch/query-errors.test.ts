@@ -129,3 +129,25 @@ test("--query-file: the span names the query file", async () => {
   const ok = await runTool("llmastsearch", ["--root", root, "--query-file", join(root, "bad.scm"), "-q", "(x) @x"]);
   assert.equal(ok.code, 2, "--query and --query-file together are a usage error");
 });
+
+test("a query whose matching runs past --timeout skips the file with the reason, partial, exit 4, instead of running for minutes", async () => {
+  const root = fixtureCopy("langs");
+  // A module of many statements: four wildcard siblings are combinatorial for tree-sitter's cursor
+  // (on flask's 65 KB app.py one fewer took 17 s, this one ran past two minutes).
+  const body = Array.from({ length: 400 }, (_, i) => `x${i} = ${i}\nprint(x${i})\n`).join("");
+  writeFileSync(join(root, "big.py"), body);
+  const t0 = Date.now();
+  const r = await runTool("llmastsearch", ["--root", root, "-l", "python", "--timeout", "300", "-q", "(module (_) @a (_) @b (_) @c (_) @d (_) @e)", "big.py"], { cwd: root });
+  assert.equal(r.code, 4, r.stdout);
+  assert.ok(Date.now() - t0 < 20_000, `took ${Date.now() - t0} ms`);
+  const env = r.json as { partial: boolean; diagnostics?: { message: string }[] };
+  assert.equal(env.partial, true);
+  assert.ok(env.diagnostics?.some((d) => /1 file\(s\) skipped, the query ran past the 300 ms budget per file \(--timeout.*: big\.py/.test(d.message)), r.stdout);
+  // Within its budget, the same file is searched whole.
+  const ok = await runTool("llmastsearch", ["--root", root, "-l", "python", "--timeout", "60000", "-q", "(module (expression_statement) @a)", "big.py"], { cwd: root });
+  assert.equal(ok.code, 0, ok.stdout);
+  // (One match per node, as ast-grep: the module, with its 800 statements captured.)
+  const d = (ok.json as { data: { match_count: number; matches: { captures: unknown[] }[] } }).data;
+  assert.equal(d.match_count, 1);
+  assert.equal(d.matches[0]?.captures.length, 800);
+});

@@ -58,11 +58,20 @@ export interface ScanOptions {
   denseFastPath?: boolean;
   /** Parse every file, even one whose bytes lack the query's required tokens (tests compare). */
   noPrefilter?: boolean;
+  /** Time the query engine may spend on one file (ms); past it the file is skipped, "timeout". */
+  timeoutMs?: number;
 }
+
+/**
+ * A file's budget for the query engine by default (ms). Wildcard siblings make tree-sitter's
+ * matching combinatorial: `(module (_) @a (_) @b (_) @c)` took 17 s on flask's 65 KB app.py, one
+ * more `(_)` over two minutes, with no way out but killing the process.
+ */
+export const DEFAULT_AST_TIMEOUT_MS = 10_000;
 
 export type ScanResult =
   | { rel: string; ok: true; matches: AstMatch[] }
-  | { rel: string; ok: false; reason: "binary" | "too_large" | "unreadable" | "parse_failed"; detail?: string };
+  | { rel: string; ok: false; reason: "binary" | "too_large" | "unreadable" | "parse_failed" | "timeout"; detail?: string };
 
 /*
  * Syntax trees live in native memory that V8 does not count, and node-addon finalizers run
@@ -162,7 +171,12 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
   } else if (fieldChild && !opts.noFastPath && (opts.denseFastPath || fieldSparse)) {
     const parents = fieldChild.map((p) => p.parent);
     raw = fieldChildMatches(root, fieldChild, byKeyword(parents, fieldChildKeywords, fieldSparse));
-  } else raw = query.matches(root);
+  } else {
+    const budget = opts.timeoutMs ?? DEFAULT_AST_TIMEOUT_MS;
+    const t0 = performance.now();
+    raw = query.matches(root, { timeoutMicros: Math.min(budget * 1000, 0xffffffff) });
+    if (performance.now() - t0 >= budget) return { rel: file.rel, ok: false, reason: "timeout", detail: `the query ran past ${budget} ms` };
+  }
   if (raw.length === 0) return { rel: file.rel, ok: true, matches: [] };
   const lines = new LineIndex(bytes);
   const langName = languageInfo(file.language).name;

@@ -13,7 +13,7 @@ import { walkFiles } from "../../text/walk.js";
 import { languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
-import { compareMatches, holdYoungGeneration, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
+import { compareMatches, DEFAULT_AST_TIMEOUT_MS, holdYoungGeneration, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
 import type { WorkerJob, WorkerMessage } from "./worker.js";
 import { type TreeCache, treeCache, warmLater } from "./warm.js";
 import { warmCache } from "../../text/warm-cache.js";
@@ -35,6 +35,8 @@ export interface SearchRequest {
   /** Threads including the main one; default: see defaultThreads(), fewer for few files. */
   threads?: number;
   maxFileBytes?: number;
+  /** The query engine's time budget per file (ms); see scan.ts DEFAULT_AST_TIMEOUT_MS. */
+  timeoutMs?: number;
 }
 
 export interface SearchData {
@@ -267,7 +269,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       }
     };
 
-    const opts: ScanOptions = { source: req.query, capture: req.capture, context, maxFileBytes };
+    const timeoutMs = req.timeoutMs ?? DEFAULT_AST_TIMEOUT_MS;
+    const opts: ScanOptions = { source: req.query, capture: req.capture, context, maxFileBytes, timeoutMs };
     if (trees) {
       // Kept trees are matched here and now; the rest are parsed, by threads when they are many.
       const hot: ScanFile[] = [];
@@ -286,11 +289,19 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       leave();
       await runParallel(todo, opts, workers, take);
     }
-    const partial = limit !== undefined && total > limit;
+    // A file whose matching ran out of time is one whose matches are missing.
+    const partial = (limit !== undefined && total > limit) || skipped.has("timeout");
     const matches = opened ? [] : held;
 
     for (const [reason, list] of [...skipped].sort()) {
-      const why = { binary: "binary (NUL byte)", too_large: `larger than ${maxFileBytes} bytes`, unreadable: "unreadable", parse_failed: "the parser failed" }[reason] ?? reason;
+      const why =
+        {
+          binary: "binary (NUL byte)",
+          too_large: `larger than ${maxFileBytes} bytes`,
+          unreadable: "unreadable",
+          parse_failed: "the parser failed",
+          timeout: `the query ran past the ${timeoutMs} ms budget per file (--timeout; wildcard siblings like (_) @a (_) @b make matching combinatorial: anchor them or name their node types)`,
+        }[reason] ?? reason;
       diagnostics.push(
         diag("warning", CODES.files_skipped, `${list.length} file(s) skipped, ${why}: ${list.slice(0, 5).join(", ")}${list.length > 5 ? ", ..." : ""}`, {
           code: reason === "binary" ? commonCode(TOOL, "binary_file") : reason === "too_large" ? commonCode(TOOL, "file_too_large") : code(CODES.files_skipped),
@@ -298,7 +309,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       );
     }
     if (symlinks > 0) diagnostics.push(diag("note", CODES.files_skipped, `${symlinks} symlink(s) met during the walk were not followed`));
-    if (partial) {
+    if (limit !== undefined && total > limit) {
       diagnostics.push(
         diag("note", CODES.limit_reached, `--limit ${limit} reached: ${limit} of ${total} matches shown`, {
           remediation: "Raise --limit, or narrow the search with --glob or a more specific query.",
