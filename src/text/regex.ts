@@ -5,8 +5,9 @@
  *
  * Semantics kept from ripgrep: Unicode-aware \w \d \s \b; `.` never matches a line feed unless
  * (?s) (and not a CR either, so a CRLF line's match never swallows its \r); `^`/`$` are line
- * anchors ($ also before \r\n, like rg --crlf); without --multiline no match crosses a line
- * break (classes such as [^x] and \s lose \n, and an explicit \n is refused, as rg does).
+ * anchors ($ also before \r\n, never between the two, like rg --crlf); without --multiline no
+ * match crosses a line break (classes such as [^x] and \s lose \n, and an explicit \n is
+ * refused, as rg does).
  */
 /**
  * Why a pattern cannot be translated, for the caller to word as its own error (llmsearch's
@@ -197,11 +198,12 @@ class Translator {
           break;
         case "^":
           this.i++;
-          this.nonLiteral("(?:(?<![^\\n])|(?<=^\\uFEFF))");
+          this.nonLiteral("(?<![^\\n])");
           break;
         case "$":
           this.i++;
-          this.nonLiteral("(?=\\r?\\n|(?![\\s\\S]))");
+          // Never between a CRLF's \r and \n: `\s$` would take the \r (ripgrep --crlf sees the line without it).
+          this.nonLiteral("(?=\\r\\n|(?<!\\r)\\n|(?![\\s\\S]))");
           break;
         case "*":
         case "+":

@@ -134,3 +134,36 @@ test("rg parity: -c with --multiline counts lines, or matches where the pattern 
     }
   }
 });
+
+test("rg parity: in a CRLF file `$` matches once a line, before the \\r\\n, and no match takes the \\r (as rg --crlf)", async () => {
+  const root = tempDir("llmsearch-crlf-");
+  writeFileSync(join(root, "c.txt"), "foo\r\nbar  \r\nfoo bar\r\n\r\nend");
+  // `\s+$` is how an agent finds trailing whitespace to delete: a span with the \r in it turned the CRLF into an LF.
+  for (const pattern of [".*", "$", "^$", "x*", "bar\\s*$", "\\s$", "\\W$", "[^a]+$", "[[:space:]]+$", "\\s+$", "\\s+", "[^a]+"]) {
+    const ours = await oursSet(root, ["-e", pattern, "c.txt"]);
+    const theirs = rgSet(root, ["--crlf", "-e", pattern, "c.txt"]);
+    assert.deepEqual([...ours.set].sort(), [...theirs].sort(), pattern);
+    for (const m of ours.data.matches) assert.ok(!m.matched_text.includes("\r"), `${pattern}: ${JSON.stringify(m.matched_text)}`);
+  }
+  assert.equal((await oursSet(root, ["-e", ".*", "c.txt"])).set.size, 5, "one match a line");
+  // With --multiline a match may take whole line ends, but `$` is still never between the \r and the \n.
+  writeFileSync(join(root, "m.txt"), "a \r\nb \r\n\r\nc");
+  for (const pattern of ["\\s$", "\\s+$", "[ ]$", "a\\s*$"]) {
+    const ours = await oursSet(root, ["-U", "-e", pattern, "m.txt"]);
+    assert.deepEqual([...ours.set].sort(), [...rgSet(root, ["-U", "--crlf", "-e", pattern, "m.txt"])].sort(), `-U ${pattern}`);
+  }
+  // rg --crlf refuses a \r in the pattern; here a CRLF's \r is matched by no pattern, a pure literal (no regex run) neither.
+  for (const pattern of ["bar  \\r", "bar\\s+\\r"]) assert.equal((await oursSet(root, ["-e", pattern, "c.txt"])).set.size, 0, pattern);
+});
+
+test("rg parity: a UTF-8 BOM is not text: the first line, `^` and `\\A` start after it (rg strips it; its offsets are 3 less)", async () => {
+  const root = tempDir("llmsearch-bom-");
+  writeFileSync(join(root, "b.txt"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("foo bar\nbaz\n")]));
+  // No literal (the whole file is searched), a literal (its lines are), a pure literal (no regex), \A (the whole file).
+  for (const pattern of ["^", "^.", "^\\W", "\\W", ".*", "^foo", "foo", "\\Afoo", "\\A"]) {
+    const ours = await oursSet(root, ["-e", pattern, "b.txt"]);
+    const theirs = [...rgSet(root, ["-e", pattern, "b.txt"])].map((k) => k.replace(/:(\d+):(\d+)$/, (_, s: string, e: string) => `:${Number(s) + 3}:${Number(e) + 3}`));
+    assert.deepEqual([...ours.set].sort(), theirs.sort(), pattern);
+  }
+  assert.deepEqual([...(await oursSet(root, ["-e", "\\Afoo", "b.txt"])).set], ["b.txt:3:6"]);
+});

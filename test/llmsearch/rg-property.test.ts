@@ -66,21 +66,24 @@ function rgMatches(dir: string, pattern: string, extra: string[] = []): Set<stri
   return out;
 }
 
-/** 30 random files, the first four of the shapes that caused phantom matches: empty, newline-terminated, blank lines. */
-function randomFiles(r: () => number, prefix: string): { dir: string; files: string[] } {
+/**
+ * 30 random files, the first four of the shapes that caused phantom matches: empty, newline-terminated, blank lines.
+ * `eol` ends their lines ("\r\n": a Windows checkout).
+ */
+function randomFiles(r: () => number, prefix: string, eol = "\n"): { dir: string; files: string[] } {
   const dir = tempDir(prefix);
   const files: string[] = [];
   for (let i = 0; i < 30; i++) {
     const name = `f${String(i).padStart(2, "0")}.txt`;
     const text = i === 0 ? "" : i === 1 ? "x\n" : i === 2 ? "x\n\n" : i === 3 ? "x" : randomFile(r);
-    writeFileSync(join(dir, name), text);
+    writeFileSync(join(dir, name), text.replaceAll("\n", eol));
     files.push(name);
   }
   return { dir, files };
 }
 
 /** Compares each pattern's match set with rg's; returns how many patterns matched and the spans compared. */
-function compareWithRg(dir: string, files: string[], patterns: string[], multiline: boolean): { nonEmpty: number; compared: number } {
+function compareWithRg(dir: string, files: string[], patterns: string[], multiline: boolean, rgFlags: string[] = []): { nonEmpty: number; compared: number } {
   let compared = 0;
   let nonEmpty = 0;
   for (const pattern of patterns) {
@@ -90,7 +93,7 @@ function compareWithRg(dir: string, files: string[], patterns: string[], multili
       const spans = findMatches(readFileSync(join(dir, f)), c);
       for (let k = 0; k < spans.length; k += 2) ours.add(`${f}:${spans[k]}:${spans[k + 1]}`);
     }
-    const theirs = rgMatches(dir, pattern, multiline ? ["-U"] : []);
+    const theirs = rgMatches(dir, pattern, multiline ? ["-U", ...rgFlags] : rgFlags);
     const missing = [...theirs].filter((x) => !ours.has(x));
     const extra = [...ours].filter((x) => !theirs.has(x));
     assert.deepEqual({ pattern, missing, extra }, { pattern, missing: [], extra: [] });
@@ -105,6 +108,14 @@ test("the match set equals ripgrep's on 120 random patterns x 30 random files, e
   const { dir, files } = randomFiles(r, "llmsearch-prop-");
   const patterns = ["^$", "x*", "^", "$", "a*", ...Array.from({ length: 115 }, () => randomPattern(r))];
   const { nonEmpty, compared } = compareWithRg(dir, files, patterns, false);
+  assert.ok(nonEmpty > 60 && compared > 1000, `the random cases exercise matches (${nonEmpty} patterns matched, ${compared} spans)`);
+});
+
+test("in CRLF files the match set equals rg --crlf's on 120 random patterns x 30 random files: `$` before the \\r\\n, no match takes the \\r", () => {
+  const r = rng(20261127);
+  const { dir, files } = randomFiles(r, "llmsearch-prop-crlf-", "\r\n");
+  const patterns = ["^$", "x*", "^", "$", ".*", "\\s$", "\\W", "[^a]+$", ...Array.from({ length: 112 }, () => randomPattern(r))];
+  const { nonEmpty, compared } = compareWithRg(dir, files, patterns, false, ["--crlf"]);
   assert.ok(nonEmpty > 60 && compared > 1000, `the random cases exercise matches (${nonEmpty} patterns matched, ${compared} spans)`);
 });
 

@@ -30,9 +30,20 @@ export interface Compiled extends ScanOptions {
   finder: Finder;
 }
 
+/**
+ * ripgrep --crlf matches a line without its \r\n (its printer trims the terminator), so in line
+ * mode no match ends between a CRLF's \r and \n: `\s+` on "a \r\n" is " ", a replacement of
+ * the span cannot turn the CRLF into an LF, and `.*` has no second, empty match there.
+ */
+const NOT_INSIDE_CRLF = "(?!(?<=\\r)\\n)";
+
 export function prepare(options: ScanOptions): Compiled {
-  const literal = Buffer.from(options.pattern.literal);
-  return { ...options, re: new RegExp(options.pattern.source, options.pattern.flags), literal, finder: options.pattern.literalCaseless ? new CaselessFinder(literal) : new LiteralFinder(literal) };
+  const p = options.pattern;
+  const literal = Buffer.from(p.literal);
+  const source = p.lineMode ? `(?:${p.source})${NOT_INSIDE_CRLF}` : p.source;
+  // A literal that ends with \r is not all its occurrences: the regex (with the guard) decides.
+  const pattern = p.lineMode && p.pureLiteral && literal[literal.length - 1] === 13 ? { ...p, pureLiteral: false } : p;
+  return { ...options, pattern, re: new RegExp(source, p.flags), literal, finder: p.literalCaseless ? new CaselessFinder(literal) : new LiteralFinder(literal) };
 }
 
 /**
@@ -178,9 +189,11 @@ export function findMatches(buf: Buffer, c: Compiled): number[] {
   const out: number[] = [];
   const lit = c.literal;
   const n = buf.length;
+  // ripgrep strips a UTF-8 BOM before it searches: the text, its first line and \A start after it.
+  const from = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
   if (lit.length > 0 && c.finder.usable(buf)) {
     const finder = c.finder;
-    let p = finder.find(buf, 0);
+    let p = finder.find(buf, from);
     if (p === -1) return out;
     if (c.pattern.pureLiteral) {
       while (p !== -1) {
@@ -192,9 +205,9 @@ export function findMatches(buf: Buffer, c: Compiled): number[] {
     if (c.pattern.lineMode && !c.pattern.needsWholeFile) {
       const state = { lastEnd: -1 };
       while (p !== -1) {
-        const ls = p === 0 ? 0 : buf.lastIndexOf(10, p - 1) + 1;
+        const ls = p === 0 ? 0 : Math.max(from, buf.lastIndexOf(10, p - 1) + 1);
         const nl = buf.indexOf(10, p);
-        // The slice keeps its \n so `$` (which looks for \r?\n) sees the line's end as in the file.
+        // The slice keeps its \n so `$` (which looks for \n or \r\n) sees the line's end as in the file.
         const le = nl === -1 ? n : nl + 1;
         searchText(buf.subarray(ls, le), ls, c, out, state);
         p = le >= n ? -1 : finder.find(buf, le);
@@ -202,7 +215,7 @@ export function findMatches(buf: Buffer, c: Compiled): number[] {
       return out;
     }
   }
-  searchText(buf, 0, c, out, { lastEnd: -1 });
+  searchText(from === 0 ? buf : buf.subarray(from), from, c, out, { lastEnd: -1 });
   // ripgrep searches lines, and a file's last line ends at its final newline: there is no empty
   // line after it (nor any line in an empty file), so no empty match there (`^$` or `x*` on
   // "x\n" matched at offset 2, where rg reports nothing). At the end of a last line without a
@@ -241,7 +254,8 @@ function searchText(bytes: Buffer, base: number, c: Compiled, out: number[], sta
       const ls = text.lastIndexOf("\n", a - 1) + 1;
       let le = text.indexOf("\n", a);
       if (le === -1) le = text.length;
-      const line = text.slice(ls, le);
+      // Without a CRLF's \r too, as ripgrep --crlf matches the line.
+      const line = text.slice(ls, le < text.length && text.charCodeAt(le - 1) === 13 ? le - 1 : le);
       const sub = new RegExp(re.source, re.flags);
       sub.lastIndex = a - ls;
       let k: RegExpExecArray | null;
