@@ -159,9 +159,10 @@ const PY_BLOCK = new Set(["function_definition", "class_definition"]);
 /**
  * What the text's own syntax says about its lines: which start inside a string literal (a
  * docstring's lines at column 0, a template literal's) or a macro's continued text, and for a
- * Python definition the indentation of its block (-1 when there is none).
+ * Python definition the indentation of its block (-1 when there is none) and the line of its
+ * `def`/`class` (-1 when there is none).
  */
-function shape(language: LanguageId, lines: string[]): { data: Set<number>; block: number } {
+function shape(language: LanguageId, lines: string[]): { data: Set<number>; block: number; defLine: number } {
   const first = lines[0] as string;
   const tree = parse(language, [first.slice(lead(first).length), ...lines.slice(1)].join("\n"));
   const data = new Set<number>();
@@ -174,13 +175,15 @@ function shape(language: LanguageId, lines: string[]): { data: Set<number>; bloc
   };
   visit(tree.rootNode);
   let block = -1;
+  let defLine = -1;
   if (language === "python") {
-    let def: Parser.SyntaxNode | null | undefined = tree.rootNode.namedChildren[0];
+    let def: Parser.SyntaxNode | null | undefined = tree.rootNode.namedChildren.find((c) => !isComment(c));
     if (def?.type === "decorated_definition") def = def.childForFieldName("definition");
     const body = def && PY_BLOCK.has(def.type) ? def.childForFieldName("body") : null;
     if (body && def && body.startPosition.row > def.startPosition.row) block = lead(lines[body.startPosition.row] as string).length;
+    if (body && def) defLine = def.startPosition.row;
   }
-  return { data, block };
+  return { data, block, defLine };
 }
 
 /**
@@ -197,12 +200,13 @@ export function reindent(block: string, target: string, hint: number, eol: strin
   while (lines.length > 0 && (lines[0] as string).trim() === "") lines.shift();
   while (lines.length > 0 && (lines[lines.length - 1] as string).trim() === "") lines.pop();
   if (lines.length === 0) return "";
-  const { data, block: pyBlock } = language ? shape(language, lines) : { data: new Set<number>(), block: -1 };
+  const { data, block: pyBlock, defLine } = language ? shape(language, lines) : { data: new Set<number>(), block: -1, defLine: -1 };
   const first = lines[0] as string;
   const rest = lines.filter((l, i) => i > 0 && l.trim() !== "" && !data.has(i));
   let header = lead(first).length;
-  // A doc comment or decorator first: the definition's own line says where the text stood.
-  const code = /^[ \t]*(\/\/|\/\*|#|@|\[\[)/.test(first) ? rest.find((l) => /^[ \t]*[A-Za-z_$]/.test(l)) : undefined;
+  // A doc comment or decorator first: the definition's own line says where the text stood (a
+  // Python decorator's arguments can fill lines of their own before it).
+  const code = /^[ \t]*(\/\/|\/\*|#|@|\[\[)/.test(first) ? (defLine > 0 ? lines[defLine] : rest.find((l) => /^[ \t]*[A-Za-z_$]/.test(l))) : undefined;
   if (header === 0 && code !== undefined) header = lead(code).length;
   else if (header === 0 && pyBlock >= 0) {
     if (hint > 0 && pyBlock > hint) header = hint;
