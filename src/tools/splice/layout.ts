@@ -59,8 +59,19 @@ export function startsLine(text: string, i: number): boolean {
   return /^[ \t]*$/.test(text.slice(lineStart(text, i), i));
 }
 
-export function definitionExtent(language: LanguageId, text: string, start: number, end: number): Extent {
+/**
+ * `end` short of the line break a node can end with (a C/C++ `#define` holds the newline that
+ * ends it): the definition's bytes stop at its last character, as every other definition's do.
+ */
+function trimEol(text: string, start: number, end: number): number {
+  if (end > start && text[end - 1] === "\n") end--;
+  if (end > start && text[end - 1] === "\r") end--;
+  return end;
+}
+
+export function definitionExtent(language: LanguageId, text: string, start: number, spanEnd: number): Extent {
   const tree = parse(language, text);
+  const end = trimEol(text, start, spanEnd);
   let node: Parser.SyntaxNode | null = tree.rootNode.descendantForIndex(start, Math.max(start, end - 1));
   while (node && (node.startIndex > start || node.endIndex < end)) node = node.parent;
   if (!node) node = tree.rootNode;
@@ -77,21 +88,22 @@ export function definitionExtent(language: LanguageId, text: string, start: numb
     const last = levels[levels.length - 1];
     if (!last || s < last.start || e > last.end) levels.push({ start: s, end: e });
   };
-  if (start > node.startIndex || end < node.endIndex) add(start, end);
+  const nodeEnd = trimEol(text, node.startIndex, node.endIndex);
+  if (start > node.startIndex || end < nodeEnd) add(start, end);
   // Java keeps annotations inside the declaration's modifiers: the text after them is an inner
   // start, so a new text without annotations keeps the old ones.
   const mods = node.children.find((c) => c.type === "modifiers");
   if (mods && node.startIndex === mods.startIndex) {
     const rest = [...mods.children, ...node.children.slice(node.children.indexOf(mods) + 1)].find((c) => !ANNOTATIONS.has(c.type) && !isComment(c));
-    if (rest && rest.startIndex > node.startIndex && startsLine(text, rest.startIndex)) add(rest.startIndex, node.endIndex);
+    if (rest && rest.startIndex > node.startIndex && startsLine(text, rest.startIndex)) add(rest.startIndex, nodeEnd);
   }
-  add(node.startIndex, node.endIndex);
+  add(node.startIndex, nodeEnd);
   let outer = node;
   while (outer.parent && WRAPPERS.has(outer.parent.type) && outer.parent.endIndex >= outer.endIndex) {
     outer = outer.parent;
-    add(outer.startIndex, outer.endIndex);
+    add(outer.startIndex, trimEol(text, outer.startIndex, outer.endIndex));
   }
-  const outerEnd = outer.endIndex;
+  const outerEnd = trimEol(text, outer.startIndex, outer.endIndex);
   for (let prev = outer.previousSibling; prev; prev = prev.previousSibling) {
     if (!isComment(prev) && !ATTRIBUTES.has(prev.type)) break;
     const gap = text.slice(prev.endIndex, (levels[levels.length - 1] as Level).start);
@@ -123,33 +135,82 @@ export function chooseLevel(language: LanguageId, text: string, ext: Extent, rep
     const h = headOf(language, text.slice(l.start, l.start + 200));
     return h.kind === want.kind && (want.kind !== "word" || h.word === want.word);
   });
-  if (same.length > 0) return same[same.length - 1] as Level;
+  if (same.length > 0) {
+    const best = same[same.length - 1] as Level;
+    // The statement that holds only the definition (`this.f = () => {…};`) opens as the definition
+    // does: a new text without its `;` replaces the definition and keeps the `;`.
+    const semi = (l: Level): boolean => text.slice(l.start, l.end).endsWith(";");
+    if (semi(best) && !replacement.trimEnd().endsWith(";")) return [...same].reverse().find((l) => l.start === best.start && !semi(l)) ?? best;
+    return best;
+  }
   if (want.kind === "word") return ext.levels.find((l) => l.start === ext.start) ?? (ext.levels[0] as Level);
   return ext.levels[ext.levels.length - 1] as Level;
 }
 
 const lead = (line: string): string => /^[ \t]*/.exec(line)?.[0] ?? "";
 const CLOSER = /^[ \t]*([}\])]|end\b)/;
+/**
+ * Nodes whose lines are data: a line that starts inside a string literal, or inside a macro's
+ * text continued with `\`, keeps its bytes.
+ */
+const VERBATIM = /^(string|string_literal|raw_string_literal|interpreted_string_literal|template_string|text_block|heredoc_body|preproc_arg)$/;
+const PY_BLOCK = new Set(["function_definition", "class_definition"]);
+
+/**
+ * What the text's own syntax says about its lines: which start inside a string literal (a
+ * docstring's lines at column 0, a template literal's) or a macro's continued text, and for a
+ * Python definition the indentation of its block (-1 when there is none) and the line of its
+ * `def`/`class` (-1 when there is none).
+ */
+function shape(language: LanguageId, lines: string[]): { data: Set<number>; block: number; defLine: number } {
+  const first = lines[0] as string;
+  const tree = parse(language, [first.slice(lead(first).length), ...lines.slice(1)].join("\n"));
+  const data = new Set<number>();
+  const visit = (n: Parser.SyntaxNode): void => {
+    if (VERBATIM.test(n.type)) {
+      for (let r = n.startPosition.row + 1; r <= n.endPosition.row; r++) data.add(r);
+      return;
+    }
+    for (const c of n.namedChildren) visit(c);
+  };
+  visit(tree.rootNode);
+  let block = -1;
+  let defLine = -1;
+  if (language === "python") {
+    let def: Parser.SyntaxNode | null | undefined = tree.rootNode.namedChildren.find((c) => !isComment(c));
+    if (def?.type === "decorated_definition") def = def.childForFieldName("definition");
+    const body = def && PY_BLOCK.has(def.type) ? def.childForFieldName("body") : null;
+    if (body && def && body.startPosition.row > def.startPosition.row) block = lead(lines[body.startPosition.row] as string).length;
+    if (body && def) defLine = def.startPosition.row;
+  }
+  return { data, block, defLine };
+}
 
 /**
  * Text given at any indentation, laid out for a place whose lines start with `target`: the first
  * line carries no indentation (the file has it before the insertion point), the others keep
  * their indentation relative to the first. `hint` is the indentation of the place in the file:
  * text copied from there (first line cut at the definition, later lines deeper than `hint`)
- * is recognised as such.
+ * is recognised as such. With the text's `language`, lines that start inside a string literal
+ * or a macro's continued text keep their bytes, and a Python definition is placed by its block's
+ * indentation (its last line may be a call's `)`, its signature's `)` may stand at `hint`).
  */
-export function reindent(block: string, target: string, hint: number, eol: string): string {
+export function reindent(block: string, target: string, hint: number, eol: string, language?: LanguageId): string {
   const lines = block.replace(/\r\n/g, "\n").split("\n");
   while (lines.length > 0 && (lines[0] as string).trim() === "") lines.shift();
   while (lines.length > 0 && (lines[lines.length - 1] as string).trim() === "") lines.pop();
   if (lines.length === 0) return "";
+  const { data, block: pyBlock, defLine } = language ? shape(language, lines) : { data: new Set<number>(), block: -1, defLine: -1 };
   const first = lines[0] as string;
-  const rest = lines.slice(1).filter((l) => l.trim() !== "");
+  const rest = lines.filter((l, i) => i > 0 && l.trim() !== "" && !data.has(i));
   let header = lead(first).length;
-  // A doc comment or decorator first: the definition's own line says where the text stood.
-  const code = /^[ \t]*(\/\/|\/\*|#|@|\[\[)/.test(first) ? rest.find((l) => /^[ \t]*[A-Za-z_$]/.test(l)) : undefined;
+  // A doc comment or decorator first: the definition's own line says where the text stood (a
+  // Python decorator's arguments can fill lines of their own before it).
+  const code = /^[ \t]*(\/\/|\/\*|#|@|\[\[)/.test(first) ? (defLine > 0 ? lines[defLine] : rest.find((l) => /^[ \t]*[A-Za-z_$]/.test(l))) : undefined;
   if (header === 0 && code !== undefined) header = lead(code).length;
-  else if (header === 0 && rest.length > 0) {
+  else if (header === 0 && pyBlock >= 0) {
+    if (hint > 0 && pyBlock > hint) header = hint;
+  } else if (header === 0 && rest.length > 0) {
     const last = rest[rest.length - 1] as string;
     const minRest = Math.min(...rest.map((l) => lead(l).length));
     if (CLOSER.test(last)) header = lead(last).length;
@@ -157,6 +218,7 @@ export function reindent(block: string, target: string, hint: number, eol: strin
   }
   const out = lines.map((l, i) => {
     if (i === 0) return l.slice(lead(l).length);
+    if (data.has(i)) return l;
     if (l.trim() === "") return "";
     const w = lead(l);
     return target + (w.length >= header ? l.slice(header) : l.slice(w.length));

@@ -79,21 +79,21 @@ export function patch(ws: Workspace, step: PatchStep): StepReport {
       from = body.startIndex;
       to = body.endIndex;
       const target = startsLine(text, from) ? indentOf(text, from) : indentOf(text, ext.start);
-      repl = reindent(content, target, target.length, eol);
+      repl = reindent(content, target, target.length, eol, sym.language);
     } else {
       const header = indentOf(text, ext.start);
       const firstInner = /\n([ \t]*)\S/.exec(t);
       const inner = firstInner && (firstInner[1] as string).length > header.length ? (firstInner[1] as string) : header + indentUnit(text);
       from = body.startIndex + 1;
       to = body.endIndex - 1;
-      repl = eol + inner + reindent(content, inner, inner.length, eol) + eol + header;
+      repl = eol + inner + reindent(content, inner, inner.length, eol, sym.language) + eol + header;
     }
   } else {
     const level = chooseLevel(sym.language, text, ext, content);
     from = level.start;
     to = level.end;
     const target = indentOf(text, from);
-    repl = reindent(content, target, target.length, eol);
+    repl = reindent(content, target, target.length, eol, sym.language);
   }
   put(ws, rel, text.slice(0, from) + repl + text.slice(to));
   return { symbol: symbolInfo(sym), replaced: { byte_start: d.toByte(from), byte_end: d.toByte(to) } };
@@ -137,7 +137,7 @@ export function insert(ws: Workspace, step: InsertStep): StepReport {
   const nextIndent = afterIdx < text.length ? indentOf(text, afterIdx).length : -1;
   void nextLineStart;
   const gap = below > 0 && nextIndent === target.length ? below : above > 0 ? above : anchor.language === "python" && target === "" ? 2 : 1;
-  const block = target + reindent(content, target, target.length, eol);
+  const block = target + reindent(content, target, target.length, eol, anchor.language);
   let out: string;
   let at: number;
   if (after) {
