@@ -167,3 +167,17 @@ test("rg parity: a UTF-8 BOM is not text: the first line, `^` and `\\A` start af
   }
   assert.deepEqual([...(await oursSet(root, ["-e", "\\Afoo", "b.txt"])).set], ["b.txt:3:6"]);
 });
+
+test("rg parity: Rust's hex escapes \\x{..}, \\u0000, \\u{..}, \\U00000000, \\U{..} and \\a, in and out of classes (\\u{e9} was refused)", async () => {
+  const root = tempDir("llmsearch-escapes-");
+  writeFileSync(join(root, "u.txt"), "café\nnaïve\nbell\x07ring\nx\n");
+  for (const pattern of ["\\u{e9}", "\\U000000e9", "\\u00e9", "\\x{e9}", "\\U{ef}", "caf[\\u{e8}-\\u{ea}]", "[\\u00ef]v", "\\a", "[\\a]r", "\\x78"]) {
+    const ours = await oursSet(root, ["--pattern", pattern, "u.txt"]);
+    const theirs = rgSet(root, [pattern, "u.txt"]);
+    assert.ok(theirs.size > 0, `rg found nothing for ${pattern}`);
+    assert.deepEqual([...ours.set].sort(), [...theirs].sort(), pattern);
+  }
+  // Not a scalar value: refused with the pattern's fault, as rg refuses it.
+  const bad = await runTool("llmsearch", ["--root", root, "--pattern", "\\u{d800}", "u.txt"]);
+  assert.equal(bad.code, 2, bad.stdout);
+});
