@@ -92,3 +92,35 @@ it("Rust: `use crate::Item` in a module reaches the item in the crate root (hexy
   await assertIncrementalMatchesRebuild(root, "item added to the crate root");
   assert.ok(rows().filter((r) => r.startsWith("Later")).every((r) => r.endsWith("imported crate::Later")), rows().join("\n"));
 });
+
+it("Rust: a bare `use a::Foo` is relative to the module (an inline `mod a`, or a module file), unless its head is another crate", async () => {
+  const root = writeTree(tempDir("magellan-rust-relative-use-"), {
+    "Cargo.toml": '[package]\nname = "rua"\nversion = "0.1.0"\nedition = "2021"\n\n[dependencies]\nserde = "1"\n',
+    "src/main.rs":
+      "mod a {\n    pub struct Foo;\n    impl Foo {\n        pub fn new() -> Self { Foo }\n    }\n}\nmod b;\nuse a::Foo;\nuse b::Bar;\nuse serde::Deserialize;\nfn main() {\n    Foo::new();\n    Bar::make();\n}\n",
+    "src/b.rs": "pub struct Deserialize;\npub struct Bar;\nimpl Bar {\n    pub fn make() -> Self { Bar }\n}\n",
+  });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    const rows = d
+      .prepare(
+        `SELECT r.start_line || ' ' || r.name || ' ' || r.kind || ' ' || r.resolution || ' ' || coalesce(t.display_fqn, '-') FROM refs r JOIN files f ON f.id = r.file_id
+         LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE f.path = 'src/main.rs' AND r.start_line >= 8 ORDER BY r.byte_start`,
+      )
+      .pluck()
+      .all();
+    assert.deepEqual(rows, [
+      "8 Foo import imported crate::a::Foo",
+      "9 Bar import imported crate::b::Bar",
+      // serde's Deserialize, not the crate's own b::Deserialize.
+      "10 Deserialize import unresolved -",
+      "12 Foo read exact crate::a::Foo",
+      "12 new call imported crate::a::Foo::new",
+      "13 Bar read imported crate::b::Bar",
+      "13 make call imported crate::b::Bar::make",
+    ]);
+  } finally {
+    d.close();
+  }
+});

@@ -47,15 +47,20 @@ export class RustModules {
     }
     // No module file below it names the path: the item is in the module the path starts from
     // (`use crate::LibItem` in src/colors.rs: lib.rs; `super::*` in src/tests.rs: the crate root).
-    if (/^(crate|self|super)(::|$)/.test(source)) {
+    // A bare path whose head is no other crate is relative to this module (Rust 2018): `use
+    // a::Foo` of an inline `mod a` in main.rs (it was unresolved, while `crate::a::Foo` resolved).
+    const relative = !/^(crate|self|super)(::|$)/.test(source) && !this.externCrate(dir, segs[0] ?? "");
+    if (/^(crate|self|super)(::|$)/.test(source) || (relative && segs.length > 0 && out.length === 0)) {
       const probe: number[] = [];
-      for (const m of startModules(fromPath, source, (p) => this.files.tryPath(p, probe))) tryPath(m);
+      const from = relative ? `self::${source}` : source;
+      for (const m of startModules(fromPath, from, (p) => this.files.tryPath(p, probe))) tryPath(m);
     }
   }
 
   external(source: string): boolean {
     return !/^(crate|self|super)(::|$)/.test(source);
   }
+
 
   private readonly externs = new Map<string, Set<string>>();
 
