@@ -29,7 +29,7 @@ const program = baseProgram(TOOL, "Tree-sitter query search with exact byte span
   .option("--limit <n>", "report at most this many matches (in path, then offset order); partial:true and exit 4 when it cut", intOption(TOOL, "--limit", 1))
   .option("-C, --context <n>", "lines of context before and after each match (context_before/context_after)", intOption(TOOL, "--context", 0), 0)
   .option("--hidden", "search hidden files and directories too")
-  .option("--no-ignore", "do not respect .gitignore, .ignore or .git/info/exclude")
+  .option("--no-ignore", "do not respect .gitignore, .ignore, .rgignore or .git/info/exclude")
   .option("--timeout <ms>", "time budget of the query engine per file in milliseconds (default 10000); a file over it is skipped with reason \"timeout\" and the answer is partial", intOption(TOOL, "--timeout", 1))
   .option("-j, --threads <n>", "threads to use, the main one included (default: the machine's cores, at most 4; -j 1 uses least memory)", intOption(TOOL, "--threads", 1))
   .addHelpText(

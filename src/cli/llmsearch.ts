@@ -53,7 +53,7 @@ const program = baseProgram(
   .option("-m, --limit <n>", "keep only the first n matches in path/offset order; total_count still counts all (partial: true, exit 4 when cut)", intOption(TOOL, "--limit", 1))
   .option("--max-filesize <size>", "skip files larger than this (bytes, or with K/M/G suffix); they are listed in files_skipped", sizeOption)
   .option("--hidden", "search hidden files and directories (names starting with '.'); .git is never searched")
-  .option("--no-ignore", "do not respect .gitignore, .ignore and .git/info/exclude")
+  .option("--no-ignore", "do not respect .gitignore, .ignore, .rgignore and .git/info/exclude")
   .option("-c, --count", "print per file the number of lines with a match (as rg -c) instead of the matches")
   .option("--count-matches", "print per file the number of matches (as rg --count-matches) instead of the matches")
   .option("--timeout <ms>", `time budget per file in milliseconds (default ${DEFAULT_TIMEOUT_MS}); a file over it is skipped with reason "timeout"`, intOption(TOOL, "--timeout", 1))
@@ -70,7 +70,7 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
   with -l: {pattern, files[{file_path, count, checksum}], files_matched, total_count, files_searched, files_skipped}
   with --files: {files[path...], file_count}
   byte_start inclusive, byte_end exclusive; lines 1-based, columns 0-based bytes. Matches are in file path
-  order, then by offset. Files are walked like ripgrep: .gitignore/.ignore respected, hidden files and
+  order, then by offset. Files are walked like ripgrep: .gitignore/.ignore/.rgignore respected, hidden files and
   symlinks skipped; a file with a NUL byte is binary: the matches before it are reported, and it is listed.
 
 Exit codes:

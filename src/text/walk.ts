@@ -280,7 +280,7 @@ export function globalGitExcludes(): string | undefined {
   return globalExcludes ?? undefined;
 }
 
-/** Rules a directory contributes: .gitignore (inside a git tree), then .ignore, which wins. */
+/** Rules a directory contributes: .gitignore (inside a git tree), then .ignore, then .rgignore (ripgrep's own), each winning over the one before. */
 function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<string>): Level | undefined {
   const parts: string[] = [];
   if (inGit && isGitTop) {
@@ -297,6 +297,8 @@ function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<st
   }
   const ig2 = !names || names.has(".ignore") ? readRules(join(dir, ".ignore")) : undefined;
   if (ig2) parts.push(ig2);
+  const rg = !names || names.has(".rgignore") ? readRules(join(dir, ".rgignore")) : undefined;
+  if (rg) parts.push(rg);
   if (parts.length === 0) return undefined;
   const text = parts.join("\n");
   if (warm) {
@@ -386,7 +388,7 @@ function walkDir(
     let hasRules = false;
     for (const e of entries) {
       if (e.name === ".git") isGitTop = true;
-      else if (e.name === ".gitignore" || e.name === ".ignore") hasRules = true;
+      else if (e.name === ".gitignore" || e.name === ".ignore" || e.name === ".rgignore") hasRules = true;
     }
     if (isGitTop || hasRules) {
       const l = levelFor(dir, inGit || isGitTop, isGitTop, new Set(entries.map((e) => e.name)));

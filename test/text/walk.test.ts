@@ -77,6 +77,15 @@ test(".gitignore counts only inside a git work tree; .ignore always (ripgrep's d
   assert.deepEqual(ours(root), rgFiles(root));
 });
 
+test(".rgignore is read too, over .ignore and .gitignore (a negation there re-includes), as ripgrep", () => {
+  const root = tempDir("walk-rgignore-");
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  writeTree(root, { ".gitignore": "*.log\n", ".ignore": "*.tmp\n", ".rgignore": "rg.txt\n!keep.log\n", "rg.txt": "", "keep.log": "", "drop.log": "", "b.tmp": "", "c.ts": "", "sub/.rgignore": "*.ts\n", "sub/d.ts": "", "sub/e.md": "" });
+  assert.deepEqual(ours(root), ["c.ts", "keep.log", "sub/e.md"]);
+  assert.deepEqual(ours(root), rgFiles(root));
+  assert.deepEqual(ours(root, { noIgnore: true }), rgFiles(root, ["--no-ignore"]));
+});
+
 test("symlinks met during the walk are skipped and reported", () => {
   const root = sampleRepo();
   const outside = tempDir("walk-outside-");
