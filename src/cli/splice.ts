@@ -66,7 +66,7 @@ leaf("apply-files", "replace text in many files, skipping comments and strings",
 );
 leaf("batch", "run the steps of a plan (JSON or YAML) as ONE change: one validation, one write, one undo", (c) => mutation(c.option("--plan <file>", "plan file: {steps: [...]} or a list of steps; '-' reads stdin")));
 leaf("undo", "restore every file of an operation from its backup", (c) =>
-  c.option("--root <dir>", "workspace root").option("--operation-id <id>", "the operation to undo").option("--last", "the most recent operation").option("--json", "read the request from stdin"),
+  c.option("--root <dir>", "workspace root").option("--operation-id <id>", "the operation to undo").option("--last", "the most recent operation that is still done and is not itself an undo (repeated --last walks back through history)").option("--json", "read the request from stdin"),
 );
 leaf("log", "list operations (id, time, command, files, status)", (c) => c.option("--root <dir>", "workspace root").option("--limit <n>", "only the last N", (v) => Number(v)));
 leaf("recover", "finish or roll back an interrupted operation", (c) => c.option("--root <dir>", "workspace root"));
