@@ -399,24 +399,20 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
   const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
   const overlays = new Map<string, Uint8Array>();
   for (const f of ws.changed()) if (f.after) overlays.set(f.path, f.after);
-  const plan = await planRename({
-    root: ws.root,
-    target: { file: sym.file, language: sym.language, name: sym.name, byte_start: sym.name_byte_start, byte_end: sym.name_byte_end, symbol_id: sym.symbol_id },
-    newName: step.to,
-    allowHeuristic: step.allow_heuristic,
-    overlays,
-  });
-  // The override family goes as one: each member renamed by the same engine, locations merged.
-  const family: string[] = [];
-  for (let left = overridesLeft(ws, sym, plan.locations); left.length > 0; left = overridesLeft(ws, sym, plan.locations)) {
-    const o = ws.resolve({ symbol_id: left[0] as string });
-    const more = await planRename({
+  const planFor = (t: Sym): ReturnType<typeof planRename> =>
+    planRename({
       root: ws.root,
-      target: { file: o.file, language: o.language, name: o.name, byte_start: o.name_byte_start, byte_end: o.name_byte_end, symbol_id: o.symbol_id },
+      target: { file: t.file, language: t.language, name: t.name, byte_start: t.name_byte_start, byte_end: t.name_byte_end, symbol_id: t.symbol_id },
       newName: step.to,
       allowHeuristic: step.allow_heuristic,
       overlays,
     });
+  const plan = await planFor(sym);
+  // The override family goes as one: each member renamed by the same engine, locations merged.
+  const family: string[] = [];
+  for (let left = overridesLeft(ws, sym, plan.locations); left.length > 0; left = overridesLeft(ws, sym, plan.locations)) {
+    const o = ws.resolve({ symbol_id: left[0] as string });
+    const more = await planFor(o);
     const seen = new Set(plan.locations.map((l) => `${l.file}\0${l.byte_start}`));
     const added = more.locations.filter((l) => !seen.has(`${l.file}\0${l.byte_start}`));
     const named = added.some((l) => ws.rel(l.file) === ws.rel(o.file) && l.byte_start === o.name_byte_start);
