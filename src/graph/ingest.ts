@@ -401,6 +401,21 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       const importers = resolver.importersOf([...touchedPaths]).filter((id) => !changed.has(id));
       add(resolver.boundRefs(importers, new Set(names)));
     }
+    // Imports follow re-exports (a package's __init__.py, a TypeScript barrel): what a module
+    // exports changes with its symbols and with its own imports, and reaches the importers of its
+    // importers too. Every reference bound through an import of those, up to the depth resolution
+    // follows (four modules).
+    if (names.length > 0 || addedPaths.length + removedPaths.length > 0 || inputsChanged) {
+      const seen = new Set(changed);
+      let paths = [...touchedPaths, ...addedPaths, ...removedPaths];
+      const pathOf = db.prepare("SELECT path FROM files WHERE id = ?").pluck();
+      for (let depth = 0; depth < 4 && paths.length > 0; depth++) {
+        const ids = resolver.importersOf(paths).filter((id) => !seen.has(id));
+        for (const id of ids) seen.add(id);
+        add(resolver.refsThroughImportsOf(ids, moduleStems(paths)));
+        paths = ids.map((id) => pathOf.get(id) as string);
+      }
+    }
     resolved += resolver.resolveRows([...again.values()]);
     setMeta(db, "last_index_time", indexedAt);
   };

@@ -195,6 +195,8 @@ const NOT_TYPES = new Set(["method", "ctor", "field"]);
 /** Kinds only a language where a type can be `typeof` a value names in a type reference. */
 const VALUES = new Set(["fn", "var", "static"]);
 const VALUE_TYPE_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
+/** Languages whose imports re-export what they bind (resolveRef's exported). */
+const REEXPORT_LANGUAGES = new Set(["python", "typescript", "tsx", "javascript"]);
 const NO_IDS = new Set<string>();
 const AMBIGUOUS: Outcome = { target: null, how: "ambiguous", candidates: null };
 
@@ -498,6 +500,37 @@ export class Resolver {
     return ctx.index;
   }
 
+  /**
+   * The symbols named `name` that module files `files` define, or else re-export: Python's
+   * `from .app import Flask as Flask` in a package's __init__.py, TypeScript's `export * from
+   * './core'` and `export { make as build } from './core'` in a barrel. Followed up to four
+   * modules deep. (Not followed, flask's 146 `from flask import Flask` were unresolved_import.)
+   * Only where an import makes the name the module's own (Python, TypeScript, JavaScript): a
+   * Rust `use` is private unless `pub`, which the index does not record.
+   */
+  private exported(language: string, files: number[], name: string, depth = 0, seen?: Set<string>): SymRow[] {
+    const rows = this.entry(name).globals.filter((s) => files.includes(s.file_id));
+    if (rows.length > 0 || depth >= 4 || !REEXPORT_LANGUAGES.has(language)) return rows;
+    const visited = seen ?? new Set<string>();
+    const out: SymRow[] = [];
+    for (const f of files) {
+      const key = `${f}\0${name}`;
+      if (visited.has(key)) continue;
+      visited.add(key);
+      const c = this.ctx(f);
+      for (const im of c.imports) {
+        for (const n of im.names) {
+          // `export * from`, `from m import *` pass every name on; a named one only its own.
+          const original = n.name === "*" ? (n.alias === undefined ? name : undefined) : (n.alias ?? n.name) === name && n.name !== "default" ? n.name : undefined;
+          if (original === undefined) continue;
+          const next = this.resolveModule(c, im.source).filter((t) => t !== f);
+          if (next.length > 0) out.push(...this.exported(c.language, next, original, depth + 1, visited));
+        }
+      }
+    }
+    return out;
+  }
+
   /** What the file's imports say about `name` (used as a bare name or after a qualifier). */
   private viaImports(ctx: FileCtx, name: string, qualifier: string | null): SymRow[] | undefined {
     const idx = this.importIndex(ctx);
@@ -508,11 +541,11 @@ export class Resolver {
         if (files.length === 0) return [];
         // `import X from './m'` names the default export whatever it is called.
         if (b.name === "default") return files.flatMap((f) => this.defaultExports(f));
-        return this.entry(b.name).globals.filter((s) => files.includes(s.file_id));
+        return this.exported(ctx.language, files, b.name);
       }
       for (const im of idx.wildcards) {
         const files = this.resolveModule(ctx, im.source);
-        const rows = this.entry(name).globals.filter((s) => files.includes(s.file_id));
+        const rows = this.exported(ctx.language, files, name);
         if (rows.length > 0) return rows;
       }
       return undefined;
@@ -538,7 +571,8 @@ export class Resolver {
     // Nothing in the repository: a library's module says "no target here"; a path of the
     // repository's own that this resolver could not map says nothing, and guessing goes on.
     if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
-    const rows = this.entry(name).all.filter((s) => files.includes(s.file_id));
+    let rows = this.entry(name).all.filter((s) => files.includes(s.file_id));
+    if (rows.length === 0 && item === undefined) rows = this.exported(ctx.language, files, name);
     // A member of that item, not any same-named symbol of its module (IncludeMode::Stdin).
     // (Only when that item is a type: `import static ...EscapeMode.base; base.nameKeys` is a
     // value, whose members are its type's.)
@@ -654,7 +688,7 @@ export class Resolver {
       );
       if (!im) return UNRESOLVED;
       const files = this.resolveModule(ctx, im.source);
-      const rows = (isDefault ? files.flatMap((f) => this.defaultExports(f)) : e.globals).filter((s) => files.includes(s.file_id));
+      const rows = isDefault ? files.flatMap((f) => this.defaultExports(f)).filter((s) => files.includes(s.file_id)) : this.exported(ctx.language, files, ref.name);
       return rows.length > 0 ? pick(rows, "imported") : UNRESOLVED;
     }
     const local = e.byFile.get(ref.file_id) ?? [];
