@@ -127,12 +127,13 @@ describe("change pipeline: locks shared by every writer process", () => {
   });
 
   test("a writer that was killed and never reaped (a zombie) is not alive: its locks and journal can be taken over", async () => {
-    // `sleep 0 &` under a shell that then becomes `sleep 5`: nobody waits for the first sleep.
-    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 5"], { stdio: ["ignore", "pipe", "ignore"] });
+    // `sleep 1 &` under a shell that then becomes `sleep 15`: nobody waits for the first sleep.
+    // (It must outlive the exec: a shell may reap a child that ended before.)
+    const parent = spawn("sh", ["-c", "sleep 1 & echo $!; exec sleep 15"], { stdio: ["ignore", "pipe", "ignore"] });
     try {
       const pid = Number(await new Promise<string>((resolve) => parent.stdout?.once("data", (d: Buffer) => resolve(d.toString().trim()))));
       let start: string | null = null;
-      for (let i = 0; i < 100 && !isZombie(pid); i++) {
+      for (let i = 0; i < 500 && !isZombie(pid); i++) {
         start ??= processStart(pid);
         await new Promise((r) => setTimeout(r, 20));
       }
