@@ -49,8 +49,9 @@ export class RustModules {
     // (`use crate::LibItem` in src/colors.rs: lib.rs; `super::*` in src/tests.rs: the crate root).
     // A bare path whose head is no other crate is relative to this module (Rust 2018): `use
     // a::Foo` of an inline `mod a` in main.rs (it was unresolved, while `crate::a::Foo` resolved).
-    const relative = !/^(crate|self|super)(::|$)/.test(source) && !this.externCrate(dir, segs[0] ?? "");
-    if (/^(crate|self|super)(::|$)/.test(source) || (relative && segs.length > 0 && out.length === 0)) {
+    const anchored = !this.external(source);
+    const relative = !anchored && !this.externCrate(dir, segs[0] ?? "");
+    if (anchored || (relative && segs.length > 0 && out.length === 0)) {
       const probe: number[] = [];
       const from = relative ? `self::${source}` : source;
       for (const m of startModules(fromPath, from, (p) => this.files.tryPath(p, probe))) tryPath(m);
@@ -61,6 +62,23 @@ export class RustModules {
     return !/^(crate|self|super)(::|$)/.test(source);
   }
 
+  private readonly manifests = new Map<string, { dir: string; text: string } | null>();
+
+  /** The Cargo.toml nearest above directory `dir` (its directory and text), read once per directory. */
+  private nearestManifest(dir: string): { dir: string; text: string } | null {
+    const root = this.files.root;
+    if (root === undefined) return null;
+    const hit = this.manifests.get(dir);
+    if (hit !== undefined) return hit;
+    let found: { dir: string; text: string } | null;
+    try {
+      found = { dir, text: readFileSync(join(root, dir, "Cargo.toml"), "utf8") };
+    } catch {
+      found = dir === "." || dir === "" || dir === "/" ? null : this.nearestManifest(posix.dirname(dir));
+    }
+    this.manifests.set(dir, found);
+    return found;
+  }
 
   private readonly externs = new Map<string, Set<string>>();
 
@@ -75,31 +93,18 @@ export class RustModules {
     let names = this.externs.get(dir);
     if (names === undefined) {
       names = new Set();
-      const root = this.files.root;
-      for (let d = dir; root !== undefined; d = posix.dirname(d)) {
-        let text: string | undefined;
-        try {
-          text = readFileSync(join(root, d, "Cargo.toml"), "utf8");
-        } catch {
-          // none here
+      let inDeps = false;
+      for (const line of (this.nearestManifest(dir)?.text ?? "").split(/\r?\n/)) {
+        const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
+        if (header) {
+          const h = (header[1] as string).trim();
+          const table = /(^|\.)(dependencies|dev-dependencies|build-dependencies)(\.([A-Za-z0-9_-]+))?$/.exec(h);
+          inDeps = table !== null && table[4] === undefined;
+          if (table?.[4]) names.add(table[4].replace(/-/g, "_"));
+          continue;
         }
-        if (text !== undefined) {
-          let inDeps = false;
-          for (const line of text.split(/\r?\n/)) {
-            const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
-            if (header) {
-              const h = (header[1] as string).trim();
-              const table = /(^|\.)(dependencies|dev-dependencies|build-dependencies)(\.([A-Za-z0-9_-]+))?$/.exec(h);
-              inDeps = table !== null && table[4] === undefined;
-              if (table?.[4]) names.add(table[4].replace(/-/g, "_"));
-              continue;
-            }
-            const key = inDeps ? /^\s*([A-Za-z0-9_-]+)\s*[=.]/.exec(line) : null;
-            if (key) names.add((key[1] as string).replace(/-/g, "_"));
-          }
-          break;
-        }
-        if (d === "." || d === "" || d === "/") break;
+        const key = inDeps ? /^\s*([A-Za-z0-9_-]+)\s*[=.]/.exec(line) : null;
+        if (key) names.add((key[1] as string).replace(/-/g, "_"));
       }
       this.externs.set(dir, names);
     }
@@ -112,19 +117,12 @@ export class RustModules {
    * else the package name and src/lib.rs). Undefined for a workspace-only manifest.
    */
   cargoPackage(dir: string): { crate: string; lib: string } | undefined {
-    const root = this.files.root;
-    if (root === undefined) return undefined;
     const hit = this.cargoPackages.get(dir);
     if (hit !== undefined) return hit ?? undefined;
     let found: { crate: string; lib: string } | null = null;
-    let text: string | undefined;
-    try {
-      text = readFileSync(join(root, dir, "Cargo.toml"), "utf8");
-    } catch {
-      found = dir === "." || dir === "" ? null : (this.cargoPackage(posix.dirname(dir)) ?? null);
-    }
-    if (text !== undefined) {
-      const t = text;
+    const manifest = this.nearestManifest(dir);
+    if (manifest !== null) {
+      const t = manifest.text;
       // The body of a `[name]` table: up to the next table header or the end.
       const section = (name: string): string => {
         const m = new RegExp(`^\\s*\\[${name}\\]\\s*$`, "m").exec(t);
@@ -137,7 +135,7 @@ export class RustModules {
       const pkgName = key(section("package"), "name");
       const lib = section("lib");
       const name = key(lib, "name") ?? pkgName;
-      if (name) found = { crate: name.replace(/-/g, "_"), lib: posix.join(dir, key(lib, "path") ?? "src/lib.rs") };
+      if (name) found = { crate: name.replace(/-/g, "_"), lib: posix.join(manifest.dir, key(lib, "path") ?? "src/lib.rs") };
     }
     this.cargoPackages.set(dir, found);
     return found ?? undefined;
