@@ -327,8 +327,10 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // module path, a new package.json): what any import denotes may have changed, so every
     // reference is resolved again, as a rebuild would (edits to them were ignored: the index kept
     // `imported` edges a rebuild no longer had).
+    const addedPaths = changedPaths.filter((p) => !stored.has(p));
+    const removedPaths = removed.map((f) => f.path);
     const configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
-    if (configsChanged(root, configs) || newConfigs(root, configs, changedPaths.filter((p) => !stored.has(p)))) {
+    if (configsChanged(root, configs) || newConfigs(root, configs, addedPaths)) {
       const ids = db.prepare("SELECT id FROM files ORDER BY id").pluck().all() as number[];
       for (let i = 0; i < ids.length; i += 256) resolved += resolver.resolveRows(resolver.refsOfFiles(ids.slice(i, i + 256)));
       debug?.("a configuration changed: every reference resolved again");
@@ -389,8 +391,6 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     add(resolver.refsWrittenType(flipped, changed));
     // A file that came or went changes what the import specifiers of its importers denote
     // (an import that named no indexed file may guess; one that does, does not).
-    const addedPaths = changedPaths.filter((p) => !stored.has(p));
-    const removedPaths = removed.map((f) => f.path);
     if (addedPaths.length + removedPaths.length > 0) {
       const paths = [...addedPaths, ...removedPaths];
       add(resolver.refsThroughImportsOf(resolver.importersOf(paths).filter((id) => !changed.has(id)), moduleStems(paths)));

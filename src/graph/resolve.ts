@@ -705,7 +705,7 @@ export class Resolver {
       );
       if (!im) return UNRESOLVED;
       const files = this.resolveModule(ctx, im.source);
-      const rows = isDefault ? files.flatMap((f) => this.defaultExports(f)).filter((s) => files.includes(s.file_id)) : this.exported(ctx.language, files, ref.name);
+      const rows = isDefault ? files.flatMap((f) => this.defaultExports(f)) : this.exported(ctx.language, files, ref.name);
       return rows.length > 0 ? pick(rows, "imported") : UNRESOLVED;
     }
     const local = e.byFile.get(ref.file_id) ?? [];
