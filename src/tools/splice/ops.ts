@@ -338,11 +338,11 @@ export function applyFiles(ws: Workspace, step: ApplyFilesStep): StepReport {
  * in the classes above and below its own (by the index's bases): the overrides would silently stop
  * overriding. pyright renames only the method it is asked about: flask's
  * `Scaffold._check_setup_finished` lost its overrides in App and Blueprint, and every test failed
- * at run time while the result said validated. Their symbol ids, where the engine's locations
- * do not cover their names (the TypeScript engine renames overrides itself): rename() renames
- * them with it.
+ * at run time while the result said validated. Their files, name offsets and symbol ids, in path
+ * order: rename() renames those its engine's locations do not already cover (the TypeScript
+ * engine renames overrides itself).
  */
-function overridesLeft(ws: Workspace, sym: Sym, locations: RenameLocation[]): string[] {
+function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
   if (sym.kind_normalized !== "method" || sym.parent === null) return [];
   const db = ws.graph();
   const classes = db
@@ -352,7 +352,7 @@ function overridesLeft(ws: Workspace, sym: Sym, locations: RenameLocation[]): st
   const last = (n: string): string => n.split(/\.|::/).pop() as string;
   const basesOf = new Map<string, Set<string>>();
   for (const [name, bases, language] of classes) {
-    if (language !== sym.language && !(sameFamily(language, sym.language))) continue;
+    if (language !== sym.language && !(JS_FAMILY.has(language) && JS_FAMILY.has(sym.language))) continue;
     const set = basesOf.get(name) ?? new Set<string>();
     for (const b of (bases ?? "").split(",")) if (b.trim()) set.add(last(b.trim().replace(/<.*$/, "")));
     basesOf.set(name, set);
@@ -385,15 +385,11 @@ function overridesLeft(ws: Workspace, sym: Sym, locations: RenameLocation[]): st
     )
     .raw()
     .all(sym.name, sym.symbol_id) as [string, string | null, number, string][];
-  const covered = new Set(locations.map((l) => `${ws.rel(l.file)}\0${l.byte_start}`));
-  return rows.filter(([path, parent, start]) => parent !== null && related.has(last(parent)) && !covered.has(`${path}\0${start}`)).map((r) => r[3]);
+  return rows.filter(([, parent]) => parent !== null && related.has(last(parent))).map(([path, , start, id]) => [path, start, id]);
 }
 
 /** TypeScript and JavaScript classes extend each other across the two. */
-function sameFamily(a: string, b: string): boolean {
-  const js = new Set(["typescript", "tsx", "javascript"]);
-  return js.has(a) && js.has(b);
-}
+const JS_FAMILY = new Set(["typescript", "tsx", "javascript"]);
 
 export async function rename(ws: Workspace, step: RenameStep): Promise<StepReport> {
   const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
@@ -410,11 +406,15 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
   const plan = await planFor(sym);
   // The override family goes as one: each member renamed by the same engine, locations merged.
   const family: string[] = [];
-  for (let left = overridesLeft(ws, sym, plan.locations); left.length > 0; left = overridesLeft(ws, sym, plan.locations)) {
-    const o = ws.resolve({ symbol_id: left[0] as string });
+  // Locations by root-relative path (the index's paths are) and byte offset.
+  const at = (l: RenameLocation): string => `${ws.rel(l.file)}\0${l.byte_start}`;
+  const seen = new Set(plan.locations.map(at));
+  for (const [path, start, id] of overridesOf(ws, sym)) {
+    if (seen.has(`${path}\0${start}`)) continue;
+    const o = ws.resolve({ symbol_id: id });
     const more = await planFor(o);
-    const seen = new Set(plan.locations.map((l) => `${l.file}\0${l.byte_start}`));
-    const added = more.locations.filter((l) => !seen.has(`${l.file}\0${l.byte_start}`));
+    const added = more.locations.filter((l) => !seen.has(at(l)));
+    for (const l of added) seen.add(at(l));
     const named = added.some((l) => ws.rel(l.file) === ws.rel(o.file) && l.byte_start === o.name_byte_start);
     if (!named) {
       throw renameError(
