@@ -30,10 +30,15 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 
 /** Kernel start time of a process (Linux /proc/<pid>/stat field 22), or null where unknown. */
 export function processStart(pid: number): string | null {
+  return procStat(pid)?.[19] ?? null;
+}
+
+/** The fields of /proc/PID/stat after the command name, from the state on; null where unreadable. */
+function procStat(pid: number): string[] | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   } catch {
     return null;
   }
@@ -51,24 +56,23 @@ export function ownerAlive(owner: { pid: number; start: string | null; host?: st
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  const stat = procStat(owner.pid);
   if (owner.start !== null) {
-    const now = processStart(owner.pid);
-    if (now !== null && now !== owner.start) return false;
+    const now = stat?.[19];
+    if (now !== undefined && now !== owner.start) return false;
   }
   // A killed writer nobody reaped (a container whose PID 1 does not wait for orphans) stays a
   // zombie: signalable, same start time, but it will never finish its change.
-  return !isZombie(owner.pid);
+  return !zombieState(stat);
 }
 
 /** Whether `pid` has exited and waits to be reaped (state Z or X in /proc; false where there is no /proc). */
 export function isZombie(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-    return state === "Z" || state === "X";
-  } catch {
-    return false;
-  }
+  return zombieState(procStat(pid));
+}
+
+function zombieState(stat: string[] | null): boolean {
+  return stat?.[0] === "Z" || stat?.[0] === "X";
 }
 
 export function selfOwner(): { pid: number; start: string | null; host: string } {

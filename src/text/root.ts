@@ -92,8 +92,10 @@ export function resolveInRoot(tool: string, root: string, userPath: string, cwd:
   else {
     const fromCwd = resolve(cwd, userPath);
     const fromRoot = resolve(root, userPath);
-    abs = existsSync(fromCwd) || !existsSync(fromRoot) ? fromCwd : fromRoot;
-    if (abs === fromCwd && fromCwd !== fromRoot && !/^\.\.?([/\\]|$)/.test(userPath) && existsSync(fromCwd) && existsSync(fromRoot) && realExisting(fromCwd) !== realExisting(fromRoot)) {
+    const here = existsSync(fromCwd);
+    const there = fromRoot !== fromCwd && existsSync(fromRoot);
+    abs = here || !there ? fromCwd : fromRoot;
+    if (here && there && !/^\.\.?([/\\]|$)/.test(userPath) && realExisting(fromCwd) !== realExisting(fromRoot)) {
       throw new ToolError({
         code: commonCode(tool, "invalid_request"),
         error: "ambiguous_path",

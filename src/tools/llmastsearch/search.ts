@@ -289,8 +289,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       leave();
       await runParallel(todo, opts, workers, take);
     }
+    const cut = limit !== undefined && total > limit;
     // A file whose matching ran out of time is one whose matches are missing.
-    const partial = (limit !== undefined && total > limit) || skipped.has("timeout");
+    const partial = cut || skipped.has("timeout");
     const matches = opened ? [] : held;
 
     for (const [reason, list] of [...skipped].sort()) {
@@ -309,7 +310,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       );
     }
     if (symlinks > 0) diagnostics.push(diag("note", CODES.files_skipped, `${symlinks} symlink(s) met during the walk were not followed`));
-    if (limit !== undefined && total > limit) {
+    if (cut) {
       diagnostics.push(
         diag("note", CODES.limit_reached, `--limit ${limit} reached: ${limit} of ${total} matches shown`, {
           remediation: "Raise --limit, or narrow the search with --glob or a more specific query.",

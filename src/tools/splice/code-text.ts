@@ -24,4 +24,3 @@ export function commentsAndStrings(tree: Parser.Tree): [number, number][] {
   visit(tree.rootNode);
   return out;
 }
-

@@ -700,7 +700,7 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
       try {
         skip = commentsAndStrings(parse(lang.id, text.text));
       } catch {
-        skip = [];
+        // No tree: every mention is checked.
       }
     }
     for (const m of text.text.matchAll(word)) {
