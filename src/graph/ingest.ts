@@ -564,6 +564,17 @@ function collectGarbage(): void {
   }
 }
 
+/**
+ * Resolve workers of a cold index: one, whatever the cores. Each holds its own cache of candidate
+ * symbols and its own heap: two on the 76 MB mixed tree (2 cores) resolved in 3.0 s instead of
+ * 3.3 s, the whole index within the runs' spread of one, for a peak of 437-456 MB instead of
+ * 341-356 (halving each cache did not lower it), past the 400 MB a cold index keeps to whatever
+ * the repository's size. MAGELLAN_RESOLVE_THREADS sets it (for measuring, and tests).
+ */
+function resolveWorkers(): number {
+  return Math.max(1, Math.min(Number(process.env.MAGELLAN_RESOLVE_THREADS) || 1, 8));
+}
+
 /** Reference rowids per unit of a cold index's resolution (see resolve-pool.ts; MAGELLAN_RESOLVE_UNIT_REFS: tests). */
 const UNIT_REFS = Number(process.env.MAGELLAN_RESOLVE_UNIT_REFS) || 20_000;
 
@@ -584,14 +595,15 @@ async function resolveCold(db: DB, options: IndexOptions, root: string, debug?: 
     })();
     resolved += r.count;
   };
-  // Workers resolve while this thread writes; below this many references starting one costs
-  // more than it saves. One thread fewer than extraction: this one is busy writing.
+  // A worker resolves while this thread writes; below this many references starting one costs
+  // more than it saves. --threads 1 resolves here.
   const minRefs = Number(process.env.MAGELLAN_RESOLVE_WORKERS_MIN_REFS ?? 50_000);
-  const threads = Math.min((options.threads ?? availableParallelism()) - 1, 3);
+  const threads = (options.threads ?? availableParallelism()) > 1 ? resolveWorkers() : 0;
   let done = 0;
   if (threads >= 1 && maxId >= minRefs) {
-    done = await resolveInWorkers(options.dbPath, root, units, unit, threads, write, idle);
-    debug?.(`resolved ${resolved} references in ${units} unit(s) on ${threads} worker thread(s)${done < units ? "; a worker failed, the rest here" : ""}`);
+    const pool = await resolveInWorkers(options.dbPath, root, units, unit, threads, write, idle);
+    done = pool.delivered;
+    debug?.(`resolved ${resolved} references in ${units} unit(s) on ${threads} worker thread(s) (units each: ${pool.perWorker.join(", ")})${done < units ? "; a worker failed, the rest here" : ""}`);
   }
   if (done < units) {
     const resolver = new Resolver(db, root);

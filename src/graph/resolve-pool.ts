@@ -22,6 +22,12 @@ export interface ResolvedUnitMessage extends ResolvedUnit {
   unit: number;
 }
 
+/** What resolveInWorkers handed over: units delivered, and how many each worker resolved. */
+export interface ResolvePoolResult {
+  delivered: number;
+  perWorker: number[];
+}
+
 /**
  * Old generation of a resolve worker (MB): its cache of candidate symbols (resolve.ts
  * RESOLVE_CACHE_SYMBOLS) and one unit's references need far less; the limit turns a runaway into a
@@ -52,9 +58,15 @@ const IN_FLIGHT = Number(process.env.MAGELLAN_RESOLVE_IN_FLIGHT) || 32;
 /**
  * Resolves units 0..count-1 (made on demand by `make`) on `threads` workers and calls `onUnit`
  * with each result in unit order. Returns how many units were handed over: all of them, or fewer
- * when a worker failed (the caller resolves the rest itself). `idle` is this thread's own work,
- * called between outcomes while it returns true (more to do); what it has left when this
- * returns is the caller's to finish.
+ * when a worker failed (the caller resolves the rest itself), and how many each worker resolved.
+ * `idle` is this thread's own work, called between outcomes while it returns true (more to do);
+ * what it has left when this returns is the caller's to finish.
+ *
+ * Each worker holds at most its share of the units at once (count / threads, up to IN_FLIGHT), so
+ * that the first worker fed does not take them all: at 32 units in flight a worker took every
+ * unit of a tree of up to 640,000 references, and the others idled (as every earlier measurement
+ * of "two resolve workers" did). A share is a run of consecutive units, that is of files, whose
+ * names the worker's cache mostly holds already.
  */
 export async function resolveInWorkers(
   dbPath: string,
@@ -64,13 +76,15 @@ export async function resolveInWorkers(
   threads: number,
   onUnit: (result: ResolvedUnitMessage) => void,
   idle?: () => boolean,
-): Promise<number> {
-  if (count === 0) return 0;
+): Promise<ResolvePoolResult> {
+  if (count === 0) return { delivered: 0, perWorker: [] };
   // require(): the bundled CLI runs as a script compiled from a code cache, where import() has no loader.
   const { Worker } = createRequire(import.meta.url)("node:worker_threads") as typeof WorkerThreads;
   const url = new URL("./resolve-worker.js", import.meta.url);
   const n = Math.max(1, Math.min(threads, count));
   const workers = Array.from({ length: n }, () => new Worker(url, { workerData: { dbPath, root }, resourceLimits: { maxYoungGenerationSizeMb: RESOLVE_WORKER_YOUNG_MB, maxOldGenerationSizeMb: resolveWorkerHeapMb() } }));
+  const share = Math.min(IN_FLIGHT, Math.ceil(count / n));
+  const perWorker = new Array<number>(n).fill(0);
   const ready = new Map<number, ResolvedUnitMessage>();
   let next = 0;
   let delivered = 0;
@@ -109,11 +123,11 @@ export async function resolveInWorkers(
         idleQueued = true;
         setImmediate(runIdle);
       }
-      for (const w of workers) {
+      workers.forEach((w, k) => {
         let inFlight = 0;
         let stopped = false;
         const feed = (): void => {
-          while (!failed && inFlight < IN_FLIGHT && next < count) {
+          while (!failed && inFlight < share && next < count) {
             w.postMessage(make(next++));
             inFlight++;
           }
@@ -124,6 +138,7 @@ export async function resolveInWorkers(
         };
         w.on("message", (r: ResolvedUnitMessage) => {
           inFlight--;
+          perWorker[k] = (perWorker[k] as number) + 1;
           ready.set(r.unit, r);
           try {
             for (let b = ready.get(delivered); b !== undefined && !failed; b = ready.get(delivered)) {
@@ -150,12 +165,12 @@ export async function resolveInWorkers(
           if (inFlight > 0 || next < count) fail();
         });
         feed();
-      }
+      });
     });
   } finally {
     closed = true;
     await Promise.all(workers.map((w) => w.terminate()));
   }
   if (storeError !== undefined) throw storeError;
-  return delivered;
+  return { delivered, perWorker };
 }

@@ -222,6 +222,14 @@ describe("magellan incremental index, freshness and recovery", () => {
     const workers = await run("workers.db", { ...small, MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_PAGE_REFS: "3" }, "--threads", "2");
     assert.match(workers, new RegExp(`in ${units} unit\\(s\\) on 1 worker thread`));
     assert.deepEqual(rows(join(root, "workers.db")), a);
+    // Two workers share the units (the first one fed used to take them all, 32 at once) and
+    // make the same graph.
+    const two = await run("two.db", { ...small, MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_THREADS: "2" }, "--threads", "2");
+    const each = /on 2 worker thread\(s\) \(units each: (\d+), (\d+)\)/.exec(two);
+    assert.ok(each, two);
+    assert.ok(Number(each[1]) > 0 && Number(each[2]) > 0, each[0]);
+    assert.equal(Number(each[1]) + Number(each[2]), units);
+    assert.deepEqual(rows(join(root, "two.db")), a);
     // The indexes built between the worker's outcomes are all there, as one thread builds them.
     const indexes = (db: string): string[] => {
       const d = new Database(db, { readonly: true });
