@@ -28,7 +28,7 @@ export const COLD_CACHE_KB = 8_000;
 const require = createRequire(import.meta.url);
 
 /** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */
-export const DB_SCHEMA_VERSION = 4;
+export const DB_SCHEMA_VERSION = 5;
 const APP_ID = "magellan";
 
 const TABLES_V1 = `
@@ -192,17 +192,36 @@ const MIGRATIONS: ((db: DB) => void)[] = [
   // method calls its receiver by, and a field's declared type. Every file's symbols must be extracted again for them (a hash
   // that matches nothing).
   (db) => {
-    const columns = db.prepare("SELECT name FROM pragma_table_info('symbols')").pluck().all() as string[];
-    for (const c of SCHEMA_4_COLUMNS) if (!columns.includes(c)) db.exec(`ALTER TABLE symbols ADD COLUMN ${c} TEXT`);
+    addColumns(db, "symbols", SCHEMA_4_COLUMNS, "TEXT");
+    db.exec("UPDATE files SET hash = '', size = -1");
+  },
+  // 4 -> 5: how many arguments a call passes and how many parameters a function takes (Java and
+  // C++), to tell overloads apart. Every file is extracted again for them.
+  (db) => {
+    addColumns(db, "symbols", ["arity"], "TEXT");
+    addColumns(db, "refs", ["arity"], "INTEGER");
     db.exec("UPDATE files SET hash = '', size = -1");
   },
 ];
 
+function addColumns(db: DB, table: string, wanted: readonly string[], type: string): void {
+  const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+  for (const c of wanted) if (!columns.includes(c)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${c} ${type}`);
+}
+
 const SCHEMA_4_COLUMNS = ["bases", "receiver", "declared_type"];
 
-function hasColumns(db: DB, table: string, wanted: readonly string[]): boolean {
-  const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
-  return wanted.every((c) => columns.includes(c));
+/** Columns added to the first tables by migrations, by table: a complete index has them all. */
+const LATE_COLUMNS: Record<string, readonly string[]> = { symbols: [...SCHEMA_4_COLUMNS, "arity"], refs: ["arity"] };
+
+/** The late columns the index lacks, as `table.column`. */
+function missingColumns(db: DB): string[] {
+  const out: string[] = [];
+  for (const [table, wanted] of Object.entries(LATE_COLUMNS)) {
+    const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+    for (const c of wanted) if (!columns.includes(c)) out.push(`${table}.${c}`);
+  }
+  return out;
 }
 
 export interface OpenOptions {
@@ -304,19 +323,23 @@ export function openDb(path: string, options: OpenOptions): DB {
         })();
       }
     }
-    else if (version === DB_SCHEMA_VERSION && !hasColumns(db, "symbols", SCHEMA_4_COLUMNS)) {
+    else if (version === DB_SCHEMA_VERSION && missingColumns(db).length > 0) {
       // Written at this version by a build from before its last columns (a development build):
-      // a writer adds them the way the migration does; a reader cannot answer from it.
+      // a writer adds them the way the migrations do; a reader cannot answer from it.
+      const missing = missingColumns(db);
       if (!options.write) {
         throw new ToolError({
           code: MAGELLAN_CODES.schema_mismatch,
           error: "schema_mismatch",
-          message: `${path} lacks columns of schema ${DB_SCHEMA_VERSION} (${SCHEMA_4_COLUMNS.join(", ")}): it was written by an earlier build`,
+          message: `${path} lacks columns of schema ${DB_SCHEMA_VERSION} (${missing.join(", ")}): it was written by an earlier build`,
           remediation: "Run 'magellan index' (it adds them and re-reads every file), or 'magellan index --rebuild'.",
         });
       }
       db.pragma("journal_mode = WAL");
-      db.transaction(() => (MIGRATIONS[3] as (db: DB) => void)(db))();
+      db.transaction(() => {
+        (MIGRATIONS[3] as (db: DB) => void)(db);
+        (MIGRATIONS[4] as (db: DB) => void)(db);
+      })();
     }
     if (options.write) {
       db.pragma("journal_mode = WAL");

@@ -130,6 +130,8 @@ export interface SymbolRow {
   receiver: string | null;
   /** A field's declared type, when it names one type. */
   declared_type: string | null;
+  /** Java and C++ callables: the arguments a call may pass (ExtractedSymbol.arity). */
+  arity: string | null;
   /** byte_start, byte_end, start_line, start_col, end_line, end_col */
   span: number[];
   name_span: number[];
@@ -148,6 +150,8 @@ export interface RefColumns {
   callers: Int32Array;
   /** Six numbers per reference: byte_start, byte_end, start_line, start_col, end_line, end_col. */
   spans: Int32Array;
+  /** Arguments of a Java or C++ call, -1 for none (ExtractedReference.arity). */
+  arities: Int32Array;
 }
 
 const REF_KINDS: readonly ReferenceKind[] = ["read", "call", "type", "write", "import"];
@@ -168,6 +172,7 @@ export interface PackedRefs {
   qualifiers: string[];
   callers: Int32Array;
   spans: Int32Array;
+  arities: Int32Array;
 }
 
 /** The columns to post; columns with a kind this code does not know go as they are. */
@@ -189,7 +194,7 @@ export function packRefs(refs: RefColumns): PackedRefs | RefColumns {
     qualified[k] = i;
     qualifiers[k++] = q;
   }
-  return { packed: true, names: refs.names, kinds, qualified, qualifiers, callers: refs.callers, spans: refs.spans };
+  return { packed: true, names: refs.names, kinds, qualified, qualifiers, callers: refs.callers, spans: refs.spans, arities: refs.arities };
 }
 
 /** The columns as extraction made them (kinds are the shared constant strings). */
@@ -200,7 +205,7 @@ export function unpackRefs(refs: PackedRefs | RefColumns): RefColumns {
   for (let i = 0; i < n; i++) kinds[i] = REF_KINDS[refs.kinds[i] as number] as ReferenceKind;
   const qualifiers = new Array<string | null>(n).fill(null);
   for (let k = 0; k < refs.qualified.length; k++) qualifiers[refs.qualified[k] as number] = refs.qualifiers[k] as string;
-  return { names: refs.names, kinds, qualifiers, callers: refs.callers, spans: refs.spans };
+  return { names: refs.names, kinds, qualifiers, callers: refs.callers, spans: refs.spans, arities: refs.arities };
 }
 
 export interface ImportRow {
@@ -281,6 +286,7 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
       bases: s.bases && s.bases.length > 0 ? s.bases.join(",") : null,
       receiver: s.receiver ?? null,
       declared_type: s.declared_type ?? null,
+      arity: s.arity ?? null,
       span: pos(lines, s.range),
       name_span: pos(lines, s.name_range),
     };
@@ -304,8 +310,9 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
     }
   });
   const n = facts.references.length;
-  const refs: RefColumns = { names: new Array<string>(n), kinds: new Array<ReferenceKind>(n), qualifiers: new Array<string | null>(n), callers: new Int32Array(n), spans: new Int32Array(n * 6) };
+  const refs: RefColumns = { names: new Array<string>(n), kinds: new Array<ReferenceKind>(n), qualifiers: new Array<string | null>(n), callers: new Int32Array(n), spans: new Int32Array(n * 6), arities: new Int32Array(n) };
   facts.references.forEach((r, i) => {
+    refs.arities[i] = r.arity ?? -1;
     refs.names[i] = r.name;
     refs.kinds[i] = r.kind;
     refs.qualifiers[i] = r.qualifier ?? null;

@@ -23,10 +23,12 @@ interface SymRow {
   parent_kind: string | null;
   flags: string | null;
   display_fqn: string;
+  /** Java and C++ callables: the arguments a call may pass (`2`, `1-3`, `2+`). */
+  arity: string | null;
 }
 
 /** A SymRow as candidatesSql's columns, in order. */
-type SymTuple = [string, number, string, string, string, string | null, string | null, string | null, string | null, string];
+type SymTuple = [string, number, string, string, string, string | null, string | null, string | null, string | null, string, string | null];
 
 export interface RefRow {
   id: number;
@@ -35,7 +37,12 @@ export interface RefRow {
   kind: string;
   qualifier: string | null;
   caller_symbol_id: string | null;
+  /** Arguments of a Java or C++ call (null: not known, or another kind of reference). */
+  arity: number | null;
 }
+
+/** The columns of a RefRow, for the statements that read them. */
+const REF_COLUMNS = "id, file_id, name, kind, qualifier, caller_symbol_id, arity";
 
 interface ImportInfo {
   source: string;
@@ -244,10 +251,32 @@ function weaker(a: Resolution, b: Resolution): Resolution {
   return rank(a) >= rank(b) ? a : b;
 }
 
+/**
+ * Arguments of the call being resolved (null: not a call, or not counted): set by resolveRef for
+ * pick(), which every rule reaches. Resolution runs on one thread, one reference at a time.
+ */
+let callArity: number | null = null;
+
+/** Whether a call of `arity` arguments fits a callable's arity (`2`, `1-3`, `2+`); unknown fits. */
+function fitsArity(declared: string | null, arity: number): boolean {
+  if (declared === null) return true;
+  const dash = declared.indexOf("-");
+  if (dash > 0) return arity >= Number(declared.slice(0, dash)) && arity <= Number(declared.slice(dash + 1));
+  if (declared.endsWith("+")) return arity >= Number(declared.slice(0, -1));
+  return arity === Number(declared);
+}
+
 function pick(rows: SymRow[], how: Resolution): Outcome {
   const first = rows[0] as SymRow;
   if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
   if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
+    // Java and C++ overloads: the ones a call's argument count fits, when that narrows them
+    // (gson's eight `toJson` took every call, whatever it passed, to the first).
+    const arity = callArity;
+    if (arity !== null && rows.some((r) => r.arity !== null)) {
+      const fit = rows.filter((r) => fitsArity(r.arity, arity));
+      if (fit.length > 0 && fit.length < rows.length) return { target: overloadTarget(fit).symbol_id, how, candidates: null };
+    }
     return { target: overloadTarget(rows).symbol_id, how, candidates: null };
   }
   return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
@@ -257,7 +286,8 @@ function pick(rows: SymRow[], how: Resolution): Outcome {
  * Which of one scope's same-named definitions a call reaches: never an overload signature
  * (TypeScript's bodiless signatures, Python's `@overload` stubs) when the implementation is
  * there; in Python the last definition, the one the name is bound to when the scope has run;
- * elsewhere the first (C++/Java overloads are told apart by types, which resolution does not see).
+ * elsewhere the first (Java and C++ overloads of the call's argument count, as pick() narrows them,
+ * are told apart by types, which resolution does not see).
  */
 function overloadTarget(rows: SymRow[]): SymRow {
   const impl = rows.filter((r) => !r.flags || !r.flags.split(",").includes("overload"));
@@ -281,7 +311,7 @@ function nearPick(rows: SymRow[], ctx: { path: string }): Outcome {
 
 /** Candidate symbols (not impl blocks) with their file and their parent's kind, in file order. */
 function candidatesSql(where: string): string {
-  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags, s.display_fqn
+  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags, s.display_fqn, s.arity
     FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
     WHERE ${where} s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`;
 }
@@ -389,6 +419,7 @@ export class Resolver {
         parent_kind: this.same(t[7]),
         flags: this.same(t[8]),
         display_fqn: t[9],
+        arity: this.same(t[10]),
       };
       (this.nameCache.get(r.name) as SymRow[]).push(r);
     }
@@ -609,7 +640,7 @@ export class Resolver {
   private defaultExports(fileId: number): SymRow[] {
     // (Prepared once: a statement per call held native memory until the collector ran.)
     this.defaultExportsStmt ??= this.db.prepare(
-      `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn
+      `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn, s.arity
        FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.flags LIKE '%default_export%'`,
     );
     // Asked again for every default import of the file.
@@ -655,8 +686,15 @@ export class Resolver {
   }
 
   resolveRef(ref: RefRow): Outcome {
-    const o = this.resolveAny(ref);
-    return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
+    // (pick() is reached from every rule below; the call's arity is what it tells overloads apart by.)
+    const outer = callArity;
+    callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
+    try {
+      const o = this.resolveAny(ref);
+      return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
+    } finally {
+      callArity = outer;
+    }
   }
 
   /**
@@ -910,7 +948,7 @@ export class Resolver {
     // the lookup's bare-name rule would see the class's constructors beside it.
     const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => TYPE_KINDS.has(s.kind_normalized) && s.symbol_id !== self) : [];
     if (here.length === 1) return [{ row: here[0] as SymRow, how: "exact" }];
-    const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope });
+    const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope, arity: null });
     const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
     const how: Resolution = r.how === "exact" || r.how === "imported" ? r.how : "heuristic";
     for (const id of ids) {
@@ -1033,10 +1071,12 @@ export class Resolver {
   private nameOfStmt: ReturnType<DB["prepare"]> | undefined;
 
   private memo(e: NameEntry, key: string, fn: () => Outcome): Outcome {
-    let r = e.memo.get(key);
+    // An outcome holds for calls of one argument count (pick() narrows overloads by it).
+    const k = callArity === null ? key : `${key}\0${callArity}`;
+    let r = e.memo.get(k);
     if (!r) {
       r = fn();
-      e.memo.set(key, r);
+      e.memo.set(k, r);
     }
     return r;
   }
@@ -1161,7 +1201,7 @@ export class Resolver {
   }
 
   refsOfFiles(fileIds: number[]): RefRow[] {
-    const st = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE file_id = ?");
+    const st = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE file_id = ?`);
     return fileIds.flatMap((id) => st.all(id) as RefRow[]);
   }
 
@@ -1232,7 +1272,7 @@ export class Resolver {
     if (names.size === 0) return [];
     const rows = this.db
       .prepare(
-        `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE qualifier IN (SELECT value FROM json_each(@names)) OR qualifier LIKE 'new%'
+        `SELECT ${REF_COLUMNS} FROM refs WHERE qualifier IN (SELECT value FROM json_each(@names)) OR qualifier LIKE 'new%'
          OR EXISTS (SELECT 1 FROM json_each(@names) j WHERE refs.qualifier LIKE '%::' || j.value)`,
       )
       .all({ names: JSON.stringify([...names]) }) as RefRow[];
@@ -1240,7 +1280,7 @@ export class Resolver {
   }
 
   refsTargeting(ids: string[], excludeFiles: Set<number>): RefRow[] {
-    const st = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE target_symbol_id = ?");
+    const st = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id = ?`);
     return ids.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));
   }
 
@@ -1291,7 +1331,7 @@ export class Resolver {
   refsThroughFields(fields: Set<string>, excludeFiles: Set<number>): RefRow[] {
     const rows = this.db
       .prepare(
-        `SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE qualifier IN (SELECT value FROM json_each(@names))
+        `SELECT ${REF_COLUMNS} FROM refs WHERE qualifier IN (SELECT value FROM json_each(@names))
          OR EXISTS (SELECT 1 FROM json_each(@names) j WHERE refs.qualifier LIKE '%' || j.value || '%')`,
       )
       .all({ names: JSON.stringify([...fields]) }) as RefRow[];
@@ -1299,7 +1339,7 @@ export class Resolver {
   }
 
   refsNamed(names: string[], excludeFiles: Set<number>): RefRow[] {
-    const st = this.db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs WHERE name = ?");
+    const st = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ?`);
     return names.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));
   }
 
@@ -1316,7 +1356,7 @@ export class Resolver {
     // objects were most of the worker's garbage. A file's references repeat (the same call or
     // read in one function), and an outcome depends only on what the key holds, so a repeat
     // costs a lookup (45% of the references on the bench corpus).
-    const ref: RefRow = { id: 0, file_id: -1, name: "", kind: "", qualifier: null, caller_symbol_id: null };
+    const ref: RefRow = { id: 0, file_id: -1, name: "", kind: "", qualifier: null, caller_symbol_id: null, arity: null };
     const seen = new Map<string, { how: string; target: string | null; candidates: string | null }>();
     // In pages: fewer rows alive at once are less for the collector to copy (-20% CPU of the scan).
     for (let at = from; at < to; at += PAGE_REFS) {
@@ -1338,12 +1378,14 @@ export class Resolver {
         let o = seen.get(key);
         if (o === undefined) {
           const parts = key.split("\0");
-          if (parts.length === 5) {
+          if (parts.length === 6) {
             const nulls = Number(parts[4]);
+            const arity = Number(parts[5]);
             ref.name = parts[0] as string;
             ref.kind = parts[1] as string;
             ref.qualifier = nulls & 1 ? null : (parts[2] as string);
             ref.caller_symbol_id = nulls & 2 ? null : (parts[3] as string);
+            ref.arity = arity >= 0 ? arity : null;
           } else {
             // A NUL inside a column: the key is ambiguous, so the row is read whole and its
             // outcome not remembered.
@@ -1351,7 +1393,7 @@ export class Resolver {
           }
           const r = this.resolveRef(ref);
           o = { how: r.how, target: r.target, candidates: r.candidates ? JSON.stringify(r.candidates) : null };
-          if (parts.length === 5) seen.set(key, o);
+          if (parts.length === 6) seen.set(key, o);
         }
         if (o.how === "unresolved") continue;
         out.ids.push(ref.id);
@@ -1367,20 +1409,21 @@ export class Resolver {
 
   private refByIdStmt: ReturnType<DB["prepare"]> | undefined;
 
-  private refById(id: number): Pick<RefRow, "name" | "kind" | "qualifier" | "caller_symbol_id"> {
-    this.refByIdStmt ??= this.db.prepare("SELECT name, kind, qualifier, caller_symbol_id FROM refs WHERE id = ?");
-    return this.refByIdStmt.get(id) as Pick<RefRow, "name" | "kind" | "qualifier" | "caller_symbol_id">;
+  private refById(id: number): Pick<RefRow, "name" | "kind" | "qualifier" | "caller_symbol_id" | "arity"> {
+    this.refByIdStmt ??= this.db.prepare("SELECT name, kind, qualifier, caller_symbol_id, arity FROM refs WHERE id = ?");
+    return this.refByIdStmt.get(id) as Pick<RefRow, "name" | "kind" | "qualifier" | "caller_symbol_id" | "arity">;
   }
 }
 
 /**
  * What resolution reads of a reference, as one string: name, kind, qualifier and caller joined by
- * NUL, then which of the last two are NULL (1: qualifier, 2: caller). One string a row instead
+ * NUL, then which of the last two are NULL (1: qualifier, 2: caller), then the arity (-1: none).
+ * One string a row instead
  * of four and their concatenation: the bench corpus's resolution took 3.4-3.5 s instead of
  * 3.4-3.7 s (a worker alone, 3 interleaved runs).
  */
 const UNIT_KEY =
-  "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL))";
+  "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL)) || char(0) || ifnull(arity, -1)";
 
 /**
  * Candidate symbols a resolver caches (MAGELLAN_RESOLVE_CACHE_SYMBOLS: tests make it tiny). A cold

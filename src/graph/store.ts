@@ -54,17 +54,17 @@ export class Store {
       db,
       `symbols(file_id, symbol_id, name, kind, kind_normalized, parent, parent_symbol_id, scoped_name,
         canonical_fqn, display_fqn, language, flags, byte_start, byte_end, start_line, start_col, end_line, end_col,
-        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col, bases, receiver, declared_type)`,
-      27,
+        name_byte_start, name_byte_end, name_start_line, name_start_col, name_end_line, name_end_col, bases, receiver, declared_type, arity)`,
+      28,
     );
     this.insRef = new RowInserter(
       db,
-      "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col, target_symbol_id, resolution, candidates)",
-      14,
+      "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col, arity, target_symbol_id, resolution, candidates)",
+      15,
     );
     // The outcome columns left to their defaults (NULL, 'unresolved', NULL): the same row, three
     // parameters fewer to bind for each of a cold index's references (-8% of their insert CPU).
-    this.insRefUnresolved = new RowInserter(db, "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col)", 11);
+    this.insRefUnresolved = new RowInserter(db, "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col, arity)", 12);
     this.insImport = db.prepare(
       `INSERT INTO imports(file_id, source, names, byte_start, byte_end, start_line, start_col, end_line, end_col)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -85,7 +85,7 @@ export class Store {
   /** What resolution depends on, per symbol: a change here may change other files' edges. */
   symbolSignatures(fileId: number): ({ sig: string } & SignedSymbol)[] {
     const rows = this.db
-      .prepare("SELECT symbol_id, name, parent_symbol_id, kind_normalized, parent, flags, bases, declared_type FROM symbols WHERE file_id = ?")
+      .prepare("SELECT symbol_id, name, parent_symbol_id, kind_normalized, parent, flags, bases, declared_type, arity FROM symbols WHERE file_id = ?")
       .all(fileId) as SignatureColumns[];
     return rows.map((r) => ({ sig: signature(r), ...signed(r) }));
   }
@@ -96,13 +96,13 @@ export class Store {
    */
   refOutcomes(fileId: number): Map<string, RefOutcome | undefined> {
     const rows = this.db
-      .prepare("SELECT name, kind, qualifier, caller_symbol_id, target_symbol_id, resolution, candidates FROM refs WHERE file_id = ?")
+      .prepare("SELECT name, kind, qualifier, caller_symbol_id, arity, target_symbol_id, resolution, candidates FROM refs WHERE file_id = ?")
       .raw()
-      .all(fileId) as [string, string, string | null, string | null, string | null, string, string | null][];
+      .all(fileId) as [string, string, string | null, string | null, number | null, string | null, string, string | null][];
     // Stored columns compared as they are; candidates parsed once per key that holds.
     const seen = new Map<string, [string | null, string, string | null] | undefined>();
-    for (const [name, kind, qualifier, caller, target, how, candidates] of rows) {
-      const key = refKey(name, kind, qualifier, caller);
+    for (const [name, kind, qualifier, caller, arity, target, how, candidates] of rows) {
+      const key = refKey(name, kind, qualifier, caller, arity);
       const had = seen.get(key);
       if (!seen.has(key)) seen.set(key, [target, how, candidates]);
       else if (had !== undefined && (had[0] !== target || had[1] !== how || had[2] !== candidates)) seen.set(key, undefined);
@@ -191,6 +191,7 @@ export class Store {
       a[at + 24] = s.bases;
       a[at + 25] = s.receiver;
       a[at + 26] = s.declared_type;
+      a[at + 27] = s.arity;
     });
     if (withRefs) this.insertRefs(id, rows);
     for (const im of rows.imports) this.insImport.run(id, im.source, im.names, ...im.span);
@@ -202,7 +203,7 @@ export class Store {
 
   /** Stores a file's references, resolved by `outcome` when given (else left 'unresolved'). */
   insertRefs(fileId: number, rows: FileRows, outcome?: (i: number, caller: string | null) => RefOutcome): void {
-    const { names, kinds, qualifiers, spans } = rows.refs;
+    const { names, kinds, qualifiers, spans, arities } = rows.refs;
     const refColumns = (a: unknown[], at: number, i: number, caller: string | null): void => {
       const o = i * 6;
       a[at] = fileId;
@@ -211,6 +212,8 @@ export class Store {
       a[at + 3] = qualifiers[i];
       a[at + 4] = caller;
       for (let k = 0; k < 6; k++) a[at + 5 + k] = spans[o + k];
+      const arity = arities[i] as number;
+      a[at + 11] = arity >= 0 ? arity : null;
     };
     if (!outcome) {
       this.insRefUnresolved.insert(names.length, (a, at, i) => refColumns(a, at, i, callerOf(rows, i)));
@@ -220,9 +223,9 @@ export class Store {
       const caller = callerOf(rows, i);
       const r = outcome(i, caller);
       refColumns(a, at, i, caller);
-      a[at + 11] = r.target;
-      a[at + 12] = r.how;
-      a[at + 13] = r.candidates ? JSON.stringify(r.candidates) : null;
+      a[at + 12] = r.target;
+      a[at + 13] = r.how;
+      a[at + 14] = r.candidates ? JSON.stringify(r.candidates) : null;
     });
   }
 }
@@ -271,9 +274,9 @@ function resolutionInputsOf(imports: [string, string][], symbolIds: string[]): s
   return JSON.stringify([imports, symbolIds]);
 }
 
-/** What resolution reads of a reference: its name, kind, qualifier and enclosing symbol. */
-export function refKey(name: string, kind: string, qualifier: string | null, caller: string | null): string {
-  return `${name}\0${kind}\0${qualifier ?? "\u0001"}\0${caller ?? "\u0001"}`;
+/** What resolution reads of a reference: its name, kind, qualifier, enclosing symbol and arity. */
+export function refKey(name: string, kind: string, qualifier: string | null, caller: string | null, arity: number | null): string {
+  return `${name}\0${kind}\0${qualifier ?? "\u0001"}\0${caller ?? "\u0001"}\0${arity ?? -1}`;
 }
 
 /** The columns of a symbol that other files' resolution reads (signature). */
@@ -286,10 +289,11 @@ interface SignatureColumns {
   flags: string | null;
   bases: string | null;
   declared_type: string | null;
+  arity: string | null;
 }
 
 export function signature(r: SignatureColumns): string {
-  return [r.symbol_id, r.name, r.parent_symbol_id ?? "", r.kind_normalized, r.parent ?? "", r.flags ?? "", r.bases ?? "", r.declared_type ?? ""].join("\0");
+  return [r.symbol_id, r.name, r.parent_symbol_id ?? "", r.kind_normalized, r.parent ?? "", r.flags ?? "", r.bases ?? "", r.declared_type ?? "", r.arity ?? ""].join("\0");
 }
 
 /** What an incremental run reads of a symbol whose signature came or went (or may resolve anew). */

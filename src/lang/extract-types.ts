@@ -53,6 +53,11 @@ export interface ExtractedSymbol {
   declared_type?: string;
   /** Go: the name a method's body calls its receiver by (`m` in `func (m *model) View()`). */
   receiver?: string;
+  /**
+   * Java and C++ functions, methods and constructors: how many arguments a call may pass, as
+   * `2`, `1-3` (default arguments) or `2+` (varargs). Resolution tells overloads apart by it.
+   */
+  arity?: string;
 }
 
 export type ReferenceKind = "call" | "read" | "write" | "type" | "import";
@@ -65,6 +70,8 @@ export interface ExtractedReference {
   qualifier?: string;
   /** Index into `symbols` of the innermost enclosing symbol (the caller for calls). */
   enclosing_index?: number;
+  /** Java and C++ calls: how many arguments they pass (see ExtractedSymbol.arity). */
+  arity?: number;
 }
 
 export interface ExtractedImport {

@@ -94,6 +94,8 @@ interface MatchList {
   end(j: number, k: number): number;
   /** Match j as objects; `own`: kept past this list (see RawMatchList.match). */
   match(j: number, own: boolean): QMatch;
+  /** The node of capture k of match j, valid while this list is. */
+  node(j: number, k: number): QNode;
 }
 
 class QMatchList implements MatchList {
@@ -118,6 +120,9 @@ class QMatchList implements MatchList {
   }
   match(j: number): QMatch {
     return this.ms[j] as QMatch;
+  }
+  node(j: number, k: number): QNode {
+    return this.capture(j, k).node;
   }
 }
 
@@ -249,6 +254,7 @@ interface PendingSymbol {
   bases?: string[];
   receiver?: string;
   declared_type?: string;
+  arity?: string;
   hoist?: boolean;
   /** Kept only outside every other definition (see python/symbols.scm). */
   toplevel: boolean;
@@ -596,6 +602,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (p.bases) sym.bases = p.bases;
     if (p.receiver !== undefined) sym.receiver = p.receiver;
     if (p.declared_type !== undefined) sym.declared_type = p.declared_type;
+    if (ARITY_LANGUAGES.has(language) && CALLABLE_KINDS.has(p.kind)) {
+      const a = parameterArity(syntaxOf(p.def));
+      if (a !== undefined) sym.arity = a;
+    }
     const index = out.length;
     out.push(sym);
     stack.push({ index, start, end, scope: [...scope, p.name] });
@@ -741,6 +751,8 @@ class ReferenceCollector {
   private readonly ranks: number[] = [];
   private readonly qualified: boolean[] = [];
   private readonly qualifiers: (string | undefined)[] = [];
+  /** Arguments a call passes (-1: not a call of an ARITY_LANGUAGES language, or not known). */
+  private readonly arities: number[] = [];
   constructor(
     private readonly language: LanguageId,
     private readonly text: string,
@@ -754,7 +766,7 @@ class ReferenceCollector {
     return r > rank || (r === rank && ((this.qualified[i] as boolean) || !hasQualifier)) ? -2 : i;
   }
 
-  private put(i: number, at: number, rank: number, end: number, hasQualifier: boolean, qualifier: string | undefined): void {
+  private put(i: number, at: number, rank: number, end: number, hasQualifier: boolean, qualifier: string | undefined, arity: number): void {
     if (i < 0) {
       this.slot.set(at, this.starts.length);
       this.starts.push(at);
@@ -762,11 +774,13 @@ class ReferenceCollector {
       this.ranks.push(rank);
       this.qualified.push(hasQualifier);
       this.qualifiers.push(qualifier);
+      this.arities.push(arity);
     } else {
       this.ends[i] = end;
       this.ranks[i] = rank;
       this.qualified[i] = hasQualifier;
       this.qualifiers[i] = qualifier;
+      this.arities[i] = arity;
     }
   }
 
@@ -776,6 +790,7 @@ class ReferenceCollector {
     let rank = 0;
     let refName = "";
     let qualifier = -1;
+    let args = -1;
     const count = list.captureCount(j);
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
@@ -785,6 +800,7 @@ class ReferenceCollector {
         rank = r;
         refName = n;
       } else if (n === "qualifier") qualifier = k;
+      else if (n === "args") args = k;
     }
     if (ref < 0) return;
     if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
@@ -794,7 +810,7 @@ class ReferenceCollector {
     if (i === -2) return;
     const end = rank === 5 ? -1 : list.end(j, ref);
     const q = hasQualifier && rank !== 5 ? qualifierText(this.text, list.start(j, qualifier), list.end(j, qualifier)) : undefined;
-    this.put(i, at, rank, end, hasQualifier, q || undefined);
+    this.put(i, at, rank, end, hasQualifier, q || undefined, args >= 0 && rank === 4 ? argumentCount(syntaxOf(list.node(j, args))) : -1);
   }
 
   /**
@@ -944,12 +960,76 @@ class ReferenceCollector {
       const ref: ExtractedReference = { name: this.text.slice(start, end), kind: RANK_KIND[rank] as ReferenceKind, range };
       const q = this.qualifiers[i];
       if (q) ref.qualifier = q;
+      const arity = this.arities[i] as number;
+      if (arity >= 0) ref.arity = arity;
       out.push(ref);
     }
     out.push(...importRefs);
     out.sort((a, b) => a.range.byte_start - b.range.byte_start);
     return out;
   }
+}
+
+/** Languages whose functions are overloaded by their parameters: calls and callables carry an arity. */
+const ARITY_LANGUAGES = new Set<LanguageId>(["java", "cpp"]);
+
+const CALLABLE_KINDS = new Set<SymbolKind>(["function", "method", "constructor"]);
+
+/** Named children of an argument or parameter list that are not comments (Java's are line_comment, block_comment). */
+function listItems(list: Parser.SyntaxNode): Parser.SyntaxNode[] {
+  return list.namedChildren.filter((c) => !c.type.endsWith("comment"));
+}
+
+/** The arguments a call's argument list holds (Java `argument_list`, C++ `argument_list` or `initializer_list`). */
+function argumentCount(args: Parser.SyntaxNode): number {
+  // Most argument lists hold no comment: count without making a node per argument.
+  return args.text.includes("/") ? listItems(args).length : args.namedChildCount;
+}
+
+/**
+ * How many arguments a call of this Java or C++ definition may pass: `2`, `1-3` (C++ default
+ * arguments), `2+` (Java `...`, C++ `...`); undefined when its parameter list is not found.
+ * C++ `f(void)` takes none.
+ */
+function parameterArity(def: Parser.SyntaxNode): string | undefined {
+  let params: Parser.SyntaxNode | null = def.childForFieldName("parameters");
+  if (!params) {
+    // C++: the parameters are on the function declarator, under pointer/reference declarators.
+    let d: Parser.SyntaxNode | null = def.type === "function_declarator" ? def : def.childForFieldName("declarator");
+    for (let depth = 0; d && d.type !== "function_declarator" && depth < 8; depth++) d = d.childForFieldName("declarator") ?? d.namedChildren.find((c) => c.type.endsWith("declarator")) ?? null;
+    params = d?.childForFieldName("parameters") ?? null;
+  }
+  if (!params) return undefined;
+  let min = 0;
+  let max = 0;
+  let open = false;
+  const items = listItems(params);
+  for (const p of items) {
+    switch (p.type) {
+      case "formal_parameter":
+      case "parameter_declaration":
+        // C++ `(void)`: a lone unnamed void parameter is no parameter.
+        if (items.length === 1 && p.type === "parameter_declaration" && !p.childForFieldName("declarator") && p.childForFieldName("type")?.text === "void") return "0";
+        min++;
+        max++;
+        break;
+      case "optional_parameter_declaration":
+        max++;
+        break;
+      case "spread_parameter":
+      case "variadic_parameter_declaration":
+      case "variadic_parameter":
+        open = true;
+        break;
+      default:
+        // Java's receiver parameter (`Foo this`) and anything unknown pass no argument.
+        break;
+    }
+  }
+  // C++ C-style `...` is an anonymous token, not a named child.
+  if (!open && params.children.some((c) => c.type === "...")) open = true;
+  if (open) return `${min}+`;
+  return min === max ? String(min) : `${min}-${max}`;
 }
 
 /**

@@ -232,6 +232,13 @@ export class RawMatchList {
     return { pattern: this.pattern(j), captures };
   }
 
+  /** The node of capture k of match j (sharing this list's fields: valid while the list is). */
+  node(j: number, k: number): RawCapture {
+    const first = this.index[3 * j + 1] as number;
+    const nameAt = (this.index[3 * j] as number) + 1;
+    return this.nodeAt(first + k, this.flat[nameAt + k] as string, false);
+  }
+
   /** Every kept match as objects. */
   all(): RawMatch[] {
     const out: RawMatch[] = new Array(this.length);

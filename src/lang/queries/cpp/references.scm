@@ -1,12 +1,13 @@
 ; C++ references. Capture conventions: see src/lang/extract.ts.
 
-(call_expression function: (identifier) @ref.call)
-(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.call))
-(call_expression function: (qualified_identifier scope: (_) @qualifier name: (identifier) @ref.call))
-(call_expression function: (template_function name: (identifier) @ref.call))
-(call_expression function: (qualified_identifier scope: (_) @qualifier name: (template_function name: (identifier) @ref.call)))
-(call_expression function: (field_expression argument: (_) @qualifier field: (template_method name: (field_identifier) @ref.call)))
-(new_expression type: (type_identifier) @ref.call)
+; @args: the argument list, whose length tells overloads apart (extract.ts argumentCount).
+(call_expression function: (identifier) @ref.call arguments: (_) @args)
+(call_expression function: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.call) arguments: (_) @args)
+(call_expression function: (qualified_identifier scope: (_) @qualifier name: (identifier) @ref.call) arguments: (_) @args)
+(call_expression function: (template_function name: (identifier) @ref.call) arguments: (_) @args)
+(call_expression function: (qualified_identifier scope: (_) @qualifier name: (template_function name: (identifier) @ref.call)) arguments: (_) @args)
+(call_expression function: (field_expression argument: (_) @qualifier field: (template_method name: (field_identifier) @ref.call)) arguments: (_) @args)
+(new_expression type: (type_identifier) @ref.call arguments: (_)? @args)
 
 (assignment_expression left: (identifier) @ref.write)
 (assignment_expression left: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.write))

@@ -1,10 +1,11 @@
 ; Java references. Capture conventions: see src/lang/extract.ts.
 
-(method_invocation object: (_) @qualifier name: (identifier) @ref.call)
-(method_invocation name: (identifier) @ref.call)
-(object_creation_expression type: (type_identifier) @ref.call)
-(object_creation_expression type: (generic_type (type_identifier) @ref.call))
-(object_creation_expression type: (scoped_type_identifier (_) @qualifier . (type_identifier) @ref.call .))
+; @args: the argument list, whose length tells overloads apart (extract.ts argumentCount).
+(method_invocation object: (_) @qualifier name: (identifier) @ref.call arguments: (_) @args)
+(method_invocation name: (identifier) @ref.call arguments: (_) @args)
+(object_creation_expression type: (type_identifier) @ref.call arguments: (_) @args)
+(object_creation_expression type: (generic_type (type_identifier) @ref.call) arguments: (_) @args)
+(object_creation_expression type: (scoped_type_identifier (_) @qualifier . (type_identifier) @ref.call .) arguments: (_) @args)
 (method_reference (_) @qualifier . (identifier) @ref.call .)
 
 (assignment_expression left: (identifier) @ref.write)

@@ -1,0 +1,170 @@
+/**
+ * Java and C++ overloads are told apart by how many arguments a call passes: gson's eight
+ * `Gson.toJson` took every call, whatever it passed, to the first one, which left the others with
+ * no caller (and dead-code listed them). Each callable stores the arguments it takes (`2`, `1-3`
+ * with C++ default arguments, `2+` with varargs), each call the arguments it passes; overloads of
+ * one count still go to the first of them (types decide, which resolution does not see). The
+ * incremental index must equal a rebuild when a call's or a definition's count changes (real
+ * tree-sitter, real SQLite).
+ */
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { tempDir, writeTree } from "../support/run.js";
+import { assertIncrementalMatchesRebuild, mg } from "./support.js";
+
+const JAVA = {
+  "src/main/java/acme/Box.java": `package acme;
+
+public class Box {
+  public Box() {}
+
+  public Box(int size) {}
+
+  public void put(Object value) {}
+
+  public void put(Object value, int times) {}
+
+  public void put(Object value, int times, boolean last) {}
+
+  public void log(String format, Object... args) {}
+
+  public void log(int level) {}
+}
+`,
+  "src/main/java/acme/User.java": `package acme;
+
+public class User {
+  void run() {
+    Box a = new Box();
+    Box b = new Box(3);
+    a.put("x");
+    a.put("x", 2);
+    b.put("x", 2, true);
+    a.log("%s %s", 1, 2);
+    a.log("plain");
+    b.log(
+        // a comment is no argument
+        7);
+  }
+}
+`,
+};
+
+const CPP = {
+  "geo.h": `class Geo {
+ public:
+  int area();
+  int area(int scale);
+  static int make(int w, int h = 1);
+  static int make(const char *spec, int w, int h);
+  int sum(int n, ...);
+};
+`,
+  "geo.cpp": `#include "geo.h"
+
+int use(Geo &g) {
+  int a = g.area();
+  int b = g.area(2);
+  int c = Geo::make(3);
+  int d = Geo::make(3, 4);
+  int e = Geo::make("3x4", 3, 4);
+  int f = g.sum(1, 2, 3, 4);
+  return a + b + c + d + e + f;
+}
+`,
+};
+
+/** Each call of the file, in source order: [name, line of the call, line of its target, resolution]. */
+function calls(root: string, path: string): [string, number, number | null, string][] {
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    return d
+      .prepare(
+        `SELECT r.name, r.start_line, s.start_line AS target_line, r.resolution FROM refs r JOIN files f ON f.id = r.file_id
+         LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id WHERE f.path = ? AND r.kind = 'call' ORDER BY r.byte_start`,
+      )
+      .raw()
+      .all(path) as [string, number, number | null, string][];
+  } finally {
+    d.close();
+  }
+}
+
+function arities(root: string, path: string): [string, number, string | null][] {
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    return d
+      .prepare("SELECT s.name, s.start_line, s.arity FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = ? AND s.kind_normalized IN ('fn', 'method', 'ctor') ORDER BY s.byte_start")
+      .raw()
+      .all(path) as [string, number, string | null][];
+  } finally {
+    d.close();
+  }
+}
+
+describe("magellan: overloads by argument count", () => {
+  it("Java: constructors, methods and varargs reach the overload of the call's argument count", async () => {
+    const root = tempDir("magellan-overloads-");
+    writeTree(root, JAVA);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(arities(root, "src/main/java/acme/Box.java"), [
+      ["Box", 4, "0"],
+      ["Box", 6, "1"],
+      ["put", 8, "1"],
+      ["put", 10, "2"],
+      ["put", 12, "3"],
+      ["log", 14, "1+"],
+      ["log", 16, "1"],
+    ]);
+    assert.deepEqual(calls(root, "src/main/java/acme/User.java"), [
+      // (A constructor call reaches the class, whichever constructor it is.)
+      ["Box", 5, 3, "heuristic"],
+      ["Box", 6, 3, "heuristic"],
+      ["put", 7, 8, "heuristic"],
+      ["put", 8, 10, "heuristic"],
+      ["put", 9, 12, "heuristic"],
+      ["log", 10, 14, "heuristic"],
+      // One argument fits both: the first of them, as before.
+      ["log", 11, 14, "heuristic"],
+      ["log", 12, 14, "heuristic"],
+    ]);
+    // The call's count changes, then a definition's: other files' calls follow, as a rebuild's.
+    const user = join(root, "src/main/java/acme/User.java");
+    writeFileSync(user, readFileSync(user, "utf8").replace('a.put("x");', 'a.put("x", 1, false);'));
+    await assertIncrementalMatchesRebuild(root, "call-count");
+    assert.deepEqual(calls(root, "src/main/java/acme/User.java")[2], ["put", 7, 12, "heuristic"]);
+    const box = join(root, "src/main/java/acme/Box.java");
+    writeFileSync(box, readFileSync(box, "utf8").replace("public void put(Object value, int times, boolean last) {}", "public void put(Object value, int times, boolean last, int more) {}"));
+    await assertIncrementalMatchesRebuild(root, "definition-count");
+    assert.deepEqual(calls(root, "src/main/java/acme/User.java")[2], ["put", 7, 8, "heuristic"]);
+  });
+
+  it("C++: default arguments, C varargs and `(void)` count as calls may pass them", async () => {
+    const root = tempDir("magellan-overloads-");
+    writeTree(root, { ...CPP, "plain.cpp": "int none(void) { return 0; }\nint two(int a, int b) { return a + b; }\n" });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(arities(root, "geo.h"), [
+      ["area", 3, "0"],
+      ["area", 4, "1"],
+      ["make", 5, "1-2"],
+      ["make", 6, "3"],
+      ["sum", 7, "1+"],
+    ]);
+    assert.deepEqual(arities(root, "plain.cpp"), [
+      ["none", 1, "0"],
+      ["two", 2, "2"],
+    ]);
+    const got = calls(root, "geo.cpp").map(([name, line, target]) => [name, line, target]);
+    assert.deepEqual(got, [
+      ["area", 4, 3],
+      ["area", 5, 4],
+      ["make", 6, 5],
+      ["make", 7, 5],
+      ["make", 8, 6],
+      ["sum", 9, 7],
+    ]);
+  });
+});
