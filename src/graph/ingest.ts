@@ -122,6 +122,13 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   if (getMeta(db, "resolve_pending") === "1") {
     db.transaction(() => db.exec("DELETE FROM refs; DELETE FROM symbols; DELETE FROM imports; DELETE FROM deps; DELETE FROM impact_edges; DELETE FROM files;"))();
   }
+  // The workspace folder renamed (or the index moved with it): every canonical_fqn starts with
+  // the folder's name, and the files the run does not re-read must say the new one, as a rebuild's.
+  const lastRoot = getMeta(db, "root");
+  if (lastRoot && basename(lastRoot) !== rootName) {
+    const before = `${basename(lastRoot)}::`;
+    db.prepare("UPDATE symbols SET canonical_fqn = ? || substr(canonical_fqn, ?) WHERE substr(canonical_fqn, 1, ?) = ?").run(`${rootName}::`, before.length + 1, before.length, before);
+  }
   const stored = new Map<string, StoredFile>(store.allFiles().map((f) => [f.path, f]));
   const cold = stored.size === 0;
   const skipped: SkippedFile[] = [];

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { type Dirent, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { type Dirent, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { spawn } from "node:child_process";
 import { isDeepStrictEqual } from "node:util";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { binPath, runTool, tempDir, writeTree } from "../support/run.js";
-import { FIXTURES, type Match, type Ref, codes, copyFixture, graphOf, indexed, mg } from "./support.js";
+import { FIXTURES, type Match, type Ref, assertIncrementalMatchesRebuild, codes, copyFixture, graphOf, indexed, mg } from "./support.js";
 
 async function symbolIdOf(root: string, name: string): Promise<string> {
   const { env } = await mg(root, ["find", "--name", name]);
@@ -516,5 +516,21 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.deepEqual(targets(), ["main.go:5 Hello unresolved -", "src/main.ts:1 helper imported src/other/util.helper", "src/main.ts:2 helper imported src/other/util.helper"]);
     await index("--rebuild", "--db", join(root, "fresh.db"));
     assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")));
+  });
+
+  it("a workspace folder renamed with its index: the files not read again take the new name in canonical_fqn", async () => {
+    const parent = tempDir("magellan-");
+    const before = join(parent, "shop");
+    mkdirSync(before);
+    writeTree(before, { "src/a.ts": "export function one(): number {\n  return 1;\n}\n", "src/b.ts": 'import { one } from "./a";\n\nexport const two = one() + 1;\n' });
+    assert.equal((await mg(before, ["index"])).r.code, 0);
+    const root = join(parent, "store");
+    renameSync(before, root);
+    writeFileSync(join(root, "src/b.ts"), 'import { one } from "./a";\n\nexport const three = one() + 2;\n');
+    await assertIncrementalMatchesRebuild(root, "renamed-root");
+    const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+    const fqns = d.prepare("SELECT canonical_fqn FROM symbols ORDER BY canonical_fqn").pluck().all() as string[];
+    d.close();
+    assert.ok(fqns.length > 0 && fqns.every((f) => f.startsWith("store::")), fqns.join(", "));
   });
 });
