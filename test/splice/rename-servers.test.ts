@@ -7,7 +7,7 @@ import { indexTree } from "../../src/graph/ingest.js";
 import { disposeLanguageServers, planRename, setLanguageServerReuse } from "../../src/tools/splice/rename/index.js";
 import { isToolError } from "./rename-errors.js";
 import { applyLocations, copyFixture, targetAt } from "./rename-helpers.js";
-import { runTool } from "../support/run.js";
+import { runTool, tempDir, writeTree } from "../support/run.js";
 
 const made: string[] = [];
 after(() => {
@@ -244,6 +244,24 @@ describe("splice rename: fallback on magellan's index (Java, and Rust without ru
     return root;
   };
   const INVOICE = "src/main/java/com/acme/billing/Invoice.java";
+
+  it("Java overloads: renaming one renames the calls of its argument count only, and javac accepts the result", async () => {
+    // Before calls were told apart by argument count, both calls were the first put's: the
+    // rename of the second changed its definition alone, and javac refused the caller.
+    const root = tempDir("splice-overloads-");
+    writeTree(root, {
+      "src/main/java/acme/Box.java": "package acme;\n\npublic class Box {\n  public void put(Object value) {}\n\n  public void put(Object value, int times) {}\n}\n",
+      "src/main/java/acme/User.java": 'package acme;\n\npublic class User {\n  void run(Box box) {\n    box.put("x");\n    box.put("x", 2);\n  }\n}\n',
+    });
+    await indexTree({ root, dbPath: join(root, ".magellan", "code.db") });
+    const target = targetAt(root, "src/main/java/acme/Box.java", "java", "public void put(Object value, int times)", "put");
+    const plan = await planRename({ root, target, newName: "putTimes", allowHeuristic: true });
+    applyLocations(root, plan.locations, true);
+    assert.match(readFileSync(join(root, "src/main/java/acme/Box.java"), "utf8"), /void put\(Object value\) \{\}\n\n {2}public void putTimes\(Object value, int times\)/);
+    assert.match(readFileSync(join(root, "src/main/java/acme/User.java"), "utf8"), /box\.put\("x"\);\n {4}box\.putTimes\("x", 2\);/);
+    const r = spawnSync("javac", ["-d", join(root, "out"), ...["Box", "User"].map((f) => join(root, "src/main/java/acme", `${f}.java`))], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stderr);
+  });
 
   it("labels every location with its evidence and refuses name-only ones without allowHeuristic", async () => {
     const root = await indexed("java");
