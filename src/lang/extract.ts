@@ -810,7 +810,7 @@ class ReferenceCollector {
     if (i === -2) return;
     const end = rank === 5 ? -1 : list.end(j, ref);
     const q = hasQualifier && rank !== 5 ? qualifierText(this.text, list.start(j, qualifier), list.end(j, qualifier)) : undefined;
-    this.put(i, at, rank, end, hasQualifier, q || undefined, args >= 0 && rank === 4 ? argumentCount(syntaxOf(list.node(j, args))) : -1);
+    this.put(i, at, rank, end, hasQualifier, q || undefined, args >= 0 && rank === 4 ? argumentCount(list, j, args, this.text) : -1);
   }
 
   /**
@@ -980,10 +980,16 @@ function listItems(list: Parser.SyntaxNode): Parser.SyntaxNode[] {
   return list.namedChildren.filter((c) => !c.type.endsWith("comment"));
 }
 
-/** The arguments a call's argument list holds (Java `argument_list`, C++ `argument_list` or `initializer_list`). */
-function argumentCount(args: Parser.SyntaxNode): number {
-  // Most argument lists hold no comment: count without making a node per argument.
-  return args.text.includes("/") ? listItems(args).length : args.namedChildCount;
+/**
+ * The arguments of capture k of match j, a call's argument list (Java `argument_list`, C++
+ * `argument_list` or `initializer_list`): its named children but comments. Most lists hold no
+ * comment, and are counted without a node made per argument.
+ */
+function argumentCount(list: MatchList, j: number, k: number, text: string): number {
+  const node = list.node(j, k);
+  const slash = text.indexOf("/", list.start(j, k));
+  if (slash >= 0 && slash < list.end(j, k)) return listItems(syntaxOf(node)).length;
+  return node instanceof CapturedNode ? node.namedChildCount : (node as unknown as Parser.SyntaxNode).namedChildCount;
 }
 
 /**
@@ -1026,8 +1032,8 @@ function parameterArity(def: Parser.SyntaxNode): string | undefined {
         break;
     }
   }
-  // C++ C-style `...` is an anonymous token, not a named child.
-  if (!open && params.children.some((c) => c.type === "...")) open = true;
+  // C++ C-style `...` is an anonymous token, not a named child (looked for only when written).
+  if (!open && params.text.includes("...") && params.children.some((c) => c.type === "...")) open = true;
   if (open) return `${min}+`;
   return min === max ? String(min) : `${min}-${max}`;
 }

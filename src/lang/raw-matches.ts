@@ -25,6 +25,7 @@ interface Binding {
   NodeMethods: {
     endIndex(tree: Parser.Tree): number;
     parent(tree: Parser.Tree): unknown;
+    namedChildCount(tree: Parser.Tree): number;
   };
   Query: unknown;
 }
@@ -50,6 +51,7 @@ function loadBinding(): Binding | null {
       b.nodeTransferArray instanceof Uint32Array &&
       typeof b.NodeMethods?.endIndex === "function" &&
       typeof b.NodeMethods?.parent === "function" &&
+      typeof b.NodeMethods?.namedChildCount === "function" &&
       typeof (b.Query as { prototype?: { _matches?: unknown } }).prototype?._matches === "function"
     ) {
       binding = b;
@@ -96,6 +98,11 @@ export class CapturedNode {
       this.end = (binding as Binding).NodeMethods.endIndex(this.tree);
     }
     return this.end;
+  }
+
+  get namedChildCount(): number {
+    this.marshal();
+    return (binding as Binding).NodeMethods.namedChildCount(this.tree);
   }
 
   get parent(): CapturedNode | null {

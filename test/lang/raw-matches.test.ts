@@ -71,6 +71,8 @@ test("rawMatches gives exactly what Query.matches gives: patterns, capture names
         assert.equal(an.endIndex, en.endIndex, `${where} end`);
         assert.equal(an.typeId, en.typeId, `${where} type`);
         assert.equal(an.text, en.text, `${where} text`);
+        assert.equal(an.namedChildCount, en.namedChildCount, `${where} named children`);
+        assert.equal(list.node(i, k).startIndex, en.startIndex, `${where} node in the list`);
         assert.deepEqual([list.name(i, k), list.start(i, k), list.end(i, k)], [e.captures[k]!.name, en.startIndex, en.endIndex], `${where} in the list`);
         const ep = en.parent;
         const ap = an.parent;
