@@ -50,7 +50,8 @@ const program = baseProgram(
   .option("-C, --context <n>", "lines of context before and after each match", intOption(TOOL, "--context"))
   .option("-B, --before <n>", "lines of context before each match (overrides --context)", intOption(TOOL, "--before"))
   .option("-A, --after <n>", "lines of context after each match (overrides --context)", intOption(TOOL, "--after"))
-  .option("-m, --limit <n>", "keep only the first n matches in path/offset order; total_count still counts all (partial: true, exit 4 when cut)", intOption(TOOL, "--limit", 1))
+  .option("-m, --max-count <n>", "per file, only the first n lines with a match, as rg -m (with -U and a pattern that can match a line feed, rg's runs of matches on touching lines); -c, --count-matches and -l count only those; not partial", intOption(TOOL, "--max-count", 1))
+  .option("--limit <n>", "over all files, keep only the first n matches in path/offset order; total_count still counts all (partial: true, exit 4 when cut); no ripgrep equivalent", intOption(TOOL, "--limit", 1))
   .option("--max-filesize <size>", "skip files larger than this (bytes, or with K/M/G suffix); they are listed in files_skipped", sizeOption)
   .option("--hidden", "search hidden files and directories (names starting with '.'); .git is never searched")
   .option("--no-ignore", "do not respect .gitignore, .ignore, .rgignore and .git/info/exclude")
@@ -100,6 +101,7 @@ interface Options {
   before?: number;
   after?: number;
   limit?: number;
+  maxCount?: number;
   maxFilesize?: number;
   hidden?: boolean;
   ignore: boolean;
@@ -165,6 +167,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     before: o.before ?? o.context,
     after: o.after ?? o.context,
     limit: o.limit,
+    maxCount: o.maxCount,
     maxFilesize: o.maxFilesize,
     count: o.count,
     countMatches: o.countMatches,

@@ -315,6 +315,7 @@ export const TOOLS: McpToolSpec[] = [
         noIgnore: a.no_ignore,
         count: a.count === "lines",
         countMatches: a.count === "matches",
+        maxCount: a.max_count,
       });
       return answer("llmsearch", "search", r);
     },

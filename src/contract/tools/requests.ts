@@ -60,6 +60,8 @@ export const LlmsearchInput = z
     no_ignore: z.boolean().optional(),
     // Per-file counts instead of matches: of lines with a match (rg -c) or of matches (rg --count-matches).
     count: z.enum(["lines", "matches"]).optional(),
+    // rg -m: per file, only the first n lines with a match (max_tokens still pages the whole answer).
+    max_count: z.number().int().min(1).optional(),
   })
   .strict();
 

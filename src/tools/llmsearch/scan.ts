@@ -22,7 +22,19 @@ export interface ScanOptions {
   after: number;
   /** Matches beyond this many per file are counted, not materialized (0 = count only). */
   keep: number;
+  /** rg -m: per file, only the matches of the first this many units of maxCountUnit (0 = all). */
+  maxCount?: number;
+  maxCountUnit?: MaxCountUnit;
 }
+
+/**
+ * What rg 13 counts toward -m. "lines": a line-by-line search (no -U, or a -U pattern that cannot
+ * match a line feed) counts matching lines. A multiline search hands its printer runs of matches
+ * on touching lines (a match that starts on the line where the previous one ended, or the line
+ * right after, joins it): "groups" counts those runs (rg's match output), "matches" counts each
+ * match of a run and stops after the run that reaches n (rg's -c and --count-matches printer).
+ */
+export type MaxCountUnit = "lines" | "groups" | "matches";
 
 export interface Compiled extends ScanOptions {
   re: RegExp;
@@ -224,6 +236,44 @@ export function findMatches(buf: Buffer, c: Compiled): number[] {
   const k = out.length;
   if (k >= 2 && out[k - 2] === n && out[k - 1] === n) out.length = k - 2;
   return out;
+}
+
+/**
+ * The spans rg -m keeps: those of the first `n` units (see MaxCountUnit). rg stops reading a file
+ * there; the spans after it are dropped rather than never found, which costs time, not answers.
+ */
+export function firstUnits(buf: Buffer, spans: number[], n: number, unit: MaxCountUnit): number[] {
+  let units = 0;
+  // Exclusive end of the line (lines) or of the lines of the run (groups, matches) so far; -1: none yet.
+  let end = -1;
+  let k = 0;
+  for (; k < spans.length; k += 2) {
+    const s = spans[k] as number;
+    const e = spans[k + 1] as number;
+    const ls = s === 0 ? 0 : buf.lastIndexOf(10, s - 1) + 1;
+    const joins = end !== -1 && (unit === "lines" ? s < end : ls <= end);
+    if (!joins) {
+      if (units >= n) break;
+      if (unit !== "matches") units++;
+    }
+    if (unit === "matches") units++;
+    if (unit === "lines") {
+      if (!joins) {
+        const nl = buf.indexOf(10, s);
+        end = nl === -1 ? Number.MAX_SAFE_INTEGER : nl + 1;
+      }
+    } else {
+      // grep-searcher's lines::locate: a match that ends with its \n ends its last line there.
+      let le: number;
+      if (e > ls && buf[e - 1] === 10) le = e;
+      else {
+        const nl = buf.indexOf(10, e);
+        le = nl === -1 ? buf.length : nl + 1;
+      }
+      end = Math.max(end, le);
+    }
+  }
+  return k === spans.length ? spans : spans.slice(0, k);
 }
 
 /** Runs the regex over `bytes` (which start at file offset `base`), appending byte spans. */

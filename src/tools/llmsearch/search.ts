@@ -46,8 +46,10 @@ export interface SearchRequest {
   noIgnore?: boolean;
   before?: number;
   after?: number;
-  /** Keep at most this many matches (0 = all). */
+  /** Keep at most this many matches over all files, in path/offset order (0 = all); the answer is then partial. */
   limit?: number;
+  /** rg -m: per file, only the first this many matching lines (see MaxCountUnit); counts and -l count only those. */
+  maxCount?: number;
   /** Skip files larger than this many bytes (0 = no limit). */
   maxFilesize?: number;
   /** -c: per file, the lines a match starts on (ripgrep's -c), instead of the matches. */
@@ -170,6 +172,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const filters = filtersOf(req);
   const starts = startsOf(req, root, cwd);
   const limit = req.limit ?? 0;
+  const spansLines = canMatchNewline(req, pattern);
+  const counting = Boolean(req.count || req.countMatches);
   const init: Omit<WorkerInit, "state"> = {
     scan: {
       pattern,
@@ -177,11 +181,13 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       before: req.before ?? 0,
       after: req.after ?? 0,
       keep: limit > 0 ? limit : Number.MAX_SAFE_INTEGER,
+      maxCount: req.maxCount ?? 0,
+      maxCountUnit: !spansLines ? "lines" : counting && !req.filesWithMatches ? "matches" : "groups",
     },
     maxFileSize: req.maxFilesize ?? 0,
     countOnly: Boolean(req.count || req.countMatches || req.filesWithMatches),
     // As rg -c: lines, except where a --multiline pattern can span lines (see canMatchNewline).
-    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !canMatchNewline(req, pattern)),
+    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !spansLines),
   };
   const maxThreads = Math.max(1, req.threads ?? availableParallelism());
   const cache = warmCache();
@@ -193,7 +199,6 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const matches: LlmsearchMatch[] = [];
   const counts: { file_path: string; count: number }[] = [];
   const withMatches: { file_path: string; count: number; checksum?: string }[] = [];
-  const counting = Boolean(req.count || req.countMatches);
   const streamed = sink !== undefined && !counting && !req.filesWithMatches;
   let kept = 0;
   let total = 0;
