@@ -12,7 +12,7 @@ import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { stdoutWriter } from "./stdout.js";
 import { LIST_MARK, ListStream } from "./stream.js";
-import { baseProgram, collect, intOption, runCli } from "./run.js";
+import { baseProgram, collect, intOption, Option, runCli } from "./run.js";
 
 /** rg-style sizes: 4096, 512K, 10M, 1G. */
 function sizeOption(value: string): number {
@@ -37,13 +37,16 @@ const program = baseProgram(
   .argument("[pattern-and-paths...]", "PATTERN [PATH...] as ripgrep takes them: the pattern first unless -e gives it, then files or directories inside the workspace root (default: the whole root)")
   .option("-e, --pattern <regex>", "the pattern (JavaScript RegExp in Unicode mode; ripgrep habits such as (?i), \\A, \\z, [[:alpha:]], \\pL are translated); repeatable: a match of any of them, as rg -e a -e b", collect, [])
   .option("-S, --smart-case", "case-insensitive unless the pattern has an uppercase letter (ripgrep -S)")
+  .option("-s, --case-sensitive", "match case-sensitively (the default); the last of -i, -S and -s given wins, as in ripgrep")
   .option("-t, --type <type>", `search only files of this ripgrep type (repeatable): ${Object.keys(FILE_TYPES).join(", ")}`, collect, [])
   .option("-T, --type-not <type>", "do not search files of this type (repeatable)", collect, [])
   .option("-l, --files-with-matches", "print the files with a match (path, count, sha256 checksum) instead of the matches")
   .option("--files", "print the files that would be searched (after ignore rules, globs, types), without searching; takes no pattern")
   .option("-F, --fixed-strings", "treat the pattern as literal text, not a regex")
   .option("-i, --ignore-case", "match case-insensitively (Unicode simple case folding)")
-  .option("-w, --word", "only matches with no word character (Unicode \\w) right before or after")
+  .option("-w, --word", "only matches with no word character (Unicode \\w) right before or after (ripgrep -w, --word-regexp)")
+  .addOption(new Option("--word-regexp").hideHelp())
+  .option("-x, --line-regexp", "only matches that are a whole line (ripgrep -x); the later of -w and -x wins, as in ripgrep")
   .option("-U, --multiline", "let matches span lines (ripgrep -U); without it no match crosses a line break and \\n in the pattern is refused")
   .option("-g, --glob <glob>", "include files matching this gitignore-style glob, or exclude with '!glob'; repeatable, later wins (ripgrep --glob)", collect, [])
   .option("--root <dir>", "workspace root; file paths in the output are relative to it (default: the enclosing git work tree, else the current directory)")
@@ -88,6 +91,19 @@ Examples:
   llmsearch --files -t ts
 `,
   );
+
+/**
+ * ripgrep lets the last of some flags decide (-i/-S/-s; -w/-x), where commander keeps one value
+ * per flag and not their order: the order is taken from commander's per-option events, which
+ * fire as it parses argv left to right (combined short flags such as -is included).
+ */
+function lastGiven(flags: string[]): () => string | undefined {
+  let last: string | undefined;
+  for (const f of flags) program.on(`option:${f}`, () => (last = f));
+  return () => last;
+}
+const caseFlag = lastGiven(["ignore-case", "smart-case", "case-sensitive"]);
+const wordFlag = lastGiven(["word", "word-regexp", "line-regexp"]);
 
 interface Options {
   pattern: string[];
@@ -157,11 +173,12 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const request = {
     ...walk,
     pattern,
-    smartCase: o.smartCase,
+    smartCase: caseFlag() === "smart-case",
     filesWithMatches: o.filesWithMatches,
     fixedStrings: given ? given.fixedStrings : o.fixedStrings,
-    ignoreCase: o.ignoreCase,
-    word: o.word,
+    ignoreCase: caseFlag() === "ignore-case",
+    word: wordFlag() === "word" || wordFlag() === "word-regexp",
+    lineRegexp: wordFlag() === "line-regexp",
     multiline: o.multiline,
     paths,
     before: o.before ?? o.context,

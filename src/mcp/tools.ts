@@ -303,6 +303,7 @@ export const TOOLS: McpToolSpec[] = [
         fixedStrings: a.fixed_strings,
         ignoreCase: a.ignore_case,
         word: a.word,
+        lineRegexp: a.line_regexp,
         multiline: a.multiline,
         root: ctx.root,
         cwd: ctx.root,

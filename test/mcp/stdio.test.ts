@@ -84,6 +84,16 @@ describe("llmtools mcp (stdio)", () => {
     const counts = (capped.structuredContent.data.counts as { file_path: string; count: number }[]).map((c) => [c.file_path, c.count] as const);
     assert.deepEqual(new Map(counts), rgCounts(root, ["--count-matches", "-m", "2", "e", "."]));
     assert.ok((capped.structuredContent.data.total_count as number) < (byMatches.structuredContent.data.total_count as number));
+    // line_regexp is rg -x: only whole lines.
+    for (const pattern of ["Run the installer\\.", "Run the", "## \\w+"]) {
+      const whole = await call(client, "llmsearch", { pattern, line_regexp: true, count: "lines" });
+      const got = (whole.structuredContent.data.counts as { file_path: string; count: number }[]).map((c) => [c.file_path, c.count] as const);
+      assert.deepEqual(new Map(got), rgCounts(root, ["-c", "-x", pattern, "."]), pattern);
+    }
+    assert.equal(rgCounts(root, ["-c", "-x", "Run the installer\\.", "."]).size, 1, "rg finds the whole line: the comparison tested something");
+    const both = await call(client, "llmsearch", { pattern: "Run", line_regexp: true, word: true });
+    assert.equal(both.isError, true);
+    assert.equal(errorCode(both), "LLMSEARCH_E110");
   });
 
   it("pages by max_tokens; cursors resume deterministically and are refused for another question", async () => {

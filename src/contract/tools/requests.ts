@@ -52,6 +52,7 @@ export const LlmsearchInput = z
     fixed_strings: z.boolean().optional(),
     ignore_case: z.boolean().optional(),
     word: z.boolean().optional(),
+    line_regexp: z.boolean().optional(),
     multiline: z.boolean().optional(),
     paths: paths.optional(),
     globs: globs.optional(),

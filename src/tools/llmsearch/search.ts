@@ -36,6 +36,8 @@ export interface SearchRequest {
   fixedStrings?: boolean;
   ignoreCase?: boolean;
   word?: boolean;
+  /** rg -x: only matches that span whole lines. Not with `word` (rg lets the later of -w and -x win; a request has no order). */
+  lineRegexp?: boolean;
   multiline?: boolean;
   /** Workspace root; default: the enclosing git work tree, else cwd. */
   root?: string;
@@ -164,8 +166,19 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
   return { data: { files: unique, file_count: unique.length }, diagnostics };
 }
 
+/** A usage error for flags that cannot go together. */
+function combination(message: string, remediation: string): ToolError {
+  return new ToolError({ code: LLMSEARCH_CODES.flag_combination, error: "flag_combination", message, remediation, exitCode: EXIT.usage });
+}
+
 export async function search(req: SearchRequest, sink?: MatchSink): Promise<SearchResponse> {
   const cwd = req.cwd ?? process.cwd();
+  if (req.word && req.lineRegexp) {
+    throw combination(
+      "word and line_regexp (-w and -x) both given: ripgrep takes the later of the two flags, and a request has no order",
+      "Give one: -x (line_regexp) for matches that are whole lines, -w (word) for whole words.",
+    );
+  }
   if (req.smartCase && !req.ignoreCase && !hasUppercase(req.pattern)) req = { ...req, ignoreCase: true };
   const pattern = compilePattern(req);
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
