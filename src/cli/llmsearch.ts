@@ -47,6 +47,7 @@ const program = baseProgram(
   .option("-w, --word", "only matches with no word character (Unicode \\w) right before or after (ripgrep -w, --word-regexp)")
   .addOption(new Option("--word-regexp").hideHelp())
   .option("-x, --line-regexp", "only matches that are a whole line (ripgrep -x); the later of -w and -x wins, as in ripgrep")
+  .option("-v, --invert-match", "the lines without a match, each as a match spanning the line's text without its line terminator (ripgrep -v); with -c, --count-matches, -l and -m they are what is counted; not with -U and a pattern that can match a line feed")
   .option("-U, --multiline", "let matches span lines (ripgrep -U); without it no match crosses a line break and \\n in the pattern is refused")
   .option("-g, --glob <glob>", "include files matching this gitignore-style glob, or exclude with '!glob'; repeatable, later wins (ripgrep --glob)", collect, [])
   .option("--root <dir>", "workspace root; file paths in the output are relative to it (default: the enclosing git work tree, else the current directory)")
@@ -110,6 +111,7 @@ interface Options {
   fixedStrings?: boolean;
   ignoreCase?: boolean;
   word?: boolean;
+  invertMatch?: boolean;
   multiline?: boolean;
   glob: string[];
   root?: string;
@@ -180,6 +182,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     word: wordFlag() === "word" || wordFlag() === "word-regexp",
     lineRegexp: wordFlag() === "line-regexp",
     multiline: o.multiline,
+    invert: o.invertMatch,
     paths,
     before: o.before ?? o.context,
     after: o.after ?? o.context,

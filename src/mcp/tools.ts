@@ -304,6 +304,7 @@ export const TOOLS: McpToolSpec[] = [
         ignoreCase: a.ignore_case,
         word: a.word,
         lineRegexp: a.line_regexp,
+        invert: a.invert_match,
         multiline: a.multiline,
         root: ctx.root,
         cwd: ctx.root,

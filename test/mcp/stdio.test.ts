@@ -91,6 +91,11 @@ describe("llmtools mcp (stdio)", () => {
       assert.deepEqual(new Map(got), rgCounts(root, ["-c", "-x", pattern, "."]), pattern);
     }
     assert.equal(rgCounts(root, ["-c", "-x", "Run the installer\\.", "."]).size, 1, "rg finds the whole line: the comparison tested something");
+    // invert_match is rg -v: the lines without a match.
+    const inverted = await call(client, "llmsearch", { pattern: "e", invert_match: true, count: "lines" });
+    const lines = (inverted.structuredContent.data.counts as { file_path: string; count: number }[]).map((c) => [c.file_path, c.count] as const);
+    assert.deepEqual(new Map(lines), rgCounts(root, ["-c", "-v", "e", "."]));
+    assert.ok(lines.length > 0);
     const both = await call(client, "llmsearch", { pattern: "Run", line_regexp: true, word: true });
     assert.equal(both.isError, true);
     assert.equal(errorCode(both), "LLMSEARCH_E110");

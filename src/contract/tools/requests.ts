@@ -53,6 +53,7 @@ export const LlmsearchInput = z
     ignore_case: z.boolean().optional(),
     word: z.boolean().optional(),
     line_regexp: z.boolean().optional(),
+    invert_match: z.boolean().optional(),
     multiline: z.boolean().optional(),
     paths: paths.optional(),
     globs: globs.optional(),

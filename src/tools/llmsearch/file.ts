@@ -8,7 +8,7 @@ import { checksum } from "../../text/checksum.js";
 import type { CachedFile } from "../../text/warm-cache.js";
 import type { LlmsearchMatch } from "../../contract/tools/llmsearch.js";
 import type { FileResult } from "./protocol.js";
-import { type Compiled, findMatches, firstUnits, materialize, mayMatch } from "./scan.js";
+import { type Compiled, findMatches, firstUnits, invertLines, materialize, mayMatch } from "./scan.js";
 
 let scratch = Buffer.allocUnsafe(1 << 20);
 const HEAD = 64 * 1024;
@@ -182,7 +182,8 @@ export type OnPiece = (matches: LlmsearchMatch[]) => void;
 /** undefined: searched, no match. */
 export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob, whole = true, piece?: OnPiece): FileResult | undefined {
   const c = job.compiled;
-  let spans = findMatches(buf, c);
+  let spans = findMatches(buf, c, c.invert);
+  if (c.invert) spans = invertLines(buf, spans);
   if (c.maxCount && c.maxCount > 0) spans = firstUnits(buf, spans, c.maxCount, c.maxCountUnit ?? "lines");
   if (spans.length === 0) return undefined;
   const count = job.countOnly && job.countLines ? startLines(buf, spans) : spans.length / 2;

@@ -25,6 +25,8 @@ export interface ScanOptions {
   /** rg -m: per file, only the matches of the first this many units of maxCountUnit (0 = all). */
   maxCount?: number;
   maxCountUnit?: MaxCountUnit;
+  /** rg -v: the lines without a match are the matches (line by line only; see invertLines). */
+  invert?: boolean;
 }
 
 /**
@@ -193,11 +195,16 @@ class LiteralFinder implements Finder {
 
 /** False when the literal every match needs is surely absent (no regex involved: cannot hang). */
 export function mayMatch(buf: Buffer, c: Compiled): boolean {
-  return c.literal.length === 0 || !c.finder.usable(buf) || c.finder.find(buf, 0) !== -1;
+  // -v: a file without the literal is all answer, not none.
+  return c.invert === true || c.literal.length === 0 || !c.finder.usable(buf) || c.finder.find(buf, 0) !== -1;
 }
 
-/** Byte offsets of matches as flat [start0, end0, start1, end1, ...]; increasing, non-overlapping. */
-export function findMatches(buf: Buffer, c: Compiled): number[] {
+/**
+ * Byte offsets of matches as flat [start0, end0, start1, end1, ...]; increasing, non-overlapping.
+ * `atEnd`: keep an empty match at the very end of a last line without a newline, which rg 13 does
+ * not report as a submatch but which still makes that line a matching one (-v needs to know).
+ */
+export function findMatches(buf: Buffer, c: Compiled, atEnd = false): number[] {
   const out: number[] = [];
   const lit = c.literal;
   const n = buf.length;
@@ -234,7 +241,33 @@ export function findMatches(buf: Buffer, c: Compiled): number[] {
   // newline rg 13 reports no empty submatch either (`$` on "x": the line, with no submatch).
   // With --multiline neither: `$`, `^` or `x*` on "ab\n" or on "ab" match nothing at the end.
   const k = out.length;
-  if (k >= 2 && out[k - 2] === n && out[k - 1] === n) out.length = k - 2;
+  if (k >= 2 && out[k - 2] === n && out[k - 1] === n && !(atEnd && n > from && buf[n - 1] !== 10)) out.length = k - 2;
+  return out;
+}
+
+/**
+ * rg -v in a line-by-line search: each line without a match, as a span of its text without its
+ * line terminator (\n, or \r\n as rg --crlf trims it). Lines are rg's: after a BOM, and none after
+ * a final newline nor in an empty file. `spans` must come from findMatches(..., true).
+ */
+export function invertLines(buf: Buffer, spans: number[]): number[] {
+  const out: number[] = [];
+  const n = buf.length;
+  let ls = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let k = 0;
+  while (ls < n) {
+    const nl = buf.indexOf(10, ls);
+    const next = nl === -1 ? n : nl + 1;
+    while (k < spans.length && (spans[k] as number) < ls) k += 2;
+    const s = spans[k];
+    const hit = s !== undefined && (s < next || (nl === -1 && s === n));
+    if (!hit) {
+      let e = nl === -1 ? n : nl;
+      if (nl !== -1 && e > ls && buf[e - 1] === 13) e--;
+      out.push(ls, e);
+    }
+    ls = next;
+  }
   return out;
 }
 

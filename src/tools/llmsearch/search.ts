@@ -50,6 +50,8 @@ export interface SearchRequest {
   after?: number;
   /** Keep at most this many matches over all files, in path/offset order (0 = all); the answer is then partial. */
   limit?: number;
+  /** rg -v: the lines without a match are the answer (each a match spanning the line's text). */
+  invert?: boolean;
   /** rg -m: per file, only the first this many matching lines (see MaxCountUnit); counts and -l count only those. */
   maxCount?: number;
   /** Skip files larger than this many bytes (0 = no limit). */
@@ -173,6 +175,12 @@ function combination(message: string, remediation: string): ToolError {
 
 export async function search(req: SearchRequest, sink?: MatchSink): Promise<SearchResponse> {
   const cwd = req.cwd ?? process.cwd();
+  if (req.invert && canMatchNewline(req, compilePattern(req))) {
+    throw combination(
+      "--invert-match with --multiline and a pattern that can match a line feed: ripgrep then inverts by runs of lines that differ from a line-by-line answer, which llmsearch does not reproduce",
+      "Drop -U (or the \\n from the pattern) to list the lines without a match, or drop -v.",
+    );
+  }
   if (req.word && req.lineRegexp) {
     throw combination(
       "word and line_regexp (-w and -x) both given: ripgrep takes the later of the two flags, and a request has no order",
@@ -190,17 +198,20 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const init: Omit<WorkerInit, "state"> = {
     scan: {
       pattern,
-      question: questionOf(req),
+      // -v's matches are other spans than the pattern's: another question.
+      question: req.invert ? JSON.stringify([questionOf(req), "v"]) : questionOf(req),
       before: req.before ?? 0,
       after: req.after ?? 0,
       keep: limit > 0 ? limit : Number.MAX_SAFE_INTEGER,
       maxCount: req.maxCount ?? 0,
-      maxCountUnit: !spansLines ? "lines" : counting && !req.filesWithMatches ? "matches" : "groups",
+      invert: Boolean(req.invert),
+      maxCountUnit: !spansLines || req.invert ? "lines" : counting && !req.filesWithMatches ? "matches" : "groups",
     },
     maxFileSize: req.maxFilesize ?? 0,
     countOnly: Boolean(req.count || req.countMatches || req.filesWithMatches),
     // As rg -c: lines, except where a --multiline pattern can span lines (see canMatchNewline).
-    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !spansLines),
+    // -v's matches are lines already: counted as matches they are rg -v -c's lines, and its --count-matches'.
+    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !spansLines && !req.invert),
   };
   const maxThreads = Math.max(1, req.threads ?? availableParallelism());
   const cache = warmCache();
@@ -301,7 +312,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     diagnostics.push({
       tool: TOOL,
       level: "note",
-      message: `the pattern matched nothing in ${searched} searched file${searched === 1 ? "" : "s"}${skipped.length ? ` (${skipped.length} skipped: ${summarizeSkips(skipped)})` : ""}`,
+      message: `${req.invert ? "every line matched the pattern (--invert-match)" : "the pattern matched nothing"} in ${searched} searched file${searched === 1 ? "" : "s"}${skipped.length ? ` (${skipped.length} skipped: ${summarizeSkips(skipped)})` : ""}`,
       code: LLMSEARCH_CODES.no_match,
       remediation: "Try --ignore-case, a looser pattern, or --hidden / --no-ignore if the text may be in hidden or ignored files.",
     });
@@ -320,7 +331,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData = req.filesWithMatches
     ? { pattern: req.pattern, files: withMatches, files_matched: withMatches.length, ...common }
     : counting
-      ? { pattern: req.pattern, count_of: init.countLines ? "lines" : "matches", counts, files_matched: counts.length, ...common }
+      ? { pattern: req.pattern, count_of: init.countLines || req.invert ? "lines" : "matches", counts, files_matched: counts.length, ...common }
       : { pattern: req.pattern, matches, match_count: kept, ...common };
   return { data, partial, diagnostics: diagnostics.map((d) => omitUndefined(d)), exitCode: partial ? 4 : 0, streamed };
 }
