@@ -50,6 +50,9 @@ const program = baseProgram(
   .option("-v, --invert-match", "the lines without a match, each as a match spanning the line's text without its line terminator (ripgrep -v); with -c, --count-matches, -l and -m they are what is counted; not with -U and a pattern that can match a line feed")
   .option("-U, --multiline", "let matches span lines (ripgrep -U); without it no match crosses a line break and \\n in the pattern is refused")
   .option("-g, --glob <glob>", "include files matching this gitignore-style glob, or exclude with '!glob'; repeatable, later wins (ripgrep --glob)", collect, [])
+  .option("--iglob <glob>", "as --glob, matched ignoring case (ripgrep --iglob); repeatable; as in ripgrep 13 every --iglob is applied after every --glob, whatever their order, so a matching --iglob decides", collect, [])
+  .option("--max-depth <n>", "descend at most n directory levels below each path given (ripgrep --max-depth; 0: only the paths themselves, so a directory yields nothing)", intOption(TOOL, "--max-depth", 0))
+  .option("-a, --text", "search binary files as text: a NUL byte neither stops the search nor lists the file as binary (ripgrep -a)")
   .option("--root <dir>", "workspace root; file paths in the output are relative to it (default: the enclosing git work tree, else the current directory)")
   .option("-C, --context <n>", "lines of context before and after each match", intOption(TOOL, "--context"))
   .option("-B, --before <n>", "lines of context before each match (overrides --context)", intOption(TOOL, "--before"))
@@ -114,6 +117,9 @@ interface Options {
   invertMatch?: boolean;
   multiline?: boolean;
   glob: string[];
+  iglob: string[];
+  maxDepth?: number;
+  text?: boolean;
   root?: string;
   context?: number;
   before?: number;
@@ -138,7 +144,7 @@ interface Options {
 // runCli reports every failure itself.
 void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const o = p.opts<Options>();
-  const walk = { root: o.root, globs: o.glob, hidden: o.hidden, noIgnore: !o.ignore, types: o.type, typesNot: o.typeNot };
+  const walk = { root: o.root, globs: o.glob, iglobs: o.iglob, maxDepth: o.maxDepth, hidden: o.hidden, noIgnore: !o.ignore, types: o.type, typesNot: o.typeNot };
   if (o.files) {
     // As rg --files: every positional argument is a path, and there is no pattern.
     if (o.pattern.length > 0) {
@@ -183,6 +189,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     lineRegexp: wordFlag() === "line-regexp",
     multiline: o.multiline,
     invert: o.invertMatch,
+    text: o.text,
     paths,
     before: o.before ?? o.context,
     after: o.after ?? o.context,

@@ -25,6 +25,8 @@ export interface ScanOptions {
   /** rg -m: per file, only the matches of the first this many units of maxCountUnit (0 = all). */
   maxCount?: number;
   maxCountUnit?: MaxCountUnit;
+  /** rg -a: no file is binary (a NUL byte is text). */
+  text?: boolean;
   /** rg -v: the lines without a match are the matches (line by line only; see invertLines). */
   invert?: boolean;
 }
