@@ -66,6 +66,19 @@ const program = baseProgram(
   .option("--count-matches", "print per file the number of matches (as rg --count-matches) instead of the matches")
   .option("--timeout <ms>", `time budget per file in milliseconds (default ${DEFAULT_TIMEOUT_MS}); a file over it is skipped with reason "timeout"`, intOption(TOOL, "--timeout", 1))
   .option("-j, --threads <n>", "search threads (default: the number of CPUs)", intOption(TOOL, "--threads", 1))
+  .option("-o, --only-matching", "accepted for ripgrep habits: every match is only the matched text already; with -c it counts matches, as rg -c -o does")
+  // ripgrep's display flags: they change how rg prints, never what it finds, and this output is
+  // always one JSON document with paths, line numbers and byte columns. Listed in the help below.
+  .addOption(new Option("-n, --line-number").hideHelp())
+  .addOption(new Option("-N, --no-line-number").hideHelp())
+  .addOption(new Option("--heading").hideHelp())
+  .addOption(new Option("--no-heading").hideHelp())
+  .addOption(new Option("-H, --with-filename").hideHelp())
+  .addOption(new Option("--no-filename").hideHelp())
+  .addOption(new Option("--column").hideHelp())
+  .addOption(new Option("--vimgrep").hideHelp())
+  .addOption(new Option("--json").hideHelp())
+  .addOption(new Option("--color <when>").choices(["never", "auto", "always", "ansi"]).hideHelp())
   .addHelpText(
     "after",
     `
@@ -80,6 +93,11 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
   byte_start inclusive, byte_end exclusive; lines 1-based, columns 0-based bytes. Matches are in file path
   order, then by offset. Files are walked like ripgrep: .gitignore/.ignore/.rgignore respected, hidden files and
   symlinks skipped; a file with a NUL byte is binary: the matches before it are reported, and it is listed.
+
+Accepted for ripgrep habits and ignored, since the output is always this JSON document with paths,
+line numbers and byte columns (they change how rg prints, not what it finds): -n/--line-number,
+-N/--no-line-number, --heading, --no-heading, -H/--with-filename, --no-filename, --column,
+--vimgrep, --json (the document is llmsearch's, not rg's JSON Lines), --color <never|auto|always|ansi>.
 
 Exit codes:
   0  success, including no match (diagnostics then say why the result is empty)
@@ -131,6 +149,7 @@ interface Options {
   ignore: boolean;
   count?: boolean;
   countMatches?: boolean;
+  onlyMatching?: boolean;
   smartCase?: boolean;
   type: string[];
   typeNot: string[];
@@ -197,7 +216,8 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     maxCount: o.maxCount,
     maxFilesize: o.maxFilesize,
     count: o.count,
-    countMatches: o.countMatches,
+    // rg -c -o counts matches, not lines.
+    countMatches: o.countMatches || (o.count && o.onlyMatching),
     timeoutMs: o.timeout,
     threads: o.threads,
   };
