@@ -12,7 +12,7 @@ import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { stdoutWriter } from "./stdout.js";
 import { LIST_MARK, ListStream } from "./stream.js";
-import { baseProgram, collect, intOption, runCli } from "./run.js";
+import { baseProgram, collect, intOption, Option, runCli } from "./run.js";
 
 /** rg-style sizes: 4096, 512K, 10M, 1G. */
 function sizeOption(value: string): number {
@@ -37,20 +37,28 @@ const program = baseProgram(
   .argument("[pattern-and-paths...]", "PATTERN [PATH...] as ripgrep takes them: the pattern first unless -e gives it, then files or directories inside the workspace root (default: the whole root)")
   .option("-e, --pattern <regex>", "the pattern (JavaScript RegExp in Unicode mode; ripgrep habits such as (?i), \\A, \\z, [[:alpha:]], \\pL are translated); repeatable: a match of any of them, as rg -e a -e b", collect, [])
   .option("-S, --smart-case", "case-insensitive unless the pattern has an uppercase letter (ripgrep -S)")
+  .option("-s, --case-sensitive", "match case-sensitively (the default); the last of -i, -S and -s given wins, as in ripgrep")
   .option("-t, --type <type>", `search only files of this ripgrep type (repeatable): ${Object.keys(FILE_TYPES).join(", ")}`, collect, [])
   .option("-T, --type-not <type>", "do not search files of this type (repeatable)", collect, [])
   .option("-l, --files-with-matches", "print the files with a match (path, count, sha256 checksum) instead of the matches")
   .option("--files", "print the files that would be searched (after ignore rules, globs, types), without searching; takes no pattern")
   .option("-F, --fixed-strings", "treat the pattern as literal text, not a regex")
   .option("-i, --ignore-case", "match case-insensitively (Unicode simple case folding)")
-  .option("-w, --word", "only matches with no word character (Unicode \\w) right before or after")
+  .option("-w, --word", "only matches with no word character (Unicode \\w) right before or after (ripgrep -w, --word-regexp)")
+  .addOption(new Option("--word-regexp").hideHelp())
+  .option("-x, --line-regexp", "only matches that are a whole line (ripgrep -x); the later of -w and -x wins, as in ripgrep")
+  .option("-v, --invert-match", "the lines without a match, each as a match spanning the line's text without its line terminator (ripgrep -v); with -c, --count-matches, -l and -m they are what is counted; not with -U and a pattern that can match a line feed")
   .option("-U, --multiline", "let matches span lines (ripgrep -U); without it no match crosses a line break and \\n in the pattern is refused")
   .option("-g, --glob <glob>", "include files matching this gitignore-style glob, or exclude with '!glob'; repeatable, later wins (ripgrep --glob)", collect, [])
+  .option("--iglob <glob>", "as --glob, matched ignoring case (ripgrep --iglob); repeatable; as in ripgrep 13 every --iglob is applied after every --glob, whatever their order, so a matching --iglob decides", collect, [])
+  .option("--max-depth <n>", "descend at most n directory levels below each path given (ripgrep --max-depth; 0: only the paths themselves, so a directory yields nothing)", intOption(TOOL, "--max-depth", 0))
+  .option("-a, --text", "search binary files as text: a NUL byte neither stops the search nor lists the file as binary (ripgrep -a)")
   .option("--root <dir>", "workspace root; file paths in the output are relative to it (default: the enclosing git work tree, else the current directory)")
   .option("-C, --context <n>", "lines of context before and after each match", intOption(TOOL, "--context"))
   .option("-B, --before <n>", "lines of context before each match (overrides --context)", intOption(TOOL, "--before"))
   .option("-A, --after <n>", "lines of context after each match (overrides --context)", intOption(TOOL, "--after"))
-  .option("-m, --limit <n>", "keep only the first n matches in path/offset order; total_count still counts all (partial: true, exit 4 when cut)", intOption(TOOL, "--limit", 1))
+  .option("-m, --max-count <n>", "per file, only the first n lines with a match, as rg -m (with -U and a pattern that can match a line feed, rg's runs of matches on touching lines); -c, --count-matches and -l count only those; not partial", intOption(TOOL, "--max-count", 1))
+  .option("--limit <n>", "over all files, keep only the first n matches in path/offset order; total_count still counts all (partial: true, exit 4 when cut); no ripgrep equivalent", intOption(TOOL, "--limit", 1))
   .option("--max-filesize <size>", "skip files larger than this (bytes, or with K/M/G suffix); they are listed in files_skipped", sizeOption)
   .option("--hidden", "search hidden files and directories (names starting with '.'); .git is never searched")
   .option("--no-ignore", "do not respect .gitignore, .ignore, .rgignore and .git/info/exclude")
@@ -58,6 +66,19 @@ const program = baseProgram(
   .option("--count-matches", "print per file the number of matches (as rg --count-matches) instead of the matches")
   .option("--timeout <ms>", `time budget per file in milliseconds (default ${DEFAULT_TIMEOUT_MS}); a file over it is skipped with reason "timeout"`, intOption(TOOL, "--timeout", 1))
   .option("-j, --threads <n>", "search threads (default: the number of CPUs)", intOption(TOOL, "--threads", 1))
+  .option("-o, --only-matching", "accepted for ripgrep habits: every match is only the matched text already; with -c it counts matches, as rg -c -o does")
+  // ripgrep's display flags: they change how rg prints, never what it finds, and this output is
+  // always one JSON document with paths, line numbers and byte columns. Listed in the help below.
+  .addOption(new Option("-n, --line-number").hideHelp())
+  .addOption(new Option("-N, --no-line-number").hideHelp())
+  .addOption(new Option("--heading").hideHelp())
+  .addOption(new Option("--no-heading").hideHelp())
+  .addOption(new Option("-H, --with-filename").hideHelp())
+  .addOption(new Option("--no-filename").hideHelp())
+  .addOption(new Option("--column").hideHelp())
+  .addOption(new Option("--vimgrep").hideHelp())
+  .addOption(new Option("--json").hideHelp())
+  .addOption(new Option("--color <when>").choices(["never", "auto", "always", "ansi"]).hideHelp())
   .addHelpText(
     "after",
     `
@@ -72,6 +93,11 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
   byte_start inclusive, byte_end exclusive; lines 1-based, columns 0-based bytes. Matches are in file path
   order, then by offset. Files are walked like ripgrep: .gitignore/.ignore/.rgignore respected, hidden files and
   symlinks skipped; a file with a NUL byte is binary: the matches before it are reported, and it is listed.
+
+Accepted for ripgrep habits and ignored, since the output is always this JSON document with paths,
+line numbers and byte columns (they change how rg prints, not what it finds): -n/--line-number,
+-N/--no-line-number, --heading, --no-heading, -H/--with-filename, --no-filename, --column,
+--vimgrep, --json (the document is llmsearch's, not rg's JSON Lines), --color <never|auto|always|ansi>.
 
 Exit codes:
   0  success, including no match (diagnostics then say why the result is empty)
@@ -88,23 +114,42 @@ Examples:
 `,
   );
 
+/**
+ * ripgrep lets the last of some flags decide (-i/-S/-s; -w/-x), where commander keeps one value
+ * per flag and not their order: the order is taken from commander's per-option events, which
+ * fire as it parses argv left to right (combined short flags such as -is included).
+ */
+function lastGiven(flags: string[]): () => string | undefined {
+  let last: string | undefined;
+  for (const f of flags) program.on(`option:${f}`, () => (last = f));
+  return () => last;
+}
+const caseFlag = lastGiven(["ignore-case", "smart-case", "case-sensitive"]);
+const wordFlag = lastGiven(["word", "word-regexp", "line-regexp"]);
+
 interface Options {
   pattern: string[];
   fixedStrings?: boolean;
   ignoreCase?: boolean;
   word?: boolean;
+  invertMatch?: boolean;
   multiline?: boolean;
   glob: string[];
+  iglob: string[];
+  maxDepth?: number;
+  text?: boolean;
   root?: string;
   context?: number;
   before?: number;
   after?: number;
   limit?: number;
+  maxCount?: number;
   maxFilesize?: number;
   hidden?: boolean;
   ignore: boolean;
   count?: boolean;
   countMatches?: boolean;
+  onlyMatching?: boolean;
   smartCase?: boolean;
   type: string[];
   typeNot: string[];
@@ -118,7 +163,7 @@ interface Options {
 // runCli reports every failure itself.
 void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const o = p.opts<Options>();
-  const walk = { root: o.root, globs: o.glob, hidden: o.hidden, noIgnore: !o.ignore, types: o.type, typesNot: o.typeNot };
+  const walk = { root: o.root, globs: o.glob, iglobs: o.iglob, maxDepth: o.maxDepth, hidden: o.hidden, noIgnore: !o.ignore, types: o.type, typesNot: o.typeNot };
   if (o.files) {
     // As rg --files: every positional argument is a path, and there is no pattern.
     if (o.pattern.length > 0) {
@@ -155,19 +200,24 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const request = {
     ...walk,
     pattern,
-    smartCase: o.smartCase,
+    smartCase: caseFlag() === "smart-case",
     filesWithMatches: o.filesWithMatches,
     fixedStrings: given ? given.fixedStrings : o.fixedStrings,
-    ignoreCase: o.ignoreCase,
-    word: o.word,
+    ignoreCase: caseFlag() === "ignore-case",
+    word: wordFlag() === "word" || wordFlag() === "word-regexp",
+    lineRegexp: wordFlag() === "line-regexp",
     multiline: o.multiline,
+    invert: o.invertMatch,
+    text: o.text,
     paths,
     before: o.before ?? o.context,
     after: o.after ?? o.context,
     limit: o.limit,
+    maxCount: o.maxCount,
     maxFilesize: o.maxFilesize,
     count: o.count,
-    countMatches: o.countMatches,
+    // rg -c -o counts matches, not lines.
+    countMatches: o.countMatches || (o.count && o.onlyMatching),
     timeoutMs: o.timeout,
     threads: o.threads,
   };

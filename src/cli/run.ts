@@ -37,6 +37,9 @@ function loadCommander(): typeof CommanderModule {
   }
 }
 
+/** commander's Option, for flags that need more than .option() says (hidden, choices). */
+export const Option: typeof CommanderModule.Option = commander.Option;
+
 /** A commander program with the habits every tool shares: --pretty, --version, no auto-exit. */
 export function baseProgram(tool: string, description: string): Command {
   const program = new commander.Command(tool);

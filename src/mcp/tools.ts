@@ -303,6 +303,8 @@ export const TOOLS: McpToolSpec[] = [
         fixedStrings: a.fixed_strings,
         ignoreCase: a.ignore_case,
         word: a.word,
+        lineRegexp: a.line_regexp,
+        invert: a.invert_match,
         multiline: a.multiline,
         root: ctx.root,
         cwd: ctx.root,
@@ -315,6 +317,7 @@ export const TOOLS: McpToolSpec[] = [
         noIgnore: a.no_ignore,
         count: a.count === "lines",
         countMatches: a.count === "matches",
+        maxCount: a.max_count,
       });
       return answer("llmsearch", "search", r);
     },

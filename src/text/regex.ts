@@ -32,6 +32,8 @@ export interface PatternOptions {
   fixedStrings?: boolean;
   ignoreCase?: boolean;
   word?: boolean;
+  /** rg -x: only matches that are a whole line (the pattern between a line start and a line end). */
+  lineRegexp?: boolean;
   multiline?: boolean;
 }
 
@@ -60,6 +62,9 @@ const WORD_INNER = "\\p{Alphabetic}\\p{M}\\p{Nd}\\p{Pc}\\p{Join_Control}";
 const WORD = `[${WORD_INNER}]`;
 // Rust's \s (Unicode White_Space) without \n; JS's \s differs (it has U+FEFF, lacks U+0085).
 const SPACE_NO_LF = "\\t\\x0B\\f\\r \\x85\\xA0\\u1680\\u2000-\\u200A\\u2028\\u2029\\u202F\\u205F\\u3000";
+const LINE_START = "(?<![^\\n])";
+// Never between a CRLF's \r and \n: `\s$` would take the \r (ripgrep --crlf sees the line without it).
+const LINE_END = "(?=\\r\\n|(?<!\\r)\\n|(?![\\s\\S]))";
 const SYNTAX_CHARS = new Set("^$\\.*+?()[]{}|/");
 
 const POSIX: Record<string, string> = {
@@ -198,12 +203,11 @@ class Translator {
           break;
         case "^":
           this.i++;
-          this.nonLiteral("(?<![^\\n])");
+          this.nonLiteral(LINE_START);
           break;
         case "$":
           this.i++;
-          // Never between a CRLF's \r and \n: `\s$` would take the \r (ripgrep --crlf sees the line without it).
-          this.nonLiteral("(?=\\r\\n|(?<!\\r)\\n|(?![\\s\\S]))");
+          this.nonLiteral(LINE_END);
           break;
         case "*":
         case "+":
@@ -575,6 +579,8 @@ export function compilePattern(opts: PatternOptions): CompiledPattern {
     needsWholeFile = t.needsWholeFile;
   }
   if (opts.word) source = `(?<!${WORD})(?:${source})(?!${WORD})`;
+  // rg 13 wraps the pattern in (?m:^)(?:...)(?m:$), the line anchors `^` and `$` translate to.
+  if (opts.lineRegexp) source = `${LINE_START}(?:${source})${LINE_END}`;
   const reFlags = `gu${flags.i ? "i" : ""}`;
   try {
     new RegExp(source, reFlags);
@@ -605,7 +611,7 @@ export function compilePattern(opts: PatternOptions): CompiledPattern {
   }
   if (literal.length < 2 && !(opts.fixedStrings && literal.length === 1)) literal = [];
   const pureLiteral =
-    allLiteral && !opts.word && !flags.i && runs.length === 1 && literal.length > 0 && utf8Bytes(runs[0] as string).length === literal.length;
+    allLiteral && !opts.word && !opts.lineRegexp && !flags.i && runs.length === 1 && literal.length > 0 && utf8Bytes(runs[0] as string).length === literal.length;
   return { source, flags: reFlags, literal, literalCaseless: literalCaseless && literal.length > 0, pureLiteral, lineMode, needsWholeFile };
 }
 
@@ -629,5 +635,8 @@ export function canMatchNewline(opts: PatternOptions, compiled: CompiledPattern)
 
 /** The question a match_id answers: the pattern and every flag that changes what matches. */
 export function questionOf(opts: PatternOptions): string {
-  return JSON.stringify([opts.pattern, Boolean(opts.fixedStrings), Boolean(opts.ignoreCase), Boolean(opts.word), Boolean(opts.multiline)]);
+  const q: unknown[] = [opts.pattern, Boolean(opts.fixedStrings), Boolean(opts.ignoreCase), Boolean(opts.word), Boolean(opts.multiline)];
+  // Appended only when set, so that the ids of every question asked before -x existed stay the same.
+  if (opts.lineRegexp) q.push("x");
+  return JSON.stringify(q);
 }

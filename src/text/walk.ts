@@ -26,6 +26,13 @@ export interface WalkOptions {
    */
   globs?: string[];
   /**
+   * ripgrep `--iglob`: as `globs`, matched ignoring case. rg 13 adds every --iglob after every
+   * --glob, whatever their order on the command line, so an --iglob that matches decides.
+   */
+  iglobs?: string[];
+  /** ripgrep `--max-depth`: descend at most this many levels below each start (0: the start itself, a file only). */
+  maxDepth?: number;
+  /**
    * ripgrep's file types (-t/-T) as their globs, matched on a file's name, never a directory's:
    * with `include`, a file must match one (a match also takes a hidden file, as in ripgrep), and a
    * file matching an `exclude` glob is left out. Globs and ignore rules decide first.
@@ -79,7 +86,7 @@ let warm: WarmCache | undefined;
 
 function walk(options: WalkOptions): WalkEntry[] {
   const { root } = options;
-  const globs = compileGlobs(options.globs ?? [], options.types);
+  const globs = compileGlobs(options.globs ?? [], options.iglobs ?? [], options.types);
   const out: WalkEntry[] = [];
   const starts = options.start && options.start.length > 0 ? options.start : [root];
   // A single start whose walk is kept also keeps its sorted list.
@@ -102,12 +109,12 @@ function walk(options: WalkOptions): WalkEntry[] {
     const inGit = gitWorkTree(start) !== undefined;
     const rel = toRelative(root, start);
     if (!warm?.isTrusting()) {
-      walkDir(start, rel, levels, inGit, options, globs, out);
+      walkDir(start, rel, levels, inGit, options, globs, out, 0);
       continue;
     }
     // Trusted (the watcher vouches for the tree): a walk that took every listing and rules file
     // on trust, with no listing changed since, finds what it found last time.
-    const key = `${start}\0${rel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${filterKey(options)}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
+    const key = `${start}\0${rel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}${options.maxDepth ?? ""}\0${filterKey(options)}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
     const memo = warm.walks.get(key) as WalkMemo | undefined;
     if (memo && warm.walkStillValid(memo.version)) {
       for (const [r, why] of memo.skips) options.onSkip?.(r, why);
@@ -130,7 +137,7 @@ function walk(options: WalkOptions): WalkEntry[] {
         onSkip?.(r, why);
       },
     };
-    walkDir(start, rel, levels, inGit, own, globs, out);
+    walkDir(start, rel, levels, inGit, own, globs, out, 0);
     if (warm.walkStillValid(version) && warm.untrustedUses === uses) {
       if (warm.walks.size > 1000) warm.walks.clear();
       const made: WalkMemo = { version, files: out.slice(first), skips };
@@ -150,6 +157,8 @@ function sortedUnique(out: WalkEntry[]): WalkEntry[] {
 
 interface Globs {
   ig?: Ignore;
+  /** --iglob rules: consulted first, since rg 13 adds them after the --glob ones. */
+  iig?: Ignore;
   hasWhitelist: boolean;
   typeInclude?: Ignore;
   typeExclude?: Ignore;
@@ -203,13 +212,26 @@ export function expandBraces(glob: string): string[] {
   return [glob];
 }
 
-function compileGlobs(globs: string[], types: WalkOptions["types"]): Globs | undefined {
+/**
+ * Whether a glob is a rule at all: gitignore syntax, which ripgrep's globs follow, makes an empty
+ * line (trailing whitespace trimmed unless escaped) or a `#` comment nothing, so `-g ''` is no
+ * whitelist that leaves every file out (rg lists every file with it).
+ */
+export function isGlobRule(glob: string): boolean {
+  const t = glob.replace(/(?<!\\)\s+$/u, "");
+  return t !== "" && !t.startsWith("#");
+}
+
+function compileGlobs(allGlobs: string[], allIglobs: string[], types: WalkOptions["types"]): Globs | undefined {
+  const globs = allGlobs.filter(isGlobRule);
+  const iglobs = allIglobs.filter(isGlobRule);
   const inc = types?.include ?? [];
   const exc = types?.exclude ?? [];
-  if (globs.length === 0 && inc.length === 0 && exc.length === 0) return undefined;
+  if (globs.length === 0 && iglobs.length === 0 && inc.length === 0 && exc.length === 0) return undefined;
   return {
     ...(globs.length > 0 ? { ig: rules(globs.flatMap(expandBraces)) } : {}),
-    hasWhitelist: globs.some((g) => !g.startsWith("!")),
+    ...(iglobs.length > 0 ? { iig: ignore({ allowRelativePaths: true, ignorecase: true }).add(iglobs.flatMap(expandBraces)) } : {}),
+    hasWhitelist: [...globs, ...iglobs].some((g) => !g.startsWith("!")),
     ...(inc.length > 0 ? { typeInclude: rules(inc) } : {}),
     ...(exc.length > 0 ? { typeExclude: rules(exc) } : {}),
   };
@@ -229,12 +251,16 @@ function typeDecision(globs: Globs | undefined, name: string): "include" | "excl
  * whitelist glob exists; a directory is never excluded for lack of a match.
  */
 function globDecision(globs: Globs | undefined, rel: string, isDir: boolean): "include" | "exclude" | undefined {
-  if (!globs?.ig) return undefined;
+  if (!globs?.ig && !globs?.iig) return undefined;
   // The path's own verdict, as ripgrep's overrides: a directory named like a whitelisted file
   // (`-t js` and `commander.js/`) does not take every file under it, and `-g src` names no file.
-  const r = testOwn(globs.ig, isDir ? `${rel}/` : rel);
-  if (r.unignored) return "exclude";
-  if (r.ignored) return "include";
+  const path = isDir ? `${rel}/` : rel;
+  for (const ig of [globs.iig, globs.ig]) {
+    if (!ig) continue;
+    const r = testOwn(ig, path);
+    if (r.unignored) return "exclude";
+    if (r.ignored) return "include";
+  }
   return !isDir && globs.hasWhitelist ? "exclude" : undefined;
 }
 
@@ -373,7 +399,11 @@ function walkDir(
   options: WalkOptions,
   globs: Globs | undefined,
   out: WalkEntry[],
+  /** Levels of `dir` below its start (0: the start). */
+  depth: number,
 ): void {
+  // Its entries would lie deeper than --max-depth.
+  if (options.maxDepth !== undefined && depth >= options.maxDepth) return;
   let entries;
   try {
     entries = warm ? warm.readdir(dir) : readdirSync(dir, { withFileTypes: true });
@@ -408,7 +438,7 @@ function walkDir(
         const abs = prefix + name;
         const rel = dirRel === "" ? name : `${dirRel}/${name}`;
         if (kind === SYMLINK) options.onSkip?.(rel, "symlink");
-        else if (kind === DIR) walkDir(abs, rel, levels, inGit, options, globs, out);
+        else if (kind === DIR) walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
         else {
           const entry = { abs, rel };
           out.push(entry);
@@ -443,7 +473,7 @@ function walkDir(
       if (typed === undefined && !options.hidden && name.startsWith(".")) continue;
     }
     actions.push([isDir ? DIR : FILE, name]);
-    if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out);
+    if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
     else {
       const entry = { abs, rel };
       out.push(entry);
@@ -458,7 +488,7 @@ function walkDir(
 
 /** What the walk's globs and types are, for the warm cache's keys. */
 function filterKey(options: WalkOptions): string {
-  return `${(options.globs ?? []).join("\0")}\u0001${(options.types?.include ?? []).join("\0")}\u0001${(options.types?.exclude ?? []).join("\0")}`;
+  return `${(options.globs ?? []).join("\0")}\u0001${(options.iglobs ?? []).join("\0")}\u0001${(options.types?.include ?? []).join("\0")}\u0001${(options.types?.exclude ?? []).join("\0")}`;
 }
 
 const SYMLINK = 0;

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { rgCounts } from "../support/rg.js";
 import { binPath } from "../support/run.js";
 import { call, errorCode, stdioClient, workspace } from "./support.js";
 
@@ -35,7 +36,8 @@ describe("llmtools mcp (stdio)", () => {
       assert.ok(names.includes(n), `missing ${n}`);
     }
     const size = JSON.stringify({ jsonrpc: "2.0", id: 1, result: list }).length;
-    assert.ok(size <= 12_000, `tools/list is ${size} characters`);
+    // 12,000 until llmsearch took ripgrep's -m, -x and -v (max_count, line_regexp, invert_match).
+    assert.ok(size <= 12_100, `tools/list is ${size} characters`);
   });
 
   it("finds a symbol, its references, callers and callees, with the CLI's envelope and a text rendering", async () => {
@@ -77,6 +79,26 @@ describe("llmtools mcp (stdio)", () => {
     assert.ok((byMatches.structuredContent.data.total_count as number) > (byLines.structuredContent.data.total_count as number));
     assert.match((byLines.content[0] as { text: string }).text, /src\/other\.ts\s+\d+ lines/);
     assert.match((byMatches.content[0] as { text: string }).text, /src\/other\.ts\s+\d+ matches/);
+    // max_count is rg -m: per file, the matches of its first n matching lines.
+    const capped = await call(client, "llmsearch", { pattern: "e", count: "matches", max_count: 2 });
+    const counts = (capped.structuredContent.data.counts as { file_path: string; count: number }[]).map((c) => [c.file_path, c.count] as const);
+    assert.deepEqual(new Map(counts), rgCounts(root, ["--count-matches", "-m", "2", "e", "."]));
+    assert.ok((capped.structuredContent.data.total_count as number) < (byMatches.structuredContent.data.total_count as number));
+    // line_regexp is rg -x: only whole lines.
+    for (const pattern of ["Run the installer\\.", "Run the", "## \\w+"]) {
+      const whole = await call(client, "llmsearch", { pattern, line_regexp: true, count: "lines" });
+      const got = (whole.structuredContent.data.counts as { file_path: string; count: number }[]).map((c) => [c.file_path, c.count] as const);
+      assert.deepEqual(new Map(got), rgCounts(root, ["-c", "-x", pattern, "."]), pattern);
+    }
+    assert.equal(rgCounts(root, ["-c", "-x", "Run the installer\\.", "."]).size, 1, "rg finds the whole line: the comparison tested something");
+    // invert_match is rg -v: the lines without a match.
+    const inverted = await call(client, "llmsearch", { pattern: "e", invert_match: true, count: "lines" });
+    const lines = (inverted.structuredContent.data.counts as { file_path: string; count: number }[]).map((c) => [c.file_path, c.count] as const);
+    assert.deepEqual(new Map(lines), rgCounts(root, ["-c", "-v", "e", "."]));
+    assert.ok(lines.length > 0);
+    const both = await call(client, "llmsearch", { pattern: "Run", line_regexp: true, word: true });
+    assert.equal(both.isError, true);
+    assert.equal(errorCode(both), "LLMSEARCH_E110");
   });
 
   it("pages by max_tokens; cursors resume deterministically and are refused for another question", async () => {

@@ -7,7 +7,12 @@ import { mdselSchema } from "../mdsel/pick.js";
 import { LlmastsearchResponseSchema } from "../../src/contract/tools/llmastsearch.js";
 import { codeintelPicker } from "../codeintel/pick.js";
 import { magellanResponseSchema } from "../../src/contract/tools/magellan.js";
-import { LlmsearchCountResponseSchema, LlmsearchResponseSchema } from "../../src/contract/tools/llmsearch.js";
+import {
+  LlmsearchCountResponseSchema,
+  LlmsearchFileListResponseSchema,
+  LlmsearchFilesWithMatchesResponseSchema,
+  LlmsearchResponseSchema,
+} from "../../src/contract/tools/llmsearch.js";
 import { DaemonResponseSchema } from "../../src/contract/tools/daemon.js";
 
 /**
@@ -27,7 +32,15 @@ const registry: Record<string, Picker> = {
   llmastsearch: queryPicker(() => LlmastsearchResponseSchema),
   // magellan's graph commands: pass their picker to codeintelPicker(...).
   magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
-  llmsearch: queryPicker((args) => (args.includes("--count") || args.includes("-c") || args.includes("--count-matches") ? LlmsearchCountResponseSchema : LlmsearchResponseSchema)),
+  llmsearch: queryPicker((args) =>
+    args.includes("--files")
+      ? LlmsearchFileListResponseSchema
+      : args.includes("-l") || args.includes("--files-with-matches")
+        ? LlmsearchFilesWithMatchesResponseSchema
+        : args.includes("--count") || args.includes("-c") || args.includes("--count-matches")
+          ? LlmsearchCountResponseSchema
+          : LlmsearchResponseSchema,
+  ),
   llmfilewrite: () => LlmfilewriteResponseSchema,
   // llmtools daemon start|stop|status (src/server/commands.ts) print envelopes; mcp speaks MCP,
   // and usage errors are query error envelopes.

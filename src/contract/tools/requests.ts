@@ -52,6 +52,8 @@ export const LlmsearchInput = z
     fixed_strings: z.boolean().optional(),
     ignore_case: z.boolean().optional(),
     word: z.boolean().optional(),
+    line_regexp: z.boolean().optional(),
+    invert_match: z.boolean().optional(),
     multiline: z.boolean().optional(),
     paths: paths.optional(),
     globs: globs.optional(),
@@ -60,6 +62,8 @@ export const LlmsearchInput = z
     no_ignore: z.boolean().optional(),
     // Per-file counts instead of matches: of lines with a match (rg -c) or of matches (rg --count-matches).
     count: z.enum(["lines", "matches"]).optional(),
+    // rg -m: per file, only the first n lines with a match (max_tokens still pages the whole answer).
+    max_count: z.number().int().min(1).optional(),
   })
   .strict();
 

@@ -24,4 +24,8 @@ export const LLMSEARCH_CODES = {
   limit_reached: errorCode(TOOL, "E108"),
   /** -t/-T named a file type this tool does not know. */
   unknown_type: errorCode(TOOL, "E109"),
+  /** Flags that cannot be combined: the answer would not be ripgrep's (or they ask two things at once). */
+  flag_combination: errorCode(TOOL, "E110"),
+  /** A --glob/--iglob ripgrep refuses to parse ("error parsing glob"), or a bare '!'. */
+  glob_syntax: errorCode(TOOL, "E111"),
 } as const;

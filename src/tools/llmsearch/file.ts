@@ -8,7 +8,7 @@ import { checksum } from "../../text/checksum.js";
 import type { CachedFile } from "../../text/warm-cache.js";
 import type { LlmsearchMatch } from "../../contract/tools/llmsearch.js";
 import type { FileResult } from "./protocol.js";
-import { type Compiled, findMatches, materialize, mayMatch } from "./scan.js";
+import { type Compiled, findMatches, firstUnits, invertLines, materialize, mayMatch } from "./scan.js";
 
 let scratch = Buffer.allocUnsafe(1 << 20);
 const HEAD = 64 * 1024;
@@ -25,8 +25,11 @@ function binaryHead(buf: Buffer, nulAt: number): BinaryHead {
   return { head: buf.subarray(0, nulAt === 0 ? 0 : buf.lastIndexOf(10, nulAt - 1) + 1), nulAt };
 }
 
-/** The file's bytes (valid until the next call), the text before a NUL byte, or why it is skipped. */
-export function readFile(abs: string, maxFileSize: number): Buffer | BinaryHead | Skip {
+/**
+ * The file's bytes (valid until the next call), the text before a NUL byte, or why it is skipped.
+ * `text` (rg -a): a NUL byte is text like any other, so no file is binary.
+ */
+export function readFile(abs: string, maxFileSize: number, text = false): Buffer | BinaryHead | Skip {
   let fd: number;
   try {
     fd = openSync(abs, "r");
@@ -36,7 +39,7 @@ export function readFile(abs: string, maxFileSize: number): Buffer | BinaryHead 
   try {
     // ripgrep's habit: look at the first block before reading on, so a big binary costs 64 KiB.
     let total = readSync(fd, scratch, 0, HEAD, null);
-    const nul = scratch.subarray(0, total).indexOf(0);
+    const nul = text ? -1 : scratch.subarray(0, total).indexOf(0);
     if (nul !== -1) return binaryHead(scratch, nul);
     if (total === HEAD) {
       // Only files that fill the first block pay for a stat (most source files do not).
@@ -65,7 +68,7 @@ export function readFile(abs: string, maxFileSize: number): Buffer | BinaryHead 
       return { reason: "too_large", detail: `${total} bytes, over --max-filesize ${maxFileSize}` };
     }
     const buf = scratch.subarray(0, total);
-    const late = total > HEAD ? buf.indexOf(0, HEAD) : -1;
+    const late = !text && total > HEAD ? buf.indexOf(0, HEAD) : -1;
     if (late !== -1) return binaryHead(buf, late);
     return buf;
   } catch (e) {
@@ -102,7 +105,8 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
     // The first block decides as in readFile: a NUL in it makes the file binary; a file that
     // fills it pays for a stat and may be too large.
     let got = readSync(fd, windowBuf, 0, HEAD, null);
-    let nul = windowBuf.subarray(0, got).indexOf(0);
+    const text = c.text === true;
+    let nul = text ? -1 : windowBuf.subarray(0, got).indexOf(0);
     // A binary file: its text before the NUL is searched, by readFile's rules.
     if (nul !== -1) return readFile(abs, maxFileSize);
     if (got < HEAD) {
@@ -127,7 +131,7 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
       windowBuf.copy(windowBuf, 0, fill - carry, fill);
       got = readSync(fd, windowBuf, carry, WINDOW - carry, null);
       if (got === 0) break;
-      nul = windowBuf.subarray(carry, carry + got).indexOf(0);
+      nul = text ? -1 : windowBuf.subarray(carry, carry + got).indexOf(0);
       if (nul !== -1) {
         whole = true;
         break;
@@ -143,17 +147,17 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
     closeSync(fd);
   }
   // The literal is there (few files): read the whole file for the search proper.
-  return readFile(abs, maxFileSize);
+  return readFile(abs, maxFileSize, c.text);
 }
 
 /**
  * readFile's verdict for bytes the warm cache holds: same binary, too-large and late-NUL rules,
  * same details, so a warm answer is the cold one byte for byte.
  */
-export function classifyCached(f: CachedFile, maxFileSize: number): Buffer | BinaryHead | Skip {
+export function classifyCached(f: CachedFile, maxFileSize: number, text = false): Buffer | BinaryHead | Skip {
   if (f.earlyNul !== undefined) return binaryHead(f.bytes, f.earlyNul);
   if (maxFileSize > 0 && f.size > maxFileSize) return { reason: "too_large", detail: `${f.size} bytes, over --max-filesize ${maxFileSize}` };
-  const late = f.bytes.length > HEAD ? f.bytes.indexOf(0, HEAD) : -1;
+  const late = !text && f.bytes.length > HEAD ? f.bytes.indexOf(0, HEAD) : -1;
   if (late !== -1) return binaryHead(f.bytes, late);
   return f.bytes;
 }
@@ -181,7 +185,10 @@ export type OnPiece = (matches: LlmsearchMatch[]) => void;
 
 /** undefined: searched, no match. */
 export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob, whole = true, piece?: OnPiece): FileResult | undefined {
-  const spans = findMatches(buf, job.compiled);
+  const c = job.compiled;
+  let spans = findMatches(buf, c, c.invert);
+  if (c.invert) spans = invertLines(buf, spans);
+  if (c.maxCount && c.maxCount > 0) spans = firstUnits(buf, spans, c.maxCount, c.maxCountUnit ?? "lines");
   if (spans.length === 0) return undefined;
   const count = job.countOnly && job.countLines ? startLines(buf, spans) : spans.length / 2;
   // Only files with a match pay for the hash; a binary file's head is not the file.
@@ -215,7 +222,7 @@ export function startLines(buf: Buffer, spans: number[]): number {
 }
 
 export function searchFile(index: number, abs: string, rel: string, job: FileJob, piece?: OnPiece): FileResult | undefined {
-  const got = readFile(abs, job.maxFileSize);
+  const got = readFile(abs, job.maxFileSize, job.compiled.text);
   if (isBinaryHead(got)) return searchBinaryHead(got, index, rel, job);
   if (!Buffer.isBuffer(got)) return { i: index, count: 0, skip: got };
   return searchBytes(got, index, rel, job, true, piece);

@@ -22,7 +22,23 @@ export interface ScanOptions {
   after: number;
   /** Matches beyond this many per file are counted, not materialized (0 = count only). */
   keep: number;
+  /** rg -m: per file, only the matches of the first this many units of maxCountUnit (0 = all). */
+  maxCount?: number;
+  maxCountUnit?: MaxCountUnit;
+  /** rg -a: no file is binary (a NUL byte is text). */
+  text?: boolean;
+  /** rg -v: the lines without a match are the matches (line by line only; see invertLines). */
+  invert?: boolean;
 }
+
+/**
+ * What rg 13 counts toward -m. "lines": a line-by-line search (no -U, or a -U pattern that cannot
+ * match a line feed) counts matching lines. A multiline search hands its printer runs of matches
+ * on touching lines (a match that starts on the line where the previous one ended, or the line
+ * right after, joins it): "groups" counts those runs (rg's match output), "matches" counts each
+ * match of a run and stops after the run that reaches n (rg's -c and --count-matches printer).
+ */
+export type MaxCountUnit = "lines" | "groups" | "matches";
 
 export interface Compiled extends ScanOptions {
   re: RegExp;
@@ -181,11 +197,16 @@ class LiteralFinder implements Finder {
 
 /** False when the literal every match needs is surely absent (no regex involved: cannot hang). */
 export function mayMatch(buf: Buffer, c: Compiled): boolean {
-  return c.literal.length === 0 || !c.finder.usable(buf) || c.finder.find(buf, 0) !== -1;
+  // -v: a file without the literal is all answer, not none.
+  return c.invert === true || c.literal.length === 0 || !c.finder.usable(buf) || c.finder.find(buf, 0) !== -1;
 }
 
-/** Byte offsets of matches as flat [start0, end0, start1, end1, ...]; increasing, non-overlapping. */
-export function findMatches(buf: Buffer, c: Compiled): number[] {
+/**
+ * Byte offsets of matches as flat [start0, end0, start1, end1, ...]; increasing, non-overlapping.
+ * `atEnd`: keep an empty match at the very end of a last line without a newline, which rg 13 does
+ * not report as a submatch but which still makes that line a matching one (-v needs to know).
+ */
+export function findMatches(buf: Buffer, c: Compiled, atEnd = false): number[] {
   const out: number[] = [];
   const lit = c.literal;
   const n = buf.length;
@@ -222,8 +243,72 @@ export function findMatches(buf: Buffer, c: Compiled): number[] {
   // newline rg 13 reports no empty submatch either (`$` on "x": the line, with no submatch).
   // With --multiline neither: `$`, `^` or `x*` on "ab\n" or on "ab" match nothing at the end.
   const k = out.length;
-  if (k >= 2 && out[k - 2] === n && out[k - 1] === n) out.length = k - 2;
+  if (k >= 2 && out[k - 2] === n && out[k - 1] === n && !(atEnd && n > from && buf[n - 1] !== 10)) out.length = k - 2;
   return out;
+}
+
+/**
+ * rg -v in a line-by-line search: each line without a match, as a span of its text without its
+ * line terminator (\n, or \r\n as rg --crlf trims it). Lines are rg's: after a BOM, and none after
+ * a final newline nor in an empty file. `spans` must come from findMatches(..., true).
+ */
+export function invertLines(buf: Buffer, spans: number[]): number[] {
+  const out: number[] = [];
+  const n = buf.length;
+  let ls = buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0;
+  let k = 0;
+  while (ls < n) {
+    const nl = buf.indexOf(10, ls);
+    const next = nl === -1 ? n : nl + 1;
+    while (k < spans.length && (spans[k] as number) < ls) k += 2;
+    const s = spans[k];
+    const hit = s !== undefined && (s < next || (nl === -1 && s === n));
+    if (!hit) {
+      let e = nl === -1 ? n : nl;
+      if (nl !== -1 && e > ls && buf[e - 1] === 13) e--;
+      out.push(ls, e);
+    }
+    ls = next;
+  }
+  return out;
+}
+
+/**
+ * The spans rg -m keeps: those of the first `n` units (see MaxCountUnit). rg stops reading a file
+ * there; the spans after it are dropped rather than never found, which costs time, not answers.
+ */
+export function firstUnits(buf: Buffer, spans: number[], n: number, unit: MaxCountUnit): number[] {
+  let units = 0;
+  // Exclusive end of the line (lines) or of the lines of the run (groups, matches) so far; -1: none yet.
+  let end = -1;
+  let k = 0;
+  for (; k < spans.length; k += 2) {
+    const s = spans[k] as number;
+    const e = spans[k + 1] as number;
+    const ls = s === 0 ? 0 : buf.lastIndexOf(10, s - 1) + 1;
+    const joins = end !== -1 && (unit === "lines" ? s < end : ls <= end);
+    if (!joins) {
+      if (units >= n) break;
+      if (unit !== "matches") units++;
+    }
+    if (unit === "matches") units++;
+    if (unit === "lines") {
+      if (!joins) {
+        const nl = buf.indexOf(10, s);
+        end = nl === -1 ? Number.MAX_SAFE_INTEGER : nl + 1;
+      }
+    } else {
+      // grep-searcher's lines::locate: a match that ends with its \n ends its last line there.
+      let le: number;
+      if (e > ls && buf[e - 1] === 10) le = e;
+      else {
+        const nl = buf.indexOf(10, e);
+        le = nl === -1 ? buf.length : nl + 1;
+      }
+      end = Math.max(end, le);
+    }
+  }
+  return k === spans.length ? spans : spans.slice(0, k);
 }
 
 /** Runs the regex over `bytes` (which start at file offset `base`), appending byte spans. */

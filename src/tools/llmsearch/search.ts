@@ -22,6 +22,7 @@ import type {
 } from "../../contract/tools/llmsearch.js";
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
 import { walkFiles, type WalkEntry } from "../../text/walk.js";
+import { globError } from "../../text/glob-check.js";
 import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
 import { type BinaryHead, classifyCached, type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes, type Skip } from "./file.js";
@@ -36,6 +37,8 @@ export interface SearchRequest {
   fixedStrings?: boolean;
   ignoreCase?: boolean;
   word?: boolean;
+  /** rg -x: only matches that span whole lines. Not with `word` (rg lets the later of -w and -x win; a request has no order). */
+  lineRegexp?: boolean;
   multiline?: boolean;
   /** Workspace root; default: the enclosing git work tree, else cwd. */
   root?: string;
@@ -46,8 +49,18 @@ export interface SearchRequest {
   noIgnore?: boolean;
   before?: number;
   after?: number;
-  /** Keep at most this many matches (0 = all). */
+  /** Keep at most this many matches over all files, in path/offset order (0 = all); the answer is then partial. */
   limit?: number;
+  /** rg -a: search binary files as text (a NUL byte does not stop the search). */
+  text?: boolean;
+  /** rg --max-depth: descend at most this many directory levels below each start path (0: the paths themselves). */
+  maxDepth?: number;
+  /** rg --iglob: as `globs`, matched ignoring case; they take precedence over `globs`, as rg 13 adds them after. */
+  iglobs?: string[];
+  /** rg -v: the lines without a match are the answer (each a match spanning the line's text). */
+  invert?: boolean;
+  /** rg -m: per file, only the first this many matching lines (see MaxCountUnit); counts and -l count only those. */
+  maxCount?: number;
   /** Skip files larger than this many bytes (0 = no limit). */
   maxFilesize?: number;
   /** -c: per file, the lines a match starts on (ripgrep's -c), instead of the matches. */
@@ -95,7 +108,30 @@ export function hasUppercase(pattern: string): boolean {
 }
 
 /** The walk's globs and -t/-T types. */
-function filtersOf(req: SearchRequest): { globs: string[]; types: { include: string[]; exclude: string[] } } {
+function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; types: { include: string[]; exclude: string[] } } {
+  for (const [flag, list] of [["--glob", req.globs], ["--iglob", req.iglobs]] as const) {
+    for (const g of list ?? []) {
+      const why = globError(g);
+      if (why !== undefined) {
+        throw new ToolError({
+          code: LLMSEARCH_CODES.glob_syntax,
+          error: "glob_syntax",
+          message: `error parsing glob '${g}' (${flag}): ${why}`,
+          remediation: "Fix the glob as ripgrep would need it: close each [class] and {alternate,group} (groups do not nest), end on no lone '\\'; match a literal '[' or '{' with '[[]' or '[{]'.",
+          exitCode: EXIT.usage,
+        });
+      }
+      if (g.replace(/\s+$/u, "") === "!") {
+        throw new ToolError({
+          code: LLMSEARCH_CODES.glob_syntax,
+          error: "glob_syntax",
+          message: `the glob '${g}' (${flag}) is a '!' with nothing to exclude: ripgrep reads it as a glob that excludes every file`,
+          remediation: "Name what to exclude after the '!' (e.g. -g '!*.min.js'), or drop the glob (an empty shell variable after '!' gives this).",
+          exitCode: EXIT.usage,
+        });
+      }
+    }
+  }
   const t = typeGlobs(req.types ?? [], req.typesNot ?? []);
   if ("unknown" in t) {
     throw new ToolError({
@@ -106,7 +142,7 @@ function filtersOf(req: SearchRequest): { globs: string[]; types: { include: str
       exitCode: EXIT.usage,
     });
   }
-  return { globs: req.globs ?? [], types: t };
+  return { globs: req.globs ?? [], iglobs: req.iglobs ?? [], types: t };
 }
 
 function startsOf(req: SearchRequest, root: string, cwd: string): string[] {
@@ -144,7 +180,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const starts = startsOf({ ...req, pattern: "" }, root, cwd);
   const max = req.maxFilesize ?? 0;
-  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
+  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
     // A file over --max-filesize is not searched, so not listed (rg --files --max-filesize alike).
     .filter((e) => max <= 0 || sizeOf(e.abs) <= max)
     .map((e) => e.rel);
@@ -162,26 +198,51 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
   return { data: { files: unique, file_count: unique.length }, diagnostics };
 }
 
+/** A usage error for flags that cannot go together. */
+function combination(message: string, remediation: string): ToolError {
+  return new ToolError({ code: LLMSEARCH_CODES.flag_combination, error: "flag_combination", message, remediation, exitCode: EXIT.usage });
+}
+
 export async function search(req: SearchRequest, sink?: MatchSink): Promise<SearchResponse> {
   const cwd = req.cwd ?? process.cwd();
+  if (req.invert && canMatchNewline(req, compilePattern(req))) {
+    throw combination(
+      "--invert-match with --multiline and a pattern that can match a line feed: ripgrep then inverts by runs of lines that differ from a line-by-line answer, which llmsearch does not reproduce",
+      "Drop -U (or the \\n from the pattern) to list the lines without a match, or drop -v.",
+    );
+  }
+  if (req.word && req.lineRegexp) {
+    throw combination(
+      "word and line_regexp (-w and -x) both given: ripgrep takes the later of the two flags, and a request has no order",
+      "Give one: -x (line_regexp) for matches that are whole lines, -w (word) for whole words.",
+    );
+  }
   if (req.smartCase && !req.ignoreCase && !hasUppercase(req.pattern)) req = { ...req, ignoreCase: true };
   const pattern = compilePattern(req);
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const filters = filtersOf(req);
   const starts = startsOf(req, root, cwd);
   const limit = req.limit ?? 0;
+  const spansLines = canMatchNewline(req, pattern);
+  const counting = Boolean(req.count || req.countMatches);
   const init: Omit<WorkerInit, "state"> = {
     scan: {
       pattern,
-      question: questionOf(req),
+      // -v's matches are other spans than the pattern's: another question.
+      question: req.invert ? JSON.stringify([questionOf(req), "v"]) : questionOf(req),
       before: req.before ?? 0,
       after: req.after ?? 0,
       keep: limit > 0 ? limit : Number.MAX_SAFE_INTEGER,
+      maxCount: req.maxCount ?? 0,
+      invert: Boolean(req.invert),
+      text: Boolean(req.text),
+      maxCountUnit: !spansLines || req.invert ? "lines" : counting && !req.filesWithMatches ? "matches" : "groups",
     },
     maxFileSize: req.maxFilesize ?? 0,
     countOnly: Boolean(req.count || req.countMatches || req.filesWithMatches),
     // As rg -c: lines, except where a --multiline pattern can span lines (see canMatchNewline).
-    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !canMatchNewline(req, pattern)),
+    // -v's matches are lines already: counted as matches they are rg -v -c's lines, and its --count-matches'.
+    countLines: Boolean(req.count && !req.countMatches && !req.filesWithMatches && !spansLines && !req.invert),
   };
   const maxThreads = Math.max(1, req.threads ?? availableParallelism());
   const cache = warmCache();
@@ -193,7 +254,6 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const matches: LlmsearchMatch[] = [];
   const counts: { file_path: string; count: number }[] = [];
   const withMatches: { file_path: string; count: number; checksum?: string }[] = [];
-  const counting = Boolean(req.count || req.countMatches);
   const streamed = sink !== undefined && !counting && !req.filesWithMatches;
   let kept = 0;
   let total = 0;
@@ -249,6 +309,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
         start: starts.length ? starts : undefined,
         hidden: req.hidden,
         noIgnore: req.noIgnore,
+        maxDepth: req.maxDepth,
         ...filters,
         cache,
         onFile: (e) => pool.add(e),
@@ -283,7 +344,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     diagnostics.push({
       tool: TOOL,
       level: "note",
-      message: `the pattern matched nothing in ${searched} searched file${searched === 1 ? "" : "s"}${skipped.length ? ` (${skipped.length} skipped: ${summarizeSkips(skipped)})` : ""}`,
+      message: `${req.invert ? "every line matched the pattern (--invert-match)" : "the pattern matched nothing"} in ${searched} searched file${searched === 1 ? "" : "s"}${skipped.length ? ` (${skipped.length} skipped: ${summarizeSkips(skipped)})` : ""}`,
       code: LLMSEARCH_CODES.no_match,
       remediation: "Try --ignore-case, a looser pattern, or --hidden / --no-ignore if the text may be in hidden or ignored files.",
     });
@@ -302,7 +363,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData = req.filesWithMatches
     ? { pattern: req.pattern, files: withMatches, files_matched: withMatches.length, ...common }
     : counting
-      ? { pattern: req.pattern, count_of: init.countLines ? "lines" : "matches", counts, files_matched: counts.length, ...common }
+      ? { pattern: req.pattern, count_of: init.countLines || req.invert ? "lines" : "matches", counts, files_matched: counts.length, ...common }
       : { pattern: req.pattern, matches, match_count: kept, ...common };
   return { data, partial, diagnostics: diagnostics.map((d) => omitUndefined(d)), exitCode: partial ? 4 : 0, streamed };
 }
@@ -310,6 +371,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
 function explainNoFiles(req: SearchRequest): string {
   const why: string[] = [];
   if (req.globs?.length) why.push(`no file matched --glob ${req.globs.map((g) => `'${g}'`).join(" ")}`);
+  if (req.iglobs?.length) why.push(`no file matched --iglob ${req.iglobs.map((g) => `'${g}'`).join(" ")}`);
+  if (req.maxDepth !== undefined) why.push(`--max-depth ${req.maxDepth} stops the walk ${req.maxDepth === 0 ? "at the start paths (a directory yields nothing)" : `${req.maxDepth} level${req.maxDepth === 1 ? "" : "s"} down`}`);
   if (req.types?.length) why.push(`no file is of type ${req.types.join(", ")} (-t matches file names: ${req.types.flatMap((t) => FILE_TYPES[t] ?? []).join(" ")})`);
   if (!req.noIgnore) why.push("ignore rules (.gitignore, .ignore) may exclude files");
   if (!req.hidden) why.push("hidden files are skipped without --hidden");
@@ -588,8 +651,9 @@ class Pool {
   /** readIfMayMatch's answer from the warm cache (the cold read for a file it does not keep). */
   private readWarm(abs: string, job: FileJob): Buffer | BinaryHead | Skip | undefined {
     const cached = (this.cache as WarmCache).read(abs);
-    if (!cached) return readIfMayMatch(abs, job.maxFileSize, job.compiled);
-    const got = classifyCached(cached, job.maxFileSize);
+    // -a: the cache keeps only the first block of a file with an early NUL; the rest is on disk.
+    if (!cached || (job.compiled.text && cached.earlyNul !== undefined)) return readIfMayMatch(abs, job.maxFileSize, job.compiled);
+    const got = classifyCached(cached, job.maxFileSize, job.compiled.text);
     return Buffer.isBuffer(got) && !mayMatch(got, job.compiled) ? undefined : got;
   }
 

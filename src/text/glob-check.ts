@@ -1,0 +1,63 @@
+/**
+ * ripgrep's verdict on a --glob/--iglob before any file is walked: rg 13 parses each one with the
+ * globset crate and stops with "error parsing glob" (exit 2) where the `ignore` package, which
+ * matches our globs, accepts anything and quietly matches nothing. This follows globset 0.4's
+ * parser (as the `ignore` crate's gitignore lines feed it) for the errors only, with rg's words.
+ */
+
+/** Why rg would refuse `glob` (its message after "error parsing glob '...': "), or undefined. */
+export function globError(glob: string): string | undefined {
+  // The gitignore line rules ripgrep's override globs go through first.
+  let line = glob;
+  if (line.startsWith("#")) return undefined;
+  if (!line.endsWith("\\ ")) line = line.replace(/\s+$/u, "");
+  if (line === "") return undefined;
+  if (line.startsWith("\\!") || line.startsWith("\\#")) line = line.slice(1);
+  else {
+    if (line.startsWith("!")) line = line.slice(1);
+    if (line.startsWith("/")) line = line.slice(1);
+  }
+  if (line.endsWith("/")) {
+    line = line.slice(0, -1);
+    if (line.endsWith("\\")) line = line.slice(0, -1);
+  }
+  const chars = [...line];
+  let inAlternates = false;
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i];
+    if (c === "\\") {
+      if (i + 1 >= chars.length) return "dangling '\\'";
+      i++;
+    } else if (c === "{") {
+      if (inAlternates) return "nested alternate groups are not allowed";
+      inAlternates = true;
+    } else if (c === "}") inAlternates = false;
+    else if (c === "[") {
+      const r = classEnd(chars, i + 1);
+      if (typeof r === "string") return r;
+      i = r;
+    }
+  }
+  if (inAlternates) return "unclosed alternate group; missing '}' (maybe escape '{' with '[{]'?)";
+  return undefined;
+}
+
+/** globset's parse_class from just after `[`: the index of the closing `]`, or the error. */
+function classEnd(chars: string[], from: number): number | string {
+  let i = from;
+  if (chars[i] === "!" || chars[i] === "^") i++;
+  let first = true;
+  let inRange = false;
+  let last = "";
+  for (; i < chars.length; i++) {
+    const c = chars[i] as string;
+    if (c === "]" && !first) return i;
+    if (c === "-" && !first && !inRange) inRange = true;
+    else if (inRange) {
+      if ((c.codePointAt(0) as number) < (last.codePointAt(0) as number)) return `invalid range; '${last}' > '${c}'`;
+      inRange = false;
+    } else last = c;
+    first = false;
+  }
+  return "unclosed character class; missing ']'";
+}
