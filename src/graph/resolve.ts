@@ -25,10 +25,12 @@ interface SymRow {
   display_fqn: string;
   /** Java and C++ callables: the arguments a call may pass (`2`, `1-3`, `2+`). */
   arity: string | null;
+  /** Its file's language. */
+  language: string;
 }
 
 /** A SymRow as candidatesSql's columns, in order. */
-type SymTuple = [string, number, string, string, string, string | null, string | null, string | null, string | null, string, string | null];
+type SymTuple = [string, number, string, string, string, string | null, string | null, string | null, string | null, string, string | null, string];
 
 export interface RefRow {
   id: number;
@@ -257,6 +259,21 @@ function weaker(a: Resolution, b: Resolution): Resolution {
  */
 let callArity: number | null = null;
 
+/**
+ * The language family of the reference being resolved (set by resolveRef): its candidates are
+ * symbols of that family only. A Java call listed TypeScript methods among its candidates, a
+ * Python guess could land on a Go function: on the 76 MB mixed tree 49,646 of 147,914 candidate
+ * lists held another family's symbols.
+ */
+let refFamily: string | null = null;
+
+const FAMILIES: Record<string, string> = { typescript: "js", tsx: "js", javascript: "js", c: "c", cpp: "c" };
+
+/** JavaScript, TypeScript and TSX see each other's symbols, as C and C++ do; each other language its own. */
+function familyOf(language: string): string {
+  return FAMILIES[language] ?? language;
+}
+
 /** Whether a call of `arity` arguments fits a callable's arity (`2`, `1-3`, `2+`); unknown fits. */
 function fitsArity(declared: string | null, arity: number): boolean {
   if (declared === null) return true;
@@ -266,13 +283,27 @@ function fitsArity(declared: string | null, arity: number): boolean {
   return arity === Number(declared);
 }
 
-function pick(rows: SymRow[], how: Resolution): Outcome {
+/** The candidates a Java or C++ call's argument count can call (all of them for other references). */
+function fitCall(rows: SymRow[]): SymRow[] {
+  const arity = callArity;
+  return arity === null ? rows : rows.filter((r) => fitsArity(r.arity, arity));
+}
+
+function pick(candidates: SymRow[], how: Resolution): Outcome {
+  let rows = candidates;
+  // A guess (by name) never takes a Java or C++ call to a callable its argument count cannot
+  // call: guice's `ImmutableList.builder()...build()` went to a repository `build` of four
+  // parameters. Left unresolved when no candidate fits.
+  if (how === "heuristic") {
+    rows = fitCall(rows);
+    if (rows.length === 0) return UNRESOLVED;
+  }
+  const arity = callArity;
   const first = rows[0] as SymRow;
   if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
   if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
     // Java and C++ overloads: the ones a call's argument count fits, when that narrows them
     // (gson's eight `toJson` took every call, whatever it passed, to the first).
-    const arity = callArity;
     if (arity !== null && rows.some((r) => r.arity !== null)) {
       const fit = rows.filter((r) => fitsArity(r.arity, arity));
       if (fit.length > 0 && fit.length < rows.length) return { target: overloadTarget(fit).symbol_id, how, candidates: null };
@@ -311,7 +342,7 @@ function nearPick(rows: SymRow[], ctx: { path: string }): Outcome {
 
 /** Candidate symbols (not impl blocks) with their file and their parent's kind, in file order. */
 function candidatesSql(where: string): string {
-  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags, s.display_fqn, s.arity
+  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags, s.display_fqn, s.arity, f.language
     FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
     WHERE ${where} s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`;
 }
@@ -420,6 +451,7 @@ export class Resolver {
         flags: this.same(t[8]),
         display_fqn: t[9],
         arity: this.same(t[10]),
+        language: this.same(t[11]) as string,
       };
       (this.nameCache.get(r.name) as SymRow[]).push(r);
     }
@@ -640,7 +672,7 @@ export class Resolver {
   private defaultExports(fileId: number): SymRow[] {
     // (Prepared once: a statement per call held native memory until the collector ran.)
     this.defaultExportsStmt ??= this.db.prepare(
-      `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn, s.arity
+      `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn, s.arity, f.language
        FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.file_id = ? AND s.flags LIKE '%default_export%'`,
     );
     // Asked again for every default import of the file.
@@ -657,9 +689,12 @@ export class Resolver {
 
   /** Candidates of one name, grouped once so each reference costs only its own file's share. */
   private entry(name: string): NameEntry {
-    let e = this.entries.get(name);
+    // A reference's candidates are of its own language family (see refFamily).
+    const family = refFamily;
+    const key = family === null ? name : `${family}\0${name}`;
+    let e = this.entries.get(key);
     if (!e) {
-      const all = this.lookup(name);
+      const all = family === null ? this.lookup(name) : this.lookup(name).filter((s) => familyOf(s.language) === family);
       // Most names referenced (locals, parameters, library members) have no candidate: one
       // shared empty entry, whose memo nothing writes (every memoized path needs a candidate).
       if (all.length === 0) return NO_CANDIDATES;
@@ -680,7 +715,7 @@ export class Resolver {
       }
       e = { all, byFile, byParent, globals, members, memo: new Map() };
       if (this.entries.size > 20_000) this.entries.clear();
-      this.entries.set(name, e);
+      this.entries.set(key, e);
     }
     return e;
   }
@@ -688,12 +723,15 @@ export class Resolver {
   resolveRef(ref: RefRow): Outcome {
     // (pick() is reached from every rule below; the call's arity is what it tells overloads apart by.)
     const outer = callArity;
+    const outerFamily = refFamily;
     callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
+    refFamily = familyOf(this.ctx(ref.file_id).language);
     try {
       const o = this.resolveAny(ref);
       return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
     } finally {
       callArity = outer;
+      refFamily = outerFamily;
     }
   }
 
@@ -810,14 +848,25 @@ export class Resolver {
       // Innermost visible declaration: declared in the caller's scope chain, then top level.
       // (Java and C++ see their class's inherited members as well, before an outer class's.)
       const unqualifiedMembers = inherits && !MEMBERS_QUALIFIED.has(ctx.language);
+      // Java and C++: a scope's declarations of the name whose arity the call does not fit are
+      // passed over for the next scope (guice's `configure()` inside `configure(Binder)` calls
+      // the class's other `configure`, not itself). If none fits anywhere, a Java call is an
+      // inherited library method's (guice's `loadClass(name)` in a URLClassLoader that declares
+      // `loadClass(name, resolve)`): unresolved; in C++ (a default argument may be declared
+      // elsewhere, a macro may hide one) the first, as before.
+      let unfit: SymRow[] | undefined;
       for (const scope of chain) {
         const visible = bindings.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
-        if (visible.length > 0) return pick(visible, "exact");
+        const arity = callArity;
+        const fitting = arity === null ? visible : visible.filter((s) => fitsArity(s.arity, arity));
+        if (fitting.length > 0) return pick(fitting, "exact");
+        if (visible.length > 0) unfit ??= visible;
         if (unqualifiedMembers && (TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") || ctx.bases.has(scope))) {
           const up = this.inheritedPick(ctx, scope, e, isCall, true);
           if (up) return up;
         }
       }
+      if (unfit) return ctx.language === "java" ? UNRESOLVED : pick(unfit, "exact");
       const top = bindings.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
       if (top.length > 0) return pick(top, "exact");
       const imported = this.viaImports(ctx, ref.name, null);
@@ -1118,10 +1167,13 @@ export class Resolver {
     const members = e.memberOf;
     // Fields give way to methods among the candidates in reach (a method nobody here can see
     // does not make a reachable field uncallable).
-    const reachable = callTargets(
-      members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller)),
-      ctx.language,
-      isCall,
+    // (Never one whose arity a Java or C++ call cannot call: see pick.)
+    const reachable = fitCall(
+      callTargets(
+        members.filter((s) => reach.has(s.file_id) && !exclude.has(s.parent_symbol_id ?? "") && this.visibleFrom(s, ctx, caller)),
+        ctx.language,
+        isCall,
+      ),
     );
     if (reachable.length > 0) {
       // (A super call knows its receiver: the base class, whose own method it means.)
@@ -1134,10 +1186,12 @@ export class Resolver {
     }
     // Members only of files this one does not import: the receiver's type is unknown and most
     // likely a library's (`map.get()`), so list them rather than guess.
-    const rest = callTargets(
-      members.filter((s) => !exclude.has(s.parent_symbol_id ?? "")),
-      ctx.language,
-      isCall,
+    const rest = fitCall(
+      callTargets(
+        members.filter((s) => !exclude.has(s.parent_symbol_id ?? "")),
+        ctx.language,
+        isCall,
+      ),
     );
     if (rest.length === 0) return UNRESOLVED;
     return { target: null, how: "ambiguous", candidates: rest.slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };

@@ -603,7 +603,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (p.receiver !== undefined) sym.receiver = p.receiver;
     if (p.declared_type !== undefined) sym.declared_type = p.declared_type;
     if (ARITY_LANGUAGES.has(language) && CALLABLE_KINDS.has(p.kind)) {
-      const a = parameterArity(syntaxOf(p.def));
+      const def = syntaxOf(p.def);
+      const a = parameterArity(def, language === "cpp" && !declaredInClass(def));
       if (a !== undefined) sym.arity = a;
     }
     const index = out.length;
@@ -992,12 +993,21 @@ function argumentCount(list: MatchList, j: number, k: number, text: string): num
   return node instanceof CapturedNode ? node.namedChildCount : (node as unknown as Parser.SyntaxNode).namedChildCount;
 }
 
+/** A C++ definition or declaration written in a class body (through `template <...>`). */
+function declaredInClass(def: Parser.SyntaxNode): boolean {
+  let up = def.parent;
+  while (up && up.type === "template_declaration") up = up.parent;
+  return up?.type === "field_declaration_list";
+}
+
 /**
  * How many arguments a call of this Java or C++ definition may pass: `2`, `1-3` (C++ default
  * arguments), `2+` (Java `...`, C++ `...`); undefined when its parameter list is not found.
- * C++ `f(void)` takes none.
+ * C++ `f(void)` takes none. `anyFewer`: a C++ definition outside a class body, whose default
+ * arguments may be on a declaration elsewhere (a header's prototype, which is no symbol): only
+ * its most is known, `0-2`.
  */
-function parameterArity(def: Parser.SyntaxNode): string | undefined {
+function parameterArity(def: Parser.SyntaxNode, anyFewer = false): string | undefined {
   let params: Parser.SyntaxNode | null = def.childForFieldName("parameters");
   if (!params) {
     // C++: the parameters are on the function declarator, under pointer/reference declarators.
@@ -1034,6 +1044,7 @@ function parameterArity(def: Parser.SyntaxNode): string | undefined {
   }
   // C++ C-style `...` is an anonymous token, not a named child (looked for only when written).
   if (!open && params.text.includes("...") && params.children.some((c) => c.type === "...")) open = true;
+  if (anyFewer) min = 0;
   if (open) return `${min}+`;
   return min === max ? String(min) : `${min}-${max}`;
 }

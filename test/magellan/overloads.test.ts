@@ -53,6 +53,48 @@ public class User {
 `,
 };
 
+// guice's AbstractModule: the bare call inside one overload is the other's, not itself.
+const MODULE = {
+  "src/main/java/acme/Module.java": `package acme;
+
+public abstract class Module {
+  public final void configure(Object binder) {
+    configure();
+  }
+
+  protected void configure() {}
+
+  void again(int n) {
+    again(n - 1);
+  }
+
+  Object first() {
+    return java.util.stream.Stream.of("a").sorted().findFirst();
+  }
+
+  void findFirst(int n) {}
+}
+`,
+  // guice's test class loader: the one-argument loadClass is URLClassLoader's.
+  "src/main/java/acme/Loader.java": `package acme;
+
+public class Loader extends java.net.URLClassLoader {
+  Loader() {
+    super(new java.net.URL[0]);
+  }
+
+  Class<?> named(String name) throws ClassNotFoundException {
+    return loadClass(name);
+  }
+
+  @Override
+  protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+    return super.loadClass(name, resolve);
+  }
+}
+`,
+};
+
 const CPP = {
   "geo.h": `class Geo {
  public:
@@ -108,8 +150,26 @@ function arities(root: string, path: string): [string, number, string | null][] 
 describe("magellan: overloads by argument count", () => {
   it("Java: constructors, methods and varargs reach the overload of the call's argument count", async () => {
     const root = tempDir("magellan-overloads-");
-    writeTree(root, JAVA);
+    writeTree(root, { ...JAVA, ...MODULE });
     assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(calls(root, "src/main/java/acme/Module.java"), [
+      ["configure", 5, 8, "exact"],
+      // (A call of the enclosing method's own arity is itself.)
+      ["again", 11, 10, "exact"],
+      ["of", 15, null, "unresolved"],
+      ["sorted", 15, null, "unresolved"],
+      // A guess by name never reaches a method of another argument count.
+      ["findFirst", 15, null, "unresolved"],
+    ]);
+    assert.deepEqual(
+      calls(root, "src/main/java/acme/Loader.java").filter(([name]) => name === "loadClass"),
+      [
+        // No declaration in reach takes one argument: an inherited library method's.
+        ["loadClass", 9, null, "unresolved"],
+        // (super.loadClass(name, resolve): the library's, whose class the repository does not hold.)
+        ["loadClass", 14, null, "unresolved"],
+      ],
+    );
     assert.deepEqual(arities(root, "src/main/java/acme/Box.java"), [
       ["Box", 4, "0"],
       ["Box", 6, "1"],
@@ -139,12 +199,20 @@ describe("magellan: overloads by argument count", () => {
     const box = join(root, "src/main/java/acme/Box.java");
     writeFileSync(box, readFileSync(box, "utf8").replace("public void put(Object value, int times, boolean last) {}", "public void put(Object value, int times, boolean last, int more) {}"));
     await assertIncrementalMatchesRebuild(root, "definition-count");
-    assert.deepEqual(calls(root, "src/main/java/acme/User.java")[2], ["put", 7, 8, "heuristic"]);
+    // No put takes three arguments any more: the guess names none.
+    assert.deepEqual(calls(root, "src/main/java/acme/User.java")[2], ["put", 7, null, "unresolved"]);
   });
 
   it("C++: default arguments, C varargs and `(void)` count as calls may pass them", async () => {
     const root = tempDir("magellan-overloads-");
-    writeTree(root, { ...CPP, "plain.cpp": "int none(void) { return 0; }\nint two(int a, int b) { return a + b; }\n" });
+    writeTree(root, {
+      ...CPP,
+      "plain.cpp": "int none(void) { return 0; }\nint two(int a, int b) { return a + b; }\n",
+      // A default argument on a header's prototype (no symbol) and the definition elsewhere.
+      "util.h": "namespace u {\nint scale(int a, int b = 2);\n}\n",
+      "util.cpp": '#include "util.h"\nnamespace u {\nint scale(int a, int b) { return a * b; }\n}\n',
+      "use.cpp": '#include "util.h"\nint twice() { return u::scale(1) + u::scale(1, 2, 3); }\n',
+    });
     assert.equal((await mg(root, ["index"])).r.code, 0);
     assert.deepEqual(arities(root, "geo.h"), [
       ["area", 3, "0"],
@@ -153,10 +221,20 @@ describe("magellan: overloads by argument count", () => {
       ["make", 6, "3"],
       ["sum", 7, "1+"],
     ]);
+    // Outside a class body a definition's defaults may be on another declaration: only its most
+    // is known.
     assert.deepEqual(arities(root, "plain.cpp"), [
       ["none", 1, "0"],
-      ["two", 2, "2"],
+      ["two", 2, "0-2"],
     ]);
+    assert.deepEqual(
+      calls(root, "use.cpp").map(([name, line, target, how]) => [name, line, target, how]),
+      [
+        ["scale", 2, 3, "heuristic"],
+        // More arguments than it takes: no guess.
+        ["scale", 2, null, "unresolved"],
+      ],
+    );
     const got = calls(root, "geo.cpp").map(([name, line, target]) => [name, line, target]);
     assert.deepEqual(got, [
       ["area", 4, 3],
@@ -166,5 +244,32 @@ describe("magellan: overloads by argument count", () => {
       ["make", 8, 6],
       ["sum", 9, 7],
     ]);
+  });
+});
+
+describe("magellan: candidates of a reference's own language family", () => {
+  it("a C++ name is never guessed into Python, a Java call lists no TypeScript method; TypeScript still reaches JavaScript", async () => {
+    // fmt's `result.size` read `heuristic`ally flask's views.py `result` on a tree of both, and a
+    // Java `threadCalls.put(...)` listed outline's TypeScript `ApiClient.put` among its candidates.
+    const root = tempDir("magellan-families-");
+    writeTree(root, {
+      "native/run.cc": "int run() {\n  return result.size;\n}\n",
+      "tasks/views.py": "def result():\n    return 1\n",
+      "src/main/java/acme/Cache.java": "package acme;\n\npublic class Cache {\n  private java.util.Map<String, String> calls;\n\n  void keep(String k) {\n    calls.put(k, k);\n  }\n}\n",
+      "web/api.ts": "export class ApiClient {\n  put(path: string, body: unknown): void {}\n}\n",
+      "web/legacy.js": "export function helper() {\n  return 1;\n}\n",
+      "web/main.ts": "import { helper } from './legacy';\n\nhelper();\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+    try {
+      const result = d.prepare("SELECT resolution, target_symbol_id FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.name = 'result'").raw().get("native/run.cc");
+      assert.deepEqual(result, ["unresolved", null]);
+      const put = d.prepare("SELECT resolution, candidates FROM refs r JOIN files f ON f.id = r.file_id WHERE f.path = ? AND r.name = 'put'").raw().get("src/main/java/acme/Cache.java");
+      assert.deepEqual(put, ["unresolved", null]);
+    } finally {
+      d.close();
+    }
+    assert.deepEqual(calls(root, "web/main.ts"), [["helper", 3, 1, "imported"]]);
   });
 });
