@@ -46,6 +46,8 @@ export interface SymbolRecord {
   /** The file as indexed (what freshness checks compare with the disk). */
   file_size?: number;
   file_mtime_ms?: number;
+  /** Java and C++ callables: the arguments a call may pass (`2`, `1-3`, `2+`). */
+  arity?: string | null;
 }
 
 export interface RefRecord {
@@ -72,7 +74,7 @@ export interface RefRecord {
 const SYMBOL_COLS = `s.id, s.file_id, f.path, s.symbol_id, s.name, s.kind, s.kind_normalized, s.parent, s.parent_symbol_id,
   s.scoped_name, s.canonical_fqn, s.display_fqn, s.language, s.flags, s.byte_start, s.byte_end, s.start_line, s.start_col,
   s.end_line, s.end_col, s.name_byte_start, s.name_byte_end, s.name_start_line, s.name_start_col, s.name_end_line, s.name_end_col,
-  f.size AS file_size, f.mtime_ms AS file_mtime_ms`;
+  f.size AS file_size, f.mtime_ms AS file_mtime_ms, s.arity`;
 
 /**
  * Symbol rows come back as arrays (better-sqlite3's raw mode) and become objects here: one
@@ -109,6 +111,7 @@ function toSymbol(r: unknown[]): SymbolRecord {
     name_end_col: r[25] as number,
     file_size: r[26] as number,
     file_mtime_ms: r[27] as number,
+    arity: r[28] as string | null,
   };
 }
 

@@ -191,6 +191,16 @@ describe("magellan: overloads by argument count", () => {
       ["log", 11, 14, "heuristic"],
       ["log", 12, 14, "heuristic"],
     ]);
+    // `find` says which overload is which.
+    const found = await mg(root, ["find", "--name", "put"]);
+    assert.deepEqual(
+      (found.env.data.matches as { span: { start_line: number }; arity?: string }[]).map((m) => [m.span.start_line, m.arity]),
+      [
+        [8, "1"],
+        [10, "2"],
+        [12, "3"],
+      ],
+    );
     // The call's count changes, then a definition's: other files' calls follow, as a rebuild's.
     const user = join(root, "src/main/java/acme/User.java");
     writeFileSync(user, readFileSync(user, "utf8").replace('a.put("x");', 'a.put("x", 1, false);'));

@@ -32,6 +32,8 @@ export const MagellanSymbolMatchSchema = SymbolMatchSchema.extend({
   name_span: SpanSchema,
   parent_symbol_id: hex16.optional(),
   flags: z.array(z.string()).optional(),
+  /** Java and C++ functions, methods and constructors: the arguments a call may pass (`2`, `1-3`, `2+`). */
+  arity: z.string().optional(),
   ...rich,
 }).strict();
 

@@ -60,6 +60,8 @@ function symbolMatch(db: DB, s: SymbolRecord, question: string, rich: RichOption
   m.name_span = nameSpanOf(s);
   if (s.parent_symbol_id) m.parent_symbol_id = s.parent_symbol_id;
   if (s.flags) m.flags = s.flags.split(",");
+  // Java and C++ overloads share a name: the arguments each takes tells them apart.
+  if (s.arity) m.arity = s.arity;
   Object.assign(m, spanExtras(cache, s.path, s, rich), relationships(db, s, rich, exp));
   return m;
 }
