@@ -204,8 +204,12 @@ const MIGRATIONS: ((db: DB) => void)[] = [
   },
 ];
 
+function columnsOf(db: DB, table: string): string[] {
+  return db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+}
+
 function addColumns(db: DB, table: string, wanted: readonly string[], type: string): void {
-  const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+  const columns = columnsOf(db, table);
   for (const c of wanted) if (!columns.includes(c)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${c} ${type}`);
 }
 
@@ -218,7 +222,7 @@ const LATE_COLUMNS: Record<string, readonly string[]> = { symbols: [...SCHEMA_4_
 function missingColumns(db: DB): string[] {
   const out: string[] = [];
   for (const [table, wanted] of Object.entries(LATE_COLUMNS)) {
-    const columns = db.prepare("SELECT name FROM pragma_table_info(?)").pluck().all(table) as string[];
+    const columns = columnsOf(db, table);
     for (const c of wanted) if (!columns.includes(c)) out.push(`${table}.${c}`);
   }
   return out;
@@ -323,10 +327,10 @@ export function openDb(path: string, options: OpenOptions): DB {
         })();
       }
     }
-    else if (version === DB_SCHEMA_VERSION && missingColumns(db).length > 0) {
+    const missing = version === DB_SCHEMA_VERSION ? missingColumns(db) : [];
+    if (missing.length > 0) {
       // Written at this version by a build from before its last columns (a development build):
       // a writer adds them the way the migrations do; a reader cannot answer from it.
-      const missing = missingColumns(db);
       if (!options.write) {
         throw new ToolError({
           code: MAGELLAN_CODES.schema_mismatch,

@@ -224,6 +224,12 @@ export interface FileRows {
   line_count: number;
 }
 
+/** The arguments reference `i` passes (a Java or C++ call), or null. */
+export function arityOf(refs: RefColumns, i: number): number | null {
+  const a = refs.arities[i] as number;
+  return a >= 0 ? a : null;
+}
+
 /** The caller's symbol_id of reference `i`, or null. */
 export function callerOf(rows: FileRows, i: number): string | null {
   const c = rows.refs.callers[i] as number;

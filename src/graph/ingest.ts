@@ -16,7 +16,7 @@ import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
 import { COLD_CACHE_KB, DB_CACHE_KB, type DB, DROP_SECONDARY_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, SYMBOL_SEARCH_INDEX, acquireWriterLock, finishColdReferences, getMeta, openDb, removeDb, setMeta } from "./db.js";
-import { type FileRows, callerOf } from "./facts.js";
+import { type FileRows, arityOf, callerOf } from "./facts.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
@@ -274,14 +274,14 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     let n = 0;
     for (let k = from; k < to; k++) {
       const d = deferred[k] as { id: number; rows: FileRows };
-      const { names, kinds, qualifiers, arities } = d.rows.refs;
+      const { names, kinds, qualifiers } = d.rows.refs;
       const before = known?.[k];
       store.insertRefs(
         d.id,
         d.rows,
         (i, caller) =>
           before?.[i] ??
-          resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: qualifiers[i] ?? null, caller_symbol_id: caller, arity: (arities[i] as number) >= 0 ? (arities[i] as number) : null }),
+          resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: qualifiers[i] ?? null, caller_symbol_id: caller, arity: arityOf(d.rows.refs, i) }),
       );
       n += names.length;
       // Let the rows go as soon as they are stored.
@@ -318,8 +318,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       // Each deferred file's earlier outcomes, by reference index; only the rest are looked up.
       const known = deferred.map((d) => {
         const outcomes = stable ? priorOutcomes.get(d.id) : undefined;
-        const { names, kinds, qualifiers, arities } = d.rows.refs;
-        return outcomes && names.map((name, i) => outcomes.get(refKey(name, kinds[i] as string, qualifiers[i] ?? null, callerOf(d.rows, i), (arities[i] as number) >= 0 ? (arities[i] as number) : null)));
+        const { names, kinds, qualifiers } = d.rows.refs;
+        return outcomes && names.map((name, i) => outcomes.get(refKey(name, kinds[i] as string, qualifiers[i] ?? null, callerOf(d.rows, i), arityOf(d.rows.refs, i))));
       });
       resolver.prefetch(deferred.flatMap((d, k) => d.rows.refs.names.filter((_, i) => known[k]?.[i] === undefined)));
       resolved += storeDeferred(resolver, 0, deferred.length, known);

@@ -298,17 +298,13 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     rows = fitCall(rows);
     if (rows.length === 0) return UNRESOLVED;
   }
-  const arity = callArity;
   const first = rows[0] as SymRow;
   if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
   if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
     // Java and C++ overloads: the ones a call's argument count fits, when that narrows them
     // (gson's eight `toJson` took every call, whatever it passed, to the first).
-    if (arity !== null && rows.some((r) => r.arity !== null)) {
-      const fit = rows.filter((r) => fitsArity(r.arity, arity));
-      if (fit.length > 0 && fit.length < rows.length) return { target: overloadTarget(fit).symbol_id, how, candidates: null };
-    }
-    return { target: overloadTarget(rows).symbol_id, how, candidates: null };
+    const fit = fitCall(rows);
+    return { target: overloadTarget(fit.length > 0 ? fit : rows).symbol_id, how, candidates: null };
   }
   return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
 }
@@ -857,8 +853,7 @@ export class Resolver {
       let unfit: SymRow[] | undefined;
       for (const scope of chain) {
         const visible = bindings.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
-        const arity = callArity;
-        const fitting = arity === null ? visible : visible.filter((s) => fitsArity(s.arity, arity));
+        const fitting = fitCall(visible);
         if (fitting.length > 0) return pick(fitting, "exact");
         if (visible.length > 0) unfit ??= visible;
         if (unqualifiedMembers && (TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") || ctx.bases.has(scope))) {
@@ -1472,9 +1467,8 @@ export class Resolver {
 /**
  * What resolution reads of a reference, as one string: name, kind, qualifier and caller joined by
  * NUL, then which of the last two are NULL (1: qualifier, 2: caller), then the arity (-1: none).
- * One string a row instead
- * of four and their concatenation: the bench corpus's resolution took 3.4-3.5 s instead of
- * 3.4-3.7 s (a worker alone, 3 interleaved runs).
+ * One string a row instead of four and their concatenation: the bench corpus's resolution took
+ * 3.4-3.5 s instead of 3.4-3.7 s (a worker alone, 3 interleaved runs).
  */
 const UNIT_KEY =
   "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL)) || char(0) || ifnull(arity, -1)";

@@ -1,6 +1,6 @@
 /** Writes of the graph: a file's rows replaced as one unit, inside the caller's transaction. */
 import type { DB } from "./db.js";
-import { type FileRows, callerOf } from "./facts.js";
+import { type FileRows, arityOf, callerOf } from "./facts.js";
 
 /** How one reference resolved (see resolve.ts); refs stored without one are 'unresolved'. */
 export interface RefOutcome {
@@ -203,7 +203,7 @@ export class Store {
 
   /** Stores a file's references, resolved by `outcome` when given (else left 'unresolved'). */
   insertRefs(fileId: number, rows: FileRows, outcome?: (i: number, caller: string | null) => RefOutcome): void {
-    const { names, kinds, qualifiers, spans, arities } = rows.refs;
+    const { names, kinds, qualifiers, spans } = rows.refs;
     const refColumns = (a: unknown[], at: number, i: number, caller: string | null): void => {
       const o = i * 6;
       a[at] = fileId;
@@ -212,8 +212,7 @@ export class Store {
       a[at + 3] = qualifiers[i];
       a[at + 4] = caller;
       for (let k = 0; k < 6; k++) a[at + 5 + k] = spans[o + k];
-      const arity = arities[i] as number;
-      a[at + 11] = arity >= 0 ? arity : null;
+      a[at + 11] = arityOf(rows.refs, i);
     };
     if (!outcome) {
       this.insRefUnresolved.insert(names.length, (a, at, i) => refColumns(a, at, i, callerOf(rows, i)));

@@ -254,7 +254,6 @@ interface PendingSymbol {
   bases?: string[];
   receiver?: string;
   declared_type?: string;
-  arity?: string;
   hoist?: boolean;
   /** Kept only outside every other definition (see python/symbols.scm). */
   toplevel: boolean;
@@ -988,8 +987,8 @@ function listItems(list: Parser.SyntaxNode): Parser.SyntaxNode[] {
  */
 function argumentCount(list: MatchList, j: number, k: number, text: string): number {
   const node = list.node(j, k);
-  const slash = text.indexOf("/", list.start(j, k));
-  if (slash >= 0 && slash < list.end(j, k)) return listItems(syntaxOf(node)).length;
+  // (Looked for within the list only: indexOf from its start ran on to the file's next '/'.)
+  for (let i = list.start(j, k), end = list.end(j, k); i < end; i++) if (text.charCodeAt(i) === 47) return listItems(syntaxOf(node)).length;
   return node instanceof CapturedNode ? node.namedChildCount : (node as unknown as Parser.SyntaxNode).namedChildCount;
 }
 
