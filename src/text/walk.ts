@@ -169,8 +169,8 @@ interface Globs {
  * ripgrep match them: `ignore` folds case by default, so `Build/` in a .gitignore hid `build/`,
  * and rg's type `cpp` (`*.[ChH]`) took every `.c` file.
  */
-function rules(text: string | string[]): Ignore {
-  return ignore({ allowRelativePaths: true, ignorecase: false }).add(text);
+function rules(text: string | string[], ignorecase = false): Ignore {
+  return ignore({ allowRelativePaths: true, ignorecase }).add(text);
 }
 
 /**
@@ -230,7 +230,7 @@ function compileGlobs(allGlobs: string[], allIglobs: string[], types: WalkOption
   if (globs.length === 0 && iglobs.length === 0 && inc.length === 0 && exc.length === 0) return undefined;
   return {
     ...(globs.length > 0 ? { ig: rules(globs.flatMap(expandBraces)) } : {}),
-    ...(iglobs.length > 0 ? { iig: ignore({ allowRelativePaths: true, ignorecase: true }).add(iglobs.flatMap(expandBraces)) } : {}),
+    ...(iglobs.length > 0 ? { iig: rules(iglobs.flatMap(expandBraces), true) } : {}),
     hasWhitelist: [...globs, ...iglobs].some((g) => !g.startsWith("!")),
     ...(inc.length > 0 ? { typeInclude: rules(inc) } : {}),
     ...(exc.length > 0 ? { typeExclude: rules(exc) } : {}),

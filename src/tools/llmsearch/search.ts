@@ -205,12 +205,6 @@ function combination(message: string, remediation: string): ToolError {
 
 export async function search(req: SearchRequest, sink?: MatchSink): Promise<SearchResponse> {
   const cwd = req.cwd ?? process.cwd();
-  if (req.invert && canMatchNewline(req, compilePattern(req))) {
-    throw combination(
-      "--invert-match with --multiline and a pattern that can match a line feed: ripgrep then inverts by runs of lines that differ from a line-by-line answer, which llmsearch does not reproduce",
-      "Drop -U (or the \\n from the pattern) to list the lines without a match, or drop -v.",
-    );
-  }
   if (req.word && req.lineRegexp) {
     throw combination(
       "word and line_regexp (-w and -x) both given: ripgrep takes the later of the two flags, and a request has no order",
@@ -219,11 +213,17 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   }
   if (req.smartCase && !req.ignoreCase && !hasUppercase(req.pattern)) req = { ...req, ignoreCase: true };
   const pattern = compilePattern(req);
+  const spansLines = canMatchNewline(req, pattern);
+  if (req.invert && spansLines) {
+    throw combination(
+      "--invert-match with --multiline and a pattern that can match a line feed: ripgrep then inverts by runs of lines that differ from a line-by-line answer, which llmsearch does not reproduce",
+      "Drop -U (or the \\n from the pattern) to list the lines without a match, or drop -v.",
+    );
+  }
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const filters = filtersOf(req);
   const starts = startsOf(req, root, cwd);
   const limit = req.limit ?? 0;
-  const spansLines = canMatchNewline(req, pattern);
   const counting = Boolean(req.count || req.countMatches);
   const init: Omit<WorkerInit, "state"> = {
     scan: {
