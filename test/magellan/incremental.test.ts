@@ -222,6 +222,10 @@ describe("magellan incremental index, freshness and recovery", () => {
     const workers = await run("workers.db", { ...small, MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_PAGE_REFS: "3" }, "--threads", "2");
     assert.match(workers, new RegExp(`in ${units} unit\\(s\\) on 1 worker thread`));
     assert.deepEqual(rows(join(root, "workers.db")), a);
+    // One resolve worker whatever the threads (three on four cores before, two of them idle).
+    const four = await run("four.db", { ...small, MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0" }, "--threads", "4");
+    assert.match(four, new RegExp(`in ${units} unit\\(s\\) on 1 worker thread`));
+    assert.deepEqual(rows(join(root, "four.db")), a);
     // Two workers share the units (the first one fed used to take them all, 32 at once) and
     // make the same graph.
     const two = await run("two.db", { ...small, MAGELLAN_RESOLVE_WORKERS_MIN_REFS: "0", MAGELLAN_RESOLVE_THREADS: "2" }, "--threads", "2");
