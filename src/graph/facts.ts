@@ -224,6 +224,15 @@ export interface FileRows {
   line_count: number;
 }
 
+/** Whether a call of `arity` arguments fits a callable's arity (`2`, `1-3`, `2+`); unknown fits. */
+export function fitsArity(declared: string | null, arity: number): boolean {
+  if (declared === null) return true;
+  const dash = declared.indexOf("-");
+  if (dash > 0) return arity >= Number(declared.slice(0, dash)) && arity <= Number(declared.slice(dash + 1));
+  if (declared.endsWith("+")) return arity >= Number(declared.slice(0, -1));
+  return arity === Number(declared);
+}
+
 /** The arguments reference `i` passes (a Java or C++ call), or null. */
 export function arityOf(refs: RefColumns, i: number): number | null {
   const a = refs.arities[i] as number;

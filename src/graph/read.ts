@@ -6,6 +6,7 @@ import { spanId } from "../contract/ids.js";
 import type { Span } from "../contract/schema.js";
 import type * as FastestLevenshtein from "fastest-levenshtein";
 import { type DB, stmt } from "./db.js";
+import { fitsArity } from "./facts.js";
 
 type Levenshtein = typeof FastestLevenshtein;
 
@@ -236,7 +237,42 @@ export function refsTo(db: DB, symbolIds: string[], names: string[], limit: numb
       if (c.some((x) => ids.has(x))) out.push(r);
     }
   }
+  out.push(...constructorCalls(db, symbolIds, limit));
   return dedupe(out).slice(0, limit);
+}
+
+/**
+ * The calls of constructors among `symbolIds`. The resolver ties an instantiation (`new Foo(1)`
+ * in Java, C++, TypeScript and JavaScript; `Foo(1)` in Python and C++) to the class its name
+ * denotes, so a constructor's own calls are its class's, each going to the first of the class's
+ * constructors its argument count fits (a call whose arguments were not counted, to the first),
+ * and as well to the others of that same count (Java overloads by type, a C++ declaration and
+ * its definition): gson's `JsonReader(Reader)` had no caller although `new JsonReader(...)` is
+ * written 231 times. Each row is labelled with the constructor as its target.
+ */
+export function constructorCalls(db: DB, symbolIds: string[], limit: number): RefRecord[] {
+  const ctor = stmt(db, "SELECT parent_symbol_id, display_fqn FROM symbols WHERE symbol_id = ? AND kind_normalized = 'ctor' AND parent_symbol_id IS NOT NULL");
+  const siblings = stmt(
+    db,
+    "SELECT s.symbol_id, s.arity FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.parent_symbol_id = ? AND s.kind_normalized = 'ctor' ORDER BY f.path, s.byte_start, s.id",
+  );
+  const calls = stmt(db, `SELECT ${REF_COLS}, r.arity AS call_arity FROM ${REF_FROM} WHERE r.target_symbol_id = ? AND r.kind = 'call' ORDER BY f.path, r.byte_start LIMIT ?`);
+  const out: RefRecord[] = [];
+  for (const id of symbolIds) {
+    const c = ctor.get(id) as { parent_symbol_id: string; display_fqn: string } | undefined;
+    if (!c) continue;
+    const all = siblings.all(c.parent_symbol_id) as { symbol_id: string; arity: string | null }[];
+    const mine = all.find((x) => x.symbol_id === id);
+    if (!mine) continue;
+    for (const r of calls.all(c.parent_symbol_id, limit) as (RefRecord & { call_arity: number | null })[]) {
+      const n = r.call_arity;
+      const first = n === null ? all[0] : all.find((x) => fitsArity(x.arity, n));
+      if (!first || (first.symbol_id !== id && (n === null || first.arity !== mine.arity))) continue;
+      const { call_arity: _, ...row } = r;
+      out.push({ ...row, target_symbol_id: id, target_display_fqn: c.display_fqn });
+    }
+  }
+  return out;
 }
 
 /**
@@ -288,9 +324,14 @@ function dedupe(rows: RefRecord[]): RefRecord[] {
 }
 
 export function callers(db: DB, symbolId: string, limit = 50): RefRecord[] {
-  return db
+  const direct = db
     .prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.target_symbol_id = ? AND r.kind = 'call' ORDER BY f.path, r.byte_start LIMIT ?`)
     .all(symbolId, limit) as RefRecord[];
+  const viaClass = constructorCalls(db, [symbolId], limit);
+  if (viaClass.length === 0) return direct;
+  return dedupe([...direct, ...viaClass])
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.byte_start - b.byte_start))
+    .slice(0, limit);
 }
 
 export function callees(db: DB, symbolId: string, limit = 50): RefRecord[] {

@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import type { DB } from "./db.js";
-import { moduleName } from "./facts.js";
+import { fitsArity, moduleName } from "./facts.js";
 import { SqlFileLookup } from "./resolve/files.js";
 import { ModuleResolution } from "./resolve/modules.js";
 
@@ -272,15 +272,6 @@ const FAMILIES: Record<string, string> = { typescript: "js", tsx: "js", javascri
 /** JavaScript, TypeScript and TSX see each other's symbols, as C and C++ do; each other language its own. */
 function familyOf(language: string): string {
   return FAMILIES[language] ?? language;
-}
-
-/** Whether a call of `arity` arguments fits a callable's arity (`2`, `1-3`, `2+`); unknown fits. */
-function fitsArity(declared: string | null, arity: number): boolean {
-  if (declared === null) return true;
-  const dash = declared.indexOf("-");
-  if (dash > 0) return arity >= Number(declared.slice(0, dash)) && arity <= Number(declared.slice(dash + 1));
-  if (declared.endsWith("+")) return arity >= Number(declared.slice(0, -1));
-  return arity === Number(declared);
 }
 
 /** The candidates a Java or C++ call's argument count can call (all of them for other references). */

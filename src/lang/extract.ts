@@ -587,6 +587,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     // A module-level-only pattern (Python's assignment at any depth of if/try) that lands inside a
     // definition is a local or class-body name, not a module symbol.
     if (p.toplevel && parent) continue;
+    // A C++ class body's `NAME(args);` without a type is a constructor only when NAME is the
+    // class's: otherwise a macro invocation (gtest's GTEST_DISALLOW_COPY_AND_ASSIGN_(Foo); 146
+    // "constructors" of fmt's and cxxopts' trees were macros), no symbol.
+    if (language === "cpp" && p.kind === "constructor" && parent && out[parent.index]?.name !== p.name) continue;
     const scope = parent ? [...parent.scope] : [];
     scope.push(...p.extraScope);
     const sym: ExtractedSymbol = {

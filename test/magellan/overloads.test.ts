@@ -283,3 +283,73 @@ describe("magellan: candidates of a reference's own language family", () => {
     assert.deepEqual(calls(root, "web/main.ts"), [["helper", 3, 1, "imported"]]);
   });
 });
+
+describe("magellan: the callers of a constructor", () => {
+  // `new Box(3)` is tied to the class Box (its name's symbol); a constructor's callers are the
+  // class's calls that its argument count picks. gson's JsonReader(Reader) had none listed.
+  const callerLines = async (root: string, id: string): Promise<number[]> => {
+    const out = await mg(root, ["callers", "--symbol-id", id]);
+    assert.equal(out.r.code, 0, out.r.stderr);
+    const refs = out.env.data.references as { span: { file_path: string; start_line: number }; target_symbol_id: string }[];
+    for (const r of refs) assert.equal(r.target_symbol_id, id);
+    return refs.map((r) => r.span.start_line);
+  };
+  const ctorIds = async (root: string, name: string, path: string): Promise<string[]> => {
+    const found = await mg(root, ["find", "--name", name, "--kind", "ctor", "--path", path]);
+    return (found.env.data.matches as { symbol_id: string }[]).map((m) => m.symbol_id);
+  };
+
+  it("Java, Python and TypeScript: each constructor lists the instantiations it takes; the class still lists them all", async () => {
+    const root = tempDir("magellan-ctor-callers-");
+    writeTree(root, {
+      ...JAVA,
+      "app/models.py": "class Point:\n    def __init__(self, x, y):\n        self.x = x\n\n\nclass Empty:\n    pass\n",
+      "app/use.py": "from app.models import Point, Empty\n\n\ndef make():\n    Empty()\n    return Point(1, 2)\n",
+      "web/store.ts": "export class Store {\n  constructor(readonly name: string) {}\n}\n",
+      "web/main.ts": "import { Store } from './store';\n\nexport function open(): Store {\n  return new Store('a');\n}\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const [box0, box1] = await ctorIds(root, "Box", "src/main/java/acme/Box.java");
+    assert.deepEqual(await callerLines(root, box0 as string), [5]);
+    assert.deepEqual(await callerLines(root, box1 as string), [6]);
+    const [init] = await ctorIds(root, "__init__", "app/models.py");
+    assert.deepEqual(await callerLines(root, init as string), [6]);
+    const [ctor] = await ctorIds(root, "constructor", "web/store.ts");
+    assert.deepEqual(await callerLines(root, ctor as string), [4]);
+    // The class keeps every instantiation (and --with-callers on the constructor agrees).
+    const cls = await mg(root, ["callers", "--name", "Box", "--kind", "class"]);
+    assert.deepEqual((cls.env.data.references as { span: { start_line: number } }[]).map((r) => r.span.start_line), [5, 6]);
+    const rich = await mg(root, ["find", "--symbol-id", box1 as string, "--with-callers"]);
+    const m = (rich.env.data.matches as { relationships?: { callers?: { span: { start_line: number } }[] } }[])[0];
+    assert.deepEqual(m?.relationships?.callers?.map((c) => c.span.start_line), [6]);
+  });
+
+  it("C++: a macro invocation in a class body is no constructor", async () => {
+    const root = tempDir("magellan-ctor-macro-");
+    writeTree(root, {
+      "src/mutex.h": `#define DISALLOW_COPY_AND_ASSIGN(T) T(const T&) = delete
+
+class Mutex {
+ public:
+  Mutex();
+  explicit Mutex(int spins);
+  void Lock() LOCKS_EXCLUDED(mu_);
+
+ private:
+  DISALLOW_COPY_AND_ASSIGN(Mutex);
+};
+`,
+      "src/main.cc": '#include "mutex.h"\n\nint main() {\n  Mutex a;\n  Mutex* b = new Mutex(4);\n  return 0;\n}\n',
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const found = await mg(root, ["find", "--name", "DISALLOW_COPY_AND_ASSIGN"]);
+    assert.deepEqual(
+      (found.env.data.matches as { kind: string }[]).map((m) => m.kind),
+      ["Macro"],
+    );
+    const ctors = await mg(root, ["find", "--name", "Mutex", "--kind", "ctor"]);
+    const ids = (ctors.env.data.matches as { symbol_id: string; arity?: string }[]).map((m) => [m.symbol_id, m.arity]);
+    assert.deepEqual(ids.map(([, a]) => a), ["0", "1"]);
+    assert.deepEqual(await callerLines(root, ids[1]?.[0] as string), [5]);
+  });
+});
