@@ -25,6 +25,8 @@ export const MAGELLAN_CODES = {
   precise_warming: errorCode("magellan", "E113"),
   /** The TypeScript language service died or did not answer in time: the answer is the index's. */
   precise_unavailable: errorCode("magellan", "E114"),
+  /** Calls tied to a method this one overrides or implements may run it; they are not listed. */
+  dispatch: errorCode("magellan", "E115"),
 } as const;
 
 /** Files larger than this are skipped unless `index --max-file-size` raises it. */

@@ -323,6 +323,57 @@ function dedupe(rows: RefRecord[]): RefRecord[] {
   return rows.filter((r) => (seen.has(r.id) ? false : (seen.add(r.id), true)));
 }
 
+/** Kinds a method's class can extend or implement. */
+const BASE_KINDS = "('class', 'interface', 'struct', 'trait')";
+const FAMILY: Record<string, string[]> = {
+  typescript: ["typescript", "tsx", "javascript"],
+  tsx: ["typescript", "tsx", "javascript"],
+  javascript: ["typescript", "tsx", "javascript"],
+  c: ["c", "cpp"],
+  cpp: ["c", "cpp"],
+};
+
+/**
+ * The methods a method overrides or implements, nearest first: those of its name (and, where
+ * counted, of its arity) in the types its class extends, by the base names the class was written
+ * with, up through their bases (eight levels). A call tied to one of them may run this method
+ * (virtual dispatch), so an answer that lists only the calls tied to this method says so: gson's
+ * `ObjectTypeAdapter.write` had no caller while twelve calls were tied to `TypeAdapter.write`.
+ * By name, as written: every indexed type of a base's name in the language family counts.
+ */
+export function overriddenMethods(db: DB, def: Pick<SymbolRecord, "kind_normalized" | "name" | "parent_symbol_id" | "language" | "arity">): { symbol_id: string; display_fqn: string }[] {
+  if (def.kind_normalized !== "method" || def.parent_symbol_id === null) return [];
+  const basesOf = stmt(db, "SELECT bases FROM symbols WHERE symbol_id = ?").pluck();
+  const languages = JSON.stringify(FAMILY[def.language] ?? [def.language]);
+  const types = stmt(db, `SELECT symbol_id FROM symbols WHERE name = ? AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`).pluck();
+  const methods = stmt(db, "SELECT symbol_id, display_fqn, arity FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind_normalized = 'method' ORDER BY byte_start");
+  const out: { symbol_id: string; display_fqn: string }[] = [];
+  const seen = new Set<string>([def.parent_symbol_id]);
+  let level = [def.parent_symbol_id];
+  for (let depth = 0; depth < 8 && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const id of level) {
+      const bases = (basesOf.get(id) as string | null) ?? "";
+      for (const written of bases.split(",")) {
+        // `React.Component`, `internal::Impl`, `Base<T>`: the type's own name.
+        const name = written.replace(/<[\s\S]*$/, "").split(/\.|::/).pop()?.trim() ?? "";
+        if (name === "") continue;
+        for (const t of types.all(name, languages) as string[]) {
+          if (seen.has(t)) continue;
+          seen.add(t);
+          next.push(t);
+          for (const m of methods.all(t, def.name) as { symbol_id: string; display_fqn: string; arity: string | null }[]) {
+            if (def.arity != null && m.arity !== null && m.arity !== def.arity) continue;
+            out.push({ symbol_id: m.symbol_id, display_fqn: m.display_fqn });
+          }
+        }
+      }
+    }
+    level = next;
+  }
+  return out;
+}
+
 export function callers(db: DB, symbolId: string, limit = 50): RefRecord[] {
   const direct = db
     .prepare(`SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.target_symbol_id = ? AND r.kind = 'call' ORDER BY f.path, r.byte_start LIMIT ?`)

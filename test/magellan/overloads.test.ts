@@ -353,3 +353,59 @@ class Mutex {
     assert.deepEqual(await callerLines(root, ids[1]?.[0] as string), [5]);
   });
 });
+
+describe("magellan: calls through a base type", () => {
+  // gson's ObjectTypeAdapter.write had "no indexed reference" while twelve calls were tied to the
+  // abstract TypeAdapter.write it implements: the answer must say that those may run it.
+  const overridesOf = async (root: string, name: string, path: string): Promise<{ data: Record<string, unknown>; codes: string[] }> => {
+    const id = ((await mg(root, ["find", "--name", name, "--path", path])).env.data.matches as { symbol_id: string }[])[0]?.symbol_id as string;
+    const out = await mg(root, ["callers", "--symbol-id", id]);
+    assert.equal(out.r.code, 0, out.r.stderr);
+    return { data: out.env.data, codes: (out.env.diagnostics ?? []).map((d) => d.code) };
+  };
+
+  it("Java, TypeScript, Python and C++: an override's answer names the methods it overrides and the calls tied to them", async () => {
+    const root = tempDir("magellan-dispatch-");
+    writeTree(root, {
+      "src/main/java/acme/Adapter.java": "package acme;\n\npublic abstract class Adapter {\n  public abstract void write(Object out, Object value);\n\n  public void write(Object out) {}\n}\n",
+      "src/main/java/acme/Sink.java": "package acme;\n\npublic interface Sink {\n  void flush();\n}\n",
+      "src/main/java/acme/ObjectAdapter.java":
+        "package acme;\n\npublic final class ObjectAdapter extends Adapter implements Sink {\n  @Override\n  public void write(Object out, Object value) {}\n\n  @Override\n  public void flush() {}\n}\n",
+      // (Through typed fields: a parameter's calls are ambiguous between the base and the
+      // override, and the override's answer lists them already.)
+      "src/main/java/acme/Use.java":
+        "package acme;\n\nclass Use {\n  private final Adapter adapter;\n  private final Sink sink;\n\n  Use(Adapter adapter, Sink sink) {\n    this.adapter = adapter;\n    this.sink = sink;\n  }\n\n  void go() {\n    adapter.write(null, 1);\n    adapter.write(null, 2);\n    adapter.write(null);\n    sink.flush();\n  }\n}\n",
+      "web/base.ts": "export abstract class Shape {\n  abstract area(): number;\n}\n\nexport function total(shapes: Shape[]): number {\n  return shapes.reduce((n, s) => n + s.area(), 0);\n}\n",
+      "web/square.ts": "import { Shape } from './base';\n\nexport class Square extends Shape {\n  area(): number {\n    return 4;\n  }\n}\n",
+      "app/base.py": "class Handler:\n    def handle(self, event):\n        raise NotImplementedError\n\n\ndef run(h: Handler):\n    h.handle(1)\n",
+      "app/impl.py": "from app.base import Handler\n\n\nclass Echo(Handler):\n    def handle(self, event):\n        return event\n",
+      "native/shape.h": "class Base {\n public:\n  virtual int size() const;\n};\n\nclass Leaf : public Base {\n public:\n  int size() const override;\n};\n\ninline int twice(const Base& b) { return 2 * b.size(); }\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const java = await overridesOf(root, "write", "src/main/java/acme/ObjectAdapter.java");
+    // Only the overload of its count: write(Object) is another method.
+    assert.deepEqual(
+      (java.data.overrides as { display_fqn: string; references: number }[]).map((o) => [o.display_fqn, o.references]),
+      [["acme.Adapter.write", 2]],
+    );
+    assert.ok(java.codes.includes("MAGELLAN_E115"), java.codes.join());
+    const flush = await overridesOf(root, "flush", "src/main/java/acme/ObjectAdapter.java");
+    assert.deepEqual((flush.data.overrides as { display_fqn: string; references: number }[]).map((o) => [o.display_fqn, o.references]), [["acme.Sink.flush", 1]]);
+    const ts = await overridesOf(root, "area", "web/square.ts");
+    assert.deepEqual((ts.data.overrides as { references: number }[]).map((o) => o.references), [1]);
+    const py = await overridesOf(root, "handle", "app/impl.py");
+    assert.deepEqual((py.data.overrides as { references: number }[]).map((o) => o.references), [1]);
+    const cpp = await overridesOf(root, "size", "native/shape.h");
+    // (The first `size` of the header is Base's own: it overrides nothing.)
+    assert.equal(cpp.data.overrides, undefined);
+    assert.ok(!cpp.codes.includes("MAGELLAN_E115"));
+    const leaf = await mg(root, ["find", "--name", "size", "--path", "native/shape.h"]);
+    const leafId = (leaf.env.data.matches as { symbol_id: string; parent?: string }[]).find((m) => m.parent === "Leaf")?.symbol_id as string;
+    const leafCallers = await mg(root, ["callers", "--symbol-id", leafId]);
+    // `b.size()` on a `const Base&` is ambiguous between the two: listed, with its candidates,
+    // and no call is tied to Base::size, so nothing is said to be missing.
+    assert.deepEqual((leafCallers.env.data.overrides as { display_fqn: string; references: number }[]).map((o) => [o.display_fqn, o.references]), [["native/shape::Base::size", 0]]);
+    assert.deepEqual((leafCallers.env.data.references as { resolution: string }[]).map((r) => r.resolution), ["ambiguous"]);
+    assert.ok(!(leafCallers.env.diagnostics ?? []).some((d) => d.code === "MAGELLAN_E115"));
+  });
+});

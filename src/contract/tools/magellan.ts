@@ -146,6 +146,12 @@ export const RefsResponseSchema = z
     /** resolved / (resolved + ambiguous + unresolved): how much of the question the answer covers. */
     coverage: z.object({ resolved: uint, ambiguous: uint, unresolved: uint, ratio: z.number().min(0).max(1) }).strict(),
     /**
+     * Direction in, for a method: the methods it overrides or implements (by its class's base
+     * names), each with the references tied to it. A call through the base type may run this
+     * method (virtual dispatch); those calls are not among `references`.
+     */
+    overrides: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint }).strict()).optional(),
+    /**
      * --precise (default in the daemon and the MCP server): whether the TypeScript language service
      * answered (`answered`), or was wanted but still building (`warming`) or dead (`unavailable`), the
      * answer then being the index's; the references asked of it, and what it said.

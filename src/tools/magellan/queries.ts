@@ -28,6 +28,7 @@ import {
   suggestPaths,
   symbolById,
   symbolsInFile,
+  overriddenMethods,
   unresolvedNamed,
 } from "../../graph/read.js";
 import { languageForPath } from "../../lang/registry.js";
@@ -485,6 +486,23 @@ function gapReport(db: DB, direction: "in" | "out", defs: SymbolRecord[], listed
   };
 }
 
+/** The methods `defs` override or implement, each with the references of `kinds` tied to it. */
+function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[]): { symbol_id: string; display_fqn: string; references: number }[] {
+  const count = stmt(db, "SELECT kind, count(*) AS n FROM refs WHERE target_symbol_id = ? GROUP BY kind");
+  const out: { symbol_id: string; display_fqn: string; references: number }[] = [];
+  const seen = new Set(defs.map((d) => d.symbol_id));
+  for (const d of defs) {
+    for (const m of overriddenMethods(db, d)) {
+      if (seen.has(m.symbol_id)) continue;
+      seen.add(m.symbol_id);
+      let references = 0;
+      for (const r of count.all(m.symbol_id) as { kind: string; n: number }[]) if (!kinds || kinds.includes(r.kind)) references += r.n;
+      out.push({ ...m, references });
+    }
+  }
+  return out;
+}
+
 export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
   if ((req.name === undefined) === (req.symbolId === undefined)) {
     throw new ToolError({
@@ -537,6 +555,18 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
       diagnostics.push(note(direction === "in" ? "no indexed reference resolves to this symbol" : "this symbol references nothing that was indexed"));
     }
     if (partial) diagnostics.push(note(`more than ${limit} references; raise --limit to see more`));
+    const overrides = direction === "in" ? dispatchedThrough(db, defs, req.referenceKinds) : [];
+    const dispatched = overrides.reduce((n, o) => n + o.references, 0);
+    if (dispatched > 0) {
+      const first = overrides.find((o) => o.references > 0) as (typeof overrides)[number];
+      diagnostics.push({
+        tool: TOOL,
+        level: "warning",
+        code: MAGELLAN_CODES.dispatch,
+        message: `'${defs[0]?.name}' overrides or implements ${overrides.map((o) => o.display_fqn).join(", ")}: ${dispatched} reference(s) tied to ${overrides.length === 1 ? "it" : "them"} may run this one (virtual dispatch) and are not listed (see data.overrides)`,
+        remediation: `magellan ${req.referenceKinds?.length === 1 && req.referenceKinds[0] === "call" ? "callers" : "refs"} --symbol-id ${first.symbol_id} lists them.`,
+      });
+    }
     if (gaps.count > 0) {
       const by = Object.entries((gaps.report.unresolved as { by_reason: Record<string, number> }).by_reason)
         .map(([k, v]) => `${v} ${k}`)
@@ -566,6 +596,7 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     if (req.referenceKinds) data.reference_kinds = req.referenceKinds;
     data.count = rows.length;
     Object.assign(data, gaps.report);
+    if (overrides.length > 0) data.overrides = overrides;
     if (precise) data.precise = precise.report;
     return { data, diagnostics, partial };
   });
