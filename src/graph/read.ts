@@ -355,8 +355,7 @@ export function overriddenMethods(db: DB, def: Pick<SymbolRecord, "kind_normaliz
     for (const id of level) {
       const bases = (basesOf.get(id) as string | null) ?? "";
       for (const written of bases.split(",")) {
-        // `React.Component`, `internal::Impl`, `Base<T>`: the type's own name.
-        const name = written.replace(/<[\s\S]*$/, "").split(/\.|::/).pop()?.trim() ?? "";
+        const name = baseName(written);
         if (name === "") continue;
         for (const t of types.all(name, languages) as string[]) {
           if (seen.has(t)) continue;
@@ -372,6 +371,49 @@ export function overriddenMethods(db: DB, def: Pick<SymbolRecord, "kind_normaliz
     level = next;
   }
   return out;
+}
+
+/**
+ * The methods that override or implement a method, nearest first: those of its name (and, where
+ * counted, of its arity) in the types that name its class among their bases, and down through
+ * theirs (eight levels). Changing the method's signature changes theirs; the calls tied to them
+ * are not its callers. By name, as written, within the language family.
+ */
+export function overridingMethods(db: DB, def: Pick<SymbolRecord, "kind_normalized" | "name" | "parent_symbol_id" | "language" | "arity">): { symbol_id: string; display_fqn: string }[] {
+  if (def.kind_normalized !== "method" || def.parent_symbol_id === null) return [];
+  const nameOf = stmt(db, "SELECT name FROM symbols WHERE symbol_id = ?").pluck();
+  const languages = JSON.stringify(FAMILY[def.language] ?? [def.language]);
+  const extending = stmt(
+    db,
+    `SELECT symbol_id, bases FROM symbols WHERE bases LIKE '%' || ? || '%' AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`,
+  );
+  const methods = stmt(db, "SELECT symbol_id, display_fqn, arity FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind_normalized = 'method' ORDER BY byte_start");
+  const out: { symbol_id: string; display_fqn: string }[] = [];
+  const seen = new Set<string>([def.parent_symbol_id]);
+  let level = [def.parent_symbol_id];
+  for (let depth = 0; depth < 8 && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const id of level) {
+      const name = nameOf.get(id) as string | undefined;
+      if (!name) continue;
+      for (const t of extending.all(name, languages) as { symbol_id: string; bases: string }[]) {
+        if (seen.has(t.symbol_id) || !t.bases.split(",").some((b) => baseName(b) === name)) continue;
+        seen.add(t.symbol_id);
+        next.push(t.symbol_id);
+        for (const m of methods.all(t.symbol_id, def.name) as { symbol_id: string; display_fqn: string; arity: string | null }[]) {
+          if (def.arity != null && m.arity !== null && m.arity !== def.arity) continue;
+          out.push({ symbol_id: m.symbol_id, display_fqn: m.display_fqn });
+        }
+      }
+    }
+    level = next;
+  }
+  return out;
+}
+
+/** `React.Component`, `internal::Impl`, `Base<T>` as a base is written: the type's own name. */
+function baseName(written: string): string {
+  return written.replace(/<[\s\S]*$/, "").split(/\.|::/).pop()?.trim() ?? "";
 }
 
 export function callers(db: DB, symbolId: string, limit = 50): RefRecord[] {

@@ -151,6 +151,8 @@ export const RefsResponseSchema = z
      * method (virtual dispatch); those calls are not among `references`.
      */
     overrides: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint }).strict()).optional(),
+    /** Direction in, for a method: the methods that override or implement it, each with the references tied to it. */
+    overridden_by: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint }).strict()).optional(),
     /**
      * --precise (default in the daemon and the MCP server): whether the TypeScript language service
      * answered (`answered`), or was wanted but still building (`warming`) or dead (`unavailable`), the

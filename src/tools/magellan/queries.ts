@@ -29,6 +29,7 @@ import {
   symbolById,
   symbolsInFile,
   overriddenMethods,
+  overridingMethods,
   unresolvedNamed,
 } from "../../graph/read.js";
 import { languageForPath } from "../../lang/registry.js";
@@ -486,13 +487,13 @@ function gapReport(db: DB, direction: "in" | "out", defs: SymbolRecord[], listed
   };
 }
 
-/** The methods `defs` override or implement, each with the references of `kinds` tied to it. */
-function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[]): { symbol_id: string; display_fqn: string; references: number }[] {
+/** The methods `defs` override or implement (or, `down`, that override them), each with the references of `kinds` tied to it. */
+function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[], down = false): { symbol_id: string; display_fqn: string; references: number }[] {
   const count = stmt(db, "SELECT kind, count(*) AS n FROM refs WHERE target_symbol_id = ? GROUP BY kind");
   const out: { symbol_id: string; display_fqn: string; references: number }[] = [];
   const seen = new Set(defs.map((d) => d.symbol_id));
   for (const d of defs) {
-    for (const m of overriddenMethods(db, d)) {
+    for (const m of down ? overridingMethods(db, d) : overriddenMethods(db, d)) {
       if (seen.has(m.symbol_id)) continue;
       seen.add(m.symbol_id);
       let references = 0;
@@ -556,6 +557,17 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     }
     if (partial) diagnostics.push(note(`more than ${limit} references; raise --limit to see more`));
     const overrides = direction === "in" ? dispatchedThrough(db, defs, req.referenceKinds) : [];
+    // (Their calls run another body, so this answer misses none of its own; the note is for a
+    // change of the signature, which theirs must follow.)
+    const overriddenBy = direction === "in" ? dispatchedThrough(db, defs, req.referenceKinds, true) : [];
+    if (overriddenBy.length > 0) {
+      diagnostics.push(
+        note(
+          `'${defs[0]?.name}' is overridden or implemented by ${overriddenBy.length} method(s) (${overriddenBy.slice(0, 3).map((o) => o.display_fqn).join(", ")}${overriddenBy.length > 3 ? ", ..." : ""}) with ${overriddenBy.reduce((n, o) => n + o.references, 0)} reference(s) tied to them; a change of its signature is a change of theirs (see data.overridden_by)`,
+          MAGELLAN_CODES.dispatch,
+        ),
+      );
+    }
     const dispatched = overrides.reduce((n, o) => n + o.references, 0);
     if (dispatched > 0) {
       const first = overrides.find((o) => o.references > 0) as (typeof overrides)[number];
@@ -597,6 +609,7 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     data.count = rows.length;
     Object.assign(data, gaps.report);
     if (overrides.length > 0) data.overrides = overrides;
+    if (overriddenBy.length > 0) data.overridden_by = overriddenBy;
     if (precise) data.precise = precise.report;
     return { data, diagnostics, partial };
   });
