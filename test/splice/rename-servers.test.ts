@@ -263,6 +263,38 @@ describe("splice rename: fallback on magellan's index (Java, and Rust without ru
     assert.equal(r.status, 0, r.stderr);
   });
 
+  it("Java: an interface method is renamed with its implementations, and javac checks the files together", async () => {
+    // Renamed alone, every `@Override` stopped compiling; and each changed file was compiled
+    // against the others as on disk, so even the whole rename was refused (Use.java's `drain()`
+    // against the old Sink, ObjectAdapter's against the old Adapter).
+    const root = tempDir("splice-hierarchy-");
+    made.push(root);
+    writeTree(root, {
+      "src/main/java/acme/Sink.java": "package acme;\n\npublic interface Sink {\n  void flush();\n}\n",
+      "src/main/java/acme/Adapter.java": "package acme;\n\npublic abstract class Adapter implements Sink {\n  public void flush(int times) {}\n}\n",
+      "src/main/java/acme/ObjectAdapter.java": "package acme;\n\npublic final class ObjectAdapter extends Adapter {\n  @Override\n  public void flush() {}\n}\n",
+      "src/main/java/acme/Use.java":
+        "package acme;\n\nclass Use {\n  private final Sink sink = new ObjectAdapter();\n\n  void go() {\n    sink.flush();\n    new ObjectAdapter().flush(2);\n  }\n}\n",
+    });
+    await indexTree({ root, dbPath: join(root, ".magellan", "code.db") });
+    const r = await runTool("splice", ["rename", "--file", "src/main/java/acme/Sink.java", "--symbol", "flush", "--to", "drain", "--allow-heuristic", "--require-checker"], { cwd: root });
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const out = r.json as { status: string; result: { validation: string } };
+    assert.equal(out.status, "ok");
+    assert.equal(out.result.validation, "validated");
+    const read = (f: string): string => readFileSync(join(root, "src/main/java/acme", f), "utf8");
+    assert.match(read("Sink.java"), /void drain\(\);/);
+    assert.match(read("ObjectAdapter.java"), /public void drain\(\) \{\}/);
+    // Adapter's flush(int) is another method, and so is the call that passes it an argument.
+    assert.match(read("Adapter.java"), /public void flush\(int times\)/);
+    assert.match(read("Use.java"), /sink\.drain\(\);\n {4}new ObjectAdapter\(\)\.flush\(2\);/);
+    // A change that breaks the implementation is still refused: the interface alone.
+    const alone = await runTool("splice", ["edit", "--file", "src/main/java/acme/Sink.java", "--old", "void drain();", "--new", "void close();", "--require-checker"], { cwd: root });
+    assert.notEqual(alone.code, 0);
+    assert.match(alone.stdout, /ObjectAdapter/);
+    assert.match(read("Sink.java"), /void drain\(\);/);
+  });
+
   it("labels every location with its evidence and refuses name-only ones without allowHeuristic", async () => {
     const root = await indexed("java");
     const target = targetAt(root, INVOICE, "java", "long total()", "total");

@@ -380,12 +380,17 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
   if (related.size === 0) return [];
   const rows = db
     .prepare(
-      `SELECT f.path, s.parent, s.name_byte_start, s.symbol_id FROM symbols s JOIN files f ON f.id = s.file_id
+      `SELECT f.path, s.parent, s.name_byte_start, s.symbol_id, s.arity FROM symbols s JOIN files f ON f.id = s.file_id
        WHERE s.name = ? AND s.kind_normalized = 'method' AND s.symbol_id != ? ORDER BY f.path, s.byte_start`,
     )
     .raw()
-    .all(sym.name, sym.symbol_id) as [string, string | null, number, string][];
-  return rows.filter(([, parent]) => parent !== null && related.has(last(parent))).map(([path, , start, id]) => [path, start, id]);
+    .all(sym.name, sym.symbol_id) as [string, string | null, number, string, string | null][];
+  // Java and C++ count parameters: a method of another count is an overload, not an override
+  // (Adapter's flush(int) beside Sink's flush() was renamed with it, and its callers not).
+  const arity = db.prepare("SELECT arity FROM symbols WHERE symbol_id = ?").pluck().get(sym.symbol_id) as string | null | undefined;
+  return rows
+    .filter(([, parent, , , a]) => parent !== null && related.has(last(parent)) && (arity == null || a === null || a === arity))
+    .map(([path, , start, id]) => [path, start, id]);
 }
 
 /** TypeScript and JavaScript classes extend each other across the two. */

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Diagnostic } from "../../../contract/schema.js";
 import { openDb, type DB } from "../../../graph/db.js";
+import { fitsArity } from "../../../graph/facts.js";
 import { refsTo, type SymbolRecord } from "../../../graph/read.js";
 import { renameError } from "./codes.js";
 import type { Sources } from "./sources.js";
@@ -50,10 +51,16 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     // References the resolver could not tie to anything but that carry the name (an import
     // from another package, a call on an untyped receiver): leaving them out would break the
     // code silently, so they come in as name-only evidence and need allowHeuristic.
+    // (Not a Java or C++ call whose argument count the symbol cannot take: `flush(2)` is no call
+    // of `flush()`, and renaming it broke the build.)
+    const arity = db.prepare("SELECT arity FROM symbols WHERE symbol_id = ?").pluck().get(s.symbol_id) as string | null | undefined;
     const unresolved = db
-      .prepare("SELECT f.path, r.byte_start, r.byte_end, r.start_line FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.resolution = 'unresolved' AND f.language = ?")
-      .all(s.name, languageOf(db, s.path)) as { path: string; byte_start: number; byte_end: number; start_line: number }[];
-    for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+      .prepare("SELECT f.path, r.byte_start, r.byte_end, r.start_line, r.arity FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.resolution = 'unresolved' AND f.language = ?")
+      .all(s.name, languageOf(db, s.path)) as { path: string; byte_start: number; byte_end: number; start_line: number; arity: number | null }[];
+    for (const r of unresolved) {
+      if (arity != null && r.arity !== null && !fitsArity(arity, r.arity)) continue;
+      raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+    }
     const seen = new Set<string>();
     const locations: RenameLocation[] = [];
     const stale: string[] = [];
