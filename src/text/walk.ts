@@ -375,7 +375,13 @@ function testOwn(ig: Ignore, path: string): { ignored: boolean; unignored: boole
   return ig.test(path);
 }
 
-function isIgnored(levels: Level[], abs: string, isDir: boolean): boolean {
+/**
+ * The ignore rules' verdict on a path: "ignore", "whitelist" (a `!` rule matched it last) or
+ * undefined (no rule matched). ripgrep tells the last two apart: only a path no rule matched is
+ * left out for being hidden, so `!/.github/` in ripgrep's own .ignore, or `!.gitignore` in a
+ * .gitignore, brings that hidden path in without --hidden.
+ */
+function ignoreVerdict(levels: Level[], abs: string, isDir: boolean): "ignore" | "whitelist" | undefined {
   for (let i = levels.length - 1; i >= 0; i--) {
     const level = levels[i] as Level;
     // Every level's base is an ancestor of `abs`, so slicing equals path.relative, much cheaper.
@@ -384,10 +390,10 @@ function isIgnored(levels: Level[], abs: string, isDir: boolean): boolean {
         ? abs.slice(level.base.length + 1)
         : relative(level.base, abs);
     const r = testOwn(level.ig, isDir ? `${rel}/` : rel);
-    if (r.unignored) return false;
-    if (r.ignored) return true;
+    if (r.unignored) return "whitelist";
+    if (r.ignored) return "ignore";
   }
-  return false;
+  return undefined;
 }
 
 function walkDir(
@@ -466,11 +472,13 @@ function walkDir(
     const override = globDecision(globs, rel, isDir);
     if (override === "exclude") continue;
     if (override === undefined) {
-      // In ripgrep's order: ignore rules, then types, then hidden (which a type's match overrides).
-      if (!options.noIgnore && isIgnored(levels, abs, isDir)) continue;
+      // In ripgrep's order: ignore rules, then types, then hidden (which a whitelisting ignore
+      // rule or a type's match overrides).
+      const verdict = options.noIgnore ? undefined : ignoreVerdict(levels, abs, isDir);
+      if (verdict === "ignore") continue;
       const typed = isDir ? undefined : typeDecision(globs, name);
       if (typed === "exclude") continue;
-      if (typed === undefined && !options.hidden && name.startsWith(".")) continue;
+      if (typed === undefined && verdict === undefined && !options.hidden && name.startsWith(".")) continue;
     }
     actions.push([isDir ? DIR : FILE, name]);
     if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
