@@ -415,6 +415,9 @@ class Translator {
       this.i++;
     }
     let body = "";
+    // Members that are the complement of a set (\S, \W, \D, \P{..}): a JS u-mode class cannot
+    // hold one, so the class is rebuilt around them below. `lf`: the set holds the line feed.
+    const complements: { set: string; lf: boolean }[] = [];
     let first = true;
     for (;;) {
       const c = p[this.i];
@@ -454,10 +457,17 @@ class Translator {
             body += SPACE_NO_LF + (this.lineMode ? "" : "\\n");
             break;
           case "W":
+            complements.push({ set: WORD_INNER, lf: false });
+            break;
           case "D":
+            complements.push({ set: "\\p{Nd}", lf: false });
+            break;
           case "S":
+            complements.push({ set: `${SPACE_NO_LF}\\n`, lf: true });
+            break;
           case "P":
-            throw unsupported(`\\${n} inside a character class`, `Use the positive form in a negated class, e.g. [^\\${n.toLowerCase()}...].`);
+            complements.push({ set: `\\p{${this.unicodeProperty()}}`, lf: false });
+            break;
           case "p":
             body += `\\p{${this.unicodeProperty()}}`;
             break;
@@ -492,9 +502,30 @@ class Translator {
       // Characters that are special inside a JS u-mode class only.
       body += ch === "/" || ch === "(" || ch === ")" || ch === "{" || ch === "}" || ch === "|" ? `\\${ch}` : ch;
     }
+    if (complements.length > 0) return this.classWithComplements(negated, body, complements);
     // ripgrep: the line terminator can never match in line mode, even through a negated class.
     if (negated) return `[^${body}${this.lineMode ? "\\n" : ""}]`;
     return `[${body}]`;
+  }
+
+  /**
+   * A class with complement members, as ripgrep takes it (`[\s\S]`, the "any character" idiom,
+   * `[^\W_]`): `[A\S]` is A or a character outside \s, an alternation; `[^A\S]` is a character
+   * in \s and not in A, lookaheads for every set but the last, which consumes it. In line mode
+   * the line feed stays out, as of every class, and is only named where it would otherwise match,
+   * so that the line-mode translation differs exactly when the class can match one
+   * (canMatchNewline compares the two).
+   */
+  private classWithComplements(negated: boolean, body: string, complements: { set: string; lf: boolean }[]): string {
+    if (!negated) {
+      const alts = body ? [`[${body}]`] : [];
+      for (const c of complements) alts.push(`[^${c.set}${this.lineMode && !c.lf ? "\\n" : ""}]`);
+      return `(?:${alts.join("|")})`;
+    }
+    const exclude = body + (this.lineMode && complements.every((c) => c.lf) ? "\\n" : "");
+    const last = complements[complements.length - 1] as { set: string };
+    const ahead = complements.slice(0, -1).map((c) => `(?=[${c.set}])`);
+    return `(?:${exclude ? `(?![${exclude}])` : ""}${ahead.join("")}[${last.set}])`;
   }
 }
 

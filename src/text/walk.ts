@@ -60,9 +60,27 @@ export interface WalkEntry {
 
 const SEP = sep.charCodeAt(0);
 
+/**
+ * One directory's ignore rules, by source, highest precedence first: `.rgignore`, `.ignore`,
+ * `.gitignore`, `.git/info/exclude`, git's global excludes. ripgrep ranks the sources before the
+ * directories: a rule of a higher source anywhere decides before one of a lower source, however
+ * near (a root `.ignore` with `!keep.log` takes `sub/keep.log` although `sub/.gitignore` says
+ * `*.log`), and within a source the nearest directory's matching rule decides.
+ */
 interface Level {
   base: string;
-  ig: Ignore;
+  sets: (Ignore | undefined)[];
+  /** The directory holds `.git`: git's sources of the directories above it do not apply here. */
+  isGitTop: boolean;
+}
+
+/** Indexes into Level.sets; from GIT on, the sources that stop at a repository's top. */
+const GIT = 2;
+const SOURCES = 5;
+
+/** A level's identity for the warm cache's keys. */
+function levelKey(l: Level): string {
+  return `${l.base}:${l.sets.map((ig) => (ig ? igId(ig) : "-")).join(",")}`;
 }
 
 /**
@@ -114,7 +132,7 @@ function walk(options: WalkOptions): WalkEntry[] {
     }
     // Trusted (the watcher vouches for the tree): a walk that took every listing and rules file
     // on trust, with no listing changed since, finds what it found last time.
-    const key = `${start}\0${rel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}${options.maxDepth ?? ""}\0${filterKey(options)}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
+    const key = `${start}\0${rel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}${options.maxDepth ?? ""}\0${filterKey(options)}\0${levels.map(levelKey).join("\0")}`;
     const memo = warm.walks.get(key) as WalkMemo | undefined;
     if (memo && warm.walkStillValid(memo.version)) {
       for (const [r, why] of memo.skips) options.onSkip?.(r, why);
@@ -306,38 +324,32 @@ export function globalGitExcludes(): string | undefined {
   return globalExcludes ?? undefined;
 }
 
-/** Rules a directory contributes: .gitignore (inside a git tree), then .ignore, then .rgignore (ripgrep's own), each winning over the one before. */
+/** Rules a directory contributes, by source (see Level): .rgignore, .ignore, .gitignore (inside a git tree), .git/info/exclude and git's global excludes (at a git top). */
 function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<string>): Level | undefined {
-  const parts: string[] = [];
-  if (inGit && isGitTop) {
-    // Lowest precedence first: git's global excludes, then .git/info/exclude, then .gitignore.
-    const global = globalGitExcludes();
-    if (global) parts.push(global);
-    const exclude = readRules(join(dir, ".git", "info", "exclude"));
-    if (exclude) parts.push(exclude);
-  }
   // `names` (the directory's listing, when the caller has it) spares a failing open per file.
-  if (inGit && (!names || names.has(".gitignore"))) {
-    const gi = readRules(join(dir, ".gitignore"));
-    if (gi) parts.push(gi);
-  }
-  const ig2 = !names || names.has(".ignore") ? readRules(join(dir, ".ignore")) : undefined;
-  if (ig2) parts.push(ig2);
-  const rg = !names || names.has(".rgignore") ? readRules(join(dir, ".rgignore")) : undefined;
-  if (rg) parts.push(rg);
-  if (parts.length === 0) return undefined;
-  const text = parts.join("\n");
-  if (warm) {
-    const key = `${dir}\0${text}`;
+  const read = (name: string): string | undefined => (!names || names.has(name) ? readRules(join(dir, name)) : undefined);
+  const texts: (string | undefined)[] = [
+    read(".rgignore"),
+    read(".ignore"),
+    inGit ? read(".gitignore") : undefined,
+    inGit && isGitTop ? readRules(join(dir, ".git", "info", "exclude")) : undefined,
+    inGit && isGitTop ? globalGitExcludes() : undefined,
+  ];
+  // A git top without rules is still a level: it ends the git rules of the directories above.
+  if (!isGitTop && texts.every((t) => !t)) return undefined;
+  const sets = texts.map((text, source) => {
+    if (!text) return undefined;
+    if (!warm) return rules(text);
+    const key = `${dir}\0${source}\0${text}`;
     let ig = warm.compiled.get(key) as Ignore | undefined;
     if (!ig) {
       if (warm.compiled.size > 50_000) warm.compiled.clear();
       ig = rules(text);
       warm.compiled.set(key, ig);
     }
-    return { base: dir, ig };
-  }
-  return { base: dir, ig: rules(text) };
+    return ig;
+  });
+  return { base: dir, sets, isGitTop };
 }
 
 /** Levels of the directories from the git top (if any) down to and including `dir`. */
@@ -375,19 +387,32 @@ function testOwn(ig: Ignore, path: string): { ignored: boolean; unignored: boole
   return ig.test(path);
 }
 
-function isIgnored(levels: Level[], abs: string, isDir: boolean): boolean {
-  for (let i = levels.length - 1; i >= 0; i--) {
-    const level = levels[i] as Level;
-    // Every level's base is an ancestor of `abs`, so slicing equals path.relative, much cheaper.
-    const rel =
-      abs.startsWith(level.base) && abs.charCodeAt(level.base.length) === SEP
-        ? abs.slice(level.base.length + 1)
-        : relative(level.base, abs);
-    const r = testOwn(level.ig, isDir ? `${rel}/` : rel);
-    if (r.unignored) return false;
-    if (r.ignored) return true;
+/**
+ * The ignore rules' verdict on a path: "ignore", "whitelist" (a `!` rule matched it last) or
+ * undefined (no rule matched). ripgrep tells the last two apart: only a path no rule matched is
+ * left out for being hidden, so `!/.github/` in ripgrep's own .ignore, or `!.gitignore` in a
+ * .gitignore, brings that hidden path in without --hidden.
+ */
+function ignoreVerdict(levels: Level[], abs: string, isDir: boolean): "ignore" | "whitelist" | undefined {
+  for (let source = 0; source < SOURCES; source++) {
+    for (let i = levels.length - 1; i >= 0; i--) {
+      const level = levels[i] as Level;
+      const ig = level.sets[source];
+      if (ig) {
+        // Every level's base is an ancestor of `abs`, so slicing equals path.relative, much cheaper.
+        const rel =
+          abs.startsWith(level.base) && abs.charCodeAt(level.base.length) === SEP
+            ? abs.slice(level.base.length + 1)
+            : relative(level.base, abs);
+        const r = testOwn(ig, isDir ? `${rel}/` : rel);
+        if (r.unignored) return "whitelist";
+        if (r.ignored) return "ignore";
+      }
+      // A nested repository's git rules are its own: the enclosing one's stop at its top.
+      if (source >= GIT && level.isGitTop) break;
+    }
   }
-  return false;
+  return undefined;
 }
 
 function walkDir(
@@ -431,7 +456,7 @@ function walkDir(
   // Warm: the same listing under the same rules and options decides the same way; replay it.
   let memoKey: string | undefined;
   if (warm) {
-    memoKey = `${dir}\0${dirRel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${filterKey(options)}\0${levels.map((l) => `${l.base}:${igId(l.ig)}`).join("\0")}`;
+    memoKey = `${dir}\0${dirRel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${filterKey(options)}\0${levels.map(levelKey).join("\0")}`;
     const memo = warm.walkMemo.get(memoKey) as DirMemo | undefined;
     if (memo && memo.entries === entries) {
       for (const [kind, name] of memo.actions) {
@@ -466,11 +491,13 @@ function walkDir(
     const override = globDecision(globs, rel, isDir);
     if (override === "exclude") continue;
     if (override === undefined) {
-      // In ripgrep's order: ignore rules, then types, then hidden (which a type's match overrides).
-      if (!options.noIgnore && isIgnored(levels, abs, isDir)) continue;
+      // In ripgrep's order: ignore rules, then types, then hidden (which a whitelisting ignore
+      // rule or a type's match overrides).
+      const verdict = options.noIgnore ? undefined : ignoreVerdict(levels, abs, isDir);
+      if (verdict === "ignore") continue;
       const typed = isDir ? undefined : typeDecision(globs, name);
       if (typed === "exclude") continue;
-      if (typed === undefined && !options.hidden && name.startsWith(".")) continue;
+      if (typed === undefined && verdict === undefined && !options.hidden && name.startsWith(".")) continue;
     }
     actions.push([isDir ? DIR : FILE, name]);
     if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);

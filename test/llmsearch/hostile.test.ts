@@ -219,7 +219,7 @@ test("empty results say why", async () => {
   assert.equal(none.data.files_searched, 0);
   assert.equal(none.diagnostics?.[0]?.code, "LLMSEARCH_E104");
   assert.match(none.diagnostics?.[0]?.message ?? "", /\*\*\/\*\.rs/);
-  const bin = await searchOk(["--pattern", "needle", "binary.bin"]);
+  const bin = await searchOk(["--pattern", "absent", "binary.bin"]);
   assert.equal(bin.diagnostics?.[0]?.code, "LLMSEARCH_E105");
   const nomatch = await searchOk(["--pattern", "no such text anywhere"]);
   assert.equal(nomatch.data.match_count, 0);

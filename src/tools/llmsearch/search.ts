@@ -332,7 +332,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       code: LLMSEARCH_CODES.no_files,
       remediation: "Check --glob (globs match paths relative to the root, e.g. '**/*.rs'), or pass --hidden / --no-ignore to include hidden or ignored files.",
     });
-  } else if (searched === 0) {
+  } else if (searched === 0 && total === 0) {
+    // Only when the answer is empty: a binary file's lines before its NUL are searched, and
+    // their matches reported, although the file is listed in files_skipped.
     diagnostics.push({
       tool: TOOL,
       level: "warning",
