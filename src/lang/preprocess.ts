@@ -98,10 +98,38 @@ function inList(text: string, start: number, end: number): boolean {
   let i = end;
   while (i < text.length && /\s/.test(text[i] as string)) i++;
   const next = text[i];
-  if (next === "}" || next === ")" || next === "]") return true;
+  // The last line of a struct or union body is no list item: a lone name there can only be a
+  // macro that expands to members (libuv's `struct uv_req_s {\n  UV_REQ_FIELDS\n};`). Kept, it
+  // made tree-sitter's recovery lose the struct and read the rest of uv.h as fields.
+  if (next === "}") return !inRecordBody(text, start);
+  if (next === ")" || next === "]") return true;
   let j = start - 1;
   while (j >= 0 && /\s/.test(text[j] as string)) j--;
   return text[j] === ",";
+}
+
+/**
+ * Whether `at` lies directly in the body of a `struct`/`union`/`class` (`typedef struct {`,
+ * `struct s {`, `class A : public B {`): the unmatched `{` before it is preceded by such a head,
+ * not by `enum`, `=` or a `)`. Looks back at most 64 KiB, enough for any record body.
+ */
+function inRecordBody(text: string, at: number): boolean {
+  let depth = 0;
+  let open = -1;
+  for (let j = at - 1; j >= 0 && at - j < 65536; j--) {
+    const c = text[j];
+    if (c === "}") depth++;
+    else if (c === "{") {
+      if (depth === 0) {
+        open = j;
+        break;
+      }
+      depth--;
+    }
+  }
+  if (open < 0) return false;
+  const head = text.slice(Math.max(0, open - 200), open);
+  return /\b(?:struct|union|class)\b[^;{}()=]*$/.test(head) && !/\benum\b[^;{}()=]*$/.test(head);
 }
 
 function isPreprocessorLine(text: string, at: number): boolean {

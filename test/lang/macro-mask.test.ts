@@ -66,3 +66,20 @@ test("masks blank exactly the macros' bytes, where several patterns cover the sa
   );
   assert.equal(maskForParse("cpp", "int x = A_B;\n"), "int x = A_B;\n");
 });
+
+test("a struct body's last line, a lone caps name, is a member macro and is masked (libuv's struct uv_req_s)", () => {
+  // Kept as a list item, `UV_REQ_FIELDS` before `}` derailed the parse: uv_req_s was lost and
+  // everything after it in the header (the enum, its typedef) was read as fields.
+  const f = facts("c", "handles.h");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.filter((s) => s.kind !== "macro").map((s) => `${s.kind} ${s.name}`);
+  assert.deepEqual(names, [
+    "struct uv_req_s",
+    "struct uv_async_s",
+    "field size",
+    "type_alias uv_buf_t",
+    "enum_member UV_IGNORE",
+    "enum_member UV_OVERLAPPED_PIPE",
+    "type_alias uv_stdio_flags",
+  ]);
+});
