@@ -48,12 +48,13 @@ const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
 
 /** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
 export function maskForParse(language: LanguageId, text: string): string {
-  // Every pattern needs a MACRO: a capital or digit, then an underscore (CLI11_INLINE has a digit).
-  if (!LANGUAGES.has(language) || !/[A-Z0-9]_/.test(text)) return text;
+  if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
   // (split and join) cost more than the eight patterns on the large test headers.
   const blank: number[] = [];
-  for (const re of PATTERNS) {
+  defineComments(text, blank);
+  // Every pattern needs a MACRO: a capital or digit, then an underscore (CLI11_INLINE has a digit).
+  if (/[A-Z0-9]_/.test(text)) for (const re of PATTERNS) {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const token = m[1] as string;
@@ -70,6 +71,27 @@ export function maskForParse(language: LanguageId, text: string): string {
     }
   }
   return blank.length === 0 ? text : blanked(text, blank);
+}
+
+/**
+ * Block comments on a continued `#define` line. tree-sitter-c ends the directive at a comment
+ * that follows some of its value and is followed by a `\` continuation (a `public` comment line
+ * between members): the define's remaining lines were parsed as code, and libuv's
+ * `#define UV_REQ_FIELDS` swallowed the `struct uv_req_s` after it into a function definition.
+ * Blanked, the define is one directive again; nothing is read from such comments.
+ */
+function defineComments(text: string, blank: number[]): void {
+  if (!text.includes("\\\n") && !text.includes("\\\r\n")) return;
+  const re = /\/\*(?:(?!\*\/)[^\n])*\*\//g;
+  for (const m of text.matchAll(re)) {
+    const start = m.index as number;
+    const end = start + (m[0] as string).length;
+    let eol = text.indexOf("\n", end);
+    if (eol < 0) eol = text.length;
+    if (!/\\[ \t]*\r?$/.test(text.slice(end, eol))) continue;
+    if (!isPreprocessorLine(text, start)) continue;
+    blank.push(start, end);
+  }
 }
 
 /** `text` with each [start, end) range of `ranges` (pairs, in any order, may overlap) turned into spaces. */

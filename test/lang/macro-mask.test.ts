@@ -83,3 +83,25 @@ test("a struct body's last line, a lone caps name, is a member macro and is mask
     "type_alias uv_stdio_flags",
   ]);
 });
+
+test("comments inside a continued #define do not end it (libuv's UV_REQ_FIELDS swallowed struct uv_req_s)", () => {
+  const f = facts("c", "req-fields.h");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.map((s) => `${s.kind} ${s.name}`);
+  assert.deepEqual(names, [
+    "macro REQ_FIELDS_H",
+    "enum_member UV_UNKNOWN_REQ",
+    "enum_member UV_REQ",
+    "type_alias uv_req_type",
+    "macro UV_REQ_FIELDS",
+    "struct uv_req_s",
+    "field id",
+    "function uv_req_id",
+  ]);
+  // The comments are blanked for the parse only: same length, the code around them untouched.
+  const text = readFileSync(join(DIR, "req-fields.h"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.length, text.length);
+  assert.ok(masked.includes("  void* reserved[6];                                                          \\\n"));
+  assert.ok(masked.includes("/* Abstract base class of all requests. */"), "a comment outside a define is kept");
+});
