@@ -105,3 +105,28 @@ test("comments inside a continued #define do not end it (libuv's UV_REQ_FIELDS s
   assert.ok(masked.includes("  void* reserved[6];                                                          \\\n"));
   assert.ok(masked.includes("/* Abstract base class of all requests. */"), "a comment outside a define is kept");
 });
+
+test("a conditional whose branches each open a brace is parsed as its first branch (libuv's uv__async_io)", () => {
+  // Read as written, the two `for (...) {` lines opened two loops that one `}` closed: the parse
+  // lost uv__async_io and everything after it.
+  const f = facts("c", "async.c");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.map((s) => `${s.kind} ${s.name}`);
+  // After `#if 0`, the #else branch; balanced branches are left as they are (both definitions).
+  assert.deepEqual(names, [
+    "variable kqueue_evfilt_user_support",
+    "function uv__async_io",
+    "function uv__async_send",
+    "function uv__async_fork",
+    "function uv__async_fork",
+    "function uv__async_stop",
+  ]);
+  assert.ok(f.references.some((r) => r.name === "read"));
+  // Line numbers are the file's; the other branch's #include is kept (a dependency).
+  const text = readFileSync(join(DIR, "async.c"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.split("\n").length, text.split("\n").length);
+  assert.ok(masked.includes('\n#include "spin.h"\n'));
+  assert.ok(masked.includes("\n#include <sys/event.h>\n"));
+  assert.ok(!masked.includes("for (;;)"));
+});
