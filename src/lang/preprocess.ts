@@ -48,12 +48,14 @@ const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
 
 /** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
 export function maskForParse(language: LanguageId, text: string): string {
-  // Every pattern needs a MACRO: a capital or digit, then an underscore (CLI11_INLINE has a digit).
-  if (!LANGUAGES.has(language) || !/[A-Z0-9]_/.test(text)) return text;
+  if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
   // (split and join) cost more than the eight patterns on the large test headers.
   const blank: number[] = [];
-  for (const re of PATTERNS) {
+  defineComments(text, blank);
+  unbalancedBranches(text, blank);
+  // Every pattern needs a MACRO: a capital or digit, then an underscore (CLI11_INLINE has a digit).
+  if (/[A-Z0-9]_/.test(text)) for (const re of PATTERNS) {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const token = m[1] as string;
@@ -70,6 +72,116 @@ export function maskForParse(language: LanguageId, text: string): string {
     }
   }
   return blank.length === 0 ? text : blanked(text, blank);
+}
+
+/**
+ * Block comments on a continued `#define` line. tree-sitter-c ends the directive at a comment
+ * that follows some of its value and is followed by a `\` continuation (a `public` comment line
+ * between members): the define's remaining lines were parsed as code, and libuv's
+ * `#define UV_REQ_FIELDS` swallowed the `struct uv_req_s` after it into a function definition.
+ * Blanked, the define is one directive again; nothing is read from such comments.
+ */
+function defineComments(text: string, blank: number[]): void {
+  if (!text.includes("\\\n") && !text.includes("\\\r\n")) return;
+  const re = /\/\*(?:(?!\*\/)[^\n])*\*\//g;
+  for (const m of text.matchAll(re)) {
+    const start = m.index as number;
+    const end = start + (m[0] as string).length;
+    let eol = text.indexOf("\n", end);
+    if (eol < 0) eol = text.length;
+    if (!/\\[ \t]*\r?$/.test(text.slice(end, eol))) continue;
+    if (!isPreprocessorLine(text, start)) continue;
+    blank.push(start, end);
+  }
+}
+
+/**
+ * Conditional groups whose branches open or close braces. tree-sitter reads every branch of an
+ * `#if`/`#else` as written, one after the other, so libuv's
+ * `#if UV__KQUEUE_EVFILT_USER\n  for (;!supported;) {\n#else\n  for (;;) {\n#endif` opens two
+ * loops that one `}` closes, and the parse lost the function (`uv__async_io`) and everything
+ * after it. A compiler sees one branch: where some branch's braces do not balance, the parse
+ * sees only the first (the `#else` one after `#if 0`), with the directive lines blanked so that it
+ * is plain code; `#include` lines of the other branches are kept (the dependencies). Groups whose
+ * branches all balance are left to tree-sitter, which parses them as they are.
+ */
+function unbalancedBranches(text: string, blank: number[]): void {
+  if (!/^[ \t]*#[ \t]*(?:else|elif)/m.test(text)) return;
+  // A branch runs from its directive line to the next branch's (or the #endif line).
+  type Group = { zero: boolean; branches: { at: number; end: number; delta: number }[] };
+  const stack: Group[] = [];
+  const n = text.length;
+  let inComment = false;
+  let i = 0;
+  while (i < n) {
+    let end = text.indexOf("\n", i);
+    if (end < 0) end = n;
+    const top = stack[stack.length - 1];
+    const d = inComment ? null : /^[ \t]*#[ \t]*(\w+)/.exec(text.slice(i, Math.min(end, i + 64)));
+    if (d) {
+      // A directive and its continuation lines.
+      while (end < n && /\\\r?$/.test(text.slice(Math.max(i, end - 2), end))) {
+        const next = text.indexOf("\n", end + 1);
+        end = next < 0 ? n : next;
+      }
+      const word = d[1] as string;
+      if (word === "if" || word === "ifdef" || word === "ifndef") {
+        const zero = /^[ \t]*#[ \t]*if[ \t]+0[ \t]*(?:\/[/*].*)?\r?$/.test(text.slice(i, end));
+        stack.push({ zero, branches: [{ at: i, end, delta: 0 }] });
+      } else if (top && (word === "else" || word.startsWith("elif"))) top.branches.push({ at: i, end, delta: 0 });
+      else if (top && word === "endif") {
+        stack.pop();
+        const keep = top.zero && top.branches.length > 1 ? 1 : 0;
+        const kept = top.branches[keep] as { delta: number };
+        const unbalanced = top.branches.length > 1 && top.branches.some((b) => b.delta !== 0);
+        if (unbalanced) {
+          top.branches.forEach((b, k) => {
+            const to = top.branches[k + 1]?.at ?? i;
+            // The kept branch loses its directive line only; the others all but their #includes.
+            blankLines(text, b.at, k === keep ? b.end : to, blank);
+          });
+          blankLines(text, i, end, blank);
+        }
+        // The enclosing branch holds what the parse sees of this group.
+        const outer = stack[stack.length - 1]?.branches.at(-1);
+        if (outer) outer.delta += unbalanced ? kept.delta : top.branches.reduce((sum, b) => sum + b.delta, 0);
+      }
+      i = end + 1;
+      continue;
+    }
+    // Code: count braces outside comments, strings and character literals.
+    let delta = 0;
+    for (let j = i; j < end; j++) {
+      const c = text[j];
+      if (inComment) {
+        if (c === "*" && text[j + 1] === "/") {
+          inComment = false;
+          j++;
+        }
+      } else if (c === "/" && text[j + 1] === "*") {
+        inComment = true;
+        j++;
+      } else if (c === "/" && text[j + 1] === "/") break;
+      else if (c === '"' || c === "'") {
+        for (j++; j < end && text[j] !== c; j++) if (text[j] === "\\") j++;
+      } else if (c === "{") delta++;
+      else if (c === "}") delta--;
+    }
+    const branch = top?.branches.at(-1);
+    if (branch) branch.delta += delta;
+    i = end + 1;
+  }
+}
+
+/** Blanks the lines of [from, to), newlines excepted (line numbers stay the text's) and `#include` lines kept. */
+function blankLines(text: string, from: number, to: number, blank: number[]): void {
+  let at = from;
+  while (at < to) {
+    const eol = text.indexOf("\n", at);
+    const nl = Math.min(eol < 0 ? text.length : eol, to);
+    if (nl > at && !/^[ \t]*#[ \t]*include\b/.test(text.slice(at, Math.min(nl, at + 64)))) blank.push(at, nl);
+    at = nl + 1;
+  }
 }
 
 /** `text` with each [start, end) range of `ranges` (pairs, in any order, may overlap) turned into spaces. */
@@ -98,10 +210,38 @@ function inList(text: string, start: number, end: number): boolean {
   let i = end;
   while (i < text.length && /\s/.test(text[i] as string)) i++;
   const next = text[i];
-  if (next === "}" || next === ")" || next === "]") return true;
+  // The last line of a struct or union body is no list item: a lone name there can only be a
+  // macro that expands to members (libuv's `struct uv_req_s {\n  UV_REQ_FIELDS\n};`). Kept, it
+  // made tree-sitter's recovery lose the struct and read the rest of uv.h as fields.
+  if (next === "}") return !inRecordBody(text, start);
+  if (next === ")" || next === "]") return true;
   let j = start - 1;
   while (j >= 0 && /\s/.test(text[j] as string)) j--;
   return text[j] === ",";
+}
+
+/**
+ * Whether `at` lies directly in the body of a `struct`/`union`/`class` (`typedef struct {`,
+ * `struct s {`, `class A : public B {`): the unmatched `{` before it is preceded by such a head,
+ * not by `enum`, `=` or a `)`. Looks back at most 64 KiB, enough for any record body.
+ */
+function inRecordBody(text: string, at: number): boolean {
+  let depth = 0;
+  let open = -1;
+  for (let j = at - 1; j >= 0 && at - j < 65536; j--) {
+    const c = text[j];
+    if (c === "}") depth++;
+    else if (c === "{") {
+      if (depth === 0) {
+        open = j;
+        break;
+      }
+      depth--;
+    }
+  }
+  if (open < 0) return false;
+  const head = text.slice(Math.max(0, open - 200), open);
+  return /\b(?:struct|union|class)\b[^;{}()=]*$/.test(head) && !/\benum\b[^;{}()=]*$/.test(head);
 }
 
 function isPreprocessorLine(text: string, at: number): boolean {

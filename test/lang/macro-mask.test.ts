@@ -66,3 +66,67 @@ test("masks blank exactly the macros' bytes, where several patterns cover the sa
   );
   assert.equal(maskForParse("cpp", "int x = A_B;\n"), "int x = A_B;\n");
 });
+
+test("a struct body's last line, a lone caps name, is a member macro and is masked (libuv's struct uv_req_s)", () => {
+  // Kept as a list item, `UV_REQ_FIELDS` before `}` derailed the parse: uv_req_s was lost and
+  // everything after it in the header (the enum, its typedef) was read as fields.
+  const f = facts("c", "handles.h");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.filter((s) => s.kind !== "macro").map((s) => `${s.kind} ${s.name}`);
+  assert.deepEqual(names, [
+    "struct uv_req_s",
+    "struct uv_async_s",
+    "field size",
+    "type_alias uv_buf_t",
+    "enum_member UV_IGNORE",
+    "enum_member UV_OVERLAPPED_PIPE",
+    "type_alias uv_stdio_flags",
+  ]);
+});
+
+test("comments inside a continued #define do not end it (libuv's UV_REQ_FIELDS swallowed struct uv_req_s)", () => {
+  const f = facts("c", "req-fields.h");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.map((s) => `${s.kind} ${s.name}`);
+  assert.deepEqual(names, [
+    "macro REQ_FIELDS_H",
+    "enum_member UV_UNKNOWN_REQ",
+    "enum_member UV_REQ",
+    "type_alias uv_req_type",
+    "macro UV_REQ_FIELDS",
+    "struct uv_req_s",
+    "field id",
+    "function uv_req_id",
+  ]);
+  // The comments are blanked for the parse only: same length, the code around them untouched.
+  const text = readFileSync(join(DIR, "req-fields.h"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.length, text.length);
+  assert.ok(masked.includes("  void* reserved[6];                                                          \\\n"));
+  assert.ok(masked.includes("/* Abstract base class of all requests. */"), "a comment outside a define is kept");
+});
+
+test("a conditional whose branches each open a brace is parsed as its first branch (libuv's uv__async_io)", () => {
+  // Read as written, the two `for (...) {` lines opened two loops that one `}` closed: the parse
+  // lost uv__async_io and everything after it.
+  const f = facts("c", "async.c");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.map((s) => `${s.kind} ${s.name}`);
+  // After `#if 0`, the #else branch; balanced branches are left as they are (both definitions).
+  assert.deepEqual(names, [
+    "variable kqueue_evfilt_user_support",
+    "function uv__async_io",
+    "function uv__async_send",
+    "function uv__async_fork",
+    "function uv__async_fork",
+    "function uv__async_stop",
+  ]);
+  assert.ok(f.references.some((r) => r.name === "read"));
+  // Line numbers are the file's; the other branch's #include is kept (a dependency).
+  const text = readFileSync(join(DIR, "async.c"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.split("\n").length, text.split("\n").length);
+  assert.ok(masked.includes('\n#include "spin.h"\n'));
+  assert.ok(masked.includes("\n#include <sys/event.h>\n"));
+  assert.ok(!masked.includes("for (;;)"));
+});

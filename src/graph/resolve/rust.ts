@@ -13,7 +13,8 @@ export class RustModules {
     const tryPath = (p: string): boolean => this.files.tryPath(p, out);
     const segs = source.split("::").filter((s) => s !== "*" && s !== "{" && s !== "}");
     let baseDir: string;
-    const srcRoot = fromPath.includes("src/") ? fromPath.slice(0, fromPath.lastIndexOf("src/") + 4) : "";
+    const declared = this.declaredRoot(fromPath);
+    const srcRoot = fromPath.includes("src/") ? fromPath.slice(0, fromPath.lastIndexOf("src/") + 4) : declared ? posix.dirname(declared) : "";
     if (segs[0] === "crate") {
       baseDir = srcRoot.replace(/\/$/, "");
       segs.shift();
@@ -54,7 +55,7 @@ export class RustModules {
     if (anchored || (relative && segs.length > 0 && out.length === 0)) {
       const probe: number[] = [];
       const from = relative ? `self::${source}` : source;
-      for (const m of startModules(fromPath, from, (p) => this.files.tryPath(p, probe))) tryPath(m);
+      for (const m of startModules(fromPath, from, (p) => this.files.tryPath(p, probe), declared)) tryPath(m);
     }
   }
 
@@ -112,6 +113,32 @@ export class RustModules {
   }
 
   /**
+   * The root file of the crate `fromPath` belongs to, when its manifest declares one outside any
+   * `src/` (`[[bin]] path = "crates/core/main.rs"`, `[lib] path = ...`): the deepest declared
+   * root whose directory holds the file. ripgrep's rg binary is such a crate; without it, every
+   * `crate::flags::HiArgs` of crates/core was looked for at the repository's top and unresolved.
+   * Undefined for a file under `src/` (Cargo's layout says where its crate starts) or when none is.
+   */
+  declaredRoot(fromPath: string): string | undefined {
+    if (fromPath.includes("src/")) return undefined;
+    const manifest = this.nearestManifest(posix.dirname(fromPath));
+    if (manifest === null) return undefined;
+    let best: string | undefined;
+    const headers = /^\s*\[\[?([A-Za-z0-9_.-]+)\]\]?\s*(?:#.*)?$/gm;
+    const all = [...manifest.text.matchAll(headers)];
+    all.forEach((h, k) => {
+      if (h[1] !== "lib" && h[1] !== "bin") return;
+      const body = manifest.text.slice((h.index as number) + h[0].length, all[k + 1]?.index ?? manifest.text.length);
+      const path = /^\s*path\s*=\s*"([^"]+)"/m.exec(body)?.[1];
+      if (!path) return;
+      const root = posix.normalize(posix.join(manifest.dir, path));
+      const dir = posix.dirname(root);
+      if ((dir === "." || fromPath.startsWith(`${dir}/`)) && (!best || dir.length > posix.dirname(best).length)) best = root;
+    });
+    return best;
+  }
+
+  /**
    * The Cargo package whose Cargo.toml is nearest above directory `dir`: its library crate's name
    * as Rust paths write it and the repository-relative path of its root file ([lib] name/path,
    * else the package name and src/lib.rs). Undefined for a workspace-only manifest.
@@ -149,16 +176,18 @@ export class RustModules {
  * file: `a.rs` or `a/mod.rs` for `a/b.rs`, the crate root for `src/x.rs` (lib.rs and main.rs both,
  * when both exist: which one declares the module is in their text, not their names).
  */
-export function startModules(from: string, path: string, exists: (p: string) => boolean): string[] {
+export function startModules(from: string, path: string, exists: (p: string) => boolean, declaredRoot?: string): string[] {
   const dir = posix.dirname(from);
   const base = posix.basename(from);
   const head = path.split("::")[0];
-  const root = (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) || base === "build.rs";
+  const root =
+    (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) || base === "build.rs" || from === declaredRoot;
   const roots = (d: string): string[] => [`${d}/lib.rs`, `${d}/main.rs`].map((p) => posix.normalize(p)).filter(exists);
   if (head === "self" || root) return [from];
-  if (head === "crate") return from.includes("src/") ? roots(from.slice(0, from.lastIndexOf("src/") + 3)) : [];
+  if (head === "crate") return from.includes("src/") ? roots(from.slice(0, from.lastIndexOf("src/") + 3)) : declaredRoot ? [declaredRoot] : [];
   if (/^super::super\b/.test(path)) return [];
   const parentDir = base === "mod.rs" ? posix.dirname(dir) : dir;
   if (/(^|\/)src$/.test(parentDir)) return roots(parentDir);
+  if (declaredRoot && parentDir === posix.dirname(declaredRoot)) return [declaredRoot];
   return [`${parentDir}.rs`, `${parentDir}/mod.rs`].filter(exists);
 }
