@@ -630,6 +630,11 @@ export class Resolver {
     const head = cut === -1 ? qualifier : qualifier.slice(0, cut);
     const h = idx.heads.get(head);
     if (!h) return undefined;
+    // Rust: a file that declares the head at its top level cannot also import it there (E0255):
+    // the `use` is an inline module's, `mod tests { use super::{Gitignore}; }`, and names this
+    // file's own item. (Imports are the file's, whatever module holds them: ripgrep's
+    // `Gitignore::empty()` beside such a test module looked in the crate root and stayed unresolved.)
+    if (ctx.language === "rust" && (this.entry(head).byFile.get(ctx.id) ?? []).some((s) => s.parent_symbol_id === null)) return undefined;
     // The head may be a module imported from its package: `from . import sessions` (Python),
     // `use crate::output` (Rust); then `sessions.Session`, `output::print_entry` are its members.
     // It is one when its path names other files than the package's (these resolvers fall back to
