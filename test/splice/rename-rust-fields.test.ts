@@ -1,10 +1,13 @@
 /**
- * Rust renames through magellan's index (rust-analyzer does not run here), on a file shaped like
- * ripgrep's crates/ignore/src/gitignore.rs, whose test module imports the file's own type with
- * `use super::Gitignore`.
+ * Rust renames through magellan's index (rust-analyzer does not run here) of a field and a method
+ * of the same name, shaped like ripgrep's `Gitignore`: its field `num_ignores` is read by its
+ * method `num_ignores()` (`self.num_ignores`) and written by struct literals (`Gitignore { .. }`,
+ * `Self { .. }`), and the file's test module imports the type with `use super::Gitignore`.
  *
- * Before: every `Gitignore::…` path in the file was looked up in the crate root (through the
- * test module's `use super::…`) and stayed unresolved, so renaming `empty` was refused for
+ * Before: `self.num_ignores` was bound to the method, struct literal fields were no references,
+ * and every `Gitignore::…` path in the file was looked up in the crate root (through the test
+ * module's `use super::…`) and stayed unresolved. Renaming the field changed its declaration
+ * alone; renaming the method renamed the field read too; renaming `empty` was refused for
  * name-only locations.
  */
 import assert from "node:assert/strict";
@@ -40,7 +43,29 @@ const lines = (root: string, locs: { file: string; byte_start: number }[]): numb
   return locs.filter((l) => l.file === FILE).map((l) => src.slice(0, l.byte_start).split("\n").length);
 };
 
-describe("splice rename, Rust fallback: gitignore.rs-shaped", () => {
+describe("splice rename, Rust fallback: a field and a method of the same name", () => {
+  it("renaming the field renames its struct literal fields and `self.` reads, not the method; cargo accepts it", async () => {
+    const root = await indexed();
+    const plan = await planRename({ root, target: targetAt(root, FILE, "rust", "num_ignores: u64", "num_ignores"), newName: "ignore_count" });
+    assert.equal(plan.engine, "magellan-index");
+    // The declaration, `Gitignore { num_ignores: 0 }`, `Self { num_ignores: … }`, `self.num_ignores`.
+    assert.deepEqual(lines(root, plan.locations), [11, 21, 31, 54]);
+    assert.ok(plan.locations.every((l) => l.evidence === "exact"), JSON.stringify(plan.locations));
+    const files = applyLocations(root, plan.locations, true);
+    assert.match(files.get(FILE) ?? "", /pub fn num_ignores\(&self\) -> u64 \{\n {8}self\.ignore_count\n/);
+    cargoCheck(root);
+  });
+
+  it("renaming the method leaves the field read `self.num_ignores` alone; cargo accepts it", async () => {
+    const root = await indexed();
+    const plan = await planRename({ root, target: targetAt(root, FILE, "rust", "fn num_ignores", "num_ignores"), newName: "ignore_count", allowHeuristic: true });
+    // The definition and the two calls.
+    assert.deepEqual(lines(root, plan.locations), [53, 65, 78]);
+    const files = applyLocations(root, plan.locations, true);
+    assert.match(files.get(FILE) ?? "", /pub fn ignore_count\(&self\) -> u64 \{\n {8}self\.num_ignores\n/);
+    cargoCheck(root);
+  });
+
   it("`Gitignore::empty()` in a file whose test module imports `super::Gitignore` is the file's own (no name-only locations)", async () => {
     const root = await indexed();
     const plan = await planRename({ root, target: targetAt(root, FILE, "rust", "fn empty", "empty"), newName: "blank" });
