@@ -42,7 +42,18 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
       mkdirSync(sourcePath);
       for (const e of readdirSync(srcRoot)) if (e !== "module-info.java") symlinkSync(join(srcRoot, e), join(sourcePath, e));
     }
-    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "200", "-sourcepath", sourcePath, copy, ...(ctx.alsoCompile ?? [])];
+    // The change's other Java files, in this version, compiled with it: given on the command
+    // line, they stand for their disk bytes on the source path (a class the change deletes cannot
+    // be hidden from it, and stays).
+    const companions = new Map<string, string>();
+    (ctx.companions ?? []).forEach((c, i) => {
+      if (c.content === null || !c.relPath.endsWith(".java") || basename(c.relPath) === "module-info.java") return;
+      const at = join(tmp, "companions", String(i), basename(c.relPath));
+      mkdirSync(dirname(at), { recursive: true });
+      writeFileSync(at, c.content);
+      companions.set(at, c.relPath);
+    });
+    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "200", "-sourcepath", sourcePath, copy, ...companions.keys(), ...(ctx.alsoCompile ?? [])];
     const r = await runProcess(bin, args, { cwd: tmp, timeoutMs: ctx.timeoutMs, env: { ...ctx.env, LC_ALL: "C" } });
     if (r.timedOut) return timedOut(ctx, "javac");
     const lines = r.stderr.split("\n");
@@ -69,7 +80,7 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
         const start = caretCol === undefined ? pos.byteOfLineByteCol(line, 1) : pos.byteOfLineCharCol(line, caretCol + 1);
         diagnostics.push({ level, message, file: ctx.relPath, ...pos.fromBytes(start, Math.min(start + 1, pos.lines.lineEnd(line))), code: "javac", source: "javac" });
       } else {
-        const rel = file.startsWith(`${ctx.root}/`) ? file.slice(ctx.root.length + 1) : file;
+        const rel = companions.get(file) ?? (file.startsWith(`${ctx.root}/`) ? file.slice(ctx.root.length + 1) : file);
         diagnostics.push({ level, message: `${message} (at ${rel}:${line})`, file: rel, code: "javac", source: "javac" });
       }
     }
