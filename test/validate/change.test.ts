@@ -453,3 +453,21 @@ describe("validateChange: a change of several files checks each with the others'
     );
   });
 });
+
+describe("validateChange: Java, a test source set compiles against src/main/java", () => {
+  it("a wrong call of a main class in src/test/java is rejected (its class was 'cannot find symbol' before and after, and the change was validated); a good one is validated", async () => {
+    const root = project("java-lang");
+    const TEST = "src/test/java/org/apache/commons/lang3/BooleanUtilsTest.java";
+    const bad = await validateChange({ root, files: [edit(root, TEST, "java", "BooleanUtils.and(true, false)", 'BooleanUtils.and("true", false)')] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad.checkers));
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.file, d.start_line]),
+      [[TEST, 17]],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /^javac \(sourcepath src\/test\/java \+ src\/main\/java\)/);
+    // (junit is not here: its old errors are the file's, and do not block.)
+    const good = await validateChange({ root, files: [edit(root, TEST, "java", "BooleanUtils.and(true, false)", "BooleanUtils.and(false, true)")] });
+    assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+    assert.ok(good.pre_existing_count > 0);
+  });
+});
