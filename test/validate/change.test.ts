@@ -471,3 +471,15 @@ describe("validateChange: Java, a test source set compiles against src/main/java
     assert.ok(good.pre_existing_count > 0);
   });
 });
+
+describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
+  it("a change of a file whose include gcc cannot find (no compile_commands.json) is unchecked, saying why, not validated", async () => {
+    const root = project("c-include");
+    // The definition renamed, its use inside the macro call left behind: gcc never got past
+    // `#include "uv.h"`, before or after.
+    const r = await validateChange({ root, files: [edit(root, "src/unix/fs.c", "c", "static ssize_t uv__fs_readlink(", "static ssize_t uv__fs_read_link(")] });
+    assert.equal(r.validation, "unchecked", JSON.stringify(r));
+    assert.equal(r.checkers[0]?.status, "failed");
+    assert.match(r.checkers[0]?.reason ?? "", /fatal error in src\/unix\/fs\.c \(uv\.h: No such file or directory\).*NOT checked.*compile_commands\.json/);
+  });
+});
