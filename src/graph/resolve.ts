@@ -179,14 +179,16 @@ const TYPE_NAMED = new Set(["java", "javascript", "typescript", "tsx", "rust"]);
 const BODY_KINDS = new Set(["fn", "method", "ctor"]);
 const MAX_CANDIDATES = 10;
 /** Languages where `x.f()` calls a method, never a field (Rust needs `(x.f)()`; Java has no callable fields). */
-const FIELDS_NEVER_CALLED = new Set(["rust", "java"]);
+export const FIELDS_NEVER_CALLED = new Set(["rust", "java"]);
 
 /**
  * The candidates a call can reach: not a field when a method of that name is among them (a
  * struct's `endianness` field beside a builder's `endianness()`), and never a field where the
- * language cannot call one with `x.f()`. Other references (reads, writes) keep every candidate.
+ * language cannot call one with `x.f()`. Other references (reads, writes) keep every candidate,
+ * but a Rust one that cannot name a method (refNotMethod) keeps none of those.
  */
 function callTargets(rows: SymRow[], language: string, isCall: boolean): SymRow[] {
+  if (refNotMethod) return rows.filter((s) => s.kind_normalized !== "method");
   if (!isCall || !rows.some((s) => s.kind_normalized === "field")) return rows;
   const fns = rows.filter((s) => s.kind_normalized !== "field");
   return fns.length > 0 || FIELDS_NEVER_CALLED.has(language) ? fns : rows;
@@ -266,6 +268,20 @@ let callArity: number | null = null;
  * lists held another family's symbols.
  */
 let refFamily: string | null = null;
+
+/**
+ * Set by resolveRef for a Rust reference that cannot name a method: a write (`self.n = …`, a
+ * struct literal's `n: …`) or a read through a value or a module (`self.n`, `x.n`, `io::n`).
+ * rustc reads a method only through a type path (`T::m`, `Self::m`); `self.m` without a call is
+ * an error. ripgrep's `self.num_ignores` (the field) was bound to the method `num_ignores()`
+ * beside it, so a rename of the method renamed the field read, and one of the field left it.
+ */
+let refNotMethod = false;
+
+/** Whether a Rust reference of this kind and qualifier can name no method (see refNotMethod). */
+export function rustNotMethod(kind: string, qualifier: string | null): boolean {
+  return kind === "write" || (kind === "read" && qualifier !== null && /^[a-z_]/.test(qualifier));
+}
 
 const FAMILIES: Record<string, string> = { typescript: "js", tsx: "js", javascript: "js", c: "c", cpp: "c" };
 
@@ -621,6 +637,11 @@ export class Resolver {
     const head = cut === -1 ? qualifier : qualifier.slice(0, cut);
     const h = idx.heads.get(head);
     if (!h) return undefined;
+    // Rust: a file that declares the head at its top level cannot also import it there (E0255):
+    // the `use` is an inline module's, `mod tests { use super::{Gitignore}; }`, and names this
+    // file's own item. (Imports are the file's, whatever module holds them: ripgrep's
+    // `Gitignore::empty()` beside such a test module looked in the crate root and stayed unresolved.)
+    if (ctx.language === "rust" && (this.entry(head).byFile.get(ctx.id) ?? []).some((s) => s.parent_symbol_id === null)) return undefined;
     // The head may be a module imported from its package: `from . import sessions` (Python),
     // `use crate::output` (Rust); then `sessions.Session`, `output::print_entry` are its members.
     // It is one when its path names other files than the package's (these resolvers fall back to
@@ -711,14 +732,18 @@ export class Resolver {
     // (pick() is reached from every rule below; the call's arity is what it tells overloads apart by.)
     const outer = callArity;
     const outerFamily = refFamily;
+    const outerNotMethod = refNotMethod;
     callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
-    refFamily = familyOf(this.ctx(ref.file_id).language);
+    const language = this.ctx(ref.file_id).language;
+    refFamily = familyOf(language);
+    refNotMethod = language === "rust" && rustNotMethod(ref.kind, ref.qualifier);
     try {
       const o = this.resolveAny(ref);
       return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
     } finally {
       callArity = outer;
       refFamily = outerFamily;
+      refNotMethod = outerNotMethod;
     }
   }
 
@@ -810,6 +835,14 @@ export class Resolver {
             isCall,
           );
           if (members.length === 0) {
+            // Rust: a field is declared in the struct, not in the impl whose method reads
+            // `self.n` or builds `Self { n: … }`: the field of the impl's type.
+            const type = refNotMethod && ctx.kinds.get(scope) === "impl" ? this.implTarget(scope) : undefined;
+            if (type !== undefined) {
+              const fields = (e.byParent.get(type) ?? []).filter((s) => s.kind_normalized === "field" && s.language === "rust");
+              const here = fields.filter((s) => s.file_id === ref.file_id);
+              if (fields.length > 0) return pick(here.length > 0 ? here : fields, "exact");
+            }
             const up = inherits ? this.inheritedPick(ctx, scope, e, isCall) : undefined;
             if (up) return up;
             continue;
@@ -892,7 +925,8 @@ export class Resolver {
     if (typed.length > 0) {
       const sameFile = typed.filter((s) => s.file_id === ref.file_id);
       if (sameFile.length > 0) return pick(sameFile, "exact");
-      return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}\0${isCall ? ctx.language : ""}`, () => nearPick(typed, ctx));
+      // (The key says which candidates callTargets kept: a Rust write's are never methods.)
+      return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}\0${isCall ? ctx.language : ""}\0${refNotMethod ? "v" : ""}`, () => nearPick(typed, ctx));
     }
     // `Math.max`, `String::from`, `new StringBuilder().append`: a type the repository does not
     // declare (capitalised, as these languages name types; not an ALL_CAPS constant) is a

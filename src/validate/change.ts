@@ -15,7 +15,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { languageForPath, languageInfo, type LanguageId } from "../lang/registry.js";
-import type { CheckContext } from "./checkers/common.js";
+import type { CheckContext, Companion } from "./checkers/common.js";
 import { FILE_CHECKERS } from "./checkers/registry.js";
 import { ContentPositions } from "./positions.js";
 import { ValidationSession } from "./session.js";
@@ -159,10 +159,12 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
   let reason: string | undefined;
   const changed = new Set(ctx.files.map((f) => f.path));
   const changedAbs = new Set(ctx.files.map((f) => join(ctx.root, f.path)));
-  const run = async (relPath: string, content: Uint8Array, alsoCompile?: string[]): Promise<Raw[]> => {
-    const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env, alsoCompile };
+  const run = async (relPath: string, content: Uint8Array, alsoCompile?: string[], companions?: Companion[]): Promise<Raw[]> => {
+    const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env, alsoCompile, companions };
     const o = await check(c, content, new ContentPositions(content));
     const s = splitOutcome(o);
+    // A companion's findings are its own run's to report (else each would count once per file).
+    if (companions) s.findings = s.findings.filter((d) => d.file === relPath || !changed.has(d.file));
     // One finding reported twice (cargo checks the lib and its test build) is one finding.
     const seen = new Set<string>();
     s.findings = s.findings.filter((d) => {
@@ -183,9 +185,14 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
   for (const f of ctx.files) {
     // Java: the classes that use a changed class are compiled with both of its versions.
     const users = javaUsers && f.before !== null ? javaUsers(join(ctx.root, f.path), new TextDecoder().decode(f.before), changedAbs) : undefined;
-    if (f.before !== null) before.push(...(await run(f.path, f.before, users)));
+    // Each version of the file is checked with the same version of the change's other files:
+    // checked against their disk bytes (the before), a correct rename across two files was
+    // rejected (Rust's `use area::circle_area`, Java's callers in another class).
+    const companions = (version: "before" | "after"): Companion[] | undefined =>
+      ctx.files.length > 1 ? ctx.files.filter((o) => o !== f).map((o) => ({ relPath: o.path, abs: join(ctx.root, o.path), content: o[version] })) : undefined;
+    if (f.before !== null) before.push(...(await run(f.path, f.before, users, companions("before"))));
     if (f.after === null) continue;
-    const found = await run(f.path, f.after, users);
+    const found = await run(f.path, f.after, users, companions("after"));
     after.push(...found);
     if (f.before === null && found.some((d) => d.file !== f.path)) {
       const neighbour = existingNeighbour(ctx.root, f.path, language, changed);

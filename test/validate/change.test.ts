@@ -409,3 +409,77 @@ describe("validateChange: a file no checker knows", () => {
     assert.equal(gone.validation, "validated");
   });
 });
+
+describe("validateChange: a change of several files checks each with the others' new bytes (Java, Rust)", () => {
+  const OBJ = "src/main/java/org/apache/commons/lang3/ObjectUtils.java";
+  const BOOL = "src/main/java/org/apache/commons/lang3/BooleanUtils.java";
+  /** ObjectUtils.requireNonEmpty(T, String) renamed, with its callers in BooleanUtils replaced by `call`. */
+  const renamed = (root: string, call: string): ChangeFileInput[] => {
+    const obj = readFileSync(join(root, OBJ));
+    const bool = readFileSync(join(root, BOOL));
+    return [
+      { path: OBJ, language: "java", before: obj, after: bytes(obj.toString("utf8").replace('requireNonEmpty(obj, "object")', 'requireNotEmpty(obj, "object")').replace("T requireNonEmpty(final T obj, final String message)", "T requireNotEmpty(final T obj, final String message)")) },
+      { path: BOOL, language: "java", before: bool, after: bytes(bool.toString("utf8").replaceAll('ObjectUtils.requireNonEmpty(array, "array")', call)) },
+    ];
+  };
+
+  it("Java: a method renamed with its callers in another class is validated (the caller was compiled against the disk's class and rejected); a caller left wrong is rejected there", async () => {
+    const root = project("java-lang");
+    const good = await validateChange({ root, files: renamed(root, 'ObjectUtils.requireNotEmpty(array, "array")') });
+    assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+    const bad = await validateChange({ root, files: renamed(root, "ObjectUtils.requireNotEmpty(array, 1)") });
+    assert.equal(bad.validation, "rejected");
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.file, d.start_line]),
+      [
+        [BOOL, 17],
+        [BOOL, 33],
+      ],
+    );
+  });
+
+  it("Rust: a function renamed in its module and at its call in the crate root is validated; a call left behind is rejected", async () => {
+    const root = tempDir("validate-rust-");
+    made.push(root);
+    cpSync(join(REPO_ROOT, "test", "fixtures", "llmfilewrite", "rust-project"), root, { recursive: true });
+    const util = edit(root, "src/util.rs", "rust", "pub fn one()", "pub fn uno()");
+    const good = await validateChange({ root, files: [util, edit(root, "src/lib.rs", "rust", "util::one()", "util::uno()")] });
+    assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+    const bad = await validateChange({ root, files: [util, edit(root, "src/lib.rs", "rust", "util::one()", "util::one() + 0")] });
+    assert.equal(bad.validation, "rejected");
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.code, d.file, d.start_line]),
+      [["E0425", "src/lib.rs", 4]],
+    );
+  });
+});
+
+describe("validateChange: Java, a test source set compiles against src/main/java", () => {
+  it("a wrong call of a main class in src/test/java is rejected (its class was 'cannot find symbol' before and after, and the change was validated); a good one is validated", async () => {
+    const root = project("java-lang");
+    const TEST = "src/test/java/org/apache/commons/lang3/BooleanUtilsTest.java";
+    const bad = await validateChange({ root, files: [edit(root, TEST, "java", "BooleanUtils.and(true, false)", 'BooleanUtils.and("true", false)')] });
+    assert.equal(bad.validation, "rejected", JSON.stringify(bad.checkers));
+    assert.deepEqual(
+      bad.introduced.map((d) => [d.file, d.start_line]),
+      [[TEST, 17]],
+    );
+    assert.match(bad.checkers[0]?.checker ?? "", /^javac \(sourcepath src\/test\/java \+ src\/main\/java\)/);
+    // (junit is not here: its old errors are the file's, and do not block.)
+    const good = await validateChange({ root, files: [edit(root, TEST, "java", "BooleanUtils.and(true, false)", "BooleanUtils.and(false, true)")] });
+    assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+    assert.ok(good.pre_existing_count > 0);
+  });
+});
+
+describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
+  it("a change of a file whose include gcc cannot find (no compile_commands.json) is unchecked, saying why, not validated", async () => {
+    const root = project("c-include");
+    // The definition renamed, its use inside the macro call left behind: gcc never got past
+    // `#include "uv.h"`, before or after.
+    const r = await validateChange({ root, files: [edit(root, "src/unix/fs.c", "c", "static ssize_t uv__fs_readlink(", "static ssize_t uv__fs_read_link(")] });
+    assert.equal(r.validation, "unchecked", JSON.stringify(r));
+    assert.equal(r.checkers[0]?.status, "failed");
+    assert.match(r.checkers[0]?.reason ?? "", /fatal error in src\/unix\/fs\.c \(uv\.h: No such file or directory\).*NOT checked.*compile_commands\.json/);
+  });
+});

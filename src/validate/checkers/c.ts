@@ -164,6 +164,20 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
       diagnostics.push({ level, message: `${d.message} (at ${rel}:${caret.line}:${caret["byte-column"]})`, file: rel, code, source: compiler });
     }
   }
+  // gcc stops at a fatal error (most often an include it cannot find without the project's
+  // compile_commands.json: libuv's `#include "uv.h"` from src/unix/fs.c): nothing after it was
+  // checked. Said so, the change is unchecked instead of "validated" for the same fatal error
+  // before and after (a new fatal error is still an introduced one).
+  const fatal = parsed.find((d) => d.kind === "fatal error");
+  if (fatal) {
+    diagnostics.push({
+      level: "warning",
+      message: `checker failed: ${compiler} stopped at a fatal error in ${ctx.relPath} (${fatal.message}), so the code after it was NOT checked${from ? "" : "; the project has no compile_commands.json to give its include paths (CMake: -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; make: bear -- make)"}`,
+      file: ctx.relPath,
+      code: "checker.failed",
+      source: "validate",
+    });
+  }
   return { ran, diagnostics };
 }
 

@@ -15,6 +15,19 @@ export interface CheckContext {
   env: NodeJS.ProcessEnv;
   /** Unchanged files to compile with the content (Java: the classes that use it), absolute paths. */
   alsoCompile?: string[];
+  /**
+   * The change's other files of the language, in the same version as the content (the before
+   * run gets their before bytes, the after run their after bytes; null: absent in that version).
+   * Checkers that compile more than the file (Java, Rust) put them in place of the disk's.
+   */
+  companions?: Companion[];
+}
+
+export interface Companion {
+  /** Root-relative, `/`-separated. */
+  relPath: string;
+  abs: string;
+  content: Uint8Array | null;
 }
 
 export type Checker = (ctx: CheckContext, content: Uint8Array, pos: ContentPositions) => Promise<CheckerOutcome>;

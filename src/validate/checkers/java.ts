@@ -4,7 +4,7 @@
  * its own project resolve. Nothing is written next to the source; the temp directory goes.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { runProcess, which, withTempDir } from "../process.js";
 import type { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
@@ -37,12 +37,37 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
     // root's entries minus module-info.java, and the result says so.
     let sourcePath = srcRoot;
     const moduleInfo = existsSync(join(srcRoot, "module-info.java")) && basename(ctx.abs) !== "module-info.java";
-    if (moduleInfo) {
-      sourcePath = join(tmp, "sourcepath");
-      mkdirSync(sourcePath);
-      for (const e of readdirSync(srcRoot)) if (e !== "module-info.java") symlinkSync(join(srcRoot, e), join(sourcePath, e));
+    const withoutModuleInfo = (dir: string, name: string): string => {
+      const links = join(tmp, name);
+      mkdirSync(links);
+      for (const e of readdirSync(dir)) if (e !== "module-info.java") symlinkSync(join(dir, e), join(links, e));
+      return links;
+    };
+    if (moduleInfo) sourcePath = withoutModuleInfo(srcRoot, "sourcepath");
+    // Maven and Gradle: a test source set (src/test/java, src/integrationTest/java) compiles
+    // against src/main/java. Without it every use of a main class was "cannot find symbol"
+    // before and after, so a broken call in commons-lang's tests (StringUtils.abbreviate with a
+    // String for an int) was "validated".
+    const set = /^(.*)\/src\/([^/]+)\/java$/.exec(srcRoot);
+    const main = set && set[2] !== "main" ? join(set[1] as string, "src", "main", "java") : undefined;
+    const withMain = main !== undefined && existsSync(main);
+    if (withMain) {
+      sourcePath += `${delimiter}${existsSync(join(main, "module-info.java")) ? withoutModuleInfo(main, "mainpath") : main}`;
     }
-    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "200", "-sourcepath", sourcePath, copy, ...(ctx.alsoCompile ?? [])];
+    // The change's other Java files, in this version, compiled with it: given on the command
+    // line, they stand for their disk bytes on the source path (a class the change deletes cannot
+    // be hidden from it, and stays).
+    const companions = new Map<string, string>();
+    (ctx.companions ?? []).forEach((c, i) => {
+      if (c.content === null || !c.relPath.endsWith(".java") || basename(c.relPath) === "module-info.java") return;
+      const at = join(tmp, "companions", String(i), basename(c.relPath));
+      mkdirSync(dirname(at), { recursive: true });
+      writeFileSync(at, c.content);
+      companions.set(at, c.relPath);
+    });
+    // (No cap on the errors: a test source set without its libraries on this machine has
+    // hundreds of old ones, and a new error past javac's cap of 100 or 200 went unseen.)
+    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "100000", "-sourcepath", sourcePath, copy, ...companions.keys(), ...(ctx.alsoCompile ?? [])];
     const r = await runProcess(bin, args, { cwd: tmp, timeoutMs: ctx.timeoutMs, env: { ...ctx.env, LC_ALL: "C" } });
     if (r.timedOut) return timedOut(ctx, "javac");
     const lines = r.stderr.split("\n");
@@ -51,7 +76,8 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
       const m = HEADER.exec(lines[i] as string);
       if (!m) continue;
       let file = resolve(tmp, m[1] as string);
-      if (moduleInfo && file.startsWith(`${sourcePath}/`)) file = join(srcRoot, file.slice(sourcePath.length + 1));
+      if (moduleInfo && file.startsWith(`${join(tmp, "sourcepath")}/`)) file = join(srcRoot, file.slice(join(tmp, "sourcepath").length + 1));
+      if (main !== undefined && file.startsWith(`${join(tmp, "mainpath")}/`)) file = join(main, file.slice(join(tmp, "mainpath").length + 1));
       const line = Number(m[2]);
       const level = m[3] === "warning" ? "warning" : "error";
       let message = m[4] as string;
@@ -69,14 +95,15 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
         const start = caretCol === undefined ? pos.byteOfLineByteCol(line, 1) : pos.byteOfLineCharCol(line, caretCol + 1);
         diagnostics.push({ level, message, file: ctx.relPath, ...pos.fromBytes(start, Math.min(start + 1, pos.lines.lineEnd(line))), code: "javac", source: "javac" });
       } else {
-        const rel = file.startsWith(`${ctx.root}/`) ? file.slice(ctx.root.length + 1) : file;
+        const rel = companions.get(file) ?? (file.startsWith(`${ctx.root}/`) ? file.slice(ctx.root.length + 1) : file);
         diagnostics.push({ level, message: `${message} (at ${rel}:${line})`, file: rel, code: "javac", source: "javac" });
       }
     }
     if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "javac", r.stderr || `exit ${r.status}`);
     const where = srcRoot === ctx.root ? "." : srcRoot.slice(ctx.root.length + 1);
     const users = ctx.alsoCompile?.length ? `, with ${ctx.alsoCompile.length} file${ctx.alsoCompile.length === 1 ? "" : "s"} using it` : "";
-    return { ran: `javac (sourcepath ${where}${moduleInfo ? ", module-info.java left out: checked on the class path" : ""}${users})`, diagnostics };
+    const mainWhere = withMain ? ` + ${(main as string).slice(ctx.root.length + 1) || "."}` : "";
+    return { ran: `javac (sourcepath ${where}${mainWhere}${moduleInfo ? ", module-info.java left out: checked on the class path" : ""}${users})`, diagnostics };
   });
 }
 

@@ -7,8 +7,8 @@
  * on stdin, output into a temp directory: as a binary when it is a program's root (main.rs,
  * build.rs, under bin/ or examples/), else as a library.
  */
-import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { findUp, runProcess, which, withTempDir } from "../process.js";
 import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
@@ -165,13 +165,25 @@ export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: Con
       const target = join(copy, relative(pkg.copyRoot, ctx.abs));
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, content);
+      // The change's other files of the copy, in this version (see CheckContext.companions).
+      for (const c of ctx.companions ?? []) {
+        const rel = relative(pkg.copyRoot, c.abs);
+        if (rel.startsWith("..") || isAbsolute(rel)) continue;
+        const at = join(copy, rel);
+        if (c.content === null) rmSync(at, { force: true });
+        else {
+          mkdirSync(dirname(at), { recursive: true });
+          writeFileSync(at, c.content);
+        }
+      }
       const manifest = join(copy, relative(pkg.copyRoot, pkg.pkg), "Cargo.toml");
       // A file no `mod` declares yet is invisible to cargo: it would "pass" unchecked. It is
       // attached to the crate root of the copy (#[path]) so that it is compiled with the crate,
       // and the result says so; without a crate root it cannot be, and the result says that.
       let scope = "";
       const notes: CheckerOutcome["diagnostics"] = [];
-      if (!inModTree(pkg.pkg, ctx.abs)) {
+      // (Asked of the copy: a companion may be the parent module that declares the file.)
+      if (!inModTree(join(copy, relative(pkg.copyRoot, pkg.pkg)), target)) {
         const pkgCopy = join(copy, relative(pkg.copyRoot, pkg.pkg));
         const crateRoot = [join(pkgCopy, "src", "lib.rs"), join(pkgCopy, "src", "main.rs")].find((f) => existsSync(f));
         if (crateRoot) {

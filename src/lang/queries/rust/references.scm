@@ -21,6 +21,8 @@
 (type_identifier) @ref.type
 (scoped_type_identifier path: (_) @qualifier name: (type_identifier) @ref.type)
 (struct_expression name: (type_identifier) @ref.call)
+; A struct literal's `n: value` writes the field n of the struct it names (`Self`, `T`, `m::T`).
+(struct_expression name: (_) @qualifier body: (field_initializer_list (field_initializer field: (field_identifier) @ref.write)))
 
 (field_expression value: (_) @qualifier field: (field_identifier) @ref.read)
 (scoped_identifier path: (_) @qualifier name: (identifier) @ref.read)

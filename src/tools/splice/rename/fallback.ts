@@ -11,6 +11,7 @@ import type { Diagnostic } from "../../../contract/schema.js";
 import { openDb, type DB } from "../../../graph/db.js";
 import { fitsArity } from "../../../graph/facts.js";
 import { refsTo, type SymbolRecord } from "../../../graph/read.js";
+import { FIELDS_NEVER_CALLED, rustNotMethod } from "../../../graph/resolve.js";
 import { renameError } from "./codes.js";
 import type { Sources } from "./sources.js";
 import type { Evidence, RenameLocation, RenamePlan, RenameTarget } from "./types.js";
@@ -51,16 +52,24 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     // References the resolver could not tie to anything but that carry the name (an import
     // from another package, a call on an untyped receiver): leaving them out would break the
     // code silently, so they come in as name-only evidence and need allowHeuristic.
-    // (Not a Java or C++ call whose argument count the symbol cannot take: `flush(2)` is no call
-    // of `flush()`, and renaming it broke the build.)
+    // (Not those that cannot be this kind of symbol: in Rust and Java `x.n()` calls no field,
+    // and in Rust `self.n`, `x.n` and a struct literal's `n:` name no method. ripgrep's field
+    // `num_ignores` took every unresolved `gi.num_ignores()` call of the method beside it. Nor a
+    // Java or C++ call whose argument count the symbol cannot take: `flush(2)` is no call of
+    // `flush()`, and renaming it broke the build.)
+    const language = languageOf(db, s.path);
     const arity = db.prepare("SELECT arity FROM symbols WHERE symbol_id = ?").pluck().get(s.symbol_id) as string | null | undefined;
-    const unresolved = db
-      .prepare("SELECT f.path, r.byte_start, r.byte_end, r.start_line, r.arity FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.resolution = 'unresolved' AND f.language = ?")
-      .all(s.name, languageOf(db, s.path)) as { path: string; byte_start: number; byte_end: number; start_line: number; arity: number | null }[];
-    for (const r of unresolved) {
-      if (arity != null && r.arity !== null && !fitsArity(arity, r.arity)) continue;
-      raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
-    }
+    const unresolved = (
+      db
+        .prepare("SELECT f.path, r.byte_start, r.byte_end, r.start_line, r.kind, r.qualifier, r.arity FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND r.resolution = 'unresolved' AND f.language = ?")
+        .all(s.name, language) as { path: string; byte_start: number; byte_end: number; start_line: number; kind: string; qualifier: string | null; arity: number | null }[]
+    ).filter(
+      (r) =>
+        !(r.kind === "call" && s.kind === "Field" && FIELDS_NEVER_CALLED.has(language)) &&
+        !(language === "rust" && s.kind === "Method" && rustNotMethod(r.kind, r.qualifier)) &&
+        !(arity != null && r.arity !== null && !fitsArity(arity, r.arity)),
+    );
+    for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
     const seen = new Set<string>();
     const locations: RenameLocation[] = [];
     const stale: string[] = [];
@@ -89,7 +98,7 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     if (stale.length) {
       throw renameError("stale_index", `the magellan index is out of date for ${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ` and ${stale.length - 5} more` : ""}`, "Run 'magellan index' (or keep 'magellan watch' running), then rename again.", { file: target.file });
     }
-    const clash = indexClash(db, s, newName, [...new Set(locations.map((l) => l.file))], languageOf(db, s.path));
+    const clash = indexClash(db, s, newName, [...new Set(locations.map((l) => l.file))], language);
     if (clash) throw renameError("clash", `'${newName}' is already bound where '${s.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
     const heuristic = locations.filter((l) => l.evidence === "heuristic");
     if (heuristic.length && !allowHeuristic) {
