@@ -117,7 +117,10 @@ function unbalancedBranches(text: string, blank: number[]): void {
     let end = text.indexOf("\n", i);
     if (end < 0) end = n;
     const top = stack[stack.length - 1];
-    const d = inComment ? null : /^[ \t]*#[ \t]*(\w+)/.exec(text.slice(i, Math.min(end, i + 64)));
+    // (A directive's first other character is `#`: most lines are code and skip the regex.)
+    let first = i;
+    while (first < end && (text.charCodeAt(first) === 32 || text.charCodeAt(first) === 9)) first++;
+    const d = inComment || text.charCodeAt(first) !== 35 ? null : /^[ \t]*#[ \t]*(\w+)/.exec(text.slice(i, Math.min(end, i + 64)));
     if (d) {
       // A directive and its continuation lines.
       while (end < n && /\\\r?$/.test(text.slice(Math.max(i, end - 2), end))) {
@@ -150,22 +153,23 @@ function unbalancedBranches(text: string, blank: number[]): void {
       continue;
     }
     // Code: count braces outside comments, strings and character literals.
+    // (Character codes: a string per character was most of this scan's time.)
     let delta = 0;
     for (let j = i; j < end; j++) {
-      const c = text[j];
+      const c = text.charCodeAt(j);
       if (inComment) {
-        if (c === "*" && text[j + 1] === "/") {
+        if (c === 42 /* * */ && text.charCodeAt(j + 1) === 47) {
           inComment = false;
           j++;
         }
-      } else if (c === "/" && text[j + 1] === "*") {
+      } else if (c === 47 /* / */ && text.charCodeAt(j + 1) === 42) {
         inComment = true;
         j++;
-      } else if (c === "/" && text[j + 1] === "/") break;
-      else if (c === '"' || c === "'") {
-        for (j++; j < end && text[j] !== c; j++) if (text[j] === "\\") j++;
-      } else if (c === "{") delta++;
-      else if (c === "}") delta--;
+      } else if (c === 47 && text.charCodeAt(j + 1) === 47) break;
+      else if (c === 34 /* " */ || c === 39 /* ' */) {
+        for (j++; j < end && text.charCodeAt(j) !== c; j++) if (text.charCodeAt(j) === 92 /* \ */) j++;
+      } else if (c === 123 /* { */) delta++;
+      else if (c === 125 /* } */) delta--;
     }
     const branch = top?.branches.at(-1);
     if (branch) branch.delta += delta;
