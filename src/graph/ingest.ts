@@ -21,7 +21,7 @@ import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
 import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
-import { coldImpactSteps, newConfigs, updateImpact } from "./imports/index.js";
+import { coldImpactSteps, type ImpactSnapshot, impactSnapshot, newConfigs, updateImpact } from "./imports/index.js";
 import { configsChanged } from "./imports/repo.js";
 import { type RefRow, type ResolvedUnit, Resolver, TYPE_KINDS, moduleStems, writtenType } from "./resolve.js";
 import { type ResolveUnit, resolveInWorkers } from "./resolve-pool.js";
@@ -199,6 +199,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   // only references not seen before need the resolver.
   const priorOutcomes = new Map<number, Map<string, RefOutcome | undefined>>();
   let addedFiles = 0;
+  // Changed files' impact rows as they were (see ImpactSnapshot).
+  const impactBefore = new Map<number, ImpactSnapshot>();
   let deferredRefs = 0;
   let spilled = false;
 
@@ -238,6 +240,10 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
             priorOutcomes.set(old.id, store.refOutcomes(old.id));
           }
           touchedPaths.add(o.rel);
+          if (old && !cold) {
+            const snap = impactSnapshot(db, old.id, o.language);
+            if (snap) impactBefore.set(old.id, snap);
+          }
           const defer = !spilled && !cold && inline;
           const id = store.writeFile(old?.id, o.rel, o.language, o.hash, o.size, o.mtime_ms, indexedAt, o.rows, !defer);
           if (defer) {
@@ -511,6 +517,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       changedIds,
       addedPaths: changedPaths.filter((p) => !stored.has(p)),
       removedPaths: [...new Set(removed.map((f) => f.path))],
+      before: impactBefore,
     });
     debug?.(`resolved ${n} file dependencies for the impact graph`);
   })();
