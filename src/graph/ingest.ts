@@ -12,6 +12,7 @@ import { runInNewContext } from "node:vm";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { timestamp } from "../contract/ids.js";
+import { packageVersion } from "../contract/version.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
@@ -119,7 +120,12 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   const rootName = basename(root);
   const store = new Store(db);
   // A cold run killed half-way stored files whose references were never written: start over.
-  if (getMeta(db, "resolve_pending") === "1") {
+  // So does an index another version of magellan built: its unchanged files would keep what that
+  // version extracted and resolved (a fix to a query reached only the files edited since), and
+  // the index would equal no rebuild by either.
+  const builtBy = getMeta(db, "built_by");
+  const otherVersion = builtBy !== packageVersion() && (builtBy !== undefined || (db.prepare("SELECT count(*) FROM files").pluck().get() as number) > 0);
+  if (getMeta(db, "resolve_pending") === "1" || otherVersion) {
     db.transaction(() => db.exec("DELETE FROM refs; DELETE FROM symbols; DELETE FROM imports; DELETE FROM deps; DELETE FROM impact_edges; DELETE FROM files;"))();
   }
   // The workspace folder renamed (or the index moved with it): every canonical_fqn starts with
@@ -523,6 +529,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
   })();
   db.transaction(() => {
     setMeta(db, "root", root);
+    setMeta(db, "built_by", packageVersion());
     // So that a query about a file that is not in the index can say why (query --file).
     setMeta(db, "skipped", JSON.stringify(skipped.slice(0, 10_000).map((s) => [s.path, s.reason, s.detail])));
   })();

@@ -193,6 +193,25 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.ok(found.every((x) => x.resolution !== "unresolved"), "references into helper are resolved again");
   });
 
+  it("an index another version of magellan built is read again in full; one this version built is not", async () => {
+    // Its unchanged files would keep what that version extracted and resolved.
+    const root = await indexed("multi", ["ts"]);
+    const files = (await mg(root, ["status"])).env.data.files as number;
+    const same = await mg(root, ["index"]);
+    assert.equal(same.env.data.mode, "incremental");
+    assert.equal(same.env.data.files_indexed, 0);
+    for (const older of ["UPDATE meta SET value = '0.0.1' WHERE key = 'built_by'", "DELETE FROM meta WHERE key = 'built_by'"]) {
+      const db = new Database(join(root, ".magellan/code.db"));
+      // (An earlier version's mark, or none: an index from before versions were recorded.)
+      db.exec(older);
+      db.close();
+      const again = await mg(root, ["index"]);
+      assert.equal(again.r.code, 0, again.r.stdout);
+      assert.equal(again.env.data.mode, "full", older);
+      assert.equal(again.env.data.files_indexed, files, older);
+    }
+  });
+
   it("a full index resolved in many small units with a tiny cache (here, on workers, after a worker died) stores exactly the rows of one unit", async () => {
     const root = copyFixture("multi");
     // Every row in rowid order, ids included: units and the cache must not change what is stored or how it is numbered.
