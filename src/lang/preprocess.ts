@@ -129,7 +129,7 @@ function unbalancedBranches(text: string, blank: number[]): void {
       }
       const word = d[1] as string;
       if (word === "if" || word === "ifdef" || word === "ifndef") {
-        const zero = /^[ \t]*#[ \t]*if[ \t]+0[ \t]*(?:\/[/*].*)?\r?$/.test(text.slice(i, end));
+        const zero = SECOND_BRANCH.test(text.slice(i, end));
         stack.push({ zero, branches: [{ at: i, end, delta: 0 }] });
       } else if (top && (word === "else" || word.startsWith("elif"))) top.branches.push({ at: i, end, delta: 0 });
       else if (top && word === "endif") {
@@ -176,6 +176,17 @@ function unbalancedBranches(text: string, blank: number[]): void {
     i = end + 1;
   }
 }
+
+/**
+ * A group whose `#else` is the branch to parse when its branches do not balance: after `#if 0`,
+ * and after a test for Windows alone, since a build on Linux or macOS compiles the `#else` (jq's
+ * `#ifdef WIN32 ... int umain(...) {\n#else\nint main(...) {`: the first branch left jq without
+ * its `main`).
+ */
+const WINDOWS = "(?:_?WIN(?:32|64)|_MSC_VER|__MINGW(?:32|64)__|__CYGWIN__)";
+const SECOND_BRANCH = new RegExp(
+  `^[ \\t]*#[ \\t]*(?:if[ \\t]+0|ifdef[ \\t]+${WINDOWS}|if[ \\t]+defined[ \\t]*(?:\\([ \\t]*${WINDOWS}[ \\t]*\\)|[ \\t]+${WINDOWS}))[ \\t]*(?:\\/[/*].*)?\\r?$`,
+);
 
 /** Blanks the lines of [from, to), newlines excepted (line numbers stay the text's) and `#include` lines kept. */
 function blankLines(text: string, from: number, to: number, blank: number[]): void {

@@ -130,3 +130,15 @@ test("a conditional whose branches each open a brace is parsed as its first bran
   assert.ok(masked.includes("\n#include <sys/event.h>\n"));
   assert.ok(!masked.includes("for (;;)"));
 });
+
+test("after a test for Windows alone, the #else branch is the one parsed (jq's main)", () => {
+  // jq's `#ifdef WIN32 ... int umain(...) {\n#else\nint main(...) {`: the first branch left the
+  // index without `main`; a build on Linux or macOS compiles the #else.
+  const f = facts("c", "jq-main.c");
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(
+    f.symbols.filter((s) => s.kind === "function").map((s) => s.name),
+    ["process", "main"],
+  );
+  assert.ok(f.references.some((r) => r.name === "process" && r.kind === "call"));
+});
