@@ -38,7 +38,7 @@ const program = baseProgram(
   .option("-e, --pattern <regex>", "the pattern (JavaScript RegExp in Unicode mode; ripgrep habits such as (?i), \\A, \\z, [[:alpha:]], \\pL are translated); repeatable: a match of any of them, as rg -e a -e b", collect, [])
   .option("-S, --smart-case", "case-insensitive unless the pattern has an uppercase letter (ripgrep -S)")
   .option("-s, --case-sensitive", "match case-sensitively (the default); the last of -i, -S and -s given wins, as in ripgrep")
-  .option("-t, --type <type>", `search only files of this ripgrep type (repeatable): ${Object.keys(FILE_TYPES).join(", ")}`, collect, [])
+  .option("-t, --type <type>", `search only files of this ripgrep type (repeatable): any of the ${Object.keys(FILE_TYPES).length} of ripgrep 13's --type-list (c, cpp, go, java, js, py, ruby, rust, sh, ts, ...); an unknown one is refused, listing them`, collect, [])
   .option("-T, --type-not <type>", "do not search files of this type (repeatable)", collect, [])
   .option("-l, --files-with-matches", "print the files with a match (path, count, sha256 checksum) instead of the matches")
   .option("--files", "print the files that would be searched (after ignore rules, globs, types), without searching; takes no pattern")

@@ -1,7 +1,7 @@
 /**
- * -t/-T take ripgrep's own file types: each type llmsearch knows names exactly the globs that
- * `rg --type-list` gives it (sh missed .bash_profile, .zshenv, bashrc, ... so `-t sh` skipped
- * dotfiles rg searches).
+ * -t/-T take ripgrep's own file types: llmsearch knows every type `rg --type-list` lists, each
+ * with exactly its globs (sh missed .bash_profile, .zshenv, bashrc, ... so `-t sh` skipped
+ * dotfiles rg searches; ruby, kotlin and 145 more were refused).
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -19,4 +19,6 @@ test("every llmsearch file type has ripgrep's globs", () => {
   for (const [name, globs] of Object.entries(FILE_TYPES)) {
     assert.deepEqual([...globs].sort(), rgTypes.get(name), `-t ${name}`);
   }
+  // And every type rg knows: `-t ruby` was refused (E109) where rg searched fzf's 549 matches.
+  assert.deepEqual(Object.keys(FILE_TYPES).sort(), [...rgTypes.keys()].sort());
 });
