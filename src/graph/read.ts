@@ -334,73 +334,49 @@ const FAMILY: Record<string, string[]> = {
 };
 
 /**
- * The methods a method overrides or implements, nearest first: those of its name (and, where
- * counted, of its arity) in the types its class extends, by the base names the class was written
- * with, up through their bases (eight levels). A call tied to one of them may run this method
- * (virtual dispatch), so an answer that lists only the calls tied to this method says so: gson's
- * `ObjectTypeAdapter.write` had no caller while twelve calls were tied to `TypeAdapter.write`.
- * By name, as written: every indexed type of a base's name in the language family counts.
+ * The methods a method overrides or implements (`up`), or that override or implement it
+ * (`down`), nearest first: those of its name (and, where counted, of its arity) in the types its
+ * class names among its bases and up through theirs, or in the types that name its class among
+ * their bases and down through theirs (eight levels). A call tied to a method above may run this
+ * one (virtual dispatch): gson's `ObjectTypeAdapter.write` had no caller while twelve calls were
+ * tied to `TypeAdapter.write`. A change of its signature is a change of those below. By the base
+ * names as written: every indexed type of a name in the language family counts.
  */
-export function overriddenMethods(db: DB, def: Pick<SymbolRecord, "kind_normalized" | "name" | "parent_symbol_id" | "language" | "arity">): { symbol_id: string; display_fqn: string }[] {
+export function relatedMethods(
+  db: DB,
+  def: Pick<SymbolRecord, "kind_normalized" | "name" | "parent_symbol_id" | "language" | "arity">,
+  direction: "up" | "down",
+): { symbol_id: string; display_fqn: string }[] {
   if (def.kind_normalized !== "method" || def.parent_symbol_id === null) return [];
-  const basesOf = stmt(db, "SELECT bases FROM symbols WHERE symbol_id = ?").pluck();
   const languages = JSON.stringify(FAMILY[def.language] ?? [def.language]);
-  const types = stmt(db, `SELECT symbol_id FROM symbols WHERE name = ? AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`).pluck();
-  const methods = stmt(db, "SELECT symbol_id, display_fqn, arity FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind_normalized = 'method' ORDER BY byte_start");
-  const out: { symbol_id: string; display_fqn: string }[] = [];
-  const seen = new Set<string>([def.parent_symbol_id]);
-  let level = [def.parent_symbol_id];
-  for (let depth = 0; depth < 8 && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const id of level) {
-      const bases = (basesOf.get(id) as string | null) ?? "";
-      for (const written of bases.split(",")) {
-        const name = baseName(written);
-        if (name === "") continue;
-        for (const t of types.all(name, languages) as string[]) {
-          if (seen.has(t)) continue;
-          seen.add(t);
-          next.push(t);
-          for (const m of methods.all(t, def.name) as { symbol_id: string; display_fqn: string; arity: string | null }[]) {
-            if (def.arity != null && m.arity !== null && m.arity !== def.arity) continue;
-            out.push({ symbol_id: m.symbol_id, display_fqn: m.display_fqn });
-          }
-        }
-      }
-    }
-    level = next;
-  }
-  return out;
-}
-
-/**
- * The methods that override or implement a method, nearest first: those of its name (and, where
- * counted, of its arity) in the types that name its class among their bases, and down through
- * theirs (eight levels). Changing the method's signature changes theirs; the calls tied to them
- * are not its callers. By name, as written, within the language family.
- */
-export function overridingMethods(db: DB, def: Pick<SymbolRecord, "kind_normalized" | "name" | "parent_symbol_id" | "language" | "arity">): { symbol_id: string; display_fqn: string }[] {
-  if (def.kind_normalized !== "method" || def.parent_symbol_id === null) return [];
-  const nameOf = stmt(db, "SELECT name FROM symbols WHERE symbol_id = ?").pluck();
-  const languages = JSON.stringify(FAMILY[def.language] ?? [def.language]);
+  const row = stmt(db, "SELECT name, bases FROM symbols WHERE symbol_id = ?");
+  const named = stmt(db, `SELECT symbol_id FROM symbols WHERE name = ? AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`);
   const extending = stmt(
     db,
     `SELECT symbol_id, bases FROM symbols WHERE bases LIKE '%' || ? || '%' AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`,
   );
   const methods = stmt(db, "SELECT symbol_id, display_fqn, arity FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind_normalized = 'method' ORDER BY byte_start");
+  /** The types one level up or down from the type `id`. */
+  const neighbours = (id: string): string[] => {
+    const r = row.get(id) as { name: string; bases: string | null } | undefined;
+    if (!r) return [];
+    if (direction === "up") {
+      const names = (r.bases ?? "").split(",").map(baseName).filter((n) => n !== "");
+      return names.flatMap((n) => (named.all(n, languages) as { symbol_id: string }[]).map((t) => t.symbol_id));
+    }
+    return (extending.all(r.name, languages) as { symbol_id: string; bases: string }[]).filter((t) => t.bases.split(",").some((b) => baseName(b) === r.name)).map((t) => t.symbol_id);
+  };
   const out: { symbol_id: string; display_fqn: string }[] = [];
   const seen = new Set<string>([def.parent_symbol_id]);
   let level = [def.parent_symbol_id];
   for (let depth = 0; depth < 8 && level.length > 0; depth++) {
     const next: string[] = [];
     for (const id of level) {
-      const name = nameOf.get(id) as string | undefined;
-      if (!name) continue;
-      for (const t of extending.all(name, languages) as { symbol_id: string; bases: string }[]) {
-        if (seen.has(t.symbol_id) || !t.bases.split(",").some((b) => baseName(b) === name)) continue;
-        seen.add(t.symbol_id);
-        next.push(t.symbol_id);
-        for (const m of methods.all(t.symbol_id, def.name) as { symbol_id: string; display_fqn: string; arity: string | null }[]) {
+      for (const t of neighbours(id)) {
+        if (seen.has(t)) continue;
+        seen.add(t);
+        next.push(t);
+        for (const m of methods.all(t, def.name) as { symbol_id: string; display_fqn: string; arity: string | null }[]) {
           if (def.arity != null && m.arity !== null && m.arity !== def.arity) continue;
           out.push({ symbol_id: m.symbol_id, display_fqn: m.display_fqn });
         }

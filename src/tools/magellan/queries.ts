@@ -28,8 +28,7 @@ import {
   suggestPaths,
   symbolById,
   symbolsInFile,
-  overriddenMethods,
-  overridingMethods,
+  relatedMethods,
   unresolvedNamed,
 } from "../../graph/read.js";
 import { languageForPath } from "../../lang/registry.js";
@@ -493,7 +492,7 @@ function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[], down 
   const out: { symbol_id: string; display_fqn: string; references: number }[] = [];
   const seen = new Set(defs.map((d) => d.symbol_id));
   for (const d of defs) {
-    for (const m of down ? overridingMethods(db, d) : overriddenMethods(db, d)) {
+    for (const m of relatedMethods(db, d, down ? "down" : "up")) {
       if (seen.has(m.symbol_id)) continue;
       seen.add(m.symbol_id);
       let references = 0;
