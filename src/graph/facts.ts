@@ -224,6 +224,20 @@ export interface FileRows {
   line_count: number;
 }
 
+const FAMILIES: Record<string, string> = { typescript: "js", tsx: "js", javascript: "js", c: "c", cpp: "c" };
+
+/** JavaScript, TypeScript and TSX see each other's symbols, as C and C++ do; each other language its own. */
+export function languageFamily(language: string): string {
+  return FAMILIES[language] ?? language;
+}
+
+/** The languages of `language`'s family (itself alone for most). */
+export function familyLanguages(language: string): string[] {
+  const family = languageFamily(language);
+  const all = Object.keys(FAMILIES).filter((l) => FAMILIES[l] === family);
+  return all.length > 0 ? all : [language];
+}
+
 /** Whether a call of `arity` arguments fits a callable's arity (`2`, `1-3`, `2+`); unknown fits. */
 export function fitsArity(declared: string | null, arity: number): boolean {
   if (declared === null) return true;

@@ -6,7 +6,7 @@ import { spanId } from "../contract/ids.js";
 import type { Span } from "../contract/schema.js";
 import type * as FastestLevenshtein from "fastest-levenshtein";
 import { type DB, stmt } from "./db.js";
-import { fitsArity } from "./facts.js";
+import { familyLanguages, fitsArity } from "./facts.js";
 
 type Levenshtein = typeof FastestLevenshtein;
 
@@ -325,66 +325,76 @@ function dedupe(rows: RefRecord[]): RefRecord[] {
 
 /** Kinds a method's class can extend or implement. */
 const BASE_KINDS = "('class', 'interface', 'struct', 'trait')";
-const FAMILY: Record<string, string[]> = {
-  typescript: ["typescript", "tsx", "javascript"],
-  tsx: ["typescript", "tsx", "javascript"],
-  javascript: ["typescript", "tsx", "javascript"],
-  c: ["c", "cpp"],
-  cpp: ["c", "cpp"],
-};
+
+/**
+ * The names of the types above a class (`up`: its bases, theirs, ...) or below it (`down`: the
+ * types that name it among their bases, and theirs), nearest first, eight levels at most. By the
+ * base names as written: a name stands for every indexed type of that name in the language
+ * family.
+ */
+function hierarchyNames(db: DB, className: string, language: string, direction: "up" | "down"): string[] {
+  const languages = JSON.stringify(familyLanguages(language));
+  const basesOf = stmt(db, `SELECT bases FROM symbols WHERE name = ? AND bases IS NOT NULL AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?))`).pluck();
+  const extending = stmt(
+    db,
+    `SELECT name, bases FROM symbols WHERE bases LIKE '%' || ? || '%' AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`,
+  );
+  const next = (name: string): string[] =>
+    direction === "up"
+      ? (basesOf.all(name, languages) as string[]).flatMap((bases) => bases.split(",").map(baseName))
+      : (extending.all(name, languages) as { name: string; bases: string }[]).filter((t) => t.bases.split(",").some((b) => baseName(b) === name)).map((t) => t.name);
+  const out: string[] = [];
+  const seen = new Set([className]);
+  let level = [className];
+  for (let depth = 0; depth < 8 && level.length > 0; depth++) {
+    const found: string[] = [];
+    for (const name of level) {
+      for (const n of next(name)) {
+        if (n === "" || seen.has(n)) continue;
+        seen.add(n);
+        found.push(n);
+      }
+    }
+    out.push(...found);
+    level = found;
+  }
+  return out;
+}
 
 /**
  * The methods a method overrides or implements (`up`), or that override or implement it
- * (`down`), nearest first: those of its name (and, where counted, of its arity) in the types its
- * class names among its bases and up through theirs, or in the types that name its class among
- * their bases and down through theirs (eight levels). A call tied to a method above may run this
- * one (virtual dispatch): gson's `ObjectTypeAdapter.write` had no caller while twelve calls were
- * tied to `TypeAdapter.write`. A change of its signature is a change of those below. By the base
- * names as written: every indexed type of a name in the language family counts.
+ * (`down`), nearest first: those of its name (and, where counted, of its arity) declared in the
+ * types of hierarchyNames. A call tied to a method above may run this one (virtual dispatch):
+ * gson's `ObjectTypeAdapter.write` had no caller while twelve calls were tied to
+ * `TypeAdapter.write`. A change of its signature is a change of those below, and a rename takes
+ * both (splice). By their class's name, so a C++ method defined outside its class counts.
  */
 export function relatedMethods(
   db: DB,
-  def: Pick<SymbolRecord, "kind_normalized" | "name" | "parent_symbol_id" | "language" | "arity">,
+  def: Pick<SymbolRecord, "symbol_id" | "kind_normalized" | "name" | "parent" | "language" | "arity">,
   direction: "up" | "down",
-): { symbol_id: string; display_fqn: string }[] {
-  if (def.kind_normalized !== "method" || def.parent_symbol_id === null) return [];
-  const languages = JSON.stringify(FAMILY[def.language] ?? [def.language]);
-  const row = stmt(db, "SELECT name, bases FROM symbols WHERE symbol_id = ?");
-  const named = stmt(db, `SELECT symbol_id FROM symbols WHERE name = ? AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`);
-  const extending = stmt(
+): { symbol_id: string; display_fqn: string; path: string; name_byte_start: number }[] {
+  if (def.kind_normalized !== "method" || def.parent === null) return [];
+  const names = hierarchyNames(db, baseName(def.parent), def.language, direction);
+  if (names.length === 0) return [];
+  const rank = new Map(names.map((n, k) => [n, k]));
+  const methods = stmt(
     db,
-    `SELECT symbol_id, bases FROM symbols WHERE bases LIKE '%' || ? || '%' AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`,
+    `SELECT s.symbol_id, s.display_fqn, f.path, s.name_byte_start, s.parent, s.arity FROM symbols s JOIN files f ON f.id = s.file_id
+     WHERE s.name = ? AND s.kind_normalized = 'method' AND s.parent IS NOT NULL AND s.symbol_id != ? AND s.language IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.byte_start`,
   );
-  const methods = stmt(db, "SELECT symbol_id, display_fqn, arity FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind_normalized = 'method' ORDER BY byte_start");
-  /** The types one level up or down from the type `id`. */
-  const neighbours = (id: string): string[] => {
-    const r = row.get(id) as { name: string; bases: string | null } | undefined;
-    if (!r) return [];
-    if (direction === "up") {
-      const names = (r.bases ?? "").split(",").map(baseName).filter((n) => n !== "");
-      return names.flatMap((n) => (named.all(n, languages) as { symbol_id: string }[]).map((t) => t.symbol_id));
-    }
-    return (extending.all(r.name, languages) as { symbol_id: string; bases: string }[]).filter((t) => t.bases.split(",").some((b) => baseName(b) === r.name)).map((t) => t.symbol_id);
-  };
-  const out: { symbol_id: string; display_fqn: string }[] = [];
-  const seen = new Set<string>([def.parent_symbol_id]);
-  let level = [def.parent_symbol_id];
-  for (let depth = 0; depth < 8 && level.length > 0; depth++) {
-    const next: string[] = [];
-    for (const id of level) {
-      for (const t of neighbours(id)) {
-        if (seen.has(t)) continue;
-        seen.add(t);
-        next.push(t);
-        for (const m of methods.all(t, def.name) as { symbol_id: string; display_fqn: string; arity: string | null }[]) {
-          if (def.arity != null && m.arity !== null && m.arity !== def.arity) continue;
-          out.push({ symbol_id: m.symbol_id, display_fqn: m.display_fqn });
-        }
-      }
-    }
-    level = next;
-  }
-  return out;
+  const rows = methods.all(def.name, def.symbol_id, JSON.stringify(familyLanguages(def.language))) as {
+    symbol_id: string;
+    display_fqn: string;
+    path: string;
+    name_byte_start: number;
+    parent: string;
+    arity: string | null;
+  }[];
+  return rows
+    .filter((m) => rank.has(baseName(m.parent)) && (def.arity == null || m.arity === null || m.arity === def.arity))
+    .sort((a, b) => (rank.get(baseName(a.parent)) as number) - (rank.get(baseName(b.parent)) as number))
+    .map(({ symbol_id, display_fqn, path, name_byte_start }) => ({ symbol_id, display_fqn, path, name_byte_start }));
 }
 
 /** `React.Component`, `internal::Impl`, `Base<T>` as a base is written: the type's own name. */

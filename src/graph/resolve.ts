@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import type { DB } from "./db.js";
-import { fitsArity, moduleName } from "./facts.js";
+import { fitsArity, languageFamily, moduleName } from "./facts.js";
 import { SqlFileLookup } from "./resolve/files.js";
 import { ModuleResolution } from "./resolve/modules.js";
 
@@ -281,13 +281,6 @@ let refNotMethod = false;
 /** Whether a Rust reference of this kind and qualifier can name no method (see refNotMethod). */
 export function rustNotMethod(kind: string, qualifier: string | null): boolean {
   return kind === "write" || (kind === "read" && qualifier !== null && /^[a-z_]/.test(qualifier));
-}
-
-const FAMILIES: Record<string, string> = { typescript: "js", tsx: "js", javascript: "js", c: "c", cpp: "c" };
-
-/** JavaScript, TypeScript and TSX see each other's symbols, as C and C++ do; each other language its own. */
-function familyOf(language: string): string {
-  return FAMILIES[language] ?? language;
 }
 
 /** The candidates a Java or C++ call's argument count can call (all of them for other references). */
@@ -702,7 +695,7 @@ export class Resolver {
     const key = family === null ? name : `${family}\0${name}`;
     let e = this.entries.get(key);
     if (!e) {
-      const all = family === null ? this.lookup(name) : this.lookup(name).filter((s) => familyOf(s.language) === family);
+      const all = family === null ? this.lookup(name) : this.lookup(name).filter((s) => languageFamily(s.language) === family);
       // Most names referenced (locals, parameters, library members) have no candidate: one
       // shared empty entry, whose memo nothing writes (every memoized path needs a candidate).
       if (all.length === 0) return NO_CANDIDATES;
@@ -735,7 +728,7 @@ export class Resolver {
     const outerNotMethod = refNotMethod;
     callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
     const language = this.ctx(ref.file_id).language;
-    refFamily = familyOf(language);
+    refFamily = languageFamily(language);
     refNotMethod = language === "rust" && rustNotMethod(ref.kind, ref.qualifier);
     try {
       const o = this.resolveAny(ref);

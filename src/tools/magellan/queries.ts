@@ -497,7 +497,7 @@ function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[], down 
       seen.add(m.symbol_id);
       let references = 0;
       for (const r of count.all(m.symbol_id) as { kind: string; n: number }[]) if (!kinds || kinds.includes(r.kind)) references += r.n;
-      out.push({ ...m, references });
+      out.push({ symbol_id: m.symbol_id, display_fqn: m.display_fqn, references });
     }
   }
   return out;

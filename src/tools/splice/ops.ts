@@ -10,6 +10,7 @@ import { LineIndex } from "../../text/lines.js";
 import { decodeBytes } from "../../text/decode.js";
 import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
+import { relatedMethods, symbolById } from "../../graph/read.js";
 import { CODES } from "./codes.js";
 import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
 import { commentsAndStrings } from "./code-text.js";
@@ -343,58 +344,13 @@ export function applyFiles(ws: Workspace, step: ApplyFilesStep): StepReport {
  * engine renames overrides itself).
  */
 function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
-  if (sym.kind_normalized !== "method" || sym.parent === null) return [];
   const db = ws.graph();
-  const classes = db
-    .prepare("SELECT s.name, s.bases, f.language FROM symbols s JOIN files f ON f.id = s.file_id WHERE s.kind_normalized IN ('class', 'interface', 'struct', 'trait')")
-    .raw()
-    .all() as [string, string | null, string][];
-  const last = (n: string): string => n.split(/\.|::/).pop() as string;
-  const basesOf = new Map<string, Set<string>>();
-  for (const [name, bases, language] of classes) {
-    if (language !== sym.language && !(JS_FAMILY.has(language) && JS_FAMILY.has(sym.language))) continue;
-    const set = basesOf.get(name) ?? new Set<string>();
-    for (const b of (bases ?? "").split(",")) if (b.trim()) set.add(last(b.trim().replace(/<.*$/, "")));
-    basesOf.set(name, set);
-  }
-  const related = new Set<string>();
-  const own = last(sym.parent);
-  // Below: classes whose bases reach the method's class; above: the bases it reaches.
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [name, bases] of basesOf) {
-      if (related.has(name) || name === own) continue;
-      if (bases.has(own) || [...bases].some((b) => related.has(b))) {
-        related.add(name);
-        grew = true;
-      }
-    }
-  }
-  const above = [...(basesOf.get(own) ?? [])];
-  for (let i = 0; i < above.length; i++) {
-    const b = above[i] as string;
-    if (related.has(b) || b === own) continue;
-    related.add(b);
-    for (const up of basesOf.get(b) ?? []) above.push(up);
-  }
-  if (related.size === 0) return [];
-  const rows = db
-    .prepare(
-      `SELECT f.path, s.parent, s.name_byte_start, s.symbol_id, s.arity FROM symbols s JOIN files f ON f.id = s.file_id
-       WHERE s.name = ? AND s.kind_normalized = 'method' AND s.symbol_id != ? ORDER BY f.path, s.byte_start`,
-    )
-    .raw()
-    .all(sym.name, sym.symbol_id) as [string, string | null, number, string, string | null][];
-  // Java and C++ count parameters: a method of another count is an overload, not an override
-  // (Adapter's flush(int) beside Sink's flush() was renamed with it, and its callers not).
-  const arity = db.prepare("SELECT arity FROM symbols WHERE symbol_id = ?").pluck().get(sym.symbol_id) as string | null | undefined;
-  return rows
-    .filter(([, parent, , , a]) => parent !== null && related.has(last(parent)) && (arity == null || a === null || a === arity))
-    .map(([path, , start, id]) => [path, start, id]);
+  const def = symbolById(db, sym.symbol_id);
+  if (!def) return [];
+  return [...relatedMethods(db, def, "up"), ...relatedMethods(db, def, "down")]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.name_byte_start - b.name_byte_start))
+    .map((m) => [m.path, m.name_byte_start, m.symbol_id]);
 }
-
-/** TypeScript and JavaScript classes extend each other across the two. */
-const JS_FAMILY = new Set(["typescript", "tsx", "javascript"]);
 
 export async function rename(ws: Workspace, step: RenameStep): Promise<StepReport> {
   const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
