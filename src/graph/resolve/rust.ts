@@ -124,17 +124,14 @@ export class RustModules {
     const manifest = this.nearestManifest(posix.dirname(fromPath));
     if (manifest === null) return undefined;
     let best: string | undefined;
-    const headers = /^\s*\[\[?([A-Za-z0-9_.-]+)\]\]?\s*(?:#.*)?$/gm;
-    const all = [...manifest.text.matchAll(headers)];
-    all.forEach((h, k) => {
-      if (h[1] !== "lib" && h[1] !== "bin") return;
-      const body = manifest.text.slice((h.index as number) + h[0].length, all[k + 1]?.index ?? manifest.text.length);
-      const path = /^\s*path\s*=\s*"([^"]+)"/m.exec(body)?.[1];
-      if (!path) return;
+    for (const table of cargoTables(manifest.text)) {
+      if (table.name !== "lib" && table.name !== "bin") continue;
+      const path = cargoKey(table.body, "path");
+      if (!path) continue;
       const root = posix.normalize(posix.join(manifest.dir, path));
       const dir = posix.dirname(root);
       if ((dir === "." || fromPath.startsWith(`${dir}/`)) && (!best || dir.length > posix.dirname(best).length)) best = root;
-    });
+    }
     return best;
   }
 
@@ -149,20 +146,12 @@ export class RustModules {
     let found: { crate: string; lib: string } | null = null;
     const manifest = this.nearestManifest(dir);
     if (manifest !== null) {
-      const t = manifest.text;
-      // The body of a `[name]` table: up to the next table header or the end.
-      const section = (name: string): string => {
-        const m = new RegExp(`^\\s*\\[${name}\\]\\s*$`, "m").exec(t);
-        if (!m) return "";
-        const rest = t.slice(m.index + m[0].length);
-        const next = /^\s*\[/m.exec(rest);
-        return next ? rest.slice(0, next.index) : rest;
-      };
-      const key = (body: string, k: string): string | undefined => new RegExp(`^\\s*${k}\\s*=\\s*"([^"]+)"`, "m").exec(body)?.[1];
-      const pkgName = key(section("package"), "name");
+      const tables = cargoTables(manifest.text);
+      const section = (name: string): string => tables.find((x) => x.name === name)?.body ?? "";
+      const pkgName = cargoKey(section("package"), "name");
       const lib = section("lib");
-      const name = key(lib, "name") ?? pkgName;
-      if (name) found = { crate: name.replace(/-/g, "_"), lib: posix.join(manifest.dir, key(lib, "path") ?? "src/lib.rs") };
+      const name = cargoKey(lib, "name") ?? pkgName;
+      if (name) found = { crate: name.replace(/-/g, "_"), lib: posix.join(manifest.dir, cargoKey(lib, "path") ?? "src/lib.rs") };
     }
     this.cargoPackages.set(dir, found);
     return found ?? undefined;
@@ -176,6 +165,26 @@ export class RustModules {
  * file: `a.rs` or `a/mod.rs` for `a/b.rs`, the crate root for `src/x.rs` (lib.rs and main.rs both,
  * when both exist: which one declares the module is in their text, not their names).
  */
+/**
+ * A Cargo.toml's tables in order, `[name]` and `[[name]]` alike, each with its body: the lines up
+ * to the next line that opens a table (`[target.'cfg(unix)'.dependencies]` too), or the end.
+ */
+function cargoTables(text: string): { name: string; body: string }[] {
+  const headers = [...text.matchAll(/^[ \t]*\[/gm)];
+  return headers.map((h, k) => {
+    const start = h.index as number;
+    let eol = text.indexOf("\n", start);
+    if (eol < 0) eol = text.length;
+    const name = /^[ \t]*\[\[?[ \t]*([^\]\n]*?)[ \t]*\]/.exec(text.slice(start, eol))?.[1] ?? "";
+    return { name, body: text.slice(eol, headers[k + 1]?.index ?? text.length) };
+  });
+}
+
+/** A table body's string key (`path = "crates/core/main.rs"`). */
+function cargoKey(body: string, key: string): string | undefined {
+  return new RegExp(`^\\s*${key}\\s*=\\s*"([^"]+)"`, "m").exec(body)?.[1];
+}
+
 export function startModules(from: string, path: string, exists: (p: string) => boolean, declaredRoot?: string): string[] {
   const dir = posix.dirname(from);
   const base = posix.basename(from);
