@@ -417,3 +417,20 @@ describe("magellan: calls through a base type", () => {
     assert.ok(!(leafCallers.env.diagnostics ?? []).some((d) => d.code === "MAGELLAN_E115"));
   });
 });
+
+describe("magellan: calls through a base type, C++ definitions outside their class", () => {
+  it("a method defined outside its class names the method it overrides, as its declaration does", async () => {
+    // Its parent is written as a qualifier (`Leaf::`), with no class symbol in its file to hang
+    // on: the hierarchy is found by the class's name.
+    const root = tempDir("magellan-dispatch-cpp-");
+    writeTree(root, {
+      "native/shape.h": "class Base {\n public:\n  virtual int size() const;\n};\n\nclass Leaf : public Base {\n public:\n  int size() const override;\n};\n",
+      "native/leaf.cc": '#include "shape.h"\n\nint Leaf::size() const { return 1; }\n\nint measure(Base* b) { return b->size(); }\n',
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const found = await mg(root, ["find", "--name", "size", "--path", "native/leaf.cc"]);
+    const id = (found.env.data.matches as { symbol_id: string }[])[0]?.symbol_id as string;
+    const out = await mg(root, ["callers", "--symbol-id", id]);
+    assert.deepEqual((out.env.data.overrides as { display_fqn: string }[]).map((o) => o.display_fqn), ["native/shape::Base::size"]);
+  });
+});
