@@ -5,11 +5,11 @@
  * against the contract by runTool.
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { SpliceUndoResultSchema } from "../../src/contract/tools/splice.js";
-import { runTool } from "../support/run.js";
+import { runTool, tempDir } from "../support/run.js";
 import { project, read } from "./helpers.js";
 
 interface Env {
@@ -90,7 +90,10 @@ test("rename across files through the TypeScript language service; the index see
 test("a checker that is absent leaves the change unchecked; --require-checker rejects it and writes nothing", async () => {
   const dir = project("rust");
   const before = read(dir, "src/lib.rs");
-  const env = { PATH: "/usr/bin:/bin" }; // no cargo there
+  // A PATH with node and no cargo (Debian's cargo is in /usr/bin, so not /usr/bin:/bin).
+  const bin = tempDir("splice-no-cargo-");
+  symlinkSync(process.execPath, join(bin, "node"));
+  const env = { PATH: bin };
   const args = ["edit", "--file", "src/lib.rs", "--old", "self.total += n;", "--new", "self.total += n * 1;"];
   const strict = await runTool("splice", [...args, "--require-checker"], { cwd: dir, env });
   assert.equal(strict.code, 1, strict.stdout);
