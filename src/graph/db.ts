@@ -28,7 +28,7 @@ export const COLD_CACHE_KB = 8_000;
 const require = createRequire(import.meta.url);
 
 /** Bumped on every change to the tables; each step of MIGRATIONS takes version i to i+1. */
-export const DB_SCHEMA_VERSION = 5;
+export const DB_SCHEMA_VERSION = 6;
 const APP_ID = "magellan";
 
 const TABLES_V1 = `
@@ -202,6 +202,12 @@ const MIGRATIONS: ((db: DB) => void)[] = [
     addColumns(db, "refs", ["arity"], "INTEGER");
     db.exec("UPDATE files SET hash = '', size = -1");
   },
+  // 5 -> 6: the type a call's receiver (a parameter or local variable) is declared of, which
+  // says whose member it calls. Every file is extracted again for it.
+  (db) => {
+    addColumns(db, "refs", ["receiver_type"], "TEXT");
+    db.exec("UPDATE files SET hash = '', size = -1");
+  },
 ];
 
 function columnsOf(db: DB, table: string): string[] {
@@ -216,7 +222,7 @@ function addColumns(db: DB, table: string, wanted: readonly string[], type: stri
 const SCHEMA_4_COLUMNS = ["bases", "receiver", "declared_type"];
 
 /** Columns added to the first tables by migrations, by table: a complete index has them all. */
-const LATE_COLUMNS: Record<string, readonly string[]> = { symbols: [...SCHEMA_4_COLUMNS, "arity"], refs: ["arity"] };
+const LATE_COLUMNS: Record<string, readonly string[]> = { symbols: [...SCHEMA_4_COLUMNS, "arity"], refs: ["arity", "receiver_type"] };
 
 /** The late columns the index lacks, as `table.column`. */
 function missingColumns(db: DB): string[] {

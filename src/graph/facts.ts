@@ -146,6 +146,8 @@ export interface RefColumns {
   names: string[];
   kinds: ReferenceKind[];
   qualifiers: (string | null)[];
+  /** The declared type of the parameter or local the qualifier names (ExtractedReference.receiver_type). */
+  receiverTypes: (string | null)[];
   /** Index of the enclosing symbol in the file's `symbols`, -1 for none. */
   callers: Int32Array;
   /** Six numbers per reference: byte_start, byte_end, start_line, start_col, end_line, end_col. */
@@ -170,6 +172,9 @@ export interface PackedRefs {
   /** Reference indexes that have a qualifier, ascending, and the qualifiers. */
   qualified: Int32Array;
   qualifiers: string[];
+  /** The same for receiver types. */
+  typed: Int32Array;
+  receiverTypes: string[];
   callers: Int32Array;
   spans: Int32Array;
   arities: Int32Array;
@@ -186,15 +191,30 @@ export function packRefs(refs: RefColumns): PackedRefs | RefColumns {
     kinds[i] = code;
     if (refs.qualifiers[i] !== null && refs.qualifiers[i] !== undefined) count++;
   }
-  const qualified = new Int32Array(count);
-  const qualifiers = new Array<string>(count);
+  const [qualified, qualifiers] = sparse(refs.qualifiers, count);
+  let typedCount = 0;
+  for (const t of refs.receiverTypes) if (t !== null && t !== undefined) typedCount++;
+  const [typed, receiverTypes] = sparse(refs.receiverTypes, typedCount);
+  return { packed: true, names: refs.names, kinds, qualified, qualifiers, typed, receiverTypes, callers: refs.callers, spans: refs.spans, arities: refs.arities };
+}
+
+/** The `count` non-null entries of `column`, with their indexes. */
+function sparse(column: (string | null)[], count: number): [Int32Array, string[]] {
+  const at = new Int32Array(count);
+  const values = new Array<string>(count);
   for (let i = 0, k = 0; k < count; i++) {
-    const q = refs.qualifiers[i];
-    if (q === null || q === undefined) continue;
-    qualified[k] = i;
-    qualifiers[k++] = q;
+    const v = column[i];
+    if (v === null || v === undefined) continue;
+    at[k] = i;
+    values[k++] = v;
   }
-  return { packed: true, names: refs.names, kinds, qualified, qualifiers, callers: refs.callers, spans: refs.spans, arities: refs.arities };
+  return [at, values];
+}
+
+function dense(n: number, at: Int32Array, values: string[]): (string | null)[] {
+  const out = new Array<string | null>(n).fill(null);
+  for (let k = 0; k < at.length; k++) out[at[k] as number] = values[k] as string;
+  return out;
 }
 
 /** The columns as extraction made them (kinds are the shared constant strings). */
@@ -203,9 +223,9 @@ export function unpackRefs(refs: PackedRefs | RefColumns): RefColumns {
   const n = refs.kinds.length;
   const kinds = new Array<ReferenceKind>(n);
   for (let i = 0; i < n; i++) kinds[i] = REF_KINDS[refs.kinds[i] as number] as ReferenceKind;
-  const qualifiers = new Array<string | null>(n).fill(null);
-  for (let k = 0; k < refs.qualified.length; k++) qualifiers[refs.qualified[k] as number] = refs.qualifiers[k] as string;
-  return { names: refs.names, kinds, qualifiers, callers: refs.callers, spans: refs.spans, arities: refs.arities };
+  const qualifiers = dense(n, refs.qualified, refs.qualifiers);
+  const receiverTypes = dense(n, refs.typed, refs.receiverTypes);
+  return { names: refs.names, kinds, qualifiers, receiverTypes, callers: refs.callers, spans: refs.spans, arities: refs.arities };
 }
 
 export interface ImportRow {
@@ -339,12 +359,21 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
     }
   });
   const n = facts.references.length;
-  const refs: RefColumns = { names: new Array<string>(n), kinds: new Array<ReferenceKind>(n), qualifiers: new Array<string | null>(n), callers: new Int32Array(n), spans: new Int32Array(n * 6), arities: new Int32Array(n) };
+  const refs: RefColumns = {
+    names: new Array<string>(n),
+    kinds: new Array<ReferenceKind>(n),
+    qualifiers: new Array<string | null>(n),
+    receiverTypes: new Array<string | null>(n),
+    callers: new Int32Array(n),
+    spans: new Int32Array(n * 6),
+    arities: new Int32Array(n),
+  };
   facts.references.forEach((r, i) => {
     refs.arities[i] = r.arity ?? -1;
     refs.names[i] = r.name;
     refs.kinds[i] = r.kind;
     refs.qualifiers[i] = r.qualifier ?? null;
+    refs.receiverTypes[i] = r.receiver_type ?? null;
     refs.callers[i] = r.enclosing_index !== undefined && r.enclosing_index < symbols.length ? r.enclosing_index : -1;
     writePos(lines, r.range, refs.spans, i * 6);
   });

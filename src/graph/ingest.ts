@@ -286,14 +286,23 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     let n = 0;
     for (let k = from; k < to; k++) {
       const d = deferred[k] as { id: number; rows: FileRows };
-      const { names, kinds, qualifiers } = d.rows.refs;
+      const { names, kinds, qualifiers, receiverTypes } = d.rows.refs;
       const before = known?.[k];
       store.insertRefs(
         d.id,
         d.rows,
         (i, caller) =>
           before?.[i] ??
-          resolver.resolveRef({ id: 0, file_id: d.id, name: names[i] as string, kind: kinds[i] as string, qualifier: qualifiers[i] ?? null, caller_symbol_id: caller, arity: arityOf(d.rows.refs, i) }),
+          resolver.resolveRef({
+            id: 0,
+            file_id: d.id,
+            name: names[i] as string,
+            kind: kinds[i] as string,
+            qualifier: qualifiers[i] ?? null,
+            caller_symbol_id: caller,
+            arity: arityOf(d.rows.refs, i),
+            receiver_type: receiverTypes[i] ?? null,
+          }),
       );
       n += names.length;
       // Let the rows go as soon as they are stored.
@@ -330,8 +339,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
       // Each deferred file's earlier outcomes, by reference index; only the rest are looked up.
       const known = deferred.map((d) => {
         const outcomes = stable ? priorOutcomes.get(d.id) : undefined;
-        const { names, kinds, qualifiers } = d.rows.refs;
-        return outcomes && names.map((name, i) => outcomes.get(refKey(name, kinds[i] as string, qualifiers[i] ?? null, callerOf(d.rows, i), arityOf(d.rows.refs, i))));
+        const { names, kinds, qualifiers, receiverTypes } = d.rows.refs;
+        return outcomes && names.map((name, i) => outcomes.get(refKey(name, kinds[i] as string, qualifiers[i] ?? null, callerOf(d.rows, i), arityOf(d.rows.refs, i), receiverTypes[i] ?? null)));
       });
       resolver.prefetch(deferred.flatMap((d, k) => d.rows.refs.names.filter((_, i) => known[k]?.[i] === undefined)));
       resolved += storeDeferred(resolver, 0, deferred.length, known);
@@ -387,6 +396,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     if (types.size > 0) add(resolver.refsOfFiles(resolver.subclassFiles(types, extending).filter((id) => !changed.has(id))));
     if (extending.size > 0) for (const f of resolver.fieldsOfTypes(extending)) fields.add(f);
     if (fields.size > 0) add(resolver.refsThroughFields(fields, changed));
+    // A parameter's or local's declared type that came, went or changed its bases says anew
+    // whose member `s.m()` is (and so do those extending it).
+    if (types.size > 0) add(resolver.refsOfReceiverTypes(new Set([...types, ...extending]), changed));
     // Edges into changed files under another name (import aliases) whose target went away.
     add(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
     // `UserRepository.find()`: a capitalised qualifier that names no symbol anywhere is a
@@ -649,6 +661,8 @@ function heldForResolution(rows: FileRows, intern: (v: string) => string): FileR
     refs.kinds[i] = intern(refs.kinds[i] as string) as (typeof refs.kinds)[number];
     const q = refs.qualifiers[i];
     if (q !== null && q !== undefined) refs.qualifiers[i] = intern(q);
+    const t = refs.receiverTypes[i];
+    if (t !== null && t !== undefined) refs.receiverTypes[i] = intern(t);
   }
   return {
     symbols: rows.symbols.map((s) => ({ symbol_id: s.symbol_id }) as FileRows["symbols"][number]),

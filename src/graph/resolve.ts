@@ -41,10 +41,12 @@ export interface RefRow {
   caller_symbol_id: string | null;
   /** Arguments of a Java or C++ call (null: not known, or another kind of reference). */
   arity: number | null;
+  /** The declared type of the parameter or local variable the qualifier names (null: none known). */
+  receiver_type: string | null;
 }
 
 /** The columns of a RefRow, for the statements that read them. */
-const REF_COLUMNS = "id, file_id, name, kind, qualifier, caller_symbol_id, arity";
+const REF_COLUMNS = "id, file_id, name, kind, qualifier, caller_symbol_id, arity, receiver_type";
 
 interface ImportInfo {
   source: string;
@@ -353,6 +355,51 @@ export function writtenType(q: string): string | undefined {
   // (A Rust path to a type, `tempfile::Builder`, names it by its last segment.)
   const written = ctor ? (ctor[1] as string) : (/^(?:[a-z_][a-z0-9_]*::)+([A-Z][A-Za-z0-9_]*)$/.exec(q)?.[1] ?? q);
   return /^[A-Z][A-Za-z0-9_$]*$/.test(written) && /[a-z]/.test(written) ? written : undefined;
+}
+
+const GO_PREDECLARED = new Set([
+  "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64", "int", "int8", "int16", "int32", "int64",
+  "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
+]);
+const JAVA_PRIMITIVES = new Set(["boolean", "byte", "char", "double", "float", "int", "long", "short"]);
+
+/** `written` without its type arguments: `Map.Entry<K, List<V>>` -> `Map.Entry`, Go's `List[T]` -> `List`. */
+function withoutTypeArguments(written: string, open: string, close: string): string {
+  let depth = 0;
+  let out = "";
+  for (const ch of written) {
+    if (ch === open) depth++;
+    else if (ch === close) depth--;
+    else if (depth === 0) out += ch;
+  }
+  return out.trim();
+}
+
+/**
+ * The type name a parameter's or local's declared type gives its members by (receiver_type):
+ * `Map.Entry<K, V>` -> `Map.Entry`, Go's `*cobra.Command` -> `cobra.Command`. Null for a type
+ * whose members are never the repository's (an array, a primitive, Go's predeclared, slice, map,
+ * channel and function types); undefined when it says nothing here (a type parameter such as `T`,
+ * whose members are its bound's, or a form not read).
+ */
+export function receiverTypeName(language: string, written: string): string | null | undefined {
+  let t = written;
+  if (language === "java") {
+    // Type annotations (`@Nullable String`) say nothing of the members.
+    t = t.replace(/@[\w.]+(\([^)]*\))?\s*/g, "");
+    if (t.includes("[")) return null;
+    t = withoutTypeArguments(t, "<", ">");
+    if (JAVA_PRIMITIVES.has(t)) return null;
+  } else if (language === "go") {
+    t = t.replace(/^\*+/, "");
+    if (/^(\[|map\[|chan\b|<-|func\b|struct\s*\{|interface\s*\{)/.test(t)) return null;
+    t = withoutTypeArguments(t, "[", "]");
+    if (GO_PREDECLARED.has(t)) return null;
+  } else return undefined;
+  if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t)) return undefined;
+  // A generic's type parameter (`T`, `E`, `K2`): its bound says what it has, not its name.
+  if (/^[A-Z][A-Z0-9]?$/.test(t)) return undefined;
+  return t;
 }
 
 /** What an import specifier that denotes one of `paths` mentions: a file's stem, or its directory's name. */
@@ -793,6 +840,11 @@ export class Resolver {
     const isCall = ref.kind === "call";
     // Members inherited from a base type are looked up through the file's types' bases.
     const inherits = ctx.bases.size > 0 && ref.kind !== "type" && e.members.length > 0;
+    // `s.m()` with s a parameter or local declared of a type: m is a member of that type.
+    if (q !== null && ref.receiver_type !== null && ref.kind !== "type") {
+      const typed = this.throughLocal(ctx, ref, e, ref.receiver_type, isCall);
+      if (typed) return typed;
+    }
     // `this.f.m()`: m is a member of f's declared type.
     if (q !== null && e.all.length > 0 && ref.kind !== "type") {
       const typed = this.throughField(ctx, ref, e, q, isCall);
@@ -1010,7 +1062,7 @@ export class Resolver {
     // the lookup's bare-name rule would see the class's constructors beside it.
     const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => TYPE_KINDS.has(s.kind_normalized) && s.symbol_id !== self) : [];
     if (here.length === 1) return [{ row: here[0] as SymRow, how: "exact" }];
-    const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope, arity: null });
+    const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope, arity: null, receiver_type: null });
     const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
     const how: Resolution = r.how === "exact" || r.how === "imported" ? r.how : "heuristic";
     for (const id of ids) {
@@ -1106,6 +1158,42 @@ export class Resolver {
   }
 
   private declaredStmt: ReturnType<DB["prepare"]> | undefined;
+
+  /**
+   * `s.m()` where s is a parameter or local variable declared of a type (receiver_type): m is a
+   * member of that type, or one it inherits. A type the repository does not declare (Java's
+   * `String`, Go's `*http.Request`), an array, a primitive, or a repository type that neither
+   * declares nor inherits m (Java's `equals` from Object, a method of an embedded library type)
+   * is outside, and so is m: no same-named member of another type (`className.substring(1)` was
+   * a `heuristic` call of commons-lang's static StringUtils.substring). Undefined when the
+   * declared type says nothing (a type parameter, a form not read here).
+   */
+  private throughLocal(ctx: FileCtx, ref: RefRow, e: NameEntry, written: string, isCall: boolean): Outcome | undefined {
+    const type = receiverTypeName(ctx.language, written);
+    if (type === null) return UNRESOLVED;
+    if (type === undefined) return undefined;
+    // A Go method's receiver has rules of its own (below: its type's package, then embedding).
+    if (ctx.receivers.size > 0 && this.receiverType(ctx, ref.caller_symbol_id, ref.qualifier as string) !== undefined) return undefined;
+    const key = `${ctx.id}\0${ref.caller_symbol_id ?? ""}\0${type}`;
+    let types = this.localTypes.get(key);
+    if (types === undefined) {
+      types = this.typesWritten(ctx, ref.caller_symbol_id, type, null);
+      if (this.localTypes.size >= 20_000) this.localTypes.clear();
+      this.localTypes.set(key, types);
+    }
+    if (types.length === 0) return this.libraryType(ctx, type) ? UNRESOLVED : undefined;
+    if (e.members.length === 0) return UNRESOLVED;
+    for (const t of types) {
+      const own = callTargets(membersOfType(e.members, t.row, ctx.language), ctx.language, isCall);
+      if (own.length > 0) return pick(own, t.how);
+      const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, e, isCall, false, new Set());
+      if (up && up.rows.length > 0) return pick(up.rows, weaker(t.how, up.how));
+    }
+    return UNRESOLVED;
+  }
+
+  /** typesWritten of a local's declared type, by file, scope and type (a file declares many locals of a few types). */
+  private readonly localTypes = new Map<string, { row: SymRow; how: Resolution }[]>();
 
   /** The type a Rust impl block is for: `Printer` of `impl Printer` and of `impl Display for Printer`. */
   private implTarget(implId: string): string | undefined {
@@ -1405,6 +1493,17 @@ export class Resolver {
     return rows.filter((r) => !excludeFiles.has(r.file_id) && r.qualifier !== null && r.qualifier.split(".").some((seg) => fields.has(seg)));
   }
 
+  /** References whose receiver is declared of a type named in `types` (by its last segment), outside `excludeFiles`. */
+  refsOfReceiverTypes(types: Set<string>, excludeFiles: Set<number>): RefRow[] {
+    if (types.size === 0) return [];
+    const rows = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE receiver_type IS NOT NULL`).all() as RefRow[];
+    return rows.filter((r) => {
+      if (excludeFiles.has(r.file_id)) return false;
+      const name = receiverTypeName(this.ctx(r.file_id).language, r.receiver_type as string);
+      return typeof name === "string" && types.has(name.split(".").pop() as string);
+    });
+  }
+
   refsNamed(names: string[], excludeFiles: Set<number>): RefRow[] {
     const st = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ?`);
     return names.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));
@@ -1423,7 +1522,7 @@ export class Resolver {
     // objects were most of the worker's garbage. A file's references repeat (the same call or
     // read in one function), and an outcome depends only on what the key holds, so a repeat
     // costs a lookup (45% of the references on the bench corpus).
-    const ref: RefRow = { id: 0, file_id: -1, name: "", kind: "", qualifier: null, caller_symbol_id: null, arity: null };
+    const ref: RefRow = { id: 0, file_id: -1, name: "", kind: "", qualifier: null, caller_symbol_id: null, arity: null, receiver_type: null };
     const seen = new Map<string, { how: string; target: string | null; candidates: string | null }>();
     // In pages: fewer rows alive at once are less for the collector to copy (-20% CPU of the scan).
     for (let at = from; at < to; at += PAGE_REFS) {
@@ -1445,7 +1544,7 @@ export class Resolver {
         let o = seen.get(key);
         if (o === undefined) {
           const parts = key.split("\0");
-          if (parts.length === 6) {
+          if (parts.length === 7) {
             const nulls = Number(parts[4]);
             const arity = Number(parts[5]);
             ref.name = parts[0] as string;
@@ -1453,6 +1552,7 @@ export class Resolver {
             ref.qualifier = nulls & 1 ? null : (parts[2] as string);
             ref.caller_symbol_id = nulls & 2 ? null : (parts[3] as string);
             ref.arity = arity >= 0 ? arity : null;
+            ref.receiver_type = nulls & 4 ? null : (parts[6] as string);
           } else {
             // A NUL inside a column: the key is ambiguous, so the row is read whole and its
             // outcome not remembered.
@@ -1460,7 +1560,7 @@ export class Resolver {
           }
           const r = this.resolveRef(ref);
           o = { how: r.how, target: r.target, candidates: r.candidates ? JSON.stringify(r.candidates) : null };
-          if (parts.length === 6) seen.set(key, o);
+          if (parts.length === 7) seen.set(key, o);
         }
         if (o.how === "unresolved") continue;
         out.ids.push(ref.id);
@@ -1476,20 +1576,21 @@ export class Resolver {
 
   private refByIdStmt: ReturnType<DB["prepare"]> | undefined;
 
-  private refById(id: number): Pick<RefRow, "name" | "kind" | "qualifier" | "caller_symbol_id" | "arity"> {
-    this.refByIdStmt ??= this.db.prepare("SELECT name, kind, qualifier, caller_symbol_id, arity FROM refs WHERE id = ?");
-    return this.refByIdStmt.get(id) as Pick<RefRow, "name" | "kind" | "qualifier" | "caller_symbol_id" | "arity">;
+  private refById(id: number): Pick<RefRow, "name" | "kind" | "qualifier" | "caller_symbol_id" | "arity" | "receiver_type"> {
+    this.refByIdStmt ??= this.db.prepare("SELECT name, kind, qualifier, caller_symbol_id, arity, receiver_type FROM refs WHERE id = ?");
+    return this.refByIdStmt.get(id) as Pick<RefRow, "name" | "kind" | "qualifier" | "caller_symbol_id" | "arity" | "receiver_type">;
   }
 }
 
 /**
  * What resolution reads of a reference, as one string: name, kind, qualifier and caller joined by
- * NUL, then which of the last two are NULL (1: qualifier, 2: caller), then the arity (-1: none).
+ * NUL, then which of the nullable ones are NULL (1: qualifier, 2: caller, 4: receiver type), then
+ * the arity (-1: none) and the receiver's type.
  * One string a row instead of four and their concatenation: the bench corpus's resolution took
  * 3.4-3.5 s instead of 3.4-3.7 s (a worker alone, 3 interleaved runs).
  */
 const UNIT_KEY =
-  "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL)) || char(0) || ifnull(arity, -1)";
+  "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL) + 4 * (receiver_type IS NULL)) || char(0) || ifnull(arity, -1) || char(0) || ifnull(receiver_type, '')";
 
 /**
  * Candidate symbols a resolver caches (MAGELLAN_RESOLVE_CACHE_SYMBOLS: tests make it tiny). A cold

@@ -59,12 +59,12 @@ export class Store {
     );
     this.insRef = new RowInserter(
       db,
-      "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col, arity, target_symbol_id, resolution, candidates)",
-      15,
+      "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col, arity, receiver_type, target_symbol_id, resolution, candidates)",
+      16,
     );
     // The outcome columns left to their defaults (NULL, 'unresolved', NULL): the same row, three
     // parameters fewer to bind for each of a cold index's references (-8% of their insert CPU).
-    this.insRefUnresolved = new RowInserter(db, "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col, arity)", 12);
+    this.insRefUnresolved = new RowInserter(db, "refs(file_id, name, kind, qualifier, caller_symbol_id, byte_start, byte_end, start_line, start_col, end_line, end_col, arity, receiver_type)", 13);
     this.insImport = db.prepare(
       `INSERT INTO imports(file_id, source, names, byte_start, byte_end, start_line, start_col, end_line, end_col)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -96,13 +96,13 @@ export class Store {
    */
   refOutcomes(fileId: number): Map<string, RefOutcome | undefined> {
     const rows = this.db
-      .prepare("SELECT name, kind, qualifier, caller_symbol_id, arity, target_symbol_id, resolution, candidates FROM refs WHERE file_id = ?")
+      .prepare("SELECT name, kind, qualifier, caller_symbol_id, arity, receiver_type, target_symbol_id, resolution, candidates FROM refs WHERE file_id = ?")
       .raw()
-      .all(fileId) as [string, string, string | null, string | null, number | null, string | null, string, string | null][];
+      .all(fileId) as [string, string, string | null, string | null, number | null, string | null, string | null, string, string | null][];
     // Stored columns compared as they are; candidates parsed once per key that holds.
     const seen = new Map<string, [string | null, string, string | null] | undefined>();
-    for (const [name, kind, qualifier, caller, arity, target, how, candidates] of rows) {
-      const key = refKey(name, kind, qualifier, caller, arity);
+    for (const [name, kind, qualifier, caller, arity, receiverType, target, how, candidates] of rows) {
+      const key = refKey(name, kind, qualifier, caller, arity, receiverType);
       const had = seen.get(key);
       if (!seen.has(key)) seen.set(key, [target, how, candidates]);
       else if (had !== undefined && (had[0] !== target || had[1] !== how || had[2] !== candidates)) seen.set(key, undefined);
@@ -203,7 +203,7 @@ export class Store {
 
   /** Stores a file's references, resolved by `outcome` when given (else left 'unresolved'). */
   insertRefs(fileId: number, rows: FileRows, outcome?: (i: number, caller: string | null) => RefOutcome): void {
-    const { names, kinds, qualifiers, spans } = rows.refs;
+    const { names, kinds, qualifiers, receiverTypes, spans } = rows.refs;
     const refColumns = (a: unknown[], at: number, i: number, caller: string | null): void => {
       const o = i * 6;
       a[at] = fileId;
@@ -213,6 +213,7 @@ export class Store {
       a[at + 4] = caller;
       for (let k = 0; k < 6; k++) a[at + 5 + k] = spans[o + k];
       a[at + 11] = arityOf(rows.refs, i);
+      a[at + 12] = receiverTypes[i] ?? null;
     };
     if (!outcome) {
       this.insRefUnresolved.insert(names.length, (a, at, i) => refColumns(a, at, i, callerOf(rows, i)));
@@ -222,9 +223,9 @@ export class Store {
       const caller = callerOf(rows, i);
       const r = outcome(i, caller);
       refColumns(a, at, i, caller);
-      a[at + 12] = r.target;
-      a[at + 13] = r.how;
-      a[at + 14] = r.candidates ? JSON.stringify(r.candidates) : null;
+      a[at + 13] = r.target;
+      a[at + 14] = r.how;
+      a[at + 15] = r.candidates ? JSON.stringify(r.candidates) : null;
     });
   }
 }
@@ -273,9 +274,9 @@ function resolutionInputsOf(imports: [string, string][], symbolIds: string[]): s
   return JSON.stringify([imports, symbolIds]);
 }
 
-/** What resolution reads of a reference: its name, kind, qualifier, enclosing symbol and arity. */
-export function refKey(name: string, kind: string, qualifier: string | null, caller: string | null, arity: number | null): string {
-  return `${name}\0${kind}\0${qualifier ?? "\u0001"}\0${caller ?? "\u0001"}\0${arity ?? -1}`;
+/** What resolution reads of a reference: its name, kind, qualifier, enclosing symbol, arity and receiver's type. */
+export function refKey(name: string, kind: string, qualifier: string | null, caller: string | null, arity: number | null, receiverType: string | null): string {
+  return `${name}\0${kind}\0${qualifier ?? "\u0001"}\0${caller ?? "\u0001"}\0${arity ?? -1}\0${receiverType ?? "\u0001"}`;
 }
 
 /** The columns of a symbol that other files' resolution reads (signature). */

@@ -72,6 +72,11 @@ export interface ExtractedReference {
   enclosing_index?: number;
   /** Java and C++ calls: how many arguments they pass (see ExtractedSymbol.arity). */
   arity?: number;
+  /**
+   * The type written for the parameter or local variable the qualifier names (`String s` for
+   * `s.trim()`), when the qualifier is one such name and its declaration writes a type.
+   */
+  receiver_type?: string;
 }
 
 export interface ExtractedImport {

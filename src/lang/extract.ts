@@ -691,6 +691,8 @@ interface LocalBinding {
   scopeStart: number;
   scopeEnd: number;
   from: number;
+  /** The type the declaration writes for it (`@local.type`), when it writes one. */
+  type?: string;
 }
 
 interface LocalRules {
@@ -835,9 +837,11 @@ class ReferenceCollector {
     let scope: LocalScope | undefined;
     let body = -1;
     let fn = false;
+    let type: string | undefined;
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
-      if (n === "local.scope" || n === "local.fscope" || n === "local.stop") {
+      if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
+      else if (n === "local.scope" || n === "local.fscope" || n === "local.stop") {
         scope = { start: list.start(j, k), end: list.end(j, k), stop: n === "local.stop", fn: n === "local.fscope", body: -1 };
       } else if (n === "local.body") body = list.start(j, k);
       else if (n === "local.after") after = list.end(j, k);
@@ -851,18 +855,18 @@ class ReferenceCollector {
     }
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
-      if (n === "local" || n === "local.global" || n === "local.var") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global, fn });
+      if (n === "local" || n === "local.global" || n === "local.var") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global, fn, type });
       else if (n === "local.pattern" || n === "local.var.pattern") {
         const names: QNode[] = [];
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 
   private scopes: LocalScope[] | undefined;
-  private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean }[] = [];
+  private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string }[] = [];
   private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
 
@@ -895,6 +899,7 @@ class ReferenceCollector {
       // Hoisted names are in force from the scope's body on: a Python parameter's default value
       // (`def f(count=count)`) is evaluated outside the function, in the enclosing scope.
       const binding: LocalBinding = { at: b.at, scopeStart: scope.start, scopeEnd: scope.end, from: rules.hoisted ? (scope.body >= 0 ? scope.body : scope.start) : Math.max(b.end, b.after) };
+      if (b.type !== undefined) binding.type = b.type;
       this.bindings ??= new Map();
       const list = this.bindings.get(name);
       if (list) list.push(binding);
@@ -904,16 +909,22 @@ class ReferenceCollector {
 
   /** Whether the bare name at `at` is one a local binding in force there names (no outside reference). */
   private isLocal(name: string, at: number): boolean {
+    return this.bindingAt(name, at) !== undefined;
+  }
+
+  /** The innermost local binding of `name` in force at `at` (a nearer scope shadows). */
+  private bindingAt(name: string, at: number): LocalBinding | undefined {
     const list = this.bindings?.get(name);
-    if (!list) return false;
+    if (!list) return undefined;
+    let found: LocalBinding | undefined;
     for (const b of list) {
       if (at < b.scopeStart || at >= b.scopeEnd) continue;
       if (at === b.at || at >= b.from) {
         if (this.globals?.some((g) => g.name === name && g.scopeStart === b.scopeStart)) continue;
-        return true;
+        if (found === undefined || b.scopeStart > found.scopeStart || (b.scopeStart === found.scopeStart && b.at > found.at)) found = b;
       }
     }
-    return false;
+    return found;
   }
 
   finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[], symbols: ExtractedSymbol[]): ExtractedReference[] {
@@ -963,7 +974,15 @@ class ReferenceCollector {
       if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
       const ref: ExtractedReference = { name: this.text.slice(start, end), kind: RANK_KIND[rank] as ReferenceKind, range };
       const q = this.qualifiers[i];
-      if (q) ref.qualifier = q;
+      if (q) {
+        ref.qualifier = q;
+        // `name.m()` where name is a parameter or local declared of a type: m is that type's
+        // member (resolve.ts), not whatever member of that name the repository has.
+        if (this.bindings) {
+          const type = receiverType(q, (name) => this.bindingAt(name, start)?.type);
+          if (type !== undefined) ref.receiver_type = type;
+        }
+      }
       const arity = this.arities[i] as number;
       if (arity >= 0) ref.arity = arity;
       out.push(ref);
@@ -972,6 +991,32 @@ class ReferenceCollector {
     out.sort((a, b) => a.range.byte_start - b.range.byte_start);
     return out;
   }
+}
+
+const SIMPLE_NAME = /^[A-Za-z_$][\w$]*$/;
+const INDEXED_NAME = /^([A-Za-z_$][\w$]*)\[[^[\]]*\]$/;
+
+/**
+ * The declared type of what qualifier `q` denotes, when it is a parameter or local (`s`) or an
+ * element of one declared as an array or slice (`names[0]`: Java `String[]`, Go `[]string`).
+ */
+function receiverType(q: string, typeOf: (name: string) => string | undefined): string | undefined {
+  if (SIMPLE_NAME.test(q)) return typeOf(q);
+  const m = INDEXED_NAME.exec(q);
+  const t = m ? typeOf(m[1] as string) : undefined;
+  if (t === undefined) return undefined;
+  if (t.endsWith("[]")) return t.slice(0, -2).trimEnd();
+  const go = /^\[[^\]]*\](.+)$/.exec(t);
+  return go ? go[1] : undefined;
+}
+
+/**
+ * A local's declared type as resolution reads it: the text with its spacing squeezed, or
+ * undefined when it says nothing (Java's `var`: inferred).
+ */
+function declaredType(text: string): string | undefined {
+  const t = text.replace(/\s+/g, " ").trim();
+  return t === "" || t === "var" || t.length > 200 ? undefined : t;
 }
 
 /** Languages whose functions are overloaded by their parameters: calls and callables carry an arity. */

@@ -47,9 +47,17 @@ func (s *stashModel) helpView() string {
 func render(other stashModel) string {
 	return other.helpView()
 }
+
+var models []stashModel
+
+func renderAll() {
+	for _, any := range models {
+		any.helpView()
+	}
+}
 `;
 
-it("Go: a member through the method's receiver is its type's, exact; another variable's stays a guess", async () => {
+it("Go: a member through the method's receiver or a parameter declared of a type is that type's, exact; an untyped variable's stays a guess", async () => {
   const root = writeTree(tempDir("magellan-go-recv-"), { "go.mod": "module example.com/glowish\n\ngo 1.22\n", "ui/pager.go": PAGER, "ui/stash.go": STASH });
   assert.equal((await mg(root, ["index"])).r.code, 0);
   const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
@@ -71,7 +79,10 @@ it("Go: a member through the method's receiver is its type's, exact; another var
       ["ui/stash.go", "m.pager", "View", "ui.pagerModel.View", "heuristic"],
       ["ui/stash.go", "s", "pager", "ui.stashModel.pager", "exact"],
       ["ui/stash.go", "s.pager", "helpView", "ui.pagerModel.helpView", "heuristic"],
-      ["ui/stash.go", "other", "helpView", null, "ambiguous"],
+      // A parameter declared `other stashModel` (receiver_type).
+      ["ui/stash.go", "other", "helpView", "ui.stashModel.helpView", "exact"],
+      // A range variable: no type written.
+      ["ui/stash.go", "any", "helpView", null, "ambiguous"],
     ]);
   } finally {
     d.close();

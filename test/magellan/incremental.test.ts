@@ -146,7 +146,7 @@ describe("magellan incremental index, freshness and recovery", () => {
     assert.equal(after.r.code, 0, after.r.stdout);
     for (const k of ["files", "symbols", "references", "calls"]) assert.equal(after.env.data[k], before[k], k);
     assert.ok(Number(before.references) > 0 && Number(before.calls) > 0);
-    assert.equal(after.env.data.db_schema_version, 5);
+    assert.equal(after.env.data.db_schema_version, 6);
     // Incremental runs keep the totals right after the migration.
     const util = join(root, "ts/util.ts");
     writeFileSync(util, `${readFileSync(util, "utf8")}\nexport function addedLater(): number { return helper(); }\n`);

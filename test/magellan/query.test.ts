@@ -18,7 +18,7 @@ describe("magellan queries on the multi-language fixture", () => {
     const d = env.data as Record<string, unknown>;
     assert.ok((d.files as number) >= 5, JSON.stringify(d));
     assert.ok((d.symbols as number) > 10);
-    assert.equal(d.db_schema_version, 5);
+    assert.equal(d.db_schema_version, 6);
     assert.match(String(d.last_index_time), /^\d{4}-\d\d-\d\dT/);
     assert.equal(d.stale_files, 0);
     const langs = d.languages as Record<string, number>;

@@ -297,13 +297,20 @@ describe("resolution on real-world layouts", () => {
   it("Java: x.toString() / x.equals() on a receiver of unknown type is not pinned to the one override in the package", async () => {
     const root = await tree({
       "src/p/Reader.java": "package p;\nclass Reader {\n  @Override public String toString() { return \"r\"; }\n}\n",
-      "src/p/WriterTest.java": "package p;\nclass WriterTest {\n  String t(java.io.StringWriter sw) { return sw.toString(); }\n}\n",
+      "src/p/WriterTest.java":
+        "package p;\nclass WriterTest {\n  String t(java.io.StringWriter sw) { return sw.toString(); }\n  String u() { var w = make(); return w.toString(); }\n  Object make() { return null; }\n}\n",
     });
-    const out = (await mg(root, ["refs", "--name", "t", "--direction", "out"])).env.data.references as Ref[];
-    const call = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === "toString");
-    assert.ok(call, JSON.stringify(out));
-    assert.equal(call.target_symbol_id ?? null, null, JSON.stringify(call));
-    assert.equal(call.resolution, "ambiguous");
+    const call = async (fn: string): Promise<Ref> => {
+      const out = (await mg(root, ["refs", "--name", fn, "--direction", "out"])).env.data.references as Ref[];
+      const c = out.find((r) => r.reference_kind === "call" && r.referenced_symbol === "toString");
+      assert.ok(c, JSON.stringify(out));
+      assert.equal(c.target_symbol_id ?? null, null, JSON.stringify(c));
+      return c;
+    };
+    // Declared a java.io.StringWriter: a library type's method, not a guess among the package's.
+    assert.equal((await call("t")).resolution, "unresolved");
+    // `var`: no type written, so any override may be meant.
+    assert.equal((await call("u")).resolution, "ambiguous");
   });
 
   it("Rust: a binary's `use my_pkg::Item` reaches the package's library crate; `Item::Variant` is a member of that item only", async () => {

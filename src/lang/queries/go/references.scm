@@ -28,10 +28,12 @@
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
 ; the local's, never an outer symbol's, and are not kept as references.
-(parameter_declaration name: (identifier) @local)
+; `@local.type`: the type the declaration writes, which says whose member `name.M()` is
+; (resolve.ts, receiver_type).
+(parameter_declaration name: (identifier) @local type: (_) @local.type)
 (variadic_parameter_declaration name: (identifier) @local)
 (short_var_declaration left: (expression_list (identifier) @local)) @local.after
-(var_spec name: (identifier) @local) @local.after
+(var_spec name: (identifier) @local type: (_)? @local.type) @local.after
 (const_spec name: (identifier) @local) @local.after
 (range_clause left: (expression_list (identifier) @local))
 ; `switch v := x.(type)`: v is bound in the cases, after the switched value (which may name an outer v).

@@ -35,12 +35,13 @@
 (type_parameter (type_identifier) @ref.ignore)
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
-; the local's, never an outer symbol's, and are not kept as references.
-(formal_parameter name: (identifier) @local)
+; the local's, never an outer symbol's, and are not kept as references. `@local.type`: the type
+; the declaration writes, which says whose member `name.m()` is (resolve.ts, receiver_type).
+(formal_parameter type: (_) @local.type name: (identifier) @local)
 (spread_parameter (variable_declarator name: (identifier) @local))
 (catch_formal_parameter name: (identifier) @local)
-(local_variable_declaration declarator: (variable_declarator name: (identifier) @local))
-(enhanced_for_statement name: (identifier) @local)
+(local_variable_declaration type: (_) @local.type declarator: (variable_declarator name: (identifier) @local))
+(enhanced_for_statement type: (_) @local.type name: (identifier) @local)
 (lambda_expression parameters: (identifier) @local)
 (inferred_parameters (identifier) @local)
 (resource name: (identifier) @local)

@@ -1,0 +1,165 @@
+/**
+ * `s.m()` where s is a parameter or local variable declared of a type (refs.receiver_type): m is
+ * that type's member or one it inherits, and a type the repository does not declare is a
+ * library's. Shaped on commons-lang, where `className.substring(1)` in ClassUtils (a String
+ * parameter) was a `heuristic` call of the static StringUtils.substring, and on cobra's
+ * `func f(c *Command)`.
+ */
+import assert from "node:assert/strict";
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import Database from "better-sqlite3";
+import { tempDir, writeTree } from "../support/run.js";
+import { assertIncrementalMatchesRebuild, mg } from "./support.js";
+
+const JAVA = {
+  "src/main/java/org/lang/StringUtils.java": `package org.lang;
+
+public class StringUtils {
+  public static String substring(String str, int start) { return str; }
+}
+`,
+  "src/main/java/org/lang/Widget.java": `package org.lang;
+
+public class Widget {
+  public void draw() {}
+}
+`,
+  "src/main/java/org/lang/Gadget.java": `package org.lang;
+
+public class Gadget {
+  public void draw() {}
+}
+`,
+  "src/main/java/org/lang/Fancy.java": `package org.lang;
+
+public class Fancy extends Widget {
+}
+`,
+  "src/main/java/org/lang/ClassUtils.java": `package org.lang;
+
+import java.util.List;
+
+public class ClassUtils {
+  private Gadget w;
+
+  static String shortName(String className, String[] parts) {
+    String rest = className.substring(1);
+    return parts[0].substring(1) + rest;
+  }
+
+  void paint(Widget w) {
+    w.draw();
+  }
+
+  void fancy(Fancy f) {
+    f.draw();
+  }
+
+  void field() {
+    w.draw();
+  }
+
+  void list(List<Widget> ws) {
+    ws.get(0);
+  }
+
+  <T extends Widget> void bound(T t) {
+    t.draw();
+  }
+
+  void local() {
+    Widget made = new Widget();
+    made.draw();
+  }
+}
+`,
+};
+
+/** (qualifier, name, target's display name, resolution) of a file's qualified calls, in order. */
+function calls(root: string, path: string): [string, string, string | null, string][] {
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    return d
+      .prepare(
+        `SELECT r.qualifier, r.name, t.display_fqn, r.resolution FROM refs r JOIN files f ON f.id = r.file_id
+         LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE f.path = ? AND r.qualifier IS NOT NULL AND r.kind = 'call'
+         ORDER BY r.byte_start`,
+      )
+      .raw()
+      .all(path) as [string, string, string | null, string][];
+  } finally {
+    d.close();
+  }
+}
+
+describe("magellan: members through a parameter's or local's declared type", () => {
+  it("Java: a library type's member is no repository method; a repository type's is its own or inherited", async () => {
+    const root = writeTree(tempDir("magellan-receiver-java-"), JAVA);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = calls(root, "src/main/java/org/lang/ClassUtils.java");
+    const of = (q: string, name: string) => got.find((c) => c[0] === q && c[1] === name);
+    // String and an element of String[]: not StringUtils.substring.
+    assert.deepEqual(of("className", "substring"), ["className", "substring", null, "unresolved"]);
+    assert.deepEqual(of("parts[0]", "substring"), ["parts[0]", "substring", null, "unresolved"]);
+    // The parameter shadows the field of the same name (a Gadget).
+    assert.equal(of("w", "draw")?.[2], "org.lang.Widget.draw", JSON.stringify(got));
+    assert.equal(got.filter((c) => c[0] === "w" && c[1] === "draw")[1]?.[2], "org.lang.Gadget.draw", JSON.stringify(got));
+    // Inherited from the declared type's base.
+    assert.equal(of("f", "draw")?.[2], "org.lang.Widget.draw");
+    // java.util.List's get: outside.
+    assert.deepEqual(of("ws", "get"), ["ws", "get", null, "unresolved"]);
+    // A type parameter says nothing by its name: left to the other rules, not declared outside.
+    assert.notEqual(of("t", "draw")?.[3], "unresolved", JSON.stringify(got));
+    assert.equal(of("made", "draw")?.[2], "org.lang.Widget.draw");
+    // What callers of StringUtils.substring answer: none of those.
+    const callers = (await mg(root, ["callers", "--name", "substring"])).env.data;
+    assert.equal(callers.count, 0, JSON.stringify(callers.references));
+  });
+
+  it("Go: a parameter of a package type reaches that type's method; one of a library or predeclared type none", async () => {
+    const root = writeTree(tempDir("magellan-receiver-go-"), {
+      "go.mod": "module example.com/srv\n\ngo 1.22\n",
+      "srv/conn.go": "package srv\n\ntype Conn struct{}\n\nfunc (c *Conn) Close() error { return nil }\n\ntype File struct{}\n\nfunc (f *File) Close() error { return nil }\n\nfunc (f *File) Error() string { return \"\" }\n",
+      "srv/serve.go": `package srv
+
+import "net/http"
+
+func serve(c *Conn, r *http.Request, err error, files []*File) {
+	c.Close()
+	r.Close()
+	err.Error()
+	files[0].Close()
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    // (A type of another file of the package is found as Go's unqualified names are: heuristic.)
+    assert.deepEqual(calls(root, "srv/serve.go"), [
+      ["c", "Close", "srv.Conn.Close", "heuristic"],
+      ["r", "Close", null, "unresolved"],
+      ["err", "Error", null, "unresolved"],
+      ["files[0]", "Close", "srv.File.Close", "heuristic"],
+    ]);
+  });
+
+  it("incremental runs equal a rebuild when the declared type comes, gains the member through a base, and goes", async () => {
+    const { "src/main/java/org/lang/Widget.java": widget, ...rest } = JAVA;
+    const root = writeTree(tempDir("magellan-receiver-inc-"), rest);
+    // (Fancy extends a Widget that is not there yet.)
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(
+      calls(root, "src/main/java/org/lang/ClassUtils.java").find((c) => c[0] === "f"),
+      ["f", "draw", null, "unresolved"],
+    );
+    writeFileSync(join(root, "src/main/java/org/lang/Widget.java"), widget);
+    await assertIncrementalMatchesRebuild(root, "type-came");
+    assert.equal(calls(root, "src/main/java/org/lang/ClassUtils.java").find((c) => c[0] === "f")?.[2], "org.lang.Widget.draw");
+    writeFileSync(join(root, "src/main/java/org/lang/Fancy.java"), "package org.lang;\n\npublic class Fancy extends Gadget {\n}\n");
+    await assertIncrementalMatchesRebuild(root, "base-changed");
+    assert.equal(calls(root, "src/main/java/org/lang/ClassUtils.java").find((c) => c[0] === "f")?.[2], "org.lang.Gadget.draw");
+    rmSync(join(root, "src/main/java/org/lang/Widget.java"));
+    await assertIncrementalMatchesRebuild(root, "type-went");
+  });
+});
