@@ -137,7 +137,11 @@ CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
 CREATE INDEX IF NOT EXISTS refs_target ON refs(target_symbol_id) WHERE target_symbol_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
 CREATE INDEX IF NOT EXISTS refs_caller ON refs(caller_symbol_id) WHERE caller_symbol_id IS NOT NULL;
+CREATE INDEX IF NOT EXISTS refs_receiver ON refs(receiver_type) WHERE receiver_type IS NOT NULL;
 `;
+
+/** The index on a column a migration adds (schema 6): made once the column is there. */
+const RECEIVER_INDEX = "CREATE INDEX IF NOT EXISTS refs_receiver ON refs(receiver_type) WHERE receiver_type IS NOT NULL;";
 
 /**
  * The indexes of REF_INDEXES on columns that resolution never writes, one statement each: a cold
@@ -159,13 +163,14 @@ DROP INDEX IF EXISTS refs_file;
 DROP INDEX IF EXISTS refs_target;
 DROP INDEX IF EXISTS refs_name;
 DROP INDEX IF EXISTS refs_caller;
+DROP INDEX IF EXISTS refs_receiver;
 `;
 
 /** MIGRATIONS[i] takes a database at version i to i+1 (0 = empty file). */
 const MIGRATIONS: ((db: DB) => void)[] = [
   (db) => {
     db.exec(TABLES_V1);
-    db.exec(SECONDARY_INDEXES);
+    db.exec(SECONDARY_INDEXES.replace(RECEIVER_INDEX, ""));
     db.exec(IMPACT_TABLES);
     db.prepare("INSERT INTO meta(key, value) VALUES ('app', ?)").run(APP_ID);
   },
@@ -206,6 +211,7 @@ const MIGRATIONS: ((db: DB) => void)[] = [
   // says whose member it calls. Every file is extracted again for it.
   (db) => {
     addColumns(db, "refs", ["receiver_type"], "TEXT");
+    db.exec(RECEIVER_INDEX);
     db.exec("UPDATE files SET hash = '', size = -1");
   },
 ];

@@ -397,8 +397,12 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     if (extending.size > 0) for (const f of resolver.fieldsOfTypes(extending)) fields.add(f);
     if (fields.size > 0) add(resolver.refsThroughFields(fields, changed));
     // A parameter's or local's declared type that came, went or changed its bases says anew
-    // whose member `s.m()` is (and so do those extending it).
-    if (types.size > 0) add(resolver.refsOfReceiverTypes(new Set([...types, ...extending]), changed));
+    // whose member `s.m()` is (and so do those extending it); so does any symbol of its name
+    // coming or going (a name no symbol has is a library's), and a file coming or going for a
+    // qualified one (`pkg.T`: what the import reaches).
+    const pathsCame = [...addedPaths, ...removedPaths];
+    const qualifiedIn = new Set(pathsCame.length > 0 ? resolver.importersOf(pathsCame) : []);
+    add(resolver.refsOfReceiverTypes(new Set([...types, ...extending, ...names]), changed, qualifiedIn));
     // Edges into changed files under another name (import aliases) whose target went away.
     add(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
     // `UserRepository.find()`: a capitalised qualifier that names no symbol anywhere is a

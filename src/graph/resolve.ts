@@ -362,6 +362,29 @@ const GO_PREDECLARED = new Set([
   "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
 ]);
 const JAVA_PRIMITIVES = new Set(["boolean", "byte", "char", "double", "float", "int", "long", "short"]);
+/** TypeScript's predefined types whose members are the runtime's (`any` and `unknown` say nothing). */
+const TS_PREDEFINED = new Set(["string", "number", "boolean", "symbol", "bigint", "object", "void", "never", "null", "undefined"]);
+const RUST_PRIMITIVES = new Set(["bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize"]);
+/** Rust's smart pointers: their methods auto-dereference to the pointee's. */
+const RUST_POINTERS = /^(?:(?:std|alloc)::(?:boxed|rc|sync)::)?(?:Box|Rc|Arc)<(.*)>$/s;
+
+/** `text` split at `sep` outside brackets, each part trimmed. */
+function splitTopLevel(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i] as string;
+    if ("<([{".includes(ch)) depth++;
+    else if (">)]}".includes(ch)) depth--;
+    else if (ch === sep && depth === 0) {
+      out.push(text.slice(from, i).trim());
+      from = i + 1;
+    }
+  }
+  out.push(text.slice(from).trim());
+  return out.filter((p) => p !== "");
+}
 
 /** `written` without its type arguments: `Map.Entry<K, List<V>>` -> `Map.Entry`, Go's `List[T]` -> `List`. */
 function withoutTypeArguments(written: string, open: string, close: string): string {
@@ -395,6 +418,25 @@ export function receiverTypeName(language: string, written: string): string | nu
     if (/^(\[|map\[|chan\b|<-|func\b|struct\s*\{|interface\s*\{)/.test(t)) return null;
     t = withoutTypeArguments(t, "[", "]");
     if (GO_PREDECLARED.has(t)) return null;
+  } else if (language === "typescript" || language === "tsx" || language === "javascript") {
+    t = t.replace(/^readonly\s+/, "");
+    // `Foo | null`, `Foo | undefined`: Foo; any other union says nothing.
+    const parts = splitTopLevel(t, "|").filter((p) => p !== "null" && p !== "undefined");
+    if (parts.length !== 1) return undefined;
+    t = parts[0] as string;
+    if (/(\[\]|^\[.*\])$/s.test(t) || /=>/.test(t)) return null;
+    if (/^(\{|typeof\b|keyof\b|infer\b|`|'|")/.test(t)) return undefined;
+    t = withoutTypeArguments(t, "<", ">");
+    if (TS_PREDEFINED.has(t)) return null;
+    if (t === "any" || t === "unknown" || t === "this") return undefined;
+  } else if (language === "rust") {
+    t = t.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "");
+    for (let m = RUST_POINTERS.exec(t); m; m = RUST_POINTERS.exec(t)) t = (m[1] as string).trim().replace(/^(?:dyn|impl)\s+/, "");
+    if (/^(\[|\(|fn\b|&)/.test(t)) return null;
+    t = withoutTypeArguments(t, "<", ">").replace(/\s*\+.*$/s, "");
+    if (RUST_PRIMITIVES.has(t)) return null;
+    if (t === "Self") return undefined;
+    return /^[A-Za-z_][\w]*(::[A-Za-z_][\w]*)*$/.test(t) && !/^[A-Z][A-Z0-9]?$/.test(t) ? t : undefined;
   } else return undefined;
   if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t)) return undefined;
   // A generic's type parameter (`T`, `E`, `K2`): its bound says what it has, not its name.
@@ -841,8 +883,10 @@ export class Resolver {
     // Members inherited from a base type are looked up through the file's types' bases.
     const inherits = ctx.bases.size > 0 && ref.kind !== "type" && e.members.length > 0;
     // `s.m()` with s a parameter or local declared of a type: m is a member of that type.
-    if (q !== null && ref.receiver_type !== null && ref.kind !== "type") {
-      const typed = this.throughLocal(ctx, ref, e, ref.receiver_type, isCall);
+    // (A row read without the column, as some callers make them, has none.)
+    const receiverType = ref.receiver_type ?? null;
+    if (q !== null && receiverType !== null && ref.kind !== "type") {
+      const typed = this.throughLocal(ctx, ref, e, receiverType, isCall);
       if (typed) return typed;
     }
     // `this.f.m()`: m is a member of f's declared type.
@@ -1181,7 +1225,16 @@ export class Resolver {
       if (this.localTypes.size >= 20_000) this.localTypes.clear();
       this.localTypes.set(key, types);
     }
-    if (types.length === 0) return this.libraryType(ctx, type) ? UNRESOLVED : undefined;
+    if (types.length === 0) {
+      // Rust: a trait of the repository implemented for a library type (`impl PathExt for Path`)
+      // gives it methods the repository declares.
+      if (ctx.language === "rust") {
+        const last = type.slice(type.lastIndexOf(":") + 1);
+        const ext = callTargets(e.members.filter((s) => (s.parent ?? "").startsWith(`<${last} as `)), ctx.language, isCall);
+        if (ext.length > 0) return pick(ext, "heuristic");
+      }
+      return this.libraryType(ctx, type) ? UNRESOLVED : undefined;
+    }
     if (e.members.length === 0) return UNRESOLVED;
     for (const t of types) {
       const own = callTargets(membersOfType(e.members, t.row, ctx.language), ctx.language, isCall);
@@ -1493,14 +1546,20 @@ export class Resolver {
     return rows.filter((r) => !excludeFiles.has(r.file_id) && r.qualifier !== null && r.qualifier.split(".").some((seg) => fields.has(seg)));
   }
 
-  /** References whose receiver is declared of a type named in `types` (by its last segment), outside `excludeFiles`. */
-  refsOfReceiverTypes(types: Set<string>, excludeFiles: Set<number>): RefRow[] {
-    if (types.size === 0) return [];
+  /**
+   * References outside `excludeFiles` whose receiver is declared of a type named in `names` (by its
+   * last segment), or of a qualified type (`pkg.T`, `ns::T`) in one of the files `qualifiedIn`:
+   * what those denote depends on the symbols of that name, and on the files an import reaches.
+   */
+  refsOfReceiverTypes(names: Set<string>, excludeFiles: Set<number>, qualifiedIn: Set<number> = new Set()): RefRow[] {
+    if (names.size === 0 && qualifiedIn.size === 0) return [];
     const rows = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE receiver_type IS NOT NULL`).all() as RefRow[];
     return rows.filter((r) => {
       if (excludeFiles.has(r.file_id)) return false;
       const name = receiverTypeName(this.ctx(r.file_id).language, r.receiver_type as string);
-      return typeof name === "string" && types.has(name.split(".").pop() as string);
+      if (typeof name !== "string") return false;
+      const last = name.split(/\.|::/).pop() as string;
+      return names.has(last) || (qualifiedIn.has(r.file_id) && last !== name);
     });
   }
 

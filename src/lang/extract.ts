@@ -921,7 +921,8 @@ class ReferenceCollector {
       if (at < b.scopeStart || at >= b.scopeEnd) continue;
       if (at === b.at || at >= b.from) {
         if (this.globals?.some((g) => g.name === name && g.scopeStart === b.scopeStart)) continue;
-        if (found === undefined || b.scopeStart > found.scopeStart || (b.scopeStart === found.scopeStart && b.at > found.at)) found = b;
+        // (A declaration two patterns bind, one with the type: that one.)
+        if (found === undefined || b.scopeStart > found.scopeStart || (b.scopeStart === found.scopeStart && (b.at > found.at || (b.at === found.at && found.type === undefined)))) found = b;
       }
     }
     return found;

@@ -144,6 +144,88 @@ func serve(c *Conn, r *http.Request, err error, files []*File) {
     ]);
   });
 
+  it("TypeScript and JavaScript: an annotation or a `new` initializer names the type; a predefined, array or imported library type none", async () => {
+    const root = writeTree(tempDir("magellan-receiver-ts-"), {
+      "package.json": '{ "name": "orm", "dependencies": { "express": "4" } }\n',
+      "src/query-builder.ts": "export class QueryBuilder {\n  where(): this { return this; }\n  getMany(): number[] { return []; }\n}\n",
+      "src/repository.ts": "export class Repository {\n  where(): void {}\n  getMany(): void {}\n  trim(): void {}\n}\n",
+      "src/find.ts": `import { Request } from "express";
+import { QueryBuilder } from "./query-builder";
+
+export function find(qb: QueryBuilder, name: string, req: Request, all: QueryBuilder[], maybe: QueryBuilder | undefined): void {
+  qb.where();
+  name.trim();
+  req.getMany();
+  all.getMany();
+  maybe?.getMany();
+  const made = new QueryBuilder();
+  made.getMany();
+  let loose: any = qb;
+  loose.where();
+}
+`,
+      "src/plain.js": 'const { QueryBuilder } = require("./query-builder");\n\nfunction run() {\n  const q = new QueryBuilder();\n  q.getMany();\n}\n',
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = calls(root, "src/find.ts");
+    const of = (q: string, name: string) => got.find((c) => c[0] === q && c[1] === name);
+    assert.equal(of("qb", "where")?.[2], "src/query-builder.QueryBuilder.where", JSON.stringify(got));
+    assert.deepEqual(of("name", "trim"), ["name", "trim", null, "unresolved"]);
+    assert.deepEqual(of("req", "getMany"), ["req", "getMany", null, "unresolved"]);
+    assert.deepEqual(of("all", "getMany"), ["all", "getMany", null, "unresolved"]);
+    assert.equal(of("maybe", "getMany")?.[2], "src/query-builder.QueryBuilder.getMany", JSON.stringify(got));
+    assert.equal(of("made", "getMany")?.[2], "src/query-builder.QueryBuilder.getMany", JSON.stringify(got));
+    // `any` says nothing: the guess among the candidates stays.
+    assert.notEqual(of("loose", "where")?.[3], "unresolved", JSON.stringify(got));
+    assert.equal(calls(root, "src/plain.js").find((c) => c[0] === "q")?.[2], "src/query-builder.QueryBuilder.getMany");
+  });
+
+  it("Rust: a reference, Box or `T::new()` names the type; a std type none, but a repository trait implemented for it its method", async () => {
+    const root = writeTree(tempDir("magellan-receiver-rs-"), {
+      "Cargo.toml": '[package]\nname = "pp"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs": `use std::path::Path;
+
+pub struct Printer;
+impl Printer {
+    pub fn new() -> Self { Printer }
+    pub fn print(&self) {}
+    pub fn len(&self) -> usize { 0 }
+}
+
+pub struct Buffer;
+impl Buffer {
+    pub fn print(&self) {}
+}
+
+pub trait PathExt {
+    fn is_hidden(&self) -> bool;
+}
+impl PathExt for Path {
+    fn is_hidden(&self) -> bool { false }
+}
+
+pub fn run(p: &mut Printer, boxed: Box<Printer>, name: &str, path: &Path, v: Vec<Buffer>) {
+    p.print();
+    boxed.print();
+    name.len();
+    path.is_hidden();
+    v.len();
+    let made = Printer::new();
+    made.print();
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = calls(root, "src/lib.rs");
+    const of = (q: string, name: string) => got.find((c) => c[0] === q && c[1] === name);
+    assert.match(of("p", "print")?.[2] ?? "", /Printer::print$/, JSON.stringify(got));
+    assert.match(of("boxed", "print")?.[2] ?? "", /Printer::print$/, JSON.stringify(got));
+    assert.deepEqual(of("name", "len"), ["name", "len", null, "unresolved"]);
+    assert.deepEqual(of("v", "len"), ["v", "len", null, "unresolved"]);
+    assert.match(of("path", "is_hidden")?.[2] ?? "", /is_hidden$/, JSON.stringify(got));
+    assert.match(of("made", "print")?.[2] ?? "", /Printer::print$/, JSON.stringify(got));
+  });
+
   it("incremental runs equal a rebuild when the declared type comes, gains the member through a base, and goes", async () => {
     const { "src/main/java/org/lang/Widget.java": widget, ...rest } = JAVA;
     const root = writeTree(tempDir("magellan-receiver-inc-"), rest);

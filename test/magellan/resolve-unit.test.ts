@@ -33,7 +33,7 @@ describe("resolution by unit", () => {
       copy.run("helper", "this\0x", src);
       copy.run("helper\0x", "this", src);
       copy.run("helper", "this", src);
-      const all = db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id FROM refs ORDER BY id").all() as RefRow[];
+      const all = db.prepare("SELECT id, file_id, name, kind, qualifier, caller_symbol_id, arity, receiver_type FROM refs ORDER BY id").all() as RefRow[];
       const resolver = new Resolver(db, root);
       const unit = resolver.resolveUnit(0, Math.max(...all.map((x) => x.id)));
       assert.equal(unit.count, all.length);

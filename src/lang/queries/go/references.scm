@@ -33,6 +33,8 @@
 (parameter_declaration name: (identifier) @local type: (_) @local.type)
 (variadic_parameter_declaration name: (identifier) @local)
 (short_var_declaration left: (expression_list (identifier) @local)) @local.after
+; `x := Foo{}`, `x := &Foo{}`: the literal's type.
+(short_var_declaration left: (expression_list . (identifier) @local .) right: (expression_list . [(composite_literal type: (_) @local.type) (unary_expression operand: (composite_literal type: (_) @local.type))] .)) @local.after
 (var_spec name: (identifier) @local type: (_)? @local.type) @local.after
 (const_spec name: (identifier) @local) @local.after
 (range_clause left: (expression_list (identifier) @local))

@@ -41,6 +41,8 @@
 (spread_parameter (variable_declarator name: (identifier) @local))
 (catch_formal_parameter name: (identifier) @local)
 (local_variable_declaration type: (_) @local.type declarator: (variable_declarator name: (identifier) @local))
+; `var b = new Builder()`: the class created.
+(local_variable_declaration type: (type_identifier) @_var (#eq? @_var "var") declarator: (variable_declarator name: (identifier) @local value: (object_creation_expression type: (_) @local.type)))
 (enhanced_for_statement type: (_) @local.type name: (identifier) @local)
 (lambda_expression parameters: (identifier) @local)
 (inferred_parameters (identifier) @local)

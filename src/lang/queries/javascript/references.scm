@@ -46,8 +46,11 @@
 (arrow_function parameter: (identifier) @local)
 (catch_clause parameter: (identifier) @local)
 (lexical_declaration (variable_declarator name: (identifier) @local))
+; `const q = new QueryBuilder()`: whose member `q.m()` is (resolve.ts, receiver_type).
+(lexical_declaration (variable_declarator name: (identifier) @local value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
 (lexical_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern))
 (variable_declaration (variable_declarator name: (identifier) @local.var))
+(variable_declaration (variable_declarator name: (identifier) @local.var value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
 (variable_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.var.pattern))
 (for_in_statement kind: ["let" "const"] left: (identifier) @local)
 (for_in_statement kind: ["let" "const"] left: [(object_pattern) (array_pattern)] @local.pattern)

@@ -42,10 +42,13 @@
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
 ; the local's, never an outer symbol's, and are not kept as references.
-(parameter pattern: (identifier) @local)
+; `@local.type`: the type the declaration writes (or the struct a literal or `T::new()` makes),
+; which says whose member `name.m()` is (resolve.ts, receiver_type).
+(parameter pattern: (identifier) @local type: (_) @local.type)
 (parameter pattern: [(tuple_pattern) (mut_pattern) (ref_pattern) (reference_pattern) (slice_pattern)] @local.pattern)
 (closure_parameters (identifier) @local)
-(let_declaration pattern: (identifier) @local) @local.after
+(let_declaration pattern: (identifier) @local type: (_)? @local.type) @local.after
+(let_declaration pattern: (identifier) @local !type value: [(struct_expression name: (type_identifier) @local.type) (call_expression function: (scoped_identifier path: [(identifier) (scoped_identifier)] @local.type name: (identifier) @_new (#eq? @_new "new")))]) @local.after
 (let_declaration pattern: [(tuple_pattern) (mut_pattern) (ref_pattern) (reference_pattern) (slice_pattern)] @local.pattern) @local.after
 (for_expression pattern: (identifier) @local)
 (for_expression pattern: [(tuple_pattern) (mut_pattern) (ref_pattern) (reference_pattern) (slice_pattern)] @local.pattern)

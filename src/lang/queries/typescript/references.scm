@@ -39,15 +39,19 @@
 (labeled_statement label: (statement_identifier) @ref.ignore)
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
-; the local's, never an outer symbol's, and are not kept as references.
-(required_parameter pattern: (identifier) @local)
+; the local's, never an outer symbol's, and are not kept as references. `@local.type`: the type
+; the declaration writes (or the class a `new` initializer names), which says whose member
+; `name.m()` is (resolve.ts, receiver_type).
+(required_parameter pattern: (identifier) @local type: (type_annotation (_) @local.type)?)
 (required_parameter pattern: [(object_pattern) (array_pattern) (rest_pattern)] @local.pattern)
-(optional_parameter pattern: (identifier) @local)
+(optional_parameter pattern: (identifier) @local type: (type_annotation (_) @local.type)?)
 (arrow_function parameter: (identifier) @local)
 (catch_clause parameter: (identifier) @local)
-(lexical_declaration (variable_declarator name: (identifier) @local))
+(lexical_declaration (variable_declarator name: (identifier) @local type: (type_annotation (_) @local.type)?))
+(lexical_declaration (variable_declarator name: (identifier) @local !type value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
 (lexical_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern))
-(variable_declaration (variable_declarator name: (identifier) @local.var))
+(variable_declaration (variable_declarator name: (identifier) @local.var type: (type_annotation (_) @local.type)?))
+(variable_declaration (variable_declarator name: (identifier) @local.var !type value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
 (variable_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.var.pattern))
 (for_in_statement kind: ["let" "const"] left: (identifier) @local)
 (for_in_statement kind: ["let" "const"] left: [(object_pattern) (array_pattern)] @local.pattern)
