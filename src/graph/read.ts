@@ -287,10 +287,16 @@ export function resolvedNamed(db: DB, names: string[], kinds?: string[]): RefRec
   return out;
 }
 
-export function unresolvedNamed(db: DB, names: string[], kinds?: string[]): RefRecord[] {
-  const st = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'unresolved' ORDER BY f.path, r.byte_start`);
+export function unresolvedNamed(db: DB, names: string[], kinds?: string[], languages?: string[]): RefRecord[] {
+  // Only files of the symbols' language families can use them (the resolver ties a reference
+  // to its own family alone): a `run()` in a vendored jquery.js is no gap in the callers of a
+  // Rust `Controller::run`.
+  const st = languages
+    ? stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'unresolved' AND f.language IN (SELECT value FROM json_each(?)) ORDER BY f.path, r.byte_start`)
+    : stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'unresolved' ORDER BY f.path, r.byte_start`);
+  const langs = languages ? JSON.stringify([...new Set(languages.flatMap((l) => familyLanguages(l)))]) : undefined;
   const out: RefRecord[] = [];
-  for (const n of new Set(names)) for (const r of st.all(n) as RefRecord[]) if (!kinds || kinds.includes(r.kind)) out.push(r);
+  for (const n of new Set(names)) for (const r of (langs ? st.all(n, langs) : st.all(n)) as RefRecord[]) if (!kinds || kinds.includes(r.kind)) out.push(r);
   return out;
 }
 
