@@ -287,10 +287,16 @@ export function resolvedNamed(db: DB, names: string[], kinds?: string[]): RefRec
   return out;
 }
 
-export function unresolvedNamed(db: DB, names: string[], kinds?: string[]): RefRecord[] {
-  const st = stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'unresolved' ORDER BY f.path, r.byte_start`);
+export function unresolvedNamed(db: DB, names: string[], kinds?: string[], languages?: string[]): RefRecord[] {
+  // Only files of the symbols' language families can use them (the resolver ties a reference
+  // to its own family alone): a `run()` in a vendored jquery.js is no gap in the callers of a
+  // Rust `Controller::run`.
+  const st = languages
+    ? stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'unresolved' AND f.language IN (SELECT value FROM json_each(?)) ORDER BY f.path, r.byte_start`)
+    : stmt(db, `SELECT ${REF_COLS} FROM ${REF_FROM} WHERE r.name = ? AND r.resolution = 'unresolved' ORDER BY f.path, r.byte_start`);
+  const langs = languages ? JSON.stringify([...new Set(languages.flatMap((l) => familyLanguages(l)))]) : undefined;
   const out: RefRecord[] = [];
-  for (const n of new Set(names)) for (const r of st.all(n) as RefRecord[]) if (!kinds || kinds.includes(r.kind)) out.push(r);
+  for (const n of new Set(names)) for (const r of (langs ? st.all(n, langs) : st.all(n)) as RefRecord[]) if (!kinds || kinds.includes(r.kind)) out.push(r);
   return out;
 }
 
@@ -375,6 +381,7 @@ export function relatedMethods(
   direction: "up" | "down",
 ): { symbol_id: string; display_fqn: string; path: string; name_byte_start: number }[] {
   if (def.kind_normalized !== "method" || def.parent === null) return [];
+  if (def.language === "rust") return traitMethods(db, def, direction);
   const names = hierarchyNames(db, baseName(def.parent), def.language, direction);
   if (names.length === 0) return [];
   const rank = new Map(names.map((n, k) => [n, k]));
@@ -394,6 +401,37 @@ export function relatedMethods(
   return rows
     .filter((m) => rank.has(baseName(m.parent)) && (def.arity == null || m.arity === null || m.arity === def.arity))
     .sort((a, b) => (rank.get(baseName(a.parent)) as number) - (rank.get(baseName(b.parent)) as number))
+    .map(({ symbol_id, display_fqn, path, name_byte_start }) => ({ symbol_id, display_fqn, path, name_byte_start }));
+}
+
+/**
+ * Rust's relatedMethods: a trait's method (its parent is the trait) and the methods of that name
+ * in the `impl Trait for T` blocks (their parent is `<T as Trait>`). bat's `Printer::print_footer`
+ * is implemented by `<SimplePrinter as Printer>` and `<InteractivePrinter as Printer>`, which name
+ * no base the class walk could follow: a rename of the trait's method left both impls with a
+ * method the trait does not declare.
+ */
+function traitMethods(
+  db: DB,
+  def: Pick<SymbolRecord, "symbol_id" | "name" | "parent">,
+  direction: "up" | "down",
+): { symbol_id: string; display_fqn: string; path: string; name_byte_start: number }[] {
+  const implOf = /^<[\s\S]+ as ([\s\S]+)>$/.exec(def.parent ?? "");
+  const trait = implOf ? baseName(implOf[1] as string) : (def.parent as string);
+  // An impl's method is below its trait's; a trait's method above none (supertraits declare other names).
+  if ((direction === "up") !== (implOf !== null) || trait === "") return [];
+  const isTrait = stmt(db, "SELECT 1 FROM symbols WHERE name = ? AND kind_normalized = 'trait' AND language = 'rust' LIMIT 1").pluck();
+  if (isTrait.get(trait) === undefined) return [];
+  const rows = stmt(
+    db,
+    `SELECT s.symbol_id, s.display_fqn, f.path, s.name_byte_start, s.parent FROM symbols s JOIN files f ON f.id = s.file_id
+     WHERE s.name = ? AND s.kind_normalized = 'method' AND s.language = 'rust' AND s.symbol_id != ? AND s.parent IS NOT NULL ORDER BY f.path, s.byte_start`,
+  ).all(def.name, def.symbol_id) as { symbol_id: string; display_fqn: string; path: string; name_byte_start: number; parent: string }[];
+  return rows
+    .filter((m) => {
+      const of = /^<[\s\S]+ as ([\s\S]+)>$/.exec(m.parent);
+      return direction === "up" ? of === null && m.parent === trait : of !== null && baseName(of[1] as string) === trait;
+    })
     .map(({ symbol_id, display_fqn, path, name_byte_start }) => ({ symbol_id, display_fqn, path, name_byte_start }));
 }
 

@@ -189,7 +189,8 @@ export const FIELDS_NEVER_CALLED = new Set(["rust", "java"]);
  * language cannot call one with `x.f()`. Other references (reads, writes) keep every candidate,
  * but a Rust one that cannot name a method (refNotMethod) keeps none of those.
  */
-function callTargets(rows: SymRow[], language: string, isCall: boolean): SymRow[] {
+function callTargets(all: SymRow[], language: string, isCall: boolean): SymRow[] {
+  const rows = nameable(all);
   if (refNotMethod) return rows.filter((s) => s.kind_normalized !== "method");
   if (!isCall || !rows.some((s) => s.kind_normalized === "field")) return rows;
   const fns = rows.filter((s) => s.kind_normalized !== "field");
@@ -280,6 +281,25 @@ let refFamily: string | null = null;
  */
 let refNotMethod = false;
 
+/**
+ * Set by resolveRef for a TypeScript/JavaScript reference: the kinds of symbol it cannot name,
+ * where a type and a value share a name. A call or `new` names a value, never an interface or a
+ * type alias; a type (`typeof x` is extracted as a read) never a function or a variable. zod
+ * declares `export interface $constructor<T>` beside `export function $constructor<T>(...)`
+ * (and `interface ZodString` beside `const ZodString`): its 249 calls `core.$constructor(...)`
+ * and 249 annotations `core.$constructor<ZodError>` were all ambiguous between the two, and the
+ * function's own return type `$constructor<T, D>` was a reference to the function.
+ */
+let refNever: Set<string> | null = null;
+const TS_NOT_CALLED = new Set(["interface", "type"]);
+const TS_NOT_TYPES = new Set(["fn", "var", "const", "static"]);
+
+/** `rows` without the kinds the reference being resolved cannot name (see refNever). */
+function nameable(rows: SymRow[]): SymRow[] {
+  const never = refNever;
+  return never === null ? rows : rows.filter((r) => !never.has(r.kind_normalized));
+}
+
 /** Whether a Rust reference of this kind and qualifier can name no method (see refNotMethod). */
 export function rustNotMethod(kind: string, qualifier: string | null): boolean {
   return kind === "write" || (kind === "read" && qualifier !== null && /^[a-z_]/.test(qualifier));
@@ -293,6 +313,10 @@ function fitCall(rows: SymRow[]): SymRow[] {
 
 function pick(candidates: SymRow[], how: Resolution): Outcome {
   let rows = candidates;
+  if (refNever !== null) {
+    rows = nameable(rows);
+    if (rows.length === 0) return UNRESOLVED;
+  }
   // A guess (by name) never takes a Java or C++ call to a callable its argument count cannot
   // call: guice's `ImmutableList.builder()...build()` went to a repository `build` of four
   // parameters. Left unresolved when no candidate fits.
@@ -665,7 +689,10 @@ export class Resolver {
     const hit = this.exportedMemo.get(key);
     if (hit !== undefined) return hit;
     if (this.exportedMemo.size >= 50_000) this.exportedMemo.clear();
-    const found = this.reexported(files, name, 0, new Set());
+    // Once each: two paths can reach one symbol (zod's core/index.ts re-exports core.ts, and
+    // errors.ts, which imports `$constructor` from core.ts), and its candidates listed it twice.
+    const seen = new Set<string>();
+    const found = this.reexported(files, name, 0, new Set()).filter((s) => !seen.has(s.symbol_id) && (seen.add(s.symbol_id), true));
     this.exportedMemo.set(key, found);
     return found;
   }
@@ -815,10 +842,12 @@ export class Resolver {
     const outer = callArity;
     const outerFamily = refFamily;
     const outerNotMethod = refNotMethod;
+    const outerNever = refNever;
     callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
     const language = this.ctx(ref.file_id).language;
     refFamily = languageFamily(language);
     refNotMethod = language === "rust" && rustNotMethod(ref.kind, ref.qualifier);
+    refNever = !VALUE_TYPE_LANGUAGES.has(language) ? null : ref.kind === "call" ? TS_NOT_CALLED : ref.kind === "type" ? TS_NOT_TYPES : null;
     try {
       const o = this.resolveAny(ref);
       return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
@@ -826,13 +855,14 @@ export class Resolver {
       callArity = outer;
       refFamily = outerFamily;
       refNotMethod = outerNotMethod;
+      refNever = outerNever;
     }
   }
 
   /**
    * A type reference's outcome without the targets that cannot be types: a method, constructor or
-   * field, and (but in TypeScript and JavaScript, whose `typeof x` names a value) a function or
-   * variable. cobra's `*flag.Flag` (pflag's type) was a `heuristic` reference to the method
+   * field, and a function or variable (TypeScript's and JavaScript's never reach here: refNever;
+   * their `typeof x` is a read). cobra's `*flag.Flag` (pflag's type) was a `heuristic` reference to the method
    * `Command.Flag`.
    */
   private typesOnly(ref: RefRow, o: Outcome): Outcome {

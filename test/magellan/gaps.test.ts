@@ -55,6 +55,24 @@ describe("references that could not be resolved are reported, never dropped", ()
     assert.equal(e.coverage.unresolved + e.coverage.ambiguous + e.coverage.resolved, e.count);
   });
 
+  it("a same-named call in another language is no gap: bat's vendored jquery.js `tweens[i].run()` against Rust's Controller::run", async () => {
+    const root = await indexed("mixed-languages");
+    const { r, env } = await mg(root, ["callers", "--name", "run", "--path", "src/controller.rs"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as GapData;
+    assert.deepEqual(d.references.map((x) => `${x.span.file_path}:${spanText(root, x.span)}`), ["src/main.rs:run"]);
+    // The JavaScript call can never reach a Rust method (the resolver ties calls within a
+    // language family only), so it is neither counted nor sampled, and no E112 warning says partial.
+    assert.equal(d.unresolved.count, 0, JSON.stringify(d.unresolved));
+    assert.deepEqual(d.coverage, { resolved: 1, ambiguous: 0, unresolved: 0, ratio: 1 });
+    assert.ok(!(env.diagnostics ?? []).some((x) => x.code === "MAGELLAN_E112"), JSON.stringify(env.diagnostics));
+    // For the JavaScript `run` beside it, the same call is still a gap.
+    const js = await mg(root, ["callers", "--name", "run", "--path", "tests/benchmarks/runner.js"]);
+    assert.equal(js.r.code, 0, js.r.stdout);
+    const j = js.env.data as unknown as GapData;
+    assert.deepEqual(j.unresolved.samples.map((x) => `${x.span.file_path}:${spanText(root, x.span)}:${x.reason}`), ["tests/benchmarks/tween.js:run:dynamic_receiver"]);
+  });
+
   it("a symbol whose every use resolves reports an empty gap and full coverage, without the warning", async () => {
     const root = await indexed("gaps");
     const { env } = await mg(root, ["refs", "--name", "login"]);

@@ -16,6 +16,7 @@ export const CODES = {
   files_skipped: "W111",
   empty_result: "W112",
   limit_reached: "W113",
+  recovered: "W114",
 } as const;
 
 export function code(num: string): string {

@@ -70,7 +70,8 @@ export interface ScanOptions {
 export const DEFAULT_AST_TIMEOUT_MS = 10_000;
 
 export type ScanResult =
-  | { rel: string; ok: true; matches: AstMatch[] }
+  /** `recovered`: how many of the matches lie in or hold a part tree-sitter could not parse. */
+  | { rel: string; ok: true; matches: AstMatch[]; recovered?: number }
   | { rel: string; ok: false; reason: "binary" | "too_large" | "unreadable" | "parse_failed" | "timeout"; detail?: string };
 
 /*
@@ -183,7 +184,9 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
   // One match per node and pattern, as ast-grep reports: a pattern with a repeatable part
   // (stacked decorators, `(decorator)* @d`) is matched once per way of binding it, and those
   // matches of one node are merged, their captures united.
-  const byNode = new Map<string, { pattern: number; bs: number; be: number; caps: Capture[]; seen: Set<string>; merged: boolean }>();
+  const byNode = new Map<string, { pattern: number; bs: number; be: number; caps: Capture[]; seen: Set<string>; merged: boolean; recovered: boolean }>();
+  // Only a tree with syntax errors is asked which matches its error recovery shaped.
+  const checkErrors = root.hasError;
   for (const m of raw) {
     const caps: Capture[] = [];
     for (const c of m.captures) {
@@ -207,6 +210,7 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
     // of the pattern's root type that holds every capture; else the captures' extent.
     const roots = rootTypes[m.pattern];
     const first = m.captures[0]?.node;
+    let matched: typeof first | undefined;
     if (opts.capture === undefined && roots && first && !selfRooted) {
       let n: typeof first | null = first;
       for (let depth = 0; n && depth < 64; depth++, n = n.parent) {
@@ -216,17 +220,22 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
           if (nbs <= bs && nbe >= be) {
             bs = nbs;
             be = nbe;
+            matched = n;
             break;
           }
         }
       }
     }
+    const recovered = checkErrors && (matched?.hasError === true || m.captures.some((c) => inRecovery(c.node)));
     const key = `${m.pattern}:${bs}:${be}`;
     let entry = byNode.get(key);
     if (!entry) {
-      entry = { pattern: m.pattern, bs, be, caps: [], seen: new Set(), merged: false };
+      entry = { pattern: m.pattern, bs, be, caps: [], seen: new Set(), merged: false, recovered };
       byNode.set(key, entry);
-    } else entry.merged = true;
+    } else {
+      entry.merged = true;
+      entry.recovered ||= recovered;
+    }
     for (const c of caps) {
       const id = `${c.name}:${c.byte_start}:${c.byte_end}`;
       if (entry.seen.has(id)) continue;
@@ -235,7 +244,9 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
     }
   }
   const matches: AstMatch[] = [];
-  for (const { pattern, bs, be, caps, merged } of byNode.values()) {
+  let recoveredCount = 0;
+  for (const { pattern, bs, be, caps, merged, recovered } of byNode.values()) {
+    if (recovered) recoveredCount++;
     // A single binding keeps the query's capture order; merged ones are put in text order.
     if (merged) caps.sort((a, b) => a.byte_start - b.byte_start || a.byte_end - b.byte_end || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     // Most matches span one of their captures (`(identifier) @i`): its span is the same object.
@@ -259,7 +270,18 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
     }
     matches.push(match);
   }
-  return { rel: file.rel, ok: true, matches };
+  return recoveredCount > 0 ? { rel: file.rel, ok: true, matches, recovered: recoveredCount } : { rel: file.rel, ok: true, matches };
+}
+
+/**
+ * Whether error recovery shaped this node: it holds an ERROR or MISSING node, or lies inside an
+ * ERROR. tree-sitter-rust 0.24 reads bat's `match &raw {` as an unfinished raw borrow, and the
+ * `impl_item` it then reports runs over three impl blocks.
+ */
+function inRecovery(node: SyntaxNode): boolean {
+  if (node.hasError) return true;
+  for (let n = node.parent; n; n = n.parent) if (n.type === "ERROR") return true;
+  return false;
 }
 
 /*

@@ -243,6 +243,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     let withMatches = 0;
     let total = 0;
     let opened = false;
+    const recovered: string[] = [];
     const take = (r: ScanResult): void => {
       if (!r.ok) {
         const list = skipped.get(r.reason) ?? [];
@@ -253,6 +254,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       searched++;
       if (r.matches.length === 0) return;
       withMatches++;
+      if (r.recovered) recovered.push(`${r.rel} (${r.recovered})`);
       r.matches.sort(compareMatches);
       for (const m of r.matches) {
         total++;
@@ -310,6 +312,14 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       );
     }
     if (symlinks > 0) diagnostics.push(diag("note", CODES.files_skipped, `${symlinks} symlink(s) met during the walk were not followed`));
+    // (A query that asks for ERROR or MISSING nodes knows.)
+    if (recovered.length > 0 && !/\b(ERROR|MISSING)\b/.test(req.query.text)) {
+      diagnostics.push(
+        diag("warning", CODES.recovered, `matches in ${recovered.length} file(s) hold or lie in code tree-sitter could not parse, so their nodes are its error recovery's guess (one may span what the compiler reads as several): ${recovered.slice(0, 5).join(", ")}${recovered.length > 5 ? ", ..." : ""}`, {
+          remediation: "Check those matches against the source; the query '(ERROR) @e' on those files shows where parsing failed.",
+        }),
+      );
+    }
     if (cut) {
       diagnostics.push(
         diag("note", CODES.limit_reached, `--limit ${limit} reached: ${limit} of ${total} matches shown`, {

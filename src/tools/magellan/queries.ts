@@ -410,7 +410,7 @@ function applyPrecise(db: DB, root: string, req: RefsRequest, direction: "in" | 
     else kept.push(r);
   }
   const gaps: RefRecord[] = [];
-  for (const r of unresolvedNamed(db, defs.map((d) => d.name), req.referenceKinds)) {
+  for (const r of unresolvedNamed(db, defs.map((d) => d.name), req.referenceKinds, defs.map((d) => d.language))) {
     if (!PRECISE_FILE.test(r.path)) {
       gaps.push(r);
       continue;
@@ -458,6 +458,7 @@ function gapReport(db: DB, direction: "in" | "out", defs: SymbolRecord[], listed
           db,
           defs.map((d) => d.name),
           req.referenceKinds,
+          defs.map((d) => d.language),
         )
       : listed.filter((r) => r.resolution === "unresolved" || r.resolution === "ambiguous"));
   const byReason: Record<string, number> = {};

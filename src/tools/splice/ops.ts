@@ -347,7 +347,14 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
   const db = ws.graph();
   const def = symbolById(db, sym.symbol_id);
   if (!def) return [];
-  return [...relatedMethods(db, def, "up"), ...relatedMethods(db, def, "down")]
+  const up = relatedMethods(db, def, "up");
+  // The methods above, and every method below them: a sibling overriding the same base method
+  // (bat's `<InteractivePrinter as Printer>::print_footer` for `<SimplePrinter as Printer>`'s)
+  // would stop overriding it as surely as one below this method.
+  const below = [def, ...up.map((m) => symbolById(db, m.symbol_id)).filter((m) => m !== undefined)].flatMap((m) => relatedMethods(db, m, "down"));
+  const seen = new Set([def.symbol_id]);
+  return [...up, ...below]
+    .filter((m) => !seen.has(m.symbol_id) && (seen.add(m.symbol_id), true))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.name_byte_start - b.name_byte_start))
     .map((m) => [m.path, m.name_byte_start, m.symbol_id]);
 }

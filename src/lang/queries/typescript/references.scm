@@ -23,7 +23,8 @@
 ; Types.
 (type_identifier) @ref.type
 (nested_type_identifier module: (_) @qualifier name: (type_identifier) @ref.type)
-(type_query (identifier) @ref.type)
+; `typeof x` names the value x: its identifier is a read (below), which the resolver never takes
+; to an interface or a type alias of the same name.
 
 ; A member_expression's property is a property_identifier or a private_property_identifier.
 (member_expression object: (_) @qualifier property: (_) @ref.read)
