@@ -297,7 +297,8 @@ const TS_NOT_TYPES = new Set(["fn", "var", "const", "static"]);
 /** `rows` without the kinds the reference being resolved cannot name (see refNever). */
 function nameable(rows: SymRow[]): SymRow[] {
   const never = refNever;
-  return never === null ? rows : rows.filter((r) => !never.has(r.kind_normalized));
+  // (Most candidate lists hold no such kind: no copy of them.)
+  return never === null || !rows.some((r) => never.has(r.kind_normalized)) ? rows : rows.filter((r) => !never.has(r.kind_normalized));
 }
 
 /** Whether a Rust reference of this kind and qualifier can name no method (see refNotMethod). */
