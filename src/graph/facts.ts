@@ -350,7 +350,10 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
   });
   const imports: ImportRow[] = facts.imports.map((im) => ({
     source: im.source,
-    names: JSON.stringify(im.names),
+    // The local name of the whole module (Go `s "example.com/m/sub"`, Python `import a.b as c`,
+    // `const u = require("./util")`) is stored as `import * as ns` is, a `*` with that alias: it
+    // was dropped, so `s.Hello()` and `c.f()` reached nothing, or a same-named stranger.
+    names: JSON.stringify(im.alias !== undefined && !im.names.some((n) => n.name === "*") ? [...im.names, { name: "*", alias: im.alias }] : im.names),
     span: pos(lines, im.range),
   }));
   return { symbols, refs, imports, deps: [], has_errors: facts.has_errors, line_count: lines.lineCount };

@@ -270,6 +270,18 @@ let callArity: number | null = null;
 let refFamily: string | null = null;
 
 /**
+ * The family of Go code built without tests (a file not named `_test.go`): it sees no symbol of a
+ * test file, which `go build` leaves out. completion.go's `cmd.Root().Writer.Write` was guessed to
+ * be completion_test.go's `mockWriter.Write`, and 180 urfave/cli references listed test types'
+ * methods among their candidates (`cmd.Run` had `boolWithInverseTestCase.Run` beside `Command.Run`).
+ */
+const GO_BUILD = "go\0build";
+
+function inFamily(s: SymRow, family: string): boolean {
+  return family === GO_BUILD ? s.language === "go" && !s.path.endsWith("_test.go") : languageFamily(s.language) === family;
+}
+
+/**
  * Set by resolveRef for a Rust reference that cannot name a method: a write (`self.n = …`, a
  * struct literal's `n: …`) or a read through a value or a module (`self.n`, `x.n`, `io::n`).
  * rustc reads a method only through a type path (`T::m`, `Self::m`); `self.m` without a call is
@@ -534,8 +546,10 @@ export class Resolver {
     const wildcards: ImportInfo[] = [];
     for (const im of ctx.imports) {
       if (im.names.length === 0) {
-        const lastSeg = im.source.split(/[./:]+/).filter(Boolean).pop();
-        if (lastSeg && !heads.has(lastSeg)) heads.set(lastSeg, { im });
+        const head = this.moduleHead(ctx.language, ctx.path, im.source);
+        // Python's `import a.b` binds `a`, the package (a.b is its attribute, `a.b.f` is
+        // viaImports' whole-source match).
+        if (head && !heads.has(head)) heads.set(head, { im: ctx.language === "python" && head !== im.source ? { source: head, names: [] } : im });
       }
       for (const n of im.names) {
         if (n.name === "*") {
@@ -557,6 +571,17 @@ export class Resolver {
     }
     ctx.index = { bound, heads, wildcards };
     return ctx.index;
+  }
+
+  /**
+   * The name a whole-module import without an alias binds: Go's package name (`cli` for
+   * `github.com/urfave/cli/v3`), Python's first segment (`import a.b` binds `a`), else the last
+   * segment of the specifier (`use std::fs`, `import java.util`).
+   */
+  private moduleHead(language: string, path: string, source: string): string | undefined {
+    if (language === "go") return this.modules.go.packageName(path, source);
+    if (language === "python") return /^[^.]+/.exec(source)?.[0];
+    return source.split(/[./:]+/).filter(Boolean).pop();
   }
 
   /**
@@ -628,8 +653,14 @@ export class Resolver {
     }
     const cut = qualifier.search(/\.|::/);
     const head = cut === -1 ? qualifier : qualifier.slice(0, cut);
-    const h = idx.heads.get(head);
+    let h = idx.heads.get(head);
     if (!h) return undefined;
+    // Python: `import a.b` (or `import a.b as c`) then `a.b.f()` (`c.d.f()`): the qualifier names
+    // the module a.b (a.b.d) when the repository has it.
+    if (ctx.language === "python" && cut !== -1 && h.named === undefined) {
+      const sub = `${h.im.source}${qualifier.slice(cut)}`;
+      if (this.resolveModule(ctx, sub).length > 0) h = { im: { source: sub, names: [] } };
+    }
     // Rust: a file that declares the head at its top level cannot also import it there (E0255):
     // the `use` is an inline module's, `mod tests { use super::{Gitignore}; }`, and names this
     // file's own item. (Imports are the file's, whatever module holds them: ripgrep's
@@ -652,7 +683,9 @@ export class Resolver {
     // Nothing in the repository: a library's module says "no target here"; a path of the
     // repository's own that this resolver could not map says nothing, and guessing goes on.
     if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
-    let rows = this.entry(name).all.filter((s) => files.includes(s.file_id));
+    // (Go's `pkg.Name` is a package-level name, never a method: `cli.Command` is the type, not
+    // the method `Command.Command`.)
+    let rows = (ctx.language === "go" && qualifier === head ? this.entry(name).globals : this.entry(name).all).filter((s) => files.includes(s.file_id));
     if (rows.length === 0 && item === undefined) rows = this.exported(ctx.language, files, name);
     // A member of that item, not any same-named symbol of its module (IncludeMode::Stdin).
     // (Only when that item is a type: `import static ...EscapeMode.base; base.nameKeys` is a
@@ -695,7 +728,7 @@ export class Resolver {
     const key = family === null ? name : `${family}\0${name}`;
     let e = this.entries.get(key);
     if (!e) {
-      const all = family === null ? this.lookup(name) : this.lookup(name).filter((s) => languageFamily(s.language) === family);
+      const all = family === null ? this.lookup(name) : this.lookup(name).filter((s) => inFamily(s, family));
       // Most names referenced (locals, parameters, library members) have no candidate: one
       // shared empty entry, whose memo nothing writes (every memoized path needs a candidate).
       if (all.length === 0) return NO_CANDIDATES;
@@ -728,7 +761,7 @@ export class Resolver {
     const outerNotMethod = refNotMethod;
     callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
     const language = this.ctx(ref.file_id).language;
-    refFamily = languageFamily(language);
+    refFamily = language === "go" && !this.ctx(ref.file_id).path.endsWith("_test.go") ? GO_BUILD : languageFamily(language);
     refNotMethod = language === "rust" && rustNotMethod(ref.kind, ref.qualifier);
     try {
       const o = this.resolveAny(ref);
@@ -1306,7 +1339,8 @@ export class Resolver {
         const list = JSON.parse(im.names) as { name: string; alias?: string }[];
         // `import os`, `use a::b`, `#include`: the module itself under its last segment.
         if (list.length === 0 && whole?.(im.source)) {
-          const last = im.source.split(/[./:]+/).filter(Boolean).pop();
+          const c = this.ctx(id);
+          const last = this.moduleHead(c.language, c.path, im.source);
           if (last) locals.add(last);
         }
         for (const n of list) {
