@@ -74,6 +74,8 @@ interface FileCtx {
   bases: Map<string, string[]>;
   /** symbol_id -> [receiver name, receiver type] of the file's Go methods that name their receiver */
   receivers: Map<string, [string, string]>;
+  /** C++: symbol_id -> the class of the file's member functions defined outside it (`void T::m() {}`) */
+  owners: Map<string, string>;
   /** Java: the package the file declares (its classes share it with other source roots' files). */
   javaPackage?: string;
   /** This file and the files its imports resolve to. */
@@ -91,7 +93,7 @@ class LazyCtx implements FileCtx {
   reach?: Set<number>;
   packageFiles?: Set<number>;
   index?: ImportIndex;
-  private symbols?: Pick<FileCtx, "parents" | "kinds" | "modules" | "bases" | "receivers" | "javaPackage">;
+  private symbols?: Pick<FileCtx, "parents" | "kinds" | "modules" | "bases" | "receivers" | "owners" | "javaPackage">;
 
   constructor(
     readonly id: number,
@@ -108,16 +110,18 @@ class LazyCtx implements FileCtx {
     const modules = new Map<string, string>();
     const bases = new Map<string, string[]>();
     const receivers = new Map<string, [string, string]>();
+    const owners = new Map<string, string>();
     let javaPackage: string | undefined;
     for (const [id, parent, kind, fqn, written, receiver, parentName] of this.parentsOf.all(this.id) as [string, string | null, string, string, string | null, string | null, string | null][]) {
       parents.set(id, parent);
       kinds.set(id, kind);
       if (written !== null) bases.set(id, written.split(","));
       if (receiver !== null && parentName !== null) receivers.set(id, [receiver, parentName]);
+      else if (parentName !== null && this.language === "cpp" && OWNED_KINDS.has(kind)) owners.set(id, parentName);
       if (kind === "module") modules.set(id, fqn);
       else if (kind === "namespace" && parent === null && javaPackage === undefined) javaPackage = fqn;
     }
-    this.symbols = { parents, kinds, modules, bases, receivers };
+    this.symbols = { parents, kinds, modules, bases, receivers, owners };
     if (this.language === "java" && javaPackage !== undefined) this.symbols.javaPackage = javaPackage;
     return this.symbols;
   }
@@ -142,12 +146,18 @@ class LazyCtx implements FileCtx {
     return this.load().receivers;
   }
 
+  get owners(): Map<string, string> {
+    return this.load().owners;
+  }
+
   get javaPackage(): string | undefined {
     return this.load().javaPackage;
   }
 }
 
 const SELF_QUALIFIERS = new Set(["this", "self", "Self", "cls"]);
+/** C++ member functions, whose definition outside the class (`void T::m() {}`) sees T's members. */
+const OWNED_KINDS = new Set(["method", "ctor"]);
 /** Kinds whose members are reachable unqualified from anywhere in the file or package. */
 const CONTAINER_KINDS = new Set(["module", "namespace"]);
 /** Kinds whose members `this.x` / `self.x` name. */
@@ -318,7 +328,34 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     const fit = fitCall(rows);
     return { target: overloadTarget(fit.length > 0 ? fit : rows).symbol_id, how, candidates: null };
   }
+  // C++: one class's member as declared in its class (a header) and defined outside it (`void
+  // T::m() {}` in a .cpp or -inl.h file) is one function: the definition, which holds the body.
+  const defs = cppDefinitions(rows);
+  if (defs) {
+    const fit = fitCall(defs);
+    return { target: overloadTarget(fit.length > 0 ? fit : defs).symbol_id, how, candidates: null };
+  }
   return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
+}
+
+/**
+ * The out-of-class definitions among `rows` when they are all one C++ class's members of one name
+ * and kind, declared in one file and defined outside the class in one file; else undefined.
+ */
+function cppDefinitions(rows: SymRow[]): SymRow[] | undefined {
+  const first = rows[0] as SymRow;
+  if (first.language !== "cpp" || first.parent === null) return undefined;
+  const outside: SymRow[] = [];
+  let declFile: number | undefined;
+  for (const r of rows) {
+    if (r.language !== "cpp" || r.parent !== first.parent || r.kind_normalized !== first.kind_normalized || r.name !== first.name) return undefined;
+    if (r.parent_symbol_id === null) {
+      if (outside.length > 0 && (outside[0] as SymRow).file_id !== r.file_id) return undefined;
+      outside.push(r);
+    } else if (declFile === undefined) declFile = r.file_id;
+    else if (declFile !== r.file_id) return undefined;
+  }
+  return outside.length > 0 && declFile !== undefined ? outside : undefined;
 }
 
 /**
@@ -403,7 +440,7 @@ export class Resolver {
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND")).raw(true);
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, CASE WHEN kind_normalized IN ('module', 'namespace') THEN display_fqn END, bases, receiver, CASE WHEN receiver IS NOT NULL THEN parent END FROM symbols WHERE file_id = ?").raw(true);
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, CASE WHEN kind_normalized IN ('module', 'namespace') THEN display_fqn END, bases, receiver, CASE WHEN receiver IS NOT NULL OR (parent_symbol_id IS NULL AND language = 'cpp') THEN parent END FROM symbols WHERE file_id = ?").raw(true);
     this.modules = new ModuleResolution(new SqlFileLookup(db, root));
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
@@ -883,6 +920,8 @@ export class Resolver {
           }
           return pick(members, "exact");
         }
+        const owned = ctx.owners.size > 0 ? this.ownerMember(ctx, this.chain(ctx, ref.caller_symbol_id), e, ref, isCall, false) : undefined;
+        if (owned) return owned;
         const member = this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
         // Rust writes `self::f()` for a function of the current module, also qualified by `self`.
         if (member.how === "unresolved" && ctx.language === "rust" && q === "self") return this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
@@ -912,6 +951,8 @@ export class Resolver {
         }
       }
       if (unfit) return ctx.language === "java" ? UNRESOLVED : pick(unfit, "exact");
+      const owned = ctx.owners.size > 0 ? this.ownerMember(ctx, chain.length > 0 ? chain : this.chain(ctx, ref.caller_symbol_id), e, ref, isCall, true) : undefined;
+      if (owned) return owned;
       const top = bindings.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
       if (top.length > 0) return pick(top, "exact");
       const imported = this.viaImports(ctx, ref.name, null);
@@ -960,6 +1001,36 @@ export class Resolver {
     const written = writtenType(q);
     if (TYPE_NAMED.has(ctx.language) && written !== undefined && this.entry(written).all.length === 0) return UNRESOLVED;
     return this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
+  }
+
+  /**
+   * C++: in a member function defined outside its class (`void registry::init() { handler_; }`,
+   * in the class's namespace block or not), a name of the class's members, or of its bases'. Such
+   * a body has no class around it in its file, so its class's fields were unresolved and a bare
+   * `handler_` went to another class's out-of-class `logger::handler_` (spdlog's registry-inl.h).
+   * The class is found by its name: `exact` in the same file, else `heuristic` (through includes).
+   */
+  private ownerMember(ctx: FileCtx, chain: string[], e: NameEntry, ref: RefRow, isCall: boolean, bare: boolean): Outcome | undefined {
+    let owner: string | undefined;
+    for (const scope of chain) {
+      // (A class or struct around the body answers first: the scope chain has looked there.)
+      if (TYPE_KINDS.has(ctx.kinds.get(scope) ?? "")) return undefined;
+      owner = ctx.owners.get(scope);
+      if (owner !== undefined) break;
+    }
+    if (owner === undefined || e.members.length === 0) return undefined;
+    // A name that is not called is no method (C++ names one bare only to call it).
+    const own = fitCall(callTargets((e.byParent.get(owner) ?? []).filter((s) => isCall || !(bare && BODY_KINDS.has(s.kind_normalized))), ctx.language, isCall));
+    if (own.length > 0) {
+      const here = own.filter((s) => s.file_id === ref.file_id);
+      return here.length > 0 ? pick(here, "exact") : nearPick(own, ctx);
+    }
+    for (const t of this.entry(owner).all) {
+      if (!TYPE_KINDS.has(t.kind_normalized)) continue;
+      const up = this.inheritedPick(this.ctx(t.file_id), t.symbol_id, e, isCall, bare);
+      if (up) return t.file_id === ref.file_id ? up : { ...up, how: weaker(up.how, "heuristic") };
+    }
+    return undefined;
   }
 
   /** A Go member of `type` (declared in `dir`) promoted from the types it embeds. */

@@ -21,6 +21,10 @@ const DECL_START =
 const PATTERNS: RegExp[] = [
   // A macro alone on its line (optionally with an argument list): FMT_BEGIN_NAMESPACE, FMT_EXPORT.
   new RegExp(String.raw`^[ \t]*(${MACRO})(?:\([^()\n]*\))?[ \t]*(?=\r?$)`, "gm"),
+  // SPDLOG_TRY { sink->log(msg); }, FMT_TRY {, a wrapped declaration's SPDLOG_NOEXCEPT {: a
+  // macro that starts its line and opens a block (`try`, `noexcept`). Kept, spdlog's logger-inl.h
+  // lost the end of `namespace spdlog` and its last methods' calls had the namespace as caller.
+  new RegExp(String.raw`^[ \t]*(${MACRO})[ \t]*(?=\{)`, "gm"),
   // class GTEST_API_ Name {, struct FMT_EXPORT Name : Base: a class head only (in C,
   // `struct IO_STATUS_BLOCK s;` and `struct MY_T f(void)` name the struct by that tag).
   new RegExp(String.raw`\b(?:class|struct|union)[ \t]+(${MACRO})(?:\([^()\n]*\))?[ \t]+(?=[A-Za-z_][\w:]*(?:[ \t]+final)?[ \t]*(?:\{|:[^:]|\r?$))`, "gm"),
@@ -50,7 +54,7 @@ const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
 export function maskForParse(language: LanguageId, text: string): string {
   if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
-  // (split and join) cost more than the eight patterns on the large test headers.
+  // (split and join) cost more than the nine patterns on the large test headers.
   const blank: number[] = [];
   defineComments(text, blank);
   unbalancedBranches(text, blank);
@@ -61,7 +65,8 @@ export function maskForParse(language: LanguageId, text: string): string {
       const token = m[1] as string;
       const at = (m.index as number) + (m[0] as string).indexOf(token);
       if (isPreprocessorLine(text, at)) continue;
-      if (re === PATTERNS[0] && inList(text, at, at + token.length)) continue;
+      // (`{ FOO_A, FOO_B {` in a braced list is an element, not a macro.)
+      if ((re === PATTERNS[0] || re === PATTERNS[1]) && inList(text, at, at + token.length)) continue;
       // Blank the name and a directly following argument list.
       let end = at + token.length;
       if (text[end] === "(") {
