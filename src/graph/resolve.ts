@@ -292,7 +292,8 @@ function inFamily(s: SymRow, family: string): boolean {
 }
 
 /**
- * Set by resolveRef for a Rust reference that cannot name a method: a write (`self.n = …`, a
+ * Set by resolveRef for a Rust or Java reference that cannot name a method (refCannotNameMethod),
+ * e.g. for Rust: a write (`self.n = …`, a
  * struct literal's `n: …`) or a read through a value or a module (`self.n`, `x.n`, `io::n`).
  * rustc reads a method only through a type path (`T::m`, `Self::m`); `self.m` without a call is
  * an error. ripgrep's `self.num_ignores` (the field) was bound to the method `num_ignores()`
@@ -303,6 +304,17 @@ let refNotMethod = false;
 /** Whether a Rust reference of this kind and qualifier can name no method (see refNotMethod). */
 export function rustNotMethod(kind: string, qualifier: string | null): boolean {
   return kind === "write" || (kind === "read" && qualifier !== null && /^[a-z_]/.test(qualifier));
+}
+
+/**
+ * Whether a reference can name no method: a Rust one as rustNotMethod says, and any Java read or
+ * write (Java names a method only to call it, and a method reference `Foo::bar` is a call). An
+ * array's `zeros.length` in commons-io was ambiguous among the five `length()` methods of the
+ * repository, so splice's rename of `IOUtils.length(byte[])` listed 746 name-only locations.
+ */
+export function refCannotNameMethod(language: string, kind: string, qualifier: string | null): boolean {
+  if (language === "rust") return rustNotMethod(kind, qualifier);
+  return language === "java" && (kind === "read" || kind === "write");
 }
 
 /** The candidates a Java or C++ call's argument count can call (all of them for other references). */
@@ -720,6 +732,11 @@ export class Resolver {
     // Nothing in the repository: a library's module says "no target here"; a path of the
     // repository's own that this resolver could not map says nothing, and guessing goes on.
     if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
+    // Java: `FileUtils.readFileToByteArray(file).length` or `Cls.builder().setX()` is a member of a
+    // value whose type the head does not say, not any same-named symbol of the imported class's
+    // package (commons-io's array `.length` there was ambiguous among IOUtils' `length()` methods,
+    // `ChecksumInputStream.builder().setByteArray()` went to another class's builder's).
+    if (ctx.language === "java" && qualifier !== head && h.named !== undefined && h.named !== "*") return undefined;
     // (Go's `pkg.Name` is a package-level name, never a method: `cli.Command` is the type, not
     // the method `Command.Command`.)
     let rows = (ctx.language === "go" && qualifier === head ? this.entry(name).globals : this.entry(name).all).filter((s) => files.includes(s.file_id));
@@ -799,7 +816,7 @@ export class Resolver {
     callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
     const language = this.ctx(ref.file_id).language;
     refFamily = language === "go" && !this.ctx(ref.file_id).path.endsWith("_test.go") ? GO_BUILD : languageFamily(language);
-    refNotMethod = language === "rust" && rustNotMethod(ref.kind, ref.qualifier);
+    refNotMethod = refCannotNameMethod(language, ref.kind, ref.qualifier);
     try {
       const o = this.resolveAny(ref);
       return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
@@ -978,7 +995,9 @@ export class Resolver {
       return this.memberPick(e, ctx, ref.caller_symbol_id, isCall, new Set(this.chain(ctx, ref.caller_symbol_id)));
     }
     // Qualified: a module alias, a type name (static access), or an instance member.
-    const viaImport = this.viaImports(ctx, ref.name, q);
+    const found = this.viaImports(ctx, ref.name, q);
+    // (Of the kinds the reference can name: a Java read is no method, a Java call no field.)
+    const viaImport = found && found.length > 0 ? callTargets(found, ctx.language, isCall) : found;
     if (viaImport && viaImport.length > 0) return pick(viaImport, "imported");
     // The qualifier starts with an imported module or name that holds no such member in the
     // repository (`http.HandlerFunc` with net/http, `path.join`): whatever it is lives outside,

@@ -11,7 +11,7 @@ import type { Diagnostic } from "../../../contract/schema.js";
 import { openDb, type DB } from "../../../graph/db.js";
 import { fitsArity } from "../../../graph/facts.js";
 import { refsTo, type SymbolRecord } from "../../../graph/read.js";
-import { FIELDS_NEVER_CALLED, rustNotMethod } from "../../../graph/resolve.js";
+import { FIELDS_NEVER_CALLED, refCannotNameMethod } from "../../../graph/resolve.js";
 import { renameError } from "./codes.js";
 import type { Sources } from "./sources.js";
 import type { Evidence, RenameLocation, RenamePlan, RenameTarget } from "./types.js";
@@ -54,7 +54,8 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     // code silently, so they come in as name-only evidence and need allowHeuristic.
     // (Not those that cannot be this kind of symbol: in Rust and Java `x.n()` calls no field,
     // and in Rust `self.n`, `x.n` and a struct literal's `n:` name no method. ripgrep's field
-    // `num_ignores` took every unresolved `gi.num_ignores()` call of the method beside it. Nor a
+    // `num_ignores` took every unresolved `gi.num_ignores()` call of the method beside it. Nor does
+    // any Java read or write: an array's `buf.length` is no use of `IOUtils.length(byte[])`. Nor a
     // Java or C++ call whose argument count the symbol cannot take: `flush(2)` is no call of
     // `flush()`, and renaming it broke the build.)
     const language = languageOf(db, s.path);
@@ -66,7 +67,7 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     ).filter(
       (r) =>
         !(r.kind === "call" && s.kind === "Field" && FIELDS_NEVER_CALLED.has(language)) &&
-        !(language === "rust" && s.kind === "Method" && rustNotMethod(r.kind, r.qualifier)) &&
+        !(s.kind === "Method" && refCannotNameMethod(language, r.kind, r.qualifier)) &&
         !(arity != null && r.arity !== null && !fitsArity(arity, r.arity)),
     );
     for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
