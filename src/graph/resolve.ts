@@ -341,8 +341,9 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     return { target: overloadTarget(fit.length > 0 ? fit : rows).symbol_id, how, candidates: null };
   }
   // C++: one class's member as declared in its class (a header) and defined outside it (`void
-  // T::m() {}` in a .cpp or -inl.h file) is one function: the definition, which holds the body.
-  const defs = cppDefinitions(rows);
+  // T::m() {}` in a .cpp or -inl.h file) is one function: the declaration, which every file that
+  // calls it includes (where only the header is in reach, a call has no other candidate).
+  const defs = cppDeclarations(rows);
   if (defs) {
     const fit = fitCall(defs);
     return { target: overloadTarget(fit.length > 0 ? fit : defs).symbol_id, how, candidates: null };
@@ -351,23 +352,23 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
 }
 
 /**
- * The out-of-class definitions among `rows` when they are all one C++ class's members of one name
+ * The in-class declarations among `rows` when they are all one C++ class's members of one name
  * and kind, declared in one file and defined outside the class in one file; else undefined.
  */
-function cppDefinitions(rows: SymRow[]): SymRow[] | undefined {
+function cppDeclarations(rows: SymRow[]): SymRow[] | undefined {
   const first = rows[0] as SymRow;
   if (first.language !== "cpp" || first.parent === null) return undefined;
-  const outside: SymRow[] = [];
-  let declFile: number | undefined;
+  const inside: SymRow[] = [];
+  let defFile: number | undefined;
   for (const r of rows) {
     if (r.language !== "cpp" || r.parent !== first.parent || r.kind_normalized !== first.kind_normalized || r.name !== first.name) return undefined;
-    if (r.parent_symbol_id === null) {
-      if (outside.length > 0 && (outside[0] as SymRow).file_id !== r.file_id) return undefined;
-      outside.push(r);
-    } else if (declFile === undefined) declFile = r.file_id;
-    else if (declFile !== r.file_id) return undefined;
+    if (r.parent_symbol_id !== null) {
+      if (inside.length > 0 && (inside[0] as SymRow).file_id !== r.file_id) return undefined;
+      inside.push(r);
+    } else if (defFile === undefined) defFile = r.file_id;
+    else if (defFile !== r.file_id) return undefined;
   }
-  return outside.length > 0 && declFile !== undefined ? outside : undefined;
+  return inside.length > 0 && defFile !== undefined ? inside : undefined;
 }
 
 /**
