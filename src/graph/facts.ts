@@ -341,9 +341,14 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
     };
   });
   facts.symbols.forEach((s, i) => {
-    if (s.parent_index !== undefined && s.parent_index >= 0 && s.parent_index < symbols.length) {
+    const parent = s.parent_index !== undefined ? facts.symbols[s.parent_index] : undefined;
+    // A definition whose written scope goes past the definition around it (`void registry::init()`
+    // inside `namespace details {`) belongs to that written scope, as it does outside any
+    // namespace: its parent is the class's name, declared elsewhere. It was the namespace's, so
+    // spdlog's `logger::flush_` was a namespace-level function to every bare `flush_()`.
+    const written = parent !== undefined && s.scope.length > parent.scope.length + 1;
+    if (s.parent_index !== undefined && s.parent_index >= 0 && s.parent_index < symbols.length && !written) {
       const row = symbols[i] as SymbolRow;
-      const parent = facts.symbols[s.parent_index];
       row.parent_symbol_id = ids[s.parent_index] as string;
       if (parent) row.parent = parent.name;
     }
@@ -379,7 +384,10 @@ export function toRows(path: string, rootName: string, facts: FileFacts, bytes: 
   });
   const imports: ImportRow[] = facts.imports.map((im) => ({
     source: im.source,
-    names: JSON.stringify(im.names),
+    // The local name of the whole module (Go `s "example.com/m/sub"`, Python `import a.b as c`,
+    // `const u = require("./util")`) is stored as `import * as ns` is, a `*` with that alias: it
+    // was dropped, so `s.Hello()` and `c.f()` reached nothing, or a same-named stranger.
+    names: JSON.stringify(im.alias !== undefined && !im.names.some((n) => n.name === "*") ? [...im.names, { name: "*", alias: im.alias }] : im.names),
     span: pos(lines, im.range),
   }));
   return { symbols, refs, imports, deps: [], has_errors: facts.has_errors, line_count: lines.lineCount };

@@ -76,6 +76,8 @@ interface FileCtx {
   bases: Map<string, string[]>;
   /** symbol_id -> [receiver name, receiver type] of the file's Go methods that name their receiver */
   receivers: Map<string, [string, string]>;
+  /** C++: symbol_id -> the class of the file's member functions defined outside it (`void T::m() {}`) */
+  owners: Map<string, string>;
   /** Java: the package the file declares (its classes share it with other source roots' files). */
   javaPackage?: string;
   /** This file and the files its imports resolve to. */
@@ -93,7 +95,7 @@ class LazyCtx implements FileCtx {
   reach?: Set<number>;
   packageFiles?: Set<number>;
   index?: ImportIndex;
-  private symbols?: Pick<FileCtx, "parents" | "kinds" | "modules" | "bases" | "receivers" | "javaPackage">;
+  private symbols?: Pick<FileCtx, "parents" | "kinds" | "modules" | "bases" | "receivers" | "owners" | "javaPackage">;
 
   constructor(
     readonly id: number,
@@ -110,16 +112,18 @@ class LazyCtx implements FileCtx {
     const modules = new Map<string, string>();
     const bases = new Map<string, string[]>();
     const receivers = new Map<string, [string, string]>();
+    const owners = new Map<string, string>();
     let javaPackage: string | undefined;
     for (const [id, parent, kind, fqn, written, receiver, parentName] of this.parentsOf.all(this.id) as [string, string | null, string, string, string | null, string | null, string | null][]) {
       parents.set(id, parent);
       kinds.set(id, kind);
       if (written !== null) bases.set(id, written.split(","));
       if (receiver !== null && parentName !== null) receivers.set(id, [receiver, parentName]);
+      else if (parentName !== null && this.language === "cpp" && OWNED_KINDS.has(kind)) owners.set(id, parentName);
       if (kind === "module") modules.set(id, fqn);
       else if (kind === "namespace" && parent === null && javaPackage === undefined) javaPackage = fqn;
     }
-    this.symbols = { parents, kinds, modules, bases, receivers };
+    this.symbols = { parents, kinds, modules, bases, receivers, owners };
     if (this.language === "java" && javaPackage !== undefined) this.symbols.javaPackage = javaPackage;
     return this.symbols;
   }
@@ -144,12 +148,18 @@ class LazyCtx implements FileCtx {
     return this.load().receivers;
   }
 
+  get owners(): Map<string, string> {
+    return this.load().owners;
+  }
+
   get javaPackage(): string | undefined {
     return this.load().javaPackage;
   }
 }
 
 const SELF_QUALIFIERS = new Set(["this", "self", "Self", "cls"]);
+/** C++ member functions, whose definition outside the class (`void T::m() {}`) sees T's members. */
+const OWNED_KINDS = new Set(["method", "ctor"]);
 /** Kinds whose members are reachable unqualified from anywhere in the file or package. */
 const CONTAINER_KINDS = new Set(["module", "namespace"]);
 /** Kinds whose members `this.x` / `self.x` name. */
@@ -273,7 +283,20 @@ let callArity: number | null = null;
 let refFamily: string | null = null;
 
 /**
- * Set by resolveRef for a Rust reference that cannot name a method: a write (`self.n = …`, a
+ * The family of Go code built without tests (a file not named `_test.go`): it sees no symbol of a
+ * test file, which `go build` leaves out. completion.go's `cmd.Root().Writer.Write` was guessed to
+ * be completion_test.go's `mockWriter.Write`, and 180 urfave/cli references listed test types'
+ * methods among their candidates (`cmd.Run` had `boolWithInverseTestCase.Run` beside `Command.Run`).
+ */
+const GO_BUILD = "go\0build";
+
+function inFamily(s: SymRow, family: string): boolean {
+  return family === GO_BUILD ? s.language === "go" && !s.path.endsWith("_test.go") : languageFamily(s.language) === family;
+}
+
+/**
+ * Set by resolveRef for a Rust or Java reference that cannot name a method (refCannotNameMethod),
+ * e.g. for Rust: a write (`self.n = …`, a
  * struct literal's `n: …`) or a read through a value or a module (`self.n`, `x.n`, `io::n`).
  * rustc reads a method only through a type path (`T::m`, `Self::m`); `self.m` without a call is
  * an error. ripgrep's `self.num_ignores` (the field) was bound to the method `num_ignores()`
@@ -306,6 +329,17 @@ export function rustNotMethod(kind: string, qualifier: string | null): boolean {
   return kind === "write" || (kind === "read" && qualifier !== null && /^[a-z_]/.test(qualifier));
 }
 
+/**
+ * Whether a reference can name no method: a Rust one as rustNotMethod says, and any Java read or
+ * write (Java names a method only to call it, and a method reference `Foo::bar` is a call). An
+ * array's `zeros.length` in commons-io was ambiguous among the five `length()` methods of the
+ * repository, so splice's rename of `IOUtils.length(byte[])` listed 746 name-only locations.
+ */
+export function refCannotNameMethod(language: string, kind: string, qualifier: string | null): boolean {
+  if (language === "rust") return rustNotMethod(kind, qualifier);
+  return language === "java" && (kind === "read" || kind === "write");
+}
+
 /** The candidates a Java or C++ call's argument count can call (all of them for other references). */
 function fitCall(rows: SymRow[]): SymRow[] {
   const arity = callArity;
@@ -333,7 +367,35 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     const fit = fitCall(rows);
     return { target: overloadTarget(fit.length > 0 ? fit : rows).symbol_id, how, candidates: null };
   }
+  // C++: one class's member as declared in its class (a header) and defined outside it (`void
+  // T::m() {}` in a .cpp or -inl.h file) is one function: the declaration, which every file that
+  // calls it includes (where only the header is in reach, a call has no other candidate).
+  const defs = cppDeclarations(rows);
+  if (defs) {
+    const fit = fitCall(defs);
+    return { target: overloadTarget(fit.length > 0 ? fit : defs).symbol_id, how, candidates: null };
+  }
   return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
+}
+
+/**
+ * The in-class declarations among `rows` when they are all one C++ class's members of one name
+ * and kind, declared in one file and defined outside the class in one file; else undefined.
+ */
+function cppDeclarations(rows: SymRow[]): SymRow[] | undefined {
+  const first = rows[0] as SymRow;
+  if (first.language !== "cpp" || first.parent === null) return undefined;
+  const inside: SymRow[] = [];
+  let defFile: number | undefined;
+  for (const r of rows) {
+    if (r.language !== "cpp" || r.parent !== first.parent || r.kind_normalized !== first.kind_normalized || r.name !== first.name) return undefined;
+    if (r.parent_symbol_id !== null) {
+      if (inside.length > 0 && (inside[0] as SymRow).file_id !== r.file_id) return undefined;
+      inside.push(r);
+    } else if (defFile === undefined) defFile = r.file_id;
+    else if (defFile !== r.file_id) return undefined;
+  }
+  return inside.length > 0 && defFile !== undefined ? inside : undefined;
 }
 
 /**
@@ -505,7 +567,7 @@ export class Resolver {
     this.byNames = db.prepare(candidatesSql("s.name IN (SELECT value FROM json_each(?)) AND")).raw(true);
     this.fileById = db.prepare("SELECT id, path, language FROM files WHERE id = ?");
     this.importsOf = db.prepare("SELECT source, names FROM imports WHERE file_id = ?");
-    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, CASE WHEN kind_normalized IN ('module', 'namespace') THEN display_fqn END, bases, receiver, CASE WHEN receiver IS NOT NULL THEN parent END FROM symbols WHERE file_id = ?").raw(true);
+    this.parentsOf = db.prepare("SELECT symbol_id, parent_symbol_id, kind_normalized, CASE WHEN kind_normalized IN ('module', 'namespace') THEN display_fqn END, bases, receiver, CASE WHEN receiver IS NOT NULL OR (parent_symbol_id IS NULL AND language = 'cpp') THEN parent END FROM symbols WHERE file_id = ?").raw(true);
     this.modules = new ModuleResolution(new SqlFileLookup(db, root));
     this.update = db.prepare("UPDATE refs SET target_symbol_id = ?, resolution = ?, candidates = ? WHERE id = ?");
   }
@@ -648,8 +710,10 @@ export class Resolver {
     const wildcards: ImportInfo[] = [];
     for (const im of ctx.imports) {
       if (im.names.length === 0) {
-        const lastSeg = im.source.split(/[./:]+/).filter(Boolean).pop();
-        if (lastSeg && !heads.has(lastSeg)) heads.set(lastSeg, { im });
+        const head = this.moduleHead(ctx.language, ctx.path, im.source);
+        // Python's `import a.b` binds `a`, the package (a.b is its attribute, `a.b.f` is
+        // viaImports' whole-source match).
+        if (head && !heads.has(head)) heads.set(head, { im: ctx.language === "python" && head !== im.source ? { source: head, names: [] } : im });
       }
       for (const n of im.names) {
         if (n.name === "*") {
@@ -671,6 +735,17 @@ export class Resolver {
     }
     ctx.index = { bound, heads, wildcards };
     return ctx.index;
+  }
+
+  /**
+   * The name a whole-module import without an alias binds: Go's package name (`cli` for
+   * `github.com/urfave/cli/v3`), Python's first segment (`import a.b` binds `a`), else the last
+   * segment of the specifier (`use std::fs`, `import java.util`).
+   */
+  private moduleHead(language: string, path: string, source: string): string | undefined {
+    if (language === "go") return this.modules.go.packageName(path, source);
+    if (language === "python") return /^[^.]+/.exec(source)?.[0];
+    return source.split(/[./:]+/).filter(Boolean).pop();
   }
 
   /**
@@ -745,8 +820,14 @@ export class Resolver {
     }
     const cut = qualifier.search(/\.|::/);
     const head = cut === -1 ? qualifier : qualifier.slice(0, cut);
-    const h = idx.heads.get(head);
+    let h = idx.heads.get(head);
     if (!h) return undefined;
+    // Python: `import a.b` (or `import a.b as c`) then `a.b.f()` (`c.d.f()`): the qualifier names
+    // the module a.b (a.b.d) when the repository has it.
+    if (ctx.language === "python" && cut !== -1 && h.named === undefined) {
+      const sub = `${h.im.source}${qualifier.slice(cut)}`;
+      if (this.resolveModule(ctx, sub).length > 0) h = { im: { source: sub, names: [] } };
+    }
     // Rust: a file that declares the head at its top level cannot also import it there (E0255):
     // the `use` is an inline module's, `mod tests { use super::{Gitignore}; }`, and names this
     // file's own item. (Imports are the file's, whatever module holds them: ripgrep's
@@ -769,7 +850,14 @@ export class Resolver {
     // Nothing in the repository: a library's module says "no target here"; a path of the
     // repository's own that this resolver could not map says nothing, and guessing goes on.
     if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
-    let rows = this.entry(name).all.filter((s) => files.includes(s.file_id));
+    // Java: `FileUtils.readFileToByteArray(file).length` or `Cls.builder().setX()` is a member of a
+    // value whose type the head does not say, not any same-named symbol of the imported class's
+    // package (commons-io's array `.length` there was ambiguous among IOUtils' `length()` methods,
+    // `ChecksumInputStream.builder().setByteArray()` went to another class's builder's).
+    if (ctx.language === "java" && qualifier !== head && h.named !== undefined && h.named !== "*") return undefined;
+    // (Go's `pkg.Name` is a package-level name, never a method: `cli.Command` is the type, not
+    // the method `Command.Command`.)
+    let rows = (ctx.language === "go" && qualifier === head ? this.entry(name).globals : this.entry(name).all).filter((s) => files.includes(s.file_id));
     if (rows.length === 0 && item === undefined) rows = this.exported(ctx.language, files, name);
     // A member of that item, not any same-named symbol of its module (IncludeMode::Stdin).
     // (Only when that item is a type: `import static ...EscapeMode.base; base.nameKeys` is a
@@ -812,7 +900,7 @@ export class Resolver {
     const key = family === null ? name : `${family}\0${name}`;
     let e = this.entries.get(key);
     if (!e) {
-      const all = family === null ? this.lookup(name) : this.lookup(name).filter((s) => languageFamily(s.language) === family);
+      const all = family === null ? this.lookup(name) : this.lookup(name).filter((s) => inFamily(s, family));
       // Most names referenced (locals, parameters, library members) have no candidate: one
       // shared empty entry, whose memo nothing writes (every memoized path needs a candidate).
       if (all.length === 0) return NO_CANDIDATES;
@@ -846,8 +934,8 @@ export class Resolver {
     const outerNever = refNever;
     callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
     const language = this.ctx(ref.file_id).language;
-    refFamily = languageFamily(language);
-    refNotMethod = language === "rust" && rustNotMethod(ref.kind, ref.qualifier);
+    refFamily = language === "go" && !this.ctx(ref.file_id).path.endsWith("_test.go") ? GO_BUILD : languageFamily(language);
+    refNotMethod = refCannotNameMethod(language, ref.kind, ref.qualifier);
     refNever = !VALUE_TYPE_LANGUAGES.has(language) ? null : ref.kind === "call" ? TS_NOT_CALLED : ref.kind === "type" ? TS_NOT_TYPES : null;
     try {
       const o = this.resolveAny(ref);
@@ -977,6 +1065,8 @@ export class Resolver {
           }
           return pick(members, "exact");
         }
+        const owned = ctx.owners.size > 0 ? this.ownerMember(ctx, this.chain(ctx, ref.caller_symbol_id), e, ref, isCall, false) : undefined;
+        if (owned) return owned;
         const member = this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
         // Rust writes `self::f()` for a function of the current module, also qualified by `self`.
         if (member.how === "unresolved" && ctx.language === "rust" && q === "self") return this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
@@ -1006,6 +1096,8 @@ export class Resolver {
         }
       }
       if (unfit) return ctx.language === "java" ? UNRESOLVED : pick(unfit, "exact");
+      const owned = ctx.owners.size > 0 ? this.ownerMember(ctx, chain.length > 0 ? chain : this.chain(ctx, ref.caller_symbol_id), e, ref, isCall, true) : undefined;
+      if (owned) return owned;
       const top = bindings.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
       if (top.length > 0) return pick(top, "exact");
       const imported = this.viaImports(ctx, ref.name, null);
@@ -1031,7 +1123,9 @@ export class Resolver {
       return this.memberPick(e, ctx, ref.caller_symbol_id, isCall, new Set(this.chain(ctx, ref.caller_symbol_id)));
     }
     // Qualified: a module alias, a type name (static access), or an instance member.
-    const viaImport = this.viaImports(ctx, ref.name, q);
+    const found = this.viaImports(ctx, ref.name, q);
+    // (Of the kinds the reference can name: a Java read is no method, a Java call no field.)
+    const viaImport = found && found.length > 0 ? callTargets(found, ctx.language, isCall) : found;
     if (viaImport && viaImport.length > 0) return pick(viaImport, "imported");
     // The qualifier starts with an imported module or name that holds no such member in the
     // repository (`http.HandlerFunc` with net/http, `path.join`): whatever it is lives outside,
@@ -1054,6 +1148,36 @@ export class Resolver {
     const written = writtenType(q);
     if (TYPE_NAMED.has(ctx.language) && written !== undefined && this.entry(written).all.length === 0) return UNRESOLVED;
     return this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
+  }
+
+  /**
+   * C++: in a member function defined outside its class (`void registry::init() { handler_; }`,
+   * in the class's namespace block or not), a name of the class's members, or of its bases'. Such
+   * a body has no class around it in its file, so its class's fields were unresolved and a bare
+   * `handler_` went to another class's out-of-class `logger::handler_` (spdlog's registry-inl.h).
+   * The class is found by its name: `exact` in the same file, else `heuristic` (through includes).
+   */
+  private ownerMember(ctx: FileCtx, chain: string[], e: NameEntry, ref: RefRow, isCall: boolean, bare: boolean): Outcome | undefined {
+    let owner: string | undefined;
+    for (const scope of chain) {
+      // (A class or struct around the body answers first: the scope chain has looked there.)
+      if (TYPE_KINDS.has(ctx.kinds.get(scope) ?? "")) return undefined;
+      owner = ctx.owners.get(scope);
+      if (owner !== undefined) break;
+    }
+    if (owner === undefined || e.members.length === 0) return undefined;
+    // A name that is not called is no method (C++ names one bare only to call it).
+    const own = fitCall(callTargets((e.byParent.get(owner) ?? []).filter((s) => isCall || !(bare && BODY_KINDS.has(s.kind_normalized))), ctx.language, isCall));
+    if (own.length > 0) {
+      const here = own.filter((s) => s.file_id === ref.file_id);
+      return here.length > 0 ? pick(here, "exact") : nearPick(own, ctx);
+    }
+    for (const t of this.entry(owner).all) {
+      if (!TYPE_KINDS.has(t.kind_normalized)) continue;
+      const up = this.inheritedPick(this.ctx(t.file_id), t.symbol_id, e, isCall, bare);
+      if (up) return t.file_id === ref.file_id ? up : { ...up, how: weaker(up.how, "heuristic") };
+    }
+    return undefined;
   }
 
   /** A Go member of `type` (declared in `dir`) promoted from the types it embeds. */
@@ -1478,7 +1602,8 @@ export class Resolver {
         const list = JSON.parse(im.names) as { name: string; alias?: string }[];
         // `import os`, `use a::b`, `#include`: the module itself under its last segment.
         if (list.length === 0 && whole?.(im.source)) {
-          const last = im.source.split(/[./:]+/).filter(Boolean).pop();
+          const c = this.ctx(id);
+          const last = this.moduleHead(c.language, c.path, im.source);
           if (last) locals.add(last);
         }
         for (const n of list) {

@@ -21,6 +21,15 @@ const DECL_START =
 const PATTERNS: RegExp[] = [
   // A macro alone on its line (optionally with an argument list): FMT_BEGIN_NAMESPACE, FMT_EXPORT.
   new RegExp(String.raw`^[ \t]*(${MACRO})(?:\([^()\n]*\))?[ \t]*(?=\r?$)`, "gm"),
+  // extern "C" __declspec(dllimport) int __stdcall IsDebuggerPresent(); (spdlog's msvc_sink.h):
+  // MSVC's calling conventions before a function's name. After `extern "C"` tree-sitter read the
+  // declaration as a function definition whose body was the `namespace spdlog { ... }` after it,
+  // and the namespace's classes were `IsDebuggerPresent::sinks::msvc_sink`.
+  /(?<![\w#])(__(?:stdcall|cdecl|fastcall|thiscall|vectorcall|clrcall))[ \t*&]+(?=[A-Za-z_]\w*[ \t]*\()/g,
+  // SPDLOG_TRY { sink->log(msg); }, FMT_TRY {, a wrapped declaration's SPDLOG_NOEXCEPT {: a
+  // macro that starts its line and opens a block (`try`, `noexcept`). Kept, spdlog's logger-inl.h
+  // lost the end of `namespace spdlog` and its last methods' calls had the namespace as caller.
+  new RegExp(String.raw`^[ \t]*(${MACRO})[ \t]*(?=\{)`, "gm"),
   // class GTEST_API_ Name {, struct FMT_EXPORT Name : Base: a class head only (in C,
   // `struct IO_STATUS_BLOCK s;` and `struct MY_T f(void)` name the struct by that tag).
   new RegExp(String.raw`\b(?:class|struct|union)[ \t]+(${MACRO})(?:\([^()\n]*\))?[ \t]+(?=[A-Za-z_][\w:]*(?:[ \t]+final)?[ \t]*(?:\{|:[^:]|\r?$))`, "gm"),
@@ -50,18 +59,20 @@ const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
 export function maskForParse(language: LanguageId, text: string): string {
   if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
-  // (split and join) cost more than the eight patterns on the large test headers.
+  // (split and join) cost more than the ten patterns on the large test headers.
   const blank: number[] = [];
   defineComments(text, blank);
   unbalancedBranches(text, blank);
-  // Every pattern needs a MACRO: a capital or digit, then an underscore (CLI11_INLINE has a digit).
-  if (/[A-Z0-9]_/.test(text)) for (const re of PATTERNS) {
+  // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
+  // or a calling convention (`__stdcall`).
+  if (/[A-Z0-9]_|__[a-z]+call\b/.test(text)) for (const re of PATTERNS) {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const token = m[1] as string;
       const at = (m.index as number) + (m[0] as string).indexOf(token);
       if (isPreprocessorLine(text, at)) continue;
-      if (re === PATTERNS[0] && inList(text, at, at + token.length)) continue;
+      // (`{ FOO_A, FOO_B {` in a braced list is an element, not a macro.)
+      if ((re === PATTERNS[0] || re === PATTERNS[2]) && inList(text, at, at + token.length)) continue;
       // Blank the name and a directly following argument list.
       let end = at + token.length;
       if (text[end] === "(") {

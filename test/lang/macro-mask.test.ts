@@ -142,3 +142,12 @@ test("after a test for Windows alone, the #else branch is the one parsed (jq's m
   );
   assert.ok(f.references.some((r) => r.name === "process" && r.kind === "call"));
 });
+
+test("MSVC calling conventions are masked: spdlog's msvc_sink.h keeps its namespaces (extern \"C\" ... __stdcall read the rest of the file as a function body)", () => {
+  const f = facts("cpp", "msvc-sink.h");
+  const scoped = f.symbols.filter((s) => s.name === "flush_" || s.name === "msvc_sink").map((s) => [...s.scope, s.name].join("::"));
+  assert.deepEqual(scoped, ["spdlog::sinks::msvc_sink", "spdlog::sinks::msvc_sink::msvc_sink", "spdlog::sinks::msvc_sink::flush_"]);
+  // Only the convention keywords are blanked; __declspec(dllimport) and the names stay.
+  const masked = maskForParse("cpp", readFileSync(join(DIR, "msvc-sink.h"), "utf8"));
+  assert.match(masked, /extern "C" __declspec\(dllimport\) int {11}IsDebuggerPresent\(\);/);
+});

@@ -204,6 +204,29 @@ describe("splice rename: C through clangd", () => {
     );
   });
 
+  it("a virtual method clangd before 16 will not rename is refused naming why and the way around it (spdlog's logger::flush_)", async (t) => {
+    const major = Number(/clangd version (\d+)/.exec(spawnSync("clangd", ["--version"], { encoding: "utf8" }).stdout ?? "")?.[1] ?? "0");
+    if (major === 0 || major >= 16) {
+      t.skip(`clangd ${major || "absent"} renames virtual methods`);
+      return;
+    }
+    const root = fixture("go");
+    for (const f of ["go.mod", "main.go"]) rmSync(join(root, f));
+    rmSync(join(root, "store"), { recursive: true });
+    writeFileSync(
+      join(root, "logger.cpp"),
+      "class logger {\npublic:\n    virtual ~logger() = default;\n    void flush() { flush_(); }\n\nprotected:\n    virtual void flush_() {}\n};\n\nclass async_logger : public logger {\nprotected:\n    void flush_() override {}\n};\n",
+    );
+    await assert.rejects(planRename({ root, target: targetAt(root, "logger.cpp", "cpp", "virtual void flush_", "flush_"), newName: "flush_sinks_" }), (e) => {
+      const err = e as { message: string; remediation?: string };
+      return (
+        isToolError(e, "SPLICE_E205", /refuses to rename 'flush_'.*clangd before version 16 renames no virtual method/) &&
+        /clangd 16 or later/.test(err.remediation ?? "") &&
+        !/name span/.test(err.remediation ?? "")
+      );
+    });
+  });
+
   it("a file that is not UTF-8 among the locations is refused (E006), nothing written: clangd's positions after its first bad byte were off", async () => {
     const root = withCompileCommands();
     const main = join(root, "src/main.c");

@@ -61,6 +61,10 @@ export class RepoFiles implements FileLookup {
     return new Set(this.usedNames.all(fileId, fileId) as string[]);
   }
 
+  pathOf(id: number): string | undefined {
+    return this.byId.get(id)?.path;
+  }
+
   tryPath(p: string, out: number[]): boolean {
     const f = this.byPath.get(posix.normalize(p));
     if (f) out.push(f.id);

@@ -17,6 +17,8 @@ export interface FileLookup {
   dirFiles(dir: string, ext: string, out: number[]): void;
   /** Files directly in a directory named `dirSuffix` or ending with `/dirSuffix`, with the extension. */
   dirMatch(dirSuffix: string, ext: string, out: number[]): void;
+  /** The path of the indexed file with this id. */
+  pathOf(id: number): string | undefined;
 }
 
 interface FileRef {
@@ -42,7 +44,7 @@ function push(m: Map<string, FileRef[]>, k: string, f: FileRef): void {
  * while a lookup is in use (a resolver is made after a run's files are stored).
  */
 export class SqlFileLookup implements FileLookup {
-  private maps: { byPath: Map<string, number>; byBase: Map<string, FileRef[]>; byDir: Map<string, FileRef[]>; byDirBase: Map<string, FileRef[]> } | undefined;
+  private maps: { byPath: Map<string, number>; byId: Map<number, string>; byBase: Map<string, FileRef[]>; byDir: Map<string, FileRef[]>; byDirBase: Map<string, FileRef[]> } | undefined;
 
   constructor(
     private readonly db: DB,
@@ -51,9 +53,10 @@ export class SqlFileLookup implements FileLookup {
 
   private load(): NonNullable<SqlFileLookup["maps"]> {
     if (this.maps) return this.maps;
-    const m = { byPath: new Map<string, number>(), byBase: new Map<string, FileRef[]>(), byDir: new Map<string, FileRef[]>(), byDirBase: new Map<string, FileRef[]>() };
+    const m = { byPath: new Map<string, number>(), byId: new Map<number, string>(), byBase: new Map<string, FileRef[]>(), byDir: new Map<string, FileRef[]>(), byDirBase: new Map<string, FileRef[]>() };
     for (const f of this.db.prepare("SELECT id, path FROM files ORDER BY path").all() as FileRef[]) {
       m.byPath.set(f.path, f.id);
+      m.byId.set(f.id, f.path);
       push(m.byBase, lowerAscii(posix.basename(f.path)), f);
       const d = posix.dirname(f.path);
       push(m.byDir, d, f);
@@ -61,6 +64,10 @@ export class SqlFileLookup implements FileLookup {
     }
     this.maps = m;
     return m;
+  }
+
+  pathOf(id: number): string | undefined {
+    return this.load().byId.get(id);
   }
 
   tryPath(p: string, out: number[]): boolean {

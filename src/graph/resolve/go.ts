@@ -1,19 +1,70 @@
 /** Go import paths: a directory under the go.mod whose module path prefixes them. */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { FileLookup } from "./files.js";
 
 export class GoModules {
   private readonly goModules = new Map<string, { dir: string; path: string } | null>();
+  private readonly packageNames = new Map<string, string | null>();
 
   constructor(private readonly files: FileLookup) {}
 
   resolve(fromPath: string, source: string, out: number[]): void {
     // Within the module (go.mod's `module` path), an import path is a directory under go.mod's.
+    // An importer never sees the package's _test.go files (the impact graph's GoImports agrees),
+    // but the package's own external tests (`package p_test` beside it) do, as `go test` builds
+    // them (export_test.go).
+    const n = out.length;
+    const dir = this.packageDir(fromPath, source);
+    if (dir !== undefined) this.files.dirFiles(dir, ".go", out);
+    else this.files.dirMatch(source, ".go", out);
+    const ownTest = fromPath.endsWith("_test.go");
+    const found = out.splice(n).filter((id) => {
+      const p = this.files.pathOf(id) ?? "";
+      return !p.endsWith("_test.go") || (ownTest && posix.dirname(p) === posix.dirname(fromPath));
+    });
+    out.push(...found);
+  }
+
+  /** The directory of an import path of the importing file's own module. */
+  private packageDir(fromPath: string, source: string): string | undefined {
     const mod = this.goModule(posix.dirname(fromPath));
-    if (mod && (source === mod.path || source.startsWith(`${mod.path}/`))) {
-      this.files.dirFiles(posix.join(mod.dir, source.slice(mod.path.length + 1)), ".go", out);
-    } else this.files.dirMatch(source, ".go", out);
+    return mod && (source === mod.path || source.startsWith(`${mod.path}/`)) ? posix.join(mod.dir, source.slice(mod.path.length + 1)) : undefined;
+  }
+
+  /**
+   * The name an import without an alias binds: the package clause of the package's files when
+   * the module is the repository's, else as Go names packages by their path: the last element,
+   * not a major version (`github.com/urfave/cli/v3` is `cli`, `gopkg.in/yaml.v3` is `yaml`).
+   * The last element was taken, so `cli.Command` with `.../cli/v3` reached nothing.
+   */
+  packageName(fromPath: string, source: string): string | undefined {
+    const dir = this.packageDir(fromPath, source);
+    const root = this.files.root;
+    if (dir !== undefined && root !== undefined) {
+      let hit = this.packageNames.get(dir);
+      if (hit === undefined) {
+        hit = null;
+        try {
+          const names = readdirSync(join(root, dir))
+            .filter((f) => f.endsWith(".go") && !f.endsWith("_test.go"))
+            .sort();
+          for (const f of names) {
+            const head = readFileSync(join(root, dir, f), "utf8").slice(0, 16_384);
+            const m = /^\s*package\s+([\p{L}_][\p{L}\p{N}_]*)/mu.exec(head.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ""));
+            if (m) {
+              hit = m[1] as string;
+              break;
+            }
+          }
+        } catch {
+          hit = null;
+        }
+        this.packageNames.set(dir, hit);
+      }
+      if (hit !== null) return hit;
+    }
+    return goPackageName(source);
   }
 
   external(fromPath: string, source: string): boolean {
@@ -38,4 +89,12 @@ export class GoModules {
     this.goModules.set(dir, found);
     return found ?? undefined;
   }
+}
+
+/** The package name Go's convention gives an import path: its last element, not a major version. */
+export function goPackageName(source: string): string | undefined {
+  const parts = source.split("/").filter(Boolean);
+  let last = parts.pop();
+  if (last !== undefined && /^v[0-9]+$/.test(last) && parts.length > 0) last = parts.pop();
+  return last?.replace(/\.v[0-9]+$/, "");
 }

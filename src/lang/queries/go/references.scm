@@ -25,6 +25,8 @@
 (variadic_parameter_declaration name: (identifier) @ref.ignore)
 (type_parameter_declaration name: (identifier) @ref.ignore)
 (labeled_statement label: (label_name) @ref.ignore)
+; The blank identifier (`_, err := f()`, `_ = x`) names nothing.
+((identifier) @ref.ignore (#eq? @ref.ignore "_"))
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
 ; the local's, never an outer symbol's, and are not kept as references.

@@ -29,11 +29,12 @@
 (type_spec type: (struct_type (field_declaration_list (field_declaration name: (field_identifier) @name) @def.field)))
 (interface_type (method_elem name: (field_identifier) @name) @def.method)
 
-(source_file (const_declaration . (const_spec name: (identifier) @name) .) @def.constant)
-(const_spec name: (identifier) @name) @def.constant
-(source_file (var_declaration . (var_spec name: (identifier) @name) .) @def.variable)
-(source_file (var_declaration (var_spec name: (identifier) @name) @def.variable))
-(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable)))
+; `var _ Flag = (*BoolFlag)(nil)` (the blank identifier) declares nothing.
+(source_file (const_declaration . (const_spec name: (identifier) @name) .) @def.constant (#not-eq? @name "_"))
+((const_spec name: (identifier) @name) @def.constant (#not-eq? @name "_"))
+(source_file (var_declaration . (var_spec name: (identifier) @name) .) @def.variable (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec name: (identifier) @name) @def.variable) (#not-eq? @name "_"))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable)) (#not-eq? @name "_"))
 
 ; The name a method's body calls its receiver by (`m` in `func (m *model) View()`): `m.x` there is
 ; the receiver type's member.

@@ -11,7 +11,7 @@ import type { Diagnostic } from "../../../contract/schema.js";
 import { openDb, type DB } from "../../../graph/db.js";
 import { fitsArity } from "../../../graph/facts.js";
 import { refsTo, type SymbolRecord } from "../../../graph/read.js";
-import { FIELDS_NEVER_CALLED, rustNotMethod } from "../../../graph/resolve.js";
+import { FIELDS_NEVER_CALLED, refCannotNameMethod } from "../../../graph/resolve.js";
 import { renameError } from "./codes.js";
 import type { Sources } from "./sources.js";
 import type { Evidence, RenameLocation, RenamePlan, RenameTarget } from "./types.js";
@@ -54,7 +54,8 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     // code silently, so they come in as name-only evidence and need allowHeuristic.
     // (Not those that cannot be this kind of symbol: in Rust and Java `x.n()` calls no field,
     // and in Rust `self.n`, `x.n` and a struct literal's `n:` name no method. ripgrep's field
-    // `num_ignores` took every unresolved `gi.num_ignores()` call of the method beside it. Nor a
+    // `num_ignores` took every unresolved `gi.num_ignores()` call of the method beside it. Nor does
+    // any Java read or write: an array's `buf.length` is no use of `IOUtils.length(byte[])`. Nor a
     // Java or C++ call whose argument count the symbol cannot take: `flush(2)` is no call of
     // `flush()`, and renaming it broke the build.)
     const language = languageOf(db, s.path);
@@ -66,7 +67,7 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     ).filter(
       (r) =>
         !(r.kind === "call" && s.kind === "Field" && FIELDS_NEVER_CALLED.has(language)) &&
-        !(language === "rust" && s.kind === "Method" && rustNotMethod(r.kind, r.qualifier)) &&
+        !(s.kind === "Method" && refCannotNameMethod(language, r.kind, r.qualifier)) &&
         !(arity != null && r.arity !== null && !fitsArity(arity, r.arity)),
     );
     for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
@@ -95,6 +96,14 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
       }
       locations.push({ file: l.file, byte_start: start, byte_end: start + Buffer.byteLength(s.name), old_text: s.name, new_text: newName, evidence: l.evidence });
     }
+    if (language === "java") {
+      for (const l of javadocLinks(db, sources, s, newName)) {
+        const key = `${l.file}\0${l.byte_start}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        locations.push(l);
+      }
+    }
     if (stale.length) {
       throw renameError("stale_index", `the magellan index is out of date for ${stale.slice(0, 5).join(", ")}${stale.length > 5 ? ` and ${stale.length - 5} more` : ""}`, "Run 'magellan index' (or keep 'magellan watch' running), then rename again.", { file: target.file });
     }
@@ -110,6 +119,88 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
   } finally {
     db.close();
   }
+}
+
+/**
+ * Javadoc's links to a Java member (`{@link #beforeRead(int)}`, `{@linkplain #n}`, `@see
+ * Cls#m(int)`): the index holds no reference there, so commons-io's `{@link #beforeRead(int)}` in
+ * ProxyInputStream was left naming a method that no longer exists (javadoc's doclint fails on it,
+ * javac does not see it). A link without a class is the member of its own file's class; one with
+ * a class names the member's class by its simple or qualified name, in any Java file. A method is
+ * linked with its parameters, or without them when no field of its class has its name (a field
+ * beside a method `mark()` takes the bare `#mark`); a field without them.
+ */
+function javadocLinks(db: DB, sources: Sources, s: Row, newName: string): RenameLocation[] {
+  if (s.parent_symbol_id === null) return [];
+  const cls = db.prepare("SELECT name FROM symbols WHERE symbol_id = ?").pluck().get(s.parent_symbol_id) as string | undefined;
+  if (cls === undefined) return [];
+  const isMethod = s.kind === "Method" || s.kind === "Constructor";
+  const kinds = db.prepare("SELECT kind FROM symbols WHERE parent_symbol_id = ? AND name = ?").pluck().all(s.parent_symbol_id, s.name) as string[];
+  const fieldBeside = isMethod && kinds.some((k) => k === "Field" || k === "Constant" || k === "EnumMember");
+  // Overloads are told apart by the link's parameter types (`#length(char[])`).
+  const overloaded = kinds.filter((k) => k === s.kind).length > 1;
+  const own = overloaded ? parameterTypes(sources.get(sources.abs(s.path))?.text ?? "", s, sources) : undefined;
+  const name = s.name.replace(/\$/g, "\\$");
+  const link = new RegExp(String.raw`(?:\{@link(?:plain)?|@see)\s+([\w$.]*)#(${name})(?![\w$])(\()?`, "g");
+  const files = [s.path, ...(db.prepare("SELECT path FROM files WHERE language = 'java' AND path != ?").pluck().all(s.path) as string[])];
+  const out: RenameLocation[] = [];
+  for (const file of files) {
+    const text = sources.get(sources.abs(file));
+    if (!text || !text.text.includes(`#${s.name}`)) continue;
+    for (const doc of text.text.matchAll(/\/\*\*[\s\S]*?\*\//g)) {
+      for (const m of (doc[0] as string).matchAll(link)) {
+        const owner = m[1] as string;
+        if (owner === "" ? file !== s.path : owner !== cls && !owner.endsWith(`.${cls}`)) continue;
+        const call = m[3] !== undefined;
+        if (isMethod ? !call && fieldBeside : call) continue;
+        if (overloaded) {
+          const rest = (doc[0] as string).slice((m.index as number) + (m[0] as string).length);
+          const close = rest.indexOf(")");
+          if (!call || own === undefined || close < 0 || !sameTypes(rest.slice(0, close).split(","), own)) continue;
+        }
+        const at = (doc.index as number) + (m.index as number) + (m[0] as string).lastIndexOf(`#${s.name}`) + 1;
+        const byte = text.charToByte(at);
+        out.push({ file, byte_start: byte, byte_end: byte + Buffer.byteLength(s.name), old_text: s.name, new_text: newName, evidence: "exact" });
+      }
+    }
+  }
+  return out;
+}
+
+/** The simple type names a Java method's declaration (from its name on) takes: `(final byte[] a, Map<K, V> m)` -> `byte[]`, `Map`. */
+function parameterTypes(text: string, s: Row, sources: Sources): string[] | undefined {
+  const t = sources.get(sources.abs(s.path));
+  if (!t) return undefined;
+  const from = t.byteToChar(s.name_byte_end);
+  const open = text.indexOf("(", from);
+  if (open < 0) return undefined;
+  let depth = 0;
+  let cur = "";
+  const params: string[] = [];
+  for (let i = open + 1; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === ")" && depth === 0) {
+      if (cur.trim()) params.push(cur);
+      return params.map((p) => {
+        const words = p.replace(/@[\w.]+(\([^)]*\))?/g, " ").replace(/\bfinal\b/g, " ").trim();
+        return words.replace(/\s+[\w$]+$/, "");
+      });
+    }
+    if (c === "<") depth++;
+    else if (c === ">") depth--;
+    if (c === "," && depth === 0) {
+      params.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  return undefined;
+}
+
+/** Whether a link's parameter list names the same types, by simple name (generics, packages and varargs as arrays aside). */
+function sameTypes(link: string[], own: string[]): boolean {
+  const simple = (t: string): string => t.replace(/<[^]*>/g, "").replace(/\.\.\./g, "[]").replace(/\s+/g, "").replace(/^.*\.(?=[^.]*$)/, "");
+  const a = link.map((t) => t.trim()).filter(Boolean);
+  return a.length === own.length && a.every((t, i) => simple(t) === simple(own[i] as string));
 }
 
 function languageOf(db: DB, path: string): string {

@@ -521,16 +521,22 @@ function unloadable(spec: ServerSpec, abs: string, file: string, serverSaid?: st
 }
 
 /** The server's refusal, with the way around it where there is one. */
-function refused(spec: ServerSpec, target: RenameTarget, msg: string): ToolError {
+export function refused(spec: Pick<ServerSpec, "name" | "version">, target: RenameTarget, msg: string): ToolError {
   // clangd leaves reserved names (`__x`, `_X`) out of its index, so it cannot prove a rename of
   // one complete, even of a static function used in its own file only.
   const reserved = spec.name === "clangd" && /not eligible for indexing/.test(msg) && /^_[_A-Z]/.test(target.name);
+  // clangd before 16 renames no virtual method (an override family spans classes): it says "not
+  // a supported kind (e.g. namespace, macro)", and the remediation asked for another name span,
+  // which was no help with spdlog's `virtual void flush_()` (clangd 14).
+  const virtual = spec.name === "clangd" && /not a supported kind/.test(msg);
   return renameError(
     "not_renameable",
-    `${spec.name} refuses to rename '${target.name}': ${msg}`,
+    `${spec.name} refuses to rename '${target.name}': ${msg}${virtual ? ` (clangd before version 16 renames no virtual method, nor an override of one${spec.version ? `; this is ${spec.version}` : ""})` : ""}`,
     reserved
       ? `clangd does not index reserved names (a leading __, or _ and a capital). If '${target.name}' is used in ${target.file} only (static), rename it there with: splice apply-files --glob '${target.file}' --regex --find '\\b${target.name}\\b' --replace NEW_NAME (validated by the compiler like any change).`
-      : "Give the definition's name span of a symbol declared in the workspace.",
+      : virtual
+        ? `If '${target.name}' is a virtual method or overrides one, put clangd 16 or later on PATH and rename again, or rename the method, its overrides and their calls with splice batch (edit steps), which the compiler validates like any change.`
+        : "Give the definition's name span of a symbol declared in the workspace.",
     { file: target.file },
   );
 }
