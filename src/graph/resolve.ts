@@ -451,6 +451,7 @@ const GO_PREDECLARED = new Set([
 const JAVA_PRIMITIVES = new Set(["boolean", "byte", "char", "double", "float", "int", "long", "short"]);
 /** TypeScript's predefined types whose members are the runtime's (`any` and `unknown` say nothing). */
 const TS_PREDEFINED = new Set(["string", "number", "boolean", "symbol", "bigint", "object", "void", "never", "null", "undefined"]);
+const PYTHON_BUILTINS = new Set(["str", "int", "float", "bool", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "complex", "List", "Dict", "Set", "FrozenSet", "Tuple", "typing.List", "typing.Dict"]);
 const RUST_PRIMITIVES = new Set(["bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize"]);
 /** Rust's smart pointers: their methods auto-dereference to the pointee's. */
 const RUST_POINTERS = /^(?:(?:std|alloc)::(?:boxed|rc|sync)::)?(?:Box|Rc|Arc)<(.*)>$/s;
@@ -516,6 +517,18 @@ export function receiverTypeName(language: string, written: string): string | nu
     t = withoutTypeArguments(t, "<", ">");
     if (TS_PREDEFINED.has(t)) return null;
     if (t === "any" || t === "unknown" || t === "this") return undefined;
+  } else if (language === "python") {
+    // Forward references are strings; `Optional[X]` and `X | None` are X's.
+    t = t.replace(/^(["'])(.*)\1$/s, "$2").trim();
+    const optional = /^(?:typing\.)?Optional\[(.*)\]$/s.exec(t);
+    if (optional) t = (optional[1] as string).trim();
+    const parts = splitTopLevel(t, "|").filter((p) => p !== "None");
+    if (parts.length !== 1) return undefined;
+    t = withoutTypeArguments(parts[0] as string, "[", "]");
+    if (PYTHON_BUILTINS.has(t)) return null;
+    if (t === "Any" || t === "typing.Any" || t === "object") return undefined;
+    // A lowercase name is a builtin or a function (`x = make()`), not a class by its writing.
+    if (!/^[A-Z]/.test(t.slice(t.lastIndexOf(".") + 1))) return undefined;
   } else if (language === "rust") {
     t = t.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "");
     for (let m = RUST_POINTERS.exec(t); m; m = RUST_POINTERS.exec(t)) t = (m[1] as string).trim().replace(/^(?:dyn|impl)\s+/, "");

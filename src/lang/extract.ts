@@ -909,23 +909,44 @@ class ReferenceCollector {
 
   /** Whether the bare name at `at` is one a local binding in force there names (no outside reference). */
   private isLocal(name: string, at: number): boolean {
-    return this.bindingAt(name, at) !== undefined;
-  }
-
-  /** The innermost local binding of `name` in force at `at` (a nearer scope shadows). */
-  private bindingAt(name: string, at: number): LocalBinding | undefined {
     const list = this.bindings?.get(name);
-    if (!list) return undefined;
-    let found: LocalBinding | undefined;
+    if (!list) return false;
     for (const b of list) {
       if (at < b.scopeStart || at >= b.scopeEnd) continue;
       if (at === b.at || at >= b.from) {
         if (this.globals?.some((g) => g.name === name && g.scopeStart === b.scopeStart)) continue;
-        // (A declaration two patterns bind, one with the type: that one.)
-        if (found === undefined || b.scopeStart > found.scopeStart || (b.scopeStart === found.scopeStart && (b.at > found.at || (b.at === found.at && found.type === undefined)))) found = b;
+        return true;
       }
     }
-    return found;
+    return false;
+  }
+
+  /** The local bindings of `name` in force at `at`. */
+  private bindingsAt(name: string, at: number): LocalBinding[] {
+    const list = this.bindings?.get(name);
+    if (!list) return [];
+    return list.filter(
+      (b) => at >= b.scopeStart && at < b.scopeEnd && (at === b.at || at >= b.from) && !this.globals?.some((g) => g.name === name && g.scopeStart === b.scopeStart),
+    );
+  }
+
+  /**
+   * The declared type of the local `name` in force at `at`, when its declarations in the
+   * innermost scope agree on one: in a hoisted language each of them is in force everywhere in
+   * the scope (a Python name assigned a `Foo()` and later a `Bar()` has no one type); elsewhere
+   * the nearest one before `at` is (Rust's `let x: A; let x: B;`).
+   */
+  private typeAt(name: string, at: number): string | undefined {
+    const live = this.bindingsAt(name, at);
+    if (live.length === 0) return undefined;
+    let inner = -1;
+    for (const b of live) if (b.scopeStart > inner) inner = b.scopeStart;
+    // One declaration per position: two patterns may bind one, one of them with its type.
+    const byAt = new Map<number, string | undefined>();
+    for (const b of live) if (b.scopeStart === inner && byAt.get(b.at) === undefined) byAt.set(b.at, b.type);
+    if (!LOCAL_SCOPES[this.language]?.hoisted) return byAt.get(Math.max(...byAt.keys()));
+    const types = new Set(byAt.values());
+    return types.size === 1 ? [...types][0] : undefined;
   }
 
   finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[], symbols: ExtractedSymbol[]): ExtractedReference[] {
@@ -980,7 +1001,7 @@ class ReferenceCollector {
         // `name.m()` where name is a parameter or local declared of a type: m is that type's
         // member (resolve.ts), not whatever member of that name the repository has.
         if (this.bindings) {
-          const type = receiverType(q, (name) => this.bindingAt(name, start)?.type);
+          const type = receiverType(q, (name) => this.typeAt(name, start));
           if (type !== undefined) ref.receiver_type = type;
         }
       }

@@ -47,10 +47,12 @@ describe("Go: packages as go build sees them", () => {
       "completion.go:11 Run heuristic command.go Command.Run",
       "completion_test.go:10 Command heuristic command.go Command",
       "examples/hello/main.go:10 Command imported command.go Command",
-      "examples/hello/main.go:11 Run heuristic command.go Command.Run",
+      // `cmd := &c.Command{...}`: cmd's type is the literal's (receiver_type).
+      "examples/hello/main.go:11 Run imported command.go Command.Run",
       "examples_test.go:8 Command imported command.go Command",
-      // (A test file sees the test files of its package: both Run methods stay candidates.)
-      "examples_test.go:9 Run ambiguous -",
+      "examples_test.go:9 Run imported command.go Command.Run",
+      // (A test file sees the test files of its package: both Run methods stay candidates of a
+      // receiver whose type is not a name's.)
       "flag_test.go:10 Run ambiguous -",
     ]);
     const d = new Database(db, { readonly: true });

@@ -226,6 +226,36 @@ pub fn run(p: &mut Printer, boxed: Box<Printer>, name: &str, path: &Path, v: Vec
     assert.match(of("made", "print")?.[2] ?? "", /Printer::print$/, JSON.stringify(got));
   });
 
+  it("Python: an annotation or a `Foo(...)` assignment names the class; a builtin none; a name assigned two classes no one type", async () => {
+    const root = writeTree(tempDir("magellan-receiver-py-"), {
+      "pkg/__init__.py": "",
+      "pkg/models.py": "class Request:\n    def read(self):\n        return b''\n\n\nclass Response:\n    def read(self):\n        return b''\n",
+      "pkg/client.py": `from typing import Optional
+from pkg.models import Request, Response
+
+
+def send(request: Request, text: str, maybe: Optional[Response] = None):
+    request.read()
+    text.strip()
+    maybe.read()
+    made = Response()
+    made.read()
+    either = Request()
+    either = Response()
+    either.read()
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = calls(root, "pkg/client.py");
+    const of = (q: string, name: string) => got.find((c) => c[0] === q && c[1] === name);
+    assert.equal(of("request", "read")?.[2], "pkg.models.Request.read", JSON.stringify(got));
+    assert.deepEqual(of("text", "strip"), ["text", "strip", null, "unresolved"]);
+    assert.equal(of("maybe", "read")?.[2], "pkg.models.Response.read", JSON.stringify(got));
+    assert.equal(of("made", "read")?.[2], "pkg.models.Response.read", JSON.stringify(got));
+    assert.equal(of("either", "read")?.[2] ?? null, null, JSON.stringify(got));
+    assert.notEqual(of("either", "read")?.[3], "unresolved", JSON.stringify(got));
+  });
+
   it("incremental runs equal a rebuild when the declared type comes, gains the member through a base, and goes", async () => {
     const { "src/main/java/org/lang/Widget.java": widget, ...rest } = JAVA;
     const root = writeTree(tempDir("magellan-receiver-inc-"), rest);

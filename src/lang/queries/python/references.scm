@@ -39,11 +39,14 @@
 (parameters (identifier) @local)
 (lambda_parameters (identifier) @local)
 (default_parameter name: (identifier) @local)
-(typed_parameter (identifier) @local)
-(typed_default_parameter name: (identifier) @local)
+; `@local.type`: the annotation (or the class a `Foo(...)` assignment makes), which says whose
+; member `name.m()` is (resolve.ts, receiver_type).
+(typed_parameter (identifier) @local type: (type) @local.type)
+(typed_default_parameter name: (identifier) @local type: (type) @local.type)
 (list_splat_pattern (identifier) @local)
 (dictionary_splat_pattern (identifier) @local)
-(assignment left: (identifier) @local)
+(assignment left: (identifier) @local type: (type)? @local.type)
+(assignment left: (identifier) @local !type right: (call function: [(identifier) (attribute)] @local.type))
 (assignment left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.pattern)
 (augmented_assignment left: (identifier) @local)
 (named_expression name: (identifier) @local)
