@@ -452,6 +452,8 @@ const JAVA_PRIMITIVES = new Set(["boolean", "byte", "char", "double", "float", "
 /** TypeScript's predefined types whose members are the runtime's (`any` and `unknown` say nothing). */
 const TS_PREDEFINED = new Set(["string", "number", "boolean", "symbol", "bigint", "object", "void", "never", "null", "undefined"]);
 const PYTHON_BUILTINS = new Set(["str", "int", "float", "bool", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "complex", "List", "Dict", "Set", "FrozenSet", "Tuple", "typing.List", "typing.Dict"]);
+const CPP_POINTERS = /^(?:::)?std::(?:unique_ptr|shared_ptr|weak_ptr)<(.*)>$/s;
+const C_PRIMITIVES = new Set(["void", "char", "int", "float", "double", "bool", "_Bool", "wchar_t", "char8_t", "char16_t", "char32_t", "long", "short", "signed", "unsigned"]);
 const RUST_PRIMITIVES = new Set(["bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize"]);
 /** Rust's smart pointers: their methods auto-dereference to the pointee's. */
 const RUST_POINTERS = /^(?:(?:std|alloc)::(?:boxed|rc|sync)::)?(?:Box|Rc|Arc)<(.*)>$/s;
@@ -517,6 +519,16 @@ export function receiverTypeName(language: string, written: string): string | nu
     t = withoutTypeArguments(t, "<", ">");
     if (TS_PREDEFINED.has(t)) return null;
     if (t === "any" || t === "unknown" || t === "this") return undefined;
+  } else if (language === "c" || language === "cpp") {
+    t = t.replace(/\b(?:const|volatile|struct|class|union|enum|typename|signed|unsigned|long|short)\s+/g, "").replace(/[\s*&]+$/, "").trim();
+    if (t === "auto" || t === "decltype" || t.startsWith("decltype(")) return undefined;
+    // `std::unique_ptr<T>`, `std::shared_ptr<T>`: `p->m` is T's.
+    for (let m = CPP_POINTERS.exec(t); m; m = CPP_POINTERS.exec(t)) t = (m[1] as string).replace(/\b(?:const|struct|class)\s+/g, "").replace(/[\s*&]+$/, "").trim();
+    t = withoutTypeArguments(t, "<", ">").replace(/^::/, "");
+    // (A macro may declare the name again, of another type: a primitive says too little here.)
+    if (C_PRIMITIVES.has(t)) return undefined;
+    if (!/^[A-Za-z_]\w*(::[A-Za-z_]\w*)*$/.test(t)) return undefined;
+    return /^[A-Z][A-Z0-9]?$/.test(t) ? undefined : t;
   } else if (language === "python") {
     // Forward references are strings; `Optional[X]` and `X | None` are X's.
     t = t.replace(/^(["'])(.*)\1$/s, "$2").trim();
@@ -1401,16 +1413,21 @@ export class Resolver {
         const ext = callTargets(e.members.filter((s) => (s.parent ?? "").startsWith(`<${last} as `)), ctx.language, isCall);
         if (ext.length > 0) return pick(ext, "heuristic");
       }
+      // C and C++: a name no symbol has may be a template's parameter or a macro, and a library
+      // type's `->` may reach a repository type (an iterator's): only a call of a namespace's
+      // type (`std::string`, `::std::vector<T>`) is known to be outside.
+      if (ctx.language === "c" || ctx.language === "cpp") return ref.kind === "call" && /::/.test(type) && this.libraryType(ctx, type) ? UNRESOLVED : undefined;
       return this.libraryType(ctx, type) ? UNRESOLVED : undefined;
     }
-    if (e.members.length === 0) return UNRESOLVED;
+    if (e.members.length === 0) return ctx.language === "c" || ctx.language === "cpp" ? undefined : UNRESOLVED;
     for (const t of types) {
       const own = callTargets(membersOfType(e.members, t.row, ctx.language), ctx.language, isCall);
       if (own.length > 0) return pick(own, t.how);
       const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, e, isCall, false, new Set());
       if (up && up.rows.length > 0) return pick(up.rows, weaker(t.how, up.how));
     }
-    return UNRESOLVED;
+    // (C and C++: a macro or a template may declare what extraction does not see; the other rules decide.)
+    return ctx.language === "c" || ctx.language === "cpp" ? undefined : UNRESOLVED;
   }
 
   /** typesWritten of a local's declared type, by file, scope and type (a file declares many locals of a few types). */

@@ -256,6 +256,49 @@ def send(request: Request, text: str, maybe: Optional[Response] = None):
     assert.notEqual(of("either", "read")?.[3], "unresolved", JSON.stringify(got));
   });
 
+  it("C and C++: a struct pointer's field is its struct's; a std type's method is outside; a template's parameter and a macro say nothing", async () => {
+    const root = writeTree(tempDir("magellan-receiver-c-"), {
+      "hiredis.h": "typedef struct redisContext {\n    int err;\n    int flags;\n} redisContext;\n\ntypedef struct redisReply {\n    int err;\n} redisReply;\n",
+      "net.c": '#include "hiredis.h"\n\nint check(redisContext *c) {\n    c->flags = 1;\n    return c->err;\n}\n',
+      "log.hpp": `#include <memory>
+#include <string>
+
+class Logger {
+ public:
+  void flush();
+  std::size_t size() const;
+};
+
+class Sink {
+ public:
+  void flush();
+  std::size_t size() const;
+};
+
+inline void run(const std::string& name, std::unique_ptr<Logger> lg) {
+  name.size();
+  lg->flush();
+}
+
+template <typename FormatContext>
+void out(FormatContext& ctx) {
+  ctx.flush();
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const c = (await mg(root, ["refs", "--name", "check", "--direction", "out"])).env.data.references as { referenced_symbol: string; target_display_fqn?: string }[];
+    assert.deepEqual(
+      c.filter((r) => r.referenced_symbol === "err" || r.referenced_symbol === "flags").map((r) => `${r.referenced_symbol}:${r.target_display_fqn}`),
+      ["flags:hiredis.redisContext.flags", "err:hiredis.redisContext.err"],
+    );
+    const got = calls(root, "log.hpp");
+    const of = (q: string, name: string) => got.find((x) => x[0] === q && x[1] === name);
+    assert.deepEqual(of("name", "size"), ["name", "size", null, "unresolved"]);
+    assert.match(of("lg", "flush")?.[2] ?? "", /Logger::flush$/, JSON.stringify(got));
+    assert.notEqual(of("ctx", "flush")?.[3], "unresolved", JSON.stringify(got));
+  });
+
   it("incremental runs equal a rebuild when the declared type comes, gains the member through a base, and goes", async () => {
     const { "src/main/java/org/lang/Widget.java": widget, ...rest } = JAVA;
     const root = writeTree(tempDir("magellan-receiver-inc-"), rest);

@@ -21,10 +21,12 @@
 (labeled_statement label: (statement_identifier) @ref.ignore)
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
-; the local's, never an outer symbol's, and are not kept as references.
-(parameter_declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
-(declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
+; the local's, never an outer symbol's, and are not kept as references. `@local.type`: the type
+; the declaration writes, which says whose field `name->f` is (resolve.ts, receiver_type).
+(parameter_declaration type: (_) @local.type declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
+(declaration type: (_) @local.type declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
 (init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local)])
+(declaration type: (_) @local.type declarator: (init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local)]))
 ; Function pointers: `int (*handler)(void)`, `void *(*alloc)(size_t)`.
 (parameter_declaration declarator: [(_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)) (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)))])
 (declaration declarator: [(_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)) (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)))])

@@ -35,16 +35,18 @@
 (nested_namespace_specifier (namespace_identifier) @ref.ignore)
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
-; the local's, never an outer symbol's, and are not kept as references.
-(parameter_declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
-(optional_parameter_declaration declarator: [(identifier) @local (reference_declarator (identifier) @local)])
-(declaration declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
+; the local's, never an outer symbol's, and are not kept as references. `@local.type`: the type
+; the declaration writes, which says whose member `name.m()` is (resolve.ts, receiver_type).
+(parameter_declaration type: (_) @local.type declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
+(optional_parameter_declaration type: (_) @local.type declarator: [(identifier) @local (reference_declarator (identifier) @local)])
+(declaration type: (_)? @local.type declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
 (init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (array_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)])
+(declaration type: (_) @local.type declarator: (init_declarator declarator: [(identifier) @local (pointer_declarator declarator: (identifier) @local) (reference_declarator (identifier) @local)]))
 ; Function pointers: `int (*handler)(void)`, `void *(*alloc)(size_t)`.
 (parameter_declaration declarator: [(_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)) (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)))])
 (declaration declarator: [(_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)) (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)))])
 (init_declarator declarator: [(_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)) (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @local)) parameters: (_)))])
-(for_range_loop declarator: [(identifier) @local (reference_declarator (identifier) @local)])
+(for_range_loop type: (_) @local.type declarator: [(identifier) @local (reference_declarator (identifier) @local)])
 (structured_binding_declarator (identifier) @local)
 [(compound_statement) (function_definition) (for_statement) (for_range_loop) (lambda_expression) (catch_clause)] @local.scope
 [(field_declaration_list) (declaration_list)] @local.stop
