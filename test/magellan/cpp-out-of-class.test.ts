@@ -12,16 +12,13 @@
  * (real tree-sitter, real SQLite; the fixture compiles with g++ -fsyntax-only.)
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { it } from "node:test";
-import Database from "better-sqlite3";
-import { copyFixture, mg } from "./support.js";
+import { copyFixture, mg, withIndex } from "./support.js";
 
 it("C++: a member function defined outside its class sees the class's members, and its calls reach the definition", async () => {
   const root = copyFixture("cpp-out-of-class");
   assert.equal((await mg(root, ["index"])).r.code, 0);
-  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
-  try {
+  withIndex(root, (d) => {
     const rows = d
       .prepare(
         `SELECT f.path || ':' || r.start_line || ' ' || r.name || ' ' || r.resolution || ' ' || coalesce(t.path || ' ' || s.kind || ' ' || s.parent, '-') || ' caller=' || coalesce(c.name, '-')
@@ -47,7 +44,5 @@ it("C++: a member function defined outside its class sees the class's members, a
     // Defined inside `namespace spdlog {`, logger::flush_ is logger's, as it is written.
     const flush = d.prepare("SELECT s.parent, s.parent_symbol_id, s.display_fqn FROM symbols s JOIN files f ON f.id = s.file_id WHERE f.path = 'logger-inl.h' AND s.name = 'flush_'").all();
     assert.deepEqual(flush, [{ parent: "logger", parent_symbol_id: null, display_fqn: "logger-inl::spdlog::logger::flush_" }]);
-  } finally {
-    d.close();
-  }
+  });
 });

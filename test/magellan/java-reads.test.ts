@@ -10,34 +10,20 @@
  * tree-sitter, real SQLite, javac).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { it } from "node:test";
-import Database from "better-sqlite3";
 import { runTool } from "../support/run.js";
-import { copyFixture, mg } from "./support.js";
+import { copyFixture, mg, refLines } from "./support.js";
 
 it("Java: an array's .length is no reference to a length() method, and splice renames the method's calls only", async () => {
   const root = copyFixture("java-reads");
   assert.equal((await mg(root, ["index"])).r.code, 0);
-  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
-  try {
-    const rows = d
-      .prepare(
-        `SELECT f.path || ':' || r.start_line || ' ' || coalesce(r.qualifier, '') || '.' || r.name || ' ' || r.resolution || ' ' || coalesce(s.display_fqn, '-')
-         FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id
-         WHERE r.name = 'length' ORDER BY f.path, r.byte_start`,
-      )
-      .pluck()
-      .all();
-    assert.deepEqual(rows, [
-      "src/main/java/org/acme/io/IOUtils.java:5 array.length unresolved -",
-      "src/main/java/org/acme/io/build/Origin.java:10 FileUtils.readFileToByteArray(name).length unresolved -",
-      "src/main/java/org/acme/io/build/Origin.java:10 zeros.length unresolved -",
-      "src/main/java/org/acme/io/build/Origin.java:10 IOUtils.length imported org.acme.io.IOUtils.length",
-    ]);
-  } finally {
-    d.close();
-  }
+  const rows = refLines(root, "r.name = 'length'");
+  assert.deepEqual(rows, [
+    "src/main/java/org/acme/io/IOUtils.java:5 array.length unresolved -",
+    "src/main/java/org/acme/io/build/Origin.java:10 FileUtils.readFileToByteArray(name).length unresolved -",
+    "src/main/java/org/acme/io/build/Origin.java:10 zeros.length unresolved -",
+    "src/main/java/org/acme/io/build/Origin.java:10 IOUtils.length imported org.acme.io.IOUtils.length",
+  ]);
   const r = await runTool("splice", ["rename", "--file", "src/main/java/org/acme/io/IOUtils.java", "--symbol", "IOUtils.length", "--to", "lengthOf", "--dry-run", "--root", root], { cwd: root });
   const out = r.json as { status: string; result: { steps: { locations: { file: string; byte_start: number; evidence: string }[] }[] } };
   assert.equal(out.status, "ok", r.stdout);

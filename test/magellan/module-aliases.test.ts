@@ -7,31 +7,17 @@
  * `jsonlib.dumps()` was guessed to be the repository's `Codec.dumps` (real tree-sitter, real SQLite).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
 import { it } from "node:test";
-import Database from "better-sqlite3";
-import { copyFixture, mg } from "./support.js";
+import { copyFixture, mg, refLines } from "./support.js";
 
 it("a module imported under an alias (or by its dotted path) is reached by that name, and only by it", async () => {
   const root = copyFixture("module-aliases");
   assert.equal((await mg(root, ["index"])).r.code, 0);
-  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
-  try {
-    const rows = d
-      .prepare(
-        `SELECT f.path || ':' || r.start_line || ' ' || coalesce(r.qualifier, '') || '.' || r.name || ' ' || r.resolution || ' ' || coalesce(s.display_fqn, '-')
-         FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id
-         WHERE r.kind = 'call' AND r.name IN ('format', 'helper', 'dumps') ORDER BY f.path, r.byte_start`,
-      )
-      .pluck()
-      .all();
-    assert.deepEqual(rows, [
-      "main.js:4 fmt.format imported lib/helpers.format",
-      "pkg/models.py:9 jsonlib.dumps unresolved -",
-      "pkg/models.py:13 u.helper imported pkg.util.helper",
-      "pkg/models.py:13 pkg.util.helper imported pkg.util.helper",
-    ]);
-  } finally {
-    d.close();
-  }
+  const rows = refLines(root, "r.kind = 'call' AND r.name IN ('format', 'helper', 'dumps')");
+  assert.deepEqual(rows, [
+    "main.js:4 fmt.format imported lib/helpers.format",
+    "pkg/models.py:9 jsonlib.dumps unresolved -",
+    "pkg/models.py:13 u.helper imported pkg.util.helper",
+    "pkg/models.py:13 pkg.util.helper imported pkg.util.helper",
+  ]);
 });

@@ -9,9 +9,8 @@ import assert from "node:assert/strict";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import Database from "better-sqlite3";
 import { tempDir, writeTree } from "../support/run.js";
-import { assertIncrementalMatchesRebuild, mg } from "./support.js";
+import { assertIncrementalMatchesRebuild, mg, withIndex } from "./support.js";
 
 const JAVA = {
   "src/main/java/org/lang/StringUtils.java": `package org.lang;
@@ -79,19 +78,18 @@ public class ClassUtils {
 
 /** (qualifier, name, target's display name, resolution) of a file's qualified calls, in order. */
 function calls(root: string, path: string): [string, string, string | null, string][] {
-  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
-  try {
-    return d
-      .prepare(
-        `SELECT r.qualifier, r.name, t.display_fqn, r.resolution FROM refs r JOIN files f ON f.id = r.file_id
-         LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE f.path = ? AND r.qualifier IS NOT NULL AND r.kind = 'call'
-         ORDER BY r.byte_start`,
-      )
-      .raw()
-      .all(path) as [string, string, string | null, string][];
-  } finally {
-    d.close();
-  }
+  return withIndex(
+    root,
+    (d) =>
+      d
+        .prepare(
+          `SELECT r.qualifier, r.name, t.display_fqn, r.resolution FROM refs r JOIN files f ON f.id = r.file_id
+           LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id WHERE f.path = ? AND r.qualifier IS NOT NULL AND r.kind = 'call'
+           ORDER BY r.byte_start`,
+        )
+        .raw()
+        .all(path) as [string, string, string | null, string][],
+  );
 }
 
 describe("magellan: members through a parameter's or local's declared type", () => {

@@ -117,3 +117,32 @@ export async function assertIncrementalMatchesRebuild(root: string, label: strin
   assert.equal((await mg(root, ["index", "--db", fresh])).r.code, 0, label);
   assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(fresh), label);
 }
+
+/** `fn` on `root`'s index, opened read-only for it and closed after. */
+export function withIndex<T>(root: string, fn: (d: Database.Database) => T): T {
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    return fn(d);
+  } finally {
+    d.close();
+  }
+}
+
+/**
+ * Each reference matching `where` (SQL over `refs r` and `files f`) as `path:line qualifier.name
+ * resolution target`, in file order.
+ */
+export function refLines(root: string, where: string): string[] {
+  return withIndex(
+    root,
+    (d) =>
+      d
+        .prepare(
+          `SELECT f.path || ':' || r.start_line || ' ' || coalesce(r.qualifier, '') || '.' || r.name || ' ' || r.resolution || ' ' || coalesce(s.display_fqn, '-')
+           FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id
+           WHERE ${where} ORDER BY f.path, r.byte_start`,
+        )
+        .pluck()
+        .all() as string[],
+  );
+}
