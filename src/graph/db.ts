@@ -130,6 +130,9 @@ CREATE INDEX IF NOT EXISTS symbols_file ON symbols(file_id);
 CREATE INDEX IF NOT EXISTS symbols_name_nocase ON symbols(name COLLATE NOCASE);
 `;
 
+/** The index on a column a migration adds (schema 6): made once the column is there. */
+const RECEIVER_INDEX = "CREATE INDEX IF NOT EXISTS refs_receiver ON refs(receiver_type) WHERE receiver_type IS NOT NULL;";
+
 // Partial where most rows hold NULL (three in four references resolve to nothing in the
 // repository): half the build time and size, and still used for `= ?` lookups.
 export const REF_INDEXES = `
@@ -137,11 +140,8 @@ CREATE INDEX IF NOT EXISTS refs_file ON refs(file_id);
 CREATE INDEX IF NOT EXISTS refs_target ON refs(target_symbol_id) WHERE target_symbol_id IS NOT NULL;
 CREATE INDEX IF NOT EXISTS refs_name ON refs(name);
 CREATE INDEX IF NOT EXISTS refs_caller ON refs(caller_symbol_id) WHERE caller_symbol_id IS NOT NULL;
-CREATE INDEX IF NOT EXISTS refs_receiver ON refs(receiver_type) WHERE receiver_type IS NOT NULL;
+${RECEIVER_INDEX}
 `;
-
-/** The index on a column a migration adds (schema 6): made once the column is there. */
-const RECEIVER_INDEX = "CREATE INDEX IF NOT EXISTS refs_receiver ON refs(receiver_type) WHERE receiver_type IS NOT NULL;";
 
 /**
  * The indexes of REF_INDEXES on columns that resolution never writes, one statement each: a cold

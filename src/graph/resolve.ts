@@ -6,6 +6,7 @@
  */
 import { posix } from "node:path";
 import type { DB } from "./db.js";
+import { splitOutsideBrackets, withoutTypeArguments } from "../lang/type-text.js";
 import { fitsArity, languageFamily, moduleName } from "./facts.js";
 import { SqlFileLookup } from "./resolve/files.js";
 import { ModuleResolution } from "./resolve/modules.js";
@@ -458,36 +459,6 @@ const RUST_PRIMITIVES = new Set(["bool", "char", "str", "f32", "f64", "i8", "i16
 /** Rust's smart pointers: their methods auto-dereference to the pointee's. */
 const RUST_POINTERS = /^(?:(?:std|alloc)::(?:boxed|rc|sync)::)?(?:Box|Rc|Arc)<(.*)>$/s;
 
-/** `text` split at `sep` outside brackets, each part trimmed. */
-function splitTopLevel(text: string, sep: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let from = 0;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if ("<([{".includes(ch)) depth++;
-    else if (">)]}".includes(ch)) depth--;
-    else if (ch === sep && depth === 0) {
-      out.push(text.slice(from, i).trim());
-      from = i + 1;
-    }
-  }
-  out.push(text.slice(from).trim());
-  return out.filter((p) => p !== "");
-}
-
-/** `written` without its type arguments: `Map.Entry<K, List<V>>` -> `Map.Entry`, Go's `List[T]` -> `List`. */
-function withoutTypeArguments(written: string, open: string, close: string): string {
-  let depth = 0;
-  let out = "";
-  for (const ch of written) {
-    if (ch === open) depth++;
-    else if (ch === close) depth--;
-    else if (depth === 0) out += ch;
-  }
-  return out.trim();
-}
-
 /**
  * The type name a parameter's or local's declared type gives its members by (receiver_type):
  * `Map.Entry<K, V>` -> `Map.Entry`, Go's `*cobra.Command` -> `cobra.Command`. Null for a type
@@ -501,7 +472,7 @@ export function receiverTypeName(language: string, written: string): string | nu
     // Type annotations (`@Nullable String`) say nothing of the members.
     t = t.replace(/@[\w.]+(\([^)]*\))?\s*/g, "");
     if (t.includes("[")) return null;
-    t = withoutTypeArguments(t, "<", ">");
+    t = withoutTypeArguments(t);
     if (JAVA_PRIMITIVES.has(t)) return null;
   } else if (language === "go") {
     t = t.replace(/^\*+/, "");
@@ -511,12 +482,12 @@ export function receiverTypeName(language: string, written: string): string | nu
   } else if (language === "typescript" || language === "tsx" || language === "javascript") {
     t = t.replace(/^readonly\s+/, "");
     // `Foo | null`, `Foo | undefined`: Foo; any other union says nothing.
-    const parts = splitTopLevel(t, "|").filter((p) => p !== "null" && p !== "undefined");
+    const parts = splitOutsideBrackets(t, "|").filter((p) => p !== "" && p !== "null" && p !== "undefined");
     if (parts.length !== 1) return undefined;
     t = parts[0] as string;
     if (/(\[\]|^\[.*\])$/s.test(t) || /=>/.test(t)) return null;
     if (/^(\{|typeof\b|keyof\b|infer\b|`|'|")/.test(t)) return undefined;
-    t = withoutTypeArguments(t, "<", ">");
+    t = withoutTypeArguments(t);
     if (TS_PREDEFINED.has(t)) return null;
     if (t === "any" || t === "unknown" || t === "this") return undefined;
   } else if (language === "c" || language === "cpp") {
@@ -524,7 +495,7 @@ export function receiverTypeName(language: string, written: string): string | nu
     if (t === "auto" || t === "decltype" || t.startsWith("decltype(")) return undefined;
     // `std::unique_ptr<T>`, `std::shared_ptr<T>`: `p->m` is T's.
     for (let m = CPP_POINTERS.exec(t); m; m = CPP_POINTERS.exec(t)) t = (m[1] as string).replace(/\b(?:const|struct|class)\s+/g, "").replace(/[\s*&]+$/, "").trim();
-    t = withoutTypeArguments(t, "<", ">").replace(/^::/, "");
+    t = withoutTypeArguments(t).replace(/^::/, "");
     // (A macro may declare the name again, of another type: a primitive says too little here.)
     if (C_PRIMITIVES.has(t)) return undefined;
     if (!/^[A-Za-z_]\w*(::[A-Za-z_]\w*)*$/.test(t)) return undefined;
@@ -534,7 +505,7 @@ export function receiverTypeName(language: string, written: string): string | nu
     t = t.replace(/^(["'])(.*)\1$/s, "$2").trim();
     const optional = /^(?:typing\.)?Optional\[(.*)\]$/s.exec(t);
     if (optional) t = (optional[1] as string).trim();
-    const parts = splitTopLevel(t, "|").filter((p) => p !== "None");
+    const parts = splitOutsideBrackets(t, "|").filter((p) => p !== "" && p !== "None");
     if (parts.length !== 1) return undefined;
     t = withoutTypeArguments(parts[0] as string, "[", "]");
     if (PYTHON_BUILTINS.has(t)) return null;
@@ -545,7 +516,7 @@ export function receiverTypeName(language: string, written: string): string | nu
     t = t.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "");
     for (let m = RUST_POINTERS.exec(t); m; m = RUST_POINTERS.exec(t)) t = (m[1] as string).trim().replace(/^(?:dyn|impl)\s+/, "");
     if (/^(\[|\(|fn\b|&)/.test(t)) return null;
-    t = withoutTypeArguments(t, "<", ">").replace(/\s*\+.*$/s, "");
+    t = withoutTypeArguments(t).replace(/\s*\+.*$/s, "");
     if (RUST_PRIMITIVES.has(t)) return null;
     if (t === "Self") return undefined;
     return /^[A-Za-z_][\w]*(::[A-Za-z_][\w]*)*$/.test(t) && !/^[A-Z][A-Z0-9]?$/.test(t) ? t : undefined;
@@ -1361,19 +1332,7 @@ export class Resolver {
       if (types.length === 0) return this.libraryType(fctx, declared) ? UNRESOLVED : undefined;
       // The next field along the path, or the member itself: declared in the type or inherited.
       const last = i === path.length - 1;
-      const want = last ? e : this.entry(path[i + 1] as string);
-      let found: { rows: SymRow[]; how: Resolution } | undefined;
-      for (const t of types) {
-        const own = membersOfType(want.members, t.row, ctx.language).filter((s) => last || isField(s));
-        const rows = last ? callTargets(own, ctx.language, isCall) : own;
-        if (rows.length > 0) found = { rows, how: t.how };
-        else {
-          const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, want, last && isCall, false, new Set());
-          const upRows = up ? (last ? up.rows : up.rows.filter(isField)) : [];
-          if (up && upRows.length > 0) found = { rows: upRows, how: weaker(t.how, up.how) };
-        }
-        if (found) break;
-      }
+      const found = this.memberOfTypes(types, last ? e : this.entry(path[i + 1] as string), ctx.language, isCall, !last);
       if (!found) return undefined;
       how = weaker(how, found.how);
       if (last) return pick(found.rows, how);
@@ -1382,6 +1341,24 @@ export class Resolver {
   }
 
   private declaredStmt: ReturnType<DB["prepare"]> | undefined;
+
+  /**
+   * The members named like `want` of the first of `types` that declares or inherits one, as sure
+   * as the way to that type and to the member (`fieldsOnly`: its fields, a path's next step;
+   * else what a call or read of it can reach).
+   */
+  private memberOfTypes(types: { row: SymRow; how: Resolution }[], want: NameEntry, language: string, isCall: boolean, fieldsOnly: boolean): { rows: SymRow[]; how: Resolution } | undefined {
+    const isField = (s: SymRow): boolean => s.kind_normalized === "field";
+    for (const t of types) {
+      const own = membersOfType(want.members, t.row, language);
+      const rows = fieldsOnly ? own.filter(isField) : callTargets(own, language, isCall);
+      if (rows.length > 0) return { rows, how: t.how };
+      const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, want, !fieldsOnly && isCall, false, new Set());
+      const upRows = up ? (fieldsOnly ? up.rows.filter(isField) : up.rows) : [];
+      if (up && upRows.length > 0) return { rows: upRows, how: weaker(t.how, up.how) };
+    }
+    return undefined;
+  }
 
   /**
    * `s.m()` where s is a parameter or local variable declared of a type (receiver_type): m is a
@@ -1405,6 +1382,10 @@ export class Resolver {
       if (this.localTypes.size >= 20_000) this.localTypes.clear();
       this.localTypes.set(key, types);
     }
+    // C and C++: macros and templates hide from extraction what a type declares, and a name no
+    // symbol has may be a template's parameter or a macro: what is not found here is left to the
+    // other rules.
+    const cautious = ctx.language === "c" || ctx.language === "cpp";
     if (types.length === 0) {
       // Rust: a trait of the repository implemented for a library type (`impl PathExt for Path`)
       // gives it methods the repository declares.
@@ -1413,21 +1394,14 @@ export class Resolver {
         const ext = callTargets(e.members.filter((s) => (s.parent ?? "").startsWith(`<${last} as `)), ctx.language, isCall);
         if (ext.length > 0) return pick(ext, "heuristic");
       }
-      // C and C++: a name no symbol has may be a template's parameter or a macro, and a library
-      // type's `->` may reach a repository type (an iterator's): only a call of a namespace's
-      // type (`std::string`, `::std::vector<T>`) is known to be outside.
-      if (ctx.language === "c" || ctx.language === "cpp") return ref.kind === "call" && /::/.test(type) && this.libraryType(ctx, type) ? UNRESOLVED : undefined;
+      // (A library type's `->` may reach a repository type, an iterator's: only a call of a
+      // namespace's type, `std::string`, `::std::vector<T>`, is known to be outside.)
+      if (cautious) return ref.kind === "call" && /::/.test(type) && this.libraryType(ctx, type) ? UNRESOLVED : undefined;
       return this.libraryType(ctx, type) ? UNRESOLVED : undefined;
     }
-    if (e.members.length === 0) return ctx.language === "c" || ctx.language === "cpp" ? undefined : UNRESOLVED;
-    for (const t of types) {
-      const own = callTargets(membersOfType(e.members, t.row, ctx.language), ctx.language, isCall);
-      if (own.length > 0) return pick(own, t.how);
-      const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, e, isCall, false, new Set());
-      if (up && up.rows.length > 0) return pick(up.rows, weaker(t.how, up.how));
-    }
-    // (C and C++: a macro or a template may declare what extraction does not see; the other rules decide.)
-    return ctx.language === "c" || ctx.language === "cpp" ? undefined : UNRESOLVED;
+    const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;
+    if (found) return pick(found.rows, found.how);
+    return cautious ? undefined : UNRESOLVED;
   }
 
   /** typesWritten of a local's declared type, by file, scope and type (a file declares many locals of a few types). */

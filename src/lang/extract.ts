@@ -51,6 +51,7 @@ import { grammar, type LanguageId } from "./registry.js";
 import { parseSource } from "./preprocess.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
+import { splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -387,40 +388,8 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
  * `ns::Base`. An expression (`mixin(Base)`, Python's `Generic[T]`) names no one type: undefined.
  */
 function baseName(written: string): string | undefined {
-  const name = stripGenerics(written).replace(/\s+/g, "").replace(/^::/, "");
+  const name = withoutTypeArguments(written).replace(/\s+/g, "").replace(/^::/, "");
   return /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(name) ? name : undefined;
-}
-
-function stripGenerics(s: string): string {
-  if (!s.includes("<")) return s;
-  let out = "";
-  let depth = 0;
-  for (const ch of s) {
-    if (ch === "<") depth++;
-    else if (ch === ">") depth = Math.max(0, depth - 1);
-    else if (depth === 0) out += ch;
-  }
-  return out.trim();
-}
-
-function splitQualified(text: string, sep: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let cur = "";
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (ch === "<" || ch === "(" || ch === "[") depth++;
-    else if (ch === ">" || ch === ")" || ch === "]") depth--;
-    if (depth === 0 && text.startsWith(sep, i)) {
-      parts.push(cur.trim());
-      cur = "";
-      i += sep.length - 1;
-      continue;
-    }
-    cur += ch;
-  }
-  parts.push(cur.trim());
-  return parts;
 }
 
 /** `merged` receives the byte starts of names of definitions folded into another one (still no references). */
@@ -504,11 +473,11 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     let nameEnd = nameNode.endIndex;
     let name = text.slice(nameStart, nameEnd);
     const extraScope: string[] = [];
-    if (scopeNodes) for (const s of scopeNodes) extraScope.push(stripGenerics(text.slice(startOf(s), s.endIndex)));
+    if (scopeNodes) for (const s of scopeNodes) extraScope.push(withoutTypeArguments(text.slice(startOf(s), s.endIndex)));
     if (qualified) {
-      const parts = splitQualified(name, sep);
+      const parts = splitOutsideBrackets(name, sep);
       const last = parts.pop() as string;
-      for (const p of parts) if (p) extraScope.push(stripGenerics(p));
+      for (const p of parts) if (p) extraScope.push(withoutTypeArguments(p));
       // The name is the last segment; its range ends where the qualified name ends.
       const at = name.lastIndexOf(last);
       nameStart += at < 0 ? 0 : at;
@@ -523,7 +492,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     }
     // The trait keeps its arguments: `impl From<A> for Error` and `impl From<B> for Error` are two
     // impls, `<Error as From<A>>` and `<Error as From<B>>`, as Rust writes their qualified paths.
-    if (traitNode) name = `<${stripGenerics(name)} as ${text.slice(startOf(traitNode), traitNode.endIndex).replace(/\s+/g, " ")}>`;
+    if (traitNode) name = `<${withoutTypeArguments(name)} as ${text.slice(startOf(traitNode), traitNode.endIndex).replace(/\s+/g, " ")}>`;
     if (!name) continue;
     // One name node is one symbol (a specific pattern and a general one may both match it).
     const key = startOf(nameNode);
@@ -909,25 +878,17 @@ class ReferenceCollector {
 
   /** Whether the bare name at `at` is one a local binding in force there names (no outside reference). */
   private isLocal(name: string, at: number): boolean {
-    const list = this.bindings?.get(name);
-    if (!list) return false;
-    for (const b of list) {
-      if (at < b.scopeStart || at >= b.scopeEnd) continue;
-      if (at === b.at || at >= b.from) {
-        if (this.globals?.some((g) => g.name === name && g.scopeStart === b.scopeStart)) continue;
-        return true;
-      }
-    }
-    return false;
+    return this.bindings?.get(name)?.some((b) => this.inForce(b, name, at)) === true;
   }
 
   /** The local bindings of `name` in force at `at`. */
   private bindingsAt(name: string, at: number): LocalBinding[] {
-    const list = this.bindings?.get(name);
-    if (!list) return [];
-    return list.filter(
-      (b) => at >= b.scopeStart && at < b.scopeEnd && (at === b.at || at >= b.from) && !this.globals?.some((g) => g.name === name && g.scopeStart === b.scopeStart),
-    );
+    return this.bindings?.get(name)?.filter((b) => this.inForce(b, name, at)) ?? [];
+  }
+
+  /** Whether binding `b` of `name` is in force at `at` (and not a `global`/`nonlocal` name there). */
+  private inForce(b: LocalBinding, name: string, at: number): boolean {
+    return at >= b.scopeStart && at < b.scopeEnd && (at === b.at || at >= b.from) && !this.globals?.some((g) => g.name === name && g.scopeStart === b.scopeStart);
   }
 
   /**
