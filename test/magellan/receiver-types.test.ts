@@ -314,5 +314,14 @@ void out(FormatContext& ctx) {
     assert.equal(calls(root, "src/main/java/org/lang/ClassUtils.java").find((c) => c[0] === "f")?.[2], "org.lang.Gadget.draw");
     rmSync(join(root, "src/main/java/org/lang/Widget.java"));
     await assertIncrementalMatchesRebuild(root, "type-went");
+    assert.deepEqual(
+      calls(root, "src/main/java/org/lang/ClassUtils.java").find((c) => c[0] === "w"),
+      ["w", "draw", null, "unresolved"],
+    );
+    // A symbol of that name that is no type (a field) says the name is no library's: the call is
+    // left to the other rules again, in the incremental run as in a rebuild.
+    writeFileSync(join(root, "src/main/java/org/lang/Holder.java"), "package org.lang;\n\npublic class Holder {\n  int Widget;\n}\n");
+    await assertIncrementalMatchesRebuild(root, "name-came");
+    assert.notEqual(calls(root, "src/main/java/org/lang/ClassUtils.java").find((c) => c[0] === "w")?.[3], "unresolved");
   });
 });
