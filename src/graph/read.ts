@@ -367,6 +367,17 @@ function hierarchyNames(db: DB, className: string, language: string, direction: 
   return out;
 }
 
+/** A method above or below another one (relatedMethods). */
+export interface RelatedMethod {
+  symbol_id: string;
+  display_fqn: string;
+  path: string;
+  name_byte_start: number;
+}
+
+/** The RelatedMethod fields of a row that holds more. */
+const related = ({ symbol_id, display_fqn, path, name_byte_start }: RelatedMethod): RelatedMethod => ({ symbol_id, display_fqn, path, name_byte_start });
+
 /**
  * The methods a method overrides or implements (`up`), or that override or implement it
  * (`down`), nearest first: those of its name (and, where counted, of its arity) declared in the
@@ -379,7 +390,7 @@ export function relatedMethods(
   db: DB,
   def: Pick<SymbolRecord, "symbol_id" | "kind_normalized" | "name" | "parent" | "language" | "arity">,
   direction: "up" | "down",
-): { symbol_id: string; display_fqn: string; path: string; name_byte_start: number }[] {
+): RelatedMethod[] {
   if (def.kind_normalized !== "method" || def.parent === null) return [];
   if (def.language === "rust") return traitMethods(db, def, direction);
   const names = hierarchyNames(db, baseName(def.parent), def.language, direction);
@@ -390,18 +401,11 @@ export function relatedMethods(
     `SELECT s.symbol_id, s.display_fqn, f.path, s.name_byte_start, s.parent, s.arity FROM symbols s JOIN files f ON f.id = s.file_id
      WHERE s.name = ? AND s.kind_normalized = 'method' AND s.parent IS NOT NULL AND s.symbol_id != ? AND s.language IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.byte_start`,
   );
-  const rows = methods.all(def.name, def.symbol_id, JSON.stringify(familyLanguages(def.language))) as {
-    symbol_id: string;
-    display_fqn: string;
-    path: string;
-    name_byte_start: number;
-    parent: string;
-    arity: string | null;
-  }[];
+  const rows = methods.all(def.name, def.symbol_id, JSON.stringify(familyLanguages(def.language))) as (RelatedMethod & { parent: string; arity: string | null })[];
   return rows
     .filter((m) => rank.has(baseName(m.parent)) && (def.arity == null || m.arity === null || m.arity === def.arity))
     .sort((a, b) => (rank.get(baseName(a.parent)) as number) - (rank.get(baseName(b.parent)) as number))
-    .map(({ symbol_id, display_fqn, path, name_byte_start }) => ({ symbol_id, display_fqn, path, name_byte_start }));
+    .map(related);
 }
 
 /**
@@ -415,7 +419,7 @@ function traitMethods(
   db: DB,
   def: Pick<SymbolRecord, "symbol_id" | "name" | "parent">,
   direction: "up" | "down",
-): { symbol_id: string; display_fqn: string; path: string; name_byte_start: number }[] {
+): RelatedMethod[] {
   const implOf = /^<[\s\S]+ as ([\s\S]+)>$/.exec(def.parent ?? "");
   const trait = implOf ? baseName(implOf[1] as string) : (def.parent as string);
   // An impl's method is below its trait's; a trait's method above none (supertraits declare other names).
@@ -426,13 +430,13 @@ function traitMethods(
     db,
     `SELECT s.symbol_id, s.display_fqn, f.path, s.name_byte_start, s.parent FROM symbols s JOIN files f ON f.id = s.file_id
      WHERE s.name = ? AND s.kind_normalized = 'method' AND s.language = 'rust' AND s.symbol_id != ? AND s.parent IS NOT NULL ORDER BY f.path, s.byte_start`,
-  ).all(def.name, def.symbol_id) as { symbol_id: string; display_fqn: string; path: string; name_byte_start: number; parent: string }[];
+  ).all(def.name, def.symbol_id) as (RelatedMethod & { parent: string })[];
   return rows
     .filter((m) => {
       const of = /^<[\s\S]+ as ([\s\S]+)>$/.exec(m.parent);
       return direction === "up" ? of === null && m.parent === trait : of !== null && baseName(of[1] as string) === trait;
     })
-    .map(({ symbol_id, display_fqn, path, name_byte_start }) => ({ symbol_id, display_fqn, path, name_byte_start }));
+    .map(related);
 }
 
 /** `React.Component`, `internal::Impl`, `Base<T>` as a base is written: the type's own name. */
