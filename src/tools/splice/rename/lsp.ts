@@ -139,7 +139,7 @@ interface LspLocation {
   range: Range;
 }
 
-class Session {
+export class Session {
   private readonly child: ChildProcess;
   readonly conn: MessageConnection;
   private stderr = "";
@@ -247,6 +247,11 @@ class Session {
     await new Promise((r) => setTimeout(r, 50));
     this.conn.dispose();
     if (!this.exited) this.child.kill("SIGKILL");
+    // A process the server started (gopls' `go list`, rust-analyzer's proc-macro server) may
+    // hold the pipes after the server is gone: open, they kept this process alive until it ended.
+    this.child.stdin?.destroy();
+    this.child.stdout?.destroy();
+    this.child.stderr?.destroy();
   }
 }
 
