@@ -18,6 +18,7 @@ import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
 import { COLD_CACHE_KB, DB_CACHE_KB, type DB, DROP_SECONDARY_INDEXES, REF_INPUT_INDEXES, SECONDARY_INDEXES, SYMBOL_INDEXES, SYMBOL_SEARCH_INDEX, acquireWriterLock, finishColdReferences, getMeta, openDb, removeDb, setMeta } from "./db.js";
 import { type FileRows, arityOf, callerOf } from "./facts.js";
+import { goDirs, goPackageChanges, recordGoPackages } from "./go-packages.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
@@ -357,6 +358,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     // `imported` edges a rebuild no longer had).
     const addedPaths = changedPaths.filter((p) => !stored.has(p));
     const removedPaths = removed.map((f) => f.path);
+    const goPackages = goPackageChanges(db, root, goDirs([...touchedPaths, ...addedPaths, ...removedPaths]));
     const configs = JSON.parse(getMeta(db, "impact_configs") ?? "{}") as Record<string, string>;
     if (configsChanged(root, configs) || newConfigs(root, configs, addedPaths)) {
       const ids = db.prepare("SELECT id FROM files ORDER BY id").pluck().all() as number[];
@@ -403,6 +405,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     const pathsCame = [...addedPaths, ...removedPaths];
     const qualifiedIn = new Set(pathsCame.length > 0 ? resolver.importersOf(pathsCame) : []);
     add(resolver.refsOfReceiverTypes(new Set([...types, ...extending, ...names]), changed, qualifiedIn));
+    // A Go package whose name changed: what its importers' `a.F()` reach (or `a` misses).
+    for (const g of goPackages) add(resolver.refsThroughGoPackage(g.dir, g.names, changed));
     // Edges into changed files under another name (import aliases) whose target went away.
     add(resolver.refsTargeting(removedSyms.map((x) => x.id).filter((id) => !liveIds.has(id)), changed));
     // `UserRepository.find()`: a capitalised qualifier that names no symbol anywhere is a
@@ -548,6 +552,7 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     setMeta(db, "built_by", packageVersion());
     // So that a query about a file that is not in the index can say why (query --file).
     setMeta(db, "skipped", JSON.stringify(skipped.slice(0, 10_000).map((s) => [s.path, s.reason, s.detail])));
+    if (cold) recordGoPackages(db, root);
   })();
   const removedPaths = [...new Set(removed.map((f) => f.path))];
   return {

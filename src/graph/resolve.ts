@@ -1630,6 +1630,38 @@ export class Resolver {
     return out;
   }
 
+  /**
+   * References of the Go files (outside `excludeFiles`) that import directory `dir`'s package and
+   * that its name can decide: qualified by one of `names` (`a.F()`), named one (the package read
+   * as a value, the import's own reference), or on a receiver declared of a type qualified by one;
+   * every reference of theirs when `names` is
+   * undefined (the name it had is not known).
+   */
+  refsThroughGoPackage(dir: string, names: Set<string> | undefined, excludeFiles: Set<number>): RefRow[] {
+    const found: number[] = [];
+    const out: RefRow[] = [];
+    const path = this.modules.go.importPath(dir);
+    const importers = path === undefined ? this.importersOf([`${dir}/_.go`]) : (this.db.prepare("SELECT DISTINCT file_id FROM imports WHERE source = ?").pluck().all(path) as number[]);
+    for (const id of importers) {
+      if (excludeFiles.has(id)) continue;
+      const c = this.ctx(id);
+      if (c.language !== "go") continue;
+      const reaches = (this.importsOf.all(id) as { source: string }[]).some((im) => {
+        found.length = 0;
+        this.modules.go.resolve(c.path, im.source, found);
+        return found.some((f) => posix.dirname(this.modules.files.pathOf(f) ?? "") === dir);
+      });
+      if (!reaches) continue;
+      for (const r of this.refsOfFiles([id])) {
+        const head = r.qualifier ? (r.qualifier.split(".")[0] as string) : null;
+        // (Or a receiver declared of one of its types: `cmd := &cli.Command{}; cmd.Run()`.)
+        const typed = r.receiver_type !== null && (r.receiver_type.match(/[\p{L}_][\p{L}\p{N}_]*/gu) ?? []).some((w) => names?.has(w));
+        if (names === undefined || names.has(r.name) || (head !== null && names.has(head)) || typed) out.push(r);
+      }
+    }
+    return out;
+  }
+
   /** How many candidate symbols (impl blocks are none) have this name. */
   symbolCount(name: string): number {
     return this.db.prepare("SELECT count(*) FROM symbols WHERE name = ? AND kind_normalized != 'impl'").pluck().get(name) as number;

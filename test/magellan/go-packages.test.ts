@@ -8,7 +8,7 @@
  * `var _ = ...` was a symbol `_` that every `_, err :=` wrote to (real tree-sitter, real SQLite).
  */
 import assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
@@ -74,6 +74,29 @@ describe("Go: packages as go build sees them", () => {
       const fresh = join(root, `fresh-${step}.db`);
       assert.equal((await mg(root, ["index", "--rebuild", "--db", fresh])).r.code, 0);
       assert.deepEqual(graphOf(db), graphOf(fresh), `after the ${step}`);
+    }
+  });
+
+  it("an incremental run after a package clause changes (and back) ends with a rebuild's graph: importers' `cli.Command` follows the name", async () => {
+    // The package's name is its first file's clause (command.go); no symbol or import says it,
+    // and the incremental run used to keep examples_test.go's edge to the renamed package.
+    const file = join(root, "command.go");
+    const text = readFileSync(file, "utf8");
+    const command = (): string | undefined => rows(db, ["Command"]).find((r) => r.startsWith("examples_test.go:"));
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.match(command() ?? "", / command\.go /, "bound through `cli` before");
+    for (const [step, now] of [
+      ["renamed", text.replace(/^package cli$/m, "package cmdline")],
+      ["back", text],
+    ] as const) {
+      writeFileSync(file, now);
+      const inc = await mg(root, ["index"]);
+      assert.equal(inc.env.data.mode, "incremental", step);
+      const fresh = join(root, `fresh-clause-${step}.db`);
+      assert.equal((await mg(root, ["index", "--rebuild", "--db", fresh])).r.code, 0);
+      assert.deepEqual(graphOf(db), graphOf(fresh), `after the clause was ${step}`);
+      if (step === "renamed") assert.doesNotMatch(command() ?? "", / command\.go /, "`cli` names no package of the repository now");
+      else assert.match(command() ?? "", / command\.go /);
     }
   });
 });

@@ -44,27 +44,20 @@ export class GoModules {
     if (dir !== undefined && root !== undefined) {
       let hit = this.packageNames.get(dir);
       if (hit === undefined) {
-        hit = null;
-        try {
-          const names = readdirSync(join(root, dir))
-            .filter((f) => f.endsWith(".go") && !f.endsWith("_test.go"))
-            .sort();
-          for (const f of names) {
-            const head = readFileSync(join(root, dir, f), "utf8").slice(0, 16_384);
-            const m = /^\s*package\s+([\p{L}_][\p{L}\p{N}_]*)/mu.exec(head.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ""));
-            if (m) {
-              hit = m[1] as string;
-              break;
-            }
-          }
-        } catch {
-          hit = null;
-        }
+        hit = goDirPackage(root, dir);
         this.packageNames.set(dir, hit);
       }
       if (hit !== null) return hit;
     }
     return goPackageName(source);
+  }
+
+  /** The import path of directory `dir` in its module (undefined: no go.mod governs it). */
+  importPath(dir: string): string | undefined {
+    const mod = this.goModule(dir);
+    if (!mod) return undefined;
+    const rel = mod.dir === "." ? (dir === "." ? "" : dir) : dir === mod.dir ? "" : dir.slice(mod.dir.length + 1);
+    return rel === "" ? mod.path : `${mod.path}/${rel}`;
   }
 
   external(fromPath: string, source: string): boolean {
@@ -89,6 +82,26 @@ export class GoModules {
     this.goModules.set(dir, found);
     return found ?? undefined;
   }
+}
+
+/**
+ * The package a directory's Go files declare, as the package clause of the first of its files
+ * (by name) that is not a test and has one; null when none does or the directory is unreadable.
+ */
+export function goDirPackage(root: string, dir: string): string | null {
+  try {
+    const names = readdirSync(join(root, dir))
+      .filter((f) => f.endsWith(".go") && !f.endsWith("_test.go"))
+      .sort();
+    for (const f of names) {
+      const head = readFileSync(join(root, dir, f), "utf8").slice(0, 16_384);
+      const m = /^\s*package\s+([\p{L}_][\p{L}\p{N}_]*)/mu.exec(head.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ""));
+      if (m) return m[1] as string;
+    }
+  } catch {
+    // unreadable: no name
+  }
+  return null;
 }
 
 /** The package name Go's convention gives an import path: its last element, not a major version. */
