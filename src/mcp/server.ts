@@ -145,6 +145,9 @@ function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResul
  * Cuts the listing tool's items to the page the cursor and budget ask for, and says which slice
  * it is and where the next page starts. `partial` is true when a cursor is returned.
  */
+/** A listing tool's note that it stopped at its limit (src/tools/magellan: "more than N ...; raise --limit to see more"). */
+const FETCH_CUT = /; raise --limit to see more$/;
+
 function page(
   spec: McpToolSpec,
   env: Record<string, unknown>,
@@ -163,7 +166,16 @@ function page(
   data[key] = items.slice(offset, offset + n);
   const next = offset + n;
   const info = { list: `${where}.${key}`, offset, returned: n };
-  if (next >= items.length) {
+  // The tool was asked for the items this page may need (fetchLimit): its note that it cut
+  // them there ("raise --limit") is the CLI's remedy, and the cursor is this one's.
+  const notes = env.diagnostics as { message?: string }[] | undefined;
+  const cut = notes?.some((d) => FETCH_CUT.test(d.message ?? "")) ?? false;
+  if (notes && cut) {
+    const rest = notes.filter((d) => !FETCH_CUT.test(d.message ?? ""));
+    if (rest.length > 0) env.diagnostics = rest;
+    else delete env.diagnostics;
+  }
+  if (next >= items.length && !cut) {
     if (offset > 0) env.partial = false;
     return { page: info };
   }

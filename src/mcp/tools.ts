@@ -118,7 +118,7 @@ function loc(ctx: CallContext): { root: string; cwd: string } {
 async function calls(direction: "in" | "out", args: z.infer<typeof MagellanCallsInput>, ctx: CallContext): Promise<ToolAnswer> {
   return answer(
     "magellan",
-    "refs",
+    direction === "in" ? "callers" : "callees",
     await preciseRefs({ ...loc(ctx), name: args.name, symbolId: args.symbol_id, path: args.path, kind: args.kind, direction, referenceKinds: ["call"], limit: ctx.limit }, ctx),
   );
 }
@@ -192,7 +192,7 @@ export const TOOLS: McpToolSpec[] = [
     name: "magellan_callers",
     description: "Call sites of a function. Use to see who a change to it affects.",
     input: MagellanCallsInput,
-    kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
+    kind: { tool: "magellan", envelope: { kind: "query", command: "callers" } },
     list: { keys: ["references"], minItemTokens: 50 },
     run: (a, ctx) => calls("in", a, ctx),
   }),
@@ -200,7 +200,7 @@ export const TOOLS: McpToolSpec[] = [
     name: "magellan_callees",
     description: "Calls made from a function. Use to see what it depends on.",
     input: MagellanCallsInput,
-    kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
+    kind: { tool: "magellan", envelope: { kind: "query", command: "callees" } },
     list: { keys: ["references"], minItemTokens: 50 },
     run: (a, ctx) => calls("out", a, ctx),
   }),

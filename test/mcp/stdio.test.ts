@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -180,6 +180,33 @@ describe("llmtools mcp (stdio)", () => {
     assert.equal(errorCode(r), "LLMTOOLS_E001");
     const m = await call(client, "mdsel_select", { selectors: ["passwd::root"], files: ["/etc/passwd"] });
     assert.equal(m.isError, true);
+  });
+
+  it("pages callers cut at what the page can hold by cursor, without the CLI's --limit advice, under the callers command", async () => {
+    writeFileSync(join(root, "src", "paged.ts"), `export function ping(): number {\n  return 1;\n}\n\nexport function many(): number {\n  return ${Array(12).fill("ping()").join(" + ")};\n}\n`);
+    assert.equal((await call(client, "magellan_index", {})).isError, false);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    let last: Awaited<ReturnType<typeof call>> | undefined;
+    do {
+      // 200 tokens: the tool is asked for 5 references (fetchLimit), and cuts there.
+      const r = await call(client, "magellan_callers", { name: "ping", max_tokens: 200, ...(cursor ? { cursor } : {}) });
+      assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+      assert.equal(r.structuredContent.command, "callers");
+      const notes = (r.structuredContent.diagnostics ?? []) as { message: string }[];
+      assert.ok(!notes.some((d) => /--limit/.test(d.message)), JSON.stringify(notes));
+      assert.doesNotMatch((r.content[0] as { text: string }).text, /--limit/);
+      for (const x of r.structuredContent.data.references as { span: { byte_start: number } }[]) seen.push(x.span.byte_start);
+      cursor = r.structuredContent.cursor as string | undefined;
+      last = r;
+      pages++;
+    } while (cursor && pages < 20);
+    assert.ok(pages > 1, "more than one page");
+    assert.equal(new Set(seen).size, 12, `every call once: ${seen.join(",")}`);
+    assert.equal(last?.structuredContent.partial, false);
+    const callees = await call(client, "magellan_callees", { name: "many" });
+    assert.equal(callees.structuredContent.command, "callees");
   });
 
   it("answers hostile calls with errors and keeps serving: unknown tool, wrong types, 5 MB, 50 at once", async () => {
