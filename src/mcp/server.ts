@@ -145,6 +145,28 @@ function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResul
  * Cuts the listing tool's items to the page the cursor and budget ask for, and says which slice
  * it is and where the next page starts. `partial` is true when a cursor is returned.
  */
+/**
+ * "Use 'paths' for 'path'. " for each argument the tool does not take that is near one it does (a
+ * prefix either way, or one edit apart): agents guess the CLI's spelling or a singular.
+ */
+function nearKeys(given: string[], known: string[]): string {
+  const near = (a: string, b: string): boolean => {
+    if (a.length >= 3 && b.length >= 3 && (a.startsWith(b) || b.startsWith(a))) return true;
+    if (Math.abs(a.length - b.length) > 1) return false;
+    let i = 0;
+    while (i < a.length && a[i] === b[i]) i++;
+    const tail = (x: string, k: number): string => x.slice(i + k);
+    return tail(a, 1) === tail(b, 1) || tail(a, 1) === tail(b, 0) || tail(a, 0) === tail(b, 1);
+  };
+  const hints: string[] = [];
+  for (const g of given) {
+    if (known.includes(g)) continue;
+    const k = known.find((c) => near(g.toLowerCase().replace(/-/g, "_"), c));
+    if (k) hints.push(`Use '${k}' for '${g}'. `);
+  }
+  return hints.join("");
+}
+
 /** A listing tool's note that it stopped at its limit (src/tools/magellan: "more than N ...; raise --limit to see more"). */
 const FETCH_CUT = /; raise --limit to see more$/;
 
@@ -259,7 +281,7 @@ export class CallHandler {
           code: commonCode(spec.kind.tool, "usage"),
           error: "invalid_arguments",
           message: `invalid arguments for ${name}: ${zodMessage(parsed.error)}`,
-          remediation: `tools/list gives ${name}'s input schema.`,
+          remediation: `${nearKeys(Object.keys(args), Object.keys(parser.shape))}tools/list gives ${name}'s input schema.`,
           exitCode: EXIT.usage,
         });
       }

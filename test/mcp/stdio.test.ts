@@ -216,6 +216,10 @@ describe("llmtools mcp (stdio)", () => {
     assert.equal(errorCode(wrong), "LLMSEARCH_E000");
     const extra = await call(client, "magellan_find", { name: "Panel", bogus: true });
     assert.equal(errorCode(extra), "MAGELLAN_E000");
+    // A near miss of a real argument is named in the remediation.
+    const guessed = await call(client, "llmsearch", { pattern: "Panel", path: "src", fixed: true });
+    assert.equal(errorCode(guessed), "LLMSEARCH_E000");
+    assert.match((guessed.content[0] as { text: string }).text, /remediation: Use 'paths' for 'path'\. Use 'fixed_strings' for 'fixed'\. tools\/list/);
     const huge = await call(client, "llmsearch", { pattern: "a".repeat(5 * 1024 * 1024) });
     assert.equal(huge.isError, true);
     assert.equal(errorCode(huge), "LLMTOOLS_E103");
