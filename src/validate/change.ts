@@ -42,6 +42,12 @@ export interface ChangeValidationRequest {
   requireChecker?: boolean;
   /** Reuse warm checkers (TypeScript programs, pyright) across changes; made and disposed here otherwise. */
   session?: ValidationSession;
+  /**
+   * Names the change renames: a checker's finding after it that names `to` where the same finding
+   * before named `from` was there before (pyright's `No overloads for "invoke"` on a call the
+   * rename made `call_command`), not introduced.
+   */
+  renamed?: { from: string; to: string }[];
 }
 
 export interface CheckerRun {
@@ -105,14 +111,21 @@ export function findingKey(d: Raw): string {
   return `${d.source}\u0000${d.code}\u0000${d.level}\u0000${d.file}\u0000${d.message}`;
 }
 
-/** Multiset difference: each finding of `before` excuses one identical finding of `after`. */
-export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; preExisting: Raw[] } {
+/**
+ * Multiset difference: each finding of `before` excuses one identical finding of `after`, read
+ * with the renamed names as they were.
+ */
+export function diffFindings(before: Raw[], after: Raw[], renamed: { from: string; to: string }[] = []): { introduced: Raw[]; preExisting: Raw[] } {
   const left = new Map<string, number>();
   for (const d of before) left.set(findingKey(d), (left.get(findingKey(d)) ?? 0) + 1);
   const introduced: Raw[] = [];
   const preExisting: Raw[] = [];
+  const back = renamed
+    .filter((r) => r.from !== r.to && r.to !== "")
+    .map((r) => ({ re: new RegExp(`(?<![\\p{L}\\p{N}_$])${r.to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}_$])`, "gu"), from: r.from }));
+  const asBefore = (d: Raw): Raw => (back.length === 0 ? d : { ...d, message: back.reduce((m, b) => m.replace(b.re, () => b.from), d.message) });
   for (const d of after) {
-    const k = findingKey(d);
+    const k = findingKey(asBefore(d));
     const n = left.get(k) ?? 0;
     if (n > 0) {
       left.set(k, n - 1);
@@ -313,7 +326,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       if (check.run.status !== "ran") {
         report.warnings.push({ ...uncheckedWarning(check.run, files.map((f) => f.path)), pre_existing: false });
       }
-      const d = diffFindings(check.before, check.after);
+      const d = diffFindings(check.before, check.after, req.renamed);
       old(d.preExisting.filter((x) => x.level !== "note"));
       for (const x of d.introduced) {
         if (x.level === "note") continue;

@@ -111,6 +111,18 @@ describe("splice rename: Python through pyright", () => {
     assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W213" && /did not reach 1 file/.test(d.message)), JSON.stringify(plan.diagnostics));
   });
 
+  it("a checker error that was there before and names the renamed function is not 'introduced' (click's Context.invoke: pyright's `No overloads for \"invoke\"`)", async () => {
+    const root = fixture("py");
+    // pyright: Argument of type "Literal['abc']" cannot be assigned to parameter "xs" ... in function "lowest_of"
+    writeFileSync(join(root, "shop/prices.py"), 'def lowest_of(xs: list[int]) -> int:\n    return min(xs)\n\n\nprint(lowest_of("abc"))\n');
+    const r = await runTool("splice", ["rename", "--file", "shop/prices.py", "--symbol", "lowest_of", "--to", "cheapest_of", "--root", root], { cwd: root });
+    const out = r.json as { status: string; message: string; result?: { pre_existing_count: number; introduced: unknown[] } };
+    assert.equal(out.status, "ok", JSON.stringify(out).slice(0, 800));
+    assert.equal(readFileSync(join(root, "shop/prices.py"), "utf8"), 'def cheapest_of(xs: list[int]) -> int:\n    return min(xs)\n\n\nprint(cheapest_of("abc"))\n');
+    assert.ok((out.result?.pre_existing_count ?? 0) >= 1, "the error is reported as there before");
+    assert.deepEqual(out.result?.introduced, []);
+  });
+
   it("refuses a name that another binding already holds, naming it", async () => {
     const root = fixture("py");
     const target = targetAt(root, "shop/models.py", "python", "def load_products", "load_products");
