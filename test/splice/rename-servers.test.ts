@@ -123,6 +123,38 @@ describe("splice rename: Python through pyright", () => {
     assert.deepEqual(out.result?.introduced, []);
   });
 
+  it("renames a method declared with @overload by its name: the overloads and the implementation are one binding (click's Context.invoke matched 3 symbols)", async () => {
+    const root = fixture("py");
+    const before = [
+      "import typing as t",
+      "",
+      "",
+      "class Context:",
+      "    @t.overload",
+      "    def invoke(self, cb: int) -> int: ...",
+      "",
+      "    @t.overload",
+      "    def invoke(self, cb: str) -> str: ...",
+      "",
+      "    def invoke(self, cb: t.Any) -> t.Any:",
+      "        return cb",
+      "",
+      "",
+      "def run(ctx: Context) -> int:",
+      "    return ctx.invoke(1)",
+      "",
+    ].join("\n");
+    writeFileSync(join(root, "shop/ctx.py"), before);
+    const r = await runTool("splice", ["rename", "--file", "shop/ctx.py", "--symbol", "Context.invoke", "--to", "call_command", "--root", root], { cwd: root });
+    const out = r.json as { status: string };
+    assert.equal(out.status, "ok", JSON.stringify(out).slice(0, 800));
+    assert.equal(readFileSync(join(root, "shop/ctx.py"), "utf8"), before.replaceAll("invoke", "call_command"));
+    // A name that is two bindings (a module function and a method) still asks which.
+    writeFileSync(join(root, "shop/twice.py"), "def size() -> int:\n    return 1\n\n\nclass Box:\n    def size(self) -> int:\n        return 2\n");
+    const two = await runTool("splice", ["rename", "--file", "shop/twice.py", "--symbol", "size", "--to", "count", "--root", root], { cwd: root });
+    assert.match(JSON.stringify(two.json), /SPLICE_E101/);
+  });
+
   it("refuses a name that another binding already holds, naming it", async () => {
     const root = fixture("py");
     const target = targetAt(root, "shop/models.py", "python", "def load_products", "load_products");

@@ -360,7 +360,7 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
 }
 
 export async function rename(ws: Workspace, step: RenameStep): Promise<StepReport> {
-  const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
+  const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind, oneBinding: true });
   const overlays = new Map<string, Uint8Array>();
   for (const f of ws.changed()) if (f.after) overlays.set(f.path, f.after);
   const planFor = (t: Sym): ReturnType<typeof planRename> =>

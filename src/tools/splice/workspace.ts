@@ -41,7 +41,16 @@ export interface SymbolQuery {
   symbol?: string;
   symbol_id?: string;
   kind?: string;
+  /**
+   * Same-named declarations of one scope in one Python, TypeScript or JavaScript file (overload
+   * signatures and their implementation, a property's getter and setter) are one binding: the
+   * last stands for them all (a rename's engine renames every declaration of the binding).
+   */
+  oneBinding?: boolean;
 }
+
+/** Languages where same-named declarations of one scope are one binding (see SymbolQuery.oneBinding). */
+const ONE_BINDING = new Set<string>(["python", "typescript", "tsx", "javascript"]);
 
 export class Workspace {
   readonly original = new Map<string, Uint8Array | null>();
@@ -238,6 +247,11 @@ export class Workspace {
       const where = file ?? "the workspace";
       const near = file !== undefined ? [...new Set(this.symbolsIn(file).map((s) => s.name))].filter((n) => n.toLowerCase().includes(leaf.toLowerCase()) || leaf.toLowerCase().includes(n.toLowerCase())).slice(0, 5) : suggestNames(this.graph(), leaf, 5);
       throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol '${name}'${q.kind ? ` of kind ${q.kind}` : ""} in ${where}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`, file, remediation: `List the symbols with 'magellan find --name ${leaf}' (or 'magellan query --file ${file ?? "F"}'); qualified names are Class.method or mod::f.` });
+    }
+    if (cands.length > 1 && q.oneBinding) {
+      const [first] = cands as [Sym];
+      const same = cands.every((s) => ONE_BINDING.has(s.language) && s.file === first.file && s.scoped_name === first.scoped_name && s.kind === first.kind);
+      if (same) return cands.reduce((a, b) => (b.start_line > a.start_line ? b : a));
     }
     if (cands.length > 1) {
       const list = cands.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name} ${s.file}:${s.start_line}`);
