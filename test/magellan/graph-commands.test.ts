@@ -191,4 +191,35 @@ describe("dead-code and build variants", () => {
     const names = (env.data as unknown as { symbols: { name: string }[] }).symbols.map((s) => s.name).sort();
     assert.deepEqual(names, ["orphan"]);
   });
+
+  it("an object literal's methods live where the code that makes the object does (drizzle's bench(..., { firstName: (t) => ... }))", async () => {
+    const root = writeTree(tempDir("magellan-literal-"), {
+      "bench.ts": [
+        'import { bench } from "mitata";',
+        "",
+        'bench("select", { firstName: (t: number) => t + 1, middleName() { return 2; } });',
+        "",
+        "export function setup() {",
+        "  return { onClick() { return helper(); } };",
+        "}",
+        "",
+        "function helper() { return 1; }",
+        "",
+        "const api = { get() { return 3; } };",
+        "export default api;",
+        "",
+        "function unused() { return { inner() { return 4; } }; }",
+        "",
+        "export class Cart { total() { return 0; } }",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { r, env } = await mg(root, ["dead-code"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as { symbols: { name: string }[]; entries: { by_rule: Record<string, number> } };
+    // unused and its literal's method are dead; a class's uncalled method still is (receivers).
+    assert.deepEqual(d.symbols.map((s) => s.name).sort(), ["inner", "total", "unused"]);
+    assert.equal(d.entries.by_rule.object_literal, 4);
+  });
 });

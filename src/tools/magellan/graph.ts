@@ -411,6 +411,21 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
   }
 }
 
+const OBJECT_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
+const MEMBER_OWNERS = new Set(["class", "interface", "struct", "enum", "trait", "type"]);
+
+/** TS/JS methods of object literals, each with its enclosing symbol's node (undefined: a module's top level). */
+function objectLiteralMembers(g: SymbolGraph): Map<number, number | undefined> {
+  const out = new Map<number, number | undefined>();
+  g.nodes.forEach((n, v) => {
+    if (!OBJECT_LANGUAGES.has(n.language) || n.kindNormalized !== "method") return;
+    const p = n.parentSid === null ? undefined : g.index.get(n.parentSid);
+    if (p !== undefined && MEMBER_OWNERS.has((g.nodes[p] as Node).kindNormalized)) return;
+    out.set(v, p);
+  });
+  return out;
+}
+
 export interface DeadCodeRequest extends GraphRequest {
   entries?: string[];
   /** false: only the entries named with --entry */
@@ -453,7 +468,19 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
       for (const v of g.topLevel.keys()) add(v, "top_level_reference");
     }
     if (starts.length === 0) throw usage("dead-code has no entry point to start from", "Name entries with --entry, or leave the default entries on.");
-    const live = liveWithVariants(db, g, starts);
+    let live = liveWithVariants(db, g, starts);
+    // A TypeScript/JavaScript object literal's methods (`bench("a", { first: (t) => t + 1 })`,
+    // `return { onClick() {} }`) go wherever the object goes, and whoever receives it calls them
+    // through a receiver the index cannot follow: they live where the code that makes the object
+    // does, at a module's top level or in a live symbol (drizzle's benchmarks: every such member
+    // was reported dead).
+    const literal = objectLiteralMembers(g);
+    for (let round = 0; round < 8 && literal.size > 0; round++) {
+      const more = [...literal].filter(([v, p]) => !live.has(v) && (p === undefined || live.has(p))).map(([v]) => v);
+      if (more.length === 0) break;
+      for (const v of more) add(v, "object_literal");
+      live = liveWithVariants(db, g, starts);
+    }
     // A member of a live class or a symbol nested in a live one counts as live only if reached:
     // methods are called through receivers, which the gap report counts.
     // Counted per name in SQL: the graph of a large repository has 10^5 such references.
