@@ -192,7 +192,7 @@ describe("dead-code and build variants", () => {
     assert.deepEqual(names, ["orphan"]);
   });
 
-  it("an object literal's methods live where the code that makes the object does (drizzle's bench(..., { firstName: (t) => ... }))", async () => {
+  it("an object literal's methods live where the code that makes the object does (drizzle's bench(..., { firstName: (t) => ... })); an exported class's methods are its API", async () => {
     const root = writeTree(tempDir("magellan-literal-"), {
       "bench.ts": [
         'import { bench } from "mitata";',
@@ -205,12 +205,23 @@ describe("dead-code and build variants", () => {
         "",
         "function helper() { return 1; }",
         "",
+        "function build() { return 2; }",
+        "",
         "const api = { get() { return 3; } };",
         "export default api;",
         "",
         "function unused() { return { inner() { return 4; } }; }",
         "",
-        "export class Cart { total() { return 0; } }",
+        "export class Cart {",
+        "  union = this.setOperator();",
+        "  private setOperator() { return build(); }",
+        "  total() { return this.#sum() + this.secret(); }",
+        "  #sum() { return 0; }",
+        "  private secret() { return 0; }",
+        "  private stale() { return 1; }",
+        "}",
+        "",
+        "class Local { size() { return 0; } }",
         "",
       ].join("\n"),
     });
@@ -218,8 +229,9 @@ describe("dead-code and build variants", () => {
     const { r, env } = await mg(root, ["dead-code"]);
     assert.equal(r.code, 0, r.stdout);
     const d = env.data as unknown as { symbols: { name: string }[]; entries: { by_rule: Record<string, number> } };
-    // unused and its literal's method are dead; a class's uncalled method still is (receivers).
-    assert.deepEqual(d.symbols.map((s) => s.name).sort(), ["inner", "total", "unused"]);
+    // unused and its literal's method are dead; an exported class's methods are its API, but
+    // not its private ones, nor an unexported class's (called through receivers, unfollowed).
+    assert.deepEqual(d.symbols.map((s) => s.name).sort(), ["Local", "inner", "size", "stale", "unused"]);
     assert.equal(d.entries.by_rule.object_literal, 4);
   });
 });

@@ -405,9 +405,17 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
     case "c":
     case "cpp":
       return /\.(h|hh|hpp|hxx)$/.test(n.path) ? "exported" : undefined;
-    default:
+    default: {
       // TypeScript/JavaScript: `export` flags above; decorators are a framework's registration.
-      return /^\s*@/.test(prefix()) ? "framework" : undefined;
+      const p = prefix();
+      if (/^\s*@/.test(p)) return "framework";
+      // A method or field of an exported class that is not private is the module's API, as a Java `public`
+      // method or a Python public class's: its callers hold instances the index cannot follow
+      // (drizzle-orm: 1,544 such methods reported dead, SQLiteDeleteBase.where among them).
+      const exportedClass = parent !== undefined && parent.kindNormalized === "class" && (parent.flags.includes("exported") || parent.flags.includes("default_export"));
+      if ((n.kindNormalized === "method" || n.kindNormalized === "field") && exportedClass && !n.name.startsWith("#") && !/\bprivate\b/.test(p)) return "exported";
+      return undefined;
+    }
   }
 }
 
