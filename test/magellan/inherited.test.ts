@@ -213,6 +213,16 @@ describe("inherited members", () => {
     assert.deepEqual(outcomes(root, "pkg/app.py", "add").slice(-1), [["pkg.app.App.add", "exact"]]);
   });
 
+  it("Python: a subscripted base is its generic class (click's `class URL(click.ParamType[ParseResult])`: self.fail() was unresolved)", async () => {
+    const root = writeTree(tempDir("magellan-inherit-pygen-"), {
+      "pkg/__init__.py": "",
+      "pkg/types.py": "import typing as t\n\nT = t.TypeVar(\"T\")\n\n\nclass ParamType(t.Generic[T]):\n    def fail(self, message):\n        raise ValueError(message)\n",
+      "pkg/url.py": "from . import types\n\n\nclass URL(types.ParamType[str]):\n    def convert(self, value):\n        if not value:\n            self.fail(\"empty\")\n        return value\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(outcomes(root, "pkg/url.py", "fail"), [["pkg.types.ParamType.fail", "imported"]]);
+  });
+
   it("C++: a bare call and a protected field of the base class; a local named like a base method stays no reference to it", async () => {
     const root = writeTree(tempDir("magellan-inherit-cpp-"), CPP);
     assert.equal((await mg(root, ["index"])).r.code, 0);

@@ -43,9 +43,12 @@
 (decorated_definition (decorator [(identifier) @_o (attribute attribute: (identifier) @_o)] (#eq? @_o "overload"))) @flag.overload
 
 ; A class's bases (resolution finds inherited members through them); keyword arguments
-; (metaclass=) and subscripts (Generic[T]) name no base to look in.
+; (metaclass=) name no base to look in. A subscripted base is its generic class
+; (`click.ParamType[ParseResult]` is ParamType; `Generic[T]` names none the repository has).
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base)) @base.of
 (decorated_definition definition: (class_definition superclasses: (argument_list [(identifier) (attribute)] @base))) @base.of
+(class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @base))) @base.of
+(decorated_definition definition: (class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @base)))) @base.of
 
 ; A class attribute's annotation when it names one type (`repo: Repo`, `cache: Optional[Cache]`):
 ; resolution follows `self.repo.m()` through it.
