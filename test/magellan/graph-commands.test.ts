@@ -234,4 +234,51 @@ describe("dead-code and build variants", () => {
     assert.deepEqual(d.symbols.map((s) => s.name).sort(), ["Local", "inner", "size", "stale", "unused"]);
     assert.equal(d.entries.by_rule.object_literal, 4);
   });
+
+  it("a method overriding a base's lives while its class does (click's AliasedGroup.get_command); a base outside the repository may call any", async () => {
+    const root = writeTree(tempDir("magellan-override-"), {
+      "app.py": [
+        "import io",
+        "",
+        "",
+        "class Base:",
+        "    def run(self):",
+        "        return self.step()",
+        "",
+        "    def step(self):",
+        "        return 0",
+        "",
+        "",
+        "class Child(Base):",
+        "    def step(self):",
+        "        return 1",
+        "",
+        "    def extra(self):",
+        "        return 3",
+        "",
+        "",
+        "class Unused(Base):",
+        "    def step(self):",
+        "        return 9",
+        "",
+        "",
+        "class Stream(io.RawIOBase):",
+        "    def readable(self):",
+        "        return True",
+        "",
+        "",
+        "def main():",
+        "    Child().run()",
+        "    return Stream()",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { r, env } = await mg(root, ["dead-code"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as { symbols: { display_fqn: string }[]; entries: { by_rule: Record<string, number> } };
+    // Child.step and Stream.readable live through their bases; Unused is never made, nor its step.
+    assert.deepEqual(d.symbols.map((s) => s.display_fqn).sort(), ["app.Child.extra", "app.Unused", "app.Unused.step"]);
+    assert.equal(d.entries.by_rule.override, 2);
+  });
 });

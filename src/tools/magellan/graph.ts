@@ -29,6 +29,8 @@ interface Node {
   language: string;
   flags: string[];
   parentSid: string | null;
+  /** The types a class extends or implements, as written (comma-separated), or null. */
+  bases: string | null;
   prefixStart: number;
   nameStart: number;
   span: Span;
@@ -92,7 +94,7 @@ function symbolGraph(db: DB, edgeSet: EdgeSet): { g: SymbolGraph; reversed: () =
 function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
   const rows = db
     .prepare(
-      `SELECT s.symbol_id, s.name, s.kind, s.kind_normalized, s.display_fqn, f.path, s.language, s.flags, s.parent_symbol_id, s.name_byte_start,
+      `SELECT s.symbol_id, s.name, s.kind, s.kind_normalized, s.display_fqn, f.path, s.language, s.flags, s.parent_symbol_id, s.bases, s.name_byte_start,
         s.byte_start, s.byte_end, s.start_line, s.start_col, s.end_line, s.end_col
        FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.id`,
     )
@@ -107,6 +109,7 @@ function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
     language: r.language as string,
     flags: r.flags ? (r.flags as string).split(",") : [],
     parentSid: (r.parent_symbol_id as string | null) ?? null,
+    bases: (r.bases as string | null) ?? null,
     prefixStart: r.byte_start as number,
     nameStart: r.name_byte_start as number,
     span: spanOf(r.path as string, r as never),
@@ -434,6 +437,54 @@ function objectLiteralMembers(g: SymbolGraph): Map<number, number | undefined> {
   return out;
 }
 
+const CLASS_KINDS = new Set(["class", "interface", "trait", "struct"]);
+/** Bases that add no method a caller dispatches to (Python's `object`, `Generic[T]`): naming one overrides nothing. */
+const ROOT_BASES = new Set(["object", "Object", "Generic"]);
+
+/**
+ * Methods that override one of a base's (a method of that name in a class it extends, directly
+ * or not) or may (a base the repository does not declare), each with its class's node.
+ */
+function overridingMethods(g: SymbolGraph): Map<number, number> {
+  const classes = new Map<string, number[]>();
+  const methods = new Map<number, Set<string>>();
+  g.nodes.forEach((n, v) => {
+    if (CLASS_KINDS.has(n.kindNormalized)) classes.set(n.name, [...(classes.get(n.name) ?? []), v]);
+    if (n.kindNormalized !== "method" || n.parentSid === null) return;
+    const p = g.index.get(n.parentSid);
+    if (p !== undefined) methods.set(p, (methods.get(p) ?? new Set()).add(n.name));
+  });
+  const above = new Map<number, { names: Set<string>; external: boolean }>();
+  const ancestry = (c: number): { names: Set<string>; external: boolean } => {
+    const known = above.get(c);
+    if (known) return known;
+    const out = { names: new Set<string>(), external: false };
+    above.set(c, out); // (a cycle of bases ends here)
+    for (const written of (g.nodes[c] as Node).bases?.split(",") ?? []) {
+      const name = written.trim().replace(/[<[(].*$/, "").split(/\.|::/).pop() ?? "";
+      if (name === "" || ROOT_BASES.has(name)) continue;
+      const found = (classes.get(name) ?? []).filter((b) => b !== c);
+      if (found.length === 0) out.external = true;
+      for (const b of found) {
+        for (const m of methods.get(b) ?? []) out.names.add(m);
+        const up = ancestry(b);
+        for (const m of up.names) out.names.add(m);
+        if (up.external) out.external = true;
+      }
+    }
+    return out;
+  };
+  const out = new Map<number, number>();
+  g.nodes.forEach((n, v) => {
+    if (n.kindNormalized !== "method" || n.parentSid === null) return;
+    const c = g.index.get(n.parentSid);
+    if (c === undefined || !CLASS_KINDS.has((g.nodes[c] as Node).kindNormalized)) return;
+    const a = ancestry(c);
+    if (a.external || a.names.has(n.name)) out.set(v, c);
+  });
+  return out;
+}
+
 export interface DeadCodeRequest extends GraphRequest {
   entries?: string[];
   /** false: only the entries named with --entry */
@@ -482,11 +533,17 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     // through a receiver the index cannot follow: they live where the code that makes the object
     // does, at a module's top level or in a live symbol (drizzle's benchmarks: every such member
     // was reported dead).
+    // A method that overrides one of a base class (or may: a base the repository does not
+    // declare, `io.RawIOBase`, `Error`) is called through the base by whoever holds an instance:
+    // it lives while its class does (click's AliasedGroup.get_command, Group's).
     const literal = objectLiteralMembers(g);
-    for (let round = 0; round < 8 && literal.size > 0; round++) {
-      const more = [...literal].filter(([v, p]) => !live.has(v) && (p === undefined || live.has(p))).map(([v]) => v);
-      if (more.length === 0) break;
-      for (const v of more) add(v, "object_literal");
+    const overriding = overridingMethods(g);
+    for (let round = 0; round < 8 && literal.size + overriding.size > 0; round++) {
+      const viaLiteral = [...literal].filter(([v, p]) => !live.has(v) && (p === undefined || live.has(p))).map(([v]) => v);
+      const viaBase = [...overriding].filter(([v, c]) => !live.has(v) && live.has(c)).map(([v]) => v);
+      if (viaLiteral.length + viaBase.length === 0) break;
+      for (const v of viaLiteral) add(v, "object_literal");
+      for (const v of viaBase) add(v, "override");
       live = liveWithVariants(db, g, starts);
     }
     // A member of a live class or a symbol nested in a live one counts as live only if reached:
