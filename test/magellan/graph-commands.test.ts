@@ -223,16 +223,51 @@ describe("dead-code and build variants", () => {
         "",
         "class Local { size() { return 0; } }",
         "",
+        "export const Table = wrap(function Table() { return { accessor() { return 1; } }; });",
+        "",
+        "export function middleware() {",
+        "  return function handle() { return 2; };",
+        "}",
+        "",
+        "export class Plugin {",
+        "  constructor() { register({ apply() { return 3; } }); }",
+        "}",
+        "",
+        "export interface Strategy { fail(): void; }",
+        "export type Events = { change(): void };",
+        "",
       ].join("\n"),
+      // A declaration file has no code to delete.
+      "typings/passport.d.ts": "declare module 'passport' { export function authorize(): void; }\n",
     });
     assert.equal((await mg(root, ["index"])).r.code, 0);
     const { r, env } = await mg(root, ["dead-code"]);
     assert.equal(r.code, 0, r.stdout);
     const d = env.data as unknown as { symbols: { name: string }[]; entries: { by_rule: Record<string, number> } };
     // unused and its literal's method are dead; an exported class's methods are its API, but
-    // not its private ones, nor an unexported class's (called through receivers, unfollowed).
+    // not its private ones, nor an unexported class's (called through receivers, unfollowed);
+    // a function in an initializer, one returned, a constructor's literal live with their holder;
+    // interface and type members are no code.
     assert.deepEqual(d.symbols.map((s) => s.name).sort(), ["Local", "inner", "size", "stale", "unused"]);
-    assert.equal(d.entries.by_rule.object_literal, 4);
+    assert.equal(d.entries.by_rule.object_literal, 6);
+    assert.equal(d.entries.by_rule.initializer, 1);
+    assert.equal(d.entries.by_rule.nested, 1);
+    assert.equal(d.entries.by_rule.constructor, 1);
+  });
+
+  it("C++ destructors and members defined outside their class, Rust trait impls and #[test] above the item are entries (fmt's os.cc, hexyl's tests.rs)", async () => {
+    const root = writeTree(tempDir("magellan-native-entries-"), {
+      "src/os.cc": "namespace os {\nclass file;\nint file_write(int n) { return n; }\nint file::write(int n) { return file_write(n); }\nfile::~file() { }\nstatic int orphan() { return 0; }\n}\n",
+      "Cargo.toml": "[package]\nname = \"hx\"\nversion = \"0.1.0\"\n",
+      "src/lib.rs": "pub struct Input;\n\nimpl std::io::Read for Input {\n    fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> { Ok(b.len()) }\n}\n\nstruct Hidden;\n\nimpl Clone for Hidden {\n    fn clone(&self) -> Self { Hidden }\n}\n\n#[cfg(test)]\nmod tests;\n",
+      "src/tests.rs": "use super::*;\n\n#[test]\nfn reads() {\n    helper();\n}\n\nfn helper() {}\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { r, env } = await mg(root, ["dead-code"]);
+    assert.equal(r.code, 0, r.stdout);
+    const names = (env.data as unknown as { symbols: { display_fqn: string }[] }).symbols.map((s) => s.display_fqn).sort();
+    // Hidden is never made, so its clone is not either; orphan is called by no one.
+    assert.deepEqual(names.filter((n) => !n.endsWith("Hidden")), ["crate::<Hidden as Clone>::clone", "src/os::os::orphan"]);
   });
 
   it("a method overriding a base's lives while its class does (click's AliasedGroup.get_command); a base outside the repository may call any", async () => {

@@ -397,9 +397,13 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
     case "go":
       if (n.name === "init" && parent === undefined) return "main";
       return /^[A-Z]/.test(n.name) ? "exported" : undefined;
-    case "rust":
-      if (/#\[(test|tokio::main|no_mangle)/.test(prefix())) return "framework";
+    case "rust": {
+      // Attributes stand before the item's span (tree-sitter's attribute_item is its sibling).
+      const before = text(n.path).subarray(Math.max(0, n.prefixStart - 400), n.prefixStart).toString("utf8");
+      const attributes = /(?:^|\n)((?:[ \t]*#!?\[[^\n]*\n)+)[ \t]*$/.exec(before)?.[1] ?? "";
+      if (/#\[(test|tokio::main|no_mangle)/.test(prefix() + attributes)) return "framework";
       return /\bpub\b/.test(prefix()) ? "exported" : undefined;
+    }
     case "java": {
       const p = prefix();
       if (/@\w+/.test(p)) return "framework";
@@ -407,7 +411,12 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
     }
     case "c":
     case "cpp":
-      return /\.(h|hh|hpp|hxx)$/.test(n.path) ? "exported" : undefined;
+      // A destructor runs when its object goes; a member defined in a source file belongs to a
+      // class a header declares (fmt's os.cc: file::write) as much as one defined there.
+      if (n.name.startsWith("~")) return "framework";
+      if (/\.(h|hh|hpp|hxx)$/.test(n.path) || (parent !== undefined && /\.(h|hh|hpp|hxx)$/.test(parent.path))) return "exported";
+      // `void file::write(...) {}` outside its class: the class is a header's.
+      return n.language === "cpp" && n.kindNormalized === "method" && parent === undefined ? "exported" : undefined;
     default: {
       // TypeScript/JavaScript: `export` flags above; decorators are a framework's registration.
       const p = prefix();
@@ -424,15 +433,36 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
 
 const OBJECT_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
 const MEMBER_OWNERS = new Set(["class", "interface", "struct", "enum", "trait", "type"]);
+const HOLDERS = new Set(["const", "var", "field", "static"]);
+const CODE_KINDS = new Set(["fn", "method", "ctor"]);
+type HeldRule = "object_literal" | "initializer" | "constructor" | "nested";
 
-/** TS/JS methods of object literals, each with its enclosing symbol's node (undefined: a module's top level). */
-function objectLiteralMembers(g: SymbolGraph): Map<number, number | undefined> {
-  const out = new Map<number, number | undefined>();
+/**
+ * Symbols that live where the code holding them does, each with the rule and the node that holds
+ * it (undefined: a module's top level): a TS/JS object literal's methods (`bench("a", { first:
+ * (t) => t + 1 })`, `return { onClick() {} }`), a TS/JS function in a variable's initializer
+ * (`const Table = observer(function Table() {...})`), a constructor in its class, a function
+ * nested in another.
+ */
+function heldSymbols(g: SymbolGraph): Map<number, { rule: HeldRule; holder: number | undefined }> {
+  const out = new Map<number, { rule: HeldRule; holder: number | undefined }>();
   g.nodes.forEach((n, v) => {
-    if (!OBJECT_LANGUAGES.has(n.language) || n.kindNormalized !== "method") return;
     const p = n.parentSid === null ? undefined : g.index.get(n.parentSid);
-    if (p !== undefined && MEMBER_OWNERS.has((g.nodes[p] as Node).kindNormalized)) return;
-    out.set(v, p);
+    const pk = p === undefined ? undefined : (g.nodes[p] as Node).kindNormalized;
+    if (n.kindNormalized === "ctor") {
+      if (p !== undefined && pk !== undefined && MEMBER_OWNERS.has(pk)) out.set(v, { rule: "constructor", holder: p });
+      return;
+    }
+    // A function defined in another that it does not call by name (which would be an edge) is
+    // handed on as a value: returned (a decorator's wrapper, a middleware factory's middleware)
+    // or passed as a callback.
+    if (n.kindNormalized === "fn" && p !== undefined && pk !== undefined && CODE_KINDS.has(pk)) {
+      out.set(v, { rule: "nested", holder: p });
+      return;
+    }
+    if (!OBJECT_LANGUAGES.has(n.language)) return;
+    if (n.kindNormalized === "method" && (pk === undefined || !MEMBER_OWNERS.has(pk))) out.set(v, { rule: "object_literal", holder: p });
+    else if (n.kindNormalized === "fn" && pk !== undefined && HOLDERS.has(pk)) out.set(v, { rule: "initializer", holder: p });
   });
   return out;
 }
@@ -443,13 +473,16 @@ const ROOT_BASES = new Set(["object", "Object", "Generic"]);
 
 /**
  * Methods that override one of a base's (a method of that name in a class it extends, directly
- * or not) or may (a base the repository does not declare), each with its class's node.
+ * or not) or may (a base the repository does not declare), or implement a Rust trait's, each
+ * with its class's node (undefined: a type the repository does not declare).
  */
-function overridingMethods(g: SymbolGraph): Map<number, number> {
+function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
   const classes = new Map<string, number[]>();
+  const enums = new Map<string, number[]>();
   const methods = new Map<number, Set<string>>();
   g.nodes.forEach((n, v) => {
     if (CLASS_KINDS.has(n.kindNormalized)) classes.set(n.name, [...(classes.get(n.name) ?? []), v]);
+    if (n.kindNormalized === "enum") enums.set(n.name, [...(enums.get(n.name) ?? []), v]);
     if (n.kindNormalized !== "method" || n.parentSid === null) return;
     const p = g.index.get(n.parentSid);
     if (p !== undefined) methods.set(p, (methods.get(p) ?? new Set()).add(n.name));
@@ -474,15 +507,35 @@ function overridingMethods(g: SymbolGraph): Map<number, number> {
     }
     return out;
   };
-  const out = new Map<number, number>();
+  const out = new Map<number, number | undefined>();
   g.nodes.forEach((n, v) => {
     if (n.kindNormalized !== "method" || n.parentSid === null) return;
     const c = g.index.get(n.parentSid);
-    if (c === undefined || !CLASS_KINDS.has((g.nodes[c] as Node).kindNormalized)) return;
+    if (c === undefined) return;
+    const owner = g.nodes[c] as Node;
+    // Rust: a method of `impl Read for Input` implements the trait's, called through it; it
+    // lives while Input does (a type the repository does not declare, `u8`: always).
+    const traitImpl = owner.kindNormalized === "impl" ? /^<(.+) as .+>$/.exec(owner.name) : null;
+    if (traitImpl) {
+      const self = (traitImpl[1] as string).replace(/<.*$/, "").split("::").pop() ?? "";
+      out.set(v, (classes.get(self) ?? []).concat(enums.get(self) ?? [])[0]);
+      return;
+    }
+    if (!CLASS_KINDS.has(owner.kindNormalized)) return;
     const a = ancestry(c);
     if (a.external || a.names.has(n.name)) out.set(v, c);
   });
   return out;
+}
+
+/**
+ * A declaration with no code to delete: a member of an interface (its implementations carry the
+ * code) or anything in a TypeScript declaration file (outline's typings of koa-passport).
+ */
+function declarationOnly(n: Node, g: SymbolGraph): boolean {
+  if (/\.d\.[cm]?ts$/.test(n.path)) return true;
+  const p = n.parentSid === null ? undefined : g.index.get(n.parentSid);
+  return p !== undefined && ["interface", "type"].includes((g.nodes[p] as Node).kindNormalized);
 }
 
 export interface DeadCodeRequest extends GraphRequest {
@@ -511,11 +564,12 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     const packages = new Set(
       (db.prepare("SELECT path FROM files WHERE path LIKE '%__init__.py'").pluck().all() as string[]).map((p) => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "")),
     );
-    const byRule: Record<string, number> = {};
+    // A Map: rule names such as `constructor` are properties of every plain object.
+    const byRule = new Map<string, number>();
     const starts: number[] = [];
     const add = (v: number, rule: string): void => {
       starts.push(v);
-      byRule[rule] = (byRule[rule] ?? 0) + 1;
+      byRule.set(rule, (byRule.get(rule) ?? 0) + 1);
     };
     for (const s of req.entries ?? []) add(g.index.get(resolveSymbol(db, s).symbol_id) as number, "named");
     if (req.defaultEntries !== false) {
@@ -532,17 +586,18 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     // `return { onClick() {} }`) go wherever the object goes, and whoever receives it calls them
     // through a receiver the index cannot follow: they live where the code that makes the object
     // does, at a module's top level or in a live symbol (drizzle's benchmarks: every such member
-    // was reported dead).
+    // was reported dead); so do a function in a variable's initializer and a constructor, which
+    // runs when its class is made (see heldSymbols).
     // A method that overrides one of a base class (or may: a base the repository does not
     // declare, `io.RawIOBase`, `Error`) is called through the base by whoever holds an instance:
     // it lives while its class does (click's AliasedGroup.get_command, Group's).
-    const literal = objectLiteralMembers(g);
+    const held = heldSymbols(g);
     const overriding = overridingMethods(g);
-    for (let round = 0; round < 8 && literal.size + overriding.size > 0; round++) {
-      const viaLiteral = [...literal].filter(([v, p]) => !live.has(v) && (p === undefined || live.has(p))).map(([v]) => v);
-      const viaBase = [...overriding].filter(([v, c]) => !live.has(v) && live.has(c)).map(([v]) => v);
-      if (viaLiteral.length + viaBase.length === 0) break;
-      for (const v of viaLiteral) add(v, "object_literal");
+    for (let round = 0; round < 8 && held.size + overriding.size > 0; round++) {
+      const viaHolder = [...held].filter(([v, h]) => !live.has(v) && (h.holder === undefined || live.has(h.holder)));
+      const viaBase = [...overriding].filter(([v, c]) => !live.has(v) && (c === undefined || live.has(c))).map(([v]) => v);
+      if (viaHolder.length + viaBase.length === 0) break;
+      for (const [v, h] of viaHolder) add(v, h.rule);
       for (const v of viaBase) add(v, "override");
       live = liveWithVariants(db, g, starts);
     }
@@ -567,7 +622,7 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     // A dead symbol referenced by other dead ones falls with them: an agent checks the others first.
     const inn = reverse(g.out);
     g.nodes.forEach((n, v) => {
-      if (live.has(v) || !REPORTED.has(n.kindNormalized)) return;
+      if (live.has(v) || !REPORTED.has(n.kindNormalized) || declarationOnly(n, g)) return;
       deadCount++;
       const seen = unresolvedByName.get(n.name) ?? 0;
       if (seen > 0) possiblyDynamic++;
@@ -590,7 +645,7 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     if (deadCount > limit) diagnostics.push(note(`more than ${limit} unreachable symbols; raise --limit to see more`));
     const data: Record<string, unknown> = {
       edges: edgeSet,
-      entries: { count: new Set(starts).size, by_rule: byRule },
+      entries: { count: new Set(starts).size, by_rule: Object.fromEntries(byRule) },
       count: deadCount,
       possibly_dynamic: possiblyDynamic,
       symbols: dead,
