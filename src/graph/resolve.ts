@@ -165,6 +165,16 @@ const OWNED_KINDS = new Set(["method", "ctor"]);
 const CONTAINER_KINDS = new Set(["module", "namespace"]);
 /** Kinds whose members `this.x` / `self.x` name. */
 export const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "enum", "union"]);
+
+/**
+ * A symbol whose members a declared type reaches: TYPE_KINDS, and Go's other defined types
+ * (`type BorderShape int`, `type Attr int32`, extracted as type aliases), which have methods of
+ * their own. fzf's `t.inputBorderShape.Visible()`, a field of type tui.BorderShape, was
+ * ambiguous with the method of the same name of another type.
+ */
+function isTypeRow(s: SymRow): boolean {
+  return TYPE_KINDS.has(s.kind_normalized) || (s.kind_normalized === "type" && s.language === "go");
+}
 /**
  * Languages where a bare name never denotes a member: a method, field or enum member is reached
  * through `this`/`self`, its type or a value (Java and C++ see their class's members unqualified,
@@ -1255,7 +1265,7 @@ export class Resolver {
     const qualifier = cut < 0 ? null : written.slice(0, cut);
     // A type of the same file (a nested class extending its outer one): no lookup needed, and
     // the lookup's bare-name rule would see the class's constructors beside it.
-    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => TYPE_KINDS.has(s.kind_normalized) && s.symbol_id !== self) : [];
+    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => isTypeRow(s) && s.symbol_id !== self) : [];
     if (here.length === 1) return [{ row: here[0] as SymRow, how: "exact" }];
     const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope, arity: null, receiver_type: null });
     const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
@@ -1268,7 +1278,7 @@ export class Resolver {
         const real = this.nameOfStmt.get(id) as string | undefined;
         row = real === undefined ? undefined : this.entry(real).all.find((s) => s.symbol_id === id);
       }
-      if (row && TYPE_KINDS.has(row.kind_normalized) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
+      if (row && isTypeRow(row) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
     }
     return out;
   }
@@ -1401,6 +1411,9 @@ export class Resolver {
     }
     const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;
     if (found) return pick(found.rows, found.how);
+    // (A Go alias, `type A = B`, is extracted like a defined type and has B's methods, which are
+    // not its own: a member missing there says nothing.)
+    if (ctx.language === "go" && types.every((t) => t.row.kind_normalized === "type")) return undefined;
     return cautious ? undefined : UNRESOLVED;
   }
 
