@@ -31,6 +31,68 @@ func (s BorderShape) Visible() bool {
 }
 `;
 
+const CLICK_PY: Record<string, string> = {
+  "src/click/__init__.py": "",
+  "src/click/types.py": `import typing as t
+
+_T = t.TypeVar("_T")
+
+
+class ParamType(t.Generic[_T]):
+    name: str
+
+    def to_info_dict(self):
+        return {"name": self.name}
+
+    def fail(self, message):
+        raise ValueError(message)
+
+
+class FuncParamType(ParamType[_T], t.Generic[_T]):
+    def to_info_dict(self):
+        return {"func": 1, **super().to_info_dict()}
+
+    def convert(self, value):
+        self.fail(value)
+`,
+  "src/click/exceptions.py": `class ClickException(Exception):
+    def __init__(self, message):
+        super().__init__(message)
+
+
+class UsageError(ClickException):
+    def __init__(self, message, ctx=None):
+        super().__init__(message)
+        self.ctx = ctx
+`,
+  "src/click/testing.py": `import io
+
+
+class BytesIOCopy(io.BytesIO):
+    def __init__(self, copy_to):
+        super().__init__()
+        self.copy_to = copy_to
+
+    def flush(self):
+        super().flush()
+`,
+  "src/click/_termui_impl.py": `class _PagerWriter:
+    def __init__(self, stream):
+        self._stream = stream
+
+    def flush(self):
+        pass
+
+
+def get_pager_file(stream):
+    writer = _PagerWriter(stream)
+    try:
+        yield writer
+    finally:
+        writer.flush()
+`,
+};
+
 describe("real-world shapes (click, fzf, javapoet)", () => {
   it("Go: a field or parameter of a defined non-struct type (type BorderShape int) reaches that type's methods", async () => {
     const root = await tree({
@@ -67,5 +129,12 @@ func hasTop(shape tui.BorderShape) bool {
     writeFileSync(join(root, "src/tui/tui.go"), GO_TUI);
     await assertIncrementalMatchesRebuild(root, "type-back");
     assert.equal(refLines(root, visible)[0], "src/terminal.go:11 t.inputBorderShape.Visible imported src/tui.BorderShape.Visible");
+  });
+  it("Python: a generic base (class FuncParamType(ParamType[T], t.Generic[T])) is a base: super() and self reach ParamType's methods", async () => {
+    const root = await tree(CLICK_PY);
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND f.path = 'src/click/types.py' AND r.qualifier IN ('super()', 'self')"), [
+      "src/click/types.py:18 super().to_info_dict exact click.types.ParamType.to_info_dict",
+      "src/click/types.py:21 self.fail exact click.types.ParamType.fail",
+    ]);
   });
 });
