@@ -266,7 +266,8 @@ function membersOfType(rows: SymRow[], type: SymRow, language: string): SymRow[]
   const implOf = `<${type.name} as `;
   return rows.filter(
     (s) =>
-      s.kind_normalized !== "ctor" &&
+      // (Python's `__init__` is a method like any other: `super().__init__(...)` is the base's.)
+      (s.kind_normalized !== "ctor" || language === "python") &&
       (s.parent_symbol_id === type.symbol_id ||
         (language === "go" && s.parent === type.name && posix.dirname(s.path) === dir) ||
         (language === "rust" && s.kind_normalized !== "field" && (s.parent === type.name || (s.parent ?? "").startsWith(implOf)))),
@@ -1123,6 +1124,10 @@ export class Resolver {
           if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") && !ctx.bases.has(scope)) continue;
           const up = this.inheritedPick(ctx, scope, e, isCall);
           if (up) return up;
+          // Every base a library's (click's `class ClickException(Exception)`, `BytesIOCopy(io.BytesIO)`):
+          // so is the member, not a guess among the repository's same-named ones.
+          const bases = ctx.bases.get(scope) ?? [];
+          if (bases.length > 0 && bases.every((b) => this.libraryType(ctx, b))) return UNRESOLVED;
           break;
         }
       }

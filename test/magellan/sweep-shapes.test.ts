@@ -137,4 +137,14 @@ func hasTop(shape tui.BorderShape) bool {
       "src/click/types.py:21 self.fail exact click.types.ParamType.fail",
     ]);
   });
+
+  it("Python: super().__init__ is the base's __init__; a member of a library base (Exception, io.BytesIO) is no guess among the repository's", async () => {
+    const root = await tree(CLICK_PY);
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.qualifier = 'super()' AND f.path != 'src/click/types.py'"), [
+      "src/click/exceptions.py:3 super().__init__ unresolved -",
+      "src/click/exceptions.py:8 super().__init__ exact click.exceptions.ClickException.__init__",
+      "src/click/testing.py:6 super().__init__ unresolved -",
+      "src/click/testing.py:10 super().flush unresolved -",
+    ]);
+  });
 });
