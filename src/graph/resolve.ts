@@ -521,8 +521,9 @@ export function receiverTypeName(language: string, written: string): string | nu
     t = withoutTypeArguments(parts[0] as string, "[", "]");
     if (PYTHON_BUILTINS.has(t)) return null;
     if (t === "Any" || t === "typing.Any" || t === "object") return undefined;
-    // A lowercase name is a builtin or a function (`x = make()`), not a class by its writing.
-    if (!/^[A-Z]/.test(t.slice(t.lastIndexOf(".") + 1))) return undefined;
+    // A lowercase name is a builtin or a function (`x = make()`), not a class by its writing; a
+    // private class is one (click's `writer = _PagerWriter(stream)`).
+    if (!/^_*[A-Z]/.test(t.slice(t.lastIndexOf(".") + 1))) return undefined;
   } else if (language === "rust") {
     t = t.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "");
     for (let m = RUST_POINTERS.exec(t); m; m = RUST_POINTERS.exec(t)) t = (m[1] as string).trim().replace(/^(?:dyn|impl)\s+/, "");

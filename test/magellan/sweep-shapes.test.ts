@@ -147,4 +147,9 @@ func hasTop(shape tui.BorderShape) bool {
       "src/click/testing.py:10 super().flush unresolved -",
     ]);
   });
+
+  it("Python: a private class (writer = _PagerWriter(stream)) types the local it initialises", async () => {
+    const root = await tree(CLICK_PY);
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.qualifier = 'writer'"), ["src/click/_termui_impl.py:14 writer.flush exact click._termui_impl._PagerWriter.flush"]);
+  });
 });
