@@ -377,7 +377,12 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     // Java and C++ overloads: the ones a call's argument count fits, when that narrows them
     // (gson's eight `toJson` took every call, whatever it passed, to the first).
     const fit = fitCall(rows);
-    return { target: overloadTarget(fit.length > 0 ? fit : rows).symbol_id, how, candidates: null };
+    const pool = fit.length > 0 ? fit : rows;
+    // Several of them fit: the argument types tell them apart, which resolution does not see,
+    // so the first is a guess (javapoet's `builder(TypeName.get(type), name, modifiers)` in
+    // `builder(Type, String, Modifier...)` means `builder(TypeName, ...)`, not the first).
+    const guess = pool.length > 1 && first.language === "java";
+    return { target: overloadTarget(pool).symbol_id, how: guess ? weaker(how, "heuristic") : how, candidates: null };
   }
   // C++: one class's member as declared in its class (a header) and defined outside it (`void
   // T::m() {}` in a .cpp or -inl.h file) is one function: the declaration, which every file that
@@ -1094,7 +1099,16 @@ export class Resolver {
       // elsewhere, a macro may hide one) the first, as before.
       let unfit: SymRow[] | undefined;
       for (const scope of chain) {
-        const visible = bindings.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
+        // (In Java a method's own name is no binding of its body: it names the class's methods, the
+        // method and its overloads, at the class's scope; javapoet's `writeTo(directory.toPath())`
+        // inside `writeTo(File)` was an exact call of itself, not of `writeTo(Path)`. Nor is a
+        // constructor's: a bare `ClassName` is the class, and a parameter `ClassName enclosing`
+        // of its constructor was no reference to it.)
+        const visible = bindings.filter((s) =>
+          ctx.language === "java"
+            ? s.kind_normalized !== "ctor" && (s.parent_symbol_id === scope || (s.symbol_id === scope && s.kind_normalized !== "method"))
+            : s.parent_symbol_id === scope || s.symbol_id === scope,
+        );
         const fitting = fitCall(visible);
         if (fitting.length > 0) return pick(fitting, "exact");
         if (visible.length > 0) unfit ??= visible;

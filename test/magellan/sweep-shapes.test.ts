@@ -8,7 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { tempDir, writeTree } from "../support/run.js";
-import { assertIncrementalMatchesRebuild, mg, refLines } from "./support.js";
+import { assertIncrementalMatchesRebuild, mg, refLines, withIndex } from "./support.js";
 
 async function tree(files: Record<string, string>): Promise<string> {
   const root = writeTree(tempDir("mg-sweep-"), files);
@@ -151,5 +151,62 @@ func hasTop(shape tui.BorderShape) bool {
   it("Python: a private class (writer = _PagerWriter(stream)) types the local it initialises", async () => {
     const root = await tree(CLICK_PY);
     assert.deepEqual(refLines(root, "r.kind = 'call' AND r.qualifier = 'writer'"), ["src/click/_termui_impl.py:14 writer.flush exact click._termui_impl._PagerWriter.flush"]);
+  });
+  it("Java: a method's own name in its body is the class's overloads (the first of the call's count, a guess); a constructor's is the class", async () => {
+    const root = await tree({
+      "src/main/java/com/squareup/javapoet/JavaFile.java": `package com.squareup.javapoet;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.Set;
+
+public final class JavaFile {
+  public void writeTo(Appendable out) {
+  }
+
+  public void writeTo(Path directory) {
+  }
+
+  public void writeTo(File directory) {
+    writeTo(directory.toPath());
+  }
+
+  private void fillAlwaysQualifiedNames(TypeSpec spec, Set<String> names) {
+    fillAlwaysQualifiedNames(spec, names);
+  }
+}
+`,
+      "src/main/java/com/squareup/javapoet/ClassName.java": `package com.squareup.javapoet;
+
+public final class ClassName {
+  private ClassName(String packageName, ClassName enclosingClassName, String simpleName) {
+  }
+
+  public ClassName nestedClass(String name) {
+    return new ClassName("p", this, name);
+  }
+}
+`,
+    });
+    const lines = withIndex(root, (d) =>
+      d
+        .prepare(
+          `SELECT f.path || ':' || r.start_line || ' ' || r.kind || ' ' || r.name || ' ' || r.resolution || ' ' || coalesce(s.kind_normalized || '@' || s.start_line, '-')
+           FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id
+           WHERE r.name IN ('writeTo', 'fillAlwaysQualifiedNames', 'ClassName') ORDER BY f.path, r.byte_start`,
+        )
+        .pluck()
+        .all(),
+    );
+    assert.deepEqual(lines, [
+      // (ClassName.java: the constructor's parameter type, a return type and `new ClassName` are the class, in its file.)
+      "src/main/java/com/squareup/javapoet/ClassName.java:4 type ClassName exact class@3",
+      "src/main/java/com/squareup/javapoet/ClassName.java:7 type ClassName exact class@3",
+      "src/main/java/com/squareup/javapoet/ClassName.java:8 call ClassName exact class@3",
+      // Three writeTo of one argument: which one, the argument's type says; the first, as a guess.
+      "src/main/java/com/squareup/javapoet/JavaFile.java:15 call writeTo heuristic method@8",
+      // One of that name: recursion, stated.
+      "src/main/java/com/squareup/javapoet/JavaFile.java:19 call fillAlwaysQualifiedNames exact method@18",
+    ]);
   });
 });
