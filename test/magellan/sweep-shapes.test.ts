@@ -209,4 +209,16 @@ public final class ClassName {
       "src/main/java/com/squareup/javapoet/JavaFile.java:19 call fillAlwaysQualifiedNames exact method@18",
     ]);
   });
+  it("a root-relative file that does not exist, named from outside the root, is a file not in the index, not a path outside the root", async () => {
+    const root = await tree({ "src/click/core.py": "def main():\n    pass\n" });
+    const elsewhere = tempDir("mg-sweep-cwd-");
+    const missing = await mg(root, ["query", "--file", "src/click/nope.py", "--root", root], { cwd: elsewhere });
+    assert.equal(missing.r.code, 1, missing.r.stdout);
+    assert.equal(missing.env.data.code, "MAGELLAN_E105");
+    assert.match(String(missing.env.data.message), /did you mean: src\/click\/core\.py/);
+    // (An existing root-relative path answered from there already; `../` still says "from here".)
+    assert.equal((await mg(root, ["query", "--file", "src/click/core.py", "--root", root], { cwd: elsewhere })).r.code, 0);
+    const up = await mg(root, ["query", "--file", "../core.py", "--root", root], { cwd: elsewhere });
+    assert.equal(up.env.data.code, "MAGELLAN_E001", up.r.stdout);
+  });
 });
