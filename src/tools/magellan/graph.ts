@@ -393,6 +393,10 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
     }
     case "go":
       if (n.name === "init" && parent === undefined) return "main";
+      // `func _() { var x [1]struct{}; _ = x[A-0] }`, which stringer writes beside every enum, is a
+      // compile-time check: no code can call it, and deleting it drops the check (fzf's only two
+      // dead-code findings were its two).
+      if (n.name === "_" && n.kindNormalized === "fn") return "main";
       return /^[A-Z]/.test(n.name) ? "exported" : undefined;
     case "rust":
       if (/#\[(test|tokio::main|no_mangle)/.test(prefix())) return "framework";
