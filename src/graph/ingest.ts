@@ -389,7 +389,8 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     const types = new Set<string>();
     const fields = new Set<string>();
     const note = (x: SignedSymbol, cameOrWent: boolean): void => {
-      if (TYPE_KINDS.has(x.kind) && (cameOrWent || (inputsChanged && x.bases !== null))) types.add(x.name);
+      // (A type alias too: Go's `type Attr int32` is a type whose methods a field or local of it reaches.)
+      if ((TYPE_KINDS.has(x.kind) || x.kind === "type") && (cameOrWent || (inputsChanged && x.bases !== null))) types.add(x.name);
       if (x.kind === "field" && (cameOrWent || (inputsChanged && x.declared_type !== null))) fields.add(x.name);
     };
     for (const [sig, x] of oldSigs) note(x, !newSigs.has(sig));

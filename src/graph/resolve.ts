@@ -165,6 +165,16 @@ const OWNED_KINDS = new Set(["method", "ctor"]);
 const CONTAINER_KINDS = new Set(["module", "namespace"]);
 /** Kinds whose members `this.x` / `self.x` name. */
 export const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "enum", "union"]);
+
+/**
+ * A symbol whose members a declared type reaches: TYPE_KINDS, and Go's other defined types
+ * (`type BorderShape int`, `type Attr int32`, extracted as type aliases), which have methods of
+ * their own. fzf's `t.inputBorderShape.Visible()`, a field of type tui.BorderShape, was
+ * ambiguous with the method of the same name of another type.
+ */
+function isTypeRow(s: SymRow): boolean {
+  return TYPE_KINDS.has(s.kind_normalized) || (s.kind_normalized === "type" && s.language === "go");
+}
 /**
  * Languages where a bare name never denotes a member: a method, field or enum member is reached
  * through `this`/`self`, its type or a value (Java and C++ see their class's members unqualified,
@@ -256,7 +266,8 @@ function membersOfType(rows: SymRow[], type: SymRow, language: string): SymRow[]
   const implOf = `<${type.name} as `;
   return rows.filter(
     (s) =>
-      s.kind_normalized !== "ctor" &&
+      // (Python's `__init__` is a method like any other: `super().__init__(...)` is the base's.)
+      (s.kind_normalized !== "ctor" || language === "python") &&
       (s.parent_symbol_id === type.symbol_id ||
         (language === "go" && s.parent === type.name && posix.dirname(s.path) === dir) ||
         (language === "rust" && s.kind_normalized !== "field" && (s.parent === type.name || (s.parent ?? "").startsWith(implOf)))),
@@ -366,7 +377,12 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     // Java and C++ overloads: the ones a call's argument count fits, when that narrows them
     // (gson's eight `toJson` took every call, whatever it passed, to the first).
     const fit = fitCall(rows);
-    return { target: overloadTarget(fit.length > 0 ? fit : rows).symbol_id, how, candidates: null };
+    const pool = fit.length > 0 ? fit : rows;
+    // Several of them fit: the argument types tell them apart, which resolution does not see,
+    // so the first is a guess (javapoet's `builder(TypeName.get(type), name, modifiers)` in
+    // `builder(Type, String, Modifier...)` means `builder(TypeName, ...)`, not the first).
+    const guess = pool.length > 1 && first.language === "java";
+    return { target: overloadTarget(pool).symbol_id, how: guess ? weaker(how, "heuristic") : how, candidates: null };
   }
   // C++: one class's member as declared in its class (a header) and defined outside it (`void
   // T::m() {}` in a .cpp or -inl.h file) is one function: the declaration, which every file that
@@ -510,8 +526,9 @@ export function receiverTypeName(language: string, written: string): string | nu
     t = withoutTypeArguments(parts[0] as string, "[", "]");
     if (PYTHON_BUILTINS.has(t)) return null;
     if (t === "Any" || t === "typing.Any" || t === "object") return undefined;
-    // A lowercase name is a builtin or a function (`x = make()`), not a class by its writing.
-    if (!/^[A-Z]/.test(t.slice(t.lastIndexOf(".") + 1))) return undefined;
+    // A lowercase name is a builtin or a function (`x = make()`), not a class by its writing; a
+    // private class is one (click's `writer = _PagerWriter(stream)`).
+    if (!/^_*[A-Z]/.test(t.slice(t.lastIndexOf(".") + 1))) return undefined;
   } else if (language === "rust") {
     t = t.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "");
     for (let m = RUST_POINTERS.exec(t); m; m = RUST_POINTERS.exec(t)) t = (m[1] as string).trim().replace(/^(?:dyn|impl)\s+/, "");
@@ -1082,7 +1099,16 @@ export class Resolver {
       // elsewhere, a macro may hide one) the first, as before.
       let unfit: SymRow[] | undefined;
       for (const scope of chain) {
-        const visible = bindings.filter((s) => s.parent_symbol_id === scope || s.symbol_id === scope);
+        // (In Java a method's own name is no binding of its body: it names the class's methods, the
+        // method and its overloads, at the class's scope; javapoet's `writeTo(directory.toPath())`
+        // inside `writeTo(File)` was an exact call of itself, not of `writeTo(Path)`. Nor is a
+        // constructor's: a bare `ClassName` is the class, and a parameter `ClassName enclosing`
+        // of its constructor was no reference to it.)
+        const visible = bindings.filter((s) =>
+          ctx.language === "java"
+            ? s.kind_normalized !== "ctor" && (s.parent_symbol_id === scope || (s.symbol_id === scope && s.kind_normalized !== "method"))
+            : s.parent_symbol_id === scope || s.symbol_id === scope,
+        );
         const fitting = fitCall(visible);
         if (fitting.length > 0) return pick(fitting, "exact");
         if (visible.length > 0) unfit ??= visible;
@@ -1113,6 +1139,10 @@ export class Resolver {
           if (!TYPE_KINDS.has(ctx.kinds.get(scope) ?? "") && !ctx.bases.has(scope)) continue;
           const up = this.inheritedPick(ctx, scope, e, isCall);
           if (up) return up;
+          // Every base a library's (click's `class ClickException(Exception)`, `BytesIOCopy(io.BytesIO)`):
+          // so is the member, not a guess among the repository's same-named ones.
+          const bases = ctx.bases.get(scope) ?? [];
+          if (bases.length > 0 && bases.every((b) => this.libraryType(ctx, b))) return UNRESOLVED;
           break;
         }
       }
@@ -1255,7 +1285,7 @@ export class Resolver {
     const qualifier = cut < 0 ? null : written.slice(0, cut);
     // A type of the same file (a nested class extending its outer one): no lookup needed, and
     // the lookup's bare-name rule would see the class's constructors beside it.
-    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => TYPE_KINDS.has(s.kind_normalized) && s.symbol_id !== self) : [];
+    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => isTypeRow(s) && s.symbol_id !== self) : [];
     if (here.length === 1) return [{ row: here[0] as SymRow, how: "exact" }];
     const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope, arity: null, receiver_type: null });
     const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
@@ -1268,7 +1298,7 @@ export class Resolver {
         const real = this.nameOfStmt.get(id) as string | undefined;
         row = real === undefined ? undefined : this.entry(real).all.find((s) => s.symbol_id === id);
       }
-      if (row && TYPE_KINDS.has(row.kind_normalized) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
+      if (row && isTypeRow(row) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
     }
     return out;
   }
@@ -1401,6 +1431,9 @@ export class Resolver {
     }
     const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;
     if (found) return pick(found.rows, found.how);
+    // (A Go alias, `type A = B`, is extracted like a defined type and has B's methods, which are
+    // not its own: a member missing there says nothing.)
+    if (ctx.language === "go" && types.every((t) => t.row.kind_normalized === "type")) return undefined;
     return cautious ? undefined : UNRESOLVED;
   }
 

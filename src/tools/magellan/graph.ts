@@ -396,6 +396,10 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
     }
     case "go":
       if (n.name === "init" && parent === undefined) return "main";
+      // `func _() { var x [1]struct{}; _ = x[A-0] }`, which stringer writes beside every enum, is a
+      // compile-time check: no code can call it, and deleting it drops the check (fzf's only two
+      // dead-code findings were its two).
+      if (n.name === "_" && n.kindNormalized === "fn") return "main";
       return /^[A-Z]/.test(n.name) ? "exported" : undefined;
     case "rust": {
       // Attributes stand before the item's span (tree-sitter's attribute_item is its sibling).
@@ -529,13 +533,16 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
 }
 
 /**
- * A declaration with no code to delete: a member of an interface (its implementations carry the
- * code) or anything in a TypeScript declaration file (outline's typings of koa-passport).
+ * A declaration with no code to delete: a member of an interface or an abstract method (its
+ * implementations carry the code) or anything in a TypeScript declaration file (outline's
+ * typings of koa-passport).
  */
-function declarationOnly(n: Node, g: SymbolGraph): boolean {
+function declarationOnly(n: Node, g: SymbolGraph, text: (path: string) => Buffer): boolean {
   if (/\.d\.[cm]?ts$/.test(n.path)) return true;
   const p = n.parentSid === null ? undefined : g.index.get(n.parentSid);
-  return p !== undefined && ["interface", "type"].includes((g.nodes[p] as Node).kindNormalized);
+  if (p !== undefined && ["interface", "type"].includes((g.nodes[p] as Node).kindNormalized)) return true;
+  // An abstract method (Java, TypeScript) is its overrides' signature: they are the code.
+  return n.kindNormalized === "method" && /\babstract\b/.test(text(n.path).subarray(n.prefixStart, n.nameStart).toString("utf8"));
 }
 
 export interface DeadCodeRequest extends GraphRequest {
@@ -622,7 +629,7 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     // A dead symbol referenced by other dead ones falls with them: an agent checks the others first.
     const inn = reverse(g.out);
     g.nodes.forEach((n, v) => {
-      if (live.has(v) || !REPORTED.has(n.kindNormalized) || declarationOnly(n, g)) return;
+      if (live.has(v) || !REPORTED.has(n.kindNormalized) || declarationOnly(n, g, text)) return;
       deadCount++;
       const seen = unresolvedByName.get(n.name) ?? 0;
       if (seen > 0) possiblyDynamic++;

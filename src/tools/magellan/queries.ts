@@ -2,8 +2,8 @@
 import { matchId } from "../../contract/ids.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
-import { closeSync, lstatSync, openSync, readSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, existsSync, lstatSync, openSync, readSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, MAGELLAN_CODES } from "../../graph/codes.js";
 import { DB_SCHEMA_VERSION, type DB, getMeta, stmt } from "../../graph/db.js";
 import { kindMatches } from "../../graph/facts.js";
@@ -33,7 +33,7 @@ import {
 } from "../../graph/read.js";
 import { languageForPath } from "../../lang/registry.js";
 import { isBinary } from "../../text/binary.js";
-import { resolveInRoot } from "../../text/root.js";
+import { isInside, resolveInRoot } from "../../text/root.js";
 import { type Answer, type Location, TOOL, freshnessDiagnostics, withReadDb } from "./common.js";
 import { FileCache, type RichOptions, relationships, spanExtras } from "./rich.js";
 
@@ -154,7 +154,15 @@ function note(message: string, code: string = MAGELLAN_CODES.no_matches): Diagno
 }
 
 /** A user-supplied path as the index spells it; refuses paths outside the root. */
-function rootRelative(root: string, p: string, cwd?: string): string {
+function rootRelative(root: string, p: string, cwd: string = process.cwd()): string {
+  // A relative path that names no file, from here or from the root, is the root's when from here
+  // it would lie outside the root: the tools print root-relative paths. (`query --file
+  // src/click/nope.py --root R` from elsewhere said the path lay outside R, where it is a file
+  // not in the index, with names it may have meant; as `impact --file` answers.)
+  if (!isAbsolute(p) && !/^\.\.?([/\\]|$)/.test(p)) {
+    const here = resolve(cwd, p);
+    if (!isInside(root, here) && !existsSync(here)) return resolveInRoot(TOOL, root, join(root, p), cwd).rel;
+  }
   return resolveInRoot(TOOL, root, p, cwd).rel;
 }
 
