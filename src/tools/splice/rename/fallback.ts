@@ -71,6 +71,21 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
         !(arity != null && r.arity !== null && !fitsArity(arity, r.arity)),
     );
     for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+    if (language === "java") {
+      // A Java type's constructors carry its name: javapoet's `enum Kind { …; Kind(Set<Modifier> m) {…} }`
+      // renamed without them no longer compiled ("enum constant not expected here").
+      for (const c of db.prepare(`${SYMBOL_SQL} WHERE s.parent_symbol_id = ? AND s.kind = 'Constructor' AND s.name = ?`).all(s.symbol_id, s.name) as Row[]) {
+        raw.push({ file: c.path, byte_start: c.name_byte_start, byte_end: c.name_byte_end, evidence: "exact", line: c.name_start_line });
+      }
+    }
+    // In a Java file that imports another class's member of that name (`import
+    // javax.tools.JavaFileObject.Kind;` beside javapoet's own `TypeSpec.Kind`), the bare name is
+    // that import's: a guess by name there is no use of this symbol.
+    const elsewhere = language === "java" ? javaImportedElsewhere(db, s) : new Set<string>();
+    for (let i = raw.length - 1; i >= 0; i--) {
+      const l = raw[i] as (typeof raw)[number];
+      if (l.evidence === "heuristic" && elsewhere.has(l.file)) raw.splice(i, 1);
+    }
     const seen = new Set<string>();
     const locations: RenameLocation[] = [];
     const stale: string[] = [];
@@ -201,6 +216,21 @@ function sameTypes(link: string[], own: string[]): boolean {
   const simple = (t: string): string => t.replace(/<[^]*>/g, "").replace(/\.\.\./g, "[]").replace(/\s+/g, "").replace(/^.*\.(?=[^.]*$)/, "");
   const a = link.map((t) => t.trim()).filter(Boolean);
   return a.length === own.length && a.every((t, i) => simple(t) === simple(own[i] as string));
+}
+
+/** The Java files (other than the symbol's own) whose single-name imports bind its name to something else. */
+function javaImportedElsewhere(db: DB, s: Row): Set<string> {
+  const fqn = db.prepare("SELECT display_fqn FROM symbols WHERE symbol_id = ?").pluck().get(s.symbol_id) as string | null | undefined;
+  const out = new Set<string>();
+  if (!fqn) return out;
+  const rows = db
+    .prepare("SELECT f.path, i.source, i.names FROM imports i JOIN files f ON f.id = i.file_id WHERE f.language = 'java' AND f.path != ? AND i.names LIKE ?")
+    .all(s.path, `%${s.name}%`) as { path: string; source: string; names: string }[];
+  for (const r of rows) {
+    const names = JSON.parse(r.names) as { name: string; alias?: string }[];
+    if (names.some((n) => n.name === s.name && n.alias === undefined) && `${r.source}.${s.name}` !== fqn) out.add(r.path);
+  }
+  return out;
 }
 
 function languageOf(db: DB, path: string): string {
