@@ -43,9 +43,14 @@
 (decorated_definition (decorator [(identifier) @_o (attribute attribute: (identifier) @_o)] (#eq? @_o "overload"))) @flag.overload
 
 ; A class's bases (resolution finds inherited members through them); keyword arguments
-; (metaclass=) and subscripts (Generic[T]) name no base to look in.
+; (metaclass=) name no base to look in.
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base)) @base.of
 (decorated_definition definition: (class_definition superclasses: (argument_list [(identifier) (attribute)] @base))) @base.of
+; A generic base, `class Choice(ParamType[_ValueT_co], t.Generic[_ValueT_co])`, is its class
+; (click's every ParamType subclass had no base, so renaming ParamType.shell_complete left the
+; overrides in Choice, Path and File behind); typing's `Generic[T]` itself is no class to look in.
+(class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @base (#not-match? @base "^(typing\\.|t\\.)?Generic$")))) @base.of
+(decorated_definition definition: (class_definition superclasses: (argument_list (subscript value: [(identifier) (attribute)] @base (#not-match? @base "^(typing\\.|t\\.)?Generic$"))))) @base.of
 
 ; A class attribute's annotation when it names one type (`repo: Repo`, `cache: Optional[Cache]`):
 ; resolution follows `self.repo.m()` through it.
