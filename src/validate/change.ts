@@ -42,6 +42,8 @@ export interface ChangeValidationRequest {
   requireChecker?: boolean;
   /** Reuse warm checkers (TypeScript programs, pyright) across changes; made and disposed here otherwise. */
   session?: ValidationSession;
+  /** Names the change renames: a finding whose message names `to` where the before-state's named `from` is that same finding. */
+  renames?: { from: string; to: string }[];
 }
 
 export interface CheckerRun {
@@ -105,14 +107,24 @@ export function findingKey(d: Raw): string {
   return `${d.source}\u0000${d.code}\u0000${d.level}\u0000${d.file}\u0000${d.message}`;
 }
 
-/** Multiset difference: each finding of `before` excuses one identical finding of `after`. */
-export function diffFindings(before: Raw[], after: Raw[]): { introduced: Raw[]; preExisting: Raw[] } {
+/**
+ * Multiset difference: each finding of `before` excuses one identical finding of `after`. A
+ * finding that names a renamed symbol's new name is the before-state's that named the old one
+ * (zlib's inffast.h compiled alone: "expected ';' … before 'inflate_fast'" became "… before
+ * 'inflate_quick'" when the rename reached the prototype, and blocked it as a new error).
+ */
+export function diffFindings(before: Raw[], after: Raw[], renames: { from: string; to: string }[] = []): { introduced: Raw[]; preExisting: Raw[] } {
   const left = new Map<string, number>();
   for (const d of before) left.set(findingKey(d), (left.get(findingKey(d)) ?? 0) + 1);
+  const words = renames.filter((r) => r.from !== r.to).map((r) => ({ re: new RegExp(`(?<![\\p{L}\\p{N}_$])${r.to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}_$])`, "gu"), from: r.from }));
   const introduced: Raw[] = [];
   const preExisting: Raw[] = [];
   for (const d of after) {
-    const k = findingKey(d);
+    let k = findingKey(d);
+    if (!left.get(k) && words.length > 0) {
+      const message = words.reduce((m, w) => m.replace(w.re, () => w.from), d.message);
+      if (message !== d.message) k = findingKey({ ...d, message });
+    }
     const n = left.get(k) ?? 0;
     if (n > 0) {
       left.set(k, n - 1);
@@ -313,7 +325,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       if (check.run.status !== "ran") {
         report.warnings.push({ ...uncheckedWarning(check.run, files.map((f) => f.path)), pre_existing: false });
       }
-      const d = diffFindings(check.before, check.after);
+      const d = diffFindings(check.before, check.after, req.renames);
       old(d.preExisting.filter((x) => x.level !== "note"));
       for (const x of d.introduced) {
         if (x.level === "note") continue;

@@ -212,6 +212,8 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
       files: planned.map((f) => ({ path: f.path, language: languageForPath(f.path)?.id ?? null, before: f.before, after: f.after })),
       requireChecker: req.require_checker,
       timeoutMs: req.timeout_ms,
+      // A checker's message that named the old name names the new one after a rename.
+      renames: reports.flatMap((r) => (r.command === "rename" && typeof r.to === "string" ? [{ from: (r.symbol as { name: string }).name, to: r.to }] : [])),
     });
     timing.validate = performance.now() - tv;
     const files = planned.map(fileReport);

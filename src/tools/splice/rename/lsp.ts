@@ -369,6 +369,7 @@ async function acquire(spec: ServerSpec, sources: Sources): Promise<{ session: S
           textDocument: {
             rename: { prepareSupport: true, dynamicRegistration: false },
             definition: { linkSupport: false },
+            declaration: { linkSupport: false },
             synchronization: { didSave: false },
           },
         },
@@ -426,16 +427,42 @@ function openMentions(sources: Sources, spec: ServerSpec, name: string, want: Ma
  * LocationLink answers alike). A refusal (a word in a comment: gopls renames doc comments) is no
  * definition; a server that died is an error.
  */
-async function definitionsAt(session: Session, abs: string, position: Position, timeoutMs: number): Promise<LspLocation[]> {
+async function definitionsAt(session: Session, abs: string, position: Position, timeoutMs: number, method: "textDocument/definition" | "textDocument/declaration" = "textDocument/definition"): Promise<LspLocation[]> {
   let r: LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null;
   try {
-    r = await session.request("textDocument/definition", { textDocument: { uri: uriOf(abs) }, position }, timeoutMs);
+    r = await session.request(method, { textDocument: { uri: uriOf(abs) }, position }, timeoutMs);
   } catch (e) {
     if (session.failure) throw e;
     return [];
   }
   const list = r === null ? [] : Array.isArray(r) ? r : [r];
   return list.map((x) => ("targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x));
+}
+
+/**
+ * The declarations of the symbol as the target's own translation unit sees them, that the
+ * rename left out. Without compile_commands.json clangd parses a header opened on its own with
+ * fallback flags, where its prototype may not even be a valid declaration (zlib's inffast.h:
+ * `void ZLIB_INTERNAL inflate_fast(z_streamp strm, …)` names types from headers it does not
+ * include): renaming `inflate_fast` changed its definition and calls but not that prototype,
+ * and gcc then saw implicit declarations of the new name. From inffast.c, which includes the
+ * header, clangd's go-to-declaration leads to it.
+ */
+async function declarationsSeenFromTarget(session: Session, sources: Sources, abs: string, position: Position, target: RenameTarget, newName: string, locations: RenameLocation[]): Promise<RenameLocation[]> {
+  const have = new Set(locations.map((l) => `${l.file}\0${l.byte_start}`));
+  const out: RenameLocation[] = [];
+  for (const d of await definitionsAt(session, abs, position, 60_000, "textDocument/declaration")) {
+    const f = pathOf(d.uri);
+    const ft = sources.get(f);
+    if (!ft || !sources.inside(f)) continue;
+    const start = ft.positionToByte(d.range.start);
+    const end = start + Buffer.byteLength(target.name);
+    const rel = sources.rel(f);
+    if (have.has(`${rel}\0${start}`) || Buffer.from(ft.bytes.subarray(start, end)).toString("utf8") !== target.name) continue;
+    have.add(`${rel}\0${start}`);
+    out.push({ file: rel, byte_start: start, byte_end: end, old_text: target.name, new_text: newName, evidence: "language_server" });
+  }
+  return out;
 }
 
 /**
@@ -615,6 +642,7 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       }
     }
     if (outside.length) throw renameError("outside_root", `renaming '${target.name}' would change files outside the workspace: ${outside.slice(0, 5).join(", ")}`, "Rename only symbols that the workspace owns.", { file: target.file });
+    if (spec.name === "clangd" && locations.length) locations.push(...(await declarationsSeenFromTarget(session, sources, abs, doc.position, target, newName, locations)));
     if (mentions.length && locations.length) {
       const extra = await mentionsOutsideProject(session, sources, target, newName, mentions, locations);
       if (extra.length) {
