@@ -482,4 +482,24 @@ describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
     assert.equal(r.checkers[0]?.status, "failed");
     assert.match(r.checkers[0]?.reason ?? "", /fatal error in src\/unix\/fs\.c \(uv\.h: No such file or directory\).*NOT checked.*compile_commands\.json/);
   });
+
+  // gcc 12's JSON puts a fatal error that follows a warning among that warning's children: a
+  // header with `#pragma once` ("#pragma once in main file") whose include gcc could not find
+  // (CLI11's shape, no compile_commands.json) came back as one warning and was called validated.
+  it("a header with #pragma once whose include gcc cannot find is unchecked, not validated", async () => {
+    const root = project("cpp-pragma-once");
+    // `.length()` is no member of std::vector: nothing reported it, since gcc never got there.
+    const r = await validateChange({ root, files: [edit(root, "include/CLI/Timer.hpp", "cpp", ".size();", ".length();")] });
+    assert.equal(r.validation, "unchecked", JSON.stringify(r));
+    assert.equal(r.checkers[0]?.status, "failed");
+    assert.match(r.checkers[0]?.reason ?? "", /fatal error in include\/CLI\/Timer\.hpp \(CLI\/App\.hpp: No such file or directory\)/);
+  });
+
+  it("a new header with #pragma once whose include gcc cannot find is not validated", async () => {
+    const root = project("cpp-pragma-once");
+    const after = bytes('#pragma once\n\n#include "CLI/App.hpp"\n\nnamespace CLI {\ninline std::size_t count(const App &app) { return app.get_options().length(); }\n}  // namespace CLI\n');
+    const r = await validateChange({ root, files: [{ path: "include/CLI/Count.hpp", language: "cpp", before: null, after }] });
+    assert.notEqual(r.validation, "validated", JSON.stringify(r));
+    assert.equal(r.checkers[0]?.status, "failed");
+  });
 });

@@ -21,6 +21,18 @@ interface GccDiagnostic {
   message: string;
   option?: string;
   locations?: GccLocation[];
+  children?: GccDiagnostic[];
+}
+
+/**
+ * gcc's diagnostics, each one at the top level. gcc 12's JSON puts a fatal error that follows a
+ * warning among that warning's children (where only notes belong): a new header of CLI11 with
+ * `#pragma once` ("#pragma once in main file") and an include gcc could not find came back as
+ * one warning, so the fatal error was not seen, nothing after the include was checked, and the
+ * file was called validated.
+ */
+function topLevel(parsed: GccDiagnostic[]): GccDiagnostic[] {
+  return parsed.flatMap((d) => [d, ...topLevel((d.children ?? []).filter((c) => c.kind !== "note"))]);
 }
 
 interface CompileCommand {
@@ -136,7 +148,7 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
   const jsonLine = r.stderr.split("\n").find((l) => l.startsWith("["));
   if (jsonLine !== undefined) {
     try {
-      parsed = JSON.parse(jsonLine) as GccDiagnostic[];
+      parsed = topLevel(JSON.parse(jsonLine) as GccDiagnostic[]);
     } catch {
       return failed(ctx, compiler, r.stderr);
     }
