@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import { diffFindings } from "../../src/validate/change.js";
@@ -34,6 +34,29 @@ it("C: a function's prototype in a header that relies on its includer is renamed
     const gcc = spawnSync("gcc", ["-fsyntax-only", "-Wall", "-Werror", f], { cwd: root, encoding: "utf8" });
     assert.equal(gcc.status, 0, `${f}: ${gcc.stderr}`);
   }
+});
+
+it("C++: a method declared in its class and defined out of line is renamed where a header that was not reached uses it", async () => {
+  // test/fixtures/splice-rename/cpp-header-only, CLI11's shape: Option.hpp declares
+  // get_single_name, impl/Option_inl.hpp defines it, impl/Config_inl.hpp (no compile_commands.json,
+  // headers that include each other) calls it. clangd's go-to-definition of that call leads to the
+  // out-of-line definition, not to the declaration asked about, so the call was left; once it was
+  // taken, clangd answered the renamed call with the local `single_name` on its line (its
+  // preamble still had the old name), which was taken for a capture.
+  const root = copyFixture("cpp-header-only");
+  const r = await runTool("splice", ["rename", "--file", "include/CLI/Option.hpp", "--symbol", "Option::get_single_name", "--to", "get_one_name", "--require-checker"], { cwd: root });
+  const out = r.json as { status: string; result?: { validation: string } };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.equal(out.result?.validation, "validated");
+  const read = (f: string): string => readFileSync(join(root, "include/CLI", f), "utf8");
+  assert.match(read("Option.hpp"), /const std::string &get_one_name\(\) const;/);
+  assert.match(read("impl/Option_inl.hpp"), /Option::get_one_name\(\) const \{/);
+  assert.match(read("impl/App_inl.hpp"), /opt->get_one_name\(\) \+ "\\n"/);
+  assert.match(read("impl/Config_inl.hpp"), /std::string single_name = opt->get_one_name\(\);/);
+  const main = join(root, "main.cpp");
+  writeFileSync(main, '#include "CLI/CLI.hpp"\nint main() { CLI::App app; return (int)CLI::to_config(&app).size() + (int)app.help().size(); }\n');
+  const gxx = spawnSync("g++", ["-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-I", "include", main], { cwd: root, encoding: "utf8" });
+  assert.equal(gxx.status, 0, gxx.stderr);
 });
 
 it("a finding naming the new name of a rename is the before-state's that named the old one", () => {

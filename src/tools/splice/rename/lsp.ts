@@ -479,7 +479,17 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
   const project = projectOf(targetAbs);
   const targetText = sources.get(targetAbs);
   if (!targetText) return [];
-  const def = targetText.byteToPosition(target.byte_start);
+  // The symbol's own places: its target and every place the rename renamed. A C++ method
+  // declared in its class and defined out of line is found at its definition (CLI11's
+  // `opt->get_single_name()` in Config_inl.hpp goes to Option_inl.hpp, not to the declaration
+  // in Option.hpp that was asked about), and such a use was left unrenamed.
+  const own = new Set<string>();
+  const place = (abs: string, p: Position): string => `${abs}\0${p.line}\0${p.character}`;
+  own.add(place(targetAbs, targetText.byteToPosition(target.byte_start)));
+  for (const l of locations) {
+    const t = sources.get(sources.abs(l.file));
+    if (t && l.old_text === target.name) own.add(place(sources.abs(l.file), t.byteToPosition(l.byte_start)));
+  }
   const asks: Promise<RenameLocation | undefined>[] = [];
   let budget = 5000;
   for (const abs of mentions) {
@@ -491,7 +501,7 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
       if (budget-- <= 0) break;
       const b = t.charToByte(m.index);
       const ask = definitionsAt(session, abs, t.byteToPosition(b), 60_000).then((defs) => {
-        const hit = defs.some((loc) => pathOf(loc.uri) === targetAbs && loc.range.start.line === def.line && loc.range.start.character === def.character);
+        const hit = defs.some((loc) => own.has(place(pathOf(loc.uri), loc.range.start)));
         return hit ? { file: rel, byte_start: b, byte_end: b + Buffer.byteLength(target.name), old_text: target.name, new_text: newName, evidence: "language_server" as const } : undefined;
       });
       asks.push(ask);
@@ -752,6 +762,14 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
     const b = a.text.positionToByte(loc.range.start);
     return a.renamed.some(([s, e]) => b >= s && b < e);
   };
+  /** Whether the text at a location is the new name (undefined: a file this cannot read). */
+  const spelled = (loc: LspLocation): boolean | undefined => {
+    const abs = pathOf(loc.uri);
+    const a = sources.inside(abs) ? (after.get(sources.rel(abs))?.text ?? sources.get(abs)) : undefined;
+    if (!a) return undefined;
+    const b = a.positionToByte(loc.range.start);
+    return Buffer.from(a.bytes.subarray(b, b + Buffer.byteLength(newName))).toString("utf8") === newName;
+  };
   const where = (loc: LspLocation): string => {
     const abs = pathOf(loc.uri);
     const rel = sources.inside(abs) ? sources.rel(abs) : abs;
@@ -768,7 +786,10 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
       if (budget-- <= 0) break;
       asks.push(
         definitionAt(file, s).then((defs) => {
-          const other = defs.find((d) => !isRenamed(d));
+          // A binding the new name reaches is spelled with it. clangd, where a header's preamble
+          // still had the old name, answered CLI11's renamed `opt->get_one_name()` with the
+          // local `single_name` on that line: no binding of the new name, no capture.
+          const other = defs.find((d) => !isRenamed(d) && spelled(d) !== false);
           // Every definition elsewhere: the renamed name now reaches another binding.
           return other && defs.every((d) => !isRenamed(d)) ? `${where(other)} (the '${newName}' that ${file}:${a.text.lineOf(s)} would refer to instead)` : undefined;
         }),
