@@ -495,6 +495,19 @@ describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
     assert.match(r.checkers[0]?.reason ?? "", /fatal error in include\/CLI\/Timer\.hpp \(CLI\/App\.hpp: No such file or directory\)/);
   });
 
+  it("C: a call of a function no header declares any more is an error, as C (and gcc 14) has it, not gcc 12's warning", async () => {
+    // zlib's shape: inffast.h's prototype renamed, inflate.c still calling the old name.
+    const root = tempDir("validate-c-permerror-");
+    made.push(root);
+    writeFileSync(join(root, "inffast.h"), "void inflate_fast(int *strm, unsigned start);\n");
+    writeFileSync(join(root, "inflate.c"), '#include "inffast.h"\n\nint inflate(int *strm) {\n    inflate_fast(strm, 1u);\n    return 0;\n}\n');
+    const r = await validateChange({ root, files: [edit(root, "inffast.h", "c", "void inflate_fast(", "void inflate_quick(")] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    const call = r.introduced.find((d) => d.file === "inflate.c");
+    assert.equal(call?.level, "error", JSON.stringify(r.introduced));
+    assert.equal(call?.code, "-Wimplicit-function-declaration");
+  });
+
   it("a new header with #pragma once whose include gcc cannot find is not validated", async () => {
     const root = project("cpp-pragma-once");
     const after = bytes('#pragma once\n\n#include "CLI/App.hpp"\n\nnamespace CLI {\ninline std::size_t count(const App &app) { return app.get_options().length(); }\n}  // namespace CLI\n');
