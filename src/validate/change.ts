@@ -42,7 +42,7 @@ export interface ChangeValidationRequest {
   requireChecker?: boolean;
   /** Reuse warm checkers (TypeScript programs, pyright) across changes; made and disposed here otherwise. */
   session?: ValidationSession;
-  /** Names the change renames: a finding whose message names `to` where the before-state's named `from` is that same finding. */
+  /** Names the change renames: in a C/C++ header compiled on its own, a finding whose message names `to` where the before-state's named `from` is that same finding. */
   renames?: { from: string; to: string }[];
 }
 
@@ -108,10 +108,14 @@ export function findingKey(d: Raw): string {
 }
 
 /**
- * Multiset difference: each finding of `before` excuses one identical finding of `after`. A
- * finding that names a renamed symbol's new name is the before-state's that named the old one
+ * Multiset difference: each finding of `before` excuses one identical finding of `after`. In a
+ * C/C++ header that gcc compiles on its own, a finding that names a renamed symbol's new name is
+ * the before-state's that named the old one: such a header lacks what its includers give it
  * (zlib's inffast.h compiled alone: "expected ';' … before 'inflate_fast'" became "… before
- * 'inflate_quick'" when the rename reached the prototype, and blocked it as a new error).
+ * 'inflate_quick'" when the rename reached the prototype, and blocked it as a new error), and its
+ * includers are compiled too. Nowhere else: a rename that leaves a use naming nothing is what
+ * validation is for, even where that use was already failing for want of a library (javapoet's
+ * tests, compiled without guava: "cannot find symbol checkState" then "… ensureState").
  */
 export function diffFindings(before: Raw[], after: Raw[], renames: { from: string; to: string }[] = []): { introduced: Raw[]; preExisting: Raw[] } {
   const left = new Map<string, number>();
@@ -121,7 +125,7 @@ export function diffFindings(before: Raw[], after: Raw[], renames: { from: strin
   const preExisting: Raw[] = [];
   for (const d of after) {
     let k = findingKey(d);
-    if (!left.get(k) && words.length > 0) {
+    if (!left.get(k) && words.length > 0 && (d.source === "gcc" || d.source === "g++") && /\.(h|hh|hpp|hxx|h\+\+|inl|ipp|tpp)$/i.test(d.file)) {
       const message = words.reduce((m, w) => m.replace(w.re, () => w.from), d.message);
       if (message !== d.message) k = findingKey({ ...d, message });
     }

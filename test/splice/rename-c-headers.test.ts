@@ -59,7 +59,7 @@ it("C++: a method declared in its class and defined out of line is renamed where
   assert.equal(gxx.status, 0, gxx.stderr);
 });
 
-it("a finding naming the new name of a rename is the before-state's that named the old one", () => {
+it("in a header gcc compiled alone, a finding naming the new name of a rename is the before-state's that named the old one", () => {
   const at = (message: string): { level: "error"; message: string; file: string; code: string; source: string } => ({ level: "error", message, file: "inffast.h", code: "gcc", source: "gcc" });
   const before = [at("expected ';' before 'inflate_fast'")];
   const renames = [{ from: "inflate_fast", to: "inflate_quick" }];
@@ -68,4 +68,8 @@ it("a finding naming the new name of a rename is the before-state's that named t
   assert.equal(diffFindings(before, [at("expected ';' before 'inflate_quick'")]).introduced.length, 1);
   assert.equal(diffFindings(before, [at("expected ';' before 'inflate_quickly'")], renames).introduced.length, 1);
   assert.equal(diffFindings(before, [at("implicit declaration of function 'inflate_quick'")], renames).introduced.length, 1);
+  // Only in a header gcc compiled alone: elsewhere a use left naming nothing is new, even where
+  // the old name was already unresolved (a test compiled without its library).
+  const java = (message: string): { level: "error"; message: string; file: string; code: string; source: string } => ({ level: "error", message, file: "src/test/java/TypesTest.java", code: "javac", source: "javac" });
+  assert.equal(diffFindings([java("cannot find symbol: method checkState(boolean,String)")], [java("cannot find symbol: method ensureState(boolean,String)")], [{ from: "checkState", to: "ensureState" }]).introduced.length, 1);
 });
