@@ -812,6 +812,19 @@ export class Resolver {
     return out;
   }
 
+  /**
+   * Java's imports that name a class's member: `import static a.b.Util.checkState;` (or
+   * `Util.*`), and a nested type, `import a.b.TypeSpec.Kind;`. The source is the class, whose
+   * file the module resolver finds, but the symbol is no top-level one of that file: javapoet's
+   * 22 calls of its statically imported `Util.checkState` were unresolved, so deleting it listed
+   * no reference and a rename took every one of them as a guess by name.
+   */
+  private javaClassMembers(ctx: FileCtx, source: string, name: string, files: number[]): SymRow[] {
+    if (ctx.language !== "java" || files.length === 0) return [];
+    const cls = source.replace(/\.\*$/, "").split(".").pop();
+    return this.entry(name).all.filter((s) => s.parent === cls && files.includes(s.file_id));
+  }
+
   /** What the file's imports say about `name` (used as a bare name or after a qualifier). */
   private viaImports(ctx: FileCtx, name: string, qualifier: string | null): SymRow[] | undefined {
     const idx = this.importIndex(ctx);
@@ -822,12 +835,15 @@ export class Resolver {
         if (files.length === 0) return [];
         // `import X from './m'` names the default export whatever it is called.
         if (b.name === "default") return files.flatMap((f) => this.defaultExports(f));
-        return this.exported(ctx.language, files, b.name);
+        const rows = this.exported(ctx.language, files, b.name);
+        return rows.length > 0 ? rows : this.javaClassMembers(ctx, b.im.source, b.name, files);
       }
       for (const im of idx.wildcards) {
         const files = this.resolveModule(ctx, im.source);
         const rows = this.exported(ctx.language, files, name);
         if (rows.length > 0) return rows;
+        const members = this.javaClassMembers(ctx, im.source, name, files);
+        if (members.length > 0) return members;
       }
       return undefined;
     }
@@ -1008,7 +1024,11 @@ export class Resolver {
       if (!im) return UNRESOLVED;
       const files = this.resolveModule(ctx, im.source);
       const rows = isDefault ? files.flatMap((f) => this.defaultExports(f)) : this.exported(ctx.language, files, ref.name);
-      return rows.length > 0 ? pick(rows, "imported") : UNRESOLVED;
+      if (rows.length === 0) {
+        const members = this.javaClassMembers(ctx, im.source, ref.name, files);
+        return members.length > 0 ? pick(members, "imported") : UNRESOLVED;
+      }
+      return pick(rows, "imported");
     }
     const local = e.byFile.get(ref.file_id) ?? [];
     const isCall = ref.kind === "call";

@@ -43,11 +43,10 @@ export interface ChangeValidationRequest {
   /** Reuse warm checkers (TypeScript programs, pyright) across changes; made and disposed here otherwise. */
   session?: ValidationSession;
   /**
-   * Names the change renames: a checker's finding after it that names `to` where the same finding
-   * before named `from` was there before (pyright's `No overloads for "invoke"` on a call the
-   * rename made `call_command`), not introduced.
+   * Names the change renames: a finding after it that names `to` where the before-state's named
+   * `from` is that same finding, unless it says a name does not resolve (see diffFindings).
    */
-  renamed?: { from: string; to: string }[];
+  renames?: { from: string; to: string }[];
 }
 
 export interface CheckerRun {
@@ -111,21 +110,33 @@ export function findingKey(d: Raw): string {
   return `${d.source}\u0000${d.code}\u0000${d.level}\u0000${d.file}\u0000${d.message}`;
 }
 
+/** A checker's words for a name that resolves to nothing (javac, tsc, pyright, go, gcc, rustc). */
+const UNRESOLVED_NAME = /cannot find (symbol|name|function|value|type|module)|does not exist on type|is not defined|is not a known (attribute|member)|cannot access attribute|\bundefined: |undeclared|implicit declaration|has no (member|attribute|field)|no member named|unresolved (name|import|reference)/i;
+
 /**
  * Multiset difference: each finding of `before` excuses one identical finding of `after`, read
- * with the renamed names as they were.
+ * with a renamed symbol's new name as its old one (pyright's `No overloads for "invoke" match` on
+ * a click test line the rename made `call_command`; zlib's inffast.h compiled alone, "expected
+ * ';' … before 'inflate_fast'" that became "… 'inflate_quick'" when the rename reached the
+ * prototype). Not a finding that says a name does not resolve, outside a C/C++ header gcc
+ * compiles on its own (which lacks what its includers give it): a rename that leaves a use naming
+ * nothing is what validation is for, even where that use was already failing for want of a
+ * library (javapoet's tests, compiled without guava: "cannot find symbol checkState" then
+ * "… ensureState").
  */
-export function diffFindings(before: Raw[], after: Raw[], renamed: { from: string; to: string }[] = []): { introduced: Raw[]; preExisting: Raw[] } {
+export function diffFindings(before: Raw[], after: Raw[], renames: { from: string; to: string }[] = []): { introduced: Raw[]; preExisting: Raw[] } {
   const left = new Map<string, number>();
   for (const d of before) left.set(findingKey(d), (left.get(findingKey(d)) ?? 0) + 1);
+  const words = renames.filter((r) => r.from !== r.to).map((r) => ({ re: new RegExp(`(?<![\\p{L}\\p{N}_$])${r.to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}_$])`, "gu"), from: r.from }));
   const introduced: Raw[] = [];
   const preExisting: Raw[] = [];
-  const back = renamed
-    .filter((r) => r.from !== r.to && r.to !== "")
-    .map((r) => ({ re: new RegExp(`(?<![\\p{L}\\p{N}_$])${r.to.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}_$])`, "gu"), from: r.from }));
-  const asBefore = (d: Raw): Raw => (back.length === 0 ? d : { ...d, message: back.reduce((m, b) => m.replace(b.re, () => b.from), d.message) });
   for (const d of after) {
-    const k = findingKey(asBefore(d));
+    let k = findingKey(d);
+    const header = (d.source === "gcc" || d.source === "g++") && /\.(h|hh|hpp|hxx|h\+\+|inl|ipp|tpp)$/i.test(d.file);
+    if (!left.get(k) && words.length > 0 && (header || !UNRESOLVED_NAME.test(d.message))) {
+      const message = words.reduce((m, w) => m.replace(w.re, () => w.from), d.message);
+      if (message !== d.message) k = findingKey({ ...d, message });
+    }
     const n = left.get(k) ?? 0;
     if (n > 0) {
       left.set(k, n - 1);
@@ -326,7 +337,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       if (check.run.status !== "ran") {
         report.warnings.push({ ...uncheckedWarning(check.run, files.map((f) => f.path)), pre_existing: false });
       }
-      const d = diffFindings(check.before, check.after, req.renamed);
+      const d = diffFindings(check.before, check.after, req.renames);
       old(d.preExisting.filter((x) => x.level !== "note"));
       for (const x of d.introduced) {
         if (x.level === "note") continue;

@@ -42,6 +42,30 @@ describe("splice rename: Python through pyright", () => {
     assert.deepEqual(pyright(root), []);
   });
 
+  it("a method is renamed with its overrides in classes whose base is generic (click's ParamType[str] subclasses)", async () => {
+    // `class Choice(ParamType[str])` recorded no base, so renaming ParamType.shell_complete left
+    // Choice's, Path's and File's behind: they stopped overriding and completion broke at run time.
+    const root = fixture("py");
+    writeFileSync(
+      join(root, "shop/types.py"),
+      'import abc\nimport typing as t\n\n_V = t.TypeVar("_V")\n\n\nclass ParamType(t.Generic[_V], abc.ABC):\n    def shell_complete(self, incomplete: str) -> list[str]:\n        return []\n\n\nclass Choice(ParamType[str], t.Generic[_V]):\n    def __init__(self, choices: list[str]) -> None:\n        self.choices = choices\n\n    def shell_complete(self, incomplete: str) -> list[str]:\n        return [c for c in self.choices if c.startswith(incomplete)]\n\n\nclass Path(ParamType[str]):\n    def shell_complete(self, incomplete: str) -> list[str]:\n        return [incomplete + "/"]\n',
+    );
+    writeFileSync(
+      join(root, "shop/core.py"),
+      "from .types import ParamType\n\n\nclass Parameter:\n    def __init__(self, type: ParamType[str]) -> None:\n        self.type = type\n\n    def shell_complete(self, incomplete: str) -> list[str]:\n        return self.type.shell_complete(incomplete)\n\n\nclass Command:\n    def shell_complete(self, incomplete: str) -> list[str]:\n        return []\n",
+    );
+    const r = await runTool("splice", ["rename", "--file", "shop/types.py", "--symbol", "ParamType.shell_complete", "--to", "complete_value"], { cwd: root });
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal((r.json as { result: { validation: string } }).result.validation, "validated");
+    const types = readFileSync(join(root, "shop/types.py"), "utf8");
+    assert.equal(types.match(/def complete_value\(/g)?.length, 3, types);
+    assert.doesNotMatch(types, /shell_complete/);
+    const core = readFileSync(join(root, "shop/core.py"), "utf8");
+    assert.match(core, /return self\.type\.complete_value\(incomplete\)/);
+    assert.equal(core.match(/def shell_complete\(/g)?.length, 2, core);
+    assert.deepEqual(pyright(root), []);
+  });
+
   it("renames a function across modules, package re-exports and `module.attr` uses", async () => {
     const root = fixture("py");
     const plan = await planRename({ root, target: targetAt(root, "shop/models.py", "python", "def load_products", "load_products"), newName: "read_products" });

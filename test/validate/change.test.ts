@@ -482,4 +482,37 @@ describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
     assert.equal(r.checkers[0]?.status, "failed");
     assert.match(r.checkers[0]?.reason ?? "", /fatal error in src\/unix\/fs\.c \(uv\.h: No such file or directory\).*NOT checked.*compile_commands\.json/);
   });
+
+  // gcc 12's JSON puts a fatal error that follows a warning among that warning's children: a
+  // header with `#pragma once` ("#pragma once in main file") whose include gcc could not find
+  // (CLI11's shape, no compile_commands.json) came back as one warning and was called validated.
+  it("a header with #pragma once whose include gcc cannot find is unchecked, not validated", async () => {
+    const root = project("cpp-pragma-once");
+    // `.length()` is no member of std::vector: nothing reported it, since gcc never got there.
+    const r = await validateChange({ root, files: [edit(root, "include/CLI/Timer.hpp", "cpp", ".size();", ".length();")] });
+    assert.equal(r.validation, "unchecked", JSON.stringify(r));
+    assert.equal(r.checkers[0]?.status, "failed");
+    assert.match(r.checkers[0]?.reason ?? "", /fatal error in include\/CLI\/Timer\.hpp \(CLI\/App\.hpp: No such file or directory\)/);
+  });
+
+  it("C: a call of a function no header declares any more is an error, as C (and gcc 14) has it, not gcc 12's warning", async () => {
+    // zlib's shape: inffast.h's prototype renamed, inflate.c still calling the old name.
+    const root = tempDir("validate-c-permerror-");
+    made.push(root);
+    writeFileSync(join(root, "inffast.h"), "void inflate_fast(int *strm, unsigned start);\n");
+    writeFileSync(join(root, "inflate.c"), '#include "inffast.h"\n\nint inflate(int *strm) {\n    inflate_fast(strm, 1u);\n    return 0;\n}\n');
+    const r = await validateChange({ root, files: [edit(root, "inffast.h", "c", "void inflate_fast(", "void inflate_quick(")] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    const call = r.introduced.find((d) => d.file === "inflate.c");
+    assert.equal(call?.level, "error", JSON.stringify(r.introduced));
+    assert.equal(call?.code, "-Wimplicit-function-declaration");
+  });
+
+  it("a new header with #pragma once whose include gcc cannot find is not validated", async () => {
+    const root = project("cpp-pragma-once");
+    const after = bytes('#pragma once\n\n#include "CLI/App.hpp"\n\nnamespace CLI {\ninline std::size_t count(const App &app) { return app.get_options().length(); }\n}  // namespace CLI\n');
+    const r = await validateChange({ root, files: [{ path: "include/CLI/Count.hpp", language: "cpp", before: null, after }] });
+    assert.notEqual(r.validation, "validated", JSON.stringify(r));
+    assert.equal(r.checkers[0]?.status, "failed");
+  });
 });

@@ -210,9 +210,10 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
     const report = await validateChange({
       root,
       files: planned.map((f) => ({ path: f.path, language: languageForPath(f.path)?.id ?? null, before: f.before, after: f.after })),
-      renamed: reports.filter((r) => r.command === "rename").map((r) => ({ from: (r.symbol as { name: string }).name, to: r.to as string })),
       requireChecker: req.require_checker,
       timeoutMs: req.timeout_ms,
+      // A checker's message that named the old name names the new one after a rename.
+      renames: reports.flatMap((r) => (r.command === "rename" && typeof r.to === "string" ? [{ from: (r.symbol as { name: string }).name, to: r.to }] : [])),
     });
     timing.validate = performance.now() - tv;
     const files = planned.map(fileReport);

@@ -21,6 +21,18 @@ interface GccDiagnostic {
   message: string;
   option?: string;
   locations?: GccLocation[];
+  children?: GccDiagnostic[];
+}
+
+/**
+ * gcc's diagnostics, each one at the top level. gcc 12's JSON puts a fatal error that follows a
+ * warning among that warning's children (where only notes belong): a new header of CLI11 with
+ * `#pragma once` ("#pragma once in main file") and an include gcc could not find came back as
+ * one warning, so the fatal error was not seen, nothing after the include was checked, and the
+ * file was called validated.
+ */
+function topLevel(parsed: GccDiagnostic[]): GccDiagnostic[] {
+  return parsed.flatMap((d) => [d, ...topLevel((d.children ?? []).filter((c) => c.kind !== "note"))]);
 }
 
 interface CompileCommand {
@@ -101,6 +113,15 @@ function splitCommand(cmd: string): string[] {
 const LEVEL: Record<string, Level> = { error: "error", "fatal error": "error", warning: "warning", note: "note" };
 
 /**
+ * What C itself forbids and gcc before 14 only warns about (gcc 14 makes them errors by
+ * default): a call of an undeclared function, implicit int, pointer/integer and incompatible
+ * pointer conversions. zlib's `inflate_fast` renamed without its prototype in inffast.h left
+ * calls of an undeclared `inflate_quick`, which gcc 12 called a warning, and the change was
+ * written as validated.
+ */
+const C_PERMERRORS = new Set(["-Wimplicit-function-declaration", "-Wimplicit-int", "-Wint-conversion", "-Wincompatible-pointer-types", "-Wreturn-mismatch", "-Wdeclaration-missing-parameter-type"]);
+
+/**
  * `mirror` (see src/validate/mirror.ts): compile in the workspace as the change leaves it,
  * instead of the disk, as if the file lived at `root/relPath`, so that every quoted include, from
  * the file or from a header it includes, finds the changed headers' new bytes.
@@ -136,7 +157,7 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
   const jsonLine = r.stderr.split("\n").find((l) => l.startsWith("["));
   if (jsonLine !== undefined) {
     try {
-      parsed = JSON.parse(jsonLine) as GccDiagnostic[];
+      parsed = topLevel(JSON.parse(jsonLine) as GccDiagnostic[]);
     } catch {
       return failed(ctx, compiler, r.stderr);
     }
@@ -144,7 +165,7 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
   if (r.status !== 0 && parsed.length === 0) return failed(ctx, compiler, r.stderr || `exit ${r.status}`);
   const diagnostics: CheckerOutcome["diagnostics"] = [];
   for (const d of parsed) {
-    const level = LEVEL[d.kind] ?? "error";
+    const level = ctx.language === "c" && d.option !== undefined && C_PERMERRORS.has(d.option) ? "error" : (LEVEL[d.kind] ?? "error");
     const code = d.option ?? compiler;
     const caret = d.locations?.[0]?.caret;
     const finish = d.locations?.[0]?.finish;

@@ -6,7 +6,7 @@
  * unless the caller allows it, listing those locations.
  */
 import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { join, posix } from "node:path";
 import type { Diagnostic } from "../../../contract/schema.js";
 import { openDb, type DB } from "../../../graph/db.js";
 import { fitsArity } from "../../../graph/facts.js";
@@ -71,6 +71,27 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
         !(arity != null && r.arity !== null && !fitsArity(arity, r.arity)),
     );
     for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+    if (language === "java") {
+      // A Java type's constructors carry its name: javapoet's `enum Kind { …; Kind(Set<Modifier> m) {…} }`
+      // renamed without them no longer compiled ("enum constant not expected here").
+      for (const c of db.prepare(`${SYMBOL_SQL} WHERE s.parent_symbol_id = ? AND s.kind = 'Constructor' AND s.name = ?`).all(s.symbol_id, s.name) as Row[]) {
+        raw.push({ file: c.path, byte_start: c.name_byte_start, byte_end: c.name_byte_end, evidence: "exact", line: c.name_start_line });
+      }
+    }
+    if (language === "rust" && RUST_IMPLEMENTED.has(s.kind)) {
+      // A Rust type's `impl T {…}` and `impl Trait for T {…}` write its name, and the index holds
+      // them as symbols (`T`, `<T as Trait>`), not as references: ripgrep's `LineStep` renamed
+      // without them left `impl LineStep {` naming a type that no longer exists.
+      for (const l of rustImpls(db, sources.root, s)) raw.push(l);
+    }
+    // In a Java file that imports another class's member of that name (`import
+    // javax.tools.JavaFileObject.Kind;` beside javapoet's own `TypeSpec.Kind`), the bare name is
+    // that import's: a guess by name there is no use of this symbol.
+    const elsewhere = language === "java" ? javaImportedElsewhere(db, s) : new Set<string>();
+    for (let i = raw.length - 1; i >= 0; i--) {
+      const l = raw[i] as (typeof raw)[number];
+      if (l.evidence === "heuristic" && elsewhere.has(l.file)) raw.splice(i, 1);
+    }
     const seen = new Set<string>();
     const locations: RenameLocation[] = [];
     const stale: string[] = [];
@@ -201,6 +222,59 @@ function sameTypes(link: string[], own: string[]): boolean {
   const simple = (t: string): string => t.replace(/<[^]*>/g, "").replace(/\.\.\./g, "[]").replace(/\s+/g, "").replace(/^.*\.(?=[^.]*$)/, "");
   const a = link.map((t) => t.trim()).filter(Boolean);
   return a.length === own.length && a.every((t, i) => simple(t) === simple(own[i] as string));
+}
+
+const RUST_IMPLEMENTED = new Set(["Struct", "Enum", "Union", "TypeAlias"]);
+
+/**
+ * The impl blocks of a Rust type: those of its name in its own file, or elsewhere in its crate
+ * (the nearest Cargo.toml) when no other type of the crate has that name (`exact`); one in a
+ * crate with several types of that name is a guess (`heuristic`).
+ */
+function rustImpls(db: DB, root: string, s: Row): { file: string; byte_start: number; byte_end: number; evidence: Evidence; line: number }[] {
+  const impls = (db.prepare(`${SYMBOL_SQL} WHERE s.kind = 'Impl' AND (s.name = ? OR s.name LIKE ?)`).all(s.name, `<${s.name} as %`) as Row[]).filter(
+    (r) => r.name === s.name || r.name.startsWith(`<${s.name} as `),
+  );
+  if (impls.length === 0) return [];
+  const crate = crateDir(root, s.path);
+  const kinds = [...RUST_IMPLEMENTED].map(() => "?").join(", ");
+  const rivals = (db.prepare(`${SYMBOL_SQL} WHERE s.name = ? AND s.kind IN (${kinds}) AND s.symbol_id != ?`).all(s.name, ...RUST_IMPLEMENTED, s.symbol_id) as Row[]).filter(
+    (r) => crateDir(root, r.path) === crate,
+  );
+  return impls
+    .filter((r) => crateDir(root, r.path) === crate)
+    .map((r) => ({
+      file: r.path,
+      byte_start: r.name_byte_start,
+      byte_end: r.name_byte_end,
+      evidence: r.path === s.path || rivals.length === 0 ? "exact" : "heuristic",
+      line: r.name_start_line,
+    }));
+}
+
+/** The root-relative directory of the nearest Cargo.toml above a file ("" at the root; undefined: none). */
+function crateDir(root: string, file: string): string | undefined {
+  let dir = posix.dirname(file);
+  for (;;) {
+    if (existsSync(join(root, dir, "Cargo.toml"))) return dir === "." ? "" : dir;
+    if (dir === "." || dir === "" || dir === "/") return undefined;
+    dir = posix.dirname(dir);
+  }
+}
+
+/** The Java files (other than the symbol's own) whose single-name imports bind its name to something else. */
+function javaImportedElsewhere(db: DB, s: Row): Set<string> {
+  const fqn = db.prepare("SELECT display_fqn FROM symbols WHERE symbol_id = ?").pluck().get(s.symbol_id) as string | null | undefined;
+  const out = new Set<string>();
+  if (!fqn) return out;
+  const rows = db
+    .prepare("SELECT f.path, i.source, i.names FROM imports i JOIN files f ON f.id = i.file_id WHERE f.language = 'java' AND f.path != ? AND i.names LIKE ?")
+    .all(s.path, `%${s.name}%`) as { path: string; source: string; names: string }[];
+  for (const r of rows) {
+    const names = JSON.parse(r.names) as { name: string; alias?: string }[];
+    if (names.some((n) => n.name === s.name && n.alias === undefined) && `${r.source}.${s.name}` !== fqn) out.add(r.path);
+  }
+  return out;
 }
 
 function languageOf(db: DB, path: string): string {

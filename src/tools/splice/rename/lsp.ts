@@ -374,6 +374,7 @@ async function acquire(spec: ServerSpec, sources: Sources): Promise<{ session: S
           textDocument: {
             rename: { prepareSupport: true, dynamicRegistration: false },
             definition: { linkSupport: false },
+            declaration: { linkSupport: false },
             synchronization: { didSave: false },
           },
         },
@@ -431,16 +432,42 @@ function openMentions(sources: Sources, spec: ServerSpec, name: string, want: Ma
  * LocationLink answers alike). A refusal (a word in a comment: gopls renames doc comments) is no
  * definition; a server that died is an error.
  */
-async function definitionsAt(session: Session, abs: string, position: Position, timeoutMs: number): Promise<LspLocation[]> {
+async function definitionsAt(session: Session, abs: string, position: Position, timeoutMs: number, method: "textDocument/definition" | "textDocument/declaration" = "textDocument/definition"): Promise<LspLocation[]> {
   let r: LspLocation | LspLocation[] | { targetUri: string; targetSelectionRange: Range }[] | null;
   try {
-    r = await session.request("textDocument/definition", { textDocument: { uri: uriOf(abs) }, position }, timeoutMs);
+    r = await session.request(method, { textDocument: { uri: uriOf(abs) }, position }, timeoutMs);
   } catch (e) {
     if (session.failure) throw e;
     return [];
   }
   const list = r === null ? [] : Array.isArray(r) ? r : [r];
   return list.map((x) => ("targetUri" in x ? { uri: x.targetUri, range: x.targetSelectionRange } : x));
+}
+
+/**
+ * The declarations of the symbol as the target's own translation unit sees them, that the
+ * rename left out. Without compile_commands.json clangd parses a header opened on its own with
+ * fallback flags, where its prototype may not even be a valid declaration (zlib's inffast.h:
+ * `void ZLIB_INTERNAL inflate_fast(z_streamp strm, …)` names types from headers it does not
+ * include): renaming `inflate_fast` changed its definition and calls but not that prototype,
+ * and gcc then saw implicit declarations of the new name. From inffast.c, which includes the
+ * header, clangd's go-to-declaration leads to it.
+ */
+async function declarationsSeenFromTarget(session: Session, sources: Sources, abs: string, position: Position, target: RenameTarget, newName: string, locations: RenameLocation[]): Promise<RenameLocation[]> {
+  const have = new Set(locations.map((l) => `${l.file}\0${l.byte_start}`));
+  const out: RenameLocation[] = [];
+  for (const d of await definitionsAt(session, abs, position, 60_000, "textDocument/declaration")) {
+    const f = pathOf(d.uri);
+    const ft = sources.get(f);
+    if (!ft || !sources.inside(f)) continue;
+    const start = ft.positionToByte(d.range.start);
+    const end = start + Buffer.byteLength(target.name);
+    const rel = sources.rel(f);
+    if (have.has(`${rel}\0${start}`) || Buffer.from(ft.bytes.subarray(start, end)).toString("utf8") !== target.name) continue;
+    have.add(`${rel}\0${start}`);
+    out.push({ file: rel, byte_start: start, byte_end: end, old_text: target.name, new_text: newName, evidence: "language_server" });
+  }
+  return out;
 }
 
 /**
@@ -457,7 +484,17 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
   const project = projectOf(targetAbs);
   const targetText = sources.get(targetAbs);
   if (!targetText) return [];
-  const def = targetText.byteToPosition(target.byte_start);
+  // The symbol's own places: its target and every place the rename renamed. A C++ method
+  // declared in its class and defined out of line is found at its definition (CLI11's
+  // `opt->get_single_name()` in Config_inl.hpp goes to Option_inl.hpp, not to the declaration
+  // in Option.hpp that was asked about), and such a use was left unrenamed.
+  const own = new Set<string>();
+  const place = (abs: string, p: Position): string => `${abs}\0${p.line}\0${p.character}`;
+  own.add(place(targetAbs, targetText.byteToPosition(target.byte_start)));
+  for (const l of locations) {
+    const t = sources.get(sources.abs(l.file));
+    if (t && l.old_text === target.name) own.add(place(sources.abs(l.file), t.byteToPosition(l.byte_start)));
+  }
   const asks: Promise<RenameLocation | undefined>[] = [];
   let budget = 5000;
   for (const abs of mentions) {
@@ -469,7 +506,7 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
       if (budget-- <= 0) break;
       const b = t.charToByte(m.index);
       const ask = definitionsAt(session, abs, t.byteToPosition(b), 60_000).then((defs) => {
-        const hit = defs.some((loc) => pathOf(loc.uri) === targetAbs && loc.range.start.line === def.line && loc.range.start.character === def.character);
+        const hit = defs.some((loc) => own.has(place(pathOf(loc.uri), loc.range.start)));
         return hit ? { file: rel, byte_start: b, byte_end: b + Buffer.byteLength(target.name), old_text: target.name, new_text: newName, evidence: "language_server" as const } : undefined;
       });
       asks.push(ask);
@@ -620,6 +657,7 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
       }
     }
     if (outside.length) throw renameError("outside_root", `renaming '${target.name}' would change files outside the workspace: ${outside.slice(0, 5).join(", ")}`, "Rename only symbols that the workspace owns.", { file: target.file });
+    if (spec.name === "clangd" && locations.length) locations.push(...(await declarationsSeenFromTarget(session, sources, abs, doc.position, target, newName, locations)));
     if (mentions.length && locations.length) {
       const extra = await mentionsOutsideProject(session, sources, target, newName, mentions, locations);
       if (extra.length) {
@@ -729,6 +767,14 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
     const b = a.text.positionToByte(loc.range.start);
     return a.renamed.some(([s, e]) => b >= s && b < e);
   };
+  /** Whether the text at a location is the new name (undefined: a file this cannot read). */
+  const spelled = (loc: LspLocation): boolean | undefined => {
+    const abs = pathOf(loc.uri);
+    const a = sources.inside(abs) ? (after.get(sources.rel(abs))?.text ?? sources.get(abs)) : undefined;
+    if (!a) return undefined;
+    const b = a.positionToByte(loc.range.start);
+    return Buffer.from(a.bytes.subarray(b, b + Buffer.byteLength(newName))).toString("utf8") === newName;
+  };
   const where = (loc: LspLocation): string => {
     const abs = pathOf(loc.uri);
     const rel = sources.inside(abs) ? sources.rel(abs) : abs;
@@ -745,7 +791,10 @@ async function checkCaptures(session: Session, sources: Sources, target: RenameT
       if (budget-- <= 0) break;
       asks.push(
         definitionAt(file, s).then((defs) => {
-          const other = defs.find((d) => !isRenamed(d));
+          // A binding the new name reaches is spelled with it. clangd, where a header's preamble
+          // still had the old name, answered CLI11's renamed `opt->get_one_name()` with the
+          // local `single_name` on that line: no binding of the new name, no capture.
+          const other = defs.find((d) => !isRenamed(d) && spelled(d) !== false);
           // Every definition elsewhere: the renamed name now reaches another binding.
           return other && defs.every((d) => !isRenamed(d)) ? `${where(other)} (the '${newName}' that ${file}:${a.text.lineOf(s)} would refer to instead)` : undefined;
         }),

@@ -1,0 +1,75 @@
+/**
+ * A C function renamed through clangd without compile_commands.json, where its prototype lives
+ * in a header that does not include what it needs (test/fixtures/splice-rename/c-internal,
+ * zlib's shape: inffast.h declares `void ZLIB_INTERNAL inflate_fast(z_streamp strm, …)` and
+ * relies on its includer for zutil.h). On zlib, clangd parsed inffast.h on its own with fallback
+ * flags, where that is no valid declaration: the rename changed the definition and the calls but
+ * not the prototype, gcc then saw implicit declarations of the new name, and the change was
+ * written as validated. Once the prototype was renamed, gcc's complaint about the header compiled
+ * alone named the new name instead of the old and was taken for a new error.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { it } from "node:test";
+import { diffFindings } from "../../src/validate/change.js";
+import { runTool } from "../support/run.js";
+import { copyFixture } from "./rename-helpers.js";
+
+it("C: a function's prototype in a header that relies on its includer is renamed with it", async () => {
+  const root = copyFixture("c-internal");
+  const r = await runTool("splice", ["rename", "--file", "inffast.c", "--symbol", "inflate_fast", "--to", "inflate_quick", "--require-checker"], { cwd: root });
+  const out = r.json as { status: string; result?: { validation: string; introduced: unknown[] } };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.equal(out.result?.validation, "validated");
+  assert.deepEqual(out.result?.introduced, []);
+  const read = (f: string): string => readFileSync(join(root, f), "utf8");
+  assert.match(read("inffast.h"), /void ZLIB_INTERNAL inflate_quick\(z_streamp strm, unsigned start\);/);
+  assert.match(read("inffast.c"), /void ZLIB_INTERNAL inflate_quick\(z_streamp strm, unsigned start\) \{/);
+  assert.match(read("inflate.c"), /\n {8}inflate_quick\(strm, \(unsigned\)flush\);/);
+  // Comments keep the old name: they are no code.
+  assert.match(read("inflate.c"), /use inflate_fast\(\) if we have/);
+  for (const f of ["inffast.c", "inflate.c"]) {
+    const gcc = spawnSync("gcc", ["-fsyntax-only", "-Wall", "-Werror", f], { cwd: root, encoding: "utf8" });
+    assert.equal(gcc.status, 0, `${f}: ${gcc.stderr}`);
+  }
+});
+
+it("C++: a method declared in its class and defined out of line is renamed where a header that was not reached uses it", async () => {
+  // test/fixtures/splice-rename/cpp-header-only, CLI11's shape: Option.hpp declares
+  // get_single_name, impl/Option_inl.hpp defines it, impl/Config_inl.hpp (no compile_commands.json,
+  // headers that include each other) calls it. clangd's go-to-definition of that call leads to the
+  // out-of-line definition, not to the declaration asked about, so the call was left; once it was
+  // taken, clangd answered the renamed call with the local `single_name` on its line (its
+  // preamble still had the old name), which was taken for a capture.
+  const root = copyFixture("cpp-header-only");
+  const r = await runTool("splice", ["rename", "--file", "include/CLI/Option.hpp", "--symbol", "Option::get_single_name", "--to", "get_one_name", "--require-checker"], { cwd: root });
+  const out = r.json as { status: string; result?: { validation: string } };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.equal(out.result?.validation, "validated");
+  const read = (f: string): string => readFileSync(join(root, "include/CLI", f), "utf8");
+  assert.match(read("Option.hpp"), /const std::string &get_one_name\(\) const;/);
+  assert.match(read("impl/Option_inl.hpp"), /Option::get_one_name\(\) const \{/);
+  assert.match(read("impl/App_inl.hpp"), /opt->get_one_name\(\) \+ "\\n"/);
+  assert.match(read("impl/Config_inl.hpp"), /std::string single_name = opt->get_one_name\(\);/);
+  const main = join(root, "main.cpp");
+  writeFileSync(main, '#include "CLI/CLI.hpp"\nint main() { CLI::App app; return (int)CLI::to_config(&app).size() + (int)app.help().size(); }\n');
+  const gxx = spawnSync("g++", ["-std=c++17", "-fsyntax-only", "-Wall", "-Werror", "-I", "include", main], { cwd: root, encoding: "utf8" });
+  assert.equal(gxx.status, 0, gxx.stderr);
+});
+
+it("in a header gcc compiled alone, a finding naming the new name of a rename is the before-state's that named the old one", () => {
+  const at = (message: string): { level: "error"; message: string; file: string; code: string; source: string } => ({ level: "error", message, file: "inffast.h", code: "gcc", source: "gcc" });
+  const before = [at("expected ';' before 'inflate_fast'")];
+  const renames = [{ from: "inflate_fast", to: "inflate_quick" }];
+  assert.deepEqual(diffFindings(before, [at("expected ';' before 'inflate_quick'")], renames).introduced, []);
+  // Without the rename it is another message; nor does a longer name that contains the new one match.
+  assert.equal(diffFindings(before, [at("expected ';' before 'inflate_quick'")]).introduced.length, 1);
+  assert.equal(diffFindings(before, [at("expected ';' before 'inflate_quickly'")], renames).introduced.length, 1);
+  assert.equal(diffFindings(before, [at("implicit declaration of function 'inflate_quick'")], renames).introduced.length, 1);
+  // Only in a header gcc compiled alone: elsewhere a use left naming nothing is new, even where
+  // the old name was already unresolved (a test compiled without its library).
+  const java = (message: string): { level: "error"; message: string; file: string; code: string; source: string } => ({ level: "error", message, file: "src/test/java/TypesTest.java", code: "javac", source: "javac" });
+  assert.equal(diffFindings([java("cannot find symbol: method checkState(boolean,String)")], [java("cannot find symbol: method ensureState(boolean,String)")], [{ from: "checkState", to: "ensureState" }]).introduced.length, 1);
+});
