@@ -63,6 +63,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   const blank: number[] = [];
   defineComments(text, blank);
   unbalancedBranches(text, blank);
+  expressionGroups(text, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
   if (/[A-Z0-9]_|__[a-z]+call\b/.test(text)) for (const re of PATTERNS) {
@@ -186,6 +187,89 @@ function unbalancedBranches(text: string, blank: number[]): void {
     if (branch) branch.delta += delta;
     i = end + 1;
   }
+}
+
+/**
+ * Conditional groups inside a statement or an expression: zlib's `s->status =\n#ifdef GZIP\n
+ * s->wrap == 2 ? GZIP_STATE :\n#endif\n  INIT_STATE;`, gzlib.c's `oflag =\n#ifdef O_LARGEFILE\n
+ * O_LARGEFILE |\n#endif ...` and its `if (fd == -1) ...;\n#ifdef WIDECHAR\n  else if (fd == -2)
+ * ...;\n#endif\n  else ...`. tree-sitter takes a directive only between whole statements or
+ * declarations; inside one its recovery dropped the function (deflateResetKeep, gz_open) and
+ * made its locals file-level variables. Such a group is parsed as a compiler sees it with the
+ * first branch taken: the directive lines are blanked, the later branches all but their
+ * `#include`s. A group is inside a statement when the code before it or its first branch's last
+ * line ends with an operator, `(` or `else`, or the code after it starts with `else`.
+ */
+const OPERATOR_END = /(?:[=?|&+\-*/%^<>!(]|\belse)$/;
+const EXPRESSION_GROUP = /(?:[=?|&+\-*/%^<>!(]|\belse)[ \t]*\r?\n[ \t]*#|^[ \t]*#[ \t]*endif\b.*\r?\n(?:[ \t]*\r?\n)*[ \t]*else\b/m;
+function expressionGroups(text: string, blank: number[]): void {
+  if (!EXPRESSION_GROUP.test(text)) return;
+  const directive = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif\w*|else|endif)\b.*$/gm;
+  // Where the last group taken apart ends: its nested groups are taken with it.
+  let doneUpTo = 0;
+  for (const m of text.matchAll(/^[ \t]*#[ \t]*if(?:n?def)?\b/gm)) {
+    const at = m.index as number;
+    if (at < doneUpTo) continue;
+    // The group's own directives (depth 0), found past nested groups.
+    const own: { at: number; end: number; word: string }[] = [];
+    let depth = 0;
+    directive.lastIndex = at;
+    for (let d = directive.exec(text); d; d = directive.exec(text)) {
+      const word = d[1] as string;
+      const start = d.index;
+      let end = start + (d[0] as string).length;
+      // A directive's continuation lines are part of it.
+      while (end < text.length && text[end - 1] === "\\") {
+        const next = text.indexOf("\n", end + 1);
+        end = next < 0 ? text.length : next;
+      }
+      directive.lastIndex = end;
+      if (word.startsWith("if")) depth++;
+      if (depth === 1) own.push({ at: start, end, word });
+      if (word === "endif") depth--;
+      if (depth === 0) break;
+    }
+    const last = own[own.length - 1];
+    if (!last || last.word !== "endif") continue;
+    const inside = afterOperator(text, at) || afterOperator(text, (own[1] as { at: number }).at) || elseFollows(text, last.end);
+    if (!inside) continue;
+    own.forEach((d, k) => {
+      const next = own[k + 1];
+      // The first branch keeps its code; a later one is blanked up to the next directive.
+      blankLines(text, d.at, k === 0 || !next ? d.end : next.at, blank);
+    });
+    doneUpTo = last.end;
+  }
+}
+
+/** Whether the last line of code before `at`, past blank and directive lines, ends with an operator, `(` or `else`. */
+function afterOperator(text: string, at: number): boolean {
+  let end = at - 1;
+  while (end > 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end).trim();
+    if (line === "" || isPreprocessorLine(text, start)) {
+      end = start - 1;
+      continue;
+    }
+    // Comments end with `*/` or hold `//`: a `<`, `>` or `-` at their end is prose, not code.
+    if (line.startsWith("*") || line.startsWith("/*") || line.endsWith("*/") || line.includes("//")) return false;
+    return OPERATOR_END.test(line);
+  }
+  return false;
+}
+
+/** Whether the first line of code from `from` on, past blank and directive lines, starts with `else`. */
+function elseFollows(text: string, from: number): boolean {
+  let start = from + 1;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end).trim();
+    if (line !== "" && !line.startsWith("#")) return /^else\b/.test(line);
+    start = end + 1;
+  }
+  return false;
 }
 
 /**

@@ -151,3 +151,25 @@ test("MSVC calling conventions are masked: spdlog's msvc_sink.h keeps its namesp
   const masked = maskForParse("cpp", readFileSync(join(DIR, "msvc-sink.h"), "utf8"));
   assert.match(masked, /extern "C" __declspec\(dllimport\) int {11}IsDebuggerPresent\(\);/);
 });
+
+test("conditional groups inside an expression are read as their first branch (zlib's deflateResetKeep and gz_open were lost)", () => {
+  // `s->status =\n#ifdef GZIP\n  ... :\n#endif\n  INIT_STATE;`, `oflag =\n#ifdef O_LARGEFILE\n O_LARGEFILE |\n#endif ...`
+  // and `if (..) ..;\n#ifdef WIDECHAR\n else if (..) ..;\n#endif\n else ..;`: tree-sitter cannot hold a
+  // directive inside a statement, its recovery dropped the whole function (in gzlib.c an `if`
+  // became a function and gz_open's locals file-level variables).
+  const f = facts("c", "deflate-reset.c");
+  assert.deepEqual(
+    f.symbols.map((s) => `${s.kind} ${s.name}`),
+    ["function deflateResetKeep", "function gz_open", "function deflateReset"],
+  );
+  const calls = f.references.filter((r) => r.kind === "call").map((r) => r.name);
+  assert.deepEqual(calls, ["crc32", "adler32", "_tr_init", "wcstombs", "strlen", "open", "_wopen", "deflateResetKeep"]);
+  // Only the directive lines and the later branches are blanked; lines keep their numbers.
+  const text = readFileSync(join(DIR, "deflate-reset.c"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.length, text.length);
+  assert.equal(masked.split("\n").length, text.split("\n").length);
+  assert.ok(!/#\s*(?:ifdef|else|endif)/.test(masked), masked);
+  assert.ok(!masked.includes("O_TEXT") && masked.includes("O_BINARY |"));
+  assert.ok(masked.includes('#include "deflate.h"'));
+});
