@@ -45,6 +45,13 @@ const PATTERNS: RegExp[] = [
     String.raw`(?<=\b(?!(?:struct|union|enum|class|return|else|case|goto|sizeof|typedef|new|delete|throw|operator)\b)[A-Za-z_]\w*[ \t*&]+)(${MACRO})[ \t*&]+(?=[A-Za-z_]\w*[ \t]*\()`,
     "g",
   ),
+  // int ZLIB_INTERNAL z_verbose = verbose;, const uch ZLIB_INTERNAL _dist_code[N] = {: the same
+  // between a variable's type and its name (kept, zlib's variables were named ZLIB_INTERNAL). Not
+  // after a qualifier or storage class, where the caps name is the type (`const SIZE_T n = 1;`).
+  new RegExp(
+    String.raw`(?<=\b(?!(?:struct|union|enum|class|return|else|case|goto|sizeof|typedef|new|delete|throw|operator|const|volatile|static|extern|register|inline|mutable|constexpr|thread_local|unsigned|signed|long|short)\b)[A-Za-z_]\w*[ \t*&]+)(${MACRO})[ \t*&]+(?=[A-Za-z_]\w*[ \t]*(?:\[|=(?!=)|;))`,
+    "g",
+  ),
   // FMT_CONSTEVAL FMT_ALWAYS_INLINE fstring(...): two or more macros before a name and "(".
   new RegExp(String.raw`^[ \t]*((?:${MACRO}[ \t]+){2,})(?=[A-Za-z_]\w*[ \t]*\()`, "gm"),
   // FMT_CONSTEXPR typed_node(...): a macro whose name says it is an attribute, before any name.
@@ -64,6 +71,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   defineComments(text, blank);
   unbalancedBranches(text, blank);
   expressionGroups(text, blank);
+  storageMacros(text, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
   if (/[A-Z0-9]_|__[a-z]+call\b/.test(text)) for (const re of PATTERNS) {
@@ -186,6 +194,37 @@ function unbalancedBranches(text: string, blank: number[]): void {
     const branch = top?.branches.at(-1);
     if (branch) branch.delta += delta;
     i = end + 1;
+  }
+}
+
+/**
+ * A lowercase storage-class macro before a declaration's type: zlib's `#define local static`
+ * (in zutil.h, so not seen here) in `local ct_data static_ltree[L_CODES+2];` and `local gzFile
+ * gz_open(...)`. tree-sitter took `local` for the type and `ct_data` for the name: the index had
+ * variables named ct_data, once_t and ptr_table. Three names in a row before `[`, `=`, `;` or `(`
+ * are no C or C++ declaration unless the first is a macro, when the first is not a keyword, the
+ * second neither a qualifier (`size_t const n`) nor a caps name (`uLong ZEXPORT f(`: the caps
+ * one is the macro) and no `::` is involved. The first is blanked.
+ */
+const THREE_NAMES = /^[ \t]*([a-z_][a-z0-9_]*)[ \t]+([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*(?:\[|=(?!=)|;|\()/gm;
+const KEYWORDS = new Set(
+  (
+    "auto break case char class const consteval constexpr constinit continue co_await co_return co_yield decltype default delete do double else enum explicit " +
+    "export extern float for friend goto if inline int long mutable namespace new noexcept operator private protected public register restrict return " +
+    "short signed sizeof static static_assert struct switch template thread_local throw typedef typename union unsigned using virtual void volatile while " +
+    "bool _Bool _Atomic _Noreturn _Thread_local __restrict __inline __inline__ __extension__ concept requires import module"
+  ).split(" "),
+);
+const QUALIFIERS = new Set(["const", "volatile", "restrict", "__restrict", "_Atomic"]);
+function storageMacros(text: string, blank: number[]): void {
+  THREE_NAMES.lastIndex = 0;
+  for (const m of text.matchAll(THREE_NAMES)) {
+    const first = m[1] as string;
+    const second = m[2] as string;
+    if (KEYWORDS.has(first) || QUALIFIERS.has(second) || /^[A-Z0-9_]+$/.test(second)) continue;
+    const at = (m.index as number) + (m[0] as string).indexOf(first);
+    if (isPreprocessorLine(text, at)) continue;
+    blank.push(at, at + first.length);
   }
 }
 

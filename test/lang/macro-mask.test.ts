@@ -173,3 +173,32 @@ test("conditional groups inside an expression are read as their first branch (zl
   assert.ok(!masked.includes("O_TEXT") && masked.includes("O_BINARY |"));
   assert.ok(masked.includes('#include "deflate.h"'));
 });
+
+test("a storage-class macro before a type, and a caps attribute between a variable's type and its name, are masked (zlib's `local ct_data static_ltree[...]` was a variable ct_data)", () => {
+  const f = facts("c", "trees-locals.c");
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(
+    f.symbols.filter((s) => s.kind === "variable" || s.kind === "function").map((s) => `${s.kind} ${s.name}`),
+    [
+      "variable static_ltree",
+      "variable static_dtree",
+      "variable table",
+      "variable made",
+      "variable z_verbose",
+      "variable _dist_code",
+      "variable n_tables",
+      "function gz_open",
+      "function zlibCompileFlags",
+    ],
+  );
+  // The types stay references: masking blanks only `local` and ZLIB_INTERNAL.
+  assert.ok(f.references.some((r) => r.name === "ptr_table" && r.kind === "type"), JSON.stringify(f.references.map((r) => `${r.kind} ${r.name}`)));
+  const text = readFileSync(join(DIR, "trees-locals.c"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.length, text.length);
+  assert.ok(masked.includes("\n      ct_data static_ltree[L_CODES+2];\n"));
+  assert.ok(masked.includes("\nint               z_verbose = verbose;\n"));
+  assert.ok(masked.includes("\nsize_t const n_tables = 2;\n"), "a type before `const` is no macro");
+  // (ZEXPORT is an attribute by its name, blanked by the caps patterns; the type before it stays.)
+  assert.ok(masked.includes("\nuLong         zlibCompileFlags(void) {\n"), "the type before a caps name is kept");
+});
