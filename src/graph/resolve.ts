@@ -642,9 +642,10 @@ export class Resolver {
   }
 
   /** `crate::run()`, `super::run()`, `self::inner::f()`: a path from a module, so the target's display_fqn is known exactly. */
-  private rustPathPick(e: NameEntry, ctx: FileCtx, caller: string | null, path: string, name: string): Outcome {
+  private rustPathPick(e: NameEntry, ctx: FileCtx, caller: string | null, path: string, name: string, isCall: boolean): Outcome {
     const fqn = `${this.rustModulePath(ctx, caller, path)}::${name}`;
-    const rows = e.all.filter((s) => s.display_fqn === fqn);
+    // A call never names a module: ripgrep's `crate::search(args, mode)` beside `mod search;`.
+    const rows = e.all.filter((s) => s.display_fqn === fqn && !(isCall && s.kind_normalized === "module"));
     return rows.length > 0 ? pick(rows, "exact") : UNRESOLVED;
   }
 
@@ -662,7 +663,11 @@ export class Resolver {
     }
     let out: string[];
     if (segs[0] === "crate") {
-      out = ["crate"];
+      // A crate whose manifest declares its root outside src/ (ripgrep's `[[bin]] path =
+      // "crates/core/main.rs"): its files' display names start with that root's module path
+      // (crate::crates::core::messages), so `crate` stands for it.
+      const declared = this.modules.rust.declaredRoot(ctx.path);
+      out = declared ? moduleName("rust", declared).split("::") : ["crate"];
       segs.shift();
     } else {
       out = here;
@@ -1065,7 +1070,7 @@ export class Resolver {
         if (owned) return owned;
         const member = this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
         // Rust writes `self::f()` for a function of the current module, also qualified by `self`.
-        if (member.how === "unresolved" && ctx.language === "rust" && q === "self") return this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
+        if (member.how === "unresolved" && ctx.language === "rust" && q === "self") return this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name, isCall);
         return member;
       }
       // A bare name is a binding: in most languages never a member (an object literal's
@@ -1102,7 +1107,7 @@ export class Resolver {
       return this.unqualifiedGlobal(e, ctx);
     }
     if (ctx.language === "rust" && /^(crate|super|self)(::|$)/.test(q)) {
-      const r = this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
+      const r = this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name, isCall);
       if (r.how !== "unresolved") return r;
     }
     // Python spells it `super()` (or `super(Cls, self)`).
