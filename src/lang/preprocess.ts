@@ -235,12 +235,15 @@ function storageMacros(text: string, blank: number[]): void {
  * ...;\n#endif\n  else ...`. tree-sitter takes a directive only between whole statements or
  * declarations; inside one its recovery dropped the function (deflateResetKeep, gz_open) and
  * made its locals file-level variables. Such a group is parsed as a compiler sees it with the
- * first branch taken: the directive lines are blanked, the later branches all but their
- * `#include`s. A group is inside a statement when the code before it or its first branch's last
- * line ends with an operator, `(` or `else`, or the code after it starts with `else`.
+ * first branch taken (the #else after a test for Windows alone, as in unbalancedBranches): the
+ * directive lines are blanked, the other branches all but their `#include`s. A group is inside a statement when the code before it or its first branch's last
+ * line ends with an operator, `(` or `else`, or is an `if`/`while`/`for` head awaiting its body, or
+ * when its first branch starts with `else` or a binary operator, or the code after it with `else`.
  */
 const OPERATOR_END = /(?:[=?|&+\-*/%^<>!(]|\belse)$/;
-const EXPRESSION_GROUP = /(?:[=?|&+\-*/%^<>!(]|\belse)[ \t]*\r?\n[ \t]*#|^[ \t]*#[ \t]*endif\b.*\r?\n(?:[ \t]*\r?\n)*[ \t]*else\b/m;
+const CONTROL_HEAD = /^(?:\}\s*)?(?:else\s+)?(?:if|while|for)\s*\(.*\)$/;
+// (A cheap test that some group may be one: a directive after such a line, or one before `else` or an operator.)
+const EXPRESSION_GROUP = /(?:[=?|&+\-*/%^<>!()]|\belse)[ \t]*\r?\n[ \t]*#|^[ \t]*#[ \t]*(?:if\w*|endif)\b.*\r?\n(?:[ \t]*\r?\n)*[ \t]*(?:else\b|\|\||&&|\?)/m;
 function expressionGroups(text: string, blank: number[]): void {
   if (!EXPRESSION_GROUP.test(text)) return;
   const directive = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif\w*|else|endif)\b.*$/gm;
@@ -270,19 +273,28 @@ function expressionGroups(text: string, blank: number[]): void {
     }
     const last = own[own.length - 1];
     if (!last || last.word !== "endif") continue;
-    const inside = afterOperator(text, at) || afterOperator(text, (own[1] as { at: number }).at) || elseFollows(text, last.end);
+    const first = (own[0] as { end: number }).end;
+    const inside =
+      afterOperator(text, at, true) || afterOperator(text, (own[1] as { at: number }).at, false) || elseFollows(text, last.end) || continues(text, first);
     if (!inside) continue;
+    // The branch a build on Linux or macOS compiles keeps its code (the #else after a test for
+    // Windows alone, as unbalancedBranches does); the others are blanked up to the next directive.
+    const keep = own.length > 2 && SECOND_BRANCH.test(text.slice(at, (own[0] as { end: number }).end)) ? 1 : 0;
     own.forEach((d, k) => {
       const next = own[k + 1];
-      // The first branch keeps its code; a later one is blanked up to the next directive.
-      blankLines(text, d.at, k === 0 || !next ? d.end : next.at, blank);
+      blankLines(text, d.at, k === keep || !next ? d.end : next.at, blank);
     });
     doneUpTo = last.end;
   }
 }
 
-/** Whether the last line of code before `at`, past blank and directive lines, ends with an operator, `(` or `else`. */
-function afterOperator(text: string, at: number): boolean {
+/**
+ * Whether the last line of code before `at`, past blank and directive lines, ends with an
+ * operator, `(` or `else`, or (with `heads`) is an `if`/`while`/`for` head awaiting its body.
+ * (A branch that ends with such a head is left alone: minizip's `#ifdef _WIN32\n if (..
+ * _chdir(dirname))\n#else\n if (.. chdir(dirname))\n#endif\n {` parses as written, both calls kept.)
+ */
+function afterOperator(text: string, at: number, heads: boolean): boolean {
   let end = at - 1;
   while (end > 0) {
     const start = text.lastIndexOf("\n", end - 1) + 1;
@@ -293,22 +305,37 @@ function afterOperator(text: string, at: number): boolean {
     }
     // Comments end with `*/` or hold `//`: a `<`, `>` or `-` at their end is prose, not code.
     if (line.startsWith("*") || line.startsWith("/*") || line.endsWith("*/") || line.includes("//")) return false;
-    return OPERATOR_END.test(line);
+    // (`if (strm->zfree == (free_func)0)\n#ifdef Z_SOLO\n  return ...;\n#else\n  strm->zfree = zcfree;`: the body of an if.)
+    return OPERATOR_END.test(line) || (heads && CONTROL_HEAD.test(line));
   }
   return false;
 }
 
 /** Whether the first line of code from `from` on, past blank and directive lines, starts with `else`. */
 function elseFollows(text: string, from: number): boolean {
+  return /^else\b/.test(nextCode(text, from));
+}
+
+/**
+ * Whether a group's first branch goes on with what came before it: it starts with `else`
+ * (deflate.c's `}\n#ifdef GZIP\n    else if (wrap == 2) {`) or a binary operator (`Z_FILTERED\n#if
+ * TOO_FAR <= 32767\n    || (...`).
+ */
+function continues(text: string, from: number): boolean {
+  return /^(?:else\b|\|\|?|&&|\?|:(?!:))/.test(nextCode(text, from));
+}
+
+/** The first line of code from `from` on, past blank and directive lines, trimmed ("" at the end). */
+function nextCode(text: string, from: number): string {
   let start = from + 1;
   while (start < text.length) {
     let end = text.indexOf("\n", start);
     if (end < 0) end = text.length;
     const line = text.slice(start, end).trim();
-    if (line !== "" && !line.startsWith("#")) return /^else\b/.test(line);
+    if (line !== "" && !line.startsWith("#")) return line;
     start = end + 1;
   }
-  return false;
+  return "";
 }
 
 /**
