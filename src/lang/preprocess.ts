@@ -206,7 +206,9 @@ function unbalancedBranches(text: string, blank: number[]): void {
  * second neither a qualifier (`size_t const n`) nor a caps name (`uLong ZEXPORT f(`: the caps
  * one is the macro) and no `::` is involved. The first is blanked.
  */
-const THREE_NAMES = /^[ \t]*([a-z_][a-z0-9_]*)[ \t]+([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*(?:\[|=(?!=)|;|\()/gm;
+// (Qualifiers may stand between the macro and the type: deflate.c's `local const config
+// configuration_table[2] = {`; `size_t const n = 2;` has no third name.)
+const THREE_NAMES = /^[ \t]*([a-z_][a-z0-9_]*)[ \t]+(?:(?:const|volatile)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*(?:\[|=(?!=)|;|\()/gm;
 const KEYWORDS = new Set(
   (
     "auto break case char class const consteval constexpr constinit continue co_await co_return co_yield decltype default delete do double else enum explicit " +

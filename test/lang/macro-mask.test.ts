@@ -192,6 +192,7 @@ test("a storage-class macro before a type, and a caps attribute between a variab
       "variable z_verbose",
       "variable _dist_code",
       "variable n_tables",
+      "variable configuration_table",
       "function gz_open",
       "function zlibCompileFlags",
     ],
