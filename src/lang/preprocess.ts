@@ -62,8 +62,21 @@ const PATTERNS: RegExp[] = [
 
 const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
 
+/**
+ * `using` as a name in TypeScript: tree-sitter-typescript takes every `using` for TS 5.2's
+ * declaration keyword (`using res = open();`), so drizzle-kit's `(.., using?: string, ..) => {`
+ * and `{ using: IndexConfig['using'] }` turned the rest of the file into ERROR nodes (jsonStatements.ts
+ * lost prepareMySqlCreateViewJson and two more exported functions; a one-line file with such a
+ * parameter loses every declaration). A `using` not followed by a name, not a property after `.`
+ * and not in quotes is handed to the parser as another identifier of the same length; names are
+ * read from the original text.
+ */
+const USING_LANGUAGES = new Set<LanguageId>(["typescript", "tsx"]);
+const USING_NAME = /(?<![\w$.'"`])using(?![\w$])(?![ \t]+[A-Za-z_$])/g;
+
 /** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
 export function maskForParse(language: LanguageId, text: string): string {
+  if (USING_LANGUAGES.has(language)) return text.includes("using") ? text.replace(USING_NAME, "_sing") : text;
   if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
   // (split and join) cost more than the ten patterns on the large test headers.
