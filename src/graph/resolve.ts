@@ -360,6 +360,12 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     rows = fitCall(rows);
     if (rows.length === 0) return UNRESOLVED;
   }
+  // C and C++: a macro that only renames (zlib's `#define deflate z_deflate` under Z_PREFIX, its
+  // `#define zmemcpy memcpy`) is not what a name beside a function or type of that name reaches:
+  // the definition is renamed with its uses. zlib's 309 calls of deflate, gzopen, zmemcpy... were
+  // all ambiguous between the function and zconf.h's macro. (Beside variables only, as zlib.h's
+  // misread prototypes named z_off_t, the macro is the type a `z_off_t` names: kept.)
+  if (rows.length > 1 && rows.some(isAliasMacro) && rows.some((r) => RENAMED_KINDS.has(r.kind_normalized))) rows = rows.filter((r) => !isAliasMacro(r));
   const first = rows[0] as SymRow;
   if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
   if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
@@ -377,6 +383,11 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     return { target: overloadTarget(fit.length > 0 ? fit : defs).symbol_id, how, candidates: null };
   }
   return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
+}
+
+const RENAMED_KINDS = new Set(["fn", "method", "type", "struct", "union", "enum", "class"]);
+function isAliasMacro(r: SymRow): boolean {
+  return r.kind_normalized === "macro" && r.flags !== null && r.flags.split(",").includes("alias");
 }
 
 /**
