@@ -371,6 +371,12 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     rows = fitCall(rows);
     if (rows.length === 0) return UNRESOLVED;
   }
+  // C and C++: a macro that only renames (zlib's `#define deflate z_deflate` under Z_PREFIX, its
+  // `#define zmemcpy memcpy`) is not what a name beside a function or type of that name reaches:
+  // the definition is renamed with its uses. zlib's 309 calls of deflate, gzopen, zmemcpy... were
+  // all ambiguous between the function and zconf.h's macro. (Beside variables only, as zlib.h's
+  // misread prototypes named z_off_t, the macro is the type a `z_off_t` names: kept.)
+  if (rows.length > 1 && rows.some(isAliasMacro) && rows.some((r) => RENAMED_KINDS.has(r.kind_normalized))) rows = rows.filter((r) => !isAliasMacro(r));
   const first = rows[0] as SymRow;
   if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
   if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
@@ -393,6 +399,11 @@ function pick(candidates: SymRow[], how: Resolution): Outcome {
     return { target: overloadTarget(fit.length > 0 ? fit : defs).symbol_id, how, candidates: null };
   }
   return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
+}
+
+const RENAMED_KINDS = new Set(["fn", "method", "type", "struct", "union", "enum", "class"]);
+function isAliasMacro(r: SymRow): boolean {
+  return r.kind_normalized === "macro" && r.flags !== null && r.flags.split(",").includes("alias");
 }
 
 /**
@@ -659,9 +670,10 @@ export class Resolver {
   }
 
   /** `crate::run()`, `super::run()`, `self::inner::f()`: a path from a module, so the target's display_fqn is known exactly. */
-  private rustPathPick(e: NameEntry, ctx: FileCtx, caller: string | null, path: string, name: string): Outcome {
+  private rustPathPick(e: NameEntry, ctx: FileCtx, caller: string | null, path: string, name: string, isCall: boolean): Outcome {
     const fqn = `${this.rustModulePath(ctx, caller, path)}::${name}`;
-    const rows = e.all.filter((s) => s.display_fqn === fqn);
+    // A call never names a module: ripgrep's `crate::search(args, mode)` beside `mod search;`.
+    const rows = e.all.filter((s) => s.display_fqn === fqn && !(isCall && s.kind_normalized === "module"));
     return rows.length > 0 ? pick(rows, "exact") : UNRESOLVED;
   }
 
@@ -679,7 +691,11 @@ export class Resolver {
     }
     let out: string[];
     if (segs[0] === "crate") {
-      out = ["crate"];
+      // A crate whose manifest declares its root outside src/ (ripgrep's `[[bin]] path =
+      // "crates/core/main.rs"): its files' display names start with that root's module path
+      // (crate::crates::core::messages), so `crate` stands for it.
+      const declared = this.modules.rust.declaredRoot(ctx.path);
+      out = declared ? moduleName("rust", declared).split("::") : ["crate"];
       segs.shift();
     } else {
       out = here;
@@ -1102,7 +1118,7 @@ export class Resolver {
         if (owned) return owned;
         const member = this.memberPick(e, ctx, ref.caller_symbol_id, isCall);
         // Rust writes `self::f()` for a function of the current module, also qualified by `self`.
-        if (member.how === "unresolved" && ctx.language === "rust" && q === "self") return this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
+        if (member.how === "unresolved" && ctx.language === "rust" && q === "self") return this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name, isCall);
         return member;
       }
       // A bare name is a binding: in most languages never a member (an object literal's
@@ -1148,7 +1164,7 @@ export class Resolver {
       return this.unqualifiedGlobal(e, ctx);
     }
     if (ctx.language === "rust" && /^(crate|super|self)(::|$)/.test(q)) {
-      const r = this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name);
+      const r = this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name, isCall);
       if (r.how !== "unresolved") return r;
     }
     // Python spells it `super()` (or `super(Cls, self)`).

@@ -45,6 +45,13 @@ const PATTERNS: RegExp[] = [
     String.raw`(?<=\b(?!(?:struct|union|enum|class|return|else|case|goto|sizeof|typedef|new|delete|throw|operator)\b)[A-Za-z_]\w*[ \t*&]+)(${MACRO})[ \t*&]+(?=[A-Za-z_]\w*[ \t]*\()`,
     "g",
   ),
+  // int ZLIB_INTERNAL z_verbose = verbose;, const uch ZLIB_INTERNAL _dist_code[N] = {: the same
+  // between a variable's type and its name (kept, zlib's variables were named ZLIB_INTERNAL). Not
+  // after a qualifier or storage class, where the caps name is the type (`const SIZE_T n = 1;`).
+  new RegExp(
+    String.raw`(?<=\b(?!(?:struct|union|enum|class|return|else|case|goto|sizeof|typedef|new|delete|throw|operator|const|volatile|static|extern|register|inline|mutable|constexpr|thread_local|unsigned|signed|long|short)\b)[A-Za-z_]\w*[ \t*&]+)(${MACRO})[ \t*&]+(?=[A-Za-z_]\w*[ \t]*(?:\[|=(?!=)|;))`,
+    "g",
+  ),
   // FMT_CONSTEVAL FMT_ALWAYS_INLINE fstring(...): two or more macros before a name and "(".
   new RegExp(String.raw`^[ \t]*((?:${MACRO}[ \t]+){2,})(?=[A-Za-z_]\w*[ \t]*\()`, "gm"),
   // FMT_CONSTEXPR typed_node(...): a macro whose name says it is an attribute, before any name.
@@ -55,14 +62,29 @@ const PATTERNS: RegExp[] = [
 
 const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
 
+/**
+ * `using` as a name in TypeScript: tree-sitter-typescript takes every `using` for TS 5.2's
+ * declaration keyword (`using res = open();`), so drizzle-kit's `(.., using?: string, ..) => {`
+ * and `{ using: IndexConfig['using'] }` turned the rest of the file into ERROR nodes (jsonStatements.ts
+ * lost prepareMySqlCreateViewJson and two more exported functions; a one-line file with such a
+ * parameter loses every declaration). A `using` not followed by a name, not a property after `.`
+ * and not in quotes is handed to the parser as another identifier of the same length; names are
+ * read from the original text.
+ */
+const USING_LANGUAGES = new Set<LanguageId>(["typescript", "tsx"]);
+const USING_NAME = /(?<![\w$.'"`])using(?![\w$])(?![ \t]+[A-Za-z_$])/g;
+
 /** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
 export function maskForParse(language: LanguageId, text: string): string {
+  if (USING_LANGUAGES.has(language)) return text.includes("using") ? text.replace(USING_NAME, "_sing") : text;
   if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
   // (split and join) cost more than the ten patterns on the large test headers.
   const blank: number[] = [];
   defineComments(text, blank);
   unbalancedBranches(text, blank);
+  expressionGroups(text, blank);
+  storageMacros(text, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
   if (/[A-Z0-9]_|__[a-z]+call\b/.test(text)) for (const re of PATTERNS) {
@@ -186,6 +208,149 @@ function unbalancedBranches(text: string, blank: number[]): void {
     if (branch) branch.delta += delta;
     i = end + 1;
   }
+}
+
+/**
+ * A lowercase storage-class macro before a declaration's type: zlib's `#define local static`
+ * (in zutil.h, so not seen here) in `local ct_data static_ltree[L_CODES+2];` and `local gzFile
+ * gz_open(...)`. tree-sitter took `local` for the type and `ct_data` for the name: the index had
+ * variables named ct_data, once_t and ptr_table. Three names in a row before `[`, `=`, `;` or `(`
+ * are no C or C++ declaration unless the first is a macro, when the first is not a keyword, the
+ * second neither a qualifier (`size_t const n`) nor a caps name (`uLong ZEXPORT f(`: the caps
+ * one is the macro) and no `::` is involved. The first is blanked.
+ */
+// (Qualifiers may stand between the macro and the type: deflate.c's `local const config
+// configuration_table[2] = {`; `size_t const n = 2;` has no third name.)
+const THREE_NAMES = /^[ \t]*([a-z_][a-z0-9_]*)[ \t]+(?:(?:const|volatile)[ \t]+)*([A-Za-z_]\w*)[ \t*&]+[A-Za-z_]\w*[ \t]*(?:\[|=(?!=)|;|\()/gm;
+const KEYWORDS = new Set(
+  (
+    "auto break case char class const consteval constexpr constinit continue co_await co_return co_yield decltype default delete do double else enum explicit " +
+    "export extern float for friend goto if inline int long mutable namespace new noexcept operator private protected public register restrict return " +
+    "short signed sizeof static static_assert struct switch template thread_local throw typedef typename union unsigned using virtual void volatile while " +
+    "bool _Bool _Atomic _Noreturn _Thread_local __restrict __inline __inline__ __extension__ concept requires import module"
+  ).split(" "),
+);
+const QUALIFIERS = new Set(["const", "volatile", "restrict", "__restrict", "_Atomic"]);
+function storageMacros(text: string, blank: number[]): void {
+  THREE_NAMES.lastIndex = 0;
+  for (const m of text.matchAll(THREE_NAMES)) {
+    const first = m[1] as string;
+    const second = m[2] as string;
+    if (KEYWORDS.has(first) || QUALIFIERS.has(second) || /^[A-Z0-9_]+$/.test(second)) continue;
+    const at = (m.index as number) + (m[0] as string).indexOf(first);
+    if (isPreprocessorLine(text, at)) continue;
+    blank.push(at, at + first.length);
+  }
+}
+
+/**
+ * Conditional groups inside a statement or an expression: zlib's `s->status =\n#ifdef GZIP\n
+ * s->wrap == 2 ? GZIP_STATE :\n#endif\n  INIT_STATE;`, gzlib.c's `oflag =\n#ifdef O_LARGEFILE\n
+ * O_LARGEFILE |\n#endif ...` and its `if (fd == -1) ...;\n#ifdef WIDECHAR\n  else if (fd == -2)
+ * ...;\n#endif\n  else ...`. tree-sitter takes a directive only between whole statements or
+ * declarations; inside one its recovery dropped the function (deflateResetKeep, gz_open) and
+ * made its locals file-level variables. Such a group is parsed as a compiler sees it with the
+ * first branch taken (the #else after a test for Windows alone, as in unbalancedBranches): the
+ * directive lines are blanked, the other branches all but their `#include`s. A group is inside a statement when the code before it or its first branch's last
+ * line ends with an operator, `(` or `else`, or is an `if`/`while`/`for` head awaiting its body, or
+ * when its first branch starts with `else` or a binary operator, or the code after it with `else`.
+ */
+const OPERATOR_END = /(?:[=?|&+\-*/%^<>!(]|\belse)$/;
+const CONTROL_HEAD = /^(?:\}\s*)?(?:else\s+)?(?:if|while|for)\s*\(.*\)$/;
+// (A cheap test that some group may be one: a directive after such a line, or one before `else` or an operator.)
+const EXPRESSION_GROUP = /(?:[=?|&+\-*/%^<>!()]|\belse)[ \t]*\r?\n[ \t]*#|^[ \t]*#[ \t]*(?:if\w*|endif)\b.*\r?\n(?:[ \t]*\r?\n)*[ \t]*(?:else\b|\|\||&&|\?)/m;
+function expressionGroups(text: string, blank: number[]): void {
+  if (!EXPRESSION_GROUP.test(text)) return;
+  const directive = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif\w*|else|endif)\b.*$/gm;
+  // Where the last group taken apart ends: its nested groups are taken with it.
+  let doneUpTo = 0;
+  for (const m of text.matchAll(/^[ \t]*#[ \t]*if(?:n?def)?\b/gm)) {
+    const at = m.index as number;
+    if (at < doneUpTo) continue;
+    // The group's own directives (depth 0), found past nested groups.
+    const own: { at: number; end: number; word: string }[] = [];
+    let depth = 0;
+    directive.lastIndex = at;
+    for (let d = directive.exec(text); d; d = directive.exec(text)) {
+      const word = d[1] as string;
+      const start = d.index;
+      let end = start + (d[0] as string).length;
+      // A directive's continuation lines are part of it.
+      while (end < text.length && text[end - 1] === "\\") {
+        const next = text.indexOf("\n", end + 1);
+        end = next < 0 ? text.length : next;
+      }
+      directive.lastIndex = end;
+      if (word.startsWith("if")) depth++;
+      if (depth === 1) own.push({ at: start, end, word });
+      if (word === "endif") depth--;
+      if (depth === 0) break;
+    }
+    const last = own[own.length - 1];
+    if (!last || last.word !== "endif") continue;
+    const first = (own[0] as { end: number }).end;
+    const inside =
+      afterOperator(text, at, true) || afterOperator(text, (own[1] as { at: number }).at, false) || elseFollows(text, last.end) || continues(text, first);
+    if (!inside) continue;
+    // The branch a build on Linux or macOS compiles keeps its code (the #else after a test for
+    // Windows alone, as unbalancedBranches does); the others are blanked up to the next directive.
+    const keep = own.length > 2 && SECOND_BRANCH.test(text.slice(at, (own[0] as { end: number }).end)) ? 1 : 0;
+    own.forEach((d, k) => {
+      const next = own[k + 1];
+      blankLines(text, d.at, k === keep || !next ? d.end : next.at, blank);
+    });
+    doneUpTo = last.end;
+  }
+}
+
+/**
+ * Whether the last line of code before `at`, past blank and directive lines, ends with an
+ * operator, `(` or `else`, or (with `heads`) is an `if`/`while`/`for` head awaiting its body.
+ * (A branch that ends with such a head is left alone: minizip's `#ifdef _WIN32\n if (..
+ * _chdir(dirname))\n#else\n if (.. chdir(dirname))\n#endif\n {` parses as written, both calls kept.)
+ */
+function afterOperator(text: string, at: number, heads: boolean): boolean {
+  let end = at - 1;
+  while (end > 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    const line = text.slice(start, end).trim();
+    if (line === "" || isPreprocessorLine(text, start)) {
+      end = start - 1;
+      continue;
+    }
+    // Comments end with `*/` or hold `//`: a `<`, `>` or `-` at their end is prose, not code.
+    if (line.startsWith("*") || line.startsWith("/*") || line.endsWith("*/") || line.includes("//")) return false;
+    // (`if (strm->zfree == (free_func)0)\n#ifdef Z_SOLO\n  return ...;\n#else\n  strm->zfree = zcfree;`: the body of an if.)
+    return OPERATOR_END.test(line) || (heads && CONTROL_HEAD.test(line));
+  }
+  return false;
+}
+
+/** Whether the first line of code from `from` on, past blank and directive lines, starts with `else`. */
+function elseFollows(text: string, from: number): boolean {
+  return /^else\b/.test(nextCode(text, from));
+}
+
+/**
+ * Whether a group's first branch goes on with what came before it: it starts with `else`
+ * (deflate.c's `}\n#ifdef GZIP\n    else if (wrap == 2) {`) or a binary operator (`Z_FILTERED\n#if
+ * TOO_FAR <= 32767\n    || (...`).
+ */
+function continues(text: string, from: number): boolean {
+  return /^(?:else\b|\|\|?|&&|\?|:(?!:))/.test(nextCode(text, from));
+}
+
+/** The first line of code from `from` on, past blank and directive lines, trimmed ("" at the end). */
+function nextCode(text: string, from: number): string {
+  let start = from + 1;
+  while (start < text.length) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    const line = text.slice(start, end).trim();
+    if (line !== "" && !line.startsWith("#")) return line;
+    start = end + 1;
+  }
+  return "";
 }
 
 /**

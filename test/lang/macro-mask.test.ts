@@ -151,3 +151,60 @@ test("MSVC calling conventions are masked: spdlog's msvc_sink.h keeps its namesp
   const masked = maskForParse("cpp", readFileSync(join(DIR, "msvc-sink.h"), "utf8"));
   assert.match(masked, /extern "C" __declspec\(dllimport\) int {11}IsDebuggerPresent\(\);/);
 });
+
+test("conditional groups inside an expression are read as their first branch (zlib's deflateResetKeep and gz_open were lost)", () => {
+  // `s->status =\n#ifdef GZIP\n  ... :\n#endif\n  INIT_STATE;`, `oflag =\n#ifdef O_LARGEFILE\n O_LARGEFILE |\n#endif ...`
+  // and `if (..) ..;\n#ifdef WIDECHAR\n else if (..) ..;\n#endif\n else ..;`: tree-sitter cannot hold a
+  // directive inside a statement, its recovery dropped the whole function (in gzlib.c an `if`
+  // became a function and gz_open's locals file-level variables).
+  // deflateInit2_: the body of an `if` (`if (...)\n#ifdef Z_SOLO\n  return ..;\n#else ...`), a branch
+  // that starts with `else if` after a `}`, one that starts with `||` inside a condition (read as
+  // written, an `if` there became a function deflateInit2_::if).
+  const f = facts("c", "deflate-reset.c");
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(
+    f.symbols.map((s) => `${s.kind} ${s.name}`),
+    ["function deflateResetKeep", "function gz_open", "function deflateReset", "function deflateInit2_", "function change_dir"],
+  );
+  // After a test for Windows alone the #else is the branch kept (minizip's `if (.. _chdir(dirname))`).
+  const calls = f.references.filter((r) => r.kind === "call").map((r) => r.name);
+  assert.deepEqual(calls, ["crc32", "adler32", "_tr_init", "wcstombs", "strlen", "open", "_wopen", "deflateResetKeep", "deflateReset", "chdir"]);
+  // Only the directive lines and the later branches are blanked; lines keep their numbers.
+  const text = readFileSync(join(DIR, "deflate-reset.c"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.length, text.length);
+  assert.equal(masked.split("\n").length, text.split("\n").length);
+  assert.ok(!/#\s*(?:if|ifdef|else|endif)\b/.test(masked), masked);
+  assert.ok(!masked.includes("O_TEXT") && masked.includes("O_BINARY |"));
+  assert.ok(masked.includes('#include "deflate.h"'));
+});
+
+test("a storage-class macro before a type, and a caps attribute between a variable's type and its name, are masked (zlib's `local ct_data static_ltree[...]` was a variable ct_data)", () => {
+  const f = facts("c", "trees-locals.c");
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(
+    f.symbols.filter((s) => s.kind === "variable" || s.kind === "function").map((s) => `${s.kind} ${s.name}`),
+    [
+      "variable static_ltree",
+      "variable static_dtree",
+      "variable table",
+      "variable made",
+      "variable z_verbose",
+      "variable _dist_code",
+      "variable n_tables",
+      "variable configuration_table",
+      "function gz_open",
+      "function zlibCompileFlags",
+    ],
+  );
+  // The types stay references: masking blanks only `local` and ZLIB_INTERNAL.
+  assert.ok(f.references.some((r) => r.name === "ptr_table" && r.kind === "type"), JSON.stringify(f.references.map((r) => `${r.kind} ${r.name}`)));
+  const text = readFileSync(join(DIR, "trees-locals.c"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.length, text.length);
+  assert.ok(masked.includes("\n      ct_data static_ltree[L_CODES+2];\n"));
+  assert.ok(masked.includes("\nint               z_verbose = verbose;\n"));
+  assert.ok(masked.includes("\nsize_t const n_tables = 2;\n"), "a type before `const` is no macro");
+  // (ZEXPORT is an attribute by its name, blanked by the caps patterns; the type before it stays.)
+  assert.ok(masked.includes("\nuLong         zlibCompileFlags(void) {\n"), "the type before a caps name is kept");
+});

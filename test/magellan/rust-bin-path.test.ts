@@ -2,7 +2,9 @@
  * A Rust crate whose root file Cargo.toml declares outside `src/` (ripgrep's `[[bin]] path =
  * "crates/core/main.rs"`): `crate::`, `super::` and `use crate::flags::HiArgs` start from that
  * root. They were looked for at the repository's top (no `src/` above the file), and each of the
- * rg binary's 1,723 such references was unresolved (real tree-sitter, real SQLite).
+ * rg binary's 1,723 such references was unresolved (real tree-sitter, real SQLite). A call
+ * through such a path (`crate::messages::set_messages(..)`) looked for `crate::messages::...`
+ * among display names that are `crate::crates::core::messages::...` and stayed unresolved.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -15,7 +17,16 @@ it("Rust: crate:: and super:: paths start from a [[bin]] path's crate root outsi
   assert.equal((await mg(root, ["index"])).r.code, 0);
   const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
   let rows: [string, number, string, string | null, string][];
+  let searchCall: unknown;
   try {
+    // `crate::search()` calls the function, not the `mod search;` of the same path: a call names no module.
+    searchCall = d
+      .prepare(
+        `SELECT r.start_line, substr(t.canonical_fqn, instr(t.canonical_fqn, '::') + 2), r.resolution FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id
+         WHERE f.path = 'crates/core/main.rs' AND r.name = 'search' AND r.kind = 'call'`,
+      )
+      .raw()
+      .all();
     rows = d
       .prepare(
         `SELECT f.path, r.start_line, r.name, substr(t.canonical_fqn, instr(t.canonical_fqn, '::') + 2), r.resolution FROM refs r JOIN files f ON f.id = r.file_id
@@ -28,6 +39,7 @@ it("Rust: crate:: and super:: paths start from a [[bin]] path's crate root outsi
   } finally {
     d.close();
   }
+  assert.deepEqual(searchCall, [[19, "crates/core/main.rs::Function search", "exact"]]);
   const fqn = (path: string, what: string): string => `${path}::${what}`;
   // The library crate's same-named HiArgs and search_all are never the targets.
   const HIARGS = fqn("crates/core/flags/hiargs.rs", "Struct HiArgs");
@@ -51,6 +63,9 @@ it("Rust: crate:: and super:: paths start from a [[bin]] path's crate root outsi
     ["crates/core/main.rs", 9, "SearchMode", MODE, "imported"],
     ["crates/core/main.rs", 12, "SearchMode", MODE, "imported"],
     ["crates/core/main.rs", 13, "search_all", SEARCH_ALL, "imported"],
+    // A call through a crate:: path names its target's module: crate is the declared root's.
+    ["crates/core/main.rs", 17, "reset", fqn("crates/core/search.rs", "Function reset"), "exact"],
+    ["crates/core/main.rs", 18, "defaults", DEFAULTS, "exact"],
     ["crates/core/search.rs", 1, "SearchMode", MODE, "imported"],
     ["crates/core/search.rs", 3, "SearchMode", MODE, "imported"],
   ]);

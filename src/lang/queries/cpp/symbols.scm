@@ -11,6 +11,9 @@
 
 (preproc_def name: (identifier) @name) @def.macro
 (preproc_function_def name: (identifier) @name) @def.macro
+; A macro that renames (zlib's `#define deflate z_deflate` under Z_PREFIX): a call by its name
+; reaches the function of that name either way, which resolution prefers (see pick()).
+(preproc_def value: (preproc_arg) @_value (#match? @_value "^\\s*[A-Za-z_][A-Za-z0-9_]*\\s*$")) @flag.alias
 
 ; Methods defined or declared in a class body (a field_identifier names a member wherever it
 ; sits, also under #ifdef); constructors and destructors.
