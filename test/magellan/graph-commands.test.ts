@@ -270,6 +270,33 @@ describe("dead-code and build variants", () => {
     assert.deepEqual(names.filter((n) => !n.endsWith("Hidden")), ["crate::<Hidden as Clone>::clone", "src/os::os::orphan"]);
   });
 
+  it("Java overloads of one argument count live together: a call is tied to one of them as a guess (javapoet's TypeName.get)", async () => {
+    const root = writeTree(tempDir("magellan-overload-"), {
+      "src/main/java/p/Names.java": [
+        "package p;",
+        "",
+        "final class Names {",
+        "  static String get(String type) { return type; }",
+        "  static String get(Integer mirror) { return String.valueOf(mirror); }",
+        "  static String get(String a, String b) { return a + b; }",
+        "  static String unused(String s) { return s; }",
+        "",
+        "  public static void main(String[] args) {",
+        "    System.out.println(get(args[0]));",
+        "  }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { r, env } = await mg(root, ["dead-code"]);
+    assert.equal(r.code, 0, r.stdout);
+    const d = env.data as unknown as { symbols: { name: string; span: { start_line: number } }[]; entries: { by_rule: Record<string, number> } };
+    // The two-argument get is called by no one, nor is unused.
+    assert.deepEqual(d.symbols.map((s) => `${s.name}:${s.span.start_line}`).sort(), ["get:6", "unused:7"]);
+    assert.equal(d.entries.by_rule.overload, 1);
+  });
+
   it("a method overriding a base's lives while its class does (click's AliasedGroup.get_command); a base outside the repository may call any", async () => {
     const root = writeTree(tempDir("magellan-override-"), {
       "app.py": [

@@ -314,7 +314,7 @@ export const ReachResponseSchema = z
 export const DeadCodeResponseSchema = z
   .object({
     edges: EdgeSetSchema,
-    entries: z.object({ count: uint, by_rule: z.partialRecord(z.enum(["named", "test", "main", "exported", "framework", "top_level_reference", "object_literal", "initializer", "constructor", "nested", "override"]), uint) }).strict(),
+    entries: z.object({ count: uint, by_rule: z.partialRecord(z.enum(["named", "test", "main", "exported", "framework", "top_level_reference", "object_literal", "initializer", "constructor", "nested", "override", "overload", "member"]), uint) }).strict(),
     count: uint,
     possibly_dynamic: uint,
     /** unresolved_uses_of_name: unresolved references bearing its name (a dynamic call may reach it); referenced_by_unreachable: unreachable symbols that refer to it */

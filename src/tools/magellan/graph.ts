@@ -31,6 +31,8 @@ interface Node {
   parentSid: string | null;
   /** The types a class extends or implements, as written (comma-separated), or null. */
   bases: string | null;
+  /** How many arguments a callable takes (`2`, `1-3`, `2+`) where the language has overloads (Java, C++), or null. */
+  arity: string | null;
   prefixStart: number;
   nameStart: number;
   span: Span;
@@ -94,7 +96,7 @@ function symbolGraph(db: DB, edgeSet: EdgeSet): { g: SymbolGraph; reversed: () =
 function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
   const rows = db
     .prepare(
-      `SELECT s.symbol_id, s.name, s.kind, s.kind_normalized, s.display_fqn, f.path, s.language, s.flags, s.parent_symbol_id, s.bases, s.name_byte_start,
+      `SELECT s.symbol_id, s.name, s.kind, s.kind_normalized, s.display_fqn, f.path, s.language, s.flags, s.parent_symbol_id, s.bases, s.arity, s.name_byte_start,
         s.byte_start, s.byte_end, s.start_line, s.start_col, s.end_line, s.end_col
        FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.id`,
     )
@@ -110,6 +112,7 @@ function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
     flags: r.flags ? (r.flags as string).split(",") : [],
     parentSid: (r.parent_symbol_id as string | null) ?? null,
     bases: (r.bases as string | null) ?? null,
+    arity: (r.arity as string | null) ?? null,
     prefixStart: r.byte_start as number,
     nameStart: r.name_byte_start as number,
     span: spanOf(r.path as string, r as never),
@@ -471,6 +474,19 @@ function heldSymbols(g: SymbolGraph): Map<number, { rule: HeldRule; holder: numb
   return out;
 }
 
+/** Each method or constructor with an arity, and the others of its class, name and arity. */
+function overloadSiblings(g: SymbolGraph): Map<number, number[]> {
+  const groups = new Map<string, number[]>();
+  g.nodes.forEach((n, v) => {
+    if (n.arity === null || n.parentSid === null || (n.kindNormalized !== "method" && n.kindNormalized !== "ctor")) return;
+    const key = `${n.parentSid}\0${n.name}\0${n.arity}`;
+    groups.set(key, [...(groups.get(key) ?? []), v]);
+  });
+  const out = new Map<number, number[]>();
+  for (const group of groups.values()) if (group.length > 1) for (const v of group) out.set(v, group.filter((w) => w !== v));
+  return out;
+}
+
 const CLASS_KINDS = new Set(["class", "interface", "trait", "struct"]);
 /** Bases that add no method a caller dispatches to (Python's `object`, `Generic[T]`): naming one overrides nothing. */
 const ROOT_BASES = new Set(["object", "Object", "Generic"]);
@@ -600,12 +616,25 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     // it lives while its class does (click's AliasedGroup.get_command, Group's).
     const held = heldSymbols(g);
     const overriding = overridingMethods(g);
-    for (let round = 0; round < 8 && held.size + overriding.size > 0; round++) {
+    // Overloads that take as many arguments (Java, C++): a call of that count is tied to one of
+    // them as a guess, and could be any (javapoet's TypeName.get(Type, Map) beside get(Type, Map)).
+    const overloads = overloadSiblings(g);
+    const owners = new Map<number, number>();
+    g.nodes.forEach((n, v) => {
+      const p = n.parentSid === null ? undefined : g.index.get(n.parentSid);
+      if (p !== undefined && MEMBER_OWNERS.has((g.nodes[p] as Node).kindNormalized)) owners.set(v, p);
+    });
+    for (let round = 0; round < 8; round++) {
       const viaHolder = [...held].filter(([v, h]) => !live.has(v) && (h.holder === undefined || live.has(h.holder)));
       const viaBase = [...overriding].filter(([v, c]) => !live.has(v) && (c === undefined || live.has(c))).map(([v]) => v);
-      if (viaHolder.length + viaBase.length === 0) break;
+      const viaOverload = [...overloads].filter(([v, group]) => !live.has(v) && group.some((w) => live.has(w))).map(([v]) => v);
+      // A class whose member is used is used (a class holding only a static main).
+      const viaMember = [...new Set([...live.keys()].map((v) => owners.get(v)))].filter((c): c is number => c !== undefined && !live.has(c));
+      if (viaHolder.length + viaBase.length + viaOverload.length + viaMember.length === 0) break;
       for (const [v, h] of viaHolder) add(v, h.rule);
       for (const v of viaBase) add(v, "override");
+      for (const v of viaOverload) add(v, "overload");
+      for (const v of viaMember) add(v, "member");
       live = liveWithVariants(db, g, starts);
     }
     // A member of a live class or a symbol nested in a live one counts as live only if reached:
