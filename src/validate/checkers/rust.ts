@@ -195,7 +195,9 @@ export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: Con
       const r = await runProcess(cargo, ["check", "--message-format=json", "--quiet", "--all-targets", "--manifest-path", manifest], {
         cwd: copy,
         timeoutMs: ctx.timeoutMs,
-        env: { ...ctx.env, CARGO_TARGET_DIR: join(tmp, "target"), CARGO_TERM_COLOR: "never" },
+        // No retries of a failed download: without a network cargo retried for 11 s a run (ripgrep's
+        // dependencies) before the check could say it was not done; with one, a download still works.
+        env: { ...ctx.env, CARGO_TARGET_DIR: join(tmp, "target"), CARGO_TERM_COLOR: "never", CARGO_NET_RETRY: ctx.env.CARGO_NET_RETRY ?? "0" },
       });
       if (r.timedOut) return timedOut(ctx, "cargo check");
       const items = parseJsonLines(r.stdout, true);
