@@ -61,6 +61,19 @@ async function otherVersionDaemon(root: string): Promise<{ old: ChildProcess; pk
   return { old, pkg };
 }
 
+/** Waits until no index run holds the index (meta index_running): a daemon's catch-up run. */
+function indexIdle(root: string): Promise<unknown> {
+  return until("the daemon's index run to end", async () => {
+    const db = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+    try {
+      const v = db.prepare("SELECT value FROM meta WHERE key = 'index_running'").pluck().get() as string | undefined;
+      return v === undefined || v === "0" ? true : undefined;
+    } finally {
+      db.close();
+    }
+  });
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -194,6 +207,9 @@ describe("the daemon", { concurrency: 4 }, () => {
   it("a killed daemon's socket is detected, the run falls back in-process, and a new daemon replaces it", async () => {
     const root = await workspace();
     const first = await daemon(root, "start");
+    // Killed inside its catch-up index run, it would leave the index marked as being updated, and
+    // every answer after partial (rightly; CI saw exit 4): the socket is what this test is about.
+    await indexIdle(root);
     process.kill(first.pid as number, "SIGKILL");
     await until("the daemon to die", async () => (alive(first.pid as number) ? undefined : true));
     const cold = await runTool("magellan", ["find", "--name", "formatArea", "--no-daemon"], { cwd: root });
@@ -270,16 +286,7 @@ describe("the daemon", { concurrency: 4 }, () => {
     assert.equal(d.state, "running");
     // Stopped in the middle of its own index run, the daemon would leave the index marked as
     // being updated by a live process, and every answer partial (rightly): stop it when idle.
-    const idle = (): Promise<unknown> =>
-      until("the daemon's index run to end", async () => {
-        const db = new Database(join(root, ".magellan", "code.db"), { readonly: true });
-        try {
-          const v = db.prepare("SELECT value FROM meta WHERE key = 'index_running'").pluck().get() as string | undefined;
-          return v === undefined || v === "0" ? true : undefined;
-        } finally {
-          db.close();
-        }
-      });
+    const idle = (): Promise<unknown> => indexIdle(root);
     await idle();
     // Once it is idle, its answer is the in-process one, byte for byte.
     const warm = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise"], { cwd: root, env: ENV });

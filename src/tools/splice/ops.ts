@@ -393,7 +393,10 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
       );
     }
     plan.locations.push(...added);
-    plan.diagnostics.push(...more.diagnostics);
+    // Each member's engine says the same of itself (no Java language server: SPLICE_W212, six
+    // times on one rename of javapoet's): once is enough.
+    const said = new Set(plan.diagnostics.map((d) => `${d.code}\0${d.message}`));
+    plan.diagnostics.push(...more.diagnostics.filter((d) => !said.has(`${d.code}\0${d.message}`)));
     family.push(`${ws.rel(o.file)}:${o.start_line} ${o.parent}.${o.name}`);
   }
   const byFile = new Map<string, RenameLocation[]>();
