@@ -370,7 +370,7 @@ describe("validateChange: C, a changed header recompiles its includers", () => {
     const bad = await validateChange({ root, files: [edit(root, "src/list.h", "c", "int list_log(const char *fmt, ...)", "int list_log(int level, const char *fmt, ...)")], session: shared });
     assert.equal(bad.validation, "rejected", JSON.stringify(bad));
     assert.ok(
-      bad.introduced.some((d) => d.file === "src/list.c" && d.level === "error"),
+      bad.introduced.some((d) => d.file === "src/list.c" && d.level === "error" && typeof d.start_line === "number" && d.start_line > 0),
       JSON.stringify(bad.introduced),
     );
     assert.match(bad.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
@@ -385,8 +385,8 @@ describe("validateChange: Java, the classes using a changed class are compiled w
     const bad = await validateChange({ root, files: [edit(root, "src/com/example/util/Strings.java", "java", "isBlank(String s)", "isBlank(String s, boolean trim)")] });
     assert.equal(bad.validation, "rejected", JSON.stringify(bad));
     assert.deepEqual(
-      bad.introduced.map((d) => d.file),
-      ["src/com/example/app/Main.java"],
+      bad.introduced.map((d) => [d.file, d.start_line]),
+      [["src/com/example/app/Main.java", 8]],
     );
     assert.match(bad.checkers[0]?.checker ?? "", /with 1 file using it/);
     const fine = await validateChange({ root, files: [edit(root, "src/com/example/util/Strings.java", "java", "private Strings() {}", "private Strings() {}\n\n    public static boolean isEmpty(String s) {\n        return s == null || s.isEmpty();\n    }")] });

@@ -182,7 +182,7 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
     } else {
       const f = fromMirror(resolve(dir, caret.file));
       const rel = f.startsWith(`${ctx.root}/`) ? f.slice(ctx.root.length + 1) : f;
-      diagnostics.push({ level, message: `${d.message} (at ${rel}:${caret.line}:${caret["byte-column"]})`, file: rel, code, source: compiler });
+      diagnostics.push({ level, message: `${d.message} (at ${rel}:${caret.line}:${caret["byte-column"]})`, file: rel, start_line: caret.line, start_col: Math.max(0, caret["byte-column"] - 1), code, source: compiler });
     }
   }
   // gcc stops at a fatal error (most often an include it cannot find without the project's

@@ -96,7 +96,8 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
         diagnostics.push({ level, message, file: ctx.relPath, ...pos.fromBytes(start, Math.min(start + 1, pos.lines.lineEnd(line))), code: "javac", source: "javac" });
       } else {
         const rel = companions.get(file) ?? (file.startsWith(`${ctx.root}/`) ? file.slice(ctx.root.length + 1) : file);
-        diagnostics.push({ level, message: `${message} (at ${rel}:${line})`, file: rel, code: "javac", source: "javac" });
+        // (The line also in the message: it keeps two findings of one file apart in diffFindings.)
+        diagnostics.push({ level, message: `${message} (at ${rel}:${line})`, file: rel, start_line: line, code: "javac", source: "javac" });
       }
     }
     if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "javac", r.stderr || `exit ${r.status}`);
