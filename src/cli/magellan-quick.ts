@@ -192,7 +192,8 @@ const GRAPH_COMMANDS: CommandSpec[] = [
   },
   {
     name: "dead-code",
-    description: "functions, methods and classes no entry point reaches (exported API, main, tests, framework hooks, module top level)",
+    description:
+      "functions, methods and classes no entry point reaches (exported API, main, tests, framework hooks, module top level; overrides, constructors and object-literal methods live with what holds them; rules in docs/graph.md)",
     options: [
       { flags: "--entry <names>", description: "extra entry points, comma-separated (names, qualified names or symbol_ids)" },
       { flags: "--no-default-entries", description: "start only from --entry" },
