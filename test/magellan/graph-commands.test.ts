@@ -239,6 +239,8 @@ describe("dead-code and build variants", () => {
       ].join("\n"),
       // A declaration file has no code to delete.
       "typings/passport.d.ts": "declare module 'passport' { export function authorize(): void; }\n",
+      // tsd's type tests (commander.js's typings/index.test-d.ts) are tests.
+      "typings/index.test-d.ts": "class MyCommand { myFunction() { return 1; } }\nexport const c = new MyCommand();\n",
     });
     assert.equal((await mg(root, ["index"])).r.code, 0);
     const { r, env } = await mg(root, ["dead-code"]);

@@ -24,6 +24,7 @@ import {
 import { type DB, getMeta } from "../../graph/db.js";
 import { CODEINTEL_CODES, CODEINTEL_TOOL } from "./codes.js";
 import { repoId } from "./repo-id.js";
+import { isTestPath } from "../../lang/test-paths.js";
 
 export const IMPACT_SCHEMA = { name: "docdex.impact_graph" as const, version: 2 as const, compatible: { min: 2, max: 2 } };
 export const IMPACT_DIAGNOSTICS_SCHEMA = { name: "docdex.impact_diagnostics" as const, version: 1 as const, compatible: { min: 1, max: 1 } };
@@ -513,8 +514,6 @@ export function readSnapshot(text: string, root: string): { store: ImpactGraphSt
   return { store: parsed.data, migrated };
 }
 
-const TEST_PATH = /(^|\/)(tests?|__tests__|spec|specs|testing)\/|[._-](test|spec)\.[^./]+$|(^|\/)test_[^/]+\.py$|_test\.(go|py)$|Tests?\.java$|(^|\/)conftest\.py$/;
-
 /**
  * Files (and their top-level symbols) that the changes since `rev` reach through the reverse
  * graph: changed files at depth 0, then their importers, theirs, and so on. The working tree is
@@ -562,7 +561,7 @@ export function affectedSince(db: DB, graph: GraphSource, root: string, rev: str
   );
   const affected = [...depthOf]
     .sort((a, b) => a[1] - b[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([file, depth]) => ({ file, depth, is_test: TEST_PATH.test(file), symbols: symQ.all(file) as { symbol_id: string; name: string; kind: string }[] }));
+    .map(([file, depth]) => ({ file, depth, is_test: isTestPath(file), symbols: symQ.all(file) as { symbol_id: string; name: string; kind: string }[] }));
   return {
     repo_id: cachedRepoId(root),
     since: rev,

@@ -16,6 +16,7 @@ import type { Statement } from "better-sqlite3";
 import { type RefRecord, type SymbolRecord, spanOf, symbolById } from "../../graph/read.js";
 import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
 import { exactSymbols, gapReason, refuseBlankName, unknownName } from "./queries.js";
+import { isTestPath } from "../../lang/test-paths.js";
 
 export type EdgeSet = "call" | "all";
 
@@ -374,7 +375,6 @@ export function slice(req: ReachRequest): Answer<Record<string, unknown>> {
   return reachAnswer(req);
 }
 
-const TEST_PATH = /(^|\/)(test|tests|__tests__|spec|specs|testing)\/|(^|\/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)conftest\.py$|Tests?\.java$/;
 const REPORTED = new Set(["fn", "method", "class"]);
 
 /**
@@ -383,7 +383,7 @@ const REPORTED = new Set(["fn", "method", "class"]);
  * and code a framework calls (decorated or annotated definitions, Python dunder methods).
  */
 function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, packages: Set<string>): string | undefined {
-  if (TEST_PATH.test(n.path)) return "test";
+  if (isTestPath(n.path)) return "test";
   if (n.name === "main" && (n.kindNormalized === "fn" || n.kindNormalized === "method")) return "main";
   if (n.flags.includes("exported") || n.flags.includes("default_export")) return "exported";
   const parent = n.parentSid !== null ? g.nodes[g.index.get(n.parentSid) ?? -1] : undefined;
