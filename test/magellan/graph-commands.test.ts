@@ -272,6 +272,20 @@ describe("dead-code and build variants", () => {
     assert.deepEqual(names.filter((n) => !n.endsWith("Hidden")), ["crate::<Hidden as Clone>::clone", "src/os::os::orphan"]);
   });
 
+  it("Python: a folder of modules without __init__.py inside a package is part of it, its public API exported (flask's sansio/)", async () => {
+    const root = writeTree(tempDir("magellan-namespace-pkg-"), {
+      "src/flask/__init__.py": "",
+      "src/flask/sansio/app.py": "class App:\n    def redirect(self, location):\n        return location\n\n    def _hidden(self):\n        return 1\n",
+      "scripts/tool.py": "def helper():\n    return 2\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { r, env } = await mg(root, ["dead-code"]);
+    assert.equal(r.code, 0, r.stdout);
+    // A script folder is no package: its helper is not exported.
+    const names = (env.data as unknown as { symbols: { display_fqn: string }[] }).symbols.map((s) => s.display_fqn).sort();
+    assert.deepEqual(names, ["flask.sansio.app.App._hidden", "scripts.tool.helper"]);
+  });
+
   it("Java overloads of one argument count live together: a call is tied to one of them as a guess (javapoet's TypeName.get)", async () => {
     const root = writeTree(tempDir("magellan-overload-"), {
       "src/main/java/p/Names.java": [

@@ -584,9 +584,12 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
       }
       return b;
     };
-    const packages = new Set(
-      (db.prepare("SELECT path FROM files WHERE path LIKE '%__init__.py'").pluck().all() as string[]).map((p) => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "")),
-    );
+    const dirOf = (p: string): string => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "");
+    const packages = new Set((db.prepare("SELECT path FROM files WHERE path LIKE '%__init__.py'").pluck().all() as string[]).map(dirOf));
+    // A folder of modules without __init__.py inside a package is a namespace package of it
+    // (flask's sansio/: App.redirect was reported dead); one outside any package is a script folder.
+    const pyDirs = [...new Set((db.prepare("SELECT path FROM files WHERE language = 'python'").pluck().all() as string[]).map(dirOf))].sort();
+    for (const d of pyDirs) if (d !== "" && packages.has(dirOf(d))) packages.add(d);
     // A Map: rule names such as `constructor` are properties of every plain object.
     const byRule = new Map<string, number>();
     const starts: number[] = [];
