@@ -94,6 +94,11 @@ function symbolGraph(db: DB, edgeSet: EdgeSet): { g: SymbolGraph; reversed: () =
   return { g: entry.g, reversed: () => (entry.reversed ??= reverse(entry.g.out)) };
 }
 
+/** The node of `n`'s enclosing symbol, if the graph has it. */
+function parentOf(g: SymbolGraph, n: Node): number | undefined {
+  return n.parentSid === null ? undefined : g.index.get(n.parentSid);
+}
+
 function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
   const rows = db
     .prepare(
@@ -167,9 +172,11 @@ const BUILD_VARIANT_LANGUAGES = new Set(["go", "c", "cpp"]);
  * What `starts` reach, where a symbol that is live makes its build variants live too: the
  * same-named definitions, in the same scope, of other files of its directory (cobra's
  * `preExecHookFn` in command_win.go and command_notwin.go). A reference is tied to one of them,
- * and the others would be reported dead although another build uses them.
+ * and the others would be reported dead although another build uses them. The variants and their
+ * edges are read once; the function returned reaches from any starts (dead-code asks again as its
+ * rules add entries).
  */
-function liveWithVariants(db: DB, g: SymbolGraph, starts: number[]): Map<number, number> {
+function variantReach(db: DB, g: SymbolGraph): (starts: number[]) => Map<number, number> {
   const variants = new Map<string, number[]>();
   g.nodes.forEach((n, v) => {
     if (!BUILD_VARIANT_LANGUAGES.has(n.language)) return;
@@ -201,18 +208,20 @@ function liveWithVariants(db: DB, g: SymbolGraph, starts: number[]): Map<number,
       for (const t of to) (out[from] as number[]).push(t as number);
     }
   }
-  let live = reach(out, starts).depth;
-  for (let round = 0; round < 8 && keyOf.size > 0; round++) {
-    const more: number[] = [];
-    for (const v of live.keys()) {
-      const k = keyOf.get(v);
-      if (k === undefined) continue;
-      for (const w of variants.get(k) ?? []) if (!live.has(w)) more.push(w);
+  return (starts) => {
+    let live = reach(out, starts).depth;
+    for (let round = 0; round < 8 && keyOf.size > 0; round++) {
+      const more: number[] = [];
+      for (const v of live.keys()) {
+        const k = keyOf.get(v);
+        if (k === undefined) continue;
+        for (const w of variants.get(k) ?? []) if (!live.has(w)) more.push(w);
+      }
+      if (more.length === 0) break;
+      live = reach(out, [...live.keys(), ...more]).depth;
     }
-    if (more.length === 0) break;
-    live = reach(out, [...live.keys(), ...more]).depth;
-  }
-  return live;
+    return live;
+  };
 }
 
 function ambiguous(spec: string, rows: SymbolRecord[]): ToolError {
@@ -376,6 +385,7 @@ export function slice(req: ReachRequest): Answer<Record<string, unknown>> {
 }
 
 const REPORTED = new Set(["fn", "method", "class"]);
+const HEADER = /\.(h|hh|hpp|hxx)$/;
 
 /**
  * Why a symbol is an entry point, or undefined. The rules (docs/graph.md): code that others
@@ -386,7 +396,8 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
   if (isTestPath(n.path)) return "test";
   if (n.name === "main" && (n.kindNormalized === "fn" || n.kindNormalized === "method")) return "main";
   if (n.flags.includes("exported") || n.flags.includes("default_export")) return "exported";
-  const parent = n.parentSid !== null ? g.nodes[g.index.get(n.parentSid) ?? -1] : undefined;
+  const at = parentOf(g, n);
+  const parent = at === undefined ? undefined : g.nodes[at];
   const prefix = (): string => text(n.path).subarray(n.prefixStart, n.nameStart).toString("utf8");
   switch (n.language) {
     case "python": {
@@ -421,7 +432,7 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
       // A destructor runs when its object goes; a member defined in a source file belongs to a
       // class a header declares (fmt's os.cc: file::write) as much as one defined there.
       if (n.name.startsWith("~")) return "framework";
-      if (/\.(h|hh|hpp|hxx)$/.test(n.path) || (parent !== undefined && /\.(h|hh|hpp|hxx)$/.test(parent.path))) return "exported";
+      if (HEADER.test(n.path) || (parent !== undefined && HEADER.test(parent.path))) return "exported";
       // `void file::write(...) {}` outside its class: the class is a header's.
       return n.language === "cpp" && n.kindNormalized === "method" && parent === undefined ? "exported" : undefined;
     default: {
@@ -454,7 +465,7 @@ type HeldRule = "object_literal" | "initializer" | "constructor" | "nested";
 function heldSymbols(g: SymbolGraph): Map<number, { rule: HeldRule; holder: number | undefined }> {
   const out = new Map<number, { rule: HeldRule; holder: number | undefined }>();
   g.nodes.forEach((n, v) => {
-    const p = n.parentSid === null ? undefined : g.index.get(n.parentSid);
+    const p = parentOf(g, n);
     const pk = p === undefined ? undefined : (g.nodes[p] as Node).kindNormalized;
     if (n.kindNormalized === "ctor") {
       if (p !== undefined && pk !== undefined && MEMBER_OWNERS.has(pk)) out.set(v, { rule: "constructor", holder: p });
@@ -503,8 +514,7 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
   g.nodes.forEach((n, v) => {
     if (CLASS_KINDS.has(n.kindNormalized)) classes.set(n.name, [...(classes.get(n.name) ?? []), v]);
     if (n.kindNormalized === "enum") enums.set(n.name, [...(enums.get(n.name) ?? []), v]);
-    if (n.kindNormalized !== "method" || n.parentSid === null) return;
-    const p = g.index.get(n.parentSid);
+    const p = n.kindNormalized === "method" ? parentOf(g, n) : undefined;
     if (p !== undefined) methods.set(p, (methods.get(p) ?? new Set()).add(n.name));
   });
   const above = new Map<number, { names: Set<string>; external: boolean }>();
@@ -529,8 +539,7 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
   };
   const out = new Map<number, number | undefined>();
   g.nodes.forEach((n, v) => {
-    if (n.kindNormalized !== "method" || n.parentSid === null) return;
-    const c = g.index.get(n.parentSid);
+    const c = n.kindNormalized === "method" ? parentOf(g, n) : undefined;
     if (c === undefined) return;
     const owner = g.nodes[c] as Node;
     // Rust: a method of `impl Read for Input` implements the trait's, called through it; it
@@ -555,7 +564,7 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
  */
 function declarationOnly(n: Node, g: SymbolGraph, text: (path: string) => Buffer): boolean {
   if (/\.d\.[cm]?ts$/.test(n.path)) return true;
-  const p = n.parentSid === null ? undefined : g.index.get(n.parentSid);
+  const p = parentOf(g, n);
   if (p !== undefined && ["interface", "type"].includes((g.nodes[p] as Node).kindNormalized)) return true;
   // An abstract method (Java, TypeScript) is its overrides' signature: they are the code.
   return n.kindNormalized === "method" && /\babstract\b/.test(text(n.path).subarray(n.prefixStart, n.nameStart).toString("utf8"));
@@ -607,7 +616,8 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
       for (const v of g.topLevel.keys()) add(v, "top_level_reference");
     }
     if (starts.length === 0) throw usage("dead-code has no entry point to start from", "Name entries with --entry, or leave the default entries on.");
-    let live = liveWithVariants(db, g, starts);
+    const liveFrom = variantReach(db, g);
+    let live = liveFrom(starts);
     // A TypeScript/JavaScript object literal's methods (`bench("a", { first: (t) => t + 1 })`,
     // `return { onClick() {} }`) go wherever the object goes, and whoever receives it calls them
     // through a receiver the index cannot follow: they live where the code that makes the object
@@ -624,7 +634,7 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     const overloads = overloadSiblings(g);
     const owners = new Map<number, number>();
     g.nodes.forEach((n, v) => {
-      const p = n.parentSid === null ? undefined : g.index.get(n.parentSid);
+      const p = parentOf(g, n);
       if (p !== undefined && MEMBER_OWNERS.has((g.nodes[p] as Node).kindNormalized)) owners.set(v, p);
     });
     for (let round = 0; round < 8; round++) {
@@ -638,10 +648,10 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
       for (const v of viaBase) add(v, "override");
       for (const v of viaOverload) add(v, "overload");
       for (const v of viaMember) add(v, "member");
-      live = liveWithVariants(db, g, starts);
+      live = liveFrom(starts);
     }
-    // A member of a live class or a symbol nested in a live one counts as live only if reached:
-    // methods are called through receivers, which the gap report counts.
+    // Any other member of a live class counts as live only if reached: methods are called through
+    // receivers, which the gap report counts.
     // Counted per name in SQL: the graph of a large repository has 10^5 such references.
     const unresolvedByName = new Map(
       (
