@@ -32,6 +32,7 @@ import { MCP_CODES, MCP_TOOL } from "./codes.js";
 import { DEFAULT_MAX_TOKENS, decodeCursor, encodeCursor, fetchLimit, fitItems, questionHash, tokensOf } from "./paging.js";
 import { renderText } from "./render.js";
 import { type McpToolSpec, TOOLS } from "./tools.js";
+import { distance } from "fastest-levenshtein";
 
 /** Arguments larger than this are refused, but for the writers' content. */
 const MAX_ARGUMENT_CHARS = 1024 * 1024;
@@ -150,14 +151,7 @@ function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResul
  * prefix either way, or one edit apart): agents guess the CLI's spelling or a singular.
  */
 function nearKeys(given: string[], known: string[]): string {
-  const near = (a: string, b: string): boolean => {
-    if (a.length >= 3 && b.length >= 3 && (a.startsWith(b) || b.startsWith(a))) return true;
-    if (Math.abs(a.length - b.length) > 1) return false;
-    let i = 0;
-    while (i < a.length && a[i] === b[i]) i++;
-    const tail = (x: string, k: number): string => x.slice(i + k);
-    return tail(a, 1) === tail(b, 1) || tail(a, 1) === tail(b, 0) || tail(a, 0) === tail(b, 1);
-  };
+  const near = (a: string, b: string): boolean => (a.length >= 3 && b.length >= 3 && (a.startsWith(b) || b.startsWith(a))) || distance(a, b) <= 1;
   const hints: string[] = [];
   for (const g of given) {
     if (known.includes(g)) continue;
