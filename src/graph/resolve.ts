@@ -556,6 +556,13 @@ export function receiverTypeName(language: string, written: string): string | nu
 }
 
 /** What an import specifier that denotes one of `paths` mentions: a file's stem, or its directory's name. */
+/** A qualifier's first segment (`a` of `a.b.c`, `ns` of `ns::T`), or null without one. */
+function qualifierHead(q: string | null): string | null {
+  if (q === null || q === "") return null;
+  const cut = q.search(/\.|::/);
+  return cut === -1 ? q : q.slice(0, cut);
+}
+
 export function moduleStems(paths: string[]): string[] {
   const stems = new Set<string>();
   for (const p of paths) {
@@ -1690,8 +1697,7 @@ export class Resolver {
       if (locals.size === 0) continue;
       for (const r of this.refsOfFiles([id])) {
         const q = r.qualifier && r.qualifier.length > 0 ? r.qualifier : null;
-        const cut = q === null ? -1 : q.search(/\.|::/);
-        const head = q === null ? null : cut === -1 ? q : q.slice(0, cut);
+        const head = qualifierHead(q);
         // An import statement's own reference has the specifier as its qualifier and the local name.
         if (((q === null || r.kind === "import") && locals.has(r.name)) || (head !== null && locals.has(head))) out.push(r);
       }
@@ -1703,8 +1709,7 @@ export class Resolver {
    * References of the Go files (outside `excludeFiles`) that import directory `dir`'s package and
    * that its name can decide: qualified by one of `names` (`a.F()`), named one (the package read
    * as a value, the import's own reference), or on a receiver declared of a type qualified by one;
-   * every reference of theirs when `names` is
-   * undefined (the name it had is not known).
+   * every reference of theirs when `names` is undefined (the name it had is not known).
    */
   refsThroughGoPackage(dir: string, names: Set<string> | undefined, excludeFiles: Set<number>): RefRow[] {
     const found: number[] = [];
@@ -1722,7 +1727,7 @@ export class Resolver {
       });
       if (!reaches) continue;
       for (const r of this.refsOfFiles([id])) {
-        const head = r.qualifier ? (r.qualifier.split(".")[0] as string) : null;
+        const head = qualifierHead(r.qualifier);
         // (Or a receiver declared of one of its types: `cmd := &cli.Command{}; cmd.Run()`.)
         const typed = r.receiver_type !== null && (r.receiver_type.match(/[\p{L}_][\p{L}\p{N}_]*/gu) ?? []).some((w) => names?.has(w));
         if (names === undefined || names.has(r.name) || (head !== null && names.has(head)) || typed) out.push(r);

@@ -15,6 +15,7 @@ import { FIELDS_NEVER_CALLED, refCannotNameMethod } from "../../../graph/resolve
 import { renameError } from "./codes.js";
 import type { Sources } from "./sources.js";
 import type { Evidence, RenameLocation, RenamePlan, RenameTarget } from "./types.js";
+import { findUp } from "../../../validate/process.js";
 
 const SYMBOL_SQL = `SELECT s.symbol_id, s.name, s.kind, s.parent_symbol_id, s.name_byte_start, s.name_byte_end, s.name_start_line, f.path
   FROM symbols s JOIN files f ON f.id = s.file_id`;
@@ -252,14 +253,9 @@ function rustImpls(db: DB, root: string, s: Row): { file: string; byte_start: nu
     }));
 }
 
-/** The root-relative directory of the nearest Cargo.toml above a file ("" at the root; undefined: none). */
+/** The directory of the nearest Cargo.toml above a root-relative file, up to the root (undefined: none). */
 function crateDir(root: string, file: string): string | undefined {
-  let dir = posix.dirname(file);
-  for (;;) {
-    if (existsSync(join(root, dir, "Cargo.toml"))) return dir === "." ? "" : dir;
-    if (dir === "." || dir === "" || dir === "/") return undefined;
-    dir = posix.dirname(dir);
-  }
+  return findUp(join(root, posix.dirname(file)), root, ["Cargo.toml"])?.dir;
 }
 
 /** The Java files (other than the symbol's own) whose single-name imports bind its name to something else. */
