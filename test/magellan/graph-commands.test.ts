@@ -175,25 +175,33 @@ describe("graph commands", () => {
   });
 });
 
+interface DeadCode { symbols: { name: string; display_fqn: string; span: { start_line: number } }[]; entries: { by_rule: Record<string, number> } }
+
+/** dead-code's answer (exit 0) on a fresh index of the files `files`. */
+async function deadCodeOf(name: string, files: Record<string, string>): Promise<DeadCode> {
+  const root = writeTree(tempDir(`magellan-${name}-`), files);
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const { r, env } = await mg(root, ["dead-code"]);
+  assert.equal(r.code, 0, r.stdout);
+  return env.data as unknown as DeadCode;
+}
+
 describe("dead-code and build variants", () => {
   it("a definition with a same-named twin in another file of its package (build tags) is live when the twin is", async () => {
     // cobra: preExecHookFn in command_win.go and command_notwin.go; a call is tied to one of them.
-    const root = writeTree(tempDir("magellan-variants-"), {
+    const dead = await deadCodeOf("variants", {
       "go.mod": "module example.com/v\n\ngo 1.22\n",
       "main.go": "package main\n\nfunc main() {\n\thookFn()\n}\n",
       "hook_win.go": "//go:build windows\n\npackage main\n\nvar hookFn = winHook\n\nfunc winHook() {}\n",
       "hook_other.go": "//go:build !windows\n\npackage main\n\nvar hookFn = func() {}\n",
       "unused.go": "package main\n\nfunc orphan() {}\n",
     });
-    assert.equal((await mg(root, ["index"])).r.code, 0);
-    const { r, env } = await mg(root, ["dead-code"]);
-    assert.equal(r.code, 0, r.stdout);
-    const names = (env.data as unknown as { symbols: { name: string }[] }).symbols.map((s) => s.name).sort();
+    const names = dead.symbols.map((s) => s.name).sort();
     assert.deepEqual(names, ["orphan"]);
   });
 
   it("an object literal's methods live where the code that makes the object does (drizzle's bench(..., { firstName: (t) => ... })); an exported class's methods are its API", async () => {
-    const root = writeTree(tempDir("magellan-literal-"), {
+    const dead = await deadCodeOf("literal", {
       "bench.ts": [
         'import { bench } from "mitata";',
         "",
@@ -242,52 +250,42 @@ describe("dead-code and build variants", () => {
       // tsd's type tests (commander.js's typings/index.test-d.ts) are tests.
       "typings/index.test-d.ts": "class MyCommand { myFunction() { return 1; } }\nexport const c = new MyCommand();\n",
     });
-    assert.equal((await mg(root, ["index"])).r.code, 0);
-    const { r, env } = await mg(root, ["dead-code"]);
-    assert.equal(r.code, 0, r.stdout);
-    const d = env.data as unknown as { symbols: { name: string }[]; entries: { by_rule: Record<string, number> } };
     // unused and its literal's method are dead; an exported class's methods are its API, but
     // not its private ones, nor an unexported class's (called through receivers, unfollowed);
     // a function in an initializer, one returned, a constructor's literal live with their holder;
     // interface and type members are no code.
-    assert.deepEqual(d.symbols.map((s) => s.name).sort(), ["Local", "inner", "size", "stale", "unused"]);
-    assert.equal(d.entries.by_rule.object_literal, 6);
-    assert.equal(d.entries.by_rule.initializer, 1);
-    assert.equal(d.entries.by_rule.nested, 1);
-    assert.equal(d.entries.by_rule.constructor, 1);
+    assert.deepEqual(dead.symbols.map((s) => s.name).sort(), ["Local", "inner", "size", "stale", "unused"]);
+    assert.equal(dead.entries.by_rule.object_literal, 6);
+    assert.equal(dead.entries.by_rule.initializer, 1);
+    assert.equal(dead.entries.by_rule.nested, 1);
+    assert.equal(dead.entries.by_rule.constructor, 1);
   });
 
   it("C++ destructors and members defined outside their class, Rust trait impls and #[test] above the item are entries (fmt's os.cc, hexyl's tests.rs)", async () => {
-    const root = writeTree(tempDir("magellan-native-entries-"), {
+    const dead = await deadCodeOf("native-entries", {
       "src/os.cc": "namespace os {\nclass file;\nint file_write(int n) { return n; }\nint file::write(int n) { return file_write(n); }\nfile::~file() { }\nstatic int orphan() { return 0; }\n}\n",
       "Cargo.toml": "[package]\nname = \"hx\"\nversion = \"0.1.0\"\n",
       "src/lib.rs": "pub struct Input;\n\nimpl std::io::Read for Input {\n    fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> { Ok(b.len()) }\n}\n\nstruct Hidden;\n\nimpl Clone for Hidden {\n    fn clone(&self) -> Self { Hidden }\n}\n\n#[cfg(test)]\nmod tests;\n",
       "src/tests.rs": "use super::*;\n\n#[test]\nfn reads() {\n    helper();\n}\n\nfn helper() {}\n",
     });
-    assert.equal((await mg(root, ["index"])).r.code, 0);
-    const { r, env } = await mg(root, ["dead-code"]);
-    assert.equal(r.code, 0, r.stdout);
-    const names = (env.data as unknown as { symbols: { display_fqn: string }[] }).symbols.map((s) => s.display_fqn).sort();
+    const names = dead.symbols.map((s) => s.display_fqn).sort();
     // Hidden is never made, so its clone is not either; orphan is called by no one.
     assert.deepEqual(names.filter((n) => !n.endsWith("Hidden")), ["crate::<Hidden as Clone>::clone", "src/os::os::orphan"]);
   });
 
   it("Python: a folder of modules without __init__.py inside a package is part of it, its public API exported (flask's sansio/)", async () => {
-    const root = writeTree(tempDir("magellan-namespace-pkg-"), {
+    const dead = await deadCodeOf("namespace-pkg", {
       "src/flask/__init__.py": "",
       "src/flask/sansio/app.py": "class App:\n    def redirect(self, location):\n        return location\n\n    def _hidden(self):\n        return 1\n",
       "scripts/tool.py": "def helper():\n    return 2\n",
     });
-    assert.equal((await mg(root, ["index"])).r.code, 0);
-    const { r, env } = await mg(root, ["dead-code"]);
-    assert.equal(r.code, 0, r.stdout);
     // A script folder is no package: its helper is not exported.
-    const names = (env.data as unknown as { symbols: { display_fqn: string }[] }).symbols.map((s) => s.display_fqn).sort();
+    const names = dead.symbols.map((s) => s.display_fqn).sort();
     assert.deepEqual(names, ["flask.sansio.app.App._hidden", "scripts.tool.helper"]);
   });
 
   it("Java overloads of one argument count live together: a call is tied to one of them as a guess (javapoet's TypeName.get)", async () => {
-    const root = writeTree(tempDir("magellan-overload-"), {
+    const dead = await deadCodeOf("overload", {
       "src/main/java/p/Names.java": [
         "package p;",
         "",
@@ -304,17 +302,13 @@ describe("dead-code and build variants", () => {
         "",
       ].join("\n"),
     });
-    assert.equal((await mg(root, ["index"])).r.code, 0);
-    const { r, env } = await mg(root, ["dead-code"]);
-    assert.equal(r.code, 0, r.stdout);
-    const d = env.data as unknown as { symbols: { name: string; span: { start_line: number } }[]; entries: { by_rule: Record<string, number> } };
     // The two-argument get is called by no one, nor is unused.
-    assert.deepEqual(d.symbols.map((s) => `${s.name}:${s.span.start_line}`).sort(), ["get:6", "unused:7"]);
-    assert.equal(d.entries.by_rule.overload, 1);
+    assert.deepEqual(dead.symbols.map((s) => `${s.name}:${s.span.start_line}`).sort(), ["get:6", "unused:7"]);
+    assert.equal(dead.entries.by_rule.overload, 1);
   });
 
   it("a method overriding a base's lives while its class does (click's AliasedGroup.get_command); a base outside the repository may call any", async () => {
-    const root = writeTree(tempDir("magellan-override-"), {
+    const dead = await deadCodeOf("override", {
       "app.py": [
         "import io",
         "",
@@ -351,25 +345,19 @@ describe("dead-code and build variants", () => {
         "",
       ].join("\n"),
     });
-    assert.equal((await mg(root, ["index"])).r.code, 0);
-    const { r, env } = await mg(root, ["dead-code"]);
-    assert.equal(r.code, 0, r.stdout);
-    const d = env.data as unknown as { symbols: { display_fqn: string }[]; entries: { by_rule: Record<string, number> } };
     // Child.step and Stream.readable live through their bases; Unused is never made, nor its step.
-    assert.deepEqual(d.symbols.map((s) => s.display_fqn).sort(), ["app.Child.extra", "app.Unused", "app.Unused.step"]);
-    assert.equal(d.entries.by_rule.override, 2);
+    assert.deepEqual(dead.symbols.map((s) => s.display_fqn).sort(), ["app.Child.extra", "app.Unused", "app.Unused.step"]);
+    assert.equal(dead.entries.by_rule.override, 2);
   });
 
   it("Go: func _(), stringer's compile-time check, is no dead code", async () => {
     // fzf's actiontype_string.go and tui/eventtype_string.go.
-    const root = writeTree(tempDir("magellan-blank-func-"), {
+    const dead = await deadCodeOf("blank-func", {
       "go.mod": "module example.com/v\n\ngo 1.22\n",
       "main.go": "package main\n\ntype actionType int\n\nconst actIgnore actionType = 0\n\nfunc main() {}\n\nfunc orphan() {}\n",
       "actiontype_string.go":
         "// Code generated by \"stringer -type=actionType\"; DO NOT EDIT.\n\npackage main\n\nfunc _() {\n\tvar x [1]struct{}\n\t_ = x[actIgnore-0]\n}\n",
     });
-    assert.equal((await mg(root, ["index"])).r.code, 0);
-    const { env } = await mg(root, ["dead-code"]);
-    assert.deepEqual((env.data as unknown as { symbols: { name: string }[] }).symbols.map((s) => s.name), ["orphan"]);
+    assert.deepEqual(dead.symbols.map((s) => s.name), ["orphan"]);
   });
 });
