@@ -264,6 +264,9 @@ describe("dead-code and build variants", () => {
   it("C++ destructors and members defined outside their class, Rust trait impls and #[test] above the item are entries (fmt's os.cc, hexyl's tests.rs)", async () => {
     const dead = await deadCodeOf("native-entries", {
       "src/os.cc": "namespace os {\nclass file;\nint file_write(int n) { return n; }\nint file::write(int n) { return file_write(n); }\nfile::~file() { }\nstatic int orphan() { return 0; }\n}\n",
+      // A member of a class a header declares, defined in a source file (its parent is the header's class).
+      "src/buffer.h": "namespace os {\nclass buffer {\n public:\n  int size() const;\n};\n}\n",
+      "src/buffer.cc": "#include \"buffer.h\"\nnamespace os {\nint buffer::size() const { return 0; }\n}\n",
       "Cargo.toml": "[package]\nname = \"hx\"\nversion = \"0.1.0\"\n",
       "src/lib.rs": "pub struct Input;\n\nimpl std::io::Read for Input {\n    fn read(&mut self, b: &mut [u8]) -> std::io::Result<usize> { Ok(b.len()) }\n}\n\nstruct Hidden;\n\nimpl Clone for Hidden {\n    fn clone(&self) -> Self { Hidden }\n}\n\n#[cfg(test)]\nmod tests;\n",
       "src/tests.rs": "use super::*;\n\n#[test]\nfn reads() {\n    helper();\n}\n\nfn helper() {}\n",

@@ -429,11 +429,12 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
     }
     case "c":
     case "cpp":
-      // A destructor runs when its object goes; a member defined in a source file belongs to a
-      // class a header declares (fmt's os.cc: file::write) as much as one defined there.
+      // A destructor runs when its object goes.
       if (n.name.startsWith("~")) return "framework";
-      if (HEADER.test(n.path) || (parent !== undefined && HEADER.test(parent.path))) return "exported";
-      // `void file::write(...) {}` outside its class: the class is a header's.
+      if (HEADER.test(n.path)) return "exported";
+      // `int file::write(...) {}` outside its class (fmt's os.cc): a member of a class a header
+      // declares, as much the API as one defined there. (Its parent is in another file, so the
+      // index links none.)
       return n.language === "cpp" && n.kindNormalized === "method" && parent === undefined ? "exported" : undefined;
     default: {
       // TypeScript/JavaScript: `export` flags above; decorators are a framework's registration.
