@@ -374,6 +374,14 @@ describe("validateChange: C, a changed header recompiles its includers", () => {
       JSON.stringify(bad.introduced),
     );
     assert.match(bad.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
+    // A macro the .c file defines before the include breaks the unchanged header: gcc's finding
+    // there carries its line and column (`size_t len;` is line 16 of list.h).
+    const intoHeader = await validateChange({ root, files: [edit(root, "src/list.c", "c", '#include "list.h"', '#define len 3\n#include "list.h"')], session: shared });
+    assert.equal(intoHeader.validation, "rejected");
+    assert.ok(
+      intoHeader.introduced.some((d) => d.file === "src/list.h" && d.start_line === 16 && d.start_col === 9),
+      JSON.stringify(intoHeader.introduced),
+    );
     const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")], session: shared });
     assert.equal(fine.validation, "validated", JSON.stringify(fine));
   });
