@@ -96,9 +96,14 @@ export class RepoFiles implements FileLookup {
     let text: string | undefined;
     const abs = join(this.root, key);
     try {
-      const st = statSync(abs);
-      this.configs.set(key, `${st.size}:${st.mtimeMs}`);
-      text = readFileSync(abs, "utf8");
+      // Most probes are of files that do not exist (a package.json or tsconfig.json in each
+      // directory the compiler walks up): answered without an exception to build and catch.
+      const st = statSync(abs, { throwIfNoEntry: false });
+      if (st === undefined) this.configs.set(key, "-");
+      else {
+        this.configs.set(key, `${st.size}:${st.mtimeMs}`);
+        text = readFileSync(abs, "utf8");
+      }
     } catch {
       this.configs.set(key, "-");
     }
@@ -112,10 +117,10 @@ export function configsChanged(root: string, configs: Record<string, string>): b
   for (const [rel, sig] of Object.entries(configs)) {
     let now = "-";
     try {
-      const st = statSync(join(root, rel));
-      now = `${st.size}:${st.mtimeMs}`;
+      const st = statSync(join(root, rel), { throwIfNoEntry: false });
+      if (st !== undefined) now = `${st.size}:${st.mtimeMs}`;
     } catch {
-      // absent
+      // unreadable: as absent
     }
     if (now !== sig) return true;
   }
