@@ -6,572 +6,19 @@
  */
 import { posix } from "node:path";
 import type { DB } from "./db.js";
-import { splitOutsideBrackets, withoutTypeArguments } from "../lang/type-text.js";
-import { fitsArity, languageFamily, moduleName } from "./facts.js";
+import { languageFamily, moduleName } from "./facts.js";
 import { SqlFileLookup } from "./resolve/files.js";
 import { ModuleResolution } from "./resolve/modules.js";
 
-export type Resolution = "exact" | "imported" | "heuristic" | "ambiguous" | "unresolved";
+import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEntry, NO_CANDIDATES, NO_IDS, type Outcome, REF_COLUMNS, type RefRow, type Resolution, type SymRow, type SymTuple, UNRESOLVED } from "./resolve/model.js";
+import { LazyCtx } from "./resolve/context.js";
+import { BODY_KINDS, callTargets, candidatesSql, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, NOT_TYPES, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, VALUES, weaker } from "./resolve/rules.js";
+import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
 
-interface SymRow {
-  symbol_id: string;
-  file_id: number;
-  path: string;
-  name: string;
-  kind_normalized: string;
-  parent: string | null;
-  parent_symbol_id: string | null;
-  parent_kind: string | null;
-  flags: string | null;
-  display_fqn: string;
-  /** Java and C++ callables: the arguments a call may pass (`2`, `1-3`, `2+`). */
-  arity: string | null;
-  /** Its file's language. */
-  language: string;
-}
-
-/** A SymRow as candidatesSql's columns, in order. */
-type SymTuple = [string, number, string, string, string, string | null, string | null, string | null, string | null, string, string | null, string];
-
-export interface RefRow {
-  id: number;
-  file_id: number;
-  name: string;
-  kind: string;
-  qualifier: string | null;
-  caller_symbol_id: string | null;
-  /** Arguments of a Java or C++ call (null: not known, or another kind of reference). */
-  arity: number | null;
-  /** The declared type of the parameter or local variable the qualifier names (null: none known). */
-  receiver_type: string | null;
-}
-
-/** The columns of a RefRow, for the statements that read them. */
-const REF_COLUMNS = "id, file_id, name, kind, qualifier, caller_symbol_id, arity, receiver_type";
-
-interface ImportInfo {
-  source: string;
-  names: { name: string; alias?: string }[];
-}
-
-interface ImportIndex {
-  /** local name -> the import that binds it and the name it has in its module */
-  bound: Map<string, { im: ImportInfo; name: string }>;
-  /** first segment of a qualifier -> the import that names a module (or a member of one) */
-  heads: Map<string, { im: ImportInfo; named?: string }>;
-  wildcards: ImportInfo[];
-}
-
-interface FileCtx {
-  id: number;
-  path: string;
-  language: string;
-  imports: ImportInfo[];
-  /** symbol_id -> parent_symbol_id, for the scope chain of a caller */
-  parents: Map<string, string | null>;
-  /** symbol_id -> kind_normalized of the file's symbols */
-  kinds: Map<string, string>;
-  /** symbol_id -> display_fqn of the file's modules (Rust `self::` and `super::` paths) */
-  modules: Map<string, string>;
-  /** symbol_id -> the types it extends or implements, as written, of the file's types that have any */
-  bases: Map<string, string[]>;
-  /** symbol_id -> [receiver name, receiver type] of the file's Go methods that name their receiver */
-  receivers: Map<string, [string, string]>;
-  /** C++: symbol_id -> the class of the file's member functions defined outside it (`void T::m() {}`) */
-  owners: Map<string, string>;
-  /** Java: the package the file declares (its classes share it with other source roots' files). */
-  javaPackage?: string;
-  /** This file and the files its imports resolve to. */
-  reach?: Set<number>;
-  /** Java: the files of the file's package, in every source root. */
-  packageFiles?: Set<number>;
-  index?: ImportIndex;
-}
-
-/**
- * A file's context, its symbols read on first use: a cold index builds one per file and name
- * partition, and most files' references in a partition never need their scope chains.
- */
-class LazyCtx implements FileCtx {
-  reach?: Set<number>;
-  packageFiles?: Set<number>;
-  index?: ImportIndex;
-  private symbols?: Pick<FileCtx, "parents" | "kinds" | "modules" | "bases" | "receivers" | "owners" | "javaPackage">;
-
-  constructor(
-    readonly id: number,
-    readonly path: string,
-    readonly language: string,
-    readonly imports: ImportInfo[],
-    private readonly parentsOf: { all(fileId: number): unknown[] },
-  ) {}
-
-  private load(): NonNullable<LazyCtx["symbols"]> {
-    if (this.symbols) return this.symbols;
-    const parents = new Map<string, string | null>();
-    const kinds = new Map<string, string>();
-    const modules = new Map<string, string>();
-    const bases = new Map<string, string[]>();
-    const receivers = new Map<string, [string, string]>();
-    const owners = new Map<string, string>();
-    let javaPackage: string | undefined;
-    for (const [id, parent, kind, fqn, written, receiver, parentName] of this.parentsOf.all(this.id) as [string, string | null, string, string, string | null, string | null, string | null][]) {
-      parents.set(id, parent);
-      kinds.set(id, kind);
-      if (written !== null) bases.set(id, written.split(","));
-      if (receiver !== null && parentName !== null) receivers.set(id, [receiver, parentName]);
-      else if (parentName !== null && this.language === "cpp" && OWNED_KINDS.has(kind)) owners.set(id, parentName);
-      if (kind === "module") modules.set(id, fqn);
-      else if (kind === "namespace" && parent === null && javaPackage === undefined) javaPackage = fqn;
-    }
-    this.symbols = { parents, kinds, modules, bases, receivers, owners };
-    if (this.language === "java" && javaPackage !== undefined) this.symbols.javaPackage = javaPackage;
-    return this.symbols;
-  }
-
-  get parents(): Map<string, string | null> {
-    return this.load().parents;
-  }
-
-  get kinds(): Map<string, string> {
-    return this.load().kinds;
-  }
-
-  get modules(): Map<string, string> {
-    return this.load().modules;
-  }
-
-  get bases(): Map<string, string[]> {
-    return this.load().bases;
-  }
-
-  get receivers(): Map<string, [string, string]> {
-    return this.load().receivers;
-  }
-
-  get owners(): Map<string, string> {
-    return this.load().owners;
-  }
-
-  get javaPackage(): string | undefined {
-    return this.load().javaPackage;
-  }
-}
-
-const SELF_QUALIFIERS = new Set(["this", "self", "Self", "cls"]);
-/** C++ member functions, whose definition outside the class (`void T::m() {}`) sees T's members. */
-const OWNED_KINDS = new Set(["method", "ctor"]);
-/** Kinds whose members are reachable unqualified from anywhere in the file or package. */
-const CONTAINER_KINDS = new Set(["module", "namespace"]);
-/** Kinds whose members `this.x` / `self.x` name. */
-export const TYPE_KINDS = new Set(["class", "interface", "struct", "trait", "impl", "enum", "union"]);
-
-/**
- * A symbol whose members a declared type reaches: TYPE_KINDS, and Go's other defined types
- * (`type BorderShape int`, `type Attr int32`, extracted as type aliases), which have methods of
- * their own. fzf's `t.inputBorderShape.Visible()`, a field of type tui.BorderShape, was
- * ambiguous with the method of the same name of another type.
- */
-function isTypeRow(s: SymRow): boolean {
-  return TYPE_KINDS.has(s.kind_normalized) || (s.kind_normalized === "type" && s.language === "go");
-}
-/**
- * Languages where a bare name never denotes a member: a method, field or enum member is reached
- * through `this`/`self`, its type or a value (Java and C++ see their class's members unqualified,
- * C and C++ their enumerators).
- */
-const MEMBERS_QUALIFIED = new Set(["javascript", "typescript", "tsx", "python", "rust", "go"]);
-const MEMBER_KINDS = new Set(["method", "field", "ctor", "variant"]);
-/**
- * Methods every value of the language has (java.lang.Object's, Object.prototype's, Python's
- * object's; in Go, error's and fmt.Stringer's, which any type implements): on a receiver of unknown type, one class's override of them is no better a guess
- * than any other, so such a call lists its candidates.
- */
-const UNIVERSAL_MEMBERS: Record<string, Set<string>> = {
-  java: new Set(["equals", "hashCode", "toString", "getClass", "clone", "finalize", "notify", "notifyAll", "wait"]),
-  javascript: new Set(["toString", "valueOf", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "toLocaleString"]),
-  // Go: the builtin error interface's method and fmt.Stringer's, implemented by types everywhere.
-  go: new Set(["Error", "String"]),
-  python: new Set(["__init__", "__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__format__", "__getattribute__", "__setattr__", "__delattr__", "__dir__", "__reduce__", "__sizeof__"]),
-};
-UNIVERSAL_MEMBERS.typescript = UNIVERSAL_MEMBERS.javascript as Set<string>;
-UNIVERSAL_MEMBERS.tsx = UNIVERSAL_MEMBERS.javascript as Set<string>;
-/** Languages whose capitalised qualifiers name types (Java, JS/TS classes and globals, Rust types). */
-const TYPE_NAMED = new Set(["java", "javascript", "typescript", "tsx", "rust"]);
-/** Kinds whose body declares locals. */
-const BODY_KINDS = new Set(["fn", "method", "ctor"]);
-const MAX_CANDIDATES = 10;
-/** Languages where `x.f()` calls a method, never a field (Rust needs `(x.f)()`; Java has no callable fields). */
-export const FIELDS_NEVER_CALLED = new Set(["rust", "java"]);
-
-/**
- * The candidates a call can reach: not a field when a method of that name is among them (a
- * struct's `endianness` field beside a builder's `endianness()`), and never a field where the
- * language cannot call one with `x.f()`. Other references (reads, writes) keep every candidate,
- * but a Rust one that cannot name a method (refNotMethod) keeps none of those.
- */
-function callTargets(all: SymRow[], language: string, isCall: boolean): SymRow[] {
-  const rows = nameable(all);
-  if (refNotMethod) return rows.filter((s) => s.kind_normalized !== "method");
-  if (!isCall || !rows.some((s) => s.kind_normalized === "field")) return rows;
-  const fns = rows.filter((s) => s.kind_normalized !== "field");
-  return fns.length > 0 || FIELDS_NEVER_CALLED.has(language) ? fns : rows;
-}
-
-interface Outcome {
-  target: string | null;
-  how: Resolution;
-  candidates: string[] | null;
-}
-
-const UNRESOLVED: Outcome = { target: null, how: "unresolved", candidates: null };
-/** Kinds a type reference never names (resolveRef's typesOnly). */
-const NOT_TYPES = new Set(["method", "ctor", "field"]);
-/** Kinds only a language where a type can be `typeof` a value names in a type reference. */
-const VALUES = new Set(["fn", "var", "static"]);
-const VALUE_TYPE_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
-/** Languages whose imports re-export what they bind (resolveRef's exported). */
-const REEXPORT_LANGUAGES = new Set(["python", "typescript", "tsx", "javascript"]);
-const NO_IDS = new Set<string>();
-const AMBIGUOUS: Outcome = { target: null, how: "ambiguous", candidates: null };
-
-interface NameEntry {
-  all: SymRow[];
-  byFile: Map<number, SymRow[]>;
-  byParent: Map<string, SymRow[]>;
-  globals: SymRow[];
-  members: SymRow[];
-  /** members without constructors named like their class (memberPick's), once per name. */
-  memberOf?: SymRow[];
-  memo: Map<string, Outcome>;
-}
-
-const NO_CANDIDATES: NameEntry = { all: [], byFile: new Map(), byParent: new Map(), globals: [], members: [], memo: new Map() };
-
-function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
-  const xs = m.get(k);
-  if (xs) xs.push(v);
-  else m.set(k, [v]);
-}
-
-/** One symbol, or overloads of one symbol, is an answer; several different symbols are not. */
-/**
- * The members among `rows` that belong to the type `type`, constructors aside (they are not
- * inherited, nor reached through a value): declared inside it; in Go, a method of its name in its
- * package (declared outside the type, its parent is a name); in Rust, a method of one of its
- * `impl T` or `impl Trait for T` blocks.
- */
-function membersOfType(rows: SymRow[], type: SymRow, language: string): SymRow[] {
-  const dir = posix.dirname(type.path);
-  const implOf = `<${type.name} as `;
-  return rows.filter(
-    (s) =>
-      // (Python's `__init__` is a method like any other: `super().__init__(...)` is the base's.)
-      (s.kind_normalized !== "ctor" || language === "python") &&
-      (s.parent_symbol_id === type.symbol_id ||
-        (language === "go" && s.parent === type.name && posix.dirname(s.path) === dir) ||
-        (language === "rust" && s.kind_normalized !== "field" && (s.parent === type.name || (s.parent ?? "").startsWith(implOf)))),
-  );
-}
-
-/** The less certain of two ways a symbol was found. */
-function weaker(a: Resolution, b: Resolution): Resolution {
-  const rank = (h: Resolution): number => (h === "exact" ? 0 : h === "imported" ? 1 : 2);
-  return rank(a) >= rank(b) ? a : b;
-}
-
-/**
- * Arguments of the call being resolved (null: not a call, or not counted): set by resolveRef for
- * pick(), which every rule reaches. Resolution runs on one thread, one reference at a time.
- */
-let callArity: number | null = null;
-
-/**
- * The language family of the reference being resolved (set by resolveRef): its candidates are
- * symbols of that family only. A Java call listed TypeScript methods among its candidates, a
- * Python guess could land on a Go function: on the 76 MB mixed tree 49,646 of 147,914 candidate
- * lists held another family's symbols.
- */
-let refFamily: string | null = null;
-
-/**
- * The family of Go code built without tests (a file not named `_test.go`): it sees no symbol of a
- * test file, which `go build` leaves out. completion.go's `cmd.Root().Writer.Write` was guessed to
- * be completion_test.go's `mockWriter.Write`, and 180 urfave/cli references listed test types'
- * methods among their candidates (`cmd.Run` had `boolWithInverseTestCase.Run` beside `Command.Run`).
- */
-const GO_BUILD = "go\0build";
-
-function inFamily(s: SymRow, family: string): boolean {
-  return family === GO_BUILD ? s.language === "go" && !s.path.endsWith("_test.go") : languageFamily(s.language) === family;
-}
-
-/**
- * Set by resolveRef for a Rust or Java reference that cannot name a method (refCannotNameMethod),
- * e.g. for Rust: a write (`self.n = …`, a
- * struct literal's `n: …`) or a read through a value or a module (`self.n`, `x.n`, `io::n`).
- * rustc reads a method only through a type path (`T::m`, `Self::m`); `self.m` without a call is
- * an error. ripgrep's `self.num_ignores` (the field) was bound to the method `num_ignores()`
- * beside it, so a rename of the method renamed the field read, and one of the field left it.
- */
-let refNotMethod = false;
-
-/**
- * Set by resolveRef for a TypeScript/JavaScript reference: the kinds of symbol it cannot name,
- * where a type and a value share a name. A call or `new` names a value, never an interface or a
- * type alias; a type (`typeof x` is extracted as a read) never a function or a variable. zod
- * declares `export interface $constructor<T>` beside `export function $constructor<T>(...)`
- * (and `interface ZodString` beside `const ZodString`): its 249 calls `core.$constructor(...)`
- * and 249 annotations `core.$constructor<ZodError>` were all ambiguous between the two, and the
- * function's own return type `$constructor<T, D>` was a reference to the function.
- */
-let refNever: Set<string> | null = null;
-const TS_NOT_CALLED = new Set(["interface", "type"]);
-const TS_NOT_TYPES = new Set(["fn", "var", "const", "static"]);
-
-/** `rows` without the kinds the reference being resolved cannot name (see refNever). */
-function nameable(rows: SymRow[]): SymRow[] {
-  const never = refNever;
-  // (Most candidate lists hold no such kind: no copy of them.)
-  return never === null || !rows.some((r) => never.has(r.kind_normalized)) ? rows : rows.filter((r) => !never.has(r.kind_normalized));
-}
-
-/** Whether a Rust reference of this kind and qualifier can name no method (see refNotMethod). */
-export function rustNotMethod(kind: string, qualifier: string | null): boolean {
-  return kind === "write" || (kind === "read" && qualifier !== null && /^[a-z_]/.test(qualifier));
-}
-
-/**
- * Whether a reference can name no method: a Rust one as rustNotMethod says, and any Java read or
- * write (Java names a method only to call it, and a method reference `Foo::bar` is a call). An
- * array's `zeros.length` in commons-io was ambiguous among the five `length()` methods of the
- * repository, so splice's rename of `IOUtils.length(byte[])` listed 746 name-only locations.
- */
-export function refCannotNameMethod(language: string, kind: string, qualifier: string | null): boolean {
-  if (language === "rust") return rustNotMethod(kind, qualifier);
-  return language === "java" && (kind === "read" || kind === "write");
-}
-
-/** The candidates a Java or C++ call's argument count can call (all of them for other references). */
-function fitCall(rows: SymRow[]): SymRow[] {
-  const arity = callArity;
-  return arity === null ? rows : rows.filter((r) => fitsArity(r.arity, arity));
-}
-
-function pick(candidates: SymRow[], how: Resolution): Outcome {
-  let rows = candidates;
-  if (refNever !== null) {
-    rows = nameable(rows);
-    if (rows.length === 0) return UNRESOLVED;
-  }
-  // A guess (by name) never takes a Java or C++ call to a callable its argument count cannot
-  // call: guice's `ImmutableList.builder()...build()` went to a repository `build` of four
-  // parameters. Left unresolved when no candidate fits.
-  if (how === "heuristic") {
-    rows = fitCall(rows);
-    if (rows.length === 0) return UNRESOLVED;
-  }
-  // C and C++: a macro that only renames (zlib's `#define deflate z_deflate` under Z_PREFIX, its
-  // `#define zmemcpy memcpy`) is not what a name beside a function or type of that name reaches:
-  // the definition is renamed with its uses. zlib's 309 calls of deflate, gzopen, zmemcpy... were
-  // all ambiguous between the function and zconf.h's macro. (Beside variables only, as zlib.h's
-  // misread prototypes named z_off_t, the macro is the type a `z_off_t` names: kept.)
-  if (rows.length > 1 && rows.some(isAliasMacro) && rows.some((r) => RENAMED_KINDS.has(r.kind_normalized))) rows = rows.filter((r) => !isAliasMacro(r));
-  const first = rows[0] as SymRow;
-  if (rows.length === 1) return { target: first.symbol_id, how, candidates: null };
-  if (rows.every((r) => r.file_id === first.file_id && r.parent_symbol_id === first.parent_symbol_id && r.kind_normalized === first.kind_normalized)) {
-    // Java and C++ overloads: the ones a call's argument count fits, when that narrows them
-    // (gson's eight `toJson` took every call, whatever it passed, to the first).
-    const fit = fitCall(rows);
-    const pool = fit.length > 0 ? fit : rows;
-    // Several of them fit: the argument types tell them apart, which resolution does not see,
-    // so the first is a guess (javapoet's `builder(TypeName.get(type), name, modifiers)` in
-    // `builder(Type, String, Modifier...)` means `builder(TypeName, ...)`, not the first).
-    const guess = pool.length > 1 && first.language === "java";
-    return { target: overloadTarget(pool).symbol_id, how: guess ? weaker(how, "heuristic") : how, candidates: null };
-  }
-  // C++: one class's member as declared in its class (a header) and defined outside it (`void
-  // T::m() {}` in a .cpp or -inl.h file) is one function: the declaration, which every file that
-  // calls it includes (where only the header is in reach, a call has no other candidate).
-  const defs = cppDeclarations(rows);
-  if (defs) {
-    const fit = fitCall(defs);
-    return { target: overloadTarget(fit.length > 0 ? fit : defs).symbol_id, how, candidates: null };
-  }
-  return { target: null, how: "ambiguous", candidates: rows.slice(0, MAX_CANDIDATES).map((r) => r.symbol_id) };
-}
-
-const RENAMED_KINDS = new Set(["fn", "method", "type", "struct", "union", "enum", "class"]);
-function isAliasMacro(r: SymRow): boolean {
-  return r.kind_normalized === "macro" && r.flags !== null && r.flags.split(",").includes("alias");
-}
-
-/**
- * The in-class declarations among `rows` when they are all one C++ class's members of one name
- * and kind, declared in one file and defined outside the class in one file; else undefined.
- */
-function cppDeclarations(rows: SymRow[]): SymRow[] | undefined {
-  const first = rows[0] as SymRow;
-  if (first.language !== "cpp" || first.parent === null) return undefined;
-  const inside: SymRow[] = [];
-  let defFile: number | undefined;
-  for (const r of rows) {
-    if (r.language !== "cpp" || r.parent !== first.parent || r.kind_normalized !== first.kind_normalized || r.name !== first.name) return undefined;
-    if (r.parent_symbol_id !== null) {
-      if (inside.length > 0 && (inside[0] as SymRow).file_id !== r.file_id) return undefined;
-      inside.push(r);
-    } else if (defFile === undefined) defFile = r.file_id;
-    else if (defFile !== r.file_id) return undefined;
-  }
-  return inside.length > 0 && defFile !== undefined ? inside : undefined;
-}
-
-/**
- * Which of one scope's same-named definitions a call reaches: never an overload signature
- * (TypeScript's bodiless signatures, Python's `@overload` stubs) when the implementation is
- * there; in Python the last definition, the one the name is bound to when the scope has run;
- * elsewhere the first (Java and C++ overloads of the call's argument count, as pick() narrows them,
- * are told apart by types, which resolution does not see).
- */
-function overloadTarget(rows: SymRow[]): SymRow {
-  const impl = rows.filter((r) => !r.flags || !r.flags.split(",").includes("overload"));
-  const pool = impl.length > 0 ? impl : rows;
-  return (/\.pyi?$/.test(pool[0]?.path ?? "") ? pool[pool.length - 1] : pool[0]) as SymRow;
-}
-
-/** Unique candidate, else a unique one in the same directory (package), else ambiguous. */
-function nearPick(rows: SymRow[], ctx: { path: string }): Outcome {
-  if (rows.length === 0) return UNRESOLVED;
-  const r = pick(rows, "heuristic");
-  if (r.how !== "ambiguous") return r;
-  const dir = posix.dirname(ctx.path);
-  const near = rows.filter((s) => posix.dirname(s.path) === dir);
-  if (near.length > 0) {
-    const n = pick(near, "heuristic");
-    if (n.how !== "ambiguous") return n;
-  }
-  return r;
-}
-
-/** Candidate symbols (not impl blocks) with their file and their parent's kind, in file order. */
-function candidatesSql(where: string): string {
-  return `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, p.kind_normalized AS parent_kind, s.flags, s.display_fqn, s.arity, f.language
-    FROM symbols s JOIN files f ON f.id = s.file_id LEFT JOIN symbols p ON p.symbol_id = s.parent_symbol_id
-    WHERE ${where} s.kind_normalized != 'impl' ORDER BY f.path, s.byte_start`;
-}
-
-/**
- * The type a qualifier names when it is one capitalised identifier (`Math`, `new StringBuilder()`),
- * as a type is named in TYPE_NAMED languages: whether any symbol has that name decides whether
- * the reference is a library type's member. Incremental runs re-resolve references by it.
- */
-export function writtenType(q: string): string | undefined {
-  const ctor = /^new\s+([\w$.:]+)/.exec(q);
-  // (A Rust path to a type, `tempfile::Builder`, names it by its last segment.)
-  const written = ctor ? (ctor[1] as string) : (/^(?:[a-z_][a-z0-9_]*::)+([A-Z][A-Za-z0-9_]*)$/.exec(q)?.[1] ?? q);
-  return /^[A-Z][A-Za-z0-9_$]*$/.test(written) && /[a-z]/.test(written) ? written : undefined;
-}
-
-const GO_PREDECLARED = new Set([
-  "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64", "int", "int8", "int16", "int32", "int64",
-  "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
-]);
-const JAVA_PRIMITIVES = new Set(["boolean", "byte", "char", "double", "float", "int", "long", "short"]);
-/** TypeScript's predefined types whose members are the runtime's (`any` and `unknown` say nothing). */
-const TS_PREDEFINED = new Set(["string", "number", "boolean", "symbol", "bigint", "object", "void", "never", "null", "undefined"]);
-const PYTHON_BUILTINS = new Set(["str", "int", "float", "bool", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "complex", "List", "Dict", "Set", "FrozenSet", "Tuple", "typing.List", "typing.Dict"]);
-const CPP_POINTERS = /^(?:::)?std::(?:unique_ptr|shared_ptr|weak_ptr)<(.*)>$/s;
-const C_PRIMITIVES = new Set(["void", "char", "int", "float", "double", "bool", "_Bool", "wchar_t", "char8_t", "char16_t", "char32_t", "long", "short", "signed", "unsigned"]);
-const RUST_PRIMITIVES = new Set(["bool", "char", "str", "f32", "f64", "i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize"]);
-/** Rust's smart pointers: their methods auto-dereference to the pointee's. */
-const RUST_POINTERS = /^(?:(?:std|alloc)::(?:boxed|rc|sync)::)?(?:Box|Rc|Arc)<(.*)>$/s;
-
-/**
- * The type name a parameter's or local's declared type gives its members by (receiver_type):
- * `Map.Entry<K, V>` -> `Map.Entry`, Go's `*cobra.Command` -> `cobra.Command`. Null for a type
- * whose members are never the repository's (an array, a primitive, Go's predeclared, slice, map,
- * channel and function types); undefined when it says nothing here (a type parameter such as `T`,
- * whose members are its bound's, or a form not read).
- */
-export function receiverTypeName(language: string, written: string): string | null | undefined {
-  let t = written;
-  if (language === "java") {
-    // Type annotations (`@Nullable String`) say nothing of the members.
-    t = t.replace(/@[\w.]+(\([^)]*\))?\s*/g, "");
-    if (t.includes("[")) return null;
-    t = withoutTypeArguments(t);
-    if (JAVA_PRIMITIVES.has(t)) return null;
-  } else if (language === "go") {
-    t = t.replace(/^\*+/, "");
-    if (/^(\[|map\[|chan\b|<-|func\b|struct\s*\{|interface\s*\{)/.test(t)) return null;
-    t = withoutTypeArguments(t, "[", "]");
-    if (GO_PREDECLARED.has(t)) return null;
-  } else if (language === "typescript" || language === "tsx" || language === "javascript") {
-    t = t.replace(/^readonly\s+/, "");
-    // `Foo | null`, `Foo | undefined`: Foo; any other union says nothing.
-    const parts = splitOutsideBrackets(t, "|").filter((p) => p !== "" && p !== "null" && p !== "undefined");
-    if (parts.length !== 1) return undefined;
-    t = parts[0] as string;
-    if (/(\[\]|^\[.*\])$/s.test(t) || /=>/.test(t)) return null;
-    if (/^(\{|typeof\b|keyof\b|infer\b|`|'|")/.test(t)) return undefined;
-    t = withoutTypeArguments(t);
-    if (TS_PREDEFINED.has(t)) return null;
-    if (t === "any" || t === "unknown" || t === "this") return undefined;
-  } else if (language === "c" || language === "cpp") {
-    t = t.replace(/\b(?:const|volatile|struct|class|union|enum|typename|signed|unsigned|long|short)\s+/g, "").replace(/[\s*&]+$/, "").trim();
-    if (t === "auto" || t === "decltype" || t.startsWith("decltype(")) return undefined;
-    // `std::unique_ptr<T>`, `std::shared_ptr<T>`: `p->m` is T's.
-    for (let m = CPP_POINTERS.exec(t); m; m = CPP_POINTERS.exec(t)) t = (m[1] as string).replace(/\b(?:const|struct|class)\s+/g, "").replace(/[\s*&]+$/, "").trim();
-    t = withoutTypeArguments(t).replace(/^::/, "");
-    // (A macro may declare the name again, of another type: a primitive says too little here.)
-    if (C_PRIMITIVES.has(t)) return undefined;
-    if (!/^[A-Za-z_]\w*(::[A-Za-z_]\w*)*$/.test(t)) return undefined;
-    return /^[A-Z][A-Z0-9]?$/.test(t) ? undefined : t;
-  } else if (language === "python") {
-    // Forward references are strings; `Optional[X]` and `X | None` are X's.
-    t = t.replace(/^(["'])(.*)\1$/s, "$2").trim();
-    const optional = /^(?:typing\.)?Optional\[(.*)\]$/s.exec(t);
-    if (optional) t = (optional[1] as string).trim();
-    const parts = splitOutsideBrackets(t, "|").filter((p) => p !== "" && p !== "None");
-    if (parts.length !== 1) return undefined;
-    t = withoutTypeArguments(parts[0] as string, "[", "]");
-    if (PYTHON_BUILTINS.has(t)) return null;
-    if (t === "Any" || t === "typing.Any" || t === "object") return undefined;
-    // A lowercase name is a builtin or a function (`x = make()`), not a class by its writing; a
-    // private class is one (click's `writer = _PagerWriter(stream)`).
-    if (!/^_*[A-Z]/.test(t.slice(t.lastIndexOf(".") + 1))) return undefined;
-  } else if (language === "rust") {
-    t = t.replace(/^&\s*(?:'\w+\s+)?(?:mut\s+)?/, "").replace(/^(?:dyn|impl)\s+/, "");
-    for (let m = RUST_POINTERS.exec(t); m; m = RUST_POINTERS.exec(t)) t = (m[1] as string).trim().replace(/^(?:dyn|impl)\s+/, "");
-    if (/^(\[|\(|fn\b|&)/.test(t)) return null;
-    t = withoutTypeArguments(t).replace(/\s*\+.*$/s, "");
-    if (RUST_PRIMITIVES.has(t)) return null;
-    if (t === "Self") return undefined;
-    return /^[A-Za-z_][\w]*(::[A-Za-z_][\w]*)*$/.test(t) && !/^[A-Z][A-Z0-9]?$/.test(t) ? t : undefined;
-  } else return undefined;
-  if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t)) return undefined;
-  // A generic's type parameter (`T`, `E`, `K2`): its bound says what it has, not its name.
-  if (/^[A-Z][A-Z0-9]?$/.test(t)) return undefined;
-  return t;
-}
-
-/** What an import specifier that denotes one of `paths` mentions: a file's stem, or its directory's name. */
-/** A qualifier's first segment (`a` of `a.b.c`, `ns` of `ns::T`), or null without one. */
-function qualifierHead(q: string | null): string | null {
-  if (q === null || q === "") return null;
-  const cut = q.search(/\.|::/);
-  return cut === -1 ? q : q.slice(0, cut);
-}
-
-export function moduleStems(paths: string[]): string[] {
-  const stems = new Set<string>();
-  for (const p of paths) {
-    stems.add(p.slice(p.lastIndexOf("/") + 1).replace(/(\.d)?\.[^.]+$/, ""));
-    // Imports that name a directory: a folder's index module, a Go or Java package.
-    if (/(^|\/)(index\.[^/]+|__init__\.pyi?|mod\.rs)$|\.(go|java)$/.test(p)) stems.add(posix.basename(posix.dirname(p)));
-  }
-  return [...stems].filter((s) => s !== "" && s !== ".");
-}
+// What the index's other parts take from resolution.
+export type { RefRow, Resolution } from "./resolve/model.js";
+export { FIELDS_NEVER_CALLED, moduleStems, refCannotNameMethod, TYPE_KINDS } from "./resolve/rules.js";
+export { writtenType } from "./resolve/receiver-types.js";
 
 export class Resolver {
   private readonly byName;
@@ -948,7 +395,7 @@ export class Resolver {
   /** Candidates of one name, grouped once so each reference costs only its own file's share. */
   private entry(name: string): NameEntry {
     // A reference's candidates are of its own language family (see refFamily).
-    const family = refFamily;
+    const family = current.refFamily;
     const key = family === null ? name : `${family}\0${name}`;
     let e = this.entries.get(key);
     if (!e) {
@@ -980,23 +427,23 @@ export class Resolver {
 
   resolveRef(ref: RefRow): Outcome {
     // (pick() is reached from every rule below; the call's arity is what it tells overloads apart by.)
-    const outer = callArity;
-    const outerFamily = refFamily;
-    const outerNotMethod = refNotMethod;
-    const outerNever = refNever;
-    callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
+    const outer = current.callArity;
+    const outerFamily = current.refFamily;
+    const outerNotMethod = current.refNotMethod;
+    const outerNever = current.refNever;
+    current.callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
     const language = this.ctx(ref.file_id).language;
-    refFamily = language === "go" && !this.ctx(ref.file_id).path.endsWith("_test.go") ? GO_BUILD : languageFamily(language);
-    refNotMethod = refCannotNameMethod(language, ref.kind, ref.qualifier);
-    refNever = !VALUE_TYPE_LANGUAGES.has(language) ? null : ref.kind === "call" ? TS_NOT_CALLED : ref.kind === "type" ? TS_NOT_TYPES : null;
+    current.refFamily = language === "go" && !this.ctx(ref.file_id).path.endsWith("_test.go") ? GO_BUILD : languageFamily(language);
+    current.refNotMethod = refCannotNameMethod(language, ref.kind, ref.qualifier);
+    current.refNever = !VALUE_TYPE_LANGUAGES.has(language) ? null : ref.kind === "call" ? TS_NOT_CALLED : ref.kind === "type" ? TS_NOT_TYPES : null;
     try {
       const o = this.resolveAny(ref);
       return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
     } finally {
-      callArity = outer;
-      refFamily = outerFamily;
-      refNotMethod = outerNotMethod;
-      refNever = outerNever;
+      current.callArity = outer;
+      current.refFamily = outerFamily;
+      current.refNotMethod = outerNotMethod;
+      current.refNever = outerNever;
     }
   }
 
@@ -1101,7 +548,7 @@ export class Resolver {
           if (members.length === 0) {
             // Rust: a field is declared in the struct, not in the impl whose method reads
             // `self.n` or builds `Self { n: … }`: the field of the impl's type.
-            const type = refNotMethod && ctx.kinds.get(scope) === "impl" ? this.implTarget(scope) : undefined;
+            const type = current.refNotMethod && ctx.kinds.get(scope) === "impl" ? this.implTarget(scope) : undefined;
             if (type !== undefined) {
               const fields = (e.byParent.get(type) ?? []).filter((s) => s.kind_normalized === "field" && s.language === "rust");
               const here = fields.filter((s) => s.file_id === ref.file_id);
@@ -1209,7 +656,7 @@ export class Resolver {
       const sameFile = typed.filter((s) => s.file_id === ref.file_id);
       if (sameFile.length > 0) return pick(sameFile, "exact");
       // (The key says which candidates callTargets kept: a Rust write's are never methods.)
-      return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}\0${isCall ? ctx.language : ""}\0${refNotMethod ? "v" : ""}`, () => nearPick(typed, ctx));
+      return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}\0${isCall ? ctx.language : ""}\0${current.refNotMethod ? "v" : ""}`, () => nearPick(typed, ctx));
     }
     // `Math.max`, `String::from`, `new StringBuilder().append`: a type the repository does not
     // declare (capitalised, as these languages name types; not an ALL_CAPS constant) is a
@@ -1510,7 +957,7 @@ export class Resolver {
 
   private memo(e: NameEntry, key: string, fn: () => Outcome): Outcome {
     // An outcome holds for calls of one argument count (pick() narrows overloads by it).
-    const k = callArity === null ? key : `${key}\0${callArity}`;
+    const k = current.callArity === null ? key : `${key}\0${current.callArity}`;
     let r = e.memo.get(k);
     if (!r) {
       r = fn();
