@@ -101,6 +101,47 @@ describe("impact graph: incremental equals rebuild", () => {
     assert.ok(has("go/server/uses.go -> go/api/more.go import"), final.filter((e) => e.startsWith("go/")).join("\n"));
   });
 
+  it("C: guessed include paths follow build files and headers that come and go in subdirectories", async () => {
+    const root = tempDir("impact-incr-c-");
+    cpSync(join(FIXTURES, "c-subdirs"), root, { recursive: true });
+    const dbPath = join(root, ".magellan", "code.db");
+    const fresh = join(tempDir("impact-rebuild-c-"), "code.db");
+    await indexTree({ root, dbPath, threads: 1 });
+    const steps: [string, () => void][] = [
+      ["a second strbuf.h nearer the includer (the suffix guess moves)", () => {
+        mkdirSync(join(root, "tools/extra/util"), { recursive: true });
+        writeFileSync(join(root, "tools/extra/util/strbuf.h"), "int strbuf_len(void);\n");
+      }],
+      ["the generated header appears", () => writeFileSync(join(root, "lib/src/version.h"), "#define VERSION 1\n")],
+      // Its build file names an include directory that an existing file's <plugin.h> finds: a
+      // directory that was no C code's before, so no run had read (or looked for) its build file.
+      ["a new directory of C code whose build file declares another directory's headers", () => {
+        mkdirSync(join(root, "shared"), { recursive: true });
+        writeFileSync(join(root, "shared/plugin.h"), "int plugin(void);\n");
+        appendFileSync(join(root, "lib/tests/fuzz.c"), "#include <plugin.h>\n");
+      }],
+      ["(the directory)", () => {
+        mkdirSync(join(root, "newlib"), { recursive: true });
+        writeFileSync(join(root, "newlib/CMakeLists.txt"), "add_library(zz zz.c)\ntarget_include_directories(zz PUBLIC ../shared)\n");
+        writeFileSync(join(root, "newlib/zz.c"), "int zz(void) { return 0; }\n");
+      }],
+      ["the build file drops the path", () => writeFileSync(join(root, "newlib/CMakeLists.txt"), "add_library(zz zz.c)\n")],
+    ];
+    for (const [what, change] of steps) {
+      change();
+      await indexTree({ root, dbPath, threads: 1 });
+      await indexTree({ root, dbPath: fresh, rebuild: true, threads: 1 });
+      const a = dump(dbPath);
+      const b = dump(fresh);
+      assert.deepEqual(a.edges, b.edges, `edges after: ${what}`);
+      assert.deepEqual(a.deps, b.deps, `dependency statuses after: ${what}`);
+      if (what === "(the directory)") assert.ok(a.edges.includes("lib/tests/fuzz.c -> shared/plugin.h include guessed (<plugin.h>)"), a.edges.join("\n"));
+    }
+    const final = dump(dbPath).edges;
+    assert.ok(final.includes('tools/probe.c -> tools/extra/util/strbuf.h include guessed ("util/strbuf.h")'), final.join("\n"));
+    assert.ok(final.includes('tools/probe.c -> lib/src/version.h include guessed ("version.h")'), final.join("\n"));
+  });
+
   it("a go file added to a package at the module's root (the workspace root: no directory name in its import path) reaches its importers", async () => {
     const root = tempDir("impact-incr-goroot-");
     writeFileSync(join(root, "go.mod"), "module example.com/rootpkg\n\ngo 1.22\n");

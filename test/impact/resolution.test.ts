@@ -288,6 +288,36 @@ describe("impact resolution: C with compile_commands.json, and guessed include p
   });
 });
 
+describe("impact resolution: C and C++ include paths of subdirectories' build files (fmt's and jq's shapes)", () => {
+  let L: Layout;
+  before(async () => {
+    L = await layout("c-subdirs");
+  });
+  after(() => L.close());
+
+  const targets = (file: string): [string, boolean | undefined][] => L.edges(file).map((e) => [e.target, e.guessed]);
+  it("target_include_directories() of a CMakeLists.txt in a subdirectory, relative to it ('.' of test/gtest)", () => {
+    assert.deepEqual(targets("test/args-test.cc"), [
+      ["include/fmt/base.h", true],
+      ["test/gtest/gtest/gtest.h", true],
+    ]);
+    assert.deepEqual(targets("test/gtest/gmock/gmock.h"), [["test/gtest/gtest/gtest.h", true]]);
+    assert.deepEqual(targets("src/format.cc"), [["include/fmt/base.h", true]], "$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>");
+  });
+  it("-I flags of a Makefile.am, $(srcdir) its own directory and $(top_srcdir) the root's", () => {
+    assert.deepEqual(targets("lib/tests/fuzz.c"), [["lib/src/jv.h", true]]);
+    // The build file's vendor/ copy, not lib/old/'s, which is nearer by path.
+    assert.deepEqual(targets("lib/src/jv.c"), [
+      ["lib/src/jv.h", undefined],
+      ["vendor/decNumber/decNumber.h", true],
+    ]);
+  });
+  it('"x" that no path places is the one file whose path ends with x; "stdio.h" the system\'s; a generated header unresolved', () => {
+    assert.deepEqual(targets("tools/probe.c"), [["deps/util/strbuf.h", true]]);
+    assert.deepEqual(L.unresolved("tools/probe.c").samples, ["version.h"]);
+  });
+});
+
 describe("impact resolution: Java with several source roots", () => {
   let L: Layout;
   const engine = "core/src/main/java/com/acme/core/Engine.java";

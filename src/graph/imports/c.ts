@@ -2,8 +2,11 @@
  * C/C++ `#include`: "x" beside the including file, then the include paths; <x> the include
  * paths only. Include paths come from compile_commands.json (at the root or in build/): the
  * file's own entry, and for a header every entry's paths. Without one, the paths are guessed
- * from the build files (-I flags in Makefiles, include_directories() in CMakeLists.txt, and
- * include/ directories), and the edges found through them are labelled guessed.
+ * from the build files of every directory that holds C or C++ code (-I flags in Makefiles and
+ * Makefile.am, include_directories() and target_include_directories() in CMakeLists.txt, each
+ * relative to its own directory; those of the including file's directory and its ancestors
+ * first) and include/ directories, then, for "x", from the one file of the repository whose path
+ * ends with x (or the nearest, when several do); the edges found so are labelled guessed.
  */
 import { posix } from "node:path";
 import type { RepoFiles } from "./repo.js";
@@ -13,7 +16,27 @@ interface IncludePaths {
   guessed: boolean;
   perFile: Map<string, string[]>;
   all: string[];
+  /** Guessed: the include directories each directory's build files declare. */
+  byDir: Map<string, string[]>;
 }
+
+/** Build files whose include directories are read when there is no compilation database. */
+export const BUILD_FILES = ["Makefile", "makefile", "GNUmakefile", "Makefile.am", "CMakeLists.txt", "meson.build"];
+const CMAKE_KEYWORDS = /^(PUBLIC|PRIVATE|INTERFACE|SYSTEM|BEFORE|AFTER)$/;
+
+/**
+ * The C library's and POSIX's headers: `#include "stdio.h"` (David Gay's dtoa in jq, and older
+ * code) finds them where <stdio.h> would once the repository has none of that name.
+ */
+const SYSTEM_HEADERS = new Set(
+  (
+    "assert complex ctype errno fenv float inttypes iso646 limits locale math setjmp signal stdalign stdarg stdatomic stdbool stddef stdint stdio stdlib stdnoreturn string tgmath threads time uchar wchar wctype " +
+    "aio arpa/inet dirent dlfcn fcntl fnmatch glob grp iconv langinfo libgen netdb netinet/in netinet/tcp poll pthread pwd regex sched semaphore spawn strings syslog termios unistd utime wordexp " +
+    "sys/ioctl sys/mman sys/resource sys/select sys/socket sys/stat sys/time sys/times sys/types sys/uio sys/un sys/utsname sys/wait windows winsock2 ws2tcpip io direct malloc"
+  )
+    .split(" ")
+    .map((h) => `${h}.h`),
+);
 
 export class CImports {
   private paths: IncludePaths | undefined;
@@ -60,27 +83,68 @@ export class CImports {
         if (file !== undefined) perFile.set(file, incs);
         for (const i of incs) all.add(i);
       }
-      this.paths = { guessed: false, perFile, all: [...all].sort() };
+      this.paths = { guessed: false, perFile, all: [...all].sort(), byDir: new Map() };
       return this.paths;
     }
-    // Guesses: -I flags and include_directories() in the build files, and include/ directories.
-    for (const build of ["Makefile", "makefile", "GNUmakefile", "CMakeLists.txt", "meson.build"]) {
-      const t = this.repo.readConfig(build);
-      if (t === undefined) continue;
-      for (const m of t.matchAll(/-I\s*([\w./$(){}-]+)/g)) {
-        const p = (m[1] as string).replace(/^\$\((srcdir|CURDIR)\)\/?|^\$\{CMAKE_(CURRENT_)?SOURCE_DIR\}\/?/, "");
-        if (!/[$(){}]/.test(p)) all.add(posix.normalize(p || "."));
+    // Guesses: the build files of the directories that hold C or C++ code and of their ancestors.
+    const byDir = new Map<string, string[]>();
+    for (const d of this.codeDirs()) {
+      const declared = new Set<string>();
+      for (const build of BUILD_FILES) {
+        const t = this.repo.readConfig(d === "." ? build : `${d}/${build}`);
+        if (t !== undefined) for (const p of buildIncludeDirs(t, d)) declared.add(p);
       }
-      for (const m of t.matchAll(/include_directories\s*\(([^)]*)\)/g)) {
-        for (const p of (m[1] as string).split(/\s+/).filter((x) => x && !/^(PUBLIC|PRIVATE|INTERFACE|SYSTEM|BEFORE|AFTER)$/.test(x))) {
-          const q = p.replace(/^\$\{CMAKE_(CURRENT_)?SOURCE_DIR\}\/?/, "").replace(/^"|"$/g, "");
-          if (!/[$(){}]/.test(q)) all.add(posix.normalize(q || "."));
-        }
-      }
+      const found = [...declared].filter((p) => this.repo.dirs.has(p));
+      if (found.length > 0) byDir.set(d, found);
+      for (const p of found) all.add(p);
     }
     for (const d of this.repo.dirs.keys()) if (posix.basename(d) === "include") all.add(d);
-    this.paths = { guessed: true, perFile, all: [...all].filter((d) => this.repo.dirs.has(d)).sort() };
+    this.paths = { guessed: true, perFile, all: [...all].filter((d) => this.repo.dirs.has(d)).sort(), byDir };
     return this.paths;
+  }
+
+  /** Directories holding a C or C++ file, and their ancestors. */
+  private codeDirs(): string[] {
+    const dirs = new Set<string>(["."]);
+    for (const f of this.repo.byId.values()) {
+      if (f.language !== "c" && f.language !== "cpp") continue;
+      for (let d = posix.dirname(f.path); d !== "." && !dirs.has(d); d = posix.dirname(d)) dirs.add(d);
+    }
+    return [...dirs].sort();
+  }
+
+  /** Guessed include paths in the order a file of `dir` tries them: its own and its ancestors' build files' first. */
+  private guessedOrder(inc: IncludePaths, dir: string): string[] {
+    let order = this.orders.get(dir);
+    if (order) return order;
+    const near: string[] = [];
+    for (let d = dir; ; d = posix.dirname(d)) {
+      for (const p of inc.byDir.get(d) ?? []) if (!near.includes(p)) near.push(p);
+      if (d === ".") break;
+    }
+    order = [...near, ...inc.all.filter((p) => !near.includes(p))];
+    this.orders.set(dir, order);
+    return order;
+  }
+
+  private readonly orders = new Map<string, string[]>();
+
+  /** The file a quoted include names by its path's end, when one of them is nearest the including file. */
+  private bySuffix(from: string, spec: string): number[] {
+    const found: number[] = [];
+    if (!this.repo.suffixMatch(spec, found) || found.length === 1) return found;
+    // Several: the ones sharing the longest directory prefix with the including file, if one.
+    const dir = posix.dirname(from);
+    const shared = (id: number): number => {
+      const a = dir.split("/");
+      const b = posix.dirname(this.repo.pathOf(id) ?? "").split("/");
+      let k = 0;
+      while (k < a.length && k < b.length && a[k] === b[k]) k++;
+      return k;
+    };
+    const best = Math.max(...found.map(shared));
+    const nearest = found.filter((id) => shared(id) === best);
+    return nearest.length === 1 ? nearest : [];
   }
 
   resolve(from: string, dep: DepRow): DepOutcome {
@@ -89,9 +153,48 @@ export class CImports {
     const out: number[] = [];
     if (dep.form === "include" && this.repo.tryPath(posix.join(posix.dirname(from), spec), out)) return outcome(out, UNRESOLVED);
     const inc = this.includePaths();
-    const dirs = inc.perFile.get(from) ?? inc.all;
+    const dirs = inc.perFile.get(from) ?? (inc.guessed ? this.guessedOrder(inc, posix.dirname(from)) : inc.all);
     for (const d of dirs) if (this.repo.tryPath(posix.join(d, spec), out)) return outcome(out, UNRESOLVED, inc.guessed);
-    // A quoted include of a repository header we cannot place is unresolved; <x> is the system's.
-    return dep.form === "system" ? EXTERNAL : UNRESOLVED;
+    if (dep.form === "system") return EXTERNAL;
+    // "x" that no include path places: without a compilation database, the repository's file
+    // whose path ends with x (fmt's tests include "gtest/gtest.h" from test/gtest/, jq's fuzzers
+    // "jv.h" from src/), else a C library header the compiler would find next, else unresolved
+    // (a header the build generates, a library's that is not installed here).
+    if (inc.guessed) {
+      const near = this.bySuffix(from, spec);
+      if (near.length > 0) return outcome(near, UNRESOLVED, true);
+    }
+    return SYSTEM_HEADERS.has(spec) ? EXTERNAL : UNRESOLVED;
   }
+}
+
+/**
+ * The include directories a build file in `dir` declares (repository-relative): `-I` flags
+ * (Makefile, Makefile.am), include_directories() and target_include_directories() (CMake),
+ * relative to `dir` unless rooted at the project (`$(top_srcdir)`, `${PROJECT_SOURCE_DIR}`,
+ * `${CMAKE_SOURCE_DIR}`); paths naming other variables are left out.
+ */
+export function buildIncludeDirs(text: string, dir: string): string[] {
+  const out: string[] = [];
+  const add = (written: string): void => {
+    let p = written.replace(/^["']|["']$/g, "");
+    const bi = /^\$<BUILD_INTERFACE:(.*)>$/.exec(p);
+    if (bi) p = bi[1] as string;
+    let base = dir;
+    const rooted = /^(?:\$\(top_srcdir\)|\$\{(?:PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\})\/?/.exec(p);
+    if (rooted) {
+      base = ".";
+      p = p.slice(rooted[0].length);
+    } else p = p.replace(/^(?:\$\((?:srcdir|CURDIR)\)|\$\{CMAKE_CURRENT_SOURCE_DIR\})\/?/, "");
+    if (/[$(){}<>]/.test(p) || posix.isAbsolute(p)) return;
+    const rel = posix.normalize(posix.join(base, p || "."));
+    if (!rel.startsWith("../") && rel !== "..") out.push(rel);
+  };
+  for (const m of text.matchAll(/-I\s*([\w./$(){}-]+)/g)) add(m[1] as string);
+  for (const m of text.matchAll(/\b(target_)?include_directories\s*\(([^)]*)\)/g)) {
+    const words = (m[2] as string).replace(/#[^\n]*/g, "").split(/\s+/).filter((x) => x !== "");
+    // target_include_directories names its target first.
+    for (const w of m[1] ? words.slice(1) : words) if (!CMAKE_KEYWORDS.test(w)) add(w);
+  }
+  return out;
 }

@@ -13,7 +13,7 @@
 import { existsSync } from "node:fs";
 import { join, posix } from "node:path";
 import { type DB, getMeta, setMeta, stmt } from "../db.js";
-import { CImports } from "./c.js";
+import { BUILD_FILES, CImports } from "./c.js";
 import { GoImports } from "./go.js";
 import { JavaImports } from "./java.js";
 import { PythonImports } from "./python.js";
@@ -216,6 +216,8 @@ function stems(path: string): string[] {
 }
 
 const CONFIG_NAMES = ["package.json", "tsconfig.json", "jsconfig.json", "pnpm-workspace.yaml", "go.mod", "Cargo.toml", "compile_commands.json"];
+const C_CONFIG_NAMES = [...CONFIG_NAMES, ...BUILD_FILES];
+const C_SOURCE = /\.(c|h|cc|cpp|cxx|c\+\+|hh|hpp|hxx|h\+\+|inl|ipp|tpp)$/i;
 
 /**
  * A configuration file in the directory of an added file (or above it) that resolution never
@@ -223,10 +225,13 @@ const CONFIG_NAMES = ["package.json", "tsconfig.json", "jsconfig.json", "pnpm-wo
  */
 export function newConfigs(root: string, configs: Record<string, string>, added: string[]): boolean {
   const seen = new Set<string>();
-  for (const p of added) {
+  // (A C or C++ file's directory and its ancestors are where the include paths' build files are read.)
+  const ordered = [...added].sort((a, b) => Number(C_SOURCE.test(b)) - Number(C_SOURCE.test(a)));
+  for (const p of ordered) {
+    const names = C_SOURCE.test(p) ? C_CONFIG_NAMES : CONFIG_NAMES;
     for (let d = posix.dirname(p); !seen.has(d); d = posix.dirname(d)) {
       seen.add(d);
-      for (const n of CONFIG_NAMES) {
+      for (const n of names) {
         const rel = d === "." ? n : `${d}/${n}`;
         if (!(rel in configs) && existsSync(join(root, rel))) return true;
       }
