@@ -236,8 +236,11 @@ export class Resolver {
    * `from .app import Flask as Flask` in a package's __init__.py, TypeScript's `export * from
    * './core'` and `export { make as build } from './core'` in a barrel. Followed up to four
    * modules deep. (Not followed, flask's 146 `from flask import Flask` were unresolved_import.)
-   * Only where an import makes the name the module's own (Python, TypeScript, JavaScript): a
-   * Rust `use` is private unless `pub`, which the index does not record.
+   * Only where an import makes the name the module's own (Python, TypeScript, JavaScript), and
+   * in Rust, where a `use` is private unless `pub` (which the index does not record) but code
+   * that names the item through the module compiles only when it is: ripgrep's crates re-export
+   * their items at the root (`pub use crate::walk::{WalkBuilder, ...}`), and `ignore::WalkBuilder`
+   * from the core crate reached nothing.
    */
   private exported(language: string, files: number[], name: string): SymRow[] {
     const rows = this.entry(name).globals.filter((s) => files.includes(s.file_id));
@@ -320,6 +323,8 @@ export class Resolver {
     const cut = qualifier.search(/\.|::/);
     const head = cut === -1 ? qualifier : qualifier.slice(0, cut);
     let h = idx.heads.get(head);
+    // Rust: a workspace crate is in scope by its name, as any dependency is (`ignore::WalkBuilder`).
+    if (!h && ctx.language === "rust" && this.modules.rust.pathDependency(posix.dirname(ctx.path), head) !== undefined) h = { im: { source: head, names: [] } };
     if (!h) return undefined;
     // Python: `import a.b` (or `import a.b as c`) then `a.b.f()` (`c.d.f()`): the qualifier names
     // the module a.b (a.b.d) when the repository has it.
@@ -354,6 +359,18 @@ export class Resolver {
     // package (commons-io's array `.length` there was ambiguous among IOUtils' `length()` methods,
     // `ChecksumInputStream.builder().setByteArray()` went to another class's builder's).
     if (ctx.language === "java" && qualifier !== head && h.named !== undefined && h.named !== "*") return undefined;
+    // Rust: `walker::WalkBuilder::new`, `walker::WalkState::Quit`: a member of the type the rest of
+    // the path names in that crate or module (re-exported by its root as often as not).
+    if (ctx.language === "rust" && cut !== -1 && h.named === undefined) {
+      const segs = qualifier.split("::");
+      const typeName = segs.pop() as string;
+      const at = segs.length > 1 ? this.resolveModule(ctx, [h.im.source, ...segs.slice(1)].join("::")) : files;
+      const types = this.exported(ctx.language, at, typeName).filter(isTypeRow);
+      if (types.length > 0) {
+        const all = this.entry(name).all;
+        return types.flatMap((t) => membersOfType(all, t, ctx.language).concat(all.filter((s) => s.parent_symbol_id === t.symbol_id && s.kind_normalized === "variant")));
+      }
+    }
     // (Go's `pkg.Name` is a package-level name, never a method: `cli.Command` is the type, not
     // the method `Command.Command`.)
     let rows = (ctx.language === "go" && qualifier === head ? this.entry(name).globals : this.entry(name).all).filter((s) => files.includes(s.file_id));
@@ -477,7 +494,8 @@ export class Resolver {
     // `WorkerResult::Error` (heuristic).
     if (q !== null && ctx.language === "rust" && ref.kind !== "import") {
       const head = q.split("::")[0] as string;
-      if (!this.importIndex(ctx).heads.has(head) && this.modules.rust.externCrate(posix.dirname(ctx.path), head)) return UNRESOLVED;
+      const dir = posix.dirname(ctx.path);
+      if (!this.importIndex(ctx).heads.has(head) && this.modules.rust.externCrate(dir, head) && this.modules.rust.pathDependency(dir, head) === undefined) return UNRESOLVED;
     }
     if (ref.kind === "import") {
       // The name as an import statement brings it in: the symbol of that name in the target module.

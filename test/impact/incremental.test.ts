@@ -142,6 +142,23 @@ describe("impact graph: incremental equals rebuild", () => {
     assert.ok(final.includes('tools/probe.c -> lib/src/version.h include guessed ("version.h")'), final.join("\n"));
   });
 
+  it("C with a compilation database: a file added beside a Makefile is no configuration change (no build file is read)", async () => {
+    const root = tempDir("impact-incr-compdb-");
+    cpSync(join(FIXTURES, "c-compdb"), root, { recursive: true });
+    const db = join(root, "compile_commands.json");
+    writeFileSync(db, readFileSync(db, "utf8").replaceAll("__ROOT__", root));
+    writeFileSync(join(root, "Makefile"), "CFLAGS = -Iinclude\n");
+    const dbPath = join(root, ".magellan", "code.db");
+    const first = await indexTree({ root, dbPath, threads: 1 });
+    writeFileSync(join(root, "src/extra.c"), '#include "local.h"\nint extra(void) { return 1; }\n');
+    const second = await indexTree({ root, dbPath, threads: 1 });
+    // Only the new file's references, not every one of the tree's again.
+    assert.ok(second.references_resolved < first.references_resolved, `${second.references_resolved} of ${first.references_resolved}`);
+    const fresh = join(tempDir("impact-rebuild-compdb-"), "code.db");
+    await indexTree({ root, dbPath: fresh, rebuild: true, threads: 1 });
+    assert.deepEqual(dump(dbPath).edges, dump(fresh).edges);
+  });
+
   it("a go file added to a package at the module's root (the workspace root: no directory name in its import path) reaches its importers", async () => {
     const root = tempDir("impact-incr-goroot-");
     writeFileSync(join(root, "go.mod"), "module example.com/rootpkg\n\ngo 1.22\n");

@@ -51,3 +51,34 @@ it("a Rust path through the standard library or a Cargo dependency names nothing
   // The crate's own enum is still reached through its own path.
   assert.deepEqual(resolved(root), ["src/main.rs:5 W.Error read exact crate::W::Error", "src/main.rs:5 W read exact crate::W"].sort());
 });
+
+it("a Rust path through a workspace crate (a path dependency) reaches that crate's item, through its root's `pub use`", async () => {
+  // ripgrep's shape: the core crate writes `ignore::WalkBuilder` and `use globset::Glob` for the
+  // workspace's crates/ignore and crates/globset, whose lib.rs re-export their modules' items.
+  const root = writeTree(tempDir("magellan-rust-ws-"), {
+    "Cargo.toml":
+      '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n\n[workspace]\nmembers = ["crates/walker", "crates/globs"]\n\n[workspace.dependencies]\nglobs = { path = "crates/globs" }\n\n[dependencies]\nwalker = { version = "0.4", path = "crates/walker" }\nglobs.workspace = true\nregex = "1"\n',
+    "crates/walker/Cargo.toml": '[package]\nname = "walker"\nversion = "0.4.0"\nedition = "2021"\n',
+    "crates/walker/src/lib.rs": "mod walk;\npub use crate::walk::{WalkBuilder, WalkState};\n",
+    "crates/walker/src/walk.rs":
+      "pub struct WalkBuilder { depth: usize }\nimpl WalkBuilder {\n    pub fn new(_p: &str) -> WalkBuilder { WalkBuilder { depth: 0 } }\n}\npub enum WalkState { Continue, Quit }\n",
+    "crates/globs/Cargo.toml": '[package]\nname = "globs"\nversion = "0.1.0"\nedition = "2021"\n',
+    "crates/globs/src/lib.rs": "pub struct Glob;\nimpl Glob {\n    pub fn new(_s: &str) -> Glob { Glob }\n}\n",
+    "src/main.rs":
+      'use globs::Glob;\nfn make() -> walker::WalkBuilder {\n    walker::WalkBuilder::new(".")\n}\nfn main() {\n    let _g = Glob::new("*.rs");\n    let _w = make();\n    let _s = walker::WalkState::Quit;\n    let _r = regex::Regex::new("x");\n}\n',
+  });
+  const r = await mg(root, ["index"]);
+  assert.equal(r.r.code, 0, r.r.stdout);
+  const main = resolved(root).filter((x) => x.startsWith("src/main.rs"));
+  for (const want of [
+    "src/main.rs:1 globs.Glob import imported crate::Glob",
+    "src/main.rs:2 walker.WalkBuilder type imported crate::walk::WalkBuilder",
+    "src/main.rs:3 walker::WalkBuilder.new call imported crate::walk::WalkBuilder::new",
+    "src/main.rs:6 Glob.new call imported crate::Glob::new",
+    "src/main.rs:8 walker::WalkState.Quit read imported crate::walk::WalkState::Quit",
+  ]) {
+    assert.ok(main.includes(want), `${want}\n${main.join("\n")}`);
+  }
+  // A registry dependency's path still names nothing of the repository.
+  assert.ok(!main.some((x) => /Regex|regex/.test(x)), main.join("\n"));
+});

@@ -225,10 +225,13 @@ const C_SOURCE = /\.(c|h|cc|cpp|cxx|c\+\+|hh|hpp|hxx|h\+\+|inl|ipp|tpp)$/i;
  */
 export function newConfigs(root: string, configs: Record<string, string>, added: string[]): boolean {
   const seen = new Set<string>();
-  // (A C or C++ file's directory and its ancestors are where the include paths' build files are read.)
-  const ordered = [...added].sort((a, b) => Number(C_SOURCE.test(b)) - Number(C_SOURCE.test(a)));
+  // A C or C++ file's directory and its ancestors are where the include paths' build files are
+  // read, unless a compilation database gives the paths (then no build file is).
+  const compdb = ["compile_commands.json", "build/compile_commands.json"].some((c) => configs[c] !== undefined && configs[c] !== "-");
+  const isC = (p: string): boolean => !compdb && C_SOURCE.test(p);
+  const ordered = [...added].sort((a, b) => Number(isC(b)) - Number(isC(a)));
   for (const p of ordered) {
-    const names = C_SOURCE.test(p) ? C_CONFIG_NAMES : CONFIG_NAMES;
+    const names = isC(p) ? C_CONFIG_NAMES : CONFIG_NAMES;
     for (let d = posix.dirname(p); !seen.has(d); d = posix.dirname(d)) {
       seen.add(d);
       for (const n of names) {

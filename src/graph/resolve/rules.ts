@@ -70,8 +70,8 @@ export const NOT_TYPES = new Set(["method", "ctor", "field"]);
 /** Kinds only a language where a type can be `typeof` a value names in a type reference. */
 export const VALUES = new Set(["fn", "var", "static"]);
 export const VALUE_TYPE_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
-/** Languages whose imports re-export what they bind (resolveRef's exported). */
-export const REEXPORT_LANGUAGES = new Set(["python", "typescript", "tsx", "javascript"]);
+/** Languages whose imports re-export what they bind (Resolver.exported). */
+export const REEXPORT_LANGUAGES = new Set(["python", "typescript", "tsx", "javascript", "rust"]);
 
 export function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
   const xs = m.get(k);

@@ -28,16 +28,19 @@ export class RustModules {
       baseDir = srcRoot.replace(/\/$/, "");
       // `use hexyl::Printer` in the package's binary (src/main.rs, src/bin/, examples/, tests/)
       // names the package's library crate by its name (`-` written `_`).
+      // So does a path dependency's name in a package of a workspace (ripgrep's core writes
+      // `use grep::printer::...` and `ignore::WalkBuilder` for its crates/grep and crates/ignore).
       const pkg = this.cargoPackage(dir);
-      if (pkg && segs[0] === pkg.crate) {
+      const lib = pkg && segs[0] === pkg.crate ? pkg.lib : this.pathDependency(dir, segs[0] ?? "");
+      if (lib !== undefined) {
         segs.shift();
-        baseDir = posix.dirname(pkg.lib);
+        baseDir = posix.dirname(lib);
         let found = false;
         for (let n = segs.length; n >= 1 && !found; n--) {
           const p = [baseDir, ...segs.slice(0, n)].filter((x) => x && x !== ".").join("/");
           found = tryPath(`${p}.rs`) || tryPath(`${p}/mod.rs`);
         }
-        if (!found) tryPath(pkg.lib);
+        if (!found) tryPath(lib);
         segs.length = 0;
       }
     }
@@ -112,6 +115,50 @@ export class RustModules {
     return names.has(head);
   }
 
+  private readonly pathDeps = new Map<string, Map<string, string>>();
+
+  /**
+   * The root file of the repository's crate that `head` names as a Cargo path dependency of the
+   * package holding `dir`: `ignore = { path = "crates/ignore" }`, a `[dependencies.ignore]` table
+   * with a `path`, or `ignore = { workspace = true }` (`ignore.workspace = true`) with the path in
+   * the workspace's `[workspace.dependencies]`; the key is the name code writes (`-` as `_`).
+   * Undefined for a registry or git dependency, and for any other name.
+   */
+  pathDependency(dir: string, head: string): string | undefined {
+    let deps = this.pathDeps.get(dir);
+    if (deps === undefined) {
+      deps = new Map();
+      const manifest = this.nearestManifest(dir);
+      if (manifest !== null) {
+        const workspace = (): { dir: string; text: string } | null => {
+          for (let d = manifest.dir; ; d = posix.dirname(d)) {
+            const m = this.nearestManifest(d);
+            if (m === null) return null;
+            if (/^[ \t]*\[workspace(\.dependencies)?\]/m.test(m.text)) return m;
+            if (m.dir === "." || m.dir === "") return null;
+            d = m.dir;
+          }
+        };
+        for (const [key, path, inherited] of dependencyPaths(manifest.text)) {
+          let at: string | undefined;
+          if (!inherited) at = posix.join(manifest.dir, path);
+          else {
+            const ws = workspace();
+            const wsPath = ws ? dependencyPaths(ws.text, "workspace.dependencies").find(([k]) => k === key)?.[1] : undefined;
+            if (ws && wsPath !== undefined) at = posix.join(ws.dir, wsPath);
+          }
+          // (The package's own manifest: a directory without one is no crate.)
+          const depDir = at === undefined ? undefined : posix.normalize(at);
+          const lib = depDir === undefined ? undefined : this.cargoPackage(depDir)?.lib;
+          if (lib !== undefined && !lib.startsWith(`${depDir}/`)) continue;
+          if (lib !== undefined && !deps.has(key)) deps.set(key, lib);
+        }
+      }
+      this.pathDeps.set(dir, deps);
+    }
+    return deps.get(head);
+  }
+
   /**
    * The root file of the crate `fromPath` belongs to, when its manifest declares one outside any
    * `src/` (`[[bin]] path = "crates/core/main.rs"`, `[lib] path = ...`): the deepest declared
@@ -159,13 +206,6 @@ export class RustModules {
 }
 
 /**
- * The files of the module a `crate::`/`self::`/`super::` path starts from. A crate root (lib.rs,
- * main.rs, src/bin, tests, examples, benches, build.rs) is its own `crate`, and its `super` can
- * only be an inline module's parent, in the same file. A file's `super` is its parent module's
- * file: `a.rs` or `a/mod.rs` for `a/b.rs`, the crate root for `src/x.rs` (lib.rs and main.rs both,
- * when both exist: which one declares the module is in their text, not their names).
- */
-/**
  * A Cargo.toml's tables in order, `[name]` and `[[name]]` alike, each with its body: the lines up
  * to the next line that opens a table (`[target.'cfg(unix)'.dependencies]` too), or the end.
  */
@@ -185,6 +225,48 @@ function cargoKey(body: string, key: string): string | undefined {
   return new RegExp(`^\\s*${key}\\s*=\\s*"([^"]+)"`, "m").exec(body)?.[1];
 }
 
+/**
+ * A manifest's dependencies that name a path, as [key as code writes it, path, inherited]: in
+ * `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]` (also per target) or
+ * `[<table>.<name>]` tables; `inherited` when the path is the workspace's (`workspace = true`).
+ * With `only`, the dependencies of that table alone (`workspace.dependencies`).
+ */
+function dependencyPaths(text: string, only?: string): [string, string, boolean][] {
+  const out: [string, string, boolean][] = [];
+  const norm = (k: string): string => k.replace(/^["']|["']$/g, "").replace(/-/g, "_");
+  for (const t of cargoTables(text)) {
+    const m = only !== undefined ? (t.name === only ? [t.name] : null) : /(^|\.)(dependencies|dev-dependencies|build-dependencies)(\.([A-Za-z0-9_"'-]+))?$/.exec(t.name);
+    if (!m) continue;
+    const named = m[4];
+    if (named !== undefined) {
+      const path = cargoKey(t.body, "path");
+      if (path !== undefined) out.push([norm(named), path, false]);
+      else if (/^\s*workspace\s*=\s*true/m.test(t.body)) out.push([norm(named), "", true]);
+      continue;
+    }
+    for (const line of t.body.split(/\r?\n/)) {
+      const kv = /^\s*([A-Za-z0-9_"'-]+)\s*(\.\s*workspace\s*=\s*true|=\s*\{(.*)\})/.exec(line);
+      if (!kv) continue;
+      const key = norm(kv[1] as string);
+      const inline = kv[3];
+      if (inline === undefined) out.push([key, "", true]);
+      else {
+        const path = /(?:^|[,{\s])path\s*=\s*"([^"]+)"/.exec(inline)?.[1];
+        if (path !== undefined) out.push([key, path, false]);
+        else if (/(?:^|[,{\s])workspace\s*=\s*true/.test(inline)) out.push([key, "", true]);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The files of the module a `crate::`/`self::`/`super::` path starts from. A crate root (lib.rs,
+ * main.rs, src/bin, tests, examples, benches, build.rs) is its own `crate`, and its `super` can
+ * only be an inline module's parent, in the same file. A file's `super` is its parent module's
+ * file: `a.rs` or `a/mod.rs` for `a/b.rs`, the crate root for `src/x.rs` (lib.rs and main.rs both,
+ * when both exist: which one declares the module is in their text, not their names).
+ */
 export function startModules(from: string, path: string, exists: (p: string) => boolean, declaredRoot?: string): string[] {
   const dir = posix.dirname(from);
   const base = posix.basename(from);
