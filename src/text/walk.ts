@@ -104,6 +104,7 @@ let warm: WarmCache | undefined;
 
 function walk(options: WalkOptions): WalkEntry[] {
   const { root } = options;
+  globalExcludes = undefined;
   const globs = compileGlobs(options.globs ?? [], options.iglobs ?? [], options.types);
   const out: WalkEntry[] = [];
   const starts = options.start && options.start.length > 0 ? options.start : [root];
@@ -296,7 +297,8 @@ let globalExcludes: string | null | undefined;
 /**
  * The rules of git's global excludes file, read as ripgrep reads them: `core.excludesFile` of the
  * user's git config ($XDG_CONFIG_HOME/git/config, then ~/.gitconfig, which wins), else
- * $XDG_CONFIG_HOME/git/ignore. Read once per process.
+ * $XDG_CONFIG_HOME/git/ignore. Read once per walk, not once per process: the daemon and the MCP
+ * server live across edits of those files, and each request brings its own HOME.
  */
 export function globalGitExcludes(): string | undefined {
   if (globalExcludes !== undefined) return globalExcludes ?? undefined;
