@@ -62,6 +62,16 @@ const program = baseProgram(
   .option("--max-filesize <size>", "skip files larger than this (bytes, or with K/M/G suffix); they are listed in files_skipped", sizeOption)
   .option("--hidden", "search hidden files and directories (names starting with '.'); .git is never searched")
   .option("--no-ignore", "do not respect .gitignore, .ignore, .rgignore and .git/info/exclude")
+  .option("--no-ignore-vcs", "do not respect .gitignore, .git/info/exclude or git's global excludes; .ignore and .rgignore still apply (ripgrep --no-ignore-vcs)")
+  .option("--no-ignore-dot", "do not respect .ignore files (ripgrep --no-ignore-dot)")
+  .option("--no-ignore-exclude", "do not respect .git/info/exclude (ripgrep --no-ignore-exclude)")
+  .option("--no-ignore-global", "do not respect git's global excludes file (ripgrep --no-ignore-global)")
+  .option("-u, --unrestricted", "as rg -u: -u is --no-ignore, -uu adds --hidden, -uuu adds --text", (_v: string, n: number) => n + 1, 0)
+  .option("--glob-case-insensitive", "match every --glob ignoring case, as --iglob (ripgrep --glob-case-insensitive)")
+  .addOption(new Option("--sort <by>", "as rg --sort path: the answer is always in path order, so only path and none are taken").choices(["path", "none"]))
+  .addOption(new Option("--sort-files").hideHelp())
+  .option("--crlf", "accepted for ripgrep habits: every file is already searched as rg --crlf searches it ($ before \\r\\n, no match takes the \\r)")
+  .option("-P, --pcre2", "accepted: the pattern is a JavaScript RegExp, which has what rg needs -P for (lookaround, backreferences); it is read as without -P")
   .option("-c, --count", "print per file the number of lines with a match (as rg -c) instead of the matches")
   .option("--count-matches", "print per file the number of matches (as rg --count-matches) instead of the matches")
   .option("--timeout <ms>", `time budget per file in milliseconds (default ${DEFAULT_TIMEOUT_MS}); a file over it is skipped with reason "timeout"`, intOption(TOOL, "--timeout", 1))
@@ -79,6 +89,12 @@ const program = baseProgram(
   .addOption(new Option("--vimgrep").hideHelp())
   .addOption(new Option("--json").hideHelp())
   .addOption(new Option("--color <when>").choices(["never", "auto", "always", "ansi"]).hideHelp())
+  .addOption(new Option("-0, --null").hideHelp())
+  .addOption(new Option("--no-messages").hideHelp())
+  .addOption(new Option("--no-config").hideHelp())
+  .addOption(new Option("--max-columns <n>").hideHelp())
+  .addOption(new Option("--max-columns-preview").hideHelp())
+  .addOption(new Option("--stats").hideHelp())
   .addHelpText(
     "after",
     `
@@ -97,7 +113,9 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
 Accepted for ripgrep habits and ignored, since the output is always this JSON document with paths,
 line numbers and byte columns (they change how rg prints, not what it finds): -n/--line-number,
 -N/--no-line-number, --heading, --no-heading, -H/--with-filename, --no-filename, --column,
---vimgrep, --json (the document is llmsearch's, not rg's JSON Lines), --color <never|auto|always|ansi>.
+--vimgrep, --json (the document is llmsearch's, not rg's JSON Lines), --color <never|auto|always|ansi>,
+-0/--null, --no-messages, --no-config (no config file is read), --max-columns <n>, --max-columns-preview,
+--stats; also --sort-files (the answer is always in path order).
 
 Exit codes:
   0  success, including no match (diagnostics then say why the result is empty)
@@ -147,6 +165,12 @@ interface Options {
   maxFilesize?: number;
   hidden?: boolean;
   ignore: boolean;
+  ignoreVcs: boolean;
+  ignoreDot: boolean;
+  ignoreExclude: boolean;
+  ignoreGlobal: boolean;
+  unrestricted: number;
+  globCaseInsensitive?: boolean;
   count?: boolean;
   countMatches?: boolean;
   onlyMatching?: boolean;
@@ -163,7 +187,19 @@ interface Options {
 // runCli reports every failure itself.
 void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const o = p.opts<Options>();
-  const walk = { root: o.root, globs: o.glob, iglobs: o.iglob, maxDepth: o.maxDepth, hidden: o.hidden, noIgnore: !o.ignore, types: o.type, typesNot: o.typeNot };
+  // rg --glob-case-insensitive makes every --glob an --iglob; rg 13 adds the --iglob ones after them.
+  const globs = o.globCaseInsensitive ? { globs: [], iglobs: [...o.glob, ...o.iglob] } : { globs: o.glob, iglobs: o.iglob };
+  const ignoreOff = { vcs: !o.ignoreVcs, dot: !o.ignoreDot, exclude: !o.ignoreExclude, global: !o.ignoreGlobal };
+  const walk = {
+    root: o.root,
+    ...globs,
+    maxDepth: o.maxDepth,
+    hidden: o.hidden || o.unrestricted >= 2,
+    noIgnore: !o.ignore || o.unrestricted >= 1,
+    ...(ignoreOff.vcs || ignoreOff.dot || ignoreOff.exclude || ignoreOff.global ? { ignoreOff } : {}),
+    types: o.type,
+    typesNot: o.typeNot,
+  };
   if (o.files) {
     // As rg --files: every positional argument is a path, and there is no pattern.
     if (o.pattern.length > 0) {
@@ -208,7 +244,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     lineRegexp: wordFlag() === "line-regexp",
     multiline: o.multiline,
     invert: o.invertMatch,
-    text: o.text,
+    text: o.text || o.unrestricted >= 3,
     paths,
     before: o.before ?? o.context,
     after: o.after ?? o.context,

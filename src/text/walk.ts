@@ -20,6 +20,12 @@ export interface WalkOptions {
   /** Ignore .gitignore, .ignore and .git/info/exclude. */
   noIgnore?: boolean;
   /**
+   * Sources of ignore rules left out, as ripgrep's finer flags: `vcs` (--no-ignore-vcs: .gitignore,
+   * .git/info/exclude, git's global excludes), `dot` (--no-ignore-dot: .ignore), `exclude`
+   * (--no-ignore-exclude: .git/info/exclude), `global` (--no-ignore-global: git's global excludes).
+   */
+  ignoreOff?: { vcs?: boolean; dot?: boolean; exclude?: boolean; global?: boolean };
+  /**
    * ripgrep `--glob` semantics: gitignore-style patterns; a plain glob whitelists (when any is
    * given, a file must match one), `!glob` excludes; a later glob overrides an earlier one; a
    * match overrides hidden and ignore rules, as in ripgrep.
@@ -105,6 +111,9 @@ let warm: WarmCache | undefined;
 function walk(options: WalkOptions): WalkEntry[] {
   const { root } = options;
   globalExcludes = undefined;
+  const off = options.ignoreOff ?? {};
+  // Indexes into Level.sets: .rgignore, .ignore, .gitignore, .git/info/exclude, global excludes.
+  sourcesOff = [false, Boolean(off.dot), Boolean(off.vcs), Boolean(off.vcs || off.exclude), Boolean(off.vcs || off.global)];
   const globs = compileGlobs(options.globs ?? [], options.iglobs ?? [], options.types);
   const out: WalkEntry[] = [];
   const starts = options.start && options.start.length > 0 ? options.start : [root];
@@ -294,6 +303,9 @@ function readRules(path: string): string | undefined {
 
 let globalExcludes: string | null | undefined;
 
+/** The sources of rules this walk leaves out (WalkOptions.ignoreOff), by index into Level.sets. */
+let sourcesOff: boolean[] = [];
+
 /**
  * The rules of git's global excludes file, read as ripgrep reads them: `core.excludesFile` of the
  * user's git config ($XDG_CONFIG_HOME/git/config, then ~/.gitconfig, which wins), else
@@ -336,7 +348,7 @@ function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<st
     inGit ? read(".gitignore") : undefined,
     inGit && isGitTop ? readRules(join(dir, ".git", "info", "exclude")) : undefined,
     inGit && isGitTop ? globalGitExcludes() : undefined,
-  ];
+  ].map((t, source) => (sourcesOff[source] ? undefined : t));
   // A git top without rules is still a level: it ends the git rules of the directories above.
   if (!isGitTop && texts.every((t) => !t)) return undefined;
   const sets = texts.map((text, source) => {

@@ -21,7 +21,7 @@ import type {
   LlmsearchSkip,
 } from "../../contract/tools/llmsearch.js";
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
-import { walkFiles, type WalkEntry } from "../../text/walk.js";
+import { walkFiles, type WalkEntry, type WalkOptions } from "../../text/walk.js";
 import { globError } from "../../text/glob-check.js";
 import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
@@ -47,6 +47,8 @@ export interface SearchRequest {
   globs?: string[];
   hidden?: boolean;
   noIgnore?: boolean;
+  /** rg --no-ignore-vcs, --no-ignore-dot, --no-ignore-exclude, --no-ignore-global: those sources of rules left out. */
+  ignoreOff?: WalkOptions["ignoreOff"];
   before?: number;
   after?: number;
   /** Keep at most this many matches over all files, in path/offset order (0 = all); the answer is then partial. */
@@ -180,7 +182,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const starts = startsOf({ ...req, pattern: "" }, root, cwd);
   const max = req.maxFilesize ?? 0;
-  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
+  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ignoreOff: req.ignoreOff, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
     // A file over --max-filesize is not searched, so not listed (rg --files --max-filesize alike).
     .filter((e) => max <= 0 || sizeOf(e.abs) <= max)
     .map((e) => e.rel);
@@ -309,6 +311,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
         start: starts.length ? starts : undefined,
         hidden: req.hidden,
         noIgnore: req.noIgnore,
+        ignoreOff: req.ignoreOff,
         maxDepth: req.maxDepth,
         ...filters,
         cache,
