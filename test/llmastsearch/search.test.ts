@@ -205,3 +205,14 @@ test("--language parses a named file whatever its extension; --hidden and --no-i
   const wide = await runTool("llmastsearch", ["--root", root, "-q", q, "--hidden", "--no-ignore"], { cwd: root });
   assert.deepEqual(names((wide.json as { data: Data }).data), ["hidden", "ignored", "seen"]);
 });
+
+test("a path that does not exist is an error naming it, as rg and ast-grep say, not an empty success", async () => {
+  const root = fixtureCopy("langs");
+  const r = await runTool("llmastsearch", ["-q", SEED_QUERY, "lib.rs", "nope.rs"], { cwd: root });
+  assert.equal(r.code, 2, r.stdout);
+  const data = (r.json as { data: { code: string; message: string } }).data;
+  assert.equal(data.code, "LLMASTSEARCH_E002");
+  assert.equal(data.message, "no such file or directory: nope.rs");
+  const ok = await runTool("llmastsearch", ["-q", SEED_QUERY, "lib.rs"], { cwd: root });
+  assert.equal(ok.code, 0, ok.stdout);
+});

@@ -12,7 +12,7 @@ import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { rgCounts } from "../support/rg.js";
-import { binPath } from "../support/run.js";
+import { binPath, runTool } from "../support/run.js";
 import { call, errorCode, stdioClient, workspace } from "./support.js";
 
 let root: string;
@@ -168,6 +168,22 @@ describe("llmtools mcp (stdio)", () => {
     assert.equal(i.isError, false);
     const s = await call(client, "mdsel_select", { selectors: ["readme::heading:h2[0]"] });
     assert.match(JSON.stringify(s.structuredContent.data), /npm install widgets/);
+  });
+
+  it("names a missing path as the user wrote it, with the CLI's very answer (not the server's absolute path)", async () => {
+    const strip = (o: unknown): string => JSON.stringify(o, (k, v: unknown) => (k === "execution_id" || k === "timestamp" ? undefined : v));
+    for (const [tool, args, cli] of [
+      ["llmsearch", { pattern: "x", paths: ["src/nope.ts"] }, ["llmsearch", ["x", "src/nope.ts"]]],
+      ["llmastsearch", { query: "(identifier) @i", paths: ["src/nope.ts"] }, ["llmastsearch", ["-q", "(identifier) @i", "src/nope.ts"]]],
+      ["mdsel_index", { files: ["nope.md"] }, ["mdsel", ["index", "nope.md"]]],
+    ] as const) {
+      const r = await call(client, tool, args);
+      assert.equal(r.isError, true, tool);
+      const c = await runTool(cli[0], [...cli[1], "--no-daemon"], { cwd: root });
+      assert.equal(strip(r.structuredContent), strip(c.json), tool);
+      assert.match(JSON.stringify(r.structuredContent), /nope/);
+      assert.doesNotMatch(JSON.stringify(r.structuredContent), new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), tool);
+    }
   });
 
   it("refuses paths and roots outside the workspace", async () => {

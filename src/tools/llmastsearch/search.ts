@@ -3,6 +3,7 @@
  * spans for the match and for each capture (seed 02 §4). Plain request -> response; the CLI
  * only renders it.
  */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { commonCode } from "../../contract/codes.js";
@@ -24,6 +25,8 @@ export interface SearchRequest {
   query: QuerySource;
   /** Files or directories (user spelling) to search; default the root. */
   paths?: string[];
+  /** The directory relative paths are read from first (then the root); default process.cwd(). */
+  cwd?: string;
   globs?: string[];
   /** Parse every file as this language; else by extension. */
   language?: LanguageId;
@@ -136,7 +139,20 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     if (cache && trustWas !== undefined) cache.leave(trustWas);
     trustWas = undefined;
   };
-  const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
+  const explicit = (req.paths ?? []).map((p) => {
+    const abs = resolveInRoot(TOOL, req.root, p, req.cwd).abs;
+    // A path that is not there is a mistake to say, as rg and ast-grep say it, not an empty answer.
+    if (!existsSync(abs)) {
+      throw new ToolError({
+        code: commonCode(TOOL, "file_not_found"),
+        error: "file_not_found",
+        message: `no such file or directory: ${p}`,
+        remediation: "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).",
+        exitCode: EXIT.usage,
+      });
+    }
+    return abs;
+  });
   const threadsWanted = Math.max(1, req.threads ?? defaultThreads());
   const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
   const trees = treeCache();
