@@ -97,8 +97,8 @@ export function readMarkdownFile(abs: string, displayPath: string, options: Load
         file: displayPath,
         type: "PROCESSING_ERROR",
         code: MDSEL_CODES.io_error,
-        message: `Not a file: ${displayPath} is a directory`,
-        remediation: "Pass Markdown files, not directories.",
+        message: `Not a file: ${displayPath} is a directory with no Markdown file (.md, .markdown, .mdx, ...) under it`,
+        remediation: "Pass Markdown files, or a directory that holds some (ignored and hidden files are left out).",
       });
     }
     // A pipe or device (`<(curl ...)`, /dev/stdin) has no size to check first: it is read up to
