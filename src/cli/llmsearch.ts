@@ -212,7 +212,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
       });
     }
     const l = listFiles({ ...walk, paths: p.args, maxFilesize: o.maxFilesize });
-    return { envelope: queryEnvelope(TOOL, "files", l.data, { partial: false, diagnostics: l.diagnostics }), exitCode: EXIT.ok };
+    return { envelope: queryEnvelope(TOOL, "files", l.data, { partial: l.partial, diagnostics: l.diagnostics }), exitCode: l.partial ? EXIT.partial : EXIT.ok };
   }
   // ripgrep's PATTERN [PATH...]: without -e the first positional argument is the pattern.
   const given = o.pattern.length > 0 ? anyOf(o.pattern, Boolean(o.fixedStrings)) : undefined;

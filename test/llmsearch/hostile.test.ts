@@ -119,10 +119,21 @@ test("paths outside the root are refused: `..`, absolute, and symlinks out", asy
   }
 });
 
-test("a missing path is a usage error, exit 2", async () => {
+test("a missing path is a usage error, exit 2; beside paths that exist, as rg, they are searched and it is a warning (partial, exit 4)", async () => {
   const r = await runTool("llmsearch", ["--root", root, "--pattern", "x", "nope.txt"], { cwd: root });
   assert.equal(r.code, 2);
   assert.equal((r.json as { data: { code: string } }).data.code, "LLMSEARCH_E002");
+  for (const extra of [[], ["--files"]]) {
+    const args = extra.length ? extra : ["--pattern", "needle"];
+    const alone = await runTool("llmsearch", ["--root", root, ...args, "."], { cwd: root });
+    const mixed = await runTool("llmsearch", ["--root", root, ...args, ".", "nope.txt"], { cwd: root });
+    assert.equal(mixed.code, 4, mixed.stdout);
+    const a = alone.json as { data: unknown };
+    const m = mixed.json as { partial: boolean; data: unknown; diagnostics: Diagnostic[] };
+    assert.equal(m.partial, true);
+    assert.deepEqual(m.data, a.data);
+    assert.ok(m.diagnostics.some((d) => d.code === "LLMSEARCH_E002" && d.level === "warning" && /nope\.txt/.test(d.message)), JSON.stringify(m.diagnostics));
+  }
 });
 
 test("a huge single line: exact span at its end, nothing lost", async () => {

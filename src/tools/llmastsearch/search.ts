@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { commonCode } from "../../contract/codes.js";
+import { COMMON_CODES, commonCode } from "../../contract/codes.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
@@ -82,6 +82,8 @@ export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Below this many files, starting a worker costs more than it saves. */
 const PARALLEL_MIN_FILES = 24;
 
+const MISSING_REMEDIATION = "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).";
+
 function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { tool: TOOL, level, message, code: code(num), ...extra };
 }
@@ -139,20 +141,29 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     if (cache && trustWas !== undefined) cache.leave(trustWas);
     trustWas = undefined;
   };
-  const explicit = (req.paths ?? []).map((p) => {
+  // A path that is not there is said, as rg and ast-grep say it: beside others that are (which
+  // are searched) a warning and a partial answer; alone, an error, never an empty success.
+  const missing: string[] = [];
+  const explicit = (req.paths ?? []).flatMap((p) => {
     const abs = resolveInRoot(TOOL, req.root, p, req.cwd).abs;
-    // A path that is not there is a mistake to say, as rg and ast-grep say it, not an empty answer.
-    if (!existsSync(abs)) {
-      throw new ToolError({
-        code: commonCode(TOOL, "file_not_found"),
-        error: "file_not_found",
-        message: `no such file or directory: ${p}`,
-        remediation: "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).",
-        exitCode: EXIT.usage,
-      });
-    }
-    return abs;
+    if (existsSync(abs)) return [abs];
+    missing.push(p);
+    return [];
   });
+  if (missing.length > 0 && explicit.length === 0) {
+    throw new ToolError({
+      code: commonCode(TOOL, "file_not_found"),
+      error: "file_not_found",
+      message: `no such file or directory: ${missing.join(", ")}`,
+      remediation: MISSING_REMEDIATION,
+      exitCode: EXIT.usage,
+    });
+  }
+  if (missing.length > 0) {
+    diagnostics.push(
+      diag("warning", COMMON_CODES.file_not_found, `no such file or directory: ${missing.join(", ")} (the other paths were searched)`, { remediation: MISSING_REMEDIATION }),
+    );
+  }
   const threadsWanted = Math.max(1, req.threads ?? defaultThreads());
   const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
   const trees = treeCache();
@@ -278,7 +289,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       }
       if (!sink) return;
       if (!opened && (limit === undefined || total > limit)) {
-        sink.open(head, limit !== undefined);
+        sink.open(head, limit !== undefined || missing.length > 0);
         opened = true;
       }
       if (opened && held.length > 0) {
@@ -309,7 +320,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     }
     const cut = limit !== undefined && total > limit;
     // A file whose matching ran out of time is one whose matches are missing.
-    const partial = cut || skipped.has("timeout");
+    const partial = cut || skipped.has("timeout") || missing.length > 0;
     const matches = opened ? [] : held;
 
     for (const [reason, list] of [...skipped].sort()) {

@@ -147,24 +147,49 @@ function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; typ
   return { globs: req.globs ?? [], iglobs: req.iglobs ?? [], types: t };
 }
 
-function startsOf(req: SearchRequest, root: string, cwd: string): string[] {
+/**
+ * The start paths that exist, and those that do not. As rg, a missing path among others is said
+ * (a warning, the answer partial) and the others are searched; when none exists it is an error.
+ */
+function startsOf(req: SearchRequest, root: string, cwd: string): { starts: string[]; missing: string[] } {
   const starts: string[] = [];
+  const missing: string[] = [];
   for (const p of req.paths ?? []) {
     const r = resolveInRoot(TOOL, root, p, cwd);
     try {
       statSync(r.abs);
     } catch {
-      throw new ToolError({
-        code: commonCode(TOOL, "file_not_found"),
-        error: "file_not_found",
-        message: `no such file or directory: ${p}`,
-        remediation: "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).",
-        exitCode: EXIT.usage,
-      });
+      missing.push(p);
+      continue;
     }
     starts.push(r.abs);
   }
-  return starts;
+  if (missing.length > 0 && starts.length === 0) {
+    throw new ToolError({
+      code: commonCode(TOOL, "file_not_found"),
+      error: "file_not_found",
+      message: `no such file or directory: ${missing.join(", ")}`,
+      remediation: MISSING_REMEDIATION,
+      exitCode: EXIT.usage,
+    });
+  }
+  return { starts, missing };
+}
+
+const MISSING_REMEDIATION = "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).";
+
+/** The warning for paths that do not exist beside others that do (which were searched). */
+function missingPaths(missing: string[]): Diagnostic[] {
+  if (missing.length === 0) return [];
+  return [
+    {
+      tool: TOOL,
+      level: "warning",
+      message: `no such file or directory: ${missing.join(", ")} (the other paths were searched, as rg does)`,
+      code: commonCode(TOOL, "file_not_found"),
+      remediation: MISSING_REMEDIATION,
+    },
+  ];
 }
 
 function sizeOf(abs: string): number {
@@ -177,17 +202,17 @@ function sizeOf(abs: string): number {
 }
 
 /** --files: the files a search would read, in path order, without searching them. */
-export function listFiles(req: Omit<SearchRequest, "pattern">): { data: LlmsearchFileListData; diagnostics: Diagnostic[] } {
+export function listFiles(req: Omit<SearchRequest, "pattern">): { data: LlmsearchFileListData; diagnostics: Diagnostic[]; partial: boolean } {
   const cwd = req.cwd ?? process.cwd();
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
-  const starts = startsOf({ ...req, pattern: "" }, root, cwd);
+  const { starts, missing } = startsOf({ ...req, pattern: "" }, root, cwd);
   const max = req.maxFilesize ?? 0;
   const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ignoreOff: req.ignoreOff, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
     // A file over --max-filesize is not searched, so not listed (rg --files --max-filesize alike).
     .filter((e) => max <= 0 || sizeOf(e.abs) <= max)
     .map((e) => e.rel);
   const unique = [...new Set(files)];
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = missingPaths(missing);
   if (unique.length === 0) {
     diagnostics.push({
       tool: TOOL,
@@ -197,7 +222,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
       remediation: "Check --glob / --type, or pass --hidden / --no-ignore to include hidden or ignored files.",
     });
   }
-  return { data: { files: unique, file_count: unique.length }, diagnostics };
+  return { data: { files: unique, file_count: unique.length }, diagnostics, partial: missing.length > 0 };
 }
 
 /** A usage error for flags that cannot go together. */
@@ -224,7 +249,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   }
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const filters = filtersOf(req);
-  const starts = startsOf(req, root, cwd);
+  const { starts, missing } = startsOf(req, root, cwd);
   const limit = req.limit ?? 0;
   const counting = Boolean(req.count || req.countMatches);
   const init: Omit<WorkerInit, "state"> = {
@@ -363,7 +388,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       remediation: "Raise --limit, narrow the pattern or --glob, or use --count for per-file totals.",
     });
   }
-  const partial = cut || timedOut;
+  diagnostics.push(...missingPaths(missing));
+  const partial = cut || timedOut || missing.length > 0;
   const common = { total_count: total, files_searched: searched, files_skipped: skipped };
   const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData = req.filesWithMatches
     ? { pattern: req.pattern, files: withMatches, files_matched: withMatches.length, ...common }
