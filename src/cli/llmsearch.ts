@@ -6,7 +6,7 @@
 import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { TOOL } from "../tools/llmsearch/codes.js";
-import { DEFAULT_TIMEOUT_MS, listFiles, search } from "../tools/llmsearch/search.js";
+import { DEFAULT_TIMEOUT_MS, fileTypes, listFiles, search } from "../tools/llmsearch/search.js";
 import { anyOf } from "../tools/llmsearch/pattern.js";
 import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
@@ -40,6 +40,9 @@ const program = baseProgram(
   .option("-s, --case-sensitive", "match case-sensitively (the default); the last of -i, -S and -s given wins, as in ripgrep")
   .option("-t, --type <type>", `search only files of this ripgrep type (repeatable): any of the ${Object.keys(FILE_TYPES).length} of ripgrep 13's --type-list (c, cpp, go, java, js, py, ruby, rust, sh, ts, ...); an unknown one is refused, listing them`, collect, [])
   .option("-T, --type-not <type>", "do not search files of this type (repeatable)", collect, [])
+  .option("--type-add <def>", "as rg --type-add: define or extend a type for this run, 'name:glob' (one glob; repeat the flag for more) or 'name:include:type1,type2' (repeatable)", collect, [])
+  .option("--type-list", "print the file types and their globs (with --type-add's), search nothing")
+  .addOption(new Option("-r, --replace <text>").hideHelp())
   .option("-l, --files-with-matches", "print the files with a match (path, count, sha256 checksum) instead of the matches")
   .option("--files", "print the files that would be searched (after ignore rules, globs, types), without searching; takes no pattern")
   .option("-F, --fixed-strings", "treat the pattern as literal text, not a regex")
@@ -177,6 +180,9 @@ interface Options {
   smartCase?: boolean;
   type: string[];
   typeNot: string[];
+  typeAdd: string[];
+  typeList?: boolean;
+  replace?: string;
   filesWithMatches?: boolean;
   files?: boolean;
   timeout?: number;
@@ -199,7 +205,24 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     ...(ignoreOff.vcs || ignoreOff.dot || ignoreOff.exclude || ignoreOff.global ? { ignoreOff } : {}),
     types: o.type,
     typesNot: o.typeNot,
+    typeAdd: o.typeAdd,
   };
+  if (o.replace !== undefined) {
+    throw new ToolError({
+      code: commonCode(TOOL, "usage"),
+      error: "invalid_arguments",
+      message: "-r/--replace: llmsearch finds and never rewrites text (rg -r only prints the replacement)",
+      remediation: "Search without -r, then hand each match's span and file_checksum to llmtransform (or use splice) to replace it.",
+      exitCode: EXIT.usage,
+    });
+  }
+  if (o.typeList) {
+    // As rg --type-list: every type and its globs, sorted, with this run's --type-add definitions.
+    const types = Object.entries(fileTypes(o.typeAdd))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, globs]) => ({ name, globs: [...globs].sort() }));
+    return { envelope: queryEnvelope(TOOL, "type-list", { types, type_count: types.length }, { partial: false }), exitCode: EXIT.ok };
+  }
   if (o.files) {
     // As rg --files: every positional argument is a path, and there is no pattern.
     if (o.pattern.length > 0) {

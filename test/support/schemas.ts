@@ -10,6 +10,7 @@ import { magellanResponseSchema } from "../../src/contract/tools/magellan.js";
 import {
   LlmsearchCountResponseSchema,
   LlmsearchFileListResponseSchema,
+  LlmsearchTypeListResponseSchema,
   LlmsearchFilesWithMatchesResponseSchema,
   LlmsearchResponseSchema,
 } from "../../src/contract/tools/llmsearch.js";
@@ -33,7 +34,9 @@ const registry: Record<string, Picker> = {
   // magellan's graph commands: pass their picker to codeintelPicker(...).
   magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
   llmsearch: queryPicker((args) =>
-    args.includes("--files")
+    args.includes("--type-list")
+      ? LlmsearchTypeListResponseSchema
+      : args.includes("--files")
       ? LlmsearchFileListResponseSchema
       : args.includes("-l") || args.includes("--files-with-matches")
         ? LlmsearchFilesWithMatchesResponseSchema

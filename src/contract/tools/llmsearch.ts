@@ -89,7 +89,14 @@ export type LlmsearchFilesWithMatchesData = z.infer<typeof LlmsearchFilesWithMat
 export const LlmsearchFileListDataSchema = z.object({ files: z.array(z.string()), file_count: uint }).strict();
 export type LlmsearchFileListData = z.infer<typeof LlmsearchFileListDataSchema>;
 
+/** --type-list: ripgrep's file types with this run's --type-add definitions, by name, each glob list sorted. */
+export const LlmsearchTypeListDataSchema = z
+  .object({ types: z.array(z.object({ name: z.string(), globs: z.array(z.string()) }).strict()), type_count: uint })
+  .strict();
+export type LlmsearchTypeListData = z.infer<typeof LlmsearchTypeListDataSchema>;
+
 export const LlmsearchResponseSchema = queryResponseSchema(LlmsearchDataSchema);
+export const LlmsearchTypeListResponseSchema = queryResponseSchema(LlmsearchTypeListDataSchema);
 export const LlmsearchFilesWithMatchesResponseSchema = queryResponseSchema(LlmsearchFilesWithMatchesDataSchema);
 export const LlmsearchFileListResponseSchema = queryResponseSchema(LlmsearchFileListDataSchema);
 export const LlmsearchCountResponseSchema = queryResponseSchema(LlmsearchCountDataSchema);
@@ -101,4 +108,5 @@ export const schemas: Record<string, z.ZodType> = {
   "llmsearch-count-response": LlmsearchCountResponseSchema,
   "llmsearch-files-with-matches-response": LlmsearchFilesWithMatchesResponseSchema,
   "llmsearch-file-list-response": LlmsearchFileListResponseSchema,
+  "llmsearch-type-list-response": LlmsearchTypeListResponseSchema,
 };

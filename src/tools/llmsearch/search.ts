@@ -28,7 +28,7 @@ import { LLMSEARCH_CODES, TOOL } from "./codes.js";
 import { type BinaryHead, classifyCached, type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes, type Skip } from "./file.js";
 import { canMatchNewline, compilePattern, questionOf } from "./pattern.js";
 import { mayMatch, prepare } from "./scan.js";
-import { FILE_TYPES, typeGlobs } from "./types.js";
+import { typeGlobs, typesWith } from "./types.js";
 import { type Batch, type BatchResult, type FileResult, type InitMessage, STATE_ACKED, STATE_BYTES } from "./protocol.js";
 import type { WorkerInit } from "./worker.js";
 
@@ -76,6 +76,8 @@ export interface SearchRequest {
   /** -t / -T: ripgrep file types to search / to leave out. */
   types?: string[];
   typesNot?: string[];
+  /** rg --type-add: `name:glob[,glob]` or `name:include:type,type`, applied in order before -t/-T. */
+  typeAdd?: string[];
   /** Per-file time budget in ms. */
   timeoutMs?: number;
   threads?: number;
@@ -109,6 +111,21 @@ export function hasUppercase(pattern: string): boolean {
   return /\p{Lu}/u.test(pattern.replace(/\\(?:[pP]\{[^}]*\}|[pP].|.)/gu, ""));
 }
 
+/** ripgrep's file types with the request's --type-add definitions; a bad definition is refused as rg refuses it. */
+export function fileTypes(typeAdd: readonly string[]): Readonly<Record<string, readonly string[]>> {
+  const r = typesWith(typeAdd);
+  if ("bad" in r) {
+    throw new ToolError({
+      code: LLMSEARCH_CODES.unknown_type,
+      error: "invalid_type_definition",
+      message: `--type-add '${r.bad}': ${r.why}`,
+      remediation: "Write --type-add 'name:*.ext' (a name of letters and digits, one glob; repeat the flag for more) or --type-add 'name:include:type1,type2'.",
+      exitCode: EXIT.usage,
+    });
+  }
+  return r.types;
+}
+
 /** The walk's globs and -t/-T types. */
 function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; types: { include: string[]; exclude: string[] } } {
   for (const [flag, list] of [["--glob", req.globs], ["--iglob", req.iglobs]] as const) {
@@ -134,13 +151,14 @@ function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; typ
       }
     }
   }
-  const t = typeGlobs(req.types ?? [], req.typesNot ?? []);
+  const types = fileTypes(req.typeAdd ?? []);
+  const t = typeGlobs(req.types ?? [], req.typesNot ?? [], types);
   if ("unknown" in t) {
     throw new ToolError({
       code: LLMSEARCH_CODES.unknown_type,
       error: "unknown_type",
       message: `unknown file type '${t.unknown}'`,
-      remediation: `Known types: ${Object.keys(FILE_TYPES).join(", ")}; or select files with --glob '*.ext'.`,
+      remediation: `Known types: ${Object.keys(types).sort().join(", ")}; or select files with --glob '*.ext', or define one with --type-add 'name:*.ext'.`,
       exitCode: EXIT.usage,
     });
   }
@@ -404,7 +422,7 @@ function explainNoFiles(req: SearchRequest): string {
   if (req.globs?.length) why.push(`no file matched --glob ${req.globs.map((g) => `'${g}'`).join(" ")}`);
   if (req.iglobs?.length) why.push(`no file matched --iglob ${req.iglobs.map((g) => `'${g}'`).join(" ")}`);
   if (req.maxDepth !== undefined) why.push(`--max-depth ${req.maxDepth} stops the walk ${req.maxDepth === 0 ? "at the start paths (a directory yields nothing)" : `${req.maxDepth} level${req.maxDepth === 1 ? "" : "s"} down`}`);
-  if (req.types?.length) why.push(`no file is of type ${req.types.join(", ")} (-t matches file names: ${req.types.flatMap((t) => FILE_TYPES[t] ?? []).join(" ")})`);
+  if (req.types?.length) why.push(`no file is of type ${req.types.join(", ")} (-t matches file names: ${req.types.flatMap((t) => fileTypes(req.typeAdd ?? [])[t] ?? []).join(" ")})`);
   if (!req.noIgnore) why.push("ignore rules (.gitignore, .ignore) may exclude files");
   if (!req.hidden) why.push("hidden files are skipped without --hidden");
   return why.length ? why.join("; ") : "the directory holds no regular files";
