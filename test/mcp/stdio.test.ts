@@ -236,6 +236,16 @@ describe("llmtools mcp (stdio)", () => {
     const guessed = await call(client, "llmsearch", { pattern: "Panel", path: "src", fixed: true });
     assert.equal(errorCode(guessed), "LLMSEARCH_E000");
     assert.match((guessed.content[0] as { text: string }).text, /remediation: Use 'paths' for 'path'\. Use 'fixed_strings' for 'fixed'\. tools\/list/);
+    // Other tools' words and rg's flags: each tool's own name for them, a file type as globs, one string as a list.
+    const hint = async (tool: string, args: Record<string, unknown>): Promise<string> => {
+      const r = await call(client, tool, args);
+      assert.equal(r.isError, true, tool);
+      return (r.content[0] as { text: string }).text;
+    };
+    assert.match(await hint("llmsearch", { query: "Panel", case_insensitive: true }), /Use 'pattern' for 'query'\. Use 'ignore_case' for 'case_insensitive'\./);
+    assert.match(await hint("llmastsearch", { pattern: "(identifier) @i" }), /Use 'query' for 'pattern'\./);
+    assert.match(await hint("llmsearch", { pattern: "Panel", type: "ts" }), /use 'globs' for 'type', e\.g\. \{"globs": \["\*\.py"\]\}/);
+    assert.match(await hint("llmsearch", { pattern: "Panel", paths: "src" }), /Pass 'paths' as a list: \{"paths":\["src"\]\}/);
     const huge = await call(client, "llmsearch", { pattern: "a".repeat(5 * 1024 * 1024) });
     assert.equal(huge.isError, true);
     assert.equal(errorCode(huge), "LLMTOOLS_E103");
