@@ -45,7 +45,8 @@ export interface WalkOptions {
    */
   types?: { include: string[]; exclude: string[] };
   /** Told about every entry left out for a reason other than ignore rules. */
-  onSkip?: (rel: string, reason: "symlink" | "unreadable") => void;
+  /** `special`: a start path that is neither a regular file nor a directory (a FIFO, socket or device), never opened. */
+  onSkip?: (rel: string, reason: "symlink" | "unreadable" | "special") => void;
   /**
    * Told about each file as the walk finds it, so a consumer can start on it while the walk goes
    * on: within one start, in path order (what walkFiles returns); start after start, without
@@ -125,6 +126,11 @@ function walk(options: WalkOptions): WalkEntry[] {
       st = statSync(start);
     } catch {
       options.onSkip?.(toRelative(root, start), "unreadable");
+      continue;
+    }
+    if (!st.isDirectory() && !st.isFile()) {
+      // Opening a FIFO waits for a writer, forever: such a path is named, not read.
+      options.onSkip?.(toRelative(root, start), "special");
       continue;
     }
     if (!st.isDirectory()) {
@@ -554,7 +560,7 @@ interface WalkMemo {
   files: WalkEntry[];
   /** files in path order, without duplicates (what walkFiles returns), once asked for. */
   sorted?: WalkEntry[];
-  skips: [string, "symlink" | "unreadable"][];
+  skips: [string, "symlink" | "unreadable" | "special"][];
 }
 
 /** One directory's verdicts, valid while the cache hands out the same listing (same array). */

@@ -173,6 +173,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const releaseYoung = holdYoungGeneration();
   try {
     let symlinks = 0;
+    const specials: string[] = [];
     // From the walk to the scan of kept trees all is synchronous: the cache may trust its watcher.
     trustWas = cache?.enter(settled);
     const walked = walkFiles({
@@ -182,8 +183,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       hidden: req.hidden,
       noIgnore: req.noIgnore,
       cache,
-      onSkip: (_rel, why) => {
+      onSkip: (rel, why) => {
         if (why === "symlink") symlinks++;
+        else if (why === "special") specials.push(rel);
       },
     });
     const explicitSet = new Set(explicit);
@@ -337,6 +339,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
           code: reason === "binary" ? commonCode(TOOL, "binary_file") : reason === "too_large" ? commonCode(TOOL, "file_too_large") : code(CODES.files_skipped),
         }),
       );
+    }
+    if (specials.length > 0) {
+      diagnostics.push(diag("warning", CODES.files_skipped, `${specials.length} path(s) skipped, not a regular file (a FIFO, socket or device), not read: ${specials.slice(0, 5).join(", ")}`));
     }
     if (symlinks > 0) diagnostics.push(diag("note", CODES.files_skipped, `${symlinks} symlink(s) met during the walk were not followed`));
     // (A query that asks for ERROR or MISSING nodes knows.)

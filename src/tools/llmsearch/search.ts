@@ -359,6 +359,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
         ...filters,
         cache,
         onFile: (e) => pool.add(e),
+        onSkip: (rel, why) => {
+          if (why === "special") skipped.push({ file_path: rel, reason: "unreadable", detail: "not a regular file (a FIFO, socket or device): not read" });
+        },
       });
     // The walk and the main thread's reads are synchronous: nothing else runs while the cache trusts.
     files = cache ? cache.trusted(settled, walk) : walk();
@@ -370,7 +373,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
 
   const cut = !counting && !req.filesWithMatches && limit > 0 && total > kept;
   const timedOut = skipped.some((s) => s.reason === "timeout");
-  if (files.length === 0) {
+  if (files.length === 0 && skipped.length === 0) {
     diagnostics.push({
       tool: TOOL,
       level: "warning",
@@ -384,7 +387,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     diagnostics.push({
       tool: TOOL,
       level: "warning",
-      message: `all ${files.length} candidate files were skipped (${summarizeSkips(skipped)}); nothing was searched`,
+      message: `all ${Math.max(files.length, skipped.length)} candidate files were skipped (${summarizeSkips(skipped)}); nothing was searched`,
       code: LLMSEARCH_CODES.all_skipped,
       remediation: "See data.files_skipped for each file and why; raise --max-filesize for large files.",
     });
@@ -407,6 +410,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     });
   }
   diagnostics.push(...missingPaths(missing));
+  skipped.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0));
   const partial = cut || timedOut || missing.length > 0;
   const common = { total_count: total, files_searched: searched, files_skipped: skipped };
   const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData = req.filesWithMatches
