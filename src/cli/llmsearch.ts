@@ -44,6 +44,7 @@ const program = baseProgram(
   .option("--type-list", "print the file types and their globs (with --type-add's), search nothing")
   .addOption(new Option("-r, --replace <text>").hideHelp())
   .option("-l, --files-with-matches", "print the files with a match (path, count, sha256 checksum) instead of the matches")
+  .option("--files-without-match", "print the searched files without a match (rg --files-without-match), in path order")
   .option("--files", "print the files that would be searched (after ignore rules, globs, types), without searching; takes no pattern")
   .option("-F, --fixed-strings", "treat the pattern as literal text, not a regex")
   .option("-i, --ignore-case", "match case-insensitively (Unicode simple case folding)")
@@ -108,6 +109,7 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
   Each match also carries file_checksum ("sha256:<hex>" of the file): llmtransform's expected_checksum.
   with -c or --count-matches: {pattern, count_of ("lines" | "matches"), counts[{file_path, count}], files_matched, total_count, files_searched, files_skipped}
   with -l: {pattern, files[{file_path, count, checksum}], files_matched, total_count, files_searched, files_skipped}
+  with --files-without-match: {pattern, files_without_match[path...], file_count, files_searched, files_skipped}
   with --files: {files[path...], file_count}
   byte_start inclusive, byte_end exclusive; lines 1-based, columns 0-based bytes. Matches are in file path
   order, then by offset. Files are walked like ripgrep: .gitignore/.ignore/.rgignore respected, hidden files and
@@ -184,6 +186,7 @@ interface Options {
   typeList?: boolean;
   replace?: string;
   filesWithMatches?: boolean;
+  filesWithoutMatch?: boolean;
   files?: boolean;
   timeout?: number;
   threads?: number;
@@ -261,6 +264,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     pattern,
     smartCase: caseFlag() === "smart-case",
     filesWithMatches: o.filesWithMatches,
+    filesWithoutMatch: o.filesWithoutMatch,
     fixedStrings: given ? given.fixedStrings : o.fixedStrings,
     ignoreCase: caseFlag() === "ignore-case",
     word: wordFlag() === "word" || wordFlag() === "word-regexp",

@@ -96,3 +96,15 @@ test("--glob-case-insensitive, --crlf, --sort path, --sort-files and -P give rg'
   const refused = await runTool("llmsearch", ["--root", root, "--sort", "modified", "foo"], { cwd: root, env });
   assert.equal(refused.code, 2);
 });
+
+test("--files-without-match lists the searched files without a match, as rg's (binary files left out, as rg leaves them when it walks)", async () => {
+  rgEnv();
+  for (const args of [["foo"], ["bar"], ["-v", "foo"], ["-w", "foo_bar"], ["foo", "sub"]]) {
+    const r = await runTool("llmsearch", ["--root", root, "--files-without-match", ...args], { cwd: root, env });
+    assert.equal(r.code, 0, r.stdout);
+    const data = (r.json as { data: { files_without_match: string[]; file_count: number } }).data;
+    const rg = rgPaths(root, ["--files-without-match", ...args, ...(args.includes("sub") ? [] : ["."])]);
+    assert.deepEqual(data.files_without_match, rg, args.join(" "));
+    assert.equal(data.file_count, rg.length);
+  }
+});

@@ -11,6 +11,7 @@ import {
   LlmsearchCountResponseSchema,
   LlmsearchFileListResponseSchema,
   LlmsearchTypeListResponseSchema,
+  LlmsearchFilesWithoutMatchResponseSchema,
   LlmsearchFilesWithMatchesResponseSchema,
   LlmsearchResponseSchema,
 } from "../../src/contract/tools/llmsearch.js";
@@ -38,6 +39,8 @@ const registry: Record<string, Picker> = {
       ? LlmsearchTypeListResponseSchema
       : args.includes("--files")
       ? LlmsearchFileListResponseSchema
+      : args.includes("--files-without-match")
+      ? LlmsearchFilesWithoutMatchResponseSchema
       : args.includes("-l") || args.includes("--files-with-matches")
         ? LlmsearchFilesWithMatchesResponseSchema
         : args.includes("--count") || args.includes("-c") || args.includes("--count-matches")

@@ -17,6 +17,7 @@ import type {
   LlmsearchData,
   LlmsearchFileListData,
   LlmsearchFilesWithMatchesData,
+  LlmsearchFilesWithoutMatchData,
   LlmsearchMatch,
   LlmsearchSkip,
 } from "../../contract/tools/llmsearch.js";
@@ -71,6 +72,8 @@ export interface SearchRequest {
   countMatches?: boolean;
   /** -l: the files with a match (and their checksum), not the matches. */
   filesWithMatches?: boolean;
+  /** rg --files-without-match: the searched files without a match (implies the -l search). */
+  filesWithoutMatch?: boolean;
   /** -S: case-insensitive unless the pattern has an uppercase letter. */
   smartCase?: boolean;
   /** -t / -T: ripgrep file types to search / to leave out. */
@@ -85,7 +88,7 @@ export interface SearchRequest {
 }
 
 export interface SearchResponse {
-  data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData;
+  data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData | LlmsearchFilesWithoutMatchData;
   partial: boolean;
   diagnostics: Diagnostic[];
   exitCode: 0 | 4;
@@ -257,6 +260,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     );
   }
   if (req.smartCase && !req.ignoreCase && !hasUppercase(req.pattern)) req = { ...req, ignoreCase: true };
+  // The files without a match are the walk's files less those -l finds (and those skipped).
+  if (req.filesWithoutMatch) req = { ...req, filesWithMatches: true, count: false, countMatches: false };
   const pattern = compilePattern(req);
   const spansLines = canMatchNewline(req, pattern);
   if (req.invert && spansLines) {
@@ -413,7 +418,14 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   skipped.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0));
   const partial = cut || timedOut || missing.length > 0;
   const common = { total_count: total, files_searched: searched, files_skipped: skipped };
-  const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData = req.filesWithMatches
+  let without: string[] = [];
+  if (req.filesWithoutMatch) {
+    const out = new Set([...withMatches.map((f) => f.file_path), ...skipped.map((f) => f.file_path)]);
+    without = [...new Set(files.map((f) => f.rel))].filter((rel) => !out.has(rel)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+  const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData | LlmsearchFilesWithoutMatchData = req.filesWithoutMatch
+    ? { pattern: req.pattern, files_without_match: without, file_count: without.length, files_searched: searched, files_skipped: skipped }
+    : req.filesWithMatches
     ? { pattern: req.pattern, files: withMatches, files_matched: withMatches.length, ...common }
     : counting
       ? { pattern: req.pattern, count_of: init.countLines || req.invert ? "lines" : "matches", counts, files_matched: counts.length, ...common }
