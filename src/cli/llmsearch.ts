@@ -71,6 +71,7 @@ const program = baseProgram(
   .option("--no-ignore-exclude", "do not respect .git/info/exclude (ripgrep --no-ignore-exclude)")
   .option("--no-ignore-global", "do not respect git's global excludes file (ripgrep --no-ignore-global)")
   .option("-u, --unrestricted", "as rg -u: -u is --no-ignore, -uu adds --hidden, -uuu adds --text", (_v: string, n: number) => n + 1, 0)
+  .option("-L, --follow", "follow symbolic links, to what lies inside the root (ripgrep -L); a link out of the root or back up to a directory above it is skipped")
   .option("--glob-case-insensitive", "match every --glob ignoring case, as --iglob (ripgrep --glob-case-insensitive)")
   .addOption(new Option("--sort <by>", "as rg --sort path: the answer is always in path order, so only path and none are taken").choices(["path", "none"]))
   .addOption(new Option("--sort-files").hideHelp())
@@ -176,6 +177,7 @@ interface Options {
   ignoreGlobal: boolean;
   unrestricted: number;
   globCaseInsensitive?: boolean;
+  follow?: boolean;
   count?: boolean;
   countMatches?: boolean;
   onlyMatching?: boolean;
@@ -209,6 +211,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     types: o.type,
     typesNot: o.typeNot,
     typeAdd: o.typeAdd,
+    follow: o.follow,
   };
   if (o.replace !== undefined) {
     throw new ToolError({

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { createRequire } from "node:module";
 import type { Ignore } from "ignore";
@@ -45,6 +45,12 @@ export interface WalkOptions {
    */
   types?: { include: string[]; exclude: string[] };
   /** Told about every entry left out for a reason other than ignore rules. */
+  /**
+   * ripgrep `-L/--follow`: walk into symbolic links as into what they name, when that lies inside
+   * the root (a link out is skipped as a symlink, as every path out of the root is refused); a
+   * link back to a directory above it (a loop) is skipped, as rg skips it.
+   */
+  follow?: boolean;
   /** `special`: a start path that is neither a regular file nor a directory (a FIFO, socket or device), never opened. */
   onSkip?: (rel: string, reason: "symlink" | "unreadable" | "special") => void;
   /**
@@ -112,6 +118,7 @@ let warm: WarmCache | undefined;
 function walk(options: WalkOptions): WalkEntry[] {
   const { root } = options;
   globalExcludes = undefined;
+  followed = undefined;
   const off = options.ignoreOff ?? {};
   // Indexes into Level.sets: .rgignore, .ignore, .gitignore, .git/info/exclude, global excludes.
   sourcesOff = [false, Boolean(off.dot), Boolean(off.vcs), Boolean(off.vcs || off.exclude), Boolean(off.vcs || off.global)];
@@ -142,7 +149,8 @@ function walk(options: WalkOptions): WalkEntry[] {
     const levels = options.noIgnore ? [] : ancestorLevels(start);
     const inGit = gitWorkTree(start) !== undefined;
     const rel = toRelative(root, start);
-    if (!warm?.isTrusting()) {
+    if (options.follow) followed = new Set([realpathSync(start)]);
+    if (!warm?.isTrusting() || options.follow) {
       walkDir(start, rel, levels, inGit, options, globs, out, 0);
       continue;
     }
@@ -475,7 +483,7 @@ function walkDir(
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
   // Warm: the same listing under the same rules and options decides the same way; replay it.
   let memoKey: string | undefined;
-  if (warm) {
+  if (warm && !options.follow) {
     memoKey = `${dir}\0${dirRel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${filterKey(options)}\0${levels.map(levelKey).join("\0")}`;
     const memo = warm.walkMemo.get(memoKey) as DirMemo | undefined;
     if (memo && memo.entries === entries) {
@@ -494,17 +502,24 @@ function walkDir(
     }
   }
   const actions: DirMemo["actions"] = [];
-  for (const ent of inPathOrder(entries)) {
+  const listed: FollowedEntry[] = options.follow ? entries.map((e) => followed_(prefix, e)) : entries;
+  for (const ent of inPathOrder(listed)) {
     const name = ent.name;
     if (name === ".git") continue;
     const abs = prefix + name;
     const rel = dirRel === "" ? name : `${dirRel}/${name}`;
+    let real: string | undefined;
     if (ent.isSymbolicLink()) {
-      if (options.hidden || !name.startsWith(".")) {
-        actions.push([SYMLINK, name]);
-        options.onSkip?.(rel, "symlink");
+      // -L: a link to a file or directory inside the root is walked as what it names.
+      const target = options.follow ? (ent as FollowedEntry).target : undefined;
+      if (target === undefined || !isInsideRoot(options.root, target.real) || (target.dir && isLoop(target.real))) {
+        if (options.hidden || !name.startsWith(".")) {
+          actions.push([SYMLINK, name]);
+          options.onSkip?.(rel, "symlink");
+        }
+        continue;
       }
-      continue;
+      real = target.real;
     }
     const isDir = ent.isDirectory();
     if (!isDir && !ent.isFile()) continue;
@@ -520,7 +535,13 @@ function walkDir(
       if (typed === undefined && verdict === undefined && !options.hidden && name.startsWith(".")) continue;
     }
     actions.push([isDir ? DIR : FILE, name]);
-    if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
+    if (isDir && options.follow) {
+      // The real directories on the way down: a link back to one of them is a loop.
+      const r = real ?? realOf(abs);
+      followed?.add(r);
+      walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
+      followed?.delete(r);
+    } else if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
     else {
       const entry = { abs, rel };
       out.push(entry);
@@ -531,6 +552,47 @@ function walkDir(
     if (warm.walkMemo.size > 200_000) warm.walkMemo.clear();
     warm.walkMemo.set(memoKey, { entries, actions } satisfies DirMemo);
   }
+}
+
+/** -L: the real paths of the directories from the start down to the one being listed. */
+let followed: Set<string> | undefined;
+
+interface FollowedEntry {
+  name: string;
+  isDirectory(): boolean;
+  isFile(): boolean;
+  isSymbolicLink(): boolean;
+  /** What a symbolic link names (undefined: dangling or unreadable). */
+  target?: { real: string; dir: boolean };
+}
+
+/** A listing entry as -L sees it: a symbolic link takes the kind of what it names (which also sorts it in path order). */
+function followed_(prefix: string, e: Dirent): FollowedEntry {
+  if (!e.isSymbolicLink()) return e;
+  let target: FollowedEntry["target"];
+  try {
+    const st = statSync(prefix + e.name);
+    if (st.isDirectory() || st.isFile()) target = { real: realpathSync(prefix + e.name), dir: st.isDirectory() };
+  } catch {
+    target = undefined;
+  }
+  return { name: e.name, isDirectory: () => target?.dir === true, isFile: () => target?.dir === false, isSymbolicLink: () => true, target };
+}
+
+function realOf(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+function isLoop(real: string): boolean {
+  return followed?.has(real) ?? false;
+}
+
+function isInsideRoot(root: string, real: string): boolean {
+  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /** What the walk's globs and types are, for the warm cache's keys. */

@@ -6,10 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
 import type { LlmsearchData, LlmsearchFileListData } from "../../src/contract/tools/llmsearch.js";
-import { rgJson, rgPaths } from "../support/rg.js";
+import { rgJson, rgPaths, rgRun } from "../support/rg.js";
 import { runTool, tempDir, writeTree } from "../support/run.js";
 
 let root = "";
@@ -107,4 +108,48 @@ test("--files-without-match lists the searched files without a match, as rg's (b
     assert.deepEqual(data.files_without_match, rg, args.join(" "));
     assert.equal(data.file_count, rg.length);
   }
+});
+
+test("-L follows symbolic links as rg -L does (a loop skipped), never out of the root", async () => {
+  const dir = tempDir("llmsearch-follow-");
+  spawnSync("git", ["init", "-q"], { cwd: dir });
+  writeTree(dir, { "real/a.txt": "foo\n", "real/deep/b.txt": "foo\n", "z.txt": "foo\n", ".gitignore": "ignored/\n", "ignored/c.txt": "foo\n" });
+  symlinkSync("real", join(dir, "link"));
+  symlinkSync("real/a.txt", join(dir, "file-link.txt"));
+  symlinkSync(".", join(dir, "real", "deep", "loop"));
+  symlinkSync("..", join(dir, "real", "up"));
+  symlinkSync("nowhere", join(dir, "dead"));
+  symlinkSync("ignored", join(dir, "to-ignored"));
+  const ours = async (args: string[]): Promise<{ files: string[]; spans: string[] }> => {
+    const f = await runTool("llmsearch", ["--root", dir, "--files", ...args], { cwd: dir });
+    const s = await runTool("llmsearch", ["--root", dir, "foo", ...args], { cwd: dir });
+    return {
+      files: [...(f.json as { data: LlmsearchFileListData }).data.files].sort(),
+      spans: (s.json as { data: LlmsearchData }).data.matches.map((m) => `${m.span.file_path}:${m.span.byte_start}:${m.span.byte_end}`).sort(),
+    };
+  };
+  // rg exits 2 here, having said what it did not follow (the dangling link, each loop).
+  const rg = (args: string[]): { files: string[]; spans: string[] } => {
+    const f = rgRun(dir, ["--files", ...args]);
+    const j = rgRun(dir, ["--json", "foo", ...args]);
+    const spans: string[] = [];
+    for (const line of j.stdout.split("\n").filter(Boolean)) {
+      const o = JSON.parse(line) as { type: string; data: { path: { text: string }; absolute_offset: number; submatches: { start: number; end: number }[] } };
+      if (o.type !== "match") continue;
+      for (const m of o.data.submatches) spans.push(`${o.data.path.text.replace(/^\.\//, "")}:${o.data.absolute_offset + m.start}:${o.data.absolute_offset + m.end}`);
+    }
+    return { files: f.stdout.split("\n").filter(Boolean).map((l) => l.replace(/^\.\//, "")).sort(), spans: spans.sort() };
+  };
+  for (const args of [[], ["-L"], ["--follow"], ["-L", "link"], ["-L", "--max-depth", "2"]]) {
+    const got = await ours(args);
+    const want = rg([...args, ...(args.includes("link") ? [] : ["."])]);
+    assert.deepEqual(got.files, want.files, `--files ${args.join(" ")}`);
+    assert.deepEqual(got.spans, want.spans, `search ${args.join(" ")}`);
+  }
+  assert.ok((await ours(["-L"])).files.includes("link/deep/b.txt"));
+  // A link out of the root is not followed (rg, which has no root, would).
+  const outside = tempDir("llmsearch-follow-out-");
+  writeTree(outside, { "secret.txt": "foo\n" });
+  symlinkSync(outside, join(dir, "out"));
+  assert.ok(!(await ours(["-L"])).files.some((f) => f.startsWith("out/")));
 });

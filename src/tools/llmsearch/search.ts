@@ -50,6 +50,8 @@ export interface SearchRequest {
   noIgnore?: boolean;
   /** rg --no-ignore-vcs, --no-ignore-dot, --no-ignore-exclude, --no-ignore-global: those sources of rules left out. */
   ignoreOff?: WalkOptions["ignoreOff"];
+  /** rg -L: follow symbolic links (to what lies inside the root). */
+  follow?: boolean;
   before?: number;
   after?: number;
   /** Keep at most this many matches over all files, in path/offset order (0 = all); the answer is then partial. */
@@ -228,7 +230,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const { starts, missing } = startsOf({ ...req, pattern: "" }, root, cwd);
   const max = req.maxFilesize ?? 0;
-  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ignoreOff: req.ignoreOff, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
+  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ignoreOff: req.ignoreOff, follow: req.follow, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
     // A file over --max-filesize is not searched, so not listed (rg --files --max-filesize alike).
     .filter((e) => max <= 0 || sizeOf(e.abs) <= max)
     .map((e) => e.rel);
@@ -360,6 +362,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
         hidden: req.hidden,
         noIgnore: req.noIgnore,
         ignoreOff: req.ignoreOff,
+        follow: req.follow,
         maxDepth: req.maxDepth,
         ...filters,
         cache,
