@@ -443,7 +443,7 @@ export const TOOLS: McpToolSpec[] = [
     kind: { tool: "mdsel", envelope: { kind: "query", command: "index" } },
     list: { keys: ["documents"], minItemTokens: 80 },
     run: async (a, ctx) =>
-      mdselEnvelope("index", await indexCommand({ cwd: ctx.root, root: ctx.root }, { files: (a.files ?? []).map((p) => asGiven("mdsel", ctx.root, p)) })),
+      mdselEnvelope("index", await indexCommand({ cwd: ctx.root, root: ctx.root, regularOnly: true }, { files: (a.files ?? []).map((p) => asGiven("mdsel", ctx.root, p)) })),
   }),
   tool({
     name: "mdsel_select",
@@ -454,7 +454,7 @@ export const TOOLS: McpToolSpec[] = [
     run: async (a, ctx) =>
       mdselEnvelope(
         "select",
-        await selectCommand({ cwd: ctx.root, root: ctx.root }, { selectors: a.selectors, files: (a.files ?? []).map((p) => asGiven("mdsel", ctx.root, p)) }),
+        await selectCommand({ cwd: ctx.root, root: ctx.root, regularOnly: true }, { selectors: a.selectors, files: (a.files ?? []).map((p) => asGiven("mdsel", ctx.root, p)) }),
       ),
   }),
 ];

@@ -4,9 +4,9 @@
  * input gets JSON-RPC errors or isError results while the server keeps answering.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -183,6 +183,23 @@ describe("llmtools mcp (stdio)", () => {
       assert.equal(strip(r.structuredContent), strip(c.json), tool);
       assert.match(JSON.stringify(r.structuredContent), /nope/);
       assert.doesNotMatch(JSON.stringify(r.structuredContent), new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), tool);
+    }
+  });
+
+  it("never opens a FIFO: mdsel, llmsearch and llmastsearch say it is no regular file, and the server keeps answering", async () => {
+    const fifo = join(root, "pipe.md");
+    assert.equal(spawnSync("mkfifo", [fifo]).status, 0, "mkfifo is needed for this test");
+    try {
+      const m = await call(client, "mdsel_index", { files: ["pipe.md", "README.md"] });
+      assert.match(JSON.stringify(m.structuredContent), /Not a regular file: pipe\.md/);
+      const s = await call(client, "llmsearch", { pattern: "x", paths: ["pipe.md"] });
+      assert.match(JSON.stringify(s.structuredContent), /not a regular file/);
+      const a = await call(client, "llmastsearch", { query: "(identifier) @i", language: "typescript", paths: ["pipe.md", "src"] });
+      assert.match(JSON.stringify(a.structuredContent), /not a regular file/);
+      const after = await call(client, "mdsel_select", { selectors: ["readme::heading:h2[0]"], files: ["README.md"] });
+      assert.match(JSON.stringify(after.structuredContent.data), /npm install widgets/);
+    } finally {
+      rmSync(fifo);
     }
   });
 

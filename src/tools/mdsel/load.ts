@@ -25,6 +25,8 @@ export interface Workspace {
   cwd: string;
   root: string;
   maxBytes?: number;
+  /** Read regular files only (LoadOptions.regularOnly): the MCP server sets it. */
+  regularOnly?: boolean;
 }
 
 export function namespaceOf(path: string): string {
@@ -137,7 +139,7 @@ function assertReadable(ws: Workspace, src: Source): void {
 
 export async function loadDocument(ws: Workspace, src: Source): Promise<MdDocument> {
   assertReadable(ws, src);
-  const options: LoadOptions = ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes };
+  const options: LoadOptions = { ...(ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes }), ...(ws.regularOnly ? { regularOnly: true } : {}) };
   const bytes = readMarkdownFile(src.abs, src.given, options);
   return buildDocument(bytes, src.namespace, src.filePath, src.given);
 }
