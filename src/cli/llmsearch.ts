@@ -6,7 +6,7 @@
 import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { TOOL } from "../tools/llmsearch/codes.js";
-import { DEFAULT_TIMEOUT_MS, listFiles, search } from "../tools/llmsearch/search.js";
+import { DEFAULT_TIMEOUT_MS, fileTypes, listFiles, search } from "../tools/llmsearch/search.js";
 import { anyOf } from "../tools/llmsearch/pattern.js";
 import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
@@ -40,7 +40,11 @@ const program = baseProgram(
   .option("-s, --case-sensitive", "match case-sensitively (the default); the last of -i, -S and -s given wins, as in ripgrep")
   .option("-t, --type <type>", `search only files of this ripgrep type (repeatable): any of the ${Object.keys(FILE_TYPES).length} of ripgrep 13's --type-list (c, cpp, go, java, js, py, ruby, rust, sh, ts, ...); an unknown one is refused, listing them`, collect, [])
   .option("-T, --type-not <type>", "do not search files of this type (repeatable)", collect, [])
+  .option("--type-add <def>", "as rg --type-add: define or extend a type for this run, 'name:glob' (one glob; repeat the flag for more) or 'name:include:type1,type2' (repeatable)", collect, [])
+  .option("--type-list", "print the file types and their globs (with --type-add's), search nothing")
+  .addOption(new Option("-r, --replace <text>").hideHelp())
   .option("-l, --files-with-matches", "print the files with a match (path, count, sha256 checksum) instead of the matches")
+  .option("--files-without-match", "print the searched files without a match (rg --files-without-match), in path order")
   .option("--files", "print the files that would be searched (after ignore rules, globs, types), without searching; takes no pattern")
   .option("-F, --fixed-strings", "treat the pattern as literal text, not a regex")
   .option("-i, --ignore-case", "match case-insensitively (Unicode simple case folding)")
@@ -62,6 +66,17 @@ const program = baseProgram(
   .option("--max-filesize <size>", "skip files larger than this (bytes, or with K/M/G suffix); they are listed in files_skipped", sizeOption)
   .option("--hidden", "search hidden files and directories (names starting with '.'); .git is never searched")
   .option("--no-ignore", "do not respect .gitignore, .ignore, .rgignore and .git/info/exclude")
+  .option("--no-ignore-vcs", "do not respect .gitignore, .git/info/exclude or git's global excludes; .ignore and .rgignore still apply (ripgrep --no-ignore-vcs)")
+  .option("--no-ignore-dot", "do not respect .ignore files (ripgrep --no-ignore-dot)")
+  .option("--no-ignore-exclude", "do not respect .git/info/exclude (ripgrep --no-ignore-exclude)")
+  .option("--no-ignore-global", "do not respect git's global excludes file (ripgrep --no-ignore-global)")
+  .option("-u, --unrestricted", "as rg -u: -u is --no-ignore, -uu adds --hidden, -uuu adds --text", (_v: string, n: number) => n + 1, 0)
+  .option("-L, --follow", "follow symbolic links, to what lies inside the root (ripgrep -L); a link out of the root or back up to a directory above it is skipped")
+  .option("--glob-case-insensitive", "match every --glob ignoring case, as --iglob (ripgrep --glob-case-insensitive)")
+  .addOption(new Option("--sort <by>", "as rg --sort path: the answer is always in path order, so only path and none are taken").choices(["path", "none"]))
+  .addOption(new Option("--sort-files").hideHelp())
+  .option("--crlf", "accepted for ripgrep habits: every file is already searched as rg --crlf searches it ($ before \\r\\n, no match takes the \\r)")
+  .option("-P, --pcre2", "accepted: the pattern is a JavaScript RegExp, which has what rg needs -P for (lookaround, backreferences); it is read as without -P")
   .option("-c, --count", "print per file the number of lines with a match (as rg -c) instead of the matches")
   .option("--count-matches", "print per file the number of matches (as rg --count-matches) instead of the matches")
   .option("--timeout <ms>", `time budget per file in milliseconds (default ${DEFAULT_TIMEOUT_MS}); a file over it is skipped with reason "timeout"`, intOption(TOOL, "--timeout", 1))
@@ -79,6 +94,12 @@ const program = baseProgram(
   .addOption(new Option("--vimgrep").hideHelp())
   .addOption(new Option("--json").hideHelp())
   .addOption(new Option("--color <when>").choices(["never", "auto", "always", "ansi"]).hideHelp())
+  .addOption(new Option("-0, --null").hideHelp())
+  .addOption(new Option("--no-messages").hideHelp())
+  .addOption(new Option("--no-config").hideHelp())
+  .addOption(new Option("--max-columns <n>").hideHelp())
+  .addOption(new Option("--max-columns-preview").hideHelp())
+  .addOption(new Option("--stats").hideHelp())
   .addHelpText(
     "after",
     `
@@ -89,6 +110,7 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
   Each match also carries file_checksum ("sha256:<hex>" of the file): llmtransform's expected_checksum.
   with -c or --count-matches: {pattern, count_of ("lines" | "matches"), counts[{file_path, count}], files_matched, total_count, files_searched, files_skipped}
   with -l: {pattern, files[{file_path, count, checksum}], files_matched, total_count, files_searched, files_skipped}
+  with --files-without-match: {pattern, files_without_match[path...], file_count, files_searched, files_skipped}
   with --files: {files[path...], file_count}
   byte_start inclusive, byte_end exclusive; lines 1-based, columns 0-based bytes. Matches are in file path
   order, then by offset. Files are walked like ripgrep: .gitignore/.ignore/.rgignore respected, hidden files and
@@ -97,7 +119,9 @@ Output: {schema_version, execution_id, tool:"llmsearch", command:"search", times
 Accepted for ripgrep habits and ignored, since the output is always this JSON document with paths,
 line numbers and byte columns (they change how rg prints, not what it finds): -n/--line-number,
 -N/--no-line-number, --heading, --no-heading, -H/--with-filename, --no-filename, --column,
---vimgrep, --json (the document is llmsearch's, not rg's JSON Lines), --color <never|auto|always|ansi>.
+--vimgrep, --json (the document is llmsearch's, not rg's JSON Lines), --color <never|auto|always|ansi>,
+-0/--null, --no-messages, --no-config (no config file is read), --max-columns <n>, --max-columns-preview,
+--stats; also --sort-files (the answer is always in path order).
 
 Exit codes:
   0  success, including no match (diagnostics then say why the result is empty)
@@ -147,13 +171,24 @@ interface Options {
   maxFilesize?: number;
   hidden?: boolean;
   ignore: boolean;
+  ignoreVcs: boolean;
+  ignoreDot: boolean;
+  ignoreExclude: boolean;
+  ignoreGlobal: boolean;
+  unrestricted: number;
+  globCaseInsensitive?: boolean;
+  follow?: boolean;
   count?: boolean;
   countMatches?: boolean;
   onlyMatching?: boolean;
   smartCase?: boolean;
   type: string[];
   typeNot: string[];
+  typeAdd: string[];
+  typeList?: boolean;
+  replace?: string;
   filesWithMatches?: boolean;
+  filesWithoutMatch?: boolean;
   files?: boolean;
   timeout?: number;
   threads?: number;
@@ -163,7 +198,37 @@ interface Options {
 // runCli reports every failure itself.
 void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const o = p.opts<Options>();
-  const walk = { root: o.root, globs: o.glob, iglobs: o.iglob, maxDepth: o.maxDepth, hidden: o.hidden, noIgnore: !o.ignore, types: o.type, typesNot: o.typeNot };
+  // rg --glob-case-insensitive makes every --glob an --iglob; rg 13 adds the --iglob ones after them.
+  const globs = o.globCaseInsensitive ? { globs: [], iglobs: [...o.glob, ...o.iglob] } : { globs: o.glob, iglobs: o.iglob };
+  const ignoreOff = { vcs: !o.ignoreVcs, dot: !o.ignoreDot, exclude: !o.ignoreExclude, global: !o.ignoreGlobal };
+  const walk = {
+    root: o.root,
+    ...globs,
+    maxDepth: o.maxDepth,
+    hidden: o.hidden || o.unrestricted >= 2,
+    noIgnore: !o.ignore || o.unrestricted >= 1,
+    ...(ignoreOff.vcs || ignoreOff.dot || ignoreOff.exclude || ignoreOff.global ? { ignoreOff } : {}),
+    types: o.type,
+    typesNot: o.typeNot,
+    typeAdd: o.typeAdd,
+    follow: o.follow,
+  };
+  if (o.replace !== undefined) {
+    throw new ToolError({
+      code: commonCode(TOOL, "usage"),
+      error: "invalid_arguments",
+      message: "-r/--replace: llmsearch finds and never rewrites text (rg -r only prints the replacement)",
+      remediation: "Search without -r, then hand each match's span and file_checksum to llmtransform (or use splice) to replace it.",
+      exitCode: EXIT.usage,
+    });
+  }
+  if (o.typeList) {
+    // As rg --type-list: every type and its globs, sorted, with this run's --type-add definitions.
+    const types = Object.entries(fileTypes(o.typeAdd))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([name, globs]) => ({ name, globs: [...globs].sort() }));
+    return { envelope: queryEnvelope(TOOL, "type-list", { types, type_count: types.length }, { partial: false }), exitCode: EXIT.ok };
+  }
   if (o.files) {
     // As rg --files: every positional argument is a path, and there is no pattern.
     if (o.pattern.length > 0) {
@@ -176,7 +241,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
       });
     }
     const l = listFiles({ ...walk, paths: p.args, maxFilesize: o.maxFilesize });
-    return { envelope: queryEnvelope(TOOL, "files", l.data, { partial: false, diagnostics: l.diagnostics }), exitCode: EXIT.ok };
+    return { envelope: queryEnvelope(TOOL, "files", l.data, { partial: l.partial, diagnostics: l.diagnostics }), exitCode: l.partial ? EXIT.partial : EXIT.ok };
   }
   // ripgrep's PATTERN [PATH...]: without -e the first positional argument is the pattern.
   const given = o.pattern.length > 0 ? anyOf(o.pattern, Boolean(o.fixedStrings)) : undefined;
@@ -202,13 +267,14 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     pattern,
     smartCase: caseFlag() === "smart-case",
     filesWithMatches: o.filesWithMatches,
+    filesWithoutMatch: o.filesWithoutMatch,
     fixedStrings: given ? given.fixedStrings : o.fixedStrings,
     ignoreCase: caseFlag() === "ignore-case",
     word: wordFlag() === "word" || wordFlag() === "word-regexp",
     lineRegexp: wordFlag() === "line-regexp",
     multiline: o.multiline,
     invert: o.invertMatch,
-    text: o.text,
+    text: o.text || o.unrestricted >= 3,
     paths,
     before: o.before ?? o.context,
     after: o.after ?? o.context,

@@ -77,14 +77,14 @@ async function viaCommander(): Promise<void> {
   program
     .command("index")
     .description("list every heading, section and block of the files, with selectors, word counts and spans")
-    .argument("[files...]", "Markdown files (default: the Markdown files of the current directory)")
+    .argument("[files...]", "Markdown files, or directories standing for the Markdown files under them (default: the Markdown files of the current directory)")
     .action((files: string[]) => {
       request = { kind: "index", files };
     });
 
   program
     .command("select")
-    .description("return the content of each selector; an argument that names an existing file or ends in a Markdown extension (and has no '::') is a file, any other is a selector")
+    .description("return the content of each selector; an argument that names an existing file, ends in a Markdown extension or is a directory spelled as a path (docs/, ./docs) and has no '::' is a file (a directory: the Markdown files under it), any other is a selector")
     .argument("<selector-or-file...>", "selectors, then optionally files (default files: the Markdown files of the current directory, parsed only when named)")
     .action((args: string[]) => {
       request = { kind: "select", args };
@@ -122,8 +122,11 @@ function isFileArg(arg: string): boolean {
   const lower = arg.toLowerCase();
   if (MARKDOWN_EXTENSIONS.some((x) => lower.endsWith(x))) return true;
   const abs = resolve(arg);
-  // A pipe counts too: `mdsel select root <(curl -s URL)` names /dev/fd/63.
-  return existsSync(abs) && !statSync(abs).isDirectory();
+  // A pipe counts too: `mdsel select root <(curl -s URL)` names /dev/fd/63. A directory counts
+  // when spelled as a path (`docs/`, `./docs`, `a/b`): its Markdown files are read, and a bare
+  // word stays a selector (`root`, `section`), whatever directories the cwd holds.
+  if (!existsSync(abs)) return false;
+  return !statSync(abs).isDirectory() || arg === "." || arg.includes("/");
 }
 
 const EXIT_OF: Record<Outcome, ExitCode> = { ok: EXIT.ok, partial: EXIT.partial, failure: EXIT.failure, usage: EXIT.usage };

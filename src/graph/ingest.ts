@@ -149,7 +149,11 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
         root,
         onSkip: (rel, reason) => {
           walkSkipped++;
-          skipped.push({ path: rel, reason, detail: reason === "symlink" ? "symbolic link not followed" : "unreadable" });
+          skipped.push({
+            path: rel,
+            reason: reason === "special" ? "unreadable" : reason,
+            detail: reason === "symlink" ? "symbolic link not followed" : reason === "special" ? "not a regular file" : "unreadable",
+          });
         },
       });
   const tasks: FileTask[] = [];

@@ -150,16 +150,76 @@ function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResul
  * "Use 'paths' for 'path'. " for each argument the tool does not take that is near one it does (a
  * prefix either way, or one edit apart): agents guess the CLI's spelling or a singular.
  */
-function nearKeys(given: string[], known: string[]): string {
+function nearKeys(given: string[], known: string[], args: Record<string, unknown> = {}): string {
   const near = (a: string, b: string): boolean => (a.length >= 3 && b.length >= 3 && (a.startsWith(b) || b.startsWith(a))) || distance(a, b) <= 1;
   const hints: string[] = [];
   for (const g of given) {
-    if (known.includes(g)) continue;
-    const k = known.find((c) => near(g.toLowerCase().replace(/-/g, "_"), c));
+    if (known.includes(g)) {
+      // A list argument given one string (`paths: "src"`): say how to write it.
+      const v = args[g];
+      if (typeof v === "string" && LIST_ARGS.has(g)) hints.push(`Pass '${g}' as a list: ${JSON.stringify({ [g]: [v] })}. `);
+      continue;
+    }
+    const spelled = g.toLowerCase().replace(/-/g, "_");
+    const k = known.find((c) => near(spelled, c)) ?? SYNONYMS[spelled]?.find((c) => known.includes(c));
     if (k) hints.push(`Use '${k}' for '${g}'. `);
+    else if (TYPE_ARGS.has(spelled) && known.includes("globs")) hints.push(`No file types here: use 'globs' for '${g}', e.g. {"globs": ["*.py"]} for rg -t py. `);
   }
   return hints.join("");
 }
+
+/** Arguments that take a list, which agents often give as one string. */
+const LIST_ARGS = new Set(["paths", "globs", "files", "selectors", "steps", "edits", "edge_types", "reject_on"]);
+
+/** ripgrep's file-type flags, which the MCP tools take as globs. */
+const TYPE_ARGS = new Set(["type", "types", "t", "file_type", "file_types", "filetype", "lang_type"]);
+
+/**
+ * Other names agents give an argument (the CLI's flags, other tools' words), by the argument's
+ * own name; a hint names the first that the tool takes (llmsearch's `query` is its `pattern`,
+ * llmastsearch's `pattern` is its `query`).
+ */
+const SYNONYMS: Record<string, string[]> = {
+  query: ["pattern", "query"],
+  pattern: ["query", "pattern"],
+  regex: ["pattern", "query"],
+  regexp: ["pattern", "query"],
+  search: ["pattern", "query"],
+  e: ["pattern"],
+  q: ["query"],
+  case_insensitive: ["ignore_case"],
+  insensitive: ["ignore_case"],
+  nocase: ["ignore_case"],
+  i: ["ignore_case"],
+  fixed: ["fixed_strings"],
+  literal: ["fixed_strings"],
+  f: ["fixed_strings"],
+  whole_word: ["word"],
+  word_regexp: ["word"],
+  w: ["word"],
+  x: ["line_regexp"],
+  v: ["invert_match"],
+  invert: ["invert_match"],
+  dir: ["paths", "files"],
+  directory: ["paths", "files"],
+  directories: ["paths", "files"],
+  folder: ["paths", "files"],
+  file: ["paths", "files", "file_path", "path"],
+  files: ["paths"],
+  path: ["paths", "files", "file_path", "file"],
+  filename: ["file_path", "path", "file", "paths"],
+  include: ["globs"],
+  exclude: ["globs"],
+  context_lines: ["context"],
+  after: ["context"],
+  before: ["context"],
+  lines: ["context"],
+  lang: ["language"],
+  m: ["max_count"],
+  limit: ["max_tokens"],
+  max_results: ["max_tokens"],
+  selector: ["selectors"],
+};
 
 /** A listing tool's note that it stopped at its limit (src/tools/magellan: "more than N ...; raise --limit to see more"). */
 const FETCH_CUT = /; raise --limit to see more$/;
@@ -275,7 +335,7 @@ export class CallHandler {
           code: commonCode(spec.kind.tool, "usage"),
           error: "invalid_arguments",
           message: `invalid arguments for ${name}: ${zodMessage(parsed.error)}`,
-          remediation: `${nearKeys(Object.keys(args), Object.keys(parser.shape))}tools/list gives ${name}'s input schema.`,
+          remediation: `${nearKeys(Object.keys(args), Object.keys(parser.shape), args as Record<string, unknown>)}tools/list gives ${name}'s input schema.`,
           exitCode: EXIT.usage,
         });
       }

@@ -5,6 +5,7 @@
  * (splice, impact) is one entry here. Paths in arguments are resolved against the call's root
  * and refused outside it before any tool sees them.
  */
+import { isAbsolute } from "node:path";
 import type { z } from "zod";
 import { type EnvelopeKind, operationEnvelope, queryEnvelope } from "../contract/envelope.js";
 import { EXIT, ToolError } from "../contract/errors.js";
@@ -94,6 +95,16 @@ export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
 /** The absolute path of a user path, refused when it leaves the root. */
 function inRoot(tool: string, root: string, p: string): string {
   return resolveInRoot(tool, root, p, root).abs;
+}
+
+/**
+ * A user path checked as inRoot checks it, handed on as the user spelled it when relative, for the
+ * tools that read it from `cwd: root` themselves: their answers and errors then name the path as
+ * the CLI's do (`no such file or directory: src/x.ts`, not the server's absolute path).
+ */
+function asGiven(tool: string, root: string, p: string): string {
+  const abs = inRoot(tool, root, p);
+  return isAbsolute(p) ? abs : p;
 }
 
 function ok(envelope: Record<string, unknown>, isError = false): ToolAnswer {
@@ -308,7 +319,7 @@ export const TOOLS: McpToolSpec[] = [
         multiline: a.multiline,
         root: ctx.root,
         cwd: ctx.root,
-        paths: (a.paths ?? []).map((p) => inRoot("llmsearch", ctx.root, p)),
+        paths: (a.paths ?? []).map((p) => asGiven("llmsearch", ctx.root, p)),
         globs: a.globs ?? [],
         before: a.context,
         after: a.context,
@@ -345,7 +356,8 @@ export const TOOLS: McpToolSpec[] = [
       const r = await astSearch({
         root: ctx.root,
         query: { text: a.query, origin: "<query>" },
-        paths: (a.paths ?? []).map((p) => inRoot("llmastsearch", ctx.root, p)),
+        cwd: ctx.root,
+        paths: (a.paths ?? []).map((p) => asGiven("llmastsearch", ctx.root, p)),
         globs: a.globs ?? [],
         language,
         capture: a.capture,
@@ -431,7 +443,7 @@ export const TOOLS: McpToolSpec[] = [
     kind: { tool: "mdsel", envelope: { kind: "query", command: "index" } },
     list: { keys: ["documents"], minItemTokens: 80 },
     run: async (a, ctx) =>
-      mdselEnvelope("index", await indexCommand({ cwd: ctx.root, root: ctx.root }, { files: (a.files ?? []).map((p) => inRoot("mdsel", ctx.root, p)) })),
+      mdselEnvelope("index", await indexCommand({ cwd: ctx.root, root: ctx.root, regularOnly: true }, { files: (a.files ?? []).map((p) => asGiven("mdsel", ctx.root, p)) })),
   }),
   tool({
     name: "mdsel_select",
@@ -442,7 +454,7 @@ export const TOOLS: McpToolSpec[] = [
     run: async (a, ctx) =>
       mdselEnvelope(
         "select",
-        await selectCommand({ cwd: ctx.root, root: ctx.root }, { selectors: a.selectors, files: (a.files ?? []).map((p) => inRoot("mdsel", ctx.root, p)) }),
+        await selectCommand({ cwd: ctx.root, root: ctx.root, regularOnly: true }, { selectors: a.selectors, files: (a.files ?? []).map((p) => asGiven("mdsel", ctx.root, p)) }),
       ),
   }),
 ];

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { createRequire } from "node:module";
 import type { Ignore } from "ignore";
@@ -20,6 +20,12 @@ export interface WalkOptions {
   /** Ignore .gitignore, .ignore and .git/info/exclude. */
   noIgnore?: boolean;
   /**
+   * Sources of ignore rules left out, as ripgrep's finer flags: `vcs` (--no-ignore-vcs: .gitignore,
+   * .git/info/exclude, git's global excludes), `dot` (--no-ignore-dot: .ignore), `exclude`
+   * (--no-ignore-exclude: .git/info/exclude), `global` (--no-ignore-global: git's global excludes).
+   */
+  ignoreOff?: { vcs?: boolean; dot?: boolean; exclude?: boolean; global?: boolean };
+  /**
    * ripgrep `--glob` semantics: gitignore-style patterns; a plain glob whitelists (when any is
    * given, a file must match one), `!glob` excludes; a later glob overrides an earlier one; a
    * match overrides hidden and ignore rules, as in ripgrep.
@@ -39,7 +45,14 @@ export interface WalkOptions {
    */
   types?: { include: string[]; exclude: string[] };
   /** Told about every entry left out for a reason other than ignore rules. */
-  onSkip?: (rel: string, reason: "symlink" | "unreadable") => void;
+  /**
+   * ripgrep `-L/--follow`: walk into symbolic links as into what they name, when that lies inside
+   * the root (a link out is skipped as a symlink, as every path out of the root is refused); a
+   * link back to a directory above it (a loop) is skipped, as rg skips it.
+   */
+  follow?: boolean;
+  /** `special`: a start path that is neither a regular file nor a directory (a FIFO, socket or device), never opened. */
+  onSkip?: (rel: string, reason: "symlink" | "unreadable" | "special") => void;
   /**
    * Told about each file as the walk finds it, so a consumer can start on it while the walk goes
    * on: within one start, in path order (what walkFiles returns); start after start, without
@@ -104,6 +117,11 @@ let warm: WarmCache | undefined;
 
 function walk(options: WalkOptions): WalkEntry[] {
   const { root } = options;
+  globalExcludes = undefined;
+  followed = undefined;
+  const off = options.ignoreOff ?? {};
+  // Indexes into Level.sets: .rgignore, .ignore, .gitignore, .git/info/exclude, global excludes.
+  sourcesOff = [false, Boolean(off.dot), Boolean(off.vcs), Boolean(off.vcs || off.exclude), Boolean(off.vcs || off.global)];
   const globs = compileGlobs(options.globs ?? [], options.iglobs ?? [], options.types);
   const out: WalkEntry[] = [];
   const starts = options.start && options.start.length > 0 ? options.start : [root];
@@ -117,6 +135,11 @@ function walk(options: WalkOptions): WalkEntry[] {
       options.onSkip?.(toRelative(root, start), "unreadable");
       continue;
     }
+    if (!st.isDirectory() && !st.isFile()) {
+      // Opening a FIFO waits for a writer, forever: such a path is named, not read.
+      options.onSkip?.(toRelative(root, start), "special");
+      continue;
+    }
     if (!st.isDirectory()) {
       const entry = { abs: start, rel: toRelative(root, start) };
       out.push(entry);
@@ -126,7 +149,8 @@ function walk(options: WalkOptions): WalkEntry[] {
     const levels = options.noIgnore ? [] : ancestorLevels(start);
     const inGit = gitWorkTree(start) !== undefined;
     const rel = toRelative(root, start);
-    if (!warm?.isTrusting()) {
+    if (options.follow) followed = new Set([realpathSync(start)]);
+    if (!warm?.isTrusting() || options.follow) {
       walkDir(start, rel, levels, inGit, options, globs, out, 0);
       continue;
     }
@@ -293,10 +317,14 @@ function readRules(path: string): string | undefined {
 
 let globalExcludes: string | null | undefined;
 
+/** The sources of rules this walk leaves out (WalkOptions.ignoreOff), by index into Level.sets. */
+let sourcesOff: boolean[] = [];
+
 /**
  * The rules of git's global excludes file, read as ripgrep reads them: `core.excludesFile` of the
  * user's git config ($XDG_CONFIG_HOME/git/config, then ~/.gitconfig, which wins), else
- * $XDG_CONFIG_HOME/git/ignore. Read once per process.
+ * $XDG_CONFIG_HOME/git/ignore. Read once per walk, not once per process: the daemon and the MCP
+ * server live across edits of those files, and each request brings its own HOME.
  */
 export function globalGitExcludes(): string | undefined {
   if (globalExcludes !== undefined) return globalExcludes ?? undefined;
@@ -334,7 +362,7 @@ function levelFor(dir: string, inGit: boolean, isGitTop: boolean, names?: Set<st
     inGit ? read(".gitignore") : undefined,
     inGit && isGitTop ? readRules(join(dir, ".git", "info", "exclude")) : undefined,
     inGit && isGitTop ? globalGitExcludes() : undefined,
-  ];
+  ].map((t, source) => (sourcesOff[source] ? undefined : t));
   // A git top without rules is still a level: it ends the git rules of the directories above.
   if (!isGitTop && texts.every((t) => !t)) return undefined;
   const sets = texts.map((text, source) => {
@@ -455,7 +483,7 @@ function walkDir(
   const prefix = dir.endsWith(sep) ? dir : dir + sep;
   // Warm: the same listing under the same rules and options decides the same way; replay it.
   let memoKey: string | undefined;
-  if (warm) {
+  if (warm && !options.follow) {
     memoKey = `${dir}\0${dirRel}\0${inGit ? 1 : 0}${options.hidden ? 1 : 0}${options.noIgnore ? 1 : 0}\0${filterKey(options)}\0${levels.map(levelKey).join("\0")}`;
     const memo = warm.walkMemo.get(memoKey) as DirMemo | undefined;
     if (memo && memo.entries === entries) {
@@ -474,17 +502,24 @@ function walkDir(
     }
   }
   const actions: DirMemo["actions"] = [];
-  for (const ent of inPathOrder(entries)) {
+  const listed: FollowedEntry[] = options.follow ? entries.map((e) => followed_(prefix, e)) : entries;
+  for (const ent of inPathOrder(listed)) {
     const name = ent.name;
     if (name === ".git") continue;
     const abs = prefix + name;
     const rel = dirRel === "" ? name : `${dirRel}/${name}`;
+    let real: string | undefined;
     if (ent.isSymbolicLink()) {
-      if (options.hidden || !name.startsWith(".")) {
-        actions.push([SYMLINK, name]);
-        options.onSkip?.(rel, "symlink");
+      // -L: a link to a file or directory inside the root is walked as what it names.
+      const target = options.follow ? (ent as FollowedEntry).target : undefined;
+      if (target === undefined || !isInsideRoot(options.root, target.real) || (target.dir && isLoop(target.real))) {
+        if (options.hidden || !name.startsWith(".")) {
+          actions.push([SYMLINK, name]);
+          options.onSkip?.(rel, "symlink");
+        }
+        continue;
       }
-      continue;
+      real = target.real;
     }
     const isDir = ent.isDirectory();
     if (!isDir && !ent.isFile()) continue;
@@ -500,7 +535,13 @@ function walkDir(
       if (typed === undefined && verdict === undefined && !options.hidden && name.startsWith(".")) continue;
     }
     actions.push([isDir ? DIR : FILE, name]);
-    if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
+    if (isDir && options.follow) {
+      // The real directories on the way down: a link back to one of them is a loop.
+      const r = real ?? realOf(abs);
+      followed?.add(r);
+      walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
+      followed?.delete(r);
+    } else if (isDir) walkDir(abs, rel, levels, inGit, options, globs, out, depth + 1);
     else {
       const entry = { abs, rel };
       out.push(entry);
@@ -511,6 +552,47 @@ function walkDir(
     if (warm.walkMemo.size > 200_000) warm.walkMemo.clear();
     warm.walkMemo.set(memoKey, { entries, actions } satisfies DirMemo);
   }
+}
+
+/** -L: the real paths of the directories from the start down to the one being listed. */
+let followed: Set<string> | undefined;
+
+interface FollowedEntry {
+  name: string;
+  isDirectory(): boolean;
+  isFile(): boolean;
+  isSymbolicLink(): boolean;
+  /** What a symbolic link names (undefined: dangling or unreadable). */
+  target?: { real: string; dir: boolean };
+}
+
+/** A listing entry as -L sees it: a symbolic link takes the kind of what it names (which also sorts it in path order). */
+function followed_(prefix: string, e: Dirent): FollowedEntry {
+  if (!e.isSymbolicLink()) return e;
+  let target: FollowedEntry["target"];
+  try {
+    const st = statSync(prefix + e.name);
+    if (st.isDirectory() || st.isFile()) target = { real: realpathSync(prefix + e.name), dir: st.isDirectory() };
+  } catch {
+    target = undefined;
+  }
+  return { name: e.name, isDirectory: () => target?.dir === true, isFile: () => target?.dir === false, isSymbolicLink: () => true, target };
+}
+
+function realOf(abs: string): string {
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+function isLoop(real: string): boolean {
+  return followed?.has(real) ?? false;
+}
+
+function isInsideRoot(root: string, real: string): boolean {
+  return real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 /** What the walk's globs and types are, for the warm cache's keys. */
@@ -540,7 +622,7 @@ interface WalkMemo {
   files: WalkEntry[];
   /** files in path order, without duplicates (what walkFiles returns), once asked for. */
   sorted?: WalkEntry[];
-  skips: [string, "symlink" | "unreadable"][];
+  skips: [string, "symlink" | "unreadable" | "special"][];
 }
 
 /** One directory's verdicts, valid while the cache hands out the same listing (same array). */

@@ -205,3 +205,20 @@ test("--language parses a named file whatever its extension; --hidden and --no-i
   const wide = await runTool("llmastsearch", ["--root", root, "-q", q, "--hidden", "--no-ignore"], { cwd: root });
   assert.deepEqual(names((wide.json as { data: Data }).data), ["hidden", "ignored", "seen"]);
 });
+
+test("a path that does not exist is said, as rg and ast-grep say it: alone an error, beside others a warning and a partial answer", async () => {
+  const root = fixtureCopy("langs");
+  const r = await runTool("llmastsearch", ["-q", SEED_QUERY, "nope.rs"], { cwd: root });
+  assert.equal(r.code, 2, r.stdout);
+  const data = (r.json as { data: { code: string; message: string } }).data;
+  assert.equal(data.code, "LLMASTSEARCH_E002");
+  assert.equal(data.message, "no such file or directory: nope.rs");
+  const ok = await runTool("llmastsearch", ["-q", SEED_QUERY, "lib.rs"], { cwd: root });
+  assert.equal(ok.code, 0, ok.stdout);
+  const mixed = await runTool("llmastsearch", ["-q", SEED_QUERY, "lib.rs", "nope.rs"], { cwd: root });
+  assert.equal(mixed.code, 4, mixed.stdout);
+  const env = mixed.json as { partial: boolean; data: Data; diagnostics: { code: string; message: string }[] };
+  assert.equal(env.partial, true);
+  assert.deepEqual(names(env.data, "name"), names((ok.json as { data: Data }).data, "name"));
+  assert.ok(env.diagnostics.some((d) => d.code === "LLMASTSEARCH_E002" && /nope\.rs/.test(d.message)), JSON.stringify(env.diagnostics));
+});

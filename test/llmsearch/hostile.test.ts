@@ -4,6 +4,7 @@
  * a catastrophically backtracking pattern. Every output is schema-checked by runTool; every
  * span is checked against the bytes on disk.
  */
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, test } from "node:test";
@@ -119,10 +120,21 @@ test("paths outside the root are refused: `..`, absolute, and symlinks out", asy
   }
 });
 
-test("a missing path is a usage error, exit 2", async () => {
+test("a missing path is a usage error, exit 2; beside paths that exist, as rg, they are searched and it is a warning (partial, exit 4)", async () => {
   const r = await runTool("llmsearch", ["--root", root, "--pattern", "x", "nope.txt"], { cwd: root });
   assert.equal(r.code, 2);
   assert.equal((r.json as { data: { code: string } }).data.code, "LLMSEARCH_E002");
+  for (const extra of [[], ["--files"]]) {
+    const args = extra.length ? extra : ["--pattern", "needle"];
+    const alone = await runTool("llmsearch", ["--root", root, ...args, "."], { cwd: root });
+    const mixed = await runTool("llmsearch", ["--root", root, ...args, ".", "nope.txt"], { cwd: root });
+    assert.equal(mixed.code, 4, mixed.stdout);
+    const a = alone.json as { data: unknown };
+    const m = mixed.json as { partial: boolean; data: unknown; diagnostics: Diagnostic[] };
+    assert.equal(m.partial, true);
+    assert.deepEqual(m.data, a.data);
+    assert.ok(m.diagnostics.some((d) => d.code === "LLMSEARCH_E002" && d.level === "warning" && /nope\.txt/.test(d.message)), JSON.stringify(m.diagnostics));
+  }
 });
 
 test("a huge single line: exact span at its end, nothing lost", async () => {
@@ -251,4 +263,22 @@ test("--fixed-strings takes a literal with '-' (\"->str\", \"a-b\") instead of r
   for (const m of env.data.matches) checkSpan(m);
   const dash = await searchOk(["-F", "-e", "a-b", "--glob", "arrow.c"]);
   assert.deepEqual(dash.data.matches.map((m) => m.span.byte_start), [9]);
+});
+
+test("a FIFO named as a path is listed as not read, not opened (opening it waits for a writer forever); llmastsearch says so too", async () => {
+  const dir = tempDir("llmsearch-fifo-");
+  writeFileSync(join(dir, "a.txt"), "needle\n");
+  writeFileSync(join(dir, "a.py"), "needle = 1\n");
+  const made = spawnSync("mkfifo", [join(dir, "pipe.txt")]);
+  assert.equal(made.status, 0, "mkfifo is needed for this test");
+  const r = await runTool("llmsearch", ["--root", dir, "needle", "pipe.txt", "a.txt"], { cwd: dir, timeoutMs: 20_000 });
+  assert.equal(r.code, 0, r.stdout);
+  const data = (r.json as { data: LlmsearchData }).data;
+  assert.deepEqual(data.matches.map((m) => m.span.file_path), ["a.txt"]);
+  assert.deepEqual(data.files_skipped.map((s) => [s.file_path, s.reason]), [["pipe.txt", "unreadable"]]);
+  const alone = await runTool("llmsearch", ["--root", dir, "needle", "pipe.txt"], { cwd: dir, timeoutMs: 20_000 });
+  assert.equal((alone.json as { diagnostics: Diagnostic[] }).diagnostics[0]?.code, "LLMSEARCH_E105");
+  const ast = await runTool("llmastsearch", ["--root", dir, "-q", "(identifier) @i", "-l", "python", "pipe.txt", "a.py"], { cwd: dir, timeoutMs: 20_000 });
+  assert.equal(ast.code, 0, ast.stdout);
+  assert.match(JSON.stringify((ast.json as { diagnostics: Diagnostic[] }).diagnostics), /not a regular file.*pipe\.txt/);
 });

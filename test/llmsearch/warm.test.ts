@@ -1,3 +1,4 @@
+import type { LlmsearchData } from "../../src/contract/tools/llmsearch.js";
 import assert from "node:assert/strict";
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -207,7 +208,7 @@ test("warm: a search thread stuck past the budget is ended, not kept, and the ne
     assert.deepEqual(r.data.files_skipped.map((s) => [s.file_path, s.reason]), [["evil.txt", "timeout"]]);
     for (let k = 0; k < 3; k++) {
       const ok = await search({ root, pattern: "a{3}$" });
-      assert.equal(ok.data.total_count, 1);
+      assert.equal((ok.data as LlmsearchData).total_count, 1);
       assert.equal(ok.partial, false);
     }
   } finally {

@@ -4,15 +4,15 @@
  * input gets JSON-RPC errors or isError results while the server keeps answering.
  */
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { rgCounts } from "../support/rg.js";
-import { binPath } from "../support/run.js";
+import { binPath, runTool } from "../support/run.js";
 import { call, errorCode, stdioClient, workspace } from "./support.js";
 
 let root: string;
@@ -170,6 +170,39 @@ describe("llmtools mcp (stdio)", () => {
     assert.match(JSON.stringify(s.structuredContent.data), /npm install widgets/);
   });
 
+  it("names a missing path as the user wrote it, with the CLI's very answer (not the server's absolute path)", async () => {
+    const strip = (o: unknown): string => JSON.stringify(o, (k, v: unknown) => (k === "execution_id" || k === "timestamp" ? undefined : v));
+    for (const [tool, args, cli] of [
+      ["llmsearch", { pattern: "x", paths: ["src/nope.ts"] }, ["llmsearch", ["x", "src/nope.ts"]]],
+      ["llmastsearch", { query: "(identifier) @i", paths: ["src/nope.ts"] }, ["llmastsearch", ["-q", "(identifier) @i", "src/nope.ts"]]],
+      ["mdsel_index", { files: ["nope.md"] }, ["mdsel", ["index", "nope.md"]]],
+    ] as const) {
+      const r = await call(client, tool, args);
+      assert.equal(r.isError, true, tool);
+      const c = await runTool(cli[0], [...cli[1], "--no-daemon"], { cwd: root });
+      assert.equal(strip(r.structuredContent), strip(c.json), tool);
+      assert.match(JSON.stringify(r.structuredContent), /nope/);
+      assert.doesNotMatch(JSON.stringify(r.structuredContent), new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")), tool);
+    }
+  });
+
+  it("never opens a FIFO: mdsel, llmsearch and llmastsearch say it is no regular file, and the server keeps answering", async () => {
+    const fifo = join(root, "pipe.md");
+    assert.equal(spawnSync("mkfifo", [fifo]).status, 0, "mkfifo is needed for this test");
+    try {
+      const m = await call(client, "mdsel_index", { files: ["pipe.md", "README.md"] });
+      assert.match(JSON.stringify(m.structuredContent), /Not a regular file: pipe\.md/);
+      const s = await call(client, "llmsearch", { pattern: "x", paths: ["pipe.md"] });
+      assert.match(JSON.stringify(s.structuredContent), /not a regular file/);
+      const a = await call(client, "llmastsearch", { query: "(identifier) @i", language: "typescript", paths: ["pipe.md", "src"] });
+      assert.match(JSON.stringify(a.structuredContent), /not a regular file/);
+      const after = await call(client, "mdsel_select", { selectors: ["readme::heading:h2[0]"], files: ["README.md"] });
+      assert.match(JSON.stringify(after.structuredContent.data), /npm install widgets/);
+    } finally {
+      rmSync(fifo);
+    }
+  });
+
   it("refuses paths and roots outside the workspace", async () => {
     const p = await call(client, "llmsearch", { pattern: "x", paths: ["../../etc"] });
     assert.equal(p.isError, true);
@@ -220,6 +253,16 @@ describe("llmtools mcp (stdio)", () => {
     const guessed = await call(client, "llmsearch", { pattern: "Panel", path: "src", fixed: true });
     assert.equal(errorCode(guessed), "LLMSEARCH_E000");
     assert.match((guessed.content[0] as { text: string }).text, /remediation: Use 'paths' for 'path'\. Use 'fixed_strings' for 'fixed'\. tools\/list/);
+    // Other tools' words and rg's flags: each tool's own name for them, a file type as globs, one string as a list.
+    const hint = async (tool: string, args: Record<string, unknown>): Promise<string> => {
+      const r = await call(client, tool, args);
+      assert.equal(r.isError, true, tool);
+      return (r.content[0] as { text: string }).text;
+    };
+    assert.match(await hint("llmsearch", { query: "Panel", case_insensitive: true }), /Use 'pattern' for 'query'\. Use 'ignore_case' for 'case_insensitive'\./);
+    assert.match(await hint("llmastsearch", { pattern: "(identifier) @i" }), /Use 'query' for 'pattern'\./);
+    assert.match(await hint("llmsearch", { pattern: "Panel", type: "ts" }), /use 'globs' for 'type', e\.g\. \{"globs": \["\*\.py"\]\}/);
+    assert.match(await hint("llmsearch", { pattern: "Panel", paths: "src" }), /Pass 'paths' as a list: \{"paths":\["src"\]\}/);
     const huge = await call(client, "llmsearch", { pattern: "a".repeat(5 * 1024 * 1024) });
     assert.equal(huge.isError, true);
     assert.equal(errorCode(huge), "LLMTOOLS_E103");

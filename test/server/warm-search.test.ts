@@ -64,3 +64,32 @@ test("llmsearch through the daemon sees each change saved right before it (edits
     if (i % 4 === 1) assert.match(out, new RegExp(`extra${i}\\.ts`), `change ${i}: the new file is counted`);
   }
 });
+
+test("llmsearch through the daemon reads git's global excludes of the caller's HOME as they are now, not as the daemon first read them", async () => {
+  const ws = tempDir("llmtools-warm-excl-");
+  mkdirSync(join(ws, ".git"));
+  writeFileSync(join(ws, "app.ts"), "needle\n");
+  writeFileSync(join(ws, "debug.log"), "needle\n");
+  const homeA = tempDir("llmtools-home-a-");
+  const homeB = tempDir("llmtools-home-b-");
+  writeFileSync(join(homeA, ".gitconfig"), "[core]\n\texcludesFile = ~/ignore\n");
+  writeFileSync(join(homeA, "ignore"), "*.log\n");
+  const env = (home: string): Record<string, string> => ({ ...ENV, HOME: home, XDG_CONFIG_HOME: join(home, ".config") });
+  const started = await runTool("llmtools", ["daemon", "start", "--root", ws], { env: env(homeA) });
+  assert.equal(started.code, 0, started.stdout + started.stderr);
+  try {
+    const files = async (home: string, label: string): Promise<string> => {
+      const warm = await runTool("llmsearch", ["-l", "needle"], { cwd: ws, env: env(home) });
+      const cold = await runTool("llmsearch", ["-l", "needle", "--no-daemon"], { cwd: ws, env: env(home) });
+      assert.equal(warm.stderr, "", `${label}: answered by the daemon`);
+      assert.equal(normal(warm.stdout), normal(cold.stdout), label);
+      return (JSON.parse(warm.stdout) as { data: { files: { file_path: string }[] } }).data.files.map((f) => f.file_path).join(",");
+    };
+    assert.equal(await files(homeA, "home A"), "app.ts");
+    assert.equal(await files(homeB, "home B, no global excludes"), "app.ts,debug.log");
+    writeFileSync(join(homeA, "ignore"), "*.ts\n");
+    assert.equal(await files(homeA, "home A, its excludes file edited"), "debug.log");
+  } finally {
+    await runTool("llmtools", ["daemon", "stop", "--root", ws], { env: ENV });
+  }
+});

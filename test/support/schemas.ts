@@ -10,6 +10,8 @@ import { magellanResponseSchema } from "../../src/contract/tools/magellan.js";
 import {
   LlmsearchCountResponseSchema,
   LlmsearchFileListResponseSchema,
+  LlmsearchTypeListResponseSchema,
+  LlmsearchFilesWithoutMatchResponseSchema,
   LlmsearchFilesWithMatchesResponseSchema,
   LlmsearchResponseSchema,
 } from "../../src/contract/tools/llmsearch.js";
@@ -33,8 +35,12 @@ const registry: Record<string, Picker> = {
   // magellan's graph commands: pass their picker to codeintelPicker(...).
   magellan: codeintelPicker(queryPicker((args) => magellanResponseSchema(args.find((a) => !a.startsWith("-")) ?? ""))),
   llmsearch: queryPicker((args) =>
-    args.includes("--files")
+    args.includes("--type-list")
+      ? LlmsearchTypeListResponseSchema
+      : args.includes("--files")
       ? LlmsearchFileListResponseSchema
+      : args.includes("--files-without-match")
+      ? LlmsearchFilesWithoutMatchResponseSchema
       : args.includes("-l") || args.includes("--files-with-matches")
         ? LlmsearchFilesWithMatchesResponseSchema
         : args.includes("--count") || args.includes("-c") || args.includes("--count-matches")

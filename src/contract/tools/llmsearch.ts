@@ -85,11 +85,31 @@ export const LlmsearchFilesWithMatchesDataSchema = z
   .strict();
 export type LlmsearchFilesWithMatchesData = z.infer<typeof LlmsearchFilesWithMatchesDataSchema>;
 
+/** --files-without-match (rg's): the searched files without a match, in path order (skipped files are in files_skipped, not here). */
+export const LlmsearchFilesWithoutMatchDataSchema = z
+  .object({
+    pattern: z.string(),
+    files_without_match: z.array(z.string()),
+    file_count: uint,
+    files_searched: uint,
+    files_skipped: z.array(LlmsearchSkipSchema),
+  })
+  .strict();
+export type LlmsearchFilesWithoutMatchData = z.infer<typeof LlmsearchFilesWithoutMatchDataSchema>;
+
 /** --files: the files a search would read (walk, ignore rules, globs, types), no pattern. */
 export const LlmsearchFileListDataSchema = z.object({ files: z.array(z.string()), file_count: uint }).strict();
 export type LlmsearchFileListData = z.infer<typeof LlmsearchFileListDataSchema>;
 
+/** --type-list: ripgrep's file types with this run's --type-add definitions, by name, each glob list sorted. */
+export const LlmsearchTypeListDataSchema = z
+  .object({ types: z.array(z.object({ name: z.string(), globs: z.array(z.string()) }).strict()), type_count: uint })
+  .strict();
+export type LlmsearchTypeListData = z.infer<typeof LlmsearchTypeListDataSchema>;
+
 export const LlmsearchResponseSchema = queryResponseSchema(LlmsearchDataSchema);
+export const LlmsearchTypeListResponseSchema = queryResponseSchema(LlmsearchTypeListDataSchema);
+export const LlmsearchFilesWithoutMatchResponseSchema = queryResponseSchema(LlmsearchFilesWithoutMatchDataSchema);
 export const LlmsearchFilesWithMatchesResponseSchema = queryResponseSchema(LlmsearchFilesWithMatchesDataSchema);
 export const LlmsearchFileListResponseSchema = queryResponseSchema(LlmsearchFileListDataSchema);
 export const LlmsearchCountResponseSchema = queryResponseSchema(LlmsearchCountDataSchema);
@@ -101,4 +121,6 @@ export const schemas: Record<string, z.ZodType> = {
   "llmsearch-count-response": LlmsearchCountResponseSchema,
   "llmsearch-files-with-matches-response": LlmsearchFilesWithMatchesResponseSchema,
   "llmsearch-file-list-response": LlmsearchFileListResponseSchema,
+  "llmsearch-type-list-response": LlmsearchTypeListResponseSchema,
+  "llmsearch-files-without-match-response": LlmsearchFilesWithoutMatchResponseSchema,
 };

@@ -3,9 +3,10 @@
  * spans for the match and for each capture (seed 02 §4). Plain request -> response; the CLI
  * only renders it.
  */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { commonCode } from "../../contract/codes.js";
+import { COMMON_CODES, commonCode } from "../../contract/codes.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
@@ -24,6 +25,8 @@ export interface SearchRequest {
   query: QuerySource;
   /** Files or directories (user spelling) to search; default the root. */
   paths?: string[];
+  /** The directory relative paths are read from first (then the root); default process.cwd(). */
+  cwd?: string;
   globs?: string[];
   /** Parse every file as this language; else by extension. */
   language?: LanguageId;
@@ -78,6 +81,8 @@ export interface MatchSink {
 export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Below this many files, starting a worker costs more than it saves. */
 const PARALLEL_MIN_FILES = 24;
+
+const MISSING_REMEDIATION = "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).";
 
 function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { tool: TOOL, level, message, code: code(num), ...extra };
@@ -136,7 +141,29 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     if (cache && trustWas !== undefined) cache.leave(trustWas);
     trustWas = undefined;
   };
-  const explicit = (req.paths ?? []).map((p) => resolveInRoot(TOOL, req.root, p).abs);
+  // A path that is not there is said, as rg and ast-grep say it: beside others that are (which
+  // are searched) a warning and a partial answer; alone, an error, never an empty success.
+  const missing: string[] = [];
+  const explicit = (req.paths ?? []).flatMap((p) => {
+    const abs = resolveInRoot(TOOL, req.root, p, req.cwd).abs;
+    if (existsSync(abs)) return [abs];
+    missing.push(p);
+    return [];
+  });
+  if (missing.length > 0 && explicit.length === 0) {
+    throw new ToolError({
+      code: commonCode(TOOL, "file_not_found"),
+      error: "file_not_found",
+      message: `no such file or directory: ${missing.join(", ")}`,
+      remediation: MISSING_REMEDIATION,
+      exitCode: EXIT.usage,
+    });
+  }
+  if (missing.length > 0) {
+    diagnostics.push(
+      diag("warning", COMMON_CODES.file_not_found, `no such file or directory: ${missing.join(", ")} (the other paths were searched)`, { remediation: MISSING_REMEDIATION }),
+    );
+  }
   const threadsWanted = Math.max(1, req.threads ?? defaultThreads());
   const explicitFilesOnly = explicit.length > 0 && explicit.length < PARALLEL_MIN_FILES && explicit.every((p) => languageForPath(p) !== undefined);
   const trees = treeCache();
@@ -146,6 +173,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const releaseYoung = holdYoungGeneration();
   try {
     let symlinks = 0;
+    const specials: string[] = [];
     // From the walk to the scan of kept trees all is synchronous: the cache may trust its watcher.
     trustWas = cache?.enter(settled);
     const walked = walkFiles({
@@ -155,8 +183,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       hidden: req.hidden,
       noIgnore: req.noIgnore,
       cache,
-      onSkip: (_rel, why) => {
+      onSkip: (rel, why) => {
         if (why === "symlink") symlinks++;
+        else if (why === "special") specials.push(rel);
       },
     });
     const explicitSet = new Set(explicit);
@@ -262,7 +291,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       }
       if (!sink) return;
       if (!opened && (limit === undefined || total > limit)) {
-        sink.open(head, limit !== undefined);
+        sink.open(head, limit !== undefined || missing.length > 0);
         opened = true;
       }
       if (opened && held.length > 0) {
@@ -293,7 +322,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     }
     const cut = limit !== undefined && total > limit;
     // A file whose matching ran out of time is one whose matches are missing.
-    const partial = cut || skipped.has("timeout");
+    const partial = cut || skipped.has("timeout") || missing.length > 0;
     const matches = opened ? [] : held;
 
     for (const [reason, list] of [...skipped].sort()) {
@@ -310,6 +339,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
           code: reason === "binary" ? commonCode(TOOL, "binary_file") : reason === "too_large" ? commonCode(TOOL, "file_too_large") : code(CODES.files_skipped),
         }),
       );
+    }
+    if (specials.length > 0) {
+      diagnostics.push(diag("warning", CODES.files_skipped, `${specials.length} path(s) skipped, not a regular file (a FIFO, socket or device), not read: ${specials.slice(0, 5).join(", ")}`));
     }
     if (symlinks > 0) diagnostics.push(diag("note", CODES.files_skipped, `${symlinks} symlink(s) met during the walk were not followed`));
     // (A query that asks for ERROR or MISSING nodes knows.)

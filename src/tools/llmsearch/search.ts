@@ -17,18 +17,19 @@ import type {
   LlmsearchData,
   LlmsearchFileListData,
   LlmsearchFilesWithMatchesData,
+  LlmsearchFilesWithoutMatchData,
   LlmsearchMatch,
   LlmsearchSkip,
 } from "../../contract/tools/llmsearch.js";
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
-import { walkFiles, type WalkEntry } from "../../text/walk.js";
+import { walkFiles, type WalkEntry, type WalkOptions } from "../../text/walk.js";
 import { globError } from "../../text/glob-check.js";
 import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
 import { type BinaryHead, classifyCached, type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes, type Skip } from "./file.js";
 import { canMatchNewline, compilePattern, questionOf } from "./pattern.js";
 import { mayMatch, prepare } from "./scan.js";
-import { FILE_TYPES, typeGlobs } from "./types.js";
+import { typeGlobs, typesWith } from "./types.js";
 import { type Batch, type BatchResult, type FileResult, type InitMessage, STATE_ACKED, STATE_BYTES } from "./protocol.js";
 import type { WorkerInit } from "./worker.js";
 
@@ -47,6 +48,10 @@ export interface SearchRequest {
   globs?: string[];
   hidden?: boolean;
   noIgnore?: boolean;
+  /** rg --no-ignore-vcs, --no-ignore-dot, --no-ignore-exclude, --no-ignore-global: those sources of rules left out. */
+  ignoreOff?: WalkOptions["ignoreOff"];
+  /** rg -L: follow symbolic links (to what lies inside the root). */
+  follow?: boolean;
   before?: number;
   after?: number;
   /** Keep at most this many matches over all files, in path/offset order (0 = all); the answer is then partial. */
@@ -69,11 +74,15 @@ export interface SearchRequest {
   countMatches?: boolean;
   /** -l: the files with a match (and their checksum), not the matches. */
   filesWithMatches?: boolean;
+  /** rg --files-without-match: the searched files without a match (implies the -l search). */
+  filesWithoutMatch?: boolean;
   /** -S: case-insensitive unless the pattern has an uppercase letter. */
   smartCase?: boolean;
   /** -t / -T: ripgrep file types to search / to leave out. */
   types?: string[];
   typesNot?: string[];
+  /** rg --type-add: `name:glob[,glob]` or `name:include:type,type`, applied in order before -t/-T. */
+  typeAdd?: string[];
   /** Per-file time budget in ms. */
   timeoutMs?: number;
   threads?: number;
@@ -81,7 +90,7 @@ export interface SearchRequest {
 }
 
 export interface SearchResponse {
-  data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData;
+  data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData | LlmsearchFilesWithoutMatchData;
   partial: boolean;
   diagnostics: Diagnostic[];
   exitCode: 0 | 4;
@@ -105,6 +114,21 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 /** ripgrep's smart case: an uppercase letter outside an escape (\\S, \\W, \\p{Lu}...) makes the search case-sensitive. */
 export function hasUppercase(pattern: string): boolean {
   return /\p{Lu}/u.test(pattern.replace(/\\(?:[pP]\{[^}]*\}|[pP].|.)/gu, ""));
+}
+
+/** ripgrep's file types with the request's --type-add definitions; a bad definition is refused as rg refuses it. */
+export function fileTypes(typeAdd: readonly string[]): Readonly<Record<string, readonly string[]>> {
+  const r = typesWith(typeAdd);
+  if ("bad" in r) {
+    throw new ToolError({
+      code: LLMSEARCH_CODES.unknown_type,
+      error: "invalid_type_definition",
+      message: `--type-add '${r.bad}': ${r.why}`,
+      remediation: "Write --type-add 'name:*.ext' (a name of letters and digits, one glob; repeat the flag for more) or --type-add 'name:include:type1,type2'.",
+      exitCode: EXIT.usage,
+    });
+  }
+  return r.types;
 }
 
 /** The walk's globs and -t/-T types. */
@@ -132,37 +156,63 @@ function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; typ
       }
     }
   }
-  const t = typeGlobs(req.types ?? [], req.typesNot ?? []);
+  const types = fileTypes(req.typeAdd ?? []);
+  const t = typeGlobs(req.types ?? [], req.typesNot ?? [], types);
   if ("unknown" in t) {
     throw new ToolError({
       code: LLMSEARCH_CODES.unknown_type,
       error: "unknown_type",
       message: `unknown file type '${t.unknown}'`,
-      remediation: `Known types: ${Object.keys(FILE_TYPES).join(", ")}; or select files with --glob '*.ext'.`,
+      remediation: `Known types: ${Object.keys(types).sort().join(", ")}; or select files with --glob '*.ext', or define one with --type-add 'name:*.ext'.`,
       exitCode: EXIT.usage,
     });
   }
   return { globs: req.globs ?? [], iglobs: req.iglobs ?? [], types: t };
 }
 
-function startsOf(req: SearchRequest, root: string, cwd: string): string[] {
+/**
+ * The start paths that exist, and those that do not. As rg, a missing path among others is said
+ * (a warning, the answer partial) and the others are searched; when none exists it is an error.
+ */
+function startsOf(req: SearchRequest, root: string, cwd: string): { starts: string[]; missing: string[] } {
   const starts: string[] = [];
+  const missing: string[] = [];
   for (const p of req.paths ?? []) {
     const r = resolveInRoot(TOOL, root, p, cwd);
     try {
       statSync(r.abs);
     } catch {
-      throw new ToolError({
-        code: commonCode(TOOL, "file_not_found"),
-        error: "file_not_found",
-        message: `no such file or directory: ${p}`,
-        remediation: "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).",
-        exitCode: EXIT.usage,
-      });
+      missing.push(p);
+      continue;
     }
     starts.push(r.abs);
   }
-  return starts;
+  if (missing.length > 0 && starts.length === 0) {
+    throw new ToolError({
+      code: commonCode(TOOL, "file_not_found"),
+      error: "file_not_found",
+      message: `no such file or directory: ${missing.join(", ")}`,
+      remediation: MISSING_REMEDIATION,
+      exitCode: EXIT.usage,
+    });
+  }
+  return { starts, missing };
+}
+
+const MISSING_REMEDIATION = "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).";
+
+/** The warning for paths that do not exist beside others that do (which were searched). */
+function missingPaths(missing: string[]): Diagnostic[] {
+  if (missing.length === 0) return [];
+  return [
+    {
+      tool: TOOL,
+      level: "warning",
+      message: `no such file or directory: ${missing.join(", ")} (the other paths were searched, as rg does)`,
+      code: commonCode(TOOL, "file_not_found"),
+      remediation: MISSING_REMEDIATION,
+    },
+  ];
 }
 
 function sizeOf(abs: string): number {
@@ -175,17 +225,17 @@ function sizeOf(abs: string): number {
 }
 
 /** --files: the files a search would read, in path order, without searching them. */
-export function listFiles(req: Omit<SearchRequest, "pattern">): { data: LlmsearchFileListData; diagnostics: Diagnostic[] } {
+export function listFiles(req: Omit<SearchRequest, "pattern">): { data: LlmsearchFileListData; diagnostics: Diagnostic[]; partial: boolean } {
   const cwd = req.cwd ?? process.cwd();
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
-  const starts = startsOf({ ...req, pattern: "" }, root, cwd);
+  const { starts, missing } = startsOf({ ...req, pattern: "" }, root, cwd);
   const max = req.maxFilesize ?? 0;
-  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
+  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ignoreOff: req.ignoreOff, follow: req.follow, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
     // A file over --max-filesize is not searched, so not listed (rg --files --max-filesize alike).
     .filter((e) => max <= 0 || sizeOf(e.abs) <= max)
     .map((e) => e.rel);
   const unique = [...new Set(files)];
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = missingPaths(missing);
   if (unique.length === 0) {
     diagnostics.push({
       tool: TOOL,
@@ -195,7 +245,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
       remediation: "Check --glob / --type, or pass --hidden / --no-ignore to include hidden or ignored files.",
     });
   }
-  return { data: { files: unique, file_count: unique.length }, diagnostics };
+  return { data: { files: unique, file_count: unique.length }, diagnostics, partial: missing.length > 0 };
 }
 
 /** A usage error for flags that cannot go together. */
@@ -212,6 +262,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     );
   }
   if (req.smartCase && !req.ignoreCase && !hasUppercase(req.pattern)) req = { ...req, ignoreCase: true };
+  // The files without a match are the walk's files less those -l finds (and those skipped).
+  if (req.filesWithoutMatch) req = { ...req, filesWithMatches: true, count: false, countMatches: false };
   const pattern = compilePattern(req);
   const spansLines = canMatchNewline(req, pattern);
   if (req.invert && spansLines) {
@@ -222,7 +274,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   }
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const filters = filtersOf(req);
-  const starts = startsOf(req, root, cwd);
+  const { starts, missing } = startsOf(req, root, cwd);
   const limit = req.limit ?? 0;
   const counting = Boolean(req.count || req.countMatches);
   const init: Omit<WorkerInit, "state"> = {
@@ -309,10 +361,15 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
         start: starts.length ? starts : undefined,
         hidden: req.hidden,
         noIgnore: req.noIgnore,
+        ignoreOff: req.ignoreOff,
+        follow: req.follow,
         maxDepth: req.maxDepth,
         ...filters,
         cache,
         onFile: (e) => pool.add(e),
+        onSkip: (rel, why) => {
+          if (why === "special") skipped.push({ file_path: rel, reason: "unreadable", detail: "not a regular file (a FIFO, socket or device): not read" });
+        },
       });
     // The walk and the main thread's reads are synchronous: nothing else runs while the cache trusts.
     files = cache ? cache.trusted(settled, walk) : walk();
@@ -324,7 +381,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
 
   const cut = !counting && !req.filesWithMatches && limit > 0 && total > kept;
   const timedOut = skipped.some((s) => s.reason === "timeout");
-  if (files.length === 0) {
+  if (files.length === 0 && skipped.length === 0) {
     diagnostics.push({
       tool: TOOL,
       level: "warning",
@@ -338,7 +395,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     diagnostics.push({
       tool: TOOL,
       level: "warning",
-      message: `all ${files.length} candidate files were skipped (${summarizeSkips(skipped)}); nothing was searched`,
+      message: `all ${Math.max(files.length, skipped.length)} candidate files were skipped (${summarizeSkips(skipped)}); nothing was searched`,
       code: LLMSEARCH_CODES.all_skipped,
       remediation: "See data.files_skipped for each file and why; raise --max-filesize for large files.",
     });
@@ -360,9 +417,18 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       remediation: "Raise --limit, narrow the pattern or --glob, or use --count for per-file totals.",
     });
   }
-  const partial = cut || timedOut;
+  diagnostics.push(...missingPaths(missing));
+  skipped.sort((a, b) => (a.file_path < b.file_path ? -1 : a.file_path > b.file_path ? 1 : 0));
+  const partial = cut || timedOut || missing.length > 0;
   const common = { total_count: total, files_searched: searched, files_skipped: skipped };
-  const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData = req.filesWithMatches
+  let without: string[] = [];
+  if (req.filesWithoutMatch) {
+    const out = new Set([...withMatches.map((f) => f.file_path), ...skipped.map((f) => f.file_path)]);
+    without = [...new Set(files.map((f) => f.rel))].filter((rel) => !out.has(rel)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+  const data: LlmsearchData | LlmsearchCountData | LlmsearchFilesWithMatchesData | LlmsearchFilesWithoutMatchData = req.filesWithoutMatch
+    ? { pattern: req.pattern, files_without_match: without, file_count: without.length, files_searched: searched, files_skipped: skipped }
+    : req.filesWithMatches
     ? { pattern: req.pattern, files: withMatches, files_matched: withMatches.length, ...common }
     : counting
       ? { pattern: req.pattern, count_of: init.countLines || req.invert ? "lines" : "matches", counts, files_matched: counts.length, ...common }
@@ -375,7 +441,7 @@ function explainNoFiles(req: SearchRequest): string {
   if (req.globs?.length) why.push(`no file matched --glob ${req.globs.map((g) => `'${g}'`).join(" ")}`);
   if (req.iglobs?.length) why.push(`no file matched --iglob ${req.iglobs.map((g) => `'${g}'`).join(" ")}`);
   if (req.maxDepth !== undefined) why.push(`--max-depth ${req.maxDepth} stops the walk ${req.maxDepth === 0 ? "at the start paths (a directory yields nothing)" : `${req.maxDepth} level${req.maxDepth === 1 ? "" : "s"} down`}`);
-  if (req.types?.length) why.push(`no file is of type ${req.types.join(", ")} (-t matches file names: ${req.types.flatMap((t) => FILE_TYPES[t] ?? []).join(" ")})`);
+  if (req.types?.length) why.push(`no file is of type ${req.types.join(", ")} (-t matches file names: ${req.types.flatMap((t) => fileTypes(req.typeAdd ?? [])[t] ?? []).join(" ")})`);
   if (!req.noIgnore) why.push("ignore rules (.gitignore, .ignore) may exclude files");
   if (!req.hidden) why.push("hidden files are skipped without --hidden");
   return why.length ? why.join("; ") : "the directory holds no regular files";

@@ -192,8 +192,37 @@ export const FILE_TYPES: Readonly<Record<string, readonly string[]>> = {
   zstd: ["*.zst", "*.zstd"],
 };
 
+/**
+ * The types with rg's `--type-add` definitions applied, in order: `name:glob` adds a glob to a
+ * type (a new one, or one of rg's), `name:include:t1,t2` adds the globs of other types. A
+ * definition rg would refuse gives `{ bad }` with rg's reason.
+ */
+export function typesWith(adds: readonly string[]): { types: Record<string, readonly string[]> } | { bad: string; why: string } {
+  if (adds.length === 0) return { types: FILE_TYPES as Record<string, readonly string[]> };
+  const types: Record<string, readonly string[]> = { ...FILE_TYPES };
+  for (const def of adds) {
+    const inc = /^([\p{L}\p{N}]+):include:(.+)$/u.exec(def);
+    if (inc) {
+      const name = inc[1] as string;
+      const globs = [...(types[name] ?? [])];
+      for (const other of (inc[2] as string).split(",")) {
+        const g = types[other];
+        if (!g) return { bad: def, why: `invalid definition (format is type:glob, e.g., html:*.html): no type '${other}' to include` };
+        globs.push(...g);
+      }
+      types[name] = globs;
+      continue;
+    }
+    const m = /^([^:]+):(.+)$/.exec(def);
+    if (!m || /[^\p{L}\p{N}]/u.test(m[1] as string)) return { bad: def, why: "invalid definition (format is type:glob, e.g., html:*.html)" };
+    // One glob per definition, as rg 13 takes it (repeat --type-add for more; no comma lists).
+    types[m[1] as string] = [...(types[m[1] as string] ?? []), m[2] as string];
+  }
+  return { types };
+}
+
 /** The name globs of the -t (include) and -T (exclude) types; or the first unknown type's name. */
-export function typeGlobs(include: string[], exclude: string[]): { include: string[]; exclude: string[] } | { unknown: string } {
+export function typeGlobs(include: string[], exclude: string[], types: Readonly<Record<string, readonly string[]>> = FILE_TYPES): { include: string[]; exclude: string[] } | { unknown: string } {
   const inc: string[] = [];
   const exc: string[] = [];
   for (const [names, out] of [
@@ -201,7 +230,7 @@ export function typeGlobs(include: string[], exclude: string[]): { include: stri
     [exclude, exc],
   ] as const) {
     for (const t of names) {
-      const globs = FILE_TYPES[t];
+      const globs = types[t];
       if (!globs) return { unknown: t };
       out.push(...globs);
     }

@@ -84,6 +84,11 @@ export interface MdDocument extends Model {
 
 export interface LoadOptions {
   maxBytes?: number;
+  /**
+   * Read regular files only: a FIFO would block a long-lived process (the MCP server, the daemon)
+   * for every caller until a writer comes. The CLI reads pipes on purpose (`mdsel index <(curl …)`).
+   */
+  regularOnly?: boolean;
 }
 
 /** Reads and checks a file; every refusal is a MdselFault with a stable code. */
@@ -97,13 +102,24 @@ export function readMarkdownFile(abs: string, displayPath: string, options: Load
         file: displayPath,
         type: "PROCESSING_ERROR",
         code: MDSEL_CODES.io_error,
-        message: `Not a file: ${displayPath} is a directory`,
-        remediation: "Pass Markdown files, not directories.",
+        message: `Not a file: ${displayPath} is a directory with no Markdown file (.md, .markdown, .mdx, ...) under it`,
+        remediation: "Pass Markdown files, or a directory that holds some (ignored and hidden files are left out).",
       });
     }
     // A pipe or device (`<(curl ...)`, /dev/stdin) has no size to check first: it is read up to
     // the limit, so an endless one (/dev/zero) is refused like a large file instead of filling memory.
-    if (!st.isFile()) return readStream(abs, displayPath, maxBytes);
+    if (!st.isFile()) {
+      if (options.regularOnly || process.env.LLMTOOLS_IN_DAEMON === "1") {
+        throw new MdselFault({
+          file: displayPath,
+          type: "PROCESSING_ERROR",
+          code: MDSEL_CODES.io_error,
+          message: `Not a regular file: ${displayPath} is a FIFO, socket or device, which this server does not read (it would wait on it for every caller)`,
+          remediation: "Pass Markdown files; to read a pipe, run the CLI in-process: mdsel --no-daemon index <(command).",
+        });
+      }
+      return readStream(abs, displayPath, maxBytes);
+    }
     size = st.size;
   } catch (e) {
     if (e instanceof MdselFault) throw e;

@@ -2,7 +2,7 @@
 import type { MdselDocumentIndex, MdselHeadingDescriptor, MdselIndexResponse } from "../../contract/tools/mdsel.js";
 import { countWords, type MdDocument } from "./document.js";
 import type { ErrorEntry } from "./errors.js";
-import { DocumentCache, discoverMarkdown, isErrorEntry, noDocumentsError, sourcesFor, type Workspace } from "./load.js";
+import { DocumentCache, discoverMarkdown, expandDirectories, isErrorEntry, noDocumentsError, sourcesFor, type Workspace } from "./load.js";
 import { childrenCount, contentRange, DEFAULTS, headingChildrenCounts, nodePreview, type NodeRef } from "./nodes.js";
 
 export type Outcome = "ok" | "partial" | "failure" | "usage";
@@ -22,7 +22,7 @@ export interface IndexRequest {
 
 export async function indexCommand(ws: Workspace, req: IndexRequest): Promise<CommandResult<MdselIndexResponse, MdselDocumentIndex>> {
   const warnings: string[] = [];
-  const files = req.files.length > 0 ? req.files : discoverMarkdown(ws);
+  const files = req.files.length > 0 ? await expandDirectories(ws, req.files) : discoverMarkdown(ws);
   if (files.length === 0) return { outcome: "failure", data: null, errors: [noDocumentsError(ws)] };
   const cache = new DocumentCache(ws);
   const documents: MdselDocumentIndex[] = [];

@@ -25,6 +25,8 @@ export interface Workspace {
   cwd: string;
   root: string;
   maxBytes?: number;
+  /** Read regular files only (LoadOptions.regularOnly): the MCP server sets it. */
+  regularOnly?: boolean;
 }
 
 export function namespaceOf(path: string): string {
@@ -49,6 +51,49 @@ export function sourcesFor(ws: Workspace, paths: string[], warnings: string[]): 
     if (ns !== base) warnings.push(`namespace '${base}' is taken; ${displayPath(ws, abs)} is '${ns}'`);
     taken.add(ns);
     out.push({ namespace: ns, filePath: displayPath(ws, abs), abs, given: p });
+  }
+  return out;
+}
+
+/**
+ * Each directory among `paths` replaced by the Markdown files under it, in path order, found as
+ * llmsearch walks (ignore rules, hidden files and symlinks left out), each spelled as the
+ * directory was plus its path below it (`docs` -> `docs/guide/intro.md`). A directory without
+ * one, or outside the root, stays as given, for the file check's own refusal. The walker is
+ * loaded only when a directory is named: a run on files pays nothing for it.
+ */
+export async function expandDirectories(ws: Workspace, paths: string[]): Promise<string[]> {
+  const isDir = (p: string): boolean => {
+    try {
+      return statSync(resolve(ws.cwd, p)).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  if (!paths.some(isDir)) return paths;
+  const { walkFiles } = await import("../../text/walk.js");
+  const out: string[] = [];
+  for (const p of paths) {
+    if (!isDir(p)) {
+      out.push(p);
+      continue;
+    }
+    let abs: string;
+    let root: string;
+    try {
+      root = realpathSync(ws.root);
+      abs = resolveInRoot(TOOL, root, resolve(ws.cwd, p), ws.cwd).abs;
+    } catch {
+      out.push(p);
+      continue;
+    }
+    const found = walkFiles({ root, start: [abs] })
+      .filter((e) => MARKDOWN_EXTENSIONS.includes(extname(e.abs).toLowerCase()))
+      .map((e) => {
+        const below = relative(abs, e.abs).split(sep).join("/");
+        return p === "." || p === "./" ? below : `${p.replace(/[\\/]+$/, "")}/${below}`;
+      });
+    out.push(...(found.length > 0 ? found : [p]));
   }
   return out;
 }
@@ -94,7 +139,7 @@ function assertReadable(ws: Workspace, src: Source): void {
 
 export async function loadDocument(ws: Workspace, src: Source): Promise<MdDocument> {
   assertReadable(ws, src);
-  const options: LoadOptions = ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes };
+  const options: LoadOptions = { ...(ws.maxBytes === undefined ? {} : { maxBytes: ws.maxBytes }), ...(ws.regularOnly ? { regularOnly: true } : {}) };
   const bytes = readMarkdownFile(src.abs, src.given, options);
   return buildDocument(bytes, src.namespace, src.filePath, src.given);
 }

@@ -2,7 +2,7 @@
 import type { MdselSelectMatch, MdselSelectResponse, MdselUnresolved } from "../../contract/tools/mdsel.js";
 import { MDSEL_CODES, type ErrorEntry } from "./errors.js";
 import type { CommandResult } from "./index-command.js";
-import { DocumentCache, discoverMarkdown, isErrorEntry, noDocumentsError, sourcesFor, type Source, type Workspace } from "./load.js";
+import { DocumentCache, discoverMarkdown, expandDirectories, isErrorEntry, noDocumentsError, sourcesFor, type Source, type Workspace } from "./load.js";
 import { resolveSelector } from "./resolve.js";
 import { parseSelector, SelectorSyntaxError, type Selector } from "./selector.js";
 import { rankSuggestions } from "./suggest.js";
@@ -20,7 +20,7 @@ export async function selectCommand(ws: Workspace, req: SelectRequest): Promise<
   const matches: MdselSelectMatch[] = [];
   const unresolved: MdselUnresolved[] = [];
   const explicit = req.files.length > 0;
-  const sources = sourcesFor(ws, explicit ? req.files : discoverMarkdown(ws), warnings);
+  const sources = sourcesFor(ws, explicit ? await expandDirectories(ws, req.files) : discoverMarkdown(ws), warnings);
   const byNs = new Map(sources.map((s) => [s.namespace, s]));
   const cache = new DocumentCache(ws);
   const failedFiles = new Set<string>();
