@@ -1,3 +1,4 @@
+import { commonCode } from "./codes.js";
 import type { Diagnostic, ErrorResponse, Span } from "./schema.js";
 
 /** Exit codes shared by every tool (CONTRACT.md / seed 05). */
@@ -108,4 +109,21 @@ export function omitUndefined<T extends object>(obj: T): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) if (v !== undefined) out[k] = v;
   return out as T;
+}
+
+/** What to do about a named path that does not exist (the search tools' E002). */
+export const MISSING_PATHS_REMEDIATION = "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).";
+
+/**
+ * The usage error of a search whose named paths all do not exist. (When some exist, they are
+ * searched and the missing ones are a warning, as rg and ast-grep do.)
+ */
+export function missingPathsError(tool: string, missing: string[]): ToolError {
+  return new ToolError({
+    code: commonCode(tool, "file_not_found"),
+    error: "file_not_found",
+    message: `no such file or directory: ${missing.join(", ")}`,
+    remediation: MISSING_PATHS_REMEDIATION,
+    exitCode: EXIT.usage,
+  });
 }

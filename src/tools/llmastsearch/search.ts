@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { COMMON_CODES, commonCode } from "../../contract/codes.js";
-import { EXIT, ToolError } from "../../contract/errors.js";
+import { EXIT, MISSING_PATHS_REMEDIATION, ToolError, missingPathsError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
 import { walkFiles } from "../../text/walk.js";
@@ -82,7 +82,6 @@ export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Below this many files, starting a worker costs more than it saves. */
 const PARALLEL_MIN_FILES = 24;
 
-const MISSING_REMEDIATION = "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).";
 
 function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { tool: TOOL, level, message, code: code(num), ...extra };
@@ -150,18 +149,10 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     missing.push(p);
     return [];
   });
-  if (missing.length > 0 && explicit.length === 0) {
-    throw new ToolError({
-      code: commonCode(TOOL, "file_not_found"),
-      error: "file_not_found",
-      message: `no such file or directory: ${missing.join(", ")}`,
-      remediation: MISSING_REMEDIATION,
-      exitCode: EXIT.usage,
-    });
-  }
+  if (missing.length > 0 && explicit.length === 0) throw missingPathsError(TOOL, missing);
   if (missing.length > 0) {
     diagnostics.push(
-      diag("warning", COMMON_CODES.file_not_found, `no such file or directory: ${missing.join(", ")} (the other paths were searched)`, { remediation: MISSING_REMEDIATION }),
+      diag("warning", COMMON_CODES.file_not_found, `no such file or directory: ${missing.join(", ")} (the other paths were searched)`, { remediation: MISSING_PATHS_REMEDIATION }),
     );
   }
   const threadsWanted = Math.max(1, req.threads ?? defaultThreads());

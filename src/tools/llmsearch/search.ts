@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { commonCode } from "../../contract/codes.js";
-import { EXIT, ToolError, omitUndefined } from "../../contract/errors.js";
+import { EXIT, MISSING_PATHS_REMEDIATION, ToolError, missingPathsError, omitUndefined } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import type {
   LlmsearchCountData,
@@ -187,19 +187,10 @@ function startsOf(req: SearchRequest, root: string, cwd: string): { starts: stri
     }
     starts.push(r.abs);
   }
-  if (missing.length > 0 && starts.length === 0) {
-    throw new ToolError({
-      code: commonCode(TOOL, "file_not_found"),
-      error: "file_not_found",
-      message: `no such file or directory: ${missing.join(", ")}`,
-      remediation: MISSING_REMEDIATION,
-      exitCode: EXIT.usage,
-    });
-  }
+  if (missing.length > 0 && starts.length === 0) throw missingPathsError(TOOL, missing);
   return { starts, missing };
 }
 
-const MISSING_REMEDIATION = "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).";
 
 /** The warning for paths that do not exist beside others that do (which were searched). */
 function missingPaths(missing: string[]): Diagnostic[] {
@@ -210,7 +201,7 @@ function missingPaths(missing: string[]): Diagnostic[] {
       level: "warning",
       message: `no such file or directory: ${missing.join(", ")} (the other paths were searched, as rg does)`,
       code: commonCode(TOOL, "file_not_found"),
-      remediation: MISSING_REMEDIATION,
+      remediation: MISSING_PATHS_REMEDIATION,
     },
   ];
 }
