@@ -951,8 +951,11 @@ class ReferenceCollector {
       // A read, write or call of a parameter or local variable refers to nothing the graph holds:
       // not kept, so that it is never taken for a use of an outer symbol of the same name. (A call
       // through one, `handler()` with a parameter `handler`, was kept once, and resolved `exact`
-      // to a top-level `handler` of the file.) Type references name types, never locals.
-      if (this.bindings && !this.qualified[i] && rank !== 2 && this.isLocal(this.text.slice(start, end), start)) continue;
+      // to a top-level `handler` of the file.) Type references name types, never locals. A Java
+      // call names a method, never a variable: `int distance = distance(a, b)` (commons-lang's
+      // MethodUtils) and `format(...)` in a method with a parameter `format` call the class's own
+      // methods, which dead-code had reported unused.
+      if (this.bindings && !this.qualified[i] && rank !== 2 && !(rank === 4 && this.language === "java") && this.isLocal(this.text.slice(start, end), start)) continue;
       const range = byteRange(decoded, start, end);
       if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
       const ref: ExtractedReference = { name: this.text.slice(start, end), kind: RANK_KIND[rank] as ReferenceKind, range };
