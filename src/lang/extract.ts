@@ -494,8 +494,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     // impls, `<Error as From<A>>` and `<Error as From<B>>`, as Rust writes their qualified paths.
     if (traitNode) name = `<${withoutTypeArguments(name)} as ${text.slice(startOf(traitNode), traitNode.endIndex).replace(/\s+/g, " ")}>`;
     if (!name) continue;
-    // One name node is one symbol (a specific pattern and a general one may both match it).
-    const key = startOf(nameNode);
+    // One name node is one symbol (a specific pattern and a general one may both match it). An
+    // impl is one symbol whatever its patterns name: `impl From<Input> for input::Input` was two,
+    // `<input::Input as From<..>>` and `<Input as From<..>>`, and its methods went to the second.
+    const key = kind === "impl" ? -1 - startOf(def) : startOf(nameNode);
     const prev = byDef.get(key);
     if (prev && prev.pattern <= m.pattern) continue;
     byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined, toplevel, ...(hoist ? { hoist } : {}) });
