@@ -767,7 +767,9 @@ class ReferenceCollector {
     let rank = 0;
     let refName = "";
     let qualifier = -1;
+    let qualifierFrom = -1;
     let args = -1;
+    let adjacent = -1;
     const count = list.captureCount(j);
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
@@ -776,17 +778,25 @@ class ReferenceCollector {
         ref = k;
         rank = r;
         refName = n;
-      } else if (n === "qualifier") qualifier = k;
-      else if (n === "args") args = k;
+      } else if (n === "qualifier") {
+        // Several @qualifier captures (a path of tokens in a Rust macro: `self . x . m (`) make one
+        // qualifier, from the first to the last.
+        if (qualifierFrom < 0) qualifierFrom = k;
+        qualifier = k;
+      } else if (n === "args") args = k;
+      else if (n === "adjacent") adjacent = k;
     }
     if (ref < 0) return;
     if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
+    // @adjacent: a node that must follow the name with nothing but spaces between (a query's
+    // anchor skips punctuation: `x, (1, 2)` in a macro is no call of x).
+    if (adjacent >= 0 && !/^\s*$/.test(this.text.slice(list.end(j, ref), list.start(j, adjacent)))) return;
     const at = list.start(j, ref);
     const hasQualifier = qualifier >= 0;
     const i = this.slotFor(at, rank, hasQualifier);
     if (i === -2) return;
     const end = rank === 5 ? -1 : list.end(j, ref);
-    const q = hasQualifier && rank !== 5 ? qualifierText(this.text, list.start(j, qualifier), list.end(j, qualifier)) : undefined;
+    const q = hasQualifier && rank !== 5 ? qualifierText(this.text, list.start(j, qualifierFrom), list.end(j, qualifier)) : undefined;
     this.put(i, at, rank, end, hasQualifier, q || undefined, args >= 0 && rank === 4 ? argumentCount(list, j, args, this.text) : -1);
   }
 

@@ -1,0 +1,92 @@
+/**
+ * Faults found by reading magellan's answers on repositories it had not seen (sharkdp/bat,
+ * apache/commons-lang, urfave/cli, libuv/libuv, gabime/spdlog) against their code. Each tree
+ * copies the shape of the real case in a few short files (real tree-sitter, real SQLite).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { tempDir, writeTree } from "../support/run.js";
+import { mg, refLines } from "./support.js";
+
+async function tree(files: Record<string, string>): Promise<string> {
+  const root = writeTree(tempDir("mg-unseen-"), files);
+  const { r } = await mg(root, ["index"]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  return root;
+}
+
+const CARGO = '[package]\nname = "b"\nversion = "0.1.0"\n';
+
+describe("shapes of unseen repositories (bat, commons-lang, urfave/cli, libuv, spdlog)", () => {
+  it("Rust: a call inside a macro's arguments is a call, with its receiver (bat's assert_eq!(test.syntax_for_file(..), ..))", async () => {
+    const root = await tree({
+      "Cargo.toml": CARGO,
+      "src/lib.rs": [
+        "struct Test { x: Inner }",
+        "struct Inner;",
+        "impl Inner { fn depth(&self) -> usize { 1 } }",
+        "impl Test {",
+        "    fn new() -> Self { Test { x: Inner } }",
+        "    fn syntax_for_file(&self, s: &str) -> usize { s.len() }",
+        "    fn check(&self) { assert_eq!(self.syntax_for_file(\"a\"), self.x.depth()); }",
+        "}",
+        "fn helper(n: usize) -> usize { n }",
+        "fn syntax_for_file() {}",
+        "#[test]",
+        "fn detects() {",
+        "    let test = Test::new();",
+        "    let pair = 1;",
+        "    assert_eq!(test.syntax_for_file(\"x\"), helper(2));",
+        "    assert_eq!(pair, (1, 2));",
+        "    println!(\"{}\", Test::new().syntax_for_file(\"y\"));",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.name NOT IN ('assert_eq', 'println')"), [
+      "src/lib.rs:5 .Test exact crate::Test",
+      "src/lib.rs:6 s.len unresolved -",
+      "src/lib.rs:7 self.syntax_for_file exact crate::Test::syntax_for_file",
+      "src/lib.rs:7 self.x.depth exact crate::Inner::depth",
+      "src/lib.rs:13 Test.new exact crate::Test::new",
+      "src/lib.rs:15 test.syntax_for_file exact crate::Test::syntax_for_file",
+      "src/lib.rs:15 .helper exact crate::helper",
+      // A tuple after a comma is no call of `pair`; a call on a call's value is a method's, not the free function's.
+      "src/lib.rs:17 Test.new exact crate::Test::new",
+      "src/lib.rs:17 ().syntax_for_file heuristic crate::Test::syntax_for_file",
+    ]);
+  });
+
+  it("Rust: an impl for a type named by its path is one symbol, which holds its methods (bat's impl From<Input> for input::Input)", async () => {
+    const root = await tree({
+      "Cargo.toml": CARGO,
+      "src/lib.rs": [
+        "mod input { pub struct Input; }",
+        "struct Input;",
+        "impl From<input::Input> for Input {",
+        "    fn from(i: input::Input) -> Self { Input }",
+        "}",
+        "impl<'a> From<Input> for input::Input<'a> {",
+        "    fn from(i: Input) -> Self { input::Input }",
+        "}",
+        "impl std::fmt::Display for input::Input {",
+        "    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { Ok(()) }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    const { env } = await mg(root, ["query", "--file", "src/lib.rs"]);
+    const symbols = (env.data.symbols as { kind: string; display_fqn: string }[]).filter((s) => s.kind === "Impl" || s.kind === "Method");
+    assert.deepEqual(
+      symbols.map((s) => s.display_fqn),
+      [
+        "crate::<Input as From<input::Input>>",
+        "crate::<Input as From<input::Input>>::from",
+        "crate::<Input as From<Input>>",
+        "crate::<Input as From<Input>>::from",
+        "crate::<Input as std::fmt::Display>",
+        "crate::<Input as std::fmt::Display>::fmt",
+      ],
+    );
+  });
+});
