@@ -89,4 +89,43 @@ describe("shapes of unseen repositories (bat, commons-lang, urfave/cli, libuv, s
       ],
     );
   });
+
+  it("C/C++: a macro around a function's head (libuv's UV_UNUSED(static void f(..)) {) or after its parameters (spdlog's int pid() SPDLOG_NOEXCEPT {) leaves the function", async () => {
+    const root = await tree({
+      "src/internal.h": [
+        "#define UV_UNUSED(declaration) __attribute__((unused)) declaration",
+        "UV_UNUSED(static void uv__update_time(int* loop)) {",
+        "  *loop = 1;",
+        "}",
+        "HEAP_EXPORT(struct heap_node* heap_min(const struct heap* heap)) {",
+        "  return heap->min;",
+        "}",
+        "void caller(int* loop) {",
+        "  ASSERT(check(loop));",
+        "  uv__update_time(loop);",
+        "}",
+        "",
+      ].join("\n"),
+      "os.cpp": [
+        "namespace os {",
+        "SPDLOG_INLINE int pid() SPDLOG_NOEXCEPT {",
+        "    return 1;",
+        "}",
+        "struct source_loc {",
+        "    SPDLOG_CONSTEXPR bool empty() const SPDLOG_NOEXCEPT { return line == 0; }",
+        "    int line{0};",
+        "};",
+        "size_t max_size() { return (size_t) SIZE_MAX; }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    const names = async (file: string): Promise<string[]> => {
+      const { env } = await mg(root, ["query", "--file", file]);
+      return (env.data.symbols as { kind: string; display_fqn: string }[]).filter((s) => s.kind !== "Macro").map((s) => `${s.kind} ${s.display_fqn}`);
+    };
+    assert.deepEqual(await names("src/internal.h"), ["Function src/internal.uv__update_time", "Function src/internal.heap_min", "Function src/internal.caller"]);
+    assert.deepEqual(await names("os.cpp"), ["Namespace os::os", "Function os::os::pid", "Struct os::os::source_loc", "Method os::os::source_loc::empty", "Field os::os::source_loc::line", "Function os::os::max_size"]);
+    assert.deepEqual(refLines(root, "r.name IN ('uv__update_time', 'SIZE_MAX', 'check')"), ["os.cpp:9 .SIZE_MAX unresolved -", "src/internal.h:9 .check unresolved -", "src/internal.h:10 .uv__update_time exact src/internal.uv__update_time"]);
+  });
 });
