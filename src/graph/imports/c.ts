@@ -64,17 +64,24 @@ export class CImports {
       return this.paths;
     }
     // Guesses: -I flags and include_directories() in the build files, and include/ directories.
-    for (const build of ["Makefile", "makefile", "GNUmakefile", "CMakeLists.txt", "meson.build"]) {
+    // (Automake's Makefile.am writes `-I$(top_srcdir)/src`; CMake's target_include_directories
+    // `$<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src>`: libuv's src/unix/internal.h includes
+    // "uv-common.h" from src/.)
+    const rootVar = /^\$\((?:abs_)?(?:top_)?(?:srcdir|CURDIR|builddir)\)\/?|^\$\{(?:CMAKE_(?:CURRENT_)?SOURCE_DIR|PROJECT_SOURCE_DIR|CMAKE_CURRENT_LIST_DIR)\}\/?/;
+    for (const build of ["Makefile", "makefile", "GNUmakefile", "Makefile.am", "CMakeLists.txt", "meson.build"]) {
       const t = this.repo.readConfig(build);
       if (t === undefined) continue;
       for (const m of t.matchAll(/-I\s*([\w./$(){}-]+)/g)) {
-        const p = (m[1] as string).replace(/^\$\((srcdir|CURDIR)\)\/?|^\$\{CMAKE_(CURRENT_)?SOURCE_DIR\}\/?/, "");
+        const p = (m[1] as string).replace(rootVar, "");
         if (!/[$(){}]/.test(p)) all.add(posix.normalize(p || "."));
       }
       for (const m of t.matchAll(/include_directories\s*\(([^)]*)\)/g)) {
         for (const p of (m[1] as string).split(/\s+/).filter((x) => x && !/^(PUBLIC|PRIVATE|INTERFACE|SYSTEM|BEFORE|AFTER)$/.test(x))) {
-          const q = p.replace(/^\$\{CMAKE_(CURRENT_)?SOURCE_DIR\}\/?/, "").replace(/^"|"$/g, "");
-          if (!/[$(){}]/.test(q)) all.add(posix.normalize(q || "."));
+          const q = p
+            .replace(/^"|"$/g, "")
+            .replace(/^\$<BUILD_INTERFACE:(.*)>$/, "$1")
+            .replace(rootVar, "");
+          if (!/[$(){}<>]/.test(q)) all.add(posix.normalize(q || "."));
         }
       }
     }
