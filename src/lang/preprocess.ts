@@ -57,7 +57,7 @@ const PATTERNS: RegExp[] = [
   // read `pid()` as a call and lost the function (spdlog's os::now, os::pid, os::thread_id).
   // Only after `name(...)` that starts a line's declaration (not `return (size_t) SIZE_MAX;`).
   new RegExp(
-    String.raw`^[ \t]*(?:[\w:<>,*&~]+[ \t*&]+)*(?!(?:return|if|while|for|switch|sizeof|case|else|do|throw|delete|new)\b)[A-Za-z_~][\w:]*[ \t]*\([^()\n]*\)[ \t]*(?:const[ \t]+)?(${MACRO})(?=[ \t]*(?:\{|;|\r?$|override\b|final\b|->|=))`,
+    String.raw`^[ \t]*(?:[\w:<>,~]+(?:[ \t]+|[ \t]*[*&]+[ \t]*))*(?!(?:return|if|while|for|switch|sizeof|case|else|do|throw|delete|new)\b)[A-Za-z_~][\w:]*[ \t]*\([^()\n]*\)[ \t]*(?:const[ \t]+)?(${MACRO})(?=[ \t]*(?:\{|;|\r?$|override\b|final\b|->|=))`,
     "gm",
   ),
   // FMT_CONSTEVAL FMT_ALWAYS_INLINE fstring(...): two or more macros before a name and "(".
@@ -83,8 +83,19 @@ const USING_LANGUAGES = new Set<LanguageId>(["typescript", "tsx"]);
 const USING_NAME = /(?<![\w$.'"`])using(?![\w$])(?![ \t]+[A-Za-z_$])/g;
 
 /** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
+/**
+ * `&raw` as a borrow of a variable named raw in Rust: tree-sitter-rust takes every `&raw` for
+ * the raw borrow operator (`&raw const x`, `&raw mut x`), so bat's `match &raw {` in
+ * build/syntax_mapping.rs turned the rest of the impl into ERROR nodes and lost the enum and the
+ * impls after it (their methods became functions nested in try_from, reported dead). A `raw`
+ * after `&` not followed by `const` or `mut` is handed to the parser as another name of the same
+ * length; names are read from the original text.
+ */
+const RAW_BORROW = /(?<=&[ \t]*)raw\b(?![ \t]+(?:const|mut)\b)/g;
+
 export function maskForParse(language: LanguageId, text: string): string {
   if (USING_LANGUAGES.has(language)) return text.includes("using") ? text.replace(USING_NAME, "_sing") : text;
+  if (language === "rust") return text.includes("&raw") || text.includes("& raw") ? text.replace(RAW_BORROW, "rav") : text;
   if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
   // (split and join) cost more than the ten patterns on the large test headers.

@@ -90,6 +90,30 @@ describe("shapes of unseen repositories (bat, commons-lang, urfave/cli, libuv, s
     );
   });
 
+  it("Rust: `&raw` borrowing a variable named raw is no raw borrow (bat's match &raw { in build/syntax_mapping.rs)", async () => {
+    const root = await tree({
+      "Cargo.toml": CARGO,
+      "src/lib.rs": [
+        "struct Matcher;",
+        "impl Matcher {",
+        "    fn try_from(raw: &str) -> usize {",
+        "        match &raw { _ => f(&raw, &raw const X) }",
+        "    }",
+        "}",
+        "enum Segment { Text(String) }",
+        "impl Segment {",
+        "    fn is_text(&self) -> bool { true }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    const { env } = await mg(root, ["query", "--file", "src/lib.rs"]);
+    assert.deepEqual(
+      (env.data.symbols as { kind: string; display_fqn: string }[]).map((s) => `${s.kind} ${s.display_fqn}`),
+      ["Struct crate::Matcher", "Impl crate::Matcher", "Method crate::Matcher::try_from", "Enum crate::Segment", "EnumMember crate::Segment::Text", "Impl crate::Segment", "Method crate::Segment::is_text"],
+    );
+  });
+
   it("C/C++: a macro around a function's head (libuv's UV_UNUSED(static void f(..)) {) or after its parameters (spdlog's int pid() SPDLOG_NOEXCEPT {) leaves the function", async () => {
     const root = await tree({
       "src/internal.h": [
