@@ -114,6 +114,28 @@ describe("shapes of unseen repositories (bat, commons-lang, urfave/cli, libuv, s
     );
   });
 
+  it("TypeScript: a package of the repository imported by its name reaches its files (zod's tests: import * as z from \"zod/v4\")", async () => {
+    const root = await tree({
+      "package.json": JSON.stringify({ private: true, workspaces: ["packages/*"] }),
+      "packages/zod/package.json": JSON.stringify({
+        name: "zod",
+        exports: { ".": { "@zod/source": "./src/index.ts", types: "./index.d.cts", import: "./index.js" }, "./v4": { types: "./dist/v4/index.d.ts", import: "./dist/v4/index.js" } },
+      }),
+      "packages/zod/src/index.ts": "export function object() { return 1; }\n",
+      "packages/zod/src/v4/index.ts": "export function string() { return 2; }\n",
+      "packages/zod/src/v4/tests/a.test.ts": 'import * as z from "zod/v4";\nimport { object } from "zod";\nz.string();\nobject();\n',
+      "packages/app/package.json": JSON.stringify({ name: "@acme/app", main: "./lib/main.js" }),
+      "packages/app/src/main.ts": "export function run() { return 3; }\n",
+      "packages/cli/index.ts": 'import { run } from "@acme/app";\nimport { x } from "lodash";\nrun();\nx();\n',
+    });
+    assert.deepEqual(refLines(root, "r.kind = 'call'"), [
+      "packages/cli/index.ts:3 .run imported packages/app/src/main.run",
+      "packages/cli/index.ts:4 .x unresolved -",
+      "packages/zod/src/v4/tests/a.test.ts:3 z.string imported packages/zod/src/v4/index.string",
+      "packages/zod/src/v4/tests/a.test.ts:4 .object imported packages/zod/src/index.object",
+    ]);
+  });
+
   it("C/C++: a macro around a function's head (libuv's UV_UNUSED(static void f(..)) {) or after its parameters (spdlog's int pid() SPDLOG_NOEXCEPT {) leaves the function", async () => {
     const root = await tree({
       "src/internal.h": [
