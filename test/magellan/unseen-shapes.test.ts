@@ -88,6 +88,11 @@ describe("shapes of unseen repositories (bat, commons-lang, urfave/cli, libuv, s
         "crate::<Input as std::fmt::Display>::fmt",
       ],
     );
+    // A trait impl's method is found by its type's name too (bat's InteractivePrinter::print_line
+    // is `<InteractivePrinter as Printer>::print_line`), also where the trait is a path.
+    const found = async (name: string): Promise<string[]> => ((await mg(root, ["find", "--name", name])).env.data.matches as { display_fqn: string }[]).map((m) => m.display_fqn);
+    assert.deepEqual(await found("Input::fmt"), ["crate::<Input as std::fmt::Display>::fmt"]);
+    assert.deepEqual(await found("crate::Input.fmt"), ["crate::<Input as std::fmt::Display>::fmt"]);
   });
 
   it("Rust: `&raw` borrowing a variable named raw is no raw borrow (bat's match &raw { in build/syntax_mapping.rs)", async () => {
