@@ -95,6 +95,32 @@ describe("shapes of unseen repositories (bat, commons-lang, urfave/cli, libuv, s
     assert.deepEqual(await found("crate::Input.fmt"), ["crate::<Input as std::fmt::Display>::fmt"]);
   });
 
+  it("Rust: Type::method() reaches the method of the type's trait impl, in its own file too (bat's StyleComponentList::from_str)", async () => {
+    const root = await tree({
+      "Cargo.toml": CARGO,
+      "src/lib.rs": [
+        "use std::str::FromStr;",
+        "pub struct A;",
+        "pub struct AList;",
+        "impl FromStr for A { type Err = (); fn from_str(s: &str) -> Result<Self, ()> { Ok(A) } }",
+        "impl FromStr for AList { type Err = (); fn from_str(s: &str) -> Result<Self, ()> { Ok(AList) } }",
+        "impl AList { fn default() -> Self { AList } }",
+        "impl Default for AList { fn default() -> Self { AList } }",
+        "#[cfg(test)]",
+        "mod tests {",
+        "    use super::*;",
+        "    fn t() { let y = AList::from_str(\"x\"); let z = AList::default(); }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    // (An inherent method comes before a trait's.)
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.qualifier = 'AList'"), [
+      "src/lib.rs:11 AList.from_str exact crate::<AList as FromStr>::from_str",
+      "src/lib.rs:11 AList.default exact crate::AList::default",
+    ]);
+  });
+
   it("Rust: `&raw` borrowing a variable named raw is no raw borrow (bat's match &raw { in build/syntax_mapping.rs)", async () => {
     const root = await tree({
       "Cargo.toml": CARGO,
