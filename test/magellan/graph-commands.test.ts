@@ -384,6 +384,26 @@ describe("dead-code and build variants", () => {
     assert.deepEqual(dead.symbols.map((s) => s.display_fqn).sort(), ["crate::Decoration::unused_default"]);
   });
 
+  it("TypeScript: overload signatures are no code; a function assigned to another module's object at the top level is handed over (zod's createZodEnum, compile.ts's postProcessor)", async () => {
+    const dead = await deadCodeOf("ts-overload", {
+      "core.ts": "export const globalConfig: { postProcessor?: (x: number) => void } = {};\n",
+      "compile.ts": [
+        'import * as core from "./core";',
+        "core.globalConfig.postProcessor = (inst: number) => {",
+        "  const shim = () => inst;",
+        "  shim();",
+        "};",
+        "function createEnum(values: string[]): number;",
+        "function createEnum(values: number[]): number;",
+        "function createEnum(values: unknown[]) { return values.length; }",
+        "function orphan() { return 1; }",
+        "export const make = createEnum;",
+        "",
+      ].join("\n"),
+    });
+    assert.deepEqual(dead.symbols.map((s) => s.name), ["orphan"]);
+  });
+
   it("C: a function a header declares is the library's API; #ifdef'd twins in one file live together (libuv's uv_hrtime, spdlog's examples)", async () => {
     const dead = await deadCodeOf("c-api", {
       "include/uv.h": "#ifndef UV_H\n#define UV_H\nUV_EXTERN unsigned long uv_hrtime(void);\n#endif\n",

@@ -456,6 +456,10 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
       // TypeScript/JavaScript: `export` flags above; decorators are a framework's registration.
       const p = prefix();
       if (/^\s*@/.test(p)) return "framework";
+      // A function assigned to another module's object at the top level
+      // (`core.globalConfig.postProcessor = (inst) => {...}` in zod's compile.ts) is handed over
+      // when the module loads, and called by whoever reads the property.
+      if (parent === undefined && n.kindNormalized === "fn" && /\.\s*$/.test(p)) return "top_level_reference";
       // A method or field of an exported class that is not private is the module's API, as a Java `public`
       // method or a Python public class's: its callers hold instances the index cannot follow
       // (drizzle-orm: 1,544 such methods reported dead, SQLiteDeleteBase.where among them).
@@ -624,6 +628,9 @@ function goImplementations(g: SymbolGraph, classes: Map<string, number[]>, out: 
  */
 function declarationOnly(n: Node, g: SymbolGraph, text: (path: string) => Buffer): boolean {
   if (/\.d\.[cm]?ts$/.test(n.path)) return true;
+  // A TypeScript overload signature (or Python's @overload stub) is its implementation's
+  // signature: zod's two bodiless createZodEnum and _enum signatures were reported dead.
+  if (n.flags.includes("overload")) return true;
   const p = parentOf(g, n);
   if (p !== undefined && ["interface", "type"].includes((g.nodes[p] as Node).kindNormalized)) return true;
   // A Rust trait's method without a body (`fn width(&self) -> usize;`): its impls carry the code.
