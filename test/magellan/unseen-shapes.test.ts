@@ -121,6 +121,15 @@ describe("shapes of unseen repositories (bat, commons-lang, urfave/cli, libuv, s
     ]);
   });
 
+  it("callees of a class says that its methods make the calls (httpx's callees --name Client answered 'references nothing')", async () => {
+    const root = await tree({ "client.py": "def send():\n    return 1\n\n\nclass Client:\n    def get(self):\n        return send()\n" });
+    const { r, env } = await mg(root, ["callees", "--name", "Client"]);
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.data.count, 0);
+    assert.match(env.diagnostics?.map((d) => d.message).join("\n") ?? "", /'Client' is a class: the calls and references in its body are its methods'/);
+    assert.equal((await mg(root, ["callees", "--name", "Client.get"])).env.data.count, 1);
+  });
+
   it("Rust: `&raw` borrowing a variable named raw is no raw borrow (bat's match &raw { in build/syntax_mapping.rs)", async () => {
     const root = await tree({
       "Cargo.toml": CARGO,

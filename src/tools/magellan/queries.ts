@@ -593,7 +593,18 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     rows = rows.slice(0, limit);
     if (defs.length === 0) diagnostics.push(note(`symbols named '${req.name}' exist, but none matches the --path/--kind filter`));
     else if (rows.length === 0) {
-      diagnostics.push(note(direction === "in" ? "no indexed reference resolves to this symbol" : "this symbol references nothing that was indexed"));
+      // A type's own references are its body's declarations: what runs is in its methods, each
+      // the caller of its calls (`callees --name Client` answered "references nothing").
+      const container = direction === "out" && defs.every((d) => ["class", "struct", "interface", "trait", "enum", "impl", "union"].includes(d.kind_normalized));
+      diagnostics.push(
+        note(
+          direction === "in"
+            ? "no indexed reference resolves to this symbol"
+            : container
+              ? `'${defs[0]?.name}' is a ${defs[0]?.kind_normalized}: the calls and references in its body are its methods' (ask for one of them, e.g. with 'magellan query --file ${defs[0]?.path}')`
+              : "this symbol references nothing that was indexed",
+        ),
+      );
     }
     if (partial) diagnostics.push(note(`more than ${limit} references; raise --limit to see more`));
     const overrides = direction === "in" ? dispatchedThrough(db, defs, req.referenceKinds) : [];
