@@ -669,7 +669,16 @@ export class Resolver {
     // `new T().m()` and `T::m` / `T.m`: the type written in the qualifier.
     const ctor = /^new\s+([\w$.:]+)/.exec(q);
     const lastQ = (ctor ? (ctor[1] as string) : q).split(/\.|::|->/).filter(Boolean).pop() ?? q;
-    const typed = callTargets(e.byParent.get(lastQ) ?? [], ctx.language, isCall);
+    let ofType = e.byParent.get(lastQ) ?? [];
+    // Rust: `StyleComponentList::from_str(..)`, `Config::default()`: a method of one of the type's
+    // trait impls (`<StyleComponentList as FromStr>::from_str`) when it has no inherent one. In
+    // the type's own file it was a guess among every impl's `from_str` there (bat's style.rs
+    // tests: 14 calls ambiguous between StyleComponent's and StyleComponentList's).
+    if (ctx.language === "rust" && ofType.length === 0) {
+      const implOf = `<${lastQ} as `;
+      ofType = e.members.filter((s) => (s.parent ?? "").startsWith(implOf));
+    }
+    const typed = callTargets(ofType, ctx.language, isCall);
     if (typed.length > 0) {
       const sameFile = typed.filter((s) => s.file_id === ref.file_id);
       if (sameFile.length > 0) return pick(sameFile, "exact");

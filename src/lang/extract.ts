@@ -494,8 +494,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     // impls, `<Error as From<A>>` and `<Error as From<B>>`, as Rust writes their qualified paths.
     if (traitNode) name = `<${withoutTypeArguments(name)} as ${text.slice(startOf(traitNode), traitNode.endIndex).replace(/\s+/g, " ")}>`;
     if (!name) continue;
-    // One name node is one symbol (a specific pattern and a general one may both match it).
-    const key = startOf(nameNode);
+    // One name node is one symbol (a specific pattern and a general one may both match it). An
+    // impl is one symbol whatever its patterns name: `impl From<Input> for input::Input` was two,
+    // `<input::Input as From<..>>` and `<Input as From<..>>`, and its methods went to the second.
+    const key = kind === "impl" ? -1 - startOf(def) : startOf(nameNode);
     const prev = byDef.get(key);
     if (prev && prev.pattern <= m.pattern) continue;
     byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined, toplevel, ...(hoist ? { hoist } : {}) });
@@ -765,7 +767,9 @@ class ReferenceCollector {
     let rank = 0;
     let refName = "";
     let qualifier = -1;
+    let qualifierFrom = -1;
     let args = -1;
+    let adjacent = -1;
     const count = list.captureCount(j);
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
@@ -774,17 +778,25 @@ class ReferenceCollector {
         ref = k;
         rank = r;
         refName = n;
-      } else if (n === "qualifier") qualifier = k;
-      else if (n === "args") args = k;
+      } else if (n === "qualifier") {
+        // Several @qualifier captures (a path of tokens in a Rust macro: `self . x . m (`) make one
+        // qualifier, from the first to the last.
+        if (qualifierFrom < 0) qualifierFrom = k;
+        qualifier = k;
+      } else if (n === "args") args = k;
+      else if (n === "adjacent") adjacent = k;
     }
     if (ref < 0) return;
     if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);
+    // @adjacent: a node that must follow the name with nothing but spaces between (a query's
+    // anchor skips punctuation: `x, (1, 2)` in a macro is no call of x).
+    if (adjacent >= 0 && !/^\s*$/.test(this.text.slice(list.end(j, ref), list.start(j, adjacent)))) return;
     const at = list.start(j, ref);
     const hasQualifier = qualifier >= 0;
     const i = this.slotFor(at, rank, hasQualifier);
     if (i === -2) return;
     const end = rank === 5 ? -1 : list.end(j, ref);
-    const q = hasQualifier && rank !== 5 ? qualifierText(this.text, list.start(j, qualifier), list.end(j, qualifier)) : undefined;
+    const q = hasQualifier && rank !== 5 ? qualifierText(this.text, list.start(j, qualifierFrom), list.end(j, qualifier)) : undefined;
     this.put(i, at, rank, end, hasQualifier, q || undefined, args >= 0 && rank === 4 ? argumentCount(list, j, args, this.text) : -1);
   }
 
@@ -951,8 +963,11 @@ class ReferenceCollector {
       // A read, write or call of a parameter or local variable refers to nothing the graph holds:
       // not kept, so that it is never taken for a use of an outer symbol of the same name. (A call
       // through one, `handler()` with a parameter `handler`, was kept once, and resolved `exact`
-      // to a top-level `handler` of the file.) Type references name types, never locals.
-      if (this.bindings && !this.qualified[i] && rank !== 2 && this.isLocal(this.text.slice(start, end), start)) continue;
+      // to a top-level `handler` of the file.) Type references name types, never locals. A Java
+      // call names a method, never a variable: `int distance = distance(a, b)` (commons-lang's
+      // MethodUtils) and `format(...)` in a method with a parameter `format` call the class's own
+      // methods, which dead-code had reported unused.
+      if (this.bindings && !this.qualified[i] && rank !== 2 && !(rank === 4 && this.language === "java") && this.isLocal(this.text.slice(start, end), start)) continue;
       const range = byteRange(decoded, start, end);
       if (definitionNames.has(range.byte_start) || importStarts.has(range.byte_start)) continue;
       const ref: ExtractedReference = { name: this.text.slice(start, end), kind: RANK_KIND[rank] as ReferenceKind, range };

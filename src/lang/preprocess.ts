@@ -52,6 +52,14 @@ const PATTERNS: RegExp[] = [
     String.raw`(?<=\b(?!(?:struct|union|enum|class|return|else|case|goto|sizeof|typedef|new|delete|throw|operator|const|volatile|static|extern|register|inline|mutable|constexpr|thread_local|unsigned|signed|long|short)\b)[A-Za-z_]\w*[ \t*&]+)(${MACRO})[ \t*&]+(?=[A-Za-z_]\w*[ \t]*(?:\[|=(?!=)|;))`,
     "g",
   ),
+  // SPDLOG_INLINE int pid() SPDLOG_NOEXCEPT {, bool empty() const SPDLOG_NOEXCEPT {: a macro
+  // after a function head's parameters (`noexcept`). With an empty parameter list tree-sitter
+  // read `pid()` as a call and lost the function (spdlog's os::now, os::pid, os::thread_id).
+  // Only after `name(...)` that starts a line's declaration (not `return (size_t) SIZE_MAX;`).
+  new RegExp(
+    String.raw`^[ \t]*(?:[\w:<>,~]+(?:[ \t]+|[ \t]*[*&]+[ \t]*))*(?!(?:return|if|while|for|switch|sizeof|case|else|do|throw|delete|new)\b)[A-Za-z_~][\w:]*[ \t]*\([^()\n]*\)[ \t]*(?:const[ \t]+)?(${MACRO})(?=[ \t]*(?:\{|;|\r?$|override\b|final\b|->|=))`,
+    "gm",
+  ),
   // FMT_CONSTEVAL FMT_ALWAYS_INLINE fstring(...): two or more macros before a name and "(".
   new RegExp(String.raw`^[ \t]*((?:${MACRO}[ \t]+){2,})(?=[A-Za-z_]\w*[ \t]*\()`, "gm"),
   // FMT_CONSTEXPR typed_node(...): a macro whose name says it is an attribute, before any name.
@@ -75,8 +83,19 @@ const USING_LANGUAGES = new Set<LanguageId>(["typescript", "tsx"]);
 const USING_NAME = /(?<![\w$.'"`])using(?![\w$])(?![ \t]+[A-Za-z_$])/g;
 
 /** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
+/**
+ * `&raw` as a borrow of a variable named raw in Rust: tree-sitter-rust takes every `&raw` for
+ * the raw borrow operator (`&raw const x`, `&raw mut x`), so bat's `match &raw {` in
+ * build/syntax_mapping.rs turned the rest of the impl into ERROR nodes and lost the enum and the
+ * impls after it (their methods became functions nested in try_from, reported dead). A `raw`
+ * after `&` not followed by `const` or `mut` is handed to the parser as another name of the same
+ * length; names are read from the original text.
+ */
+const RAW_BORROW = /(?<=&[ \t]*)raw\b(?![ \t]+(?:const|mut)\b)/g;
+
 export function maskForParse(language: LanguageId, text: string): string {
   if (USING_LANGUAGES.has(language)) return text.includes("using") ? text.replace(USING_NAME, "_sing") : text;
+  if (language === "rust") return text.includes("&raw") || text.includes("& raw") ? text.replace(RAW_BORROW, "rav") : text;
   if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
   // (split and join) cost more than the ten patterns on the large test headers.
@@ -85,6 +104,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   unbalancedBranches(text, blank);
   expressionGroups(text, blank);
   storageMacros(text, blank);
+  wrapperMacros(text, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
   if (/[A-Z0-9]_|__[a-z]+call\b/.test(text)) for (const re of PATTERNS) {
@@ -240,6 +260,41 @@ function storageMacros(text: string, blank: number[]): void {
     const at = (m.index as number) + (m[0] as string).indexOf(first);
     if (isPreprocessorLine(text, at)) continue;
     blank.push(at, at + first.length);
+  }
+}
+
+/**
+ * A macro wrapped around a function's head: libuv's `UV_UNUSED(static void uv__update_time(uv_loop_t*
+ * loop)) {` and `HEAP_EXPORT(void heap_init(struct heap* heap)) {` (the macro adds attributes).
+ * tree-sitter read a call and lost the function (uv__update_time, heap_insert, heap_min: 10 of
+ * libuv's internal functions). The macro's name and parentheses are blanked when what they hold
+ * is a declaration, a type and a name before `(`, and a body or `;` follows: the head is plain
+ * again. (`ASSERT(f(x));` holds no type before the name.)
+ */
+const WRAPPER = new RegExp(String.raw`^[ \t]*(${MACRO})\((?=[ \t]*[A-Za-z_]\w*(?:[ \t*]+[A-Za-z_]\w*)*[ \t*]+[A-Za-z_]\w*[ \t]*\()`, "gm");
+function wrapperMacros(text: string, blank: number[]): void {
+  if (!text.includes("((") && !/[A-Z0-9]_[A-Z0-9_]*\([ \t]*[a-z]/.test(text)) return;
+  WRAPPER.lastIndex = 0;
+  for (const m of text.matchAll(WRAPPER)) {
+    const name = m[1] as string;
+    const at = (m.index as number) + (m[0] as string).indexOf(name);
+    const open = at + name.length;
+    // The parenthesis that closes the macro's, within a few lines.
+    let depth = 0;
+    let close = -1;
+    for (let i = open; i < text.length && i < open + 600; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 40) depth++;
+      else if (c === 41 && --depth === 0) {
+        close = i;
+        break;
+      } else if (c === 59 || c === 123 || c === 125) break;
+    }
+    if (close < 0) continue;
+    const first = /^[ \t]*(\w+)/.exec(text.slice(open + 1, open + 80))?.[1] ?? "";
+    if (first === "return" || first === "sizeof" || first === "case") continue;
+    if (!/^[ \t]*(?:\{|;|\r?\n)/.test(text.slice(close + 1, close + 8)) && close + 1 !== text.length) continue;
+    blank.push(at, open + 1, close, close + 1);
   }
 }
 

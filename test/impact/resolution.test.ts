@@ -286,6 +286,21 @@ describe("impact resolution: C with compile_commands.json, and guessed include p
     const e = G.edges("main.c");
     assert.deepEqual(e.map((x) => [x.target, x.guessed]), [["inc/util.h", true]]);
   });
+  it("Makefile.am's -I$(top_srcdir)/include and CMake's $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/src> are include paths (libuv)", async () => {
+    const A = await layout("c-autotools");
+    try {
+      assert.deepEqual(
+        A.edges("src/unix/internal.h").map((x) => [x.target, x.guessed]),
+        [
+          ["include/uv.h", true],
+          ["src/uv-common.h", true],
+        ],
+      );
+      assert.equal(A.unresolved("src/unix/internal.h").total, 0);
+    } finally {
+      A.close();
+    }
+  });
 });
 
 describe("impact resolution: C and C++ include paths of subdirectories' build files (fmt's and jq's shapes)", () => {

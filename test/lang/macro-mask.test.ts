@@ -208,3 +208,18 @@ test("a storage-class macro before a type, and a caps attribute between a variab
   // (ZEXPORT is an attribute by its name, blanked by the caps patterns; the type before it stays.)
   assert.ok(masked.includes("\nuLong         zlibCompileFlags(void) {\n"), "the type before a caps name is kept");
 });
+
+test("masking stays linear on long declarations: a line of many `* b` terms (bat's miniz.c) takes no time", () => {
+  // A pattern for a macro after a head's parameters (`int pid() SPDLOG_NOEXCEPT {`) once let its
+  // type words and their `*`/`&` separators overlap: each term doubled the time, and indexing bat
+  // (miniz.c) did not end.
+  const text = `  a${" * b".repeat(40)};\nint pid() SPDLOG_NOEXCEPT {\n  return 1;\n}\n`;
+  const started = performance.now();
+  const masked = maskForParse("cpp", text);
+  assert.ok(performance.now() - started < 500, "masking took too long");
+  assert.ok(masked.includes("int pid()                 {"));
+});
+
+test("Rust: `&raw` of a variable named raw is handed to the parser as a name; `&raw const x` is the raw borrow", () => {
+  assert.equal(maskForParse("rust", "match &raw { _ => f(& raw, &raw const X, &raw mut Y) }"), "match &rav { _ => f(& rav, &raw const X, &raw mut Y) }");
+});

@@ -363,4 +363,53 @@ describe("dead-code and build variants", () => {
     });
     assert.deepEqual(dead.symbols.map((s) => s.name), ["orphan"]);
   });
+
+  it("Go: a method that implements an interface of the repository is called through it (urfave/cli's ArgumentBase.required)", async () => {
+    const dead = await deadCodeOf("go-iface", {
+      "go.mod": "module example.com/v\n\ngo 1.22\n",
+      "main.go":
+        "package main\n\ntype requiredArgument interface {\n\trequired() bool\n\tname() string\n}\n\nfunc check(args []any) {\n\tfor _, a := range args {\n\t\tif r, ok := a.(requiredArgument); ok && r.required() {\n\t\t\tprintln(r.name())\n\t\t}\n\t}\n}\n\nfunc main() {\n\tcheck([]any{&arg{}, &half{}})\n}\n",
+      // arg has both methods; half has one and embeds nothing, so it implements no interface.
+      "arg.go": "package main\n\ntype arg struct{}\n\nfunc (a *arg) required() bool { return true }\n\nfunc (a *arg) name() string { return \"a\" }\n\ntype half struct{}\n\nfunc (h *half) name() string { return \"h\" }\n",
+    });
+    assert.deepEqual(dead.symbols.map((s) => s.display_fqn).sort(), ["half.name"]);
+  });
+
+  it("Rust: a trait's bodiless method is no code; #[cfg] alternatives of one function in a file live together (bat's color_scheme_from_system)", async () => {
+    const dead = await deadCodeOf("rust-cfg", {
+      "Cargo.toml": "[package]\nname = \"b\"\nversion = \"0.1.0\"\n",
+      "src/main.rs":
+        "trait Decoration {\n    fn width(&self) -> usize;\n    fn unused_default(&self) -> usize { 0 }\n}\n\nstruct Line;\n\nimpl Decoration for Line {\n    fn width(&self) -> usize { 1 }\n}\n\n#[cfg(not(target_os = \"macos\"))]\nfn scheme() -> u8 { 0 }\n\n#[cfg(target_os = \"macos\")]\nfn scheme() -> u8 { 1 }\n\nfn main() {\n    let d: Box<dyn Decoration> = Box::new(Line);\n    println!(\"{} {}\", d.width(), scheme());\n}\n",
+    });
+    assert.deepEqual(dead.symbols.map((s) => s.display_fqn).sort(), ["crate::Decoration::unused_default"]);
+  });
+
+  it("TypeScript: overload signatures are no code; a function assigned to another module's object at the top level is handed over (zod's createZodEnum, compile.ts's postProcessor)", async () => {
+    const dead = await deadCodeOf("ts-overload", {
+      "core.ts": "export const globalConfig: { postProcessor?: (x: number) => void } = {};\n",
+      "compile.ts": [
+        'import * as core from "./core";',
+        "core.globalConfig.postProcessor = (inst: number) => {",
+        "  const shim = () => inst;",
+        "  shim();",
+        "};",
+        "function createEnum(values: string[]): number;",
+        "function createEnum(values: number[]): number;",
+        "function createEnum(values: unknown[]) { return values.length; }",
+        "function orphan() { return 1; }",
+        "export const make = createEnum;",
+        "",
+      ].join("\n"),
+    });
+    assert.deepEqual(dead.symbols.map((s) => s.name), ["orphan"]);
+  });
+
+  it("C: a function a header declares is the library's API; #ifdef'd twins in one file live together (libuv's uv_hrtime, spdlog's examples)", async () => {
+    const dead = await deadCodeOf("c-api", {
+      "include/uv.h": "#ifndef UV_H\n#define UV_H\nUV_EXTERN unsigned long uv_hrtime(void);\n#endif\n",
+      "src/core.c": "#include \"uv.h\"\nstatic unsigned long helper(void) { return 1; }\nunsigned long uv_hrtime(void) { return helper(); }\nstatic int orphan(void) { return 0; }\nint undeclared(void) { return 0; }\n",
+      "example/main.cpp": "void binary_example();\nint main() { binary_example(); return 0; }\n#ifdef WIN\nvoid binary_example() {}\n#else\nvoid binary_example() {}\n#endif\n",
+    });
+    assert.deepEqual(dead.symbols.map((s) => s.name).sort(), ["orphan", "undeclared"]);
+  });
 });

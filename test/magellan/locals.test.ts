@@ -108,6 +108,9 @@ it("a call through a parameter or a local function value is not a call of the to
     "g.go": "package main\n\nfunc handler() int { return 1 }\n\nfunc p(handler func() int) int { return handler() }\n\nfunc l() int {\n\thandler := func() int { return 2 }\n\treturn handler()\n}\n\nfunc main() { handler() }\n",
     "r.rs": "fn handler() -> i32 { 1 }\nfn p(handler: fn() -> i32) -> i32 { handler() }\nfn l() -> i32 {\n    let handler = || 3;\n    handler()\n}\nfn main() { handler(); }\n",
     "c.c": "int handler(void) { return 1; }\nint p(int (*handler)(void)) { return handler(); }\nint q(void) { int (*handler)(void) = 0; return handler(); }\nint main(void) { return handler(); }\n",
+    // Java calls only methods: a parameter or local named `handler` hides no method of that name
+    // (commons-lang's `final int distance = distance(a, b)` and `format(...)` beside a parameter `format`).
+    "J.java": "class J {\n  int handler(int n) { return n; }\n  int p(int handler) { return handler(handler); }\n  int q() { int handler = handler(1); return handler; }\n}\n",
   });
   const r = await mg(root, ["index"]);
   assert.equal(r.r.code, 0, r.r.stdout);
@@ -121,7 +124,7 @@ it("a call through a parameter or a local function value is not a call of the to
       .pluck()
       .all();
     // A local function that is a symbol (TypeScript's `const handler = () => 3`) is what its call reaches.
-    assert.deepEqual(calls, ["c.c:4 exact c.handler", "g.go:12 exact handler", "r.rs:7 exact crate::r::handler", "s.py:15 exact s.handler", "t.ts:9 exact t.l.handler", "t.ts:11 exact t.handler"]);
+    assert.deepEqual(calls, ["J.java:3 exact J.handler", "J.java:4 exact J.handler", "c.c:4 exact c.handler", "g.go:12 exact handler", "r.rs:7 exact crate::r::handler", "s.py:15 exact s.handler", "t.ts:9 exact t.l.handler", "t.ts:11 exact t.handler"]);
   } finally {
     d.close();
   }

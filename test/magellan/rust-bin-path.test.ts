@@ -10,7 +10,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { it } from "node:test";
 import Database from "better-sqlite3";
-import { copyFixture, mg } from "./support.js";
+import { tempDir, writeTree } from "../support/run.js";
+import { copyFixture, mg, refLines } from "./support.js";
 
 it("Rust: crate:: and super:: paths start from a [[bin]] path's crate root outside src/", async () => {
   const root = copyFixture("rust-bin-path");
@@ -68,5 +69,20 @@ it("Rust: crate:: and super:: paths start from a [[bin]] path's crate root outsi
     ["crates/core/main.rs", 18, "defaults", DEFAULTS, "exact"],
     ["crates/core/search.rs", 1, "SearchMode", MODE, "imported"],
     ["crates/core/search.rs", 3, "SearchMode", MODE, "imported"],
+  ]);
+});
+
+it("Rust: a build script declared by [package] build = \"build/main.rs\" is a crate root: its crate:: paths start there (bat's build/application.rs)", async () => {
+  const root = writeTree(tempDir("magellan-rust-build-"), {
+    "Cargo.toml": '[package]\nname = "bat"\nversion = "0.1.0"\nbuild = "build/main.rs"\n',
+    "src/lib.rs": "pub fn render_template() {}\n",
+    "build/main.rs": "mod application;\nmod util;\n\nfn main() {\n    application::gen();\n}\n",
+    "build/util.rs": "pub fn render_template() {}\n",
+    "build/application.rs": "use crate::util::render_template;\n\npub fn gen() {\n    render_template();\n}\n",
+  });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  assert.deepEqual(refLines(root, "r.name = 'render_template'"), [
+    "build/application.rs:1 crate::util.render_template imported crate::build::util::render_template",
+    "build/application.rs:4 .render_template imported crate::build::util::render_template",
   ]);
 });

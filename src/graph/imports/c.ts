@@ -181,11 +181,13 @@ export function buildIncludeDirs(text: string, dir: string): string[] {
     const bi = /^\$<BUILD_INTERFACE:(.*)>$/.exec(p);
     if (bi) p = bi[1] as string;
     let base = dir;
-    const rooted = /^(?:\$\(top_srcdir\)|\$\{(?:PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\})\/?/.exec(p);
+    // (libuv's Makefile.am writes `-I$(top_srcdir)/include`; an in-tree build's builddir is the
+    // source directory.)
+    const rooted = /^(?:\$\((?:abs_)?top_(?:srcdir|builddir)\)|\$\{(?:PROJECT_SOURCE_DIR|CMAKE_SOURCE_DIR)\})\/?/.exec(p);
     if (rooted) {
       base = ".";
       p = p.slice(rooted[0].length);
-    } else p = p.replace(/^(?:\$\((?:srcdir|CURDIR)\)|\$\{CMAKE_CURRENT_SOURCE_DIR\})\/?/, "");
+    } else p = p.replace(/^(?:\$\((?:abs_)?(?:srcdir|builddir)\)|\$\(CURDIR\)|\$\{CMAKE_CURRENT_(?:SOURCE|LIST)_DIR\})\/?/, "");
     if (/[$(){}<>]/.test(p) || posix.isAbsolute(p)) return;
     const rel = posix.normalize(posix.join(base, p || "."));
     if (!rel.startsWith("../") && rel !== "..") out.push(rel);

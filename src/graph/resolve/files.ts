@@ -19,6 +19,8 @@ export interface FileLookup {
   dirMatch(dirSuffix: string, ext: string, out: number[]): void;
   /** The path of the indexed file with this id. */
   pathOf(id: number): string | undefined;
+  /** The directories holding indexed files (relative, "." for the root). */
+  directories?(): Iterable<string>;
 }
 
 interface FileRef {
@@ -68,6 +70,10 @@ export class SqlFileLookup implements FileLookup {
 
   pathOf(id: number): string | undefined {
     return this.load().byId.get(id);
+  }
+
+  directories(): Iterable<string> {
+    return this.load().byDir.keys();
   }
 
   tryPath(p: string, out: number[]): boolean {

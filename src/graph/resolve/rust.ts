@@ -172,8 +172,10 @@ export class RustModules {
     if (manifest === null) return undefined;
     let best: string | undefined;
     for (const table of cargoTables(manifest.text)) {
-      if (table.name !== "lib" && table.name !== "bin") continue;
-      const path = cargoKey(table.body, "path");
+      // (A build script is a crate of its own: bat's `build = "build/main.rs"`, whose
+      // build/application.rs writes `use crate::util::render_template` for build/util.rs.)
+      if (table.name !== "lib" && table.name !== "bin" && table.name !== "package") continue;
+      const path = cargoKey(table.body, table.name === "package" ? "build" : "path");
       if (!path) continue;
       const root = posix.normalize(posix.join(manifest.dir, path));
       const dir = posix.dirname(root);

@@ -70,6 +70,23 @@ export function matchTsPaths(paths: [string, string[]][], source: string): strin
   return best?.targets;
 }
 
+interface PackageJson {
+  name?: unknown;
+  exports?: unknown;
+  types?: unknown;
+  typings?: unknown;
+  module?: unknown;
+  main?: unknown;
+}
+
+/** The targets an `exports` entry names, every condition's, in order (`{ "@zod/source": "./src/index.ts", "types": ..., "import": ... }`). */
+function exportTargets(entry: unknown): string[] {
+  if (typeof entry === "string") return [entry];
+  if (Array.isArray(entry)) return entry.flatMap(exportTargets);
+  if (entry && typeof entry === "object") return Object.values(entry).flatMap(exportTargets);
+  return [];
+}
+
 export class TypeScriptModules {
   private readonly tsConfigs = new Map<string, TsConfig | null>();
 
@@ -87,12 +104,84 @@ export class TypeScriptModules {
     else {
       // tsconfig/jsconfig `paths` (`@/components/ui/button`) and `baseUrl`.
       const cfg = this.tsConfig(dir);
+      const n = out.length;
       if (cfg) {
         const hit = matchTsPaths(cfg.paths, source);
         const done = hit !== undefined && hit.some((t) => tsFile(posix.join(cfg.pathsBase, t)));
         if (!done && cfg.baseUrl !== undefined) tsFile(posix.join(cfg.baseUrl, source));
       }
+      if (out.length === n) this.packageEntry(source, tsFile);
     }
+  }
+
+  private packages: Map<string, { dir: string; json: PackageJson }> | undefined;
+
+  /**
+   * A package of the repository imported by its name (`import * as z from "zod/v4"` in zod's own
+   * tests, a workspace package from its sibling): the file its package.json `exports` (any
+   * condition whose target is an indexed file, `./dist/x.js` also read as `./src/x.ts`), or
+   * `types`/`module`/`main`, or the subpath, names. The impact graph resolved these through the
+   * compiler; references did not (zod: 5,480 `z.*` calls of its tests were unresolved).
+   */
+  private packageEntry(source: string, tsFile: (base: string) => boolean): boolean {
+    const name = source.startsWith("@") ? source.split("/").slice(0, 2).join("/") : (source.split("/")[0] as string);
+    const pkg = this.packageMap().get(name);
+    if (!pkg) return false;
+    const sub = source.slice(name.length).replace(/^\//, "");
+    const at = (target: string): boolean => {
+      const t = posix.join(pkg.dir, target);
+      if (tsFile(t)) return true;
+      const src = t.replace(/(^|\/)(?:dist|lib|build|out|esm|cjs)\//, "$1src/").replace(/\.d\.([mc]?)ts$/, ".$1ts");
+      return src !== t && tsFile(src);
+    };
+    const exp = pkg.json.exports;
+    if (exp !== undefined && exp !== null) {
+      const key = sub === "" ? "." : `./${sub}`;
+      const map = typeof exp === "string" || Array.isArray(exp) || !Object.keys(exp).some((k) => k.startsWith(".")) ? { ".": exp } : (exp as Record<string, unknown>);
+      let entry = map[key];
+      if (entry === undefined) {
+        // A pattern: `"./*": "./src/*.ts"`.
+        for (const [k, v] of Object.entries(map)) {
+          const star = k.indexOf("*");
+          if (star < 0 || !key.startsWith(k.slice(0, star)) || !key.endsWith(k.slice(star + 1)) || key.length < k.length - 1) continue;
+          const captured = key.slice(star, key.length - (k.length - star - 1));
+          entry = JSON.parse(JSON.stringify(v).replaceAll("*", captured)) as unknown;
+          break;
+        }
+      }
+      for (const target of exportTargets(entry)) if (at(target)) return true;
+      if (entry !== undefined) return false;
+    }
+    if (sub !== "") return at(sub);
+    for (const f of [pkg.json.types, pkg.json.typings, pkg.json.module, pkg.json.main]) if (typeof f === "string" && at(f)) return true;
+    return at("index") || at("src/index");
+  }
+
+  /** The repository's packages by name: the package.json files in the directories of indexed files and above them. */
+  private packageMap(): Map<string, { dir: string; json: PackageJson }> {
+    if (this.packages) return this.packages;
+    const out = new Map<string, { dir: string; json: PackageJson }>();
+    this.packages = out;
+    const root = this.files.root;
+    if (root === undefined || this.files.directories === undefined) return out;
+    const seen = new Set<string>();
+    for (let dir of this.files.directories()) {
+      while (!seen.has(dir)) {
+        seen.add(dir);
+        if (!dir.split("/").includes("node_modules")) {
+          try {
+            const json = JSON.parse(readFileSync(join(root, dir === "." ? "package.json" : `${dir}/package.json`), "utf8")) as PackageJson;
+            // The first directory (in path order) to claim a name keeps it.
+            if (typeof json?.name === "string" && (!out.has(json.name) || dir < (out.get(json.name) as { dir: string }).dir)) out.set(json.name, { dir, json });
+          } catch {
+            // No package.json here, or an unreadable one.
+          }
+        }
+        if (dir === "." || dir === "") break;
+        dir = posix.dirname(dir);
+      }
+    }
+    return out;
   }
 
   external(source: string): boolean {

@@ -166,7 +166,13 @@ function nodeOut(n: Node): Record<string, unknown> {
 }
 
 /** Languages whose files of one directory are alternatives picked at build time (`_windows.go`, `//go:build`, `#ifdef`'d sources). */
-const BUILD_VARIANT_LANGUAGES = new Set(["go", "c", "cpp"]);
+const BUILD_VARIANT_LANGUAGES = new Set(["go", "c", "cpp", "rust"]);
+/**
+ * Languages without overloads: two same-named definitions in one scope of one file are
+ * alternatives too, in C++ when they take as many arguments (`#ifdef _WIN32 ... #else ...`, Rust's `#[cfg(target_os = "macos")] fn f()`
+ * beside `#[cfg(not(...))] fn f()`: bat's macOS `color_scheme_from_system` was reported dead).
+ */
+const SAME_FILE_VARIANT_LANGUAGES = new Set(["c", "rust", "cpp"]);
 
 /**
  * What `starts` reach, where a symbol that is live makes its build variants live too: the
@@ -181,12 +187,16 @@ function variantReach(db: DB, g: SymbolGraph): (starts: number[]) => Map<number,
   g.nodes.forEach((n, v) => {
     if (!BUILD_VARIANT_LANGUAGES.has(n.language)) return;
     const dir = n.path.includes("/") ? n.path.slice(0, n.path.lastIndexOf("/")) : "";
-    const key = `${dir}\u0000${n.fqn}\u0000${n.kindNormalized}`;
+    // (C++'s overloads differ in their parameters: `#ifdef`'d alternatives take as many.)
+    const key = `${dir}\u0000${n.fqn}\u0000${n.kindNormalized}${n.language === "cpp" ? `\u0000${n.arity}` : ""}`;
     const list = variants.get(key);
     if (list) list.push(v);
     else variants.set(key, [v]);
   });
-  for (const [k, list] of variants) if (list.length < 2 || new Set(list.map((v) => (g.nodes[v] as Node).path)).size < 2) variants.delete(k);
+  for (const [k, list] of variants) {
+    const first = g.nodes[list[0] as number] as Node;
+    if (list.length < 2 || (!SAME_FILE_VARIANT_LANGUAGES.has(first.language) && new Set(list.map((v) => (g.nodes[v] as Node).path)).size < 2)) variants.delete(k);
+  }
   const keyOf = new Map<number, string>();
   for (const [k, list] of variants) for (const v of list) keyOf.set(v, k);
   // A use left ambiguous between build variants only (`hookFn()` with two `var hookFn`) uses them all.
@@ -392,7 +402,7 @@ const HEADER = /\.(h|hh|hpp|hxx)$/;
  * outside the repository may call (exported API per language), program entries (main), tests,
  * and code a framework calls (decorated or annotated definitions, Python dunder methods).
  */
-function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, packages: Set<string>): string | undefined {
+function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, packages: Set<string>, headerNames: () => Set<string>): string | undefined {
   if (isTestPath(n.path)) return "test";
   if (n.name === "main" && (n.kindNormalized === "fn" || n.kindNormalized === "method")) return "main";
   if (n.flags.includes("exported") || n.flags.includes("default_export")) return "exported";
@@ -435,11 +445,21 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
       // `int file::write(...) {}` outside its class (fmt's os.cc): a member of a class a header
       // declares, as much the API as one defined there. (Its parent is in another file, so the
       // index links none.)
-      return n.language === "cpp" && n.kindNormalized === "method" && parent === undefined ? "exported" : undefined;
+      if (n.language === "cpp" && n.kindNormalized === "method" && parent === undefined) return "exported";
+      // A function with external linkage that a header of the repository declares is the API of
+      // the library it belongs to (libuv's `uv_hrtime` in src/unix/core.c, declared in
+      // include/uv.h: 885 of libuv's functions were reported dead). Prototypes are no symbols:
+      // the headers' text says which names they declare.
+      if (n.kindNormalized === "fn" && parent === undefined && !/\bstatic\b/.test(prefix()) && headerNames().has(n.name)) return "exported";
+      return undefined;
     default: {
       // TypeScript/JavaScript: `export` flags above; decorators are a framework's registration.
       const p = prefix();
       if (/^\s*@/.test(p)) return "framework";
+      // A function assigned to another module's object at the top level
+      // (`core.globalConfig.postProcessor = (inst) => {...}` in zod's compile.ts) is handed over
+      // when the module loads, and called by whoever reads the property.
+      if (parent === undefined && n.kindNormalized === "fn" && /\.\s*$/.test(p)) return "top_level_reference";
       // A method or field of an exported class that is not private is the module's API, as a Java `public`
       // method or a Python public class's: its callers hold instances the index cannot follow
       // (drizzle-orm: 1,544 such methods reported dead, SQLiteDeleteBase.where among them).
@@ -539,6 +559,7 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
     return out;
   };
   const out = new Map<number, number | undefined>();
+  goImplementations(g, classes, out);
   g.nodes.forEach((n, v) => {
     const c = n.kindNormalized === "method" ? parentOf(g, n) : undefined;
     if (c === undefined) return;
@@ -559,14 +580,61 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
 }
 
 /**
+ * Go: a method that implements an interface of the repository (its type has every method the
+ * interface names, or embeds types that may bring the others) is called through the interface,
+ * `requiredArg.required()` on a `requiredArgument` (urfave/cli's ArgumentBase.required and
+ * FlagBase.setMultiValueParsingConfig were reported dead); it lives while its type does. Go
+ * methods are declared outside their type, so the index links no parent: the type is the
+ * second-to-last segment of the method's display_fqn, found in the method's directory.
+ */
+function goImplementations(g: SymbolGraph, classes: Map<string, number[]>, out: Map<number, number | undefined>): void {
+  const dirOf = (p: string): string => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "");
+  const interfaces = new Map<number, Set<string>>();
+  const typeMethods = new Map<string, Set<string>>();
+  const mine: { v: number; type: string; key: string }[] = [];
+  g.nodes.forEach((n, v) => {
+    if (n.language !== "go" || n.kindNormalized !== "method") return;
+    const p = parentOf(g, n);
+    if (p !== undefined && (g.nodes[p] as Node).kindNormalized === "interface") {
+      interfaces.set(p, (interfaces.get(p) ?? new Set()).add(n.name));
+      return;
+    }
+    const parts = n.fqn.split(".");
+    const type = parts.length >= 2 ? (parts[parts.length - 2] as string) : "";
+    if (type === "") return;
+    const key = `${dirOf(n.path)}\0${type}`;
+    typeMethods.set(key, (typeMethods.get(key) ?? new Set()).add(n.name));
+    mine.push({ v, type, key });
+  });
+  if (interfaces.size === 0) return;
+  const byName = new Map<string, Set<string>[]>();
+  for (const names of interfaces.values()) for (const m of names) byName.set(m, [...(byName.get(m) ?? []), names]);
+  for (const { v, type, key } of mine) {
+    const n = g.nodes[v] as Node;
+    const sets = byName.get(n.name);
+    if (!sets) continue;
+    const dir = dirOf(n.path);
+    const owner = (classes.get(type) ?? []).find((c) => dirOf((g.nodes[c] as Node).path) === dir);
+    const embeds = owner !== undefined && !!(g.nodes[owner] as Node).bases;
+    const has = typeMethods.get(key) as Set<string>;
+    if (embeds || sets.some((set) => [...set].every((m) => has.has(m)))) out.set(v, owner);
+  }
+}
+
+/**
  * A declaration with no code to delete: a member of an interface or an abstract method (its
  * implementations carry the code) or anything in a TypeScript declaration file (outline's
  * typings of koa-passport).
  */
 function declarationOnly(n: Node, g: SymbolGraph, text: (path: string) => Buffer): boolean {
   if (/\.d\.[cm]?ts$/.test(n.path)) return true;
+  // A TypeScript overload signature (or Python's @overload stub) is its implementation's
+  // signature: zod's two bodiless createZodEnum and _enum signatures were reported dead.
+  if (n.flags.includes("overload")) return true;
   const p = parentOf(g, n);
   if (p !== undefined && ["interface", "type"].includes((g.nodes[p] as Node).kindNormalized)) return true;
+  // A Rust trait's method without a body (`fn width(&self) -> usize;`): its impls carry the code.
+  if (p !== undefined && (g.nodes[p] as Node).kindNormalized === "trait" && text(n.path)[n.span.byte_end - 1] === 0x3b) return true;
   // An abstract method (Java, TypeScript) is its overrides' signature: they are the code.
   return n.kindNormalized === "method" && /\babstract\b/.test(text(n.path).subarray(n.prefixStart, n.nameStart).toString("utf8"));
 }
@@ -600,6 +668,16 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     // (flask's sansio/: App.redirect was reported dead); one outside any package is a script folder.
     const pyDirs = [...new Set((db.prepare("SELECT path FROM files WHERE language = 'python'").pluck().all() as string[]).map(dirOf))].sort();
     for (const d of pyDirs) if (d !== "" && packages.has(dirOf(d))) packages.add(d);
+    // The names a C/C++ header of the repository writes before a parenthesis (its prototypes,
+    // among other things), read once when a rule asks.
+    let declared: Set<string> | undefined;
+    const headerNames = (): Set<string> => {
+      if (declared) return declared;
+      declared = new Set();
+      const headers = (db.prepare("SELECT path FROM files WHERE language IN ('c', 'cpp')").pluck().all() as string[]).filter((p) => HEADER.test(p));
+      for (const h of headers) for (const m of text(h).toString("utf8").matchAll(/([A-Za-z_]\w*)\s*\(/g)) declared.add(m[1] as string);
+      return declared;
+    };
     // A Map: rule names such as `constructor` are properties of every plain object.
     const byRule = new Map<string, number>();
     const starts: number[] = [];
@@ -610,7 +688,7 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
     for (const s of req.entries ?? []) add(g.index.get(resolveSymbol(db, s).symbol_id) as number, "named");
     if (req.defaultEntries !== false) {
       g.nodes.forEach((n, v) => {
-        const rule = entryRule(n, g, text, packages);
+        const rule = entryRule(n, g, text, packages, headerNames);
         if (rule) add(v, rule);
       });
       // Code at a module's top level runs when the module loads: what it refers to is live.

@@ -107,9 +107,41 @@ export function splitQualified(name: string): { last: string; segments: string[]
 
 /** Whether the segments are the tail of the fully qualified name, segment by segment. */
 export function fqnEndsWith(fqn: string, segments: string[]): boolean {
-  const parts = fqn.split(/::|\.|\//).filter(Boolean);
+  const parts = fqnParts(fqn);
   if (parts.length < segments.length) return false;
-  return segments.every((seg, i) => parts[parts.length - segments.length + i] === seg);
+  return segments.every((seg, i) => {
+    const part = parts[parts.length - segments.length + i] as string;
+    if (part === seg) return true;
+    // A Rust trait impl's scope, `<InteractivePrinter as Printer>`, is its type's too:
+    // `InteractivePrinter::print_line` names the method of that impl.
+    const impl = /^<(.+?) as .+>$/.exec(part);
+    return impl !== null && ((impl[1] as string).replace(/<.*$/, "").split("::").pop() === seg || impl[1] === seg);
+  });
+}
+
+/** A display_fqn's scopes: split at `::`, `.` and `/`, but not inside a Rust impl's `<T as a::Trait>`. */
+function fqnParts(fqn: string): string[] {
+  const parts: string[] = [];
+  let cur = "";
+  let depth = 0;
+  for (let i = 0; i < fqn.length; i++) {
+    const c = fqn[i] as string;
+    if (depth > 0 || (c === "<" && cur === "")) {
+      if (c === "<") depth++;
+      else if (c === ">") depth--;
+      cur += c;
+      continue;
+    }
+    if (c === ":" && fqn[i + 1] === ":") i++;
+    else if (c !== "." && c !== "/") {
+      cur += c;
+      continue;
+    }
+    if (cur) parts.push(cur);
+    cur = "";
+  }
+  if (cur) parts.push(cur);
+  return parts;
 }
 
 export function unknownQualified(name: string, last: string, fqns: string[]): ToolError {
@@ -561,7 +593,18 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     rows = rows.slice(0, limit);
     if (defs.length === 0) diagnostics.push(note(`symbols named '${req.name}' exist, but none matches the --path/--kind filter`));
     else if (rows.length === 0) {
-      diagnostics.push(note(direction === "in" ? "no indexed reference resolves to this symbol" : "this symbol references nothing that was indexed"));
+      // A type's own references are its body's declarations: what runs is in its methods, each
+      // the caller of its calls (`callees --name Client` answered "references nothing").
+      const container = direction === "out" && defs.every((d) => ["class", "struct", "interface", "trait", "enum", "impl", "union"].includes(d.kind_normalized));
+      diagnostics.push(
+        note(
+          direction === "in"
+            ? "no indexed reference resolves to this symbol"
+            : container
+              ? `'${defs[0]?.name}' is a ${defs[0]?.kind_normalized}: the calls and references in its body are its methods' (ask for one of them, e.g. with 'magellan query --file ${defs[0]?.path}')`
+              : "this symbol references nothing that was indexed",
+        ),
+      );
     }
     if (partial) diagnostics.push(note(`more than ${limit} references; raise --limit to see more`));
     const overrides = direction === "in" ? dispatchedThrough(db, defs, req.referenceKinds) : [];

@@ -11,6 +11,15 @@
 (call_expression function: (_ function: (_ value: (_) @qualifier field: (field_identifier) @ref.call) type_arguments: (_)))
 (macro_invocation macro: (identifier) @ref.call)
 (macro_invocation macro: (_ path: (_) @qualifier name: (identifier) @ref.call))
+; Calls inside a macro's arguments, which tree-sitter leaves as tokens (`assert_eq!(t.len(), 2)`,
+; `format!("{}", self.x.name())`, `vec![Foo::new(1)]`): a name right before a parenthesized
+; token tree, with the `.`/`::` path of tokens before it as its qualifier (@adjacent: extract.ts).
+(token_tree [(identifier) (self)] @qualifier . "." . (identifier) @qualifier . "." . (identifier) @ref.call . (token_tree . "(") @adjacent)
+(token_tree [(identifier) (self)] @qualifier . "." . (identifier) @ref.call . (token_tree . "(") @adjacent)
+(token_tree (identifier) @qualifier . "::" . (identifier) @ref.call . (token_tree . "(") @adjacent)
+; (`T::new().name()`: a call on a value, not of a free function `name`.)
+(token_tree (token_tree . "(") @qualifier . "." . (identifier) @ref.call . (token_tree . "(") @adjacent)
+(token_tree (identifier) @ref.call . (token_tree . "(") @adjacent)
 
 (assignment_expression left: (identifier) @ref.write)
 (assignment_expression left: (_ value: (_) @qualifier field: (field_identifier) @ref.write))
