@@ -30,3 +30,17 @@ it("llmfilewrite --language auto checks a C++ header with g++", async () => {
   assert.ok(existsSync(join(root, "include/helper.h")));
   assert.match(r.stdout, /g\+\+/);
 });
+
+it("without compile_commands.json the checker finds the headers in include/ and src/ (libuv: \"uv.h\", \"uv-common.h\")", async () => {
+  const root = writeTree(tempDir("splice-c-include-"), {
+    "include/uv.h": "#pragma once\nint uv_run_once(int n);\n",
+    "src/uv-common.h": "#pragma once\n#include \"uv.h\"\nstatic inline int uv__twice(int n) { return 2 * n; }\n",
+    "src/unix/core.c": '#include "uv-common.h"\n\nint uv_run_once(int n) {\n    return uv__twice(n);\n}\n',
+  });
+  const bad = await runTool("splice", ["patch", "--file", "src/unix/core.c", "--symbol", "uv_run_once", "--body", "--content", "return uv__thrice(n);", "--require-checker"], { cwd: root });
+  const out = bad.json as { result?: { validation: string } };
+  assert.equal(out.result?.validation, "rejected", bad.stdout);
+  assert.match(bad.stdout, /uv__thrice/);
+  const good = await runTool("splice", ["patch", "--file", "src/unix/core.c", "--symbol", "uv_run_once", "--body", "--content", "return uv__twice(n) + 1;", "--require-checker"], { cwd: root });
+  assert.equal((good.json as { result?: { validation: string } }).result?.validation, "validated", good.stdout);
+});
