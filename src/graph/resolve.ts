@@ -682,6 +682,14 @@ export class Resolver {
     if (typed.length > 0) {
       const sameFile = typed.filter((s) => s.file_id === ref.file_id);
       if (sameFile.length > 0) return pick(sameFile, "exact");
+      // Java's `StringUtils.isBlank(cs)` in StringUtils' package: the package's one class of
+      // that name, as sure as an import (commons-lang's Validate.java and the package's tests
+      // were guesses, and renaming isBlank needed --allow-heuristic).
+      if (ctx.language === "java" && q === lastQ) {
+        const files = this.javaPackageFiles(ctx);
+        const inPackage = typed.filter((s) => files.has(s.file_id));
+        if (inPackage.length > 0 && inPackage.every((s) => s.file_id === (inPackage[0] as SymRow).file_id && s.parent_symbol_id === (inPackage[0] as SymRow).parent_symbol_id)) return pick(inPackage, "imported");
+      }
       // (The key says which candidates callTargets kept: a Rust write's are never methods.)
       return this.memo(e, `t\0${lastQ}\0${posix.dirname(ctx.path)}\0${isCall ? ctx.language : ""}\0${current.refNotMethod ? "v" : ""}`, () => nearPick(typed, ctx));
     }
@@ -1060,6 +1068,16 @@ export class Resolver {
     return { target: null, how: "ambiguous", candidates: rest.slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };
   }
 
+  /** The files of a Java file's package, in every source root (cached on the file's context). */
+  private javaPackageFiles(ctx: FileCtx): Set<number> {
+    if (!ctx.packageFiles) {
+      const same: number[] = [];
+      this.modules.java.packageFiles(posix.dirname(ctx.path), ctx.javaPackage, same);
+      ctx.packageFiles = new Set(same);
+    }
+    return ctx.packageFiles;
+  }
+
   /**
    * A bare name neither declared in the file nor imported. In module languages (TS/JS, Python,
    * Rust) it cannot name another file's symbol: it is a local, a parameter or a builtin, so it
@@ -1077,14 +1095,13 @@ export class Resolver {
       case "java": {
         // The package, whose classes live in each source root's directory of its path (a test
         // sees its package's main classes without an import).
-        if (!ctx.packageFiles) {
-          const same: number[] = [];
-          this.modules.java.packageFiles(dir, ctx.javaPackage, same);
-          ctx.packageFiles = new Set(same);
-        }
-        const files = ctx.packageFiles;
+        const files = this.javaPackageFiles(ctx);
         const pkg = e.globals.filter((s) => files.has(s.file_id));
-        return pkg.length > 0 ? pick(pkg, "heuristic") : UNRESOLVED;
+        // One class of that name in the package is the one the name means (a single-type import
+        // or a class in scope, which would shadow it, resolved before): Java imports its
+        // package's classes implicitly. commons-lang's `StringUtils.isBlank(cs)` in Validate.java
+        // and in the package's tests was a guess, so renaming isBlank needed --allow-heuristic.
+        return pkg.length > 0 ? pick(pkg, pkg.length === 1 ? "imported" : "heuristic") : UNRESOLVED;
       }
       case "c":
       case "cpp":

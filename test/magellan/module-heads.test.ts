@@ -100,3 +100,24 @@ it("a Java file reaches the classes it imports by name, not the other classes of
   assert.equal(r.r.code, 0, r.r.stdout);
   assert.deepEqual(outcomes(join(root, ".magellan", "code.db"), "src/com/acme/app/Use.java", "help"), [["heuristic", "src/com/acme/util/Helper.java"]]);
 });
+
+it("a Java class of the file's own package, named without an import, is as sure as an imported one", async () => {
+  // commons-lang's `StringUtils.isBlank(cs)` in Validate.java and in the package's tests (another
+  // source root) were guesses, so splice's rename of isBlank needed --allow-heuristic.
+  const root = writeTree(tempDir("magellan-package-"), {
+    "src/main/java/com/acme/util/Strings.java": "package com.acme.util;\n\npublic class Strings {\n  public static boolean blank(String s) {\n    return s.isEmpty();\n  }\n}\n",
+    "src/main/java/com/acme/util/Check.java": "package com.acme.util;\n\npublic class Check {\n  public static String notBlank(String s) {\n    Strings none = null;\n    return Strings.blank(s) ? null : s;\n  }\n}\n",
+    "src/test/java/com/acme/util/StringsTest.java": "package com.acme.util;\n\npublic class StringsTest {\n  void test() {\n    assert Strings.blank(\"\");\n  }\n}\n",
+    // Two classes of one name in the package (main and test roots): still a guess.
+    "src/main/java/com/acme/util/Twice.java": "package com.acme.util;\n\npublic class Twice {\n  public static int once() {\n    return 1;\n  }\n}\n",
+    "src/test/java/com/acme/util/Twice.java": "package com.acme.util;\n\npublic class Twice {\n  public static int once() {\n    return 2;\n  }\n}\n",
+    "src/main/java/com/acme/util/UseTwice.java": "package com.acme.util;\n\npublic class UseTwice {\n  int run() {\n    return Twice.once();\n  }\n}\n",
+  });
+  const r = await mg(root, ["index"]);
+  assert.equal(r.r.code, 0, r.r.stdout);
+  const db = join(root, ".magellan", "code.db");
+  assert.deepEqual(outcomes(db, "src/main/java/com/acme/util/Check.java", "blank"), [["imported", "src/main/java/com/acme/util/Strings.java"]]);
+  assert.deepEqual(outcomes(db, "src/main/java/com/acme/util/Check.java", "Strings").map(([how]) => how), ["imported", "imported"]);
+  assert.deepEqual(outcomes(db, "src/test/java/com/acme/util/StringsTest.java", "blank"), [["imported", "src/main/java/com/acme/util/Strings.java"]]);
+  assert.deepEqual(outcomes(db, "src/main/java/com/acme/util/UseTwice.java", "once").map(([how]) => how), ["heuristic"]);
+});

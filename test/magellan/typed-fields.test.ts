@@ -259,8 +259,8 @@ describe("members through a typed field", () => {
     assert.equal((await mg(root, ["index"])).r.code, 0);
     assert.deepEqual(through(root, "src/main/java/com/acme/Injector.java"), [
       ["pending", "add", null, "unresolved"],
-      ["this.bindingData", "add", "com.acme.BindingData.add", "heuristic"],
-      ["bindingData", "getExplicitBinding", "com.acme.BindingData.getExplicitBinding", "heuristic"],
+      ["this.bindingData", "add", "com.acme.BindingData.add", "imported"],
+      ["bindingData", "getExplicitBinding", "com.acme.BindingData.getExplicitBinding", "imported"],
     ]);
   });
 

@@ -9,10 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { it } from "node:test";
 import { runTool } from "../support/run.js";
+import { rustCompiledFiles } from "../../src/tools/splice/rename/fallback.js";
 import { copyFixture } from "./rename-helpers.js";
 
 it("Rust: renaming a struct renames its inherent and trait impl blocks", async () => {
@@ -30,4 +31,24 @@ it("Rust: renaming a struct renames its inherent and trait impl blocks", async (
   assert.match(readFileSync(join(root, "src/searcher/mod.rs"), "utf8"), /let mut stepper = LineStepper::new\(/);
   const cargo = spawnSync("cargo", ["check", "--offline", "--all-targets", "--quiet"], { cwd: root, encoding: "utf8" });
   assert.equal(cargo.status, 0, cargo.stderr);
+});
+
+it("Rust: a .rs file that no target compiles (test data) is left alone by a rename", async () => {
+  const root = copyFixture("rust-impls");
+  // bat's tests/syntax-tests/source/Rust/output.rs: input for the highlighter, in no mod tree.
+  mkdirSync(join(root, "tests/syntax/source"), { recursive: true });
+  const data = "use crate::lines::LineStep;\n\nfn step(s: LineStep) -> LineStep {\n    s\n}\n";
+  writeFileSync(join(root, "tests/syntax/source/lines.rs"), data);
+  writeFileSync(join(root, "tests/it.rs"), "mod common;\n\nuse grep_searcher::LineStep;\n\n#[test]\nfn steps() {\n    common::check(LineStep::new(b'\\n', 0, 1));\n}\n");
+  mkdirSync(join(root, "tests/common"));
+  writeFileSync(join(root, "tests/common/mod.rs"), "pub fn check(_s: grep_searcher::LineStep) {}\n");
+  const compiled = rustCompiledFiles(root);
+  assert.deepEqual([...(compiled ?? [])].map((f) => f.slice(root.length + 1)).sort(), ["src/lib.rs", "src/lines.rs", "src/searcher/mod.rs", "tests/common/mod.rs", "tests/it.rs"]);
+  const r = await runTool("splice", ["rename", "--file", "src/lines.rs", "--symbol", "LineStep", "--kind", "struct", "--to", "LineStepper", "--allow-heuristic", "--require-checker"], { cwd: root });
+  const out = r.json as { status: string; result?: { validation: string } };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.equal(out.result?.validation, "validated");
+  assert.equal(readFileSync(join(root, "tests/syntax/source/lines.rs"), "utf8"), data);
+  assert.match(readFileSync(join(root, "tests/it.rs"), "utf8"), /use grep_searcher::LineStepper;/);
+  assert.match(readFileSync(join(root, "tests/common/mod.rs"), "utf8"), /_s: grep_searcher::LineStepper\)/);
 });

@@ -55,6 +55,19 @@ describe("splice rename: TypeScript language service", () => {
     assert.deepEqual(tscErrors(root), []);
   });
 
+  it("leaves a use of a barrel's kept public name through a namespace import (zod's `z.prettifyError`)", async () => {
+    const root = fixture();
+    // the barrel also re-exports the module as a namespace (zod's `export * as core from "../core/index.js"`)
+    writeFileSync(join(root, "src/util/index.ts"), 'export * as format from "./format";\nexport { formatPrice } from "./format";\nexport type { PriceOptions } from "./format";\n');
+    writeFileSync(join(root, "src/report.ts"), 'import * as util from "./util";\n\nexport const line = util.formatPrice(100);\n');
+    const plan = await planRename({ root, target: targetAt(root, "src/util/format.ts", "typescript", "function formatPrice", "formatPrice"), newName: "renderPrice" });
+    const files = applyLocations(root, plan.locations, true);
+    assert.match(files.get("src/util/index.ts") ?? "", /export \{ renderPrice as formatPrice \} from "\.\/format";/);
+    // the language service returned `util.formatPrice` too, which then named no export (TS2339)
+    assert.equal(files.has("src/report.ts"), false);
+    assert.deepEqual(tscErrors(root), []);
+  });
+
   it("renames the local of `export { a as b }` and keeps the exported name", async () => {
     const root = fixture();
     const plan = await planRename({ root, target: targetAt(root, "src/util/format.ts", "typescript", "const rounding", "rounding"), newName: "digits" });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { validateChange, type ChangeFileInput } from "../../src/validate/change.js";
@@ -483,6 +483,9 @@ describe("validateChange: Java, a test source set compiles against src/main/java
 describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
   it("a change of a file whose include gcc cannot find (no compile_commands.json) is unchecked, saying why, not validated", async () => {
     const root = project("c-include");
+    // (The header where the checker would not look for it: without compile_commands.json it
+    // guesses include/ and src/.)
+    renameSync(join(root, "include"), join(root, "public"));
     // The definition renamed, its use inside the macro call left behind: gcc never got past
     // `#include "uv.h"`, before or after.
     const r = await validateChange({ root, files: [edit(root, "src/unix/fs.c", "c", "static ssize_t uv__fs_readlink(", "static ssize_t uv__fs_read_link(")] });
@@ -496,6 +499,8 @@ describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
   // (CLI11's shape, no compile_commands.json) came back as one warning and was called validated.
   it("a header with #pragma once whose include gcc cannot find is unchecked, not validated", async () => {
     const root = project("cpp-pragma-once");
+    // (Not in include/, where the checker would find it without compile_commands.json.)
+    rmSync(join(root, "include/CLI/App.hpp"));
     // `.length()` is no member of std::vector: nothing reported it, since gcc never got there.
     const r = await validateChange({ root, files: [edit(root, "include/CLI/Timer.hpp", "cpp", ".size();", ".length();")] });
     assert.equal(r.validation, "unchecked", JSON.stringify(r));
@@ -518,6 +523,7 @@ describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
 
   it("a new header with #pragma once whose include gcc cannot find is not validated", async () => {
     const root = project("cpp-pragma-once");
+    rmSync(join(root, "include/CLI/App.hpp"));
     const after = bytes('#pragma once\n\n#include "CLI/App.hpp"\n\nnamespace CLI {\ninline std::size_t count(const App &app) { return app.get_options().length(); }\n}  // namespace CLI\n');
     const r = await validateChange({ root, files: [{ path: "include/CLI/Count.hpp", language: "cpp", before: null, after }] });
     assert.notEqual(r.validation, "validated", JSON.stringify(r));

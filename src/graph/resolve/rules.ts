@@ -195,7 +195,9 @@ export function pick(candidates: SymRow[], how: Resolution): Outcome {
   // A guess (by name) never takes a Java or C++ call to a callable its argument count cannot
   // call: guice's `ImmutableList.builder()...build()` went to a repository `build` of four
   // parameters. Left unresolved when no candidate fits.
-  if (how === "heuristic") {
+  // (Nor, in Java, one reached through the package or an import: a call no overload there
+  // fits is an inherited library method's or no call javac takes.)
+  if (how === "heuristic" || (how === "imported" && rows[0]?.language === "java")) {
     rows = fitCall(rows);
     if (rows.length === 0) return UNRESOLVED;
   }

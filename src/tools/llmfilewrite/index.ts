@@ -10,7 +10,7 @@ import { assertWritablePath, commitChange } from "../../change/index.js";
 import { changeError } from "../../change/errors.js";
 import { commonCode, errorCode } from "../../contract/codes.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
-import { LANGUAGES, languageByName, languageForPath, type LanguageInfo } from "../../lang/registry.js";
+import { HEADER_SNIFF_BYTES, LANGUAGES, languageByName, languageForPath, languageInfo, type LanguageInfo, refineLanguage } from "../../lang/registry.js";
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
 import { validateChange, type ChangeValidationReport } from "../../validate/change.js";
@@ -148,7 +148,9 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
   const { abs, rel: named } = resolveInRoot(TOOL, req.root, req.path, req.cwd);
   // Refused before any work: .git/ and the tools' state directories (issue 18, item 3).
   const rel = assertWritablePath(req.root, named, TOOL);
-  const language = pickLanguage(req.language, rel);
+  const picked = pickLanguage(req.language, rel);
+  // (`auto` and a `.h` whose code is C++: checked with g++, as splice and magellan read it.)
+  const language = req.language === "auto" ? (languageInfo(refineLanguage(picked.id, rel, Buffer.from(req.content.buffer, req.content.byteOffset, Math.min(req.content.byteLength, HEADER_SNIFF_BYTES)).toString("utf8"))) ?? picked) : picked;
   if (req.content.length > MAX_CONTENT_BYTES) {
     throw new ToolError({
       code: commonCode(TOOL, "file_too_large"),

@@ -11,7 +11,7 @@ import { commonCode } from "../../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import type { MutationRequest, Step } from "../../contract/tools/splice.js";
-import { languageForPath } from "../../lang/registry.js";
+import { HEADER_SNIFF_BYTES, type LanguageId, languageForPath, refineLanguage } from "../../lang/registry.js";
 import { LineIndex } from "../../text/lines.js";
 import { findWorkspaceRoot } from "../../text/root.js";
 import { makeSpan } from "../../text/span.js";
@@ -209,7 +209,9 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
     timing.process_cpu_before_checker = (cpu.user + cpu.system) / 1000;
     const report = await validateChange({
       root,
-      files: planned.map((f) => ({ path: f.path, language: languageForPath(f.path)?.id ?? null, before: f.before, after: f.after })),
+      // (A `.h` is C++ when its code says so: spdlog's fmt_helper.h went to gcc as C, stopped at
+      // <chrono>, and a rename that left 29 uses behind was written as unchecked.)
+      files: planned.map((f) => ({ path: f.path, language: languageOfBytes(f.path, f.after ?? f.before), before: f.before, after: f.after })),
       requireChecker: req.require_checker,
       timeoutMs: req.timeout_ms,
       // A checker's message that named the old name names the new one after a rename.
@@ -290,4 +292,11 @@ export function runRecover(req: { root?: string }, options: RunOptions = {}): Sp
   const root = findWorkspaceRoot(TOOL, req.root, options.cwd);
   const r = recoverChanges(root);
   return { operationType: "recover", status: "ok", message: r.recovered.length ? `recovered ${r.recovered.join(", ")}` : "nothing to recover", exitCode: EXIT.ok, workspace: root, result: { type: "recover", recovered: r.recovered }, diagnostics: [] };
+}
+
+/** A file's language by extension, settled by its bytes where the extension is shared (`.h`). */
+function languageOfBytes(path: string, bytes: Uint8Array | null | undefined): LanguageId | null {
+  const id = languageForPath(path)?.id;
+  if (!id) return null;
+  return bytes ? refineLanguage(id, path, Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, HEADER_SNIFF_BYTES)).toString("utf8")) : id;
 }

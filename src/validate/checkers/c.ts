@@ -3,7 +3,7 @@
  * the file's directory, with the include paths, defines and standard that the project's
  * compile_commands.json gives for this file (or its neighbours) when there is one.
  */
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import type { ChangeCheck, ChangeCheckContext, Raw } from "../change.js";
 import { findUp, runProcess, which } from "../process.js";
@@ -43,10 +43,28 @@ interface CompileCommand {
 }
 
 /** Flags worth carrying over from a compile command: they change what parses and resolves. */
+/**
+ * Without a compilation database: the workspace's `include/` and `src/` directories, where most
+ * C and C++ projects keep what their build passes as -I (spdlog's `<spdlog/common.h>` in
+ * include/, libuv's "uv.h" in include/ and "uv-common.h" in src/). Without them gcc stopped at
+ * the first include and checked nothing, and clangd linked no use in another file to its symbol.
+ */
+export function guessedIncludeFlags(root: string): string[] {
+  const flags: string[] = [];
+  for (const d of ["include", "src"]) {
+    try {
+      if (statSync(join(root, d)).isDirectory()) flags.push("-I", join(root, d));
+    } catch {
+      // no such directory
+    }
+  }
+  return flags;
+}
+
 function projectFlags(ctx: CheckContext): { flags: string[]; from?: string } {
   const dir = dirname(ctx.abs);
   const found = findUp(dir, ctx.root, ["compile_commands.json", "build/compile_commands.json"]);
-  if (!found) return { flags: [] };
+  if (!found) return { flags: guessedIncludeFlags(ctx.root) };
   let entries: CompileCommand[];
   try {
     entries = JSON.parse(readFileSync(found.file, "utf8")) as CompileCommand[];

@@ -5,7 +5,7 @@
  * alone or one of several candidates). A plan that touches a heuristic location is refused
  * unless the caller allows it, listing those locations.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, type Dirent } from "node:fs";
 import { join, posix } from "node:path";
 import type { Diagnostic } from "../../../contract/schema.js";
 import { openDb, type DB } from "../../../graph/db.js";
@@ -92,6 +92,16 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     for (let i = raw.length - 1; i >= 0; i--) {
       const l = raw[i] as (typeof raw)[number];
       if (l.evidence === "heuristic" && elsewhere.has(l.file)) raw.splice(i, 1);
+    }
+    // A .rs file that no target of its package compiles (bat's tests/syntax-tests/source/Rust/
+    // output.rs, input for the highlighter) names nothing of the crate: renaming in it changed
+    // test data.
+    if (language === "rust") {
+      const compiled = new Map<string, Set<string> | undefined>();
+      for (let i = raw.length - 1; i >= 0; i--) {
+        const l = raw[i] as (typeof raw)[number];
+        if (l.file !== s.path && !rustCompiles(sources.root, l.file, compiled)) raw.splice(i, 1);
+      }
     }
     const seen = new Set<string>();
     const locations: RenameLocation[] = [];
@@ -251,6 +261,78 @@ function rustImpls(db: DB, root: string, s: Row): { file: string; byte_start: nu
       evidence: r.path === s.path || rivals.length === 0 ? "exact" : "heuristic",
       line: r.name_start_line,
     }));
+}
+
+/**
+ * Whether a target of the package that holds the root-relative .rs `file` compiles it: the
+ * files reached through `mod` declarations (and `#[path]`) from the targets cargo discovers
+ * (src/lib.rs, src/main.rs, src/bin/, tests/, examples/, benches/, build.rs) and those the
+ * manifest names with `path =`. A file with no Cargo.toml above it is taken to be compiled.
+ * `cache`: package directory → its compiled files (absolute).
+ */
+function rustCompiles(root: string, file: string, cache: Map<string, Set<string> | undefined>): boolean {
+  const pkg = crateDir(root, file);
+  if (!pkg) return true;
+  if (!cache.has(pkg)) cache.set(pkg, rustCompiledFiles(pkg));
+  const set = cache.get(pkg);
+  return !set || set.has(join(root, file));
+}
+
+export function rustCompiledFiles(pkg: string): Set<string> | undefined {
+  let manifest: string;
+  try {
+    manifest = readFileSync(join(pkg, "Cargo.toml"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const roots: string[] = [join(pkg, "src/lib.rs"), join(pkg, "src/main.rs"), join(pkg, "build.rs")];
+  for (const m of manifest.matchAll(/^\s*(?:path|build)\s*=\s*"([^"]+\.rs)"/gm)) roots.push(join(pkg, m[1] as string));
+  for (const dir of ["src/bin", "tests", "examples", "benches"]) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(pkg, dir), { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (e.isFile() && e.name.endsWith(".rs")) roots.push(join(pkg, dir, e.name));
+      else if (e.isDirectory()) roots.push(join(pkg, dir, e.name, "main.rs"));
+    }
+  }
+  const out = new Set<string>();
+  const queue = roots.filter((f) => existsSync(f));
+  while (queue.length) {
+    const f = queue.pop() as string;
+    if (out.has(f)) continue;
+    out.add(f);
+    let text: string;
+    try {
+      text = readFileSync(f, "utf8");
+    } catch {
+      continue;
+    }
+    const base = posix.basename(f);
+    // A crate root or mod.rs declares its modules beside it; `a.rs` declares them in `a/`.
+    const dir = base === "mod.rs" || roots.includes(f) ? posix.dirname(f) : f.replace(/\.rs$/, "");
+    for (const m of text.matchAll(/(?:#\[path\s*=\s*"([^"]+)"\][\s\S]{0,200}?)?\bmod\s+(?:r#)?(\w+)\s*;/g)) {
+      if (m[1]) queue.push(join(posix.dirname(f), m[1]), join(dir, m[1]));
+      else queue.push(join(dir, `${m[2]}.rs`), join(dir, m[2] as string, "mod.rs"));
+    }
+    // A module declared inside an inline `mod a { mod b; }` lives in a/b.rs: without reading the
+    // nesting, every .rs below a/ counts.
+    for (const m of text.matchAll(/\bmod\s+(?:r#)?(\w+)\s*\{/g)) for (const g of rsBelow(join(dir, m[1] as string))) queue.push(g);
+  }
+  return new Set([...out].filter((f) => existsSync(f)));
+}
+
+function rsBelow(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => (e.isDirectory() ? rsBelow(join(dir, e.name)) : e.name.endsWith(".rs") ? [join(dir, e.name)] : []));
 }
 
 /** The directory of the nearest Cargo.toml above a root-relative file, up to the root (undefined: none). */

@@ -5,6 +5,7 @@
  * overlay's text), prepareRename, rename, turn the WorkspaceEdit into byte locations, then check
  * the renamed text for captures (see checkCaptures) before shutting the server down.
  */
+import { guessedIncludeFlags } from "../../../validate/checkers/c.js";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { createRequire } from "node:module";
@@ -104,7 +105,9 @@ export function serverFor(language: LanguageId, root: string, abs: string): Serv
       // Without a compilation database clangd parses a `.h` on its own as C++, where a C
       // function is another symbol than in the .c files (its USR carries the parameter types):
       // the fallback flags say which language the headers are.
-      const initializationOptions = cc ? {} : { fallbackFlags: [language === "c" ? "-xc" : "-xc++"] };
+      // (And the include/ and src/ directories the checker guesses too: libuv's uses of
+      // uv__io_start in other .c files reach internal.h only through "uv-common.h" in src/.)
+      const initializationOptions = cc ? {} : { fallbackFlags: [language === "c" ? "-xc" : "-xc++", ...guessedIncludeFlags(root)] };
       return { name: "clangd", command: "clangd", args, languageId: language, extensions: /\.(c|h|cc|cpp|cxx|hpp|hh|hxx)$/, waitForIndex: true, openMentions: !cc, initializationOptions, ...(p.version ? { version: p.version } : {}) };
     }
     case "rust": {

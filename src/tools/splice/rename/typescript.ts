@@ -372,6 +372,9 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
     diagnostics.push(renameNote("referencing_project", `also searched project ${sources.rel(c.file)}, which references ${primary ? sources.rel(primary.file) : "the file's project"}`));
   }
 
+  const programs = [service, ...others.map((c) => serviceFor(rt, c, dirname(c.file), false).service)].map((x) => x.ls.getProgram()).filter((p): p is TS.Program => p !== undefined);
+  for (const key of keptPublicNameUses(ts, programs, found)) found.delete(key);
+
   const outside: string[] = [];
   const locations: RenameLocation[] = [];
   for (const l of found.values()) {
@@ -397,7 +400,6 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
   }
   locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
 
-  const programs = [service, ...others.map((c) => serviceFor(rt, c, dirname(c.file), false).service)].map((x) => x.ls.getProgram()).filter((p): p is TS.Program => p !== undefined);
   const clash = findClash(ts, programs, abs, pos, [...found.values()], newName, sources);
   if (clash) {
     throw renameError("clash", `'${newName}' is already bound where '${target.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
@@ -411,6 +413,35 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
     diagnostics,
     timing: { total_ms: Math.round(total), startup_ms: Math.round(t1 - t0), warm },
   };
+}
+
+/**
+ * The locations (keys of `found`) that name the symbol through a re-export that keeps its public
+ * name. The language service gives a barrel's `export { prettifyError }` the suffix
+ * ` as prettifyError`, so the barrel still exports the old name, yet it also returned the uses
+ * of that public name through a namespace import (zod's tests: `import * as z from "zod/v4"`,
+ * `z.prettifyError(...)`), which then named an export that no longer exists (TS2339, and a
+ * valid rename was rejected). A use whose symbol is the alias of such an export specifier keeps
+ * its name.
+ */
+function keptPublicNameUses(ts: Ts, programs: TS.Program[], found: Map<string, TS.RenameLocation>): string[] {
+  const kept = new Set<string>();
+  for (const l of found.values()) if (l.prefixText || l.suffixText) kept.add(`${resolve(l.fileName)}\0${l.textSpan.start}`);
+  if (kept.size === 0) return [];
+  const out: string[] = [];
+  for (const [key, l] of found) {
+    if (l.prefixText || l.suffixText) continue;
+    for (const program of programs) {
+      const sf = program.getSourceFile(l.fileName);
+      if (!sf) continue;
+      const node = nodeAt(ts, sf, l.textSpan.start);
+      const sym = node && ts.isIdentifier(node) ? program.getTypeChecker().getSymbolAtLocation(node) : undefined;
+      const spec = sym && sym.flags & ts.SymbolFlags.Alias ? sym.declarations?.find(ts.isExportSpecifier) : undefined;
+      if (spec && spec.getSourceFile() !== sf && kept.has(`${resolve(spec.getSourceFile().fileName)}\0${spec.name.getStart(spec.getSourceFile())}`)) out.push(key);
+      break;
+    }
+  }
+  return out;
 }
 
 /** The smallest node of `sf` whose span holds `pos` (an identifier at a rename location). */
