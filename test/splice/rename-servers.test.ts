@@ -42,6 +42,23 @@ describe("splice rename: Python through pyright", () => {
     assert.deepEqual(pyright(root), []);
   });
 
+  it("uses on values nothing types, which the index ties to the method by name only, are named in a warning (httpx's tests call url.copy_with on pytest fixtures)", async () => {
+    const root = fixture("py");
+    writeFileSync(join(root, "shop/urls.py"), "class URL:\n    def __init__(self, raw: str) -> None:\n        self.raw = raw\n\n    def copy_with(self, path: str) -> \"URL\":\n        return URL(self.raw + path)\n\n\ndef home() -> URL:\n    return URL(\"/\").copy_with(\"x\")\n");
+    writeFileSync(join(root, "shop/test_urls.py"), "def test_copy(server):\n    url = server.url.copy_with(path=\"/a\")\n    assert url\n\n\ndef test_join():\n    assert \", \".join([\"a\"])\n");
+    const r = await runTool("splice", ["rename", "--file", "shop/urls.py", "--symbol", "URL.copy_with", "--to", "with_path"], { cwd: root });
+    assert.equal(r.code, 0, r.stdout);
+    const env = r.json as { result: { validation: string } };
+    assert.equal(env.result.validation, "validated");
+    // pyright renamed the typed call; the fixture's call is left, and said so.
+    assert.match(readFileSync(join(root, "shop/urls.py"), "utf8"), /URL\("\/"\)\.with_path\("x"\)/);
+    assert.match(readFileSync(join(root, "shop/test_urls.py"), "utf8"), /server\.url\.copy_with\(/);
+    const text = JSON.stringify(env.result);
+    assert.match(text, /SPLICE_W214/);
+    assert.match(text, /1 use\(s\) of '\.copy_with' on values whose type is not known were left as they are[^"]*shop\/test_urls\.py:2\b/, text.slice(0, 3000));
+    assert.doesNotMatch(text, /test_urls\.py:7/, "a use of another name is not listed");
+  });
+
   it("a method is renamed with its overrides in classes whose base is generic (click's ParamType[str] subclasses)", async () => {
     // `class Choice(ParamType[str])` recorded no base, so renaming ParamType.shell_complete left
     // Choice's, Path's and File's behind: they stopped overriding and completion broke at run time.

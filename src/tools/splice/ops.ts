@@ -359,6 +359,29 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
     .map((m) => [m.path, m.name_byte_start, m.symbol_id]);
 }
 
+/**
+ * Python and JavaScript: the uses of a renamed method or field that no engine could type and the
+ * index ties to it by name only (`ambiguous` with it among the candidates, or `heuristic` to it),
+ * that the rename did not reach, as `path:line`. pyright renames `url.copy_with(...)` only where
+ * `url` has a type: httpx's tests call it on pytest fixtures (~20 calls), the rename said
+ * validated, and the tests failed at run time.
+ */
+function untypedUses(ws: Workspace, sym: Sym, renamed: Set<string>): string[] {
+  if (!UNTYPED_LANGUAGES.has(sym.language) || !MEMBER_KINDS.has(sym.kind_normalized)) return [];
+  const rows = ws
+    .graph()
+    .prepare(
+      `SELECT f.path, r.byte_start, r.start_line FROM refs r JOIN files f ON f.id = r.file_id
+       WHERE r.name = ? AND r.qualifier IS NOT NULL AND ((r.resolution = 'ambiguous' AND instr(r.candidates, ?) > 0) OR (r.resolution = 'heuristic' AND r.target_symbol_id = ?))
+       ORDER BY f.path, r.byte_start`,
+    )
+    .all(sym.name, `"${sym.symbol_id}"`, sym.symbol_id) as { path: string; byte_start: number; start_line: number }[];
+  return rows.filter((r) => !renamed.has(`${r.path}\0${r.byte_start}`)).map((r) => `${r.path}:${r.start_line}`);
+}
+
+const UNTYPED_LANGUAGES = new Set(["python", "javascript"]);
+const MEMBER_KINDS = new Set(["method", "field"]);
+
 export async function rename(ws: Workspace, step: RenameStep): Promise<StepReport> {
   const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind, oneBinding: true });
   const overlays = new Map<string, Uint8Array>();
@@ -420,5 +443,16 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
     ws.write(rel, bytes);
   }
   if (family.length > 0) plan.diagnostics.push(renameNote("server_note", `renamed with the methods of the same name it overrides or that override it: ${family.join(", ")}`));
+  const untyped = untypedUses(ws, sym, seen);
+  if (untyped.length > 0) {
+    const list = untyped.slice(0, 10).join(", ");
+    plan.diagnostics.push(
+      renameNote(
+        "untyped_uses",
+        `${untyped.length} use(s) of '.${sym.name}' on values whose type is not known were left as they are, and the index lists ${sym.parent ?? ""}${sym.parent ? "." : ""}${sym.name} among what they may call: ${list}${untyped.length > 10 ? ", …" : ""}. Validation cannot see them (nothing types those values): if they are this method's, they now fail at run time; rename them with splice edit, or give the values a type.`,
+        "warning",
+      ),
+    );
+  }
   return { symbol: symbolInfo(sym), to: step.to, engine: plan.engine, engine_version: plan.engine_version, ...(plan.timing ? { engine_timing: plan.timing } : {}), locations: plan.locations, engine_diagnostics: plan.diagnostics };
 }

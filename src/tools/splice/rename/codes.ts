@@ -26,6 +26,7 @@ export const RENAME_NOTES = {
   no_project: "SPLICE_W211",
   fallback: "SPLICE_W212",
   server_note: "SPLICE_W213",
+  untyped_uses: "SPLICE_W214",
 } as const;
 
 export function renameNote(kind: keyof typeof RENAME_NOTES, message: string, level: "note" | "warning" = "note"): Diagnostic {
