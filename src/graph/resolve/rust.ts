@@ -96,20 +96,7 @@ export class RustModules {
     if (head === "std" || head === "core" || head === "alloc") return true;
     let names = this.externs.get(dir);
     if (names === undefined) {
-      names = new Set();
-      let inDeps = false;
-      for (const line of (this.nearestManifest(dir)?.text ?? "").split(/\r?\n/)) {
-        const header = /^\s*\[([^\]]+)\]\s*(#.*)?$/.exec(line);
-        if (header) {
-          const h = (header[1] as string).trim();
-          const table = /(^|\.)(dependencies|dev-dependencies|build-dependencies)(\.([A-Za-z0-9_-]+))?$/.exec(h);
-          inDeps = table !== null && table[4] === undefined;
-          if (table?.[4]) names.add(table[4].replace(/-/g, "_"));
-          continue;
-        }
-        const key = inDeps ? /^\s*([A-Za-z0-9_-]+)\s*[=.]/.exec(line) : null;
-        if (key) names.add((key[1] as string).replace(/-/g, "_"));
-      }
+      names = new Set(cargoDependencies(this.nearestManifest(dir)?.text ?? "").map((d) => d.key));
       this.externs.set(dir, names);
     }
     return names.has(head);
@@ -130,33 +117,36 @@ export class RustModules {
       deps = new Map();
       const manifest = this.nearestManifest(dir);
       if (manifest !== null) {
-        const workspace = (): { dir: string; text: string } | null => {
-          for (let d = manifest.dir; ; d = posix.dirname(d)) {
-            const m = this.nearestManifest(d);
-            if (m === null) return null;
-            if (/^[ \t]*\[workspace(\.dependencies)?\]/m.test(m.text)) return m;
-            if (m.dir === "." || m.dir === "") return null;
-            d = m.dir;
-          }
-        };
-        for (const [key, path, inherited] of dependencyPaths(manifest.text)) {
+        let workspace: { dir: string; deps: CargoDependency[] } | null | undefined;
+        for (const d of cargoDependencies(manifest.text)) {
           let at: string | undefined;
-          if (!inherited) at = posix.join(manifest.dir, path);
-          else {
-            const ws = workspace();
-            const wsPath = ws ? dependencyPaths(ws.text, "workspace.dependencies").find(([k]) => k === key)?.[1] : undefined;
-            if (ws && wsPath !== undefined) at = posix.join(ws.dir, wsPath);
+          if (d.path !== undefined) at = posix.join(manifest.dir, d.path);
+          else if (d.inherited) {
+            if (workspace === undefined) {
+              const ws = this.workspaceManifest(manifest.dir);
+              workspace = ws && { dir: ws.dir, deps: cargoDependencies(ws.text, "workspace.dependencies") };
+            }
+            const wsPath = workspace?.deps.find((w) => w.key === d.key)?.path;
+            if (workspace && wsPath !== undefined) at = posix.join(workspace.dir, wsPath);
           }
           // (The package's own manifest: a directory without one is no crate.)
           const depDir = at === undefined ? undefined : posix.normalize(at);
           const lib = depDir === undefined ? undefined : this.cargoPackage(depDir)?.lib;
           if (lib !== undefined && !lib.startsWith(`${depDir}/`)) continue;
-          if (lib !== undefined && !deps.has(key)) deps.set(key, lib);
+          if (lib !== undefined && !deps.has(d.key)) deps.set(d.key, lib);
         }
       }
       this.pathDeps.set(dir, deps);
     }
     return deps.get(head);
+  }
+
+  /** The manifest at or above directory `dir` that declares the workspace (`[workspace]`), or null. */
+  private workspaceManifest(dir: string): { dir: string; text: string } | null {
+    for (let m = this.nearestManifest(dir); m !== null; m = m.dir === "." || m.dir === "" ? null : this.nearestManifest(posix.dirname(m.dir))) {
+      if (/^[ \t]*\[workspace(\.dependencies)?\]/m.test(m.text)) return m;
+    }
+    return null;
   }
 
   /**
@@ -227,36 +217,38 @@ function cargoKey(body: string, key: string): string | undefined {
   return new RegExp(`^\\s*${key}\\s*=\\s*"([^"]+)"`, "m").exec(body)?.[1];
 }
 
+/** A manifest's dependency: its key as code writes it, its `path`, and whether it takes the workspace's (`workspace = true`). */
+interface CargoDependency {
+  key: string;
+  path?: string;
+  inherited: boolean;
+}
+
 /**
- * A manifest's dependencies that name a path, as [key as code writes it, path, inherited]: in
- * `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]` (also per target) or
- * `[<table>.<name>]` tables; `inherited` when the path is the workspace's (`workspace = true`).
- * With `only`, the dependencies of that table alone (`workspace.dependencies`).
+ * A manifest's dependencies, in `[dependencies]`, `[dev-dependencies]`, `[build-dependencies]`
+ * (also per target) or `[<table>.<name>]` tables; `-` in a key written `_`. With `only`, the
+ * dependencies of that table alone (`workspace.dependencies`).
  */
-function dependencyPaths(text: string, only?: string): [string, string, boolean][] {
-  const out: [string, string, boolean][] = [];
+function cargoDependencies(text: string, only?: string): CargoDependency[] {
+  const out: CargoDependency[] = [];
   const norm = (k: string): string => k.replace(/^["']|["']$/g, "").replace(/-/g, "_");
   for (const t of cargoTables(text)) {
-    const m = only !== undefined ? (t.name === only ? [t.name] : null) : /(^|\.)(dependencies|dev-dependencies|build-dependencies)(\.([A-Za-z0-9_"'-]+))?$/.exec(t.name);
+    const m = only !== undefined ? (t.name === only ? [] : null) : /(^|\.)(dependencies|dev-dependencies|build-dependencies)(\.([A-Za-z0-9_"'-]+))?$/.exec(t.name);
     if (!m) continue;
     const named = m[4];
     if (named !== undefined) {
-      const path = cargoKey(t.body, "path");
-      if (path !== undefined) out.push([norm(named), path, false]);
-      else if (/^\s*workspace\s*=\s*true/m.test(t.body)) out.push([norm(named), "", true]);
+      out.push({ key: norm(named), path: cargoKey(t.body, "path"), inherited: /^\s*workspace\s*=\s*true/m.test(t.body) });
       continue;
     }
     for (const line of t.body.split(/\r?\n/)) {
-      const kv = /^\s*([A-Za-z0-9_"'-]+)\s*(\.\s*workspace\s*=\s*true|=\s*\{(.*)\})/.exec(line);
+      // `name = "1"`, `name = { path = "…" }`, `name.workspace = true`.
+      const kv = /^\s*([A-Za-z0-9_"'-]+)\s*([=.])(.*)$/.exec(line);
       if (!kv) continue;
-      const key = norm(kv[1] as string);
-      const inline = kv[3];
-      if (inline === undefined) out.push([key, "", true]);
-      else {
-        const path = /(?:^|[,{\s])path\s*=\s*"([^"]+)"/.exec(inline)?.[1];
-        if (path !== undefined) out.push([key, path, false]);
-        else if (/(?:^|[,{\s])workspace\s*=\s*true/.test(inline)) out.push([key, "", true]);
-      }
+      const rest = kv[3] as string;
+      const inline = kv[2] === "=" ? /^\s*\{(.*)\}/.exec(rest)?.[1] : undefined;
+      const path = inline === undefined ? undefined : /(?:^|[,{\s])path\s*=\s*"([^"]+)"/.exec(inline)?.[1];
+      const inherited = kv[2] === "." ? /^\s*workspace\s*=\s*true/.test(rest) : inline !== undefined && /(?:^|[,{\s])workspace\s*=\s*true/.test(inline);
+      out.push({ key: norm(kv[1] as string), ...(path !== undefined ? { path } : {}), inherited });
     }
   }
   return out;
