@@ -134,16 +134,15 @@ export class CImports {
     const found: number[] = [];
     if (!this.repo.suffixMatch(spec, found) || found.length === 1) return found;
     // Several: the ones sharing the longest directory prefix with the including file, if one.
-    const dir = posix.dirname(from);
-    const shared = (id: number): number => {
-      const a = dir.split("/");
+    const a = posix.dirname(from).split("/");
+    const shared = found.map((id) => {
       const b = posix.dirname(this.repo.pathOf(id) ?? "").split("/");
       let k = 0;
       while (k < a.length && k < b.length && a[k] === b[k]) k++;
       return k;
-    };
-    const best = Math.max(...found.map(shared));
-    const nearest = found.filter((id) => shared(id) === best);
+    });
+    const best = Math.max(...shared);
+    const nearest = found.filter((_, i) => shared[i] === best);
     return nearest.length === 1 ? nearest : [];
   }
 

@@ -13,6 +13,7 @@
 import { existsSync } from "node:fs";
 import { join, posix } from "node:path";
 import { type DB, getMeta, setMeta, stmt } from "../db.js";
+import { languageForPath } from "../../lang/registry.js";
 import { BUILD_FILES, CImports } from "./c.js";
 import { GoImports } from "./go.js";
 import { JavaImports } from "./java.js";
@@ -217,7 +218,6 @@ function stems(path: string): string[] {
 
 const CONFIG_NAMES = ["package.json", "tsconfig.json", "jsconfig.json", "pnpm-workspace.yaml", "go.mod", "Cargo.toml", "compile_commands.json"];
 const C_CONFIG_NAMES = [...CONFIG_NAMES, ...BUILD_FILES];
-const C_SOURCE = /\.(c|h|cc|cpp|cxx|c\+\+|hh|hpp|hxx|h\+\+|inl|ipp|tpp)$/i;
 
 /**
  * A configuration file in the directory of an added file (or above it) that resolution never
@@ -228,7 +228,10 @@ export function newConfigs(root: string, configs: Record<string, string>, added:
   // A C or C++ file's directory and its ancestors are where the include paths' build files are
   // read, unless a compilation database gives the paths (then no build file is).
   const compdb = ["compile_commands.json", "build/compile_commands.json"].some((c) => configs[c] !== undefined && configs[c] !== "-");
-  const isC = (p: string): boolean => !compdb && C_SOURCE.test(p);
+  const isC = (p: string): boolean => {
+    const language = compdb ? undefined : languageForPath(p)?.id;
+    return language === "c" || language === "cpp";
+  };
   const ordered = [...added].sort((a, b) => Number(isC(b)) - Number(isC(a)));
   for (const p of ordered) {
     const names = isC(p) ? C_CONFIG_NAMES : CONFIG_NAMES;
