@@ -366,10 +366,8 @@ export class Resolver {
       const typeName = segs.pop() as string;
       const at = segs.length > 1 ? this.resolveModule(ctx, [h.im.source, ...segs.slice(1)].join("::")) : files;
       const types = this.exported(ctx.language, at, typeName).filter(isTypeRow);
-      if (types.length > 0) {
-        const all = this.entry(name).all;
-        return types.flatMap((t) => membersOfType(all, t, ctx.language).concat(all.filter((s) => s.parent_symbol_id === t.symbol_id && s.kind_normalized === "variant")));
-      }
+      // (A struct and its impl are both types here: a method is a member of each, once.)
+      if (types.length > 0) return [...new Set(types.flatMap((t) => membersOfType(this.entry(name).all, t, ctx.language)))];
     }
     // (Go's `pkg.Name` is a package-level name, never a method: `cli.Command` is the type, not
     // the method `Command.Command`.)
