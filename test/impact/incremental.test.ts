@@ -34,6 +34,23 @@ function dump(dbPath: string): { edges: string[]; deps: string[] } {
   }
 }
 
+/**
+ * Makes each change, indexes incrementally at `dbPath` and from scratch at `fresh`, and asserts
+ * that both hold the same edges and dependency statuses; `after` sees each step's edges.
+ */
+async function eachEqualsRebuild(root: string, dbPath: string, fresh: string, steps: [string, () => void][], after?: (what: string, edges: string[]) => void): Promise<void> {
+  for (const [what, change] of steps) {
+    change();
+    await indexTree({ root, dbPath, threads: 1 });
+    await indexTree({ root, dbPath: fresh, rebuild: true, threads: 1 });
+    const a = dump(dbPath);
+    const b = dump(fresh);
+    assert.deepEqual(a.edges, b.edges, `edges after: ${what}`);
+    assert.deepEqual(a.deps, b.deps, `dependency statuses after: ${what}`);
+    after?.(what, a.edges);
+  }
+}
+
 describe("impact graph: incremental equals rebuild", () => {
   it("after adds, removals, edits and configuration changes", async () => {
     const root = tempDir("impact-incr-");
@@ -82,15 +99,7 @@ describe("impact graph: incremental equals rebuild", () => {
       ["an importer's body changes, not its imports", () => appendFileSync(app("main.ts"), "\nexport const touched = 1;\n")],
       ["a line above its imports moves them down", () => writeFileSync(app("main.ts"), `// header\n${readFileSync(app("main.ts"), "utf8")}`)],
     ];
-    for (const [what, change] of steps) {
-      change();
-      await indexTree({ root, dbPath, threads: 1 });
-      await indexTree({ root, dbPath: fresh, rebuild: true, threads: 1 });
-      const a = dump(dbPath);
-      const b = dump(fresh);
-      assert.deepEqual(a.edges, b.edges, `edges after: ${what}`);
-      assert.deepEqual(a.deps, b.deps, `dependency statuses after: ${what}`);
-    }
+    await eachEqualsRebuild(root, dbPath, fresh, steps);
     // The sequence did change the graph (the comparison is not of two empty sets).
     const final = dump(dbPath).edges;
     const has = (prefix: string): boolean => final.some((e) => e.startsWith(prefix));
@@ -127,16 +136,9 @@ describe("impact graph: incremental equals rebuild", () => {
       }],
       ["the build file drops the path", () => writeFileSync(join(root, "newlib/CMakeLists.txt"), "add_library(zz zz.c)\n")],
     ];
-    for (const [what, change] of steps) {
-      change();
-      await indexTree({ root, dbPath, threads: 1 });
-      await indexTree({ root, dbPath: fresh, rebuild: true, threads: 1 });
-      const a = dump(dbPath);
-      const b = dump(fresh);
-      assert.deepEqual(a.edges, b.edges, `edges after: ${what}`);
-      assert.deepEqual(a.deps, b.deps, `dependency statuses after: ${what}`);
-      if (what === "(the directory)") assert.ok(a.edges.includes("lib/tests/fuzz.c -> shared/plugin.h include guessed (<plugin.h>)"), a.edges.join("\n"));
-    }
+    await eachEqualsRebuild(root, dbPath, fresh, steps, (what, edges) => {
+      if (what === "(the directory)") assert.ok(edges.includes("lib/tests/fuzz.c -> shared/plugin.h include guessed (<plugin.h>)"), edges.join("\n"));
+    });
     const final = dump(dbPath).edges;
     assert.ok(final.includes('tools/probe.c -> tools/extra/util/strbuf.h include guessed ("util/strbuf.h")'), final.join("\n"));
     assert.ok(final.includes('tools/probe.c -> lib/src/version.h include guessed ("version.h")'), final.join("\n"));
