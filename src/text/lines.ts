@@ -5,6 +5,8 @@
  * columns true byte offsets and spans exact. A BOM is ordinary bytes of line 1 (CONTRACT.md:
  * offsets are into the file as stored). Lines are 1-based, columns 0-based bytes.
  */
+import { decodeUnits, UTF16_BOM_BYTES, type Utf16Encoding } from "./utf16.js";
+
 export class LineIndex {
   /** starts[i] = byte offset where line i+1 begins. */
   private readonly starts: readonly number[];
@@ -19,6 +21,8 @@ export class LineIndex {
   constructor(
     private readonly bytes: Uint8Array,
     knownStarts?: readonly number[],
+    /** UTF-16 text (src/text/utf16.ts): `knownStarts` are past each two-byte LF; lines decode from it. */
+    private readonly utf16?: Utf16Encoding,
   ) {
     this.length = bytes.length;
     if (knownStarts) {
@@ -91,13 +95,17 @@ export class LineIndex {
   /** Offset just past the line's content, before its LF (a CR stays part of the content). */
   lineEnd(line: number): number {
     const next = this.starts[line];
-    return next === undefined ? this.length : next - 1;
+    return next === undefined ? this.length : next - (this.utf16 ? 2 : 1);
   }
 
   /** Text of a line without its terminator (CR of CRLF removed too, for display). */
   lineText(line: number): string {
     const start = this.lineStart(line);
     let end = this.lineEnd(line);
+    if (this.utf16) {
+      // Line 1 starts at the BOM, which is not text.
+      return decodeUnits(this.bytes, Math.max(start, UTF16_BOM_BYTES), end, this.utf16).replace(/\r$/, "");
+    }
     if (end > start && this.bytes[end - 1] === 0x0d) end -= 1;
     return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + start, end - start).toString("utf8");
   }

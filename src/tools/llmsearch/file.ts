@@ -5,6 +5,9 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { checksum } from "../../text/checksum.js";
+import { decodeBytes } from "../../text/decode.js";
+import { decodeUtf16, UTF16_BOM_BYTES, type Utf16Encoding, utf16Bom } from "../../text/utf16.js";
+import { matchId, spanId } from "../../contract/ids.js";
 import type { CachedFile } from "../../text/warm-cache.js";
 import type { LlmsearchMatch } from "../../contract/tools/llmsearch.js";
 import type { FileResult } from "./protocol.js";
@@ -39,7 +42,9 @@ export function readFile(abs: string, maxFileSize: number, text = false): Buffer
   try {
     // ripgrep's habit: look at the first block before reading on, so a big binary costs 64 KiB.
     let total = readSync(fd, scratch, 0, HEAD, null);
-    const nul = text ? -1 : scratch.subarray(0, total).indexOf(0);
+    // UTF-16 text has a NUL byte in every ASCII character: it is judged once transcoded (searchBytes).
+    const wide = utf16Bom(scratch.subarray(0, total)) !== undefined;
+    const nul = text || wide ? -1 : scratch.subarray(0, total).indexOf(0);
     if (nul !== -1) return binaryHead(scratch, nul);
     if (total === HEAD) {
       // Only files that fill the first block pay for a stat (most source files do not).
@@ -68,7 +73,7 @@ export function readFile(abs: string, maxFileSize: number, text = false): Buffer
       return { reason: "too_large", detail: `${total} bytes, over --max-filesize ${maxFileSize}` };
     }
     const buf = scratch.subarray(0, total);
-    const late = !text && total > HEAD ? buf.indexOf(0, HEAD) : -1;
+    const late = !text && !wide && total > HEAD ? buf.indexOf(0, HEAD) : -1;
     if (late !== -1) return binaryHead(buf, late);
     return buf;
   } catch (e) {
@@ -107,8 +112,9 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
     let got = readSync(fd, windowBuf, 0, HEAD, null);
     const text = c.text === true;
     let nul = text ? -1 : windowBuf.subarray(0, got).indexOf(0);
-    // A binary file: its text before the NUL is searched, by readFile's rules.
-    if (nul !== -1) return readFile(abs, maxFileSize);
+    // A binary file: its text before the NUL is searched, by readFile's rules. A UTF-16 file
+    // too: the literal is looked for in its transcoded text, not in these bytes.
+    if (nul !== -1 || utf16Bom(windowBuf.subarray(0, got)) !== undefined) return readFile(abs, maxFileSize, text);
     if (got < HEAD) {
       if (maxFileSize > 0 && got > maxFileSize) return { reason: "too_large", detail: `${got} bytes, over --max-filesize ${maxFileSize}` };
       const buf = windowBuf.subarray(0, got);
@@ -156,8 +162,9 @@ export function readIfMayMatch(abs: string, maxFileSize: number, c: Compiled): B
  */
 export function classifyCached(f: CachedFile, maxFileSize: number, text = false): Buffer | BinaryHead | Skip {
   if (f.earlyNul !== undefined) return binaryHead(f.bytes, f.earlyNul);
+  const wide = utf16Bom(f.bytes) !== undefined;
   if (maxFileSize > 0 && f.size > maxFileSize) return { reason: "too_large", detail: `${f.size} bytes, over --max-filesize ${maxFileSize}` };
-  const late = !text && f.bytes.length > HEAD ? f.bytes.indexOf(0, HEAD) : -1;
+  const late = !text && !wide && f.bytes.length > HEAD ? f.bytes.indexOf(0, HEAD) : -1;
   if (late !== -1) return binaryHead(f.bytes, late);
   return f.bytes;
 }
@@ -185,6 +192,8 @@ export type OnPiece = (matches: LlmsearchMatch[]) => void;
 
 /** undefined: searched, no match. */
 export function searchBytes(buf: Buffer, index: number, rel: string, job: FileJob, whole = true, piece?: OnPiece): FileResult | undefined {
+  const wide = utf16Bom(buf);
+  if (wide !== undefined) return searchUtf16(buf, wide, index, rel, job, whole, piece);
   const c = job.compiled;
   let spans = findMatches(buf, c, c.invert);
   if (c.invert) spans = invertLines(buf, spans);
@@ -242,4 +251,50 @@ export function searchBinaryHead(got: BinaryHead, index: number, rel: string, jo
   const unit = job.countOnly && job.countLines ? (count === 1 ? "matching line" : "matching lines") : count === 1 ? "match" : "matches";
   const detail = `NUL byte at offset ${got.nulAt}; ${count} ${unit} in the lines before it reported, the rest not searched`;
   return { ...(r ?? { i: index, count: 0 }), skip: { reason: "binary", detail } };
+}
+
+/**
+ * A UTF-16 file with a BOM, as ripgrep searches it: transcoded to UTF-8 and searched like any
+ * other text (a NUL character makes it binary there, as in a UTF-8 file), every span then put back
+ * in the file's own bytes (src/text/utf16.ts), so that it can go to llmtransform as it is. Lines
+ * are the same; columns are bytes of the file, the BOM being two bytes of line 1.
+ */
+function searchUtf16(buf: Buffer, enc: Utf16Encoding, index: number, rel: string, job: FileJob, whole: boolean, piece?: OnPiece): FileResult | undefined {
+  const utf8 = Buffer.from(decodeUtf16(buf, enc), "utf8");
+  const nul = job.compiled.text ? -1 : utf8.indexOf(0);
+  const units = decodeBytes(utf8);
+  const fileByte = (b: number): number => Math.min(buf.length, UTF16_BOM_BYTES + 2 * units.toIndex(b));
+  const remap = (ms: LlmsearchMatch[]): LlmsearchMatch[] => {
+    for (const m of ms) {
+      const sp = m.span;
+      const s = fileByte(sp.byte_start);
+      const e = fileByte(sp.byte_end);
+      // A column counts from the line's first byte, which on line 1 is the BOM's.
+      const startCol = s - (sp.start_line === 1 ? 0 : fileByte(sp.byte_start - sp.start_col));
+      const endCol = e - (sp.end_line === 1 ? 0 : fileByte(sp.byte_end - sp.end_col));
+      sp.span_id = spanId(rel, s, e);
+      sp.byte_start = s;
+      sp.byte_end = e;
+      sp.start_col = startCol;
+      sp.end_col = endCol;
+      m.match_id = matchId("llmsearch", sp.span_id, job.compiled.question);
+      if (sum) m.file_checksum = sum;
+    }
+    return ms;
+  };
+  const sum = whole && nul === -1 ? checksum(buf) : undefined;
+  if (nul !== -1) {
+    const head = utf8.subarray(0, nul === 0 ? 0 : utf8.lastIndexOf(10, nul - 1) + 1);
+    const r = head.length > 0 ? searchBytes(head, index, rel, job, false) : undefined;
+    if (r?.matches) remap(r.matches);
+    const count = r?.count ?? 0;
+    const unit = job.countOnly && job.countLines ? (count === 1 ? "matching line" : "matching lines") : count === 1 ? "match" : "matches";
+    const detail = `UTF-16 text with a NUL character at byte ${fileByte(nul)}; ${count} ${unit} in the lines before it reported, the rest not searched`;
+    return { ...(r ?? { i: index, count: 0 }), skip: { reason: "binary", detail } };
+  }
+  const r = searchBytes(utf8, index, rel, job, false, piece && ((ms) => piece(remap(ms))));
+  if (r === undefined) return undefined;
+  if (r.matches) remap(r.matches);
+  if (sum) r.checksum = sum;
+  return r;
 }

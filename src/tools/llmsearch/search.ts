@@ -26,6 +26,7 @@ import { walkFiles, type WalkEntry, type WalkOptions } from "../../text/walk.js"
 import { globError } from "../../text/glob-check.js";
 import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
+import { utf16Bom } from "../../text/utf16.js";
 import { type BinaryHead, classifyCached, type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes, type Skip } from "./file.js";
 import { canMatchNewline, compilePattern, questionOf } from "./pattern.js";
 import { mayMatch, prepare } from "./scan.js";
@@ -711,7 +712,8 @@ class Pool {
   private readWarm(abs: string, job: FileJob): Buffer | BinaryHead | Skip | undefined {
     const cached = (this.cache as WarmCache).read(abs);
     // -a: the cache keeps only the first block of a file with an early NUL; the rest is on disk.
-    if (!cached || (job.compiled.text && cached.earlyNul !== undefined)) return readIfMayMatch(abs, job.maxFileSize, job.compiled);
+    // A UTF-16 file has NUL bytes early too, and is searched transcoded (searchBytes).
+    if (!cached || (cached.earlyNul !== undefined && (job.compiled.text || utf16Bom(cached.bytes) !== undefined))) return readIfMayMatch(abs, job.maxFileSize, job.compiled);
     const got = classifyCached(cached, job.maxFileSize, job.compiled.text);
     return Buffer.isBuffer(got) && !mayMatch(got, job.compiled) ? undefined : got;
   }
