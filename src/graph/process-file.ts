@@ -2,6 +2,7 @@
  * One file from disk to rows: read, hash, skip what cannot be indexed, extract, convert.
  * Shared by the worker threads and by small incremental runs on the main thread.
  */
+import { utf16Bom } from "../text/utf16.js";
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { type DepMatch, depsInQuery, extractFromTree } from "../lang/extract.js";
@@ -64,7 +65,12 @@ export function processFile(task: FileTask): FileOutcome {
   }
   const hash = `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
   if (hash === task.knownHash) return { kind: "unchanged", rel: task.rel, hash, size: bytes.length, mtime_ms: mtime };
-  if (isBinary(bytes)) return { kind: "skipped", rel: task.rel, reason: "binary", detail: "contains a NUL byte" };
+  if (isBinary(bytes)) {
+    // Source code in UTF-16 is rare, and the grammars read UTF-8: say which it is, not only "NUL".
+    const wide = utf16Bom(bytes);
+    const detail = wide ? `${wide === "utf-16le" ? "UTF-16LE" : "UTF-16BE"} text (byte order mark): not indexed, only UTF-8 is; re-encode it as UTF-8 to index it` : "contains a NUL byte";
+    return { kind: "skipped", rel: task.rel, reason: "binary", detail };
+  }
   try {
     // A header's language is in its content (latin1 is enough to see C++ keywords and `::`).
     const language = isSharedHeader(task.rel) ? refineLanguage(task.language, task.rel, bytes.toString("latin1", 0, HEADER_SNIFF_BYTES)) : task.language;

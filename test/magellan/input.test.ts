@@ -10,6 +10,7 @@ describe("magellan on hostile and real input", () => {
     const root = copyFixture("multi", ["ts"]);
     writeFileSync(join(root, "ts/broken.ts"), "export function fine(): number { return 1; }\nexport function broken( {\n");
     writeFileSync(join(root, "ts/binary.ts"), Buffer.from([0x65, 0x78, 0x00, 0x01, 0x02]));
+    writeFileSync(join(root, "ts/wide.ts"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("export const wide = 1;\n", "utf16le")]));
     writeFileSync(join(root, "ts/huge.ts"), `export const big = "${"x".repeat(5000)}";\n`);
     symlinkSync("/etc/hostname", join(root, "ts/link.ts"));
     const { r, env } = await mg(root, ["index", "--max-file-size", "4000"]);
@@ -27,9 +28,11 @@ describe("magellan on hostile and real input", () => {
     assert.deepEqual(d.parse_recovered, ["ts/broken.ts"]);
     const reasons = Object.fromEntries(d.skipped.map((s) => [s.path, s.reason]));
     assert.equal(reasons["ts/binary.ts"], "binary");
+    assert.equal(reasons["ts/wide.ts"], "binary");
+    assert.match((d.skipped as { path: string; detail?: string }[]).find((s) => s.path === "ts/wide.ts")?.detail ?? "", /^UTF-16LE text \(byte order mark\): not indexed, only UTF-8 is/);
     assert.equal(reasons["ts/huge.ts"], "too_large");
     assert.equal(reasons["ts/link.ts"], "symlink");
-    assert.equal(d.files_skipped, 3);
+    assert.equal(d.files_skipped, 4);
     const codes = (env.diagnostics ?? []).map((x) => x.code);
     assert.ok(codes.includes("MAGELLAN_E106") && codes.includes("MAGELLAN_E006") && codes.includes("MAGELLAN_E007"), codes.join());
     const fine = await mg(root, ["find", "--name", "fine"]);
