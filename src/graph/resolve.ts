@@ -11,6 +11,7 @@ import { SqlFileLookup } from "./resolve/files.js";
 import { ModuleResolution } from "./resolve/modules.js";
 
 import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEntry, NO_CANDIDATES, NO_IDS, type Outcome, REF_COLUMNS, type RefRow, type Resolution, type SymRow, type SymTuple, UNRESOLVED } from "./resolve/model.js";
+import { isCrateRoot } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
 import { BODY_KINDS, callTargets, candidatesSql, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, NOT_TYPES, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, VALUES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
@@ -124,10 +125,10 @@ export class Resolver {
   }
 
   /** `crate::run()`, `super::run()`, `self::inner::f()`: a path from a module, so the target's display_fqn is known exactly. */
-  private rustPathPick(e: NameEntry, ctx: FileCtx, caller: string | null, path: string, name: string, isCall: boolean): Outcome {
+  private rustPathPick(e: NameEntry, ctx: FileCtx, caller: string | null, path: string, name: string, isCall: boolean, keep?: (s: SymRow) => boolean): Outcome {
     const fqn = `${this.rustModulePath(ctx, caller, path)}::${name}`;
     // A call never names a module: ripgrep's `crate::search(args, mode)` beside `mod search;`.
-    const rows = e.all.filter((s) => s.display_fqn === fqn && !(isCall && s.kind_normalized === "module"));
+    const rows = e.all.filter((s) => s.display_fqn === fqn && !(isCall && s.kind_normalized === "module") && (keep === undefined || keep(s)));
     return rows.length > 0 ? pick(rows, "exact") : UNRESOLVED;
   }
 
@@ -636,6 +637,22 @@ export class Resolver {
     if (ctx.language === "rust" && /^(crate|super|self)(::|$)/.test(q)) {
       const r = this.rustPathPick(e, ctx, ref.caller_symbol_id, q, ref.name, isCall);
       if (r.how !== "unresolved") return r;
+    }
+    // Rust: a path is relative to the module it is written in, so `output::print()` beside
+    // `mod output;` is `self::output::print()` (it was unresolved while the `self::` and
+    // `crate::` spellings resolved). Only when the head is a child module declared in this file
+    // (a `use`d name of the same spelling cannot coexist with it), and only the items of that
+    // module's own file or of this one: `crate::` names are per crate, and a workspace's other
+    // crates have a `crate::error` of their own (ripgrep's tests/util.rs `error::Error` is std's).
+    if (ctx.language === "rust" && RUST_RELATIVE_PATH.test(q)) {
+      const head = q.split("::")[0] as string;
+      const childFqn = this.rustModulePath(ctx, ref.caller_symbol_id, `self::${head}`);
+      if (this.entry(head).all.some((s) => s.kind_normalized === "module" && s.display_fqn === childFqn && s.file_id === ref.file_id)) {
+        const under = rustChildDir(ctx.path, this.modules.rust.declaredRoot(ctx.path));
+        const mine = (s: SymRow): boolean => s.file_id === ref.file_id || s.path === `${under}${head}.rs` || s.path.startsWith(`${under}${head}/`);
+        const r = this.rustPathPick(e, ctx, ref.caller_symbol_id, `self::${q}`, ref.name, isCall, mine);
+        if (r.how !== "unresolved") return r;
+      }
     }
     // Python spells it `super()` (or `super(Cls, self)`).
     if (q === "super" || (ctx.language === "python" && /^super\(.*\)$/s.test(q))) {
@@ -1429,4 +1446,19 @@ export interface ResolvedUnit {
   candidates: (string | null)[];
   /** References looked at, 'unresolved' ones included. */
   count: number;
+}
+
+/** A Rust path of plain segments that does not start at `crate`, `super` or `self` (nor a generic or `<T as Trait>`). */
+const RUST_RELATIVE_PATH = /^(?!(?:crate|super|self)(?:::|$))[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*$/;
+
+/**
+ * The directory (with its trailing slash) where the files of a module's `mod child;` live: beside
+ * a crate root or a mod.rs, under a directory of the file's own name otherwise (`src/a.rs`:
+ * `src/a/child.rs`).
+ */
+function rustChildDir(path: string, declaredRoot: string | undefined): string {
+  const dir = posix.dirname(path);
+  const base = posix.basename(path);
+  const prefix = dir === "." ? "" : `${dir}/`;
+  return base === "mod.rs" || isCrateRoot(path, declaredRoot) ? prefix : `${prefix}${base.replace(/\.rs$/, "")}/`;
 }

@@ -56,7 +56,8 @@ it("Rust: a call through a path to a library type is unresolved, not the reposit
     ["tempfile::Builder", null, "unresolved"],
     ["std::process::Command", null, "unresolved"],
     ["String", null, "unresolved"],
-    ["testenv::TestEnv", "crate::testenv::TestEnv::new", "heuristic"],
+    // `mod testenv;` in tests.rs: the path is relative to that module, so the type is known.
+    ["testenv::TestEnv", "crate::testenv::TestEnv::new", "exact"],
   ]);
   assert.deepEqual(calls("open"), [["std::fs::File", null, "unresolved"]]);
   // The repository declares a Builder and a File now: a path's last segment may name one of its
@@ -123,4 +124,49 @@ it("Rust: a bare `use a::Foo` is relative to the module (an inline `mod a`, or a
   } finally {
     d.close();
   }
+});
+
+it("Rust: a path through a child module (`output::print()` beside `mod output;`) is the module's item, in this crate only", async () => {
+  const root = writeTree(tempDir("magellan-rust-child-path-"), {
+    "Cargo.toml": '[workspace]\nmembers = ["app", "other"]\n',
+    "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\nedition = "2021"\n',
+    // bat's build/main.rs, ripgrep's core: `mod x;` then `x::f()`, no `use`.
+    "app/src/main.rs": "mod output;\nmod nested;\nuse std::error;\n\nfn check<E: error::Error>(_e: E) {}\n\nfn main() {\n    output::print(1);\n    nested::inner::deep();\n    helpers::missing();\n}\n",
+    "app/src/output.rs": "pub fn print(n: u32) {\n    let _ = n;\n}\n",
+    "app/src/nested.rs": "pub mod inner;\n",
+    "app/src/nested/inner.rs": "pub fn deep() {}\n",
+    // Another crate of the workspace has a `crate::error::Error` and a `crate::output::print` too.
+    "other/Cargo.toml": '[package]\nname = "other"\nversion = "0.1.0"\nedition = "2021"\n',
+    "other/src/lib.rs": "pub mod error;\npub mod output;\n",
+    "other/src/error.rs": "pub struct Error;\n",
+    "other/src/output.rs": "pub fn print(n: u32) {\n    let _ = n;\n}\n",
+  });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const rows = (): string[] => {
+    const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+    try {
+      return (
+        d
+          .prepare(
+            `SELECT r.qualifier, r.name, r.resolution, tf.path FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id
+             LEFT JOIN files tf ON tf.id = t.file_id WHERE f.path = 'app/src/main.rs' AND r.qualifier IS NOT NULL AND r.kind <> 'import' ORDER BY r.byte_start`,
+          )
+          .raw()
+          .all() as (string | null)[][]
+      ).map((r) => r.join(" "));
+    } finally {
+      d.close();
+    }
+  };
+  assert.deepEqual(rows(), [
+    // std's, though the workspace's other crate has a `crate::error::Error`.
+    "error Error unresolved ",
+    "output print exact app/src/output.rs",
+    "nested inner exact app/src/nested.rs",
+    "nested::inner deep exact app/src/nested/inner.rs",
+    "helpers missing unresolved ",
+  ]);
+  writeFileSync(join(root, "app/src/output.rs"), "pub fn print(n: u32) {\n    let _ = n;\n}\n\npub fn more() {}\n");
+  await assertIncrementalMatchesRebuild(root, "child-changed");
+  assert.equal(rows()[1], "output print exact app/src/output.rs");
 });

@@ -265,8 +265,7 @@ export function startModules(from: string, path: string, exists: (p: string) => 
   const dir = posix.dirname(from);
   const base = posix.basename(from);
   const head = path.split("::")[0];
-  const root =
-    (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) || base === "build.rs" || from === declaredRoot;
+  const root = isCrateRoot(from, declaredRoot);
   const roots = (d: string): string[] => [`${d}/lib.rs`, `${d}/main.rs`].map((p) => posix.normalize(p)).filter(exists);
   if (head === "self" || root) return [from];
   if (head === "crate") return from.includes("src/") ? roots(from.slice(0, from.lastIndexOf("src/") + 3)) : declaredRoot ? [declaredRoot] : [];
@@ -275,4 +274,11 @@ export function startModules(from: string, path: string, exists: (p: string) => 
   if (/(^|\/)src$/.test(parentDir)) return roots(parentDir);
   if (declaredRoot && parentDir === posix.dirname(declaredRoot)) return [declaredRoot];
   return [`${parentDir}.rs`, `${parentDir}/mod.rs`].filter(exists);
+}
+
+/** Whether a file is a crate root: lib.rs or main.rs in src, a file of src/bin, examples, tests or benches, build.rs, or the manifest's declared root. */
+export function isCrateRoot(path: string, declaredRoot?: string): boolean {
+  const dir = posix.dirname(path);
+  const base = posix.basename(path);
+  return (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) || base === "build.rs" || path === declaredRoot;
 }
