@@ -351,7 +351,21 @@ export class Resolver {
     }
     // The head is an item the module exports (`use hexyl::Input; Input::Stdin`), not a module.
     const item = module === undefined && h.named !== undefined && h.named !== "default" && qualifier === head ? h.named : undefined;
-    const files = module ?? pkg;
+    let files = module ?? pkg;
+    // The item named by the import is re-exported by that module (`from .core import Engine` in
+    // a package's __init__.py, `export { Repo } from "./repo"` in a barrel): its members, and what
+    // its calls return, are where it is declared, under the name it is declared with.
+    // (`from pkg import Engine; Engine.make()` was unresolved where `from pkg.core import Engine`
+    // resolved.)
+    let declaredAs: string = item ?? "";
+    const named = module === undefined && h.named !== undefined && h.named !== "default" && h.named !== "*" ? h.named : undefined;
+    if (named !== undefined && REEXPORT_LANGUAGES.has(ctx.language) && ctx.language !== "rust" && !this.entry(named).all.some((s) => files.includes(s.file_id))) {
+      const decl = this.exported(ctx.language, files, named);
+      if (decl.length > 0) {
+        files = [...new Set(decl.map((s) => s.file_id))];
+        if (item !== undefined) declaredAs = (decl[0] as SymRow).name;
+      }
+    }
     // Nothing in the repository: a library's module says "no target here"; a path of the
     // repository's own that this resolver could not map says nothing, and guessing goes on.
     if (files.length === 0) return this.externalModule(ctx, h.im.source) ? [] : undefined;
@@ -374,13 +388,30 @@ export class Resolver {
     // the method `Command.Command`.)
     let rows = (ctx.language === "go" && qualifier === head ? this.entry(name).globals : this.entry(name).all).filter((s) => files.includes(s.file_id));
     if (rows.length === 0 && item === undefined) rows = this.exported(ctx.language, files, name);
+    // `Engine.make().run()`: a member of what the call returns, never a function of the module
+    // (the module's own top-level `run()` made it ambiguous).
+    if (qualifier.includes("(")) rows = rows.filter((s) => s.parent !== null || s.parent_symbol_id !== null);
     // A member of that item, not any same-named symbol of its module (IncludeMode::Stdin).
     // (Only when that item is a type: `import static ...EscapeMode.base; base.nameKeys` is a
     // value, whose members are its type's.)
-    if (item === undefined) return rows;
-    const declared = this.entry(item).all.filter((s) => files.includes(s.file_id));
-    if (declared.length > 0 && !declared.some((s) => TYPE_KINDS.has(s.kind_normalized))) return rows;
-    return rows.filter((s) => s.parent === item || (s.parent ?? "").startsWith(`<${item} as `));
+    if (item === undefined) {
+      // Python and TypeScript: `pkg.Engine.helper()`, `lib.Repo.create()`: a member of the type
+      // the rest of the path names in that module, where the module re-exports it (a package's
+      // __init__.py, a barrel) as often as not; it was unresolved.
+      if (rows.length === 0 && cut !== -1 && REEXPORT_LANGUAGES.has(ctx.language) && ctx.language !== "rust") {
+        const rest = qualifier.slice(cut + 1);
+        if (/^[A-Za-z_$][\w$]*$/.test(rest)) {
+          const types = this.exported(ctx.language, files, rest).filter(isTypeRow);
+          if (types.length > 0) return [...new Set(types.flatMap((t) => membersOfType(this.entry(name).all, t, ctx.language)))];
+        }
+      }
+      return rows;
+    }
+    const declared = this.entry(declaredAs).all.filter((s) => files.includes(s.file_id));
+    // (A TypeScript namespace merged with a function holds members as a type does: drizzle's
+    // `sql.placeholder()` is the namespace's, not the module's deprecated top-level `placeholder`.)
+    if (declared.length > 0 && !declared.some((s) => TYPE_KINDS.has(s.kind_normalized) || s.kind_normalized === "namespace")) return rows;
+    return rows.filter((s) => s.parent === declaredAs || (s.parent ?? "").startsWith(`<${declaredAs} as `));
   }
 
   /** An import specifier that names a library (not found in the repository and not one of its own paths). */

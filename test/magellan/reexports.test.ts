@@ -74,3 +74,48 @@ it("Python packages and TypeScript barrels re-export; incremental edits of eithe
   await sameAsRebuild("re-exports edited");
   assert.ok(!targets(root, ["helper", "make"]).some((t) => t.includes("imported")), targets(root, ["helper", "make"]).join("\n"));
 });
+
+it("members of a re-exported class, enum or namespace: through the package or barrel as through the module that declares it; incremental edits end as a rebuild", async () => {
+  const root = writeTree(tempDir("magellan-reexported-members-"), {
+    "pkg/__init__.py": "from .core import Engine\nfrom .core import Engine as Motor\n",
+    "pkg/core.py": "class Engine:\n    def run(self):\n        return self\n\n    @classmethod\n    def make(cls):\n        return cls()\n\n    @staticmethod\n    def helper():\n        return 1\n\n\ndef run():\n    return 0\n",
+    // flask's `from flask import Flask`, httpx's `httpx.codes.OK`, click's `click.Group.get_command`.
+    "main.py": "from pkg import Engine, Motor\nimport pkg\n\nEngine.make().run()\nEngine.helper()\nMotor.helper()\npkg.Engine.helper()\n",
+    "src/lib/repo.ts":
+      "export class Repo {\n  find(): number {\n    return 1;\n  }\n  static create(): Repo {\n    return new Repo();\n  }\n}\nexport enum Size {\n  Small = 1,\n  Large = 2,\n}\nexport function sql(): string {\n  return \"\";\n}\nexport namespace sql {\n  export function raw(): string {\n    return \"\";\n  }\n}\n/** @deprecated */\nexport function raw(): string {\n  return \"\";\n}\nexport function find(): number {\n  return 0;\n}\n",
+    "src/lib/index.ts": 'export * from "./repo";\n',
+    // outline's `AvatarSize.Large` from a barrel; drizzle's `sql.raw()` (a namespace merged with a function).
+    "src/main.ts": 'import { Repo, Size, sql } from "./lib";\nexport const a = Repo.create().find();\nexport const b = Size.Large;\nexport const c = sql.raw();\n',
+  });
+  const index = async (...args: string[]): Promise<void> => {
+    const r = await runTool("magellan", ["index", "--root", root, ...args]);
+    assert.equal(r.code, 0, r.stdout);
+  };
+  await index();
+  const members = (): string[] => targets(root, ["make", "run", "helper", "create", "find", "Large", "raw"]);
+  assert.deepEqual(members(), [
+    "main.py:4 make call imported pkg.core.Engine.make",
+    "main.py:4 run call imported pkg.core.Engine.run",
+    "main.py:5 helper call imported pkg.core.Engine.helper",
+    "main.py:6 helper call imported pkg.core.Engine.helper",
+    "main.py:7 helper call imported pkg.core.Engine.helper",
+    "src/main.ts:2 create call imported src/lib/repo.Repo.create",
+    "src/main.ts:2 find call imported src/lib/repo.Repo.find",
+    "src/main.ts:3 Large read imported src/lib/repo.Size.Large",
+    "src/main.ts:4 raw call imported src/lib/repo.sql.raw",
+  ]);
+  const sameAsRebuild = async (what: string): Promise<void> => {
+    await index();
+    await index("--rebuild", "--db", join(root, "fresh.db"));
+    assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")), what);
+  };
+  // The package and the barrel stop re-exporting: the members are no longer theirs.
+  writeFileSync(join(root, "pkg/__init__.py"), "from .core import run\n");
+  writeFileSync(join(root, "src/lib/index.ts"), 'export { find } from "./repo";\n');
+  await sameAsRebuild("re-exports gone");
+  assert.ok(!members().some((t) => t.includes("imported")), members().join("\n"));
+  writeFileSync(join(root, "pkg/__init__.py"), "from .core import Engine\nfrom .core import Engine as Motor\n");
+  writeFileSync(join(root, "src/lib/index.ts"), 'export * from "./repo";\n');
+  await sameAsRebuild("re-exports back");
+  assert.equal(members().filter((t) => t.includes("imported")).length, 9);
+});
