@@ -305,6 +305,7 @@ export class Resolver {
     if (qualifier === null) {
       const b = idx.bound.get(name);
       if (b) {
+        if (ctx.language === "cpp" && b.im.names.length > 0) return this.cppUsing(b.im.source, b.name);
         const files = this.resolveModule(ctx, b.im.source);
         if (files.length === 0) return [];
         // `import X from './m'` names the default export whatever it is called.
@@ -327,6 +328,9 @@ export class Resolver {
     // Rust: a workspace crate is in scope by its name, as any dependency is (`ignore::WalkBuilder`).
     if (!h && ctx.language === "rust" && this.modules.rust.pathDependency(posix.dirname(ctx.path), head) !== undefined) h = { im: { source: head, names: [] } };
     if (!h) return undefined;
+    // C++: `using geo::Circle;` then `Circle::unit()`: a namespace's type, not a module's file
+    // (the other rules find its members).
+    if (ctx.language === "cpp" && h.im.names.length > 0) return undefined;
     // Python: `import a.b` (or `import a.b as c`) then `a.b.f()` (`c.d.f()`): the qualifier names
     // the module a.b (a.b.d) when the repository has it.
     if (ctx.language === "python" && cut !== -1 && h.named === undefined) {
@@ -412,6 +416,23 @@ export class Resolver {
     // `sql.placeholder()` is the namespace's, not the module's deprecated top-level `placeholder`.)
     if (declared.length > 0 && !declared.some((s) => TYPE_KINDS.has(s.kind_normalized) || s.kind_normalized === "namespace")) return rows;
     return rows.filter((s) => s.parent === declaredAs || (s.parent ?? "").startsWith(`<${declaredAs} as `));
+  }
+
+  /**
+   * C++'s `using geo::Circle;` names a namespace's member, not a file: the repository's symbols
+   * of that name declared in that namespace (its display_fqn ends with it). It was taken for an
+   * import of a module `geo`, which no file is, so every use of `Circle` in the file was
+   * `unresolved` as a library's. The standard library's (`using std::string;`) is outside; a
+   * namespace the repository does not declare the name in (or hides behind a macro, as fmt's
+   * FMT_BEGIN_NAMESPACE) says nothing, and the other rules go on.
+   */
+  private cppUsing(namespace: string, name: string): SymRow[] | undefined {
+    const ns = namespace.replace(/^::/, "");
+    // (What a repository adds to namespace std is a specialization or a shim of its own header,
+    // never what `using std::begin;` elsewhere brings: catch.hpp's reached cxxopts'.)
+    if (/^std(::|$)/.test(ns)) return [];
+    const rows = this.entry(name).all.filter((s) => s.display_fqn.endsWith(`::${ns}::${name}`) || s.display_fqn === `${ns}::${name}`);
+    return rows.length > 0 ? rows : undefined;
   }
 
   /** An import specifier that names a library (not found in the repository and not one of its own paths). */
@@ -540,6 +561,10 @@ export class Resolver {
           }),
       );
       if (!im) return UNRESOLVED;
+      if (ctx.language === "cpp" && im.names.length > 0) {
+        const named = this.cppUsing(im.source, ref.name);
+        return named && named.length > 0 ? pick(named, "imported") : UNRESOLVED;
+      }
       const files = this.resolveModule(ctx, im.source);
       const rows = isDefault ? files.flatMap((f) => this.defaultExports(f)) : this.exported(ctx.language, files, ref.name);
       if (rows.length === 0) {
