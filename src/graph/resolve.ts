@@ -11,7 +11,7 @@ import { SqlFileLookup } from "./resolve/files.js";
 import { ModuleResolution } from "./resolve/modules.js";
 
 import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEntry, NO_CANDIDATES, NO_IDS, type Outcome, REF_COLUMNS, type RefRow, type Resolution, type SymRow, type SymTuple, UNRESOLVED } from "./resolve/model.js";
-import { isCrateRoot } from "./resolve/rust.js";
+import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
 import { BODY_KINDS, callTargets, candidatesSql, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, NOT_TYPES, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, VALUES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
@@ -363,9 +363,14 @@ export class Resolver {
     // resolved.)
     let declaredAs: string = item ?? "";
     const named = module === undefined && h.named !== undefined && h.named !== "default" && h.named !== "*" ? h.named : undefined;
-    if (named !== undefined && REEXPORT_LANGUAGES.has(ctx.language) && ctx.language !== "rust" && !this.entry(named).all.some((s) => files.includes(s.file_id))) {
+    if (named !== undefined && REEXPORT_LANGUAGES.has(ctx.language) && !this.entry(named).all.some((s) => files.includes(s.file_id))) {
       const decl = this.exported(ctx.language, files, named);
-      if (decl.length > 0) {
+      if (decl.length > 0 && ctx.language === "rust") {
+        // (A Rust type's methods are in its impls, in any file of the crate: zoxide's `Cmd` is
+        // declared in cmd/_cmd.rs and implemented in cmd/mod.rs.)
+        const types = decl.filter(isTypeRow);
+        if (item !== undefined && types.length > 0) return [...new Set(types.flatMap((t) => membersOfType(this.entry(name).all, t, ctx.language)))];
+      } else if (decl.length > 0) {
         files = [...new Set(decl.map((s) => s.file_id))];
         if (item !== undefined) declaredAs = (decl[0] as SymRow).name;
       }
@@ -626,6 +631,19 @@ export class Resolver {
               const fields = (e.byParent.get(type) ?? []).filter((s) => s.kind_normalized === "field" && s.language === "rust");
               const here = fields.filter((s) => s.file_id === ref.file_id);
               if (fields.length > 0) return pick(here.length > 0 ? here : fields, "exact");
+            }
+            // Rust: `self.m()` in one impl of T calls T's `m` from another impl block, inherent
+            // first, else from T's impls of a trait (`impl Runner for Engine`): it was a guess
+            // among every type's `m`, ambiguous with the trait's own declaration.
+            if (ctx.language === "rust" && !current.refNotMethod && ctx.kinds.get(scope) === "impl") {
+              const implType = this.implTarget(scope);
+              if (implType !== undefined && !implType.startsWith("<")) {
+                const inherent = callTargets(e.byParent.get(implType) ?? [], ctx.language, isCall);
+                const found = inherent.length > 0 ? inherent : callTargets(e.members.filter((s) => (s.parent ?? "").startsWith(`<${implType} as `)), ctx.language, isCall);
+                // (The type of that name in this file first: zoxide has an `Iter` per importer.)
+                const here = found.filter((s) => s.file_id === ref.file_id);
+                if (here.length > 0) return pick(here, "exact");
+              }
             }
             const up = inherits ? this.inheritedPick(ctx, scope, e, isCall) : undefined;
             if (up) return up;
@@ -1507,14 +1525,3 @@ export interface ResolvedUnit {
 /** A Rust path of plain segments that does not start at `crate`, `super` or `self` (nor a generic or `<T as Trait>`). */
 const RUST_RELATIVE_PATH = /^(?!(?:crate|super|self)(?:::|$))[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*$/;
 
-/**
- * The directory (with its trailing slash) where the files of a module's `mod child;` live: beside
- * a crate root or a mod.rs, under a directory of the file's own name otherwise (`src/a.rs`:
- * `src/a/child.rs`).
- */
-function rustChildDir(path: string, declaredRoot: string | undefined): string {
-  const dir = posix.dirname(path);
-  const base = posix.basename(path);
-  const prefix = dir === "." ? "" : `${dir}/`;
-  return base === "mod.rs" || isCrateRoot(path, declaredRoot) ? prefix : `${prefix}${base.replace(/\.rs$/, "")}/`;
-}

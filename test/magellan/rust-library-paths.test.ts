@@ -170,3 +170,37 @@ it("Rust: a path through a child module (`output::print()` beside `mod output;`)
   await assertIncrementalMatchesRebuild(root, "child-changed");
   assert.equal(rows()[1], "output print exact app/src/output.rs");
 });
+
+it("Rust: a re-exported type's associated functions, a mod.rs's `pub use child::item`, and `self.m()` of a trait impl in another impl block", async () => {
+  const root = writeTree(tempDir("magellan-rust-reexported-"), {
+    "Cargo.toml": '[package]\nname = "rs2"\nversion = "0.1.0"\nedition = "2021"\n',
+    "src/lib.rs": "pub mod config;\npub mod engine;\npub mod other;\npub use engine::Engine;\n",
+    // config/mod.rs re-exports from its child module config/parse.rs (looked for as src/parse.rs).
+    "src/config/mod.rs": "mod parse;\npub use parse::parse_line;\npub struct Config;\n",
+    "src/config/parse.rs": "pub fn parse_line(s: &str) -> usize {\n    s.len()\n}\n",
+    "src/engine.rs":
+      "use crate::config::{self, Config};\npub trait Runner {\n    fn run(&self) -> usize;\n}\npub struct Engine;\nimpl Engine {\n    pub fn new(_c: Config) -> Self {\n        Engine\n    }\n    pub fn start(&self) -> usize {\n        self.run() + config::parse_line(\"x\")\n    }\n}\nimpl Runner for Engine {\n    fn run(&self) -> usize {\n        1\n    }\n}\n",
+    // Another `run` of another type, and another trait's: name-only guesses had three to choose from.
+    "src/other.rs": "pub struct Other;\nimpl crate::engine::Runner for Other {\n    fn run(&self) -> usize {\n        2\n    }\n}\n",
+    "src/main.rs": "use rs2::config::Config;\nuse rs2::Engine;\nfn main() {\n    let e = Engine::new(Config);\n    e.start();\n}\n",
+  });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
+  try {
+    const rows = d
+      .prepare(
+        `SELECT f.path || ':' || r.start_line || ' ' || coalesce(r.qualifier, '') || '.' || r.name || ' ' || r.resolution || ' ' || coalesce(t.display_fqn, '-')
+         FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id
+         WHERE r.kind = 'call' AND r.name IN ('new', 'run', 'parse_line') ORDER BY f.path, r.byte_start`,
+      )
+      .pluck()
+      .all();
+    assert.deepEqual(rows, [
+      "src/engine.rs:11 self.run exact crate::engine::<Engine as Runner>::run",
+      "src/engine.rs:11 config.parse_line imported crate::config::parse::parse_line",
+      "src/main.rs:4 Engine.new imported crate::engine::Engine::new",
+    ]);
+  } finally {
+    d.close();
+  }
+});

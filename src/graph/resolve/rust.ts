@@ -55,6 +55,15 @@ export class RustModules {
     // a::Foo` of an inline `mod a` in main.rs (it was unresolved, while `crate::a::Foo` resolved).
     const anchored = !this.external(source);
     const relative = !anchored && !this.externCrate(dir, segs[0] ?? "");
+    // A child module's file, the path being relative to the module it is written in: config/mod.rs's
+    // `pub use parse::parse_line` is config/parse.rs's (it was looked for as src/parse.rs).
+    if (relative && segs.length > 0 && out.length === 0) {
+      const base = rustChildDir(fromPath, declared);
+      for (let n = segs.length; n >= 1; n--) {
+        const p = `${base}${segs.slice(0, n).join("/")}`;
+        if (tryPath(`${p}.rs`) || tryPath(`${p}/mod.rs`)) return;
+      }
+    }
     if (anchored || (relative && segs.length > 0 && out.length === 0)) {
       const probe: number[] = [];
       const from = relative ? `self::${source}` : source;
@@ -281,4 +290,16 @@ export function isCrateRoot(path: string, declaredRoot?: string): boolean {
   const dir = posix.dirname(path);
   const base = posix.basename(path);
   return (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) || base === "build.rs" || path === declaredRoot;
+}
+
+/**
+ * The directory (with its trailing slash, empty at the top) where the files of a module's `mod
+ * child;` live: beside a crate root or a mod.rs, under a directory of the file's own name
+ * otherwise (`src/a.rs`: `src/a/child.rs`).
+ */
+export function rustChildDir(path: string, declaredRoot: string | undefined): string {
+  const dir = posix.dirname(path);
+  const base = posix.basename(path);
+  const prefix = dir === "." ? "" : `${dir}/`;
+  return base === "mod.rs" || isCrateRoot(path, declaredRoot) ? prefix : `${prefix}${base.replace(/\.rs$/, "")}/`;
 }
