@@ -273,6 +273,12 @@ export class Resolver {
       for (const im of c.imports) {
         for (const n of im.names) {
           // `export * from`, `from m import *` pass every name on; a named one only its own.
+          // `export { default as makeRepo } from "./repo"`: the module's default export, whatever
+          // its name (it was unresolved through such a barrel).
+          if (n.name === "default" && n.alias === name) {
+            out.push(...this.resolveModule(c, im.source).filter((t) => t !== f).flatMap((t) => this.defaultExports(t)));
+            continue;
+          }
           const original = n.name === "*" ? (n.alias === undefined ? name : undefined) : (n.alias ?? n.name) === name && n.name !== "default" ? n.name : undefined;
           if (original === undefined) continue;
           const next = this.resolveModule(c, im.source).filter((t) => t !== f);

@@ -119,3 +119,28 @@ it("members of a re-exported class, enum or namespace: through the package or ba
   await sameAsRebuild("re-exports back");
   assert.equal(members().filter((t) => t.includes("imported")).length, 9);
 });
+
+it("a barrel's `export { default as User } from './User'` (outline's models): the default export under that name, and its members", async () => {
+  const root = writeTree(tempDir("magellan-default-reexport-"), {
+    "src/models/User.ts": "export default class User {\n  static findByPk(id: number): User {\n    return new User();\n  }\n  save(): void {}\n}\n",
+    "src/models/index.ts": 'export { default as User } from "./User";\n',
+    "src/main.ts": 'import { User } from "./models";\nexport function f(user: User): void {\n  User.findByPk(1);\n  user.save();\n}\n',
+  });
+  const r = await runTool("magellan", ["index", "--root", root]);
+  assert.equal(r.code, 0, r.stdout);
+  assert.deepEqual(targets(root, ["User", "findByPk", "save"]), [
+    "src/main.ts:1 User import imported src/models/User.User",
+    "src/main.ts:2 User type imported src/models/User.User",
+    "src/main.ts:3 User read imported src/models/User.User",
+    "src/main.ts:3 findByPk call imported src/models/User.User.findByPk",
+    "src/main.ts:4 save call imported src/models/User.User.save",
+  ]);
+  // The barrel re-exports another module's default under the name: the references follow.
+  writeFileSync(join(root, "src/models/Admin.ts"), "export default class Admin {\n  static findByPk(id: number): Admin {\n    return new Admin();\n  }\n  save(): void {}\n}\n");
+  writeFileSync(join(root, "src/models/index.ts"), 'export { default as User } from "./Admin";\n');
+  const inc = await runTool("magellan", ["index", "--root", root]);
+  assert.equal(inc.code, 0, inc.stdout);
+  await runTool("magellan", ["index", "--root", root, "--rebuild", "--db", join(root, "fresh.db")]);
+  assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")));
+  assert.ok(targets(root, ["findByPk"])[0]?.endsWith("src/models/Admin.Admin.findByPk"), targets(root, ["findByPk"]).join("\n"));
+});
