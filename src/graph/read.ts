@@ -308,6 +308,9 @@ export function fileImportsName(db: DB, fileId: number, name: string): boolean {
   const rows = stmt(db, "SELECT source, names FROM imports WHERE file_id = ?").all(fileId) as { source: string; names: string }[];
   for (const row of rows) {
     if (row.source === name || row.source.endsWith(`.${name}`) || row.source.endsWith(`/${name}`) || row.source.endsWith(`::${name}`)) return true;
+    // A Go import path's name without its major version: `github.com/go-chi/chi/v5` binds chi,
+    // `gopkg.in/yaml.v3` yaml (chi's examples' `chi.NewRouter()` read as a dynamic receiver).
+    if (/\/v\d+$|\.v\d+$/.test(row.source) && row.source.replace(/\/v\d+$|\.v\d+$/, "").endsWith(`/${name}`)) return true;
     try {
       const list = JSON.parse(row.names) as { name?: string; alias?: string }[];
       if (list.some((x) => (x.alias ?? x.name) === name)) return true;

@@ -12,7 +12,7 @@ import { ModuleResolution } from "./resolve/modules.js";
 
 import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEntry, NO_CANDIDATES, NO_IDS, type Outcome, REF_COLUMNS, type RefRow, type Resolution, type SymRow, type SymTuple, UNRESOLVED } from "./resolve/model.js";
 import { LazyCtx } from "./resolve/context.js";
-import { BODY_KINDS, callTargets, candidatesSql, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, NOT_TYPES, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, VALUES, weaker } from "./resolve/rules.js";
+import { BODY_KINDS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
 
 // What the index's other parts take from resolution.
@@ -274,7 +274,8 @@ export class Resolver {
           // `export * from`, `from m import *` pass every name on; a named one only its own.
           const original = n.name === "*" ? (n.alias === undefined ? name : undefined) : (n.alias ?? n.name) === name && n.name !== "default" ? n.name : undefined;
           if (original === undefined) continue;
-          const next = this.resolveModule(c, im.source).filter((t) => t !== f);
+          // (`export { a as b }` is an import of the module itself: source "".)
+          const next = im.source === "" && VALUE_TYPE_LANGUAGES.has(c.language) ? [f] : this.resolveModule(c, im.source).filter((t) => t !== f);
           if (next.length === 0) continue;
           const rows = this.entry(original).globals.filter((s) => next.includes(s.file_id));
           if (rows.length > 0) out.push(...rows);
@@ -348,6 +349,12 @@ export class Resolver {
       const found = this.resolveModule(ctx, sub);
       if (found.some((f) => !pkg.includes(f))) module = found;
     }
+    // TS/JS: `import { core } from "./index"` where index.ts has `export * as core from "./core"`
+    // (or `import * as core from "./core"; export { core }`): `core.f()` is the module's f.
+    if (h.named && h.named !== "*" && h.named !== "default" && VALUE_TYPE_LANGUAGES.has(ctx.language) && pkg.length > 0) {
+      const found = this.namespaceExport(pkg, h.named, 0);
+      if (found.length > 0) module = found;
+    }
     // The head is an item the module exports (`use hexyl::Input; Input::Stdin`), not a module.
     const item = module === undefined && h.named !== undefined && h.named !== "default" && qualifier === head ? h.named : undefined;
     const files = module ?? pkg;
@@ -380,6 +387,28 @@ export class Resolver {
     const declared = this.entry(item).all.filter((s) => files.includes(s.file_id));
     if (declared.length > 0 && !declared.some((s) => TYPE_KINDS.has(s.kind_normalized))) return rows;
     return rows.filter((s) => s.parent === item || (s.parent ?? "").startsWith(`<${item} as `));
+  }
+
+  /**
+   * The module files that `files` export under `name` as a namespace (`export * as name from
+   * "./m"`, or `import * as name from "./m"` and a named export of it, which TypeScript compiles
+   * only when it is exported), through named re-exports of the name, up to four modules deep.
+   */
+  private namespaceExport(files: number[], name: string, depth: number): number[] {
+    for (const f of files) {
+      const c = this.ctx(f);
+      for (const im of c.imports) {
+        for (const n of im.names) {
+          if (n.name === "*" && n.alias === name) return this.resolveModule(c, im.source).filter((t) => t !== f);
+          if (n.name !== "*" && n.name !== "default" && (n.alias ?? n.name) === name && im.source !== "" && depth < 3) {
+            const next = this.resolveModule(c, im.source).filter((t) => t !== f);
+            const found = next.length > 0 ? this.namespaceExport(next, n.name, depth + 1) : [];
+            if (found.length > 0) return found;
+          }
+        }
+      }
+    }
+    return [];
   }
 
   /** An import specifier that names a library (not found in the repository and not one of its own paths). */
@@ -469,11 +498,11 @@ export class Resolver {
    * `Command.Flag`.
    */
   private typesOnly(ref: RefRow, o: Outcome): Outcome {
-    const values = !VALUE_TYPE_LANGUAGES.has(this.ctx(ref.file_id).language);
+    const language = this.ctx(ref.file_id).language;
     const rows = this.entry(ref.name).all;
     const fits = (id: string): boolean => {
       const k = rows.find((s) => s.symbol_id === id)?.kind_normalized;
-      return k === undefined || !(NOT_TYPES.has(k) || (values && VALUES.has(k)));
+      return k === undefined || canNameType(language, k, ref.qualifier !== null && ref.qualifier !== undefined);
     };
     if (o.target !== null) return fits(o.target) ? o : UNRESOLVED;
     const kept = (o.candidates as string[]).filter(fits);
@@ -593,7 +622,11 @@ export class Resolver {
       }
       // A bare name is a binding: in most languages never a member (an object literal's
       // `next: () => next()` calls the outer `next`, not itself).
-      const bindings = callTargets(MEMBERS_QUALIFIED.has(ctx.language) ? local.filter((s) => !MEMBER_KINDS.has(s.kind_normalized)) : local, ctx.language, isCall);
+      let bindings = callTargets(MEMBERS_QUALIFIED.has(ctx.language) ? local.filter((s) => !MEMBER_KINDS.has(s.kind_normalized)) : local, ctx.language, isCall);
+      // A type reference passes over the scopes' declarations that are no types: inside class
+      // Mutex, `Mutex(const Mutex&)` and `Mutex& operator=(...)` name the class, not its
+      // constructors (leveldb's port::Mutex: unresolved, or a guess between the two).
+      if (ref.kind === "type") bindings = bindings.filter((s) => canNameType(ctx.language, s.kind_normalized, false));
       // Innermost visible declaration: declared in the caller's scope chain, then top level.
       // (Java and C++ see their class's inherited members as well, before an outer class's.)
       const unqualifiedMembers = inherits && !MEMBERS_QUALIFIED.has(ctx.language);
@@ -664,6 +697,17 @@ export class Resolver {
     // and a same-named member elsewhere would be a wrong edge.
     if (viaImport) return UNRESOLVED;
     if (e.all.length === 0) return UNRESOLVED;
+    // Java: a class by its full name, `org.jsoup.nodes.Comment` (jsoup's W3CDom writes its own
+    // classes so beside org.w3c.dom's): a class of that package, as an import would make it. The
+    // name alone was a guess among every `Comment` (jsoup's Token.Comment, two enumerators), and
+    // 74 such type references of jsoup were unresolved. A package the repository does not hold
+    // (`java.util.List`) is a library's.
+    if (ctx.language === "java" && JAVA_PACKAGE.test(q) && !q.startsWith("this.")) {
+      const files = this.resolveModule(ctx, `${q}.*`);
+      const rows = files.length > 0 ? e.all.filter((s) => files.includes(s.file_id) && s.parent_symbol_id === null) : [];
+      if (rows.length > 0) return pick(rows, "imported");
+      if (files.length > 0 || JAVA_LIBRARY_ROOTS.has(q.slice(0, q.indexOf(".")))) return UNRESOLVED;
+    }
     // `new T().m()` and `T::m` / `T.m`: the type written in the qualifier.
     const ctor = /^new\s+([\w$.:]+)/.exec(q);
     const lastQ = (ctor ? (ctor[1] as string) : q).split(/\.|::|->/).filter(Boolean).pop() ?? q;
@@ -1403,6 +1447,11 @@ export class Resolver {
  * One string a row instead of four and their concatenation: the bench corpus's resolution took
  * 3.4-3.5 s instead of 3.4-3.7 s (a worker alone, 3 interleaved runs).
  */
+/** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
+const JAVA_PACKAGE = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;
+/** Package roots only the JDK uses. */
+const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);
+
 const UNIT_KEY =
   "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL) + 4 * (receiver_type IS NULL)) || char(0) || ifnull(arity, -1) || char(0) || ifnull(receiver_type, '')";
 
