@@ -175,6 +175,9 @@ export class Resolver {
 
   /** Files an import specifier can denote, for the languages whose module paths map to files. */
   resolveModule(ctx: FileCtx, source: string): number[] {
+    // Rust: a path whose head is a crate the file binds under another name (`extern crate
+    // grep_core as core2;`, `use grep_core as core2;`): `use core2::search` is grep_core's.
+    if (ctx.language === "rust" && source !== "") source = this.rustCrateAlias(ctx, source);
     const key = `${ctx.path}\0${source}`;
     const hit = this.moduleCache.get(key);
     if (hit) return hit;
@@ -184,6 +187,15 @@ export class Resolver {
     if (this.moduleCache.size >= 20_000) this.moduleCache.clear();
     this.moduleCache.set(key, ids);
     return ids;
+  }
+
+  private rustCrateAlias(ctx: FileCtx, source: string): string {
+    const cut = source.indexOf("::");
+    const head = cut < 0 ? source : source.slice(0, cut);
+    if (head === "crate" || head === "self" || head === "super") return source;
+    // (A module's local name is stored as the name `*` with that alias.)
+    const im = ctx.imports.find((i) => i.source !== head && !i.source.includes("::") && i.names.some((n) => n.name === "*" && n.alias === head));
+    return im === undefined ? source : im.source + source.slice(head.length);
   }
 
   private importIndex(ctx: FileCtx): ImportIndex {

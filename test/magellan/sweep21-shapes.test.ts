@@ -128,4 +128,31 @@ describe("sweep 21: hono and leveldb shapes", () => {
     assert.deepEqual(await fqns("v2.NewRouter"), ["v2.NewRouter"]);
     assert.deepEqual(await fqns("chi.Nope"), "MAGELLAN_E104");
   });
+
+  it("Go: chi.NewRouter() in an example module built against the published chi is an unresolved import, not a dynamic receiver", async () => {
+    const root = await tree({
+      "go.mod": "module github.com/go-chi/chi/v5\n\ngo 1.23\n",
+      "mux.go": "package chi\n\ntype Mux struct{}\n\nfunc NewRouter() *Mux {\n\treturn &Mux{}\n}\n",
+      "_examples/rest/go.mod": "module rest-example\n\ngo 1.16\n\nrequire github.com/go-chi/chi/v5 v5.0.1\n",
+      "_examples/rest/main.go": 'package main\n\nimport "github.com/go-chi/chi/v5"\n\nfunc main() {\n\tr := chi.NewRouter()\n\t_ = r\n}\n',
+    });
+    const { env } = await mg(root, ["refs", "--name", "chi.NewRouter"]);
+    const unresolved = env.data.unresolved as { by_reason: Record<string, number>; samples: { qualifier?: string }[] };
+    assert.deepEqual(unresolved.by_reason, { unresolved_import: 1 });
+    assert.equal(unresolved.samples[0]?.qualifier, "chi");
+  });
+
+  it("Rust: extern crate grep_core as core2 binds core2 to the crate in the file's use paths", async () => {
+    const root = await tree({
+      "Cargo.toml": '[workspace]\nmembers = ["core", "app"]\n',
+      "core/Cargo.toml": '[package]\nname = "grep-core"\nversion = "0.1.0"\n',
+      "core/src/lib.rs": "pub fn search(x: &str) -> bool {\n    !x.is_empty()\n}\n",
+      "app/Cargo.toml": '[package]\nname = "app"\nversion = "0.1.0"\n\n[dependencies]\ngrep-core = { path = "../core" }\n',
+      "app/src/lib.rs": "pub extern crate grep_core as core2;\npub use core2::search;\n\npub fn run() -> bool {\n    search(\"a\")\n}\n",
+    });
+    assert.deepEqual(refLines(root, "f.path = 'app/src/lib.rs' AND r.name = 'search'"), [
+      "app/src/lib.rs:2 core2.search imported crate::search",
+      "app/src/lib.rs:5 .search imported crate::search",
+    ]);
+  });
 });
