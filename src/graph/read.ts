@@ -466,7 +466,8 @@ export function callees(db: DB, symbolId: string, limit = 50): RefRecord[] {
 
 export function importsOfFile(db: DB, fileId: number): string[] {
   // Each module once, in the order first imported (`from abc import X` and `from abc import Y` are one).
-  return stmt(db, "SELECT source FROM imports WHERE file_id = ? GROUP BY source ORDER BY min(byte_start)").pluck().all(fileId) as string[];
+  // (Source "" is the module itself, a declaration it exports under another name: no import.)
+  return stmt(db, "SELECT source FROM imports WHERE file_id = ? AND source != '' GROUP BY source ORDER BY min(byte_start)").pluck().all(fileId) as string[];
 }
 
 export function filesWithCounts(db: DB): { path: string; count: number }[] {

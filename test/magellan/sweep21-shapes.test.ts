@@ -53,6 +53,10 @@ describe("sweep 21: hono and leveldb shapes", () => {
     assert.ok(symbols(root, "src/hono-base.ts")[0]?.includes("exported"), symbols(root, "src/hono-base.ts").join("\n"));
     const dead = await mg(root, ["dead-code"]);
     assert.deepEqual((dead.env.data.symbols as { display_fqn: string }[]).map((s) => s.display_fqn), []);
+    // The file imports nothing; it exports Hono as HonoBase.
+    const rich = await mg(root, ["find", "--name", "Hono", "--path", "src/hono-base.ts", "--with-callers"]);
+    const rel = rich.env.data.matches?.[0]?.relationships;
+    assert.deepEqual([rel?.imports, rel?.exports], [[], ["Hono", "HonoBase"]]);
     // The clause's names are no new references: `Hono` is read there, the alias is a name it gives.
     assert.deepEqual(refLines(root, "f.path = 'src/hono-base.ts' AND r.start_line = 8"), ["src/hono-base.ts:8 .Hono exact src/hono-base.Hono"]);
     // Renaming the class behind the alias, then the alias, ends where a rebuild does.

@@ -41,7 +41,15 @@ const DEFAULT_LIMIT = 200;
 
 function exportsOf(db: DB): (fileId: number) => string[] {
   // Asked only with --with-callers/--with-callees; stmt() prepares on first use.
-  return (id) => stmt(db, "SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck().all(id) as string[];
+  return (id) => {
+    const names = stmt(db, "SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck().all(id) as string[];
+    // The names a module gives its own declarations (`export { Hono as HonoBase }`: an import of
+    // source "", see extract.ts @import.own) are exports too.
+    for (const row of stmt(db, "SELECT names FROM imports WHERE file_id = ? AND source = '' ORDER BY byte_start").pluck().all(id) as string[]) {
+      for (const n of JSON.parse(row) as { name: string; alias?: string }[]) if (n.alias !== undefined && !names.includes(n.alias)) names.push(n.alias);
+    }
+    return names;
+  };
 }
 
 function symbolMatch(db: DB, s: SymbolRecord, question: string, rich: RichOptions, cache: FileCache, exp: (id: number) => string[]): Record<string, unknown> {
