@@ -281,7 +281,11 @@ export class Resolver {
       if (visited.has(key)) continue;
       visited.add(key);
       const c = this.ctx(f);
-      for (const im of c.imports) {
+      // A name the module gives one of its own declarations (`export { module as serveStatic }`)
+      // is that one: an import of the same name there (hono's `import { serveStatic } from
+      // './serve-static'` in serve-static-module.ts) is only the module's local binding.
+      const own = VALUE_TYPE_LANGUAGES.has(c.language) ? c.imports.filter((im) => im.source === "" && im.names.some((n) => n.alias === name)) : [];
+      for (const im of own.length > 0 ? own : c.imports) {
         for (const n of im.names) {
           // `export * from`, `from m import *` pass every name on; a named one only its own.
           const original = n.name === "*" ? (n.alias === undefined ? name : undefined) : (n.alias ?? n.name) === name && n.name !== "default" ? n.name : undefined;

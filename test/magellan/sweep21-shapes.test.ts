@@ -68,6 +68,21 @@ describe("sweep 21: hono and leveldb shapes", () => {
     assert.ok(refLines(root, "r.name = 'fire'").every((l) => l.includes(" unresolved ")), refLines(root, "r.name = 'fire'").join("\n"));
   });
 
+  it("TypeScript: a module's own export { module as serveStatic } wins over its import of serveStatic (hono's serve-static-module.ts)", async () => {
+    const root = await tree({
+      "src/serve-static.ts": "export const serveStatic = (root: string): string => root\n",
+      "src/serve-static-module.ts":
+        "import { serveStatic } from './serve-static'\n\nconst module = (root: string): string => {\n  return serveStatic(root)\n}\n\nexport { module as serveStatic }\n",
+      "src/index.ts": "export { serveStatic } from './serve-static-module'\n",
+      "src/use.ts": "import { serveStatic } from './index'\n\nexport const s = serveStatic('/')\n",
+    });
+    assert.deepEqual(refLines(root, "f.path IN ('src/index.ts', 'src/use.ts') AND r.name = 'serveStatic'"), [
+      "src/index.ts:1 ./serve-static-module.serveStatic imported src/serve-static-module.module",
+      "src/use.ts:1 ./index.serveStatic imported src/serve-static-module.module",
+      "src/use.ts:3 .serveStatic imported src/serve-static-module.module",
+    ]);
+  });
+
   it("TypeScript: export * as core from './core' (and import * as util; export { util }) is the module's namespace to its importers", async () => {
     const root = await tree({
       "src/core/index.ts": "export function parse(x: string): string {\n  return x\n}\nexport class Schema {}\n",
