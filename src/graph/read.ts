@@ -308,6 +308,9 @@ export function fileImportsName(db: DB, fileId: number, name: string): boolean {
   const rows = stmt(db, "SELECT source, names FROM imports WHERE file_id = ?").all(fileId) as { source: string; names: string }[];
   for (const row of rows) {
     if (row.source === name || row.source.endsWith(`.${name}`) || row.source.endsWith(`/${name}`) || row.source.endsWith(`::${name}`)) return true;
+    // A Go import path's name without its major version: `github.com/go-chi/chi/v5` binds chi,
+    // `gopkg.in/yaml.v3` yaml (chi's examples' `chi.NewRouter()` read as a dynamic receiver).
+    if (/\/v\d+$|\.v\d+$/.test(row.source) && row.source.replace(/\/v\d+$|\.v\d+$/, "").endsWith(`/${name}`)) return true;
     try {
       const list = JSON.parse(row.names) as { name?: string; alias?: string }[];
       if (list.some((x) => (x.alias ?? x.name) === name)) return true;
@@ -463,7 +466,8 @@ export function callees(db: DB, symbolId: string, limit = 50): RefRecord[] {
 
 export function importsOfFile(db: DB, fileId: number): string[] {
   // Each module once, in the order first imported (`from abc import X` and `from abc import Y` are one).
-  return stmt(db, "SELECT source FROM imports WHERE file_id = ? GROUP BY source ORDER BY min(byte_start)").pluck().all(fileId) as string[];
+  // (Source "" is the module itself, a declaration it exports under another name: no import.)
+  return stmt(db, "SELECT source FROM imports WHERE file_id = ? AND source != '' GROUP BY source ORDER BY min(byte_start)").pluck().all(fileId) as string[];
 }
 
 export function filesWithCounts(db: DB): { path: string; count: number }[] {

@@ -13,7 +13,7 @@ import { ModuleResolution } from "./resolve/modules.js";
 import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEntry, NO_CANDIDATES, NO_IDS, type Outcome, REF_COLUMNS, type RefRow, type Resolution, type SymRow, type SymTuple, UNRESOLVED } from "./resolve/model.js";
 import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
-import { BODY_KINDS, callTargets, candidatesSql, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, NOT_TYPES, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, VALUES, weaker } from "./resolve/rules.js";
+import { BODY_KINDS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
 
 // What the index's other parts take from resolution.
@@ -176,6 +176,9 @@ export class Resolver {
 
   /** Files an import specifier can denote, for the languages whose module paths map to files. */
   resolveModule(ctx: FileCtx, source: string): number[] {
+    // Rust: a path whose head is a crate the file binds under another name (`extern crate
+    // grep_core as core2;`, `use grep_core as core2;`): `use core2::search` is grep_core's.
+    if (ctx.language === "rust" && source !== "") source = this.rustCrateAlias(ctx, source);
     const key = `${ctx.path}\0${source}`;
     const hit = this.moduleCache.get(key);
     if (hit) return hit;
@@ -185,6 +188,15 @@ export class Resolver {
     if (this.moduleCache.size >= 20_000) this.moduleCache.clear();
     this.moduleCache.set(key, ids);
     return ids;
+  }
+
+  private rustCrateAlias(ctx: FileCtx, source: string): string {
+    const cut = source.indexOf("::");
+    const head = cut < 0 ? source : source.slice(0, cut);
+    if (head === "crate" || head === "self" || head === "super") return source;
+    // (A module's local name is stored as the name `*` with that alias.)
+    const im = ctx.imports.find((i) => i.source !== head && !i.source.includes("::") && i.names.some((n) => n.name === "*" && n.alias === head));
+    return im === undefined ? source : im.source + source.slice(head.length);
   }
 
   private importIndex(ctx: FileCtx): ImportIndex {
@@ -270,7 +282,11 @@ export class Resolver {
       if (visited.has(key)) continue;
       visited.add(key);
       const c = this.ctx(f);
-      for (const im of c.imports) {
+      // A name the module gives one of its own declarations (`export { module as serveStatic }`)
+      // is that one: an import of the same name there (hono's `import { serveStatic } from
+      // './serve-static'` in serve-static-module.ts) is only the module's local binding.
+      const own = VALUE_TYPE_LANGUAGES.has(c.language) ? c.imports.filter((im) => im.source === "" && im.names.some((n) => n.alias === name)) : [];
+      for (const im of own.length > 0 ? own : c.imports) {
         for (const n of im.names) {
           // `export * from`, `from m import *` pass every name on; a named one only its own.
           // `export { default as makeRepo } from "./repo"`: the module's default export, whatever
@@ -281,7 +297,8 @@ export class Resolver {
           }
           const original = n.name === "*" ? (n.alias === undefined ? name : undefined) : (n.alias ?? n.name) === name && n.name !== "default" ? n.name : undefined;
           if (original === undefined) continue;
-          const next = this.resolveModule(c, im.source).filter((t) => t !== f);
+          // (`export { a as b }` is an import of the module itself: source "".)
+          const next = im.source === "" && VALUE_TYPE_LANGUAGES.has(c.language) ? [f] : this.resolveModule(c, im.source).filter((t) => t !== f);
           if (next.length === 0) continue;
           const rows = this.entry(original).globals.filter((s) => next.includes(s.file_id));
           if (rows.length > 0) out.push(...rows);
@@ -358,6 +375,12 @@ export class Resolver {
       const sub = ctx.language === "rust" ? `${h.im.source}::${h.named}` : h.im.source.endsWith(".") ? `${h.im.source}${h.named}` : `${h.im.source}.${h.named}`;
       const found = this.resolveModule(ctx, sub);
       if (found.some((f) => !pkg.includes(f))) module = found;
+    }
+    // TS/JS: `import { core } from "./index"` where index.ts has `export * as core from "./core"`
+    // (or `import * as core from "./core"; export { core }`): `core.f()` is the module's f.
+    if (h.named && h.named !== "*" && h.named !== "default" && VALUE_TYPE_LANGUAGES.has(ctx.language) && pkg.length > 0) {
+      const found = this.namespaceExport(pkg, h.named, 0);
+      if (found.length > 0) module = found;
     }
     // The head is an item the module exports (`use hexyl::Input; Input::Stdin`), not a module.
     const item = module === undefined && h.named !== undefined && h.named !== "default" && qualifier === head ? h.named : undefined;
@@ -444,6 +467,28 @@ export class Resolver {
     if (/^std(::|$)/.test(ns)) return [];
     const rows = this.entry(name).all.filter((s) => s.display_fqn.endsWith(`::${ns}::${name}`) || s.display_fqn === `${ns}::${name}`);
     return rows.length > 0 ? rows : undefined;
+  }
+
+  /**
+   * The module files that `files` export under `name` as a namespace (`export * as name from
+   * "./m"`, or `import * as name from "./m"` and a named export of it, which TypeScript compiles
+   * only when it is exported), through named re-exports of the name, up to four modules deep.
+   */
+  private namespaceExport(files: number[], name: string, depth: number): number[] {
+    for (const f of files) {
+      const c = this.ctx(f);
+      for (const im of c.imports) {
+        for (const n of im.names) {
+          if (n.name === "*" && n.alias === name) return this.resolveModule(c, im.source).filter((t) => t !== f);
+          if (n.name !== "*" && n.name !== "default" && (n.alias ?? n.name) === name && im.source !== "" && depth < 3) {
+            const next = this.resolveModule(c, im.source).filter((t) => t !== f);
+            const found = next.length > 0 ? this.namespaceExport(next, n.name, depth + 1) : [];
+            if (found.length > 0) return found;
+          }
+        }
+      }
+    }
+    return [];
   }
 
   /** An import specifier that names a library (not found in the repository and not one of its own paths). */
@@ -533,11 +578,11 @@ export class Resolver {
    * `Command.Flag`.
    */
   private typesOnly(ref: RefRow, o: Outcome): Outcome {
-    const values = !VALUE_TYPE_LANGUAGES.has(this.ctx(ref.file_id).language);
+    const language = this.ctx(ref.file_id).language;
     const rows = this.entry(ref.name).all;
     const fits = (id: string): boolean => {
       const k = rows.find((s) => s.symbol_id === id)?.kind_normalized;
-      return k === undefined || !(NOT_TYPES.has(k) || (values && VALUES.has(k)));
+      return k === undefined || canNameType(language, k, ref.qualifier !== null && ref.qualifier !== undefined);
     };
     if (o.target !== null) return fits(o.target) ? o : UNRESOLVED;
     const kept = (o.candidates as string[]).filter(fits);
@@ -674,7 +719,11 @@ export class Resolver {
       }
       // A bare name is a binding: in most languages never a member (an object literal's
       // `next: () => next()` calls the outer `next`, not itself).
-      const bindings = callTargets(MEMBERS_QUALIFIED.has(ctx.language) ? local.filter((s) => !MEMBER_KINDS.has(s.kind_normalized)) : local, ctx.language, isCall);
+      let bindings = callTargets(MEMBERS_QUALIFIED.has(ctx.language) ? local.filter((s) => !MEMBER_KINDS.has(s.kind_normalized)) : local, ctx.language, isCall);
+      // A type reference passes over the scopes' declarations that are no types: inside class
+      // Mutex, `Mutex(const Mutex&)` and `Mutex& operator=(...)` name the class, not its
+      // constructors (leveldb's port::Mutex: unresolved, or a guess between the two).
+      if (ref.kind === "type") bindings = bindings.filter((s) => canNameType(ctx.language, s.kind_normalized, false));
       // Innermost visible declaration: declared in the caller's scope chain, then top level.
       // (Java and C++ see their class's inherited members as well, before an outer class's.)
       const unqualifiedMembers = inherits && !MEMBERS_QUALIFIED.has(ctx.language);
@@ -761,6 +810,17 @@ export class Resolver {
     // and a same-named member elsewhere would be a wrong edge.
     if (viaImport) return UNRESOLVED;
     if (e.all.length === 0) return UNRESOLVED;
+    // Java: a class by its full name, `org.jsoup.nodes.Comment` (jsoup's W3CDom writes its own
+    // classes so beside org.w3c.dom's): a class of that package, as an import would make it. The
+    // name alone was a guess among every `Comment` (jsoup's Token.Comment, two enumerators), and
+    // 74 such type references of jsoup were unresolved. A package the repository does not hold
+    // (`java.util.List`) is a library's.
+    if (ctx.language === "java" && JAVA_PACKAGE.test(q) && !q.startsWith("this.")) {
+      const files = this.resolveModule(ctx, `${q}.*`);
+      const rows = files.length > 0 ? e.all.filter((s) => files.includes(s.file_id) && s.parent_symbol_id === null) : [];
+      if (rows.length > 0) return pick(rows, "imported");
+      if (files.length > 0 || JAVA_LIBRARY_ROOTS.has(q.slice(0, q.indexOf(".")))) return UNRESOLVED;
+    }
     // `new T().m()` and `T::m` / `T.m`: the type written in the qualifier.
     const ctor = /^new\s+([\w$.:]+)/.exec(q);
     const lastQ = (ctor ? (ctor[1] as string) : q).split(/\.|::|->/).filter(Boolean).pop() ?? q;
@@ -1500,6 +1560,11 @@ export class Resolver {
  * One string a row instead of four and their concatenation: the bench corpus's resolution took
  * 3.4-3.5 s instead of 3.4-3.7 s (a worker alone, 3 interleaved runs).
  */
+/** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
+const JAVA_PACKAGE = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;
+/** Package roots only the JDK uses. */
+const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);
+
 const UNIT_KEY =
   "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL) + 4 * (receiver_type IS NULL)) || char(0) || ifnull(arity, -1) || char(0) || ifnull(receiver_type, '')";
 

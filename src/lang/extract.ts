@@ -41,6 +41,8 @@
  *   @import.alias      the local name of the @import.name in the same match, or of the whole module
  *   @import.wildcard   a `*` import
  *   @import.default    the local name of a default import (`import x from "m"` -> name "default", alias x)
+ *   @import.own        the module's own declaration exported under another name (`export { a as b }`):
+ *                      an import of source "" (the module itself), with no reference of its own
  */
 import { readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -476,11 +478,17 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (scopeNodes) for (const s of scopeNodes) extraScope.push(withoutTypeArguments(text.slice(startOf(s), s.endIndex)));
     if (qualified) {
       const parts = splitOutsideBrackets(name, sep);
-      const last = parts.pop() as string;
+      let last = parts.pop() as string;
       for (const p of parts) if (p) extraScope.push(withoutTypeArguments(p));
       // The name is the last segment; its range ends where the qualified name ends.
       const at = name.lastIndexOf(last);
       nameStart += at < 0 ? 0 : at;
+      // A specialization defined by its qualified name (`struct fmt::formatter<my_type> {`) is
+      // named as one defined in its namespace (`formatter`), without the arguments.
+      if ((kind === "struct" || kind === "class" || kind === "union") && last.includes("<")) {
+        last = withoutTypeArguments(last);
+        nameEnd = nameStart + last.length;
+      }
       name = last;
     }
     // String-named members (`"~standard"() {}`, `'key': 1`): the name is what is inside the quotes.
@@ -561,7 +569,9 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     // A C++ class body's `NAME(args);` without a type is a constructor only when NAME is the
     // class's: otherwise a macro invocation (gtest's GTEST_DISALLOW_COPY_AND_ASSIGN_(Foo); 146
     // "constructors" of fmt's and cxxopts' trees were macros), no symbol.
-    if (language === "cpp" && p.kind === "constructor" && parent && out[parent.index]?.name !== p.name) continue;
+    // (Defined outside the class, `DBImpl::DBImpl(...)`, the class is the last qualifier.)
+    const owner = p.extraScope.length > 0 ? p.extraScope[p.extraScope.length - 1] : parent ? out[parent.index]?.name : undefined;
+    if (language === "cpp" && p.kind === "constructor" && owner !== undefined && owner !== p.name) continue;
     const scope = parent ? [...parent.scope] : [];
     scope.push(...p.extraScope);
     const sym: ExtractedSymbol = {
@@ -1144,10 +1154,14 @@ function extractImports(
     let alias: QNode | undefined;
     let wildcard = false;
     let isDefault = false;
+    let own = false;
     for (const c of m.captures) {
       switch (c.name) {
         case "import":
           stmt = c.node;
+          break;
+        case "import.own":
+          own = true;
           break;
         case "import.source": {
           const part = unquote(text.slice(startOf(c.node), c.node.endIndex));
@@ -1189,7 +1203,7 @@ function extractImports(
         entry.seen.add(k);
         entry.imp.names.push(aliasText && aliasText !== name ? { name, alias: aliasText } : { name });
       }
-      if (nameNode && !refSeen.has(startOf(nameNode))) {
+      if (nameNode && !own && !refSeen.has(startOf(nameNode))) {
         refSeen.add(startOf(nameNode));
         const ref: ExtractedReference = {
           name: nameText,
@@ -1201,7 +1215,8 @@ function extractImports(
       }
     } else if (aliasText) entry.imp.alias = aliasText;
   }
-  // A statement matched by a general pattern (no source) and a specific one (with source) is one import.
+  // A statement matched by a general pattern (no source) and a specific one (with source) is one
+  // import. (An own export, `export { a as b }`, has no source and is kept: see imports.scm.)
   const all = [...grouped.values()];
   const withSource = new Set(all.filter((e) => e.imp.source).map((e) => e.at));
   const imports = all

@@ -15,6 +15,14 @@ import type Parser from "tree-sitter";
 import { type LanguageId, parse } from "./registry.js";
 
 const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*`;
+/**
+ * Clang's thread-safety annotation macros, as Google's code and its heirs spell them (leveldb's
+ * port/thread_annotations.h, abseil's `ABSL_GUARDED_BY`, Chromium's, folly's), with any caps
+ * prefix. Several have no underscore (`LOCKABLE`, `REQUIRES`), so MACRO's patterns miss them.
+ */
+const THREAD_ANNOTATION = String.raw`(?:[A-Z][A-Z0-9]*_)*(?:PT_GUARDED_BY|GUARDED_BY|GUARDED_VAR|ACQUIRED_AFTER|ACQUIRED_BEFORE|(?:EXCLUSIVE|SHARED)_LOCKS_REQUIRED|LOCKS_EXCLUDED|LOCK_RETURNED|(?:EXCLUSIVE|SHARED)_(?:TRY)?LOCK_FUNCTION|UNLOCK_FUNCTION|ASSERT_(?:EXCLUSIVE|SHARED)_LOCK|NO_THREAD_SAFETY_ANALYSIS|(?:SCOPED_)?LOCKABLE|(?:SCOPED_)?CAPABILITY|REQUIRES(?:_SHARED)?|(?:TRY_)?ACQUIRE(?:_SHARED)?|RELEASE(?:_SHARED|_GENERIC)?|EXCLUDES|RETURN_CAPABILITY|ASSERT_(?:SHARED_)?CAPABILITY)(?![\w])`;
+/** An annotation's optional arguments: one level of nested parentheses. */
+const ANNOTATION_ARGS = String.raw`(?:\((?:[^()\n]|\([^()\n]*\))*\))?`;
 const DECL_START =
   String.raw`(?:auto|void|bool|char|int|short|long|unsigned|signed|float|double|const|constexpr|consteval|inline|static|extern|explicit|virtual|friend|template|typename|class|struct|union|enum|namespace|using|typedef|size_t|std::)\b`;
 
@@ -66,6 +74,15 @@ const PATTERNS: RegExp[] = [
   new RegExp(String.raw`(?<![\w#])([A-Z][A-Z0-9_]*(?:CONSTEXPR|CONSTEVAL|INLINE|API|EXPORT|NODISCARD|DEPRECATED|NORETURN|NOINLINE|VISIBILITY|ATTRIBUTE|UNUSED|MAYBE_UNUSED)\w*)[ \t]+(?=[A-Za-z_~])`, "g"),
   // FMT_CONSTEXPR auto f(), GTEST_API_ bool g(), FMT_NODISCARD FMT_INLINE int h()
   new RegExp(String.raw`(?<![\w#])(${MACRO})(?:\([^()\n]*\))?[ \t]+(?=(?:${MACRO}[ \t]+)*${DECL_START})`, "g"),
+  // Clang's thread-safety annotations (see THREAD_ANNOTATION), where they stand: after a
+  // function's parameters (`void Lock() EXCLUSIVE_LOCK_FUNCTION() {`, `bool Insert(..)
+  // LOCKS_EXCLUDED(mu_) {`), after a declarator (`int total GUARDED_BY(mu);`, also on the next
+  // line), between `class` and the name (`class LOCKABLE Mutex {`). leveldb's fields were methods
+  // named GUARDED_BY, port::Mutex was lost, and its methods were functions named like the macros.
+  // (Also on the line after the parameters, and before a constructor's `: initializers`.)
+  new RegExp(String.raw`(?<=\)\s*(?:(?:const|volatile|noexcept|override|final|&&?)\s*)*(?:${THREAD_ANNOTATION}${ANNOTATION_ARGS}\s*)*)(${THREAD_ANNOTATION})(?=${ANNOTATION_ARGS}[ \t]*(?:\{|;|=|:(?!:)|\r?$|override\b|final\b|->|${THREAD_ANNOTATION}))`, "gm"),
+  new RegExp(String.raw`(?<=[\w\]]\s+)(${THREAD_ANNOTATION})(?=\([^()\n]*\)[ \t]*(?:;|=|\{))`, "g"),
+  new RegExp(String.raw`(?<=\b(?:class|struct)[ \t]+)(${THREAD_ANNOTATION})(?=(?:\([^()\n]*\))?[ \t]+[A-Za-z_])`, "g"),
 ];
 
 const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
@@ -93,8 +110,32 @@ const USING_NAME = /(?<![\w$.'"`])using(?![\w$])(?![ \t]+[A-Za-z_$])/g;
  */
 const RAW_BORROW = /(?<=&[ \t]*)raw\b(?![ \t]+(?:const|mut)\b)/g;
 
+/**
+ * TypeScript modifiers tree-sitter-typescript 0.23 does not read, each a parse error whose recovery
+ * took what followed: `static accessor x` and `override accessor x` (TS 4.9's auto-accessors after
+ * another modifier), `abstract override p: T` on a property, `export type * from './types'` (TS
+ * 5.0; hono's jsx/index.ts), variance annotations `<in T, out U, in out V>` (TS 4.7; zod's
+ * `ZodType<out Output>`). The keyword is handed to the parser as spaces: an accessor is read as a
+ * field, `export type *` as `export *`, a variance annotation as a plain type parameter. Names are
+ * read from the original text.
+ */
+const TS_MODIFIERS = [
+  /(?<=\b(?:static|override|public|private|protected|readonly|declare|abstract)[ \t]+)accessor(?=[ \t]+[A-Za-z_$#[])/g,
+  /(?<=\babstract[ \t]+)override(?=[ \t]+[A-Za-z_$#[])|\boverride(?=[ \t]+abstract[ \t]+[A-Za-z_$#[])/g,
+  /(?<=\bexport[ \t]+)type(?=[ \t]*\*)/g,
+  /(?<=[<,][ \t\r\n]*)(?:in[ \t]+out|in|out)(?=[ \t\r\n]+[A-Za-z_$][\w$]*[ \t\r\n]*(?:[,>=]|extends\b))/g,
+];
+const TS_MODIFIER_HINT = /\baccessor\b|\boverride\b|\btype[ \t]*\*|[<,][ \t\r\n]*(?:in|out)[ \t\r\n]/;
+
+function maskTypeScript(text: string): string {
+  let out = text.includes("using") ? text.replace(USING_NAME, "_sing") : text;
+  if (!TS_MODIFIER_HINT.test(out)) return out;
+  for (const re of TS_MODIFIERS) out = out.replace(re, (m) => " ".repeat(m.length));
+  return out;
+}
+
 export function maskForParse(language: LanguageId, text: string): string {
-  if (USING_LANGUAGES.has(language)) return text.includes("using") ? text.replace(USING_NAME, "_sing") : text;
+  if (USING_LANGUAGES.has(language)) return maskTypeScript(text);
   if (language === "rust") return text.includes("&raw") || text.includes("& raw") ? text.replace(RAW_BORROW, "rav") : text;
   if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
@@ -107,7 +148,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   wrapperMacros(text, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
-  if (/[A-Z0-9]_|__[a-z]+call\b/.test(text)) for (const re of PATTERNS) {
+  if (/[A-Z0-9]_|__[a-z]+call\b|LOCKABLE|CAPABILITY|REQUIRES|EXCLUDES|ACQUIRE|RELEASE/.test(text)) for (const re of PATTERNS) {
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const token = m[1] as string;
@@ -118,8 +159,15 @@ export function maskForParse(language: LanguageId, text: string): string {
       // Blank the name and a directly following argument list.
       let end = at + token.length;
       if (text[end] === "(") {
-        const close = text.indexOf(")", end);
-        if (close > 0 && !text.slice(end, close).includes("\n")) end = close + 1;
+        // The parenthesis that closes it on the same line (`ABSL_GUARDED_BY(f(x))`).
+        let depth = 0;
+        for (let i = end; i < text.length && text[i] !== "\n"; i++) {
+          if (text[i] === "(") depth++;
+          else if (text[i] === ")" && --depth === 0) {
+            end = i + 1;
+            break;
+          }
+        }
       }
       blank.push(at, end);
     }
@@ -313,7 +361,7 @@ function wrapperMacros(text: string, blank: number[]): void {
 const OPERATOR_END = /(?:[=?|&+\-*/%^<>!(]|\belse)$/;
 const CONTROL_HEAD = /^(?:\}\s*)?(?:else\s+)?(?:if|while|for)\s*\(.*\)$/;
 // (A cheap test that some group may be one: a directive after such a line, or one before `else` or an operator.)
-const EXPRESSION_GROUP = /(?:[=?|&+\-*/%^<>!()]|\belse)[ \t]*\r?\n[ \t]*#|^[ \t]*#[ \t]*(?:if\w*|endif)\b.*\r?\n(?:[ \t]*\r?\n)*[ \t]*(?:else\b|\|\||&&|\?)/m;
+const EXPRESSION_GROUP = /(?:[=?|&+\-*/%^<>!(),:]|\belse)[ \t]*\r?\n[ \t]*#|^[ \t]*#[ \t]*(?:if\w*|endif)\b.*\r?\n(?:[ \t]*\r?\n)*[ \t]*(?:else\b|\|\||&&|\?)/m;
 function expressionGroups(text: string, blank: number[]): void {
   if (!EXPRESSION_GROUP.test(text)) return;
   const directive = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif\w*|else|endif)\b.*$/gm;
@@ -376,7 +424,31 @@ function afterOperator(text: string, at: number, heads: boolean): boolean {
     // Comments end with `*/` or hold `//`: a `<`, `>` or `-` at their end is prose, not code.
     if (line.startsWith("*") || line.startsWith("/*") || line.endsWith("*/") || line.includes("//")) return false;
     // (`if (strm->zfree == (free_func)0)\n#ifdef Z_SOLO\n  return ...;\n#else\n  strm->zfree = zcfree;`: the body of an if.)
-    return OPERATOR_END.test(line) || (heads && CONTROL_HEAD.test(line));
+    if (OPERATOR_END.test(line) || (heads && CONTROL_HEAD.test(line))) return true;
+    // A list goes on: a constructor's initializers (leveldb's `Limiter(int n)\n    :\n#if
+    // !defined(NDEBUG)\n      max_acquires_(n),\n#endif\n      acquires_allowed_(n) {`), a call's
+    // arguments, a function's parameters, an initializer list. tree-sitter takes a directive there
+    // for the end of the function, and the recovery nested every class after it in env_posix.cc
+    // under a variable. (An enumerator list takes directives: it is left to tree-sitter.)
+    if (line.endsWith(",")) return !inEnumBody(text, start);
+    return LIST_START.test(line);
+  }
+  return false;
+}
+
+/** A line that opens a constructor's initializer list (`:` alone, `) :`) or ends a ternary's `?` branch. */
+const LIST_START = /(?:^|\)\s*|\?.*[^:\s]\s*):$/;
+
+/** Whether `at` lies directly in the body of an `enum` (the unmatched `{` before it follows an enum head). */
+function inEnumBody(text: string, at: number): boolean {
+  let depth = 0;
+  for (let j = at - 1; j >= 0 && at - j < 65536; j--) {
+    const c = text[j];
+    if (c === "}") depth++;
+    else if (c === "{") {
+      if (depth === 0) return /\benum\b[^;{}()=]*$/.test(text.slice(Math.max(0, j - 200), j));
+      depth--;
+    }
   }
   return false;
 }
@@ -511,8 +583,12 @@ function isPreprocessorLine(text: string, at: number): boolean {
  * (lines 8 to 2959), and the `#include "format.h"` at its end was lost with it.
  */
 export function parseSource(language: LanguageId, text: string): Parser.Tree {
-  const masked = maskForParse(language, text);
-  const tree = parse(language, masked);
+  let masked = maskForParse(language, text);
+  let tree = parse(language, masked);
+  if (tree.rootNode.hasError && USING_LANGUAGES.has(language)) {
+    const repaired = repairCallSignatures(language, masked, tree);
+    if (repaired) ({ text: masked, tree } = repaired);
+  }
   if (masked === text || !tree.rootNode.hasError) return tree;
   // A second parse only where the masked one is badly damaged (a tenth of the text in errors):
   // for every file with a stray error it cost C and C++ indexing an eighth more time.
@@ -532,4 +608,91 @@ function errorExtent(node: Parser.SyntaxNode): number {
   let n = 0;
   for (const c of node.children) n += errorExtent(c);
   return n;
+}
+
+/**
+ * Generic call signatures on lines of their own in an interface or object type, as hono writes
+ * its overloads (`interface Get<E> {\n  <Key extends ...>(key: Key): ...\n  <Key ...>(...): ...\n}`,
+ * the 14 signatures of factory's CreateHandlersInterface): tree-sitter-typescript reads the `<`
+ * after a member whose type ends in a name or `>` as the continuation of that type (its automatic
+ * semicolon is not inserted before `<`; tree-sitter-typescript issue #335), and the recovery lost
+ * what followed: hono's `class Factory`, `createFactory` and `createMiddleware`, 33 type aliases
+ * and 2 interfaces of types.ts. Where the parse has errors, each line that starts with such a
+ * signature's `<` inside an ERROR range, after a member (not after `;`, `,`, `{`, an operator),
+ * gets the separator the grammar missed in its indentation (`  <K>` becomes ` ;<K>`: same length,
+ * same lines). The repair is kept when it leaves less of the text in errors, a few rounds at most
+ * (an error's recovery can hide the next one).
+ */
+const SIGNATURE_LINE = /^[ \t]+<(?=[ \t]*(?:\r?\n|[A-Za-z_$][\w$]*[ \t]*(?:extends\b|=|,|>)))/gm;
+
+function repairCallSignatures(language: LanguageId, text: string, tree: Parser.Tree): { text: string; tree: Parser.Tree } | undefined {
+  if (!/^[ \t]+</m.test(text)) return undefined;
+  let best: { text: string; tree: Parser.Tree; damage: number } = { text, tree, damage: errorExtent(tree.rootNode) };
+  let changed = false;
+  for (let round = 0; round < 4 && best.tree.rootNode.hasError; round++) {
+    const errors: number[] = [];
+    errorRanges(best.tree.rootNode, errors);
+    const chars = best.text.split("");
+    let edits = 0;
+    SIGNATURE_LINE.lastIndex = 0;
+    for (const m of best.text.matchAll(SIGNATURE_LINE)) {
+      const lt = (m.index as number) + (m[0] as string).length - 1;
+      let inError = false;
+      for (let k = 0; k < errors.length && !inError; k += 2) inError = (errors[k] as number) <= lt && lt <= (errors[k + 1] as number);
+      if (!inError) continue;
+      const prev = previousCodeChar(best.text, m.index as number);
+      if (prev === undefined || ";,{([=|&:?+-*/%!~^".includes(prev)) continue;
+      chars[m.index as number] = ";";
+      edits++;
+    }
+    if (edits === 0) break;
+    const next = chars.join("");
+    const nextTree = parse(language, next);
+    const damage = errorExtent(nextTree.rootNode);
+    if (damage >= best.damage) {
+      (nextTree as unknown as { delete?: () => void }).delete?.();
+      break;
+    }
+    if (best.tree !== tree) (best.tree as unknown as { delete?: () => void }).delete?.();
+    best = { text: next, tree: nextTree, damage };
+    changed = true;
+  }
+  if (!changed) return undefined;
+  (tree as unknown as { delete?: () => void }).delete?.();
+  return { text: best.text, tree: best.tree };
+}
+
+/** Outermost ERROR nodes' ranges, and MISSING nodes' positions, as [start, end] pairs. */
+function errorRanges(node: Parser.SyntaxNode, out: number[]): void {
+  if (node.type === "ERROR" || node.isMissing) {
+    out.push(node.startIndex, node.endIndex);
+    return;
+  }
+  if (!node.hasError) return;
+  for (const c of node.children) errorRanges(c, out);
+}
+
+/** The last character of code before `at`, past whitespace, blank lines and comments. */
+function previousCodeChar(text: string, at: number): string | undefined {
+  let end = at;
+  while (end > 0) {
+    const start = text.lastIndexOf("\n", end - 1) + 1;
+    let line = text.slice(start, end);
+    // A line comment (naively: `//` outside quotes is rare in a type's member lines).
+    const slash = line.indexOf("//");
+    if (slash >= 0 && !/["'`]/.test(line.slice(0, slash))) line = line.slice(0, slash);
+    line = line.trimEnd();
+    if (line.endsWith("*/")) {
+      const open = text.lastIndexOf("/*", start + line.length - 2);
+      if (open < 0) return undefined;
+      end = open;
+      continue;
+    }
+    if (line.trim() === "" || line.trimStart().startsWith("*")) {
+      end = start - 1;
+      continue;
+    }
+    return line[line.length - 1];
+  }
+  return undefined;
 }

@@ -70,6 +70,20 @@ export const NOT_TYPES = new Set(["method", "ctor", "field"]);
 /** Kinds only a language where a type can be `typeof` a value names in a type reference. */
 export const VALUES = new Set(["fn", "var", "static"]);
 export const VALUE_TYPE_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
+/**
+ * Whether a type reference of `language` can name a symbol of kind `kind`: never a method,
+ * constructor or field; a function or variable only where a type can be `typeof` a value; an
+ * enumerator not in Java or Go, nor in C or C++ when the reference is qualified (spdlog's `const
+ * std::string &` was a guess at fmt's enumerator `range_format::string`). (An unqualified one in
+ * C may be an enumerator that tree-sitter took for a type: stb's `case F_none :`, `CASE(F_none)`.
+ * Rust's `E::V { .. }` and TypeScript's `E.A` name enumerators as types.)
+ */
+export function canNameType(language: string, kind: string, qualified: boolean): boolean {
+  if (NOT_TYPES.has(kind)) return false;
+  if (VALUES.has(kind)) return VALUE_TYPE_LANGUAGES.has(language);
+  if (kind !== "variant") return true;
+  return language === "c" || language === "cpp" ? !qualified : language !== "java" && language !== "go";
+}
 /** Languages whose imports re-export what they bind (Resolver.exported). */
 export const REEXPORT_LANGUAGES = new Set(["python", "typescript", "tsx", "javascript", "rust"]);
 

@@ -232,7 +232,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
     diagnostics.push({
       tool: TOOL,
       level: "warning",
-      message: `no files under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles({ ...req, pattern: "" })}`,
+      message: `no files under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles({ ...req, pattern: "" }, excludedFiles(root, starts, { ...req, pattern: "" }))}`,
       code: LLMSEARCH_CODES.no_files,
       remediation: "Check --glob / --type, or pass --hidden / --no-ignore to include hidden or ignored files.",
     });
@@ -377,7 +377,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     diagnostics.push({
       tool: TOOL,
       level: "warning",
-      message: `no files to search under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles(req)}`,
+      message: `no files to search under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles(req, excludedFiles(root, starts, req))}`,
       code: LLMSEARCH_CODES.no_files,
       remediation: "Check --glob (globs match paths relative to the root, e.g. '**/*.rs'), or pass --hidden / --no-ignore to include hidden or ignored files.",
     });
@@ -428,14 +428,60 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   return { data, partial, diagnostics: diagnostics.map((d) => omitUndefined(d)), exitCode: partial ? 4 : 0, streamed };
 }
 
-function explainNoFiles(req: SearchRequest): string {
+/** At most this many files are walked again to say what hid them (a tree ignored whole, node_modules). */
+const EXCLUDED_WALK_CAP = 2000;
+
+/**
+ * When no file was found: the files the ignore rules and the hidden-file rule kept out under the
+ * same paths, globs, types and depth, each counted with up to three examples, found by walking
+ * again with that rule lifted (the walk with both lifted is what ripgrep -uu would search). An
+ * agent told that ignore rules "may" exclude files could not tell whether --no-ignore would help.
+ */
+function excludedFiles(root: string, starts: string[], req: SearchRequest): string[] {
+  const out: string[] = [];
+  const count = (opts: { hidden?: boolean; noIgnore?: boolean }): { n: number; examples: string[]; capped: boolean } => {
+    const examples: string[] = [];
+    let n = 0;
+    const stop = new Error("cap");
+    try {
+      walkFiles({
+        root,
+        start: starts.length ? starts : undefined,
+        hidden: opts.hidden ?? req.hidden,
+        noIgnore: opts.noIgnore ?? req.noIgnore,
+        ignoreOff: req.ignoreOff,
+        follow: req.follow,
+        maxDepth: req.maxDepth,
+        ...filtersOf(req),
+        onFile: (e) => {
+          n++;
+          if (examples.length < 3 && !examples.includes(e.rel)) examples.push(e.rel);
+          if (n >= EXCLUDED_WALK_CAP) throw stop;
+        },
+      });
+    } catch (e) {
+      if (e !== stop) throw e;
+      return { n, examples, capped: true };
+    }
+    return { n, examples, capped: false };
+  };
+  const say = (c: { n: number; examples: string[]; capped: boolean }, what: string, flag: string): void => {
+    if (c.n > 0) out.push(`${c.capped ? `${c.n}+` : c.n} ${c.n === 1 ? "file is" : "files are"} ${what} (${c.examples.join(", ")}${c.n > c.examples.length ? ", ..." : ""}): ${flag} searches ${c.n === 1 ? "it" : "them"}`);
+  };
+  if (!req.noIgnore) say(count({ noIgnore: true }), "ignored by .gitignore, .ignore, .rgignore or .git/info/exclude rules", "--no-ignore");
+  if (!req.hidden) say(count({ hidden: true }), "hidden", "--hidden");
+  return out;
+}
+
+function explainNoFiles(req: SearchRequest, excluded?: string[]): string {
+  if (excluded && excluded.length > 0) return excluded.join("; ");
   const why: string[] = [];
   if (req.globs?.length) why.push(`no file matched --glob ${req.globs.map((g) => `'${g}'`).join(" ")}`);
   if (req.iglobs?.length) why.push(`no file matched --iglob ${req.iglobs.map((g) => `'${g}'`).join(" ")}`);
   if (req.maxDepth !== undefined) why.push(`--max-depth ${req.maxDepth} stops the walk ${req.maxDepth === 0 ? "at the start paths (a directory yields nothing)" : `${req.maxDepth} level${req.maxDepth === 1 ? "" : "s"} down`}`);
   if (req.types?.length) why.push(`no file is of type ${req.types.join(", ")} (-t matches file names: ${req.types.flatMap((t) => fileTypes(req.typeAdd ?? [])[t] ?? []).join(" ")})`);
-  if (!req.noIgnore) why.push("ignore rules (.gitignore, .ignore) may exclude files");
-  if (!req.hidden) why.push("hidden files are skipped without --hidden");
+  if (!req.noIgnore && excluded === undefined) why.push("ignore rules (.gitignore, .ignore) may exclude files");
+  if (!req.hidden && excluded === undefined) why.push("hidden files are skipped without --hidden");
   return why.length ? why.join("; ") : "the directory holds no regular files";
 }
 

@@ -41,7 +41,15 @@ const DEFAULT_LIMIT = 200;
 
 function exportsOf(db: DB): (fileId: number) => string[] {
   // Asked only with --with-callers/--with-callees; stmt() prepares on first use.
-  return (id) => stmt(db, "SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck().all(id) as string[];
+  return (id) => {
+    const names = stmt(db, "SELECT name FROM symbols WHERE file_id = ? AND flags LIKE '%export%' GROUP BY name ORDER BY min(byte_start)").pluck().all(id) as string[];
+    // The names a module gives its own declarations (`export { Hono as HonoBase }`: an import of
+    // source "", see extract.ts @import.own) are exports too.
+    for (const row of stmt(db, "SELECT names FROM imports WHERE file_id = ? AND source = '' ORDER BY byte_start").pluck().all(id) as string[]) {
+      for (const n of JSON.parse(row) as { name: string; alias?: string }[]) if (n.alias !== undefined && !names.includes(n.alias)) names.push(n.alias);
+    }
+    return names;
+  };
 }
 
 function symbolMatch(db: DB, s: SymbolRecord, question: string, rich: RichOptions, cache: FileCache, exp: (id: number) => string[]): Record<string, unknown> {
@@ -167,9 +175,28 @@ export function exactSymbols(db: DB, name: string, path: string | undefined, lim
   const qualified = splitQualified(name);
   if (!qualified) return rows;
   const all = findSymbols(db, { name: qualified.last, mode: "exact", path, limit: Number.MAX_SAFE_INTEGER });
-  const hit = all.filter((s) => fqnEndsWith(s.display_fqn, qualified.segments));
+  let hit = all.filter((s) => fqnEndsWith(s.display_fqn, qualified.segments));
+  if (hit.length === 0 && all.some((s) => s.language === "go")) hit = all.filter((s) => s.language === "go" && fqnEndsWith(goPackageFqn(db, s), qualified.segments));
   if (hit.length === 0 && all.length > 0) throw unknownQualified(name, qualified.last, all.map((s) => s.display_fqn));
   return hit.slice(0, limit);
+}
+
+/**
+ * A Go symbol's name as its importers write it: the package clause's name, then its scopes
+ * (`chi.NewRouter`, `chi.Mux.ServeHTTP`). Its display_fqn starts with its directory, and the
+ * module root's package with nothing, so `find --name chi.NewRouter` found nothing on go-chi/chi.
+ */
+function goPackageFqn(db: DB, s: SymbolRecord): string {
+  const dir = s.path.includes("/") ? s.path.slice(0, s.path.lastIndexOf("/")) : "";
+  let names: Record<string, string | null> = {};
+  try {
+    names = JSON.parse(getMeta(db, "go_packages") ?? "{}") as Record<string, string | null>;
+  } catch {
+    // An unreadable record names no package: the directory's name stands in.
+  }
+  const pkg = names[dir === "" ? "." : dir] ?? names[dir] ?? (dir === "" ? undefined : dir.slice(dir.lastIndexOf("/") + 1));
+  const scoped = dir !== "" && s.display_fqn.startsWith(`${dir}.`) ? s.display_fqn.slice(dir.length + 1) : s.display_fqn;
+  return pkg ? `${pkg}.${scoped}` : scoped;
 }
 
 export function unknownSymbolId(id: string): ToolError {

@@ -33,6 +33,8 @@
 (labeled_statement label: (statement_identifier) @ref.ignore)
 (namespace_definition name: (_) @ref.ignore)
 (nested_namespace_specifier (namespace_identifier) @ref.ignore)
+; `~Mutex()`: the destructor's name, no use of the class or its constructors.
+(destructor_name (identifier) @ref.ignore)
 
 ; Local bindings (src/lang/extract.ts, LOCAL_SCOPES): uses of these names inside their scope are
 ; the local's, never an outer symbol's, and are not kept as references. `@local.type`: the type

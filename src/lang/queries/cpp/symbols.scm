@@ -45,6 +45,11 @@
 (field_declaration declarator: (operator_cast type: (_) @name) @name.start) @def.method @flag.declaration
 (declaration declarator: (operator_cast type: (_) @name) @name.start) @def.method @flag.declaration
 
+; Out-of-line constructors `DBImpl::DBImpl(...) : ... {}`, `Foo<T>::Foo()`, `a::B::B()`: no return
+; type, and the name is the class's (they were methods: `find --kind ctor` missed leveldb's).
+(function_definition !type declarator: (_ declarator: (qualified_identifier scope: (namespace_identifier) @_class name: (identifier) @_name (#eq? @_class @_name)) @name.qualified parameters: (_))) @def.constructor
+(function_definition !type declarator: (_ declarator: (qualified_identifier scope: (template_type name: (type_identifier) @_class) name: (identifier) @_name (#eq? @_class @_name)) @name.qualified parameters: (_))) @def.constructor
+(function_definition !type declarator: (_ declarator: (qualified_identifier name: (qualified_identifier scope: (namespace_identifier) @_class name: (identifier) @_name (#eq? @_class @_name))) @name.qualified parameters: (_))) @def.constructor
 ; Out-of-line definitions `void A::B::f() {}`: the qualifier becomes scope.
 (function_definition declarator: (_ declarator: (qualified_identifier) @name.qualified parameters: (_))) @def.method
 (function_definition declarator: (_ "*" declarator: (_ declarator: (qualified_identifier) @name.qualified parameters: (_)))) @def.method
@@ -69,6 +74,11 @@
 (class_specifier name: (type_identifier) @name body: (field_declaration_list)) @def.class
 (struct_specifier name: (template_type name: (type_identifier) @name) body: (field_declaration_list)) @def.struct
 (class_specifier name: (template_type name: (type_identifier) @name) body: (field_declaration_list)) @def.class
+; A nested class defined outside its class, `class VersionSet::Builder {` (leveldb): the qualifier is
+; its scope (it and its members were lost, the members taken for the namespace's).
+(struct_specifier name: (qualified_identifier) @name.qualified body: (field_declaration_list)) @def.struct
+(class_specifier name: (qualified_identifier) @name.qualified body: (field_declaration_list)) @def.class
+(union_specifier name: (qualified_identifier) @name.qualified body: (field_declaration_list)) @def.union
 (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @def.namespace
 (alias_declaration name: (type_identifier) @name) @def.type_alias
 (concept_definition name: (identifier) @name) @def.type_alias

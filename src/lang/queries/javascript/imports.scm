@@ -17,6 +17,17 @@
   (export_clause (export_specifier name: (_) @import.name alias: (_)? @import.alias))
   source: (_ (string_fragment) @import.source)) @import
 (export_statement "*" @import.wildcard source: (_ (string_fragment) @import.source)) @import
+; `export * as core from "./core"`: the module's namespace under a name (zod's v4 index).
+(export_statement
+  (namespace_export (identifier) @import.alias) @import.wildcard
+  source: (_ (string_fragment) @import.source)) @import
+; The module's own declaration exported under another name, `export { Hono as HonoBase }` (hono's
+; hono-base.ts): an import of the module itself (source ""), so that `import { HonoBase } from
+; './hono-base'` reaches Hono as a re-export does. No reference: the clause's names are read ones.
+(export_statement
+  (export_clause (export_specifier name: (identifier) @import.name alias: (identifier) @import.alias))
+  !source
+  (#not-eq? @import.alias "default")) @import @import.own
 
 ; CommonJS: `const x = require("m")`, `const {a, b: c} = require("m")`, bare `require("m")`.
 (variable_declarator

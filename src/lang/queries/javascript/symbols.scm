@@ -86,6 +86,9 @@
 ; `export default helper;` and `export { helper as default }` flag the declaration of `helper`.
 (export_statement "default" value: (identifier) @flag_name.default_export)
 (export_statement (export_clause (export_specifier name: (identifier) @flag_name.default_export alias: "default")) !source)
+; `export { Hono as HonoBase }`, `export { helper }`: the declaration is exported (hono's class Hono
+; in hono-base.ts was no entry point, and dead-code listed its fetch, request and fire).
+(export_statement (export_clause (export_specifier name: (identifier) @flag_name.exported)) !source)
 ; Any other value (`export default { name, setup() {} }`, `export default defineConfig({...})`)
 ; is a constant named "default": the value a default import gets, and the parent of its members.
 (export_statement "default" @name value: (_) @_value (#not-match? @_value "^[A-Za-z_$][A-Za-z0-9_$]*$")) @def.constant @flag.default_export

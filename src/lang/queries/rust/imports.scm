@@ -15,3 +15,8 @@
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (use_wildcard (_) @import.source) @import.wildcard))) @import
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (scoped_use_list path: (_) @import.source list: (use_list [(identifier) (self)] @import.name))))) @import
 (use_declaration argument: (scoped_use_list path: (_) @import.source list: (use_list (scoped_use_list path: (_) @import.source list: (use_list (use_as_clause path: (identifier) @import.name alias: (identifier) @import.alias)))))) @import
+
+; `extern crate grep_core as core2;` (ripgrep's facades: `pub extern crate grep_searcher as searcher`):
+; binds core2 to the crate, as `use grep_core as core2;` does. Without the alias it binds the
+; crate's own name, which a path reaches anyway.
+(extern_crate_declaration name: (identifier) @import.source alias: (identifier) @import.alias) @import

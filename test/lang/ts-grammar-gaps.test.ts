@@ -1,0 +1,95 @@
+/**
+ * TypeScript that tree-sitter-typescript 0.23 does not read (src/lang/preprocess.ts): generic call
+ * signatures on lines of their own after a member whose type ends in a name (hono's
+ * `interface Get<E> {\n  <Key ...>(key: Key): ...\n  <Key ...>(...): ...\n}`: its recovery lost
+ * `class Factory`, `createFactory`, `createMiddleware` and 35 declarations of types.ts),
+ * `static accessor`, `abstract override` properties, `export type *`, variance annotations.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { extractFacts } from "../../src/lang/extract.js";
+import { maskForParse, parseSource } from "../../src/lang/preprocess.js";
+
+function names(src: string, language: "typescript" | "tsx" = "typescript"): { errors: boolean; symbols: string[] } {
+  const bytes = Buffer.from(src);
+  const f = extractFacts(language, bytes);
+  for (const s of f.symbols) assert.equal(bytes.subarray(s.name_range.byte_start, s.name_range.byte_end).toString(), s.name);
+  return { errors: f.has_errors, symbols: f.symbols.map((s) => `${s.kind} ${[...s.scope, s.name].join(".")}`) };
+}
+
+const FACTORY = `interface Get<E extends Env> {
+  <Key extends keyof E['Variables']>(key: Key): E['Variables'][Key]
+  <Key extends keyof ContextVariableMap>(key: Key): ContextVariableMap[Key]
+}
+
+export interface CreateHandlersInterface<E extends Env, P extends string> {
+  <I extends Input = {}, R extends HandlerResponse<any> = any>(handler1: H<E, P, I, R>): [H<E, P, I, R>]
+
+  // handler x2
+  <
+    I extends Input = {},
+    I2 extends Input = I,
+  >(
+    handler1: H<E, P, I>,
+    handler2: H<E, P, I2>
+  ): [H<E, P, I>, H<E, P, I2>]
+  /** handler x3 */
+  <I extends Input = {}>(handler1: H<E, P, I>): [H<E, P, I>]
+}
+
+type Fetcher = {
+  base: URL
+  <T>(input: T): Promise<T>
+}
+
+export class Factory<E extends Env = Env> {
+  createApp = (): Hono<E> => new Hono<E>()
+}
+
+export const createFactory = <E extends Env = Env>(): Factory<E> => new Factory<E>()
+`;
+
+test("generic call signatures on their own lines: the declarations after them are kept", () => {
+  for (const language of ["typescript", "tsx"] as const) {
+    assert.deepEqual(names(FACTORY, language), {
+      errors: false,
+      symbols: [
+        "interface Get",
+        "interface CreateHandlersInterface",
+        "type_alias Fetcher",
+        "field Fetcher.base",
+        "class Factory",
+        "method Factory.createApp",
+        "function createFactory",
+      ],
+    }, language);
+  }
+  // Only a parse with errors is repaired, only inside them, and by the same length.
+  const ok = "const x = a\n  <b\nconst y = 1\n";
+  assert.equal(parseSource("typescript", ok).rootNode.text, ok);
+});
+
+test("modifiers the grammar lacks: static accessor, abstract override, export type *, in/out", () => {
+  const src = [
+    "export type * from './types'",
+    "export type * as T from './types'",
+    "interface Z<out O = unknown, in I = unknown, in out K> { a: O }",
+    "abstract class C extends B {",
+    "  static accessor count = 1",
+    "  override accessor name = ''",
+    "  abstract override p: string",
+    "  m(accessor: number, override: string): void {}",
+    "}",
+    "export class After {}",
+    "",
+  ].join("\n");
+  assert.deepEqual(names(src), {
+    errors: false,
+    symbols: ["interface Z", "field Z.a", "abstract_class C", "field C.count", "field C.name", "field C.p", "method C.m", "class After"],
+  });
+  const masked = maskForParse("typescript", src);
+  assert.equal(masked.length, src.length);
+  assert.ok(masked.includes("m(accessor: number, override: string)"), "a parameter named accessor or override stays");
+  const f = extractFacts("typescript", Buffer.from(src));
+  assert.deepEqual(f.imports.map((i) => `${i.source} ${JSON.stringify(i.names)}`), ['./types [{"name":"*"}]', './types [{"name":"*","alias":"T"}]']);
+});
