@@ -108,6 +108,31 @@ describe("llmfilewrite Java (javac into a temp directory)", () => {
   });
 });
 
+describe("llmfilewrite Java: the project's old errors are not the new class's", () => {
+  it("a new class using a class whose library is missing here is approved; its own error still rejects it (jsoup's StringUtil imports org.jspecify, and a valid new class was rejected for StringUtil.java:4)", async () => {
+    need("javac");
+    const root = project("java-project");
+    writeFileSync(join(root, "src/com/example/Text.java"), "package com.example;\n\nimport org.jspecify.annotations.Nullable;\n\npublic final class Text {\n    private Text() {}\n\n    public static boolean isBlank(@Nullable String s) {\n        return s == null || s.trim().isEmpty();\n    }\n}\n");
+    const good = "package com.example;\n\npublic final class Blank {\n    private Blank() {}\n\n    public static boolean either(String a, String b) {\n        return Text.isBlank(a) || Text.isBlank(b) || Util.one() > 1;\n    }\n}\n";
+    const ok = await lfw(root, ["--path", "src/com/example/Blank.java", "--content", good]);
+    const env = ok.json as Envelope;
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.equal(env.status, "approved");
+    assert.ok(existsSync(join(root, "src/com/example/Blank.java")));
+    const bad = "package com.example;\n\npublic final class Blank2 {\n    public static int either(String a) {\n        return Text.isBlank(a);\n    }\n}\n";
+    const r = await lfw(root, ["--path", "src/com/example/Blank2.java", "--content", bad]);
+    assert.equal(r.code, 1, r.stdout);
+    const m = (r.json as Envelope & { message: string }).message;
+    assert.match(m, /1 introduced error\(s\), first javac at src\/com\/example\/Blank2\.java:5:\d+: incompatible types: boolean cannot be converted to int/);
+    assert.ok(!existsSync(join(root, "src/com/example/Blank2.java")));
+    // A finding placed at a line only (a caller's, in another file) is named file:line, not file:line:undefined.
+    const util = readFileSync(join(root, "src/com/example/Util.java"), "utf8");
+    const w = await lfw(root, ["--path", "src/com/example/Util.java", "--overwrite", "--content", util.replace("public static int one()", "public static int one(int x)")]);
+    assert.equal(w.code, 1, w.stdout);
+    assert.match((w.json as Envelope & { message: string }).message, /first javac at src\/com\/example\/Blank\.java:7: method one in class Util cannot be applied/);
+  });
+});
+
 describe("llmfilewrite on hostile ground", () => {
   it("replaces a file through a symlink inside the root: the link stays a link, its target gets the bytes", async () => {
     need("gcc");
