@@ -2,6 +2,7 @@
  * The steps a change is made of. Each reads and writes the planned bytes of the Workspace, so a
  * batch's later steps see the earlier ones; nothing here touches the disk.
  */
+import { join } from "node:path";
 import type Parser from "tree-sitter";
 import { ToolError } from "../../contract/errors.js";
 import { extractFacts } from "../../lang/extract.js";
@@ -465,17 +466,17 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
  * `url` has a type: httpx's tests call it on pytest fixtures (~20 calls), the rename said
  * validated, and the tests failed at run time.
  */
-function untypedUses(ws: Workspace, sym: Sym, renamed: Set<string>): string[] {
+function untypedUses(ws: Workspace, sym: Sym, renamed: Set<string>): { path: string; byte_start: number; byte_end: number; start_line: number }[] {
   if (!UNTYPED_LANGUAGES.has(sym.language) || !MEMBER_KINDS.has(sym.kind_normalized)) return [];
   const rows = ws
     .graph()
     .prepare(
-      `SELECT f.path, r.byte_start, r.start_line FROM refs r JOIN files f ON f.id = r.file_id
+      `SELECT f.path, r.byte_start, r.byte_end, r.start_line FROM refs r JOIN files f ON f.id = r.file_id
        WHERE r.name = ? AND r.qualifier IS NOT NULL AND ((r.resolution = 'ambiguous' AND instr(r.candidates, ?) > 0) OR (r.resolution = 'heuristic' AND r.target_symbol_id = ?))
        ORDER BY f.path, r.byte_start`,
     )
-    .all(sym.name, `"${sym.symbol_id}"`, sym.symbol_id) as { path: string; byte_start: number; start_line: number }[];
-  return rows.filter((r) => !renamed.has(`${r.path}\0${r.byte_start}`)).map((r) => `${r.path}:${r.start_line}`);
+    .all(sym.name, `"${sym.symbol_id}"`, sym.symbol_id) as { path: string; byte_start: number; byte_end: number; start_line: number }[];
+  return rows.filter((r) => !renamed.has(`${r.path}\0${r.byte_start}`));
 }
 
 const UNTYPED_LANGUAGES = new Set(["python", "javascript"]);
@@ -521,6 +522,41 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
     plan.diagnostics.push(...more.diagnostics.filter((d) => !said.has(`${d.code}\0${d.message}`)));
     family.push(`${ws.rel(o.file)}:${o.start_line} ${o.parent}.${o.name}`);
   }
+  if (family.length > 0) plan.diagnostics.push(renameNote("server_note", `renamed with the methods of the same name it overrides or that override it: ${family.join(", ")}`));
+  // Python and JavaScript: the uses on values nothing types that the index ties to the member by
+  // name only. Named in a warning; renamed too (evidence "heuristic") with --allow-heuristic.
+  const untyped = untypedUses(ws, sym, seen);
+  const taken: typeof untyped = [];
+  if (untyped.length > 0 && step.allow_heuristic) {
+    for (const u of untyped) {
+      const bytes = Buffer.from(ws.read(u.path));
+      if (bytes.subarray(u.byte_start, u.byte_end).toString("utf8") !== sym.name) continue;
+      plan.locations.push({ file: join(ws.root, u.path), byte_start: u.byte_start, byte_end: u.byte_end, old_text: sym.name, new_text: step.to, evidence: "heuristic" });
+      seen.add(`${u.path}\0${u.byte_start}`);
+      taken.push(u);
+    }
+  }
+  const left = untyped.filter((u) => !taken.includes(u));
+  const where = (us: typeof untyped): string => `${us.slice(0, 10).map((u) => `${u.path}:${u.start_line}`).join(", ")}${us.length > 10 ? ", …" : ""}`;
+  const owner = `${sym.parent ?? ""}${sym.parent ? "." : ""}${sym.name}`;
+  if (taken.length > 0) {
+    plan.diagnostics.push(
+      renameNote(
+        "untyped_uses",
+        `--allow-heuristic: ${taken.length} use(s) of '.${sym.name}' on values whose type is not known, which the index ties to ${owner} by name only, were renamed too (evidence "heuristic"): ${where(taken)}. Validation cannot see the untyped ones: if one was another value's (a library's), it now fails at run time.`,
+        "warning",
+      ),
+    );
+  }
+  if (left.length > 0) {
+    plan.diagnostics.push(
+      renameNote(
+        "untyped_uses",
+        `${left.length} use(s) of '.${sym.name}' on values whose type is not known were left as they are, and the index lists ${owner} among what they may call: ${where(left)}. Validation cannot see them (nothing types those values): if they are this method's, they now fail at run time; rename them with splice edit, give the values a type, or run the rename again with --allow-heuristic to rename every one of them by name.`,
+        "warning",
+      ),
+    );
+  }
   const byFile = new Map<string, RenameLocation[]>();
   for (const l of plan.locations) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l]);
   for (const [file, locs] of byFile) {
@@ -540,18 +576,6 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
       bytes = Buffer.concat([bytes.subarray(0, l.byte_start), Buffer.from(l.new_text, "utf8"), bytes.subarray(l.byte_end)]);
     }
     ws.write(rel, bytes);
-  }
-  if (family.length > 0) plan.diagnostics.push(renameNote("server_note", `renamed with the methods of the same name it overrides or that override it: ${family.join(", ")}`));
-  const untyped = untypedUses(ws, sym, seen);
-  if (untyped.length > 0) {
-    const list = untyped.slice(0, 10).join(", ");
-    plan.diagnostics.push(
-      renameNote(
-        "untyped_uses",
-        `${untyped.length} use(s) of '.${sym.name}' on values whose type is not known were left as they are, and the index lists ${sym.parent ?? ""}${sym.parent ? "." : ""}${sym.name} among what they may call: ${list}${untyped.length > 10 ? ", …" : ""}. Validation cannot see them (nothing types those values): if they are this method's, they now fail at run time; rename them with splice edit, or give the values a type.`,
-        "warning",
-      ),
-    );
   }
   return { symbol: symbolInfo(sym), to: step.to, engine: plan.engine, engine_version: plan.engine_version, ...(plan.timing ? { engine_timing: plan.timing } : {}), locations: plan.locations, engine_diagnostics: plan.diagnostics };
 }
