@@ -83,6 +83,28 @@ describe("llmfilewrite C and C++ (gcc/g++ -fsyntax-only with compile_commands.js
   });
 });
 
+describe("llmfilewrite C++ without compile_commands.json: headers spelled from the root", () => {
+  it("a new file including \"util/coding.h\" from util/ is checked, not rejected for an include gcc could not find (leveldb)", async () => {
+    need("g++");
+    const root = scratchDir("lfw-rootinc-");
+    execFileSync("git", ["init", "-q", root]);
+    mkdirSync(join(root, "util"));
+    mkdirSync(join(root, "include", "kv"), { recursive: true });
+    writeFileSync(join(root, "include/kv/slice.h"), "#ifndef KV_SLICE_H_\n#define KV_SLICE_H_\n#include <cstddef>\nnamespace kv {\nstruct Slice { const char* data; std::size_t size; };\n}  // namespace kv\n#endif\n");
+    writeFileSync(join(root, "util/coding.h"), '#ifndef KV_UTIL_CODING_H_\n#define KV_UTIL_CODING_H_\n#include <cstdint>\n#include "kv/slice.h"\nnamespace kv {\ninline uint32_t DecodeFixed32(const char* p) { return static_cast<uint32_t>(p[0]); }\n}  // namespace kv\n#endif\n');
+    const good = '#include "util/coding.h"\n\nnamespace kv {\nuint32_t Twice(const Slice& s) { return DecodeFixed32(s.data) * 2; }\n}  // namespace kv\n';
+    const ok = await lfw(root, ["--path", "util/twice.cc", "--content", good]);
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.equal((ok.json as Envelope).status, "approved");
+    const bad = '#include "util/coding.h"\n\nnamespace kv {\nuint32_t Twice2(const Slice& s) { return s.size.x; }\n}  // namespace kv\n';
+    const r = await lfw(root, ["--path", "util/twice2.cc", "--content", bad]);
+    assert.equal(r.code, 1, r.stdout);
+    const d = (r.json as Envelope).result?.diagnostics.find((x) => x.source === "g++" && x.level === "error");
+    assert.equal(d?.start_line, 4, r.stdout);
+    assert.doesNotMatch(d?.message ?? "", /No such file/);
+  });
+});
+
 describe("llmfilewrite Java (javac into a temp directory)", () => {
   it("rejects a javac error against the project's own classes, with no .class or temp file left", async () => {
     need("javac");
