@@ -198,7 +198,9 @@ export function insert(ws: Workspace, step: InsertStep): StepReport {
   let out: string;
   let at: number;
   if (after) {
-    at = endOfLine;
+    // Before the line's break, all of it: in a CRLF file the `\r` stays with its `\n` (an
+    // insert after a method split them, leaving `\r\r\n` above the new text and a bare `\n` below).
+    at = endOfLine > 0 && text[endOfLine - 1] === "\r" && endOfLine < text.length ? endOfLine - 1 : endOfLine;
     out = text.slice(0, at) + eol.repeat(gap + 1) + block + (at >= text.length && !text.endsWith("\n") ? "" : "") + text.slice(at);
   } else {
     at = lineStart(text, full);
