@@ -269,6 +269,28 @@ function parseConfig(configFile: string, errors: string[]): TS.ParsedCommandLine
   return c.parsed;
 }
 
+/**
+ * Every project a file belongs to: its project (projectConfigFor), and in a solution-style
+ * config every other referenced project that includes the file too (hono: tsconfig.build.json
+ * holds src without its tests, tsconfig.spec.json src with them, so a change checked in the
+ * first alone never saw the tests that use it).
+ */
+export function projectConfigsFor(root: string, abs: string, javascript: boolean): (string | undefined)[] {
+  const first = projectConfigFor(root, abs, javascript);
+  const out: (string | undefined)[] = [first];
+  const names = javascript ? ["jsconfig.json", "tsconfig.json"] : ["tsconfig.json"];
+  const found = findUp(dirname(abs), root, names);
+  if (!found || found.file === first) return out;
+  const parsed = parseConfig(found.file, []);
+  if (!parsed || parsed.fileNames.length > 0) return out;
+  for (const ref of parsed.projectReferences ?? []) {
+    const refFile = ts.resolveProjectReferencePath(ref);
+    if (out.includes(refFile)) continue;
+    if (parseConfig(refFile, [])?.fileNames.includes(abs)) out.push(refFile);
+  }
+  return out;
+}
+
 /** The project a file belongs to: nearest tsconfig.json (jsconfig.json for JavaScript), or none. */
 export function projectConfigFor(root: string, abs: string, javascript: boolean): string | undefined {
   const names = javascript ? ["jsconfig.json", "tsconfig.json"] : ["tsconfig.json"];
