@@ -230,11 +230,23 @@ function removal(text: string, full: number, end: number): [number, number] {
 }
 
 /**
- * Resolutions that tie a use to a symbol by its name only: `ambiguous` (several symbols have the
- * name; the index lists them all as candidates) and `heuristic` (the only reachable symbol of the
- * name, on a value whose type nothing gave). starlette's `scope.get(...)`, `kwargs.get(...)` on
- * dicts were 204 of the 213 uses listed against `Config.get`.
+ * A use the index ties to a deleted symbol by name only, among other symbols of that name: an
+ * `ambiguous` reference whose candidates name some symbol outside the deleted declarations.
+ * starlette's `scope.get(...)`, `kwargs.get(...)` on dicts (six workspace `get`s among the
+ * candidates) were 204 of the 213 uses a delete of `Config.get` listed. A name-only use with no
+ * other candidate (`heuristic`, or `ambiguous` with only this symbol: typer's docs calling
+ * `app.add_typer` on an untyped `app`) may well be this symbol's, and still holds the delete back,
+ * labelled as a guess.
  */
+function amongOthers(r: { resolution: string; candidates: string | null }, ids: Set<string>): boolean {
+  if (r.resolution !== "ambiguous" || !r.candidates) return false;
+  try {
+    return (JSON.parse(r.candidates) as string[]).some((c) => !ids.has(c));
+  } catch {
+    return false;
+  }
+}
+
 const NAME_ONLY = new Set(["ambiguous", "heuristic"]);
 
 export function del(ws: Workspace, step: DeleteStep): StepReport {
@@ -261,12 +273,13 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
   // planned (by name: the caller a batch just rewrote must not hold the delete back).
   const dirty = new Set(ws.changed().map((f) => f.path));
   const seen = new Set<string>();
+  const ids = new Set(group.map((g) => g.symbol_id));
   const all = group
     .flatMap((g) => ws.references(g))
     .filter((r) => !dirty.has(r.path) && !inside(r.path, r.byte_start, r.byte_end) && !seen.has(`${r.path}\0${r.byte_start}`) && (seen.add(`${r.path}\0${r.byte_start}`), true))
-    .map((r) => ({ file: r.path, line: r.start_line, col: r.start_col, byte_start: r.byte_start, byte_end: r.byte_end, kind: r.kind, resolution: r.resolution }));
-  const remaining = all.filter((r) => !NAME_ONLY.has(r.resolution));
-  const nameOnly = all.filter((r) => NAME_ONLY.has(r.resolution));
+    .map((r) => ({ file: r.path, line: r.start_line, col: r.start_col, byte_start: r.byte_start, byte_end: r.byte_end, kind: r.kind, resolution: r.resolution, others: amongOthers(r, ids) }));
+  const remaining = all.filter((r) => !r.others).map(({ others: _, ...r }) => r);
+  const nameOnly = all.filter((r) => r.others).map(({ others: _, ...r }) => r);
   for (const path of dirty) {
     const lang = languageForPath(path);
     if (!lang) continue;
@@ -278,26 +291,36 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
       remaining.push({ file: path, line: at.line, col: at.col, byte_start: r.range.byte_start, byte_end: r.range.byte_end, kind: r.kind, resolution: "by_name_in_plan" });
     }
   }
-  const fmt = (r: (typeof all)[number]): string => `${r.file}:${r.line}:${r.col} (${r.kind}, ${r.resolution})`;
+  const fmt = (r: (typeof remaining)[number]): string => `${r.file}:${r.line}:${r.col} (${r.kind}, ${r.resolution})`;
+  const guesses = remaining.filter((r) => NAME_ONLY.has(r.resolution));
+  const resolved = remaining.filter((r) => !NAME_ONLY.has(r.resolution));
   const nameOnlyText = nameOnly.length > 0
-    ? `${nameOnly.length} use(s) of '${sym.name}' are tied to ${sym.scoped_name} by name only (ambiguous: several symbols have the name; heuristic: the only one of the name, on a value nothing types), and may be another symbol's, such as a library's: ${nameOnly.slice(0, 10).map((r) => `${r.file}:${r.line}`).join(", ")}${nameOnly.length > 10 ? ", …" : ""}`
+    ? `${nameOnly.length} use(s) of '${sym.name}' that the index ties by name only to several symbols of that name, ${sym.scoped_name} among them: ${nameOnly.slice(0, 10).map((r) => `${r.file}:${r.line}`).join(", ")}${nameOnly.length > 10 ? ", …" : ""}`
     : "";
   if (remaining.length > 0 && !step.force) {
-    const list = remaining.slice(0, 50).map(fmt);
+    const list = [...resolved, ...guesses].slice(0, 50).map(fmt);
+    const parts: string[] = [];
+    if (resolved.length > 0) parts.push(`${sym.scoped_name} is still referenced ${resolved.length} time(s):\n  ${resolved.slice(0, 50).map(fmt).join("\n  ")}`);
+    if (guesses.length > 0) {
+      parts.push(
+        `${resolved.length > 0 ? "and" : `${sym.scoped_name} may still be used:`} ${guesses.length} use(s) on values whose type the index does not know, tied to it by name only (no other symbol of the workspace has the name; a library's method of that name looks the same):\n  ${guesses.slice(0, Math.max(1, 50 - resolved.length)).map(fmt).join("\n  ")}`,
+      );
+    }
+    if (nameOnly.length > 0) parts.push(`Not counted: ${nameOnlyText}.`);
     throw new ToolError({
       code: CODES.references_remain,
       error: "references_remain",
-      message: `${sym.scoped_name} is still referenced ${remaining.length} time(s):\n  ${list.join("\n  ")}${nameOnly.length > 0 ? `\nNot counted: ${nameOnlyText}.` : ""}`,
+      message: parts.join("\n"),
       file: rel,
       note: list.join("\n"),
-      remediation: "Remove or update those references first (one batch can do both), or pass --force to delete anyway.",
+      remediation: `Remove or update those references first (one batch can do both)${guesses.length > 0 ? "; the name-only ones may be another value's: check them" : ""}; or pass --force to delete anyway.`,
     });
   }
   let out = text;
   for (const [a, b] of [...ranges].reverse()) out = out.slice(0, a) + out.slice(b);
   put(ws, rel, out);
   const warnings = nameOnly.length > 0
-    ? [{ tool: "splice", level: "warning" as const, code: CODES.name_only_uses, message: `${nameOnlyText}. They did not hold the delete back; the checker sees the typed ones, the others fail at run time if they were ${sym.scoped_name}'s.` }]
+    ? [{ tool: "splice", level: "warning" as const, code: CODES.name_only_uses, message: `${nameOnlyText}. They did not hold the delete back: if one of them was ${sym.scoped_name}'s, the checker reports it only where it knows the value's type and checks the file; otherwise it fails at run time.` }]
     : [];
   return {
     symbol: symbolInfo(sym),
