@@ -328,6 +328,18 @@ describe("validateChange: Python with pyright over the changed modules and their
     assert.equal(good.validation, "validated", JSON.stringify(good));
   });
 
+  it("a module that imports the package whose __init__.py re-exports the changed module is checked (typer's docs: `import typer` then `app.add_typer(..., name=...)`)", async () => {
+    const root = project("py-callers");
+    writeFileSync(join(root, "shop/app.py"), "class App:\n    def add_group(self, other: \"App\", *, name: str | None = None) -> None:\n        self.group = (other, name)\n");
+    writeFileSync(join(root, "shop/__init__.py"), "from .app import App as App\n");
+    mkdirSync(join(root, "docs_src"));
+    writeFileSync(join(root, "docs_src/tutorial001.py"), "import shop\n\napp = shop.App()\nitems = shop.App()\napp.add_group(items, name=\"items\")\n");
+    const r = await validateChange({ root, session: shared, files: [edit(root, "shop/app.py", "python", "*, name: str | None = None) -> None:\n        self.group = (other, name)", "*, title: str | None = None) -> None:\n        self.group = (other, title)")] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    assert.deepEqual(r.introduced.map((d) => [d.file, d.start_line]), [["docs_src/tutorial001.py", 5]]);
+    assert.match(r.introduced[0]?.message ?? "", /No parameter named "name"/);
+  });
+
   it("a rename across modules, the importer given first: every module gets its new text before any is checked", async () => {
     const root = project("py-callers");
     const cart = readFileSync(join(root, "shop/cart.py"), "utf8");
