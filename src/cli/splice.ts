@@ -56,7 +56,7 @@ leaf("insert", "add a definition before or after a sibling", (c) =>
 );
 leaf("delete", "remove a definition with its doc comment, decorators and the blank line it leaves", (c) => mutation(symbolFlags(c)).option("--force", "delete even when references remain"));
 leaf("rename", "rename a symbol and every reference in the workspace", (c) =>
-  mutation(symbolFlags(c)).option("--to <name>", "the new name (required; with --json, the request's \"to\")").option("--allow-heuristic", "accept locations found by name only (evidence: heuristic)"),
+  mutation(symbolFlags(c)).option("--to <name>", "the new name (required; with --json, the request's \"to\")").option("--allow-heuristic", "accept locations found by name only (evidence: heuristic); in Python and JavaScript, also rename the uses on untyped values that the index ties to the member by name (the ones a SPLICE_W214 warning names)"),
 );
 leaf("edit", "replace text that occurs exactly once in a file (or in a symbol)", (c) =>
   mutation(c.option("--file <path>", "the file").option("--old <text>", "exact text to replace").option("--new <text>", "replacement").option("--symbol <name>", "search only inside this symbol").option("--symbol-id <id>", "search only inside this symbol").option("--kind <kind>", "the symbol's kind")),

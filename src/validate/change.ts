@@ -218,7 +218,18 @@ async function perFileCheck(language: LanguageId, ctx: ChangeCheckContext): Prom
     if (f.after === null) continue;
     const found = await run(f.path, f.after, users, companions("after"));
     after.push(...found);
-    if (f.before === null && found.some((d) => d.file !== f.path)) {
+    const elsewhere = [...new Set(found.filter((d) => d.file !== f.path && !changed.has(d.file)).map((d) => d.file))].sort();
+    if (f.before === null && language === "java" && elsewhere.length > 0) {
+      // A new class that uses StringUtil makes javac compile StringUtil.java, and its old errors
+      // (jsoup: `org.jspecify.annotations` is not on this machine) were the new file's: a valid
+      // new class was rejected. The baseline is those same files compiled without the new class
+      // (its package line alone in its place), so only what the new class causes counts.
+      const pkg = /^\s*package\s+[\w.]+\s*;/m.exec(new TextDecoder().decode(f.after))?.[0] ?? "";
+      const had = new Set(names);
+      const base = await run(f.path, new TextEncoder().encode(`${pkg.trim()}\n`), elsewhere.map((p) => join(ctx.root, p)));
+      for (const n of [...names]) if (!had.has(n)) names.delete(n);
+      before.push(...base.filter((d) => d.file !== f.path && !changed.has(d.file)));
+    } else if (f.before === null && found.some((d) => d.file !== f.path)) {
       const neighbour = existingNeighbour(ctx.root, f.path, language, changed);
       if (neighbour) {
         const base = await run(neighbour.path, neighbour.bytes);

@@ -83,6 +83,28 @@ describe("llmfilewrite C and C++ (gcc/g++ -fsyntax-only with compile_commands.js
   });
 });
 
+describe("llmfilewrite C++ without compile_commands.json: headers spelled from the root", () => {
+  it("a new file including \"util/coding.h\" from util/ is checked, not rejected for an include gcc could not find (leveldb)", async () => {
+    need("g++");
+    const root = scratchDir("lfw-rootinc-");
+    execFileSync("git", ["init", "-q", root]);
+    mkdirSync(join(root, "util"));
+    mkdirSync(join(root, "include", "kv"), { recursive: true });
+    writeFileSync(join(root, "include/kv/slice.h"), "#ifndef KV_SLICE_H_\n#define KV_SLICE_H_\n#include <cstddef>\nnamespace kv {\nstruct Slice { const char* data; std::size_t size; };\n}  // namespace kv\n#endif\n");
+    writeFileSync(join(root, "util/coding.h"), '#ifndef KV_UTIL_CODING_H_\n#define KV_UTIL_CODING_H_\n#include <cstdint>\n#include "kv/slice.h"\nnamespace kv {\ninline uint32_t DecodeFixed32(const char* p) { return static_cast<uint32_t>(p[0]); }\n}  // namespace kv\n#endif\n');
+    const good = '#include "util/coding.h"\n\nnamespace kv {\nuint32_t Twice(const Slice& s) { return DecodeFixed32(s.data) * 2; }\n}  // namespace kv\n';
+    const ok = await lfw(root, ["--path", "util/twice.cc", "--content", good]);
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.equal((ok.json as Envelope).status, "approved");
+    const bad = '#include "util/coding.h"\n\nnamespace kv {\nuint32_t Twice2(const Slice& s) { return s.size.x; }\n}  // namespace kv\n';
+    const r = await lfw(root, ["--path", "util/twice2.cc", "--content", bad]);
+    assert.equal(r.code, 1, r.stdout);
+    const d = (r.json as Envelope).result?.diagnostics.find((x) => x.source === "g++" && x.level === "error");
+    assert.equal(d?.start_line, 4, r.stdout);
+    assert.doesNotMatch(d?.message ?? "", /No such file/);
+  });
+});
+
 describe("llmfilewrite Java (javac into a temp directory)", () => {
   it("rejects a javac error against the project's own classes, with no .class or temp file left", async () => {
     need("javac");
@@ -105,6 +127,31 @@ describe("llmfilewrite Java (javac into a temp directory)", () => {
     const ok = await lfw(root, ["--path", "src/com/example/Main.java", "--content", good]);
     assert.equal(ok.code, 0, ok.stdout);
     assert.deepEqual(listFiles(root), [...before, "src/com/example/Main.java"].sort());
+  });
+});
+
+describe("llmfilewrite Java: the project's old errors are not the new class's", () => {
+  it("a new class using a class whose library is missing here is approved; its own error still rejects it (jsoup's StringUtil imports org.jspecify, and a valid new class was rejected for StringUtil.java:4)", async () => {
+    need("javac");
+    const root = project("java-project");
+    writeFileSync(join(root, "src/com/example/Text.java"), "package com.example;\n\nimport org.jspecify.annotations.Nullable;\n\npublic final class Text {\n    private Text() {}\n\n    public static boolean isBlank(@Nullable String s) {\n        return s == null || s.trim().isEmpty();\n    }\n}\n");
+    const good = "package com.example;\n\npublic final class Blank {\n    private Blank() {}\n\n    public static boolean either(String a, String b) {\n        return Text.isBlank(a) || Text.isBlank(b) || Util.one() > 1;\n    }\n}\n";
+    const ok = await lfw(root, ["--path", "src/com/example/Blank.java", "--content", good]);
+    const env = ok.json as Envelope;
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.equal(env.status, "approved");
+    assert.ok(existsSync(join(root, "src/com/example/Blank.java")));
+    const bad = "package com.example;\n\npublic final class Blank2 {\n    public static int either(String a) {\n        return Text.isBlank(a);\n    }\n}\n";
+    const r = await lfw(root, ["--path", "src/com/example/Blank2.java", "--content", bad]);
+    assert.equal(r.code, 1, r.stdout);
+    const m = (r.json as Envelope & { message: string }).message;
+    assert.match(m, /1 introduced error\(s\), first javac at src\/com\/example\/Blank2\.java:5:\d+: incompatible types: boolean cannot be converted to int/);
+    assert.ok(!existsSync(join(root, "src/com/example/Blank2.java")));
+    // A finding placed at a line only (a caller's, in another file) is named file:line, not file:line:undefined.
+    const util = readFileSync(join(root, "src/com/example/Util.java"), "utf8");
+    const w = await lfw(root, ["--path", "src/com/example/Util.java", "--overwrite", "--content", util.replace("public static int one()", "public static int one(int x)")]);
+    assert.equal(w.code, 1, w.stdout);
+    assert.match((w.json as Envelope & { message: string }).message, /first javac at src\/com\/example\/Blank\.java:7: method one in class Util cannot be applied/);
   });
 });
 

@@ -57,6 +57,22 @@ describe("splice rename: Python through pyright", () => {
     assert.match(text, /SPLICE_W214/);
     assert.match(text, /1 use\(s\) of '\.copy_with' on values whose type is not known were left as they are[^"]*shop\/test_urls\.py:2\b/, text.slice(0, 3000));
     assert.doesNotMatch(text, /test_urls\.py:7/, "a use of another name is not listed");
+    assert.match(text, /run the rename again with --allow-heuristic to rename every one of them by name/);
+  });
+
+  it("--allow-heuristic renames the untyped uses too, as heuristic locations, and says so", async () => {
+    const root = fixture("py");
+    writeFileSync(join(root, "shop/urls.py"), "class URL:\n    def __init__(self, raw: str) -> None:\n        self.raw = raw\n\n    def copy_with(self, path: str) -> \"URL\":\n        return URL(self.raw + path)\n\n\ndef home() -> URL:\n    return URL(\"/\").copy_with(\"x\")\n");
+    writeFileSync(join(root, "shop/test_urls.py"), "def test_copy(server):\n    url = server.url.copy_with(path=\"/a\")\n    assert url\n\n\ndef test_join():\n    assert \", \".join([\"a\"])\n");
+    const r = await runTool("splice", ["rename", "--file", "shop/urls.py", "--symbol", "URL.copy_with", "--to", "with_path", "--allow-heuristic"], { cwd: root });
+    assert.equal(r.code, 0, r.stdout);
+    const env = r.json as { result: { validation: string; steps: { locations: { file: string; evidence: string; new_text: string }[] }[] }; diagnostics: { code: string; message: string }[] };
+    assert.equal(env.result.validation, "validated");
+    assert.match(readFileSync(join(root, "shop/test_urls.py"), "utf8"), /server\.url\.with_path\(path="\/a"\)/);
+    assert.match(readFileSync(join(root, "shop/test_urls.py"), "utf8"), /", "\.join\(/);
+    assert.deepEqual(env.result.steps[0]?.locations.filter((l) => l.evidence === "heuristic").map((l) => l.file.replace(/.*\/shop\//, "shop/")), ["shop/test_urls.py"]);
+    const w = env.diagnostics.find((d) => d.code === "SPLICE_W214");
+    assert.match(w?.message ?? "", /--allow-heuristic: 1 use\(s\) of '\.copy_with' on values whose type is not known, which the index ties to URL\.copy_with by name only, were renamed too \(evidence "heuristic"\): shop\/test_urls\.py:2\b/);
   });
 
   it("a method is renamed with its overrides in classes whose base is generic (click's ParamType[str] subclasses)", async () => {

@@ -126,6 +126,30 @@ describe("validateChange: Go with the real toolchain", () => {
     assert.equal(typeErr.introduced[0]?.start_line, 3);
   });
 
+  it("a package go cannot load hides no type error: its own change is unchecked with the reason, the packages that load are still checked (chi's `import \"slices\"` under go1.19 made `go build ./...` print only the load error, and a broken patch was validated)", async () => {
+    const root = project("go-module");
+    // An import no Go has in GOROOT: the package (and every package importing it) does not load.
+    mkdirSync(join(root, "pkg/ctx"));
+    writeFileSync(join(root, "pkg/ctx/ctx.go"), 'package ctx\n\nimport "nosuchstdpkg"\n\n// Has says whether v is set.\nfunc Has(v int) bool { return nosuchstdpkg.Has(v) }\n\n// Chain returns its arguments.\nfunc Chain(xs ...int) []int { return xs }\n');
+    const stuck = await validateChange({ root, files: [edit(root, "pkg/ctx/ctx.go", "go", "return xs }", "return len(xs) + \"s\" }")] });
+    assert.notEqual(stuck.validation, "validated", JSON.stringify(stuck));
+    assert.equal(stuck.validation, "unchecked");
+    assert.equal(stuck.checkers[0]?.status, "failed");
+    assert.match(stuck.checkers[0]?.reason ?? "", /go cannot load the package in pkg\/ctx \(package nosuchstdpkg is not in GOROOT[^)]*\)\), so no code of it was type-checked/);
+    // Another package still loads: its type error is found, and the unloadable one is named.
+    const typeErr = await validateChange({ root, files: [edit(root, "pkg/a/price.go", "go", "return x + y }", 'return x + "y" }')] });
+    assert.equal(typeErr.validation, "rejected", JSON.stringify(typeErr));
+    assert.equal(typeErr.introduced[0]?.file, "pkg/a/price.go");
+    assert.match(typeErr.warnings.map((w) => w.message).join("\n"), /go cannot load 1 package\(s\) of module \., which were not type-checked \(callers there included\): pkg\/ctx \(package nosuchstdpkg is not in GOROOT/);
+    const ok = await validateChange({ root, files: [edit(root, "pkg/a/price.go", "go", "return x + y }", "return y + x }")] });
+    assert.equal(ok.validation, "validated", JSON.stringify(ok));
+    // An import the change itself adds that does not load is the change's error, at the import.
+    const added = await validateChange({ root, files: [edit(root, "pkg/a/price.go", "go", "// Add sums", 'import "alsonosuchpkg"\n\nvar _ = alsonosuchpkg.X\n\n// Add sums')] });
+    assert.equal(added.validation, "rejected", JSON.stringify(added));
+    assert.equal(added.introduced[0]?.file, "pkg/a/price.go");
+    assert.match(added.introduced[0]?.message ?? "", /package alsonosuchpkg is not in GOROOT/);
+  });
+
   it("without go on PATH the change is unchecked with the reason, never validated; requireChecker rejects it", async () => {
     const root = project("go-module");
     const session = new ValidationSession({ ...process.env, PATH: "/nonexistent" });
@@ -302,6 +326,18 @@ describe("validateChange: Python with pyright over the changed modules and their
       files: [edit(root, "shop/money.py", "python", "def add(cents: int, more: int)", "def add(cents: int, more: int, fee: int = 0)"), edit(root, "shop/cart.py", "python", "add(t, i)", "add(t, i, 0)")],
     });
     assert.equal(good.validation, "validated", JSON.stringify(good));
+  });
+
+  it("a module that imports the package whose __init__.py re-exports the changed module is checked (typer's docs: `import typer` then `app.add_typer(..., name=...)`)", async () => {
+    const root = project("py-callers");
+    writeFileSync(join(root, "shop/app.py"), "class App:\n    def add_group(self, other: \"App\", *, name: str | None = None) -> None:\n        self.group = (other, name)\n");
+    writeFileSync(join(root, "shop/__init__.py"), "from .app import App as App\n");
+    mkdirSync(join(root, "docs_src"));
+    writeFileSync(join(root, "docs_src/tutorial001.py"), "import shop\n\napp = shop.App()\nitems = shop.App()\napp.add_group(items, name=\"items\")\n");
+    const r = await validateChange({ root, session: shared, files: [edit(root, "shop/app.py", "python", "*, name: str | None = None) -> None:\n        self.group = (other, name)", "*, title: str | None = None) -> None:\n        self.group = (other, title)")] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    assert.deepEqual(r.introduced.map((d) => [d.file, d.start_line]), [["docs_src/tutorial001.py", 5]]);
+    assert.match(r.introduced[0]?.message ?? "", /No parameter named "name"/);
   });
 
   it("a rename across modules, the importer given first: every module gets its new text before any is checked", async () => {

@@ -141,7 +141,7 @@ function summary(diags: ValidationDiagnostic[], rejectOn: "error" | "warning"): 
 }
 
 function where(d: ValidationDiagnostic): string {
-  return d.start_line === undefined ? d.file : `${d.file}:${d.start_line}:${d.start_col}`;
+  return d.start_line === undefined ? d.file : d.start_col === undefined ? `${d.file}:${d.start_line}` : `${d.file}:${d.start_line}:${d.start_col}`;
 }
 
 export async function writeFile(req: WriteRequest, session?: ValidationSession): Promise<WriteOutcome> {

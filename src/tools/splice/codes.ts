@@ -26,6 +26,8 @@ export const CODES = {
   invalid_regex: errorCode(TOOL, "E115"),
   no_files_matched: errorCode(TOOL, "E116"),
   not_a_definition_span: errorCode(TOOL, "E117"),
+  /** A warning: uses the index ties to a deleted symbol by name only (docs/splice.md). */
+  name_only_uses: errorCode(TOOL, "W108"),
   usage: commonCode(TOOL, "usage"),
   path_outside_root: commonCode(TOOL, "path_outside_root"),
   file_not_found: commonCode(TOOL, "file_not_found"),

@@ -2,6 +2,7 @@
  * The steps a change is made of. Each reads and writes the planned bytes of the Workspace, so a
  * batch's later steps see the earlier ones; nothing here touches the disk.
  */
+import { join } from "node:path";
 import type Parser from "tree-sitter";
 import { ToolError } from "../../contract/errors.js";
 import { extractFacts } from "../../lang/extract.js";
@@ -47,6 +48,8 @@ function nonEmpty(content: string, what: string): string {
 
 const BODY_TYPES = /^(block|compound_statement|statement_block|class_body|declaration_list|field_declaration_list|enum_body|interface_body|constructor_body|field_declaration_list|enum_variant_list)$/;
 
+const FUNCTION_VALUES = new Set(["arrow_function", "function_expression", "function", "generator_function", "class"]);
+
 function bodyOf(node: Parser.SyntaxNode): Parser.SyntaxNode | null {
   const direct = node.childForFieldName("body");
   if (direct) return direct;
@@ -54,13 +57,58 @@ function bodyOf(node: Parser.SyntaxNode): Parser.SyntaxNode | null {
     if (BODY_TYPES.test(c.type)) return c;
     const inner = c.childForFieldName("body") ?? c.childForFieldName("value");
     if (inner && BODY_TYPES.test(inner.type)) return inner;
+    // `export const splitPath = (path: string): string[] => { … }` (hono's utils): the
+    // declaration holds a declarator whose value is the function; its block is the body.
+    const fn = inner && FUNCTION_VALUES.has(inner.type) ? inner.childForFieldName("body") : null;
+    if (fn && BODY_TYPES.test(fn.type)) return fn;
   }
   return null;
 }
 
+/** A declaration without a body that stands for its implementation: a TypeScript overload signature, a Python `@overload`. */
+function isSignature(node: Parser.SyntaxNode, text: string): boolean {
+  if (/^(function_signature|method_signature|abstract_method_signature)$/.test(node.type)) return true;
+  const deco = node.parent?.type === "decorated_definition" ? node.parent.namedChildren.filter((c) => c.type === "decorator") : [];
+  return deco.some((c) => /^@\s*(?:[\w.]+\.)?overload\s*$/.test(text.slice(c.startIndex, c.endIndex)));
+}
+
+/** How many declarations of `name` a patch's new text holds (parsed where the group lives: a method's inside a class). */
+function declarationsIn(sym: Sym, content: string): number {
+  let wrapped = content;
+  if (sym.parent !== null && sym.language === "python") wrapped = `class _Splice:\n    ${reindent(content, "    ", 4, "\n", "python")}\n`;
+  else if (sym.parent !== null) wrapped = `class _Splice {\n${content}\n}\n`;
+  return extractFacts(sym.language, Buffer.from(wrapped, "utf8")).symbols.filter((s) => s.name === sym.name).length;
+}
+
+/**
+ * Which declarations of a binding (resolveBinding) a patch replaces: new text that declares the
+ * name several times replaces the whole group (signatures and implementation); a single
+ * declaration replaces the implementation and keeps the signatures. A group without one
+ * implementation after its signatures (a getter and a setter) needs --symbol-id.
+ */
+function patchTarget(ws: Workspace, group: Sym[], content: string, body: boolean): { sym: Sym; whole: boolean } {
+  const last = group[group.length - 1] as Sym;
+  if (group.length === 1) return { sym: last, whole: false };
+  const d = textOf(ws, last.file);
+  const sig = group.map((s) => isSignature(definitionExtent(s.language, d.text, d.toIndex(s.byte_start), d.toIndex(s.byte_end)).node, d.text));
+  const overloads = sig.slice(0, -1).every(Boolean) && !sig[sig.length - 1];
+  if (!body && declarationsIn(last, content) > 1) return { sym: group[0] as Sym, whole: true };
+  if (overloads) return { sym: last, whole: false };
+  const list = group.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name} ${s.file}:${s.start_line}${sig[group.indexOf(s)] ? " (signature)" : ""}`);
+  throw new ToolError({
+    code: CODES.ambiguous_symbol,
+    error: "ambiguous_symbol",
+    message: `'${last.scoped_name}' is declared ${group.length} times in ${last.file}, and not as overload signatures followed by one implementation; the new text declares it ${body ? "(as a body)" : "once"}, so which declaration it replaces is not clear:\n  ${list.join("\n  ")}`,
+    file: last.file,
+    note: list.join("\n"),
+    remediation: "Give the text of every declaration (the whole group is replaced), or pick one with --symbol-id ID.",
+  });
+}
+
 export function patch(ws: Workspace, step: PatchStep): StepReport {
-  const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
-  const content = nonEmpty(step.content, `patch ${sym.scoped_name}`);
+  const group = ws.resolveBinding({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
+  const content = nonEmpty(step.content, `patch ${(group[0] as Sym).scoped_name}`);
+  const { sym, whole } = patchTarget(ws, group, content, step.body === true);
   const rel = sym.file;
   const d = textOf(ws, rel);
   const text = d.text;
@@ -93,11 +141,17 @@ export function patch(ws: Workspace, step: PatchStep): StepReport {
     const level = chooseLevel(sym.language, text, ext, content);
     from = level.start;
     to = level.end;
+    if (whole) {
+      // The whole overload group: from the first declaration's chosen start to the last one's end.
+      const last = group[group.length - 1] as Sym;
+      to = Math.max(to, definitionExtent(last.language, text, d.toIndex(last.byte_start), d.toIndex(last.byte_end)).end);
+    }
     const target = indentOf(text, from);
     repl = reindent(content, target, target.length, eol, sym.language);
   }
   put(ws, rel, text.slice(0, from) + repl + text.slice(to));
-  return { symbol: symbolInfo(sym), replaced: { byte_start: d.toByte(from), byte_end: d.toByte(to) } };
+  const overloads = group.length > 1 ? { overloads: { declarations: group.length, replaced: whole ? "all" : "implementation", kept: whole ? [] : group.slice(0, -1).map((s) => `${s.file}:${s.start_line}`) } } : {};
+  return { symbol: symbolInfo(sym), replaced: { byte_start: d.toByte(from), byte_end: d.toByte(to) }, ...overloads };
 }
 
 function blankLinesAfter(text: string, at: number): number {
@@ -113,7 +167,9 @@ function blankLinesAfter(text: string, at: number): number {
 
 export function insert(ws: Workspace, step: InsertStep): StepReport {
   const after = step.after_symbol !== undefined;
-  const anchor = ws.resolve({ file: step.file, symbol: step.after_symbol ?? step.before_symbol, symbol_id: step.symbol_id, kind: step.kind });
+  // An overloaded function is one anchor: after its implementation, before its first signature.
+  const anchors = ws.resolveBinding({ file: step.file, symbol: step.after_symbol ?? step.before_symbol, symbol_id: step.symbol_id, kind: step.kind });
+  const anchor = (after ? anchors[anchors.length - 1] : anchors[0]) as Sym;
   const content = nonEmpty(step.content, "insert");
   const rel = anchor.file;
   const d = textOf(ws, rel);
@@ -142,7 +198,9 @@ export function insert(ws: Workspace, step: InsertStep): StepReport {
   let out: string;
   let at: number;
   if (after) {
-    at = endOfLine;
+    // Before the line's break, all of it: in a CRLF file the `\r` stays with its `\n` (an
+    // insert after a method split them, leaving `\r\r\n` above the new text and a bare `\n` below).
+    at = endOfLine > 0 && text[endOfLine - 1] === "\r" && endOfLine < text.length ? endOfLine - 1 : endOfLine;
     out = text.slice(0, at) + eol.repeat(gap + 1) + block + (at >= text.length && !text.endsWith("\n") ? "" : "") + text.slice(at);
   } else {
     at = lineStart(text, full);
@@ -152,16 +210,11 @@ export function insert(ws: Workspace, step: InsertStep): StepReport {
   return { anchor: symbolInfo(anchor), position: after ? "after" : "before" };
 }
 
-export function del(ws: Workspace, step: DeleteStep): StepReport {
-  const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
-  const rel = sym.file;
-  const d = textOf(ws, rel);
-  const text = d.text;
-  const ext = definitionExtent(sym.language, text, d.toIndex(sym.byte_start), d.toIndex(sym.byte_end));
-  const full = ext.full;
+/** The characters a delete of one definition removes: its full extent, its line, and the blank lines it leaves. */
+function removal(text: string, full: number, end: number): [number, number] {
   let from = startsLine(text, full) ? lineStart(text, full) : full;
-  const le = lineEnd(text, ext.end);
-  let to = text.slice(ext.end, le).trim() === "" ? Math.min(le + 1, text.length) : ext.end;
+  const le = lineEnd(text, end);
+  let to = text.slice(end, le).trim() === "" ? Math.min(le + 1, text.length) : end;
   const below = to < text.length && to > 0 && text[to - 1] === "\n" ? blankLinesAfter(text, to) : 0;
   if (below > 0) {
     for (let k = 0; k < below; k++) to = lineEnd(text, to) + 1;
@@ -173,39 +226,110 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
       from = s;
     }
   }
-  const bFrom = d.toByte(from);
-  const bTo = d.toByte(to);
+  return [from, to];
+}
+
+/**
+ * A use the index ties to a deleted symbol by name only, among other symbols of that name: an
+ * `ambiguous` reference whose candidates name some symbol outside the deleted declarations.
+ * starlette's `scope.get(...)`, `kwargs.get(...)` on dicts (six workspace `get`s among the
+ * candidates) were 204 of the 213 uses a delete of `Config.get` listed. A name-only use with no
+ * other candidate (`heuristic`, or `ambiguous` with only this symbol: typer's docs calling
+ * `app.add_typer` on an untyped `app`) may well be this symbol's, and still holds the delete back,
+ * labelled as a guess.
+ */
+function amongOthers(r: { resolution: string; candidates: string | null }, ids: Set<string>): boolean {
+  if (r.resolution !== "ambiguous" || !r.candidates) return false;
+  try {
+    return (JSON.parse(r.candidates) as string[]).some((c) => !ids.has(c));
+  } catch {
+    return false;
+  }
+}
+
+const NAME_ONLY = new Set(["ambiguous", "heuristic"]);
+
+export function del(ws: Workspace, step: DeleteStep): StepReport {
+  // An overloaded function's signatures and implementation go together (resolveBinding).
+  const group = ws.resolveBinding({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
+  const sym = group[group.length - 1] as Sym;
+  const rel = sym.file;
+  const d = textOf(ws, rel);
+  const text = d.text;
+  // Declarations with only white space between them (overload signatures and their
+  // implementation) are removed as one definition, so the blank lines around the group are
+  // treated once; others each on their own, from the end.
+  const extents = group.map((g) => definitionExtent(g.language, text, d.toIndex(g.byte_start), d.toIndex(g.byte_end)));
+  const runs: [number, number][] = [];
+  for (const e of extents) {
+    const prev = runs[runs.length - 1];
+    if (prev && text.slice(prev[1], e.full).trim() === "") prev[1] = Math.max(prev[1], e.end);
+    else runs.push([e.full, e.end]);
+  }
+  const ranges = runs.map(([full, end]) => removal(text, full, end));
+  const byteRanges = ranges.map(([a, b]) => [d.toByte(a), d.toByte(b)] as [number, number]);
+  const inside = (path: string, a: number, b: number): boolean => path === rel && byteRanges.some(([f, t]) => a >= f && b <= t);
   // The graph knows the files as on disk; files an earlier batch step changed are read as
   // planned (by name: the caller a batch just rewrote must not hold the delete back).
   const dirty = new Set(ws.changed().map((f) => f.path));
-  const remaining = ws
-    .references(sym)
-    .filter((r) => !dirty.has(r.path) && !(r.path === rel && r.byte_start >= bFrom && r.byte_end <= bTo))
-    .map((r) => ({ file: r.path, line: r.start_line, col: r.start_col, byte_start: r.byte_start, byte_end: r.byte_end, kind: r.kind, resolution: r.resolution }));
+  const seen = new Set<string>();
+  const ids = new Set(group.map((g) => g.symbol_id));
+  const all = group
+    .flatMap((g) => ws.references(g))
+    .filter((r) => !dirty.has(r.path) && !inside(r.path, r.byte_start, r.byte_end) && !seen.has(`${r.path}\0${r.byte_start}`) && (seen.add(`${r.path}\0${r.byte_start}`), true))
+    .map((r) => ({ file: r.path, line: r.start_line, col: r.start_col, byte_start: r.byte_start, byte_end: r.byte_end, kind: r.kind, resolution: r.resolution, others: amongOthers(r, ids) }));
+  const remaining = all.filter((r) => !r.others).map(({ others: _, ...r }) => r);
+  const nameOnly = all.filter((r) => r.others).map(({ others: _, ...r }) => r);
   for (const path of dirty) {
     const lang = languageForPath(path);
     if (!lang) continue;
     const bytes = ws.read(path);
     const lines = new LineIndex(bytes);
     for (const r of extractFacts(lang.id, bytes).references) {
-      if (r.name !== sym.name || (path === rel && r.range.byte_start >= bFrom && r.range.byte_end <= bTo)) continue;
+      if (r.name !== sym.name || inside(path, r.range.byte_start, r.range.byte_end)) continue;
       const at = lines.position(r.range.byte_start);
       remaining.push({ file: path, line: at.line, col: at.col, byte_start: r.range.byte_start, byte_end: r.range.byte_end, kind: r.kind, resolution: "by_name_in_plan" });
     }
   }
+  const fmt = (r: (typeof remaining)[number]): string => `${r.file}:${r.line}:${r.col} (${r.kind}, ${r.resolution})`;
+  const guesses = remaining.filter((r) => NAME_ONLY.has(r.resolution));
+  const resolved = remaining.filter((r) => !NAME_ONLY.has(r.resolution));
+  const nameOnlyText = nameOnly.length > 0
+    ? `${nameOnly.length} use(s) of '${sym.name}' that the index ties by name only to several symbols of that name, ${sym.scoped_name} among them: ${nameOnly.slice(0, 10).map((r) => `${r.file}:${r.line}`).join(", ")}${nameOnly.length > 10 ? ", …" : ""}`
+    : "";
   if (remaining.length > 0 && !step.force) {
-    const list = remaining.slice(0, 50).map((r) => `${r.file}:${r.line}:${r.col} (${r.kind}, ${r.resolution})`);
+    const list = [...resolved, ...guesses].slice(0, 50).map(fmt);
+    const parts: string[] = [];
+    if (resolved.length > 0) parts.push(`${sym.scoped_name} is still referenced ${resolved.length} time(s):\n  ${resolved.slice(0, 50).map(fmt).join("\n  ")}`);
+    if (guesses.length > 0) {
+      parts.push(
+        `${resolved.length > 0 ? "and" : `${sym.scoped_name} may still be used:`} ${guesses.length} use(s) on values whose type the index does not know, tied to it by name only (no other symbol of the workspace has the name; a library's method of that name looks the same):\n  ${guesses.slice(0, Math.max(1, 50 - resolved.length)).map(fmt).join("\n  ")}`,
+      );
+    }
+    if (nameOnly.length > 0) parts.push(`Not counted: ${nameOnlyText}.`);
     throw new ToolError({
       code: CODES.references_remain,
       error: "references_remain",
-      message: `${sym.scoped_name} is still referenced ${remaining.length} time(s):\n  ${list.join("\n  ")}`,
+      message: parts.join("\n"),
       file: rel,
       note: list.join("\n"),
-      remediation: "Remove or update those references first (one batch can do both), or pass --force to delete anyway.",
+      remediation: `Remove or update those references first (one batch can do both)${guesses.length > 0 ? "; the name-only ones may be another value's: check them" : ""}; or pass --force to delete anyway.`,
     });
   }
-  put(ws, rel, text.slice(0, from) + text.slice(to));
-  return { symbol: symbolInfo(sym), removed: { byte_start: bFrom, byte_end: bTo }, remaining_references: remaining };
+  let out = text;
+  for (const [a, b] of [...ranges].reverse()) out = out.slice(0, a) + out.slice(b);
+  put(ws, rel, out);
+  const warnings = nameOnly.length > 0
+    ? [{ tool: "splice", level: "warning" as const, code: CODES.name_only_uses, message: `${nameOnlyText}. They did not hold the delete back: if one of them was ${sym.scoped_name}'s, the checker reports it only where it knows the value's type and checks the file; otherwise it fails at run time.` }]
+    : [];
+  return {
+    symbol: symbolInfo(sym),
+    removed: { byte_start: byteRanges[0]?.[0] ?? 0, byte_end: byteRanges[byteRanges.length - 1]?.[1] ?? 0 },
+    ...(group.length > 1 ? { declarations_removed: group.map((g) => `${g.file}:${g.start_line}`) } : {}),
+    remaining_references: remaining,
+    name_only_references: nameOnly,
+    ...(warnings.length > 0 ? { diagnostics: warnings } : {}),
+  };
 }
 
 function escapeRe(s: string): string {
@@ -229,10 +353,11 @@ export function edit(ws: Workspace, step: EditStep): StepReport {
   let hi = text.length;
   let scope = rel;
   if (step.symbol !== undefined || step.symbol_id !== undefined) {
-    const sym = ws.resolve({ file: rel, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
-    const ext = definitionExtent(sym.language, text, d.toIndex(sym.byte_start), d.toIndex(sym.byte_end));
-    lo = ext.full;
-    hi = ext.end;
+    const group = ws.resolveBinding({ file: rel, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
+    const sym = group[0] as Sym;
+    const last = group[group.length - 1] as Sym;
+    lo = definitionExtent(sym.language, text, d.toIndex(sym.byte_start), d.toIndex(sym.byte_end)).full;
+    hi = definitionExtent(last.language, text, d.toIndex(last.byte_start), d.toIndex(last.byte_end)).end;
     scope = `${sym.scoped_name} in ${rel}`;
   }
   let oldText = step.old;
@@ -366,17 +491,17 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
  * `url` has a type: httpx's tests call it on pytest fixtures (~20 calls), the rename said
  * validated, and the tests failed at run time.
  */
-function untypedUses(ws: Workspace, sym: Sym, renamed: Set<string>): string[] {
+function untypedUses(ws: Workspace, sym: Sym, renamed: Set<string>): { path: string; byte_start: number; byte_end: number; start_line: number }[] {
   if (!UNTYPED_LANGUAGES.has(sym.language) || !MEMBER_KINDS.has(sym.kind_normalized)) return [];
   const rows = ws
     .graph()
     .prepare(
-      `SELECT f.path, r.byte_start, r.start_line FROM refs r JOIN files f ON f.id = r.file_id
+      `SELECT f.path, r.byte_start, r.byte_end, r.start_line FROM refs r JOIN files f ON f.id = r.file_id
        WHERE r.name = ? AND r.qualifier IS NOT NULL AND ((r.resolution = 'ambiguous' AND instr(r.candidates, ?) > 0) OR (r.resolution = 'heuristic' AND r.target_symbol_id = ?))
        ORDER BY f.path, r.byte_start`,
     )
-    .all(sym.name, `"${sym.symbol_id}"`, sym.symbol_id) as { path: string; byte_start: number; start_line: number }[];
-  return rows.filter((r) => !renamed.has(`${r.path}\0${r.byte_start}`)).map((r) => `${r.path}:${r.start_line}`);
+    .all(sym.name, `"${sym.symbol_id}"`, sym.symbol_id) as { path: string; byte_start: number; byte_end: number; start_line: number }[];
+  return rows.filter((r) => !renamed.has(`${r.path}\0${r.byte_start}`));
 }
 
 const UNTYPED_LANGUAGES = new Set(["python", "javascript"]);
@@ -422,6 +547,41 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
     plan.diagnostics.push(...more.diagnostics.filter((d) => !said.has(`${d.code}\0${d.message}`)));
     family.push(`${ws.rel(o.file)}:${o.start_line} ${o.parent}.${o.name}`);
   }
+  if (family.length > 0) plan.diagnostics.push(renameNote("server_note", `renamed with the methods of the same name it overrides or that override it: ${family.join(", ")}`));
+  // Python and JavaScript: the uses on values nothing types that the index ties to the member by
+  // name only. Named in a warning; renamed too (evidence "heuristic") with --allow-heuristic.
+  const untyped = untypedUses(ws, sym, seen);
+  const taken: typeof untyped = [];
+  if (untyped.length > 0 && step.allow_heuristic) {
+    for (const u of untyped) {
+      const bytes = Buffer.from(ws.read(u.path));
+      if (bytes.subarray(u.byte_start, u.byte_end).toString("utf8") !== sym.name) continue;
+      plan.locations.push({ file: join(ws.root, u.path), byte_start: u.byte_start, byte_end: u.byte_end, old_text: sym.name, new_text: step.to, evidence: "heuristic" });
+      seen.add(`${u.path}\0${u.byte_start}`);
+      taken.push(u);
+    }
+  }
+  const left = untyped.filter((u) => !taken.includes(u));
+  const where = (us: typeof untyped): string => `${us.slice(0, 10).map((u) => `${u.path}:${u.start_line}`).join(", ")}${us.length > 10 ? ", …" : ""}`;
+  const owner = `${sym.parent ?? ""}${sym.parent ? "." : ""}${sym.name}`;
+  if (taken.length > 0) {
+    plan.diagnostics.push(
+      renameNote(
+        "untyped_uses",
+        `--allow-heuristic: ${taken.length} use(s) of '.${sym.name}' on values whose type is not known, which the index ties to ${owner} by name only, were renamed too (evidence "heuristic"): ${where(taken)}. Validation cannot see the untyped ones: if one was another value's (a library's), it now fails at run time.`,
+        "warning",
+      ),
+    );
+  }
+  if (left.length > 0) {
+    plan.diagnostics.push(
+      renameNote(
+        "untyped_uses",
+        `${left.length} use(s) of '.${sym.name}' on values whose type is not known were left as they are, and the index lists ${owner} among what they may call: ${where(left)}. Validation cannot see them (nothing types those values): if they are this method's, they now fail at run time; rename them with splice edit, give the values a type, or run the rename again with --allow-heuristic to rename every one of them by name.`,
+        "warning",
+      ),
+    );
+  }
   const byFile = new Map<string, RenameLocation[]>();
   for (const l of plan.locations) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l]);
   for (const [file, locs] of byFile) {
@@ -441,18 +601,6 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
       bytes = Buffer.concat([bytes.subarray(0, l.byte_start), Buffer.from(l.new_text, "utf8"), bytes.subarray(l.byte_end)]);
     }
     ws.write(rel, bytes);
-  }
-  if (family.length > 0) plan.diagnostics.push(renameNote("server_note", `renamed with the methods of the same name it overrides or that override it: ${family.join(", ")}`));
-  const untyped = untypedUses(ws, sym, seen);
-  if (untyped.length > 0) {
-    const list = untyped.slice(0, 10).join(", ");
-    plan.diagnostics.push(
-      renameNote(
-        "untyped_uses",
-        `${untyped.length} use(s) of '.${sym.name}' on values whose type is not known were left as they are, and the index lists ${sym.parent ?? ""}${sym.parent ? "." : ""}${sym.name} among what they may call: ${list}${untyped.length > 10 ? ", …" : ""}. Validation cannot see them (nothing types those values): if they are this method's, they now fail at run time; rename them with splice edit, or give the values a type.`,
-        "warning",
-      ),
-    );
   }
   return { symbol: symbolInfo(sym), to: step.to, engine: plan.engine, engine_version: plan.engine_version, ...(plan.timing ? { engine_timing: plan.timing } : {}), locations: plan.locations, engine_diagnostics: plan.diagnostics };
 }

@@ -187,7 +187,7 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
     // An engine's warnings (a use it left unchanged, files it could not reach) are the run's:
     // an agent reads the envelope's diagnostics, not every step's engine_diagnostics.
     for (const r of reports) {
-      for (const d of (r.engine_diagnostics as Diagnostic[] | undefined) ?? []) if (d.level !== "note") diagnostics.push(d);
+      for (const d of [...((r.engine_diagnostics as Diagnostic[] | undefined) ?? []), ...((r.diagnostics as Diagnostic[] | undefined) ?? [])]) if (d.level !== "note") diagnostics.push(d);
     }
     const planned = ws.changed();
     if (failures.length > 0) {

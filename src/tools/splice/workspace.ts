@@ -52,6 +52,24 @@ export interface SymbolQuery {
 /** Languages where same-named declarations of one scope are one binding (see SymbolQuery.oneBinding). */
 const ONE_BINDING = new Set<string>(["python", "typescript", "tsx", "javascript"]);
 
+/** Same-named declarations of one scope in one Python, TypeScript or JavaScript file. */
+function oneBinding(cands: Sym[]): boolean {
+  const [first] = cands as [Sym];
+  return cands.every((s) => ONE_BINDING.has(s.language) && s.file === first.file && s.scoped_name === first.scoped_name && s.kind === first.kind);
+}
+
+function ambiguous(q: SymbolQuery, cands: Sym[]): ToolError {
+  const list = cands.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name} ${s.file}:${s.start_line}`);
+  return new ToolError({
+    code: CODES.ambiguous_symbol,
+    error: "ambiguous_symbol",
+    message: `'${q.symbol ?? q.symbol_id ?? ""}' matches ${cands.length} symbols:\n  ${list.join("\n  ")}`,
+    file: cands[0]?.file,
+    note: list.join("\n"),
+    remediation: "Pick one with --symbol-id ID, a qualified name (Class.method, mod::f) or --kind.",
+  });
+}
+
 export class Workspace {
   readonly original = new Map<string, Uint8Array | null>();
   readonly current = new Map<string, Uint8Array | null>();
@@ -209,6 +227,25 @@ export class Workspace {
    * index, optionally of one kind. Several matches are an error listing every candidate.
    */
   resolve(q: SymbolQuery): Sym {
+    const cands = this.candidates(q);
+    if (cands.length > 1 && q.oneBinding && oneBinding(cands)) return cands.reduce((a, b) => (b.start_line > a.start_line ? b : a));
+    if (cands.length > 1) throw ambiguous(q, cands);
+    return cands[0] as Sym;
+  }
+
+  /**
+   * The declarations of one binding a name selects, in source order: an overloaded function's
+   * signatures and implementation (hono's four `useRef`), a property's getter and setter, are
+   * one unit for delete, patch and insert. Any other several matches are SPLICE_E101.
+   */
+  resolveBinding(q: SymbolQuery): Sym[] {
+    const cands = this.candidates(q);
+    if (cands.length > 1 && oneBinding(cands)) return [...cands].sort((a, b) => a.byte_start - b.byte_start);
+    if (cands.length > 1) throw ambiguous(q, cands);
+    return cands;
+  }
+
+  private candidates(q: SymbolQuery): Sym[] {
     let cands: Sym[];
     const file = q.file !== undefined ? this.rel(q.file) : undefined;
     if (q.symbol_id !== undefined) {
@@ -220,7 +257,7 @@ export class Workspace {
       if (cands.length === 0) {
         throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol with id ${q.symbol_id}${file ? ` in ${file}` : ""}`, remediation: "Ids change when a symbol is renamed or moved to another file: look it up again with 'magellan find'." });
       }
-      return cands[0] as Sym;
+      return [cands[0] as Sym];
     }
     const name = q.symbol ?? "";
     const parts = name.split(/::|\.|#/).filter((p) => p !== "");
@@ -248,23 +285,7 @@ export class Workspace {
       const near = file !== undefined ? [...new Set(this.symbolsIn(file).map((s) => s.name))].filter((n) => n.toLowerCase().includes(leaf.toLowerCase()) || leaf.toLowerCase().includes(n.toLowerCase())).slice(0, 5) : suggestNames(this.graph(), leaf, 5);
       throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol '${name}'${q.kind ? ` of kind ${q.kind}` : ""} in ${where}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`, file, remediation: `List the symbols with 'magellan find --name ${leaf}' (or 'magellan query --file ${file ?? "F"}'); qualified names are Class.method or mod::f.` });
     }
-    if (cands.length > 1 && q.oneBinding) {
-      const [first] = cands as [Sym];
-      const same = cands.every((s) => ONE_BINDING.has(s.language) && s.file === first.file && s.scoped_name === first.scoped_name && s.kind === first.kind);
-      if (same) return cands.reduce((a, b) => (b.start_line > a.start_line ? b : a));
-    }
-    if (cands.length > 1) {
-      const list = cands.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name} ${s.file}:${s.start_line}`);
-      throw new ToolError({
-        code: CODES.ambiguous_symbol,
-        error: "ambiguous_symbol",
-        message: `'${name}' matches ${cands.length} symbols:\n  ${list.join("\n  ")}`,
-        file,
-        note: list.join("\n"),
-        remediation: "Pick one with --symbol-id ID, a qualified name (Class.method, mod::f) or --kind.",
-      });
-    }
-    return cands[0] as Sym;
+    return cands;
   }
 
   /** References to a symbol anywhere in the indexed workspace. */

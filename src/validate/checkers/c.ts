@@ -58,6 +58,11 @@ export function guessedIncludeFlags(root: string): string[] {
       // no such directory
     }
   }
+  // And the root itself for quoted includes only: leveldb spells its own headers from the root
+  // (`#include "util/coding.h"` in util/, db/, table/), and a valid new file there was rejected
+  // for "util/coding.h: No such file or directory". (-iquote: a root-level header never stands
+  // for a system one in `#include <…>`.)
+  flags.push("-iquote", root);
   return flags;
 }
 

@@ -52,6 +52,9 @@ export async function checkGo(ctx: CheckContext, content: Uint8Array, pos: Conte
   if (!mod) return vetAlone(go, cctx, input, content);
   return withTempDir("llmfilewrite-go-", async (tmp) => {
     const r = await moduleFindings(go, cctx, mod.dir, [input], "after", tmp);
+    // The new file's own imports that do not load are its errors; any other load error leaves
+    // the file unchecked.
+    if (!Array.isArray(r) && (r.loadErrors?.length ?? 0) > 0) return { ran: `go list (module ${relative(ctx.root, mod.dir) || "."})`, diagnostics: r.loadErrors as CheckerOutcome["diagnostics"] };
     if (!Array.isArray(r)) return r.status === "timeout" ? timedOut(ctx, r.checker) : failed(ctx, r.checker, r.reason);
     ran.push(`go build ./... + go vet (module ${relative(ctx.root, mod.dir) || "."})`);
     return { ran: ran.join(" + "), diagnostics: r };
@@ -64,7 +67,29 @@ interface Bad {
   status: "timeout" | "failed";
   reason: string;
   checker: string;
+  /** Load errors the go command placed in the touched files themselves (an import the change added). */
+  loadErrors?: Raw[];
 }
+
+/**
+ * The module's packages as `go list -e` loads them with the overlay: the directories of those
+ * that load with their dependencies, and of those that do not, with the first error. Undefined
+ * when go list timed out.
+ */
+async function unloadable(go: string, modDir: string, overlay: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ ok: string[]; bad: Map<string, string> } | undefined> {
+  const r = await runProcess(go, ["list", "-e", `-overlay=${overlay}`, "-f", '{{.Dir}}{{"\\t"}}{{.Incomplete}}{{"\\t"}}{{if .Error}}{{.Error}}{{end}}{{range .DepsErrors}}{{.Err}}{{"\\t"}}{{end}}', "./..."], { cwd: modDir, timeoutMs, env });
+  if (r.timedOut) return undefined;
+  const ok: string[] = [];
+  const bad = new Map<string, string>();
+  for (const line of r.stdout.split("\n")) {
+    const [dir, incomplete, ...errs] = line.split("\t");
+    if (!dir) continue;
+    if (incomplete === "true") bad.set(dir, errs.find((e) => e.trim() !== "")?.trim().replace(/\s+/g, " ").slice(0, 300) ?? "incomplete");
+    else ok.push(dir);
+  }
+  return { ok, bad };
+}
+
 
 /**
  * What the go command finds in module `modDir` when `files` hold their `phase` bytes:
@@ -72,7 +97,7 @@ interface Bad {
  * did not touch that no longer compiles counts), then, when it compiles, `go vet` of the touched
  * packages (test files included) run in a mirror of the workspace holding those bytes.
  */
-async function moduleFindings(go: string, ctx: ChangeCheckContext, modDir: string, files: ChangeFileInput[], phase: "before" | "after", tmp: string): Promise<Raw[] | Bad> {
+async function moduleFindings(go: string, ctx: ChangeCheckContext, modDir: string, files: ChangeFileInput[], phase: "before" | "after", tmp: string, skipped?: string[]): Promise<Raw[] | Bad> {
   const env = { ...ctx.env, GOFLAGS: "", GO111MODULE: "on" };
   const bytesOf = (f: ChangeFileInput): Uint8Array | null => (phase === "before" ? f.before : f.after);
   const located = phase === "after";
@@ -93,10 +118,38 @@ async function moduleFindings(go: string, ctx: ChangeCheckContext, modDir: strin
   });
   const overlay = join(tmp, `${phase}.json`);
   writeFileSync(overlay, JSON.stringify({ Replace: replace }));
-  const build = await runProcess(go, ["build", `-overlay=${overlay}`, "-o", "/dev/null", "./..."], { cwd: modDir, timeoutMs: ctx.timeoutMs, env });
+  const buildOf = (pkgs: string[]): ReturnType<typeof runProcess> => runProcess(go, ["build", `-overlay=${overlay}`, "-o", "/dev/null", ...pkgs], { cwd: modDir, timeoutMs: ctx.timeoutMs, env });
+  let build = await buildOf(["./..."]);
   if (build.timedOut) return { status: "timeout", reason: `go build gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s`, checker: "go build" };
-  const found = parseBuild(ctx, build.stderr, (p) => resolve(modDir, p), back, located, "go");
-  if (build.status !== 0) return found.length > 0 ? found : { status: "failed", reason: (build.stderr || `exit ${build.status}`).trim().slice(0, 500), checker: "go build" };
+  let found = parseBuild(ctx, build.stderr, (p) => resolve(modDir, p), back, located, "go");
+  if (build.status !== 0) {
+    // A package the go command cannot load (an import missing from GOROOT or the module graph)
+    // stops `go build ./...` before it type-checks ANY package: chi (go 1.23, `import "slices"`)
+    // under go1.19 printed only "context.go:6:2: package slices is not in GOROOT", before and
+    // after alike, so a patch returning `Middlewares(m) + 1` was "validated". The packages that
+    // load are built on their own; a touched package that does not load was not checked.
+    const blocked = await unloadable(go, modDir, overlay, env, ctx.timeoutMs);
+    if (blocked === undefined) return { status: "timeout", reason: `go list gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s`, checker: "go list" };
+    if (blocked.bad.size > 0) {
+      const touched = [...new Set(files.map((f) => dirname(join(ctx.root, f.path))))];
+      const stuck = touched.find((d) => blocked.bad.has(d));
+      if (stuck !== undefined) {
+        const own = found.filter((d) => files.some((f) => f.path === d.file));
+        return {
+          status: "failed",
+          reason: `go cannot load the package in ${relative(ctx.root, stuck) || "."} (${blocked.bad.get(stuck)}), so no code of it was type-checked`,
+          checker: "go build",
+          loadErrors: own,
+        };
+      }
+      skipped?.push(...[...blocked.bad].map(([d, e]) => `${relative(modDir, d) || "."} (${e})`));
+      if (blocked.ok.length === 0) return found;
+      build = await buildOf(blocked.ok.map((d) => `./${relative(modDir, d)}`.replace(/\/$/, "")));
+      if (build.timedOut) return { status: "timeout", reason: `go build gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s`, checker: "go build" };
+      found = parseBuild(ctx, build.stderr, (p) => resolve(modDir, p), back, located, "go");
+    }
+    if (build.status !== 0) return found.length > 0 ? found : { status: "failed", reason: (build.stderr || `exit ${build.status}`).trim().slice(0, 500), checker: "go build" };
+  }
   // go vet opens the vetted package's files by path (go1.19 ignores -overlay for them): it runs
   // in a mirror of the workspace where the touched files hold this phase's bytes.
   const mirror = mirrorTree(ctx.root, files.map((f) => ({ path: f.path, bytes: bytesOf(f) })), { at: join(tmp, `${phase}-tree`) });
@@ -169,13 +222,20 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
       }
       continue;
     }
-    const r = await withTempDir("llmfilewrite-go-", async (tmp) => ({ b: await moduleFindings(go, ctx, modDir, files, "before", tmp), a: await moduleFindings(go, ctx, modDir, files, "after", tmp) }));
-    if (!Array.isArray(r.b) || !Array.isArray(r.a)) {
+    const skipped: string[] = [];
+    const r = await withTempDir("llmfilewrite-go-", async (tmp) => ({ b: await moduleFindings(go, ctx, modDir, files, "before", tmp), a: await moduleFindings(go, ctx, modDir, files, "after", tmp, skipped) }));
+    // A package that loaded before the change and does not after: the change broke its imports
+    // (the go command's own message, at the import, is the finding).
+    const introducedLoad = Array.isArray(r.b) && !Array.isArray(r.a) && (r.a.loadErrors?.length ?? 0) > 0;
+    if (!introducedLoad && (!Array.isArray(r.b) || !Array.isArray(r.a))) {
       const bad = (!Array.isArray(r.a) ? r.a : r.b) as Bad;
       return { run: { language, checker: `go build + go vet (${bad.checker} did not check the code)`, version, status: bad.status, reason: bad.reason }, before, after, notes };
     }
-    before.push(...r.b);
-    after.push(...r.a);
+    before.push(...(r.b as Raw[]));
+    after.push(...(Array.isArray(r.a) ? r.a : (r.a.loadErrors ?? [])));
+    if (skipped.length > 0) {
+      notes.push({ level: "warning", file: (files[0] as ChangeFileInput).path, message: `go cannot load ${skipped.length} package(s) of module ${relative(ctx.root, modDir) || "."}, which were not type-checked (callers there included): ${skipped.slice(0, 3).join("; ")}${skipped.length > 3 ? "; …" : ""}`, code: "checker.scope", source: "validate" });
+    }
     ran.push(`go build -overlay ./... + go vet in a mirror of the change (module ${relative(ctx.root, modDir) || "."})`);
   }
   return { run: { language, checker: `${version ?? "go"}: ${[...new Set(ran)].join("; ")}`, version, status: "ran" }, before, after, notes };

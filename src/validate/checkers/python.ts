@@ -192,29 +192,49 @@ function pythonFiles(dir: string, limit: number): string[] {
   return out;
 }
 
-/** Modules that may import one of `changed`: an import naming the changed module (or its package, for __init__). */
+/**
+ * Modules that may import one of `changed`: an import naming the changed module (or its package,
+ * for __init__), and, through a package's `__init__.py` that imports it (the way a package
+ * re-exports its API), the modules importing that package: typer's docs call `app.add_typer`
+ * after `import typer`, whose `__init__.py` takes Typer from `.main`, and a change to
+ * `add_typer`'s keywords in typer/main.py was checked against typer's own modules only.
+ */
 function importersOf(workspace: string, changed: string[]): { files: string[]; truncated: boolean } {
-  const names = new Set<string>();
-  for (const c of changed) {
-    const stem = basename(c).replace(/\.pyi?$/, "");
-    names.add(stem === "__init__" ? basename(dirname(c)) : stem);
-  }
-  const alt = [...names].map((n) => n.replace(/[^\w]/g, "")).filter(Boolean).join("|");
-  if (!alt) return { files: [], truncated: false };
-  const re = new RegExp(`^\\s*(from\\s+[\\w.]*\\b(${alt})\\b[\\w.]*\\s+import|import\\s+[\\w., ]*\\b(${alt})\\b|from\\s+[.\\w]+\\s+import\\s+[^\\n]*\\b(${alt})\\b)`, "m");
   const all = pythonFiles(workspace, 20_000);
   const set = new Set(changed);
-  const files: string[] = [];
-  for (const f of all) {
-    if (set.has(f)) continue;
-    let text: string;
-    try {
-      text = readFileSync(f, "utf8");
-    } catch {
-      continue;
+  const texts = new Map<string, string | null>();
+  const textOf = (f: string): string | null => {
+    if (!texts.has(f)) {
+      try {
+        texts.set(f, readFileSync(f, "utf8"));
+      } catch {
+        texts.set(f, null);
+      }
     }
-    if (re.test(text)) files.push(f);
-    if (files.length >= IMPORTER_LIMIT) return { files, truncated: true };
+    return texts.get(f) ?? null;
+  };
+  const nameOf = (c: string): string => {
+    const stem = basename(c).replace(/\.pyi?$/, "");
+    return stem === "__init__" ? basename(dirname(c)) : stem;
+  };
+  let names = new Set(changed.map(nameOf));
+  const found = new Set<string>();
+  const files: string[] = [];
+  for (let round = 0; round < 3 && names.size > 0; round++) {
+    const alt = [...names].map((n) => n.replace(/[^\w]/g, "")).filter(Boolean).join("|");
+    if (!alt) break;
+    const re = new RegExp(`^\\s*(from\\s+[\\w.]*\\b(${alt})\\b[\\w.]*\\s+import|import\\s+[\\w., ]*\\b(${alt})\\b|from\\s+[.\\w]+\\s+import\\s+[^\\n]*\\b(${alt})\\b)`, "m");
+    const next = new Set<string>();
+    for (const f of all) {
+      if (set.has(f) || found.has(f)) continue;
+      const text = textOf(f);
+      if (text === null || !re.test(text)) continue;
+      found.add(f);
+      files.push(f);
+      if (basename(f) === "__init__.py") next.add(nameOf(f));
+      if (files.length >= IMPORTER_LIMIT) return { files, truncated: true };
+    }
+    names = next;
   }
   return { files, truncated: false };
 }

@@ -7,7 +7,7 @@
 import { dirname } from "node:path";
 import { parentPort } from "node:worker_threads";
 import { saveCodeCache, ts, type TS } from "./ts-compiler.js";
-import { projectConfigFor, TsProject } from "./typescript-project.js";
+import { projectConfigFor, projectConfigsFor, TsProject } from "./typescript-project.js";
 
 export interface TsCheckRequest {
   id: number;
@@ -86,15 +86,16 @@ function handle(req: TsCheckRequest): TsCheckResponse {
   return { id: req.id, ok: true, version: ts.version, config, configErrors: project.configErrors, diagnostics };
 }
 
-function projectFor(root: string, abs: string, javascript: boolean): TsProject {
-  const config = projectConfigFor(root, abs, javascript);
-  const key = config ?? `dir:${dirname(abs)}`;
-  let project = projects.get(key);
-  if (!project) {
-    project = new TsProject(config, dirname(abs));
-    projects.set(key, project);
-  }
-  return project;
+function projectsOf(root: string, abs: string, javascript: boolean): TsProject[] {
+  return projectConfigsFor(root, abs, javascript).map((config) => {
+    const key = config ?? `dir:${dirname(abs)}`;
+    let project = projects.get(key);
+    if (!project) {
+      project = new TsProject(config, dirname(abs));
+      projects.set(key, project);
+    }
+    return project;
+  });
 }
 
 function located(d: TS.Diagnostic, texts: Map<string, string | null>): TsChangeDiagnostic {
@@ -118,26 +119,26 @@ function handleChange(req: TsChangeRequest): TsChangeResponse {
   // Each changed file's project sees the whole change (a project may import another's files).
   const groups = new Map<TsProject, string[]>();
   for (const f of req.files) {
-    const p = projectFor(req.root, f.abs, f.javascript);
-    groups.set(p, [...(groups.get(p) ?? []), f.abs]);
+    for (const p of projectsOf(req.root, f.abs, f.javascript)) groups.set(p, [...(groups.get(p) ?? []), f.abs]);
   }
   const before = new Map(req.files.map((f) => [f.abs, f.before] as const));
   const after = new Map(req.files.map((f) => [f.abs, f.after] as const));
   const out: Extract<TsChangeResponse, { ok: true }> = { id: req.id, ok: true, version: ts.version, projects: [], before: [], after: [] };
+  // (A file two projects hold is checked in both; a finding both report is one.)
+  const seenBefore = new Set<string>();
+  const seenAfter = new Set<string>();
   for (const [project, mine] of groups) {
     const importers = project.importersOf(mine, req.importerLimit);
     const check = [...mine, ...importers.files];
-    const seen = new Set<string>();
-    const dedupe = (ds: TsChangeDiagnostic[]): TsChangeDiagnostic[] =>
+    const dedupe = (ds: TsChangeDiagnostic[], seen: Set<string>): TsChangeDiagnostic[] =>
       ds.filter((d) => {
         const k = `${d.file}\u0000${d.start}\u0000${d.code}\u0000${d.message}`;
         if (seen.has(k)) return false;
         seen.add(k);
         return true;
       });
-    out.before.push(...dedupe(project.checkStates(before, check, true).map((d) => located(d, before))));
-    seen.clear();
-    out.after.push(...dedupe(project.checkStates(after, check).map((d) => located(d, after))));
+    out.before.push(...dedupe(project.checkStates(before, check, true).map((d) => located(d, before)), seenBefore));
+    out.after.push(...dedupe(project.checkStates(after, check).map((d) => located(d, after)), seenAfter));
     out.projects.push({ config: project.configFile, configErrors: project.configErrors, checked: check.length, importers: importers.files.length, truncated: importers.truncated });
   }
   return out;

@@ -202,7 +202,10 @@ export class TsProject {
         if (found.size >= limit) return { files: [...found], truncated: true };
       }
       names.clear();
-      for (const f of fresh) if (/^\s*export\s+(\*|\{[^}]*\}|type\s+\*|type\s+\{[^}]*\})\s*(as\s+\w+\s+)?from\b/m.test(textOf(f))) addNames(f);
+      // Files that pass the changed module's types on: a re-export, or an exported class or
+      // interface that extends one (hono's `export class Hono extends HonoBase`: deleting
+      // HonoBase's `fire` broke `app.fire()` in hono.test.ts, which imports ./hono only).
+      for (const f of fresh) if (/^\s*export\s+(\*|\{[^}]*\}|type\s+\*|type\s+\{[^}]*\})\s*(as\s+\w+\s+)?from\b/m.test(textOf(f)) || /^\s*export\s+(default\s+)?(abstract\s+)?(class|interface)\s+[\w$]+(\s*<[^{]*?>)?\s+extends\b/m.test(textOf(f))) addNames(f);
       if (names.size === 0) break;
     }
     return { files: [...found], truncated: false };
@@ -267,6 +270,28 @@ function parseConfig(configFile: string, errors: string[]): TS.ParsedCommandLine
   }
   errors.push(...c.errors);
   return c.parsed;
+}
+
+/**
+ * Every project a file belongs to: its project (projectConfigFor), and in a solution-style
+ * config every other referenced project that includes the file too (hono: tsconfig.build.json
+ * holds src without its tests, tsconfig.spec.json src with them, so a change checked in the
+ * first alone never saw the tests that use it).
+ */
+export function projectConfigsFor(root: string, abs: string, javascript: boolean): (string | undefined)[] {
+  const first = projectConfigFor(root, abs, javascript);
+  const out: (string | undefined)[] = [first];
+  const names = javascript ? ["jsconfig.json", "tsconfig.json"] : ["tsconfig.json"];
+  const found = findUp(dirname(abs), root, names);
+  if (!found || found.file === first) return out;
+  const parsed = parseConfig(found.file, []);
+  if (!parsed || parsed.fileNames.length > 0) return out;
+  for (const ref of parsed.projectReferences ?? []) {
+    const refFile = ts.resolveProjectReferencePath(ref);
+    if (out.includes(refFile)) continue;
+    if (parseConfig(refFile, [])?.fileNames.includes(abs)) out.push(refFile);
+  }
+  return out;
 }
 
 /** The project a file belongs to: nearest tsconfig.json (jsconfig.json for JavaScript), or none. */

@@ -164,7 +164,11 @@ function projectsFor(ts: Ts, root: string, abs: string, javascript: boolean): { 
   for (const c of all.values()) {
     if (c.file === primary.file || c.parsed.fileNames.length === 0) continue;
     const closure = referenceClosure(ts, c);
-    if ([...closure.keys()].some((k) => k !== c.file && k === primary.file)) others.push(c);
+    // A project that references the file's, or a sibling of the same solution that holds the
+    // file too: hono's tsconfig.json references tsconfig.build.json (src, tests excluded) and
+    // tsconfig.spec.json (src with its tests), and renaming HTTPException through the first
+    // alone left it in 8 test files.
+    if ([...closure.keys()].some((k) => k !== c.file && k === primary.file) || ownsFile(c, abs)) others.push(c);
   }
   // A monorepo whose packages each have a tsconfig.json (include: src) and whose root config
   // includes them all, joined by `paths`: the package's own program never sees the other
@@ -369,7 +373,7 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
     const other = serviceFor(rt, c, dirname(c.file)).service;
     other.setOverlays(overlays, []);
     add(other.ls.findRenameLocations(abs, pos, false, false, prefs as TS.UserPreferences));
-    diagnostics.push(renameNote("referencing_project", `also searched project ${sources.rel(c.file)}, which references ${primary ? sources.rel(primary.file) : "the file's project"}`));
+    diagnostics.push(renameNote("referencing_project", ownsFile(c, abs) ? `also searched project ${sources.rel(c.file)}, which holds ${target.file} too` : `also searched project ${sources.rel(c.file)}, which references ${primary ? sources.rel(primary.file) : "the file's project"}`));
   }
 
   const programs = [service, ...others.map((c) => serviceFor(rt, c, dirname(c.file), false).service)].map((x) => x.ls.getProgram()).filter((p): p is TS.Program => p !== undefined);
