@@ -475,6 +475,23 @@ export class Resolver {
    * only when it is exported), through named re-exports of the name, up to four modules deep.
    */
   private namespaceExport(files: number[], name: string, depth: number): number[] {
+    // Asked for every qualified reference whose head is a named import (most of a TypeScript
+    // tree's member calls), with the same few barrels each time.
+    if (depth === 0) {
+      const key = `${files.join(",")}\0${name}`;
+      let hit = this.namespaceMemo.get(key);
+      if (hit === undefined) {
+        if (this.namespaceMemo.size >= 50_000) this.namespaceMemo.clear();
+        this.namespaceMemo.set(key, (hit = this.namespaceExportWalk(files, name, 0)));
+      }
+      return hit;
+    }
+    return this.namespaceExportWalk(files, name, depth);
+  }
+
+  private readonly namespaceMemo = new Map<string, number[]>();
+
+  private namespaceExportWalk(files: number[], name: string, depth: number): number[] {
     for (const f of files) {
       const c = this.ctx(f);
       for (const im of c.imports) {

@@ -28,6 +28,15 @@ function targets(root: string, names: string[]): string[] {
   }
 }
 
+/** Indexes `root` incrementally, then a rebuild beside it, and asserts the two graphs are one. */
+async function sameAsRebuild(root: string, what: string): Promise<void> {
+  for (const args of [[], ["--rebuild", "--db", join(root, "fresh.db")]]) {
+    const r = await runTool("magellan", ["index", "--root", root, ...args]);
+    assert.equal(r.code, 0, r.stdout);
+  }
+  assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")), what);
+}
+
 it("Python packages and TypeScript barrels re-export; incremental edits of either end as a rebuild", async () => {
   const root = writeTree(tempDir("magellan-reexports-"), {
     "pkg/__init__.py": "from .core import helper as helper\nfrom .shapes import *\n",
@@ -56,22 +65,17 @@ it("Python packages and TypeScript barrels re-export; incremental edits of eithe
     "src/main.ts:2 build call imported src/core/core.make",
     "src/main.ts:2 Box call imported src/core/core.Box",
   ]);
-  const sameAsRebuild = async (what: string): Promise<void> => {
-    await index();
-    await index("--rebuild", "--db", join(root, "fresh.db"));
-    assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")), what);
-  };
   // The module behind the re-export loses the name; then the re-export itself goes.
   writeFileSync(join(root, "pkg/core.py"), "def helper2():\n    return 1\n");
   writeFileSync(join(root, "src/core/core.ts"), readFileSync(join(root, "src/core/core.ts"), "utf8").replace("function make(", "function make2("));
-  await sameAsRebuild("names gone behind the re-exports");
+  await sameAsRebuild(root, "names gone behind the re-exports");
   assert.ok(targets(root, ["helper"]).every((t) => !t.includes("imported")), targets(root, ["helper"]).join("\n"));
   writeFileSync(join(root, "pkg/core.py"), "def helper():\n    return 1\n");
   writeFileSync(join(root, "src/core/core.ts"), readFileSync(join(root, "src/core/core.ts"), "utf8").replace("function make2(", "function make("));
-  await sameAsRebuild("names back");
+  await sameAsRebuild(root, "names back");
   writeFileSync(join(root, "pkg/__init__.py"), "from .shapes import *\n");
   writeFileSync(join(root, "src/core/index.ts"), 'export { make as build } from "./core";\n');
-  await sameAsRebuild("re-exports edited");
+  await sameAsRebuild(root, "re-exports edited");
   assert.ok(!targets(root, ["helper", "make"]).some((t) => t.includes("imported")), targets(root, ["helper", "make"]).join("\n"));
 });
 
@@ -104,19 +108,14 @@ it("members of a re-exported class, enum or namespace: through the package or ba
     "src/main.ts:3 Large read imported src/lib/repo.Size.Large",
     "src/main.ts:4 raw call imported src/lib/repo.sql.raw",
   ]);
-  const sameAsRebuild = async (what: string): Promise<void> => {
-    await index();
-    await index("--rebuild", "--db", join(root, "fresh.db"));
-    assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")), what);
-  };
   // The package and the barrel stop re-exporting: the members are no longer theirs.
   writeFileSync(join(root, "pkg/__init__.py"), "from .core import run\n");
   writeFileSync(join(root, "src/lib/index.ts"), 'export { find } from "./repo";\n');
-  await sameAsRebuild("re-exports gone");
+  await sameAsRebuild(root, "re-exports gone");
   assert.ok(!members().some((t) => t.includes("imported")), members().join("\n"));
   writeFileSync(join(root, "pkg/__init__.py"), "from .core import Engine\nfrom .core import Engine as Motor\n");
   writeFileSync(join(root, "src/lib/index.ts"), 'export * from "./repo";\n');
-  await sameAsRebuild("re-exports back");
+  await sameAsRebuild(root, "re-exports back");
   assert.equal(members().filter((t) => t.includes("imported")).length, 9);
 });
 
@@ -138,9 +137,6 @@ it("a barrel's `export { default as User } from './User'` (outline's models): th
   // The barrel re-exports another module's default under the name: the references follow.
   writeFileSync(join(root, "src/models/Admin.ts"), "export default class Admin {\n  static findByPk(id: number): Admin {\n    return new Admin();\n  }\n  save(): void {}\n}\n");
   writeFileSync(join(root, "src/models/index.ts"), 'export { default as User } from "./Admin";\n');
-  const inc = await runTool("magellan", ["index", "--root", root]);
-  assert.equal(inc.code, 0, inc.stdout);
-  await runTool("magellan", ["index", "--root", root, "--rebuild", "--db", join(root, "fresh.db")]);
-  assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")));
+  await sameAsRebuild(root, "default re-exported from another module");
   assert.ok(targets(root, ["findByPk"])[0]?.endsWith("src/models/Admin.Admin.findByPk"), targets(root, ["findByPk"]).join("\n"));
 });

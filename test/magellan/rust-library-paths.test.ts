@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { it } from "node:test";
 import Database from "better-sqlite3";
 import { tempDir, writeTree } from "../support/run.js";
-import { assertIncrementalMatchesRebuild, mg } from "./support.js";
+import { assertIncrementalMatchesRebuild, mg, refLines } from "./support.js";
 
 const TESTENV = `pub struct TestEnv {
     dir: String,
@@ -185,22 +185,9 @@ it("Rust: a re-exported type's associated functions, a mod.rs's `pub use child::
     "src/main.rs": "use rs2::config::Config;\nuse rs2::Engine;\nfn main() {\n    let e = Engine::new(Config);\n    e.start();\n}\n",
   });
   assert.equal((await mg(root, ["index"])).r.code, 0);
-  const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
-  try {
-    const rows = d
-      .prepare(
-        `SELECT f.path || ':' || r.start_line || ' ' || coalesce(r.qualifier, '') || '.' || r.name || ' ' || r.resolution || ' ' || coalesce(t.display_fqn, '-')
-         FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id
-         WHERE r.kind = 'call' AND r.name IN ('new', 'run', 'parse_line') ORDER BY f.path, r.byte_start`,
-      )
-      .pluck()
-      .all();
-    assert.deepEqual(rows, [
-      "src/engine.rs:11 self.run exact crate::engine::<Engine as Runner>::run",
-      "src/engine.rs:11 config.parse_line imported crate::config::parse::parse_line",
-      "src/main.rs:4 Engine.new imported crate::engine::Engine::new",
-    ]);
-  } finally {
-    d.close();
-  }
+  assert.deepEqual(refLines(root, "r.kind = 'call' AND r.name IN ('new', 'run', 'parse_line')"), [
+    "src/engine.rs:11 self.run exact crate::engine::<Engine as Runner>::run",
+    "src/engine.rs:11 config.parse_line imported crate::config::parse::parse_line",
+    "src/main.rs:4 Engine.new imported crate::engine::Engine::new",
+  ]);
 });
