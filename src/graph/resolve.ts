@@ -398,7 +398,7 @@ export class Resolver {
         // (A Rust type's methods are in its impls, in any file of the crate: zoxide's `Cmd` is
         // declared in cmd/_cmd.rs and implemented in cmd/mod.rs.)
         const types = decl.filter(isTypeRow);
-        if (item !== undefined && types.length > 0) return [...new Set(types.flatMap((t) => membersOfType(this.entry(name).all, t, ctx.language)))];
+        if (item !== undefined && types.length > 0) return this.membersNamed(name, types, ctx.language);
       } else if (decl.length > 0) {
         files = [...new Set(decl.map((s) => s.file_id))];
         if (item !== undefined) declaredAs = (decl[0] as SymRow).name;
@@ -420,7 +420,7 @@ export class Resolver {
       const at = segs.length > 1 ? this.resolveModule(ctx, [h.im.source, ...segs.slice(1)].join("::")) : files;
       const types = this.exported(ctx.language, at, typeName).filter(isTypeRow);
       // (A struct and its impl are both types here: a method is a member of each, once.)
-      if (types.length > 0) return [...new Set(types.flatMap((t) => membersOfType(this.entry(name).all, t, ctx.language)))];
+      if (types.length > 0) return this.membersNamed(name, types, ctx.language);
     }
     // (Go's `pkg.Name` is a package-level name, never a method: `cli.Command` is the type, not
     // the method `Command.Command`.)
@@ -440,7 +440,7 @@ export class Resolver {
         const rest = qualifier.slice(cut + 1);
         if (/^[A-Za-z_$][\w$]*$/.test(rest)) {
           const types = this.exported(ctx.language, files, rest).filter(isTypeRow);
-          if (types.length > 0) return [...new Set(types.flatMap((t) => membersOfType(this.entry(name).all, t, ctx.language)))];
+          if (types.length > 0) return this.membersNamed(name, types, ctx.language);
         }
       }
       return rows;
@@ -450,6 +450,11 @@ export class Resolver {
     // `sql.placeholder()` is the namespace's, not the module's deprecated top-level `placeholder`.)
     if (declared.length > 0 && !declared.some((s) => TYPE_KINDS.has(s.kind_normalized) || s.kind_normalized === "namespace")) return rows;
     return rows.filter((s) => s.parent === declaredAs || (s.parent ?? "").startsWith(`<${declaredAs} as `));
+  }
+
+  /** The members named `name` of any of `types`, once each (a struct and its impl are both types of one name). */
+  private membersNamed(name: string, types: SymRow[], language: string): SymRow[] {
+    return [...new Set(types.flatMap((t) => membersOfType(this.entry(name).all, t, language)))];
   }
 
   /**
@@ -708,7 +713,8 @@ export class Resolver {
               if (implType !== undefined && !implType.startsWith("<")) {
                 const inherent = callTargets(e.byParent.get(implType) ?? [], ctx.language, isCall);
                 const found = inherent.length > 0 ? inherent : callTargets(e.members.filter((s) => (s.parent ?? "").startsWith(`<${implType} as `)), ctx.language, isCall);
-                // (The type of that name in this file first: zoxide has an `Iter` per importer.)
+                // (Only the type of that name in this file, zoxide having an `Iter` per importer;
+                // elsewhere the rules below go on.)
                 const here = found.filter((s) => s.file_id === ref.file_id);
                 if (here.length > 0) return pick(here, "exact");
               }
@@ -1570,6 +1576,11 @@ export class Resolver {
   }
 }
 
+/** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
+const JAVA_PACKAGE = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;
+/** Package roots only the JDK uses. */
+const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);
+
 /**
  * What resolution reads of a reference, as one string: name, kind, qualifier and caller joined by
  * NUL, then which of the nullable ones are NULL (1: qualifier, 2: caller, 4: receiver type), then
@@ -1577,11 +1588,6 @@ export class Resolver {
  * One string a row instead of four and their concatenation: the bench corpus's resolution took
  * 3.4-3.5 s instead of 3.4-3.7 s (a worker alone, 3 interleaved runs).
  */
-/** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
-const JAVA_PACKAGE = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;
-/** Package roots only the JDK uses. */
-const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);
-
 const UNIT_KEY =
   "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL) + 4 * (receiver_type IS NULL)) || char(0) || ifnull(arity, -1) || char(0) || ifnull(receiver_type, '')";
 

@@ -441,16 +441,8 @@ const LIST_START = /(?:^|\)\s*|\?.*[^:\s]\s*):$/;
 
 /** Whether `at` lies directly in the body of an `enum` (the unmatched `{` before it follows an enum head). */
 function inEnumBody(text: string, at: number): boolean {
-  let depth = 0;
-  for (let j = at - 1; j >= 0 && at - j < 65536; j--) {
-    const c = text[j];
-    if (c === "}") depth++;
-    else if (c === "{") {
-      if (depth === 0) return /\benum\b[^;{}()=]*$/.test(text.slice(Math.max(0, j - 200), j));
-      depth--;
-    }
-  }
-  return false;
+  const head = enclosingBraceHead(text, at);
+  return head !== undefined && /\benum\b[^;{}()=]*$/.test(head);
 }
 
 /** Whether the first line of code from `from` on, past blank and directive lines, starts with `else`. */
@@ -544,22 +536,25 @@ function inList(text: string, start: number, end: number): boolean {
  * not by `enum`, `=` or a `)`. Looks back at most 64 KiB, enough for any record body.
  */
 function inRecordBody(text: string, at: number): boolean {
+  const head = enclosingBraceHead(text, at);
+  return head !== undefined && /\b(?:struct|union|class)\b[^;{}()=]*$/.test(head) && !/\benum\b[^;{}()=]*$/.test(head);
+}
+
+/**
+ * The 200 characters before the unmatched `{` that encloses `at` (what opens that body), looking
+ * back at most 64 KiB, enough for any record or enum body; undefined when there is none.
+ */
+function enclosingBraceHead(text: string, at: number): string | undefined {
   let depth = 0;
-  let open = -1;
   for (let j = at - 1; j >= 0 && at - j < 65536; j--) {
     const c = text[j];
     if (c === "}") depth++;
     else if (c === "{") {
-      if (depth === 0) {
-        open = j;
-        break;
-      }
+      if (depth === 0) return text.slice(Math.max(0, j - 200), j);
       depth--;
     }
   }
-  if (open < 0) return false;
-  const head = text.slice(Math.max(0, open - 200), open);
-  return /\b(?:struct|union|class)\b[^;{}()=]*$/.test(head) && !/\benum\b[^;{}()=]*$/.test(head);
+  return undefined;
 }
 
 function isPreprocessorLine(text: string, at: number): boolean {
@@ -610,6 +605,9 @@ function errorExtent(node: Parser.SyntaxNode): number {
   return n;
 }
 
+/** Files larger than this are not repaired (see repairCallSignatures). */
+const REPAIR_MAX_CHARS = 256 * 1024;
+
 /**
  * Generic call signatures on lines of their own in an interface or object type, as hono writes
  * its overloads (`interface Get<E> {\n  <Key extends ...>(key: Key): ...\n  <Key ...>(...): ...\n}`,
@@ -623,9 +621,6 @@ function errorExtent(node: Parser.SyntaxNode): number {
  * same lines). The repair is kept when it leaves less of the text in errors, a few rounds at most
  * (an error's recovery can hide the next one).
  */
-/** Files larger than this are not repaired (see repairCallSignatures). */
-const REPAIR_MAX_CHARS = 256 * 1024;
-
 const SIGNATURE_LINE = /^[ \t]+<(?=[ \t]*(?:\r?\n|[A-Za-z_$][\w$]*[ \t]*(?:extends\b|=|,|>)))/gm;
 
 function repairCallSignatures(language: LanguageId, text: string, tree: Parser.Tree): { text: string; tree: Parser.Tree } | undefined {

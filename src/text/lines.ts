@@ -5,7 +5,7 @@
  * columns true byte offsets and spans exact. A BOM is ordinary bytes of line 1 (CONTRACT.md:
  * offsets are into the file as stored). Lines are 1-based, columns 0-based bytes.
  */
-import { decodeUnits, UTF16_BOM_BYTES, type Utf16Encoding } from "./utf16.js";
+import { decodeUnits, UTF16_BOM_BYTES, type Utf16Encoding, utf16LineStarts } from "./utf16.js";
 
 export class LineIndex {
   /** starts[i] = byte offset where line i+1 begins. */
@@ -21,10 +21,11 @@ export class LineIndex {
   constructor(
     private readonly bytes: Uint8Array,
     knownStarts?: readonly number[],
-    /** UTF-16 text (src/text/utf16.ts): `knownStarts` are past each two-byte LF; lines decode from it. */
+    /** UTF-16 text with a BOM (src/text/utf16.ts): its lines start past each two-byte LF and decode from it. */
     private readonly utf16?: Utf16Encoding,
   ) {
     this.length = bytes.length;
+    knownStarts ??= utf16 ? utf16LineStarts(bytes, utf16) : undefined;
     if (knownStarts) {
       this.starts = knownStarts;
       return;

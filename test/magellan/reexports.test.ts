@@ -28,12 +28,16 @@ function targets(root: string, names: string[]): string[] {
   }
 }
 
+/** `magellan index` of `root` with `args`, which must succeed. */
+async function index(root: string, ...args: string[]): Promise<void> {
+  const r = await runTool("magellan", ["index", "--root", root, ...args]);
+  assert.equal(r.code, 0, r.stdout);
+}
+
 /** Indexes `root` incrementally, then a rebuild beside it, and asserts the two graphs are one. */
 async function sameAsRebuild(root: string, what: string): Promise<void> {
-  for (const args of [[], ["--rebuild", "--db", join(root, "fresh.db")]]) {
-    const r = await runTool("magellan", ["index", "--root", root, ...args]);
-    assert.equal(r.code, 0, r.stdout);
-  }
+  await index(root);
+  await index(root, "--rebuild", "--db", join(root, "fresh.db"));
   assert.deepEqual(graphOf(join(root, ".magellan", "code.db")), graphOf(join(root, "fresh.db")), what);
 }
 
@@ -47,11 +51,7 @@ it("Python packages and TypeScript barrels re-export; incremental edits of eithe
     "src/core/core.ts": "export function make(): number {\n  return 1;\n}\nexport class Box {}\n",
     "src/main.ts": 'import { make, build, Box } from "./core";\nexport const x = make() + build() + new Box().constructor.length;\n',
   });
-  const index = async (...args: string[]): Promise<void> => {
-    const r = await runTool("magellan", ["index", "--root", root, ...args]);
-    assert.equal(r.code, 0, r.stdout);
-  };
-  await index();
+  await index(root);
   assert.deepEqual(targets(root, ["helper", "Box", "make", "build"]), [
     "main.py:1 helper import imported pkg.core.helper",
     "main.py:1 Box import imported pkg.shapes.Box",
@@ -91,11 +91,7 @@ it("members of a re-exported class, enum or namespace: through the package or ba
     // outline's `AvatarSize.Large` from a barrel; drizzle's `sql.raw()` (a namespace merged with a function).
     "src/main.ts": 'import { Repo, Size, sql } from "./lib";\nexport const a = Repo.create().find();\nexport const b = Size.Large;\nexport const c = sql.raw();\n',
   });
-  const index = async (...args: string[]): Promise<void> => {
-    const r = await runTool("magellan", ["index", "--root", root, ...args]);
-    assert.equal(r.code, 0, r.stdout);
-  };
-  await index();
+  await index(root);
   const members = (): string[] => targets(root, ["make", "run", "helper", "create", "find", "Large", "raw"]);
   assert.deepEqual(members(), [
     "main.py:4 make call imported pkg.core.Engine.make",
@@ -125,8 +121,7 @@ it("a barrel's `export { default as User } from './User'` (outline's models): th
     "src/models/index.ts": 'export { default as User } from "./User";\n',
     "src/main.ts": 'import { User } from "./models";\nexport function f(user: User): void {\n  User.findByPk(1);\n  user.save();\n}\n',
   });
-  const r = await runTool("magellan", ["index", "--root", root]);
-  assert.equal(r.code, 0, r.stdout);
+  await index(root);
   assert.deepEqual(targets(root, ["User", "findByPk", "save"]), [
     "src/main.ts:1 User import imported src/models/User.User",
     "src/main.ts:2 User type imported src/models/User.User",

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { it } from "node:test";
 import Database from "better-sqlite3";
 import { tempDir, writeTree } from "../support/run.js";
-import { assertIncrementalMatchesRebuild, mg, refLines } from "./support.js";
+import { assertIncrementalMatchesRebuild, mg, refLines, withIndex } from "./support.js";
 
 const TESTENV = `pub struct TestEnv {
     dir: String,
@@ -142,10 +142,9 @@ it("Rust: a path through a child module (`output::print()` beside `mod output;`)
     "other/src/output.rs": "pub fn print(n: u32) {\n    let _ = n;\n}\n",
   });
   assert.equal((await mg(root, ["index"])).r.code, 0);
-  const rows = (): string[] => {
-    const d = new Database(join(root, ".magellan", "code.db"), { readonly: true });
-    try {
-      return (
+  const rows = (): string[] =>
+    withIndex(root, (d) =>
+      (
         d
           .prepare(
             `SELECT r.qualifier, r.name, r.resolution, tf.path FROM refs r JOIN files f ON f.id = r.file_id LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id
@@ -153,11 +152,8 @@ it("Rust: a path through a child module (`output::print()` beside `mod output;`)
           )
           .raw()
           .all() as (string | null)[][]
-      ).map((r) => r.join(" "));
-    } finally {
-      d.close();
-    }
-  };
+      ).map((r) => r.join(" ")),
+    );
   assert.deepEqual(rows(), [
     // std's, though the workspace's other crate has a `crate::error::Error`.
     "error Error unresolved ",

@@ -245,11 +245,11 @@ export function isBinaryHead(x: Buffer | BinaryHead | Skip | undefined): x is Bi
  * As ripgrep does with a file it finds binary while searching it: the matches in the lines
  * before the first NUL byte are reported, and the file is listed as binary (not searched on).
  */
-export function searchBinaryHead(got: BinaryHead, index: number, rel: string, job: FileJob): FileResult {
+export function searchBinaryHead(got: BinaryHead, index: number, rel: string, job: FileJob, nul = `NUL byte at offset ${got.nulAt}`): FileResult {
   const r = got.head.length > 0 ? searchBytes(got.head, index, rel, job, false) : undefined;
   const count = r?.count ?? 0;
   const unit = job.countOnly && job.countLines ? (count === 1 ? "matching line" : "matching lines") : count === 1 ? "match" : "matches";
-  const detail = `NUL byte at offset ${got.nulAt}; ${count} ${unit} in the lines before it reported, the rest not searched`;
+  const detail = `${nul}; ${count} ${unit} in the lines before it reported, the rest not searched`;
   return { ...(r ?? { i: index, count: 0 }), skip: { reason: "binary", detail } };
 }
 
@@ -264,6 +264,8 @@ function searchUtf16(buf: Buffer, enc: Utf16Encoding, index: number, rel: string
   const nul = job.compiled.text ? -1 : utf8.indexOf(0);
   const units = decodeBytes(utf8);
   const fileByte = (b: number): number => Math.min(buf.length, UTF16_BOM_BYTES + 2 * units.toIndex(b));
+  // (A binary file's head is not the file: no checksum.)
+  const sum = whole && nul === -1 ? checksum(buf) : undefined;
   const remap = (ms: LlmsearchMatch[]): LlmsearchMatch[] => {
     for (const m of ms) {
       const sp = m.span;
@@ -282,15 +284,10 @@ function searchUtf16(buf: Buffer, enc: Utf16Encoding, index: number, rel: string
     }
     return ms;
   };
-  const sum = whole && nul === -1 ? checksum(buf) : undefined;
   if (nul !== -1) {
-    const head = utf8.subarray(0, nul === 0 ? 0 : utf8.lastIndexOf(10, nul - 1) + 1);
-    const r = head.length > 0 ? searchBytes(head, index, rel, job, false) : undefined;
-    if (r?.matches) remap(r.matches);
-    const count = r?.count ?? 0;
-    const unit = job.countOnly && job.countLines ? (count === 1 ? "matching line" : "matching lines") : count === 1 ? "match" : "matches";
-    const detail = `UTF-16 text with a NUL character at byte ${fileByte(nul)}; ${count} ${unit} in the lines before it reported, the rest not searched`;
-    return { ...(r ?? { i: index, count: 0 }), skip: { reason: "binary", detail } };
+    const r = searchBinaryHead(binaryHead(utf8, nul), index, rel, job, `UTF-16 text with a NUL character at byte ${fileByte(nul)}`);
+    if (r.matches) remap(r.matches);
+    return r;
   }
   const r = searchBytes(utf8, index, rel, job, false, piece && ((ms) => piece(remap(ms))));
   if (r === undefined) return undefined;

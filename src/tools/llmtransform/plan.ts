@@ -9,7 +9,7 @@ import type { LlmtransformEditResult } from "../../contract/tools/llmtransform.j
 import { checksum } from "../../text/checksum.js";
 import { LineIndex } from "../../text/lines.js";
 import { makeSpan } from "../../text/span.js";
-import { encodeUtf16, isUtf16Boundary, type Utf16Encoding, utf16Bom, utf16LineStarts } from "../../text/utf16.js";
+import { encodeUtf16, isUtf16Boundary, utf16Bom } from "../../text/utf16.js";
 import { CODES, TOOL } from "./codes.js";
 import type { EditInput } from "./request.js";
 
@@ -131,18 +131,10 @@ function resolveEnd(
   return { offset: fromPos };
 }
 
-/**
- * The lines of a file as stored: a UTF-16 file with a BOM (src/text/utf16.ts) has its lines at
- * its two-byte LFs; anything else at its LF bytes.
- */
-function linesOf(bytes: Buffer, wide: Utf16Encoding | undefined): LineIndex {
-  return wide ? new LineIndex(bytes, utf16LineStarts(bytes, wide), wide) : new LineIndex(bytes);
-}
-
 export function planEdits(original: Buffer, filePath: string, inputs: EditInput[], options: PlanOptions = {}): Plan {
   // A UTF-16 file takes its new text in UTF-16 too: UTF-8 bytes in it would corrupt it.
   const wide = utf16Bom(original);
-  const lines = linesOf(original, wide);
+  const lines = new LineIndex(original, undefined, wide);
   const len = original.length;
   const boundary = (offset: number): boolean => (wide ? isUtf16Boundary(original, offset, wide) : isEditBoundary(original, offset));
 
@@ -170,19 +162,13 @@ export function planEdits(original: Buffer, filePath: string, inputs: EditInput[
       );
     } else if (!boundary(start) || !boundary(end)) {
       const at = !boundary(start) ? start : end;
-      r.error = wide
-        ? diag(
-            CODES.not_char_boundary,
+      const [message, remediation] = wide
+        ? [
             `${describe(r)}: byte ${at} is not between two characters of this ${wide === "utf-16le" ? "UTF-16LE" : "UTF-16BE"} file (its BOM is bytes 0-1, each code unit 2 bytes after it, a surrogate pair 4)`,
             "Offsets count the file's bytes: give an even offset from 2 on, not inside the BOM or a surrogate pair (llmsearch's spans in this file are such offsets); new_content is written in the file's encoding.",
-            makeSpan(filePath, start, end, lines),
-          )
-        : diag(
-            CODES.not_char_boundary,
-            `${describe(r)}: byte ${at} falls inside a multi-byte UTF-8 character`,
-            "Move the offset to the start of the character; offsets count UTF-8 bytes, not characters or UTF-16 units.",
-            makeSpan(filePath, start, end, lines),
-          );
+          ]
+        : [`${describe(r)}: byte ${at} falls inside a multi-byte UTF-8 character`, "Move the offset to the start of the character; offsets count UTF-8 bytes, not characters or UTF-16 units."];
+      r.error = diag(CODES.not_char_boundary, message, remediation, makeSpan(filePath, start, end, lines));
     } else if (hasLoneSurrogate(input.new_content)) {
       r.error = diag(
         CODES.invalid_content,
@@ -242,7 +228,7 @@ export function planEdits(original: Buffer, filePath: string, inputs: EditInput[
   }
   pieces.push(original.subarray(cursor));
   const output = toApply.length === 0 ? original : Buffer.concat(pieces);
-  const finalLines = toApply.length === 0 ? lines : linesOf(output, wide);
+  const finalLines = toApply.length === 0 ? lines : new LineIndex(output, undefined, wide);
 
   const results: LlmtransformEditResult[] = resolved.map((r) => {
     const located = r.start !== undefined && r.end !== undefined && r.start <= r.end && r.end <= len;
