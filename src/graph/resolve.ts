@@ -662,6 +662,12 @@ export class Resolver {
       const typed = this.throughLocal(ctx, ref, e, receiverType, isCall);
       if (typed) return typed;
     }
+    // `app.route()` with app an imported module-level instance (`app = Flask(__name__)`): route
+    // is a member of its type.
+    if (q !== null && receiverType === null && ref.kind !== "type" && MODULE_INSTANCE_LANGUAGES.has(ctx.language) && this.importIndex(ctx).bound.has(q)) {
+      const typed = this.throughImportedInstance(ctx, e, q, isCall);
+      if (typed) return typed;
+    }
     // `this.f.m()`: m is a member of f's declared type.
     if (q !== null && e.all.length > 0 && ref.kind !== "type") {
       const typed = this.throughField(ctx, ref, e, q, isCall);
@@ -1140,6 +1146,47 @@ export class Resolver {
     return cautious ? undefined : UNRESOLVED;
   }
 
+  /**
+   * `app.route()` where the file imports app, a module-level variable of another file declared
+   * (or assigned a constructor call) of a type: route is a member of that type, as the type's
+   * name reads in the variable's file. A library type's members are outside; a type of the
+   * repository without the member says nothing here (an attribute set at run time).
+   */
+  private throughImportedInstance(ctx: FileCtx, e: NameEntry, q: string, isCall: boolean): Outcome | undefined {
+    // (By file and qualifier: most import-bound qualifiers are modules and libraries, `React.x`,
+    // `path.y`, each asked for once per member name otherwise.)
+    const key = `${ctx.id}\0${q}`;
+    let types = this.instanceTypes.get(key);
+    if (types === undefined) {
+      types = this.importedInstanceType(ctx, q);
+      if (this.instanceTypes.size >= 20_000) this.instanceTypes.clear();
+      this.instanceTypes.set(key, types);
+    }
+    if (types === null || types === "library") return types === "library" ? UNRESOLVED : undefined;
+    const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;
+    return found ? pick(found.rows, weaker("imported", found.how)) : undefined;
+  }
+
+  /** The types of the module-level instance `q` imported into ctx's file: "library" for a library's, null when none is known. */
+  private importedInstanceType(ctx: FileCtx, q: string): { row: SymRow; how: Resolution }[] | "library" | null {
+    const rows = this.viaImports(ctx, q, null);
+    if (!rows || rows.length !== 1) return null;
+    const v = rows[0] as SymRow;
+    if ((v.kind_normalized !== "var" && v.kind_normalized !== "const") || v.parent_symbol_id !== null) return null;
+    this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
+    const declared = this.declaredStmt.get(v.symbol_id) as string | null | undefined;
+    if (!declared) return null;
+    const vctx = this.ctx(v.file_id);
+    const type = receiverTypeName(vctx.language, declared);
+    if (type === null) return "library";
+    if (type === undefined) return null;
+    const types = this.typesWritten(vctx, null, type, null);
+    if (types.length === 0) return this.libraryType(vctx, type) ? "library" : null;
+    return types;
+  }
+
+  private readonly instanceTypes = new Map<string, { row: SymRow; how: Resolution }[] | "library" | null>();
+
   /** typesWritten of a local's declared type, by file, scope and type (a file declares many locals of a few types). */
   private readonly localTypes = new Map<string, { row: SymRow; how: Resolution }[]>();
 
@@ -1588,6 +1635,9 @@ const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);
  * One string a row instead of four and their concatenation: the bench corpus's resolution took
  * 3.4-3.5 s instead of 3.4-3.7 s (a worker alone, 3 interleaved runs).
  */
+/** Languages whose module-level variables carry the type they were made of (extract.ts moduleTypes). */
+const MODULE_INSTANCE_LANGUAGES = new Set(["python", "javascript", "typescript", "tsx"]);
+
 const UNIT_KEY =
   "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL) + 4 * (receiver_type IS NULL)) || char(0) || ifnull(arity, -1) || char(0) || ifnull(receiver_type, '')";
 

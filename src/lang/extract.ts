@@ -860,12 +860,22 @@ class ReferenceCollector {
   private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string }[] = [];
   private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
+  /** Module-level names of a hoisted language: the type each declaration of one writes, by position. */
+  private moduleTypes: Map<string, Map<number, string | undefined>> | undefined;
+
+  /** The type every module-level declaration of `name` agrees on (none when one writes none). */
+  private moduleTypeOf(name: string): string | undefined {
+    const at = this.moduleTypes?.get(name);
+    if (!at) return undefined;
+    const types = new Set(at.values());
+    return types.size === 1 ? [...types][0] : undefined;
+  }
 
   /** Each pending name's scope (a sweep over both, sorted), kept by name. */
   private placeBindings(): void {
     const rules = LOCAL_SCOPES[this.language];
-    if (!rules || !this.scopes || this.pending.length === 0) return;
-    const scopes = this.scopes.sort((a, b) => a.start - b.start || b.end - a.end);
+    if (!rules || this.pending.length === 0) return;
+    const scopes = (this.scopes ?? []).sort((a, b) => a.start - b.start || b.end - a.end);
     const names = this.pending.sort((a, b) => a.at - b.at);
     const open: LocalScope[] = [];
     let next = 0;
@@ -880,6 +890,15 @@ class ReferenceCollector {
       let i = open.length - 1;
       if (b.fn) while (i >= 0 && !(open[i] as LocalScope).fn && !(open[i] as LocalScope).stop) i--;
       const scope = open[i];
+      if (!scope && rules.hoisted && !b.global) {
+        // A module-level name (`app = Flask(__name__)`, `export const app = new Hono()`) is a
+        // symbol, not a local; what it was assigned still says whose member `app.route()` is,
+        // wherever no local of that name is in force (typeAt).
+        const name = this.text.slice(b.at, b.end);
+        let at = (this.moduleTypes ??= new Map()).get(name);
+        if (!at) this.moduleTypes.set(name, (at = new Map()));
+        if (at.get(b.at) === undefined) at.set(b.at, b.type);
+      }
       if (!scope || scope.stop) continue;
       const name = this.text.slice(b.at, b.end);
       if (name === "" || (rules.upper === false && /^[A-Z]/.test(name))) continue;
@@ -921,7 +940,7 @@ class ReferenceCollector {
    */
   private typeAt(name: string, at: number): string | undefined {
     const live = this.bindingsAt(name, at);
-    if (live.length === 0) return undefined;
+    if (live.length === 0) return this.moduleTypeOf(name);
     let inner = -1;
     for (const b of live) if (b.scopeStart > inner) inner = b.scopeStart;
     // One declaration per position: two patterns may bind one, one of them with its type.
@@ -936,6 +955,15 @@ class ReferenceCollector {
     const importStarts = new Set<number>();
     for (const r of importRefs) importStarts.add(r.range.byte_start);
     this.placeBindings();
+    // A module-level variable keeps the type its declarations agree on: other files' `app.route()`
+    // through an import of it are members of that type (resolve.ts, throughImportedInstance).
+    if (this.moduleTypes) {
+      for (const s of symbols) {
+        if (s.scope.length > 0 || (s.kind !== "variable" && s.kind !== "constant") || s.declared_type !== undefined) continue;
+        const t = this.moduleTypeOf(s.name);
+        if (t !== undefined) s.declared_type = t;
+      }
+    }
     // A name that a symbol defined inside the binding's scope also has (a nested `def view`
     // later rebound, `fn = () => ...` over a parameter, `const helper = () => ...`) keeps its
     // uses: some of them are references to that local symbol, as before.
@@ -986,7 +1014,7 @@ class ReferenceCollector {
         ref.qualifier = q;
         // `name.m()` where name is a parameter or local declared of a type: m is that type's
         // member (resolve.ts), not whatever member of that name the repository has.
-        if (this.bindings) {
+        if (this.bindings || this.moduleTypes) {
           const type = receiverType(q, (name) => this.typeAt(name, start));
           if (type !== undefined) ref.receiver_type = type;
         }

@@ -1,0 +1,142 @@
+/**
+ * A module-level instance, `app = Flask(__name__)` or `export const app = new Hono()`, says whose
+ * member `app.route()` is: in its own file (where no local of that name is in force) and in the
+ * files that import it. Shaped on flask's examples/javascript, where js_example/__init__.py makes
+ * the app and views.py does `from . import app` then `@app.route(...)`: every such call was
+ * unresolved, and tests' `app.test_client()` too.
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { tempDir, writeTree } from "../support/run.js";
+import { assertIncrementalMatchesRebuild, mg, refLines } from "./support.js";
+
+const PYTHON = {
+  "src/web/__init__.py": "",
+  "src/web/scaffold.py": `class Scaffold:
+    def route(self, rule):
+        def wrap(f):
+            return f
+        return wrap
+
+
+def route(rule):
+    return rule
+`,
+  "src/web/app.py": `from .scaffold import Scaffold
+
+
+class Flask(Scaffold):
+    def test_client(self):
+        return None
+
+    def run(self):
+        pass
+`,
+  "examples/shop/shop/__init__.py": `import logging
+
+from web.app import Flask
+
+app = Flask(__name__)
+log = logging.getLogger(__name__)
+
+
+@app.route("/")
+def index():
+    log.info("index")
+    return "ok"
+
+
+def other(app):
+    app.run()
+
+from shop import views  # noqa: E402
+`,
+  "examples/shop/shop/views.py": `from . import app
+from . import log
+
+
+@app.route("/buy")
+def buy():
+    log.info("buy")
+    return "bought"
+`,
+  "examples/shop/tests/conftest.py": `from shop import app
+
+
+def fixture_app():
+    app.testing = True
+    return app.test_client()
+`,
+  "examples/shop/shop/info.py": `def info(message):
+    return message
+`,
+};
+
+describe("magellan: members through a module-level instance", () => {
+  it("Python: `app = Flask(...)` types app.route() in its file and through `from . import app`; a library instance's members are outside", async () => {
+    const root = writeTree(tempDir("magellan-module-instance-py-"), PYTHON);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = refLines(root, "r.qualifier IN ('app', 'log') AND r.kind = 'call'");
+    assert.deepEqual(got, [
+      "examples/shop/shop/__init__.py:9 app.route imported web.scaffold.Scaffold.route",
+      "examples/shop/shop/__init__.py:11 log.info unresolved -",
+      // The parameter `app` of other() is no Flask: left to the other rules, not Flask.run.
+      ...got.filter((l) => l.startsWith("examples/shop/shop/__init__.py:16 ")),
+      "examples/shop/shop/views.py:5 app.route imported web.scaffold.Scaffold.route",
+      "examples/shop/shop/views.py:7 log.info unresolved -",
+      "examples/shop/tests/conftest.py:6 app.test_client imported web.app.Flask.test_client",
+    ]);
+    assert.notEqual(got.find((l) => l.startsWith("examples/shop/shop/__init__.py:16 ")), "examples/shop/shop/__init__.py:16 app.run imported web.app.Flask.run");
+
+    // The instance made of another type: its importers' calls follow, incrementally as on a rebuild.
+    writeFileSync(join(root, "examples/shop/shop/__init__.py"), PYTHON["examples/shop/shop/__init__.py"].replace("app = Flask(__name__)", "app = Scaffold()").replace("from web.app import Flask", "from web.scaffold import Scaffold"));
+    await assertIncrementalMatchesRebuild(root, "retyped");
+    assert.deepEqual(refLines(root, "r.qualifier = 'app' AND f.path = 'examples/shop/tests/conftest.py' AND r.kind = 'call'"), ["examples/shop/tests/conftest.py:6 app.test_client unresolved -"]);
+  });
+
+  it("Python: a name assigned twice with different types, or once without one, has no type", async () => {
+    const root = writeTree(tempDir("magellan-module-instance-py2-"), {
+      "pkg/__init__.py": "",
+      "pkg/a.py": "class Widget:\n    def go(self):\n        pass\n\n\nclass Gadget:\n    def go(self):\n        pass\n",
+      "pkg/main.py": "from pkg.a import Widget, Gadget\n\nx = Widget()\nx = Gadget()\nx.go()\n\ny = Widget()\ny = make()\ny.go()\n\nz = Gadget()\nz.go()\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = refLines(root, "r.name = 'go' AND r.kind = 'call'");
+    assert.equal(got.length, 3, JSON.stringify(got));
+    assert.equal(got[2], "pkg/main.py:12 z.go imported pkg.a.Gadget.go");
+    // x and y: the other rules' answer, not one type's member for sure.
+    for (const l of got.slice(0, 2)) assert.doesNotMatch(l, / (exact|imported) /, l);
+  });
+
+  it("TypeScript: `export const app = new Router()` types app.get() in its file and in importers; a `new` of a library class is outside", async () => {
+    const root = writeTree(tempDir("magellan-module-instance-ts-"), {
+      "package.json": '{ "name": "web", "dependencies": { "events": "3" } }\n',
+      "src/router.ts": "export class Router {\n  get(path: string): this { return this; }\n  on(): void {}\n}\n",
+      "src/emitter.ts": "export class Emitter {\n  on(): void {}\n}\n",
+      "src/app.ts": `import { EventEmitter } from "events";
+import { Router } from "./router";
+
+export const app = new Router();
+export const bus = new EventEmitter();
+app.get("/");
+bus.on();
+`,
+      "src/routes.ts": `import { app, bus } from "./app";
+
+app.get("/x");
+app.on();
+bus.on();
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "r.qualifier IN ('app', 'bus') AND r.kind = 'call'"), [
+      "src/app.ts:6 app.get imported src/router.Router.get",
+      "src/app.ts:7 bus.on unresolved -",
+      "src/routes.ts:3 app.get imported src/router.Router.get",
+      "src/routes.ts:4 app.on imported src/router.Router.on",
+      "src/routes.ts:5 bus.on unresolved -",
+    ]);
+  });
+});
