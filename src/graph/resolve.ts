@@ -1109,6 +1109,12 @@ export class Resolver {
    * declared type says nothing (a type parameter, a form not read here).
    */
   private throughLocal(ctx: FileCtx, ref: RefRow, e: NameEntry, written: string, isCall: boolean): Outcome | undefined {
+    // `x = make()`: x is of make's declared return type.
+    // (A builtin type called, Python's `set()` or `dict()`, makes one: its members are outside.)
+    if (written.endsWith("()")) {
+      const callee = written.slice(0, -2);
+      return receiverTypeName(ctx.language, callee) === null ? UNRESOLVED : this.memberOfReturned(this.returnedTypes(ctx, ref.caller_symbol_id, callee), e, ctx.language, isCall);
+    }
     const type = receiverTypeName(ctx.language, written);
     if (type === null) return UNRESOLVED;
     if (type === undefined) return undefined;
@@ -1167,6 +1173,51 @@ export class Resolver {
     return found ? pick(found.rows, weaker("imported", found.how)) : undefined;
   }
 
+  /**
+   * The member `e` of a value `returnedTypes` gave: a library type's is outside; a repository
+   * type that neither declares nor inherits it says nothing here (the call's target was found by
+   * the rules, which may have missed an overload or a more specific type).
+   */
+  private memberOfReturned(r: { types: { row: SymRow; how: Resolution }[]; how: Resolution } | "library" | null, e: NameEntry, language: string, isCall: boolean): Outcome | undefined {
+    if (r === null) return undefined;
+    if (r === "library") return UNRESOLVED;
+    const found = e.members.length > 0 ? this.memberOfTypes(r.types, e, language, isCall, false) : undefined;
+    return found ? pick(found.rows, weaker(r.how, found.how)) : undefined;
+  }
+
+  /**
+   * The declared return type of the function `callee` (`make`, `db.connect`) called in ctx's file
+   * within `scope`, when the call resolves to one function for sure (exact or imported): its
+   * types as written where the function is declared, "library" for a library's, null when
+   * unknown.
+   */
+  private returnedTypes(ctx: FileCtx, scope: string | null, callee: string): { types: { row: SymRow; how: Resolution }[]; how: Resolution } | "library" | null {
+    const key = `${ctx.id}\0${scope ?? ""}\0${callee}`;
+    let r = this.returned.get(key);
+    if (r !== undefined) return r;
+    r = null;
+    const cut = callee.lastIndexOf(".");
+    const name = callee.slice(cut + 1);
+    const o = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "call", qualifier: cut < 0 ? null : callee.slice(0, cut), caller_symbol_id: scope, arity: null, receiver_type: null });
+    const f = o.target !== null && (o.how === "exact" || o.how === "imported") ? this.entry(name).all.find((s) => s.symbol_id === o.target) : undefined;
+    if (f && (f.kind_normalized === "fn" || f.kind_normalized === "method")) {
+      this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
+      const declared = this.declaredStmt.get(f.symbol_id) as string | null | undefined;
+      const fctx = declared ? this.ctx(f.file_id) : undefined;
+      const type = fctx && declared ? receiverTypeName(fctx.language, declared) : undefined;
+      if (type === null) r = "library";
+      else if (type !== undefined && fctx) {
+        const types = this.typesWritten(fctx, f.parent_symbol_id, type, null);
+        r = types.length > 0 ? { types, how: o.how } : this.libraryType(fctx, type) ? "library" : null;
+      }
+    }
+    if (this.returned.size >= 20_000) this.returned.clear();
+    this.returned.set(key, r);
+    return r;
+  }
+
+  private readonly returned = new Map<string, { types: { row: SymRow; how: Resolution }[]; how: Resolution } | "library" | null>();
+
   /** The types of the module-level instance `q` imported into ctx's file: "library" for a library's, null when none is known. */
   private importedInstanceType(ctx: FileCtx, q: string): { row: SymRow; how: Resolution }[] | "library" | null {
     const rows = this.viaImports(ctx, q, null);
@@ -1177,6 +1228,11 @@ export class Resolver {
     const declared = this.declaredStmt.get(v.symbol_id) as string | null | undefined;
     if (!declared) return null;
     const vctx = this.ctx(v.file_id);
+    if (declared.endsWith("()")) {
+      if (receiverTypeName(vctx.language, declared.slice(0, -2)) === null) return "library";
+      const r = this.returnedTypes(vctx, null, declared.slice(0, -2));
+      return r === null || r === "library" ? r : r.types.map((t) => ({ row: t.row, how: weaker(t.how, r.how) }));
+    }
     const type = receiverTypeName(vctx.language, declared);
     if (type === null) return "library";
     if (type === undefined) return null;
@@ -1538,7 +1594,16 @@ export class Resolver {
     const rows = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE receiver_type IS NOT NULL`).all() as RefRow[];
     return rows.filter((r) => {
       if (excludeFiles.has(r.file_id)) return false;
-      const name = receiverTypeName(this.ctx(r.file_id).language, r.receiver_type as string);
+      const written = r.receiver_type as string;
+      // `x = make()`: by the function's name (its return type changed), or the type it returns
+      // now (its bases changed, or it came; one that went left its targets, refsTargeting).
+      if (written.endsWith("()")) {
+        const callee = written.slice(0, -2);
+        if (names.has(callee.slice(callee.lastIndexOf(".") + 1))) return true;
+        const now = names.size > 0 ? this.returnedTypes(this.ctx(r.file_id), r.caller_symbol_id, callee) : null;
+        return now !== null && now !== "library" && now.types.some((t) => names.has(t.row.name));
+      }
+      const name = receiverTypeName(this.ctx(r.file_id).language, written);
       if (typeof name !== "string") return false;
       const last = name.split(/\.|::/).pop() as string;
       return names.has(last) || (qualifiedIn.has(r.file_id) && last !== name);

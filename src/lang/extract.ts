@@ -546,7 +546,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (r !== undefined) p.receiver = r;
       // (A Java field's definition is its declarator's declaration: `Binder a, b;` types both.)
       const t = types?.get(key);
-      if (t !== undefined && p.kind === "field") p.declared_type = t;
+      // (A function's is its return type.)
+      if (t !== undefined && (p.kind === "field" || p.kind === "function" || p.kind === "method")) p.declared_type = t;
     }
   }
   // Outer definitions first: by start, then longer first.
@@ -832,6 +833,12 @@ class ReferenceCollector {
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
       if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
+      else if (n === "local.call") {
+        // A capitalised callee is a class the call makes (`Response()`); another is a function,
+        // whose declared return type the name has (`make()`, resolve.ts).
+        const callee = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
+        if (callee !== undefined) type = /^_*[A-Z]/.test(callee.slice(callee.lastIndexOf(".") + 1)) ? callee : `${callee}()`;
+      }
       else if (n === "local.scope" || n === "local.fscope" || n === "local.stop") {
         scope = { start: list.start(j, k), end: list.end(j, k), stop: n === "local.stop", fn: n === "local.fscope", body: -1 };
       } else if (n === "local.body") body = list.start(j, k);
@@ -852,7 +859,7 @@ class ReferenceCollector {
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after" && n !== "local.type") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type" && n !== "local.call") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 

@@ -6,7 +6,7 @@
  * unresolved, and tests' `app.test_client()` too.
  */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { tempDir, writeTree } from "../support/run.js";
@@ -138,5 +138,90 @@ bus.on();
       "src/routes.ts:4 app.on imported src/router.Router.on",
       "src/routes.ts:5 bus.on unresolved -",
     ]);
+  });
+
+  it("Python and TypeScript: `x = make()` is of make's declared return type, in a function and at module level, also through an import", async () => {
+    const root = writeTree(tempDir("magellan-returned-type-"), {
+      "pkg/__init__.py": "",
+      "pkg/engine.py": `from typing import Optional
+
+
+class Engine:
+    def start(self):
+        pass
+
+
+class Motor:
+    def start(self):
+        pass
+
+
+def make_engine() -> Engine:
+    return Engine()
+
+
+def maybe_engine() -> Optional[Engine]:
+    return None
+
+
+def make_list() -> list:
+    return []
+
+
+def make_any():
+    return Motor()
+`,
+      "pkg/main.py": `from pkg.engine import make_engine, maybe_engine, make_list, make_any
+
+engine = make_engine()
+
+
+def run():
+    e = make_engine()
+    e.start()
+    m = maybe_engine()
+    m.start()
+    items = make_list()
+    items.append(1)
+    a = make_any()
+    a.start()
+    engine.start()
+`,
+      "pkg/use.py": "from pkg.main import engine\n\nengine.start()\n",
+      "src/store.ts": "export class Store {\n  get(): void {}\n}\nexport class Cache {\n  get(): void {}\n}\nexport function makeStore(): Store {\n  return new Store();\n}\n",
+      "src/app.ts": `import { makeStore } from "./store";
+
+export const store = makeStore();
+store.get();
+
+export function handler(): void {
+  const s = makeStore();
+  s.get();
+}
+`,
+      "src/other.ts": 'import { store } from "./app";\n\nstore.get();\n',
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = refLines(root, "r.kind = 'call' AND r.qualifier IS NOT NULL AND r.name IN ('start', 'append', 'get')");
+    const at = (prefix: string) => got.find((l) => l.startsWith(prefix));
+    assert.equal(at("pkg/main.py:8 "), "pkg/main.py:8 e.start imported pkg.engine.Engine.start", JSON.stringify(got));
+    assert.equal(at("pkg/main.py:10 "), "pkg/main.py:10 m.start imported pkg.engine.Engine.start");
+    // A builtin return type: its members are outside.
+    assert.equal(at("pkg/main.py:12 "), "pkg/main.py:12 items.append unresolved -");
+    // No declared return type: the other rules' answer, not Engine's.
+    assert.doesNotMatch(at("pkg/main.py:14 ") ?? "", /Engine/);
+    assert.equal(at("pkg/main.py:15 "), "pkg/main.py:15 engine.start imported pkg.engine.Engine.start");
+    assert.equal(at("pkg/use.py:3 "), "pkg/use.py:3 engine.start imported pkg.engine.Engine.start");
+    assert.equal(at("src/app.ts:4 "), "src/app.ts:4 store.get imported src/store.Store.get");
+    assert.equal(at("src/app.ts:8 "), "src/app.ts:8 s.get imported src/store.Store.get");
+    assert.equal(at("src/other.ts:3 "), "src/other.ts:3 store.get imported src/store.Store.get");
+
+    // make_engine returns a Motor now: every use follows, incrementally as on a rebuild.
+    writeFileSync(join(root, "pkg/engine.py"), readFileSync(join(root, "pkg/engine.py"), "utf8").replace("def make_engine() -> Engine:\n    return Engine()", "def make_engine() -> Motor:\n    return Motor()"));
+    await assertIncrementalMatchesRebuild(root, "returns-motor");
+    assert.deepEqual(
+      refLines(root, "r.kind = 'call' AND r.qualifier IN ('e', 'engine')"),
+      ["pkg/main.py:8 e.start imported pkg.engine.Motor.start", "pkg/main.py:15 engine.start imported pkg.engine.Motor.start", "pkg/use.py:3 engine.start imported pkg.engine.Motor.start"],
+    );
   });
 });

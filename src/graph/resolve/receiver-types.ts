@@ -77,7 +77,7 @@ export function receiverTypeName(language: string, written: string): string | nu
     if (parts.length !== 1) return undefined;
     t = withoutTypeArguments(parts[0] as string, "[", "]");
     if (PYTHON_BUILTINS.has(t)) return null;
-    if (t === "Any" || t === "typing.Any" || t === "object") return undefined;
+    if (t === "Any" || t === "typing.Any" || t === "t.Any" || t === "object") return undefined;
     // A lowercase name is a builtin or a function (`x = make()`), not a class by its writing; a
     // private class is one (click's `writer = _PagerWriter(stream)`).
     if (!/^_*[A-Z]/.test(t.slice(t.lastIndexOf(".") + 1))) return undefined;

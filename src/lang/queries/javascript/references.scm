@@ -51,6 +51,8 @@
 (lexical_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern))
 (variable_declaration (variable_declarator name: (identifier) @local.var))
 (variable_declaration (variable_declarator name: (identifier) @local.var value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
+; `@local.call`: `const x = f(...)` has f's declared return type (a JSDoc-less function has none).
+(lexical_declaration (variable_declarator name: (identifier) @local value: (call_expression function: (identifier) @local.call)))
 (variable_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.var.pattern))
 (for_in_statement kind: ["let" "const"] left: (identifier) @local)
 (for_in_statement kind: ["let" "const"] left: [(object_pattern) (array_pattern)] @local.pattern)

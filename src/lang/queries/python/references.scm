@@ -46,7 +46,9 @@
 (list_splat_pattern (identifier) @local)
 (dictionary_splat_pattern (identifier) @local)
 (assignment left: (identifier) @local type: (type)? @local.type)
-(assignment left: (identifier) @local !type right: (call function: [(identifier) (attribute)] @local.type))
+; `@local.call`: the callee of `x = f(...)`: a capitalised one is a class the call makes, another
+; a function whose declared return type x has (resolve.ts).
+(assignment left: (identifier) @local !type right: (call function: [(identifier) (attribute)] @local.call))
 (assignment left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.pattern)
 (augmented_assignment left: (identifier) @local)
 (named_expression name: (identifier) @local)

@@ -55,4 +55,8 @@
 ; A class attribute's annotation when it names one type (`repo: Repo`, `cache: Optional[Cache]`):
 ; resolution follows `self.repo.m()` through it.
 (class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type [(identifier) (attribute)] @type)) @type.of)))
+; A function's declared return type (`-> Engine`, `-> Optional[Engine]`): what `x = make()` holds.
+(function_definition return_type: (type [(identifier) (attribute)] @type)) @type.of
+(decorated_definition definition: (function_definition return_type: (type [(identifier) (attribute)] @type))) @type.of
+(function_definition return_type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type))))) @type.of
 (class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type))))) @type.of)))

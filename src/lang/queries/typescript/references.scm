@@ -50,6 +50,8 @@
 (catch_clause parameter: (identifier) @local)
 (lexical_declaration (variable_declarator name: (identifier) @local type: (type_annotation (_) @local.type)?))
 (lexical_declaration (variable_declarator name: (identifier) @local !type value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
+; `@local.call`: `const x = f(...)` has f's declared return type (resolve.ts).
+(lexical_declaration (variable_declarator name: (identifier) @local !type value: (call_expression function: (identifier) @local.call)))
 (lexical_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern))
 (variable_declaration (variable_declarator name: (identifier) @local.var type: (type_annotation (_) @local.type)?))
 (variable_declaration (variable_declarator name: (identifier) @local.var !type value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))

@@ -147,6 +147,8 @@
 
 ; A field's declared type when it names one type (resolution follows `this.f.m()` through it).
 (public_field_definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
+; A function's declared return type: what `const x = make()` holds.
+(function_declaration return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
 (property_signature type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
 ; `Foo | null`, `Foo | undefined` (either way round) name Foo.
 (public_field_definition type: (type_annotation (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @type [(literal_type) (predefined_type)]))) @type.of
