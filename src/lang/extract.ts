@@ -830,9 +830,13 @@ class ReferenceCollector {
     let body = -1;
     let fn = false;
     let type: string | undefined;
+    let attr = -1;
+    let from = -1;
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
       if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
+      else if (n === "local.attr") attr = k;
+      else if (n === "local.from") from = k;
       else if (n === "local.call") {
         // A capitalised callee is a class the call makes (`Response()`); another is a function,
         // whose declared return type the name has (`make()`, resolve.ts).
@@ -851,6 +855,13 @@ class ReferenceCollector {
       (this.scopes ??= []).push(scope);
       return;
     }
+    if (attr >= 0) {
+      // `self.x = ...`: what x holds, by the type written or made, or the name assigned (a
+      // parameter's type, read once the bindings are placed).
+      const fromName = from >= 0 ? this.text.slice(list.start(j, from), list.end(j, from)) : undefined;
+      (this.attrs ??= []).push({ name: this.text.slice(list.start(j, attr), list.end(j, attr)), at: list.start(j, attr), type, fromName });
+      return;
+    }
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
       if (n === "local" || n === "local.global" || n === "local.var") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global, fn, type });
@@ -859,7 +870,7 @@ class ReferenceCollector {
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after" && n !== "local.type" && n !== "local.call") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 
@@ -867,6 +878,42 @@ class ReferenceCollector {
   private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string }[] = [];
   private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
+  /** `self.x = ...` assignments (Python), in source order. */
+  private attrs: { name: string; at: number; type?: string; fromName?: string }[] | undefined;
+  /** By class (its start), by attribute: the type each assignment gives it, by position. */
+  private attrTypes: Map<number, Map<string, Map<number, string | undefined>>> | undefined;
+
+  /** The start of the innermost class (`@local.stop` scope) around `at`, or -1. */
+  private classAt(at: number): number {
+    let best: LocalScope | undefined;
+    for (const s of this.scopes ?? []) if (s.stop && s.start <= at && at < s.end && (!best || s.start >= best.start)) best = s;
+    return best ? best.start : -1;
+  }
+
+  /** Each class's attributes' types, from its methods' `self.x = ...`. */
+  private placeAttributes(): void {
+    if (!this.attrs) return;
+    for (const a of this.attrs) {
+      const cls = this.classAt(a.at);
+      if (cls < 0) continue;
+      const type = a.type ?? (a.fromName !== undefined ? this.typeAt(a.fromName, a.at) : undefined);
+      let byAttr = (this.attrTypes ??= new Map()).get(cls);
+      if (!byAttr) this.attrTypes.set(cls, (byAttr = new Map()));
+      let byAt = byAttr.get(a.name);
+      if (!byAt) byAttr.set(a.name, (byAt = new Map()));
+      // One assignment matched by several patterns: the one that says a type wins.
+      if (byAt.get(a.at) === undefined) byAt.set(a.at, type);
+    }
+  }
+
+  /** The type every `self.<name> = ...` of the class around `at` agrees on. */
+  private attrTypeAt(name: string, at: number): string | undefined {
+    const byAt = this.attrTypes?.get(this.classAt(at))?.get(name);
+    if (!byAt) return undefined;
+    const types = new Set(byAt.values());
+    return types.size === 1 ? [...types][0] : undefined;
+  }
+
   /** Module-level names of a hoisted language: the type each declaration of one writes, by position. */
   private moduleTypes: Map<string, Map<number, string | undefined>> | undefined;
 
@@ -962,6 +1009,7 @@ class ReferenceCollector {
     const importStarts = new Set<number>();
     for (const r of importRefs) importStarts.add(r.range.byte_start);
     this.placeBindings();
+    this.placeAttributes();
     // A module-level variable keeps the type its declarations agree on: other files' `app.route()`
     // through an import of it are members of that type (resolve.ts, throughImportedInstance).
     if (this.moduleTypes) {
@@ -1023,6 +1071,12 @@ class ReferenceCollector {
         // member (resolve.ts), not whatever member of that name the repository has.
         if (this.bindings || this.moduleTypes) {
           const type = receiverType(q, (name) => this.typeAt(name, start));
+          if (type !== undefined) ref.receiver_type = type;
+        }
+        // `self.x.m()` in a class whose methods assign x one type.
+        if (this.attrTypes && q.startsWith("self.")) {
+          const name = q.slice(5);
+          const type = SIMPLE_NAME.test(name) ? this.attrTypeAt(name, start) : undefined;
           if (type !== undefined) ref.receiver_type = type;
         }
       }

@@ -224,4 +224,73 @@ export function handler(): void {
       ["pkg/main.py:8 e.start imported pkg.engine.Motor.start", "pkg/main.py:15 engine.start imported pkg.engine.Motor.start", "pkg/use.py:3 engine.start imported pkg.engine.Motor.start"],
     );
   });
+
+  it("Python: `self.x = ...` in a class's methods types `self.x.m()` in that class, when every assignment agrees", async () => {
+    const root = writeTree(tempDir("magellan-self-attrs-"), {
+      "pkg/__init__.py": "",
+      "pkg/m.py": `import threading
+
+
+class Engine:
+    def start(self):
+        pass
+
+
+class Motor:
+    def start(self):
+        pass
+
+
+def make_motor() -> Motor:
+    return Motor()
+
+
+class Car:
+    def __init__(self, engine: Engine):
+        self.engine = engine
+        self.spare = Engine()
+        self.motor: Motor = Motor()
+        self.made = make_motor()
+        self.event = threading.Event()
+        self.either = Engine()
+        self.later = None
+
+    def swap(self):
+        self.either = Motor()
+        self.later = Engine()
+
+    def go(self):
+        self.engine.start()
+        self.spare.start()
+        self.motor.start()
+        self.made.start()
+        self.event.set()
+        self.either.start()
+        self.later.start()
+
+
+class Boat:
+    def __init__(self):
+        self.engine = Motor()
+
+    def go(self):
+        self.engine.start()
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = refLines(root, "r.kind = 'call' AND r.qualifier LIKE 'self.%'");
+    assert.deepEqual(got.slice(0, 5), [
+      "pkg/m.py:33 self.engine.start exact pkg.m.Engine.start",
+      "pkg/m.py:34 self.spare.start exact pkg.m.Engine.start",
+      "pkg/m.py:35 self.motor.start exact pkg.m.Motor.start",
+      "pkg/m.py:36 self.made.start exact pkg.m.Motor.start",
+      // threading.Event: a library type's member.
+      "pkg/m.py:37 self.event.set unresolved -",
+    ]);
+    // Assigned two types, or None and then a type: no one type, the other rules' answer.
+    for (const l of got.slice(5, 7)) assert.match(l, / (ambiguous|heuristic) /, l);
+    // Another class's attribute of the same name is its own.
+    assert.equal(got[7], "pkg/m.py:47 self.engine.start exact pkg.m.Motor.start");
+  });
 });
+

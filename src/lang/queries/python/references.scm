@@ -63,6 +63,13 @@
 (keyword_pattern (dotted_name . (identifier) @local .))
 (splat_pattern (identifier) @local)
 (as_pattern (case_pattern) (identifier) @local)
+; `self.x = ...` in a class's methods: what x holds, which says whose member `self.x.m()` is in
+; that class (extract.ts attrTypes): the annotation, the class or function called, or the
+; parameter assigned; any other assignment of it leaves it no one type.
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @local.attr) type: (type) @local.type (#eq? @_self "self"))
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @local.attr) !type right: (call function: [(identifier) (attribute)] @local.call) (#eq? @_self "self"))
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @local.attr) !type right: (identifier) @local.from (#eq? @_self "self"))
+(assignment left: (attribute object: (identifier) @_self attribute: (identifier) @local.attr) (#eq? @_self "self"))
 (global_statement (identifier) @local.global)
 (nonlocal_statement (identifier) @local.global)
 (function_definition body: (_) @local.body) @local.fscope
