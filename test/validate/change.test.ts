@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { validateChange, type ChangeFileInput } from "../../src/validate/change.js";
@@ -480,6 +480,37 @@ describe("validateChange: a change of several files checks each with the others'
         [BOOL, 33],
       ],
     );
+  });
+
+  it("Java: the changed files of one source root are compiled together once per version, and a finding in the second file keeps its line and column", async () => {
+    const root = project("java-lang");
+    const realJavac = which("javac");
+    assert.ok(realJavac, "javac is not installed; .ci/run installs a JDK");
+    // The real javac, each run logged: one run per file and version compiled the same files
+    // over and over (commons-cli's Option.hasArg renamed over 24 files: 48 runs, four minutes).
+    const bin = tempDir("validate-javac-log-");
+    made.push(bin);
+    const log = join(bin, "runs.log");
+    writeFileSync(join(bin, "javac"), `#!/bin/sh\necho run >> ${log}\nexec ${realJavac} "$@"\n`, { mode: 0o755 });
+    const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const runs = (): number => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    try {
+      const good = await validateChange({ root, files: renamed(root, 'ObjectUtils.requireNotEmpty(array, "array")'), session });
+      assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+      assert.equal(runs(), 2, "one javac run before and one after for the two files of src/main/java");
+      const bad = await validateChange({ root, files: renamed(root, "ObjectUtils.requireNotEmpty(array, 1)"), session });
+      assert.equal(bad.validation, "rejected");
+      assert.equal(runs(), 4);
+      assert.deepEqual(
+        bad.introduced.map((d) => [d.file, d.start_line, d.start_col, d.message.split("\n")[0]]),
+        [
+          [BOOL, 17, 43, "incompatible types: int cannot be converted to String"],
+          [BOOL, 33, 43, "incompatible types: int cannot be converted to String"],
+        ],
+      );
+    } finally {
+      session.dispose();
+    }
   });
 
   it("Rust: a function renamed in its module and at its call in the crate root is validated; a call left behind is rejected", async () => {
