@@ -73,3 +73,24 @@ it("in a header gcc compiled alone, a finding naming the new name of a rename is
   const java = (message: string): { level: "error"; message: string; file: string; code: string; source: string } => ({ level: "error", message, file: "src/test/java/TypesTest.java", code: "javac", source: "javac" });
   assert.equal(diffFindings([java("cannot find symbol: method checkState(boolean,String)")], [java("cannot find symbol: method ensureState(boolean,String)")], [{ from: "checkState", to: "ensureState" }]).introduced.length, 1);
 });
+
+it("C++: after a non-ASCII character in a header, the uses clangd renamed are not listed as left unchanged; the one in an inactive #ifdef is, on its line", async () => {
+  // test/fixtures/splice-rename/cpp-utf8-comment, nlohmann/json's shape: serializer.hpp's
+  // copyright line names "Björn Hoehrmann". The check for uses clangd left took tree-sitter's
+  // UTF-16 indices for byte offsets, so every renamed use after the "ö" was reported in
+  // SPLICE_W213 as "left unchanged" (nlohmann/json: serializer.hpp:287 and :315, both renamed).
+  const root = copyFixture("cpp-utf8-comment");
+  const r = await runTool("splice", ["rename", "--file", "include/nlohmann/byte_container_with_subtype.hpp", "--symbol", "byte_container_with_subtype.has_subtype", "--to", "holds_subtype", "--require-checker"], { cwd: root });
+  const out = r.json as { status: string; result?: { validation: string }; diagnostics?: { code: string; message: string }[] };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.equal(out.result?.validation, "validated");
+  const read = (f: string): string => readFileSync(join(root, f), "utf8");
+  assert.match(read("include/nlohmann/detail/serializer.hpp"), /if \(binary\.holds_subtype\(\)\)/);
+  assert.match(read("include/nlohmann/detail/serializer.hpp"), /return binary\.holds_subtype\(\) \? static_cast/);
+  assert.match(read("main.cpp"), /return b\.holds_subtype\(\) \? 0 : 1;/);
+  const left = (out.diagnostics ?? []).filter((d) => d.code === "SPLICE_W213").map((d) => d.message);
+  assert.equal(left.length, 1, JSON.stringify(out.diagnostics));
+  assert.match(left[0] as string, /^1 use\(s\) of 'has_subtype' in code were left unchanged: include\/nlohmann\/detail\/serializer\.hpp:48\. /);
+  const gxx = spawnSync("g++", ["-std=c++11", "-fsyntax-only", "-Wall", "-Werror", "-I", "include", "main.cpp"], { cwd: root, encoding: "utf8" });
+  assert.equal(gxx.status, 0, gxx.stderr);
+});

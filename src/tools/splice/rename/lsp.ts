@@ -526,7 +526,6 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
  */
 function leftUnrenamed(sources: Sources, target: RenameTarget, locations: RenameLocation[], files: string[]): string[] {
   const renamed = new Set(locations.map((l) => `${l.file}\u0000${l.byte_start}`));
-  const size = Buffer.byteLength(target.name);
   const out: string[] = [];
   for (const abs of files.sort()) {
     const lang = languageForPath(abs);
@@ -535,9 +534,13 @@ function leftUnrenamed(sources: Sources, target: RenameTarget, locations: Rename
     const rel = sources.rel(abs);
     const tree = parse(lang.id, t.text);
     for (const n of tree.rootNode.descendantsOfType(["identifier", "field_identifier", "type_identifier"])) {
-      // Node offsets are bytes of the text's UTF-8 (sources hold decoded, valid text).
-      if (n.endIndex - n.startIndex !== size || n.text !== target.name || renamed.has(`${rel}\u0000${n.startIndex}`)) continue;
-      out.push(`${rel}:${t.lineOf(n.startIndex)}`);
+      // Node offsets index the decoded text (UTF-16), the locations bytes: after a non-ASCII
+      // character (nlohmann/json's "Björn Hoehrmann" in a header's copyright line) every use
+      // clangd renamed there was listed as left unchanged.
+      if (n.endIndex - n.startIndex !== target.name.length || n.text !== target.name) continue;
+      const at = t.charToByte(n.startIndex);
+      if (renamed.has(`${rel}\u0000${at}`)) continue;
+      out.push(`${rel}:${t.lineOf(at)}`);
     }
   }
   return out;
