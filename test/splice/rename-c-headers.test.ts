@@ -94,3 +94,21 @@ it("C++: after a non-ASCII character in a header, the uses clangd renamed are no
   const gxx = spawnSync("g++", ["-std=c++11", "-fsyntax-only", "-Wall", "-Werror", "-I", "include", "main.cpp"], { cwd: root, encoding: "utf8" });
   assert.equal(gxx.status, 0, gxx.stderr);
 });
+
+it("C: a use in a macro's body, which clangd's rename leaves, is named with its macro when gcc rejects the rename at the expansions", async () => {
+  // test/fixtures/splice-rename/c-macro-body, kilo's editorFind: FIND_RESTORE_HL reads
+  // `E.row[saved_hl_line].rsize`. clangd renamed the field and its uses in code but not in the
+  // macro's body; gcc rejected the rename at the two expansions, and nothing named line 32, where
+  // the fix is (a macro's body is text to tree-sitter: the check for uses left saw none).
+  const root = copyFixture("c-macro-body");
+  const before = readFileSync(join(root, "kilo.c"), "utf8");
+  const r = await runTool("splice", ["rename", "--file", "kilo.c", "--symbol", "erow.rsize", "--to", "render_size"], { cwd: root });
+  const out = r.json as { status: string; message: string; result?: { validation: string }; diagnostics?: { code: string; message: string }[] };
+  assert.equal(out.status, "error", r.stdout);
+  assert.equal(out.result?.validation, "rejected");
+  assert.match(out.message, /kilo\.c:42: .*has no member named .rsize/);
+  assert.equal(readFileSync(join(root, "kilo.c"), "utf8"), before);
+  const left = (out.diagnostics ?? []).filter((d) => d.code === "SPLICE_W213").map((d) => d.message);
+  assert.equal(left.length, 1, r.stdout);
+  assert.match(left[0] as string, /^1 use\(s\) of 'rsize' in code were left unchanged: kilo\.c:32 \(in macro FIND_RESTORE_HL\)\. /);
+});

@@ -542,6 +542,19 @@ function leftUnrenamed(sources: Sources, target: RenameTarget, locations: Rename
       if (renamed.has(`${rel}\u0000${at}`)) continue;
       out.push(`${rel}:${t.lineOf(at)}`);
     }
+    // A macro's body is text to tree-sitter and to clangd's rename, which changes uses where the
+    // macro expands but not in its definition: kilo's FIND_RESTORE_HL reads `E.row[i].rsize`,
+    // and renaming the field was rejected by gcc at the two expansions with nothing naming the
+    // line to fix.
+    for (const n of tree.rootNode.descendantsOfType("preproc_arg")) {
+      const body = n.text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (m) => " ".repeat(m.length));
+      const macro = n.parent?.childForFieldName("name")?.text;
+      for (const m of body.matchAll(wordRegExp(target.name, "g"))) {
+        const at = t.charToByte(n.startIndex + m.index);
+        if (renamed.has(`${rel}\u0000${at}`)) continue;
+        out.push(`${rel}:${t.lineOf(at)}${macro ? ` (in macro ${macro})` : ""}`);
+      }
+    }
   }
   return out;
 }
@@ -678,7 +691,7 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
         diagnostics.push(
           renameNote(
             "server_note",
-            `${left.length} use(s) of '${target.name}' in code were left unchanged: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ", ..." : ""}. clangd did not take them for this symbol: most often code in an #if branch this configuration does not compile (or another symbol of that name); rename them by hand if they are this one`,
+            `${left.length} use(s) of '${target.name}' in code were left unchanged: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ", ..." : ""}. clangd did not take them for this symbol: most often code in an #if branch this configuration does not compile, or a macro's body, which clangd's rename never changes (or another symbol of that name); rename them by hand if they are this one`,
             "warning",
           ),
         );
