@@ -573,12 +573,25 @@ function goLoadError(dir: string): string | undefined {
   return lines.length ? [...new Set(lines)].slice(0, 3).join("; ") : undefined;
 }
 
+/** `go1.19.8`, as `go env GOVERSION` says it. */
+function goVersion(): string | undefined {
+  const r = spawnSync("go", ["env", "GOVERSION"], { encoding: "utf8", timeout: 15_000, env: { ...process.env, GOTOOLCHAIN: "local" } });
+  return r.status === 0 ? r.stdout.trim() || undefined : undefined;
+}
+
 /** Throws the refusal that names why gopls cannot load the target's package, when it cannot. */
 function unloadable(spec: ServerSpec, abs: string, file: string, serverSaid?: string): void {
   const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
   if (!broken) return;
   const said = serverSaid ? ` (gopls: ${serverSaid.replace(/\s*\n\s*/g, " ").trim()})` : "";
-  throw renameError("engine_failed", `gopls cannot load the package of ${file}: ${broken}${said}`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file });
+  // A go.mod whose `go` line this toolchain cannot read or does not reach (echo's `go 1.25.0`
+  // under go1.19: "invalid go version '1.25.0': must match format 1.23") is no download away:
+  // 'go mod download' fails with the same words.
+  const tooOld = /invalid go version|requires go >=|go\.mod requires go|newer Go version|toolchain not available/.test(broken);
+  const remediation = tooOld
+    ? `The go on PATH (${goVersion() ?? "its version unknown"}) is older than the module's go.mod asks for: put a Go toolchain at least that new first on PATH, then rename again.`
+    : "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.";
+  throw renameError("engine_failed", `gopls cannot load the package of ${file}: ${broken}${said}`, remediation, { file });
 }
 
 /** The server's refusal, with the way around it where there is one. */
