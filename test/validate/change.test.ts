@@ -513,6 +513,37 @@ describe("validateChange: a change of several files checks each with the others'
     }
   });
 
+  it("Rust: the changed files of one cargo package are checked in one cargo run per version, each file's findings placed in it", async () => {
+    const root = tempDir("validate-rust-runs-");
+    made.push(root);
+    cpSync(join(REPO_ROOT, "test", "fixtures", "llmfilewrite", "rust-project"), root, { recursive: true });
+    const realCargo = which("cargo");
+    assert.ok(realCargo, "cargo is not installed; .ci/run installs it");
+    // The real cargo, each check logged (xsv's get_args renamed over 21 files was 42 cargo runs,
+    // each on a fresh copy of the package: 17 s to say "unchecked" without the crates).
+    const bin = tempDir("validate-cargo-log-");
+    made.push(bin);
+    const log = join(bin, "runs.log");
+    writeFileSync(join(bin, "cargo"), `#!/bin/sh\n[ "$1" = check ] && echo run >> ${log}\nexec ${realCargo} "$@"\n`, { mode: 0o755 });
+    const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const runs = (): number => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    try {
+      const util = edit(root, "src/util.rs", "rust", "pub fn one()", "pub fn uno()");
+      const good = await validateChange({ root, files: [util, edit(root, "src/lib.rs", "rust", "util::one()", "util::uno()")], session });
+      assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+      assert.equal(runs(), 2, "one cargo check before and one after for the two files of the package");
+      const bad = await validateChange({ root, files: [util, edit(root, "src/lib.rs", "rust", "util::one()", "util::one() + 0")], session });
+      assert.equal(bad.validation, "rejected");
+      assert.equal(runs(), 4);
+      assert.deepEqual(
+        bad.introduced.map((d) => [d.code, d.file, d.start_line, d.start_col]),
+        [["E0425", "src/lib.rs", 4, 10]],
+      );
+    } finally {
+      session.dispose();
+    }
+  });
+
   it("Rust: a function renamed in its module and at its call in the crate root is validated; a call left behind is rejected", async () => {
     const root = tempDir("validate-rust-");
     made.push(root);
