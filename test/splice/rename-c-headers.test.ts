@@ -112,3 +112,24 @@ it("C: a use in a macro's body, which clangd's rename leaves, is named with its 
   assert.equal(left.length, 1, r.stdout);
   assert.match(left[0] as string, /^1 use\(s\) of 'rsize' in code were left unchanged: kilo\.c:32 \(in macro FIND_RESTORE_HL\)\. /);
 });
+
+it("C++: a vendored copy of the class (its own method of that name) keeps its uses; they are named as left, not renamed through clangd's textual guess", async () => {
+  // test/fixtures/splice-rename/cpp-vendored-copy, nlohmann/json's shape: tests/abi keeps the
+  // 3.10.5 release whole, with its own byte_container_with_subtype::has_subtype. The use there in
+  // a template (`j.get_binary().has_subtype()`, a dependent name clangd cannot resolve) went to
+  // the renamed definition by clangd's textual fallback, and was renamed while the copy's own
+  // definition was not: six uses of json_v3_10_5.hpp called a method it no longer had, and
+  // g++ -fsyntax-only, which instantiates no template, validated it.
+  const root = copyFixture("cpp-vendored-copy");
+  const abi = "tests/abi/include/nlohmann/json_v3_10_5.hpp";
+  const before = readFileSync(join(root, abi), "utf8");
+  const r = await runTool("splice", ["rename", "--file", "include/nlohmann/byte_container_with_subtype.hpp", "--symbol", "byte_container_with_subtype.has_subtype", "--to", "holds_subtype"], { cwd: root });
+  const out = r.json as { status: string; result?: { files: { file_path: string }[] }; diagnostics?: { code: string; level: string; message: string }[] };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.deepEqual(out.result?.files.map((f) => f.file_path), ["include/nlohmann/byte_container_with_subtype.hpp", "main.cpp"]);
+  assert.equal(readFileSync(join(root, abi), "utf8"), before);
+  assert.match(readFileSync(join(root, "main.cpp"), "utf8"), /return b\.holds_subtype\(\) \? 1 : 0;/);
+  const left = (out.diagnostics ?? []).filter((d) => d.code === "SPLICE_W213" && d.level === "warning").map((d) => d.message);
+  assert.equal(left.length, 1, r.stdout);
+  assert.match(left[0] as string, /tests\/abi\/include\/nlohmann\/json_v3_10_5\.hpp:15, tests\/abi\/include\/nlohmann\/json_v3_10_5\.hpp:27\./);
+});

@@ -473,6 +473,18 @@ async function declarationsSeenFromTarget(session: Session, sources: Sources, ab
   return out;
 }
 
+/** Whether a C/C++ text declares a function, method or field named `name` (unqualified). */
+function declaresOwnCopy(abs: string, text: string, name: string): boolean {
+  const lang = languageForPath(abs);
+  if (!lang || (lang.id !== "c" && lang.id !== "cpp")) return false;
+  const tree = parse(lang.id, text);
+  for (const n of tree.rootNode.descendantsOfType(["function_declarator", "field_declaration"])) {
+    const d = n.childForFieldName("declarator");
+    if (d && (d.type === "identifier" || d.type === "field_identifier") && d.text === name) return true;
+  }
+  return false;
+}
+
 /**
  * The mentions of the name in files the server's rename did not touch, whose definition (asked
  * of the server, all requests in flight at once) is the renamed symbol's.
@@ -505,6 +517,12 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
     if (touched.has(rel) || projectOf(abs) !== project) continue;
     const t = sources.get(abs);
     if (!t) continue;
+    // A C/C++ file the rename did not touch that declares a function, method or field of that
+    // name itself holds another copy (nlohmann/json's tests/abi json_v3_10_5.hpp, the 3.10.5
+    // release whole): clangd's go-to-definition of a use in a template, which it cannot resolve,
+    // falls back to a textual match in its index and led to the renamed one, so that copy's uses
+    // were renamed and its own definition was not. Its uses are left, and named as such.
+    if (declaresOwnCopy(abs, t.text, target.name)) continue;
     for (const m of t.text.matchAll(wordRegExp(target.name, "g"))) {
       if (budget-- <= 0) break;
       const b = t.charToByte(m.index);
