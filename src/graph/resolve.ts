@@ -1370,8 +1370,15 @@ export class Resolver {
     const dir = posix.dirname(ctx.path);
     switch (ctx.language) {
       case "go": {
+        // The package is the directory: one package-level function of that name there is the one
+        // a bare call means (Go has no overloading; a local, resolved before, would shadow it; an
+        // external test's or an ignored file's own declaration of the name would be a second
+        // candidate). echo's `getRawQueryParam(q, name)` in its own package's test file was a
+        // guess, and deleting the function said it "may" be used "on values whose type the index
+        // does not know". (A type named so stays a guess, and what is reached through it.)
         const pkg = e.globals.filter((s) => posix.dirname(s.path) === dir);
-        return pkg.length > 0 ? pick(pkg, "heuristic") : UNRESOLVED;
+        const call = pkg.length === 1 && (pkg[0] as SymRow).kind_normalized === "fn";
+        return pkg.length > 0 ? pick(pkg, call ? "imported" : "heuristic") : UNRESOLVED;
       }
       case "java": {
         // The package, whose classes live in each source root's directory of its path (a test

@@ -3,6 +3,7 @@
  * validated against the contract by runTool. Every failure case checks the file is byte-identical.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { chmodSync, linkSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -161,6 +162,31 @@ describe("llmtransform: edits that apply", () => {
     assert.deepEqual(readFileSync(join(dir, "w.txt")), Buffer.from("\ufeff>line one\r\nline 2\r\nline three\r\n", "utf8"));
     const e0 = r.env.result?.edits[0];
     assert.deepEqual([e0?.span?.start_line, e0?.span?.start_col], [2, 5]);
+  });
+
+  test("a UTF-8 BOM file: an insertion at byte 0 (line 1, column 0) is refused, not put before the mark; at byte 3 it applies and Python still reads the file", async () => {
+    const src = readFileSync(join(REPO_ROOT, "test", "fixtures", "llmtransform", "cells_bom_crlf.py"));
+    assert.deepEqual([...src.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+    const dir = workspace({ "rich/cells.py": src });
+    const header = "# SPDX-License-Identifier: MIT\r\n";
+    // The header went before the mark: U+FEFF mid-file, "invalid non-printable character U+FEFF".
+    for (const at of [{ byte_start: 0, byte_end: 0 }, { start_line: 1, start_col: 0, end_line: 1, end_col: 0 }]) {
+      const r = await edit(dir, "rich/cells.py", [{ ...at, new_content: header }]);
+      assert.equal(r.code, 1, r.stdout);
+      assert.equal(r.env.result?.edits[0]?.error?.code, "LLMTRANSFORM_E105");
+      assert.match(r.env.result?.edits[0]?.error?.message ?? "", /before this file's UTF-8 byte order mark/);
+      assertUntouched(dir, "rich/cells.py", src);
+    }
+    const ok = await edit(dir, "rich/cells.py", [{ byte_start: 3, byte_end: 3, new_content: header }]);
+    assert.equal(ok.code, 0, ok.stdout);
+    const out = readFileSync(join(dir, "rich/cells.py"));
+    assert.deepEqual(out, Buffer.concat([src.subarray(0, 3), Buffer.from(header), src.subarray(3)]));
+    const py = spawnSync("python3", ["-c", "import sys; compile(open(sys.argv[1], 'rb').read(), sys.argv[1], 'exec')", join(dir, "rich/cells.py")], { encoding: "utf8" });
+    assert.equal(py.status, 0, py.stderr);
+    // Replacing the mark itself is explicit and stays allowed.
+    const drop = await edit(dir, "rich/cells.py", [{ byte_start: 0, byte_end: 3, new_content: "" }]);
+    assert.equal(drop.code, 0, drop.stdout);
+    assert.equal(readFileSync(join(dir, "rich/cells.py"))[0], "#".charCodeAt(0));
   });
 
   test("an invalid UTF-8 file (with a NUL) is edited exactly; its stray bytes are untouched", async () => {

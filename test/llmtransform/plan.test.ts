@@ -146,6 +146,8 @@ describe("planEdits", () => {
       const cuts = Array.from({ length: pick(8) * 2 }, () => bounds[pick(bounds.length)] as number).sort((x, y) => x - y);
       const edits: EditInput[] = [];
       for (let i = 0; i + 1 < cuts.length; i += 2) {
+        // (An insertion before a leading byte order mark is refused: cli.test.ts, "a UTF-8 BOM file".)
+        if (cuts[i + 1] === 0 && text.startsWith("\ufeff")) continue;
         edits.push({ byte_start: cuts[i], byte_end: cuts[i + 1], new_content: alphabet.slice(0, pick(4)).join("") });
       }
       // shuffle: request order must not matter for disjoint, non-coincident edits

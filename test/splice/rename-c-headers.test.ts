@@ -73,3 +73,63 @@ it("in a header gcc compiled alone, a finding naming the new name of a rename is
   const java = (message: string): { level: "error"; message: string; file: string; code: string; source: string } => ({ level: "error", message, file: "src/test/java/TypesTest.java", code: "javac", source: "javac" });
   assert.equal(diffFindings([java("cannot find symbol: method checkState(boolean,String)")], [java("cannot find symbol: method ensureState(boolean,String)")], [{ from: "checkState", to: "ensureState" }]).introduced.length, 1);
 });
+
+it("C++: after a non-ASCII character in a header, the uses clangd renamed are not listed as left unchanged; the one in an inactive #ifdef is, on its line", async () => {
+  // test/fixtures/splice-rename/cpp-utf8-comment, nlohmann/json's shape: serializer.hpp's
+  // copyright line names "Björn Hoehrmann". The check for uses clangd left took tree-sitter's
+  // UTF-16 indices for byte offsets, so every renamed use after the "ö" was reported in
+  // SPLICE_W213 as "left unchanged" (nlohmann/json: serializer.hpp:287 and :315, both renamed).
+  const root = copyFixture("cpp-utf8-comment");
+  const r = await runTool("splice", ["rename", "--file", "include/nlohmann/byte_container_with_subtype.hpp", "--symbol", "byte_container_with_subtype.has_subtype", "--to", "holds_subtype", "--require-checker"], { cwd: root });
+  const out = r.json as { status: string; result?: { validation: string }; diagnostics?: { code: string; message: string }[] };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.equal(out.result?.validation, "validated");
+  const read = (f: string): string => readFileSync(join(root, f), "utf8");
+  assert.match(read("include/nlohmann/detail/serializer.hpp"), /if \(binary\.holds_subtype\(\)\)/);
+  assert.match(read("include/nlohmann/detail/serializer.hpp"), /return binary\.holds_subtype\(\) \? static_cast/);
+  assert.match(read("main.cpp"), /return b\.holds_subtype\(\) \? 0 : 1;/);
+  const left = (out.diagnostics ?? []).filter((d) => d.code === "SPLICE_W213").map((d) => d.message);
+  assert.equal(left.length, 1, JSON.stringify(out.diagnostics));
+  assert.match(left[0] as string, /^1 use\(s\) of 'has_subtype' in code were left unchanged: include\/nlohmann\/detail\/serializer\.hpp:48\. /);
+  const gxx = spawnSync("g++", ["-std=c++11", "-fsyntax-only", "-Wall", "-Werror", "-I", "include", "main.cpp"], { cwd: root, encoding: "utf8" });
+  assert.equal(gxx.status, 0, gxx.stderr);
+});
+
+it("C: a use in a macro's body, which clangd's rename leaves, is named with its macro when gcc rejects the rename at the expansions", async () => {
+  // test/fixtures/splice-rename/c-macro-body, kilo's editorFind: FIND_RESTORE_HL reads
+  // `E.row[saved_hl_line].rsize`. clangd renamed the field and its uses in code but not in the
+  // macro's body; gcc rejected the rename at the two expansions, and nothing named line 32, where
+  // the fix is (a macro's body is text to tree-sitter: the check for uses left saw none).
+  const root = copyFixture("c-macro-body");
+  const before = readFileSync(join(root, "kilo.c"), "utf8");
+  const r = await runTool("splice", ["rename", "--file", "kilo.c", "--symbol", "erow.rsize", "--to", "render_size"], { cwd: root });
+  const out = r.json as { status: string; message: string; result?: { validation: string }; diagnostics?: { code: string; message: string }[] };
+  assert.equal(out.status, "error", r.stdout);
+  assert.equal(out.result?.validation, "rejected");
+  assert.match(out.message, /kilo\.c:42: .*has no member named .rsize/);
+  assert.equal(readFileSync(join(root, "kilo.c"), "utf8"), before);
+  const left = (out.diagnostics ?? []).filter((d) => d.code === "SPLICE_W213").map((d) => d.message);
+  assert.equal(left.length, 1, r.stdout);
+  assert.match(left[0] as string, /^1 use\(s\) of 'rsize' in code were left unchanged: kilo\.c:32 \(in macro FIND_RESTORE_HL\)\. /);
+});
+
+it("C++: a vendored copy of the class (its own method of that name) keeps its uses; they are named as left, not renamed through clangd's textual guess", async () => {
+  // test/fixtures/splice-rename/cpp-vendored-copy, nlohmann/json's shape: tests/abi keeps the
+  // 3.10.5 release whole, with its own byte_container_with_subtype::has_subtype. The use there in
+  // a template (`j.get_binary().has_subtype()`, a dependent name clangd cannot resolve) went to
+  // the renamed definition by clangd's textual fallback, and was renamed while the copy's own
+  // definition was not: six uses of json_v3_10_5.hpp called a method it no longer had, and
+  // g++ -fsyntax-only, which instantiates no template, validated it.
+  const root = copyFixture("cpp-vendored-copy");
+  const abi = "tests/abi/include/nlohmann/json_v3_10_5.hpp";
+  const before = readFileSync(join(root, abi), "utf8");
+  const r = await runTool("splice", ["rename", "--file", "include/nlohmann/byte_container_with_subtype.hpp", "--symbol", "byte_container_with_subtype.has_subtype", "--to", "holds_subtype"], { cwd: root });
+  const out = r.json as { status: string; result?: { files: { file_path: string }[] }; diagnostics?: { code: string; level: string; message: string }[] };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.deepEqual(out.result?.files.map((f) => f.file_path), ["include/nlohmann/byte_container_with_subtype.hpp", "main.cpp"]);
+  assert.equal(readFileSync(join(root, abi), "utf8"), before);
+  assert.match(readFileSync(join(root, "main.cpp"), "utf8"), /return b\.holds_subtype\(\) \? 1 : 0;/);
+  const left = (out.diagnostics ?? []).filter((d) => d.code === "SPLICE_W213" && d.level === "warning").map((d) => d.message);
+  assert.equal(left.length, 1, r.stdout);
+  assert.match(left[0] as string, /tests\/abi\/include\/nlohmann\/json_v3_10_5\.hpp:15, tests\/abi\/include\/nlohmann\/json_v3_10_5\.hpp:27\./);
+});

@@ -251,6 +251,22 @@ describe("splice rename: Go through gopls", () => {
   });
 });
 
+describe("splice rename: Go whose go.mod asks for a newer go than the one on PATH", () => {
+  it("the refusal says the toolchain is too old, not to download the modules (echo's `go 1.25.0` under go1.19, where 'go mod download' fails the same way)", async () => {
+    const root = fixture("go");
+    // A go line no toolchain reads as older than itself, whatever this machine's go is.
+    writeFileSync(join(root, "go.mod"), "module example.com/inventory\n\ngo 1.999.0\n");
+    const probe = spawnSync("go", ["list", "."], { cwd: root, encoding: "utf8", env: { ...process.env, GOTOOLCHAIN: "local", GOFLAGS: "-mod=mod" } });
+    assert.notEqual(probe.status, 0, "this go reads go 1.999.0; the case cannot be made here");
+    let err: unknown;
+    await planRename({ root, target: targetAt(root, "store/store.go", "go", "func NewStore", "NewStore"), newName: "OpenStore" }).catch((e: unknown) => (err = e));
+    assert.ok(isToolError(err, "SPLICE_E206", /cannot load the package of store\/store\.go: .*(invalid go version|requires go >=)/));
+    const remediation = (err as { remediation?: string }).remediation ?? "";
+    assert.match(remediation, /^The go on PATH \(go\d[^)]*\) is older than the module's go\.mod asks for/);
+    assert.doesNotMatch(remediation, /go mod download/);
+  });
+});
+
 describe("splice rename: C through clangd", () => {
   const withCompileCommands = (): string => {
     const root = fixture("c");

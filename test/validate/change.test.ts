@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { validateChange, type ChangeFileInput } from "../../src/validate/change.js";
@@ -480,6 +480,68 @@ describe("validateChange: a change of several files checks each with the others'
         [BOOL, 33],
       ],
     );
+  });
+
+  it("Java: the changed files of one source root are compiled together once per version, and a finding in the second file keeps its line and column", async () => {
+    const root = project("java-lang");
+    const realJavac = which("javac");
+    assert.ok(realJavac, "javac is not installed; .ci/run installs a JDK");
+    // The real javac, each run logged: one run per file and version compiled the same files
+    // over and over (commons-cli's Option.hasArg renamed over 24 files: 48 runs, four minutes).
+    const bin = tempDir("validate-javac-log-");
+    made.push(bin);
+    const log = join(bin, "runs.log");
+    writeFileSync(join(bin, "javac"), `#!/bin/sh\necho run >> ${log}\nexec ${realJavac} "$@"\n`, { mode: 0o755 });
+    const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const runs = (): number => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    try {
+      const good = await validateChange({ root, files: renamed(root, 'ObjectUtils.requireNotEmpty(array, "array")'), session });
+      assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+      assert.equal(runs(), 2, "one javac run before and one after for the two files of src/main/java");
+      const bad = await validateChange({ root, files: renamed(root, "ObjectUtils.requireNotEmpty(array, 1)"), session });
+      assert.equal(bad.validation, "rejected");
+      assert.equal(runs(), 4);
+      assert.deepEqual(
+        bad.introduced.map((d) => [d.file, d.start_line, d.start_col, d.message.split("\n")[0]]),
+        [
+          [BOOL, 17, 43, "incompatible types: int cannot be converted to String"],
+          [BOOL, 33, 43, "incompatible types: int cannot be converted to String"],
+        ],
+      );
+    } finally {
+      session.dispose();
+    }
+  });
+
+  it("Rust: the changed files of one cargo package are checked in one cargo run per version, each file's findings placed in it", async () => {
+    const root = tempDir("validate-rust-runs-");
+    made.push(root);
+    cpSync(join(REPO_ROOT, "test", "fixtures", "llmfilewrite", "rust-project"), root, { recursive: true });
+    const realCargo = which("cargo");
+    assert.ok(realCargo, "cargo is not installed; .ci/run installs it");
+    // The real cargo, each check logged (xsv's get_args renamed over 21 files was 42 cargo runs,
+    // each on a fresh copy of the package: 17 s to say "unchecked" without the crates).
+    const bin = tempDir("validate-cargo-log-");
+    made.push(bin);
+    const log = join(bin, "runs.log");
+    writeFileSync(join(bin, "cargo"), `#!/bin/sh\n[ "$1" = check ] && echo run >> ${log}\nexec ${realCargo} "$@"\n`, { mode: 0o755 });
+    const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const runs = (): number => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    try {
+      const util = edit(root, "src/util.rs", "rust", "pub fn one()", "pub fn uno()");
+      const good = await validateChange({ root, files: [util, edit(root, "src/lib.rs", "rust", "util::one()", "util::uno()")], session });
+      assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
+      assert.equal(runs(), 2, "one cargo check before and one after for the two files of the package");
+      const bad = await validateChange({ root, files: [util, edit(root, "src/lib.rs", "rust", "util::one()", "util::one() + 0")], session });
+      assert.equal(bad.validation, "rejected");
+      assert.equal(runs(), 4);
+      assert.deepEqual(
+        bad.introduced.map((d) => [d.code, d.file, d.start_line, d.start_col]),
+        [["E0425", "src/lib.rs", 4, 10]],
+      );
+    } finally {
+      session.dispose();
+    }
   });
 
   it("Rust: a function renamed in its module and at its call in the crate root is validated; a call left behind is rejected", async () => {

@@ -137,6 +137,10 @@ export function planEdits(original: Buffer, filePath: string, inputs: EditInput[
   const lines = new LineIndex(original, undefined, wide);
   const len = original.length;
   const boundary = (offset: number): boolean => (wide ? isUtf16Boundary(original, offset, wide) : isEditBoundary(original, offset));
+  // A UTF-8 file's byte order mark (EF BB BF) stands first or it is a U+FEFF in the text: an
+  // insertion at byte 0 put its text before the mark, which javac, Python and gcc then refuse
+  // mid-file ("invalid non-printable character U+FEFF"). Line 1, column 0 is that byte.
+  const bom8 = !wide && original.length >= 3 && original[0] === 0xef && original[1] === 0xbb && original[2] === 0xbf;
 
   const resolved: Resolved[] = inputs.map((input, index) => {
     const r: Resolved = { index, input, newBytes: wide ? encodeUtf16(input.new_content, wide) : Buffer.from(input.new_content, "utf8") };
@@ -169,6 +173,13 @@ export function planEdits(original: Buffer, filePath: string, inputs: EditInput[
           ]
         : [`${describe(r)}: byte ${at} falls inside a multi-byte UTF-8 character`, "Move the offset to the start of the character; offsets count UTF-8 bytes, not characters or UTF-16 units."];
       r.error = diag(CODES.not_char_boundary, message, remediation, makeSpan(filePath, start, end, lines));
+    } else if (bom8 && start === 0 && end === 0) {
+      r.error = diag(
+        CODES.not_char_boundary,
+        `${describe(r)}: byte 0 is before this file's UTF-8 byte order mark (bytes 0-2); text inserted there would leave the mark inside the file`,
+        "Insert at byte 3 (line 1, column 3), just after the mark; to drop or replace the mark itself, replace bytes [0, 3).",
+        makeSpan(filePath, start, end, lines),
+      );
     } else if (hasLoneSurrogate(input.new_content)) {
       r.error = diag(
         CODES.invalid_content,

@@ -6,12 +6,12 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { basename, delimiter, dirname, join, resolve } from "node:path";
 import { runProcess, which, withTempDir } from "../process.js";
-import type { ContentPositions } from "../positions.js";
+import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
 
 /** The source root: the file's directory minus the package path, when they agree. */
-function sourceRoot(abs: string, text: string): string {
+export function sourceRoot(abs: string, text: string): string {
   const dir = dirname(abs);
   const m = /^\s*package\s+([\w.]+)\s*;/m.exec(text);
   if (!m) return dir;
@@ -57,13 +57,13 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
     // The change's other Java files, in this version, compiled with it: given on the command
     // line, they stand for their disk bytes on the source path (a class the change deletes cannot
     // be hidden from it, and stays).
-    const companions = new Map<string, string>();
+    const companions = new Map<string, { relPath: string; content: Uint8Array; pos?: ContentPositions }>();
     (ctx.companions ?? []).forEach((c, i) => {
       if (c.content === null || !c.relPath.endsWith(".java") || basename(c.relPath) === "module-info.java") return;
       const at = join(tmp, "companions", String(i), basename(c.relPath));
       mkdirSync(dirname(at), { recursive: true });
       writeFileSync(at, c.content);
-      companions.set(at, c.relPath);
+      companions.set(at, { relPath: c.relPath, content: c.content });
     });
     // (No cap on the errors: a test source set without its libraries on this machine has
     // hundreds of old ones, and a new error past javac's cap of 100 or 200 went unseen.)
@@ -91,11 +91,16 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
           i++;
         }
       }
-      if (file === copy) {
-        const start = caretCol === undefined ? pos.byteOfLineByteCol(line, 1) : pos.byteOfLineCharCol(line, caretCol + 1);
-        diagnostics.push({ level, message, file: ctx.relPath, ...pos.fromBytes(start, Math.min(start + 1, pos.lines.lineEnd(line))), code: "javac", source: "javac" });
+      const companion = companions.get(file);
+      if (file === copy || companion !== undefined) {
+        // A companion's finding is placed as precisely as the file's own: a change of several
+        // files of one source set is compiled once per version (change.ts), each file's findings
+        // read from that one run.
+        const at = companion === undefined ? pos : (companion.pos ??= new ContentPositions(companion.content));
+        const start = caretCol === undefined ? at.byteOfLineByteCol(line, 1) : at.byteOfLineCharCol(line, caretCol + 1);
+        diagnostics.push({ level, message, file: companion?.relPath ?? ctx.relPath, ...at.fromBytes(start, Math.min(start + 1, at.lines.lineEnd(line))), code: "javac", source: "javac" });
       } else {
-        const rel = companions.get(file) ?? (file.startsWith(`${ctx.root}/`) ? file.slice(ctx.root.length + 1) : file);
+        const rel = file.startsWith(`${ctx.root}/`) ? file.slice(ctx.root.length + 1) : file;
         // (The line also in the message: it keeps two findings of one file apart in diffFindings.)
         diagnostics.push({ level, message: `${message} (at ${rel}:${line})`, file: rel, start_line: line, code: "javac", source: "javac" });
       }

@@ -66,6 +66,22 @@ function cargoRoot(ctx: CheckContext): { pkg: string; copyRoot: string } | undef
 }
 
 /**
+ * The package a changed file is checked with by `cargo check` on a copy (its directory), when it
+ * is: a file of the package's mod tree in a package small enough to copy. The change's files of
+ * one package are checked in one run per version (change.ts); undefined: the file goes alone.
+ */
+export function cargoGroup(root: string, abs: string, sizes: Map<string, number>): string | undefined {
+  const pkg = cargoRoot({ root, abs } as CheckContext);
+  if (!pkg || !inModTree(pkg.pkg, abs)) return undefined;
+  let size = sizes.get(pkg.copyRoot);
+  if (size === undefined) {
+    size = treeSize(pkg.copyRoot, COPY_LIMIT);
+    sizes.set(pkg.copyRoot, size);
+  }
+  return size <= COPY_LIMIT ? pkg.pkg : undefined;
+}
+
+/**
  * Whether the crate reaches `abs` through `mod` declarations: a crate root or target file itself,
  * or a file its parent module declares (`mod name;`, or a #[path] naming it). One level: the
  * parent is taken to be in the tree.

@@ -473,6 +473,18 @@ async function declarationsSeenFromTarget(session: Session, sources: Sources, ab
   return out;
 }
 
+/** Whether a C/C++ text declares a function, method or field named `name` (unqualified). */
+function declaresOwnCopy(abs: string, text: string, name: string): boolean {
+  const lang = languageForPath(abs);
+  if (!lang || (lang.id !== "c" && lang.id !== "cpp")) return false;
+  const tree = parse(lang.id, text);
+  for (const n of tree.rootNode.descendantsOfType(["function_declarator", "field_declaration"])) {
+    const d = n.childForFieldName("declarator");
+    if (d && (d.type === "identifier" || d.type === "field_identifier") && d.text === name) return true;
+  }
+  return false;
+}
+
 /**
  * The mentions of the name in files the server's rename did not touch, whose definition (asked
  * of the server, all requests in flight at once) is the renamed symbol's.
@@ -505,6 +517,12 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
     if (touched.has(rel) || projectOf(abs) !== project) continue;
     const t = sources.get(abs);
     if (!t) continue;
+    // A C/C++ file the rename did not touch that declares a function, method or field of that
+    // name itself holds another copy (nlohmann/json's tests/abi json_v3_10_5.hpp, the 3.10.5
+    // release whole): clangd's go-to-definition of a use in a template, which it cannot resolve,
+    // falls back to a textual match in its index and led to the renamed one, so that copy's uses
+    // were renamed and its own definition was not. Its uses are left, and named as such.
+    if (declaresOwnCopy(abs, t.text, target.name)) continue;
     for (const m of t.text.matchAll(wordRegExp(target.name, "g"))) {
       if (budget-- <= 0) break;
       const b = t.charToByte(m.index);
@@ -526,7 +544,6 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
  */
 function leftUnrenamed(sources: Sources, target: RenameTarget, locations: RenameLocation[], files: string[]): string[] {
   const renamed = new Set(locations.map((l) => `${l.file}\u0000${l.byte_start}`));
-  const size = Buffer.byteLength(target.name);
   const out: string[] = [];
   for (const abs of files.sort()) {
     const lang = languageForPath(abs);
@@ -535,9 +552,26 @@ function leftUnrenamed(sources: Sources, target: RenameTarget, locations: Rename
     const rel = sources.rel(abs);
     const tree = parse(lang.id, t.text);
     for (const n of tree.rootNode.descendantsOfType(["identifier", "field_identifier", "type_identifier"])) {
-      // Node offsets are bytes of the text's UTF-8 (sources hold decoded, valid text).
-      if (n.endIndex - n.startIndex !== size || n.text !== target.name || renamed.has(`${rel}\u0000${n.startIndex}`)) continue;
-      out.push(`${rel}:${t.lineOf(n.startIndex)}`);
+      // Node offsets index the decoded text (UTF-16), the locations bytes: after a non-ASCII
+      // character (nlohmann/json's "Björn Hoehrmann" in a header's copyright line) every use
+      // clangd renamed there was listed as left unchanged.
+      if (n.endIndex - n.startIndex !== target.name.length || n.text !== target.name) continue;
+      const at = t.charToByte(n.startIndex);
+      if (renamed.has(`${rel}\u0000${at}`)) continue;
+      out.push(`${rel}:${t.lineOf(at)}`);
+    }
+    // A macro's body is text to tree-sitter and to clangd's rename, which changes uses where the
+    // macro expands but not in its definition: kilo's FIND_RESTORE_HL reads `E.row[i].rsize`,
+    // and renaming the field was rejected by gcc at the two expansions with nothing naming the
+    // line to fix.
+    for (const n of tree.rootNode.descendantsOfType("preproc_arg")) {
+      const body = n.text.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, (m) => " ".repeat(m.length));
+      const macro = n.parent?.childForFieldName("name")?.text;
+      for (const m of body.matchAll(wordRegExp(target.name, "g"))) {
+        const at = t.charToByte(n.startIndex + m.index);
+        if (renamed.has(`${rel}\u0000${at}`)) continue;
+        out.push(`${rel}:${t.lineOf(at)}${macro ? ` (in macro ${macro})` : ""}`);
+      }
     }
   }
   return out;
@@ -557,12 +591,25 @@ function goLoadError(dir: string): string | undefined {
   return lines.length ? [...new Set(lines)].slice(0, 3).join("; ") : undefined;
 }
 
+/** `go1.19.8`, as `go env GOVERSION` says it. */
+function goVersion(): string | undefined {
+  const r = spawnSync("go", ["env", "GOVERSION"], { encoding: "utf8", timeout: 15_000, env: { ...process.env, GOTOOLCHAIN: "local" } });
+  return r.status === 0 ? r.stdout.trim() || undefined : undefined;
+}
+
 /** Throws the refusal that names why gopls cannot load the target's package, when it cannot. */
 function unloadable(spec: ServerSpec, abs: string, file: string, serverSaid?: string): void {
   const broken = spec.name === "gopls" ? goLoadError(dirname(abs)) : undefined;
   if (!broken) return;
   const said = serverSaid ? ` (gopls: ${serverSaid.replace(/\s*\n\s*/g, " ").trim()})` : "";
-  throw renameError("engine_failed", `gopls cannot load the package of ${file}: ${broken}${said}`, "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.", { file });
+  // A go.mod whose `go` line this toolchain cannot read or does not reach (echo's `go 1.25.0`
+  // under go1.19: "invalid go version '1.25.0': must match format 1.23") is no download away:
+  // 'go mod download' fails with the same words.
+  const tooOld = /invalid go version|requires go >=|go\.mod requires go|newer Go version|toolchain not available/.test(broken);
+  const remediation = tooOld
+    ? `The go on PATH (${goVersion() ?? "its version unknown"}) is older than the module's go.mod asks for: put a Go toolchain at least that new first on PATH, then rename again.`
+    : "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.";
+  throw renameError("engine_failed", `gopls cannot load the package of ${file}: ${broken}${said}`, remediation, { file });
 }
 
 /** The server's refusal, with the way around it where there is one. */
@@ -675,7 +722,7 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
         diagnostics.push(
           renameNote(
             "server_note",
-            `${left.length} use(s) of '${target.name}' in code were left unchanged: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ", ..." : ""}. clangd did not take them for this symbol: most often code in an #if branch this configuration does not compile (or another symbol of that name); rename them by hand if they are this one`,
+            `${left.length} use(s) of '${target.name}' in code were left unchanged: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ", ..." : ""}. clangd did not take them for this symbol: most often code in an #if branch this configuration does not compile, or a macro's body, which clangd's rename never changes (or another symbol of that name); rename them by hand if they are this one`,
             "warning",
           ),
         );
