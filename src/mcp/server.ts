@@ -243,11 +243,14 @@ function page(
   const next = offset + n;
   const info = { list: `${where}.${key}`, offset, returned: n };
   // The tool was asked for the items this page may need (fetchLimit): its note that it cut
-  // them there ("raise --limit") is the CLI's remedy, and the cursor is this one's.
-  const notes = env.diagnostics as { message?: string }[] | undefined;
-  const cut = notes?.some((d) => FETCH_CUT.test(d.message ?? "")) ?? false;
+  // them there ("raise --limit", "showing the first 41 of 1206 matches (--limit 41)") names a
+  // limit the caller never gave and the CLI's remedy; the cursor is this one's.
+  const notes = env.diagnostics as { message?: string; code?: string }[] | undefined;
+  const cutCode = spec.list.cutCode;
+  const isCut = (d: { message?: string; code?: string }): boolean => FETCH_CUT.test(d.message ?? "") || (cutCode !== undefined && d.code === cutCode);
+  const cut = notes?.some(isCut) ?? false;
   if (notes && cut) {
-    const rest = notes.filter((d) => !FETCH_CUT.test(d.message ?? ""));
+    const rest = notes.filter((d) => !isCut(d));
     if (rest.length > 0) env.diagnostics = rest;
     else delete env.diagnostics;
   }

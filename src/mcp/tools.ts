@@ -43,6 +43,7 @@ import { symbolsPayload } from "../tools/codeintel/symbols.js";
 import { CODES as AST_CODES, code as astCode } from "../tools/llmastsearch/codes.js";
 import { search as astSearch } from "../tools/llmastsearch/search.js";
 import { writeFile } from "../tools/llmfilewrite/index.js";
+import { LLMSEARCH_CODES } from "../tools/llmsearch/codes.js";
 import { search as textSearch } from "../tools/llmsearch/search.js";
 import { buildRequest } from "../tools/llmtransform/request.js";
 import { transform } from "../tools/llmtransform/transform.js";
@@ -85,8 +86,12 @@ export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
   input: S;
   /** The envelope of a ToolError thrown by `run`. */
   kind: { tool: string; envelope: EnvelopeKind };
-  /** A listing tool: its items are `data[key]` (`result[key]` for an operation), paged by max_tokens. */
-  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result" };
+  /**
+   * A listing tool: its items are `data[key]` (`result[key]` for an operation), paged by
+   * max_tokens. `cutCode`: the code of the tool's note that it stopped at the limit it was given
+   * (magellan's notes are known by their "raise --limit" text instead).
+   */
+  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result"; cutCode?: string };
   /** Takes large content (writers); others refuse arguments over the small cap. */
   large?: boolean;
   run(args: z.infer<S>, ctx: CallContext): Promise<ToolAnswer>;
@@ -307,7 +312,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Text search like ripgrep. Use for strings, comments, config, any text.",
     input: LlmsearchInput,
     kind: { tool: "llmsearch", envelope: { kind: "query", command: "search" } },
-    list: { keys: ["matches", "counts"], minItemTokens: 50 },
+    list: { keys: ["matches", "counts"], minItemTokens: 50, cutCode: LLMSEARCH_CODES.limit_reached },
     run: async (a, ctx) => {
       const r = await textSearch({
         pattern: a.pattern,
@@ -338,7 +343,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Tree-sitter query search. Use to find code by shape rather than by text.",
     input: LlmastsearchInput,
     kind: { tool: "llmastsearch", envelope: { kind: "query", command: "search" } },
-    list: { keys: ["matches"], minItemTokens: 60 },
+    list: { keys: ["matches"], minItemTokens: 60, cutCode: astCode(AST_CODES.limit_reached) },
     run: async (a, ctx) => {
       let language;
       if (a.language !== undefined) {

@@ -242,6 +242,35 @@ describe("llmtools mcp (stdio)", () => {
     assert.equal(callees.structuredContent.command, "callees");
   });
 
+  it("pages llmsearch and llmastsearch without their notes of a --limit the caller never gave, every match once", async () => {
+    writeFileSync(join(root, "src", "many.ts"), Array.from({ length: 30 }, (_, i) => `export const many${i} = ${i};\n`).join(""));
+    for (const [tool, args, list] of [
+      ["llmsearch", { pattern: "export const many", paths: ["src/many.ts"] }, "matches"],
+      ["llmastsearch", { query: "(lexical_declaration) @d", paths: ["src/many.ts"] }, "matches"],
+    ] as const) {
+      const seen: number[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      let last: Awaited<ReturnType<typeof call>> | undefined;
+      do {
+        // 300 tokens: the tool is asked for a few matches more than the page holds, and cuts there.
+        const r = await call(client, tool, { ...args, max_tokens: 300, ...(cursor ? { cursor } : {}) });
+        assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+        const notes = (r.structuredContent.diagnostics ?? []) as { message: string }[];
+        assert.ok(!notes.some((d) => /--limit/.test(d.message)), `${tool}: ${JSON.stringify(notes)}`);
+        assert.doesNotMatch((r.content[0] as { text: string }).text, /--limit/, tool);
+        for (const m of r.structuredContent.data[list] as { span: { byte_start: number } }[]) seen.push(m.span.byte_start);
+        cursor = r.structuredContent.cursor as string | undefined;
+        last = r;
+        pages++;
+      } while (cursor && pages < 40);
+      assert.ok(pages > 1, `${tool}: more than one page`);
+      assert.equal(seen.length, 30, `${tool}: ${seen.join(",")}`);
+      assert.equal(new Set(seen).size, 30, `${tool}: every match once`);
+      assert.equal(last?.structuredContent.partial, false, tool);
+    }
+  });
+
   it("answers hostile calls with errors and keeps serving: unknown tool, wrong types, 5 MB, 50 at once", async () => {
     await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e: unknown) => e instanceof McpError && e.code === -32602);
     const wrong = await call(client, "llmsearch", { pattern: 42, context: "many" });
