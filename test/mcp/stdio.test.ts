@@ -271,6 +271,36 @@ describe("llmtools mcp (stdio)", () => {
     }
   });
 
+  it("answers magellan from what llmfilewrite and llmtransform just wrote (the index takes their writes in, as after splice)", async () => {
+    const rel = "src/fresh.ts";
+    const created = await call(client, "llmfilewrite", { path: rel, content: "export function freshlyWritten(): number {\n  return 1;\n}\n" });
+    assert.equal(created.structuredContent.status, "approved", JSON.stringify(created.structuredContent));
+    const found = await call(client, "magellan_find", { name: "freshlyWritten" });
+    assert.equal(found.isError, false, JSON.stringify(found.structuredContent));
+    assert.equal((found.structuredContent.data.matches as { span: { file_path: string } }[])[0]?.span.file_path, rel);
+
+    const before = readFileSync(join(root, rel));
+    const at = before.indexOf("freshlyWritten");
+    const edited = await call(client, "llmtransform", {
+      file_path: rel,
+      expected_checksum: `sha256:${createHash("sha256").update(before).digest("hex")}`,
+      edits: [{ byte_start: 0, byte_end: 0, new_content: "// moved down a line\n" }, { byte_start: at, byte_end: at + "freshlyWritten".length, new_content: "renamedByEdit" }],
+    });
+    assert.equal(edited.structuredContent.status, "ok", JSON.stringify(edited.structuredContent));
+    const renamed = await call(client, "magellan_find", { name: "renamedByEdit" });
+    assert.equal(renamed.isError, false, JSON.stringify(renamed.structuredContent));
+    const m = (renamed.structuredContent.data.matches as { span: { file_path: string; start_line: number } }[])[0];
+    assert.equal(m?.span.file_path, rel);
+    assert.equal(m?.span.start_line, 2);
+    assert.equal(renamed.structuredContent.diagnostics, undefined, "no STALE_INDEX warning");
+    const gone = await call(client, "magellan_find", { name: "freshlyWritten" });
+    assert.equal(errorCode(gone), "MAGELLAN_E104");
+    // A dry run writes nothing, and the graph keeps what is on disk.
+    const dry = await call(client, "llmfilewrite", { path: "src/dry.ts", content: "export function onlyDry(): void {}\n", dry_run: true });
+    assert.equal(dry.structuredContent.status, "approved", JSON.stringify(dry.structuredContent));
+    assert.equal(errorCode(await call(client, "magellan_find", { name: "onlyDry" })), "MAGELLAN_E104");
+  });
+
   it("answers hostile calls with errors and keeps serving: unknown tool, wrong types, 5 MB, 50 at once", async () => {
     await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e: unknown) => e instanceof McpError && e.code === -32602);
     const wrong = await call(client, "llmsearch", { pattern: 42, context: "many" });
