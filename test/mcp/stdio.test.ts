@@ -69,6 +69,10 @@ describe("llmtools mcp (stdio)", () => {
     const names = (q.structuredContent.data.matches as { captures: { content: string }[] }[]).map((x) => x.captures[0]?.content).sort();
     assert.deepEqual(names, ["Clock", "Outer", "Panel", "Widget"].filter((n) => names.includes(n)));
     assert.ok(names.includes("Panel") && names.includes("Clock"));
+    // The text (all that text-only clients show) holds what each capture matched, and names the file of a one-file answer.
+    assert.match((q.content[0] as { text: string }).text, /^src\/other\.ts:\d+:\d+ {2}@name "Panel"$/m);
+    assert.match((s.content[0] as { text: string }).text, /^src\/other\.ts:\d+:\d+ {2}\w+ {2}makePanel$/m);
+    assert.match((a.content[0] as { text: string }).text, /^src\/other\.ts:1:1 {2}program$/m);
     const t = await call(client, "llmsearch", { pattern: "makePanel", fixed_strings: true });
     assert.equal(t.structuredContent.data.match_count, 2);
     // Per-file counts as rg -c (lines) and rg --count-matches; the text says which.
