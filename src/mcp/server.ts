@@ -6,6 +6,7 @@
  * queries are kept by the tool modules themselves (magellan's read handles, llmastsearch's
  * compiled queries), which live as long as this process.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +21,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { provideCancelSignal } from "../contract/cancel.js";
 import { commonCode } from "../contract/codes.js";
 import { errorEnvelope, queryEnvelope } from "../contract/envelope.js";
 import { EXIT, ToolError } from "../contract/errors.js";
@@ -35,6 +37,10 @@ import { type McpToolSpec, TOOLS } from "./tools.js";
 import { distance } from "fastest-levenshtein";
 
 /** Arguments larger than this are refused, but for the writers' content. */
+/** The signal of the tool call running (its client may cancel it), for src/contract/cancel.ts. */
+const calls = new AsyncLocalStorage<AbortSignal | undefined>();
+provideCancelSignal(() => calls.getStore());
+
 const MAX_ARGUMENT_CHARS = 1024 * 1024;
 const MAX_LARGE_ARGUMENT_CHARS = 20 * 1024 * 1024;
 
@@ -316,9 +322,18 @@ export class CallHandler {
     return real;
   }
 
-  async call(name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  async call(name: string, rawArgs: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
     const spec = BY_NAME.get(name);
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; tools/list names the tools`);
+    // The client's notifications/cancelled (an SDK client sends it when its request times out)
+    // aborts `signal`: long work polls it (src/contract/cancel.ts) and stops.
+    const t0 = Date.now();
+    const result = await calls.run(signal, () => this.answer(spec, name, rawArgs));
+    if (signal?.aborted) process.stderr.write(`llmtools mcp: ${name} cancelled by the client after ${Date.now() - t0} ms\n`);
+    return result;
+  }
+
+  private async answer(spec: McpToolSpec, name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> {
     try {
       const args = rawArgs ?? {};
       const size = JSON.stringify(args).length;
@@ -374,7 +389,7 @@ export function createMcpServer(state: McpState): Server {
   );
   const handler = new CallHandler(state, server);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED_TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, (req) => handler.call(req.params.name, req.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => handler.call(req.params.name, req.params.arguments, extra.signal));
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => handler.rootsChanged());
   return server;
 }

@@ -9,10 +9,12 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type Client, Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { rgCounts } from "../support/rg.js";
 import { binPath, runTool } from "../support/run.js";
+import { until } from "../server/helpers.js";
 import { call, errorCode, stdioClient, workspace } from "./support.js";
 
 let root: string;
@@ -335,6 +337,30 @@ describe("llmtools mcp (stdio)", () => {
     assert.ok(many.every((r) => r.isError === false));
     const next = await call(client, "magellan_find", { name: "Clock" });
     assert.equal(next.isError, false);
+  });
+});
+
+describe("llmtools mcp (stdio, cancelled)", () => {
+  it("stops a search the client cancelled instead of running it to its end", async () => {
+    const ws = workspace();
+    // '(a+)+b' backtracks exponentially on 40 'a's without a 'b' (the 'b' on line 1 lets each
+    // file past the literal prefilter): each of the 48 files takes its whole 10 s budget (two
+    // minutes on four threads), so the search would run on long after the client gave up on it.
+    for (let i = 0; i < 48; i++) writeFileSync(join(ws, `slow${i}.txt`), `b\n${"a".repeat(40)}c\n`);
+    const transport = new StdioClientTransport({ command: binPath("llmtools"), args: ["mcp", "--no-precise", "--root", ws], stderr: "pipe", env: { ...process.env } as Record<string, string> });
+    let err = "";
+    transport.stderr?.on("data", (b: Buffer) => (err += b.toString("utf8")));
+    const c = new SdkClient({ name: "llmtools-test", version: "1.0.0" });
+    await c.connect(transport);
+    try {
+      // The SDK client gives up after 1 s and sends notifications/cancelled.
+      await assert.rejects(c.callTool({ name: "llmsearch", arguments: { pattern: "(a+)+b", globs: ["slow*.txt"] } }, undefined, { timeout: 1000 }), /timed out/i);
+      await until("the server to stop the cancelled search", async () => (/llmsearch cancelled by the client after \d+ ms/.test(err) ? true : undefined), 60_000);
+      const r = await call(c, "llmsearch", { pattern: "Intro", paths: ["README.md"] });
+      assert.equal(r.structuredContent.data.match_count, 1);
+    } finally {
+      await c.close();
+    }
   });
 });
 
