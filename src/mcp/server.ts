@@ -129,6 +129,39 @@ function zodMessage(err: z.ZodError): string {
     .join("; ");
 }
 
+/**
+ * The tools' remediations name their CLI ("Run 'magellan index' (with the same --root and --db)
+ * to build it first."); over MCP the way out is a tool call, and the agent may have no shell or
+ * no such command on its PATH (npx -y llmtools mcp installs none). Only `remediation` strings are
+ * rewritten: never data drawn from files.
+ */
+const MCP_REMEDIES: [RegExp, string][] = [
+  [/'magellan index --rebuild'/g, "magellan_index with rebuild: true"],
+  [/'magellan index' \(with the same --root and --db\)/g, "magellan_index"],
+  [/'magellan index'/g, "magellan_index"],
+  [/'magellan status'/g, "magellan_status"],
+  [/'magellan ast --file <f>'/g, "magellan_ast"],
+  [/[`']splice log[`']/g, "splice_log"],
+];
+
+function mcpRemedy(text: string): string {
+  return MCP_REMEDIES.reduce((t, [from, to]) => t.replace(from, to), text);
+}
+
+/** Rewrites every `remediation` in an answer (diagnostics, error responses) in place. */
+function mcpRemedies(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const x of v) mcpRemedies(x);
+    return;
+  }
+  if (v === null || typeof v !== "object") return;
+  const o = v as Record<string, unknown>;
+  for (const [k, x] of Object.entries(o)) {
+    if (k === "remediation" && typeof x === "string") o[k] = mcpRemedy(x);
+    else if (k === "diagnostics" || k === "error" || k === "errors" || k === "data" || k === "result") mcpRemedies(x);
+  }
+}
+
 function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResult {
   let e: ToolError;
   const native = nativeFault(spec?.kind.tool ?? MCP_TOOL, err);
@@ -144,7 +177,8 @@ function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResul
     });
   }
   const env = spec ? errorEnvelope(spec.kind.tool, spec.kind.envelope, e) : queryEnvelope(MCP_TOOL, "mcp", e.toErrorResponse(), { diagnostics: [e.toDiagnostic(MCP_TOOL)] });
-  const text = `${e.code}: ${e.message}${e.remediation ? `\nremediation: ${e.remediation}` : ""}`;
+  mcpRemedies(env);
+  const text = `${e.code}: ${e.message}${e.remediation ? `\nremediation: ${mcpRemedy(e.remediation)}` : ""}`;
   return { content: [{ type: "text", text }], structuredContent: env as Record<string, unknown>, isError: true };
 }
 
@@ -366,6 +400,7 @@ export class CallHandler {
       const out = await spec.run(own, { root, limit, session: () => this.state.session(root), precise: this.state.precise });
       const paged = page(spec, out.envelope, offset, budget, hash);
       const structured: Record<string, unknown> = { ...out.envelope };
+      mcpRemedies(structured);
       // Which slice of the tool's list this answer holds: the tool's own counts (match_count,
       // total_count) describe its whole answer, not the page.
       if (paged.page) structured.page = paged.page;

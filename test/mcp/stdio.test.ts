@@ -340,6 +340,29 @@ describe("llmtools mcp (stdio)", () => {
   });
 });
 
+describe("llmtools mcp (stdio, no index yet)", () => {
+  it("says to call magellan_index, not to run a CLI with flags the server does not take", async () => {
+    const c = await stdioClient(["--no-precise", "--root", workspace()]);
+    try {
+      for (const [tool, args] of [
+        ["magellan_find", { name: "Panel" }],
+        ["magellan_status", {}],
+      ] as const) {
+        const r = await call(c, tool, args);
+        assert.equal(errorCode(r), "MAGELLAN_E100", tool);
+        const text = (r.content[0] as { text: string }).text;
+        assert.match(text, /remediation: Run magellan_index to build it first\./, tool);
+        assert.doesNotMatch(JSON.stringify(r.structuredContent) + text, /'magellan index'|--db/, tool);
+      }
+      assert.equal((await call(c, "magellan_index", {})).isError, false);
+      // Once built, the same question is answered.
+      assert.equal((await call(c, "magellan_find", { name: "Panel" })).isError, false);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe("llmtools mcp (stdio, cancelled)", () => {
   it("stops a search the client cancelled instead of running it to its end", async () => {
     const ws = workspace();
