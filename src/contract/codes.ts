@@ -25,6 +25,8 @@ export const COMMON_CODES = {
   native_unavailable: "E017",
   /** The warm daemon stopped while it ran a change: not run again (src/server/client.cts). */
   interrupted: "E018",
+  /** The caller went away (a daemon client that disconnected): the work stopped (src/contract/cancel.ts). */
+  cancelled: "E019",
   /** A note, not a fault: the daemon's index lags behind files changed on disk (src/server/). */
   index_pending: "E090",
   internal: "E999",

@@ -12,4 +12,6 @@ export const MCP_CODES = {
   bad_cursor: errorCode(MCP_TOOL, "E101"),
   no_root: errorCode(MCP_TOOL, "E102"),
   arguments_too_large: errorCode(MCP_TOOL, "E103"),
+  /** Warning: a write succeeded but the code graph could not take it in (magellan_index does). */
+  index_not_refreshed: errorCode(MCP_TOOL, "E104"),
 } as const;

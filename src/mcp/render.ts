@@ -7,30 +7,33 @@ type Rec = Record<string, unknown>;
 
 const LIST_KEYS = ["matches", "references", "symbols", "nodes", "counts", "documents", "operations", "diagnostics"];
 const MAX_LINE = 200;
+/** Each capture's text on a match's line: enough to tell the matches apart. */
+const MAX_CAPTURE = 80;
 
 function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : typeof v === "number" ? String(v) : undefined;
 }
 
-function oneLine(s: string): string {
+function oneLine(s: string, max = MAX_LINE): string {
   const t = s.replace(/\s+/g, " ").trim();
-  return t.length > MAX_LINE ? `${t.slice(0, MAX_LINE)}…` : t;
+  return t.length > max ? `${t.slice(0, max)}…` : t;
 }
 
-function where(item: Rec): string | undefined {
+/** `file`: the answer's one file (magellan_symbols, magellan_ast), for items that do not name theirs. */
+function where(item: Rec, file?: string): string | undefined {
   const span = (item.span ?? item.range ?? item) as Rec;
-  const file = str(span.file_path) ?? str(item.file_path) ?? str(item.file);
+  file = str(span.file_path) ?? str(item.file_path) ?? str(item.file) ?? file;
   const line = str(span.start_line) ?? str(item.line);
   if (file === undefined) return line !== undefined ? `:${line}` : undefined;
   const col = str(span.start_col);
   return line === undefined ? file : col === undefined ? `${file}:${line}` : `${file}:${line}:${col}`;
 }
 
-/** `countOf`: what an item's count counts (llmsearch -c counts lines). */
-function itemLine(item: unknown, countOf = "matches"): string {
+/** `countOf`: what an item's count counts (llmsearch -c counts lines); `file`: as for where(). */
+function itemLine(item: unknown, countOf = "matches", file?: string): string {
   if (item === null || typeof item !== "object") return oneLine(JSON.stringify(item));
   const r = item as Rec;
-  const parts = [where(r)];
+  const parts = [where(r, file)];
   const kind = str(r.kind) ?? str(r.reference_kind) ?? str(r.type);
   const name = str(r.name) ?? str(r.referenced_symbol) ?? str(r.selector) ?? str(r.display_fqn) ?? str(r.operation_id);
   if (kind) parts.push(kind);
@@ -39,6 +42,13 @@ function itemLine(item: unknown, countOf = "matches"): string {
   if (r.count !== undefined) parts.push(`${str(r.count)} ${countOf}`);
   const text = str(r.matched_text) ?? str(r.content);
   if (text !== undefined) parts.push(JSON.stringify(oneLine(text)));
+  // llmastsearch: what each capture holds, which is what the query was asked to find.
+  if (Array.isArray(r.captures)) {
+    for (const c of r.captures as Rec[]) {
+      const content = str(c.content);
+      if (content !== undefined) parts.push(`@${str(c.name) ?? ""} ${JSON.stringify(oneLine(content, MAX_CAPTURE))}`);
+    }
+  }
   return parts.filter((p) => p !== undefined && p !== "").join("  ");
 }
 
@@ -59,7 +69,7 @@ export function renderText(env: Rec): string {
     if (key) {
       const items = data[key] as unknown[];
       lines.push(`${items.length} ${key}:`);
-      for (const it of items) lines.push(itemLine(it, str(data.count_of) ?? "matches"));
+      for (const it of items) lines.push(itemLine(it, str(data.count_of) ?? "matches", str(data.file)));
     } else if (env.status === undefined) {
       lines.push(oneLine(JSON.stringify(data)).slice(0, 1000));
     }

@@ -6,6 +6,7 @@
  * queries are kept by the tool modules themselves (magellan's read handles, llmastsearch's
  * compiled queries), which live as long as this process.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +21,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { provideCancelSignal } from "../contract/cancel.js";
 import { commonCode } from "../contract/codes.js";
 import { errorEnvelope, queryEnvelope } from "../contract/envelope.js";
 import { EXIT, ToolError } from "../contract/errors.js";
@@ -35,6 +37,10 @@ import { type McpToolSpec, TOOLS } from "./tools.js";
 import { distance } from "fastest-levenshtein";
 
 /** Arguments larger than this are refused, but for the writers' content. */
+/** The signal of the tool call running (its client may cancel it), for src/contract/cancel.ts. */
+const calls = new AsyncLocalStorage<AbortSignal | undefined>();
+provideCancelSignal(() => calls.getStore());
+
 const MAX_ARGUMENT_CHARS = 1024 * 1024;
 const MAX_LARGE_ARGUMENT_CHARS = 20 * 1024 * 1024;
 
@@ -123,6 +129,39 @@ function zodMessage(err: z.ZodError): string {
     .join("; ");
 }
 
+/**
+ * The tools' remediations name their CLI ("Run 'magellan index' (with the same --root and --db)
+ * to build it first."); over MCP the way out is a tool call, and the agent may have no shell or
+ * no such command on its PATH (npx -y llmtools mcp installs none). Only `remediation` strings are
+ * rewritten: never data drawn from files.
+ */
+const MCP_REMEDIES: [RegExp, string][] = [
+  [/'magellan index --rebuild'/g, "magellan_index with rebuild: true"],
+  [/'magellan index' \(with the same --root and --db\)/g, "magellan_index"],
+  [/'magellan index'/g, "magellan_index"],
+  [/'magellan status'/g, "magellan_status"],
+  [/'magellan ast --file <f>'/g, "magellan_ast"],
+  [/[`']splice log[`']/g, "splice_log"],
+];
+
+function mcpRemedy(text: string): string {
+  return MCP_REMEDIES.reduce((t, [from, to]) => t.replace(from, to), text);
+}
+
+/** Rewrites every `remediation` in an answer (diagnostics, error responses) in place. */
+function mcpRemedies(v: unknown): void {
+  if (Array.isArray(v)) {
+    for (const x of v) mcpRemedies(x);
+    return;
+  }
+  if (v === null || typeof v !== "object") return;
+  const o = v as Record<string, unknown>;
+  for (const [k, x] of Object.entries(o)) {
+    if (k === "remediation" && typeof x === "string") o[k] = mcpRemedy(x);
+    else if (k === "diagnostics" || k === "error" || k === "errors" || k === "data" || k === "result") mcpRemedies(x);
+  }
+}
+
 function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResult {
   let e: ToolError;
   const native = nativeFault(spec?.kind.tool ?? MCP_TOOL, err);
@@ -138,7 +177,8 @@ function errorResult(spec: McpToolSpec | undefined, err: unknown): CallToolResul
     });
   }
   const env = spec ? errorEnvelope(spec.kind.tool, spec.kind.envelope, e) : queryEnvelope(MCP_TOOL, "mcp", e.toErrorResponse(), { diagnostics: [e.toDiagnostic(MCP_TOOL)] });
-  const text = `${e.code}: ${e.message}${e.remediation ? `\nremediation: ${e.remediation}` : ""}`;
+  mcpRemedies(env);
+  const text = `${e.code}: ${e.message}${e.remediation ? `\nremediation: ${mcpRemedy(e.remediation)}` : ""}`;
   return { content: [{ type: "text", text }], structuredContent: env as Record<string, unknown>, isError: true };
 }
 
@@ -243,11 +283,14 @@ function page(
   const next = offset + n;
   const info = { list: `${where}.${key}`, offset, returned: n };
   // The tool was asked for the items this page may need (fetchLimit): its note that it cut
-  // them there ("raise --limit") is the CLI's remedy, and the cursor is this one's.
-  const notes = env.diagnostics as { message?: string }[] | undefined;
-  const cut = notes?.some((d) => FETCH_CUT.test(d.message ?? "")) ?? false;
+  // them there ("raise --limit", "showing the first 41 of 1206 matches (--limit 41)") names a
+  // limit the caller never gave and the CLI's remedy; the cursor is this one's.
+  const notes = env.diagnostics as { message?: string; code?: string }[] | undefined;
+  const cutCode = spec.list.cutCode;
+  const isCut = (d: { message?: string; code?: string }): boolean => FETCH_CUT.test(d.message ?? "") || (cutCode !== undefined && d.code === cutCode);
+  const cut = notes?.some(isCut) ?? false;
   if (notes && cut) {
-    const rest = notes.filter((d) => !FETCH_CUT.test(d.message ?? ""));
+    const rest = notes.filter((d) => !isCut(d));
     if (rest.length > 0) env.diagnostics = rest;
     else delete env.diagnostics;
   }
@@ -313,9 +356,18 @@ export class CallHandler {
     return real;
   }
 
-  async call(name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> {
+  async call(name: string, rawArgs: Record<string, unknown> | undefined, signal?: AbortSignal): Promise<CallToolResult> {
     const spec = BY_NAME.get(name);
     if (!spec) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${name}'; tools/list names the tools`);
+    // The client's notifications/cancelled (an SDK client sends it when its request times out)
+    // aborts `signal`: long work polls it (src/contract/cancel.ts) and stops.
+    const t0 = Date.now();
+    const result = await calls.run(signal, () => this.answer(spec, name, rawArgs));
+    if (signal?.aborted) process.stderr.write(`llmtools mcp: ${name} cancelled by the client after ${Date.now() - t0} ms\n`);
+    return result;
+  }
+
+  private async answer(spec: McpToolSpec, name: string, rawArgs: Record<string, unknown> | undefined): Promise<CallToolResult> {
     try {
       const args = rawArgs ?? {};
       const size = JSON.stringify(args).length;
@@ -348,6 +400,7 @@ export class CallHandler {
       const out = await spec.run(own, { root, limit, session: () => this.state.session(root), precise: this.state.precise });
       const paged = page(spec, out.envelope, offset, budget, hash);
       const structured: Record<string, unknown> = { ...out.envelope };
+      mcpRemedies(structured);
       // Which slice of the tool's list this answer holds: the tool's own counts (match_count,
       // total_count) describe its whole answer, not the page.
       if (paged.page) structured.page = paged.page;
@@ -371,7 +424,7 @@ export function createMcpServer(state: McpState): Server {
   );
   const handler = new CallHandler(state, server);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED_TOOLS }));
-  server.setRequestHandler(CallToolRequestSchema, (req) => handler.call(req.params.name, req.params.arguments));
+  server.setRequestHandler(CallToolRequestSchema, (req, extra) => handler.call(req.params.name, req.params.arguments, extra.signal));
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => handler.rootsChanged());
   return server;
 }

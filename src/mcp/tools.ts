@@ -5,7 +5,8 @@
  * (splice, impact) is one entry here. Paths in arguments are resolved against the call's root
  * and refused outside it before any tool sees them.
  */
-import { isAbsolute } from "node:path";
+import { existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import type { z } from "zod";
 import { type EnvelopeKind, operationEnvelope, queryEnvelope } from "../contract/envelope.js";
 import { EXIT, ToolError } from "../contract/errors.js";
@@ -32,6 +33,8 @@ import {
   SpliceUndoInput,
 } from "../contract/tools/requests.js";
 import { SCHEMA_VERSION } from "../contract/version.js";
+import { openDb } from "../graph/db.js";
+import { indexTree } from "../graph/ingest.js";
 import { extractFacts } from "../lang/extract.js";
 import { LANGUAGES, languageByName } from "../lang/registry.js";
 import { resolveInRoot } from "../text/root.js";
@@ -43,6 +46,7 @@ import { symbolsPayload } from "../tools/codeintel/symbols.js";
 import { CODES as AST_CODES, code as astCode } from "../tools/llmastsearch/codes.js";
 import { search as astSearch } from "../tools/llmastsearch/search.js";
 import { writeFile } from "../tools/llmfilewrite/index.js";
+import { LLMSEARCH_CODES } from "../tools/llmsearch/codes.js";
 import { search as textSearch } from "../tools/llmsearch/search.js";
 import { buildRequest } from "../tools/llmtransform/request.js";
 import { transform } from "../tools/llmtransform/transform.js";
@@ -52,6 +56,7 @@ import { condense, cycles, deadCode, paths, reachable } from "../tools/magellan/
 import { find, refs, status } from "../tools/magellan/queries.js";
 import { indexCommand, type CommandResult, type Outcome } from "../tools/mdsel/index-command.js";
 import { selectCommand } from "../tools/mdsel/select-command.js";
+import { MCP_CODES, MCP_TOOL } from "./codes.js";
 import { TOOL as SPLICE } from "../tools/splice/codes.js";
 import { runLog, runMutation, runUndo, type SpliceOutcome } from "../tools/splice/run.js";
 import { DIAG_LIMIT } from "../tools/codeintel/impact.js";
@@ -85,8 +90,12 @@ export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
   input: S;
   /** The envelope of a ToolError thrown by `run`. */
   kind: { tool: string; envelope: EnvelopeKind };
-  /** A listing tool: its items are `data[key]` (`result[key]` for an operation), paged by max_tokens. */
-  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result" };
+  /**
+   * A listing tool: its items are `data[key]` (`result[key]` for an operation), paged by
+   * max_tokens. `cutCode`: the code of the tool's note that it stopped at the limit it was given
+   * (magellan's notes are known by their "raise --limit" text instead).
+   */
+  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result"; cutCode?: string };
   /** Takes large content (writers); others refuse arguments over the small cap. */
   large?: boolean;
   run(args: z.infer<S>, ctx: CallContext): Promise<ToolAnswer>;
@@ -105,6 +114,52 @@ function inRoot(tool: string, root: string, p: string): string {
 function asGiven(tool: string, root: string, p: string): string {
   const abs = inRoot(tool, root, p);
   return isAbsolute(p) ? abs : p;
+}
+
+/** Per root: the index refresh running, so that parallel writes take turns instead of waiting on the writer lock. */
+const refreshing = new Map<string, Promise<unknown>>();
+
+/**
+ * After llmtransform or llmfilewrite wrote `rel`, brings the root's code graph up to date, as the
+ * daemon does after a write made through it and splice does after its own: the magellan tools
+ * then answer from what was just written (a new function is found; positions in the edited file
+ * are its new ones, with no STALE_INDEX warning). Only an index that exists is kept. A file the
+ * index holds is re-read alone; any other is left to the incremental walk, whose ignore rules
+ * decide whether it belongs. A refresh that fails leaves the write done and says so.
+ */
+async function refreshAfterWrite(root: string, rel: string): Promise<Diagnostic[]> {
+  const dbPath = join(root, ".magellan", "code.db");
+  if (!existsSync(dbPath)) return [];
+  const run = async (): Promise<void> => {
+    const db = openDb(dbPath, { write: false });
+    let held: boolean;
+    try {
+      held = db.prepare("SELECT 1 FROM files WHERE path = ?").get(rel) !== undefined;
+    } finally {
+      db.close();
+    }
+    await indexTree({ root, dbPath, paths: held ? [rel] : undefined });
+  };
+  const next = (refreshing.get(root) ?? Promise.resolve()).then(run, run);
+  const settled = next.catch(() => undefined);
+  refreshing.set(root, settled);
+  void settled.then(() => {
+    if (refreshing.get(root) === settled) refreshing.delete(root);
+  });
+  try {
+    await next;
+    return [];
+  } catch (e) {
+    return [
+      {
+        tool: MCP_TOOL,
+        level: "warning",
+        code: MCP_CODES.index_not_refreshed,
+        message: `${rel} was written, but the code graph could not take it in: ${(e as Error).message}`,
+        remediation: "Call magellan_index to bring the graph up to date; until then magellan answers from the file as it was.",
+      },
+    ];
+  }
 }
 
 function ok(envelope: Record<string, unknown>, isError = false): ToolAnswer {
@@ -307,7 +362,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Text search like ripgrep. Use for strings, comments, config, any text.",
     input: LlmsearchInput,
     kind: { tool: "llmsearch", envelope: { kind: "query", command: "search" } },
-    list: { keys: ["matches", "counts"], minItemTokens: 50 },
+    list: { keys: ["matches", "counts"], minItemTokens: 50, cutCode: LLMSEARCH_CODES.limit_reached },
     run: async (a, ctx) => {
       const r = await textSearch({
         pattern: a.pattern,
@@ -338,7 +393,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Tree-sitter query search. Use to find code by shape rather than by text.",
     input: LlmastsearchInput,
     kind: { tool: "llmastsearch", envelope: { kind: "query", command: "search" } },
-    list: { keys: ["matches"], minItemTokens: 60 },
+    list: { keys: ["matches"], minItemTokens: 60, cutCode: astCode(AST_CODES.limit_reached) },
     run: async (a, ctx) => {
       let language;
       if (a.language !== undefined) {
@@ -377,13 +432,14 @@ export const TOOLS: McpToolSpec[] = [
       const req = buildRequest({
         document: { value: { file_path: a.file_path, expected_checksum: a.expected_checksum, edits: a.edits }, origin: "arguments" },
       });
-      inRoot("llmtransform", ctx.root, req.file_path);
+      const { rel } = resolveInRoot("llmtransform", ctx.root, req.file_path, ctx.root);
       const out = await transform(req, { root: ctx.root, cwd: ctx.root, dryRun: a.dry_run, partial: a.partial });
+      const written = out.status !== "error" && !a.dry_run;
       const env = operationEnvelope("llmtransform", "edit", out.status, out.message, {
         workspace: ctx.root,
         result: out.result,
         error: out.error,
-        diagnostics: out.diagnostics,
+        diagnostics: [...out.diagnostics, ...(written ? await refreshAfterWrite(ctx.root, rel) : [])],
       });
       return ok(env, out.status === "error");
     },
@@ -395,10 +451,11 @@ export const TOOLS: McpToolSpec[] = [
     kind: { tool: "llmfilewrite", envelope: { kind: "operation", operationType: "create" } },
     large: true,
     run: async (a, ctx) => {
+      const { abs, rel } = resolveInRoot("llmfilewrite", ctx.root, a.path, ctx.root);
       const out = await writeFile(
         {
           root: ctx.root,
-          path: inRoot("llmfilewrite", ctx.root, a.path),
+          path: abs,
           cwd: ctx.root,
           language: a.language ?? "auto",
           content: Buffer.from(a.content, "utf8"),
@@ -410,7 +467,9 @@ export const TOOLS: McpToolSpec[] = [
         },
         ctx.session(),
       );
-      return ok(operationEnvelope("llmfilewrite", "create", out.status, out.message, { workspace: ctx.root, result: out.result }), out.status !== "approved");
+      const written = out.status === "approved" && !a.dry_run;
+      const diagnostics = written ? await refreshAfterWrite(ctx.root, rel) : [];
+      return ok(operationEnvelope("llmfilewrite", "create", out.status, out.message, { workspace: ctx.root, result: out.result, diagnostics }), out.status !== "approved");
     },
   }),
   tool({

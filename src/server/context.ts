@@ -11,6 +11,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Readable, Writable } from "node:stream";
+import { provideCancelSignal } from "../contract/cancel.js";
 
 export interface RequestIO {
   stdout(chunk: Buffer): void;
@@ -52,6 +53,8 @@ export class RequestContext {
     readonly spec: RequestSpec,
     binPath: string,
     io: RequestIO,
+    /** Aborted when the client goes away before the answer (src/contract/cancel.ts). */
+    readonly signal?: AbortSignal,
   ) {
     this.argv = [process.execPath, binPath, ...spec.argv];
     // A bin a request starts (a tool spawning another) runs in its own process: asking this
@@ -110,6 +113,7 @@ let installed = false;
 export function installRequestContext(): void {
   if (installed) return;
   installed = true;
+  provideCancelSignal(() => requests.getStore()?.signal);
   const realCwd = process.cwd.bind(process);
   process.cwd = () => requests.getStore()?.cwd ?? realCwd();
 

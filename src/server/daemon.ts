@@ -283,6 +283,11 @@ export class Daemon {
     s.write(jsonFrame({ t: "hello", pid: process.pid, pkg: packageVersion(), protocol: PROTOCOL_VERSION }));
     const hold = setTimeout(stream, HOLD_MS);
     const alive = setInterval(() => s.write(jsonFrame({ t: "alive" })), 1000);
+    // A client that goes before its exit code (killed, Ctrl-C) reads nothing more: its request
+    // is told to stop (src/contract/cancel.ts), so that it neither keeps a core busy nor holds
+    // the cwd gate for requests from other directories.
+    const gone = new AbortController();
+    s.once("close", () => gone.abort());
     let code = 1;
     try {
       const magellanCommand = spec.tool === "magellan" ? spec.argv.find((a) => !a.startsWith("-")) : undefined;
@@ -298,7 +303,7 @@ export class Daemon {
               stream();
             },
           },
-          { freshness: () => this.freshnessNote(spec.tool), onContext: (ctx) => onStdin((chunk) => ctx.stdin.push(chunk)) },
+          { freshness: () => this.freshnessNote(spec.tool), onContext: (ctx) => onStdin((chunk) => ctx.stdin.push(chunk)), signal: gone.signal },
         );
       code =
         magellanCommand === "index"

@@ -110,6 +110,8 @@ export interface RunOptions {
   freshness?: () => object | undefined;
   /** Called with the request's context before the CLI runs (to feed its stdin). */
   onContext?: (ctx: RequestContext) => void;
+  /** Aborted when the client went away: a request still waiting for its turn does not run. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -122,7 +124,9 @@ export async function runRequest(spec: RequestSpec, io: RequestIO, opts: RunOpti
   if (!entry) throw new Error(`no CLI named ${spec.tool}`);
   await gate.enter(spec.cwd);
   try {
-    const ctx = new RequestContext(spec, binOf(spec.tool), io);
+    // Its client left while it waited behind requests from another directory: nobody to answer.
+    if (opts.signal?.aborted) return 1;
+    const ctx = new RequestContext(spec, binOf(spec.tool), io, opts.signal);
     ctx.freshness = opts.freshness;
     opts.onContext?.(ctx);
     const moduleUrl = pathToFileURL(fileURLToPath(new URL(`${spec.tool}.js`, CLI_DIR))).href;

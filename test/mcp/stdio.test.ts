@@ -9,10 +9,12 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type Client, Client as SdkClient } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { rgCounts } from "../support/rg.js";
 import { binPath, runTool } from "../support/run.js";
+import { until } from "../server/helpers.js";
 import { call, errorCode, stdioClient, workspace } from "./support.js";
 
 let root: string;
@@ -69,6 +71,10 @@ describe("llmtools mcp (stdio)", () => {
     const names = (q.structuredContent.data.matches as { captures: { content: string }[] }[]).map((x) => x.captures[0]?.content).sort();
     assert.deepEqual(names, ["Clock", "Outer", "Panel", "Widget"].filter((n) => names.includes(n)));
     assert.ok(names.includes("Panel") && names.includes("Clock"));
+    // The text (all that text-only clients show) holds what each capture matched, and names the file of a one-file answer.
+    assert.match((q.content[0] as { text: string }).text, /^src\/other\.ts:\d+:\d+ {2}@name "Panel"$/m);
+    assert.match((s.content[0] as { text: string }).text, /^src\/other\.ts:\d+:\d+ {2}\w+ {2}makePanel$/m);
+    assert.match((a.content[0] as { text: string }).text, /^src\/other\.ts:1:1 {2}program$/m);
     const t = await call(client, "llmsearch", { pattern: "makePanel", fixed_strings: true });
     assert.equal(t.structuredContent.data.match_count, 2);
     // Per-file counts as rg -c (lines) and rg --count-matches; the text says which.
@@ -242,6 +248,65 @@ describe("llmtools mcp (stdio)", () => {
     assert.equal(callees.structuredContent.command, "callees");
   });
 
+  it("pages llmsearch and llmastsearch without their notes of a --limit the caller never gave, every match once", async () => {
+    writeFileSync(join(root, "src", "many.ts"), Array.from({ length: 30 }, (_, i) => `export const many${i} = ${i};\n`).join(""));
+    for (const [tool, args, list] of [
+      ["llmsearch", { pattern: "export const many", paths: ["src/many.ts"] }, "matches"],
+      ["llmastsearch", { query: "(lexical_declaration) @d", paths: ["src/many.ts"] }, "matches"],
+    ] as const) {
+      const seen: number[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      let last: Awaited<ReturnType<typeof call>> | undefined;
+      do {
+        // 300 tokens: the tool is asked for a few matches more than the page holds, and cuts there.
+        const r = await call(client, tool, { ...args, max_tokens: 300, ...(cursor ? { cursor } : {}) });
+        assert.equal(r.isError, false, JSON.stringify(r.structuredContent));
+        const notes = (r.structuredContent.diagnostics ?? []) as { message: string }[];
+        assert.ok(!notes.some((d) => /--limit/.test(d.message)), `${tool}: ${JSON.stringify(notes)}`);
+        assert.doesNotMatch((r.content[0] as { text: string }).text, /--limit/, tool);
+        for (const m of r.structuredContent.data[list] as { span: { byte_start: number } }[]) seen.push(m.span.byte_start);
+        cursor = r.structuredContent.cursor as string | undefined;
+        last = r;
+        pages++;
+      } while (cursor && pages < 40);
+      assert.ok(pages > 1, `${tool}: more than one page`);
+      assert.equal(seen.length, 30, `${tool}: ${seen.join(",")}`);
+      assert.equal(new Set(seen).size, 30, `${tool}: every match once`);
+      assert.equal(last?.structuredContent.partial, false, tool);
+    }
+  });
+
+  it("answers magellan from what llmfilewrite and llmtransform just wrote (the index takes their writes in, as after splice)", async () => {
+    const rel = "src/fresh.ts";
+    const created = await call(client, "llmfilewrite", { path: rel, content: "export function freshlyWritten(): number {\n  return 1;\n}\n" });
+    assert.equal(created.structuredContent.status, "approved", JSON.stringify(created.structuredContent));
+    const found = await call(client, "magellan_find", { name: "freshlyWritten" });
+    assert.equal(found.isError, false, JSON.stringify(found.structuredContent));
+    assert.equal((found.structuredContent.data.matches as { span: { file_path: string } }[])[0]?.span.file_path, rel);
+
+    const before = readFileSync(join(root, rel));
+    const at = before.indexOf("freshlyWritten");
+    const edited = await call(client, "llmtransform", {
+      file_path: rel,
+      expected_checksum: `sha256:${createHash("sha256").update(before).digest("hex")}`,
+      edits: [{ byte_start: 0, byte_end: 0, new_content: "// moved down a line\n" }, { byte_start: at, byte_end: at + "freshlyWritten".length, new_content: "renamedByEdit" }],
+    });
+    assert.equal(edited.structuredContent.status, "ok", JSON.stringify(edited.structuredContent));
+    const renamed = await call(client, "magellan_find", { name: "renamedByEdit" });
+    assert.equal(renamed.isError, false, JSON.stringify(renamed.structuredContent));
+    const m = (renamed.structuredContent.data.matches as { span: { file_path: string; start_line: number } }[])[0];
+    assert.equal(m?.span.file_path, rel);
+    assert.equal(m?.span.start_line, 2);
+    assert.equal(renamed.structuredContent.diagnostics, undefined, "no STALE_INDEX warning");
+    const gone = await call(client, "magellan_find", { name: "freshlyWritten" });
+    assert.equal(errorCode(gone), "MAGELLAN_E104");
+    // A dry run writes nothing, and the graph keeps what is on disk.
+    const dry = await call(client, "llmfilewrite", { path: "src/dry.ts", content: "export function onlyDry(): void {}\n", dry_run: true });
+    assert.equal(dry.structuredContent.status, "approved", JSON.stringify(dry.structuredContent));
+    assert.equal(errorCode(await call(client, "magellan_find", { name: "onlyDry" })), "MAGELLAN_E104");
+  });
+
   it("answers hostile calls with errors and keeps serving: unknown tool, wrong types, 5 MB, 50 at once", async () => {
     await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e: unknown) => e instanceof McpError && e.code === -32602);
     const wrong = await call(client, "llmsearch", { pattern: 42, context: "many" });
@@ -272,6 +337,53 @@ describe("llmtools mcp (stdio)", () => {
     assert.ok(many.every((r) => r.isError === false));
     const next = await call(client, "magellan_find", { name: "Clock" });
     assert.equal(next.isError, false);
+  });
+});
+
+describe("llmtools mcp (stdio, no index yet)", () => {
+  it("says to call magellan_index, not to run a CLI with flags the server does not take", async () => {
+    const c = await stdioClient(["--no-precise", "--root", workspace()]);
+    try {
+      for (const [tool, args] of [
+        ["magellan_find", { name: "Panel" }],
+        ["magellan_status", {}],
+      ] as const) {
+        const r = await call(c, tool, args);
+        assert.equal(errorCode(r), "MAGELLAN_E100", tool);
+        const text = (r.content[0] as { text: string }).text;
+        assert.match(text, /remediation: Run magellan_index to build it first\./, tool);
+        assert.doesNotMatch(JSON.stringify(r.structuredContent) + text, /'magellan index'|--db/, tool);
+      }
+      assert.equal((await call(c, "magellan_index", {})).isError, false);
+      // Once built, the same question is answered.
+      assert.equal((await call(c, "magellan_find", { name: "Panel" })).isError, false);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
+describe("llmtools mcp (stdio, cancelled)", () => {
+  it("stops a search the client cancelled instead of running it to its end", async () => {
+    const ws = workspace();
+    // '(a+)+b' backtracks exponentially on 40 'a's without a 'b' (the 'b' on line 1 lets each
+    // file past the literal prefilter): each of the 48 files takes its whole 10 s budget (two
+    // minutes on four threads), so the search would run on long after the client gave up on it.
+    for (let i = 0; i < 48; i++) writeFileSync(join(ws, `slow${i}.txt`), `b\n${"a".repeat(40)}c\n`);
+    const transport = new StdioClientTransport({ command: binPath("llmtools"), args: ["mcp", "--no-precise", "--root", ws], stderr: "pipe", env: { ...process.env } as Record<string, string> });
+    let err = "";
+    transport.stderr?.on("data", (b: Buffer) => (err += b.toString("utf8")));
+    const c = new SdkClient({ name: "llmtools-test", version: "1.0.0" });
+    await c.connect(transport);
+    try {
+      // The SDK client gives up after 1 s and sends notifications/cancelled.
+      await assert.rejects(c.callTool({ name: "llmsearch", arguments: { pattern: "(a+)+b", globs: ["slow*.txt"] } }, undefined, { timeout: 1000 }), /timed out/i);
+      await until("the server to stop the cancelled search", async () => (/llmsearch cancelled by the client after \d+ ms/.test(err) ? true : undefined), 60_000);
+      const r = await call(c, "llmsearch", { pattern: "Intro", paths: ["README.md"] });
+      assert.equal(r.structuredContent.data.match_count, 1);
+    } finally {
+      await c.close();
+    }
   });
 });
 

@@ -275,6 +275,28 @@ describe("the daemon", { concurrency: 4 }, () => {
     assert.equal(readFileSync(join(root, "src", "half.ts"), "utf8"), content);
   });
 
+  it("a client killed mid-search: the daemon stops the search instead of running on with nobody to answer", async () => {
+    const root = await workspace();
+    await daemon(root, "start");
+    // '(a+)+b' backtracks exponentially on a line of 40 'a's without a 'b' (the 'b' on line 1
+    // lets the file past the literal prefilter): with a 10-minute budget per file, the search
+    // would hold a core, and the cwd gate every request from another directory waits on, for 10 minutes.
+    writeFileSync(join(root, "slow.txt"), `b\n${"a".repeat(40)}c\n`);
+    const active = async (): Promise<number | undefined> => {
+      const st = await runTool("llmtools", ["daemon", "status", "--root", root]);
+      return (st.json as { data: { requests_active?: number } }).data.requests_active;
+    };
+    const { child, closed } = startTool("llmsearch", ["-e", "(a+)+b", "--timeout", "600000", "slow.txt"], { cwd: root });
+    await until("the search to run in the daemon", async () => ((await active()) === 1 ? true : undefined));
+    child.kill("SIGKILL");
+    await closed;
+    await until("the daemon to drop the search", async () => ((await active()) === 0 ? true : undefined), 60_000);
+    // A request from another directory, which would have waited behind the search, is answered.
+    const r = await runTool("llmsearch", ["-e", "size", "."], { cwd: join(root, "src") });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok((r.json as { data: { match_count: number } }).data.match_count > 0);
+  });
+
   it("--daemon starts a daemon when none runs; a hung daemon is killed and replaced, never waited on", async () => {
     const root = await workspace();
     const cold = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise", "--no-daemon"], { cwd: root });

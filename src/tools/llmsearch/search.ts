@@ -9,6 +9,7 @@
 import { availableParallelism } from "node:os";
 import { statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
+import { cancelSignal, cancelledError } from "../../contract/cancel.js";
 import { commonCode } from "../../contract/codes.js";
 import { EXIT, MISSING_PATHS_REMEDIATION, ToolError, missingPathsError, omitUndefined } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
@@ -334,7 +335,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   // Threads boot while the walk runs, and files go to them as the walk finds them.
   // Several start paths are walked one after the other, so the walk's order is the answer's
   // only once it is sorted: then the results wait for the walk's end (no start: the root).
-  const pool = new Pool(init, req.timeoutMs ?? DEFAULT_TIMEOUT_MS, take, starts.length > 1, cache);
+  const pool = new Pool(init, req.timeoutMs ?? DEFAULT_TIMEOUT_MS, take, starts.length > 1, cache, cancelSignal());
   const onlyFiles = starts.length > 0 && starts.every((a) => !isDir(a));
   const want = onlyFiles ? Math.min(maxThreads, starts.length) : maxThreads;
   if (pattern.literal.length > 0 || cache) {
@@ -563,6 +564,8 @@ class Pool {
     /** The walk's order is not the answer's: deliver nothing before `finish` gives the sorted list. */
     private holding: boolean,
     private readonly cache?: WarmCache,
+    /** The caller went away (src/contract/cancel.ts): the search stops at the next watch. */
+    private readonly signal?: AbortSignal,
   ) {}
 
   prefilter(maxThreads: number): void {
@@ -855,6 +858,11 @@ class Pool {
 
   /** Terminates a thread whose current file has run past the budget and requeues its work. */
   private watch(): void {
+    if (this.signal?.aborted && !this.failed) {
+      // Its threads are ended by close(): busy ones are never kept.
+      this.fail?.(cancelledError(TOOL));
+      return;
+    }
     const now = Date.now();
     for (const slot of [...this.slots]) {
       const pos = slot.state[1] as number;
