@@ -1053,7 +1053,14 @@ export class Resolver {
         break;
       }
     }
-    let how: Resolution = "exact";
+    return this.alongFields(ctx, fields, path, e, isCall, "exact");
+  }
+
+  /**
+   * The member `e` at the end of `path`, a path of fields whose first step has the rows `fields`:
+   * each field's declared type gives the next step, as sure as the weakest step and `how`.
+   */
+  private alongFields(ctx: FileCtx, fields: SymRow[], path: string[], e: NameEntry, isCall: boolean, how: Resolution): Outcome | undefined {
     for (let i = 0; ; i++) {
       if (fields.length !== 1) return undefined;
       const f = fields[0] as SymRow;
@@ -1066,7 +1073,10 @@ export class Resolver {
       // The next field along the path, or the member itself: declared in the type or inherited.
       const last = i === path.length - 1;
       const found = this.memberOfTypes(types, last ? e : this.entry(path[i + 1] as string), ctx.language, isCall, !last);
-      if (!found) return undefined;
+      // A repository type that neither declares nor inherits the member holds it from a library
+      // base (gin's `c.Writer.Header()`: ResponseWriter embeds http.ResponseWriter), as for a
+      // typed local (throughLocal): no same-named member of another type (it was Context.Header).
+      if (!found) return last ? this.missingMember(ctx, types) : undefined;
       how = weaker(how, found.how);
       if (last) return pick(found.rows, how);
       fields = found.rows;
@@ -1106,8 +1116,12 @@ export class Resolver {
     const type = receiverTypeName(ctx.language, written);
     if (type === null) return UNRESOLVED;
     if (type === undefined) return undefined;
+    // `s.f.g.m()`: s is the local, its type's fields lead to m (extraction records s's type for a
+    // path of fields from it).
+    const q = ref.qualifier as string;
+    const dot = SIMPLE_PATH.test(q) ? q.indexOf(".") : -1;
     // A Go method's receiver has rules of its own (below: its type's package, then embedding).
-    if (ctx.receivers.size > 0 && this.receiverType(ctx, ref.caller_symbol_id, ref.qualifier as string) !== undefined) return undefined;
+    if (ctx.receivers.size > 0 && this.receiverType(ctx, ref.caller_symbol_id, dot < 0 ? q : q.slice(0, dot)) !== undefined) return undefined;
     const key = `${ctx.id}\0${ref.caller_symbol_id ?? ""}\0${type}`;
     let types = this.localTypes.get(key);
     if (types === undefined) {
@@ -1119,6 +1133,13 @@ export class Resolver {
     // symbol has may be a template's parameter or a macro: what is not found here is left to the
     // other rules.
     const cautious = ctx.language === "c" || ctx.language === "cpp";
+    if (dot >= 0) {
+      if (types.length === 0) return cautious || !this.libraryType(ctx, type) ? undefined : UNRESOLVED;
+      const path = q.slice(dot + 1).split(".");
+      const first = this.entry(path[0] as string);
+      const found = first.members.length > 0 ? this.memberOfTypes(types, first, ctx.language, false, true) : undefined;
+      return found && this.alongFields(ctx, found.rows, path, e, isCall, found.how);
+    }
     if (types.length === 0) {
       // Rust: a trait of the repository implemented for a library type (`impl PathExt for Path`)
       // gives it methods the repository declares.
@@ -1134,10 +1155,19 @@ export class Resolver {
     }
     const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;
     if (found) return pick(found.rows, found.how);
+    return this.missingMember(ctx, types);
+  }
+
+  /**
+   * A member that the repository's `types` neither declare nor inherit: a library base's, or none
+   * (unresolved). C and C++ say nothing, macros and templates hiding what a type declares.
+   */
+  private missingMember(ctx: FileCtx, types: { row: SymRow }[]): Outcome | undefined {
+    if (ctx.language === "c" || ctx.language === "cpp") return undefined;
     // (A Go alias, `type A = B`, is extracted like a defined type and has B's methods, which are
     // not its own: a member missing there says nothing.)
     if (ctx.language === "go" && types.every((t) => t.row.kind_normalized === "type")) return undefined;
-    return cautious ? undefined : UNRESOLVED;
+    return UNRESOLVED;
   }
 
   /** typesWritten of a local's declared type, by file, scope and type (a file declares many locals of a few types). */
@@ -1577,6 +1607,9 @@ export class Resolver {
 }
 
 /** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
+/** A local's path of fields, `s.f` to `s.f.g.h` (extraction records s's type for it). */
+const SIMPLE_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){1,3}$/;
+
 const JAVA_PACKAGE = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;
 /** Package roots only the JDK uses. */
 const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);

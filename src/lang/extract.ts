@@ -987,7 +987,7 @@ class ReferenceCollector {
         // `name.m()` where name is a parameter or local declared of a type: m is that type's
         // member (resolve.ts), not whatever member of that name the repository has.
         if (this.bindings) {
-          const type = receiverType(q, (name) => this.typeAt(name, start));
+          const type = receiverType(q, (name) => this.typeAt(name, start), FIELD_PATHS.has(this.language));
           if (type !== undefined) ref.receiver_type = type;
         }
       }
@@ -1002,14 +1002,21 @@ class ReferenceCollector {
 }
 
 const SIMPLE_NAME = /^[A-Za-z_$][\w$]*$/;
+const FIELD_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){1,3}$/;
+/** Languages whose fields have declared types that resolution follows along a local's path of fields. */
+const FIELD_PATHS = new Set<LanguageId>(["go", "java", "typescript", "tsx", "javascript", "python", "rust"]);
 const INDEXED_NAME = /^([A-Za-z_$][\w$]*)\[[^[\]]*\]$/;
 
 /**
  * The declared type of what qualifier `q` denotes, when it is a parameter or local (`s`) or an
- * element of one declared as an array or slice (`names[0]`: Java `String[]`, Go `[]string`).
+ * element of one declared as an array or slice (`names[0]`: Java `String[]`, Go `[]string`); for
+ * a path of fields from one (`s.f.g`, `paths`), the type of s, which resolution follows.
  */
-function receiverType(q: string, typeOf: (name: string) => string | undefined): string | undefined {
+function receiverType(q: string, typeOf: (name: string) => string | undefined, paths: boolean): string | undefined {
   if (SIMPLE_NAME.test(q)) return typeOf(q);
+  // `s.f.g`: a path of fields from the local s (of up to three fields), s's type, from which
+  // resolution follows the fields' declared types (gin's `c.writermem.Header()`, c a `*Context`).
+  if (paths && FIELD_PATH.test(q)) return typeOf(q.slice(0, q.indexOf(".")));
   const m = INDEXED_NAME.exec(q);
   const t = m ? typeOf(m[1] as string) : undefined;
   if (t === undefined) return undefined;

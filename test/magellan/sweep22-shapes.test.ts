@@ -1,0 +1,52 @@
+/**
+ * Faults found by reading magellan's answers on repositories it had not seen (gin-gonic/gin,
+ * apache/commons-io) against their code. Each fixture under test/fixtures/magellan/sweep22 copies
+ * the shape of the real case in a few short files (real tree-sitter, real SQLite).
+ */
+import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { assertIncrementalMatchesRebuild, indexed, refLines } from "./support.js";
+
+describe("sweep 22: gin and commons-io shapes", () => {
+  it("Go: a member that a field's repository type neither declares nor inherits is its library base's, not a same-named method of the package (gin's c.Writer.Header())", async () => {
+    const root = await indexed("sweep22", ["gin"]);
+    // ResponseWriter embeds http.ResponseWriter: Header and WriteHeader are net/http's. Header was
+    // a `heuristic` call of Context.Header, the package's only other Header.
+    assert.deepEqual(refLines(root, "f.path = 'gin/context.go' AND r.qualifier = 'c.Writer'"), [
+      "gin/context.go:27 c.Writer.Header unresolved -",
+      "gin/context.go:30 c.Writer.Header unresolved -",
+      "gin/context.go:35 c.Writer.WriteHeader unresolved -",
+      "gin/context.go:40 c.Writer.Flush unresolved -",
+      "gin/context.go:46 c.Writer.Header unresolved -",
+    ]);
+  });
+
+  it("Go: a path of fields from a typed parameter (c *Context; c.writermem.Header()) follows the fields' types (gin's handleHTTPRequest)", async () => {
+    const root = await indexed("sweep22", ["gin"]);
+    const where = "f.path = 'gin/gin.go' AND r.qualifier LIKE 'c.%' AND r.qualifier NOT LIKE '%()'";
+    // Before: Header and Status went to Context's methods by name (heuristic), WriteHeaderNow
+    // was ambiguous with the interface's declaration.
+    assert.deepEqual(refLines(root, where), [
+      "gin/gin.go:16 c.writermem.Header unresolved -",
+      "gin/gin.go:20 c.writermem.WriteHeaderNow heuristic gin.responseWriter.WriteHeaderNow",
+      "gin/gin.go:24 c.writermem.status heuristic gin.responseWriter.status",
+      "gin/gin.go:25 c.writermem.Status heuristic gin.responseWriter.Status",
+      "gin/gin.go:26 c.Writer.Header unresolved -",
+      "gin/gin.go:29 c.writermem.WriteHeaderNow heuristic gin.responseWriter.WriteHeaderNow",
+    ]);
+    // What the path reaches depends on the field's type, declared in another file: an
+    // incremental run that changes it still ends with what a rebuild holds.
+    const ctxFile = join(root, "gin", "context.go");
+    writeFileSync(ctxFile, readFileSync(ctxFile, "utf8").replace("writermem responseWriter", "writermem http.ResponseWriter"));
+    await assertIncrementalMatchesRebuild(root, "field-type");
+    assert.deepEqual(refLines(root, "f.path = 'gin/gin.go' AND r.qualifier = 'c.writermem'").map((l) => l.split(" ").slice(1).join(" ")), [
+      "c.writermem.Header unresolved -",
+      "c.writermem.WriteHeaderNow unresolved -",
+      "c.writermem.status unresolved -",
+      "c.writermem.Status unresolved -",
+      "c.writermem.WriteHeaderNow unresolved -",
+    ]);
+  });
+});
