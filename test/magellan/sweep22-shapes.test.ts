@@ -49,4 +49,17 @@ describe("sweep 22: gin and commons-io shapes", () => {
       "c.writermem.WriteHeaderNow unresolved -",
     ]);
   });
+
+  it("Java: a try-with-resources resource, a catch parameter and an instanceof pattern are typed locals (commons-io's scratch.array() in IOUtils.copyLarge)", async () => {
+    const root = await indexed("sweep22", ["commons-io"]);
+    // Each was ambiguous among the repository's same-named methods (ScratchBytes.array and
+    // ScratchChars.array; XmlStreamReader's and XmlStreamReaderException's getBomEncoding).
+    assert.deepEqual(refLines(root, "r.name IN ('array', 'getBomEncoding') AND r.qualifier IS NOT NULL").map((l) => l.replace(/^commons-io\/src\/(main|test)\/java\/org\/apache\/commons\/io\//, "")), [
+      "IOUtils.java:61 scratch.array exact org.apache.commons.io.IOUtils.ScratchBytes.array",
+      "IOUtils.java:77 scratch.array exact org.apache.commons.io.IOUtils.ScratchChars.array",
+      "input/XmlStreamReaderUtilitiesTest.java:14 reader.getBomEncoding imported org.apache.commons.io.input.XmlStreamReader.getBomEncoding",
+      "input/XmlStreamReaderUtilitiesTest.java:16 e.getBomEncoding imported org.apache.commons.io.input.XmlStreamReaderException.getBomEncoding",
+      "input/XmlStreamReaderUtilitiesTest.java:24 xml.getBomEncoding imported org.apache.commons.io.input.XmlStreamReader.getBomEncoding",
+    ]);
+  });
 });
