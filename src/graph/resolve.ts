@@ -1113,6 +1113,10 @@ export class Resolver {
    * declared type says nothing (a type parameter, a form not read here).
    */
   private throughLocal(ctx: FileCtx, ref: RefRow, e: NameEntry, written: string, isCall: boolean): Outcome | undefined {
+    // Go: `w := httptest.NewRecorder()`: a library package's function returns a library type
+    // (w.Header() was a guess among the repository's Header methods); a repository package's
+    // says nothing here.
+    if (ctx.language === "go" && written.endsWith("()")) return this.externalHead(ctx, written) ? UNRESOLVED : undefined;
     const type = receiverTypeName(ctx.language, written);
     if (type === null) return UNRESOLVED;
     if (type === undefined) return undefined;
@@ -1168,6 +1172,12 @@ export class Resolver {
     // not its own: a member missing there says nothing.)
     if (ctx.language === "go" && types.every((t) => t.row.kind_normalized === "type")) return undefined;
     return UNRESOLVED;
+  }
+
+  /** Whether `written` (`pkg.F()`, `pkg.T`) is qualified by an import of a module outside the repository. */
+  private externalHead(ctx: FileCtx, written: string): boolean {
+    const h = this.importIndex(ctx).heads.get(written.slice(0, written.indexOf(".")));
+    return h !== undefined && this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source);
   }
 
   /** typesWritten of a local's declared type, by file, scope and type (a file declares many locals of a few types). */

@@ -832,6 +832,8 @@ class ReferenceCollector {
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
       if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
+      // (What the function named returns, written `pkg.F()`: resolve.ts reads it.)
+      else if (n === "local.returns") type = `${declaredType(this.text.slice(list.start(j, k), list.end(j, k)))}()`;
       else if (n === "local.scope" || n === "local.fscope" || n === "local.stop") {
         scope = { start: list.start(j, k), end: list.end(j, k), stop: n === "local.stop", fn: n === "local.fscope", body: -1 };
       } else if (n === "local.body") body = list.start(j, k);
@@ -852,7 +854,7 @@ class ReferenceCollector {
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after" && n !== "local.type") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type" && n !== "local.returns") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 

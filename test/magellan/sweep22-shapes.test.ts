@@ -50,6 +50,22 @@ describe("sweep 22: gin and commons-io shapes", () => {
     ]);
   });
 
+  it("Go: a local made by a library package's function (w := httptest.NewRecorder()) is of a library type, not the test file's own writer (gin's render tests)", async () => {
+    const root = await indexed("sweep22", ["gin"]);
+    // w.Header() was a heuristic call of the test file's errorWriter.Header, req.Header (a field
+    // of *http.Request) a heuristic reference to the same method; ew is an errorWriter.
+    assert.deepEqual(refLines(root, "f.path = 'gin/render/render_test.go' AND r.qualifier IN ('w', 'w.Body', 'req', 'req.Header', 'ew') AND r.start_line > 30"), [
+      "gin/render/render_test.go:37 w.Header unresolved -",
+      "gin/render/render_test.go:40 w.Body unresolved -",
+      "gin/render/render_test.go:40 w.Body.String unresolved -",
+      "gin/render/render_test.go:41 w.Body unresolved -",
+      "gin/render/render_test.go:41 w.Body.String unresolved -",
+      "gin/render/render_test.go:50 req.Header unresolved -",
+      "gin/render/render_test.go:50 req.Header.Set unresolved -",
+      "gin/render/render_test.go:53 ew.Header exact gin/render.errorWriter.Header",
+    ]);
+  });
+
   it("Java: a try-with-resources resource, a catch parameter and an instanceof pattern are typed locals (commons-io's scratch.array() in IOUtils.copyLarge)", async () => {
     const root = await indexed("sweep22", ["commons-io"]);
     // Each was ambiguous among the repository's same-named methods (ScratchBytes.array and
