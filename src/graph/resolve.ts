@@ -13,7 +13,7 @@ import { ModuleResolution } from "./resolve/modules.js";
 import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEntry, NO_CANDIDATES, NO_IDS, type Outcome, REF_COLUMNS, type RefRow, type Resolution, type SymRow, type SymTuple, UNRESOLVED } from "./resolve/model.js";
 import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
-import { BODY_KINDS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
+import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
 
 // What the index's other parts take from resolution.
@@ -1266,7 +1266,8 @@ export class Resolver {
     );
     if (reachable.length > 0) {
       // (A super call knows its receiver: the base class, whose own method it means.)
-      const universal = exclude === NO_IDS && UNIVERSAL_MEMBERS[ctx.language]?.has(reachable[0]?.name ?? "") === true;
+      const name = reachable[0]?.name ?? "";
+      const universal = exclude === NO_IDS && (UNIVERSAL_MEMBERS[ctx.language]?.has(name) === true || BUILTIN_MEMBERS[ctx.language]?.has(name) === true);
       const r = universal ? AMBIGUOUS : pick(reachable, "heuristic");
       // `self._dict.items()` inside `def items(self)`: a method calling its own name on another
       // value is delegation as often as recursion (`child.render()`), so it is no guess to state.

@@ -1,15 +1,16 @@
 /**
  * Faults found by reading magellan's answers on repositories it had not seen (gin-gonic/gin,
- * apache/commons-io) against their code. Each fixture under test/fixtures/magellan/sweep22 copies
- * the shape of the real case in a few short files (real tree-sitter, real SQLite).
+ * pallets/jinja, apache/commons-io) against their code. Each fixture under
+ * test/fixtures/magellan/sweep22 copies the shape of the real case in a few short files (real
+ * tree-sitter, real SQLite).
  */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { assertIncrementalMatchesRebuild, indexed, refLines } from "./support.js";
+import { assertIncrementalMatchesRebuild, indexed, refLines, withIndex } from "./support.js";
 
-describe("sweep 22: gin and commons-io shapes", () => {
+describe("sweep 22: gin, jinja and commons-io shapes", () => {
   it("Go: a member that a field's repository type neither declares nor inherits is its library base's, not a same-named method of the package (gin's c.Writer.Header())", async () => {
     const root = await indexed("sweep22", ["gin"]);
     // ResponseWriter embeds http.ResponseWriter: Header and WriteHeader are net/http's. Header was
@@ -63,6 +64,32 @@ describe("sweep 22: gin and commons-io shapes", () => {
       "gin/render/render_test.go:50 req.Header unresolved -",
       "gin/render/render_test.go:50 req.Header.Set unresolved -",
       "gin/render/render_test.go:53 ew.Header exact gin/render.errorWriter.Header",
+    ]);
+  });
+
+  it("Python: a builtin dict, list or deque method on a value of unknown type is no guess of the repository's same-named method (jinja's variables.setdefault, todo.extend)", async () => {
+    const root = await indexed("sweep22", ["jinja"]);
+    // Each was a heuristic call: of LRUCache.items on **attributes, LRUCache.setdefault on
+    // **variables, Environment.extend on a deque. They list their candidates now; so does
+    // env.cache.get, an LRUCache the guess had right (the field is assigned, not annotated).
+    const where = "f.path = 'jinja/src/jinja2/environment.py' AND r.kind = 'call' AND r.name IN ('items', 'setdefault', 'extend', 'get')";
+    assert.deepEqual(refLines(root, where), [
+      "jinja/src/jinja2/environment.py:13 attributes.items ambiguous -",
+      "jinja/src/jinja2/environment.py:27 variables.setdefault ambiguous -",
+      "jinja/src/jinja2/environment.py:41 todo.extend ambiguous -",
+      "jinja/src/jinja2/environment.py:45 env.cache.get ambiguous -",
+    ]);
+    const candidates = withIndex(root, (d) =>
+      d
+        .prepare("SELECT r.name, s.display_fqn FROM refs r JOIN files f ON f.id = r.file_id, json_each(r.candidates) j JOIN symbols s ON s.symbol_id = j.value WHERE " + where + " ORDER BY r.byte_start")
+        .all()
+        .map((row) => Object.values(row as Record<string, string>).join(" ")),
+    );
+    assert.deepEqual(candidates, [
+      "items jinja2.utils.LRUCache.items",
+      "setdefault jinja2.utils.LRUCache.setdefault",
+      "extend jinja2.environment.Environment.extend",
+      "get jinja2.utils.LRUCache.get",
     ]);
   });
 
