@@ -981,14 +981,15 @@ export class Resolver {
    * from `scope`, as the file's references of that name resolve; never `self` (a class named like
    * its base). Empty when the repository declares none there.
    */
-  private typesWritten(ctx: FileCtx, scope: string | null, written: string, self: string | null): { row: SymRow; how: Resolution }[] {
+  private typesWritten(ctx: FileCtx, scope: string | null, written: string, self: string | null, aliases = false): { row: SymRow; how: Resolution }[] {
+    const isType = (s: SymRow): boolean => isTypeRow(s) || (aliases && s.kind_normalized === "type");
     const out: { row: SymRow; how: Resolution }[] = [];
     const cut = Math.max(written.lastIndexOf("."), written.lastIndexOf("::"));
     const name = cut < 0 ? written : written.slice(written.charAt(cut) === "." ? cut + 1 : cut + 2);
     const qualifier = cut < 0 ? null : written.slice(0, cut);
     // A type of the same file (a nested class extending its outer one): no lookup needed, and
     // the lookup's bare-name rule would see the class's constructors beside it.
-    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => isTypeRow(s) && s.symbol_id !== self) : [];
+    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => isType(s) && s.symbol_id !== self) : [];
     if (here.length === 1) return [{ row: here[0] as SymRow, how: "exact" }];
     const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope, arity: null, receiver_type: null });
     const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
@@ -1001,7 +1002,7 @@ export class Resolver {
         const real = this.nameOfStmt.get(id) as string | undefined;
         row = real === undefined ? undefined : this.entry(real).all.find((s) => s.symbol_id === id);
       }
-      if (row && isTypeRow(row) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
+      if (row && isType(row) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
     }
     return out;
   }
@@ -1137,6 +1138,25 @@ export class Resolver {
     // symbol has may be a template's parameter or a macro: what is not found here is left to the
     // other rules.
     const cautious = ctx.language === "c" || ctx.language === "cpp";
+    // C++: an alias is the type it names, as the alias's file writes it (googletest's
+    // `ThreadLocalValues& values` is a std::map: values.end() was a heuristic call of
+    // NativeArray::end).
+    let named = type;
+    let namedIn = ctx;
+    for (let hop = 0, scope = ref.caller_symbol_id; hop < 4 && cautious && types.length === 0; hop++) {
+      const found = this.typesWritten(namedIn, scope, named, null, true);
+      const alias = found.length === 1 && found[0]?.row.kind_normalized === "type" ? found[0] : undefined;
+      if (alias === undefined) break;
+      this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
+      const written = this.declaredStmt.get(alias.row.symbol_id) as string | null | undefined;
+      // (`std::shared_ptr<ITracker>` is ITracker's, `std::vector<T>` std::vector's.)
+      const aliased = written ? receiverTypeName(ctx.language, written) : undefined;
+      if (!aliased) break;
+      named = aliased;
+      namedIn = this.ctx(alias.row.file_id);
+      scope = alias.row.parent_symbol_id;
+      types = this.typesWritten(namedIn, scope, aliased, null).map((t) => ({ row: t.row, how: weaker(alias.how, t.how) }));
+    }
     if (dot >= 0) {
       if (types.length === 0) return cautious || !this.libraryType(ctx, type) ? undefined : UNRESOLVED;
       const path = q.slice(dot + 1).split(".");
@@ -1154,7 +1174,7 @@ export class Resolver {
       }
       // (A library type's `->` may reach a repository type, an iterator's: only a call of a
       // namespace's type, `std::string`, `::std::vector<T>`, is known to be outside.)
-      if (cautious) return ref.kind === "call" && /::/.test(type) && this.libraryType(ctx, type) ? UNRESOLVED : undefined;
+      if (cautious) return ref.kind === "call" && /::/.test(named) && this.libraryType(namedIn, named) ? UNRESOLVED : undefined;
       return this.libraryType(ctx, type) ? UNRESOLVED : undefined;
     }
     const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;

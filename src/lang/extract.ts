@@ -21,7 +21,8 @@
  *                      implements the type written at @base; one match per base
  *   @receiver.of + @receiver  a Go method (the @receiver.of node, its definition's own) calls
  *                      its receiver by the name at @receiver
- *   @type.of + @type   a field (its definition's node) is declared of the type at @type
+ *   @type.of + @type   a field (its definition's node) is declared of the type at @type, or a
+ *                      C++ type alias names it
  *   @hoist             the definition belongs to the scope around its enclosing definition (a
  *                      TS constructor's parameter property is a field of the class)
  *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
@@ -467,8 +468,12 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     }
     if (receiverOf && receiverNode) (receivers ??= new Map()).set(nodeKey(receiverOf), text.slice(startOf(receiverNode), receiverNode.endIndex));
     if (typeOf && typeNode) {
-      const written = baseName(text.slice(startOf(typeNode), typeNode.endIndex).replace(/^[*&\s]+/, ""));
-      if (written !== undefined) (types ??= new Map()).set(nodeKey(typeOf), written);
+      // (As written, type arguments and all: a field keeps its type's name, an alias the whole
+      // type, `std::shared_ptr<ITracker>` being ITracker's to resolution.)
+      const raw = text.slice(startOf(typeNode), typeNode.endIndex);
+      const key = nodeKey(typeOf);
+      // (A type whose name is not read here does not replace one that is.)
+      if (baseName(raw.replace(/^[*&\s]+/, "")) !== undefined || !types?.has(key)) (types ??= new Map()).set(key, raw);
     }
     if (!def || !kind || !nameNode) continue;
     let nameStart = startOf(nameStartNode ?? nameNode);
@@ -546,7 +551,9 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (r !== undefined) p.receiver = r;
       // (A Java field's definition is its declarator's declaration: `Binder a, b;` types both.)
       const t = types?.get(key);
-      if (t !== undefined && p.kind === "field") p.declared_type = t;
+      const alias = t !== undefined && p.kind === "type_alias" ? t.replace(/\s+/g, " ").trim() : undefined;
+      const declared = t === undefined ? undefined : p.kind === "field" ? baseName(t.replace(/^[*&\s]+/, "")) : alias !== undefined && alias.length <= 200 ? alias : undefined;
+      if (declared !== undefined) p.declared_type = declared;
     }
   }
   // Outer definitions first: by start, then longer first.

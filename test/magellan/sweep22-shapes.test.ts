@@ -1,6 +1,6 @@
 /**
  * Faults found by reading magellan's answers on repositories it had not seen (gin-gonic/gin,
- * pallets/jinja, apache/commons-io) against their code. Each fixture under
+ * pallets/jinja, google/googletest, apache/commons-io) against their code. Each fixture under
  * test/fixtures/magellan/sweep22 copies the shape of the real case in a few short files (real
  * tree-sitter, real SQLite).
  */
@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { assertIncrementalMatchesRebuild, indexed, refLines, withIndex } from "./support.js";
 
-describe("sweep 22: gin, jinja and commons-io shapes", () => {
+describe("sweep 22: gin, jinja, googletest and commons-io shapes", () => {
   it("Go: a member that a field's repository type neither declares nor inherits is its library base's, not a same-named method of the package (gin's c.Writer.Header())", async () => {
     const root = await indexed("sweep22", ["gin"]);
     // ResponseWriter embeds http.ResponseWriter: Header and WriteHeader are net/http's. Header was
@@ -90,6 +90,28 @@ describe("sweep 22: gin, jinja and commons-io shapes", () => {
       "setdefault jinja2.utils.LRUCache.setdefault",
       "extend jinja2.environment.Environment.extend",
       "get jinja2.utils.LRUCache.get",
+    ]);
+  });
+
+  it("C++: a local declared of a typedef or using alias is of the aliased type; one of std::map's is a library's (googletest's ThreadLocalValues& values; values.end())", async () => {
+    const root = await indexed("sweep22", ["googletest"]);
+    // end() was a heuristic call of NativeArray::end, the repository's only end(); through an
+    // alias of a repository class the class's member is still found.
+    // (A smart pointer's alias is its pointee's: holder->Expired().)
+    assert.deepEqual(refLines(root, "f.path = 'googletest/src/gtest-port.cc' AND r.kind = 'call' AND r.name IN ('end', 'failed', 'Expired')").map((l) => l.replace(/googletest\/(include\/gtest\/internal\/gtest-internal|src\/gtest-port)::/, "")), [
+      "googletest/src/gtest-port.cc:18 holder.Expired exact testing::internal::ThreadLocalValueHolderBase::Expired",
+      "googletest/src/gtest-port.cc:26 thread_to_thread_locals.end unresolved -",
+      "googletest/src/gtest-port.cc:31 thread_local_values.end unresolved -",
+      "googletest/src/gtest-port.cc:39 result.failed heuristic testing::internal::TestPartResult::failed",
+      "googletest/src/gtest-port.cc:43 last.failed heuristic testing::internal::TestPartResult::failed",
+    ]);
+    // The alias's file alone changes what it names: an incremental run still ends with what a
+    // rebuild holds.
+    const port = join(root, "googletest", "src", "gtest-port.cc");
+    writeFileSync(port, readFileSync(port, "utf8").replace(/typedef std::map<const void\*, [^;]*> ThreadLocalValues;/, "using ThreadLocalValues = NativeArray<int>;"));
+    await assertIncrementalMatchesRebuild(root, "alias-type");
+    assert.deepEqual(refLines(root, "f.path = 'googletest/src/gtest-port.cc' AND r.qualifier = 'thread_local_values' AND r.name = 'end'").map((l) => l.replace(/googletest\/include\/gtest\/internal\/gtest-internal::/, "")), [
+      "googletest/src/gtest-port.cc:31 thread_local_values.end heuristic testing::internal::NativeArray::end",
     ]);
   });
 
