@@ -13,7 +13,7 @@ import { ModuleResolution } from "./resolve/modules.js";
 import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEntry, NO_CANDIDATES, NO_IDS, type Outcome, REF_COLUMNS, type RefRow, type Resolution, type SymRow, type SymTuple, UNRESOLVED } from "./resolve/model.js";
 import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
-import { BODY_KINDS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
+import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
 
 // What the index's other parts take from resolution.
@@ -987,14 +987,15 @@ export class Resolver {
    * from `scope`, as the file's references of that name resolve; never `self` (a class named like
    * its base). Empty when the repository declares none there.
    */
-  private typesWritten(ctx: FileCtx, scope: string | null, written: string, self: string | null): { row: SymRow; how: Resolution }[] {
+  private typesWritten(ctx: FileCtx, scope: string | null, written: string, self: string | null, aliases = false): { row: SymRow; how: Resolution }[] {
+    const isType = (s: SymRow): boolean => isTypeRow(s) || (aliases && s.kind_normalized === "type");
     const out: { row: SymRow; how: Resolution }[] = [];
     const cut = Math.max(written.lastIndexOf("."), written.lastIndexOf("::"));
     const name = cut < 0 ? written : written.slice(written.charAt(cut) === "." ? cut + 1 : cut + 2);
     const qualifier = cut < 0 ? null : written.slice(0, cut);
     // A type of the same file (a nested class extending its outer one): no lookup needed, and
     // the lookup's bare-name rule would see the class's constructors beside it.
-    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => isTypeRow(s) && s.symbol_id !== self) : [];
+    const here = qualifier === null ? (this.entry(name).byFile.get(ctx.id) ?? []).filter((s) => isType(s) && s.symbol_id !== self) : [];
     if (here.length === 1) return [{ row: here[0] as SymRow, how: "exact" }];
     const r = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "type", qualifier, caller_symbol_id: scope, arity: null, receiver_type: null });
     const ids = r.target !== null ? [r.target] : (r.candidates ?? []);
@@ -1007,7 +1008,7 @@ export class Resolver {
         const real = this.nameOfStmt.get(id) as string | undefined;
         row = real === undefined ? undefined : this.entry(real).all.find((s) => s.symbol_id === id);
       }
-      if (row && isTypeRow(row) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
+      if (row && isType(row) && row.symbol_id !== self) out.push({ row, how: ids.length > 1 ? "heuristic" : how });
     }
     return out;
   }
@@ -1059,7 +1060,14 @@ export class Resolver {
         break;
       }
     }
-    let how: Resolution = "exact";
+    return this.alongFields(ctx, fields, path, e, isCall, "exact");
+  }
+
+  /**
+   * The member `e` at the end of `path`, a path of fields whose first step has the rows `fields`:
+   * each field's declared type gives the next step, as sure as the weakest step and `how`.
+   */
+  private alongFields(ctx: FileCtx, fields: SymRow[], path: string[], e: NameEntry, isCall: boolean, how: Resolution): Outcome | undefined {
     for (let i = 0; ; i++) {
       if (fields.length !== 1) return undefined;
       const f = fields[0] as SymRow;
@@ -1072,7 +1080,10 @@ export class Resolver {
       // The next field along the path, or the member itself: declared in the type or inherited.
       const last = i === path.length - 1;
       const found = this.memberOfTypes(types, last ? e : this.entry(path[i + 1] as string), ctx.language, isCall, !last);
-      if (!found) return undefined;
+      // A repository type that neither declares nor inherits the member holds it from a library
+      // base (gin's `c.Writer.Header()`: ResponseWriter embeds http.ResponseWriter), as for a
+      // typed local (throughLocal): no same-named member of another type (it was Context.Header).
+      if (!found) return last ? this.missingMember(ctx, types) : undefined;
       how = weaker(how, found.how);
       if (last) return pick(found.rows, how);
       fields = found.rows;
@@ -1109,17 +1120,25 @@ export class Resolver {
    * declared type says nothing (a type parameter, a form not read here).
    */
   private throughLocal(ctx: FileCtx, ref: RefRow, e: NameEntry, written: string, isCall: boolean): Outcome | undefined {
-    // `x = make()`: x is of make's declared return type.
-    // (A builtin type called, Python's `set()` or `dict()`, makes one: its members are outside.)
+    // `x = make()`: x is of make's declared return type. (A builtin type called, Python's `set()`
+    // or `dict()`, makes one: its members are outside.) Go: `w := httptest.NewRecorder()`: a
+    // library package's function returns a library type (w.Header() was a guess among the
+    // repository's Header methods); a repository package's says nothing here.
     if (written.endsWith("()")) {
+      if (ctx.language === "go") return this.externalHead(ctx, written) ? UNRESOLVED : undefined;
       const callee = written.slice(0, -2);
       return receiverTypeName(ctx.language, callee) === null ? UNRESOLVED : this.memberOfReturned(this.returnedTypes(ctx, ref.caller_symbol_id, callee), e, ctx.language, isCall);
     }
     const type = receiverTypeName(ctx.language, written);
     if (type === null) return UNRESOLVED;
     if (type === undefined) return undefined;
+    // `s.f.g.m()`: s is the local, its type's fields lead to m (extraction records s's type for a
+    // path of fields from it).
+    const q = ref.qualifier as string;
+    // (`self.x.m()`: x's own type, from the class's `self.x = ...`, not self's.)
+    const dot = SIMPLE_PATH.test(q) && !SELF_QUALIFIERS.has(q.slice(0, q.indexOf("."))) ? q.indexOf(".") : -1;
     // A Go method's receiver has rules of its own (below: its type's package, then embedding).
-    if (ctx.receivers.size > 0 && this.receiverType(ctx, ref.caller_symbol_id, ref.qualifier as string) !== undefined) return undefined;
+    if (ctx.receivers.size > 0 && this.receiverType(ctx, ref.caller_symbol_id, dot < 0 ? q : q.slice(0, dot)) !== undefined) return undefined;
     const key = `${ctx.id}\0${ref.caller_symbol_id ?? ""}\0${type}`;
     let types = this.localTypes.get(key);
     if (types === undefined) {
@@ -1131,6 +1150,32 @@ export class Resolver {
     // symbol has may be a template's parameter or a macro: what is not found here is left to the
     // other rules.
     const cautious = ctx.language === "c" || ctx.language === "cpp";
+    // C++: an alias is the type it names, as the alias's file writes it (googletest's
+    // `ThreadLocalValues& values` is a std::map: values.end() was a heuristic call of
+    // NativeArray::end).
+    let named = type;
+    let namedIn = ctx;
+    for (let hop = 0, scope = ref.caller_symbol_id; hop < 4 && cautious && types.length === 0; hop++) {
+      const found = this.typesWritten(namedIn, scope, named, null, true);
+      const alias = found.length === 1 && found[0]?.row.kind_normalized === "type" ? found[0] : undefined;
+      if (alias === undefined) break;
+      this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
+      const written = this.declaredStmt.get(alias.row.symbol_id) as string | null | undefined;
+      // (`std::shared_ptr<ITracker>` is ITracker's, `std::vector<T>` std::vector's.)
+      const aliased = written ? receiverTypeName(ctx.language, written) : undefined;
+      if (!aliased) break;
+      named = aliased;
+      namedIn = this.ctx(alias.row.file_id);
+      scope = alias.row.parent_symbol_id;
+      types = this.typesWritten(namedIn, scope, aliased, null).map((t) => ({ row: t.row, how: weaker(alias.how, t.how) }));
+    }
+    if (dot >= 0) {
+      if (types.length === 0) return cautious || !this.libraryType(ctx, type) ? undefined : UNRESOLVED;
+      const path = q.slice(dot + 1).split(".");
+      const first = this.entry(path[0] as string);
+      const found = first.members.length > 0 ? this.memberOfTypes(types, first, ctx.language, false, true) : undefined;
+      return found && this.alongFields(ctx, found.rows, path, e, isCall, found.how);
+    }
     if (types.length === 0) {
       // Rust: a trait of the repository implemented for a library type (`impl PathExt for Path`)
       // gives it methods the repository declares.
@@ -1141,15 +1186,30 @@ export class Resolver {
       }
       // (A library type's `->` may reach a repository type, an iterator's: only a call of a
       // namespace's type, `std::string`, `::std::vector<T>`, is known to be outside.)
-      if (cautious) return ref.kind === "call" && /::/.test(type) && this.libraryType(ctx, type) ? UNRESOLVED : undefined;
+      if (cautious) return ref.kind === "call" && /::/.test(named) && this.libraryType(namedIn, named) ? UNRESOLVED : undefined;
       return this.libraryType(ctx, type) ? UNRESOLVED : undefined;
     }
     const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;
     if (found) return pick(found.rows, found.how);
+    return this.missingMember(ctx, types);
+  }
+
+  /**
+   * A member that the repository's `types` neither declare nor inherit: a library base's, or none
+   * (unresolved). C and C++ say nothing, macros and templates hiding what a type declares.
+   */
+  private missingMember(ctx: FileCtx, types: { row: SymRow }[]): Outcome | undefined {
+    if (ctx.language === "c" || ctx.language === "cpp") return undefined;
     // (A Go alias, `type A = B`, is extracted like a defined type and has B's methods, which are
     // not its own: a member missing there says nothing.)
     if (ctx.language === "go" && types.every((t) => t.row.kind_normalized === "type")) return undefined;
-    return cautious ? undefined : UNRESOLVED;
+    return UNRESOLVED;
+  }
+
+  /** Whether `written` (`pkg.F()`, `pkg.T`) is qualified by an import of a module outside the repository. */
+  private externalHead(ctx: FileCtx, written: string): boolean {
+    const h = this.importIndex(ctx).heads.get(written.slice(0, written.indexOf(".")));
+    return h !== undefined && this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source);
   }
 
   /**
@@ -1329,7 +1389,8 @@ export class Resolver {
     );
     if (reachable.length > 0) {
       // (A super call knows its receiver: the base class, whose own method it means.)
-      const universal = exclude === NO_IDS && UNIVERSAL_MEMBERS[ctx.language]?.has(reachable[0]?.name ?? "") === true;
+      const name = reachable[0]?.name ?? "";
+      const universal = exclude === NO_IDS && (UNIVERSAL_MEMBERS[ctx.language]?.has(name) === true || BUILTIN_MEMBERS[ctx.language]?.has(name) === true);
       const r = universal ? AMBIGUOUS : pick(reachable, "heuristic");
       // `self._dict.items()` inside `def items(self)`: a method calling its own name on another
       // value is delegation as often as recursion (`child.render()`), so it is no guess to state.
@@ -1696,6 +1757,9 @@ export class Resolver {
 }
 
 /** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
+/** A local's path of fields, `s.f` to `s.f.g.h` (extraction records s's type for it). */
+const SIMPLE_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){1,3}$/;
+
 const JAVA_PACKAGE = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;
 /** Package roots only the JDK uses. */
 const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);

@@ -21,7 +21,8 @@
  *                      implements the type written at @base; one match per base
  *   @receiver.of + @receiver  a Go method (the @receiver.of node, its definition's own) calls
  *                      its receiver by the name at @receiver
- *   @type.of + @type   a field (its definition's node) is declared of the type at @type
+ *   @type.of + @type   a field (its definition's node) is declared of the type at @type, or a
+ *                      C++ type alias names it
  *   @hoist             the definition belongs to the scope around its enclosing definition (a
  *                      TS constructor's parameter property is a field of the class)
  *   Parents and scopes come from nesting of definition ranges, so no query has to know them.
@@ -467,8 +468,12 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     }
     if (receiverOf && receiverNode) (receivers ??= new Map()).set(nodeKey(receiverOf), text.slice(startOf(receiverNode), receiverNode.endIndex));
     if (typeOf && typeNode) {
-      const written = baseName(text.slice(startOf(typeNode), typeNode.endIndex).replace(/^[*&\s]+/, ""));
-      if (written !== undefined) (types ??= new Map()).set(nodeKey(typeOf), written);
+      // (As written, type arguments and all: a field keeps its type's name, an alias the whole
+      // type, `std::shared_ptr<ITracker>` being ITracker's to resolution.)
+      const raw = text.slice(startOf(typeNode), typeNode.endIndex);
+      const key = nodeKey(typeOf);
+      // (A type whose name is not read here does not replace one that is.)
+      if (baseName(raw.replace(/^[*&\s]+/, "")) !== undefined || !types?.has(key)) (types ??= new Map()).set(key, raw);
     }
     if (!def || !kind || !nameNode) continue;
     let nameStart = startOf(nameStartNode ?? nameNode);
@@ -546,8 +551,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (r !== undefined) p.receiver = r;
       // (A Java field's definition is its declarator's declaration: `Binder a, b;` types both.)
       const t = types?.get(key);
+      const alias = t !== undefined && p.kind === "type_alias" ? t.replace(/\s+/g, " ").trim() : undefined;
       // (A function's is its return type.)
-      if (t !== undefined && (p.kind === "field" || p.kind === "function" || p.kind === "method")) p.declared_type = t;
+      const declared = t === undefined ? undefined : p.kind === "field" || p.kind === "function" || p.kind === "method" ? baseName(t.replace(/^[*&\s]+/, "")) : alias !== undefined && alias.length <= 200 ? alias : undefined;
+      if (declared !== undefined) p.declared_type = declared;
     }
   }
   // Outer definitions first: by start, then longer first.
@@ -843,6 +850,8 @@ class ReferenceCollector {
         const callee = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
         if (callee !== undefined) type = /^_*[A-Z]/.test(callee.slice(callee.lastIndexOf(".") + 1)) ? callee : `${callee}()`;
       }
+      // (What the function named returns, written `pkg.F()`: resolve.ts reads it.)
+      else if (n === "local.returns") type = `${declaredType(this.text.slice(list.start(j, k), list.end(j, k)))}()`;
       else if (n === "local.scope" || n === "local.fscope" || n === "local.stop") {
         scope = { start: list.start(j, k), end: list.end(j, k), stop: n === "local.stop", fn: n === "local.fscope", body: -1 };
       } else if (n === "local.body") body = list.start(j, k);
@@ -870,7 +879,7 @@ class ReferenceCollector {
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from" && n !== "local.returns") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 
@@ -1070,7 +1079,7 @@ class ReferenceCollector {
         // `name.m()` where name is a parameter or local declared of a type: m is that type's
         // member (resolve.ts), not whatever member of that name the repository has.
         if (this.bindings || this.moduleTypes) {
-          const type = receiverType(q, (name) => this.typeAt(name, start));
+          const type = receiverType(q, (name) => this.typeAt(name, start), FIELD_PATHS.has(this.language));
           if (type !== undefined) ref.receiver_type = type;
         }
         // `self.x.m()` in a class whose methods assign x one type.
@@ -1091,14 +1100,21 @@ class ReferenceCollector {
 }
 
 const SIMPLE_NAME = /^[A-Za-z_$][\w$]*$/;
+const FIELD_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){1,3}$/;
+/** Languages whose fields have declared types that resolution follows along a local's path of fields. */
+const FIELD_PATHS = new Set<LanguageId>(["go", "java", "typescript", "tsx", "javascript", "python", "rust"]);
 const INDEXED_NAME = /^([A-Za-z_$][\w$]*)\[[^[\]]*\]$/;
 
 /**
  * The declared type of what qualifier `q` denotes, when it is a parameter or local (`s`) or an
- * element of one declared as an array or slice (`names[0]`: Java `String[]`, Go `[]string`).
+ * element of one declared as an array or slice (`names[0]`: Java `String[]`, Go `[]string`); for
+ * a path of fields from one (`s.f.g`, `paths`), the type of s, which resolution follows.
  */
-function receiverType(q: string, typeOf: (name: string) => string | undefined): string | undefined {
+function receiverType(q: string, typeOf: (name: string) => string | undefined, paths: boolean): string | undefined {
   if (SIMPLE_NAME.test(q)) return typeOf(q);
+  // `s.f.g`: a path of fields from the local s (of up to three fields), s's type, from which
+  // resolution follows the fields' declared types (gin's `c.writermem.Header()`, c a `*Context`).
+  if (paths && FIELD_PATH.test(q)) return typeOf(q.slice(0, q.indexOf(".")));
   const m = INDEXED_NAME.exec(q);
   const t = m ? typeOf(m[1] as string) : undefined;
   if (t === undefined) return undefined;

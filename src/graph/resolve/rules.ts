@@ -41,6 +41,21 @@ export const UNIVERSAL_MEMBERS: Record<string, Set<string>> = {
   go: new Set(["Error", "String"]),
   python: new Set(["__init__", "__eq__", "__ne__", "__hash__", "__repr__", "__str__", "__format__", "__getattribute__", "__setattr__", "__delattr__", "__dir__", "__reduce__", "__sizeof__"]),
 };
+/**
+ * Python: methods of the builtin dict, list, set, deque and str. On a receiver of unknown type
+ * they are a builtin's far more often than a repository class's of the same name (jinja's
+ * `variables.setdefault()` on `**variables`, `todo.extend()` on a deque and `self.blocks.items()`
+ * on a dict were `heuristic` calls of LRUCache's and Environment's methods; flask's
+ * `self.options.get()` of the route decorator Scaffold.get): such a call lists its candidates, as
+ * for UNIVERSAL_MEMBERS.
+ */
+export const BUILTIN_MEMBERS: Record<string, Set<string>> = {
+  python: new Set([
+    ...["items", "keys", "values", "get", "setdefault", "update", "pop", "popitem", "copy", "clear"],
+    ...["append", "extend", "insert", "remove", "index", "count", "sort", "reverse", "add", "discard", "popleft", "appendleft"],
+    ...["join", "split", "strip", "startswith", "endswith", "format", "replace", "lower", "upper", "encode", "decode"],
+  ]),
+};
 UNIVERSAL_MEMBERS.typescript = UNIVERSAL_MEMBERS.javascript as Set<string>;
 UNIVERSAL_MEMBERS.tsx = UNIVERSAL_MEMBERS.javascript as Set<string>;
 /** Languages whose capitalised qualifiers name types (Java, JS/TS classes and globals, Rust types). */

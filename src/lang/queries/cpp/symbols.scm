@@ -81,6 +81,10 @@
 (union_specifier name: (qualified_identifier) @name.qualified body: (field_declaration_list)) @def.union
 (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name) @def.namespace
 (alias_declaration name: (type_identifier) @name) @def.type_alias
+; The type an alias names (`using OptionNames = std::vector<std::string>;`, `typedef std::map<K, V>
+; Values;`): a local declared of the alias is one of that type (resolve.ts).
+(alias_declaration type: (type_descriptor type: [(type_identifier) (qualified_identifier) (template_type)] @type .)) @type.of
+(type_definition type: [(type_identifier) (qualified_identifier) (template_type)] @type declarator: (type_identifier)) @type.of
 (concept_definition name: (identifier) @name) @def.type_alias
 (type_definition type: (_ body: (_)) declarator: (type_identifier) @name @def.type_alias)
 (type_definition type: (_ body: (_)) declarator: (_ "*" declarator: (type_identifier) @name) @def.type_alias)

@@ -37,6 +37,9 @@
 (short_var_declaration left: (expression_list (identifier) @local)) @local.after
 ; `x := Foo{}`, `x := &Foo{}`: the literal's type.
 (short_var_declaration left: (expression_list . (identifier) @local .) right: (expression_list . [(composite_literal type: (_) @local.type) (unary_expression operand: (composite_literal type: (_) @local.type))] .)) @local.after
+; `w := httptest.NewRecorder()`, `req, err := http.NewRequest(...)`: what a package's function
+; returns (`@local.returns`: a library package's function returns a library type).
+(short_var_declaration left: (expression_list . (identifier) @local) right: (expression_list . (call_expression function: (selector_expression operand: (identifier) field: (field_identifier)) @local.returns) .)) @local.after
 (var_spec name: (identifier) @local type: (_)? @local.type) @local.after
 (const_spec name: (identifier) @local) @local.after
 (range_clause left: (expression_list (identifier) @local))

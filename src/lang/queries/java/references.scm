@@ -40,16 +40,19 @@
 (formal_parameter type: (_) @local.type name: (identifier) @local)
 (spread_parameter (variable_declarator name: (identifier) @local))
 (catch_formal_parameter name: (identifier) @local)
+; `catch (IOException e)` (one type; a multi-catch `A | B` names no one type), `try (Foo f = ...)`,
+; `o instanceof Foo f`: the type written.
+(catch_formal_parameter (catch_type . (_) @local.type .) name: (identifier) @local)
 (local_variable_declaration type: (_) @local.type declarator: (variable_declarator name: (identifier) @local))
 ; `var b = new Builder()`: the class created.
 (local_variable_declaration type: (type_identifier) @_var (#eq? @_var "var") declarator: (variable_declarator name: (identifier) @local value: (object_creation_expression type: (_) @local.type)))
 (enhanced_for_statement type: (_) @local.type name: (identifier) @local)
 (lambda_expression parameters: (identifier) @local)
 (inferred_parameters (identifier) @local)
-(resource name: (identifier) @local)
+(resource type: (_) @local.type name: (identifier) @local)
 ; Pattern variables: `o instanceof Integer n` (in force to the end of the enclosing block, which
 ; covers `if (!(o instanceof T t)) return; t...`), `case Integer n ->`, `case Point(int x, int y) ->`.
-(instanceof_expression name: (identifier) @local)
+(instanceof_expression right: (_) @local.type name: (identifier) @local)
 (type_pattern (identifier) @local)
 (record_pattern_component (identifier) @local)
 [(block) (method_declaration) (constructor_declaration) (compact_constructor_declaration) (lambda_expression) (for_statement) (enhanced_for_statement) (catch_clause) (try_with_resources_statement) (switch_block_statement_group) (switch_rule)] @local.scope
