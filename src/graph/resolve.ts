@@ -1123,20 +1123,28 @@ export class Resolver {
     // `x = make()`: x is of make's declared return type. (A builtin type called, Python's `set()`
     // or `dict()`, makes one: its members are outside.) Go: `w := httptest.NewRecorder()`: a
     // library package's function returns a library type (w.Header() was a guess among the
-    // repository's Header methods); a repository package's says nothing here.
-    if (written.endsWith("()")) {
-      if (ctx.language === "go") return this.externalHead(ctx, written) ? UNRESOLVED : undefined;
-      const callee = written.slice(0, -2);
-      return receiverTypeName(ctx.language, callee) === null ? UNRESOLVED : this.memberOfReturned(this.returnedTypes(ctx, ref.caller_symbol_id, callee), e, ctx.language, isCall);
-    }
-    const type = receiverTypeName(ctx.language, written);
-    if (type === null) return UNRESOLVED;
-    if (type === undefined) return undefined;
+    // repository's Header methods); a repository function's result type (`s := NewServer()`) is the local's.
     // `s.f.g.m()`: s is the local, its type's fields lead to m (extraction records s's type for a
     // path of fields from it).
     const q = ref.qualifier as string;
     // (`self.x.m()`: x's own type, from the class's `self.x = ...`, not self's.)
     const dot = SIMPLE_PATH.test(q) && !SELF_QUALIFIERS.has(q.slice(0, q.indexOf("."))) ? q.indexOf(".") : -1;
+    if (written.endsWith("()")) {
+      if (ctx.language === "go" && this.externalHead(ctx, written)) return UNRESOLVED;
+      const callee = written.slice(0, -2);
+      if (receiverTypeName(ctx.language, callee) === null) return UNRESOLVED;
+      const r = this.returnedTypes(ctx, ref.caller_symbol_id, callee);
+      if (dot < 0 || r === null || r === "library") return this.memberOfReturned(r, e, ctx.language, isCall);
+      // (gin's `c.Request.Header` with `c, _ := CreateTestContext(w)`: Context's field Request,
+      // then its type's Header; it was Context's own Header.)
+      const path = q.slice(dot + 1).split(".");
+      const first = this.entry(path[0] as string);
+      const found = first.members.length > 0 ? this.memberOfTypes(r.types, first, ctx.language, false, true) : undefined;
+      return found && this.alongFields(ctx, found.rows, path, e, isCall, weaker(r.how, found.how));
+    }
+    const type = receiverTypeName(ctx.language, written);
+    if (type === null) return UNRESOLVED;
+    if (type === undefined) return undefined;
     // A Go method's receiver has rules of its own (below: its type's package, then embedding).
     if (ctx.receivers.size > 0 && this.receiverType(ctx, ref.caller_symbol_id, dot < 0 ? q : q.slice(0, dot)) !== undefined) return undefined;
     const key = `${ctx.id}\0${ref.caller_symbol_id ?? ""}\0${type}`;

@@ -292,5 +292,32 @@ class Boat:
     // Another class's attribute of the same name is its own.
     assert.equal(got[7], "pkg/m.py:47 self.engine.start exact pkg.m.Motor.start");
   });
+
+  it("Go: `s := NewServer()` and `o, err := Open()` are of the function's (first) result type; a library package's function's a library type", async () => {
+    const root = writeTree(tempDir("magellan-returned-go-"), {
+      "go.mod": "module example.com/srv\n\ngo 1.22\n",
+      "srv/types.go": "package srv\n\ntype Server struct{}\n\nfunc (s *Server) Start() error { return nil }\n\ntype Client struct{}\n\nfunc (c *Client) Start() error { return nil }\n\nfunc NewServer() *Server { return &Server{} }\n\nfunc Open(addr string) (*Server, error) { return &Server{}, nil }\n",
+      "srv/run.go": `package srv
+
+import "net/http"
+
+func run() {
+	s := NewServer()
+	s.Start()
+	o, err := Open(":80")
+	o.Start()
+	_ = err
+	r, _ := http.NewRequest("GET", "/", nil)
+	r.Clone(nil)
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.qualifier IN ('s', 'o', 'r')"), [
+      "srv/run.go:7 s.Start imported srv.Server.Start",
+      "srv/run.go:9 o.Start imported srv.Server.Start",
+      "srv/run.go:12 r.Clone unresolved -",
+    ]);
+  });
 });
 

@@ -40,6 +40,8 @@
 ; `w := httptest.NewRecorder()`, `req, err := http.NewRequest(...)`: what a package's function
 ; returns (`@local.returns`: a library package's function returns a library type).
 (short_var_declaration left: (expression_list . (identifier) @local) right: (expression_list . (call_expression function: (selector_expression operand: (identifier) field: (field_identifier)) @local.returns) .)) @local.after
+; (And a function of the package, `s := NewServer()`: its declared result type.)
+(short_var_declaration left: (expression_list . (identifier) @local) right: (expression_list . (call_expression function: (identifier) @local.returns) .)) @local.after
 (var_spec name: (identifier) @local type: (_)? @local.type) @local.after
 (const_spec name: (identifier) @local) @local.after
 (range_clause left: (expression_list (identifier) @local))

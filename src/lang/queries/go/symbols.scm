@@ -42,6 +42,9 @@
 
 ; A field's declared type when it names one type (resolution follows `m.pager.View()` through it).
 (field_declaration name: (_) type: [(type_identifier) (qualified_type) (generic_type) (pointer_type [(type_identifier) (qualified_type) (generic_type)])] @type) @type.of
+; A function's result type, or its first result's (`(*Server, error)`): what `s := NewServer()` holds.
+([(function_declaration result: [(type_identifier) (qualified_type) (generic_type) (pointer_type [(type_identifier) (qualified_type) (generic_type)])] @type) (method_declaration result: [(type_identifier) (qualified_type) (generic_type) (pointer_type [(type_identifier) (qualified_type) (generic_type)])] @type)]) @type.of
+([(function_declaration result: (parameter_list . (parameter_declaration type: [(type_identifier) (qualified_type) (generic_type) (pointer_type [(type_identifier) (qualified_type) (generic_type)])] @type))) (method_declaration result: (parameter_list . (parameter_declaration type: [(type_identifier) (qualified_type) (generic_type) (pointer_type [(type_identifier) (qualified_type) (generic_type)])] @type)))]) @type.of
 
 ; An embedded field (`struct { *common; ... }`): its type's methods and fields are promoted, as a
 ; base class's are inherited.
