@@ -79,7 +79,7 @@ const program = baseProgram(
   .option("-P, --pcre2", "accepted: the pattern is a JavaScript RegExp, which has what rg needs -P for (lookaround, backreferences); it is read as without -P")
   .option("-c, --count", "print per file the number of lines with a match (as rg -c) instead of the matches")
   .option("--count-matches", "print per file the number of matches (as rg --count-matches) instead of the matches")
-  .option("--timeout <ms>", `time budget per file in milliseconds (default ${DEFAULT_TIMEOUT_MS}); a file over it is skipped with reason "timeout"`, intOption(TOOL, "--timeout", 1))
+  .option("--timeout <ms>", `time budget per file in milliseconds (default ${DEFAULT_TIMEOUT_MS}); a file over it is skipped with reason "timeout"; after 3 such files the search stops`, intOption(TOOL, "--timeout", 1))
   .option("-j, --threads <n>", "search threads (default: the number of CPUs)", intOption(TOOL, "--threads", 1))
   .option("-o, --only-matching", "accepted for ripgrep habits: every match is only the matched text already; with -c it counts matches, as rg -c -o does")
   // ripgrep's display flags: they change how rg prints, never what it finds, and this output is

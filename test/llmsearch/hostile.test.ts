@@ -164,6 +164,27 @@ test("catastrophic backtracking does not hang: the file times out, the rest is s
   assert.equal(env.diagnostics?.[0]?.code, "LLMSEARCH_E103");
 });
 
+test("a pattern that runs past the budget on 3 files stops the search: the rest is not searched, and the answer says how many (typeorm's 3,500 files under `(\\w+\\s?)*;$` took hours)", async () => {
+  const dir = tempDir("llmsearch-redos-stop-");
+  // Sorted names: the good files come first and are searched; the evil ones run out of time.
+  writeFileSync(join(dir, "a-fine.txt"), "one two;\n");
+  for (let k = 0; k < 12; k++) writeFileSync(join(dir, `evil-${String(k).padStart(2, "0")}.txt`), `${"word ".repeat(40)}!\n`);
+  const t0 = Date.now();
+  const r = await runTool("llmsearch", ["--root", dir, "--timeout", "200", "-j", "1", "--pattern", "(\\w+\\s?)*;$"], { timeoutMs: 60_000 });
+  const took = Date.now() - t0;
+  assert.equal(r.code, 4, r.stdout);
+  const env = r.json as Env;
+  assert.equal(env.partial, true);
+  // Three files past the budget, then the search stopped: the others cost nothing more.
+  assert.equal(env.data.files_skipped.filter((s) => s.reason === "timeout").length, 3, JSON.stringify(env.data.files_skipped));
+  assert.deepEqual(env.data.matches.map((m) => [m.span.file_path, m.matched_text]), [["a-fine.txt", "one two;"]]);
+  const stop = env.diagnostics?.find((d) => d.level === "error");
+  assert.equal(stop?.code, "LLMSEARCH_E103");
+  assert.match(stop?.message ?? "", /^the search stopped after 3 files ran past the 200 ms budget per file: 9 files were not searched/);
+  assert.equal(env.data.files_searched, 1);
+  assert.ok(took < 12 * 200 + 20_000, `took ${took} ms`);
+});
+
 test("pattern errors: invalid, unsupported, newline without --multiline (exit 2, stable codes)", async () => {
   const cases: [string[], string][] = [
     [["--pattern", "foo("], "LLMSEARCH_E100"],

@@ -113,6 +113,9 @@ export interface MatchSink {
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** Files past the budget after which a search stops (see Pool.stop). */
+export const STOP_AFTER_TIMEOUTS = 3;
+
 /** ripgrep's smart case: an uppercase letter outside an escape (\\S, \\W, \\p{Lu}...) makes the search case-sensitive. */
 export function hasUppercase(pattern: string): boolean {
   return /\p{Lu}/u.test(pattern.replace(/\\(?:[pP]\{[^}]*\}|[pP].|.)/gu, ""));
@@ -374,6 +377,16 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
 
   const cut = !counting && !req.filesWithMatches && limit > 0 && total > kept;
   const timedOut = skipped.some((s) => s.reason === "timeout");
+  if (pool.notSearched > 0) {
+    diagnostics.push({
+      tool: TOOL,
+      level: "error",
+      message: `the search stopped after ${STOP_AFTER_TIMEOUTS} files ran past the ${req.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms budget per file: ${pool.notSearched} file${pool.notSearched === 1 ? " was" : "s were"} not searched; the matches are those of the files searched before`,
+      code: LLMSEARCH_CODES.search_timeout,
+      note: "The pattern backtracks catastrophically (nested quantifiers such as (\\w+\\s?)* before something that fails), so each file could take the whole budget.",
+      remediation: "Rewrite the pattern without nested quantifiers (e.g. [\\w\\s]* instead of (\\w+\\s?)*), anchor it, or use -F for a fixed string; raise --timeout if the files are only large.",
+    });
+  }
   if (files.length === 0 && skipped.length === 0) {
     diagnostics.push({
       tool: TOOL,
@@ -529,6 +542,16 @@ class Pool {
   private queue: number[] = [];
   private files: WalkEntry[] = [];
   private seen = new Set<string>();
+  /** Files that ran past the budget; at STOP_AFTER_TIMEOUTS the rest are not searched (stop()). */
+  private timeouts = 0;
+  private stopped = false;
+  /** Files left unsearched once the search stopped. */
+  notSearched = 0;
+  /**
+   * Files a thread had searched, before the one it got stuck on, whose answer went with it: sent
+   * again alone, so that they are answered whatever comes after them.
+   */
+  private solo = new Set<number>();
   /** Files done while an earlier one is not (null: nothing to report), by position. */
   private early = new Map<number, FileResult | null>();
   /** Pieces of files not yet next in line (BatchResult.piece). */
@@ -722,6 +745,11 @@ class Pool {
     }
     const i = this.files.length;
     this.files.push(entry);
+    if (this.stopped) {
+      this.notSearched++;
+      this.complete(i, undefined);
+      return;
+    }
     const pre = this.pre;
     if (pre) {
       const got = this.cache ? this.readWarm(entry.abs, pre.job) : readIfMayMatch(entry.abs, pre.job.maxFileSize, pre.job.compiled);
@@ -776,7 +804,7 @@ class Pool {
       this.holding = false;
       this.drain();
     }
-    if (this.pre && this.queue.length > 0) this.grow(Math.min(this.pre.maxThreads, this.queue.length > 8 ? this.pre.maxThreads : 1));
+    if (this.pre && this.queue.length > 0 && !this.stopped) this.grow(Math.min(this.pre.maxThreads, this.queue.length > 8 ? this.pre.maxThreads : 1));
     this.timer = setInterval(() => this.watch(), Math.max(10, Math.min(100, this.timeoutMs / 4)));
     this.feedAll();
     this.check();
@@ -795,7 +823,7 @@ class Pool {
       // Enough waits on an earlier file; the next file to deliver (at the queue's head if queued)
       // always goes. In a sorted order of several walks, everything waits anyway.
       if (!this.order && this.earlyMatches >= MAX_WAITING_MATCHES && this.queue[0] !== this.next) return;
-      const size = this.walking ? walkBatch : Math.max(1, Math.min(64, Math.ceil(this.queue.length / (this.slots.length * 4))));
+      const size = this.solo.has(this.queue[0] as number) ? 1 : this.walking ? walkBatch : Math.max(1, Math.min(64, Math.ceil(this.queue.length / (this.slots.length * 4))));
       const take = this.queue.splice(0, size);
       const batch: Batch = { id: this.nextId++, index: take, abs: [], rel: [] };
       if (this.cache) batch.bytes = [];
@@ -856,6 +884,31 @@ class Pool {
     this.done?.();
   }
 
+  /**
+   * The pattern has run past the budget on STOP_AFTER_TIMEOUTS files: it backtracks
+   * catastrophically, and every other file could cost the budget too (typeorm's 3,500 files at
+   * 10 s each, two at a time: hours). The files not yet searched are left so, and counted; what
+   * was found so far stands.
+   */
+  private stop(): void {
+    this.stopped = true;
+    const left = new Set<number>(this.queue);
+    this.queue = [];
+    for (const slot of this.slots) {
+      for (const b of slot.inflight) for (const i of b.index.slice(b.answered ?? 0)) left.add(i);
+      this.pending -= slot.inflight.length;
+      slot.inflight = [];
+      dropListeners(slot.worker);
+      slot.worker.on("error", () => undefined);
+      void slot.worker.terminate();
+    }
+    this.slots = [];
+    for (const i of [...left].sort((x, y) => x - y)) {
+      this.notSearched++;
+      this.complete(i, undefined);
+    }
+  }
+
   /** Terminates a thread whose current file has run past the budget and requeues its work. */
   private watch(): void {
     if (this.signal?.aborted && !this.failed) {
@@ -872,6 +925,7 @@ class Pool {
       const stuck = current.index[pos] as number;
       // Pieces of it came: its regex has run, what is left ends (and some of it was passed on).
       if (this.pieced.has(stuck)) continue;
+      for (const i of current.index.slice(current.answered ?? 0, pos)) this.solo.add(i);
       this.complete(stuck, {
         i: stuck,
         count: 0,
@@ -895,6 +949,10 @@ class Pool {
       slot.worker.removeAllListeners("exit");
       slot.worker.on("error", () => undefined);
       void slot.worker.terminate();
+      if (++this.timeouts >= STOP_AFTER_TIMEOUTS) {
+        this.stop();
+        break;
+      }
       this.feed(this.spawn());
     }
     this.check();
