@@ -189,6 +189,23 @@ describe("llmtransform: edits that apply", () => {
     assert.equal(readFileSync(join(dir, "rich/cells.py"))[0], "#".charCodeAt(0));
   });
 
+  test("a Latin-1 file: non-ASCII text goes in as UTF-8 with a warning that the file now mixes encodings; ASCII text, none", async () => {
+    // A Windows-era Java or Python source saved as ISO-8859-1: "café" is 63 61 66 E9.
+    const src = Buffer.concat([Buffer.from('NAME = "caf'), Buffer.from([0xe9]), Buffer.from('"\nCOUNT = 2\n')]);
+    const dir = workspace({ "legacy.py": src });
+    const at = src.indexOf("COUNT");
+    const ascii = await edit(dir, "legacy.py", [{ byte_start: at, byte_end: at + 9, new_content: "COUNT = 3" }], ["--dry-run"]);
+    assert.equal(ascii.code, 0, ascii.stdout);
+    assert.equal((ascii.env.diagnostics ?? []).some((d) => d.code === "LLMTRANSFORM_E119"), false, ascii.stdout);
+    const r = await edit(dir, "legacy.py", [{ byte_start: at, byte_end: at + 9, new_content: 'CITY = "Zürich"' }]);
+    assert.equal(r.code, 0, r.stdout);
+    const w = r.env.diagnostics?.find((d) => d.code === "LLMTRANSFORM_E119");
+    assert.equal(w?.level, "warning", r.stdout);
+    assert.match(w?.message ?? "", /^legacy\.py is not valid UTF-8/);
+    // What it warns of: the bytes outside the edit kept, the new text in UTF-8.
+    assert.deepEqual(readFileSync(join(dir, "legacy.py")), Buffer.concat([src.subarray(0, at), Buffer.from('CITY = "Zürich"', "utf8"), src.subarray(at + 9)]));
+  });
+
   test("an invalid UTF-8 file (with a NUL) is edited exactly; its stray bytes are untouched", async () => {
     const src = Buffer.concat([Buffer.from("a"), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from("b\u00e9c"), Buffer.from([0xc3]), Buffer.from("\n\0")]);
     const dir = workspace({ "bin.txt": src });

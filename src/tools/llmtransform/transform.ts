@@ -7,6 +7,7 @@
  */
 import { W_OK, X_OK } from "node:constants";
 import { accessSync, lstatSync, readFileSync, realpathSync, statSync, type Stats } from "node:fs";
+import { isUtf8 } from "node:buffer";
 import { basename, dirname, relative, sep } from "node:path";
 import { EXIT, type ExitCode, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
@@ -14,6 +15,7 @@ import type { LlmtransformResult } from "../../contract/tools/llmtransform.js";
 import { assertWritablePath, commitChange } from "../../change/index.js";
 import { checksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
+import { utf16Bom } from "../../text/utf16.js";
 import { CODES, TOOL } from "./codes.js";
 import { planEdits } from "./plan.js";
 import type { EditRequest } from "./request.js";
@@ -127,6 +129,15 @@ export async function transform(req: EditRequest, options: TransformOptions): Pr
     diagnostics.push(note(CODES.no_edits, `no edits in the request; the checksum of ${rel} matched and the file was left untouched`, "note", rel));
   }
   if (isSymlink(abs)) diagnostics.push(note(CODES.symlink_followed, `${rel} is a symlink; edited its target`, "note", rel));
+  // A file in another encoding (Latin-1, Windows-1252) keeps its bytes outside the edits, but the
+  // new text goes in as UTF-8: its non-ASCII characters then read as other characters there.
+  const nonAscii = plan.edits.some((e) => e.status === "applied" && /[^\x00-\x7f]/.test(req.edits[e.index]?.new_content ?? ""));
+  if (nonAscii && !utf16Bom(original) && !isUtf8(original)) {
+    diagnostics.push({
+      ...note(CODES.mixed_encoding, `${rel} is not valid UTF-8 (another encoding, such as Latin-1?) and the new text's non-ASCII characters go in as UTF-8: the file mixes encodings`, "warning", rel),
+      remediation: `Re-encode ${rel} as UTF-8 first, or write its non-ASCII characters in the file's own encoding (or as escapes the language allows).`,
+    });
+  }
 
   if (plan.applied === 0 && plan.errors > 0) {
     const message = options.partial
