@@ -1,6 +1,6 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 /** llmastsearch CLI: argv -> SearchRequest -> search() -> query envelope on stdout. */
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
@@ -15,7 +15,7 @@ import { failureResult } from "./output.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
 const program = baseProgram(TOOL, "Tree-sitter query search with exact byte spans for every match and capture.")
-  .argument("[paths...]", "files or directories to search (default: the current directory, or the root when the current directory is outside it)")
+  .argument("[paths...]", "files or directories to search (default: the current directory, or the root when the current directory is outside it); without --query, a first argument written as a query ('(identifier) @i') is the query")
   .option("-q, --query <query>", "tree-sitter query, e.g. '(function_item name: (identifier) @name)'")
   .option("--query-file <path>", "read the query from this file (.scm)")
   .option("-g, --glob <glob>", "include files matching this glob, or exclude with !glob (ripgrep semantics; repeatable)", collect, [])
@@ -65,11 +65,17 @@ interface Opts {
 void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   const o = p.opts<Opts>();
   const root = findWorkspaceRoot(TOOL, o.root);
+  // `llmastsearch '(identifier) @i' src/`, as ast-grep and ripgrep take their pattern first: a
+  // first argument that is written as a query and names no file is the query.
+  const args = [...p.args];
+  if (o.query === undefined && o.queryFile === undefined && args.length > 0 && /^\s*[([]/.test(args[0] as string) && !existsSync(resolve(args[0] as string))) {
+    o.query = args.shift();
+  }
   if ((o.query === undefined) === (o.queryFile === undefined)) {
     throw new ToolError({
       code: code(CODES.query_missing),
       error: "query_missing",
-      message: o.query === undefined ? "no query: pass --query or --query-file" : "pass either --query or --query-file, not both",
+      message: o.query === undefined ? "no query: pass --query, --query-file, or the query as the first argument" : "pass either --query or --query-file, not both",
       remediation: 'e.g. llmastsearch --query "(function_item name: (identifier) @name)" --glob "**/*.rs"',
       exitCode: EXIT.usage,
     });
@@ -108,7 +114,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     }
     language = info.id;
   }
-  let paths = [...p.args, ...o.file];
+  let paths = [...args, ...o.file];
   if (paths.length === 0) {
     // As ripgrep does: with no path, search the current directory (when it lies inside the root).
     const cwd = realpathSync(process.cwd());

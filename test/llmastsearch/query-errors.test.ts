@@ -151,3 +151,19 @@ test("a query whose matching runs past --timeout skips the file with the reason,
   assert.equal(d.match_count, 1);
   assert.equal(d.matches[0]?.captures.length, 800);
 });
+
+test("the query may come first, as ast-grep's and ripgrep's pattern does; a first argument that names a file stays a path, and none is still E108", async () => {
+  const root = fixtureCopy("langs");
+  const q = "(function_item name: (identifier) @name)";
+  const flag = await runTool("llmastsearch", ["--root", root, "-q", q, "-l", "rust"], { cwd: root });
+  const first = await runTool("llmastsearch", ["--root", root, q, "-l", "rust"], { cwd: root });
+  assert.equal(first.code, 0, first.stdout);
+  const names = (r: typeof flag) => ((r.json as { data: { matches: { captures: { content: string }[] }[] } }).data.matches.map((m) => m.captures[0]?.content));
+  assert.ok(names(flag).length > 0);
+  assert.deepEqual(names(first), names(flag));
+  // A file named like a query is a path.
+  writeFileSync(join(root, "(odd).rs"), "fn odd() {}\n");
+  const path = await runTool("llmastsearch", ["--root", root, "(odd).rs"], { cwd: root });
+  assert.equal(path.code, 2, path.stdout);
+  assert.equal((path.json as ErrorEnv).data.code, "LLMASTSEARCH_E108");
+});
