@@ -15,6 +15,7 @@ import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
 import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
+import { FIELD_PATH } from "../lang/type-text.js";
 
 // What the index's other parts take from resolution.
 export type { RefRow, Resolution } from "./resolve/model.js";
@@ -1071,8 +1072,7 @@ export class Resolver {
     for (let i = 0; ; i++) {
       if (fields.length !== 1) return undefined;
       const f = fields[0] as SymRow;
-      this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
-      const declared = this.declaredStmt.get(f.symbol_id) as string | null | undefined;
+      const declared = this.declaredType(f.symbol_id);
       if (!declared) return undefined;
       const fctx = this.ctx(f.file_id);
       const types = this.typesWritten(fctx, f.parent_symbol_id, declared, null);
@@ -1091,6 +1091,12 @@ export class Resolver {
   }
 
   private declaredStmt: ReturnType<DB["prepare"]> | undefined;
+
+  /** A symbol's declared_type: a field's or variable's type, a function's return type, what an alias names. */
+  private declaredType(symbolId: string): string | null | undefined {
+    this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
+    return this.declaredStmt.get(symbolId) as string | null | undefined;
+  }
 
   /**
    * The members named like `want` of the first of `types` that declares or inherits one, as sure
@@ -1120,27 +1126,22 @@ export class Resolver {
    * declared type says nothing (a type parameter, a form not read here).
    */
   private throughLocal(ctx: FileCtx, ref: RefRow, e: NameEntry, written: string, isCall: boolean): Outcome | undefined {
-    // `x = make()`: x is of make's declared return type. (A builtin type called, Python's `set()`
-    // or `dict()`, makes one: its members are outside.) Go: `w := httptest.NewRecorder()`: a
-    // library package's function returns a library type (w.Header() was a guess among the
-    // repository's Header methods); a repository function's result type (`s := NewServer()`) is the local's.
     // `s.f.g.m()`: s is the local, its type's fields lead to m (extraction records s's type for a
-    // path of fields from it).
+    // path of fields from it). (`self.x.m()`: x's own type, from the class's `self.x = ...`, not
+    // self's.)
     const q = ref.qualifier as string;
-    // (`self.x.m()`: x's own type, from the class's `self.x = ...`, not self's.)
-    const dot = SIMPLE_PATH.test(q) && !SELF_QUALIFIERS.has(q.slice(0, q.indexOf("."))) ? q.indexOf(".") : -1;
+    const dot = FIELD_PATH.test(q) && !SELF_QUALIFIERS.has(q.slice(0, q.indexOf("."))) ? q.indexOf(".") : -1;
+    // `x = make()`: x is of make's declared return type (valueTypes). Go: `w :=
+    // httptest.NewRecorder()`: a library package's function returns a library type (w.Header()
+    // was a guess among the repository's Header methods); a repository function's result type
+    // (`s := NewServer()`) is the local's.
     if (written.endsWith("()")) {
       if (ctx.language === "go" && this.externalHead(ctx, written)) return UNRESOLVED;
-      const callee = written.slice(0, -2);
-      if (receiverTypeName(ctx.language, callee) === null) return UNRESOLVED;
-      const r = this.returnedTypes(ctx, ref.caller_symbol_id, callee);
-      if (dot < 0 || r === null || r === "library") return this.memberOfReturned(r, e, ctx.language, isCall);
+      const r = this.valueTypes(ctx, ref.caller_symbol_id, written);
+      if (dot < 0 || r === null || r === "library") return this.memberOfValue(r, e, ctx.language, isCall);
       // (gin's `c.Request.Header` with `c, _ := CreateTestContext(w)`: Context's field Request,
       // then its type's Header; it was Context's own Header.)
-      const path = q.slice(dot + 1).split(".");
-      const first = this.entry(path[0] as string);
-      const found = first.members.length > 0 ? this.memberOfTypes(r.types, first, ctx.language, false, true) : undefined;
-      return found && this.alongFields(ctx, found.rows, path, e, isCall, weaker(r.how, found.how));
+      return this.alongPath(ctx, r.types, q.slice(dot + 1), e, isCall, r.how);
     }
     const type = receiverTypeName(ctx.language, written);
     if (type === null) return UNRESOLVED;
@@ -1167,8 +1168,7 @@ export class Resolver {
       const found = this.typesWritten(namedIn, scope, named, null, true);
       const alias = found.length === 1 && found[0]?.row.kind_normalized === "type" ? found[0] : undefined;
       if (alias === undefined) break;
-      this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
-      const written = this.declaredStmt.get(alias.row.symbol_id) as string | null | undefined;
+      const written = this.declaredType(alias.row.symbol_id);
       // (`std::shared_ptr<ITracker>` is ITracker's, `std::vector<T>` std::vector's.)
       const aliased = written ? receiverTypeName(ctx.language, written) : undefined;
       if (!aliased) break;
@@ -1179,10 +1179,7 @@ export class Resolver {
     }
     if (dot >= 0) {
       if (types.length === 0) return cautious || !this.libraryType(ctx, type) ? undefined : UNRESOLVED;
-      const path = q.slice(dot + 1).split(".");
-      const first = this.entry(path[0] as string);
-      const found = first.members.length > 0 ? this.memberOfTypes(types, first, ctx.language, false, true) : undefined;
-      return found && this.alongFields(ctx, found.rows, path, e, isCall, found.how);
+      return this.alongPath(ctx, types, q.slice(dot + 1), e, isCall, "exact");
     }
     if (types.length === 0) {
       // Rust: a trait of the repository implemented for a library type (`impl PathExt for Path`)
@@ -1200,6 +1197,14 @@ export class Resolver {
     const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;
     if (found) return pick(found.rows, found.how);
     return this.missingMember(ctx, types);
+  }
+
+  /** The member `e` at the end of `fields` (`f.g`), a path of fields from a value of `types`, as sure as `how` and each step. */
+  private alongPath(ctx: FileCtx, types: { row: SymRow; how: Resolution }[], fields: string, e: NameEntry, isCall: boolean, how: Resolution): Outcome | undefined {
+    const path = fields.split(".");
+    const first = this.entry(path[0] as string);
+    const found = first.members.length > 0 ? this.memberOfTypes(types, first, ctx.language, false, true) : undefined;
+    return found && this.alongFields(ctx, found.rows, path, e, isCall, weaker(how, found.how));
   }
 
   /**
@@ -1230,23 +1235,21 @@ export class Resolver {
     // (By file and qualifier: most import-bound qualifiers are modules and libraries, `React.x`,
     // `path.y`, each asked for once per member name otherwise.)
     const key = `${ctx.id}\0${q}`;
-    let types = this.instanceTypes.get(key);
-    if (types === undefined) {
-      types = this.importedInstanceType(ctx, q);
+    let r = this.instanceTypes.get(key);
+    if (r === undefined) {
+      r = this.importedInstanceType(ctx, q);
       if (this.instanceTypes.size >= 20_000) this.instanceTypes.clear();
-      this.instanceTypes.set(key, types);
+      this.instanceTypes.set(key, r);
     }
-    if (types === null || types === "library") return types === "library" ? UNRESOLVED : undefined;
-    const found = e.members.length > 0 ? this.memberOfTypes(types, e, ctx.language, isCall, false) : undefined;
-    return found ? pick(found.rows, weaker("imported", found.how)) : undefined;
+    return this.memberOfValue(r === null || r === "library" ? r : { types: r.types, how: weaker("imported", r.how) }, e, ctx.language, isCall);
   }
 
   /**
-   * The member `e` of a value `returnedTypes` gave: a library type's is outside; a repository
-   * type that neither declares nor inherits it says nothing here (the call's target was found by
-   * the rules, which may have missed an overload or a more specific type).
+   * The member `e` of a value of the types `valueTypes` gave: a library type's is outside; a
+   * repository type that neither declares nor inherits it says nothing here (the value's type was
+   * found by the rules, which may have missed an overload or a more specific type).
    */
-  private memberOfReturned(r: { types: { row: SymRow; how: Resolution }[]; how: Resolution } | "library" | null, e: NameEntry, language: string, isCall: boolean): Outcome | undefined {
+  private memberOfValue(r: ValueTypes, e: NameEntry, language: string, isCall: boolean): Outcome | undefined {
     if (r === null) return undefined;
     if (r === "library") return UNRESOLVED;
     const found = e.members.length > 0 ? this.memberOfTypes(r.types, e, language, isCall, false) : undefined;
@@ -1254,12 +1257,29 @@ export class Resolver {
   }
 
   /**
-   * The declared return type of the function `callee` (`make`, `db.connect`) called in ctx's file
-   * within `scope`, when the call resolves to one function for sure (exact or imported): its
-   * types as written where the function is declared, "library" for a library's, null when
-   * unknown.
+   * What a value written `written` in ctx's file (within `scope`) holds: the types of a declared
+   * type as the file names them, or for `f()` what f returns (returnedTypes). A builtin type
+   * called (Python's `set()`, `dict()`) or a library type is "library"; null when the writing
+   * says nothing here.
    */
-  private returnedTypes(ctx: FileCtx, scope: string | null, callee: string): { types: { row: SymRow; how: Resolution }[]; how: Resolution } | "library" | null {
+  private valueTypes(ctx: FileCtx, scope: string | null, written: string): ValueTypes {
+    if (written.endsWith("()")) {
+      const callee = written.slice(0, -2);
+      return receiverTypeName(ctx.language, callee) === null ? "library" : this.returnedTypes(ctx, scope, callee);
+    }
+    const type = receiverTypeName(ctx.language, written);
+    if (type === null) return "library";
+    if (type === undefined) return null;
+    const types = this.typesWritten(ctx, scope, type, null);
+    return types.length > 0 ? { types, how: "exact" } : this.libraryType(ctx, type) ? "library" : null;
+  }
+
+  /**
+   * The declared return type of the function `callee` (`make`, `db.connect`) called in ctx's file
+   * within `scope`, when the call resolves to one function for sure (exact or imported), as the
+   * function's file names it (valueTypes).
+   */
+  private returnedTypes(ctx: FileCtx, scope: string | null, callee: string): ValueTypes {
     const key = `${ctx.id}\0${scope ?? ""}\0${callee}`;
     let r = this.returned.get(key);
     if (r !== undefined) return r;
@@ -1269,47 +1289,29 @@ export class Resolver {
     const o = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "call", qualifier: cut < 0 ? null : callee.slice(0, cut), caller_symbol_id: scope, arity: null, receiver_type: null });
     const f = o.target !== null && (o.how === "exact" || o.how === "imported") ? this.entry(name).all.find((s) => s.symbol_id === o.target) : undefined;
     if (f && (f.kind_normalized === "fn" || f.kind_normalized === "method")) {
-      this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
-      const declared = this.declaredStmt.get(f.symbol_id) as string | null | undefined;
-      const fctx = declared ? this.ctx(f.file_id) : undefined;
-      const type = fctx && declared ? receiverTypeName(fctx.language, declared) : undefined;
-      if (type === null) r = "library";
-      else if (type !== undefined && fctx) {
-        const types = this.typesWritten(fctx, f.parent_symbol_id, type, null);
-        r = types.length > 0 ? { types, how: o.how } : this.libraryType(fctx, type) ? "library" : null;
-      }
+      // (A return type is a type's name, never another call's `f()`: extraction reads it as one.)
+      const declared = this.declaredType(f.symbol_id);
+      const v = declared ? this.valueTypes(this.ctx(f.file_id), f.parent_symbol_id, declared) : null;
+      r = v === null || v === "library" ? v : { types: v.types, how: weaker(v.how, o.how) };
     }
     if (this.returned.size >= 20_000) this.returned.clear();
     this.returned.set(key, r);
     return r;
   }
 
-  private readonly returned = new Map<string, { types: { row: SymRow; how: Resolution }[]; how: Resolution } | "library" | null>();
+  private readonly returned = new Map<string, ValueTypes>();
 
-  /** The types of the module-level instance `q` imported into ctx's file: "library" for a library's, null when none is known. */
-  private importedInstanceType(ctx: FileCtx, q: string): { row: SymRow; how: Resolution }[] | "library" | null {
+  /** The types of the module-level instance `q` imported into ctx's file (valueTypes of its declared type, in its file). */
+  private importedInstanceType(ctx: FileCtx, q: string): ValueTypes {
     const rows = this.viaImports(ctx, q, null);
     if (!rows || rows.length !== 1) return null;
     const v = rows[0] as SymRow;
     if ((v.kind_normalized !== "var" && v.kind_normalized !== "const") || v.parent_symbol_id !== null) return null;
-    this.declaredStmt ??= this.db.prepare("SELECT declared_type FROM symbols WHERE symbol_id = ?").pluck();
-    const declared = this.declaredStmt.get(v.symbol_id) as string | null | undefined;
-    if (!declared) return null;
-    const vctx = this.ctx(v.file_id);
-    if (declared.endsWith("()")) {
-      if (receiverTypeName(vctx.language, declared.slice(0, -2)) === null) return "library";
-      const r = this.returnedTypes(vctx, null, declared.slice(0, -2));
-      return r === null || r === "library" ? r : r.types.map((t) => ({ row: t.row, how: weaker(t.how, r.how) }));
-    }
-    const type = receiverTypeName(vctx.language, declared);
-    if (type === null) return "library";
-    if (type === undefined) return null;
-    const types = this.typesWritten(vctx, null, type, null);
-    if (types.length === 0) return this.libraryType(vctx, type) ? "library" : null;
-    return types;
+    const declared = this.declaredType(v.symbol_id);
+    return declared ? this.valueTypes(this.ctx(v.file_id), null, declared) : null;
   }
 
-  private readonly instanceTypes = new Map<string, { row: SymRow; how: Resolution }[] | "library" | null>();
+  private readonly instanceTypes = new Map<string, ValueTypes>();
 
   /** typesWritten of a local's declared type, by file, scope and type (a file declares many locals of a few types). */
   private readonly localTypes = new Map<string, { row: SymRow; how: Resolution }[]>();
@@ -1764,10 +1766,16 @@ export class Resolver {
   }
 }
 
-/** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
-/** A local's path of fields, `s.f` to `s.f.g.h` (extraction records s's type for it). */
-const SIMPLE_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){1,3}$/;
+/**
+ * The types a value has, each as sure as it was found and all of them as `how` (the way to the
+ * value); "library" when they are a library's; null when unknown (Resolver.valueTypes).
+ */
+type ValueTypes = { types: { row: SymRow; how: Resolution }[]; how: Resolution } | "library" | null;
 
+/** Languages whose module-level variables carry the type they were made of (extract.ts moduleTypes). */
+const MODULE_INSTANCE_LANGUAGES = new Set(["python", "javascript", "typescript", "tsx"]);
+
+/** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
 const JAVA_PACKAGE = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;
 /** Package roots only the JDK uses. */
 const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);
@@ -1779,9 +1787,6 @@ const JAVA_LIBRARY_ROOTS = new Set(["java", "javax", "jdk", "sun"]);
  * One string a row instead of four and their concatenation: the bench corpus's resolution took
  * 3.4-3.5 s instead of 3.4-3.7 s (a worker alone, 3 interleaved runs).
  */
-/** Languages whose module-level variables carry the type they were made of (extract.ts moduleTypes). */
-const MODULE_INSTANCE_LANGUAGES = new Set(["python", "javascript", "typescript", "tsx"]);
-
 const UNIT_KEY =
   "name || char(0) || kind || char(0) || ifnull(qualifier, '') || char(0) || ifnull(caller_symbol_id, '') || char(0) || ((qualifier IS NULL) + 2 * (caller_symbol_id IS NULL) + 4 * (receiver_type IS NULL)) || char(0) || ifnull(arity, -1) || char(0) || ifnull(receiver_type, '')";
 

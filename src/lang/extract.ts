@@ -54,7 +54,7 @@ import { grammar, type LanguageId } from "./registry.js";
 import { parseSource } from "./preprocess.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
-import { splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
+import { FIELD_PATH, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -910,17 +910,14 @@ class ReferenceCollector {
       if (!byAttr) this.attrTypes.set(cls, (byAttr = new Map()));
       let byAt = byAttr.get(a.name);
       if (!byAt) byAttr.set(a.name, (byAt = new Map()));
-      // One assignment matched by several patterns: the one that says a type wins.
-      if (byAt.get(a.at) === undefined) byAt.set(a.at, type);
+      declare(byAt, a.at, type);
     }
   }
 
   /** The type every `self.<name> = ...` of the class around `at` agrees on. */
   private attrTypeAt(name: string, at: number): string | undefined {
     const byAt = this.attrTypes?.get(this.classAt(at))?.get(name);
-    if (!byAt) return undefined;
-    const types = new Set(byAt.values());
-    return types.size === 1 ? [...types][0] : undefined;
+    return byAt && agreed(byAt);
   }
 
   /** Module-level names of a hoisted language: the type each declaration of one writes, by position. */
@@ -929,9 +926,7 @@ class ReferenceCollector {
   /** The type every module-level declaration of `name` agrees on (none when one writes none). */
   private moduleTypeOf(name: string): string | undefined {
     const at = this.moduleTypes?.get(name);
-    if (!at) return undefined;
-    const types = new Set(at.values());
-    return types.size === 1 ? [...types][0] : undefined;
+    return at && agreed(at);
   }
 
   /** Each pending name's scope (a sweep over both, sorted), kept by name. */
@@ -960,7 +955,7 @@ class ReferenceCollector {
         const name = this.text.slice(b.at, b.end);
         let at = (this.moduleTypes ??= new Map()).get(name);
         if (!at) this.moduleTypes.set(name, (at = new Map()));
-        if (at.get(b.at) === undefined) at.set(b.at, b.type);
+        declare(at, b.at, b.type);
       }
       if (!scope || scope.stop) continue;
       const name = this.text.slice(b.at, b.end);
@@ -1006,12 +1001,10 @@ class ReferenceCollector {
     if (live.length === 0) return this.moduleTypeOf(name);
     let inner = -1;
     for (const b of live) if (b.scopeStart > inner) inner = b.scopeStart;
-    // One declaration per position: two patterns may bind one, one of them with its type.
     const byAt = new Map<number, string | undefined>();
-    for (const b of live) if (b.scopeStart === inner && byAt.get(b.at) === undefined) byAt.set(b.at, b.type);
+    for (const b of live) if (b.scopeStart === inner) declare(byAt, b.at, b.type);
     if (!LOCAL_SCOPES[this.language]?.hoisted) return byAt.get(Math.max(...byAt.keys()));
-    const types = new Set(byAt.values());
-    return types.size === 1 ? [...types][0] : undefined;
+    return agreed(byAt);
   }
 
   finish(decoded: DecodedText, definitionNames: Set<number>, importRefs: ExtractedReference[], symbols: ExtractedSymbol[]): ExtractedReference[] {
@@ -1099,8 +1092,21 @@ class ReferenceCollector {
   }
 }
 
+/**
+ * Records the type the declaration at `at` writes (undefined: none). One declaration matched by
+ * several patterns, one of them with its type, keeps the type.
+ */
+function declare(byAt: Map<number, string | undefined>, at: number, type: string | undefined): void {
+  if (byAt.get(at) === undefined) byAt.set(at, type);
+}
+
+/** The type every declaration agrees on: none when one writes none or two differ. */
+function agreed(byAt: Map<number, string | undefined>): string | undefined {
+  const types = new Set(byAt.values());
+  return types.size === 1 ? [...types][0] : undefined;
+}
+
 const SIMPLE_NAME = /^[A-Za-z_$][\w$]*$/;
-const FIELD_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){1,3}$/;
 /** Languages whose fields have declared types that resolution follows along a local's path of fields. */
 const FIELD_PATHS = new Set<LanguageId>(["go", "java", "typescript", "tsx", "javascript", "python", "rust"]);
 const INDEXED_NAME = /^([A-Za-z_$][\w$]*)\[[^[\]]*\]$/;

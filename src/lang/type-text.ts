@@ -7,6 +7,12 @@
  * `text` split at `sep` where no `<`, `(`, `[` or `{` is open, each part trimmed (empty ones
  * kept): an object type's `{ id: string | null }[]` is one part of a union.
  */
+/**
+ * A local's path of up to three fields, `s.f` to `s.f.g.h`: extraction records s's type for it
+ * and resolution follows the fields' declared types from there.
+ */
+export const FIELD_PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*){1,3}$/;
+
 export function splitOutsideBrackets(text: string, sep: string): string[] {
   const parts: string[] = [];
   let depth = 0;
