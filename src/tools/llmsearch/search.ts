@@ -898,9 +898,7 @@ class Pool {
       for (const b of slot.inflight) for (const i of b.index.slice(b.answered ?? 0)) left.add(i);
       this.pending -= slot.inflight.length;
       slot.inflight = [];
-      dropListeners(slot.worker);
-      slot.worker.on("error", () => undefined);
-      void slot.worker.terminate();
+      endWorker(slot.worker);
     }
     this.slots = [];
     for (const i of [...left].sort((x, y) => x - y)) {
@@ -944,11 +942,7 @@ class Pool {
       // to deliver, when queued, must be at the head (see feed).
       this.queue = [...redo, ...this.queue].sort((x, y) => x - y);
       this.slots = this.slots.filter((s) => s !== slot);
-      slot.worker.removeAllListeners("message");
-      slot.worker.removeAllListeners("error");
-      slot.worker.removeAllListeners("exit");
-      slot.worker.on("error", () => undefined);
-      void slot.worker.terminate();
+      endWorker(slot.worker);
       if (++this.timeouts >= STOP_AFTER_TIMEOUTS) {
         this.stop();
         break;
@@ -979,6 +973,13 @@ const idleWorkers: Worker[] = [];
 /** Only ours: Worker keeps internal listeners (its port's ref-counting) that must stay. */
 function dropListeners(w: Worker): void {
   for (const ev of ["message", "error", "exit"]) w.removeAllListeners(ev);
+}
+
+/** Ends a thread whose late answers and exit no longer concern the search. */
+function endWorker(w: Worker): void {
+  dropListeners(w);
+  w.on("error", () => undefined);
+  void w.terminate();
 }
 
 function keepIdle(w: Worker): void {

@@ -24,9 +24,6 @@ export interface WorkerInit {
   state: SharedArrayBuffer;
 }
 
-/** A thread answers in parts once a batch has run this long (ms) since its last part. */
-const PART_EVERY_MS = 50;
-
 /** A thread answers in parts once it holds this many matches (see BatchResult.upTo). */
 const PART_MATCHES = 2000;
 /**
@@ -71,7 +68,6 @@ parentPort?.on("message", (msg: Batch | InitMessage) => {
   let results: FileResult[] = [];
   let searched = 0;
   let held = 0;
-  let partAt = Date.now();
   /** Files of the batch answered so far (by parts). */
   let covered = 0;
   state[0] = batch.id;
@@ -98,11 +94,7 @@ parentPort?.on("message", (msg: Batch | InitMessage) => {
       results.push(r);
       held += r.matches?.length ?? 0;
     }
-    // (Also when the batch is slow: a file after these that runs past the budget costs the
-    // thread, and the files answered here would be searched again, or never once the search
-    // stops.)
-    if ((held >= PART_MATCHES || Date.now() - partAt >= PART_EVERY_MS) && k + 1 < batch.index.length) {
-      partAt = Date.now();
+    if (held >= PART_MATCHES && k + 1 < batch.index.length) {
       send({ id: batch.id, upTo: k + 1, searched, results }, held);
       results = [];
       searched = 0;
