@@ -74,6 +74,17 @@ def fixture_app():
 `,
 };
 
+/** Two classes with a method of one name: which of them a call reaches says whose type was read. */
+const ENGINES = `class Engine:
+    def start(self):
+        pass
+
+
+class Motor:
+    def start(self):
+        pass
+`;
+
 describe("magellan: members through a module-level instance", () => {
   it("Python: `app = Flask(...)` types app.route() in its file and through `from . import app`; a library instance's members are outside", async () => {
     const root = writeTree(tempDir("magellan-module-instance-py-"), PYTHON);
@@ -146,15 +157,7 @@ bus.on();
       "pkg/engine.py": `from typing import Optional
 
 
-class Engine:
-    def start(self):
-        pass
-
-
-class Motor:
-    def start(self):
-        pass
-
+${ENGINES}
 
 def make_engine() -> Engine:
     return Engine()
@@ -231,15 +234,7 @@ export function handler(): void {
       "pkg/m.py": `import threading
 
 
-class Engine:
-    def start(self):
-        pass
-
-
-class Motor:
-    def start(self):
-        pass
-
+${ENGINES}
 
 def make_motor() -> Motor:
     return Motor()

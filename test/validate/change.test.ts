@@ -28,6 +28,21 @@ function project(name: string): string {
 
 const bytes = (s: string): Uint8Array => Buffer.from(s, "utf8");
 
+/**
+ * A session whose `tool` is the real one behind a wrapper on PATH that logs each run `when` (a
+ * shell test on its arguments) holds; `runs()` counts them. `installs`: what .ci/run installs.
+ */
+function loggedChecker(tool: string, installs: string, when: string): { session: ValidationSession; runs: () => number } {
+  const real = which(tool);
+  assert.ok(real, `${tool} is not installed; .ci/run installs ${installs}`);
+  const bin = tempDir(`validate-${tool}-log-`);
+  made.push(bin);
+  const log = join(bin, "runs.log");
+  writeFileSync(join(bin, tool), `#!/bin/sh\n${when} && echo run >> ${log}\nexec ${real} "$@"\n`, { mode: 0o755 });
+  const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+  return { session, runs: () => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0) };
+}
+
 /** A change of one existing file by a text replacement (which must apply). */
 function edit(root: string, path: string, language: ChangeFileInput["language"], from: string, to: string): ChangeFileInput {
   const before = readFileSync(join(root, path));
@@ -484,16 +499,9 @@ describe("validateChange: a change of several files checks each with the others'
 
   it("Java: the changed files of one source root are compiled together once per version, and a finding in the second file keeps its line and column", async () => {
     const root = project("java-lang");
-    const realJavac = which("javac");
-    assert.ok(realJavac, "javac is not installed; .ci/run installs a JDK");
     // The real javac, each run logged: one run per file and version compiled the same files
     // over and over (commons-cli's Option.hasArg renamed over 24 files: 48 runs, four minutes).
-    const bin = tempDir("validate-javac-log-");
-    made.push(bin);
-    const log = join(bin, "runs.log");
-    writeFileSync(join(bin, "javac"), `#!/bin/sh\necho run >> ${log}\nexec ${realJavac} "$@"\n`, { mode: 0o755 });
-    const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
-    const runs = (): number => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    const { session, runs } = loggedChecker("javac", "a JDK", "true");
     try {
       const good = await validateChange({ root, files: renamed(root, 'ObjectUtils.requireNotEmpty(array, "array")'), session });
       assert.equal(good.validation, "validated", JSON.stringify(good.introduced));
@@ -517,16 +525,9 @@ describe("validateChange: a change of several files checks each with the others'
     const root = tempDir("validate-rust-runs-");
     made.push(root);
     cpSync(join(REPO_ROOT, "test", "fixtures", "llmfilewrite", "rust-project"), root, { recursive: true });
-    const realCargo = which("cargo");
-    assert.ok(realCargo, "cargo is not installed; .ci/run installs it");
     // The real cargo, each check logged (xsv's get_args renamed over 21 files was 42 cargo runs,
     // each on a fresh copy of the package: 17 s to say "unchecked" without the crates).
-    const bin = tempDir("validate-cargo-log-");
-    made.push(bin);
-    const log = join(bin, "runs.log");
-    writeFileSync(join(bin, "cargo"), `#!/bin/sh\n[ "$1" = check ] && echo run >> ${log}\nexec ${realCargo} "$@"\n`, { mode: 0o755 });
-    const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
-    const runs = (): number => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    const { session, runs } = loggedChecker("cargo", "it", '[ "$1" = check ]');
     try {
       const util = edit(root, "src/util.rs", "rust", "pub fn one()", "pub fn uno()");
       const good = await validateChange({ root, files: [util, edit(root, "src/lib.rs", "rust", "util::one()", "util::uno()")], session });
