@@ -314,5 +314,36 @@ func run() {
       "srv/run.go:12 r.Clone unresolved -",
     ]);
   });
+
+  it("Python: a returned type whose bases change re-resolves the calls on the value incrementally, as a rebuild does", async () => {
+    const engine = `class Base:
+    def start(self):
+        pass
+
+
+class Other:
+    def start(self):
+        pass
+
+
+class Motor(Base):
+    pass
+
+
+def make_motor() -> Motor:
+    return Motor()
+`;
+    const root = writeTree(tempDir("magellan-returned-bases-"), {
+      "pkg/__init__.py": "",
+      "pkg/engine.py": engine,
+      "pkg/main.py": "from pkg.engine import make_motor\n\n\ndef run():\n    m = make_motor()\n    m.start()\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.qualifier = 'm'"), ["pkg/main.py:6 m.start imported pkg.engine.Base.start"]);
+    // Neither the function nor the call changed: only what the returned type inherits.
+    writeFileSync(join(root, "pkg/engine.py"), engine.replace("class Motor(Base):", "class Motor(Other):"));
+    await assertIncrementalMatchesRebuild(root, "motor-rebased");
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.qualifier = 'm'"), ["pkg/main.py:6 m.start imported pkg.engine.Other.start"]);
+  });
 });
 
