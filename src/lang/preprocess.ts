@@ -85,6 +85,28 @@ const PATTERNS: RegExp[] = [
   new RegExp(String.raw`(?<=\b(?:class|struct)[ \t]+)(${THREAD_ANNOTATION})(?=(?:\([^()\n]*\))?[ \t]+[A-Za-z_])`, "g"),
 ];
 
+/**
+ * A cheap test that a text can hold a match, for the patterns that begin with a lookbehind: V8
+ * tries such a pattern's lookbehind at every position of the text, and the five of them took
+ * 410 of the 570 ms that masking the mixed tree's 212 C/C++ files cost (one thread), with
+ * matches in under a quarter of the files. Each hint is a part every match contains.
+ */
+const THREAD_HINT = /GUARDED_|ACQUIRE|LOCK|NO_THREAD|CAPABILITY|REQUIRES|RELEASE|EXCLUDES/;
+const BETWEEN_HINT = new RegExp(String.raw`\w[ \t*&]+${MACRO}[ \t*&]+[A-Za-z_]`);
+const HINTS = new Map<RegExp, RegExp>([
+  [PATTERNS[5] as RegExp, new RegExp(String.raw`\b(?:constexpr|consteval|inline|static|virtual|explicit|friend|extern)[ \t]+${MACRO}`)],
+  [PATTERNS[6] as RegExp, BETWEEN_HINT],
+  [PATTERNS[7] as RegExp, BETWEEN_HINT],
+  [PATTERNS[12] as RegExp, THREAD_HINT],
+  [PATTERNS[13] as RegExp, THREAD_HINT],
+  [PATTERNS[14] as RegExp, THREAD_HINT],
+]);
+
+/** The hinted patterns and their hints, for the test that each hint is in every match. */
+export function maskHints(): [pattern: RegExp, hint: RegExp][] {
+  return [...HINTS];
+}
+
 const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
 
 /**
@@ -149,6 +171,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
   if (/[A-Z0-9]_|__[a-z]+call\b|LOCKABLE|CAPABILITY|REQUIRES|EXCLUDES|ACQUIRE|RELEASE/.test(text)) for (const re of PATTERNS) {
+    if (HINTS.get(re)?.test(text) === false) continue;
     re.lastIndex = 0;
     for (const m of text.matchAll(re)) {
       const token = m[1] as string;

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import type Parser from "tree-sitter";
 import { processFile } from "../../src/graph/process-file.js";
 import { extractFacts } from "../../src/lang/extract.js";
-import { maskForParse, parseSource } from "../../src/lang/preprocess.js";
+import { maskForParse, maskHints, parseSource } from "../../src/lang/preprocess.js";
 import { parse } from "../../src/lang/registry.js";
 import { REPO_ROOT } from "../support/run.js";
 
@@ -222,4 +222,42 @@ test("masking stays linear on long declarations: a line of many `* b` terms (bat
 
 test("Rust: `&raw` of a variable named raw is handed to the parser as a name; `&raw const x` is the raw borrow", () => {
   assert.equal(maskForParse("rust", "match &raw { _ => f(& raw, &raw const X, &raw mut Y) }"), "match &rav { _ => f(& rav, &raw const X, &raw mut Y) }");
+});
+
+test("a pattern skipped by its hint could not have matched: each hint is found in every match of its pattern", () => {
+  // One line each pattern exists for (their comments in preprocess.ts), and the lookalikes.
+  const lines = [
+    "constexpr FMT_ALWAYS_INLINE basic_format_args(int n);",
+    "static inline ZSTD_FORCE_INLINE size_t f(void);",
+    "int CJSON_CDECL main(void)",
+    "cJSON * SQLITE_STDCALL f(int x);",
+    "int ZLIB_INTERNAL z_verbose = verbose;",
+    "const uch ZLIB_INTERNAL _dist_code[N] = {0};",
+    "void Lock() EXCLUSIVE_LOCK_FUNCTION() {",
+    "bool Insert(int k) LOCKS_EXCLUDED(mu_) {",
+    "  int total GUARDED_BY(mu);",
+    "  Stats stats_[kNumLevels] ABSL_GUARDED_BY(mu);",
+    "class LOCKABLE Mutex {",
+    "class SCOPED_CAPABILITY MutexLock {",
+    "void f() const REQUIRES_SHARED(mu) ACQUIRE(mu2);",
+  ];
+  const hints = maskHints();
+  assert.equal(hints.length, 6);
+  let checked = 0;
+  for (const [pattern, hint] of hints) {
+    const matching = lines.filter((l) => {
+      pattern.lastIndex = 0;
+      return pattern.test(l);
+    });
+    assert.ok(matching.length > 0, `no sample line matches ${pattern.source.slice(0, 60)}`);
+    for (const l of matching) {
+      assert.ok(hint.test(l), `the hint ${hint.source} is not in ${l}`);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 8);
+  // Masking with the hints blanks what the patterns alone do, on the samples together.
+  const text = lines.join("\n");
+  assert.match(maskForParse("cpp", text), /constexpr {19}basic_format_args/);
+  assert.match(maskForParse("cpp", text), /int total {11}/);
 });
