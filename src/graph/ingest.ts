@@ -392,10 +392,13 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     const inputsChanged = priorOutcomes.size !== changedIds.length;
     const types = new Set<string>();
     const fields = new Set<string>();
+    // What a chain of calls gives follows each link's declared type, as the link's file names it.
+    const links = new Set(names);
     const note = (x: SignedSymbol, cameOrWent: boolean): void => {
       // (A type alias too: Go's `type Attr int32` is a type whose methods a field or local of it reaches.)
       if ((TYPE_KINDS.has(x.kind) || x.kind === "type") && (cameOrWent || (inputsChanged && x.bases !== null))) types.add(x.name);
       if (x.kind === "field" && (cameOrWent || (inputsChanged && x.declared_type !== null))) fields.add(x.name);
+      if (inputsChanged && x.declared_type !== null) links.add(x.name);
     };
     for (const [sig, x] of oldSigs) note(x, !newSigs.has(sig));
     for (const [sig, x] of newSigs) note(x, !oldSigs.has(sig));
@@ -403,6 +406,10 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
     if (types.size > 0) add(resolver.refsOfFiles(resolver.subclassFiles(types, extending).filter((id) => !changed.has(id))));
     if (extending.size > 0) for (const f of resolver.fieldsOfTypes(extending)) fields.add(f);
     if (fields.size > 0) add(resolver.refsThroughFields(fields, changed));
+    // A chain through a member of a type that came, went or changed its bases, or through a link
+    // whose declared type did (or might read anew).
+    for (const n of [...fields, ...extending]) links.add(n);
+    add(resolver.refsThroughChains(links, changed));
     // A parameter's or local's declared type that came, went or changed its bases says anew
     // whose member `s.m()` is (and so do those extending it); so does any symbol of its name
     // coming or going (a name no symbol has is a library's), and a file coming or going for a

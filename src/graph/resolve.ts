@@ -15,7 +15,7 @@ import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
 import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
-import { FIELD_PATH } from "../lang/type-text.js";
+import { type Chain, type ChainStep, FIELD_PATH, chainOf } from "../lang/type-text.js";
 
 // What the index's other parts take from resolution.
 export type { RefRow, Resolution } from "./resolve/model.js";
@@ -659,7 +659,14 @@ export class Resolver {
     // `s.m()` with s a parameter or local declared of a type: m is a member of that type.
     // (A row read without the column, as some callers make them, has none.)
     const receiverType = ref.receiver_type ?? null;
-    if (q !== null && receiverType !== null && ref.kind !== "type") {
+    // `repo.createQueryBuilder("u").where("a")`: a member of what the calls before it return.
+    const chain = q !== null && ref.kind !== "type" && CHAIN_LANGUAGES.has(ctx.language) ? chainOf(q) : undefined;
+    if (chain !== undefined) {
+      const typed = this.throughChain(ctx, ref, e, chain, isCall);
+      if (typed) return typed;
+    }
+    // (A chain's receiver type is that of what its first call is made on: read above.)
+    if (q !== null && receiverType !== null && ref.kind !== "type" && chain === undefined) {
       const typed = this.throughLocal(ctx, ref, e, receiverType, isCall);
       if (typed) return typed;
     }
@@ -1279,19 +1286,21 @@ export class Resolver {
    * within `scope`, when the call resolves to one function for sure (exact or imported), as the
    * function's file names it (valueTypes).
    */
-  private returnedTypes(ctx: FileCtx, scope: string | null, callee: string): ValueTypes {
-    const key = `${ctx.id}\0${scope ?? ""}\0${callee}`;
+  private returnedTypes(ctx: FileCtx, scope: string | null, callee: string, receiverType: string | null = null): ValueTypes {
+    const key = `${ctx.id}\0${scope ?? ""}\0${callee}\0${receiverType ?? ""}`;
     let r = this.returned.get(key);
     if (r !== undefined) return r;
     r = null;
     const cut = callee.lastIndexOf(".");
     const name = callee.slice(cut + 1);
-    const o = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "call", qualifier: cut < 0 ? null : callee.slice(0, cut), caller_symbol_id: scope, arity: null, receiver_type: null });
+    const o = this.resolveRef({ id: 0, file_id: ctx.id, name, kind: "call", qualifier: cut < 0 ? null : callee.slice(0, cut), caller_symbol_id: scope, arity: null, receiver_type: receiverType });
     const f = o.target !== null && (o.how === "exact" || o.how === "imported") ? this.entry(name).all.find((s) => s.symbol_id === o.target) : undefined;
     if (f && (f.kind_normalized === "fn" || f.kind_normalized === "method")) {
       // (A return type is a type's name, never another call's `f()`: extraction reads it as one.)
       const declared = this.declaredType(f.symbol_id);
-      const v = declared ? this.valueTypes(this.ctx(f.file_id), f.parent_symbol_id, declared) : null;
+      // (`where(): this`, `-> Self`: the method's own type.)
+      const owner = declared && SELF_TYPES.has(declared) && f.parent !== null ? this.entry(f.parent).all.find((s) => s.symbol_id === f.parent_symbol_id && isTypeRow(s)) : undefined;
+      const v = owner ? { types: [{ row: owner, how: "exact" as Resolution }], how: "exact" as Resolution } : declared ? this.returnValue(f, declared) : null;
       r = v === null || v === "library" ? v : { types: v.types, how: weaker(v.how, o.how) };
     }
     if (this.returned.size >= 20_000) this.returned.clear();
@@ -1300,6 +1309,86 @@ export class Resolver {
   }
 
   private readonly returned = new Map<string, ValueTypes>();
+
+  /**
+   * The member `e` of what a chain of calls gives: `repo.createQueryBuilder("u").where("a")` with
+   * repo a `Repository` is QueryBuilder's `where` when createQueryBuilder is declared to return a
+   * QueryBuilder, and the next link's too when `where` returns `this`. Each call's target must be
+   * one method (or several declaring one return type) of the types so far, as the other rules
+   * find it for the first call; its declared return type, as its own file names it, is the next
+   * value. A library function's or type's result has library members (`expect(x).to` with
+   * `expect` from an npm package); a link the repository does not say (no return type written,
+   * a type parameter, a member it does not declare) leaves the reference to the other rules.
+   */
+  private throughChain(ctx: FileCtx, ref: RefRow, e: NameEntry, chain: Chain, isCall: boolean): Outcome | undefined {
+    if (e.all.length === 0) return undefined;
+    return this.memberOfValue(this.chainValue(ctx, ref.caller_symbol_id, chain, ref.receiver_type ?? null, chain.steps.length), e, ctx.language, isCall);
+  }
+
+  /**
+   * What the chain's head and its first `n` links give. Each link's reference asks for the value
+   * of the links before it, so a chain of k links is walked once, not k times: by file, scope,
+   * receiver type and the links' names (their arguments say nothing of the types).
+   */
+  private chainValue(ctx: FileCtx, scope: string | null, chain: Chain, receiverType: string | null, n: number): ValueTypes {
+    const first = chain.ctor || chain.headCall ? -1 : chain.steps.findIndex((s) => s.call);
+    if (n > first + 1) {
+      const key = `${ctx.id}\0${scope ?? ""}\0${receiverType ?? ""}\0${chain.ctor ? "new " : ""}${chain.head}${chain.headCall ? "()" : ""}${chain.steps
+        .slice(0, n)
+        .map((s) => (s.call ? `.${s.name}()` : `.${s.name}`))
+        .join("")}`;
+      let v = this.chainValues.get(key);
+      if (v === undefined) {
+        const before = this.chainValue(ctx, scope, chain, receiverType, n - 1);
+        v = before === null || before === "library" ? before : this.stepValue(before, chain.steps[n - 1] as ChainStep, ctx.language);
+        if (this.chainValues.size >= 20_000) this.chainValues.clear();
+        this.chainValues.set(key, v);
+      }
+      return v;
+    }
+    if (chain.ctor) return this.valueTypes(ctx, scope, chain.head);
+    if (chain.headCall) {
+      // `expect(x)` with expect imported from a library; Python's `Client()` makes a Client.
+      const h = this.importIndex(ctx).heads.get(chain.head);
+      if (h !== undefined && this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source)) return "library";
+      const made = ctx.language === "python" && typeof receiverTypeName(ctx.language, chain.head) === "string" ? this.typesWritten(ctx, scope, chain.head, null) : [];
+      return made.length > 0 ? { types: made, how: "exact" } : this.returnedTypes(ctx, scope, chain.head);
+    }
+    // The first call is a reference like any other (a local's, a field's, an import's, a type's
+    // static method): the rules find its target, whose return type starts the chain.
+    return this.returnedTypes(ctx, scope, [chain.head, ...chain.steps.slice(0, first + 1).map((s) => s.name)].join("."), receiverType);
+  }
+
+  private readonly chainValues = new Map<string, ValueTypes>();
+
+  /** What reading or calling the member `step` of a value of `v`'s types gives (chainValue). */
+  private stepValue(v: { types: { row: SymRow; how: Resolution }[]; how: Resolution }, step: ChainStep, language: string): ValueTypes {
+    const want = this.entry(step.name);
+    const found = want.members.length > 0 ? this.memberOfTypes(v.types, want, language, step.call, !step.call) : undefined;
+    if (!found) return null;
+    const declared = new Set(found.rows.map((r) => this.declaredType(r.symbol_id) ?? ""));
+    const written = declared.size === 1 ? ([...declared][0] as string) : "";
+    if (written === "" || written.endsWith("()")) return null;
+    const how = weaker(v.how, found.how);
+    // (`where(): this`, Rust's `-> Self`, Python's `-> Self`: the value's own types.)
+    if (SELF_TYPES.has(written)) return { types: v.types, how };
+    const next = this.returnValue(found.rows[0] as SymRow, written);
+    return next === null || next === "library" ? next : { types: next.types, how: weaker(how, next.how) };
+  }
+
+  /**
+   * What a call of the function `f` declared to return `written` gives (valueTypes, as f's file
+   * names the type). In TypeScript and JavaScript a bare name that no symbol has, that f's file
+   * does not import and that is no global of the runtime is a type parameter (typeorm's
+   * `create(): Entity`): nothing known, where valueTypes would say library. (Java's are one
+   * capital, which says nothing already; `String` is java.lang's.)
+   */
+  private returnValue(f: SymRow, written: string): ValueTypes {
+    const ctx = this.ctx(f.file_id);
+    const name = receiverTypeName(ctx.language, written);
+    if (TS_FAMILY.has(ctx.language) && typeof name === "string" && !name.includes(".") && !TS_GLOBAL_TYPES.has(name) && this.entry(name).all.length === 0 && !this.importIndex(ctx).heads.has(name)) return null;
+    return this.valueTypes(ctx, f.parent_symbol_id, written);
+  }
 
   /** The types of the module-level instance `q` imported into ctx's file (valueTypes of its declared type, in its file). */
   private importedInstanceType(ctx: FileCtx, q: string): ValueTypes {
@@ -1688,6 +1777,21 @@ export class Resolver {
     });
   }
 
+  /**
+   * References outside `excludeFiles` qualified by a chain of calls (`repo.createQueryBuilder("u")
+   * .where("a")`) whose head or links name one of `names`: a member, function or variable of that
+   * name came, went or changed its declared type, so what the chain gives may have changed.
+   */
+  refsThroughChains(names: Set<string>, excludeFiles: Set<number>): RefRow[] {
+    if (names.size === 0) return [];
+    const rows = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE qualifier LIKE '%(%'`).all() as RefRow[];
+    return rows.filter((r) => {
+      if (excludeFiles.has(r.file_id) || !CHAIN_LANGUAGES.has(this.ctx(r.file_id).language)) return false;
+      const c = chainOf(r.qualifier as string);
+      return c !== undefined && (names.has(c.head.slice(c.head.lastIndexOf(".") + 1)) || c.steps.some((x) => names.has(x.name)));
+    });
+  }
+
   refsNamed(names: string[], excludeFiles: Set<number>): RefRow[] {
     const st = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ?`);
     return names.flatMap((n) => (st.all(n) as RefRow[]).filter((r) => !excludeFiles.has(r.file_id)));
@@ -1774,6 +1878,19 @@ type ValueTypes = { types: { row: SymRow; how: Resolution }[]; how: Resolution }
 
 /** Languages whose module-level variables carry the type they were made of (extract.ts moduleTypes). */
 const MODULE_INSTANCE_LANGUAGES = new Set(["python", "javascript", "typescript", "tsx"]);
+const TS_FAMILY = new Set(["typescript", "tsx", "javascript"]);
+/** Types of the JavaScript runtime and the DOM that a return type names without importing them. */
+const TS_GLOBAL_TYPES = new Set([
+  "Promise", "PromiseLike", "Array", "ReadonlyArray", "Map", "ReadonlyMap", "Set", "ReadonlySet", "WeakMap", "WeakSet", "Date", "RegExp", "Error", "TypeError",
+  "Iterable", "Iterator", "IterableIterator", "AsyncIterable", "AsyncIterator", "AsyncIterableIterator", "Generator", "AsyncGenerator", "ArrayBuffer", "SharedArrayBuffer",
+  "DataView", "Uint8Array", "Int8Array", "Uint16Array", "Int16Array", "Uint32Array", "Int32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
+  "Buffer", "URL", "URLSearchParams", "Request", "Response", "Headers", "FormData", "Blob", "File", "ReadableStream", "WritableStream", "AbortController", "AbortSignal",
+  "Event", "EventTarget", "Element", "HTMLElement", "Node", "Document", "Window", "Function", "Object", "String", "Number", "Boolean", "Symbol", "JSON", "Math",
+]);
+/** Return types that are the method's own type (TypeScript's `this`, Rust's and Python's `Self`). */
+const SELF_TYPES = new Set(["this", "Self", "typing.Self", "typing_extensions.Self"]);
+/** Languages whose chains of calls resolution follows (extraction gives their first call's receiver type: FIELD_PATHS there). */
+const CHAIN_LANGUAGES = new Set(["go", "java", "typescript", "tsx", "javascript", "python", "rust"]);
 
 /** A Java package name as a qualifier: two or more lowercase segments (`org.jsoup.nodes`). */
 const JAVA_PACKAGE = /^[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+$/;

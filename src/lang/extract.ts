@@ -54,7 +54,7 @@ import { grammar, type LanguageId } from "./registry.js";
 import { parseSource } from "./preprocess.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
-import { FIELD_PATH, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
+import { FIELD_PATH, chainCallee, chainOf, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -552,8 +552,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       // (A Java field's definition is its declarator's declaration: `Binder a, b;` types both.)
       const t = types?.get(key);
       const alias = t !== undefined && p.kind === "type_alias" ? t.replace(/\s+/g, " ").trim() : undefined;
-      // (A function's is its return type.)
-      const declared = t === undefined ? undefined : p.kind === "field" || p.kind === "function" || p.kind === "method" ? baseName(t.replace(/^[*&\s]+/, "")) : alias !== undefined && alias.length <= 200 ? alias : undefined;
+      // (A function's is its return type; Python's `-> "Response"` names Response.)
+      const declared = t === undefined ? undefined : p.kind === "field" || p.kind === "function" || p.kind === "method" ? baseName(t.replace(/^[*&\s]+/, "").replace(/^(["'])(.+)\1$/s, "$2")) : alias !== undefined && alias.length <= 200 ? alias : undefined;
       if (declared !== undefined) p.declared_type = declared;
     }
   }
@@ -1071,13 +1071,18 @@ class ReferenceCollector {
         ref.qualifier = q;
         // `name.m()` where name is a parameter or local declared of a type: m is that type's
         // member (resolve.ts), not whatever member of that name the repository has.
-        if (this.bindings || this.moduleTypes) {
-          const type = receiverType(q, (name) => this.typeAt(name, start), FIELD_PATHS.has(this.language));
+        // A chain (`repo.createQueryBuilder("u").where("a")`): what its first call is made on
+        // (`repo`, `self.client`) is what it says here; resolution follows the calls' return
+        // types from there.
+        const chain = FIELD_PATHS.has(this.language) ? chainOf(q) : undefined;
+        const on = chain === undefined ? q : chainCallee(chain);
+        if (on !== undefined && (this.bindings || this.moduleTypes)) {
+          const type = receiverType(on, (name) => this.typeAt(name, start), FIELD_PATHS.has(this.language));
           if (type !== undefined) ref.receiver_type = type;
         }
         // `self.x.m()` in a class whose methods assign x one type.
-        if (this.attrTypes && q.startsWith("self.")) {
-          const name = q.slice(5);
+        if (on !== undefined && this.attrTypes && on.startsWith("self.")) {
+          const name = on.slice(5);
           const type = SIMPLE_NAME.test(name) ? this.attrTypeAt(name, start) : undefined;
           if (type !== undefined) ref.receiver_type = type;
         }

@@ -48,3 +48,109 @@ export function withoutTypeArguments(text: string, open = "<", close = ">"): str
   }
   return out.trim();
 }
+
+/** One step of a chain: a member read (`.f`) or a call of one (`.m(...)`). */
+export interface ChainStep {
+  name: string;
+  call: boolean;
+}
+
+/**
+ * A qualifier that is a chain of member reads and calls with at least one call in it:
+ * `repo.createQueryBuilder("u").where("a")`, `make().x`, `new Builder(1).name("n")`,
+ * `self.client.get(url)`. `head` is the first name (`this`, `self`, a local, a type, a function)
+ * or, with `ctor`, the type a `new` makes; `headCall` says the head itself is called (`make()`).
+ * Undefined for anything else: no call, an index (`a[0]`), an optional call (`f?.()`), a
+ * qualifier cut short (`…`), a generic call's type arguments, Rust's and C++'s `::` and `->`.
+ */
+export interface Chain {
+  head: string;
+  ctor: boolean;
+  headCall: boolean;
+  steps: ChainStep[];
+}
+
+const IDENT = /[A-Za-z_$][\w$]*/y;
+
+export function chainOf(q: string): Chain | undefined {
+  if (!q.includes("(") || q.length > 400) return undefined;
+  let i = 0;
+  const ident = (): string | undefined => {
+    IDENT.lastIndex = i;
+    const m = IDENT.exec(q);
+    if (!m) return undefined;
+    i += m[0].length;
+    return m[0];
+  };
+  // The arguments of a call from its `(`: the index after its `)`, strings and nested brackets
+  // skipped (a `)` or `.` inside `"a.b("` is text); -1 when they do not close.
+  const args = (): number => {
+    let depth = 0;
+    for (let k = i; k < q.length; k++) {
+      const ch = q[k] as string;
+      if (ch === '"' || ch === "'" || ch === "`") {
+        for (k++; k < q.length && q[k] !== ch; k++) if (q[k] === "\\") k++;
+        if (k >= q.length) return -1;
+      } else if (ch === "(" || ch === "[" || ch === "{") depth++;
+      else if (ch === ")" || ch === "]" || ch === "}") {
+        if (--depth === 0) return ch === ")" ? k + 1 : -1;
+        if (depth < 0) return -1;
+      }
+    }
+    return -1;
+  };
+  let ctor = false;
+  if (q.startsWith("new ")) {
+    ctor = true;
+    i = 4;
+    while (q[i] === " ") i++;
+  }
+  let head = ident();
+  if (head === undefined) return undefined;
+  // `new a.B(...)`: the type's path.
+  while (ctor && q[i] === ".") {
+    i++;
+    const more = ident();
+    if (more === undefined) return undefined;
+    head += `.${more}`;
+  }
+  let headCall = false;
+  if (q[i] === "(") {
+    const end = args();
+    if (end < 0) return undefined;
+    i = end;
+    headCall = true;
+  } else if (ctor) return undefined;
+  const steps: ChainStep[] = [];
+  while (i < q.length) {
+    // TypeScript's non-null assertion (`a!.b`) and optional chaining (`a?.b`) read the same member.
+    if (q[i] === "!") i++;
+    if (q.startsWith("?.", i)) i += 2;
+    else if (q[i] === ".") i++;
+    else return undefined;
+    const name = ident();
+    if (name === undefined) return undefined;
+    let call = false;
+    if (q[i] === "(") {
+      const end = args();
+      if (end < 0) return undefined;
+      i = end;
+      call = true;
+    }
+    steps.push({ name, call });
+    if (steps.length > 8) return undefined;
+  }
+  if (!headCall && !steps.some((s) => s.call)) return undefined;
+  return { head, ctor, headCall, steps };
+}
+
+/**
+ * What a chain's first call is made on, as a qualifier of its own: `repo.createQueryBuilder` of
+ * `repo.createQueryBuilder("u").where("a")` is made on `repo`, `self.client.get(url)` on
+ * `self.client`. Undefined when the head itself is called (`make().x`, `new T().m()`).
+ */
+export function chainCallee(chain: Chain): string | undefined {
+  if (chain.headCall) return undefined;
+  const k = chain.steps.findIndex((s) => s.call);
+  return [chain.head, ...chain.steps.slice(0, k).map((s) => s.name)].join(".");
+}

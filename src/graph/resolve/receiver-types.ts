@@ -18,6 +18,8 @@ export const GO_PREDECLARED = new Set([
   "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
 ]);
 export const JAVA_PRIMITIVES = new Set(["boolean", "byte", "char", "double", "float", "int", "long", "short"]);
+/** TypeScript's utility types that compute a type from others: what they give is not written. */
+const TS_COMPUTED = new Set(["ReturnType", "InstanceType", "Parameters", "ConstructorParameters", "Record", "Extract", "Exclude", "ThisType", "ThisParameterType", "OmitThisParameter"]);
 /** TypeScript's predefined types whose members are the runtime's (`any` and `unknown` say nothing). */
 export const TS_PREDEFINED = new Set(["string", "number", "boolean", "symbol", "bigint", "object", "void", "never", "null", "undefined"]);
 export const PYTHON_BUILTINS = new Set(["str", "int", "float", "bool", "bytes", "bytearray", "list", "dict", "set", "frozenset", "tuple", "complex", "List", "Dict", "Set", "FrozenSet", "Tuple", "typing.List", "typing.Dict"]);
@@ -55,6 +57,12 @@ export function receiverTypeName(language: string, written: string): string | nu
     t = parts[0] as string;
     if (/(\[\]|^\[.*\])$/s.test(t) || /=>/.test(t)) return null;
     if (/^(\{|typeof\b|keyof\b|infer\b|`|'|")/.test(t)) return undefined;
+    // `Readonly<T>`, `Pick<T, "a" | "b">`: T's members; `ReturnType<typeof f>`: a type computed
+    // from another, not a library type of that name. (Without type arguments the name is a
+    // type of its own: typeorm's tests declare an entity `Record`.)
+    const wrapped = /^(NonNullable|Readonly|Required|Partial|Awaited|Pick|Omit)<(.*)>$/s.exec(t);
+    if (wrapped) return receiverTypeName(language, splitOutsideBrackets(wrapped[2] as string, ",")[0] as string);
+    if (t.includes("<") && TS_COMPUTED.has(withoutTypeArguments(t))) return undefined;
     t = withoutTypeArguments(t);
     if (TS_PREDEFINED.has(t)) return null;
     if (t === "any" || t === "unknown" || t === "this") return undefined;

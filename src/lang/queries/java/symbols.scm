@@ -31,3 +31,5 @@
 
 ; A field's declared type (resolution follows `binder.bind()`, `this.binder.bind()` through it).
 (field_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @type) @type.of
+; A method's declared return type: what a chain's next call is made on (`Option.builder("a").hasArg()`).
+(method_declaration type: [(type_identifier) (scoped_type_identifier) (generic_type)] @type) @type.of

@@ -58,5 +58,8 @@
 ; A function's declared return type (`-> Engine`, `-> Optional[Engine]`): what `x = make()` holds.
 (function_definition return_type: (type [(identifier) (attribute)] @type)) @type.of
 (decorated_definition definition: (function_definition return_type: (type [(identifier) (attribute)] @type))) @type.of
+; A forward reference, `-> "Response"` (resolution reads the name inside the quotes).
+(function_definition return_type: (type (string) @type)) @type.of
+(decorated_definition definition: (function_definition return_type: (type (string) @type))) @type.of
 (function_definition return_type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type))))) @type.of
 (class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type))))) @type.of)))

@@ -149,6 +149,11 @@
 (public_field_definition type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
 ; A function's declared return type: what `const x = make()` holds.
 (function_declaration return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
+; A method's: what a chain's next call is made on (`repo.createQueryBuilder("u").where("a")`;
+; `where(): this` keeps the chain's own type).
+(method_definition return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (this_type)] @type)) @type.of
+(method_signature return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (this_type)] @type)) @type.of
+(abstract_method_signature return_type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type) (this_type)] @type)) @type.of
 (property_signature type: (type_annotation [(type_identifier) (nested_type_identifier) (generic_type)] @type)) @type.of
 ; `Foo | null`, `Foo | undefined` (either way round) name Foo.
 (public_field_definition type: (type_annotation (union_type [(type_identifier) (nested_type_identifier) (generic_type)] @type [(literal_type) (predefined_type)]))) @type.of

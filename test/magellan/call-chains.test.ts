@@ -1,0 +1,245 @@
+/**
+ * Members reached through a chain of calls: `repo.createQueryBuilder("u").where("a").getMany()`
+ * (typeorm's query builders), `Option.builder("a").hasArg().build()` (commons-cli's builders),
+ * `self.client.get(url).json()` (an HTTP client). Each link's target was a guess among every
+ * type's member of that name (typeorm's `where` among 6 classes), and a chain made on a library
+ * function's result (chai's `expect(x).to.be`) reached the repository's own `to` members.
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { tempDir, writeTree } from "../support/run.js";
+import { assertIncrementalMatchesRebuild, mg, refLines } from "./support.js";
+
+const QB = `import { Base } from "./base";
+
+export class QueryBuilder<T> extends Base {
+  where(cond: string): this {
+    return this;
+  }
+  andWhere(cond: string): this {
+    return this;
+  }
+  orderBy(col: string): QueryBuilder<T> {
+    return this;
+  }
+  getMany(): T[] {
+    return [];
+  }
+}
+
+export class Other {
+  where(): void {}
+  getMany(): number {
+    return 1;
+  }
+  orderBy(): void {}
+  andWhere(): void {}
+}
+`;
+
+const TS = {
+  "package.json": '{ "name": "orm", "devDependencies": { "chai": "4" } }\n',
+  "src/base.ts": "export class Base {\n  log(): void {}\n}\n",
+  "src/qb.ts": QB,
+  "src/repository.ts": `import { QueryBuilder } from "./qb";
+
+export class Repository<T> {
+  createQueryBuilder(alias: string): QueryBuilder<T> {
+    return new QueryBuilder<T>();
+  }
+  create(): T {
+    return {} as T;
+  }
+  static of<T>(): Repository<T> {
+    return new Repository<T>();
+  }
+}
+`,
+  "src/use.ts": `import { Repository } from "./repository";
+
+export function load(repo: Repository<string>) {
+  repo.createQueryBuilder("u").where("a").andWhere("b").orderBy("c").getMany();
+  repo.createQueryBuilder("u").log();
+  Repository.of().createQueryBuilder("v").getMany();
+  return repo.create().getMany();
+}
+`,
+  "test/use.test.ts": `import { expect } from "chai";
+import { Repository } from "../src/repository";
+
+export class Transformer {
+  to(): void {}
+}
+
+expect(new Repository()).to.be.ok;
+`,
+};
+
+describe("magellan: members through chains of calls", () => {
+  it("TypeScript: each link is a member of what the one before returns (`this` keeps the type); a library function's result has library members", async () => {
+    const root = writeTree(tempDir("magellan-chains-ts-"), TS);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "f.path = 'src/use.ts' AND r.kind = 'call'"), [
+      "src/use.ts:4 repo.createQueryBuilder imported src/repository.Repository.createQueryBuilder",
+      'src/use.ts:4 repo.createQueryBuilder("u").where imported src/qb.QueryBuilder.where',
+      'src/use.ts:4 repo.createQueryBuilder("u").where("a").andWhere imported src/qb.QueryBuilder.andWhere',
+      'src/use.ts:4 repo.createQueryBuilder("u").where("a").andWhere("b").orderBy imported src/qb.QueryBuilder.orderBy',
+      'src/use.ts:4 repo.createQueryBuilder("u").where("a").andWhere("b").orderBy("c").getMany imported src/qb.QueryBuilder.getMany',
+      "src/use.ts:5 repo.createQueryBuilder imported src/repository.Repository.createQueryBuilder",
+      // Inherited from the returned type's base.
+      'src/use.ts:5 repo.createQueryBuilder("u").log imported src/base.Base.log',
+      "src/use.ts:6 Repository.of imported src/repository.Repository.of",
+      "src/use.ts:6 Repository.of().createQueryBuilder imported src/repository.Repository.createQueryBuilder",
+      'src/use.ts:6 Repository.of().createQueryBuilder("v").getMany imported src/qb.QueryBuilder.getMany',
+      "src/use.ts:7 repo.create imported src/repository.Repository.create",
+      // `create(): T`: a type parameter says nothing; the other rules guess, never for sure.
+      ...refLines(root, "f.path = 'src/use.ts' AND r.kind = 'call' AND r.start_line = 7 AND r.name = 'getMany'"),
+    ]);
+    assert.doesNotMatch(refLines(root, "f.path = 'src/use.ts' AND r.start_line = 7 AND r.name = 'getMany'")[0] as string, / (exact|imported) /);
+    // chai's `expect(...)`: its `to` is chai's, not the test's Transformer.to.
+    assert.deepEqual(refLines(root, "f.path = 'test/use.test.ts' AND r.name IN ('to', 'be')"), ["test/use.test.ts:8 expect(new Repository()).to unresolved -", "test/use.test.ts:8 expect(new Repository()).to.be unresolved -"]);
+  });
+
+  it("TypeScript: a link's return type, the returned type's members or bases, and the link file's imports changing re-resolve the chains incrementally as on a rebuild", async () => {
+    const root = writeTree(tempDir("magellan-chains-inc-"), TS);
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const line4 = "f.path = 'src/use.ts' AND r.start_line = 4 AND r.name = 'getMany'";
+    assert.match(refLines(root, line4)[0] as string, /imported src\/qb\.QueryBuilder\.getMany$/);
+
+    // orderBy now returns an Other: the chain's last link follows.
+    writeFileSync(join(root, "src/qb.ts"), QB.replace("orderBy(col: string): QueryBuilder<T> {\n    return this;", "orderBy(col: string): Other {\n    return new Other();"));
+    await assertIncrementalMatchesRebuild(root, "return-type");
+    assert.match(refLines(root, line4)[0] as string, /imported src\/qb\.Other\.getMany$/);
+
+    // Back, and getMany gone from QueryBuilder: the link reaches no member of it.
+    writeFileSync(join(root, "src/qb.ts"), QB.replace("  getMany(): T[] {\n    return [];\n  }\n", ""));
+    await assertIncrementalMatchesRebuild(root, "member-gone");
+    assert.doesNotMatch(refLines(root, line4)[0] as string, /QueryBuilder\.getMany/);
+
+    // Base loses log: `...createQueryBuilder("u").log()` re-resolved in use.ts, which did not change.
+    writeFileSync(join(root, "src/qb.ts"), QB);
+    await assertIncrementalMatchesRebuild(root, "restored");
+    writeFileSync(join(root, "src/base.ts"), "export class Base {\n  other(): void {}\n}\n");
+    await assertIncrementalMatchesRebuild(root, "base-changed");
+    assert.doesNotMatch(refLines(root, "f.path = 'src/use.ts' AND r.name = 'log'")[0] as string, /Base\.log/);
+
+    // The link's file imports its return type from elsewhere: same names, another type.
+    writeFileSync(join(root, "src/qb2.ts"), "export class QueryBuilder<T> {\n  getMany(): T[] {\n    return [];\n  }\n}\n");
+    await assertIncrementalMatchesRebuild(root, "added");
+    writeFileSync(join(root, "src/repository.ts"), TS["src/repository.ts"].replace('from "./qb"', 'from "./qb2"'));
+    await assertIncrementalMatchesRebuild(root, "import-moved");
+    assert.match(refLines(root, "f.path = 'src/use.ts' AND r.start_line = 6 AND r.name = 'getMany'")[0] as string, /imported src\/qb2\.QueryBuilder\.getMany$/);
+  });
+
+  it("Java: a builder's chain, from a static factory or a `new`, reaches the builder's methods", async () => {
+    const root = writeTree(tempDir("magellan-chains-java-"), {
+      "src/main/java/org/ex/Option.java": `package org.ex;
+
+public class Option {
+    public static Builder builder(String name) { return new Builder(name); }
+    public boolean hasArg() { return false; }
+
+    public static final class Builder {
+        Builder(String name) {}
+        public Builder hasArg() { return this; }
+        public Builder desc(String d) { return this; }
+        public Option build() { return new Option(); }
+    }
+}
+`,
+      "src/main/java/org/ex/Other.java": `package org.ex;
+
+public class Other {
+    public Other hasArg() { return this; }
+    public void build() {}
+    public void desc(String d) {}
+}
+`,
+      "src/main/java/org/ex/Main.java": `package org.ex;
+
+import java.util.List;
+
+public class Main {
+    void run(List<String> xs) {
+        Option o = Option.builder("a").hasArg().desc("d").build();
+        new Option.Builder("x").hasArg().build().hasArg();
+        xs.stream().count();
+    }
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "f.path LIKE '%Main.java' AND r.kind = 'call' AND r.name IN ('hasArg', 'desc', 'build', 'count')"), [
+      'src/main/java/org/ex/Main.java:7 Option.builder("a").hasArg imported org.ex.Option.Builder.hasArg',
+      'src/main/java/org/ex/Main.java:7 Option.builder("a").hasArg().desc imported org.ex.Option.Builder.desc',
+      'src/main/java/org/ex/Main.java:7 Option.builder("a").hasArg().desc("d").build imported org.ex.Option.Builder.build',
+      'src/main/java/org/ex/Main.java:8 new Option.Builder("x").hasArg imported org.ex.Option.Builder.hasArg',
+      'src/main/java/org/ex/Main.java:8 new Option.Builder("x").hasArg().build imported org.ex.Option.Builder.build',
+      // build() returns an Option: its hasArg, not the Builder's.
+      'src/main/java/org/ex/Main.java:8 new Option.Builder("x").hasArg().build().hasArg imported org.ex.Option.hasArg',
+      "src/main/java/org/ex/Main.java:9 xs.stream().count unresolved -",
+    ]);
+  });
+
+  it("Python: `-> Self`, a quoted return type and a class called at the head carry the chain", async () => {
+    const root = writeTree(tempDir("magellan-chains-py-"), {
+      "pkg/__init__.py": "",
+      "pkg/client.py": `from typing import Self
+
+
+class Response:
+    def json(self) -> dict:
+        return {}
+
+    def raise_for_status(self) -> "Response":
+        return self
+
+
+class Client:
+    def get(self, url) -> Response:
+        return Response()
+
+    def with_auth(self, token) -> Self:
+        return self
+
+
+class Other:
+    def json(self):
+        pass
+
+    def get(self):
+        pass
+`,
+      "pkg/main.py": `from pkg.client import Client
+
+
+class Api:
+    def __init__(self):
+        self.client = Client()
+
+    def fetch(self, url):
+        return self.client.get(url).raise_for_status().json()
+
+    def auth(self):
+        return self.client.with_auth("t").get("/").json()
+
+
+def run(c: Client):
+    c.get("/x").json()
+    Client().get("/y").json()
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "f.path = 'pkg/main.py' AND r.kind = 'call' AND r.qualifier LIKE '%(%'"), [
+      "pkg/main.py:9 self.client.get(url).raise_for_status imported pkg.client.Response.raise_for_status",
+      "pkg/main.py:9 self.client.get(url).raise_for_status().json imported pkg.client.Response.json",
+      'pkg/main.py:12 self.client.with_auth("t").get imported pkg.client.Client.get',
+      'pkg/main.py:12 self.client.with_auth("t").get("/").json imported pkg.client.Response.json',
+      'pkg/main.py:16 c.get("/x").json imported pkg.client.Response.json',
+      "pkg/main.py:17 Client().get imported pkg.client.Client.get",
+      'pkg/main.py:17 Client().get("/y").json imported pkg.client.Response.json',
+    ]);
+  });
+});
