@@ -134,6 +134,25 @@ function rng(seed: number): () => number {
 }
 
 describe("planEdits", () => {
+  test("an edit starting between the \\r and \\n of a CRLF is refused (it would leave a lone \\r); one ending there replaces the \\r", () => {
+    const original = Buffer.from("one\r\ntwo\r\n", "utf8");
+    // "End of line 1" found by searching for "\n": byte 4, after the \r.
+    const appended = planEdits(original, "f.txt", [{ byte_start: 4, byte_end: 4, new_content: " // note" }]);
+    assert.equal(appended.errors, 1);
+    assert.equal(appended.edits[0]?.status, "error");
+    assert.equal(appended.edits[0]?.error?.code, "LLMTRANSFORM_E105");
+    assert.match(appended.edits[0]?.error?.message ?? "", /between the \\r and the \\n of a CRLF line ending \(line 1\)/);
+    assert.match(appended.edits[0]?.error?.remediation ?? "", /byte 3 .* byte 5/);
+    // Replacing the \n alone (a line ending rewritten as the text wants it) without a \n first: refused too.
+    assert.equal(planEdits(original, "f.txt", [{ byte_start: 4, byte_end: 5, new_content: "x" }]).errors, 1);
+    // Kept whole: new text that starts with the \n, or nothing inserted.
+    assert.equal(planEdits(original, "f.txt", [{ byte_start: 4, byte_end: 5, new_content: "\n// note\r\n" }]).output.toString(), "one\r\n// note\r\ntwo\r\n");
+    assert.equal(planEdits(original, "f.txt", [{ byte_start: 4, byte_end: 4, new_content: "" }]).errors, 0);
+    // Before the \r, after the \n, and a CRLF turned into LF by deleting its \r (an edit ending between them).
+    assert.equal(planEdits(original, "f.txt", [{ byte_start: 3, byte_end: 3, new_content: " // note" }]).output.toString(), "one // note\r\ntwo\r\n");
+    assert.equal(planEdits(original, "f.txt", [{ byte_start: 3, byte_end: 4, new_content: "" }, { byte_start: 8, byte_end: 9, new_content: "" }]).output.toString(), "one\ntwo\n");
+  });
+
   test("random disjoint edits on multi-byte CRLF text equal the naive result, and every new_span holds its text", () => {
     const alphabet = ["a", "b", "\n", "\r\n", "\u00e9", "\u20ac", "\u{1f600}", " ", "\ufeff"];
     for (let seed = 1; seed <= 300; seed++) {
@@ -148,6 +167,8 @@ describe("planEdits", () => {
       for (let i = 0; i + 1 < cuts.length; i += 2) {
         // (An insertion before a leading byte order mark is refused: cli.test.ts, "a UTF-8 BOM file".)
         if (cuts[i + 1] === 0 && text.startsWith("\ufeff")) continue;
+        // (Nor does an edit start between the \r and \n of a CRLF: the test below.)
+        if (original[(cuts[i] as number) - 1] === 0x0d && original[cuts[i] as number] === 0x0a) continue;
         edits.push({ byte_start: cuts[i], byte_end: cuts[i + 1], new_content: alphabet.slice(0, pick(4)).join("") });
       }
       // shuffle: request order must not matter for disjoint, non-coincident edits

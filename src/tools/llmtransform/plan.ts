@@ -180,6 +180,16 @@ export function planEdits(original: Buffer, filePath: string, inputs: EditInput[
         "Insert at byte 3 (line 1, column 3), just after the mark; to drop or replace the mark itself, replace bytes [0, 3).",
         makeSpan(filePath, start, end, lines),
       );
+    } else if (!wide && start > 0 && original[start - 1] === 0x0d && original[start] === 0x0a && !input.new_content.startsWith("\n") && !(start === end && input.new_content === "")) {
+      // Text put between the \r and the \n of a CRLF line ending leaves a lone \r before it:
+      // the file gains a line break only some tools see (an "end of line" found by searching
+      // for "\n" is this byte). Ending an edit there is fine: it replaces the \r (CRLF to LF).
+      r.error = diag(
+        CODES.not_char_boundary,
+        `${describe(r)}: byte ${start} is between the \\r and the \\n of a CRLF line ending (line ${lines.position(start).line}); the \\r would be left alone before the new text`,
+        `Start at byte ${start - 1} (before the \\r: the end of the line's text) or at byte ${start + 1} (the start of the next line), or begin new_content with "\\n" to keep the line ending whole.`,
+        makeSpan(filePath, start, end, lines),
+      );
     } else if (hasLoneSurrogate(input.new_content)) {
       r.error = diag(
         CODES.invalid_content,
