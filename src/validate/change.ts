@@ -373,6 +373,8 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       throw e;
     }
     const ranBy = new Map<string, string>();
+    // The lines of the errors the real checker found in each file it ran on and rejected.
+    const checkerErrorLines = new Map<string, number[]>();
     for (const { files, check } of await Promise.all(checks)) {
       report.checkers.push(check.run);
       report.warnings.push(...check.notes.map((d) => ({ ...d, pre_existing: false })));
@@ -387,8 +389,9 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       }
       if (check.run.status === "ran") {
         for (const f of files) {
-          const accepted = !d.introduced.some((x) => x.level === "error" && x.file === f.path);
-          if (accepted) ranBy.set(f.path, check.run.checker);
+          const errors = d.introduced.filter((x) => x.level === "error" && x.file === f.path);
+          if (errors.length === 0) ranBy.set(f.path, check.run.checker);
+          else checkerErrorLines.set(f.path, errors.map((x) => x.start_line ?? 0));
         }
       }
     }
@@ -398,8 +401,13 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       const found = syntax.get(f.path);
       if (!found || f.language === null) continue;
       const checker = ranBy.get(f.path);
+      const near = checkerErrorLines.get(f.path) ?? [];
       for (const d of found) {
         if (checker !== undefined && d.source === "tree-sitter") report.warnings.push({ ...parserLimit(d, checker, f.language), pre_existing: false });
+        // The real checker's error for the same mistake (gcc's "expected ';' before 'return'"
+        // on the next line, tree-sitter's "missing `;`" at the end of this one) is the one
+        // reported: one mistake counted as two errors sent agents after a second one.
+        else if (d.source === "tree-sitter" && d.start_line !== undefined && near.some((l) => Math.abs(l - (d.start_line as number)) <= 2)) continue;
         else report.introduced.push({ ...d, pre_existing: false });
       }
     }

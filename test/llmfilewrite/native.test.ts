@@ -38,6 +38,22 @@ describe("llmfilewrite C and C++ (gcc/g++ -fsyntax-only with compile_commands.js
     assert.ok(!existsSync(join(root, "src/broken.c")));
   });
 
+  it("a missing `;` is one error, gcc's: tree-sitter's report of the same mistake is not counted again", async () => {
+    need("gcc");
+    const root = project("c-project");
+    const bad = "int twice(int x) {\n  int y = x * 2\n  return y;\n}\n";
+    const r = await lfw(root, ["--path", "src/semi.c", "--content", bad]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 1, r.stdout);
+    const errors = env.result?.diagnostics.filter((x) => x.level === "error" && !x.pre_existing) ?? [];
+    assert.deepEqual(
+      errors.map((x) => `${x.source}:${x.start_line}`),
+      ["gcc:3"],
+      r.stdout,
+    );
+    assert.match(env.message ?? "", /1 introduced error\(s\)/);
+  });
+
   it("--dry-run validates and writes nothing", async () => {
     need("gcc");
     const root = project("c-project");
