@@ -682,6 +682,8 @@ interface LocalBinding {
   from: number;
   /** The type the declaration writes for it (`@local.type`), when it writes one. */
   type?: string;
+  /** An element of the collection local named there (`for (const x of xs)`): its type is the element type of xs's. */
+  elemOf?: { name: string; at: number };
 }
 
 interface LocalRules {
@@ -839,9 +841,13 @@ class ReferenceCollector {
     let type: string | undefined;
     let attr = -1;
     let from = -1;
+    let elemOf: { name: string; at: number } | undefined;
+    let elemMethod: string | undefined;
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
       if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
+      else if (n === "local.elem.of") elemOf = { name: this.text.slice(list.start(j, k), list.end(j, k)), at: list.start(j, k) };
+      else if (n === "local.elem.method") elemMethod = this.text.slice(list.start(j, k), list.end(j, k));
       else if (n === "local.attr") attr = k;
       else if (n === "local.from") from = k;
       else if (n === "local.call") {
@@ -871,20 +877,22 @@ class ReferenceCollector {
       (this.attrs ??= []).push({ name: this.text.slice(list.start(j, attr), list.end(j, attr)), at: list.start(j, attr), type, fromName });
       return;
     }
+    // (A callback's parameter is an element only for the array methods that pass one first.)
+    if (elemMethod !== undefined && !ELEMENT_CALLBACKS.has(elemMethod)) return;
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
-      if (n === "local" || n === "local.global" || n === "local.var") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global, fn, type });
+      if (n === "local" || n === "local.global" || n === "local.var") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global, fn, type, elemOf });
       else if (n === "local.pattern" || n === "local.var.pattern") {
         const names: QNode[] = [];
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from" && n !== "local.returns") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from" && n !== "local.returns" && n !== "local.elem.of" && n !== "local.elem.method") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 
   private scopes: LocalScope[] | undefined;
-  private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string }[] = [];
+  private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string; elemOf?: { name: string; at: number } }[] = [];
   private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
   /** `self.x = ...` assignments (Python), in source order. */
@@ -936,6 +944,7 @@ class ReferenceCollector {
     const scopes = (this.scopes ?? []).sort((a, b) => a.start - b.start || b.end - a.end);
     const names = this.pending.sort((a, b) => a.at - b.at);
     const open: LocalScope[] = [];
+    let elements: { binding: LocalBinding; of: { name: string; at: number } }[] | undefined;
     let next = 0;
     for (const b of names) {
       while (next < scopes.length && (scopes[next] as LocalScope).start <= b.at) {
@@ -968,10 +977,17 @@ class ReferenceCollector {
       // (`def f(count=count)`) is evaluated outside the function, in the enclosing scope.
       const binding: LocalBinding = { at: b.at, scopeStart: scope.start, scopeEnd: scope.end, from: rules.hoisted ? (scope.body >= 0 ? scope.body : scope.start) : Math.max(b.end, b.after) };
       if (b.type !== undefined) binding.type = b.type;
+      else if (b.elemOf !== undefined) (elements ??= []).push({ binding, of: b.elemOf });
       this.bindings ??= new Map();
       const list = this.bindings.get(name);
       if (list) list.push(binding);
       else this.bindings.set(name, [binding]);
+    }
+    // Elements after every binding is placed, outer first (`for (const g of groups) for (const
+    // i of g)` reads g's type).
+    for (const e of elements ?? []) {
+      const t = elementType(this.typeAt(e.of.name, e.of.at));
+      if (t !== undefined) e.binding.type = t;
     }
   }
 
@@ -1112,6 +1128,22 @@ function agreed(byAt: Map<number, string | undefined>): string | undefined {
 }
 
 const SIMPLE_NAME = /^[A-Za-z_$][\w$]*$/;
+
+/** Array methods whose callback takes an element first (`reduce` takes the accumulator). */
+const ELEMENT_CALLBACKS = new Set(["forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some", "every", "flatMap", "sort"]);
+
+/** The element type of a collection's declared type: `Item[]`, `readonly Item[]`, `Array<Item>`, `ReadonlyArray<Item>`, `Set<Item>`. */
+function elementType(t: string | undefined): string | undefined {
+  if (t === undefined) return undefined;
+  const s = t.replace(/^readonly\s+/, "").trim();
+  if (s.endsWith("[]")) {
+    const inner = s.slice(0, -2).trim();
+    return /^[A-Za-z_$][\w$.]*(<.*>)?$/s.test(inner) ? inner : undefined;
+  }
+  const m = /^(?:Array|ReadonlyArray|Set|ReadonlySet)<(.+)>$/s.exec(s);
+  const inner = m ? (m[1] as string).trim() : undefined;
+  return inner !== undefined && /^[A-Za-z_$][\w$.]*(<.*>)?$/s.test(inner) ? inner : undefined;
+}
 /** Languages whose fields have declared types that resolution follows along a local's path of fields. */
 const FIELD_PATHS = new Set<LanguageId>(["go", "java", "typescript", "tsx", "javascript", "python", "rust"]);
 const INDEXED_NAME = /^([A-Za-z_$][\w$]*)\[[^[\]]*\]$/;

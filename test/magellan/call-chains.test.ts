@@ -243,3 +243,48 @@ def run(c: Client):
     ]);
   });
 });
+
+describe("magellan: elements of a typed collection (TypeScript)", () => {
+  it("`for (const x of xs)` and an array method's callback parameter are of the element type; a parameter that writes its own type keeps it", async () => {
+    const root = writeTree(tempDir("magellan-elements-"), {
+      "src/model.ts": `export class Item {
+  save(): void {}
+}
+export class Part {
+  weigh(): number {
+    return 1;
+  }
+}
+export class Other {
+  save(): void {}
+  weigh(): number {
+    return 2;
+  }
+}
+`,
+      "src/run.ts": `import { Item, Other, Part } from "./model";
+
+export function run(items: Item[], parts: Set<Part>, more: ReadonlyArray<Item>) {
+  items.forEach((item) => item.save());
+  for (const item of items) item.save();
+  for (const p of parts) p.weigh();
+  more.filter((x) => x.save());
+  items.forEach((item: Other) => item.save());
+  items.reduce((acc, x) => acc.weigh(), new Part());
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = refLines(root, "f.path = 'src/run.ts' AND r.kind = 'call' AND r.name IN ('save', 'weigh')");
+    assert.deepEqual(got.slice(0, 5), [
+      "src/run.ts:4 item.save imported src/model.Item.save",
+      "src/run.ts:5 item.save imported src/model.Item.save",
+      "src/run.ts:6 p.weigh imported src/model.Part.weigh",
+      "src/run.ts:7 x.save imported src/model.Item.save",
+      "src/run.ts:8 item.save imported src/model.Other.save",
+    ]);
+    // reduce's first parameter is the accumulator, no element: the other rules' answer.
+    assert.doesNotMatch(got[5] as string, /imported src\/model\.Item/);
+    assert.equal(got.length, 6);
+  });
+});

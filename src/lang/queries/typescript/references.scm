@@ -57,6 +57,16 @@
 (variable_declaration (variable_declarator name: (identifier) @local.var !type value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
 (variable_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.var.pattern))
 (for_in_statement kind: ["let" "const"] left: (identifier) @local)
+; An element of a collection local: `for (const item of items)`, `items.forEach((item) => ...)`
+; (the first parameter of an array method's callback, when the parameter writes no type of its
+; own). The collection's declared type (`Item[]`, `Array<Item>`, `Set<Item>`) gives the element's.
+(for_in_statement kind: ["let" "const"] left: (identifier) @local operator: "of" right: (identifier) @local.elem.of)
+(call_expression
+  function: (member_expression object: (identifier) @local.elem.of property: (property_identifier) @local.elem.method)
+  arguments: (arguments . (arrow_function parameter: (identifier) @local)))
+(call_expression
+  function: (member_expression object: (identifier) @local.elem.of property: (property_identifier) @local.elem.method)
+  arguments: (arguments . (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @local !type)))))
 (for_in_statement kind: ["let" "const"] left: [(object_pattern) (array_pattern)] @local.pattern)
 (for_in_statement kind: "var" left: (identifier) @local.var)
 [(function_declaration) (function_expression) (arrow_function) (method_definition) (generator_function_declaration) (generator_function) (class_static_block)] @local.fscope
