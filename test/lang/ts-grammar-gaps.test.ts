@@ -93,3 +93,12 @@ test("modifiers the grammar lacks: static accessor, abstract override, export ty
   const f = extractFacts("typescript", Buffer.from(src));
   assert.deepEqual(f.imports.map((i) => `${i.source} ${JSON.stringify(i.names)}`), ['./types [{"name":"*"}]', './types [{"name":"*","alias":"T"}]']);
 });
+
+test("`in` and `instanceof` as property names at the start of a line keep their property (vue's jsx.ts `in?: string` after `name?: string`)", () => {
+  const src = "export interface TransitionProps {\n  name?: string\n  in?: string\n  instanceof: boolean\n  appear?: boolean\n}\nconst op = {\n  in: 1,\n};\nfor (const k\n  in op) {}\n";
+  const got = names(src);
+  assert.equal(got.errors, false);
+  assert.deepEqual(got.symbols.slice(0, 5), ["interface TransitionProps", "field TransitionProps.name", "field TransitionProps.in", "field TransitionProps.instanceof", "field TransitionProps.appear"]);
+  // The keyword elsewhere is left alone: `for (... \n in op)`.
+  assert.match(maskForParse("typescript", src), /\n {2}in op\)/);
+});
