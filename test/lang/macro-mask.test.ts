@@ -261,3 +261,22 @@ test("a pattern skipped by its hint could not have matched: each hint is found i
   assert.match(maskForParse("cpp", text), /constexpr {19}basic_format_args/);
   assert.match(maskForParse("cpp", text), /int total {11}/);
 });
+
+test("a macro alone on its line with nested parentheses is masked before a statement or directive, not before a call's continuation (googletest's EXPECT_CALL(...)\\n.WillOnce)", () => {
+  const text = [
+    "#if FMT_USE_OPTIMIZE_PRAGMA",
+    'FMT_PRAGMA_GCC(optimize("Og"))',
+    "#endif",
+    "FMT_PRAGMA_MSVC(warning(disable : 4702))",
+    "int f();",
+    "void t() {",
+    "  EXPECT_CALL(a, DoA(1))",
+    "      .Times(1);",
+    "}",
+  ].join("\n");
+  const masked = maskForParse("cpp", text).split("\n");
+  assert.match(masked[1] as string, /^ +$/);
+  assert.match(masked[3] as string, /^ +$/);
+  assert.equal(masked[6], "  EXPECT_CALL(a, DoA(1))");
+  assert.equal(parseSource("cpp", text).rootNode.hasError, false);
+});
