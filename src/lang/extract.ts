@@ -986,7 +986,7 @@ class ReferenceCollector {
     // Elements after every binding is placed, outer first (`for (const g of groups) for (const
     // i of g)` reads g's type).
     for (const e of elements ?? []) {
-      const t = elementType(this.typeAt(e.of.name, e.of.at));
+      const t = elementType(this.language, this.typeAt(e.of.name, e.of.at));
       if (t !== undefined) e.binding.type = t;
     }
   }
@@ -1132,16 +1132,29 @@ const SIMPLE_NAME = /^[A-Za-z_$][\w$]*$/;
 /** Array methods whose callback takes an element first (`reduce` takes the accumulator). */
 const ELEMENT_CALLBACKS = new Set(["forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some", "every", "flatMap", "sort"]);
 
-/** The element type of a collection's declared type: `Item[]`, `readonly Item[]`, `Array<Item>`, `ReadonlyArray<Item>`, `Set<Item>`. */
-function elementType(t: string | undefined): string | undefined {
+/**
+ * The element type of a collection's declared type: TypeScript's `Item[]`, `readonly Item[]`,
+ * `Array<Item>`, `ReadonlyArray<Item>`, `Set<Item>`; Go's `[]Item`, `[]*Item`, `[4]Item`, a
+ * map's values `map[string]Item`; Python's `list[Item]`, `List[Item]`, `Sequence[Item]` and the
+ * like, `tuple[Item, ...]`.
+ */
+function elementType(language: LanguageId, t: string | undefined): string | undefined {
   if (t === undefined) return undefined;
-  const s = t.replace(/^readonly\s+/, "").trim();
-  if (s.endsWith("[]")) {
-    const inner = s.slice(0, -2).trim();
-    return /^[A-Za-z_$][\w$.]*(<.*>)?$/s.test(inner) ? inner : undefined;
+  let inner: string | undefined;
+  const s = t.trim();
+  if (language === "go") {
+    inner = /^\[[^\]]*\](.+)$/s.exec(s)?.[1] ?? /^map\[[^\]]*\](.+)$/s.exec(s)?.[1];
+    return inner !== undefined && /^\*?[A-Za-z_][\w.]*$/.test(inner.trim()) ? inner.trim() : undefined;
   }
-  const m = /^(?:Array|ReadonlyArray|Set|ReadonlySet)<(.+)>$/s.exec(s);
-  const inner = m ? (m[1] as string).trim() : undefined;
+  if (language === "python") {
+    const m = /^(?:typing\.|t\.|abc\.|collections\.abc\.)?(?:list|List|set|Set|frozenset|FrozenSet|Sequence|MutableSequence|Iterable|Iterator|Collection|Deque|deque|tuple|Tuple)\[(.+)\]$/s.exec(s);
+    const args = m ? splitOutsideBrackets(m[1] as string, ",") : [];
+    // (`tuple[A, B]` holds two types: only `tuple[Item, ...]` has one element type.)
+    inner = args.length === 1 || (args.length === 2 && args[1] === "...") ? args[0] : undefined;
+    return inner !== undefined && /^[A-Za-z_][\w.]*(\[.*\])?$/s.test(inner) ? inner : undefined;
+  }
+  const ts = s.replace(/^readonly\s+/, "").trim();
+  inner = ts.endsWith("[]") ? ts.slice(0, -2).trim() : /^(?:Array|ReadonlyArray|Set|ReadonlySet)<(.+)>$/s.exec(ts)?.[1]?.trim();
   return inner !== undefined && /^[A-Za-z_$][\w$.]*(<.*>)?$/s.test(inner) ? inner : undefined;
 }
 /** Languages whose fields have declared types that resolution follows along a local's path of fields. */

@@ -288,3 +288,64 @@ export function run(items: Item[], parts: Set<Part>, more: ReadonlyArray<Item>) 
     assert.equal(got.length, 6);
   });
 });
+
+describe("magellan: elements of a typed collection (Go, Python)", () => {
+  it("Go's `for _, v := range xs` over a slice or a map's values, Python's `for x in xs` and comprehensions over list[...]/Sequence[...], are of the element type", async () => {
+    const root = writeTree(tempDir("magellan-elements-go-py-"), {
+      "go.mod": "module example.com/x\n\ngo 1.21\n",
+      "gop/m.go": `package gop
+
+type Item struct{}
+
+func (i *Item) Save() {}
+
+type Other struct{}
+
+func (o *Other) Save() {}
+
+func Run(items []*Item, byName map[string]Item) {
+	for _, it := range items {
+		it.Save()
+	}
+	for _, v := range byName {
+		v.Save()
+	}
+}
+`,
+      "pkg/__init__.py": "",
+      "pkg/m.py": `from typing import List, Sequence
+
+
+class Item:
+    def save(self):
+        pass
+
+
+class Other:
+    def save(self):
+        pass
+
+
+def run(items: list[Item], more: List[Item], seq: Sequence[Item], pair: tuple[Item, Other]):
+    for item in items:
+        item.save()
+    for x in more:
+        x.save()
+    done = [y.save() for y in seq]
+    for p in pair:
+        p.save()
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = refLines(root, "r.kind = 'call' AND r.name IN ('save', 'Save')");
+    assert.deepEqual(got.slice(0, 5), [
+      "gop/m.go:13 it.Save exact gop.Item.Save",
+      "gop/m.go:16 v.Save exact gop.Item.Save",
+      "pkg/m.py:16 item.save exact pkg.m.Item.save",
+      "pkg/m.py:18 x.save exact pkg.m.Item.save",
+      "pkg/m.py:19 y.save exact pkg.m.Item.save",
+    ]);
+    // `tuple[Item, Other]` holds two types: no one element type.
+    assert.doesNotMatch(got[5] as string, / exact /);
+  });
+});

@@ -45,6 +45,9 @@
 (var_spec name: (identifier) @local type: (_)? @local.type) @local.after
 (const_spec name: (identifier) @local) @local.after
 (range_clause left: (expression_list (identifier) @local))
+; An element of a collection local: `for _, item := range items` with items a `[]Item` (a map's
+; value with `map[K]Item`) is an Item.
+(range_clause left: (expression_list . (_) . (identifier) @local .) right: (identifier) @local.elem.of)
 ; `switch v := x.(type)`: v is bound in the cases, after the switched value (which may name an outer v).
 (type_switch_statement alias: (expression_list (identifier) @local) value: (_) @local.after)
 ; `case v := <-ch:` binds v in its case (`case v = <-ch:` assigns an outer v).

@@ -53,6 +53,9 @@
 (augmented_assignment left: (identifier) @local)
 (named_expression name: (identifier) @local)
 (for_statement left: (identifier) @local)
+; An element of a collection local: `for item in items` with items a `list[Item]` is an Item.
+(for_statement left: (identifier) @local right: (identifier) @local.elem.of)
+(for_in_clause left: (identifier) @local right: (identifier) @local.elem.of)
 (for_statement left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.pattern)
 (for_in_clause left: (identifier) @local)
 (for_in_clause left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.pattern)
