@@ -944,7 +944,7 @@ class ReferenceCollector {
     const scopes = (this.scopes ?? []).sort((a, b) => a.start - b.start || b.end - a.end);
     const names = this.pending.sort((a, b) => a.at - b.at);
     const open: LocalScope[] = [];
-    let elements: { binding: LocalBinding; of: { name: string; at: number } }[] | undefined;
+    let elements: { name: string; binding: LocalBinding; of: { name: string; at: number } }[] | undefined;
     let next = 0;
     for (const b of names) {
       while (next < scopes.length && (scopes[next] as LocalScope).start <= b.at) {
@@ -977,7 +977,7 @@ class ReferenceCollector {
       // (`def f(count=count)`) is evaluated outside the function, in the enclosing scope.
       const binding: LocalBinding = { at: b.at, scopeStart: scope.start, scopeEnd: scope.end, from: rules.hoisted ? (scope.body >= 0 ? scope.body : scope.start) : Math.max(b.end, b.after) };
       if (b.type !== undefined) binding.type = b.type;
-      else if (b.elemOf !== undefined) (elements ??= []).push({ binding, of: b.elemOf });
+      else if (b.elemOf !== undefined) (elements ??= []).push({ name, binding, of: b.elemOf });
       this.bindings ??= new Map();
       const list = this.bindings.get(name);
       if (list) list.push(binding);
@@ -986,6 +986,8 @@ class ReferenceCollector {
     // Elements after every binding is placed, outer first (`for (const g of groups) for (const
     // i of g)` reads g's type).
     for (const e of elements ?? []) {
+      // (A type the declaration writes itself wins: Java's `for (Base x : derivedList)`.)
+      if (this.bindings?.get(e.name)?.some((b) => b.at === e.binding.at && b.type !== undefined)) continue;
       const t = elementType(this.language, this.typeAt(e.of.name, e.of.at));
       if (t !== undefined) e.binding.type = t;
     }
@@ -1129,8 +1131,8 @@ function agreed(byAt: Map<number, string | undefined>): string | undefined {
 
 const SIMPLE_NAME = /^[A-Za-z_$][\w$]*$/;
 
-/** Array methods whose callback takes an element first (`reduce` takes the accumulator). */
-const ELEMENT_CALLBACKS = new Set(["forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some", "every", "flatMap", "sort"]);
+/** Collection methods whose callback takes an element first (`reduce` takes the accumulator; Java's `removeIf`). */
+const ELEMENT_CALLBACKS = new Set(["forEach", "map", "filter", "find", "findLast", "findIndex", "findLastIndex", "some", "every", "flatMap", "sort", "removeIf"]);
 
 /**
  * The element type of a collection's declared type: TypeScript's `Item[]`, `readonly Item[]`,
@@ -1145,6 +1147,13 @@ function elementType(language: LanguageId, t: string | undefined): string | unde
   if (language === "go") {
     inner = /^\[[^\]]*\](.+)$/s.exec(s)?.[1] ?? /^map\[[^\]]*\](.+)$/s.exec(s)?.[1];
     return inner !== undefined && /^\*?[A-Za-z_][\w.]*$/.test(inner.trim()) ? inner.trim() : undefined;
+  }
+  if (language === "java") {
+    if (s.endsWith("[]")) inner = s.slice(0, -2).trim();
+    else inner = /^(?:java\.util\.)?(?:List|ArrayList|LinkedList|Set|HashSet|LinkedHashSet|TreeSet|SortedSet|NavigableSet|Collection|Iterable|Queue|Deque|ArrayDeque|PriorityQueue|Vector|Stack|CopyOnWriteArrayList)<(.+)>$/s.exec(s)?.[1]?.trim();
+    // (`? extends Item` is an Item for reading.)
+    inner = inner?.replace(/^\?\s+extends\s+/, "");
+    return inner !== undefined && /^[A-Za-z_][\w.]*(<.*>)?$/s.test(inner) ? inner : undefined;
   }
   if (language === "python") {
     const m = /^(?:typing\.|t\.|abc\.|collections\.abc\.)?(?:list|List|set|Set|frozenset|FrozenSet|Sequence|MutableSequence|Iterable|Iterator|Collection|Deque|deque|tuple|Tuple)\[(.+)\]$/s.exec(s);

@@ -349,3 +349,39 @@ def run(items: list[Item], more: List[Item], seq: Sequence[Item], pair: tuple[It
     assert.doesNotMatch(got[5] as string, / exact /);
   });
 });
+
+describe("magellan: elements of a typed collection (Java)", () => {
+  it("`for (var x : xs)` and `xs.forEach(x -> ...)` over a List<Item>, Set<? extends Item> or Item[] are Items; a type the loop writes wins", async () => {
+    const root = writeTree(tempDir("magellan-elements-java-"), {
+      "src/main/java/org/ex/M.java": `package org.ex;
+
+import java.util.List;
+import java.util.Set;
+
+class Item { void save() {} }
+class Base { void save() {} }
+class Derived extends Base { void save() {} }
+
+public class M {
+    void run(List<Item> items, Set<? extends Item> set, Item[] arr, List<Derived> ds) {
+        for (var it : items) it.save();
+        items.forEach(x -> x.save());
+        for (var a : arr) a.save();
+        for (var s : set) s.save();
+        for (Base b : ds) b.save();
+        items.removeIf(r -> { r.save(); return true; });
+    }
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.name = 'save'"), [
+      "src/main/java/org/ex/M.java:12 it.save exact org.ex.Item.save",
+      "src/main/java/org/ex/M.java:13 x.save exact org.ex.Item.save",
+      "src/main/java/org/ex/M.java:14 a.save exact org.ex.Item.save",
+      "src/main/java/org/ex/M.java:15 s.save exact org.ex.Item.save",
+      "src/main/java/org/ex/M.java:16 b.save exact org.ex.Base.save",
+      "src/main/java/org/ex/M.java:17 r.save exact org.ex.Item.save",
+    ]);
+  });
+});

@@ -48,6 +48,13 @@
 (local_variable_declaration type: (type_identifier) @_var (#eq? @_var "var") declarator: (variable_declarator name: (identifier) @local value: (object_creation_expression type: (_) @local.type)))
 (enhanced_for_statement type: (_) @local.type name: (identifier) @local)
 (lambda_expression parameters: (identifier) @local)
+; An element of a collection local: `for (var item : items)`, `items.forEach(item -> ...)` with
+; items a `List<Item>` (or `Item[]`) is an Item (a type written in the loop wins).
+(enhanced_for_statement name: (identifier) @local value: (identifier) @local.elem.of)
+(method_invocation
+  object: (identifier) @local.elem.of
+  name: (identifier) @local.elem.method
+  arguments: (argument_list . (lambda_expression parameters: (identifier) @local)))
 (inferred_parameters (identifier) @local)
 (resource type: (_) @local.type name: (identifier) @local)
 ; Pattern variables: `o instanceof Integer n` (in force to the end of the enclosing block, which
