@@ -15,7 +15,7 @@ import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
 import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
-import { type Chain, type ChainStep, FIELD_PATH, chainOf } from "../lang/type-text.js";
+import { type Chain, type ChainStep, FIELD_PATH, chainOf, readChainMarker } from "../lang/type-text.js";
 
 // What the index's other parts take from resolution.
 export type { RefRow, Resolution } from "./resolve/model.js";
@@ -1142,7 +1142,7 @@ export class Resolver {
     // httptest.NewRecorder()`: a library package's function returns a library type (w.Header()
     // was a guess among the repository's Header methods); a repository function's result type
     // (`s := NewServer()`) is the local's.
-    if (written.endsWith("()")) {
+    if (written.endsWith("()") || written.startsWith("\u0002")) {
       if (ctx.language === "go" && this.externalHead(ctx, written)) return UNRESOLVED;
       const r = this.valueTypes(ctx, ref.caller_symbol_id, written);
       if (dot < 0 || r === null || r === "library") return this.memberOfValue(r, e, ctx.language, isCall);
@@ -1270,6 +1270,8 @@ export class Resolver {
    * says nothing here.
    */
   private valueTypes(ctx: FileCtx, scope: string | null, written: string): ValueTypes {
+    const marked = readChainMarker(written);
+    if (marked !== undefined) return this.chainValue(ctx, scope, marked.chain, marked.receiverType, marked.chain.steps.length, marked.awaited);
     if (written.endsWith("()")) {
       const callee = written.slice(0, -2);
       return receiverTypeName(ctx.language, callee) === null ? "library" : this.returnedTypes(ctx, scope, callee);
@@ -1286,8 +1288,8 @@ export class Resolver {
    * within `scope`, when the call resolves to one function for sure (exact or imported), as the
    * function's file names it (valueTypes).
    */
-  private returnedTypes(ctx: FileCtx, scope: string | null, callee: string, receiverType: string | null = null): ValueTypes {
-    const key = `${ctx.id}\0${scope ?? ""}\0${callee}\0${receiverType ?? ""}`;
+  private returnedTypes(ctx: FileCtx, scope: string | null, callee: string, receiverType: string | null = null, awaited = false): ValueTypes {
+    const key = `${ctx.id}\0${scope ?? ""}\0${callee}\0${receiverType ?? ""}\0${awaited ? "await" : ""}`;
     let r = this.returned.get(key);
     if (r !== undefined) return r;
     r = null;
@@ -1297,7 +1299,7 @@ export class Resolver {
     const f = o.target !== null && (o.how === "exact" || o.how === "imported") ? this.entry(name).all.find((s) => s.symbol_id === o.target) : undefined;
     if (f && (f.kind_normalized === "fn" || f.kind_normalized === "method")) {
       // (A return type is a type's name, never another call's `f()`: extraction reads it as one.)
-      const declared = this.declaredType(f.symbol_id);
+      const declared = awaitedType(this.declaredType(f.symbol_id) ?? "", awaited) || null;
       // (`where(): this`, `-> Self`: the method's own type.)
       const owner = declared && SELF_TYPES.has(declared) && f.parent !== null ? this.entry(f.parent).all.find((s) => s.symbol_id === f.parent_symbol_id && isTypeRow(s)) : undefined;
       const v = owner ? { types: [{ row: owner, how: "exact" as Resolution }], how: "exact" as Resolution } : declared ? this.returnValue(f, declared) : null;
@@ -1330,44 +1332,45 @@ export class Resolver {
    * of the links before it, so a chain of k links is walked once, not k times: by file, scope,
    * receiver type and the links' names (their arguments say nothing of the types).
    */
-  private chainValue(ctx: FileCtx, scope: string | null, chain: Chain, receiverType: string | null, n: number): ValueTypes {
+  private chainValue(ctx: FileCtx, scope: string | null, chain: Chain, receiverType: string | null, n: number, awaited = false): ValueTypes {
     const first = chain.ctor || chain.headCall ? -1 : chain.steps.findIndex((s) => s.call);
     if (n > first + 1) {
-      const key = `${ctx.id}\0${scope ?? ""}\0${receiverType ?? ""}\0${chain.ctor ? "new " : ""}${chain.head}${chain.headCall ? "()" : ""}${chain.steps
+      const key = `${ctx.id}\0${scope ?? ""}\0${receiverType ?? ""}\0${awaited ? "await " : ""}${chain.ctor ? "new " : ""}${chain.head}${chain.headCall ? "()" : ""}${chain.steps
         .slice(0, n)
         .map((s) => (s.call ? `.${s.name}()` : `.${s.name}`))
         .join("")}`;
       let v = this.chainValues.get(key);
       if (v === undefined) {
         const before = this.chainValue(ctx, scope, chain, receiverType, n - 1);
-        v = before === null || before === "library" ? before : this.stepValue(before, chain.steps[n - 1] as ChainStep, ctx.language);
+        v = before === null || before === "library" ? before : this.stepValue(before, chain.steps[n - 1] as ChainStep, ctx.language, awaited);
         if (this.chainValues.size >= 20_000) this.chainValues.clear();
         this.chainValues.set(key, v);
       }
       return v;
     }
+    // (`await new T()` is a T, as `await` of anything not a promise is itself.)
     if (chain.ctor) return this.valueTypes(ctx, scope, chain.head);
     if (chain.headCall) {
       // `expect(x)` with expect imported from a library; Python's `Client()` makes a Client.
       const h = this.importIndex(ctx).heads.get(chain.head);
       if (h !== undefined && this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source)) return "library";
       const made = ctx.language === "python" && typeof receiverTypeName(ctx.language, chain.head) === "string" ? this.typesWritten(ctx, scope, chain.head, null) : [];
-      return made.length > 0 ? { types: made, how: "exact" } : this.returnedTypes(ctx, scope, chain.head);
+      return made.length > 0 ? { types: made, how: "exact" } : this.returnedTypes(ctx, scope, chain.head, null, awaited);
     }
     // The first call is a reference like any other (a local's, a field's, an import's, a type's
     // static method): the rules find its target, whose return type starts the chain.
-    return this.returnedTypes(ctx, scope, [chain.head, ...chain.steps.slice(0, first + 1).map((s) => s.name)].join("."), receiverType);
+    return this.returnedTypes(ctx, scope, [chain.head, ...chain.steps.slice(0, first + 1).map((s) => s.name)].join("."), receiverType, awaited);
   }
 
   private readonly chainValues = new Map<string, ValueTypes>();
 
   /** What reading or calling the member `step` of a value of `v`'s types gives (chainValue). */
-  private stepValue(v: { types: { row: SymRow; how: Resolution }[]; how: Resolution }, step: ChainStep, language: string): ValueTypes {
+  private stepValue(v: { types: { row: SymRow; how: Resolution }[]; how: Resolution }, step: ChainStep, language: string, awaited = false): ValueTypes {
     const want = this.entry(step.name);
     const found = want.members.length > 0 ? this.memberOfTypes(v.types, want, language, step.call, !step.call) : undefined;
     if (!found) return null;
     const declared = new Set(found.rows.map((r) => this.declaredType(r.symbol_id) ?? ""));
-    const written = declared.size === 1 ? ([...declared][0] as string) : "";
+    const written = awaitedType(declared.size === 1 ? ([...declared][0] as string) : "", awaited);
     if (written === "" || written.endsWith("()")) return null;
     const how = weaker(v.how, found.how);
     // (`where(): this`, Rust's `-> Self`, Python's `-> Self`: the value's own types.)
@@ -1761,7 +1764,13 @@ export class Resolver {
     const rows = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE receiver_type IS NOT NULL`).all() as RefRow[];
     return rows.filter((r) => {
       if (excludeFiles.has(r.file_id)) return false;
-      const written = r.receiver_type as string;
+      let written = r.receiver_type as string;
+      // A local assigned a chain (`const repo = ds.getRepository(Post)`): by the type the chain
+      // starts from (its links' names are refsThroughChains').
+      for (let m = readChainMarker(written); m !== undefined; m = readChainMarker(written)) {
+        if (m.receiverType === null) return false;
+        written = m.receiverType;
+      }
       // `x = make()`: by the function's name (its return type changed), or the type it returns
       // now (its bases changed, or it came; one that went left its targets, refsTargeting).
       if (written.endsWith("()")) {
@@ -1784,11 +1793,15 @@ export class Resolver {
    */
   refsThroughChains(names: Set<string>, excludeFiles: Set<number>): RefRow[] {
     if (names.size === 0) return [];
-    const rows = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE qualifier LIKE '%(%'`).all() as RefRow[];
+    // (And a local assigned a chain, `const repo = ds.getRepository(Post)`: its receiver type is the chain's marker.)
+    const rows = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs WHERE qualifier LIKE '%(%' OR substr(receiver_type, 1, 1) = char(2)`).all() as RefRow[];
+    const through = (c: Chain): boolean => names.has(c.head.slice(c.head.lastIndexOf(".") + 1)) || c.steps.some((x) => names.has(x.name));
     return rows.filter((r) => {
       if (excludeFiles.has(r.file_id) || !CHAIN_LANGUAGES.has(this.ctx(r.file_id).language)) return false;
-      const c = chainOf(r.qualifier as string);
-      return c !== undefined && (names.has(c.head.slice(c.head.lastIndexOf(".") + 1)) || c.steps.some((x) => names.has(x.name)));
+      const c = r.qualifier !== null && r.qualifier.includes("(") ? chainOf(r.qualifier) : undefined;
+      if (c !== undefined && through(c)) return true;
+      for (let m = readChainMarker(r.receiver_type ?? ""); m !== undefined; m = readChainMarker(m.receiverType ?? "")) if (through(m.chain)) return true;
+      return false;
     });
   }
 
@@ -1887,6 +1900,17 @@ const TS_GLOBAL_TYPES = new Set([
   "Buffer", "URL", "URLSearchParams", "Request", "Response", "Headers", "FormData", "Blob", "File", "ReadableStream", "WritableStream", "AbortController", "AbortSignal",
   "Event", "EventTarget", "Element", "HTMLElement", "Node", "Document", "Window", "Function", "Object", "String", "Number", "Boolean", "Symbol", "JSON", "Math",
 ]);
+/**
+ * The type an `await` of a value declared `written` gives: `Promise<User>` and `PromiseLike<User>`
+ * give User; any other type is its own (an await of a value that is no promise is the value).
+ * Unchanged without `awaited`.
+ */
+function awaitedType(written: string, awaited: boolean): string {
+  if (!awaited) return written;
+  const m = /^(?:Promise|PromiseLike)<(.+)>$/s.exec(written.trim());
+  return m ? (m[1] as string).trim() : written;
+}
+
 /** Return types that are the method's own type (TypeScript's `this`, Rust's and Python's `Self`). */
 const SELF_TYPES = new Set(["this", "Self", "typing.Self", "typing_extensions.Self"]);
 /** Languages whose chains of calls resolution follows (extraction gives their first call's receiver type: FIELD_PATHS there). */

@@ -54,7 +54,7 @@ import { grammar, type LanguageId } from "./registry.js";
 import { parseSource } from "./preprocess.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
-import { FIELD_PATH, chainCallee, chainOf, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
+import { FIELD_PATH, chainCallee, chainMarker, chainOf, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -552,8 +552,10 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       // (A Java field's definition is its declarator's declaration: `Binder a, b;` types both.)
       const t = types?.get(key);
       const alias = t !== undefined && p.kind === "type_alias" ? t.replace(/\s+/g, " ").trim() : undefined;
-      // (A function's is its return type; Python's `-> "Response"` names Response.)
-      const declared = t === undefined ? undefined : p.kind === "field" || p.kind === "function" || p.kind === "method" ? baseName(t.replace(/^[*&\s]+/, "").replace(/^(["'])(.+)\1$/s, "$2")) : alias !== undefined && alias.length <= 200 ? alias : undefined;
+      // (A function's is its return type; Python's `-> "Response"` names Response; a promise
+      // keeps what it holds, `Promise<Table | undefined>`, which an `await` of the call gives.)
+      const promised = t !== undefined && (p.kind === "function" || p.kind === "method") && /^(?:Promise|PromiseLike)\s*</.test(t) ? t.replace(/\s+/g, " ").trim() : undefined;
+      const declared = t === undefined ? undefined : promised !== undefined && promised.length <= 200 ? promised : p.kind === "field" || p.kind === "function" || p.kind === "method" ? baseName(t.replace(/^[*&\s]+/, "").replace(/^(["'])(.+)\1$/s, "$2")) : alias !== undefined && alias.length <= 200 ? alias : undefined;
       if (declared !== undefined) p.declared_type = declared;
     }
   }
@@ -843,10 +845,12 @@ class ReferenceCollector {
     let from = -1;
     let elemOf: { name: string; at: number } | undefined;
     let elemMethod: string | undefined;
+    let chain: string | undefined;
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
       if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
       else if (n === "local.elem.of") elemOf = { name: this.text.slice(list.start(j, k), list.end(j, k)), at: list.start(j, k) };
+      else if (n === "local.chain") chain = qualifierText(this.text, list.start(j, k), list.end(j, k));
       else if (n === "local.elem.method") elemMethod = this.text.slice(list.start(j, k), list.end(j, k));
       else if (n === "local.attr") attr = k;
       else if (n === "local.from") from = k;
@@ -881,18 +885,18 @@ class ReferenceCollector {
     if (elemMethod !== undefined && !ELEMENT_CALLBACKS.has(elemMethod)) return;
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
-      if (n === "local" || n === "local.global" || n === "local.var") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global, fn, type, elemOf });
+      if (n === "local" || n === "local.global" || n === "local.var") this.pending.push({ at: list.start(j, k), end: list.end(j, k), after, global, fn, type, elemOf, chain });
       else if (n === "local.pattern" || n === "local.var.pattern") {
         const names: QNode[] = [];
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from" && n !== "local.returns" && n !== "local.elem.of" && n !== "local.elem.method") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from" && n !== "local.returns" && n !== "local.elem.of" && n !== "local.elem.method" && n !== "local.chain") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 
   private scopes: LocalScope[] | undefined;
-  private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string; elemOf?: { name: string; at: number } }[] = [];
+  private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string; elemOf?: { name: string; at: number }; chain?: string }[] = [];
   private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
   /** `self.x = ...` assignments (Python), in source order. */
@@ -944,7 +948,7 @@ class ReferenceCollector {
     const scopes = (this.scopes ?? []).sort((a, b) => a.start - b.start || b.end - a.end);
     const names = this.pending.sort((a, b) => a.at - b.at);
     const open: LocalScope[] = [];
-    let elements: { name: string; binding: LocalBinding; of: { name: string; at: number } }[] | undefined;
+    let elements: { name: string; binding: LocalBinding; of?: { name: string; at: number }; chain?: string }[] | undefined;
     let next = 0;
     for (const b of names) {
       while (next < scopes.length && (scopes[next] as LocalScope).start <= b.at) {
@@ -977,7 +981,7 @@ class ReferenceCollector {
       // (`def f(count=count)`) is evaluated outside the function, in the enclosing scope.
       const binding: LocalBinding = { at: b.at, scopeStart: scope.start, scopeEnd: scope.end, from: rules.hoisted ? (scope.body >= 0 ? scope.body : scope.start) : Math.max(b.end, b.after) };
       if (b.type !== undefined) binding.type = b.type;
-      else if (b.elemOf !== undefined) (elements ??= []).push({ name, binding, of: b.elemOf });
+      else if (b.elemOf !== undefined || b.chain !== undefined) (elements ??= []).push({ name, binding, of: b.elemOf, chain: b.chain });
       this.bindings ??= new Map();
       const list = this.bindings.get(name);
       if (list) list.push(binding);
@@ -988,9 +992,27 @@ class ReferenceCollector {
     for (const e of elements ?? []) {
       // (A type the declaration writes itself wins: Java's `for (Base x : derivedList)`.)
       if (this.bindings?.get(e.name)?.some((b) => b.at === e.binding.at && b.type !== undefined)) continue;
-      const t = elementType(this.language, this.typeAt(e.of.name, e.of.at));
+      const t = e.of !== undefined ? elementType(this.language, this.typeAt(e.of.name, e.of.at)) : this.chainType(e.chain as string, e.binding.at);
       if (t !== undefined) e.binding.type = t;
     }
+  }
+
+  /**
+   * The type a local assigned a chain of calls has, written as resolution reads it (chainMarker):
+   * the chain, whether it is awaited, and the receiver type of its first call as a reference
+   * qualified like it would have here (`dataSource` of `dataSource.getRepository(Post)`).
+   */
+  private chainType(value: string, at: number): string | undefined {
+    const awaited = value.startsWith("await ");
+    const text = awaited ? value.slice(6).trimStart() : value;
+    const chain = chainOf(text);
+    if (chain === undefined) return undefined;
+    // (`const x = make()` is `@local.call`'s; only its awaited form comes here.)
+    if (!awaited && chain.headCall && chain.steps.length === 0) return undefined;
+    const on = chainCallee(chain);
+    let rt = on === undefined ? undefined : receiverType(on, (name) => this.typeAt(name, at), true);
+    if (rt === undefined && on !== undefined && this.attrTypes && on.startsWith("self.")) rt = this.attrTypeAt(on.slice(5), at);
+    return chainMarker(text, awaited, rt);
   }
 
   /** Whether the bare name at `at` is one a local binding in force there names (no outside reference). */
@@ -1177,6 +1199,8 @@ const INDEXED_NAME = /^([A-Za-z_$][\w$]*)\[[^[\]]*\]$/;
  */
 function receiverType(q: string, typeOf: (name: string) => string | undefined, paths: boolean): string | undefined {
   if (SIMPLE_NAME.test(q)) return typeOf(q);
+  // TypeScript's non-null assertion: `table!.findColumnByName()` is table's member.
+  if (q.endsWith("!") && SIMPLE_NAME.test(q.slice(0, -1))) return typeOf(q.slice(0, -1));
   // `s.f.g`: a path of fields from the local s (of up to three fields), s's type, from which
   // resolution follows the fields' declared types (gin's `c.writermem.Header()`, c a `*Context`).
   if (paths && FIELD_PATH.test(q)) return typeOf(q.slice(0, q.indexOf(".")));

@@ -154,3 +154,28 @@ export function chainCallee(chain: Chain): string | undefined {
   const k = chain.steps.findIndex((s) => s.call);
   return [chain.head, ...chain.steps.slice(0, k).map((s) => s.name)].join(".");
 }
+
+/**
+ * A local's type when it was assigned a chain of calls (`const repo = ds.getRepository(Post)`):
+ * the chain, awaited or not, and the receiver type of its first call, in one string that no
+ * written type can be (it starts with U+0002; the first U+0001 separates the receiver type, which
+ * may be a marker itself). Resolution
+ * reads it back with readChainMarker and follows the chain as it follows a qualifier's.
+ */
+export function chainMarker(chain: string, awaited: boolean, receiverType: string | undefined): string | undefined {
+  if (chain.includes("\u0001") || chain.includes("\u0002")) return undefined;
+  // (The receiver type may be another local's marker: `const qb = repo.createQueryBuilder()`
+  // after `const repo = ds.getRepository(Post)`; a long nest of them says too little to keep.)
+  const marker = `\u0002${awaited ? "await " : ""}${chain}${receiverType === undefined ? "" : `\u0001${receiverType}`}`;
+  return marker.length > 600 ? undefined : marker;
+}
+
+export function readChainMarker(written: string): { chain: Chain; text: string; awaited: boolean; receiverType: string | null } | undefined {
+  if (!written.startsWith("\u0002")) return undefined;
+  const cut = written.indexOf("\u0001");
+  let text = cut < 0 ? written.slice(1) : written.slice(1, cut);
+  const awaited = text.startsWith("await ");
+  if (awaited) text = text.slice(6);
+  const chain = chainOf(text);
+  return chain === undefined ? undefined : { chain, text, awaited, receiverType: cut < 0 ? null : written.slice(cut + 1) };
+}

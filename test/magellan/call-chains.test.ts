@@ -385,3 +385,82 @@ public class M {
     ]);
   });
 });
+
+describe("magellan: locals assigned a chain of calls (TypeScript)", () => {
+  it("`const repo = ds.getRepository(Post)`, `const table = await runner.getTable(..)` (a promise's value) and locals made from such locals have the chain's type; incremental runs follow a link's new return type", async () => {
+    const model = `export class Table {
+  findColumnByName(n: string): number {
+    return 1;
+  }
+}
+export class QueryRunner {
+  async getTable(name: string): Promise<Table | undefined> {
+    return undefined;
+  }
+  release(): void {}
+}
+export class Repository<T> {
+  save(x: T): void {}
+  createQueryBuilder(): QueryBuilder {
+    return new QueryBuilder();
+  }
+}
+export class QueryBuilder {
+  where(): this {
+    return this;
+  }
+  getMany(): void {}
+}
+export class DataSource {
+  createQueryRunner(): QueryRunner {
+    return new QueryRunner();
+  }
+  getRepository<T>(t: unknown): Repository<T> {
+    return new Repository<T>();
+  }
+}
+export class Other {
+  findColumnByName(): void {}
+  release(): void {}
+  save(): void {}
+  getMany(): void {}
+  where(): void {}
+}
+`;
+    const root = writeTree(tempDir("magellan-chain-locals-"), {
+      "src/model.ts": model,
+      "src/use.ts": `import { DataSource } from "./model";
+
+export async function t(connections: DataSource[]) {
+  await Promise.all(
+    connections.map(async (connection) => {
+      const queryRunner = connection.createQueryRunner();
+      const table = await queryRunner.getTable("post");
+      table!.findColumnByName("x");
+      queryRunner.release();
+      const repo = connection.getRepository(Object);
+      repo.save({});
+      const qb = repo.createQueryBuilder();
+      qb.where().getMany();
+    }),
+  );
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const calls = "f.path = 'src/use.ts' AND r.kind = 'call' AND r.start_line >= 8";
+    assert.deepEqual(refLines(root, calls), [
+      "src/use.ts:8 table!.findColumnByName imported src/model.Table.findColumnByName",
+      "src/use.ts:9 queryRunner.release imported src/model.QueryRunner.release",
+      "src/use.ts:10 connection.getRepository imported src/model.DataSource.getRepository",
+      "src/use.ts:11 repo.save imported src/model.Repository.save",
+      "src/use.ts:12 repo.createQueryBuilder imported src/model.Repository.createQueryBuilder",
+      "src/use.ts:13 qb.where imported src/model.QueryBuilder.where",
+      "src/use.ts:13 qb.where().getMany imported src/model.QueryBuilder.getMany",
+    ]);
+    // createQueryBuilder now returns an Other: qb's calls follow, as a rebuild finds them.
+    writeFileSync(join(root, "src/model.ts"), model.replace("createQueryBuilder(): QueryBuilder {\n    return new QueryBuilder();", "createQueryBuilder(): Other {\n    return new Other();"));
+    await assertIncrementalMatchesRebuild(root, "link-retyped");
+    assert.deepEqual(refLines(root, "f.path = 'src/use.ts' AND r.start_line = 13 AND r.name = 'where'"), ["src/use.ts:13 qb.where imported src/model.Other.where"]);
+  });
+});

@@ -52,6 +52,10 @@
 (lexical_declaration (variable_declarator name: (identifier) @local !type value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
 ; `@local.call`: `const x = f(...)` has f's declared return type (resolve.ts).
 (lexical_declaration (variable_declarator name: (identifier) @local !type value: (call_expression function: (identifier) @local.call)))
+; `@local.chain`: `const repo = dataSource.getRepository(Post)`, `const table = await
+; queryRunner.getTable("post")`, `const user = await make()`: what the chain of calls gives (awaited:
+; its promise's value), which resolution follows from the first call's receiver (resolve.ts chainValue).
+(lexical_declaration (variable_declarator name: (identifier) @local !type value: [(call_expression function: (member_expression)) (await_expression (call_expression))] @local.chain))
 (lexical_declaration (variable_declarator name: [(object_pattern) (array_pattern)] @local.pattern))
 (variable_declaration (variable_declarator name: (identifier) @local.var type: (type_annotation (_) @local.type)?))
 (variable_declaration (variable_declarator name: (identifier) @local.var !type value: (new_expression constructor: [(identifier) (member_expression)] @local.type)))
