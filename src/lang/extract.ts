@@ -846,6 +846,7 @@ class ReferenceCollector {
     let elemOf: { name: string; at: number } | undefined;
     let elemMethod: string | undefined;
     let chain: string | undefined;
+    let onSomething = false;
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
       if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
@@ -858,7 +859,13 @@ class ReferenceCollector {
         // A capitalised callee is a class the call makes (`Response()`); another is a function,
         // whose declared return type the name has (`make()`, resolve.ts).
         const callee = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
-        if (callee !== undefined) type = /^_*[A-Z]/.test(callee.slice(callee.lastIndexOf(".") + 1)) ? callee : `${callee}()`;
+        if (callee !== undefined) {
+          type = /^_*[A-Z]/.test(callee.slice(callee.lastIndexOf(".") + 1)) ? callee : `${callee}()`;
+          // (A Python local assigned a method's result, `resp = self.client.get(url)`, is
+          // `@local.chain`'s: its receiver's type is read there, where the callee's name alone
+          // says too little. An attribute, `self.x = self.make()`, keeps the callee.)
+          onSomething = this.language === "python" && callee.includes(".") && type.endsWith("()");
+        }
       }
       // (What the function named returns, written `pkg.F()`: resolve.ts reads it.)
       else if (n === "local.returns") type = `${declaredType(this.text.slice(list.start(j, k), list.end(j, k)))}()`;
@@ -874,6 +881,7 @@ class ReferenceCollector {
       (this.scopes ??= []).push(scope);
       return;
     }
+    if (onSomething && attr < 0) type = undefined;
     if (attr >= 0) {
       // `self.x = ...`: what x holds, by the type written or made, or the name assigned (a
       // parameter's type, read once the bindings are placed).
@@ -987,9 +995,19 @@ class ReferenceCollector {
       if (list) list.push(binding);
       else this.bindings.set(name, [binding]);
     }
-    // Elements after every binding is placed, outer first (`for (const g of groups) for (const
-    // i of g)` reads g's type).
-    for (const e of elements ?? []) {
+    this.derived = elements;
+  }
+
+  /** Locals whose type comes from another's (an element, a chain's value), to type once bindings and attributes are placed. */
+  private derived: { name: string; binding: LocalBinding; of?: { name: string; at: number }; chain?: string }[] | undefined;
+
+  /**
+   * The types of elements and chains' values, after every binding and `self.x` attribute is
+   * placed, outer first (`for (const g of groups) for (const i of g)` reads g's type;
+   * `resp = self.client.get(url)` the attribute's).
+   */
+  private placeDerived(): void {
+    for (const e of this.derived ?? []) {
       // (A type the declaration writes itself wins: Java's `for (Base x : derivedList)`.)
       if (this.bindings?.get(e.name)?.some((b) => b.at === e.binding.at && b.type !== undefined)) continue;
       const t = e.of !== undefined ? elementType(this.language, this.typeAt(e.of.name, e.of.at)) : this.chainType(e.chain as string, e.binding.at);
@@ -1052,6 +1070,7 @@ class ReferenceCollector {
     for (const r of importRefs) importStarts.add(r.range.byte_start);
     this.placeBindings();
     this.placeAttributes();
+    this.placeDerived();
     // A module-level variable keeps the type its declarations agree on: other files' `app.route()`
     // through an import of it are members of that type (resolve.ts, throughImportedInstance).
     if (this.moduleTypes) {

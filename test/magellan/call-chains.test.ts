@@ -464,3 +464,66 @@ export async function t(connections: DataSource[]) {
     assert.deepEqual(refLines(root, "f.path = 'src/use.ts' AND r.start_line = 13 AND r.name = 'where'"), ["src/use.ts:13 qb.where imported src/model.Other.where"]);
   });
 });
+
+describe("magellan: locals assigned a chain of calls (Python)", () => {
+  it("`resp = self.client.get(url)` and `r = c.with_auth(t)` hold what the call returns; `self.x = self.make()` keeps typing the attribute", async () => {
+    const root = writeTree(tempDir("magellan-chain-locals-py-"), {
+      "pkg/__init__.py": "",
+      "pkg/client.py": `from typing import Self
+
+
+class Response:
+    def json(self) -> dict:
+        return {}
+
+
+class Client:
+    def get(self, url) -> Response:
+        return Response()
+
+    def with_auth(self, token) -> Self:
+        return self
+
+    def clone(self) -> "Client":
+        return self
+
+
+class Other:
+    def json(self):
+        pass
+
+    def get(self):
+        pass
+`,
+      "pkg/svc.py": `from pkg.client import Client, Response
+
+
+class Svc:
+    def __init__(self, client: Client):
+        self.client = client
+        self.made = self.make()
+
+    def run(self):
+        resp = self.client.get("/a")
+        resp.json()
+        self.made.json()
+
+    def make(self) -> Response:
+        return Response()
+
+
+def go(c: Client):
+    r = c.with_auth("t")
+    r.get("/").json()
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "f.path = 'pkg/svc.py' AND r.kind = 'call' AND r.start_line >= 11 AND r.name != 'Response'"), [
+      "pkg/svc.py:11 resp.json imported pkg.client.Response.json",
+      "pkg/svc.py:12 self.made.json imported pkg.client.Response.json",
+      "pkg/svc.py:19 c.with_auth imported pkg.client.Client.with_auth",
+      "pkg/svc.py:20 r.get imported pkg.client.Client.get",
+      'pkg/svc.py:20 r.get("/").json imported pkg.client.Response.json',
+    ]);
+  });
+});

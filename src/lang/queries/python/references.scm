@@ -49,6 +49,10 @@
 ; `@local.call`: the callee of `x = f(...)`: a capitalised one is a class the call makes, another
 ; a function whose declared return type x has (resolve.ts).
 (assignment left: (identifier) @local !type right: (call function: [(identifier) (attribute)] @local.call))
+; `@local.chain`: `x = self.client.get(url)`, `x = await repo.find()`: what the chain of calls gives,
+; which resolution follows from the first call's receiver (a method's, not a class's: `mod.Class()`
+; is `@local.call`'s).
+(assignment left: (identifier) @local !type right: [(call function: (attribute)) (await (call))] @local.chain)
 (assignment left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.pattern)
 (augmented_assignment left: (identifier) @local)
 (named_expression name: (identifier) @local)
