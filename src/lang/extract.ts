@@ -868,7 +868,11 @@ class ReferenceCollector {
         }
       }
       // (What the function named returns, written `pkg.F()`: resolve.ts reads it.)
-      else if (n === "local.returns") type = `${declaredType(this.text.slice(list.start(j, k), list.end(j, k)))}()`;
+      else if (n === "local.returns") {
+        type = `${declaredType(this.text.slice(list.start(j, k), list.end(j, k)))}()`;
+        // (Go's `x := s.Method()`: a method of the local s when s is one, placeDerived.)
+        if (type.includes(".")) chain = type;
+      }
       else if (n === "local.scope" || n === "local.fscope" || n === "local.stop") {
         scope = { start: list.start(j, k), end: list.end(j, k), stop: n === "local.stop", fn: n === "local.fscope", body: -1 };
       } else if (n === "local.body") body = list.start(j, k);
@@ -989,7 +993,7 @@ class ReferenceCollector {
       // (`def f(count=count)`) is evaluated outside the function, in the enclosing scope.
       const binding: LocalBinding = { at: b.at, scopeStart: scope.start, scopeEnd: scope.end, from: rules.hoisted ? (scope.body >= 0 ? scope.body : scope.start) : Math.max(b.end, b.after) };
       if (b.type !== undefined) binding.type = b.type;
-      else if (b.elemOf !== undefined || b.chain !== undefined) (elements ??= []).push({ name, binding, of: b.elemOf, chain: b.chain });
+      if ((b.type === undefined || b.chain === b.type) && (b.elemOf !== undefined || b.chain !== undefined)) (elements ??= []).push({ name, binding, of: b.elemOf, chain: b.chain });
       this.bindings ??= new Map();
       const list = this.bindings.get(name);
       if (list) list.push(binding);
@@ -1008,6 +1012,15 @@ class ReferenceCollector {
    */
   private placeDerived(): void {
     for (const e of this.derived ?? []) {
+      // Go's `x := s.Method()` is typed `s.Method()`, what the function of a package named s
+      // returns (resolve.ts), unless s is a local of a type: then it is that type's method's.
+      if (e.chain !== undefined && e.chain === e.binding.type) {
+        const head = e.chain.slice(0, e.chain.indexOf("."));
+        const rt = this.typeAt(head, e.binding.at);
+        const marked = rt === undefined ? undefined : chainMarker(e.chain, false, rt);
+        if (marked !== undefined) e.binding.type = marked;
+        continue;
+      }
       // (A type the declaration writes itself wins: Java's `for (Base x : derivedList)`.)
       if (this.bindings?.get(e.name)?.some((b) => b.at === e.binding.at && b.type !== undefined)) continue;
       const t = e.of !== undefined ? elementType(this.language, this.typeAt(e.of.name, e.of.at)) : this.chainType(e.chain as string, e.binding.at);

@@ -527,3 +527,37 @@ def go(c: Client):
     ]);
   });
 });
+
+describe("magellan: locals assigned a method's result (Go)", () => {
+  it("`c, err := s.Dial(addr)` with s a *Server holds Dial's first result; `w, _ := http.Get(u)` stays a library value", async () => {
+    const root = writeTree(tempDir("magellan-chain-locals-go-"), {
+      "go.mod": "module example.com/g\n\ngo 1.21\n",
+      "srv/s.go": `package srv
+
+import "net/http"
+
+type Conn struct{}
+
+func (c *Conn) Close() error { return nil }
+
+type Other struct{}
+
+func (o *Other) Close() error { return nil }
+
+type Server struct{}
+
+func (s *Server) Dial(addr string) (*Conn, error) { return &Conn{}, nil }
+
+func Run(s *Server) {
+	c, err := s.Dial("x")
+	_ = err
+	c.Close()
+	w, _ := http.Get("u")
+	w.Body.Close()
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.name = 'Close'"), ["srv/s.go:20 c.Close exact srv.Conn.Close", "srv/s.go:22 w.Body.Close unresolved -"]);
+  });
+});
