@@ -114,13 +114,16 @@ export function chainOf(q: string): Chain | undefined {
     if (more === undefined) return undefined;
     head += `.${more}`;
   }
-  let headCall = false;
-  if (q[i] === "(") {
+  // A call's arguments at i, skipped: true when there were some, undefined when they do not close.
+  const called = (): boolean | undefined => {
+    if (q[i] !== "(") return false;
     const end = args();
     if (end < 0) return undefined;
     i = end;
-    headCall = true;
-  } else if (ctor) return undefined;
+    return true;
+  };
+  const headCall = called();
+  if (headCall === undefined || (ctor && !headCall)) return undefined;
   const steps: ChainStep[] = [];
   while (i < q.length) {
     // TypeScript's non-null assertion (`a!.b`) and optional chaining (`a?.b`) read the same member.
@@ -129,14 +132,8 @@ export function chainOf(q: string): Chain | undefined {
     else if (q[i] === ".") i++;
     else return undefined;
     const name = ident();
-    if (name === undefined) return undefined;
-    let call = false;
-    if (q[i] === "(") {
-      const end = args();
-      if (end < 0) return undefined;
-      i = end;
-      call = true;
-    }
+    const call = name === undefined ? undefined : called();
+    if (name === undefined || call === undefined) return undefined;
     steps.push({ name, call });
     if (steps.length > 8) return undefined;
   }

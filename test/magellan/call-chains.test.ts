@@ -77,6 +77,34 @@ expect(new Repository()).to.be.ok;
 `,
 };
 
+/** An HTTP client's classes, and another class with members of the same names. */
+const PY_CLIENT = `from typing import Self
+
+
+class Response:
+    def json(self) -> dict:
+        return {}
+
+    def raise_for_status(self) -> "Response":
+        return self
+
+
+class Client:
+    def get(self, url) -> Response:
+        return Response()
+
+    def with_auth(self, token) -> Self:
+        return self
+
+
+class Other:
+    def json(self):
+        pass
+
+    def get(self):
+        pass
+`;
+
 describe("magellan: members through chains of calls", () => {
   it("TypeScript: each link is a member of what the one before returns (`this` keeps the type); a library function's result has library members", async () => {
     const root = writeTree(tempDir("magellan-chains-ts-"), TS);
@@ -186,32 +214,7 @@ public class Main {
   it("Python: `-> Self`, a quoted return type and a class called at the head carry the chain", async () => {
     const root = writeTree(tempDir("magellan-chains-py-"), {
       "pkg/__init__.py": "",
-      "pkg/client.py": `from typing import Self
-
-
-class Response:
-    def json(self) -> dict:
-        return {}
-
-    def raise_for_status(self) -> "Response":
-        return self
-
-
-class Client:
-    def get(self, url) -> Response:
-        return Response()
-
-    def with_auth(self, token) -> Self:
-        return self
-
-
-class Other:
-    def json(self):
-        pass
-
-    def get(self):
-        pass
-`,
+      "pkg/client.py": PY_CLIENT,
       "pkg/main.py": `from pkg.client import Client
 
 
@@ -469,32 +472,7 @@ describe("magellan: locals assigned a chain of calls (Python)", () => {
   it("`resp = self.client.get(url)` and `r = c.with_auth(t)` hold what the call returns; `self.x = self.make()` keeps typing the attribute", async () => {
     const root = writeTree(tempDir("magellan-chain-locals-py-"), {
       "pkg/__init__.py": "",
-      "pkg/client.py": `from typing import Self
-
-
-class Response:
-    def json(self) -> dict:
-        return {}
-
-
-class Client:
-    def get(self, url) -> Response:
-        return Response()
-
-    def with_auth(self, token) -> Self:
-        return self
-
-    def clone(self) -> "Client":
-        return self
-
-
-class Other:
-    def json(self):
-        pass
-
-    def get(self):
-        pass
-`,
+      "pkg/client.py": PY_CLIENT,
       "pkg/svc.py": `from pkg.client import Client, Response
 
 
