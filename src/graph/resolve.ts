@@ -1352,8 +1352,9 @@ export class Resolver {
     if (chain.ctor) return this.valueTypes(ctx, scope, chain.head);
     if (chain.headCall) {
       // `expect(x)` with expect imported from a library; Python's `Client()` makes a Client.
+      // (A package of the repository that did not resolve to a file is no library: its members are the repository's.)
       const h = this.importIndex(ctx).heads.get(chain.head);
-      if (h !== undefined && this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source)) return "library";
+      if (h !== undefined && this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source) && !(TS_FAMILY.has(ctx.language) && this.modules.ts.ownPackage(h.im.source))) return "library";
       const made = ctx.language === "python" && typeof receiverTypeName(ctx.language, chain.head) === "string" ? this.typesWritten(ctx, scope, chain.head, null) : [];
       return made.length > 0 ? { types: made, how: "exact" } : this.returnedTypes(ctx, scope, chain.head, null, awaited);
     }

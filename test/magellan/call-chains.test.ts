@@ -539,3 +539,35 @@ func Run(s *Server) {
     assert.deepEqual(refLines(root, "r.kind = 'call' AND r.name = 'Close'"), ["srv/s.go:20 c.Close exact srv.Conn.Close", "srv/s.go:22 w.Body.Close unresolved -"]);
   });
 });
+
+describe("magellan: a package of the repository published from its build's root", () => {
+  it("`orm/mysql-core` with orm's package.json `main: ./index.cjs` and its source under src/ is that source; a chain made on its function is no library's", async () => {
+    const root = writeTree(tempDir("magellan-own-package-"), {
+      "package.json": '{ "name": "monorepo", "private": true, "workspaces": ["orm", "tests"] }\n',
+      "orm/package.json": '{ "name": "orm", "main": "./index.cjs", "module": "./index.js", "types": "./index.d.ts" }\n',
+      "orm/src/mysql-core/index.ts": 'export * from "./columns";\n',
+      "orm/src/mysql-core/columns.ts": `export class SerialBuilder {
+  primaryKey(): this {
+    return this;
+  }
+}
+export function serial(name: string): SerialBuilder {
+  return new SerialBuilder();
+}
+export class Other {
+  primaryKey(): void {}
+}
+`,
+      "tests/package.json": '{ "name": "tests", "private": true }\n',
+      "tests/schema.test.ts": `import { serial } from "orm/mysql-core";
+
+export const id = serial("id").primaryKey();
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "f.path = 'tests/schema.test.ts' AND r.kind = 'call'"), [
+      "tests/schema.test.ts:3 .serial imported orm/src/mysql-core/columns.serial",
+      'tests/schema.test.ts:3 serial("id").primaryKey imported orm/src/mysql-core/columns.SerialBuilder.primaryKey',
+    ]);
+  });
+});

@@ -132,7 +132,11 @@ export class TypeScriptModules {
       const t = posix.join(pkg.dir, target);
       if (tsFile(t)) return true;
       const src = t.replace(/(^|\/)(?:dist|lib|build|out|esm|cjs)\//, "$1src/").replace(/\.d\.([mc]?)ts$/, ".$1ts");
-      return src !== t && tsFile(src);
+      if (src !== t && tsFile(src)) return true;
+      // A package published from its build's root (drizzle-orm's `main: ./index.cjs`, its
+      // `drizzle-orm/mysql-core` built from src/mysql-core): the same path under src/.
+      const under = posix.join(pkg.dir, "src", target.replace(/\.d\.([mc]?)ts$/, ".$1ts"));
+      return !posix.normalize(target).startsWith("src/") && !posix.normalize(target).startsWith("..") && tsFile(under);
     };
     const exp = pkg.json.exports;
     if (exp !== undefined && exp !== null) {
@@ -186,6 +190,13 @@ export class TypeScriptModules {
 
   external(source: string): boolean {
     return !source.startsWith(".") && !source.startsWith("/");
+  }
+
+  /** Whether a bare specifier names a package of the repository (`drizzle-orm/mysql-core` in drizzle's own tests). */
+  ownPackage(source: string): boolean {
+    if (source.startsWith(".") || source.startsWith("/")) return false;
+    const name = source.startsWith("@") ? source.split("/").slice(0, 2).join("/") : (source.split("/")[0] as string);
+    return this.packageMap().has(name);
   }
 
   /** The tsconfig.json (or jsconfig.json) nearest above directory `dir`, with what resolution needs of it. */
