@@ -571,3 +571,37 @@ export const id = serial("id").primaryKey();
     ]);
   });
 });
+
+describe("magellan: locals assigned a method's result (Java)", () => {
+  it("`var c = s.dial(a)` and `var t = Server.create().dial(b)` hold dial's return type; a type the declaration writes wins", async () => {
+    const root = writeTree(tempDir("magellan-chain-locals-java-"), {
+      "src/main/java/org/ex/M.java": `package org.ex;
+
+class Conn { void close() {} }
+class Other { void close() {} }
+class Base { void close() {} }
+class Server {
+    Conn dial(String a) { return new Conn(); }
+    static Server create() { return new Server(); }
+}
+
+public class M {
+    void run(Server s) {
+        var c = s.dial("x");
+        c.close();
+        var t = Server.create().dial("y");
+        t.close();
+        Base b = new Base();
+        b.close();
+    }
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.name = 'close'"), [
+      "src/main/java/org/ex/M.java:14 c.close exact org.ex.Conn.close",
+      "src/main/java/org/ex/M.java:16 t.close exact org.ex.Conn.close",
+      "src/main/java/org/ex/M.java:18 b.close exact org.ex.Base.close",
+    ]);
+  });
+});

@@ -46,6 +46,8 @@
 (local_variable_declaration type: (_) @local.type declarator: (variable_declarator name: (identifier) @local))
 ; `var b = new Builder()`: the class created.
 (local_variable_declaration type: (type_identifier) @_var (#eq? @_var "var") declarator: (variable_declarator name: (identifier) @local value: (object_creation_expression type: (_) @local.type)))
+; `var c = s.dial(addr)`: what the chain of calls gives (a type the declaration writes wins).
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @local value: (method_invocation) @local.chain))
 (enhanced_for_statement type: (_) @local.type name: (identifier) @local)
 (lambda_expression parameters: (identifier) @local)
 ; An element of a collection local: `for (var item : items)`, `items.forEach(item -> ...)` with
