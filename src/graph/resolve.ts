@@ -15,7 +15,7 @@ import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
 import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
-import { type Chain, type ChainStep, FIELD_PATH, chainOf, readChainMarker } from "../lang/type-text.js";
+import { type Chain, type ChainStep, FIELD_PATH, chainOf, isChainMarker, readChainMarker } from "../lang/type-text.js";
 
 // What the index's other parts take from resolution.
 export type { RefRow, Resolution } from "./resolve/model.js";
@@ -1142,7 +1142,7 @@ export class Resolver {
     // httptest.NewRecorder()`: a library package's function returns a library type (w.Header()
     // was a guess among the repository's Header methods); a repository function's result type
     // (`s := NewServer()`) is the local's.
-    if (written.endsWith("()") || written.startsWith("\u0002")) {
+    if (written.endsWith("()") || isChainMarker(written)) {
       if (ctx.language === "go" && this.externalHead(ctx, written)) return UNRESOLVED;
       const r = this.valueTypes(ctx, ref.caller_symbol_id, written);
       if (dot < 0 || r === null || r === "library") return this.memberOfValue(r, e, ctx.language, isCall);
@@ -1228,8 +1228,17 @@ export class Resolver {
 
   /** Whether `written` (`pkg.F()`, `pkg.T`) is qualified by an import of a module outside the repository. */
   private externalHead(ctx: FileCtx, written: string): boolean {
-    const h = this.importIndex(ctx).heads.get(written.slice(0, written.indexOf(".")));
-    return h !== undefined && this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source);
+    return this.importOf(ctx, written.slice(0, written.indexOf(".")))?.external === true;
+  }
+
+  /**
+   * The import that binds `name` in ctx's file (a module or a name imported from one), and
+   * whether its module is outside the repository (no file of it found, and a library's
+   * specifier); undefined when no import binds the name.
+   */
+  private importOf(ctx: FileCtx, name: string): { source: string; external: boolean } | undefined {
+    const h = this.importIndex(ctx).heads.get(name);
+    return h === undefined ? undefined : { source: h.im.source, external: this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source) };
   }
 
   /**
@@ -1353,8 +1362,8 @@ export class Resolver {
     if (chain.headCall) {
       // `expect(x)` with expect imported from a library; Python's `Client()` makes a Client.
       // (A package of the repository that did not resolve to a file is no library: its members are the repository's.)
-      const h = this.importIndex(ctx).heads.get(chain.head);
-      if (h !== undefined && this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source) && !(TS_FAMILY.has(ctx.language) && this.modules.ts.ownPackage(h.im.source))) return "library";
+      const imported = this.importOf(ctx, chain.head);
+      if (imported?.external && !(TS_FAMILY.has(ctx.language) && this.modules.ts.ownPackage(imported.source))) return "library";
       const made = ctx.language === "python" && typeof receiverTypeName(ctx.language, chain.head) === "string" ? this.typesWritten(ctx, scope, chain.head, null) : [];
       return made.length > 0 ? { types: made, how: "exact" } : this.returnedTypes(ctx, scope, chain.head, null, awaited);
     }
@@ -1423,9 +1432,8 @@ export class Resolver {
   private libraryType(ctx: FileCtx, written: string): boolean {
     const cut = Math.max(written.lastIndexOf("."), written.lastIndexOf("::"));
     if (cut < 0) return this.entry(written).all.length === 0;
-    const head = written.slice(0, written.search(/\.|::/));
-    const h = this.importIndex(ctx).heads.get(head);
-    if (h) return this.resolveModule(ctx, h.im.source).length === 0 && this.externalModule(ctx, h.im.source);
+    const imported = this.importOf(ctx, written.slice(0, written.search(/\.|::/)));
+    if (imported) return imported.external;
     const name = written.slice(written.charAt(cut) === "." ? cut + 1 : cut + 2);
     return this.entry(name).all.length === 0;
   }

@@ -167,8 +167,13 @@ export function chainMarker(chain: string, awaited: boolean, receiverType: strin
   return marker.length > 600 ? undefined : marker;
 }
 
+/** Whether a receiver type is a chain's marker (chainMarker), not a written type. */
+export function isChainMarker(written: string): boolean {
+  return written.startsWith("\u0002");
+}
+
 export function readChainMarker(written: string): { chain: Chain; text: string; awaited: boolean; receiverType: string | null } | undefined {
-  if (!written.startsWith("\u0002")) return undefined;
+  if (!isChainMarker(written)) return undefined;
   const cut = written.indexOf("\u0001");
   let text = cut < 0 ? written.slice(1) : written.slice(1, cut);
   const awaited = text.startsWith("await ");
