@@ -26,6 +26,14 @@ const ANNOTATION_ARGS = String.raw`(?:\((?:[^()\n]|\([^()\n]*\))*\))?`;
 const DECL_START =
   String.raw`(?:auto|void|bool|char|int|short|long|unsigned|signed|float|double|const|constexpr|consteval|inline|static|extern|explicit|virtual|friend|template|typename|class|struct|union|enum|namespace|using|typedef|size_t|std::)\b`;
 
+/**
+ * A macro alone on its line whose arguments nest parentheses (fmt's `FMT_PRAGMA_GCC(optimize("Og"))`
+ * and `FMT_PRAGMA_MSVC(warning(disable : 4702))` in base.h, where tree-sitter's recovery from them
+ * lost what followed), when the next line starts a statement, a directive or a brace: googletest's
+ * `EXPECT_CALL(mock, Method(_))` goes on with `.WillOnce(...)` on the next line, a call.
+ */
+const NESTED_MACRO_LINE = new RegExp(String.raw`^[ \t]*(${MACRO})\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*(?=\r?\n[ \t]*(?:[#}A-Za-z_]|//|/\*|\r?\n))`, "gm");
+
 const PATTERNS: RegExp[] = [
   // A macro alone on its line (optionally with an argument list): FMT_BEGIN_NAMESPACE, FMT_EXPORT.
   new RegExp(String.raw`^[ \t]*(${MACRO})(?:\([^()\n]*\))?[ \t]*(?=\r?$)`, "gm"),
@@ -83,16 +91,9 @@ const PATTERNS: RegExp[] = [
   new RegExp(String.raw`(?<=\)\s*(?:(?:const|volatile|noexcept|override|final|&&?)\s*)*(?:${THREAD_ANNOTATION}${ANNOTATION_ARGS}\s*)*)(${THREAD_ANNOTATION})(?=${ANNOTATION_ARGS}[ \t]*(?:\{|;|=|:(?!:)|\r?$|override\b|final\b|->|${THREAD_ANNOTATION}))`, "gm"),
   new RegExp(String.raw`(?<=[\w\]]\s+)(${THREAD_ANNOTATION})(?=\([^()\n]*\)[ \t]*(?:;|=|\{))`, "g"),
   new RegExp(String.raw`(?<=\b(?:class|struct)[ \t]+)(${THREAD_ANNOTATION})(?=(?:\([^()\n]*\))?[ \t]+[A-Za-z_])`, "g"),
+  NESTED_MACRO_LINE,
 ];
 
-/**
- * A macro alone on its line whose arguments nest parentheses (fmt's `FMT_PRAGMA_GCC(optimize("Og"))`
- * and `FMT_PRAGMA_MSVC(warning(disable : 4702))` in base.h, where tree-sitter's recovery from them
- * lost what followed), when the next line starts a statement, a directive or a brace: googletest's
- * `EXPECT_CALL(mock, Method(_))` goes on with `.WillOnce(...)` on the next line, a call.
- */
-const NESTED_MACRO_LINE = new RegExp(String.raw`^[ \t]*(${MACRO})\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*(?=\r?\n[ \t]*(?:[#}A-Za-z_]|//|/\*|\r?\n))`, "gm");
-PATTERNS.push(NESTED_MACRO_LINE);
 
 /**
  * A cheap test that a text can hold a match, for the patterns that begin with a lookbehind: V8

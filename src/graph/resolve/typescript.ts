@@ -124,7 +124,7 @@ export class TypeScriptModules {
    * compiler; references did not (zod: 5,480 `z.*` calls of its tests were unresolved).
    */
   private packageEntry(source: string, tsFile: (base: string) => boolean): boolean {
-    const name = source.startsWith("@") ? source.split("/").slice(0, 2).join("/") : (source.split("/")[0] as string);
+    const name = packageName(source);
     const pkg = this.packageMap().get(name);
     if (!pkg) return false;
     const sub = source.slice(name.length).replace(/^\//, "");
@@ -135,8 +135,8 @@ export class TypeScriptModules {
       if (src !== t && tsFile(src)) return true;
       // A package published from its build's root (drizzle-orm's `main: ./index.cjs`, its
       // `drizzle-orm/mysql-core` built from src/mysql-core): the same path under src/.
-      const under = posix.join(pkg.dir, "src", target.replace(/\.d\.([mc]?)ts$/, ".$1ts"));
-      return !posix.normalize(target).startsWith("src/") && !posix.normalize(target).startsWith("..") && tsFile(under);
+      const rel = posix.normalize(target);
+      return !rel.startsWith("src/") && !rel.startsWith("..") && tsFile(posix.join(pkg.dir, "src", target.replace(/\.d\.([mc]?)ts$/, ".$1ts")));
     };
     const exp = pkg.json.exports;
     if (exp !== undefined && exp !== null) {
@@ -194,9 +194,7 @@ export class TypeScriptModules {
 
   /** Whether a bare specifier names a package of the repository (`drizzle-orm/mysql-core` in drizzle's own tests). */
   ownPackage(source: string): boolean {
-    if (source.startsWith(".") || source.startsWith("/")) return false;
-    const name = source.startsWith("@") ? source.split("/").slice(0, 2).join("/") : (source.split("/")[0] as string);
-    return this.packageMap().has(name);
+    return !source.startsWith(".") && !source.startsWith("/") && this.packageMap().has(packageName(source));
   }
 
   /** The tsconfig.json (or jsconfig.json) nearest above directory `dir`, with what resolution needs of it. */
@@ -217,4 +215,9 @@ export class TypeScriptModules {
     this.tsConfigs.set(dir, found);
     return found ?? undefined;
   }
+}
+
+/** The package a bare specifier names: `zod` of `zod/v4`, `@scope/pkg` of `@scope/pkg/sub`. */
+function packageName(source: string): string {
+  return source.startsWith("@") ? source.split("/").slice(0, 2).join("/") : (source.split("/")[0] as string);
 }
