@@ -605,3 +605,42 @@ public class M {
     ]);
   });
 });
+
+describe("magellan: what a TypeScript type written around another says", () => {
+  it("`Partial<Item>`, `Readonly<Item>` and `Pick<Item, 'k'>` are Item's members; `ReturnType<...>` and a return type that is a type parameter say nothing (no library member claimed)", async () => {
+    const root = writeTree(tempDir("magellan-ts-wrapped-"), {
+      "src/model.ts": `export class Item {
+  save(): void {}
+  name = "";
+}
+export class Other {
+  save(): void {}
+}
+export class Repository<Entity> {
+  create(): Entity {
+    return {} as Entity;
+  }
+}
+export function make(): Item {
+  return new Item();
+}
+`,
+      "src/use.ts": `import { Item, Repository, make } from "./model";
+
+export function run(a: Partial<Item>, b: Readonly<Item>, c: Pick<Item, "save">, d: ReturnType<typeof make>, repo: Repository<Item>) {
+  a.save();
+  b.save();
+  c.save();
+  d.save();
+  repo.create().save();
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const got = refLines(root, "f.path = 'src/use.ts' AND r.kind = 'call' AND r.name = 'save'");
+    assert.deepEqual(got.slice(0, 3), ["src/use.ts:4 a.save imported src/model.Item.save", "src/use.ts:5 b.save imported src/model.Item.save", "src/use.ts:6 c.save imported src/model.Item.save"]);
+    // d and repo.create(): the other rules' guesses between Item.save and Other.save, never `unresolved` as a library's.
+    for (const l of got.slice(3)) assert.doesNotMatch(l, / unresolved /, l);
+    assert.equal(got.length, 5);
+  });
+});
