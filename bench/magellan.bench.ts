@@ -160,6 +160,23 @@ export function largeFiles(work: string, bin: string): BenchRow[] {
       note: `exit ${m.status}; ${d.files_indexed} files indexed, skipped: ${d.skipped.map((x) => x.reason).join(", ") || "none"}`,
     });
   }
+  // Data: an array of numbers, a token per ~2 bytes. Within the tokens budget it is one wide node,
+  // searched once (16 windows of a 3.9 MB one took 58 s and 520 MB); over it, skipped unparsed.
+  for (const [label, count] of [["2.3 MB array of 600,000 numbers (1.2 M tokens)", 600_000], ["3.9 MB array of 1,000,000 numbers (2 M tokens)", 1_000_000]] as const) {
+    const dir = join(work, `data-${count}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, "table.js"), `export const TABLE = [${Array.from({ length: count }, (_, i) => `${(i * 7919) % 1000},`).join("")}];\n`);
+    writeFileSync(join(dir, "small.js"), "export function small() { return 1; }\n");
+    const m = once(bin, ["index", "--root", dir, "--db", join(dir, "code.db")], dir);
+    const d = (JSON.parse(m.stdout) as { data: { files_indexed: number; skipped: { reason: string }[] } }).data;
+    rows.push({
+      suite: "magellan",
+      case: `cold index of one ${label}`,
+      ours: m.ms,
+      peakRssMb: m.rssMb,
+      note: `exit ${m.status}; ${d.files_indexed} files indexed, skipped: ${d.skipped.map((x) => x.reason).join(", ") || "none"}`,
+    });
+  }
   return rows;
 }
 

@@ -25,8 +25,8 @@ export interface FileTask {
 }
 
 /**
- * `too_large_to_index`: admitted by --max-file-size but beyond the per-file work budget (bytes to
- * parse, or syntax nodes in its tree); `out_of_memory`: the extraction worker that held it ran
+ * `too_large_to_index`: admitted by --max-file-size but beyond the per-file work budget (bytes or
+ * tokens to parse, or syntax nodes in its tree); `out_of_memory`: the extraction worker that held it ran
  * out of its heap and the file was dropped so that the rest of the run could go on.
  */
 export type SkipReason = "binary" | "too_large" | "unreadable" | "extract_failed" | "too_large_to_index" | "out_of_memory";
@@ -39,6 +39,44 @@ export type SkipReason = "binary" | "too_large" | "unreadable" | "extract_failed
  */
 export const PARSE_BYTES_BUDGET = Number(process.env.MAGELLAN_MAX_PARSE_BYTES) || 8 * 1024 * 1024;
 export const PARSE_NODES_BUDGET = Number(process.env.MAGELLAN_MAX_PARSE_NODES) || 3_000_000;
+/**
+ * Tokens a file may hold to be parsed (syntaxTokens' count). The nodes budget is checked on the
+ * tree, after its memory is spent: a 3.9 MB array of numbers (2 M tokens) took tree-sitter's
+ * parse alone to 420 MB, a run's peak to 520 MB. Memory follows the tokens, from ~105 bytes a
+ * token (pyright's minified bundle, 1.29 M tokens) to ~210 (a list of numbers, whose repetition
+ * nodes add a node a token): at 1.4 M tokens of numbers a cold index peaks at ~386 MB, within the
+ * 400 MB it keeps to.
+ */
+export const PARSE_TOKENS_BUDGET = Number(process.env.MAGELLAN_MAX_PARSE_TOKENS) || 1_400_000;
+
+/** 0: space; 1: part of a word (a name, a number, any byte of a multi-byte character); 2: a token alone. */
+const TOKEN_CLASS = (() => {
+  const t = new Uint8Array(256).fill(2);
+  for (const c of " \t\n\r\f\v") t[c.charCodeAt(0)] = 0;
+  for (let c = 0; c < 256; c++) if (/[A-Za-z0-9_$]/.test(String.fromCharCode(c)) || c >= 0x80) t[c] = 1;
+  return t;
+})();
+
+/**
+ * The tokens of `bytes` as a grammar roughly sees them (each run of word bytes one, each other
+ * non-space byte one), counted up to `limit` + 1: a bound on what a parse will hold that costs a
+ * few milliseconds a megabyte instead of the parse's memory.
+ */
+export function syntaxTokens(bytes: Uint8Array, limit: number): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < bytes.length && n <= limit; i++) {
+    const k = TOKEN_CLASS[bytes[i] as number] as number;
+    if (k === 1) {
+      if (!inWord) n++;
+      inWord = true;
+    } else {
+      if (k === 2) n++;
+      inWord = false;
+    }
+  }
+  return n;
+}
 
 export type FileOutcome =
   | { kind: "unchanged"; rel: string; hash: string; size: number; mtime_ms: number }
@@ -70,6 +108,13 @@ export function processFile(task: FileTask): FileOutcome {
     const wide = utf16Bom(bytes);
     const detail = wide ? `${wide === "utf-16le" ? "UTF-16LE" : "UTF-16BE"} text (byte order mark): not indexed, only UTF-8 is; re-encode it as UTF-8 to index it` : "contains a NUL byte";
     return { kind: "skipped", rel: task.rel, reason: "binary", detail };
+  }
+  // (A token takes a byte at least: only a file longer than the budget can exceed it.)
+  if (bytes.length > PARSE_TOKENS_BUDGET) {
+    const tokens = syntaxTokens(bytes, PARSE_TOKENS_BUDGET);
+    if (tokens > PARSE_TOKENS_BUDGET) {
+      return { kind: "skipped", rel: task.rel, reason: "too_large_to_index", detail: `over ${PARSE_TOKENS_BUDGET} tokens (${bytes.length} bytes): beyond the per-file parse budget (MAGELLAN_MAX_PARSE_TOKENS); data or generated code?` };
+    }
   }
   try {
     // A header's language is in its content (latin1 is enough to see C++ keywords and `::`).

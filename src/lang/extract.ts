@@ -52,7 +52,7 @@ import { loadTreeSitter } from "./tree-sitter-module.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, type LanguageId } from "./registry.js";
 import { parseSource } from "./preprocess.js";
-import { ensureHeadroom, QUERY_BYTES_PER_UNIT } from "./heap.js";
+import { ensureHeadroom, QUERY_BYTES_PER_UNIT, trimHeap } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
 import { FIELD_PATH, chainCallee, chainMarker, chainOf, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
 import type {
@@ -297,20 +297,51 @@ interface MatchBatch {
 }
 
 /**
+ * Heap a windowed extraction lets pile up before it collects (trimHeap): pyright's 3.9 MB bundle
+ * peaked at 383-385 MB without, 367-368 MB at 32 MB (371-375 at 64; 2 runs each).
+ */
+const TRIM_BYTES = 32 * 1024 * 1024;
+
+/** Children that make a node too wide to be searched window by window (MAGELLAN_WIDE_CHILDREN: tests). */
+const WIDE_CHILDREN = Number(process.env.MAGELLAN_WIDE_CHILDREN) || 20_000;
+/**
+ * A node longer than a window with more than WIDE_CHILDREN children (a data array, an embedded
+ * blob), or null. Each window's search walks every child of such a node whatever its range (the
+ * query's patterns rooted above it, and its wildcard-rooted ones, keep states that descend into
+ * it), and a long list's children cost the cursor ~1.8 µs each (the list is a balanced tree of
+ * hidden repetition nodes it climbs for every child): a 3.9 MB array of numbers, 16 windows,
+ * took 58 s, one search over the whole tree 3.9 s.
+ */
+export function wideNode(node: Parser.SyntaxNode, window: number): Parser.SyntaxNode | null {
+  if (node.childCount > WIDE_CHILDREN) return node;
+  const c = node.walk();
+  if (!c.gotoFirstChild()) return null;
+  do {
+    if (c.endIndex - c.startIndex > window) {
+      const w = wideNode(c.currentNode, window);
+      if (w !== null) return w;
+    }
+  } while (c.gotoNextSibling());
+  return null;
+}
+
+/**
  * The matches of the file's query, in windows of its text: each match comes once, from the
  * window holding the first of its captures (a match intersects that window, so the window's
- * search finds it; the others that find it skip it).
+ * search finds it; the others that find it skip it). A tree with a wide node is searched whole,
+ * once (wideNode).
  */
 function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number): Generator<MatchBatch> {
   const window = matchWindow();
   // MAGELLAN_PUBLIC_MATCHES takes the public API's path, as a binding without the private call would (tests).
   const raw = rawMatchesSupported() && !process.env.MAGELLAN_PUBLIC_MATCHES;
-  if (!raw || length <= window) {
+  if (!raw || length <= window || wideNode(tree.rootNode, window) !== null) {
     ensureHeadroom(length * QUERY_BYTES_PER_UNIT);
     yield { matches: raw ? rawMatchList(query, tree) : new QMatchList(query.matches(tree.rootNode)), windowed: false, from: 0, to: length, length };
     return;
   }
   for (let a = 0; a < length; a += window) {
+    if (a > 0) trimHeap(TRIM_BYTES);
     const b = Math.min(length, a + window);
     ensureHeadroom((b - a + 2) * QUERY_BYTES_PER_UNIT);
     // One unit wider on each side, so that a zero-width node (a MISSING token) at a window's
@@ -318,6 +349,7 @@ function* windowedMatches(query: Parser.Query, tree: Parser.Tree, length: number
     const matches = rawMatchList(query, tree, { startByte: Math.max(0, a - 1) * 2, endByte: Math.min(length, b + 1) * 2 });
     yield { matches, windowed: true, from: a, to: b, length };
   }
+  trimHeap(TRIM_BYTES);
 }
 
 /** Whether match j of a window's batch is the window's own (see windowedMatches). */

@@ -80,4 +80,21 @@ describe("magellan index: a file beyond the memory budget", () => {
     assert.equal(data.files_indexed, 6);
     assert.ok(await findsName(root, "zeta3"));
   });
+
+  it("a file of more tokens than the parse budget is skipped before it is parsed; one of as many bytes but fewer tokens is indexed", async () => {
+    // 20,000 numbers and their commas: 40,000 tokens in ~100 KB (a list of numbers cost tree-sitter
+    // ~210 bytes a token). The same bytes as names in a comment are a few thousand tokens.
+    const numbers = `export const TABLE = [${Array.from({ length: 20_000 }, (_, i) => String(i % 97)).join(",")}];\n`;
+    const words = `/* ${Array.from({ length: 20_000 }, (_, i) => `w${i % 97}`).join(" ").replace(/(.{2000})/g, "$1\n")} */\nexport function wordy() { return 1; }\n`;
+    assert.ok(words.length > numbers.length);
+    const root = tree({ "table.js": numbers, "wordy.js": words }, 4);
+    const { code, data } = await index(root, { MAGELLAN_MAX_PARSE_TOKENS: "30000" });
+    assert.ok(code === 0 || code === 4, `exit ${code}`);
+    const byPath = new Map(data.skipped.map((s) => [s.path, s]));
+    assert.equal(byPath.get("src/table.js")?.reason, "too_large_to_index", JSON.stringify(data.skipped));
+    assert.match(byPath.get("src/table.js")?.detail ?? "", /^over 30000 tokens \(\d+ bytes\)/);
+    assert.equal(data.files_skipped, 1, JSON.stringify(data.skipped));
+    assert.ok(await findsName(root, "wordy"));
+    assert.equal(await findsName(root, "TABLE"), false);
+  });
 });
