@@ -312,17 +312,22 @@ const WIDE_CHILDREN = Number(process.env.MAGELLAN_WIDE_CHILDREN) || 20_000;
  * hidden repetition nodes it climbs for every child): a 3.9 MB array of numbers, 16 windows,
  * took 58 s, one search over the whole tree 3.9 s.
  */
-export function wideNode(node: Parser.SyntaxNode, window: number): Parser.SyntaxNode | null {
-  if (node.childCount > WIDE_CHILDREN) return node;
-  const c = node.walk();
-  if (!c.gotoFirstChild()) return null;
-  do {
-    if (c.endIndex - c.startIndex > window) {
-      const w = wideNode(c.currentNode, window);
-      if (w !== null) return w;
+export function wideNode(root: Parser.SyntaxNode, window: number): Parser.SyntaxNode | null {
+  if (root.childCount > WIDE_CHILDREN) return root;
+  // One cursor, no recursion: a chain of 30,000 calls or else-ifs nests as deep.
+  const c = root.walk();
+  let down = true;
+  for (;;) {
+    if (!down || !c.gotoFirstChild()) {
+      while (!c.gotoNextSibling()) if (!c.gotoParent()) return null;
     }
-  } while (c.gotoNextSibling());
-  return null;
+    // Only a node longer than a window can hold one that the windows cut.
+    down = c.endIndex - c.startIndex > window;
+    if (down) {
+      const n = c.currentNode;
+      if (n.childCount > WIDE_CHILDREN) return n;
+    }
+  }
 }
 
 /**
@@ -428,6 +433,45 @@ function baseName(written: string): string | undefined {
 }
 
 /** `merged` receives the byte starts of names of definitions folded into another one (still no references). */
+/**
+ * Definitions nested deeper than this make a file too large to index. Each symbol carries its
+ * whole scope (scoped name, both FQNs), and finding a node's parent costs tree-sitter its depth,
+ * so nesting costs the square of its depth: 4,000 nested functions took 2.3 s and 550 MB, 20,000
+ * exhausted a 4 GB heap after 100 s (and, extracted on the main thread of a small run, killed the
+ * process without its envelope). Code written by hand nests a few dozen deep.
+ */
+export const MAX_DEFINITION_NESTING = 256;
+
+/** A file beyond MAX_DEFINITION_NESTING: processFile skips it as too_large_to_index. */
+export class NestingLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NestingLimitError";
+  }
+}
+
+interface Extent {
+  start: number;
+  end: number;
+}
+
+/** Whether `outer` holds a definition at [start, end): one of exactly its range is its sibling (Go `A, B int`, C `int a, b;`). */
+function encloses(outer: Extent, start: number, end: number): boolean {
+  return !(outer.end < end || (outer.end === end && outer.start === start));
+}
+
+/** Throws NestingLimitError when definitions (outer ones first) nest deeper than MAX_DEFINITION_NESTING. */
+function checkNesting(sorted: readonly Extent[]): void {
+  const stack: Extent[] = [];
+  for (const d of sorted) {
+    while (stack.length && !encloses(stack[stack.length - 1] as Extent, d.start, d.end)) stack.pop();
+    stack.push(d);
+    if (stack.length > MAX_DEFINITION_NESTING) {
+      throw new NestingLimitError(`definitions nested more than ${MAX_DEFINITION_NESTING} deep (at UTF-16 offset ${d.start})`);
+    }
+  }
+}
+
 function extractSymbols(language: LanguageId, matches: QMatch[], decoded: DecodedText, merged: number[]): ExtractedSymbol[] {
   const sep = QUALIFIER_SEPARATOR[language];
   const text = decoded.text;
@@ -547,7 +591,9 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     if (prev && prev.pattern <= m.pattern) continue;
     byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined, toplevel, ...(hoist ? { hoist } : {}) });
   }
-  let pending = [...byDef.values()];
+  // Outer definitions first: by start, then longer first.
+  let pending = [...byDef.values()].sort((a, b) => a.start - b.start || b.end - a.end);
+  checkNesting(pending);
   // `app.listen = function listen() {}`: the assignment is the method, and the function
   // expression it holds, named like it, is the same definition, not a second one inside it.
   if (language === "javascript" || language === "typescript" || language === "tsx") {
@@ -591,19 +637,12 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (declared !== undefined) p.declared_type = declared;
     }
   }
-  // Outer definitions first: by start, then longer first.
-  pending.sort((a, b) => a.start - b.start || b.end - a.end);
   const out: ExtractedSymbol[] = [];
   const stack: { index: number; start: number; end: number; scope: string[] }[] = [];
   for (const p of pending) {
     const start = p.start;
     const end = p.end;
-    // A definition with exactly the range of the top one is its sibling (Go `A, B int`, C `int a, b;`).
-    while (stack.length) {
-      const top = stack[stack.length - 1] as { end: number; start: number };
-      if (top.end < end || (top.end === end && top.start === start)) stack.pop();
-      else break;
-    }
+    while (stack.length && !encloses(stack[stack.length - 1] as Extent, start, end)) stack.pop();
     const parent = stack[stack.length - (p.hoist ? 2 : 1)];
     // A module-level-only pattern (Python's assignment at any depth of if/try) that lands inside a
     // definition is a local or class-body name, not a module symbol.

@@ -64,3 +64,10 @@ test("a file with a wide node and windows far smaller than it: the facts of one 
   assert.ok(picks.length >= 6, JSON.stringify(picks.length));
   assert.ok(whole.symbols.some((s) => s.name === "after"));
 });
+
+test("a tree nested 30,000 deep (an else-if chain) is looked into without recursion", () => {
+  const text = `int f(int x) {\n  if (x == 0) { return 0; }\n${Array.from({ length: 30_000 }, (_, i) => `  else if (x == ${i + 1}) { return ${i}; }\n`).join("")}  return -1;\n}\n`;
+  const tree = parse("c", text);
+  // (A recursive walk overflowed the stack here, and the file was lost as extract_failed.)
+  assert.equal(wideNode(tree.rootNode, 64), null);
+});

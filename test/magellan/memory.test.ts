@@ -81,6 +81,21 @@ describe("magellan index: a file beyond the memory budget", () => {
     assert.ok(await findsName(root, "zeta3"));
   });
 
+  it("definitions nested over 256 deep make their file too_large_to_index, on the main thread of a small run too; 200 deep is indexed", async () => {
+    // Each symbol carries its whole scope: 20,000 nested functions exhausted a 4 GB heap.
+    const nested = (prefix: string, n: number): string => Array.from({ length: n }, (_, i) => `function ${prefix}${i}() {\n`).join("") + "}\n".repeat(n);
+    const root = tree({ "deep.ts": nested("deep", 300), "ok.ts": nested("ok", 200) }, 2);
+    const { code, data } = await index(root, {});
+    assert.ok(code === 0 || code === 4, `exit ${code}`);
+    assert.deepEqual(
+      data.skipped.map((s) => [s.path, s.reason]),
+      [["src/deep.ts", "too_large_to_index"]],
+    );
+    assert.match(data.skipped[0]?.detail ?? "", /definitions nested more than 256 deep/);
+    assert.ok(await findsName(root, "ok199"));
+    assert.equal(await findsName(root, "deep0"), false);
+  });
+
   it("a file of more tokens than the parse budget is skipped before it is parsed; one of as many bytes but fewer tokens is indexed", async () => {
     // 20,000 numbers and their commas: 40,000 tokens in ~100 KB (a list of numbers cost tree-sitter
     // ~210 bytes a token). The same bytes as names in a comment are a few thousand tokens.
