@@ -461,13 +461,14 @@ function encloses(outer: Extent, start: number, end: number): boolean {
 }
 
 /** Throws NestingLimitError when definitions (outer ones first) nest deeper than MAX_DEFINITION_NESTING. */
-function checkNesting(sorted: readonly Extent[]): void {
+function checkNesting(sorted: readonly Extent[], text: string): void {
   const stack: Extent[] = [];
   for (const d of sorted) {
     while (stack.length && !encloses(stack[stack.length - 1] as Extent, d.start, d.end)) stack.pop();
     stack.push(d);
     if (stack.length > MAX_DEFINITION_NESTING) {
-      throw new NestingLimitError(`definitions nested more than ${MAX_DEFINITION_NESTING} deep (at UTF-16 offset ${d.start})`);
+      const line = text.slice(0, d.start).split("\n").length;
+      throw new NestingLimitError(`definitions nested more than ${MAX_DEFINITION_NESTING} deep (line ${line})`);
     }
   }
 }
@@ -593,7 +594,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
   }
   // Outer definitions first: by start, then longer first.
   let pending = [...byDef.values()].sort((a, b) => a.start - b.start || b.end - a.end);
-  checkNesting(pending);
+  checkNesting(pending, decoded.text);
   // `app.listen = function listen() {}`: the assignment is the method, and the function
   // expression it holds, named like it, is the same definition, not a second one inside it.
   if (language === "javascript" || language === "typescript" || language === "tsx") {

@@ -139,6 +139,12 @@ test("magellan symbols: outcomes for unsupported, binary and broken files; error
   assert.equal(env.data.outcome?.status, "ok");
   assert.equal(env.data.outcome?.reason, "syntax_errors");
   assert.ok(env.data.symbols.some((s) => s.name === "ok"));
+  // Beyond a work budget: skipped with the index's reason and where, not "could not be parsed".
+  writeFileSync(join(root, "deep.py"), Array.from({ length: 300 }, (_, i) => `${" ".repeat(i)}def f${i}():\n`).join("") + `${" ".repeat(300)}return 1\n`);
+  r = await runTool("magellan", ["symbols", "--file", "deep.py", "--root", root], { cwd: root });
+  env = r.json as Env<SymbolsPayload>;
+  assert.deepEqual(env.data.outcome, { status: "skipped", reason: "too_large_to_index", error_summary: "definitions nested more than 256 deep (line 257)" });
+  assert.ok(env.diagnostics?.some((d) => d.level === "warning" && /too_large_to_index/.test(d.message)));
   r = await runTool("magellan", ["symbols", "--file", "nope.rs", "--root", root], { cwd: root });
   assert.equal(r.code, 1);
   assert.equal((r.json as Env<{ code: string }>).data.code, "MAGELLAN_E002");

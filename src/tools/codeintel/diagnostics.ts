@@ -16,7 +16,9 @@ export function outcomeDiagnostics(file: string, outcome: { status: string; reas
       remediation:
         outcome.reason === "unsupported_language"
           ? "Only files of the registry's languages (rust, python, c, cpp, java, javascript, typescript, tsx, go) have symbols and trees."
-          : "The file could not be parsed as source text; see the outcome.",
+          : outcome.reason === "too_large_to_index"
+            ? "The file is beyond what one extraction may cost (generated code?); read or search its text instead (llmsearch)."
+            : "The file could not be parsed as source text; see the outcome.",
     },
   ];
 }

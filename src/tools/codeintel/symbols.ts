@@ -30,13 +30,10 @@ export function symbolsPayload(repo: string, loaded: Loaded, extract: ExtractFn)
     facts = extract(file.language.id, file.bytes);
   } catch (e) {
     const msg = (e as Error).message.replace(/\s+/g, " ").slice(0, 300);
-    return {
-      schema: schemaMeta("symbols"),
-      repo_id: repo,
-      file: file.rel,
-      symbols: [],
-      outcome: { status: "failed", reason: `extract_failed (${file.language.id})`, error_summary: msg },
-    };
+    // (Beyond a work budget is no failure to parse: the index skips such a file with this reason;
+    // matched by name, as this module does not load extraction.)
+    const outcome = (e as Error).name === "NestingLimitError" ? { status: "skipped" as const, reason: "too_large_to_index", error_summary: msg } : { status: "failed" as const, reason: `extract_failed (${file.language.id})`, error_summary: msg };
+    return { schema: schemaMeta("symbols"), repo_id: repo, file: file.rel, symbols: [], outcome };
   }
   const symbols = facts.symbols.map((s) => {
     const range = rangeOf(file, file.decoded.toIndex(s.range.byte_start), file.decoded.toIndex(s.range.byte_end));
