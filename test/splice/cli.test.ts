@@ -118,3 +118,19 @@ test("rename --json takes its new name from the request alone; without one, the 
   assert.equal(badFlag.code, 2, badFlag.stdout);
   assert.match((badFlag.json as Env).message, /--timeout-ms: /);
 });
+
+test("a symbol command on a file nested beyond the extraction budget is SPLICE_E118 with the line, not an internal error; edit still works", async () => {
+  const dir = tempDir("splice-deep-");
+  const deep = Array.from({ length: 300 }, (_, i) => `function f${i}() {\n`).join("") + "}\n".repeat(300);
+  writeFileSync(join(dir, "deep.js"), deep);
+  const r = await runTool("splice", ["delete", "--file", "deep.js", "--symbol", "f280"], { cwd: dir });
+  assert.equal(r.code, 1, r.stdout);
+  const e = r.json as Env & { error?: { message: string; remediation?: string } };
+  assert.equal(e.error?.code, "SPLICE_E118");
+  assert.match(e.error?.message ?? "", /definitions nested more than 256 deep \(line 257\)/);
+  assert.doesNotMatch(r.stderr, /internal error/);
+  assert.equal(read(dir, "deep.js"), deep);
+  const edit = await runTool("splice", ["edit", "--file", "deep.js", "--old", "function f280() {", "--new", "function g280() {"], { cwd: dir });
+  assert.equal(edit.code, 0, edit.stdout);
+  assert.match(read(dir, "deep.js"), /function g280\(\) \{/);
+});

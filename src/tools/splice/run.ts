@@ -11,6 +11,7 @@ import { commonCode } from "../../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import type { MutationRequest, Step } from "../../contract/tools/splice.js";
+import { NestingLimitError } from "../../lang/extract.js";
 import { HEADER_SNIFF_BYTES, type LanguageId, languageForPath, refineLanguage } from "../../lang/registry.js";
 import { LineIndex } from "../../text/lines.js";
 import { findWorkspaceRoot } from "../../text/root.js";
@@ -19,7 +20,7 @@ import { checksum } from "../../text/checksum.js";
 import { CODES, TOOL } from "./codes.js";
 import { applyFiles, del, edit, insert, patch, rename, type StepReport } from "./ops.js";
 import { commitChange, listOperations, recover, recoverChanges, refuseIfShared, undoOperation, validateChange, type PlannedFile } from "./seam.js";
-import { Workspace } from "./workspace.js";
+import { nestingError, Workspace } from "./workspace.js";
 
 export interface SpliceOutcome {
   operationType: string;
@@ -141,6 +142,7 @@ function describe(req: MutationRequest): string {
 
 /** A ToolError as the outcome the adapters print (status error, nothing written). */
 export function failed(op: string, e: unknown, workspace?: string): SpliceOutcome {
+  if (e instanceof NestingLimitError) e = nestingError(e);
   if (!(e instanceof ToolError)) throw e;
   return { operationType: op, status: "error", message: e.message, exitCode: e.exitCode, workspace, error: e.toDiagnostic(TOOL), diagnostics: [] };
 }

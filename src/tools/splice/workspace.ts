@@ -11,13 +11,24 @@ import { type DB, openDb } from "../../graph/db.js";
 import { toRows } from "../../graph/facts.js";
 import { indexTree } from "../../graph/ingest.js";
 import { findSymbols, refsTo, suggestNames, symbolById, symbolsInFile, type RefRecord } from "../../graph/read.js";
-import { extractFacts } from "../../lang/extract.js";
+import { extractFacts, NestingLimitError } from "../../lang/extract.js";
 import { type LanguageId, languageForPath, refineLanguage } from "../../lang/registry.js";
 import { isBinary } from "../../text/binary.js";
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
 import { CODES, TOOL } from "./codes.js";
 import { assertWritablePath, type PlannedFile } from "./seam.js";
+
+/** SPLICE_E118 for a text that extraction refuses as nested too deep (a file's, or a patch's new text). */
+export function nestingError(e: NestingLimitError, rel?: string): ToolError {
+  return new ToolError({
+    code: CODES.too_large_to_index,
+    error: "too_large_to_index",
+    message: `${rel ? `${rel}: ` : ""}${e.message}: beyond what splice reads symbols from`,
+    file: rel,
+    remediation: "Change this file by its text: 'splice edit' (exact text) or llmtransform (byte ranges).",
+  });
+}
 
 export interface Sym {
   symbol_id: string;
@@ -199,7 +210,12 @@ export class Workspace {
       }
     }
     const bytes = this.read(rel);
-    const facts = extractFacts(language, bytes);
+    let facts;
+    try {
+      facts = extractFacts(language, bytes);
+    } catch (e) {
+      throw e instanceof NestingLimitError ? nestingError(e, rel) : e;
+    }
     return toRows(rel, basename(this.root), facts, bytes).symbols.map((s) => ({
       symbol_id: s.symbol_id,
       name: s.name,
