@@ -74,6 +74,24 @@ function indexIdle(root: string): Promise<unknown> {
   });
 }
 
+/**
+ * Until the daemon is idle: its watcher ready and its start-up catch-up run done (it answers while
+ * they start, and CI once asked in between: the catch-up began under the answer, which then said
+ * partial), nothing stale, no index run in the index's meta, and all of it twice in a row.
+ */
+async function daemonIdle(root: string): Promise<void> {
+  let last: number | undefined;
+  await until("the daemon to be idle", async () => {
+    await indexIdle(root);
+    const s = (await daemon(root, "status")) as DaemonData & { index?: { watching?: boolean; indexed_cycles?: number } };
+    const cycles = s.index?.watching === true && s.index.stale_files === 0 && (s.index.indexed_cycles ?? 0) >= 1 ? s.index.indexed_cycles : undefined;
+    const steady = cycles !== undefined && cycles === last;
+    last = cycles;
+    return steady ? true : undefined;
+  });
+  await indexIdle(root);
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -309,7 +327,7 @@ describe("the daemon", { concurrency: 4 }, () => {
     assert.equal(d.state, "running");
     // Stopped in the middle of its own index run, the daemon would leave the index marked as
     // being updated by a live process, and every answer partial (rightly): stop it when idle.
-    const idle = (): Promise<unknown> => indexIdle(root);
+    const idle = (): Promise<unknown> => daemonIdle(root);
     await idle();
     // Once it is idle, its answer is the in-process one, byte for byte.
     const warm = await runTool("magellan", ["refs", "--name", "formatArea", "--no-precise"], { cwd: root, env: ENV });
