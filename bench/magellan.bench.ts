@@ -139,45 +139,35 @@ export async function callTargetsVsTypeScript(root: string, dbPath: string): Pro
 /**
  * Memory of one large file (issue 18, item 7): a real 3.9 MB minified bundle (pyright's own dist,
  * from node_modules), and the same thirteen times over (51 MB) with --max-file-size raised, which
- * must be skipped with its reason and the envelope, never abort the process.
+ * must be skipped with its reason and the envelope, never abort the process. Then data: an array
+ * of numbers, a token per ~2 bytes. Within the tokens budget it is one wide node, searched once
+ * (16 windows of a 3.9 MB one took 58 s and 520 MB); over it, skipped unparsed.
  */
 export function largeFiles(work: string, bin: string): BenchRow[] {
   const dist = join(REPO_ROOT, "node_modules", "pyright", "dist");
   const bundle = Buffer.concat([readFileSync(join(dist, "pyright-internal.js")), readFileSync(join(dist, "vendor.js"))]);
-  const rows: BenchRow[] = [];
-  for (const [label, copies] of [["3.9 MB minified bundle", 1], ["51 MB minified bundle, --max-file-size 100000000", 13]] as const) {
-    const dir = join(work, `large-${copies}`);
+  const numbers = (count: number): string => `export const TABLE = [${Array.from({ length: count }, (_, i) => `${(i * 7919) % 1000},`).join("")}];\n`;
+  const cases: [label: string, file: string, content: () => Buffer | string, maxFileSize?: string][] = [
+    ["3.9 MB minified bundle", "bundle.min.js", () => bundle, "100000000"],
+    ["51 MB minified bundle, --max-file-size 100000000", "bundle.min.js", () => Buffer.concat(Array.from({ length: 13 }, () => bundle)), "100000000"],
+    ["2.3 MB array of 600,000 numbers (1.2 M tokens)", "table.js", () => numbers(600_000)],
+    ["3.9 MB array of 1,000,000 numbers (2 M tokens)", "table.js", () => numbers(1_000_000)],
+  ];
+  return cases.map(([label, file, content, maxFileSize], k) => {
+    const dir = join(work, `large-${k}`);
     mkdirSync(dir);
-    writeFileSync(join(dir, "bundle.min.js"), Buffer.concat(Array.from({ length: copies }, () => bundle)));
+    writeFileSync(join(dir, file), content());
     writeFileSync(join(dir, "small.js"), "export function small() { return 1; }\n");
-    const m = once(bin, ["index", "--root", dir, "--db", join(dir, "code.db"), "--max-file-size", "100000000"], dir);
+    const m = once(bin, ["index", "--root", dir, "--db", join(dir, "code.db"), ...(maxFileSize ? ["--max-file-size", maxFileSize] : [])], dir);
     const d = (JSON.parse(m.stdout) as { data: { files_indexed: number; skipped: { reason: string }[] } }).data;
-    rows.push({
+    return {
       suite: "magellan",
       case: `cold index of one ${label}`,
       ours: m.ms,
       peakRssMb: m.rssMb,
       note: `exit ${m.status}; ${d.files_indexed} files indexed, skipped: ${d.skipped.map((x) => x.reason).join(", ") || "none"}`,
-    });
-  }
-  // Data: an array of numbers, a token per ~2 bytes. Within the tokens budget it is one wide node,
-  // searched once (16 windows of a 3.9 MB one took 58 s and 520 MB); over it, skipped unparsed.
-  for (const [label, count] of [["2.3 MB array of 600,000 numbers (1.2 M tokens)", 600_000], ["3.9 MB array of 1,000,000 numbers (2 M tokens)", 1_000_000]] as const) {
-    const dir = join(work, `data-${count}`);
-    mkdirSync(dir);
-    writeFileSync(join(dir, "table.js"), `export const TABLE = [${Array.from({ length: count }, (_, i) => `${(i * 7919) % 1000},`).join("")}];\n`);
-    writeFileSync(join(dir, "small.js"), "export function small() { return 1; }\n");
-    const m = once(bin, ["index", "--root", dir, "--db", join(dir, "code.db")], dir);
-    const d = (JSON.parse(m.stdout) as { data: { files_indexed: number; skipped: { reason: string }[] } }).data;
-    rows.push({
-      suite: "magellan",
-      case: `cold index of one ${label}`,
-      ours: m.ms,
-      peakRssMb: m.rssMb,
-      note: `exit ${m.status}; ${d.files_indexed} files indexed, skipped: ${d.skipped.map((x) => x.reason).join(", ") || "none"}`,
-    });
-  }
-  return rows;
+    };
+  });
 }
 
 function median(xs: number[]): number {
