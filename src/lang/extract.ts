@@ -432,7 +432,6 @@ function baseName(written: string): string | undefined {
   return /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(name) ? name : undefined;
 }
 
-/** `merged` receives the byte starts of names of definitions folded into another one (still no references). */
 /**
  * Definitions nested deeper than this make a file too large to index. Each symbol carries its
  * whole scope (scoped name, both FQNs), and finding a node's parent costs tree-sitter its depth,
@@ -473,6 +472,7 @@ function checkNesting(sorted: readonly Extent[], text: string): void {
   }
 }
 
+/** `merged` receives the byte starts of names of definitions folded into another one (still no references). */
 function extractSymbols(language: LanguageId, matches: QMatch[], decoded: DecodedText, merged: number[]): ExtractedSymbol[] {
   const sep = QUALIFIER_SEPARATOR[language];
   const text = decoded.text;
