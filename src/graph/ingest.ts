@@ -7,12 +7,11 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import type * as WorkerThreads from "node:worker_threads";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import { existsSync } from "node:fs";
 import { basename, join } from "node:path";
 import { timestamp } from "../contract/ids.js";
 import { packageVersion } from "../contract/version.js";
+import { collectGarbage } from "../lang/heap.js";
 import { languageForPath, sameLanguage } from "../lang/registry.js";
 import { walkFiles } from "../text/walk.js";
 import { sizeAndMtime } from "../text/stat.js";
@@ -606,16 +605,6 @@ function inWorker(script: string, workerData: unknown, debug?: (m: string) => vo
       resolve(false);
     }
   });
-}
-
-/** A full collection of this thread's heap now, where the runtime allows it; else nothing. */
-function collectGarbage(): void {
-  try {
-    setFlagsFromString("--expose-gc");
-    (runInNewContext("gc") as () => void)();
-  } catch {
-    // V8 collects in its own time.
-  }
 }
 
 /**

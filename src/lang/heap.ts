@@ -30,7 +30,8 @@ export function setOldGenerationLimit(bytes: number): void {
 
 let gc: (() => void) | undefined | null;
 
-function collect(): void {
+/** A full collection of this thread's heap now, where the runtime allows it; else nothing (V8 collects in its own time). */
+export function collectGarbage(): void {
   if (gc === undefined) {
     try {
       // `gc` shows only in contexts made after the flag is set.
@@ -49,7 +50,7 @@ const MB = 1024 * 1024;
 export function ensureHeadroom(bytes: number): void {
   const limit = oldGenerationLimit ?? getHeapStatistics().heap_size_limit;
   if (limit - getHeapStatistics().used_heap_size >= bytes) return;
-  collect();
+  collectGarbage();
   const left = limit - getHeapStatistics().used_heap_size;
   if (left < bytes) {
     throw new HeapLimitError(`one query call needs ~${Math.ceil(bytes / MB)} MB of heap and ${Math.max(0, Math.floor(left / MB))} MB of the ${Math.round(limit / MB)} MB heap are left`);
@@ -62,5 +63,5 @@ export function ensureHeadroom(bytes: number): void {
  * bundle's windows pile ~40 MB of garbage on top of the file's tree, and that peak is the run's.
  */
 export function trimHeap(bytes: number): void {
-  if (getHeapStatistics().used_heap_size > bytes) collect();
+  if (getHeapStatistics().used_heap_size > bytes) collectGarbage();
 }

@@ -94,7 +94,6 @@ const PATTERNS: RegExp[] = [
   NESTED_MACRO_LINE,
 ];
 
-
 /**
  * A cheap test that a text can hold a match, for the patterns that begin with a lookbehind: V8
  * tries such a pattern's lookbehind at every position of the text, and the five of them took

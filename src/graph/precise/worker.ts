@@ -10,9 +10,9 @@
  * src/graph/precise/service.ts is the other side.
  */
 import { statSync } from "node:fs";
-import { getHeapStatistics, setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { getHeapStatistics } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
+import { collectGarbage } from "../../lang/heap.js";
 import { type Definition, PreciseTs } from "./typescript.js";
 
 export interface AskMessage {
@@ -54,17 +54,11 @@ const precise = new PreciseTs(root, true);
 /**
  * The heap in use after a batch, garbage excluded when it matters: past the limit, a full
  * collection first, so that a worker is ended for what it holds, not for what it dropped.
- * (`gc` from a context made after --expose-gc is set: the flag only shows it to new contexts.)
  */
-let collect: (() => void) | undefined;
 function heapUsed(): number {
   const used = getHeapStatistics().used_heap_size;
   if (maxHeapBytes <= 0 || used <= maxHeapBytes) return used;
-  if (!collect) {
-    setFlagsFromString("--expose-gc");
-    collect = runInNewContext("gc") as () => void;
-  }
-  collect();
+  collectGarbage();
   return getHeapStatistics().used_heap_size;
 }
 
