@@ -52,6 +52,7 @@ import { loadTreeSitter } from "./tree-sitter-module.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, type LanguageId } from "./registry.js";
 import { parseSource } from "./preprocess.js";
+import { hasSyntaxErrors } from "./grammar-lags.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT, trimHeap } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
 import { FIELD_PATH, chainCallee, chainMarker, chainOf, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
@@ -420,7 +421,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   for (const a of aliasStarts) nameStarts.add(a);
   const references = refs.finish(decoded, nameStarts, importRefs, symbols);
   assignEnclosing(symbols, references);
-  return { language, symbols, references, imports, has_errors: rootNode.hasError };
+  return { language, symbols, references, imports, has_errors: hasSyntaxErrors(rootNode) };
 }
 
 /**

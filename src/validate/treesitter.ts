@@ -1,5 +1,6 @@
 import type Parser from "tree-sitter";
 import { parse, type LanguageId } from "../lang/registry.js";
+import { isGrammarLag } from "../lang/grammar-lags.js";
 import { reduceCPreprocessor } from "./c-reduce.js";
 import type { ContentPositions } from "./positions.js";
 import type { CheckerOutcome } from "./types.js";
@@ -32,6 +33,7 @@ export function treeSitterGate(language: LanguageId, pos: ContentPositions, file
   const visit = (node: Parser.SyntaxNode): void => {
     if (diagnostics.length >= MAX_SYNTAX_DIAGNOSTICS) return;
     if (node.isMissing) {
+      if (isGrammarLag(node)) return;
       diagnostics.push({
         level: "error",
         message: `syntax error: missing \`${node.type}\``,
@@ -86,7 +88,8 @@ function goTopLevel(root: Parser.SyntaxNode, pos: ContentPositions, file: string
 }
 
 function countErrors(node: Parser.SyntaxNode): number {
-  if (node.isMissing || node.type === "ERROR" || node.isError) return 1;
+  if (node.isMissing) return isGrammarLag(node) ? 0 : 1;
+  if (node.type === "ERROR" || node.isError) return 1;
   if (!node.hasError) return 0;
   let n = 0;
   for (const c of node.children) n += countErrors(c);

@@ -102,3 +102,44 @@ test("`in` and `instanceof` as property names at the start of a line keep their 
   // The keyword elsewhere is left alone: `for (... \n in op)`.
   assert.match(maskForParse("typescript", src), /\n {2}in op\)/);
 });
+
+/** styled-components and emotion type a component's props on its tagged template. */
+const STYLED = [
+  'import styled from "styled-components";',
+  "type AvatarSize = 24 | 32;",
+  "export const Relative = styled.div<{ $size: AvatarSize }>`",
+  "  position: relative;",
+  "  width: ${(props) => props.$size}px;",
+  "`;",
+  "const Label = styled.span<{ hasIcon?: boolean }>`",
+  "  color: red;",
+  "`;",
+  "export const Inner = styled(Label)<Props>`margin: 0;`;",
+  "export default function Avatar() { return Label; }",
+  "",
+].join("\n");
+
+test("a tagged template with type arguments (styled-components) is valid code, not a file with syntax errors", async () => {
+  const { parse } = await import("../../src/lang/registry.js");
+  const { hasSyntaxErrors } = await import("../../src/lang/grammar-lags.js");
+  const { treeSitterGate } = await import("../../src/validate/treesitter.js");
+  const { ContentPositions } = await import("../../src/validate/positions.js");
+  for (const language of ["typescript", "tsx"] as const) {
+    const tree = parse(language, STYLED);
+    // The grammar still inserts a MISSING `!` before each template: when an upgrade stops doing
+    // so, this says the lag (src/lang/grammar-lags.ts) can go.
+    assert.equal(tree.rootNode.hasError, true, `${language}: tree-sitter-typescript reads these without an error now`);
+    assert.equal(hasSyntaxErrors(tree.rootNode), false, language);
+    const got = names(STYLED, language);
+    assert.deepEqual(got, { errors: false, symbols: ["type_alias AvatarSize", "constant Relative", "constant Label", "constant Inner", "function Avatar"] }, language);
+    assert.deepEqual(treeSitterGate(language, new ContentPositions(Buffer.from(STYLED)), "a.tsx").diagnostics, [], language);
+    // A real error beside them is still one; so is a MISSING `!` anywhere else.
+    for (const broken of [`${STYLED}const x = ;\n`, `${STYLED}export function f( {\n`, `${STYLED}const y = (a<b>\n`]) {
+      assert.equal(hasSyntaxErrors(parse(language, broken).rootNode), true, `${language}: ${broken.slice(STYLED.length)}`);
+      assert.equal(names(broken, language).errors, true);
+      assert.ok(treeSitterGate(language, new ContentPositions(Buffer.from(broken)), "a.tsx").diagnostics.length > 0);
+    }
+  }
+  // A non-null assertion the user wrote is an ordinary node.
+  assert.equal(names("declare const s: any;\nexport const T = s.div<{ a: 1 }>!`x`;\n").errors, false);
+});

@@ -9,6 +9,8 @@ describe("magellan on hostile and real input", () => {
   it("syntax errors index what tree-sitter recovered, with a warning; binary, huge and symlinked files are skipped and counted", async () => {
     const root = copyFixture("multi", ["ts"]);
     writeFileSync(join(root, "ts/broken.ts"), "export function fine(): number { return 1; }\nexport function broken( {\n");
+    // Valid TSX the grammar marks (a tagged template with type arguments): not a file to fix.
+    writeFileSync(join(root, "ts/styled.tsx"), 'import styled from "styled-components";\nexport const Box = styled.div<{ $size: number }>`\n  width: ${(p) => p.$size}px;\n`;\n');
     writeFileSync(join(root, "ts/binary.ts"), Buffer.from([0x65, 0x78, 0x00, 0x01, 0x02]));
     writeFileSync(join(root, "ts/wide.ts"), Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("export const wide = 1;\n", "utf16le")]));
     writeFileSync(join(root, "ts/huge.ts"), `export const big = "${"x".repeat(5000)}";\n`);

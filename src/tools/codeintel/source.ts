@@ -11,6 +11,7 @@ import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
 import { resolveInRoot } from "../../text/root.js";
 import { languageForPath, languageInfo, parse, refineLanguage, type LanguageInfo } from "../../lang/registry.js";
+import { hasSyntaxErrors } from "../../lang/grammar-lags.js";
 import { CODEINTEL_TOOL } from "./codes.js";
 import { NativeModuleError } from "../../contract/native.js";
 
@@ -96,7 +97,7 @@ export function loadEntry(abs: string, rel: string, size?: number): Loaded {
     return { ok: false, rel, outcome: { status: "failed", reason: `parse_failed (${language.id})`, error_summary: bounded((e as Error).message) } };
   }
   const outcome: Outcome = { status: "ok" };
-  if (tree.rootNode.hasError) {
+  if (hasSyntaxErrors(tree.rootNode)) {
     outcome.reason = "syntax_errors";
     outcome.error_summary = "tree-sitter recovered from syntax errors; ERROR/MISSING nodes are in the tree";
   }

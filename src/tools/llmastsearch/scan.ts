@@ -13,6 +13,7 @@ import { decodeBytes } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
 import { makeSpan } from "../../text/span.js";
 import { languageInfo, parserFor, type LanguageId } from "../../lang/registry.js";
+import { hasSyntaxErrors } from "../../lang/grammar-lags.js";
 import { TOOL } from "./codes.js";
 import { mayMatch } from "./prefilter.js";
 import { compileQuery, type FieldChildPattern, type QuerySource } from "./query.js";
@@ -226,7 +227,7 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
         }
       }
     }
-    const recovered = checkErrors && (matched?.hasError === true || m.captures.some((c) => inRecovery(c.node)));
+    const recovered = checkErrors && ((matched !== undefined && hasSyntaxErrors(matched)) || m.captures.some((c) => inRecovery(c.node)));
     const key = `${m.pattern}:${bs}:${be}`;
     let entry = byNode.get(key);
     if (!entry) {
@@ -279,7 +280,7 @@ function matchTree(file: ScanFile, opts: ScanOptions, bytes: Buffer, decoded: Re
  * `impl_item` it then reports runs over three impl blocks.
  */
 function inRecovery(node: SyntaxNode): boolean {
-  if (node.hasError) return true;
+  if (hasSyntaxErrors(node)) return true;
   for (let n = node.parent; n; n = n.parent) if (n.type === "ERROR") return true;
   return false;
 }

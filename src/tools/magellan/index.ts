@@ -20,13 +20,16 @@ export function indexDiagnostics(r: IndexResult): Diagnostic[] {
       tool: TOOL,
       level: "warning",
       code: MAGELLAN_CODES.parse_recovered,
-      message: `${p} has syntax errors; indexed what tree-sitter recovered`,
+      message: `tree-sitter could not read all of ${p}; indexed what it recovered (symbols in the unread part may be missing)`,
       file: p,
-      remediation: "Fix the syntax error and re-run 'magellan index' for complete symbols.",
+      // Most such files on real repositories are valid code (C/C++ macros, syntax newer than a
+      // grammar): telling the user to fix them would be wrong.
+      remediation:
+        "If the file compiles, this is the parser's limit (for C and C++ most often a macro it cannot expand, otherwise syntax newer than its grammar) and there is nothing to fix; if it does not, fix the syntax error and re-run 'magellan index'.",
     });
   }
   if (r.parse_recovered.length > MAX_LISTED) {
-    out.push({ tool: TOOL, level: "warning", code: MAGELLAN_CODES.parse_recovered, message: `${r.parse_recovered.length - MAX_LISTED} more files with syntax errors` });
+    out.push({ tool: TOOL, level: "warning", code: MAGELLAN_CODES.parse_recovered, message: `${r.parse_recovered.length - MAX_LISTED} more files tree-sitter could not read all of` });
   }
   const real = r.skipped.filter((s) => s.reason !== "symlink");
   for (const s of real.slice(0, MAX_LISTED)) {

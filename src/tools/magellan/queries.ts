@@ -787,7 +787,7 @@ export function validate(req: Location & { walk?: () => string[] }): Answer<Reco
     for (const r of db.prepare("SELECT path, hash FROM files WHERE has_errors = 1 ORDER BY path").all() as { path: string; hash: string }[]) {
       warnings.push({
         code: "PARSE_RECOVERED",
-        message: "File has syntax errors; indexed what the parser recovered",
+        message: "tree-sitter could not read all of the file (a syntax error, or the parser's limit: a macro it cannot expand, syntax newer than its grammar); indexed what it recovered",
         entity_id: r.hash.replace(/^sha256:/, "").slice(0, 16),
         details: { path: r.path },
       });
