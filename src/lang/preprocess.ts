@@ -182,6 +182,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   // (split and join) cost more than the ten patterns on the large test headers.
   const blank: number[] = [];
   defineComments(text, blank);
+  includeTests(text, blank);
   unbalancedBranches(text, blank);
   expressionGroups(text, blank);
   storageMacros(text, blank);
@@ -214,6 +215,26 @@ export function maskForParse(language: LanguageId, text: string): string {
     }
   }
   return blank.length === 0 ? text : blanked(text, blank);
+}
+
+/**
+ * `__has_include(<optional>)` and its wrappers (`FMT_HAS_INCLUDE(<xlocale.h>)`) in `#if` and
+ * `#elif`: tree-sitter's preprocessor expressions take neither a `<header>` nor a string as an
+ * argument, and the ERROR it made of the condition put the group's code beside the directive, not
+ * inside it (fmt's os.h and std.h, cxxopts.hpp: a C++17 header test in most modern libraries).
+ * The argument list is blanked, so the condition reads as the name alone; the `#include` lines
+ * inside the group are untouched.
+ */
+const CONDITION_LINE = /^[ \t]*#[ \t]*(?:el)?if\b[^\n]*has_include[^\n]*/gim;
+const INCLUDE_TEST = /\b\w*has_include\w*[ \t]*(\([ \t]*(?:<[^>\n]*>|"[^"\n]*")[ \t]*\))/gi;
+function includeTests(text: string, blank: number[]): void {
+  if (!/has_include/i.test(text)) return;
+  for (const line of text.matchAll(CONDITION_LINE)) {
+    for (const m of (line[0] as string).matchAll(INCLUDE_TEST)) {
+      const end = (line.index as number) + (m.index as number) + (m[0] as string).length;
+      blank.push(end - (m[1] as string).length, end);
+    }
+  }
 }
 
 /**

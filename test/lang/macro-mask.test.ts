@@ -280,3 +280,39 @@ test("a macro alone on its line with nested parentheses is masked before a state
   assert.equal(masked[6], "  EXPECT_CALL(a, DoA(1))");
   assert.equal(parseSource("cpp", text).rootNode.hasError, false);
 });
+
+test("`__has_include(<header>)` and its wrappers in #if/#elif read as conditions, not errors (fmt's os.h and std.h, cxxopts.hpp)", () => {
+  const src = [
+    "#ifdef __has_include",
+    "#  define FMT_HAS_INCLUDE(x) __has_include(x)",
+    "#endif",
+    "#if __has_include(<optional>) && __has_include(\"sys/stat.h\")",
+    "#  include <optional>",
+    "#  define HAVE_OPTIONAL 1",
+    "#elif FMT_HAS_INCLUDE(<experimental/optional>)",
+    "#  include <experimental/optional>",
+    "#  define HAVE_EXPERIMENTAL 1",
+    "#endif",
+    "namespace lib {",
+    "int answer() { return 42; }",
+    "}",
+    "",
+  ].join("\n");
+  // The grammar alone reads each condition as an ERROR.
+  assert.equal(parse("cpp", src).rootNode.hasError, true);
+  const masked = maskForParse("cpp", src);
+  assert.equal(masked.length, src.length);
+  // Only the tests' argument lists are blanked; the #define's parameter list and the #includes stay.
+  assert.ok(masked.includes("#if __has_include             && __has_include              \n"), masked);
+  assert.ok(masked.includes("#elif FMT_HAS_INCLUDE                         \n"), masked);
+  assert.ok(masked.includes("__has_include(x)") && masked.includes("#  include <optional>") && masked.includes("#  include <experimental/optional>"));
+  const f = extractFacts("cpp", Buffer.from(src));
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(
+    f.symbols.map((s) => `${s.kind} ${s.name}`),
+    ["macro FMT_HAS_INCLUDE", "macro HAVE_OPTIONAL", "macro HAVE_EXPERIMENTAL", "namespace lib", "function answer"],
+  );
+  const tree = parseSource("cpp", src);
+  const includes = tree.rootNode.descendantsOfType("preproc_include").map((n) => n.childForFieldName("path")?.text);
+  assert.deepEqual(includes, ["<optional>", "<experimental/optional>"]);
+});
