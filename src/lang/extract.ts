@@ -413,7 +413,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
     }
   }
   const merged: number[] = [];
-  const symbols = extractSymbols(language, symbolMatches, decoded, merged);
+  const symbols = extractSymbols(language, symbolMatches, decoded, merged, guessedDeclarationEnds(language, rootNode));
   const nameStarts = new Set<number>(merged);
   for (const s of symbols) nameStarts.add(s.name_range.byte_start);
   const { imports, importRefs, aliasStarts } = extractImports(importMatches, decoded, QUALIFIER_SEPARATOR[language]);
@@ -474,7 +474,28 @@ function checkNesting(sorted: readonly Extent[], text: string): void {
 }
 
 /** `merged` receives the byte starts of names of definitions folded into another one (still no references). */
-function extractSymbols(language: LanguageId, matches: QMatch[], decoded: DecodedText, merged: number[]): ExtractedSymbol[] {
+/**
+ * Where a C or C++ parse ends a declaration with a MISSING `;`: tree-sitter's guess, most often
+ * at a macro it read as a type (zlib's `ZEXTERN uLong ZEXPORT zlibCompileFlags(void);` became a
+ * variable `uLong`, hiredis's `ffc_inline ffc_internal\nffc_u128 f(...) {` a variable
+ * `ffc_internal`). Valid C and C++ end every declaration with a `;`, so such a declaration that
+ * ends with its name (`TYPE name`, no initializer, no brackets) defines no variable; one whose
+ * initializer the parse lost at a macro (spdlog's `level_string_views[] SPDLOG_LEVEL_NAMES`) keeps
+ * its name. Undefined for a tree without one.
+ */
+function guessedDeclarationEnds(language: LanguageId, root: Parser.SyntaxNode): Set<number> | undefined {
+  if ((language !== "c" && language !== "cpp") || !root.hasError) return undefined;
+  let out: Set<number> | undefined;
+  const stack: Parser.SyntaxNode[] = [root];
+  for (let n = stack.pop(); n !== undefined; n = stack.pop()) {
+    if (n.isMissing) {
+      if (n.type === ";" && n.parent?.type === "declaration") (out ??= new Set()).add(n.startIndex);
+    } else if (n.hasError) for (const c of n.children) stack.push(c);
+  }
+  return out;
+}
+
+function extractSymbols(language: LanguageId, matches: QMatch[], decoded: DecodedText, merged: number[], guessedEnds?: Set<number>): ExtractedSymbol[] {
   const sep = QUALIFIER_SEPARATOR[language];
   const text = decoded.text;
   // Keyed by name node; the lowest pattern index wins, so specific patterns go first in .scm.
@@ -554,6 +575,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (baseName(raw.replace(/^[*&\s]+/, "")) !== undefined || !types?.has(key)) (types ??= new Map()).set(key, raw);
     }
     if (!def || !kind || !nameNode) continue;
+    if (kind === "variable" && guessedEnds?.has(def.endIndex) && nameNode.endIndex === def.endIndex) continue;
     let nameStart = startOf(nameStartNode ?? nameNode);
     let nameEnd = nameNode.endIndex;
     let name = text.slice(nameStart, nameEnd);

@@ -183,6 +183,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   const blank: number[] = [];
   defineComments(text, blank);
   includeTests(text, blank);
+  externCGuards(text, blank);
   unbalancedBranches(text, blank);
   expressionGroups(text, blank);
   storageMacros(text, blank);
@@ -225,6 +226,8 @@ export function maskForParse(language: LanguageId, text: string): string {
  * The argument list is blanked, so the condition reads as the name alone; the `#include` lines
  * inside the group are untouched.
  */
+/** The rest of a line, a trailing comment allowed, and its end. */
+const LINE_END = String.raw`(?:\/\/[^\n]*|\/\*[^\n]*?\*\/[ \t]*)?\r?\n`;
 const CONDITION_LINE = /^[ \t]*#[ \t]*(?:el)?if\b[^\n]*has_include[^\n]*/gim;
 const INCLUDE_TEST = /\b\w*has_include\w*[ \t]*(\([ \t]*(?:<[^>\n]*>|"[^"\n]*")[ \t]*\))/gi;
 function includeTests(text: string, blank: number[]): void {
@@ -235,6 +238,32 @@ function includeTests(text: string, blank: number[]): void {
       blank.push(end - (m[1] as string).length, end);
     }
   }
+}
+
+/**
+ * The C header's guard for C++ callers, `#ifdef __cplusplus\nextern "C" {\n#endif` ... `#ifdef
+ * __cplusplus\n}\n#endif`: tree-sitter reads both groups as written, so the first one's `{` opens a
+ * linkage block its own `#endif` cannot close, and the file ends in a MISSING `#endif` (7 of
+ * hiredis's headers, nearly every C library's). A C compiler sees neither group, and the parse is
+ * handed the same: both groups are blanked, lines kept, and the declarations between them read
+ * at the top level. A group holding anything else, or openers and closers that do not pair, are
+ * left alone.
+ */
+const EXTERN_C_GUARD = new RegExp(
+  [
+    String.raw`^[ \t]*#[ \t]*(?:ifdef[ \t]+__cplusplus|if[ \t]+defined[ \t]*(?:\([ \t]*__cplusplus[ \t]*\)|[ \t]__cplusplus))[ \t]*${LINE_END}`,
+    String.raw`[ \t]*(?:(?<open>extern[ \t]+"C"[ \t]*(?:${LINE_END}[ \t]*)?\{)|\})[ \t]*${LINE_END}`,
+    String.raw`[ \t]*#[ \t]*endif\b[^\n]*`,
+  ].join(""),
+  "gm",
+);
+function externCGuards(text: string, blank: number[]): void {
+  if (!text.includes("__cplusplus")) return;
+  const groups = [...text.matchAll(EXTERN_C_GUARD)];
+  // Only openers and closers in pairs: an opener whose `}` is not guarded (C++-only code) keeps both.
+  const opens = groups.filter((m) => m.groups?.open !== undefined).length;
+  if (opens === 0 || opens * 2 !== groups.length) return;
+  for (const m of groups) blankLines(text, m.index as number, (m.index as number) + (m[0] as string).length, blank);
 }
 
 /**

@@ -316,3 +316,42 @@ test("`__has_include(<header>)` and its wrappers in #if/#elif read as conditions
   const includes = tree.rootNode.descendantsOfType("preproc_include").map((n) => n.childForFieldName("path")?.text);
   assert.deepEqual(includes, ["<optional>", "<experimental/optional>"]);
 });
+
+test("a C header's extern \"C\" guards are read as a C compiler reads them; a declaration tree-sitter ended with a MISSING `;` at its name defines no variable (zlib's `ZEXTERN uLong ZEXPORT f(void);`)", () => {
+  const header = [
+    "#ifndef ZLIB_H",
+    "#define ZLIB_H",
+    "#ifdef __cplusplus",
+    'extern "C" {',
+    "#endif",
+    "typedef unsigned long uLong;",
+    "extern int counter;",
+    "int total;",
+    "#ifdef __cplusplus",
+    '}  /* extern "C" */',
+    "#endif",
+    "#endif",
+    "",
+  ].join("\n");
+  // tree-sitter alone: the first group's `{` is never closed, and the file ends in a MISSING #endif.
+  assert.equal(parse("c", header).rootNode.hasError, true);
+  const masked = maskForParse("c", header);
+  assert.equal(masked.length, header.length);
+  assert.equal(masked.split("\n").length, header.split("\n").length);
+  assert.ok(!masked.includes("__cplusplus") && !masked.includes('extern "C"') && masked.includes("#ifndef ZLIB_H"), masked);
+  let f = extractFacts("c", Buffer.from(header));
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(f.symbols.map((s) => `${s.kind} ${s.name}`), ["macro ZLIB_H", "type_alias uLong", "variable counter", "variable total"]);
+  // An opener whose `}` is not guarded (C++ only) leaves the text as it is.
+  const cppOnly = '#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n}\n';
+  assert.equal(maskForParse("cpp", cppOnly), cppOnly);
+
+  // A macro read as a type: `ZEXTERN uLong` is a declaration of a variable uLong with a MISSING `;`.
+  const macros = "typedef unsigned long uLong;\nZEXTERN uLong ZEXPORT zlibCompileFlags(void);\nstatic const char *names[] LEVEL_NAMES;\nint counter;\n";
+  const tree = parse("c", macros);
+  assert.ok(tree.rootNode.toString().includes('declaration type: (type_identifier) declarator: (identifier) (MISSING ";")'), tree.rootNode.toString());
+  f = extractFacts("c", Buffer.from(macros));
+  assert.equal(f.has_errors, true);
+  // `names`, whose initializer the parse lost at LEVEL_NAMES, is still a variable.
+  assert.deepEqual(f.symbols.map((s) => `${s.kind} ${s.name}`), ["type_alias uLong", "variable names", "variable counter"]);
+});
