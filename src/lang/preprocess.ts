@@ -184,6 +184,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   defineComments(text, blank);
   includeTests(text, blank);
   externCGuards(text, blank);
+  vaArgTypes(text, blank);
   unbalancedBranches(text, blank);
   expressionGroups(text, blank);
   storageMacros(text, blank);
@@ -264,6 +265,21 @@ function externCGuards(text: string, blank: number[]): void {
   const opens = groups.filter((m) => m.groups?.open !== undefined).length;
   if (opens === 0 || opens * 2 !== groups.length) return;
   for (const m of groups) blankLines(text, m.index as number, (m.index as number) + (m[0] as string).length, blank);
+}
+
+/**
+ * `va_arg(ap, char*)`: stdarg's macro takes a type as its second argument, which no call does,
+ * and tree-sitter made an ERROR of it in every printf-style helper (hiredis's hiredis.c and
+ * sds.c). The comma and the type are blanked: the parse sees `va_arg(ap)`, a call. A type with
+ * parentheses (a function pointer's) is left as it is.
+ */
+const VA_ARG = /\bva_arg[ \t]*\([^,()\n]*(,[^()\n]*)\)/g;
+function vaArgTypes(text: string, blank: number[]): void {
+  if (!text.includes("va_arg")) return;
+  for (const m of text.matchAll(VA_ARG)) {
+    const end = (m.index as number) + (m[0] as string).length - 1;
+    blank.push(end - (m[1] as string).length, end);
+  }
 }
 
 /**

@@ -355,3 +355,30 @@ test("a C header's extern \"C\" guards are read as a C compiler reads them; a de
   // `names`, whose initializer the parse lost at LEVEL_NAMES, is still a variable.
   assert.deepEqual(f.symbols.map((s) => `${s.kind} ${s.name}`), ["type_alias uLong", "variable names", "variable counter"]);
 });
+
+test("stdarg's va_arg(ap, type) reads as a call: the comma and the type are blanked (hiredis's sds.c and hiredis.c)", () => {
+  const src = [
+    "#include <stdarg.h>",
+    "long long sum(int n, ...) {",
+    "  va_list ap;",
+    "  va_start(ap, n);",
+    "  char *s = va_arg(ap,char*);",
+    "  long long v = va_arg(ap, long long);",
+    "  struct item *it = va_arg(ap, struct item *);",
+    "  void (*cb)(void) = va_arg(ap, void (*)(void));",
+    "  va_end(ap);",
+    "  return v;",
+    "}",
+    "",
+  ].join("\n");
+  assert.equal(parse("c", src).rootNode.hasError, true);
+  const masked = maskForParse("c", src);
+  assert.equal(masked.length, src.length);
+  assert.ok(masked.includes("va_arg(ap      );") && masked.includes("va_arg(ap           );") && masked.includes("va_arg(ap               );"), masked);
+  // A function pointer's type has parentheses: left as written.
+  assert.ok(masked.includes("va_arg(ap, void (*)(void));"), masked);
+  const f = extractFacts("c", Buffer.from(src.replace("  void (*cb)(void) = va_arg(ap, void (*)(void));\n", "")));
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(f.symbols.map((s) => `${s.kind} ${s.name}`), ["function sum"]);
+  assert.ok(f.references.some((r) => r.name === "va_arg" && r.kind === "call"));
+});
