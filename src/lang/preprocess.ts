@@ -746,8 +746,13 @@ function repairCallSignatures(language: LanguageId, text: string, tree: Parser.T
     SIGNATURE_LINE.lastIndex = 0;
     for (const m of best.text.matchAll(SIGNATURE_LINE)) {
       const lt = (m.index as number) + (m[0] as string).length - 1;
+      // An error on the signature's line: over its `<`, or after it where the `<...>` was taken
+      // for the previous type's arguments (effect's `): (value: boolean) => A | B` then a doc
+      // comment and `<A, B>(`: the ERROR starts at the `(`).
+      let eol = best.text.indexOf("\n", lt);
+      if (eol < 0) eol = best.text.length;
       let inError = false;
-      for (let k = 0; k < errors.length && !inError; k += 2) inError = (errors[k] as number) <= lt && lt <= (errors[k + 1] as number);
+      for (let k = 0; k < errors.length && !inError; k += 2) inError = (errors[k] as number) <= eol && lt <= (errors[k + 1] as number);
       if (!inError) continue;
       const prev = previousCodeChar(best.text, m.index as number);
       if (prev === undefined || ";,{([=|&:?+-*/%!~^".includes(prev)) continue;

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { extractFacts } from "../../src/lang/extract.js";
 import { maskForParse, parseSource } from "../../src/lang/preprocess.js";
+import { parse as parseTree } from "../../src/lang/registry.js";
 
 function names(src: string, language: "typescript" | "tsx" = "typescript"): { errors: boolean; symbols: string[] } {
   const bytes = Buffer.from(src);
@@ -142,4 +143,43 @@ test("a tagged template with type arguments (styled-components) is valid code, n
   }
   // A non-null assertion the user wrote is an ordinary node.
   assert.equal(names("declare const s: any;\nexport const T = s.div<{ a: 1 }>!`x`;\n").errors, false);
+});
+
+test("a generic call signature whose `<...>` the parse took for the previous type's arguments is repaired too (effect's Boolean.match)", () => {
+  const src = [
+    'import type { LazyArg } from "./Function.js"',
+    "export const match: {",
+    "  <A, B = A>(",
+    "    options: {",
+    "      readonly onFalse: LazyArg<A>",
+    "      readonly onTrue: LazyArg<B>",
+    "    }",
+    "  ): (value: boolean) => A | B",
+    "  /**",
+    "   * Picks one of two functions by a boolean.",
+    "   *",
+    "   * @example",
+    "   * ```ts",
+    "   * assert.deepStrictEqual(Boolean.match(true, { onFalse: () => \"It's false!\", onTrue: () => \"It's true!\" }), \"It's true!\")",
+    "   * ```",
+    "   */",
+    "  <A, B>(",
+    "    value: boolean,",
+    "    options: {",
+    "      readonly onFalse: LazyArg<A>",
+    "      readonly onTrue: LazyArg<B>",
+    "    }",
+    "  ): A | B",
+    "} = dual(2, <A, B>(value: boolean, options: {",
+    "  readonly onFalse: LazyArg<A>",
+    "  readonly onTrue: LazyArg<B>",
+    "}): A | B => value ? options.onTrue() : options.onFalse())",
+    "export const not = (self: boolean): boolean => !self",
+    "",
+  ].join("\n");
+  // tree-sitter alone: `B\n  <A, B>` is read as a generic type, and the ERROR starts at its `(`.
+  const plain = parseTree("typescript", src);
+  assert.equal(plain.rootNode.hasError, true);
+  assert.equal(parseSource("typescript", src).rootNode.hasError, false);
+  assert.deepEqual(names(src), { errors: false, symbols: ["constant match", "function not"] });
 });
