@@ -174,8 +174,28 @@ function maskTypeScript(text: string): string {
   return out;
 }
 
+/**
+ * Reserved words as the names of an import or export specifier, `export { void_ as void }`,
+ * `import { delete as del } from "./a.js"` (valid since ES2015: a module's names are any
+ * IdentifierName; TypeScript emits them for effect's `void` and `delete`): tree-sitter-javascript
+ * 0.23 made an ERROR of each (23 of effect's built esm files), and the specifier lost its alias.
+ * Inside an import or export clause's braces, such a word is handed to the parser as a name of the
+ * same length; names are read from the original text. tree-sitter-typescript reads them already.
+ */
+const SPECIFIER_CLAUSE = /\b(?:import|export)[ \t]*(?:type[ \t]+)?\{[^{}]*\}/g;
+const RESERVED_NAME =
+  /(?<![\w$.])(?:break|case|catch|class|const|continue|debugger|delete|do|else|enum|export|extends|false|finally|for|function|if|import|in|instanceof|new|null|return|super|switch|this|throw|true|try|typeof|var|void|while|with)(?![\w$])/g;
+function maskJavaScript(text: string): string {
+  if (!/\b(?:import|export)[ \t]*\{/.test(text)) return text;
+  return text.replace(SPECIFIER_CLAUSE, (clause) => {
+    const inner = clause.slice(clause.indexOf("{"));
+    return RESERVED_NAME.test(inner) ? clause.slice(0, clause.length - inner.length) + inner.replace(RESERVED_NAME, (w) => `_${w.slice(1)}`) : clause;
+  });
+}
+
 export function maskForParse(language: LanguageId, text: string): string {
   if (USING_LANGUAGES.has(language)) return maskTypeScript(text);
+  if (language === "javascript") return maskJavaScript(text);
   if (language === "rust") return text.includes("&raw") || text.includes("& raw") ? text.replace(RAW_BORROW, "rav") : text;
   if (!LANGUAGES.has(language)) return text;
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text

@@ -183,3 +183,28 @@ test("a generic call signature whose `<...>` the parse took for the previous typ
   assert.equal(parseSource("typescript", src).rootNode.hasError, false);
   assert.deepEqual(names(src), { errors: false, symbols: ["constant match", "function not"] });
 });
+
+test("JavaScript: reserved words as import and export names (`export { void_ as void }`, as TypeScript emits effect's) are names, not errors", () => {
+  const src = [
+    'import { delete as del, new as make, plain } from "./a.js";',
+    "const void_ = 1;",
+    "const case_ = () => del(make(plain));",
+    "export { void_ as void, case_ as case };",
+    'export { typeof } from "./b.js";',
+    "// a comment that says: export { x as void } is valid",
+    "export const after = 1;",
+    "",
+  ].join("\n");
+  assert.equal(parseTree("javascript", src).rootNode.hasError, true);
+  const masked = maskForParse("javascript", src);
+  assert.equal(masked.length, src.length);
+  const f = extractFacts("javascript", Buffer.from(src));
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(
+    f.imports.map((i) => `${i.source} ${i.names.map((n) => (n.alias ? `${n.name} as ${n.alias}` : n.name)).join(", ")}`),
+    ["./a.js delete as del, new as make, plain", " void_ as void, case_ as case", "./b.js typeof"],
+  );
+  assert.deepEqual(f.symbols.map((s) => s.name), ["void_", "case_", "after"]);
+  // Outside a clause's braces nothing changes: `const void_`, `del(make(plain))`.
+  assert.equal(masked.split("\n").slice(1, 3).join("\n"), src.split("\n").slice(1, 3).join("\n"));
+});
