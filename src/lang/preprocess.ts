@@ -182,7 +182,8 @@ function maskTypeScript(text: string): string {
  * Inside an import or export clause's braces, such a word is handed to the parser as a name of the
  * same length; names are read from the original text. tree-sitter-typescript reads them already.
  */
-const SPECIFIER_CLAUSE = /\b(?:import|export)[ \t]*(?:type[ \t]+)?\{[^{}]*\}/g;
+// (Comments inside the braces may hold braces: effect's esm puts each name's JSDoc there.)
+const SPECIFIER_CLAUSE = /\b(?:import|export)[ \t]*(?:type[ \t]+)?\{(?:[^{}/]|\/\*[\s\S]*?\*\/|\/\/[^\n]*|\/(?![*/]))*\}/g;
 const RESERVED_NAME =
   /(?<![\w$.])(?:break|case|catch|class|const|continue|debugger|delete|do|else|enum|export|extends|false|finally|for|function|if|import|in|instanceof|new|null|return|super|switch|this|throw|true|try|typeof|var|void|while|with)(?![\w$])/g;
 function maskJavaScript(text: string): string {

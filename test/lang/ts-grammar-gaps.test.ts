@@ -189,7 +189,11 @@ test("JavaScript: reserved words as import and export names (`export { void_ as 
     'import { delete as del, new as make, plain } from "./a.js";',
     "const void_ = 1;",
     "const case_ = () => del(make(plain));",
-    "export { void_ as void, case_ as case };",
+    "export { void_ as void,",
+    "  /**",
+    "   * Its JSDoc, braces and all: `case_({ a: 1 })`.",
+    "   */",
+    "  case_ as case };",
     'export { typeof } from "./b.js";',
     "// a comment that says: export { x as void } is valid",
     "export const after = 1;",
@@ -205,6 +209,7 @@ test("JavaScript: reserved words as import and export names (`export { void_ as 
     ["./a.js delete as del, new as make, plain", " void_ as void, case_ as case", "./b.js typeof"],
   );
   assert.deepEqual(f.symbols.map((s) => s.name), ["void_", "case_", "after"]);
+  assert.ok(masked.includes("`case_({ a: 1 })`") && masked.includes("case_ as _ase };"), masked);
   // Outside a clause's braces nothing changes: `const void_`, `del(make(plain))`.
   assert.equal(masked.split("\n").slice(1, 3).join("\n"), src.split("\n").slice(1, 3).join("\n"));
 });
