@@ -139,6 +139,13 @@ test("magellan symbols: outcomes for unsupported, binary and broken files; error
   assert.equal(env.data.outcome?.status, "ok");
   assert.equal(env.data.outcome?.reason, "syntax_errors");
   assert.ok(env.data.symbols.some((s) => s.name === "ok"));
+  // A C header's extern "C" guards trip a plain parse, not extraction's: its symbols are read
+  // from a tree without errors, and the outcome says so (as magellan index does).
+  writeFileSync(join(root, "guarded.h"), '#ifdef __cplusplus\nextern "C" {\n#endif\nint guarded_total;\n#ifdef __cplusplus\n}\n#endif\n');
+  r = await runTool("magellan", ["symbols", "--file", "guarded.h", "--root", root], { cwd: root });
+  env = r.json as Env<SymbolsPayload>;
+  assert.deepEqual(env.data.outcome, { status: "ok" });
+  assert.deepEqual(env.data.symbols.map((s) => s.name), ["guarded_total"]);
   // Beyond a work budget: skipped with the index's reason and where, not "could not be parsed".
   writeFileSync(join(root, "deep.py"), Array.from({ length: 300 }, (_, i) => `${" ".repeat(i)}def f${i}():\n`).join("") + `${" ".repeat(300)}return 1\n`);
   r = await runTool("magellan", ["symbols", "--file", "deep.py", "--root", root], { cwd: root });

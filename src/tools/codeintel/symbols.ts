@@ -7,7 +7,7 @@ import type { FileFacts } from "../../lang/extract-types.js";
 import type { LanguageId } from "../../lang/registry.js";
 import { rangeOf } from "./ast.js";
 import { schemaMeta } from "./meta.js";
-import type { Loaded, LoadedFile } from "./source.js";
+import type { Loaded, LoadedFile, Outcome } from "./source.js";
 
 export type ExtractFn = (language: LanguageId, bytes: Uint8Array) => FileFacts;
 
@@ -41,5 +41,26 @@ export function symbolsPayload(repo: string, loaded: Loaded, extract: ExtractFn)
     const signature = signatureOf(file, s.range.byte_start, s.range.byte_end);
     return signature === undefined ? { symbol_id, name: s.name, kind: s.kind, range } : { symbol_id, name: s.name, kind: s.kind, range, signature };
   });
-  return { schema: schemaMeta("symbols"), repo_id: repo, file: file.rel, symbols, outcome: file.outcome };
+  return { schema: schemaMeta("symbols"), repo_id: repo, file: file.rel, symbols, outcome: extractionOutcome(file.outcome, facts.has_errors) };
+}
+
+const SYNTAX_ERRORS = "syntax_errors";
+
+/**
+ * The symbols come from extraction's parse, which reads C and C++ with their macros and header
+ * guards masked and TypeScript with its grammar's gaps repaired (src/lang/preprocess.ts); the
+ * loaded file's outcome is of a plain parse (the AST payload's tree). Whether the symbols were
+ * read from a tree with syntax errors is extraction's to say: a C header whose only errors were
+ * its `extern "C"` guards is no file with syntax errors here, as it is none in `magellan index`.
+ */
+function extractionOutcome(outcome: Outcome, hasErrors: boolean): Outcome {
+  const had = (outcome.reason ?? "").split(", ").includes(SYNTAX_ERRORS);
+  if (outcome.status !== "ok" || had === hasErrors) return outcome;
+  const reasons = (outcome.reason ?? "").split(", ").filter((r) => r !== "" && r !== SYNTAX_ERRORS);
+  if (hasErrors) reasons.unshift(SYNTAX_ERRORS);
+  // (An ok file's only summary is the syntax errors' one.)
+  const out: Outcome = { status: outcome.status };
+  if (reasons.length > 0) out.reason = reasons.join(", ");
+  if (hasErrors) out.error_summary = "tree-sitter recovered from syntax errors; the symbols are what it recovered";
+  return out;
 }
