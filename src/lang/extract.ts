@@ -473,7 +473,6 @@ function checkNesting(sorted: readonly Extent[], text: string): void {
   }
 }
 
-/** `merged` receives the byte starts of names of definitions folded into another one (still no references). */
 /**
  * Where a C or C++ parse ends a declaration with a MISSING `;`: tree-sitter's guess, most often
  * at a macro it read as a type (zlib's `ZEXTERN uLong ZEXPORT zlibCompileFlags(void);` became a
@@ -495,6 +494,7 @@ function guessedDeclarationEnds(language: LanguageId, root: Parser.SyntaxNode): 
   return out;
 }
 
+/** `merged` receives the byte starts of names of definitions folded into another one (still no references). */
 function extractSymbols(language: LanguageId, matches: QMatch[], decoded: DecodedText, merged: number[], guessedEnds?: Set<number>): ExtractedSymbol[] {
   const sep = QUALIFIER_SEPARATOR[language];
   const text = decoded.text;

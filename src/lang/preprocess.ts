@@ -181,8 +181,8 @@ function maskTypeScript(text: string): string {
  * 0.23 made an ERROR of each (23 of effect's built esm files), and the specifier lost its alias.
  * Inside an import or export clause's braces, such a word is handed to the parser as a name of the
  * same length; names are read from the original text. tree-sitter-typescript reads them already.
+ * (Comments inside the braces may hold braces: effect's esm puts each name's JSDoc there.)
  */
-// (Comments inside the braces may hold braces: effect's esm puts each name's JSDoc there.)
 const SPECIFIER_CLAUSE = /\b(?:import|export)[ \t]*(?:type[ \t]+)?\{(?:[^{}/]|\/\*[\s\S]*?\*\/|\/\/[^\n]*|\/(?![*/]))*\}/g;
 const RESERVED_NAME =
   /(?<![\w$.])(?:break|case|catch|class|const|continue|debugger|delete|do|else|enum|export|extends|false|finally|for|function|if|import|in|instanceof|new|null|return|super|switch|this|throw|true|try|typeof|var|void|while|with)(?![\w$])/g;
@@ -240,6 +240,9 @@ export function maskForParse(language: LanguageId, text: string): string {
   return blank.length === 0 ? text : blanked(text, blank);
 }
 
+/** The rest of a line, a trailing comment allowed, and its end. */
+const LINE_END = String.raw`(?:\/\/[^\n]*|\/\*[^\n]*?\*\/[ \t]*)?\r?\n`;
+
 /**
  * `__has_include(<optional>)` and its wrappers (`FMT_HAS_INCLUDE(<xlocale.h>)`) in `#if` and
  * `#elif`: tree-sitter's preprocessor expressions take neither a `<header>` nor a string as an
@@ -248,8 +251,6 @@ export function maskForParse(language: LanguageId, text: string): string {
  * The argument list is blanked, so the condition reads as the name alone; the `#include` lines
  * inside the group are untouched.
  */
-/** The rest of a line, a trailing comment allowed, and its end. */
-const LINE_END = String.raw`(?:\/\/[^\n]*|\/\*[^\n]*?\*\/[ \t]*)?\r?\n`;
 const CONDITION_LINE = /^[ \t]*#[ \t]*(?:el)?if\b[^\n]*has_include[^\n]*/gim;
 const INCLUDE_TEST = /\b\w*has_include\w*[ \t]*(\([ \t]*(?:<[^>\n]*>|"[^"\n]*")[ \t]*\))/gi;
 function includeTests(text: string, blank: number[]): void {
