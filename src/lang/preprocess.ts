@@ -183,15 +183,58 @@ function maskTypeScript(text: string): string {
  * same length; names are read from the original text. tree-sitter-typescript reads them already.
  * (Comments inside the braces may hold braces: effect's esm puts each name's JSDoc there.)
  */
-const SPECIFIER_CLAUSE = /\b(?:import|export)[ \t]*(?:type[ \t]+)?\{(?:[^{}/]|\/\*[\s\S]*?\*\/|\/\/[^\n]*|\/(?![*/]))*\}/g;
+const CLAUSE_START = /\b(?:import|export)[ \t]*(?:type[ \t]+)?\{/g;
 const RESERVED_NAME =
   /(?<![\w$.])(?:break|case|catch|class|const|continue|debugger|delete|do|else|enum|export|extends|false|finally|for|function|if|import|in|instanceof|new|null|return|super|switch|this|throw|true|try|typeof|var|void|while|with)(?![\w$])/g;
 function maskJavaScript(text: string): string {
   if (!/\b(?:import|export)[ \t]*\{/.test(text)) return text;
-  return text.replace(SPECIFIER_CLAUSE, (clause) => {
-    const inner = clause.slice(clause.indexOf("{"));
-    return RESERVED_NAME.test(inner) ? clause.slice(0, clause.length - inner.length) + inner.replace(RESERVED_NAME, (w) => `_${w.slice(1)}`) : clause;
-  });
+  // A scan, not one regex for the clause: a regex that skips comments backtracked over every
+  // later clause when one was never closed (200,000 unclosed `export {`: ten minutes).
+  const parts: string[] = [];
+  let from = 0;
+  CLAUSE_START.lastIndex = 0;
+  for (let m = CLAUSE_START.exec(text); m !== null; m = CLAUSE_START.exec(text)) {
+    const open = m.index + m[0].length - 1;
+    const close = clauseEnd(text, open + 1);
+    if (close < 0) {
+      // Not closed before another `{` (the next clause's, perhaps: it is looked for from here; its
+      // scan starts at its own `{`, where this one stopped) or the end: no clause.
+      CLAUSE_START.lastIndex = -close >= text.length ? text.length : open + 1;
+      continue;
+    }
+    CLAUSE_START.lastIndex = close + 1;
+    const inner = text.slice(open, close + 1);
+    RESERVED_NAME.lastIndex = 0;
+    if (!RESERVED_NAME.test(inner)) continue;
+    parts.push(text.slice(from, open), inner.replace(RESERVED_NAME, (w) => `_${w.slice(1)}`));
+    from = close + 1;
+  }
+  if (parts.length === 0) return text;
+  parts.push(text.slice(from));
+  return parts.join("");
+}
+
+/**
+ * The `}` that closes a specifier clause whose `{` is before `at`, past comments; minus where the
+ * scan stopped when there is none (another `{`, the end of the text).
+ */
+function clauseEnd(text: string, at: number): number {
+  let i = at;
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === 125 /* } */) return i;
+    if (c === 123 /* { */) return -i;
+    if (c === 47 /* / */ && text.charCodeAt(i + 1) === 42 /* * */) {
+      const end = text.indexOf("*/", i + 2);
+      if (end < 0) return -text.length;
+      i = end + 2;
+    } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
+      const end = text.indexOf("\n", i + 2);
+      if (end < 0) return -text.length;
+      i = end + 1;
+    } else i++;
+  }
+  return -text.length;
 }
 
 export function maskForParse(language: LanguageId, text: string): string {
