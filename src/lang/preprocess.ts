@@ -536,40 +536,45 @@ const CONTROL_HEAD = /^(?:\}\s*)?(?:else\s+)?(?:if|while|for)\s*\(.*\)$/;
 const EXPRESSION_GROUP = /(?:[=?|&+\-*/%^<>!(),:]|\belse)[ \t]*\r?\n[ \t]*#|^[ \t]*#[ \t]*(?:if\w*|endif)\b.*\r?\n(?:[ \t]*\r?\n)*[ \t]*(?:else\b|\|\||&&|\?)/m;
 function expressionGroups(text: string, blank: number[]): void {
   if (!EXPRESSION_GROUP.test(text)) return;
+  // Every group's own directives (depth 0 within it, past nested groups), in one pass over the
+  // directives: a scan from each `#if` to its `#endif` read the rest of the text for every group
+  // never closed (100,000 `#if` lines without one: minutes).
+  type Directive = { at: number; end: number; word: string };
+  const groups: Directive[][] = [];
+  const open: Directive[][] = [];
   const directive = /^[ \t]*#[ \t]*(if|ifdef|ifndef|elif\w*|else|endif)\b.*$/gm;
+  for (let d = directive.exec(text); d; d = directive.exec(text)) {
+    const word = d[1] as string;
+    const start = d.index;
+    let end = start + (d[0] as string).length;
+    // A directive's continuation lines are part of it.
+    while (end < text.length && text[end - 1] === "\\") {
+      const next = text.indexOf("\n", end + 1);
+      end = next < 0 ? text.length : next;
+    }
+    directive.lastIndex = end;
+    const own = { at: start, end, word };
+    if (word.startsWith("if")) open.push([own]);
+    else if (open.length > 0) {
+      const group = open[open.length - 1] as Directive[];
+      group.push(own);
+      if (word === "endif") groups.push(open.pop() as Directive[]);
+    }
+  }
+  groups.sort((x, y) => (x[0] as Directive).at - (y[0] as Directive).at);
   // Where the last group taken apart ends: its nested groups are taken with it.
   let doneUpTo = 0;
-  for (const m of text.matchAll(/^[ \t]*#[ \t]*if(?:n?def)?\b/gm)) {
-    const at = m.index as number;
+  for (const own of groups) {
+    const at = (own[0] as Directive).at;
     if (at < doneUpTo) continue;
-    // The group's own directives (depth 0), found past nested groups.
-    const own: { at: number; end: number; word: string }[] = [];
-    let depth = 0;
-    directive.lastIndex = at;
-    for (let d = directive.exec(text); d; d = directive.exec(text)) {
-      const word = d[1] as string;
-      const start = d.index;
-      let end = start + (d[0] as string).length;
-      // A directive's continuation lines are part of it.
-      while (end < text.length && text[end - 1] === "\\") {
-        const next = text.indexOf("\n", end + 1);
-        end = next < 0 ? text.length : next;
-      }
-      directive.lastIndex = end;
-      if (word.startsWith("if")) depth++;
-      if (depth === 1) own.push({ at: start, end, word });
-      if (word === "endif") depth--;
-      if (depth === 0) break;
-    }
-    const last = own[own.length - 1];
-    if (!last || last.word !== "endif") continue;
-    const first = (own[0] as { end: number }).end;
+    const last = own[own.length - 1] as Directive;
+    const first = (own[0] as Directive).end;
     const inside =
-      afterOperator(text, at, true) || afterOperator(text, (own[1] as { at: number }).at, false) || elseFollows(text, last.end) || continues(text, first);
+      afterOperator(text, at, true) || afterOperator(text, (own[1] as Directive).at, false) || elseFollows(text, last.end) || continues(text, first);
     if (!inside) continue;
     // The branch a build on Linux or macOS compiles keeps its code (the #else after a test for
     // Windows alone, as unbalancedBranches does); the others are blanked up to the next directive.
-    const keep = own.length > 2 && SECOND_BRANCH.test(text.slice(at, (own[0] as { end: number }).end)) ? 1 : 0;
+    const keep = own.length > 2 && SECOND_BRANCH.test(text.slice(at, (own[0] as Directive).end)) ? 1 : 0;
     own.forEach((d, k) => {
       const next = own[k + 1];
       blankLines(text, d.at, k === keep || !next ? d.end : next.at, blank);

@@ -382,3 +382,16 @@ test("stdarg's va_arg(ap, type) reads as a call: the comma and the type are blan
   assert.deepEqual(f.symbols.map((s) => `${s.kind} ${s.name}`), ["function sum"]);
   assert.ok(f.references.some((r) => r.name === "va_arg" && r.kind === "call"));
 });
+
+test("conditional groups are found in one pass: `#if` lines never closed do not make the masking quadratic", () => {
+  // Each `#if` scanned the rest of the text for its `#endif`: 100,000 unclosed ones took minutes.
+  const unclosed = "#if X && defined(Y) && f(\n".repeat(20_000);
+  const closed = "int v = a +\n#ifdef GZIP\n  b\n#else\n  c\n#endif\n;\n";
+  const text = closed + unclosed;
+  const started = performance.now();
+  const masked = maskForParse("c", text);
+  assert.ok(performance.now() - started < 1000, "masking took too long");
+  assert.equal(masked.length, text.length);
+  // The closed group inside an expression is still read as its first branch.
+  assert.ok(masked.startsWith("int v = a +\n           \n  b\n     \n   \n      \n;\n"), JSON.stringify(masked.slice(0, 60)));
+});
