@@ -245,13 +245,14 @@ export function maskForParse(language: LanguageId, text: string): string {
   // Blanked ranges as [start, end) pairs, applied once at the end: a char array of the text
   // (split and join) cost more than the ten patterns on the large test headers.
   const blank: number[] = [];
-  defineComments(text, blank);
+  const lines = new LineStarts(text);
+  defineComments(lines, blank);
   includeTests(text, blank);
   externCGuards(text, blank);
   vaArgTypes(text, blank);
   unbalancedBranches(text, blank);
-  expressionGroups(text, blank);
-  storageMacros(text, blank);
+  expressionGroups(lines, blank);
+  storageMacros(lines, blank);
   wrapperMacros(text, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
@@ -261,7 +262,7 @@ export function maskForParse(language: LanguageId, text: string): string {
     for (const m of text.matchAll(re)) {
       const token = m[1] as string;
       const at = (m.index as number) + (m[0] as string).indexOf(token);
-      if (isPreprocessorLine(text, at)) continue;
+      if (isPreprocessorLine(lines, at)) continue;
       // (`{ FOO_A, FOO_B {` in a braced list is an element, not a macro.)
       if ((re === PATTERNS[0] || re === PATTERNS[2] || re === NESTED_MACRO_LINE) && inList(text, at, at + token.length)) continue;
       // Blank the name and a directly following argument list.
@@ -354,7 +355,8 @@ function vaArgTypes(text: string, blank: number[]): void {
  * `#define UV_REQ_FIELDS` swallowed the `struct uv_req_s` after it into a function definition.
  * Blanked, the define is one directive again; nothing is read from such comments.
  */
-function defineComments(text: string, blank: number[]): void {
+function defineComments(lines: LineStarts, blank: number[]): void {
+  const text = lines.text;
   if (!text.includes("\\\n") && !text.includes("\\\r\n")) return;
   const re = /\/\*(?:(?!\*\/)[^\n])*\*\//g;
   for (const m of text.matchAll(re)) {
@@ -363,7 +365,7 @@ function defineComments(text: string, blank: number[]): void {
     let eol = text.indexOf("\n", end);
     if (eol < 0) eol = text.length;
     if (!/\\[ \t]*\r?$/.test(text.slice(end, eol))) continue;
-    if (!isPreprocessorLine(text, start)) continue;
+    if (!isPreprocessorLine(lines, start)) continue;
     blank.push(start, end);
   }
 }
@@ -471,14 +473,15 @@ const KEYWORDS = new Set(
   ).split(" "),
 );
 const QUALIFIERS = new Set(["const", "volatile", "restrict", "__restrict", "_Atomic"]);
-function storageMacros(text: string, blank: number[]): void {
+function storageMacros(lines: LineStarts, blank: number[]): void {
+  const text = lines.text;
   THREE_NAMES.lastIndex = 0;
   for (const m of text.matchAll(THREE_NAMES)) {
     const first = m[1] as string;
     const second = m[2] as string;
     if (KEYWORDS.has(first) || QUALIFIERS.has(second) || /^[A-Z0-9_]+$/.test(second)) continue;
     const at = (m.index as number) + (m[0] as string).indexOf(first);
-    if (isPreprocessorLine(text, at)) continue;
+    if (isPreprocessorLine(lines, at)) continue;
     blank.push(at, at + first.length);
   }
 }
@@ -534,7 +537,8 @@ const OPERATOR_END = /(?:[=?|&+\-*/%^<>!(]|\belse)$/;
 const CONTROL_HEAD = /^(?:\}\s*)?(?:else\s+)?(?:if|while|for)\s*\(.*\)$/;
 // (A cheap test that some group may be one: a directive after such a line, or one before `else` or an operator.)
 const EXPRESSION_GROUP = /(?:[=?|&+\-*/%^<>!(),:]|\belse)[ \t]*\r?\n[ \t]*#|^[ \t]*#[ \t]*(?:if\w*|endif)\b.*\r?\n(?:[ \t]*\r?\n)*[ \t]*(?:else\b|\|\||&&|\?)/m;
-function expressionGroups(text: string, blank: number[]): void {
+function expressionGroups(lines: LineStarts, blank: number[]): void {
+  const text = lines.text;
   if (!EXPRESSION_GROUP.test(text)) return;
   // Every group's own directives (depth 0 within it, past nested groups), in one pass over the
   // directives: a scan from each `#if` to its `#endif` read the rest of the text for every group
@@ -570,7 +574,7 @@ function expressionGroups(text: string, blank: number[]): void {
     const last = own[own.length - 1] as Directive;
     const first = (own[0] as Directive).end;
     const inside =
-      afterOperator(text, at, true) || afterOperator(text, (own[1] as Directive).at, false) || elseFollows(text, last.end) || continues(text, first);
+      afterOperator(lines, at, true) || afterOperator(lines, (own[1] as Directive).at, false) || elseFollows(text, last.end) || continues(text, first);
     if (!inside) continue;
     // The branch a build on Linux or macOS compiles keeps its code (the #else after a test for
     // Windows alone, as unbalancedBranches does); the others are blanked up to the next directive.
@@ -589,12 +593,13 @@ function expressionGroups(text: string, blank: number[]): void {
  * (A branch that ends with such a head is left alone: minizip's `#ifdef _WIN32\n if (..
  * _chdir(dirname))\n#else\n if (.. chdir(dirname))\n#endif\n {` parses as written, both calls kept.)
  */
-function afterOperator(text: string, at: number, heads: boolean): boolean {
+function afterOperator(lines: LineStarts, at: number, heads: boolean): boolean {
+  const text = lines.text;
   let end = at - 1;
   while (end > 0) {
     const start = text.lastIndexOf("\n", end - 1) + 1;
     const line = text.slice(start, end).trim();
-    if (line === "" || isPreprocessorLine(text, start)) {
+    if (line === "" || isPreprocessorLine(lines, start)) {
       end = start - 1;
       continue;
     }
@@ -734,18 +739,47 @@ function enclosingBraceHead(text: string, at: number): string | undefined {
   return undefined;
 }
 
-function isPreprocessorLine(text: string, at: number): boolean {
-  let i = text.lastIndexOf("\n", at - 1) + 1;
+function isPreprocessorLine(lines: LineStarts, at: number): boolean {
+  const text = lines.text;
+  const start = lines.startOf(at);
+  let i = start;
   while (text[i] === " " || text[i] === "\t") i++;
   if (text[i] === "#") return true;
   // A continuation line of a multi-line #define.
-  const prevEnd = i - 1;
-  if (prevEnd > 0) {
-    let j = text.lastIndexOf("\n", at - 1) - 1;
-    if (text[j] === "\r") j--;
-    if (j >= 0 && text[j] === "\\") return true;
+  let j = start - 2;
+  if (text[j] === "\r") j--;
+  return j >= 0 && text[j] === "\\";
+}
+
+/**
+ * Where each line of a text starts, found once: a backward search for the line's start at every
+ * macro candidate was quadratic on one long line (a 120 KB line of `int FOO_BAR` took 0.6 s).
+ */
+class LineStarts {
+  private starts: Int32Array | undefined;
+  constructor(readonly text: string) {}
+
+  /** The start of the line holding `at`. */
+  startOf(at: number): number {
+    const starts = (this.starts ??= LineStarts.index(this.text));
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return starts[lo] as number;
   }
-  return false;
+
+  private static index(text: string): Int32Array {
+    let n = 1;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+    const out = new Int32Array(n);
+    let k = 1;
+    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) out[k++] = i + 1;
+    return out;
+  }
 }
 
 /**

@@ -395,3 +395,15 @@ test("conditional groups are found in one pass: `#if` lines never closed do not 
   // The closed group inside an expression is still read as its first branch.
   assert.ok(masked.startsWith("int v = a +\n           \n  b\n     \n   \n      \n;\n"), JSON.stringify(masked.slice(0, 60)));
 });
+
+test("masking stays linear on one long line of macro candidates (a generated or minified file)", () => {
+  // Each candidate searched back for its line's start: 60,000 on one line took seconds.
+  const text = `${"int FOO_BAR ".repeat(60_000)}x;\n${"void f() const GUARDED_BY(mu) ".repeat(20_000)};\n`;
+  const started = performance.now();
+  const masked = maskForParse("cpp", text);
+  assert.ok(performance.now() - started < 1000, "masking took too long");
+  assert.equal(masked.length, text.length);
+  // The same masks as on short lines: the caps names between words, the annotations.
+  assert.ok(masked.startsWith("int         int         "), masked.slice(0, 40));
+  assert.ok(masked.includes("void f() const                void f()"), "the annotation is masked");
+});
