@@ -5,7 +5,8 @@
 import { utf16Bom } from "../text/utf16.js";
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
-import { type DepMatch, depsInQuery, extractFromTree, NestingLimitError } from "../lang/extract.js";
+import { type DepMatch, depsInQuery, extractFromTree } from "../lang/extract.js";
+import { ExtractionBudgetError } from "../lang/budget.js";
 import { HeapLimitError } from "../lang/heap.js";
 import { extractDeps } from "../lang/deps.js";
 import { parseSource } from "../lang/preprocess.js";
@@ -136,7 +137,7 @@ export function processFile(task: FileTask): FileOutcome {
     }
     return { kind: "indexed", rel: task.rel, language, hash, size: bytes.length, mtime_ms: mtime, rows };
   } catch (e) {
-    if (e instanceof NestingLimitError) return { kind: "skipped", rel: task.rel, reason: "too_large_to_index", detail: e.message };
+    if (e instanceof ExtractionBudgetError) return { kind: "skipped", rel: task.rel, reason: "too_large_to_index", detail: e.message };
     if (e instanceof HeapLimitError) return { kind: "skipped", rel: task.rel, reason: "out_of_memory", detail: `extraction would run out of its heap: ${e.message} (MAGELLAN_WORKER_HEAP_MB)` };
     return { kind: "skipped", rel: task.rel, reason: "extract_failed", detail: (e as Error).message };
   }

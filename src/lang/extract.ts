@@ -53,6 +53,7 @@ import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, type LanguageId } from "./registry.js";
 import { parseSource } from "./preprocess.js";
 import { hasSyntaxErrors } from "./grammar-lags.js";
+import { ExtractionBudgetError } from "./budget.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT, trimHeap } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
 import { FIELD_PATH, chainCallee, chainMarker, chainOf, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
@@ -443,7 +444,7 @@ function baseName(written: string): string | undefined {
 export const MAX_DEFINITION_NESTING = 256;
 
 /** A file beyond MAX_DEFINITION_NESTING: processFile skips it as too_large_to_index. */
-export class NestingLimitError extends Error {
+export class NestingLimitError extends ExtractionBudgetError {
   constructor(message: string) {
     super(message);
     this.name = "NestingLimitError";
@@ -1165,11 +1166,13 @@ class ReferenceCollector {
   private typeAt(name: string, at: number): string | undefined {
     const live = this.bindingsAt(name, at);
     if (live.length === 0) return this.moduleTypeOf(name);
+    const hoisted = LOCAL_SCOPES[this.language]?.hoisted === true;
+    if (hoisted && live.length > MAX_AGREEING_DECLARATIONS) return undefined;
     let inner = -1;
     for (const b of live) if (b.scopeStart > inner) inner = b.scopeStart;
     const byAt = new Map<number, string | undefined>();
     for (const b of live) if (b.scopeStart === inner) declare(byAt, b.at, b.type);
-    if (!LOCAL_SCOPES[this.language]?.hoisted) return byAt.get(Math.max(...byAt.keys()));
+    if (!hoisted) return byAt.get(Math.max(...byAt.keys()));
     return agreed(byAt);
   }
 
@@ -1272,8 +1275,15 @@ function declare(byAt: Map<number, string | undefined>, at: number, type: string
   if (byAt.get(at) === undefined) byAt.set(at, type);
 }
 
+/**
+ * More declarations of one name than this in one scope have no type they agree on: generated code
+ * (16,667 `const x = require(...)` in one file made every reference to x read all of them: 7 s).
+ */
+const MAX_AGREEING_DECLARATIONS = 64;
+
 /** The type every declaration agrees on: none when one writes none or two differ. */
 function agreed(byAt: Map<number, string | undefined>): string | undefined {
+  if (byAt.size > MAX_AGREEING_DECLARATIONS) return undefined;
   const types = new Set(byAt.values());
   return types.size === 1 ? [...types][0] : undefined;
 }

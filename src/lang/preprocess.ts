@@ -13,6 +13,7 @@
  */
 import type Parser from "tree-sitter";
 import { type LanguageId, parse } from "./registry.js";
+import { PARSE_SECONDS_BUDGET } from "./budget.js";
 
 const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*`;
 /**
@@ -789,10 +790,12 @@ class LineStarts {
  * (lines 8 to 2959), and the `#include "format.h"` at its end was lost with it.
  */
 export function parseSource(language: LanguageId, text: string): Parser.Tree {
+  // One budget for every parse of the file (the repair's rounds, the plain text's).
+  const deadline = performance.now() + PARSE_SECONDS_BUDGET * 1000;
   let masked = maskForParse(language, text);
-  let tree = parse(language, masked);
+  let tree = parse(language, masked, deadline);
   if (tree.rootNode.hasError && USING_LANGUAGES.has(language)) {
-    const repaired = repairCallSignatures(language, masked, tree);
+    const repaired = repairCallSignatures(language, masked, tree, deadline);
     if (repaired) ({ text: masked, tree } = repaired);
   }
   if (masked === text || !tree.rootNode.hasError) return tree;
@@ -800,7 +803,7 @@ export function parseSource(language: LanguageId, text: string): Parser.Tree {
   // for every file with a stray error it cost C and C++ indexing an eighth more time.
   const damage = errorExtent(tree.rootNode);
   if (damage < masked.length / 10) return tree;
-  const plain = parse(language, text);
+  const plain = parse(language, text, deadline);
   const keep = errorExtent(plain.rootNode) < damage ? plain : tree;
   ((keep === plain ? tree : plain) as unknown as { delete?: () => void }).delete?.();
   return keep;
@@ -834,7 +837,7 @@ const REPAIR_MAX_CHARS = 256 * 1024;
  */
 const SIGNATURE_LINE = /^[ \t]+<(?=[ \t]*(?:\r?\n|[A-Za-z_$][\w$]*[ \t]*(?:extends\b|=|,|>)))/gm;
 
-function repairCallSignatures(language: LanguageId, text: string, tree: Parser.Tree): { text: string; tree: Parser.Tree } | undefined {
+function repairCallSignatures(language: LanguageId, text: string, tree: Parser.Tree, deadline: number): { text: string; tree: Parser.Tree } | undefined {
   // Each round parses the whole file again, and a tree's native memory is freed only when the
   // collector gets to it: on effect's 944 KB Effect.d.ts the rounds cost the bench corpus's index
   // 0.5 s and 75 MB of peak. Hand-written files with such signatures are far smaller (hono's
@@ -871,7 +874,7 @@ function repairCallSignatures(language: LanguageId, text: string, tree: Parser.T
     }
     pieces.push(best.text.slice(from));
     const next = pieces.join("");
-    const nextTree = parse(language, next);
+    const nextTree = parse(language, next, deadline);
     const damage = errorExtent(nextTree.rootNode);
     if (damage >= best.damage) {
       (nextTree as unknown as { delete?: () => void }).delete?.();

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import type Parser from "tree-sitter";
 import { loadTreeSitter } from "./tree-sitter-module.js";
 import { loadNative } from "../contract/native.js";
+import { PARSE_SECONDS_BUDGET, ParseTimeoutError } from "./budget.js";
 
 const require = createRequire(import.meta.url);
 
@@ -129,11 +130,22 @@ export function parserFor(id: LanguageId): Parser {
 /**
  * Parses bytes. node-tree-sitter takes a JS string and reports byte offsets of its UTF-8
  * encoding only when the text round-trips; callers pass text decoded from the file's bytes and
- * must map indices back to bytes themselves when the file is not valid UTF-8.
+ * must map indices back to bytes themselves when the file is not valid UTF-8. With a `deadline`
+ * (a `performance.now()` time), a parse still running then stops with ParseTimeoutError.
  */
-export function parse(id: LanguageId, text: string): Parser.Tree {
+export function parse(id: LanguageId, text: string, deadline?: number): Parser.Tree {
   // The default 32 KiB buffer makes large files fail with "Invalid argument"; size it to the text.
-  return parserFor(id).parse(text, undefined, { bufferSize: Math.max(32 * 1024, text.length * 4 + 1024) });
+  const bufferSize = Math.max(32 * 1024, text.length * 4 + 1024);
+  if (deadline === undefined) return parserFor(id).parse(text, undefined, { bufferSize });
+  const parser = parserFor(id);
+  // (Called every hundred or so of the parser's steps; true stops it, and parse gives null.)
+  const tree = parser.parse(text, undefined, { bufferSize, progressCallback: () => performance.now() > deadline }) as Parser.Tree | null;
+  if (tree === null) {
+    // A stopped parser resumes where it stopped unless reset.
+    parser.reset();
+    throw new ParseTimeoutError(PARSE_SECONDS_BUDGET);
+  }
+  return tree;
 }
 
 /**

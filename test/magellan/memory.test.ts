@@ -112,4 +112,21 @@ describe("magellan index: a file beyond the memory budget", () => {
     assert.ok(await findsName(root, "wordy"));
     assert.equal(await findsName(root, "TABLE"), false);
   });
+
+  it("a parse that does not end in its time budget is stopped and its file skipped as too_large_to_index, alone", async () => {
+    // tree-sitter's error recovery is quadratic on generic call signatures it cannot read: these
+    // 8,000 (170 KB) take it ~16 s here (4,000 took 4.1 s), far past a budget of half a second.
+    const signatures = `export interface Overloads {\n${"  a: B\n  <K>(k: K): K\n".repeat(8000)}}\n`;
+    const root = tree({ "overloads.ts": signatures }, 4);
+    const started = Date.now();
+    const { code, data, env } = await index(root, { MAGELLAN_MAX_PARSE_SECONDS: "0.5" });
+    assert.ok(code === 0 || code === 4, `exit ${code}`);
+    assert.ok(Date.now() - started < 15_000, "the parse was not stopped");
+    assert.deepEqual(data.skipped.map((s) => [s.path, s.reason]), [["src/overloads.ts", "too_large_to_index"]]);
+    assert.match(data.skipped[0]?.detail ?? "", /^tree-sitter took more than 0\.5 s to parse it \(MAGELLAN_MAX_PARSE_SECONDS\)/);
+    assert.ok(env.diagnostics?.some((d) => d.file === "src/overloads.ts" && (d.remediation ?? "").includes("MAGELLAN_MAX_PARSE_SECONDS")));
+    // The parser is reset after the stop: every other file of the run (and of its worker) is indexed.
+    assert.equal(data.files_indexed, 6);
+    assert.ok(await findsName(root, "zeta3"));
+  });
 });

@@ -5,6 +5,7 @@
 import type { SymbolsPayload } from "../../contract/tools/codeintel.js";
 import type { FileFacts } from "../../lang/extract-types.js";
 import type { LanguageId } from "../../lang/registry.js";
+import { ExtractionBudgetError } from "../../lang/budget.js";
 import { rangeOf } from "./ast.js";
 import { schemaMeta } from "./meta.js";
 import type { Loaded, LoadedFile, Outcome } from "./source.js";
@@ -30,9 +31,8 @@ export function symbolsPayload(repo: string, loaded: Loaded, extract: ExtractFn)
     facts = extract(file.language.id, file.bytes);
   } catch (e) {
     const msg = (e as Error).message.replace(/\s+/g, " ").slice(0, 300);
-    // (Beyond a work budget is no failure to parse: the index skips such a file with this reason;
-    // matched by name, as this module does not load extraction.)
-    const outcome = (e as Error).name === "NestingLimitError" ? { status: "skipped" as const, reason: "too_large_to_index", error_summary: msg } : { status: "failed" as const, reason: `extract_failed (${file.language.id})`, error_summary: msg };
+    // (Beyond a work budget is no failure to parse: the index skips such a file with this reason.)
+    const outcome = e instanceof ExtractionBudgetError ? { status: "skipped" as const, reason: "too_large_to_index", error_summary: msg } : { status: "failed" as const, reason: `extract_failed (${file.language.id})`, error_summary: msg };
     return { schema: schemaMeta("symbols"), repo_id: repo, file: file.rel, symbols: [], outcome };
   }
   const symbols = facts.symbols.map((s) => {

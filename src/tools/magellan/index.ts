@@ -43,7 +43,7 @@ export function indexDiagnostics(r: IndexResult): Diagnostic[] {
         s.reason === "too_large"
           ? "Raise --max-file-size to index it."
           : s.reason === "too_large_to_index" || s.reason === "out_of_memory"
-            ? "The file is beyond what one extraction may cost (generated or minified code?); exclude it in .gitignore, or raise MAGELLAN_MAX_PARSE_BYTES / MAGELLAN_MAX_PARSE_TOKENS / MAGELLAN_MAX_PARSE_NODES / MAGELLAN_WORKER_HEAP_MB if the memory is there."
+            ? "The file is beyond what one extraction may cost (generated or minified code?); exclude it in .gitignore, or raise MAGELLAN_MAX_PARSE_BYTES / MAGELLAN_MAX_PARSE_TOKENS / MAGELLAN_MAX_PARSE_NODES / MAGELLAN_MAX_PARSE_SECONDS / MAGELLAN_WORKER_HEAP_MB if the memory and time are there."
             : undefined,
     });
   }

@@ -11,7 +11,7 @@ import { commonCode } from "../../contract/codes.js";
 import { EXIT, type ExitCode, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import type { MutationRequest, Step } from "../../contract/tools/splice.js";
-import { NestingLimitError } from "../../lang/extract.js";
+import { ExtractionBudgetError } from "../../lang/budget.js";
 import { HEADER_SNIFF_BYTES, type LanguageId, languageForPath, refineLanguage } from "../../lang/registry.js";
 import { LineIndex } from "../../text/lines.js";
 import { findWorkspaceRoot } from "../../text/root.js";
@@ -142,7 +142,7 @@ function describe(req: MutationRequest): string {
 
 /** A ToolError as the outcome the adapters print (status error, nothing written). */
 export function failed(op: string, e: unknown, workspace?: string): SpliceOutcome {
-  if (e instanceof NestingLimitError) e = nestingError(e);
+  if (e instanceof ExtractionBudgetError) e = nestingError(e);
   if (!(e instanceof ToolError)) throw e;
   return { operationType: op, status: "error", message: e.message, exitCode: e.exitCode, workspace, error: e.toDiagnostic(TOOL), diagnostics: [] };
 }

@@ -11,7 +11,8 @@ import { type DB, openDb } from "../../graph/db.js";
 import { toRows } from "../../graph/facts.js";
 import { indexTree } from "../../graph/ingest.js";
 import { findSymbols, refsTo, suggestNames, symbolById, symbolsInFile, type RefRecord } from "../../graph/read.js";
-import { extractFacts, NestingLimitError } from "../../lang/extract.js";
+import { extractFacts } from "../../lang/extract.js";
+import { ExtractionBudgetError } from "../../lang/budget.js";
 import { type LanguageId, languageForPath, refineLanguage } from "../../lang/registry.js";
 import { isBinary } from "../../text/binary.js";
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
@@ -19,8 +20,8 @@ import { resolveInRoot } from "../../text/root.js";
 import { CODES, TOOL } from "./codes.js";
 import { assertWritablePath, type PlannedFile } from "./seam.js";
 
-/** SPLICE_E118 for a text that extraction refuses as nested too deep (a file's, or a patch's new text). */
-export function nestingError(e: NestingLimitError, rel?: string): ToolError {
+/** SPLICE_E118 for a text beyond extraction's budgets, nested too deep or too slow to parse (a file's, or a patch's new text). */
+export function nestingError(e: ExtractionBudgetError, rel?: string): ToolError {
   return new ToolError({
     code: CODES.too_large_to_index,
     error: "too_large_to_index",
@@ -214,7 +215,7 @@ export class Workspace {
     try {
       facts = extractFacts(language, bytes);
     } catch (e) {
-      throw e instanceof NestingLimitError ? nestingError(e, rel) : e;
+      throw e instanceof ExtractionBudgetError ? nestingError(e, rel) : e;
     }
     return toRows(rel, basename(this.root), facts, bytes).symbols.map((s) => ({
       symbol_id: s.symbol_id,
