@@ -30,9 +30,26 @@ function isTaggedTemplateTypeArguments(node: Node): boolean {
   return callee?.type === "non_null_expression" && callee.startIndex === assertion.startIndex && callee.endIndex === assertion.endIndex;
 }
 
+/**
+ * A C or C++ loop written with a macro, `jv_array_foreach(a, i, x) {` (jq), `list_for_each_entry(pos,
+ * head, member) {` (Linux), `HASH_ITER(hh, t, e, tmp) {`: no compiler sees a call followed by a block
+ * (the preprocessor expands the macro to a `for` head), and tree-sitter, which cannot expand it,
+ * reads the call as a statement with a MISSING `;` and the block after it as a block: the tree
+ * is what extraction needs. Only in C and C++ (`compound_statement`): a statement that is one
+ * call, with the block right after it.
+ */
+function isLoopMacro(node: Node): boolean {
+  if (!node.isMissing || node.type !== ";") return false;
+  const statement = node.parent;
+  if (statement?.type !== "expression_statement" || statement.namedChildCount !== 1) return false;
+  const call = statement.firstNamedChild;
+  if (call?.type !== "call_expression" || call.childForFieldName("function")?.type !== "identifier") return false;
+  return statement.nextSibling?.type === "compound_statement";
+}
+
 /** Whether this ERROR or MISSING node marks valid code the grammar cannot read (see above). */
 export function isGrammarLag(node: Node): boolean {
-  return isTaggedTemplateTypeArguments(node);
+  return isTaggedTemplateTypeArguments(node) || isLoopMacro(node);
 }
 
 /**

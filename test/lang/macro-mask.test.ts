@@ -407,3 +407,31 @@ test("masking stays linear on one long line of macro candidates (a generated or 
   assert.ok(masked.startsWith("int         int         "), masked.slice(0, 40));
   assert.ok(masked.includes("void f() const                void f()"), "the annotation is masked");
 });
+
+test("a loop written with a macro (`jv_array_foreach(a, i, x) {`) is the parser's limit, not a syntax error; a call followed by anything else still is", async () => {
+  const { hasSyntaxErrors } = await import("../../src/lang/grammar-lags.js");
+  const src = [
+    "void f(jv a, struct list_head *head) {",
+    "  jv_array_foreach(a, i, x) {",
+    "    use(x);",
+    "  }",
+    "  list_for_each_entry(pos, head, member)",
+    "  {",
+    "    g(pos);",
+    "  }",
+    "}",
+    "",
+  ].join("\n");
+  // tree-sitter reads each macro as a call missing its `;`, then a block.
+  assert.equal(parse("c", src).rootNode.hasError, true);
+  // (tree-sitter-cpp reads the same text as function definitions nested in f, with no error.)
+  assert.equal(hasSyntaxErrors(parse("c", src).rootNode), false);
+  const f = extractFacts("c", Buffer.from(src));
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(f.symbols.map((s) => s.name), ["f"]);
+  // The block's calls are still references inside f.
+  assert.deepEqual(f.references.filter((r) => r.kind === "call").map((r) => r.name).sort(), ["g", "jv_array_foreach", "list_for_each_entry", "use"]);
+  for (const broken of ["void f(void) {\n  g(1)\n  h(2);\n}\n", "void f(void) {\n  g(1) + {\n}\n", "void f(void) {\n  a.b(1) {\n  }\n}\n"]) {
+    assert.equal(hasSyntaxErrors(parse("c", broken).rootNode), true, broken);
+  }
+});
