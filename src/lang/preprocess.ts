@@ -14,6 +14,7 @@
 import type Parser from "tree-sitter";
 import { type LanguageId, parse } from "./registry.js";
 import { PARSE_SECONDS_BUDGET } from "./budget.js";
+import { lineAt, textLineStarts } from "../text/lines.js";
 
 const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*`;
 /**
@@ -757,29 +758,13 @@ function isPreprocessorLine(lines: LineStarts, at: number): boolean {
  * macro candidate was quadratic on one long line (a 120 KB line of `int FOO_BAR` took 0.6 s).
  */
 class LineStarts {
-  private starts: Int32Array | undefined;
+  private starts: number[] | undefined;
   constructor(readonly text: string) {}
 
   /** The start of the line holding `at`. */
   startOf(at: number): number {
-    const starts = (this.starts ??= LineStarts.index(this.text));
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return starts[lo] as number;
-  }
-
-  private static index(text: string): Int32Array {
-    let n = 1;
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
-    const out = new Int32Array(n);
-    let k = 1;
-    for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) out[k++] = i + 1;
-    return out;
+    const starts = (this.starts ??= textLineStarts(this.text));
+    return starts[lineAt(starts, at)] as number;
   }
 }
 

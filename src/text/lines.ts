@@ -7,6 +7,25 @@
  */
 import { decodeUnits, UTF16_BOM_BYTES, type Utf16Encoding, utf16LineStarts } from "./utf16.js";
 
+/** Where each line of a string starts (UTF-16 indices): 0, then one past each LF. */
+export function textLineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  return starts;
+}
+
+/** The 0-based line holding offset `at`: the last of `starts` (ascending, from 0) at or before it. */
+export function lineAt(starts: ArrayLike<number>, at: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if ((starts[mid] as number) <= at) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 export class LineIndex {
   /** starts[i] = byte offset where line i+1 begins. */
   private readonly starts: readonly number[];
@@ -60,15 +79,9 @@ export class LineIndex {
         return k + 2;
       }
     }
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if ((this.starts[mid] as number) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    this.last = lo;
-    return lo + 1;
+    const line = lineAt(starts, offset);
+    this.last = line;
+    return line + 1;
   }
 
   position(offset: number): { line: number; col: number } {

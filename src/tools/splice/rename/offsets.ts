@@ -2,6 +2,8 @@
  * UTF-8 byte offsets (the contract's unit) against UTF-16 code units (TypeScript's unit) and
  * LSP positions (line + UTF-16 column, the protocol's default encoding), for one text.
  */
+import { lineAt, textLineStarts } from "../../../text/lines.js";
+
 export class TextOffsets {
   readonly text: string;
   private readonly ascii: boolean;
@@ -59,26 +61,15 @@ export class TextOffsets {
   }
 
   private lines(): number[] {
-    if (this.lineStarts) return this.lineStarts;
-    const starts = [0];
-    const t = this.text;
-    for (let i = 0; i < t.length; i++) if (t.charCodeAt(i) === 10) starts.push(i + 1);
-    this.lineStarts = starts;
-    return starts;
+    return (this.lineStarts ??= textLineStarts(this.text));
   }
 
   /** LSP position (0-based line, UTF-16 character) of a byte offset. */
   byteToPosition(b: number): { line: number; character: number } {
     const c = this.byteToChar(b);
     const starts = this.lines();
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((starts[mid] as number) <= c) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo, character: c - (starts[lo] as number) };
+    const line = lineAt(starts, c);
+    return { line, character: c - (starts[line] as number) };
   }
 
   positionToByte(p: { line: number; character: number }): number {
