@@ -19,6 +19,11 @@ export class ExtractionBudgetError extends Error {
  */
 export const PARSE_SECONDS_BUDGET = Number(process.env.MAGELLAN_MAX_PARSE_SECONDS) || 60;
 
+/** The `performance.now()` time a parse of one file that starts now must end by (registry's parse). */
+export function parseDeadline(): number {
+  return performance.now() + PARSE_SECONDS_BUDGET * 1000;
+}
+
 /** A parse stopped at PARSE_SECONDS_BUDGET. */
 export class ParseTimeoutError extends ExtractionBudgetError {
   constructor(seconds: number) {

@@ -13,7 +13,7 @@
  */
 import type Parser from "tree-sitter";
 import { type LanguageId, parse } from "./registry.js";
-import { PARSE_SECONDS_BUDGET } from "./budget.js";
+import { parseDeadline } from "./budget.js";
 import { lineAt, textLineStarts } from "../text/lines.js";
 
 const MACRO = String.raw`[A-Z][A-Z0-9]*_[A-Z0-9_]*`;
@@ -776,7 +776,7 @@ class LineStarts {
  */
 export function parseSource(language: LanguageId, text: string): Parser.Tree {
   // One budget for every parse of the file (the repair's rounds, the plain text's).
-  const deadline = performance.now() + PARSE_SECONDS_BUDGET * 1000;
+  const deadline = parseDeadline();
   let masked = maskForParse(language, text);
   let tree = parse(language, masked, deadline);
   if (tree.rootNode.hasError && USING_LANGUAGES.has(language)) {

@@ -152,6 +152,16 @@ test("magellan symbols: outcomes for unsupported, binary and broken files; error
   env = r.json as Env<SymbolsPayload>;
   assert.deepEqual(env.data.outcome, { status: "skipped", reason: "too_large_to_index", error_summary: "definitions nested more than 256 deep (line 257)" });
   assert.ok(env.diagnostics?.some((d) => d.level === "warning" && /too_large_to_index/.test(d.message)));
+  // A parse past its time budget is skipped with the same reason.
+  writeFileSync(join(root, "slow.ts"), `export interface Overloads {\n${"  a: B\n  <K>(k: K): K\n".repeat(8000)}}\n`);
+  r = await runTool("magellan", ["symbols", "--file", "slow.ts", "--root", root], { cwd: root, env: { MAGELLAN_MAX_PARSE_SECONDS: "0.5" } });
+  env = r.json as Env<SymbolsPayload>;
+  assert.equal(env.data.outcome?.status, "skipped");
+  assert.equal(env.data.outcome?.reason, "too_large_to_index");
+  assert.match(env.data.outcome?.error_summary ?? "", /tree-sitter took more than 0\.5 s/);
+  // The AST payloads read the same file through the same budget.
+  r = await runTool("magellan", ["ast", "--file", "slow.ts", "--root", root], { cwd: root, env: { MAGELLAN_MAX_PARSE_SECONDS: "0.5" } });
+  assert.deepEqual((r.json as Env<{ outcome?: unknown }>).data.outcome, { status: "skipped", reason: "too_large_to_index", error_summary: "tree-sitter took more than 0.5 s to parse it (MAGELLAN_MAX_PARSE_SECONDS): error recovery on text it cannot read" });
   r = await runTool("magellan", ["symbols", "--file", "nope.rs", "--root", root], { cwd: root });
   assert.equal(r.code, 1);
   assert.equal((r.json as Env<{ code: string }>).data.code, "MAGELLAN_E002");

@@ -134,3 +134,18 @@ test("a symbol command on a file nested beyond the extraction budget is SPLICE_E
   assert.equal(edit.code, 0, edit.stdout);
   assert.match(read(dir, "deep.js"), /function g280\(\) \{/);
 });
+
+test("a symbol command on a file tree-sitter cannot parse within its time budget is SPLICE_E118 too, and the file is untouched", async () => {
+  const dir = tempDir("splice-slow-");
+  // tree-sitter's error recovery is quadratic on these (~16 s here): far past half a second.
+  const slow = `export interface Overloads {\n${"  a: B\n  <K>(k: K): K\n".repeat(8000)}}\nexport function last() { return 1; }\n`;
+  writeFileSync(join(dir, "slow.ts"), slow);
+  const started = Date.now();
+  const r = await runTool("splice", ["delete", "--file", "slow.ts", "--symbol", "last"], { cwd: dir, env: { MAGELLAN_MAX_PARSE_SECONDS: "0.5" } });
+  assert.ok(Date.now() - started < 15_000, "the parse was not stopped");
+  assert.equal(r.code, 1, r.stdout);
+  const e = r.json as Env & { error?: { message: string } };
+  assert.equal(e.error?.code, "SPLICE_E118");
+  assert.match(e.error?.message ?? "", /tree-sitter took more than 0\.5 s to parse it/);
+  assert.equal(read(dir, "slow.ts"), slow);
+});

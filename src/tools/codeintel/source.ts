@@ -12,6 +12,7 @@ import { LineIndex } from "../../text/lines.js";
 import { resolveInRoot } from "../../text/root.js";
 import { languageForPath, languageInfo, parse, refineLanguage, type LanguageInfo } from "../../lang/registry.js";
 import { hasSyntaxErrors } from "../../lang/grammar-lags.js";
+import { ExtractionBudgetError, parseDeadline } from "../../lang/budget.js";
 import { CODEINTEL_TOOL } from "./codes.js";
 import { NativeModuleError } from "../../contract/native.js";
 
@@ -90,10 +91,12 @@ export function loadEntry(abs: string, rel: string, size?: number): Loaded {
   const id = refineLanguage(language.id, rel, decoded.text);
   let tree: Parser.Tree;
   try {
-    tree = parse(id, decoded.text);
+    tree = parse(id, decoded.text, parseDeadline());
   } catch (e) {
     // An add-on that never loaded is the install's fault, not this file's: the run says so.
     if (e instanceof NativeModuleError) throw e;
+    // (A parse past its time budget: skipped, as the index skips it.)
+    if (e instanceof ExtractionBudgetError) return { ok: false, rel, outcome: { status: "skipped", reason: "too_large_to_index", error_summary: e.message } };
     return { ok: false, rel, outcome: { status: "failed", reason: `parse_failed (${language.id})`, error_summary: bounded((e as Error).message) } };
   }
   const outcome: Outcome = { status: "ok" };
