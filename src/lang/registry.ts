@@ -136,8 +136,8 @@ export function parserFor(id: LanguageId): Parser {
 export function parse(id: LanguageId, text: string, deadline?: number): Parser.Tree {
   // The default 32 KiB buffer makes large files fail with "Invalid argument"; size it to the text.
   const bufferSize = Math.max(32 * 1024, text.length * 4 + 1024);
-  if (deadline === undefined) return parserFor(id).parse(text, undefined, { bufferSize });
   const parser = parserFor(id);
+  if (deadline === undefined) return parser.parse(text, undefined, { bufferSize });
   // (Called every hundred or so of the parser's steps; true stops it, and parse gives null.)
   const tree = parser.parse(text, undefined, { bufferSize, progressCallback: () => performance.now() > deadline }) as Parser.Tree | null;
   if (tree === null) {

@@ -26,7 +26,7 @@ export const CODES = {
   invalid_regex: errorCode(TOOL, "E115"),
   no_files_matched: errorCode(TOOL, "E116"),
   not_a_definition_span: errorCode(TOOL, "E117"),
-  /** The file is beyond what symbol extraction reads (definitions nested over 256 deep). */
+  /** The file is beyond what symbol extraction reads (definitions nested over 256 deep, or a parse past its time budget). */
   too_large_to_index: errorCode(TOOL, "E118"),
   /** A warning: uses the index ties to a deleted symbol by name only (docs/splice.md). */
   name_only_uses: errorCode(TOOL, "W108"),

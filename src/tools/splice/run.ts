@@ -20,7 +20,7 @@ import { checksum } from "../../text/checksum.js";
 import { CODES, TOOL } from "./codes.js";
 import { applyFiles, del, edit, insert, patch, rename, type StepReport } from "./ops.js";
 import { commitChange, listOperations, recover, recoverChanges, refuseIfShared, undoOperation, validateChange, type PlannedFile } from "./seam.js";
-import { nestingError, Workspace } from "./workspace.js";
+import { budgetError, Workspace } from "./workspace.js";
 
 export interface SpliceOutcome {
   operationType: string;
@@ -142,7 +142,7 @@ function describe(req: MutationRequest): string {
 
 /** A ToolError as the outcome the adapters print (status error, nothing written). */
 export function failed(op: string, e: unknown, workspace?: string): SpliceOutcome {
-  if (e instanceof ExtractionBudgetError) e = nestingError(e);
+  if (e instanceof ExtractionBudgetError) e = budgetError(e);
   if (!(e instanceof ToolError)) throw e;
   return { operationType: op, status: "error", message: e.message, exitCode: e.exitCode, workspace, error: e.toDiagnostic(TOOL), diagnostics: [] };
 }

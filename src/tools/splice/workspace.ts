@@ -21,7 +21,7 @@ import { CODES, TOOL } from "./codes.js";
 import { assertWritablePath, type PlannedFile } from "./seam.js";
 
 /** SPLICE_E118 for a text beyond extraction's budgets, nested too deep or too slow to parse (a file's, or a patch's new text). */
-export function nestingError(e: ExtractionBudgetError, rel?: string): ToolError {
+export function budgetError(e: ExtractionBudgetError, rel?: string): ToolError {
   return new ToolError({
     code: CODES.too_large_to_index,
     error: "too_large_to_index",
@@ -215,7 +215,7 @@ export class Workspace {
     try {
       facts = extractFacts(language, bytes);
     } catch (e) {
-      throw e instanceof ExtractionBudgetError ? nestingError(e, rel) : e;
+      throw e instanceof ExtractionBudgetError ? budgetError(e, rel) : e;
     }
     return toRows(rel, basename(this.root), facts, bytes).symbols.map((s) => ({
       symbol_id: s.symbol_id,
