@@ -11,7 +11,6 @@ import { search, type MatchSink } from "../tools/llmastsearch/search.js";
 import { queryEnvelope } from "../contract/envelope.js";
 import { stdoutWriter } from "./stdout.js";
 import { LIST_MARK, ListStream } from "./stream.js";
-import { failureResult } from "./output.js";
 import { baseProgram, collect, intOption, runCli } from "./run.js";
 
 const program = baseProgram(TOOL, "Tree-sitter query search with exact byte spans for every match and capture.")
@@ -30,7 +29,7 @@ const program = baseProgram(TOOL, "Tree-sitter query search with exact byte span
   .option("-C, --context <n>", "lines of context before and after each match (context_before/context_after)", intOption(TOOL, "--context", 0), 0)
   .option("--hidden", "search hidden files and directories too")
   .option("--no-ignore", "do not respect .gitignore, .ignore, .rgignore or .git/info/exclude")
-  .option("--timeout <ms>", "time budget of the query engine per file in milliseconds (default 10000); a file over it is skipped with reason \"timeout\" and the answer is partial", intOption(TOOL, "--timeout", 1))
+  .option("--timeout <ms>", "time budget per file in milliseconds, of the parse and of the query engine each (default 10000); a file over it is skipped and the answer is partial", intOption(TOOL, "--timeout", 1))
   .option("-j, --threads <n>", "threads to use, the main one included (default: the machine's cores, at most 4; -j 1 uses least memory)", intOption(TOOL, "--threads", 1))
   .addHelpText(
     "after",
@@ -121,10 +120,12 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     const rel = toRelative(root, cwd);
     if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) paths = [cwd];
   }
-  // Matches are written as they are found: memory stays flat however long the answer.
-  // This run's stdout, taken now: inside the daemon it is the request's (src/server/context.ts),
-  // and matches reach the stream from worker-message callbacks.
-  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), stdoutWriter());
+  // Matches are written as they are found, to a spool: memory stays flat however long the
+  // answer, and `partial`, which precedes them in the envelope, is known only at the end (a later
+  // file's parse or matching may run past --timeout). This run's stdout, taken now: inside the
+  // daemon it is the request's (src/server/context.ts), and matches reach the stream from
+  // worker-message callbacks.
+  const stream = new ListStream(Boolean(p.opts<{ pretty?: boolean }>().pretty), stdoutWriter(), { spool: true });
   let envelope: Record<string, unknown> | undefined;
   const sink: MatchSink = {
     open: (head, partial) => {
@@ -151,16 +152,14 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
   try {
     res = await search(request, sink);
   } catch (e) {
-    if (!stream.opened) throw e;
-    // Half a document is out: end it as valid JSON with the error last, then fail.
-    const failed = failureResult(TOOL, { kind: "query", command: "search" }, e);
-    const diagnostics = (failed.envelope as { diagnostics?: unknown[] }).diagnostics ?? [];
-    stream.abort(diagnostics[0]);
-    return { ...failed, stream };
+    // Nothing is out yet (the matches were spooled): the failure is reported alone.
+    stream.discard();
+    throw e;
   }
   if (res.streamed && envelope) {
     // The same envelope (ids, time) that was opened; the list's place keeps the marker.
     envelope.data = { ...res.data, matches: [LIST_MARK] };
+    envelope.partial = res.partial;
     if (res.diagnostics.length > 0) envelope.diagnostics = res.diagnostics;
     return { envelope, exitCode: res.partial ? EXIT.partial : EXIT.ok, stream };
   }

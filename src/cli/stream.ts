@@ -9,8 +9,8 @@
  * the marker of the final envelope (counts and diagnostics are known only then). Everything before
  * the list must be known at `open`; `close` checks that it did not change.
  *
- * When something before the list is learnt only at the end (llmsearch's `partial`: a file whose
- * regex runs past its time budget may come after thousands of matches), the stream spools: the
+ * When something before the list is learnt only at the end (llmsearch's and llmastsearch's
+ * `partial`: a file that runs past its time budget may come after thousands of matches), the stream spools: the
  * items go, as their final text, to an anonymous temporary file, and `finish` writes the final
  * envelope's text before the list, copies the spool in 1 MiB chunks (to an output that takes each
  * before the next is read: a pipe's reader may be slower than the disk), then the rest. The answer

@@ -136,16 +136,32 @@ export function parserFor(id: LanguageId): Parser {
 export function parse(id: LanguageId, text: string, deadline?: number): Parser.Tree {
   // The default 32 KiB buffer makes large files fail with "Invalid argument"; size it to the text.
   const bufferSize = Math.max(32 * 1024, text.length * 4 + 1024);
-  const parser = parserFor(id);
-  if (deadline === undefined) return parser.parse(text, undefined, { bufferSize });
-  // (Called every hundred or so of the parser's steps; true stops it, and parse gives null.)
-  const tree = parser.parse(text, undefined, { bufferSize, progressCallback: () => performance.now() > deadline }) as Parser.Tree | null;
-  if (tree === null) {
-    // A stopped parser resumes where it stopped unless reset.
-    parser.reset();
-    throw new ParseTimeoutError(PARSE_SECONDS_BUDGET);
-  }
+  const tree = parseWithin(id, text, bufferSize, deadline === undefined ? undefined : deadline - performance.now());
+  if (tree === null) throw new ParseTimeoutError(PARSE_SECONDS_BUDGET);
   return tree;
+}
+
+/**
+ * The language's parser's tree of `text`, or null when it ran past `ms` milliseconds (none: no
+ * limit). The limit is the parser's own clock (tree-sitter's timeout, checked every hundred or so
+ * of its steps), not a progress callback: calling into JavaScript that often cost 10% of
+ * llmastsearch's CPU over typeorm. It is set for this parse only, as the parser is shared.
+ */
+export function parseWithin(id: LanguageId, text: string, bufferSize: number, ms?: number): Parser.Tree | null {
+  const parser = parserFor(id);
+  if (ms === undefined) return parser.parse(text, undefined, { bufferSize });
+  if (ms <= 0) return null;
+  const timed = parser as unknown as { setTimeoutMicros(us: number): void };
+  // (The binding takes a 32-bit count of microseconds: at most ~71 minutes.)
+  timed.setTimeoutMicros(Math.min(Math.ceil(ms * 1000), 0xffffffff));
+  try {
+    const tree = parser.parse(text, undefined, { bufferSize }) as Parser.Tree | null;
+    // A stopped parser resumes where it stopped unless reset.
+    if (tree === null) parser.reset();
+    return tree;
+  } finally {
+    timed.setTimeoutMicros(0);
+  }
 }
 
 /**

@@ -152,6 +152,22 @@ test("a query whose matching runs past --timeout skips the file with the reason,
   assert.equal(d.matches[0]?.captures.length, 800);
 });
 
+test("a parse that runs past --timeout skips the file too, with its own reason, instead of holding the search for half a minute", async () => {
+  const root = fixtureCopy("langs");
+  // tree-sitter's error recovery is quadratic on generic call signatures it cannot read: these
+  // 8,000 (170 KB) took 32 s to parse before the budget held for the parse.
+  writeFileSync(join(root, "slow.ts"), `export interface Overloads {\n${"  a: B\n  <K>(k: K): K\n".repeat(8000)}}\n`);
+  writeFileSync(join(root, "fine.ts"), "export const fine = 1;\n");
+  const t0 = Date.now();
+  const r = await runTool("llmastsearch", ["--root", root, "--timeout", "500", "-j", "1", "-q", "(lexical_declaration) @d", "slow.ts", "fine.ts"], { cwd: root });
+  assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms`);
+  assert.equal(r.code, 4, r.stdout);
+  const env = r.json as { partial: boolean; data: { match_count: number }; diagnostics?: { message: string }[] };
+  assert.equal(env.partial, true);
+  assert.equal(env.data.match_count, 1, "the other file is searched");
+  assert.ok(env.diagnostics?.some((d) => /1 file\(s\) skipped, tree-sitter's parse ran past the 500 ms budget per file \(--timeout.*: slow\.ts/.test(d.message)), r.stdout);
+});
+
 test("the query may come first, as ast-grep's and ripgrep's pattern does; a first argument that names a file stays a path, and none is still E108", async () => {
   const root = fixtureCopy("langs");
   const q = "(function_item name: (identifier) @name)";

@@ -12,7 +12,7 @@ import { isBinary } from "../../text/binary.js";
 import { decodeBytes } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
 import { makeSpan } from "../../text/span.js";
-import { languageInfo, parserFor, type LanguageId } from "../../lang/registry.js";
+import { languageInfo, parseWithin, type parserFor, type LanguageId } from "../../lang/registry.js";
 import { hasSyntaxErrors } from "../../lang/grammar-lags.js";
 import { TOOL } from "./codes.js";
 import { mayMatch } from "./prefilter.js";
@@ -59,7 +59,10 @@ export interface ScanOptions {
   denseFastPath?: boolean;
   /** Parse every file, even one whose bytes lack the query's required tokens (tests compare). */
   noPrefilter?: boolean;
-  /** Time the query engine may spend on one file (ms); past it the file is skipped, "timeout". */
+  /**
+   * Time the parse, and then the query engine, may each spend on one file (ms); past it the file
+   * is skipped, "parse_timeout" or "timeout".
+   */
   timeoutMs?: number;
 }
 
@@ -73,7 +76,7 @@ export const DEFAULT_AST_TIMEOUT_MS = 10_000;
 export type ScanResult =
   /** `recovered`: how many of the matches lie in or hold a part tree-sitter could not parse. */
   | { rel: string; ok: true; matches: AstMatch[]; recovered?: number }
-  | { rel: string; ok: false; reason: "binary" | "too_large" | "unreadable" | "parse_failed" | "timeout"; detail?: string };
+  | { rel: string; ok: false; reason: "binary" | "too_large" | "unreadable" | "parse_failed" | "parse_timeout" | "timeout"; detail?: string };
 
 /*
  * Syntax trees live in native memory that V8 does not count, and node-addon finalizers run
@@ -145,7 +148,12 @@ export function scanFile(file: ScanFile, opts: ScanOptions, trees?: TreeCache): 
     // The binding copies the text as UTF-16 into a zero-filled buffer of `bufferSize` units; one
     // unit per code unit plus the terminator is enough, and ~10% faster on large code bases
     // than the registry's generous default.
-    tree = parserFor(file.language).parse(decoded.text, undefined, { bufferSize: decoded.text.length + 1 });
+    // The --timeout budget holds for the parse too: tree-sitter's error recovery is quadratic on
+    // some text it cannot read (8,000 generic call signatures, 170 KB, took 32 s), and without a
+    // stop a search (or the daemon warming the tree later) waited that long for one file.
+    const budget = opts.timeoutMs ?? DEFAULT_AST_TIMEOUT_MS;
+    tree = parseWithin(file.language, decoded.text, decoded.text.length + 1, budget);
+    if (tree === null) return { rel: file.rel, ok: false, reason: "parse_timeout", detail: `tree-sitter's parse ran past ${budget} ms` };
   } catch (e) {
     // An add-on that never loaded is the install's fault, not this file's: the run says so.
     if (e instanceof NativeModuleError) throw e;

@@ -312,8 +312,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       await runParallel(todo, opts, workers, take);
     }
     const cut = limit !== undefined && total > limit;
-    // A file whose matching ran out of time is one whose matches are missing.
-    const partial = cut || skipped.has("timeout") || missing.length > 0;
+    // A file whose parse or matching ran out of time is one whose matches are missing.
+    const partial = cut || skipped.has("timeout") || skipped.has("parse_timeout") || missing.length > 0;
     const matches = opened ? [] : held;
 
     for (const [reason, list] of [...skipped].sort()) {
@@ -323,6 +323,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
           too_large: `larger than ${maxFileBytes} bytes`,
           unreadable: "unreadable",
           parse_failed: "the parser failed",
+          parse_timeout: `tree-sitter's parse ran past the ${timeoutMs} ms budget per file (--timeout; its error recovery can take that long on text it cannot read, such as a language newer than its grammar or a file that is not code)`,
           timeout: `the query ran past the ${timeoutMs} ms budget per file (--timeout; wildcard siblings like (_) @a (_) @b make matching combinatorial: anchor them or name their node types)`,
         }[reason] ?? reason;
       diagnostics.push(
