@@ -42,21 +42,34 @@ describe("splice rename: Python through pyright", () => {
     assert.deepEqual(pyright(root), []);
   });
 
-  it("uses on values nothing types, which the index ties to the method by name only, are named in a warning (httpx's tests call url.copy_with on pytest fixtures)", async () => {
+  it("uses on values nothing types that the index ties to the method alone refuse the rename (httpx's tests call url.copy_with on pytest fixtures); those shared with another symbol of the name are named in a warning", async () => {
     const root = fixture("py");
-    writeFileSync(join(root, "shop/urls.py"), "class URL:\n    def __init__(self, raw: str) -> None:\n        self.raw = raw\n\n    def copy_with(self, path: str) -> \"URL\":\n        return URL(self.raw + path)\n\n\ndef home() -> URL:\n    return URL(\"/\").copy_with(\"x\")\n");
-    writeFileSync(join(root, "shop/test_urls.py"), "def test_copy(server):\n    url = server.url.copy_with(path=\"/a\")\n    assert url\n\n\ndef test_join():\n    assert \", \".join([\"a\"])\n");
+    const urls = "class URL:\n    def __init__(self, raw: str) -> None:\n        self.raw = raw\n\n    def copy_with(self, path: str) -> \"URL\":\n        return URL(self.raw + path)\n\n\ndef home() -> URL:\n    return URL(\"/\").copy_with(\"x\")\n";
+    const tests = "def test_copy(server):\n    url = server.url.copy_with(path=\"/a\")\n    assert url\n\n\ndef test_join():\n    assert \", \".join([\"a\"])\n";
+    writeFileSync(join(root, "shop/urls.py"), urls);
+    writeFileSync(join(root, "shop/test_urls.py"), tests);
     const r = await runTool("splice", ["rename", "--file", "shop/urls.py", "--symbol", "URL.copy_with", "--to", "with_path"], { cwd: root });
-    assert.equal(r.code, 0, r.stdout);
-    const env = r.json as { result: { validation: string } };
+    assert.equal(r.code, 1, r.stdout);
+    const err = (r.json as { error: { code: string; message: string; remediation: string } }).error;
+    assert.equal(err.code, "SPLICE_E203");
+    assert.match(err.message, /would leave 1 use\(s\) of '\.copy_with' on values of unknown type, which the index ties to it alone \(no other symbol here has the name\): shop\/test_urls\.py:2\b/);
+    assert.doesNotMatch(err.message, /test_urls\.py:7/, "a use of another name is not listed");
+    assert.match(err.remediation, /--allow-heuristic/);
+    // Nothing written.
+    assert.equal(readFileSync(join(root, "shop/urls.py"), "utf8"), urls);
+    assert.equal(readFileSync(join(root, "shop/test_urls.py"), "utf8"), tests);
+    // With another copy_with in the workspace the untyped use may be either's: the rename goes
+    // ahead, pyright's typed call renamed, the fixture's left and named.
+    writeFileSync(join(root, "shop/paths.py"), "class Path:\n    def copy_with(self, path: str) -> str:\n        return path\n");
+    const ok = await runTool("splice", ["rename", "--file", "shop/urls.py", "--symbol", "URL.copy_with", "--to", "with_path"], { cwd: root });
+    assert.equal(ok.code, 0, ok.stdout);
+    const env = ok.json as { result: { validation: string } };
     assert.equal(env.result.validation, "validated");
-    // pyright renamed the typed call; the fixture's call is left, and said so.
     assert.match(readFileSync(join(root, "shop/urls.py"), "utf8"), /URL\("\/"\)\.with_path\("x"\)/);
     assert.match(readFileSync(join(root, "shop/test_urls.py"), "utf8"), /server\.url\.copy_with\(/);
-    const text = JSON.stringify(env.result);
+    const text = JSON.stringify(ok.json);
     assert.match(text, /SPLICE_W214/);
     assert.match(text, /1 use\(s\) of '\.copy_with' on values whose type is not known were left as they are[^"]*shop\/test_urls\.py:2\b/, text.slice(0, 3000));
-    assert.doesNotMatch(text, /test_urls\.py:7/, "a use of another name is not listed");
     assert.match(text, /run the rename again with --allow-heuristic to rename every one of them by name/);
   });
 

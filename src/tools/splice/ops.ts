@@ -491,16 +491,18 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
  * `url` has a type: httpx's tests call it on pytest fixtures (~20 calls), the rename said
  * validated, and the tests failed at run time.
  */
-function untypedUses(ws: Workspace, sym: Sym, renamed: Set<string>): { path: string; byte_start: number; byte_end: number; start_line: number }[] {
+type UntypedUse = { path: string; byte_start: number; byte_end: number; start_line: number; resolution: string; candidates: string | null };
+
+function untypedUses(ws: Workspace, sym: Sym, renamed: Set<string>): UntypedUse[] {
   if (!UNTYPED_LANGUAGES.has(sym.language) || !MEMBER_KINDS.has(sym.kind_normalized)) return [];
   const rows = ws
     .graph()
     .prepare(
-      `SELECT f.path, r.byte_start, r.byte_end, r.start_line FROM refs r JOIN files f ON f.id = r.file_id
+      `SELECT f.path, r.byte_start, r.byte_end, r.start_line, r.resolution, r.candidates FROM refs r JOIN files f ON f.id = r.file_id
        WHERE r.name = ? AND r.qualifier IS NOT NULL AND ((r.resolution = 'ambiguous' AND instr(r.candidates, ?) > 0) OR (r.resolution = 'heuristic' AND r.target_symbol_id = ?))
        ORDER BY f.path, r.byte_start`,
     )
-    .all(sym.name, `"${sym.symbol_id}"`, sym.symbol_id) as { path: string; byte_start: number; byte_end: number; start_line: number }[];
+    .all(sym.name, `"${sym.symbol_id}"`, sym.symbol_id) as UntypedUse[];
   return rows.filter((r) => !renamed.has(`${r.path}\0${r.byte_start}`));
 }
 
@@ -522,6 +524,7 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
   const plan = await planFor(sym);
   // The override family goes as one: each member renamed by the same engine, locations merged.
   const family: string[] = [];
+  const renamedIds = new Set([sym.symbol_id]);
   // Locations by root-relative path (the index's paths are) and byte offset.
   const at = (l: RenameLocation): string => `${ws.rel(l.file)}\0${l.byte_start}`;
   const seen = new Set(plan.locations.map(at));
@@ -546,6 +549,7 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
     const said = new Set(plan.diagnostics.map((d) => `${d.code}\0${d.message}`));
     plan.diagnostics.push(...more.diagnostics.filter((d) => !said.has(`${d.code}\0${d.message}`)));
     family.push(`${ws.rel(o.file)}:${o.start_line} ${o.parent}.${o.name}`);
+    renamedIds.add(o.symbol_id);
   }
   if (family.length > 0) plan.diagnostics.push(renameNote("server_note", `renamed with the methods of the same name it overrides or that override it: ${family.join(", ")}`));
   // Python and JavaScript: the uses on values nothing types that the index ties to the member by
@@ -564,6 +568,20 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
   const left = untyped.filter((u) => !taken.includes(u));
   const where = (us: typeof untyped): string => `${us.slice(0, 10).map((u) => `${u.path}:${u.start_line}`).join(", ")}${us.length > 10 ? ", …" : ""}`;
   const owner = `${sym.parent ?? ""}${sym.parent ? "." : ""}${sym.name}`;
+  // Those the index ties to what is renamed alone (no other symbol of the name in the workspace)
+  // are most likely its uses: left behind, the change was "validated" and failed at run time
+  // (commander.js's `option.attributeName()` in an arrow function's untyped parameter). As a
+  // delete does with them, and the index engine with its name-only locations, the rename is
+  // refused; those among several symbols of the name stay a warning.
+  const sole = left.filter((u) => !amongOthers(u, renamedIds));
+  if (sole.length > 0) {
+    throw renameError(
+      "heuristic_locations",
+      `renaming '${owner}' would leave ${sole.length} use(s) of '.${sym.name}' on values of unknown type, which the index ties to it alone (no other symbol here has the name): ${where(sole)}. Validation cannot see them, and at run time they would name a member that no longer exists`,
+      "Pass --allow-heuristic (allowHeuristic) to rename them too, rename them with splice edit first, or give the values a type (an annotation, a JSDoc @param) so that the rename engine reaches them.",
+      { file: sym.file },
+    );
+  }
   if (taken.length > 0) {
     plan.diagnostics.push(
       renameNote(
