@@ -21,7 +21,7 @@ const program = baseProgram(TOOL, "Create or replace a source file only after tr
   .option("--from <file>", "read the new content from this file (any location; it is only read)")
   .option("--overwrite", "allow replacing an existing file (without it an existing file is refused and left unchanged)")
   .option("--expected-checksum <sha256>", "replace only if the existing file has this checksum (sha256:<hex> or bare hex)")
-  .addOption(new Option("--reject-on <level>", "reject on introduced errors, or on introduced errors and warnings").choices(["error", "warning"]).default("error"))
+  .addOption(new Option("--reject-on <level>", "reject on introduced errors, or on introduced errors and warnings (an unchecked file's included; parser.limit and checker.scope notes, which say the code was checked, are not)").choices(["error", "warning"]).default("error"))
   .option("--timeout <seconds>", "time budget of each checker (TypeScript service, pyright, gcc, javac, cargo/rustc, go) in seconds; a checker that runs out is reported as a warning", "60")
   .option("--require-checker", "reject (write nothing) when the language's checker is absent, crashed or timed out, instead of writing the file as validation \"unchecked\"")
   .option("--dry-run", "validate and report, write nothing")

@@ -241,6 +241,21 @@ describe("llmfilewrite Rust (cargo check on a temporary copy of the package)", (
     assert.equal(readFileSync(join(root, "src/util.rs"), "utf8"), old);
     assert.deepEqual(listFiles(root), before);
   });
+
+  it("a new module no `mod` declares yet can be created under --reject-on warning: the scope note says it was checked, and is no finding", async () => {
+    need("cargo");
+    const root = project("rust-project");
+    const r = await lfw(root, ["--path", "src/extra.rs", "--reject-on", "warning", "--content", "pub fn twice(x: u32) -> u32 {\n    x * 2\n}\n"]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "validated");
+    assert.ok(env.result?.diagnostics.some((x) => x.code === "checker.scope" && x.level === "warning"), r.stdout);
+    assert.ok(existsSync(join(root, "src/extra.rs")));
+    // A type error in it still rejects it.
+    const bad = await lfw(root, ["--path", "src/other.rs", "--reject-on", "warning", "--content", 'pub fn two() -> u32 {\n    "two"\n}\n']);
+    assert.equal(bad.code, 1, bad.stdout);
+    assert.ok(!existsSync(join(root, "src/other.rs")));
+  });
 });
 
 describe("llmfilewrite Rust: a new file in a crate that already has an error", () => {

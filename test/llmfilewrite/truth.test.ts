@@ -57,6 +57,10 @@ describe("llmfilewrite: never 'validated' when no checker ran", () => {
     const w = env.result?.diagnostics.find((d) => d.code === "parser.limit");
     assert.equal(w?.level, "warning");
     assert.ok(existsSync(join(root, "src/all.ts")));
+    // That note is about the parser, not the code: --reject-on warning does not reject on it.
+    const strict = await lfw(root, ["--path", "src/all2.ts", "--reject-on", "warning", "--content", "export type * from './math.js';\n"]);
+    assert.equal(strict.code, 0, strict.stdout);
+    assert.ok(existsSync(join(root, "src/all2.ts")));
   });
 
   it("uses the project's own typescript package when it has one, and says which", async () => {
