@@ -41,7 +41,15 @@ export async function undoOperation(root: string, sel: { operationId?: string; l
   } else {
     // The newest change that is not itself an undo: repeated --last walks back through history.
     entry = [...entries].reverse().find((e) => e.status === "done" && e.backup && e.undo_of === undefined);
-    if (!entry) throw changeError(tool, "operation_not_found", "no operation to undo in this workspace", "Only changes made with backups (splice) can be undone; `splice log` lists them.", { exitCode: EXIT.usage });
+    if (!entry) {
+      // What is left is undos: --last does not undo an undo (it would only toggle the newest
+      // change), but one can be redone by its id; saying "no operation" hid that.
+      const redo = [...entries].reverse().find((e) => e.status === "done" && e.backup && e.undo_of !== undefined);
+      if (redo) {
+        throw changeError(tool, "operation_not_found", `every change in this workspace's journal is undone; --last does not undo an undo (the newest, ${redo.operation_id}, undid ${redo.undo_of})`, `To redo that change, run \`splice undo --operation-id ${redo.operation_id}\`; \`splice log\` lists the rest.`, { exitCode: EXIT.usage });
+      }
+      throw changeError(tool, "operation_not_found", "no operation to undo in this workspace", "Only changes made with backups (splice) can be undone; `splice log` lists them.", { exitCode: EXIT.usage });
+    }
   }
   if (entry.status !== "done") {
     throw changeError(tool, "undo_refused", `operation ${entry.operation_id} is ${entry.status}${entry.undone_by ? ` (by ${entry.undone_by})` : ""}, not done; nothing to undo`, "Undo an operation whose status is done (`splice log`).");

@@ -76,7 +76,7 @@ program.addHelpText(
   `
 Examples:
   splice patch --file src/lib.rs --symbol function_name --with new_impl.rs
-  splice insert --file app.py --after-symbol Cart.total --content 'def count(self):\\n    return len(self.items)'
+  splice insert --file app.py --after-symbol Cart.total --content $'def count(self):\\n    return len(self.items)'
   splice delete --file src/util.ts --symbol oldHelper
   splice rename --file src/user.ts --symbol User --to Account
   splice edit --file src/a.ts --old 'return 1;' --new 'return 2;'

@@ -113,6 +113,8 @@ describe("change pipeline: undo --last walks back through history", () => {
     assert.equal(listOperations(root).find((o) => o.operation_id === op1.operation_id)?.status, "undone");
     await rejects(undoOperation(root, { operationId: op1.operation_id }, "splice"), "SPLICE_E014");
     await rejects(undoOperation(root, { operationId: "no-such-op" }, "splice"), "SPLICE_E015");
+    // Only undos are left: --last says so and names the one to redo, not "no operation".
+    await assert.rejects(undoOperation(root, { last: true }, "splice"), (e: unknown) => e instanceof ToolError && e.code === "SPLICE_E015" && /every change in this workspace's journal is undone/.test(e.message) && (e.remediation ?? "").includes(`splice undo --operation-id ${u1.operation_id}`));
     // Redo = undo the undo, by its id.
     await undoOperation(root, { operationId: u1.operation_id }, "splice");
     assert.equal(readFileSync(join(root, "a.txt"), "utf8"), "1\n");
