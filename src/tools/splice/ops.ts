@@ -16,6 +16,7 @@ import { CODES } from "./codes.js";
 import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
 import { commentsAndStrings } from "./code-text.js";
 import { renameError, renameNote } from "./rename/codes.js";
+import { parameterTypesAt, sameTypes } from "./rename/fallback.js";
 import { planRename, type RenameLocation } from "./seam.js";
 import type { Sym, Workspace } from "./workspace.js";
 import type { ApplyFilesStep, DeleteStep, EditStep, InsertStep, PatchStep, RenameStep } from "../../contract/tools/splice.js";
@@ -478,10 +479,55 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
   // would stop overriding it as surely as one below this method.
   const below = [def, ...up.map((m) => symbolById(db, m.symbol_id)).filter((m) => m !== undefined)].flatMap((m) => relatedMethods(db, m, "down"));
   const seen = new Set([def.symbol_id]);
-  return [...up, ...below]
-    .filter((m) => !seen.has(m.symbol_id) && (seen.add(m.symbol_id), true))
+  const family = [...up, ...below].filter((m) => !seen.has(m.symbol_id) && (seen.add(m.symbol_id), true));
+  return (TYPED_OVERLOADS.has(def.language) ? sameParameters(ws, def, family) : family)
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.name_byte_start - b.name_byte_start))
     .map((m) => [m.path, m.name_byte_start, m.symbol_id]);
+}
+
+/** Languages whose overloads of one arity differ by parameter types, which the index does not read. */
+const TYPED_OVERLOADS = new Set(["java", "cpp"]);
+
+/**
+ * Of a class's methods in the family that share the name and arity (overloads), those whose
+ * parameter types, as written, are the renamed method's: renaming gson's `JsonWriter.value(float)`
+ * took all seven `value(…)` of JsonTreeWriter. When none of them has its types, none is kept,
+ * unless its types name a type variable (`put(T v)` is overridden by `put(String v)`), where all
+ * are (over-reaching is what the compiler rejects; reaching too short changes behaviour silently).
+ */
+function sameParameters<M extends { symbol_id: string; path: string; name_byte_start: number }>(ws: Workspace, def: { name: string; path: string; name_byte_start: number }, family: M[]): M[] {
+  const typesOf = (path: string, nameStart: number): string[] | undefined => {
+    let bytes: Uint8Array;
+    try {
+      bytes = ws.read(path);
+    } catch {
+      return undefined;
+    }
+    const from = nameStart + Buffer.byteLength(def.name);
+    return parameterTypesAt(Buffer.from(bytes.subarray(from, from + 4096)).toString("utf8"), 0);
+  };
+  const own = typesOf(def.path, def.name_byte_start);
+  if (own === undefined) return family;
+  const generic = own.some((t) => /^\s*[A-Z]\w?\s*(?:\[\]|\.\.\.)?\s*$/.test(t));
+  const byClass = new Map<string, M[]>();
+  const db = ws.graph();
+  for (const m of family) {
+    const parent = symbolById(db, m.symbol_id)?.parent_symbol_id ?? m.symbol_id;
+    byClass.set(parent, [...(byClass.get(parent) ?? []), m]);
+  }
+  const out: M[] = [];
+  for (const members of byClass.values()) {
+    if (members.length === 1) {
+      out.push(...members);
+      continue;
+    }
+    const same = members.filter((m) => {
+      const t = typesOf(m.path, m.name_byte_start);
+      return t !== undefined && sameTypes(t, own);
+    });
+    out.push(...(same.length > 0 ? same : generic ? members : []));
+  }
+  return out;
 }
 
 /**

@@ -72,6 +72,25 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
         !(arity != null && r.arity !== null && !fitsArity(arity, r.arity)),
     );
     for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+    // Java and C++ overload by parameter types, which the index does not read: a call whose
+    // argument count fits several overloads is tied to one of them, so a call tied to a sibling
+    // overload may be this one's. Left out, renaming `put(int)` beside `put(long)` kept `o.put(7)`,
+    // which then called put(long): javac had nothing to say and the result said validated.
+    if (OVERLOADING.has(language) && s.parent_symbol_id !== null) {
+      const siblings = db
+        .prepare("SELECT symbol_id FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind = ? AND symbol_id != ?")
+        .pluck()
+        .all(s.parent_symbol_id, s.name, s.kind, s.symbol_id) as string[];
+      if (siblings.length > 0) {
+        const theirs = db
+          .prepare(`SELECT f.path, r.byte_start, r.byte_end, r.start_line, r.arity FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_symbol_id IN (SELECT value FROM json_each(?))`)
+          .all(JSON.stringify(siblings)) as { path: string; byte_start: number; byte_end: number; start_line: number; arity: number | null }[];
+        for (const r of theirs) {
+          if (arity != null && r.arity !== null && !fitsArity(arity, r.arity)) continue;
+          raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+        }
+      }
+    }
     if (language === "java") {
       // A Java type's constructors carry its name: javapoet's `enum Kind { …; Kind(Set<Modifier> m) {…} }`
       // renamed without them no longer compiled ("enum constant not expected here").
@@ -203,7 +222,11 @@ function javadocLinks(db: DB, sources: Sources, s: Row, newName: string): Rename
 function parameterTypes(text: string, s: Row, sources: Sources): string[] | undefined {
   const t = sources.get(sources.abs(s.path));
   if (!t) return undefined;
-  const from = t.byteToChar(s.name_byte_end);
+  return parameterTypesAt(text, t.byteToChar(s.name_byte_end));
+}
+
+/** The parameter types of the declaration whose name ends at `from` (a character offset), as written. */
+export function parameterTypesAt(text: string, from: number): string[] | undefined {
   const open = text.indexOf("(", from);
   if (open < 0) return undefined;
   let depth = 0;
@@ -228,12 +251,16 @@ function parameterTypes(text: string, s: Row, sources: Sources): string[] | unde
   return undefined;
 }
 
-/** Whether a link's parameter list names the same types, by simple name (generics, packages and varargs as arrays aside). */
-function sameTypes(link: string[], own: string[]): boolean {
+/** Two parameter lists name the same types (simple names, type arguments left out, `...` as `[]`). */
+export function sameTypes(link: string[], own: string[]): boolean {
   const simple = (t: string): string => t.replace(/<[^]*>/g, "").replace(/\.\.\./g, "[]").replace(/\s+/g, "").replace(/^.*\.(?=[^.]*$)/, "");
   const a = link.map((t) => t.trim()).filter(Boolean);
-  return a.length === own.length && a.every((t, i) => simple(t) === simple(own[i] as string));
+  const b = own.map((t) => t.trim()).filter(Boolean);
+  return a.length === b.length && a.every((t, i) => simple(t) === simple(b[i] as string));
 }
+
+/** Languages whose methods of one name are told apart by their parameter types. */
+const OVERLOADING = new Set(["java", "cpp"]);
 
 const RUST_IMPLEMENTED = new Set(["Struct", "Enum", "Union", "TypeAlias"]);
 
