@@ -27,6 +27,8 @@ export const MAGELLAN_CODES = {
   precise_unavailable: errorCode("magellan", "E114"),
   /** Calls tied to a method this one overrides or implements may run it; they are not listed. */
   dispatch: errorCode("magellan", "E115"),
+  /** A database named with --db was built from another tree, which still exists, than --root. */
+  foreign_index: errorCode("magellan", "E116"),
 } as const;
 
 /** Files larger than this are skipped unless `index --max-file-size` raises it. */

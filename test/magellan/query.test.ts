@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { type Match, type Ref, codes, indexed, mg, spanText } from "./support.js";
+import { tempDir } from "../support/run.js";
+import { type Match, type Ref, codes, copyFixture, indexed, mg, spanText } from "./support.js";
 
 describe("magellan queries on the multi-language fixture", () => {
   let root = "";
@@ -284,5 +285,26 @@ describe("magellan queries on the multi-language fixture", () => {
     const { r, env } = await mg(join(root, ".magellan"), ["find", "--name", "convert", "--db", "code.db"], { cwd: join(root, ".magellan") });
     assert.equal(r.code, 0, r.stdout);
     assert.equal((env.data.matches as Match[])[0]?.span.file_path, "rs/src/lib.rs");
+  });
+
+  it("another tree's index named with --db is refused (MAGELLAN_E116) by queries and index, which dropped its files and filled it with this tree's; a copy of a tree with its index is its own", async () => {
+    const other = copyFixture("multi", ["py"]);
+    const dbPath = join(root, ".magellan", "code.db");
+    const before = (await mg(root, ["status"])).env.data as { files: number };
+    const q = await mg(other, ["find", "--name", "convert", "--root", other, "--db", dbPath]);
+    assert.equal(q.r.code, 2, q.r.stdout);
+    assert.equal(q.env.data.code, "MAGELLAN_E116");
+    assert.match(String(q.env.data.message), new RegExp(`is of ${root.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}, not of `));
+    const ix = await mg(other, ["index", "--root", other, "--db", dbPath]);
+    assert.equal(ix.r.code, 2, ix.r.stdout);
+    assert.equal(ix.env.data.code, "MAGELLAN_E116");
+    assert.equal(((await mg(root, ["status"])).env.data as { files: number }).files, before.files, "the other index is untouched");
+    // Without --root the database answers for its own tree, from anywhere.
+    assert.equal((await mg(other, ["find", "--name", "convert", "--db", dbPath])).r.code, 0);
+    // A tree copied with its index: the index is inside --root, and takes the copy's place.
+    const copy = tempDir("magellan-copy-");
+    cpSync(root, copy, { recursive: true });
+    assert.equal((await mg(copy, ["find", "--name", "convert"])).r.code, 0);
+    assert.equal((await mg(copy, ["index"])).r.code, 0);
   });
 });

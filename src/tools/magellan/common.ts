@@ -1,6 +1,6 @@
 /** What every magellan command shares: where the root and the index are, freshness diagnostics. */
-import { existsSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { Diagnostic } from "../../contract/schema.js";
 import { type DB, getMeta, guardCorrupt, indexState, openDb } from "../../graph/db.js";
 import { ToolError } from "../../contract/errors.js";
@@ -32,9 +32,58 @@ export function dbPathFor(loc: Location, root: string): string {
 }
 
 /** Root and database for a command that writes (index, watch): --root, else the workspace root. */
-export function locateForWrite(loc: Location): Resolved {
+export function locateForWrite(loc: Location, rebuild = false): Resolved {
   const root = findWorkspaceRoot(TOOL, loc.root, loc.cwd);
-  return { root, dbPath: dbPathFor(loc, root) };
+  const dbPath = dbPathFor(loc, root);
+  // A rebuild replaces whatever the file held: asked for, it is no accident.
+  if (!rebuild && existsSync(dbPath)) {
+    let db: DB | undefined;
+    try {
+      db = openDb(dbPath, { write: false });
+    } catch {
+      // Not readable as an index (another schema, corrupt, locked): the index run says which.
+    }
+    if (db !== undefined) {
+      try {
+        assertOwnIndex(db, root, dbPath);
+      } finally {
+        db.close();
+      }
+    }
+  }
+  return { root, dbPath };
+}
+
+/**
+ * Refuses a database that another tree's index is in: `--root A --db B/.magellan/code.db` made
+ * queries call every file of B deleted, and `index` dropped B's files and filled B's database
+ * with A's. The index records its root; it is another tree when that directory still exists, is
+ * not --root, and the database is not inside --root (an index moves or is copied with its tree,
+ * whose new place it then takes).
+ */
+function assertOwnIndex(db: DB, root: string, dbPath: string): void {
+  const stored = getMeta(db, "root");
+  if (stored === undefined || stored === root || isInside(dbPath, root)) return;
+  let real: string;
+  try {
+    if (!statSync(stored).isDirectory()) return;
+    real = realpathSync(stored);
+  } catch {
+    return;
+  }
+  if (real === realpathSync(root)) return;
+  throw new ToolError({
+    code: MAGELLAN_CODES.foreign_index,
+    error: "foreign_index",
+    message: `the index at ${dbPath} is of ${stored}, not of ${root}`,
+    remediation: `Query it with --root ${stored} (or without --root), give ${root} its own --db, or run 'magellan index --rebuild --root ${root} --db ${dbPath}' to replace it.`,
+    exitCode: 2,
+  });
+}
+
+function isInside(path: string, dir: string): boolean {
+  const rel = relative(dir, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }
 
 /**
@@ -48,7 +97,8 @@ export function withReadDb<T>(loc: Location, fn: (db: DB, r: Resolved) => T): T 
   try {
     return guardCorrupt(dbPath, () => {
       let root = guessRoot;
-      if (root === undefined) {
+      if (root !== undefined) assertOwnIndex(db, root, dbPath);
+      else {
         const stored = getMeta(db, "root");
         root = stored && existsSync(stored) && statSync(stored).isDirectory() ? stored : findWorkspaceRoot(TOOL, undefined, loc.cwd);
       }

@@ -54,7 +54,7 @@ export function indexDiagnostics(r: IndexResult): Diagnostic[] {
 }
 
 export async function index(req: IndexRequest): Promise<Answer<Record<string, unknown>>> {
-  const { root, dbPath } = locateForWrite(req);
+  const { root, dbPath } = locateForWrite(req, req.rebuild === true);
   const r = await indexTree({ root, dbPath, rebuild: req.rebuild, maxBytes: req.maxBytes, threads: req.threads, onProgress: req.onProgress });
   const data = {
     root,
