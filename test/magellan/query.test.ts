@@ -259,6 +259,10 @@ describe("magellan queries on the multi-language fixture", () => {
       assert.match(readFileSync(join(root, c.span.file_path)).subarray(c.span.byte_start, c.span.byte_end).toString("utf8"), /^\w+$/);
     }
     assert.deepEqual(s.relationships?.callees, []);
+    // The file's last line has no blank line after it (the start after the final newline begins none).
+    const last = ((await mg(root, ["find", "--name", "Widget", "--with-context", "2"])).env.data.matches as Match[])[0] as Match;
+    assert.deepEqual(last.context?.selected.at(-1), "}");
+    assert.deepEqual(last.context?.after, []);
   });
 
   it("files --symbols, collisions, validate on a fresh index", async () => {

@@ -61,10 +61,13 @@ export function spanExtras(
   if (o.context !== undefined) {
     const starts = lineStarts(buf);
     const n = o.context;
-    const last = Math.min(r.end_line, starts.length);
+    // The start after a final newline begins no line: it gave every file's last context a blank
+    // line more than the file has (ripgrep and llmsearch give none).
+    const lines = buf.length > 0 && starts[starts.length - 1] === buf.length ? starts.length - 1 : starts.length;
+    const last = Math.min(r.end_line, lines);
     const range = (a: number, b: number): string[] => {
       const xs: string[] = [];
-      for (let l = Math.max(1, a); l <= Math.min(b, starts.length); l++) xs.push(lineText(buf, starts, l));
+      for (let l = Math.max(1, a); l <= Math.min(b, lines); l++) xs.push(lineText(buf, starts, l));
       return xs;
     };
     out.context = { before: range(r.start_line - n, r.start_line - 1), selected: range(r.start_line, last), after: range(last + 1, last + n) };
