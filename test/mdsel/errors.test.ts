@@ -65,7 +65,7 @@ describe("errors and exit codes", () => {
     assert.equal(sel.env.data!.matches[0]!.content, "# Good\n\ntext");
   });
 
-  it("nothing outside the workspace root is read: a path there, a symlink leading there (MDSEL_E107); a pipe still is", async () => {
+  it("nothing outside the workspace root is read: a path there, a symlink leading there (MDSEL_E001); a pipe still is", async () => {
     const outside = tempDir("mdsel-outside-");
     writeFileSync(join(outside, "secret.md"), "# Secret\n\nnot yours\n");
     const dir = tempDir("mdsel-root-");
@@ -74,8 +74,8 @@ describe("errors and exit codes", () => {
     const { code, env } = await index(["good.md", join(outside, "secret.md"), "link.md", "--root", dir], { cwd: dir });
     assert.equal(code, 4);
     assert.deepEqual(env.errors!.map((e) => [e.code, e.file]), [
-      ["MDSEL_E107", join(outside, "secret.md")],
-      ["MDSEL_E107", "link.md"],
+      ["MDSEL_E001", join(outside, "secret.md")],
+      ["MDSEL_E001", "link.md"],
     ]);
     assert.ok(!JSON.stringify(env).includes("not yours"), "the outside file's text is not in the answer");
     const sel = await select(["link::root", "link.md", "--root", dir], { cwd: dir });

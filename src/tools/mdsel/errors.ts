@@ -17,7 +17,9 @@ export const MDSEL_CODES = {
   namespace_not_found: errorCode(TOOL, "E104"),
   parser_failed: errorCode(TOOL, "E105"),
   no_documents: errorCode(TOOL, "E106"),
-  outside_root: errorCode(TOOL, "E107"),
+  // The common number, as every tool and the MCP server's own root check give it: the CLI said
+  // MDSEL_E107 where MCP said MDSEL_E001 for the same refusal (E107 stays retired).
+  outside_root: errorCode(TOOL, COMMON_CODES.path_outside_root),
 } as const;
 
 export type ErrorEntry = MdselErrorEntry;
