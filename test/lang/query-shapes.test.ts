@@ -201,3 +201,17 @@ test("Rust: generic and scoped calls, field writes, impls of generic and scoped 
   assert.deepEqual(refs(f, "call"), ["f", "g.h", "s.i"]);
   assert.deepEqual(refs(f, "write"), ["s.j", "s.k"]);
 });
+
+test("a member incremented or decremented is written, as a bare name is (TS, JS, Java, Go, C, C++)", () => {
+  // `this.n++` was a read while `n++` and `this.n += 2` were writes: an agent looking for what
+  // mutates a field missed every member increment.
+  const cases: [LanguageId, string, string[]][] = [
+    ["typescript", "class K { n = 0; inc(): void { this.n++; k.m--; this.#p++; } }\n", ["this.n", "k.m", "this.#p"]],
+    ["javascript", "function f(k) { k.n++; --k.m; }\n", ["k.n", "k.m"]],
+    ["java", "class K { int n; void inc(K k) { this.n++; --k.n; } }\n", ["this.n", "k.n"]],
+    ["go", "package p\n\nfunc (s *S) Inc() { s.n++; s.m-- }\n", ["s.n", "s.m"]],
+    ["c", "void inc(struct s *p) { p->n++; --p->m; }\n", ["p.n", "p.m"]],
+    ["cpp", "void inc(S *p) { p->n++; --p->m; }\n", ["p.n", "p.m"]],
+  ];
+  for (const [language, source, written] of cases) assert.deepEqual(refs(facts(language, source), "write"), written, language);
+});

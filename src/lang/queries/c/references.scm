@@ -6,6 +6,8 @@
 (assignment_expression left: (identifier) @ref.write)
 (assignment_expression left: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.write))
 (update_expression argument: (identifier) @ref.write)
+; `s->n++` writes n as `n++` does (a field increment was a read).
+(update_expression argument: (field_expression argument: (_) @qualifier field: (field_identifier) @ref.write))
 (init_declarator declarator: (identifier) @ref.write)
 
 (type_identifier) @ref.type

@@ -10,6 +10,9 @@
 (short_var_declaration left: (expression_list (identifier) @ref.write))
 (inc_statement (identifier) @ref.write)
 (dec_statement (identifier) @ref.write)
+; `s.n++` writes n as `n++` does (a field increment was a read).
+(inc_statement (selector_expression operand: (_) @qualifier field: (field_identifier) @ref.write))
+(dec_statement (selector_expression operand: (_) @qualifier field: (field_identifier) @ref.write))
 (var_spec name: (identifier) @ref.write)
 (range_clause left: (expression_list (identifier) @ref.write))
 

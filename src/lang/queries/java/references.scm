@@ -11,6 +11,8 @@
 (assignment_expression left: (identifier) @ref.write)
 (assignment_expression left: (field_access object: (_) @qualifier field: (identifier) @ref.write))
 (update_expression (identifier) @ref.write)
+; `this.n++` writes n as `n++` does (a field increment was a read).
+(update_expression (field_access object: (_) @qualifier field: (identifier) @ref.write))
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @ref.write))
 
 (type_identifier) @ref.type

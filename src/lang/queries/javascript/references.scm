@@ -18,6 +18,8 @@
 (augmented_assignment_expression left: [(identifier) @ref.write (_ object: (_) @qualifier property: (_) @ref.write)])
 ; The argument is update_expression's only named child.
 (update_expression (identifier) @ref.write)
+; `this.n++` writes n as `n++` does (a member increment was a read).
+(update_expression (member_expression object: (_) @qualifier property: (_) @ref.write))
 (variable_declarator name: (identifier) @ref.write value: (_))
 
 ; JSX components: <Foo/>, <Foo.Bar>
