@@ -1,12 +1,12 @@
 /** What every magellan command shares: where the root and the index are, freshness diagnostics. */
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { isAbsolute, join, relative, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { Diagnostic } from "../../contract/schema.js";
 import { type DB, getMeta, guardCorrupt, indexState, openDb } from "../../graph/db.js";
 import { ToolError } from "../../contract/errors.js";
 import { MAGELLAN_CODES } from "../../graph/codes.js";
 import { type IndexedFile, staleFiles } from "../../graph/read.js";
-import { findWorkspaceRoot } from "../../text/root.js";
+import { findWorkspaceRoot, isInside } from "../../text/root.js";
 
 export const TOOL = "magellan";
 
@@ -63,7 +63,7 @@ export function locateForWrite(loc: Location, rebuild = false): Resolved {
  */
 function assertOwnIndex(db: DB, root: string, dbPath: string): void {
   const stored = getMeta(db, "root");
-  if (stored === undefined || stored === root || isInside(dbPath, root)) return;
+  if (stored === undefined || stored === root || isInside(root, dbPath)) return;
   let real: string;
   try {
     if (!statSync(stored).isDirectory()) return;
@@ -81,10 +81,6 @@ function assertOwnIndex(db: DB, root: string, dbPath: string): void {
   });
 }
 
-function isInside(path: string, dir: string): boolean {
-  const rel = relative(dir, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}
 
 /**
  * Root and database for a query. Without --root, a database named with --db answers for the
