@@ -1119,8 +1119,38 @@ export class Resolver {
       const up = this.inherited(this.ctx(t.row.file_id), t.row.symbol_id, want, !fieldsOnly && isCall, false, new Set());
       const upRows = up ? (fieldsOnly ? up.rows.filter(isField) : up.rows) : [];
       if (up && upRows.length > 0) return { rows: upRows, how: weaker(t.how, up.how) };
+      if (language === "rust" && !fieldsOnly) {
+        const defaults = this.traitDefaults(t.row, want);
+        if (defaults.length > 0) return { rows: defaults, how: t.how };
+      }
     }
     return undefined;
+  }
+
+  /**
+   * Rust: the methods named like `want` that a trait the type implements (an `impl Trait for T`
+   * the index holds as `<T as Trait>`) gives it with a default body, which its impl does not
+   * override (membersOfType found no `<T as Trait>::m`). `d.double()` on a known Circle, whose
+   * `impl Area for Circle` has only `area`, was unresolved ("dynamic_receiver"): the default
+   * `Area::double` runs.
+   */
+  private traitDefaults(type: SymRow, want: NameEntry): SymRow[] {
+    return want.members.filter((s) => s.language === "rust" && s.kind_normalized === "method" && s.parent !== null && s.parent_kind === "trait" && this.hasImpl(`<${type.name} as ${s.parent}>`));
+  }
+
+  private implStmt: ReturnType<DB["prepare"]> | undefined;
+  private readonly impls = new Map<string, boolean>();
+
+  /** Whether an impl block of that name (`<T as Trait>`) is indexed (candidates leave impl blocks out). */
+  private hasImpl(name: string): boolean {
+    let hit = this.impls.get(name);
+    if (hit === undefined) {
+      this.implStmt ??= this.db.prepare("SELECT 1 FROM symbols WHERE name = ? AND kind_normalized = 'impl' LIMIT 1").pluck();
+      hit = this.implStmt.get(name) !== undefined;
+      if (this.impls.size >= 20_000) this.impls.clear();
+      this.impls.set(name, hit);
+    }
+    return hit;
   }
 
   /**
