@@ -585,6 +585,7 @@ export class Resolver {
     current.refNever = !VALUE_TYPE_LANGUAGES.has(language) ? null : ref.kind === "call" ? TS_NOT_CALLED : ref.kind === "type" ? TS_NOT_TYPES : null;
     try {
       const o = this.resolveAny(ref);
+      if (o.how === "unresolved" && language === "rust" && ref.kind !== "type" && ref.kind !== "write") return this.rustMacro(ref);
       return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
     } finally {
       current.callArity = outer;
@@ -592,6 +593,39 @@ export class Resolver {
       current.refNotMethod = outerNotMethod;
       current.refNever = outerNever;
     }
+  }
+
+  /**
+   * Rust: a `macro_rules!` macro of the reference's own Cargo package, which the module rules do
+   * not reach: `#[macro_use] mod macros;` makes its macros visible to the rest of the crate, and
+   * `#[macro_export]` puts one at the crate root (`crate::m!`, and for the package's tests and
+   * examples `pkg::m!` or `use pkg::m`). Asked only of a reference nothing else resolved; a path
+   * through anything but `crate`, `$crate` or the package's crate name is not a macro's. (A macro
+   * invocation is a call, or a read inside another macro's arguments, which tree-sitter leaves as
+   * tokens.) rust-lang/log's `info!` had no reference, its uses called unresolved imports.
+   */
+  private rustMacro(ref: RefRow): Outcome {
+    const macros = this.entry(ref.name).all.filter((s) => s.kind_normalized === "macro");
+    if (macros.length === 0) return UNRESOLVED;
+    const ctx = this.ctx(ref.file_id);
+    const pkg = this.modules.rust.cargoPackage(posix.dirname(ctx.path));
+    if (pkg === undefined) return UNRESOLVED;
+    // The crate the macro is looked for in: the path's head, or for a bare name the crate a `use`
+    // of the file brings it from (`use log::{info}` beside `info!(...)`).
+    let head = ref.qualifier ?? "";
+    if (head.includes("::")) return UNRESOLVED;
+    if (head === "") head = ctx.imports.find((i) => i.names.some((n) => (n.alias ?? n.name) === ref.name))?.source.split("::")[0] ?? "";
+    let lib: string | undefined;
+    if (head === "" || head === "crate" || head === "$crate" || head === "self" || head === pkg.crate) lib = pkg.lib;
+    else {
+      // Another package of the repository this one depends on by path (log's
+      // test_max_level_features, `log = { path = ".." }`).
+      lib = this.modules.rust.pathDependency(posix.dirname(ctx.path), head);
+    }
+    const own = lib === undefined ? [] : macros.filter((s) => this.modules.rust.cargoPackage(posix.dirname(s.path))?.lib === lib);
+    if (own.length === 0) return UNRESOLVED;
+    const here = own.filter((s) => s.file_id === ref.file_id);
+    return here.length > 0 ? pick(here, "exact") : pick(own, "imported");
   }
 
   /**

@@ -141,7 +141,9 @@ export class RustModules {
           // (The package's own manifest: a directory without one is no crate.)
           const depDir = at === undefined ? undefined : posix.normalize(at);
           const lib = depDir === undefined ? undefined : this.cargoPackage(depDir)?.lib;
-          if (lib !== undefined && !lib.startsWith(`${depDir}/`)) continue;
+          // (A dependency at the repository's top, `path = ".."` from a package inside it as
+          // log's test_max_level_features has, is "." here: every root file is under it.)
+          if (lib !== undefined && depDir !== "." && !lib.startsWith(`${depDir}/`)) continue;
           if (lib !== undefined && !deps.has(d.key)) deps.set(d.key, lib);
         }
       }
