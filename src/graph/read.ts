@@ -339,26 +339,63 @@ const BASE_KINDS = "('class', 'interface', 'struct', 'trait')";
  * The names of the types above a class (`up`: its bases, theirs, ...) or below it (`down`: the
  * types that name it among their bases, and theirs), nearest first, eight levels at most. By the
  * base names as written: a name stands for every indexed type of that name in the language
- * family.
+ * family. But a type whose simple name is already taken (Java's `class Response implements
+ * Connection.Response`, jsoup's HttpConnection.Response) is kept by a qualified name, which
+ * stands only for the types whose fqn ends with it (fqnNames): by its name alone it was the class
+ * itself, and the link was dropped without a word.
  */
-function hierarchyNames(db: DB, className: string, language: string, direction: "up" | "down"): string[] {
+function hierarchyNames(db: DB, className: string, classFqn: string | null, language: string, direction: "up" | "down"): string[] {
   const languages = JSON.stringify(familyLanguages(language));
-  const basesOf = stmt(db, `SELECT bases FROM symbols WHERE name = ? AND bases IS NOT NULL AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?))`).pluck();
+  const basesOf = stmt(
+    db,
+    `SELECT display_fqn, bases FROM symbols WHERE name = ? AND bases IS NOT NULL AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?))`,
+  );
   const extending = stmt(
     db,
-    `SELECT name, bases FROM symbols WHERE bases LIKE '%' || ? || '%' AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`,
+    `SELECT name, display_fqn, bases FROM symbols WHERE bases LIKE '%' || ? || '%' AND kind_normalized IN ${BASE_KINDS} AND language IN (SELECT value FROM json_each(?)) ORDER BY symbol_id`,
   );
-  const next = (name: string): string[] =>
-    direction === "up"
-      ? (basesOf.all(name, languages) as string[]).flatMap((bases) => bases.split(",").map(baseName))
-      : (extending.all(name, languages) as { name: string; bases: string }[]).filter((t) => t.bases.split(",").some((b) => baseName(b) === name)).map((t) => t.name);
   const out: string[] = [];
   const seen = new Set([className]);
+  if (classFqn !== null) seen.add(classFqn);
+  // The fqn a node stands for, when it is known to be one type (the class itself, a qualified node).
+  const fqnOf = new Map<string, string>();
+  if (classFqn !== null) fqnOf.set(className, classFqn);
+  const next = (node: string): string[] => {
+    const name = baseName(node);
+    const qualified = node !== name;
+    const found: string[] = [];
+    if (direction === "up") {
+      for (const t of basesOf.all(name, languages) as { display_fqn: string; bases: string }[]) {
+        if (qualified && !fqnNames(t.display_fqn, node)) continue;
+        for (const written of t.bases.split(",")) {
+          const n = baseName(written);
+          const full = qualifiedName(written);
+          if (!seen.has(n) || full === n) found.push(n);
+          // (Never the class itself: `Connection.Response` does not name HttpConnection.Response.)
+          else if (classFqn === null || !fqnNames(classFqn, full)) found.push(full);
+        }
+      }
+    } else {
+      const fqn = fqnOf.get(node) ?? (qualified ? node : undefined);
+      for (const t of extending.all(name, languages) as { name: string; display_fqn: string; bases: string }[]) {
+        const written = t.bases.split(",").filter((b) => baseName(b) === name);
+        if (written.length === 0) continue;
+        if (!seen.has(t.name) && !qualified) {
+          found.push(t.name);
+          continue;
+        }
+        // A type named like one already met: it is below only if a base it writes names this node.
+        const names = (b: string): boolean => qualifiedName(b) === name || (fqn !== undefined && fqnNames(fqn, qualifiedName(b)));
+        if (written.some(names) && t.display_fqn !== fqn) found.push(t.display_fqn);
+      }
+    }
+    return found;
+  };
   let level = [className];
   for (let depth = 0; depth < 8 && level.length > 0; depth++) {
     const found: string[] = [];
-    for (const name of level) {
-      for (const n of next(name)) {
+    for (const node of level) {
+      for (const n of next(node)) {
         if (n === "" || seen.has(n)) continue;
         seen.add(n);
         found.push(n);
@@ -368,6 +405,17 @@ function hierarchyNames(db: DB, className: string, language: string, direction: 
     level = found;
   }
   return out;
+}
+
+/** `Connection.Response` names a type of fqn `org.jsoup.Connection.Response` (and `a::B` one of `ns.a.B`). */
+function fqnNames(fqn: string, written: string): boolean {
+  const f = fqn.replaceAll("::", ".");
+  return f === written || f.endsWith(`.${written}`);
+}
+
+/** A base as written, without its type arguments, `::` read as `.`: `ns::Base<T>` -> `ns.Base`. */
+function qualifiedName(written: string): string {
+  return written.replace(/<[\s\S]*$/, "").trim().replaceAll("::", ".");
 }
 
 /** A method above or below another one (relatedMethods). */
@@ -391,14 +439,24 @@ const related = ({ symbol_id, display_fqn, path, name_byte_start }: RelatedMetho
  */
 export function relatedMethods(
   db: DB,
-  def: Pick<SymbolRecord, "symbol_id" | "kind_normalized" | "name" | "parent" | "language" | "arity">,
+  def: Pick<SymbolRecord, "symbol_id" | "kind_normalized" | "name" | "parent" | "language" | "arity"> & { display_fqn?: string },
   direction: "up" | "down",
 ): RelatedMethod[] {
   if (def.kind_normalized !== "method" || def.parent === null) return [];
   if (def.language === "rust") return traitMethods(db, def, direction);
-  const names = hierarchyNames(db, baseName(def.parent), def.language, direction);
+  const own = def.display_fqn?.endsWith(`.${def.name}`) ? def.display_fqn.slice(0, -def.name.length - 1) : null;
+  const names = hierarchyNames(db, baseName(def.parent), own, def.language, direction);
   if (names.length === 0) return [];
   const rank = new Map(names.map((n, k) => [n, k]));
+  // A qualified name stands for the types of that fqn only (hierarchyNames).
+  const rankOf = (m: RelatedMethod & { parent: string }): number | undefined => {
+    const simple = rank.get(baseName(m.parent));
+    if (simple !== undefined) return simple;
+    const cls = m.display_fqn.endsWith(`.${def.name}`) ? m.display_fqn.slice(0, -def.name.length - 1) : m.display_fqn;
+    let best: number | undefined;
+    for (const [n, k] of rank) if (n.includes(".") && baseName(n) === baseName(m.parent) && fqnNames(cls, n) && (best === undefined || k < best)) best = k;
+    return best;
+  };
   const methods = stmt(
     db,
     `SELECT s.symbol_id, s.display_fqn, f.path, s.name_byte_start, s.parent, s.arity FROM symbols s JOIN files f ON f.id = s.file_id
@@ -406,8 +464,8 @@ export function relatedMethods(
   );
   const rows = methods.all(def.name, def.symbol_id, JSON.stringify(familyLanguages(def.language))) as (RelatedMethod & { parent: string; arity: string | null })[];
   return rows
-    .filter((m) => rank.has(baseName(m.parent)) && (def.arity == null || m.arity === null || m.arity === def.arity))
-    .sort((a, b) => (rank.get(baseName(a.parent)) as number) - (rank.get(baseName(b.parent)) as number))
+    .filter((m) => rankOf(m) !== undefined && (def.arity == null || m.arity === null || m.arity === def.arity))
+    .sort((a, b) => (rankOf(a) as number) - (rankOf(b) as number))
     .map(related);
 }
 

@@ -420,6 +420,48 @@ describe("magellan: calls through a base type", () => {
   });
 });
 
+describe("magellan: calls through a base type named like the class", () => {
+  it("Java: `class Response implements Conn.Response` overrides the nested Conn.Response's methods, and is below it", async () => {
+    // jsoup's HttpConnection.Response implements Connection.Response: by its simple name the base
+    // was the class itself, and Response.parse had no caller, no override and no warning while
+    // the interface's parse had 36 calls.
+    const root = tempDir("magellan-dispatch-samename-");
+    writeTree(root, {
+      "src/p/Conn.java": "package p;\n\npublic interface Conn {\n  interface Response { String parse(); }\n  interface Other { String parse(); }\n}\n",
+      "src/p/HttpConn.java": `package p;
+
+public class HttpConn {
+  public static class Response implements Conn.Response {
+    @Override public String parse() { return "a"; }
+  }
+
+  public static class Impl2 implements Conn.Other {
+    @Override public String parse() { return "b"; }
+  }
+
+  static String use(Conn.Response r, Conn.Other o) { return r.parse() + o.parse(); }
+}
+`,
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const parse = async (parent: string): Promise<{ data: Record<string, unknown>; codes: string[] }> => {
+      const found = await mg(root, ["find", "--name", "parse"]);
+      const m = (found.env.data.matches as { symbol_id: string; display_fqn: string }[]).find((x) => x.display_fqn === `p.${parent}.parse`);
+      assert.ok(m, parent);
+      const out = await mg(root, ["callers", "--symbol-id", m.symbol_id]);
+      return { data: out.env.data, codes: (out.env.diagnostics ?? []).map((d) => d.code) };
+    };
+    const impl = await parse("HttpConn.Response");
+    assert.deepEqual((impl.data.overrides as { display_fqn: string; references: number }[] | undefined)?.map((o) => [o.display_fqn, o.references]), [["p.Conn.Response.parse", 1]]);
+    assert.ok(impl.codes.includes("MAGELLAN_E115"));
+    const base = await parse("Conn.Response");
+    assert.deepEqual((base.data.overridden_by as { display_fqn: string }[] | undefined)?.map((o) => o.display_fqn), ["p.HttpConn.Response.parse"]);
+    // Neither reaches the other interface's family, nor itself.
+    const other = await parse("Conn.Other");
+    assert.deepEqual((other.data.overridden_by as { display_fqn: string }[] | undefined)?.map((o) => o.display_fqn), ["p.HttpConn.Impl2.parse"]);
+  });
+});
+
 describe("magellan: calls through a base type, C++ definitions outside their class", () => {
   it("a method defined outside its class names the method it overrides, as its declaration does", async () => {
     // Its parent is written as a qualifier (`Leaf::`), with no class symbol in its file to hang
