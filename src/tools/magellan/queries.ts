@@ -6,7 +6,7 @@ import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync } fr
 import { isAbsolute, join, posix, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, MAGELLAN_CODES } from "../../graph/codes.js";
 import { DB_SCHEMA_VERSION, type DB, getMeta, stmt } from "../../graph/db.js";
-import { kindMatches } from "../../graph/facts.js";
+import { fitsArity, kindMatches } from "../../graph/facts.js";
 import {
   type IndexedFile,
   type MatchMode,
@@ -713,6 +713,26 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
         remediation: "Read data.unresolved.samples; each names the reason. Search the text (llmsearch) for the name to see every use.",
       });
     }
+    let cut = partial;
+    if (direction === "in") {
+      const siblings = overloadShare(db, defs, req.referenceKinds);
+      if (siblings.calls > 0) {
+        cut = true;
+        diagnostics.push({
+          tool: TOOL,
+          level: "warning",
+          code: MAGELLAN_CODES.unresolved_references,
+          message: `${siblings.calls} call(s) whose argument count also fits '${defs[0]?.display_fqn}' were tied to ${siblings.ids.length === 1 ? "an overload" : "overloads"} of the same name by position (the index reads no argument types): some may be calls of this one, and the answer is partial`,
+          remediation: `magellan callers --symbol-id ${siblings.ids[0]} lists them${siblings.ids.length > 1 ? ` (and ${siblings.ids.slice(1).join(", ")})` : ""}.`,
+        });
+      }
+      // A macro's uses inside other macros' bodies are no references (a #define's body is not
+      // parsed as code): uthash's HASH_ADD_TO_BKT, used only by other macros, had an empty answer
+      // and full coverage.
+      if (defs.some((d) => d.kind_normalized === "macro" && (d.language === "c" || d.language === "cpp"))) {
+        diagnostics.push(note(`uses of '${defs[0]?.name}' inside the bodies of other #define macros are not indexed (a macro's body is not parsed as code); 'llmsearch -w ${defs[0]?.name}' finds them`));
+      }
+    }
     const question = `refs:${direction}:${req.symbolId ?? req.name}${req.referenceKinds ? `:${req.referenceKinds.join(",")}` : ""}`;
     const cache = new FileCache(root);
     diagnostics.unshift(...freshnessDiagnostics(db, root, [...defs.map((d) => d.path), ...rows.map((r) => r.path)]));
@@ -730,8 +750,33 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     if (overrides.length > 0) data.overrides = overrides;
     if (overriddenBy.length > 0) data.overridden_by = overriddenBy;
     if (precise) data.precise = precise.report;
-    return { data, diagnostics, partial };
+    return { data, diagnostics, partial: cut };
   });
+}
+
+/**
+ * Java and C++: the calls tied to another overload of the same name and class whose argument
+ * count also fits one of `defs`. The index reads no argument types, so such a call goes to the
+ * first overload its count fits: jsoup's `charset("ascii")` and `charset(charset.name())` went to
+ * `charset(Charset)`, and `callers` of `charset(String)` answered 0 resolved with no word.
+ */
+function overloadShare(db: DB, defs: SymbolRecord[], kinds?: string[]): { calls: number; ids: string[] } {
+  if (kinds && !kinds.includes("call")) return { calls: 0, ids: [] };
+  const own = new Set(defs.map((d) => d.symbol_id));
+  const siblingsOf = stmt(db, "SELECT symbol_id, arity FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind_normalized = ? AND symbol_id != ?");
+  const calls = stmt(db, "SELECT arity FROM refs WHERE target_symbol_id = ? AND kind = 'call'");
+  let n = 0;
+  const ids: string[] = [];
+  for (const d of defs) {
+    if ((d.language !== "java" && d.language !== "cpp") || d.parent_symbol_id === null || (d.kind_normalized !== "method" && d.kind_normalized !== "ctor")) continue;
+    for (const sib of siblingsOf.all(d.parent_symbol_id, d.name, d.kind_normalized, d.symbol_id) as { symbol_id: string; arity: string | null }[]) {
+      if (own.has(sib.symbol_id)) continue;
+      const fit = (calls.pluck().all(sib.symbol_id) as (number | null)[]).filter((a) => a !== null && fitsArity(d.arity ?? null, a)).length;
+      if (fit > 0 && !ids.includes(sib.symbol_id)) ids.push(sib.symbol_id);
+      n += fit;
+    }
+  }
+  return { calls: n, ids };
 }
 
 export interface FilesRequest extends Location {
