@@ -252,6 +252,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   includeTests(text, blank);
   externCGuards(text, blank);
   vaArgTypes(text, blank);
+  typeArgMacros(text, blank);
   unbalancedBranches(text, blank);
   expressionGroups(lines, blank);
   storageMacros(lines, blank);
@@ -347,6 +348,70 @@ function vaArgTypes(text: string, blank: number[]): void {
   for (const m of text.matchAll(VA_ARG)) {
     const end = (m.index as number) + (m[0] as string).length - 1;
     blank.push(end - (m[1] as string).length, end);
+  }
+}
+
+/**
+ * A statement-like macro invocation on a line of its own whose arguments hold both a builtin type
+ * and a literal: abseil's `ABSL_FLAG(int, max_failures, 100, "help");`. With a type among the
+ * arguments tree-sitter takes the line for a function's declarator, the literal breaks its
+ * parameter list, and the recovery reads that list on to the next `)` and the next body: a
+ * function named ABSL_FLAG swallowed the `namespace re2 {` after it (re2's pcre.cc lost
+ * `PCRE::Init`, the constructors, `pcre_compile`...). No parameter list holds a literal and no call
+ * a type, so it is a macro's call: the type arguments and their commas are blanked and the parse
+ * sees `ABSL_FLAG(max_failures, 100, "help");`. A type the grammar reads as a name (`std::string`)
+ * never derailed it; only the grammar's primitive types (`int32_t` too) and sized specifiers do.
+ */
+const LINE_MACRO_CALL = new RegExp(String.raw`^[ \t]*${MACRO}[ \t]*\(`, "gm");
+const PRIMITIVE_ARG = new RegExp(
+  String.raw`^(?:(?:const|volatile|signed|unsigned|short|long)\s+)*` +
+    String.raw`(?:bool|char|int|float|double|void|s?size_t|ptrdiff_t|u?intptr_t|charptr_t|nullptr_t|max_align_t|u?int(?:8|16|32|64)_t|char(?:8|16|32)_t|signed|unsigned|short|long)` +
+    String.raw`(?:\s+(?:const|volatile|int|long|char|double))*[\s*&]*$`,
+);
+const LITERAL_ARG = /^(?:[-+]?[ \t]*\.?[0-9]|(?:u8|[uUL])?["']|\{|(?:true|false|nullptr)$)/;
+function typeArgMacros(text: string, blank: number[]): void {
+  LINE_MACRO_CALL.lastIndex = 0;
+  for (const m of text.matchAll(LINE_MACRO_CALL)) {
+    const open = (m.index as number) + (m[0] as string).length - 1;
+    // The closing parenthesis and the top-level commas, strings and comments skipped; a few
+    // lines at most (help texts are split over lines).
+    const commas: number[] = [];
+    let depth = 0;
+    let close = -1;
+    for (let i = open; i < text.length && i < open + 2000; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 34 || c === 39) {
+        for (i++; i < text.length && text.charCodeAt(i) !== c && text.charCodeAt(i) !== 10; i++) if (text.charCodeAt(i) === 92) i++;
+      } else if (c === 47 && text.charCodeAt(i + 1) === 47) {
+        const end = text.indexOf("\n", i);
+        i = end < 0 ? text.length : end;
+      } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+        const end = text.indexOf("*/", i + 2);
+        i = end < 0 ? text.length : end + 1;
+      } else if (c === 40 || c === 91 || c === 123) depth++;
+      else if (c === 41 || c === 93 || c === 125) {
+        if (--depth === 0) {
+          close = i;
+          break;
+        }
+      } else if (c === 44 && depth === 1) commas.push(i);
+      else if (c === 59 && depth === 1) break;
+    }
+    if (close < 0 || commas.length === 0 || !/^\s*;/.test(text.slice(close + 1, close + 40))) continue;
+    const bounds = [open, ...commas, close];
+    const types: number[] = [];
+    let literal = false;
+    for (let k = 0; k + 1 < bounds.length; k++) {
+      const arg = text.slice((bounds[k] as number) + 1, bounds[k + 1] as number).trim();
+      if (PRIMITIVE_ARG.test(arg)) types.push(k);
+      else if (LITERAL_ARG.test(arg)) literal = true;
+    }
+    if (!literal || types.length === 0) continue;
+    // Each type with the comma after it (the last one: before it), so the arguments left stay a list.
+    for (const k of types) {
+      if (k + 2 < bounds.length) blank.push((bounds[k] as number) + 1, (bounds[k + 1] as number) + 1);
+      else blank.push(bounds[k] as number, bounds[k + 1] as number);
+    }
   }
 }
 

@@ -435,3 +435,45 @@ test("a loop written with a macro (`jv_array_foreach(a, i, x) {`) is the parser'
     assert.equal(hasSyntaxErrors(parse("c", broken).rootNode), true, broken);
   }
 });
+
+test("a macro call whose arguments hold a builtin type and a literal keeps the namespace after it (abseil's ABSL_FLAG in re2)", () => {
+  const src = [
+    '#include "absl/flags/flag.h"',
+    "",
+    "ABSL_FLAG(int, max_failures, 100,",
+    '          "maximum number of failures");',
+    'ABSL_FLAG(unsigned long, depth, -1, "d");',
+    'ABSL_FLAG(std::string, name, "", "n");',
+    "",
+    "namespace re2 {",
+    "",
+    "static const char* EngineName(int e) {",
+    '  return "x";',
+    "}",
+    "",
+    "int Helper() { return EngineName(1)[0]; }",
+    "",
+    "}  // namespace re2",
+    "",
+  ].join("\n");
+  // As written, the first flag is read as a function whose parameter list runs to EngineName's.
+  const plain = parse("cpp", src).rootNode;
+  assert.ok(!plain.namedChildren.some((n) => n.type === "namespace_definition"));
+  const masked = maskForParse("cpp", src);
+  assert.equal(masked.length, src.length);
+  assert.ok(masked.includes("ABSL_FLAG(     max_failures, 100,"), masked);
+  assert.ok(masked.includes('ABSL_FLAG(               depth, -1, "d");'), masked);
+  // A type the grammar reads as a name never derailed the parse: left as written.
+  assert.ok(masked.includes('ABSL_FLAG(std::string, name, "", "n");'), masked);
+  const f = extractFacts("cpp", Buffer.from(src));
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(f.symbols.map((s) => `${s.kind} ${[...(s.scope ?? []), s.name].join("::")}`), ["namespace re2", "function re2::EngineName", "function re2::Helper"]);
+  assert.ok(f.references.some((r) => r.name === "ABSL_FLAG" && r.kind === "call"));
+});
+
+test("a declaration or a call with a type but no literal is not a type-argument macro", () => {
+  // A prototype's parameters are types; gmock's MOCK_METHOD has no literal.
+  const src = "int FOO_BAR(int, long);\nclass A {\n  MOCK_METHOD(int, Size, (), (const));\n};\nvoid f() { CHECK_EQ(x, 1); }\n";
+  assert.equal(maskForParse("cpp", src).slice(0, 23), "int FOO_BAR(int, long);");
+  assert.ok(maskForParse("cpp", src).includes("MOCK_METHOD(int, Size, (), (const));"));
+});
