@@ -560,3 +560,18 @@ test("a name declared thousands of times at module level costs each reference a 
   const few = extractFacts("python", Buffer.from("class Maker:\n    def run(self): pass\n\nx = Maker()\nx = Maker()\nx.run()\n"));
   assert.equal(few.references.find((r) => r.name === "run")?.receiver_type, "Maker");
 });
+
+test("C and C++: a function-type typedef with its name in parentheses is a type alias (uthash's ctor_f)", () => {
+  const src = [
+    "typedef void (ctor_f)(void *dst, const void *src);",
+    "typedef void *(alloc_f)(unsigned n);",
+    "typedef void (*fp_t)(int);",
+    "typedef struct { ctor_f *copy; fp_t f; } ops;",
+    "",
+  ].join("\n");
+  for (const language of ["c", "cpp"] as const) {
+    const { facts } = extract(language, src);
+    assert.equal(facts.has_errors, false);
+    assert.deepEqual(symbols(facts), ["type_alias ctor_f", "type_alias alloc_f", "type_alias fp_t", "field copy", "field f", "type_alias ops"], language);
+  }
+});

@@ -97,6 +97,10 @@
   (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (type_identifier) @name)) parameters: (_)))
   (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (type_identifier) @name)) parameters: (_))))
   (_ declarator: (type_identifier) @name parameters: (_))
+  ; A function type whose name is in parentheses, `typedef void (ctor_f)(void*)` (uthash's ctor_f):
+  ; no `*`, so none of the pointer shapes above.
+  (_ declarator: (parenthesized_declarator (type_identifier) @name) parameters: (_))
+  (_ "*" declarator: (_ declarator: (parenthesized_declarator (type_identifier) @name) parameters: (_)))
 ]) @def.type_alias
 
 ; Struct, union and class members (a field_declaration is a member wherever it sits, also under #if).
