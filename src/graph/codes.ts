@@ -29,6 +29,8 @@ export const MAGELLAN_CODES = {
   dispatch: errorCode("magellan", "E115"),
   /** A database named with --db was built from another tree, which still exists, than --root. */
   foreign_index: errorCode("magellan", "E116"),
+  /** A C++ function's declaration and definition are two symbols: refs of one list the other's too. */
+  same_function: errorCode("magellan", "E117"),
 } as const;
 
 /** Files larger than this are skipped unless `index --max-file-size` raises it. */

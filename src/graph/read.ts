@@ -224,6 +224,46 @@ export function fileRecord(db: DB, path: string): { id: number; path: string; ha
     | undefined;
 }
 
+/**
+ * The other half of a C++ function declared in one place and defined in another: a class's
+ * `bool Match(...) const;` in re2.h and `bool RE2::Match(...) const { ... }` in re2.cc are two
+ * symbols of one function, and the resolver ties a call to whichever its file sees (the header's,
+ * nearly always): the definition, which is what `find --path re2.cc` returns and what an edit
+ * patches, had 1 of RE2::Match's 18 callers. Paired by scoped name, kind and parameter count (a
+ * definition's minimum is unknown: default arguments are written on the declaration). A
+ * definition gets its declaration only when one fits (narrowed to the same file stem, then
+ * directory); a declaration gets every definition that fits (one per platform, say).
+ */
+export function sameFunction(db: DB, s: SymbolRecord): SymbolRecord[] {
+  if (s.language !== "cpp" && s.language !== "c") return [];
+  const declared = isDeclaration(s);
+  let other = symbolsOf(
+    db,
+    `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id
+     WHERE s.scoped_name = ? AND s.kind_normalized = ? AND s.language IN ('c', 'cpp') AND s.symbol_id <> ? ORDER BY f.path, s.byte_start`,
+    s.scoped_name,
+    s.kind_normalized,
+    s.symbol_id,
+  ).filter((o) => isDeclaration(o) !== declared && sameParameterCount(o.arity, s.arity));
+  if (declared) return other;
+  const stem = (p: string): string => p.replace(/^.*\//, "").replace(/\.[^.]*$/, "");
+  const dir = (p: string): string => p.replace(/[^/]*$/, "");
+  if (other.length > 1) other = other.filter((o) => stem(o.path) === stem(s.path));
+  if (other.length > 1) other = other.filter((o) => dir(o.path) === dir(s.path));
+  return other.length === 1 ? other : [];
+}
+
+function isDeclaration(s: SymbolRecord): boolean {
+  return s.flags !== null && s.flags.split(",").includes("declaration");
+}
+
+/** Arities are `n`, `min-max` or `min+`; a null one is unknown and fits. */
+function sameParameterCount(a: string | null | undefined, b: string | null | undefined): boolean {
+  if (a == null || b == null) return true;
+  const most = (x: string): string => x.replace(/^\d+-/, "");
+  return most(a) === most(b);
+}
+
 /** References that point at one of the symbols, resolved or listing it as a candidate. */
 export function refsTo(db: DB, symbolIds: string[], names: string[], limit: number): RefRecord[] {
   const out: RefRecord[] = [];

@@ -22,6 +22,7 @@ import {
   refsFrom,
   refsTo,
   resolvedNamed,
+  sameFunction,
   spanOf,
   staleFiles,
   suggestNames,
@@ -649,8 +650,40 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
         ),
       );
     }
-    let rows = direction === "in" ? refsTo(db, ids, defs.map((d) => d.name), Number.MAX_SAFE_INTEGER) : refsFrom(db, ids, Number.MAX_SAFE_INTEGER);
+    // A C++ function's declaration and its out-of-class definition are one function: the calls tied
+    // to either are its callers, whichever of the two was asked for.
+    const known = new Set(ids);
+    const halves: SymbolRecord[] = [];
+    if (direction === "in") {
+      for (const d of defs) {
+        for (const h of sameFunction(db, d)) {
+          if (known.has(h.symbol_id)) continue;
+          known.add(h.symbol_id);
+          halves.push(h);
+        }
+      }
+    }
+    let rows =
+      direction === "in"
+        ? refsTo(db, [...ids, ...halves.map((h) => h.symbol_id)], defs.map((d) => d.name), Number.MAX_SAFE_INTEGER)
+        : refsFrom(db, ids, Number.MAX_SAFE_INTEGER);
     if (req.referenceKinds) rows = rows.filter((r) => (req.referenceKinds as string[]).includes(r.kind));
+    const sameFunctionReport = halves.map((h) => ({
+      symbol_id: h.symbol_id,
+      display_fqn: h.display_fqn,
+      path: h.path,
+      line: h.start_line,
+      declaration: (h.flags ?? "").split(",").includes("declaration"),
+      references: rows.filter((r) => r.target_symbol_id === h.symbol_id).length,
+    }));
+    for (const h of sameFunctionReport) {
+      diagnostics.push(
+        note(
+          `'${defs[0]?.name}' is ${h.declaration ? "declared" : "defined"} too at ${h.path}:${h.line} (symbol_id ${h.symbol_id}), the same function: the ${h.references} reference(s) tied to that ${h.declaration ? "declaration" : "definition"} are listed with these (see data.same_function)`,
+          MAGELLAN_CODES.same_function,
+        ),
+      );
+    }
     let precise: PreciseOutcome | undefined;
     if (req.precise && defs.length > 0) {
       precise = applyPrecise(db, root, req, direction, defs, rows);
@@ -675,10 +708,11 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
       );
     }
     if (partial) diagnostics.push(note(`more than ${limit} references; raise --limit to see more`));
-    const overrides = direction === "in" ? dispatchedThrough(db, defs, req.referenceKinds) : [];
+    // (An override is recorded on the declaration in the class, so a definition asks with it.)
+    const overrides = direction === "in" ? dispatchedThrough(db, [...defs, ...halves], req.referenceKinds) : [];
     // (Their calls run another body, so this answer misses none of its own; the note is for a
     // change of the signature, which theirs must follow.)
-    const overriddenBy = direction === "in" ? dispatchedThrough(db, defs, req.referenceKinds, true) : [];
+    const overriddenBy = direction === "in" ? dispatchedThrough(db, [...defs, ...halves], req.referenceKinds, true) : [];
     if (overriddenBy.length > 0) {
       diagnostics.push(
         note(
@@ -747,6 +781,7 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     if (req.referenceKinds) data.reference_kinds = req.referenceKinds;
     data.count = rows.length;
     Object.assign(data, gaps.report);
+    if (sameFunctionReport.length > 0) data.same_function = sameFunctionReport;
     if (overrides.length > 0) data.overrides = overrides;
     if (overriddenBy.length > 0) data.overridden_by = overriddenBy;
     if (precise) data.precise = precise.report;
