@@ -586,6 +586,7 @@ export class Resolver {
     try {
       const o = this.resolveAny(ref);
       if (o.how === "unresolved" && language === "rust" && ref.kind !== "type" && ref.kind !== "write") return this.rustMacro(ref);
+      if (o.how === "unresolved" && language === "java" && ref.kind === "read" && ref.qualifier === null) return this.javaCaseLabel(ref);
       return ref.kind === "type" && (o.target !== null || o.candidates !== null) ? this.typesOnly(ref, o) : o;
     } finally {
       current.callArity = outer;
@@ -626,6 +627,18 @@ export class Resolver {
     if (own.length === 0) return UNRESOLVED;
     const here = own.filter((s) => s.file_id === ref.file_id);
     return here.length > 0 ? pick(here, "exact") : pick(own, "imported");
+  }
+
+  /**
+   * Java: a bare name nothing in scope declares that is an enum's constant: in Java that is a
+   * `case FAST:` label of a switch on the enum (or a static import, which the rules resolve), and
+   * the switched value's type is not read here, so it is a guess among the enums of the
+   * repository that have the constant, nearest first. jsoup's 9 `case StartTag:` of 12
+   * references to `TokenType.StartTag` were unresolved.
+   */
+  private javaCaseLabel(ref: RefRow): Outcome {
+    const rows = this.entry(ref.name).members.filter((s) => s.kind_normalized === "variant" && s.language === "java");
+    return rows.length === 0 ? UNRESOLVED : nearPick(rows, this.ctx(ref.file_id));
   }
 
   /**
