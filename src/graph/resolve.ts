@@ -1042,6 +1042,15 @@ export class Resolver {
    * from `scope`, as the file's references of that name resolve; never `self` (a class named like
    * its base). Empty when the repository declares none there.
    */
+  /**
+   * Whether a one-capital name (`B`) is a class ctx's file sees within `scope` (its own or an
+   * import, not a guess through an include): receiverTypeName takes such a name for a type
+   * parameter otherwise.
+   */
+  private seenClass(ctx: FileCtx, scope: string | null): (name: string) => boolean {
+    return (name) => this.typesWritten(ctx, scope, name, null).some((t) => t.how !== "heuristic");
+  }
+
   private typesWritten(ctx: FileCtx, scope: string | null, written: string, self: string | null, aliases = false): { row: SymRow; how: Resolution }[] {
     const isType = (s: SymRow): boolean => isTypeRow(s) || (aliases && s.kind_normalized === "type");
     const out: { row: SymRow; how: Resolution }[] = [];
@@ -1227,7 +1236,7 @@ export class Resolver {
       // then its type's Header; it was Context's own Header.)
       return this.alongPath(ctx, r.types, q.slice(dot + 1), e, isCall, r.how);
     }
-    const type = receiverTypeName(ctx.language, written);
+    const type = receiverTypeName(ctx.language, written, this.seenClass(ctx, ref.caller_symbol_id));
     if (type === null) return UNRESOLVED;
     if (type === undefined) return undefined;
     // A Go method's receiver has rules of its own (below: its type's package, then embedding).
@@ -1362,7 +1371,7 @@ export class Resolver {
       const callee = written.slice(0, -2);
       return receiverTypeName(ctx.language, callee) === null ? "library" : this.returnedTypes(ctx, scope, callee);
     }
-    const type = receiverTypeName(ctx.language, written);
+    const type = receiverTypeName(ctx.language, written, this.seenClass(ctx, scope));
     if (type === null) return "library";
     if (type === undefined) return null;
     const types = this.typesWritten(ctx, scope, type, null);
@@ -1865,7 +1874,8 @@ export class Resolver {
         const now = names.size > 0 ? this.returnedTypes(this.ctx(r.file_id), r.caller_symbol_id, callee) : null;
         return now !== null && now !== "library" && now.types.some((t) => names.has(t.row.name));
       }
-      const name = receiverTypeName(this.ctx(r.file_id).language, written);
+      // (A one-capital name may be a class now, or no longer: seenClass decides on resolving.)
+      const name = receiverTypeName(this.ctx(r.file_id).language, written, () => true);
       if (typeof name !== "string") return false;
       const last = name.split(/\.|::/).pop() as string;
       return names.has(last) || (qualifiedIn.has(r.file_id) && last !== name);

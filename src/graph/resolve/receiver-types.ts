@@ -36,8 +36,12 @@ export const RUST_POINTERS = /^(?:(?:std|alloc)::(?:boxed|rc|sync)::)?(?:Box|Rc|
  * channel and function types); undefined when it says nothing here (a type parameter such as `T`,
  * whose members are its bound's, or a form not read).
  */
-export function receiverTypeName(language: string, written: string): string | null | undefined {
+export function receiverTypeName(language: string, written: string, isClass?: (name: string) => boolean): string | null | undefined {
   let t = written;
+  // A generic's type parameter (`T`, `E`, `K2`): its bound says what it has, not its name. But
+  // fixtures and small programs name classes `A`, `B`, `C` too: a one-capital name the file sees
+  // as a class (declared in it, or imported) is that class (`const b = new B()`).
+  const typeParameter = (n: string): boolean => /^[A-Z][A-Z0-9]?$/.test(n) && !(isClass?.(n) ?? false);
   if (language === "java") {
     // Type annotations (`@Nullable String`) say nothing of the members.
     t = t.replace(/@[\w.]+(\([^)]*\))?\s*/g, "");
@@ -61,7 +65,7 @@ export function receiverTypeName(language: string, written: string): string | nu
     // from another, not a library type of that name. (Without type arguments the name is a
     // type of its own: typeorm's tests declare an entity `Record`.)
     const wrapped = /^(NonNullable|Readonly|Required|Partial|Awaited|Pick|Omit)<(.*)>$/s.exec(t);
-    if (wrapped) return receiverTypeName(language, splitOutsideBrackets(wrapped[2] as string, ",")[0] as string);
+    if (wrapped) return receiverTypeName(language, splitOutsideBrackets(wrapped[2] as string, ",")[0] as string, isClass);
     if (t.includes("<") && TS_COMPUTED.has(withoutTypeArguments(t))) return undefined;
     t = withoutTypeArguments(t);
     if (TS_PREDEFINED.has(t)) return null;
@@ -75,7 +79,7 @@ export function receiverTypeName(language: string, written: string): string | nu
     // (A macro may declare the name again, of another type: a primitive says too little here.)
     if (C_PRIMITIVES.has(t)) return undefined;
     if (!/^[A-Za-z_]\w*(::[A-Za-z_]\w*)*$/.test(t)) return undefined;
-    return /^[A-Z][A-Z0-9]?$/.test(t) ? undefined : t;
+    return typeParameter(t) ? undefined : t;
   } else if (language === "python") {
     // Forward references are strings; `Optional[X]` and `X | None` are X's.
     t = t.replace(/^(["'])(.*)\1$/s, "$2").trim();
@@ -96,11 +100,10 @@ export function receiverTypeName(language: string, written: string): string | nu
     t = withoutTypeArguments(t).replace(/\s*\+.*$/s, "");
     if (RUST_PRIMITIVES.has(t)) return null;
     if (t === "Self") return undefined;
-    return /^[A-Za-z_][\w]*(::[A-Za-z_][\w]*)*$/.test(t) && !/^[A-Z][A-Z0-9]?$/.test(t) ? t : undefined;
+    return /^[A-Za-z_][\w]*(::[A-Za-z_][\w]*)*$/.test(t) && !typeParameter(t) ? t : undefined;
   } else return undefined;
   if (!/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(t)) return undefined;
-  // A generic's type parameter (`T`, `E`, `K2`): its bound says what it has, not its name.
-  if (/^[A-Z][A-Z0-9]?$/.test(t)) return undefined;
+  if (typeParameter(t)) return undefined;
   return t;
 }
 
