@@ -1399,6 +1399,11 @@ export class Resolver {
       const owner = declared && SELF_TYPES.has(declared) && f.parent !== null ? this.entry(f.parent).all.find((s) => s.symbol_id === f.parent_symbol_id && isTypeRow(s)) : undefined;
       const v = owner ? { types: [{ row: owner, how: "exact" as Resolution }], how: "exact" as Resolution } : declared ? this.returnValue(f, declared) : null;
       r = v === null || v === "library" ? v : { types: v.types, how: weaker(v.how, o.how) };
+    } else if (ctx.language === "python" && o.target !== null && (o.how === "exact" || o.how === "imported")) {
+      // A Python class is called to make one: `sessions.Session()` in a chain (`with
+      // sessions.Session() as s` reads `sessions.Session().__enter__()`) is a Session.
+      const made = this.entry(name).all.find((s) => s.symbol_id === o.target && isTypeRow(s));
+      if (made) r = { types: [{ row: made, how: o.how }], how: o.how };
     }
     if (this.returned.size >= 20_000) this.returned.clear();
     this.returned.set(key, r);
@@ -1556,10 +1561,13 @@ export class Resolver {
     if (e.members.length === 0) return UNRESOLVED;
     if (!ctx.reach) {
       // (A Java import names a class, `import a.b.C`: its file, not the package's others.)
+      // (Python's `from . import sessions` names a module: requests' api.py reaches sessions.py.)
       const imported = (i: ImportInfo): number[] =>
         ctx.language === "java" && i.names.length > 0 && !i.names.some((n) => n.name === "*")
           ? i.names.flatMap((n) => this.resolveModule(ctx, `${i.source}.${n.name}`))
-          : this.resolveModule(ctx, i.source);
+          : ctx.language === "python"
+            ? [...this.resolveModule(ctx, i.source), ...i.names.filter((n) => n.name !== "*").flatMap((n) => this.resolveModule(ctx, `${i.source}${i.source.endsWith(".") ? "" : "."}${n.name}`))]
+            : this.resolveModule(ctx, i.source);
       const reach = new Set<number>([ctx.id, ...ctx.imports.flatMap(imported)]);
       // A Go package is its directory, a Java package every directory of that path (main and
       // test source roots): their other files are reachable without an import.
@@ -1584,6 +1592,14 @@ export class Resolver {
         isCall,
       ),
     );
+    // A field declared of a named type holds data (a function-typed one, zustand's `setState: (s)
+    // => void`, records none): a call reaches it only when no method of that name exists.
+    // requests' `session.request()` was tied to the annotation `request: PreparedRequest` of an
+    // imported module's Response, while the method called, Session.request, sat out of reach.
+    if (isCall && reachable.length > 0 && reachable.every((s) => s.kind_normalized === "field" && (this.declaredType(s.symbol_id) ?? null) !== null)) {
+      const callable = members.filter((s) => s.kind_normalized !== "field" && !exclude.has(s.parent_symbol_id ?? ""));
+      if (callable.length > 0) return { target: null, how: "ambiguous", candidates: [...callable, ...reachable].slice(0, MAX_CANDIDATES).map((s) => s.symbol_id) };
+    }
     if (reachable.length > 0) {
       // (A super call knows its receiver: the base class, whose own method it means.)
       const name = reachable[0]?.name ?? "";

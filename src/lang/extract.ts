@@ -662,6 +662,15 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       if (declared !== undefined) p.declared_type = declared;
     }
   }
+  // `with X() as v` binds what `X().__enter__()` returns: an `__enter__` written without a return
+  // type that returns nothing but `self` (requests' Session, most context managers) returns its
+  // own class, as `-> Self` would say.
+  if (language === "python") {
+    for (const p of pending) {
+      if (p.kind !== "method" || p.declared_type !== undefined || (p.name !== "__enter__" && p.name !== "__aenter__")) continue;
+      if (returnsSelfOnly(syntaxOf(p.def))) p.declared_type = "Self";
+    }
+  }
   const out: ExtractedSymbol[] = [];
   const stack: { index: number; start: number; end: number; scope: string[] }[] = [];
   for (const p of pending) {
@@ -807,6 +816,25 @@ const LOCAL_SCOPES: Partial<Record<LanguageId, LocalRules>> = {
   rust: { hoisted: false, upper: false },
 };
 
+/** Whether a Python method returns, at each of its own `return`s (at least one), its `self`. */
+function returnsSelfOnly(def: Parser.SyntaxNode): boolean {
+  const fn = def.type === "decorated_definition" ? def.childForFieldName("definition") : def;
+  const body = fn?.type === "function_definition" ? fn.childForFieldName("body") : null;
+  const first = fn?.childForFieldName("parameters")?.namedChildren[0];
+  if (!fn || !body || first?.type !== "identifier") return false;
+  let seen = false;
+  for (const r of body.descendantsOfType("return_statement")) {
+    let owner = r.parent;
+    while (owner && owner.type !== "function_definition" && owner.type !== "lambda") owner = owner.parent;
+    // (A nested function's return is its own.)
+    if (owner?.startIndex !== fn.startIndex) continue;
+    const value = r.namedChildren[0];
+    if (r.namedChildCount !== 1 || value?.type !== "identifier" || value.text !== first.text) return false;
+    seen = true;
+  }
+  return seen;
+}
+
 function syntaxOf(n: QNode): Parser.SyntaxNode {
   return n instanceof CapturedNode ? n.syntaxNode() : (n as unknown as Parser.SyntaxNode);
 }
@@ -948,6 +976,12 @@ class ReferenceCollector {
       if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
       else if (n === "local.elem.of") elemOf = { name: this.text.slice(list.start(j, k), list.end(j, k)), at: list.start(j, k) };
       else if (n === "local.chain") chain = qualifierText(this.text, list.start(j, k), list.end(j, k));
+      else if (n === "local.enter") {
+        let up = syntaxOf(list.match(j, false).captures[k]?.node as QNode).parent;
+        while (up && up.type !== "with_statement") up = up.parent;
+        const made = qualifierText(this.text, list.start(j, k), list.end(j, k));
+        if (made !== undefined) chain = up?.firstChild?.type === "async" ? `await ${made}.__aenter__()` : `${made}.__enter__()`;
+      }
       else if (n === "local.elem.method") elemMethod = this.text.slice(list.start(j, k), list.end(j, k));
       else if (n === "local.attr") attr = k;
       else if (n === "local.from") from = k;
@@ -999,7 +1033,7 @@ class ReferenceCollector {
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from" && n !== "local.returns" && n !== "local.elem.of" && n !== "local.elem.method" && n !== "local.chain") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from" && n !== "local.returns" && n !== "local.elem.of" && n !== "local.elem.method" && n !== "local.chain" && n !== "local.enter") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 

@@ -64,6 +64,9 @@
 (for_in_clause left: (identifier) @local)
 (for_in_clause left: [(pattern_list) (tuple_pattern) (list_pattern)] @local.pattern)
 (as_pattern_target (identifier) @local)
+; `with X() as v`: v is what X()'s `__enter__` returns (`__aenter__`'s, awaited, under `async with`),
+; which resolution reads as a chain of calls on the value made (resolve.ts chainValue).
+(with_item value: (as_pattern (call) @local.enter alias: (as_pattern_target (identifier) @local)))
 ; `match` capture patterns: `case [item, *rest]`, `case Point(x=px) as whole`, `case {"k": val}`,
 ; `case other` (a dotted `case Color.RED` is a value, not a capture).
 (case_pattern (dotted_name . (identifier) @local .))
