@@ -417,9 +417,10 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   const symbols = extractSymbols(language, symbolMatches, decoded, merged, guessedDeclarationEnds(language, rootNode));
   const nameStarts = new Set<number>(merged);
   for (const s of symbols) nameStarts.add(s.name_range.byte_start);
-  const { imports, importRefs, aliasStarts } = extractImports(importMatches, decoded, QUALIFIER_SEPARATOR[language]);
+  const { imports, importRefs, aliasStarts, boundAt } = extractImports(importMatches, decoded, QUALIFIER_SEPARATOR[language]);
   // Local names bound by imports are declarations, not references.
   for (const a of aliasStarts) nameStarts.add(a);
+  refs.importBound(boundAt);
   const references = refs.finish(decoded, nameStarts, importRefs, symbols);
   assignEnclosing(symbols, references);
   return { language, symbols, references, imports, has_errors: hasSyntaxErrors(rootNode) };
@@ -1038,7 +1039,7 @@ class ReferenceCollector {
   }
 
   private scopes: LocalScope[] | undefined;
-  private readonly pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string; elemOf?: { name: string; at: number }; chain?: string }[] = [];
+  private pending: { at: number; end: number; after: number; global: boolean; fn: boolean; type?: string; elemOf?: { name: string; at: number }; chain?: string }[] = [];
   private bindings: Map<string, LocalBinding[]> | undefined;
   private globals: { name: string; scopeStart: number }[] | undefined;
   /** `self.x = ...` assignments (Python), in source order. */
@@ -1083,10 +1084,24 @@ class ReferenceCollector {
     return at && agreed(at);
   }
 
+  private imported: Set<number> | undefined;
+
+  /**
+   * Names an import binds inside a function (`const {Foo} = await import("./a.js")`, a `require`
+   * there) are the import's, not locals: their uses are references that resolve through it.
+   */
+  importBound(at: number[]): void {
+    if (at.length > 0) this.imported = new Set(at);
+  }
+
   /** Each pending name's scope (a sweep over both, sorted), kept by name. */
   private placeBindings(): void {
     const rules = LOCAL_SCOPES[this.language];
     if (!rules || this.pending.length === 0) return;
+    if (this.imported) {
+      const imported = this.imported;
+      this.pending = this.pending.filter((b) => !imported.has(b.at));
+    }
     const scopes = (this.scopes ?? []).sort((a, b) => a.start - b.start || b.end - a.end);
     const names = this.pending.sort((a, b) => a.at - b.at);
     const open: LocalScope[] = [];
@@ -1505,13 +1520,14 @@ function extractImports(
   matches: QMatch[],
   decoded: DecodedText,
   sep: string,
-): { imports: ExtractedImport[]; importRefs: ExtractedReference[]; aliasStarts: number[] } {
+): { imports: ExtractedImport[]; importRefs: ExtractedReference[]; aliasStarts: number[]; boundAt: number[] } {
   const text = decoded.text;
   // One import per statement and source path (a Rust `use` with nested lists has several).
   const grouped = new Map<string, { at: number; imp: ExtractedImport; seen: Set<string> }>();
   const importRefs: ExtractedReference[] = [];
   const refSeen = new Set<number>();
   const aliasStarts: number[] = [];
+  const boundAt: number[] = [];
   for (const m of matches) {
     let stmt: QNode | undefined;
     let source: string | undefined;
@@ -1560,6 +1576,8 @@ function extractImports(
     }
     const aliasText = alias ? text.slice(startOf(alias), alias.endIndex) : undefined;
     if (alias) aliasStarts.push(byteRange(decoded, startOf(alias), alias.endIndex).byte_start);
+    const bound = alias ?? nameNode;
+    if (bound) boundAt.push(startOf(bound));
     if (nameNode || wildcard) {
       const nameText = nameNode ? text.slice(startOf(nameNode), nameNode.endIndex) : "*";
       const name = wildcard ? "*" : isDefault ? "default" : nameText;
@@ -1588,7 +1606,7 @@ function extractImports(
     .filter((e) => e.imp.source || (!withSource.has(e.at) && e.imp.names.length > 0))
     .sort((a, b) => a.at - b.at)
     .map((e) => e.imp);
-  return { imports, importRefs, aliasStarts };
+  return { imports, importRefs, aliasStarts, boundAt };
 }
 
 /** Innermost symbol whose definition range holds each reference (the caller, for calls). */

@@ -55,3 +55,18 @@
 (call_expression
   function: (import)
   arguments: (_ . [(_ "\"" (string_fragment) @import.source) (_ "'" (string_fragment) @import.source)])) @import
+; `const {Foo, b: c} = await import("m")`, `const m = await import("m")`: bound as `require`'s are
+; (a dynamic import's names were locals, and their uses no references at all).
+(variable_declarator
+  name: (identifier) @import.alias
+  value: (await_expression (call_expression
+    function: (import)
+    arguments: (_ . [(_ "\"" (string_fragment) @import.source) (_ "'" (string_fragment) @import.source)] .)))) @import
+(variable_declarator
+  name: (object_pattern [
+    (shorthand_property_identifier_pattern) @import.name
+    (pair_pattern key: (_) @import.name value: (identifier) @import.alias)
+  ])
+  value: (await_expression (call_expression
+    function: (import)
+    arguments: (_ . [(_ "\"" (string_fragment) @import.source) (_ "'" (string_fragment) @import.source)] .)))) @import
