@@ -110,7 +110,9 @@ export function unknownName(db: DB, name: string): ToolError {
 
 /** A name written with its scopes (`A.b`, `a::B::c`, `pkg/mod.f`): the segments, last one apart. */
 export function splitQualified(name: string): { last: string; segments: string[] } | undefined {
-  const segments = name.split(/::|\.|\/|#|->/).filter(Boolean);
+  // `Class#method` separates with `#`, but a `#` that starts a segment is a JS/TS private name's
+  // own (`Ky.#retry`): split there, the lookup was `retry` and found only unrelated ones.
+  const segments = name.split(/::|\.|\/|(?<=[^.:/>#])#|->/).filter(Boolean);
   if (segments.length < 2) return undefined;
   return { last: segments[segments.length - 1] as string, segments };
 }
