@@ -12,6 +12,7 @@
  * touched language's checker ran and nothing new broke; a checker that is absent, crashed or
  * timed out makes it `unchecked` (a warning says why), or `rejected` under requireChecker.
  */
+import { NOT_COMPILED } from "./notes.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { languageForPath, languageInfo, type LanguageId } from "../lang/registry.js";
@@ -145,6 +146,8 @@ export function diffFindings(before: Raw[], after: Raw[], renames: { from: strin
   }
   return { introduced, preExisting };
 }
+
+export { NOT_COMPILED };
 
 const CHECKER_STATUS: Record<string, CheckerRun["status"]> = { "checker.absent": "absent", "checker.timeout": "timeout", "checker.failed": "failed" };
 
@@ -423,7 +426,9 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
         pre_existing: false,
       });
     }
-    const unchecked = unknown.length > 0 || report.checkers.some((c) => c.status !== "ran");
+    // A checker that ran but left a file out of what it compiled (Go build constraints) did not
+    // check it: the change is no more validated for that file than with no checker.
+    const unchecked = unknown.length > 0 || report.checkers.some((c) => c.status !== "ran") || report.warnings.some((d) => d.code === NOT_COMPILED);
     if (report.introduced.some((d) => d.level === "error")) report.validation = "rejected";
     else if (unchecked) report.validation = req.requireChecker ? "rejected" : "unchecked";
     return report;

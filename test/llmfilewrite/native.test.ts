@@ -322,6 +322,23 @@ describe("llmfilewrite Go in a module: the checker sees the new bytes (go1.19's 
     assert.equal((ok.json as Envelope).result?.validation, "validated", ok.stdout);
   });
 
+  it("a file its build constraints leave out on this machine is unchecked, not validated (go compiled none of it); --require-checker rejects it", async () => {
+    need("go");
+    const root = module();
+    // A type error go would report on windows: here it never compiles the file.
+    const win = '//go:build windows\n\npackage util\n\nfunc Win() bool { return "no" }\n';
+    const r = await lfw(root, ["--path", "pkg/util/u_windows.go", "--dry-run", "--content", win]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "unchecked", r.stdout);
+    assert.ok(env.result?.diagnostics.some((x) => x.code === "checker.not_compiled" && /pkg\/util\/u_windows\.go is left out of its package by its build constraints/.test(x.message)), r.stdout);
+    assert.match((env as { message?: string }).message ?? "", /NOT validated by a checker \(pkg\/util\/u_windows\.go not compiled/);
+    const strict = await lfw(root, ["--path", "pkg/util/u_windows.go", "--require-checker", "--content", win]);
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.equal((strict.json as Envelope).status, "rejected");
+    assert.ok(!existsSync(join(root, "pkg/util/u_windows.go")));
+  });
+
   it("a vet finding in an overwritten file is reported from the new content, not the disk's", async () => {
     need("go");
     const root = module();

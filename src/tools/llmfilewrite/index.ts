@@ -13,7 +13,7 @@ import { EXIT, ToolError } from "../../contract/errors.js";
 import { HEADER_SNIFF_BYTES, LANGUAGES, languageByName, languageForPath, languageInfo, type LanguageInfo, refineLanguage } from "../../lang/registry.js";
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
-import { validateChange, type ChangeValidationReport } from "../../validate/change.js";
+import { NOT_COMPILED, validateChange, type ChangeValidationReport } from "../../validate/change.js";
 import type { ValidationDiagnostic, ValidationSession } from "../../validate/index.js";
 
 export const TOOL = "llmfilewrite";
@@ -231,10 +231,12 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
   if (previousChecksum !== undefined) result.previous_checksum = previousChecksum;
   const blocking = summary(diagnostics, req.rejectOn);
   const notRun = report.checkers.filter((c) => c.status !== "ran");
-  if (report.validation === "rejected" && blocking.length === 0 && notRun.length > 0) {
+  // What left the file unchecked: a checker that did not run, or one that left it out.
+  const left = diagnostics.filter((d) => d.code === NOT_COMPILED).map((d) => `${d.file} not compiled`);
+  if (report.validation === "rejected" && blocking.length === 0 && notRun.length + left.length > 0) {
     return {
       status: "rejected",
-      message: `Not validated: ${notRun.map((c) => `${c.checker} ${c.status}`).join(", ")}, and --require-checker was given. Nothing was written.`,
+      message: `Not validated: ${[...notRun.map((c) => `${c.checker} ${c.status}`), ...left].join(", ")}, and --require-checker was given. Nothing was written.`,
       result,
     };
   }
@@ -247,7 +249,7 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
       result,
     };
   }
-  const how = report.validation === "validated" ? "validated" : `NOT validated by a checker (${notRun.map((c) => `${c.checker}: ${c.status}`).join(", ")}; syntax only, see the warnings)`;
+  const how = report.validation === "validated" ? "validated" : `NOT validated by a checker (${[...notRun.map((c) => `${c.checker}: ${c.status}`), ...left].join(", ")}; syntax only, see the warnings)`;
   if (req.dryRun) {
     return { status: "approved", message: `Content ${how} (dry run): nothing was written`, result };
   }

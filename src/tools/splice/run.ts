@@ -19,7 +19,7 @@ import { makeSpan } from "../../text/span.js";
 import { checksum } from "../../text/checksum.js";
 import { CODES, TOOL } from "./codes.js";
 import { applyFiles, del, edit, insert, patch, rename, type StepReport } from "./ops.js";
-import { commitChange, listOperations, recover, recoverChanges, refuseIfShared, undoOperation, validateChange, type PlannedFile } from "./seam.js";
+import { commitChange, listOperations, NOT_COMPILED, recover, recoverChanges, refuseIfShared, undoOperation, validateChange, type PlannedFile } from "./seam.js";
 import { budgetError, Workspace } from "./workspace.js";
 
 export interface SpliceOutcome {
@@ -235,10 +235,13 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
     if (req.dry_run || report.validation === "rejected") result.diff = unifiedDiff(planned);
     if (report.validation === "rejected") {
       const errors = report.introduced.filter((d) => d.level === "error");
-      const missing = report.checkers.filter((c) => c.status !== "ran");
+      const missing = [
+        ...report.checkers.filter((c) => c.status !== "ran").map((c) => `${c.language} (${c.reason ?? c.status})`),
+        ...report.warnings.filter((w) => w.code === NOT_COMPILED).map((w) => `${w.file} (not compiled)`),
+      ];
       const err = errors.length > 0
         ? new ToolError({ code: CODES.validation_rejected, error: "validation_rejected", message: `the change introduces ${errors.length} error(s); nothing was written: ${errors.slice(0, 5).map((d) => `${d.file}:${d.start_line ?? "?"}: ${d.message}`).join("; ")}`, remediation: "Fix the new text so the checker accepts it (see result.introduced), then run the command again." })
-        : new ToolError({ code: CODES.checker_required, error: "checker_required", message: `--require-checker: no checker ran for ${missing.map((c) => `${c.language} (${c.reason ?? c.status})`).join(", ")}; nothing was written`, remediation: "Install the language's checker, or drop --require-checker to accept an unchecked change." });
+        : new ToolError({ code: CODES.checker_required, error: "checker_required", message: `--require-checker: no checker ran for ${missing.join(", ")}; nothing was written`, remediation: "Install the language's checker, or drop --require-checker to accept an unchecked change." });
       return { operationType: op, status: "error", message: err.message, exitCode: EXIT.failure, workspace: root, result, error: err.toDiagnostic(TOOL), diagnostics };
     }
     if (req.dry_run) {

@@ -12,6 +12,7 @@
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { ChangeCheck, ChangeCheckContext, ChangeFileInput, Raw } from "../change.js";
+import { NOT_COMPILED } from "../notes.js";
 import { mirrorTree } from "../mirror.js";
 import { findUp, runProcess, which, withTempDir } from "../process.js";
 import { ContentPositions } from "../positions.js";
@@ -170,6 +171,37 @@ async function moduleFindings(go: string, ctx: ChangeCheckContext, modDir: strin
   return [...found, ...vetFound];
 }
 
+/**
+ * The changed files the go command leaves out of their package on this machine, by their build
+ * constraints (`//go:build windows`, a `_windows.go` name): it compiled none of their code, so a
+ * type error there passed as validated (`return "no"` in a bool function of a windows-only file).
+ * Each is a `checker.not_compiled` note, which leaves the change unchecked.
+ */
+async function constrainedOut(go: string, ctx: ChangeCheckContext, modDir: string, files: ChangeFileInput[], overlay: string): Promise<Raw[]> {
+  const written = files.filter((f) => f.after !== null && f.path.endsWith(".go"));
+  if (written.length === 0 || !existsSync(overlay)) return [];
+  const dirs = [...new Set(written.map((f) => dirname(join(ctx.root, f.path))))];
+  const env = { ...ctx.env, GOFLAGS: "", GO111MODULE: "on" };
+  const r = await runProcess(go, ["list", "-e", `-overlay=${overlay}`, "-f", '{{.Dir}}{{range .IgnoredGoFiles}}{{"\t"}}{{.}}{{end}}', ...dirs.map((d) => `./${relative(modDir, d)}`.replace(/\/$/, ""))], { cwd: modDir, timeoutMs: ctx.timeoutMs, env });
+  if (r.timedOut || r.status !== 0) return [];
+  const ignored = new Set<string>();
+  for (const line of r.stdout.split("\n")) {
+    const [dir, ...names] = line.split("\t");
+    if (dir) for (const n of names) ignored.add(join(dir, n));
+  }
+  const platform = await runProcess(go, ["env", "GOOS", "GOARCH"], { timeoutMs: ctx.timeoutMs, env });
+  const [goos, goarch] = platform.stdout.trim().split("\n");
+  return written
+    .filter((f) => ignored.has(join(ctx.root, f.path)))
+    .map((f) => ({
+      level: "warning" as const,
+      message: `unchecked: ${f.path} is left out of its package by its build constraints on this machine (GOOS=${goos ?? "?"}, GOARCH=${goarch ?? "?"}): go did NOT compile it`,
+      file: f.path,
+      code: NOT_COMPILED,
+      source: "validate",
+    }));
+}
+
 function readdirSafe(dir: string): string[] {
   try {
     return readdirSync(dir);
@@ -223,7 +255,12 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
       continue;
     }
     const skipped: string[] = [];
-    const r = await withTempDir("llmfilewrite-go-", async (tmp) => ({ b: await moduleFindings(go, ctx, modDir, files, "before", tmp), a: await moduleFindings(go, ctx, modDir, files, "after", tmp, skipped) }));
+    const r = await withTempDir("llmfilewrite-go-", async (tmp) => {
+      const b = await moduleFindings(go, ctx, modDir, files, "before", tmp);
+      const a = await moduleFindings(go, ctx, modDir, files, "after", tmp, skipped);
+      notes.push(...(await constrainedOut(go, ctx, modDir, files, join(tmp, "after.json"))));
+      return { b, a };
+    });
     // A package that loaded before the change and does not after: the change broke its imports
     // (the go command's own message, at the import, is the finding).
     const introducedLoad = Array.isArray(r.b) && !Array.isArray(r.a) && (r.a.loadErrors?.length ?? 0) > 0;

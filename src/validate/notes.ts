@@ -1,0 +1,7 @@
+/**
+ * Codes of the validation's notes about the check itself that callers act on, apart from
+ * change.ts so that a caller can name them without loading the checkers.
+ */
+
+/** A checker ran but left a changed file out of what it compiled (Go build constraints): the file is unchecked. */
+export const NOT_COMPILED = "checker.not_compiled";
