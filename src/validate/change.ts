@@ -162,7 +162,7 @@ function splitOutcome(o: CheckerOutcome): { findings: Raw[]; notes: Raw[]; statu
     if (s) {
       status = s;
       reason = d.message;
-    } else if (d.code === "checker.scope") notes.push(d);
+    } else if (d.code === "checker.scope" || d.code === NOT_COMPILED) notes.push(d);
     else findings.push(d);
   }
   return { findings, notes, status, reason };

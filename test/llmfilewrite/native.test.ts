@@ -242,6 +242,22 @@ describe("llmfilewrite Rust (cargo check on a temporary copy of the package)", (
     assert.deepEqual(listFiles(root), before);
   });
 
+  it("a module behind a feature that is off is unchecked, not validated: cargo compiled no target that includes it", async () => {
+    need("cargo");
+    const root = project("rust-project");
+    writeFileSync(join(root, "Cargo.toml"), `${readFileSync(join(root, "Cargo.toml"), "utf8")}\n[features]\nextra = []\n`);
+    writeFileSync(join(root, "src/lib.rs"), `${readFileSync(join(root, "src/lib.rs"), "utf8")}\n#[cfg(feature = "extra")]\npub mod extra;\n`);
+    // A type error cargo would report with --features extra.
+    const r = await lfw(root, ["--path", "src/extra.rs", "--dry-run", "--content", 'pub fn two() -> u32 {\n    "two"\n}\n']);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "unchecked", r.stdout);
+    assert.ok(env.result?.diagnostics.some((x) => x.code === "checker.not_compiled" && /compiled no target that includes src\/extra\.rs/.test(x.message)), r.stdout);
+    // A module every build compiles is still validated.
+    const ok = await lfw(root, ["--path", "src/util.rs", "--overwrite", "--dry-run", "--content", "pub fn one() -> u32 {\n    1\n}\n"]);
+    assert.equal((ok.json as Envelope).result?.validation, "validated", ok.stdout);
+  });
+
   it("a new module no `mod` declares yet can be created under --reject-on warning: the scope note says it was checked, and is no finding", async () => {
     need("cargo");
     const root = project("rust-project");

@@ -13,6 +13,7 @@ import { findUp, runProcess, which, withTempDir } from "../process.js";
 import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
+import { NOT_COMPILED } from "../notes.js";
 
 const COPY_LIMIT = 50 * 1024 * 1024;
 const SKIP = new Set(["target", ".git", "node_modules"]);
@@ -170,6 +171,42 @@ function parseJsonLines(text: string, cargo: boolean): RustDiagnostic[] {
   return out;
 }
 
+/**
+ * The source files (absolute) the dep-info files under `targetDir` name: every `.rs` a target
+ * of the check compiled. Their paths are relative to the workspace cargo ran in (`base`).
+ */
+function compiledSources(targetDir: string, base: string): Set<string> {
+  const out = new Set<string>();
+  // The targets' in debug/deps (examples' in debug/examples), a build script's in
+  // debug/build/<package>-<hash>/.
+  const files: string[] = [];
+  const list = (dir: string): string[] => {
+    try {
+      return readdirSync(dir);
+    } catch {
+      return [];
+    }
+  };
+  const debug = join(targetDir, "debug");
+  for (const sub of ["deps", "examples"]) for (const n of list(join(debug, sub))) if (n.endsWith(".d")) files.push(join(debug, sub, n));
+  for (const b of list(join(debug, "build"))) for (const n of list(join(debug, "build", b))) if (n.endsWith(".d")) files.push(join(debug, "build", b, n));
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue;
+    }
+    // `out.d: a.rs b.rs` (a space in a name is written `\ `), then one `a.rs:` line a file.
+    for (const line of text.split("\n")) {
+      const colon = line.indexOf(": ");
+      if (colon < 0 || !line.slice(0, colon).endsWith(".d")) continue;
+      for (const f of line.slice(colon + 2).split(/(?<!\\) /)) if (f.endsWith(".rs")) out.add(resolve(base, f.replace(/\\ /g, " ")));
+    }
+  }
+  return out;
+}
+
 export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
   const pkg = cargoRoot(ctx);
   if (pkg && treeSize(pkg.copyRoot, COPY_LIMIT) <= COPY_LIMIT) {
@@ -221,6 +258,12 @@ export async function checkRust(ctx: CheckContext, content: Uint8Array, pos: Con
       const diagnostics = convert(ctx, pos, items, (f) => resolve(copy, f) === target, copy, "cargo", toReal);
       if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "cargo check", r.stderr || `exit ${r.status}`);
       const where = relative(ctx.root, pkg.pkg) || ".";
+      // rustc's dep-info lists every source file a target compiled: a module behind a `cfg` or an
+      // off feature (rust-lang/log's src/kv/, `#[cfg(feature = "kv")]`) is in none, and a type
+      // error there passed as validated.
+      if (r.status === 0 && scope === "" && !compiledSources(join(tmp, "target"), copy).has(target)) {
+        notes.push({ level: "warning", message: `unchecked: cargo check --all-targets compiled no target that includes ${ctx.relPath} (a module behind a cfg, or a feature that is off by default)`, file: ctx.relPath, code: NOT_COMPILED, source: "validate" });
+      }
       if (scope.includes("NOT compiled")) return { diagnostics: [...notes, { level: "warning", message: `checker failed: cargo check could not compile ${ctx.relPath}, which is in no mod tree`, file: ctx.relPath, code: "checker.failed", source: "validate" }] };
       return { ran: `cargo check (temporary copy of package ${where}${scope})`, diagnostics: [...notes, ...diagnostics] };
     });
