@@ -629,3 +629,25 @@ describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
     assert.equal(r.checkers[0]?.status, "failed");
   });
 });
+
+describe("C: a changed header's includers elsewhere, through the guessed include paths", () => {
+  it("are compiled against the changed header, not a same-named copy: a macro change that breaks them is rejected (uthash's tests include \"utarray.h\" with src/ on the include path)", async () => {
+    const root = tempDir("validate-c-includers-");
+    made.push(root);
+    const header = "#ifndef ARR_H\n#define ARR_H\ntypedef struct { unsigned i; } arr;\n#define arr_len(a) ((a)->i)\n#endif\n";
+    mkdirSync(join(root, "src"), { recursive: true });
+    mkdirSync(join(root, "include"), { recursive: true });
+    mkdirSync(join(root, "tests"), { recursive: true });
+    writeFileSync(join(root, "src/arr.h"), header);
+    // A release copy beside it, as uthash ships: `-I include` comes first in the guessed flags.
+    writeFileSync(join(root, "include/arr.h"), header);
+    writeFileSync(join(root, "tests/t1.c"), '#include "arr.h"\n\nunsigned n(arr *a) { return arr_len(a); }\n');
+    const broken = header.replace("((a)->i)", "((a)->i_missing)");
+    const r = await validateChange({ root, files: [{ path: "src/arr.h", language: "c", before: bytes(header), after: bytes(broken) }] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    assert.ok(r.introduced.some((d) => d.file === "tests/t1.c" && d.start_line === 3 && /i_missing/.test(d.message)), JSON.stringify(r.introduced));
+    assert.match(r.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
+    const fine = await validateChange({ root, files: [{ path: "src/arr.h", language: "c", before: bytes(header), after: bytes(header.replace("((a)->i)", "((a)->i + 0)")) }] });
+    assert.equal(fine.validation, "validated", JSON.stringify(fine));
+  });
+});

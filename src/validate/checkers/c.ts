@@ -11,6 +11,7 @@ import { mirrorTree, type Mirror } from "../mirror.js";
 import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
+import { walkFiles } from "../../text/walk.js";
 
 interface GccLocation {
   caret?: { file: string; line: number; "byte-column": number };
@@ -149,7 +150,7 @@ const C_PERMERRORS = new Set(["-Wimplicit-function-declaration", "-Wimplicit-int
  * instead of the disk, as if the file lived at `root/relPath`, so that every quoted include, from
  * the file or from a header it includes, finds the changed headers' new bytes.
  */
-export async function checkC(ctx: CheckContext, content: Uint8Array, pos: ContentPositions, mirror?: Mirror): Promise<CheckerOutcome> {
+export async function checkC(ctx: CheckContext, content: Uint8Array, pos: ContentPositions, mirror?: Mirror, includeFirst?: string): Promise<CheckerOutcome> {
   const compiler = ctx.language === "cpp" ? "g++" : "gcc";
   const bin = which(compiler, ctx.env);
   if (!bin) return absent(ctx, compiler, `Install it (Debian: apt-get install ${compiler === "g++" ? "g++" : "gcc"}).`);
@@ -158,7 +159,11 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
   const dir = inMirror(dirname(ctx.abs));
   const { flags: projectFlagList, from } = projectFlags(ctx);
   // Include paths inside the workspace point into the mirror (a flag's value is an absolute path).
-  const flags = mirror ? projectFlagList.map((f) => (isAbsolute(f) ? inMirror(f) : f)) : projectFlagList;
+  // An includer of a changed header is compiled against that header (`includeFirst`, its
+  // directory) before any other of its name: uthash keeps copies of its headers in include/ and
+  // src/, and the guessed `-I include` made the tests compile the unchanged copy.
+  const flagList = includeFirst !== undefined ? ["-I", includeFirst, ...projectFlagList] : projectFlagList;
+  const flags = mirror ? flagList.map((f) => (isAbsolute(f) ? inMirror(f) : f)) : flagList;
   const args = [
     "-fsyntax-only",
     "-fdiagnostics-format=json",
@@ -229,9 +234,15 @@ export async function checkC(ctx: CheckContext, content: Uint8Array, pos: Conten
 const INCLUDER_LIMIT = 50;
 const C_SOURCES = /\.(c|cc|cpp|cxx|c\+\+|h|hh|hpp|hxx|inl)$/i;
 
-/** Files of the header's directory, and of compile_commands.json, that include it (directly or through another header) by a quoted relative spelling. */
-function includersOf(root: string, header: string, changed: Set<string>): { file: string; spec: string }[] {
-  const out: { file: string; spec: string }[] = [];
+/**
+ * Files that include the header (directly or through another header): of its directory, and of
+ * compile_commands.json, or without one of the workspace, by a quoted spelling relative to the
+ * includer or, without a compilation database, one the guessed include paths reach (`include/`,
+ * `src/`, the root: guessedIncludeFlags). uthash's tests include "utarray.h" from tests/ with
+ * src/ on the include path: a macro change that broke all 16 was validated with none compiled.
+ */
+function includersOf(root: string, header: string, changed: Set<string>): { file: string; spec: string; guessed: boolean }[] {
+  const out: { file: string; spec: string; guessed: boolean }[] = [];
   const candidates = new Set<string>();
   const dir = dirname(header);
   try {
@@ -240,6 +251,15 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
     // a new directory: nothing includes the header yet
   }
   const cc = findUp(dir, root, ["compile_commands.json", "build/compile_commands.json"]);
+  // Spellings of a header through the guessed include paths (`-I include -I src -iquote root`).
+  const through = (h: string): string[] => {
+    if (cc) return [];
+    const rel = relative(root, h);
+    return [rel, ...["include/", "src/"].filter((d) => rel.startsWith(d)).map((d) => rel.slice(d.length))];
+  };
+  if (!cc) {
+    for (const e of walkFiles({ root, onSkip() {} })) if (C_SOURCES.test(e.rel)) candidates.add(e.abs);
+  }
   if (cc) {
     try {
       for (const e of JSON.parse(readFileSync(cc.file, "utf8")) as CompileCommand[]) {
@@ -267,12 +287,14 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
     grew = false;
     for (const [file, text] of texts) {
       if (found.has(file)) continue;
-      const via = [...reached].find((h) => new RegExp(`^\\s*#\\s*include\\s*"${relative(dirname(file), h).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`, "m").test(text));
+      const includes = (spec: string): boolean => new RegExp(`^\\s*#\\s*include\\s*"${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`, "m").test(text);
+      let guessed = false;
+      const via = [...reached].find((h) => includes(relative(dirname(file), h)) || (guessed = through(h).some(includes)));
       if (via === undefined) continue;
       found.add(file);
       grew = true;
       if (/\.(h|hh|hpp|hxx|inl)$/i.test(file)) reached.add(file);
-      if (!changed.has(file)) out.push({ file, spec: relative(dirname(file), via) });
+      if (!changed.has(file)) out.push({ file, spec: relative(dirname(file), via), guessed });
       if (out.length >= INCLUDER_LIMIT) break;
     }
   }
@@ -293,9 +315,9 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
   const names = new Set<string>();
   let bad: { status: "absent" | "timeout" | "failed"; reason: string } | undefined;
   const changed = new Set(ctx.files.map((f) => join(ctx.root, f.path)));
-  const run = async (relPath: string, content: Uint8Array, mirror?: Mirror): Promise<Raw[]> => {
+  const run = async (relPath: string, content: Uint8Array, mirror?: Mirror, includeFirst?: string): Promise<Raw[]> => {
     const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language: /\.c$/.test(relPath) ? "c" : /\.(cc|cpp|cxx|c\+\+|hh|hpp|hxx)$/i.test(relPath) ? "cpp" : language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
-    const o = await checkC(c, content, new ContentPositions(content), mirror);
+    const o = await checkC(c, content, new ContentPositions(content), mirror, includeFirst);
     if (o.ran) names.add(o.ran);
     const out: Raw[] = [];
     for (const d of o.diagnostics) {
@@ -324,8 +346,10 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
         includers++;
         const relInc = relative(ctx.root, inc.file);
         const content = readFileSync(inc.file);
-        if (h.before !== null) before.push(...(await run(relInc, content)));
-        if (h.after !== null && mirror) after.push(...(await run(relInc, content, mirror)));
+        // (Through the guessed include paths, the header's own directory: see checkC's includeFirst.)
+        const first = inc.guessed ? dirname(abs) : undefined;
+        if (h.before !== null) before.push(...(await run(relInc, content, undefined, first)));
+        if (h.after !== null && mirror) after.push(...(await run(relInc, content, mirror, first)));
       }
     }
   } finally {
