@@ -253,6 +253,17 @@ describe("splice rename: Go through gopls", () => {
     await assert.rejects(planRename({ root, target: add, newName: "Count" }), (e) => isToolError(e, "SPLICE_E202", /conflict/));
   });
 
+  it("a method that satisfies an interface: gopls' refusal says how to rename it with the interface's (apply-files), not to give another name span", async () => {
+    const root = fixture("go");
+    writeFileSync(join(root, "store", "namer.go"), 'package store\n\ntype Namer interface {\n\tName() string\n}\n\ntype A struct{}\n\nfunc (A) Name() string { return "a" }\n\nvar _ Namer = A{}\n');
+    const impl = targetAt(root, "store/namer.go", "go", ") Name(", "Name");
+    await assert.rejects(planRename({ root, target: impl, newName: "Label" }), (e) => {
+      if (!isToolError(e, "SPLICE_E205", /no longer assignable to interface Namer/)) return false;
+      const remediation = (e as { remediation?: string }).remediation ?? "";
+      return /renamed together/.test(remediation) && remediation.includes("splice apply-files --glob '**/*.go' --regex --find '\\bName\\b'");
+    });
+  });
+
   it("a module whose dependency is not on the machine: the refusal names the missing module, not the symbol", async () => {
     const root = fixture("go");
     writeFileSync(join(root, "go.mod"), "module example.com/inventory\n\ngo 1.19\n\nrequire example.com/absent v1.2.3\n");
