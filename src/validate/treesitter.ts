@@ -1,6 +1,7 @@
 import type Parser from "tree-sitter";
 import { parse, type LanguageId } from "../lang/registry.js";
 import { isGrammarLag } from "../lang/grammar-lags.js";
+import { PARSE_SECONDS_BUDGET, ParseTimeoutError, parseDeadline } from "../lang/budget.js";
 import { reduceCPreprocessor } from "./c-reduce.js";
 import type { ContentPositions } from "./positions.js";
 import type { CheckerOutcome } from "./types.js";
@@ -19,15 +20,28 @@ function snippet(text: string): string {
  * expected).
  */
 export function treeSitterGate(language: LanguageId, pos: ContentPositions, file: string): CheckerOutcome {
-  let tree = parse(language, pos.text);
-  // C/C++ the grammar cannot read for want of a preprocessor: read it as the preprocessor
-  // would leave it (same offsets), and keep whichever reading has fewer errors.
-  if (tree.rootNode.hasError && (language === "c" || language === "cpp")) {
-    const reduced = reduceCPreprocessor(pos.text, language === "cpp");
-    if (reduced !== undefined) {
-      const other = parse(language, reduced);
-      if (countErrors(other.rootNode) < countErrors(tree.rootNode)) tree = other;
+  // The parse has the index's time budget: tree-sitter's error recovery is quadratic on some text
+  // it cannot read (8,000 generic call signatures, 170 KB, took 32 s), and a write waited that long
+  // for a gate whose word the real checker's overrules anyway.
+  const deadline = parseDeadline();
+  let tree: Parser.Tree;
+  try {
+    tree = parse(language, pos.text, deadline);
+    // C/C++ the grammar cannot read for want of a preprocessor: read it as the preprocessor
+    // would leave it (same offsets), and keep whichever reading has fewer errors.
+    if (tree.rootNode.hasError && (language === "c" || language === "cpp")) {
+      const reduced = reduceCPreprocessor(pos.text, language === "cpp");
+      if (reduced !== undefined) {
+        const other = parse(language, reduced, deadline);
+        if (countErrors(other.rootNode) < countErrors(tree.rootNode)) tree = other;
+      }
     }
+  } catch (e) {
+    if (!(e instanceof ParseTimeoutError)) throw e;
+    return {
+      ran: "tree-sitter",
+      diagnostics: [{ level: "warning", message: `tree-sitter did not finish reading ${file} in ${PARSE_SECONDS_BUDGET} s (MAGELLAN_MAX_PARSE_SECONDS): its syntax check did not run, the language's checker decides`, file, code: "parser.limit", source: "tree-sitter" }],
+    };
   }
   const diagnostics: CheckerOutcome["diagnostics"] = [];
   const visit = (node: Parser.SyntaxNode): void => {

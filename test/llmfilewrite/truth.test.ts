@@ -63,6 +63,22 @@ describe("llmfilewrite: never 'validated' when no checker ran", () => {
     assert.ok(existsSync(join(root, "src/all2.ts")));
   });
 
+  it("tree-sitter's gate has the parse time budget: text its recovery chokes on does not hold the write for half a minute, and the compiler decides", async () => {
+    const root = project("ts-project");
+    // 8,000 generic call signatures on lines of their own: a 32 s parse without a budget.
+    const slow = `export interface Overloads {\n${"  a: B\n  <K>(k: K): K\n".repeat(8000)}}\n`;
+    const t0 = Date.now();
+    const from = join(scratchDir("lfw-slow-"), "slow.ts");
+    writeFileSync(from, slow);
+    const r = await lfw(root, ["--path", "src/slow.ts", "--dry-run", "--from", from], { MAGELLAN_MAX_PARSE_SECONDS: "0.5" });
+    assert.ok(Date.now() - t0 < 20_000, `took ${Date.now() - t0} ms`);
+    const env = r.json as Envelope;
+    assert.ok(env.result?.diagnostics.some((d) => d.code === "parser.limit" && /did not finish reading src\/slow\.ts in 0\.5 s/.test(d.message)), r.stdout.slice(0, 2000));
+    // (The compiler's own errors: `B` is nowhere, `a` declared 8,000 times.)
+    assert.equal(env.result?.validation, "rejected");
+    assert.ok(env.result?.diagnostics.some((d) => d.code === "TS2304"));
+  });
+
   it("uses the project's own typescript package when it has one, and says which", async () => {
     const root = project("ts-project");
     // A project-local compiler: a copy of the package's entry point under the project's node_modules.
