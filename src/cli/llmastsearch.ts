@@ -1,10 +1,10 @@
 #!/usr/bin/env -S -u NODE_EXTRA_CA_CERTS node
 /** llmastsearch CLI: argv -> SearchRequest -> search() -> query envelope on stdout. */
-import { existsSync, readFileSync, realpathSync } from "node:fs";
-import { isAbsolute, resolve } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { commonCode } from "../contract/codes.js";
 import { EXIT, ToolError } from "../contract/errors.js";
-import { findWorkspaceRoot, toRelative } from "../text/root.js";
+import { findWorkspaceRoot, searchScope, toRelative } from "../text/root.js";
 import { languageByName, LANGUAGES } from "../lang/registry.js";
 import { CODES, code, TOOL } from "../tools/llmastsearch/codes.js";
 import { search, type MatchSink } from "../tools/llmastsearch/search.js";
@@ -114,12 +114,7 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
     language = info.id;
   }
   let paths = [...args, ...o.file];
-  if (paths.length === 0) {
-    // As ripgrep does: with no path, search the current directory (when it lies inside the root).
-    const cwd = realpathSync(process.cwd());
-    const rel = toRelative(root, cwd);
-    if (rel !== "" && !rel.startsWith("..") && !isAbsolute(rel)) paths = [cwd];
-  }
+  if (paths.length === 0) paths = searchScope(root);
   // Matches are written as they are found, to a spool: memory stays flat however long the
   // answer, and `partial`, which precedes them in the envelope, is known only at the end (a later
   // file's parse or matching may run past --timeout). This run's stdout, taken now: inside the

@@ -10,6 +10,7 @@ import { DEFAULT_TIMEOUT_MS, fileTypes, listFiles, search } from "../tools/llmse
 import { anyOf } from "../tools/llmsearch/pattern.js";
 import { FILE_TYPES } from "../tools/llmsearch/types.js";
 import { queryEnvelope } from "../contract/envelope.js";
+import { findWorkspaceRoot, searchScope } from "../text/root.js";
 import { stdoutWriter } from "./stdout.js";
 import { LIST_MARK, ListStream } from "./stream.js";
 import { baseProgram, collect, intOption, Option, runCli } from "./run.js";
@@ -34,7 +35,7 @@ const program = baseProgram(
   TOOL,
   "Search files for a regular expression like ripgrep, and print every match with its exact byte span (UTF-8 offsets into the file as stored), line/column, stable ids and context lines as one JSON document.",
 )
-  .argument("[pattern-and-paths...]", "PATTERN [PATH...] as ripgrep takes them: the pattern first unless -e gives it, then files or directories inside the workspace root (default: the whole root)")
+  .argument("[pattern-and-paths...]", "PATTERN [PATH...] as ripgrep takes them: the pattern first unless -e gives it, then files or directories inside the workspace root (default, as ripgrep: the current directory, or the whole root when the current directory is the root or outside it)")
   .option("-e, --pattern <regex>", "the pattern (JavaScript RegExp in Unicode mode; ripgrep habits such as (?i), \\A, \\z, [[:alpha:]], \\pL are translated); repeatable: a match of any of them, as rg -e a -e b", collect, [])
   .option("-S, --smart-case", "case-insensitive unless the pattern has an uppercase letter (ripgrep -S)")
   .option("-s, --case-sensitive", "match case-sensitively (the default); the last of -i, -S and -s given wins, as in ripgrep")
@@ -240,13 +241,15 @@ void runCli(program, TOOL, { kind: "query", command: "search" }, async (p) => {
         exitCode: EXIT.usage,
       });
     }
-    const l = listFiles({ ...walk, paths: p.args, maxFilesize: o.maxFilesize });
+    const l = listFiles({ ...walk, paths: p.args.length > 0 ? p.args : searchScope(findWorkspaceRoot(TOOL, o.root)), maxFilesize: o.maxFilesize });
     return { envelope: queryEnvelope(TOOL, "files", l.data, { partial: l.partial, diagnostics: l.diagnostics }), exitCode: l.partial ? EXIT.partial : EXIT.ok };
   }
   // ripgrep's PATTERN [PATH...]: without -e the first positional argument is the pattern.
   const given = o.pattern.length > 0 ? anyOf(o.pattern, Boolean(o.fixedStrings)) : undefined;
   const pattern = given?.pattern ?? p.args[0];
-  const paths = given ? p.args : p.args.slice(1);
+  const named = given ? p.args : p.args.slice(1);
+  // No path: the current directory, as ripgrep (when it lies inside the root).
+  const paths = named.length > 0 ? named : searchScope(findWorkspaceRoot(TOOL, o.root));
   if (pattern === undefined) {
     throw new ToolError({
       code: commonCode(TOOL, "usage"),

@@ -50,6 +50,23 @@ export function gitWorkTree(from: string): string | undefined {
 }
 
 /** `/`-separated path of `abs` relative to `root` (CONTRACT.md file_path). */
+/**
+ * What a search given no path searches, as ripgrep does: the current directory when it lies
+ * inside the root below it ([cwd]), else the whole root ([]). llmsearch searched the whole root
+ * from a subdirectory where rg and llmastsearch search the subdirectory: an agent that cd'd into
+ * a package got other packages' matches (logrus/hooks: 502 matches where rg gives 73).
+ */
+export function searchScope(root: string, cwd: string = process.cwd()): string[] {
+  let real: string;
+  try {
+    real = realpathSync(cwd);
+  } catch {
+    return [];
+  }
+  const rel = toRelative(root, real);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? [real] : [];
+}
+
 export function toRelative(root: string, abs: string): string {
   const rel = relative(root, abs);
   return sep === "/" ? rel : rel.split(sep).join("/");

@@ -51,3 +51,15 @@ test("--help lists the flags accepted and ignored, and says why", async () => {
   }
   for (const flag of ["-m, --max-count", "--limit <n>", "-x, --line-regexp", "-s, --case-sensitive", "-v, --invert-match", "--max-depth", "-a, --text", "--iglob"]) assert.ok(help.stdout.includes(flag), flag);
 });
+
+test("with no path, the current directory is searched, as rg and llmastsearch do (the whole root only from the root or outside it); paths stay root-relative", async () => {
+  const sub = `${root}/d`;
+  const inSub = await runTool("llmsearch", ["--root", root, "foo"], { cwd: sub });
+  const data = (inSub.json as { data: { match_count: number; matches: { span: { file_path: string } }[] } }).data;
+  assert.equal(data.match_count, 1, JSON.stringify(data));
+  assert.deepEqual([...new Set(data.matches.map((m) => m.span.file_path))], ["d/b.txt"]);
+  const files = await runTool("llmsearch", ["--root", root, "--files"], { cwd: sub });
+  assert.deepEqual((files.json as { data: { files: string[] } }).data.files, ["d/b.txt"]);
+  const atRoot = await runTool("llmsearch", ["--root", root, "foo"], { cwd: root });
+  assert.equal((atRoot.json as { data: { match_count: number } }).data.match_count, 4);
+});
