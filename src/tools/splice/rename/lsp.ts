@@ -621,9 +621,9 @@ export function refused(spec: Pick<ServerSpec, "name" | "version">, target: Rena
   // a supported kind (e.g. namespace, macro)", and the remediation asked for another name span,
   // which was no help with spdlog's `virtual void flush_()` (clangd 14).
   const virtual = spec.name === "clangd" && /not a supported kind/.test(msg);
-  // gopls renames a method that satisfies an interface only with the interface's, and renames an
-  // interface method without the methods that satisfy it (before v0.14): neither order works,
-  // and a batch's second step meets a package that no longer builds ("has errors").
+  // gopls renames a method that satisfies an interface only with the interface's, and (0.5, as
+  // Debian ships it) renames an interface method without the methods that satisfy it: neither
+  // order works, and a batch's second step meets a package that no longer builds ("has errors").
   const goInterface = spec.name === "gopls" && /no longer assignable to interface|has errors/.test(msg);
   return renameError(
     "not_renameable",
@@ -633,7 +633,7 @@ export function refused(spec: Pick<ServerSpec, "name" | "version">, target: Rena
       : virtual
         ? `If '${target.name}' is a virtual method or overrides one, put clangd 16 or later on PATH and rename again, or rename the method, its overrides and their calls with splice batch (edit steps), which the compiler validates like any change.`
         : goInterface
-          ? `An interface method and the methods that satisfy it are renamed together, or the package stops building: gopls v0.14 or later renames the implementations with the interface method (put it on PATH and rename the interface's). With this gopls, rename them and their calls in one change: splice apply-files --glob '**/*.go' --regex --find '\\b${target.name}\\b' --replace NEW_NAME (check the matches with --dry-run; the compiler validates the whole change).`
+          ? `An interface method and the methods that satisfy it are renamed together, or the package stops building, and gopls renames none of them with the others. Rename them and their calls in one change: splice apply-files --glob '**/*.go' --regex --find '\\b${target.name}\\b' --replace NEW_NAME (check the matches with --dry-run; the compiler validates the whole change).`
           : "Give the definition's name span of a symbol declared in the workspace.",
     { file: target.file },
   );
