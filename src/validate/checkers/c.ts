@@ -272,11 +272,14 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
   }
   // Through other headers too (main.c → queue.h → ring.h): a header that includes it makes its
   // own includers includers, until nothing new is found.
+  // Each candidate's quoted #include lines only: without a compilation database every C/C++ file
+  // of the workspace is a candidate, and holding their whole text held the tree in memory.
   const texts = new Map<string, string>();
   for (const file of [...candidates].sort()) {
     if (file === header || !file.startsWith(`${root}/`)) continue;
     try {
-      texts.set(file, readFileSync(file, "utf8"));
+      const includes = readFileSync(file, "utf8").match(/^\s*#\s*include\s*"[^"\n]*"/gm);
+      if (includes) texts.set(file, includes.join("\n"));
     } catch {
       // unreadable: not an includer we can compile
     }
