@@ -253,7 +253,8 @@ export function sameFunction(db: DB, s: SymbolRecord): SymbolRecord[] {
   return other.length === 1 ? other : [];
 }
 
-function isDeclaration(s: SymbolRecord): boolean {
+/** A C/C++ symbol that declares and does not define (a prototype, a method declared in its class). */
+export function isDeclaration(s: Pick<SymbolRecord, "flags">): boolean {
   return s.flags !== null && s.flags.split(",").includes("declaration");
 }
 
@@ -262,6 +263,25 @@ function sameParameterCount(a: string | null | undefined, b: string | null | und
   if (a == null || b == null) return true;
   const most = (x: string): string => x.replace(/^\d+-/, "");
   return most(a) === most(b);
+}
+
+/** Languages whose methods of one name are told apart by their parameter types, which the index does not read. */
+export const TYPED_OVERLOADS = new Set(["java", "cpp"]);
+
+/**
+ * Java and C++: the references the index tied to another overload of a symbol (same parent, name
+ * and kind), each with its target and, for a call, its argument count. The index reads no argument
+ * types, so a call goes to the first overload its count fits: one tied to a sibling may be this
+ * one's (splice's rename takes those as name-only locations, `callers` counts them).
+ */
+export function siblingOverloadRefs(db: DB, symbolId: string): { target_symbol_id: string; kind: string; arity: number | null; path: string; byte_start: number; byte_end: number; start_line: number }[] {
+  return stmt(
+    db,
+    `SELECT r.target_symbol_id, r.kind, r.arity, f.path, r.byte_start, r.byte_end, r.start_line
+     FROM symbols s JOIN symbols o ON o.parent_symbol_id = s.parent_symbol_id AND o.name = s.name AND o.kind_normalized = s.kind_normalized AND o.symbol_id != s.symbol_id
+     JOIN refs r ON r.target_symbol_id = o.symbol_id JOIN files f ON f.id = r.file_id
+     WHERE s.symbol_id = ? AND s.language IN (SELECT value FROM json_each(?)) ORDER BY f.path, r.byte_start`,
+  ).all(symbolId, JSON.stringify([...TYPED_OVERLOADS])) as ReturnType<typeof siblingOverloadRefs>;
 }
 
 /** References that point at one of the symbols, resolved or listing it as a candidate. */

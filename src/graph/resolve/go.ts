@@ -68,20 +68,27 @@ export class GoModules {
   /** The go.mod that governs directory `dir` (its directory and module path), read from disk. */
   goModule(dir: string): { dir: string; path: string } | undefined {
     const root = this.files.root;
-    if (root === undefined) return undefined;
-    const hit = this.goModules.get(dir);
-    if (hit !== undefined) return hit ?? undefined;
-    let found: { dir: string; path: string } | null = null;
-    try {
-      const text = readFileSync(join(root, dir, "go.mod"), "utf8");
-      const m = /^\s*module\s+"?([^\s"]+)"?/m.exec(text);
-      if (m) found = { dir, path: m[1] as string };
-    } catch {
-      found = dir === "." || dir === "" ? null : (this.goModule(posix.dirname(dir)) ?? null);
-    }
-    this.goModules.set(dir, found);
-    return found ?? undefined;
+    return root === undefined ? undefined : goModuleOf(root, dir, this.goModules);
   }
+}
+
+/**
+ * The go.mod that governs root-relative directory `dir`: the nearest at or above it, with its
+ * `module` path; `cache` keeps what each directory asked came to.
+ */
+export function goModuleOf(root: string, dir: string, cache: Map<string, { dir: string; path: string } | null>): { dir: string; path: string } | undefined {
+  const hit = cache.get(dir);
+  if (hit !== undefined) return hit ?? undefined;
+  let found: { dir: string; path: string } | null = null;
+  try {
+    const text = readFileSync(join(root, dir, "go.mod"), "utf8");
+    const m = /^\s*module\s+"?([^\s"]+)"?/m.exec(text);
+    if (m) found = { dir, path: m[1] as string };
+  } catch {
+    found = dir === "." || dir === "" ? null : (goModuleOf(root, posix.dirname(dir), cache) ?? null);
+  }
+  cache.set(dir, found);
+  return found ?? undefined;
 }
 
 /**

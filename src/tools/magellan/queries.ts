@@ -2,7 +2,7 @@
 import { matchId } from "../../contract/ids.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
-import { closeSync, existsSync, lstatSync, openSync, readFileSync, readSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readSync } from "node:fs";
 import { isAbsolute, join, posix, resolve } from "node:path";
 import { DEFAULT_MAX_FILE_BYTES, MAGELLAN_CODES } from "../../graph/codes.js";
 import { DB_SCHEMA_VERSION, type DB, getMeta, stmt } from "../../graph/db.js";
@@ -22,7 +22,9 @@ import {
   refsFrom,
   refsTo,
   resolvedNamed,
+  isDeclaration,
   sameFunction,
+  siblingOverloadRefs,
   spanOf,
   staleFiles,
   suggestNames,
@@ -33,7 +35,7 @@ import {
   unresolvedNamed,
 } from "../../graph/read.js";
 import { languageForPath } from "../../lang/registry.js";
-import { goPackageName } from "../../graph/resolve/go.js";
+import { goModuleOf, goPackageName } from "../../graph/resolve/go.js";
 import { isBinary } from "../../text/binary.js";
 import { isInside, resolveInRoot } from "../../text/root.js";
 import { type Answer, type Location, TOOL, freshnessDiagnostics, withReadDb } from "./common.js";
@@ -523,6 +525,8 @@ export function gapReason(db: DB, r: RefRecord): GapReason {
  * samples; and the coverage of the answer. An agent reads here that an answer is partial.
  */
 function gapReport(db: DB, root: string, direction: "in" | "out", defs: SymbolRecord[], listed: RefRecord[], req: RefsRequest, named?: RefRecord[]): { report: Record<string, unknown>; count: number } {
+  // (One answer's go.mod reads: a long-lived process sees an edited go.mod in the next.)
+  const goModules = new Map<string, { dir: string; path: string } | null>();
   const gaps = named ?? (
     direction === "in"
       ? unresolvedNamed(
@@ -530,7 +534,7 @@ function gapReport(db: DB, root: string, direction: "in" | "out", defs: SymbolRe
           defs.map((d) => d.name),
           req.referenceKinds,
           defs.map((d) => d.language),
-        ).filter((r) => !(defs.every((d) => d.language === "go") && outsideGoModules(db, root, r, defs)))
+        ).filter((r) => !(defs.every((d) => d.language === "go") && outsideGoModules(db, root, r, defs, goModules)))
       : listed.filter((r) => r.resolution === "unresolved" || r.resolution === "ambiguous"));
   const byReason: Record<string, number> = {};
   const samples: Record<string, unknown>[] = [];
@@ -565,9 +569,9 @@ function gapReport(db: DB, root: string, direction: "in" | "out", defs: SymbolRe
  * `assert.New` calls as gaps, and a complete answer said partial at coverage 0.62. (An example
  * module that imports the repository's own module, as published, still counts.)
  */
-function outsideGoModules(db: DB, root: string, r: RefRecord, defs: SymbolRecord[]): boolean {
+function outsideGoModules(db: DB, root: string, r: RefRecord, defs: SymbolRecord[], cache: Map<string, { dir: string; path: string } | null>): boolean {
   if (!r.path.endsWith(".go") || !r.qualifier || /[.\[(]/.test(r.qualifier)) return false;
-  const mods = defs.map((d) => goModuleOf(root, posix.dirname(d.path)));
+  const mods = defs.map((d) => goModuleOf(root, posix.dirname(d.path), cache)?.path);
   if (mods.some((m) => m === undefined)) return false;
   for (const row of stmt(db, "SELECT source, names FROM imports WHERE file_id = ?").all(r.file_id) as { source: string; names: string }[]) {
     let alias: string | undefined;
@@ -580,23 +584,6 @@ function outsideGoModules(db: DB, root: string, r: RefRecord, defs: SymbolRecord
     return !mods.some((mod) => row.source === mod || row.source.startsWith(`${mod}/`));
   }
   return false;
-}
-
-const goModules = new Map<string, string | null>();
-
-/** The module path of the go.mod that governs `dir` (root-relative), or undefined. */
-function goModuleOf(root: string, dir: string): string | undefined {
-  const key = `${root}\0${dir}`;
-  let hit = goModules.get(key);
-  if (hit === undefined) {
-    try {
-      hit = /^\s*module\s+"?([^\s"]+)"?/m.exec(readFileSync(join(root, dir, "go.mod"), "utf8"))?.[1] ?? null;
-    } catch {
-      hit = dir === "." || dir === "" ? null : (goModuleOf(root, posix.dirname(dir)) ?? null);
-    }
-    goModules.set(key, hit);
-  }
-  return hit ?? undefined;
 }
 
 /** The methods `defs` override or implement (or, `down`, that override them), each with the references of `kinds` tied to it. */
@@ -676,7 +663,7 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
       display_fqn: h.display_fqn,
       path: h.path,
       line: h.start_line,
-      declaration: (h.flags ?? "").split(",").includes("declaration"),
+      declaration: isDeclaration(h),
       references: rows.filter((r) => r.target_symbol_id === h.symbol_id).length,
     }));
     for (const h of sameFunctionReport) {
@@ -801,17 +788,14 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
 function overloadShare(db: DB, defs: SymbolRecord[], kinds?: string[]): { calls: number; ids: string[] } {
   if (kinds && !kinds.includes("call")) return { calls: 0, ids: [] };
   const own = new Set(defs.map((d) => d.symbol_id));
-  const siblingsOf = stmt(db, "SELECT symbol_id, arity FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind_normalized = ? AND symbol_id != ?");
-  const calls = stmt(db, "SELECT arity FROM refs WHERE target_symbol_id = ? AND kind = 'call'");
   let n = 0;
   const ids: string[] = [];
   for (const d of defs) {
-    if ((d.language !== "java" && d.language !== "cpp") || d.parent_symbol_id === null || (d.kind_normalized !== "method" && d.kind_normalized !== "ctor")) continue;
-    for (const sib of siblingsOf.all(d.parent_symbol_id, d.name, d.kind_normalized, d.symbol_id) as { symbol_id: string; arity: string | null }[]) {
-      if (own.has(sib.symbol_id)) continue;
-      const fit = (calls.pluck().all(sib.symbol_id) as (number | null)[]).filter((a) => a !== null && fitsArity(d.arity ?? null, a)).length;
-      if (fit > 0 && !ids.includes(sib.symbol_id)) ids.push(sib.symbol_id);
-      n += fit;
+    if (d.kind_normalized !== "method" && d.kind_normalized !== "ctor") continue;
+    for (const r of siblingOverloadRefs(db, d.symbol_id)) {
+      if (r.kind !== "call" || own.has(r.target_symbol_id) || r.arity === null || !fitsArity(d.arity ?? null, r.arity)) continue;
+      if (!ids.includes(r.target_symbol_id)) ids.push(r.target_symbol_id);
+      n++;
     }
   }
   return { calls: n, ids };

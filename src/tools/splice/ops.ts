@@ -11,7 +11,7 @@ import { LineIndex } from "../../text/lines.js";
 import { decodeBytes } from "../../text/decode.js";
 import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
-import { relatedMethods, symbolById } from "../../graph/read.js";
+import { relatedMethods, symbolById, TYPED_OVERLOADS } from "../../graph/read.js";
 import { CODES } from "./codes.js";
 import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
 import { commentsAndStrings } from "./code-text.js";
@@ -484,9 +484,6 @@ function overridesOf(ws: Workspace, sym: Sym): [string, number, string][] {
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.name_byte_start - b.name_byte_start))
     .map((m) => [m.path, m.name_byte_start, m.symbol_id]);
 }
-
-/** Languages whose overloads of one arity differ by parameter types, which the index does not read. */
-const TYPED_OVERLOADS = new Set(["java", "cpp"]);
 
 /**
  * Of a class's methods in the family that share the name and arity (overloads), those whose

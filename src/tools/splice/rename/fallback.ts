@@ -10,7 +10,7 @@ import { join, posix } from "node:path";
 import type { Diagnostic } from "../../../contract/schema.js";
 import { openDb, type DB } from "../../../graph/db.js";
 import { fitsArity } from "../../../graph/facts.js";
-import { refsTo, type SymbolRecord } from "../../../graph/read.js";
+import { refsTo, siblingOverloadRefs, type SymbolRecord } from "../../../graph/read.js";
 import { FIELDS_NEVER_CALLED, refCannotNameMethod } from "../../../graph/resolve.js";
 import { renameError } from "./codes.js";
 import type { Sources } from "./sources.js";
@@ -76,20 +76,9 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     // argument count fits several overloads is tied to one of them, so a call tied to a sibling
     // overload may be this one's. Left out, renaming `put(int)` beside `put(long)` kept `o.put(7)`,
     // which then called put(long): javac had nothing to say and the result said validated.
-    if (OVERLOADING.has(language) && s.parent_symbol_id !== null) {
-      const siblings = db
-        .prepare("SELECT symbol_id FROM symbols WHERE parent_symbol_id = ? AND name = ? AND kind = ? AND symbol_id != ?")
-        .pluck()
-        .all(s.parent_symbol_id, s.name, s.kind, s.symbol_id) as string[];
-      if (siblings.length > 0) {
-        const theirs = db
-          .prepare(`SELECT f.path, r.byte_start, r.byte_end, r.start_line, r.arity FROM refs r JOIN files f ON f.id = r.file_id WHERE r.target_symbol_id IN (SELECT value FROM json_each(?))`)
-          .all(JSON.stringify(siblings)) as { path: string; byte_start: number; byte_end: number; start_line: number; arity: number | null }[];
-        for (const r of theirs) {
-          if (arity != null && r.arity !== null && !fitsArity(arity, r.arity)) continue;
-          raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
-        }
-      }
+    for (const r of siblingOverloadRefs(db, s.symbol_id)) {
+      if (arity != null && r.arity !== null && !fitsArity(arity, r.arity)) continue;
+      raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
     }
     if (language === "java") {
       // A Java type's constructors carry its name: javapoet's `enum Kind { …; Kind(Set<Modifier> m) {…} }`
@@ -258,9 +247,6 @@ export function sameTypes(link: string[], own: string[]): boolean {
   const b = own.map((t) => t.trim()).filter(Boolean);
   return a.length === b.length && a.every((t, i) => simple(t) === simple(b[i] as string));
 }
-
-/** Languages whose methods of one name are told apart by their parameter types. */
-const OVERLOADING = new Set(["java", "cpp"]);
 
 const RUST_IMPLEMENTED = new Set(["Struct", "Enum", "Union", "TypeAlias"]);
 
