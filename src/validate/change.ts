@@ -12,13 +12,13 @@
  * touched language's checker ran and nothing new broke; a checker that is absent, crashed or
  * timed out makes it `unchecked` (a warning says why), or `rejected` under requireChecker.
  */
-import { NOT_COMPILED } from "./notes.js";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { languageForPath, languageInfo, type LanguageId } from "../lang/registry.js";
 import type { CheckContext, Companion } from "./checkers/common.js";
 import { FILE_CHECKERS } from "./checkers/registry.js";
 import { ContentPositions } from "./positions.js";
+import { NOT_COMPILED } from "./notes.js";
 import { ValidationSession } from "./session.js";
 import { treeSitterGate } from "./treesitter.js";
 import type { CheckerOutcome, ValidationDiagnostic } from "./types.js";
@@ -146,8 +146,6 @@ export function diffFindings(before: Raw[], after: Raw[], renames: { from: strin
   }
   return { introduced, preExisting };
 }
-
-export { NOT_COMPILED };
 
 const CHECKER_STATUS: Record<string, CheckerRun["status"]> = { "checker.absent": "absent", "checker.timeout": "timeout", "checker.failed": "failed" };
 
@@ -426,7 +424,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
         pre_existing: false,
       });
     }
-    // A checker that ran but left a file out of what it compiled (Go build constraints) did not
+    // A checker that ran but left a file out of what it compiled (Go build constraints, a Rust cfg) did not
     // check it: the change is no more validated for that file than with no checker.
     const unchecked = unknown.length > 0 || report.checkers.some((c) => c.status !== "ran") || report.warnings.some((d) => d.code === NOT_COMPILED);
     if (report.introduced.some((d) => d.level === "error")) report.validation = "rejected";

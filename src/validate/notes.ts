@@ -3,5 +3,8 @@
  * change.ts so that a caller can name them without loading the checkers.
  */
 
-/** A checker ran but left a changed file out of what it compiled (Go build constraints): the file is unchecked. */
+/**
+ * A checker ran but left a changed file out of what it compiled (Go build constraints, a Rust
+ * module behind a cfg or an off feature): the file is unchecked.
+ */
 export const NOT_COMPILED = "checker.not_compiled";

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { accessSync, constants, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 
@@ -88,6 +88,15 @@ export function findUp(startDir: string, root: string, names: string[]): { dir: 
     const up = dirname(dir);
     if (up === dir) return undefined;
     dir = up;
+  }
+}
+
+/** A directory's entry names, or none when it cannot be read (absent, not a directory). */
+export function readdirSafe(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
   }
 }
 

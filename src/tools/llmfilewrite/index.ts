@@ -13,7 +13,8 @@ import { EXIT, ToolError } from "../../contract/errors.js";
 import { HEADER_SNIFF_BYTES, LANGUAGES, languageByName, languageForPath, languageInfo, type LanguageInfo, refineLanguage } from "../../lang/registry.js";
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
-import { NOT_COMPILED, validateChange, type ChangeValidationReport } from "../../validate/change.js";
+import { validateChange, type ChangeValidationReport } from "../../validate/change.js";
+import { NOT_COMPILED } from "../../validate/notes.js";
 import type { ValidationDiagnostic, ValidationSession } from "../../validate/index.js";
 
 export const TOOL = "llmfilewrite";

@@ -9,12 +9,12 @@
  * (exit status, no located line) is `checker.failed`, never a pass. Outside any module the file
  * is vetted alone in a throwaway module. When `go` is not installed the gate says it did not run.
  */
-import { existsSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { ChangeCheck, ChangeCheckContext, ChangeFileInput, Raw } from "../change.js";
 import { NOT_COMPILED } from "../notes.js";
 import { mirrorTree } from "../mirror.js";
-import { findUp, runProcess, which, withTempDir } from "../process.js";
+import { findUp, readdirSafe, runProcess, which, withTempDir } from "../process.js";
 import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
@@ -189,25 +189,17 @@ async function constrainedOut(go: string, ctx: ChangeCheckContext, modDir: strin
     const [dir, ...names] = line.split("\t");
     if (dir) for (const n of names) ignored.add(join(dir, n));
   }
+  const left = written.filter((f) => ignored.has(join(ctx.root, f.path)));
+  if (left.length === 0) return [];
   const platform = await runProcess(go, ["env", "GOOS", "GOARCH"], { timeoutMs: ctx.timeoutMs, env });
   const [goos, goarch] = platform.stdout.trim().split("\n");
-  return written
-    .filter((f) => ignored.has(join(ctx.root, f.path)))
-    .map((f) => ({
+  return left.map((f) => ({
       level: "warning" as const,
       message: `unchecked: ${f.path} is left out of its package by its build constraints on this machine (GOOS=${goos ?? "?"}, GOARCH=${goarch ?? "?"}): go did NOT compile it`,
       file: f.path,
       code: NOT_COMPILED,
       source: "validate",
     }));
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import { appendFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import { findUp, runProcess, which, withTempDir } from "../process.js";
+import { findUp, readdirSafe, runProcess, which, withTempDir } from "../process.js";
 import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome, Level } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
@@ -180,16 +180,9 @@ function compiledSources(targetDir: string, base: string): Set<string> {
   // The targets' in debug/deps (examples' in debug/examples), a build script's in
   // debug/build/<package>-<hash>/.
   const files: string[] = [];
-  const list = (dir: string): string[] => {
-    try {
-      return readdirSync(dir);
-    } catch {
-      return [];
-    }
-  };
   const debug = join(targetDir, "debug");
-  for (const sub of ["deps", "examples"]) for (const n of list(join(debug, sub))) if (n.endsWith(".d")) files.push(join(debug, sub, n));
-  for (const b of list(join(debug, "build"))) for (const n of list(join(debug, "build", b))) if (n.endsWith(".d")) files.push(join(debug, "build", b, n));
+  for (const sub of ["deps", "examples"]) for (const n of readdirSafe(join(debug, sub))) if (n.endsWith(".d")) files.push(join(debug, sub, n));
+  for (const b of readdirSafe(join(debug, "build"))) for (const n of readdirSafe(join(debug, "build", b))) if (n.endsWith(".d")) files.push(join(debug, "build", b, n));
   for (const file of files) {
     let text: string;
     try {
