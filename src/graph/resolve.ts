@@ -1038,11 +1038,6 @@ export class Resolver {
   }
 
   /**
-   * The types a type name written in ctx's file denotes (`Base`, `pkg.Base`, `ns::Base`), seen
-   * from `scope`, as the file's references of that name resolve; never `self` (a class named like
-   * its base). Empty when the repository declares none there.
-   */
-  /**
    * Whether a one-capital name (`B`) is a class ctx's file sees within `scope` (its own or an
    * import, not a guess through an include): receiverTypeName takes such a name for a type
    * parameter otherwise.
@@ -1051,6 +1046,11 @@ export class Resolver {
     return (name) => this.typesWritten(ctx, scope, name, null).some((t) => t.how !== "heuristic");
   }
 
+  /**
+   * The types a type name written in ctx's file denotes (`Base`, `pkg.Base`, `ns::Base`), seen
+   * from `scope`, as the file's references of that name resolve; never `self` (a class named like
+   * its base). Empty when the repository declares none there.
+   */
   private typesWritten(ctx: FileCtx, scope: string | null, written: string, self: string | null, aliases = false): { row: SymRow; how: Resolution }[] {
     const isType = (s: SymRow): boolean => isTypeRow(s) || (aliases && s.kind_normalized === "type");
     const out: { row: SymRow; how: Resolution }[] = [];

@@ -49,7 +49,6 @@ export function gitWorkTree(from: string): string | undefined {
   }
 }
 
-/** `/`-separated path of `abs` relative to `root` (CONTRACT.md file_path). */
 /**
  * What a search given no path searches, as ripgrep does: the current directory when it lies
  * inside the root below it ([cwd]), else the whole root ([]). llmsearch searched the whole root
@@ -63,10 +62,10 @@ export function searchScope(root: string, cwd: string = process.cwd()): string[]
   } catch {
     return [];
   }
-  const rel = toRelative(root, real);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? [real] : [];
+  return real !== root && isInside(root, real) ? [real] : [];
 }
 
+/** `/`-separated path of `abs` relative to `root` (CONTRACT.md file_path). */
 export function toRelative(root: string, abs: string): string {
   const rel = relative(root, abs);
   return sep === "/" ? rel : rel.split(sep).join("/");

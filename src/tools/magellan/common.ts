@@ -81,7 +81,6 @@ function assertOwnIndex(db: DB, root: string, dbPath: string): void {
   });
 }
 
-
 /**
  * Root and database for a query. Without --root, a database named with --db answers for the
  * root it was built from, so `magellan find --name f --db code.db` works from anywhere.
