@@ -259,7 +259,7 @@ export function isDeclaration(s: Pick<SymbolRecord, "flags">): boolean {
 }
 
 /** Arities are `n`, `min-max` or `min+`; a null one is unknown and fits. */
-function sameParameterCount(a: string | null | undefined, b: string | null | undefined): boolean {
+export function sameParameterCount(a: string | null | undefined, b: string | null | undefined): boolean {
   if (a == null || b == null) return true;
   const most = (x: string): string => x.replace(/^\d+-/, "");
   return most(a) === most(b);

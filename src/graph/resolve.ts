@@ -1086,8 +1086,9 @@ export class Resolver {
   private throughField(ctx: FileCtx, ref: RefRow, e: NameEntry, q: string, isCall: boolean): Outcome | undefined {
     // (Checked before the qualifier is split, and before any field's name is looked up: this
     // runs for every qualified reference, and most qualifiers are other values.)
-    if (ctx.language === "go" ? ctx.receivers.size === 0 : ctx.language !== "java" && !SELF_QUALIFIERS.has(q.slice(0, q.indexOf(".")))) return undefined;
-    const segs = q.split(".");
+    const bare = ctx.language === "java" || ctx.language === "cpp";
+    if (ctx.language === "go" ? ctx.receivers.size === 0 : !bare && !SELF_QUALIFIERS.has(q.slice(0, q.indexOf(".")))) return undefined;
+    const segs = (ctx.language === "cpp" ? q.replaceAll("->", ".") : q).split(".");
     if (segs.length > 4 || !segs.every((seg) => /^[A-Za-z_$][\w$]*$/.test(seg))) return undefined;
     let receiver: string | undefined;
     let path: string[];
@@ -1096,8 +1097,8 @@ export class Resolver {
       if (receiver === undefined) return undefined;
       path = segs.slice(1);
     } else if (segs.length > 1 && SELF_QUALIFIERS.has(segs[0] as string)) path = segs.slice(1);
-    // Java names its own fields bare: `f.m()`, `f.g.m()`.
-    else if (ctx.language === "java") path = segs;
+    // Java and C++ name their own fields bare: `f.m()`, `f.g.m()`, `sink_->flush()`.
+    else if (bare) path = segs;
     else return undefined;
     const isField = (s: SymRow): boolean => s.kind_normalized === "field";
     const first = this.entry(path[0] as string);
@@ -1122,6 +1123,16 @@ export class Resolver {
         fields = first.members.filter((s) => s.parent_symbol_id === scope && isField(s));
         if (fields.length === 0) fields = (this.inherited(ctx, scope, first, false, false, new Set())?.rows ?? []).filter(isField);
         break;
+      }
+      // A C++ method defined out of its class (`void logger::flush() { sink_->flush(); }`, in
+      // another file than the class) has no enclosing scope: its class is the one it is named by.
+      if (fields.length === 0 && ctx.language === "cpp" && ref.caller_symbol_id !== null) {
+        this.parentNameStmt ??= this.db.prepare("SELECT parent FROM symbols WHERE symbol_id = ? AND parent_symbol_id IS NULL").pluck();
+        const owner = this.parentNameStmt.get(ref.caller_symbol_id) as string | null | undefined;
+        if (owner) {
+          const classes = new Set(this.entry(owner).all.filter((c) => TYPE_KINDS.has(c.kind_normalized) && c.language === "cpp").map((c) => c.symbol_id));
+          fields = first.members.filter((s) => isField(s) && classes.has(s.parent_symbol_id ?? ""));
+        }
       }
     }
     return this.alongFields(ctx, fields, path, e, isCall, "exact");
@@ -1154,6 +1165,7 @@ export class Resolver {
   }
 
   private declaredStmt: ReturnType<DB["prepare"]> | undefined;
+  private parentNameStmt: ReturnType<DB["prepare"]> | undefined;
 
   /** A symbol's declared_type: a field's or variable's type, a function's return type, what an alias names. */
   private declaredType(symbolId: string): string | null | undefined {

@@ -272,7 +272,8 @@ export const ExportRecordSchema = z.union([
 
 /** A symbol in a graph answer. */
 const GraphSymbolSchema = z.object({ symbol_id: hex16, name: z.string(), kind: z.string(), display_fqn: z.string(), span: SpanSchema }).strict();
-const EvidenceLabelSchema = z.enum(["compiler", "exact", "imported", "heuristic"]);
+/** How a graph edge is known: a reference's resolution, or `dispatch` (an override, implementation or C/C++ definition a call to a base, interface or declaration may run). */
+const EvidenceLabelSchema = z.enum(["compiler", "exact", "imported", "heuristic", "dispatch"]);
 const countsBy = z.partialRecord(EvidenceLabelSchema, uint);
 /** What an answer's edges rest on: counts by resolution label, and (when listed) each edge. */
 const GraphEvidenceSchema = z

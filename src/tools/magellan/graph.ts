@@ -13,7 +13,7 @@ import { type Adjacency, condense as condenseGraph, cyclic, reach, reverse, scc,
 import { MAGELLAN_CODES } from "../../graph/codes.js";
 import type { DB } from "../../graph/db.js";
 import type { Statement } from "better-sqlite3";
-import { type RefRecord, type SymbolRecord, spanOf, symbolById } from "../../graph/read.js";
+import { type RefRecord, type SymbolRecord, sameParameterCount, spanOf, symbolById } from "../../graph/read.js";
 import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
 import { exactSymbols, gapReason, refuseBlankName, unknownName } from "./queries.js";
 import { isTestPath } from "../../lang/test-paths.js";
@@ -30,6 +30,8 @@ interface Node {
   language: string;
   flags: string[];
   parentSid: string | null;
+  /** The name qualified by its enclosing scopes (`logger::flush_`): pairs a C/C++ declaration with its definition. */
+  scoped: string;
   /** The types a class extends or implements, as written (comma-separated), or null. */
   bases: string | null;
   /** How many arguments a callable takes (`2`, `1-3`, `2+`) where the language has overloads (Java, C++), or null. */
@@ -79,9 +81,14 @@ function byPosition(a: RefRecord, b: RefRecord): number {
  * (loading typeorm's took ~200 ms a query). SQLite's data_version changes when any other
  * connection commits, so an index run in between is never answered from the old graph.
  */
-const graphs = new WeakMap<DB, Map<EdgeSet, { version: number; g: SymbolGraph; reversed?: Adjacency }>>();
+const graphs = new WeakMap<DB, Map<EdgeSet, { version: number; g: SymbolGraph; reversed?: Adjacency; dispatched?: { g: SymbolGraph; reversed?: Adjacency } }>>();
 
-function symbolGraph(db: DB, edgeSet: EdgeSet): { g: SymbolGraph; reversed: () => Adjacency } {
+/**
+ * The symbol graph; `dispatched()` is it with the edges a run takes through overrides,
+ * implementations and C/C++ declarations (dispatchPairs), labelled `dispatch`: reachable, slice
+ * and paths walk those, dead-code has its own rules for them and cycles does not follow guesses.
+ */
+function symbolGraph(db: DB, edgeSet: EdgeSet): { g: SymbolGraph; reversed: () => Adjacency; dispatched: () => { g: SymbolGraph; reversed: () => Adjacency } } {
   const version = db.pragma("data_version", { simple: true }) as number;
   let perDb = graphs.get(db);
   if (!perDb) graphs.set(db, (perDb = new Map()));
@@ -91,7 +98,27 @@ function symbolGraph(db: DB, edgeSet: EdgeSet): { g: SymbolGraph; reversed: () =
     perDb.set(edgeSet, hit);
   }
   const entry = hit;
-  return { g: entry.g, reversed: () => (entry.reversed ??= reverse(entry.g.out)) };
+  const dispatched = (): { g: SymbolGraph; reversed: () => Adjacency } => {
+    const d = (entry.dispatched ??= { g: withDispatch(entry.g) });
+    return { g: d.g, reversed: () => (d.reversed ??= reverse(d.g.out)) };
+  };
+  return { g: entry.g, reversed: () => (entry.reversed ??= reverse(entry.g.out)), dispatched };
+}
+
+/** `g` with dispatchPairs' edges added where no reference made one. */
+function withDispatch(g: SymbolGraph): SymbolGraph {
+  const pairs = dispatchPairs(g).filter(([v, w]) => v !== w && !g.edges.has(`${v},${w}`));
+  if (pairs.length === 0) return g;
+  const edges = new Map(g.edges);
+  const out = g.out.map((a) => a.slice());
+  for (const [v, w] of pairs) {
+    const key = `${v},${w}`;
+    if (edges.has(key)) continue;
+    edges.set(key, { count: 1, resolution: { dispatch: 1 }, kinds: { dispatch: 1 } });
+    (out[v] as number[]).push(w);
+  }
+  for (const a of out) a.sort((x, y) => x - y);
+  return { ...g, out, edges };
 }
 
 /** The node of `n`'s enclosing symbol, if the graph has it. */
@@ -102,7 +129,7 @@ function parentOf(g: SymbolGraph, n: Node): number | undefined {
 function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
   const rows = db
     .prepare(
-      `SELECT s.symbol_id, s.name, s.kind, s.kind_normalized, s.display_fqn, f.path, s.language, s.flags, s.parent_symbol_id, s.bases, s.arity, s.name_byte_start,
+      `SELECT s.symbol_id, s.name, s.kind, s.kind_normalized, s.display_fqn, f.path, s.language, s.flags, s.parent_symbol_id, s.scoped_name, s.bases, s.arity, s.name_byte_start,
         s.byte_start, s.byte_end, s.start_line, s.start_col, s.end_line, s.end_col
        FROM symbols s JOIN files f ON f.id = s.file_id ORDER BY f.path, s.byte_start, s.id`,
     )
@@ -117,6 +144,7 @@ function loadSymbolGraph(db: DB, edgeSet: EdgeSet): SymbolGraph {
     language: r.language as string,
     flags: r.flags ? (r.flags as string).split(",") : [],
     parentSid: (r.parent_symbol_id as string | null) ?? null,
+    scoped: r.scoped_name as string,
     bases: (r.bases as string | null) ?? null,
     arity: (r.arity as string | null) ?? null,
     prefixStart: r.byte_start as number,
@@ -358,7 +386,7 @@ function reachAnswer(req: ReachRequest): Answer<Record<string, unknown>> {
   return withReadDb(req, (db) => {
     const s = resolveSymbol(db, req.symbol);
     const edgeSet = req.edges ?? "all";
-    const { g, reversed } = symbolGraph(db, edgeSet);
+    const { g, reversed } = symbolGraph(db, edgeSet).dispatched();
     const start = g.index.get(s.symbol_id) as number;
     const adj = req.direction === "forward" ? g.out : reversed();
     const r = reach(adj, [start], req.maxDepth ?? Infinity);
@@ -588,6 +616,21 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
  * second-to-last segment of the method's display_fqn, found in the method's directory.
  */
 function goImplementations(g: SymbolGraph, classes: Map<string, number[]>, out: Map<number, number | undefined>): void {
+  for (const m of goMethods(g, classes)) if (m.embeds || m.satisfies.length > 0) out.set(m.v, m.owner);
+}
+
+interface GoMethod {
+  v: number;
+  /** Its type's node (undefined: not found in the method's directory). */
+  owner: number | undefined;
+  /** The type embeds others, which may bring an interface's other methods. */
+  embeds: boolean;
+  /** The interfaces of the repository naming the method whose every method the type has. */
+  satisfies: number[];
+}
+
+/** Go methods whose name an interface of the repository names (see goImplementations). */
+function goMethods(g: SymbolGraph, classes: Map<string, number[]>): GoMethod[] {
   const dirOf = (p: string): string => (p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "");
   const interfaces = new Map<number, Set<string>>();
   const typeMethods = new Map<string, Set<string>>();
@@ -606,19 +649,108 @@ function goImplementations(g: SymbolGraph, classes: Map<string, number[]>, out: 
     typeMethods.set(key, (typeMethods.get(key) ?? new Set()).add(n.name));
     mine.push({ v, type, key });
   });
-  if (interfaces.size === 0) return;
-  const byName = new Map<string, Set<string>[]>();
-  for (const names of interfaces.values()) for (const m of names) byName.set(m, [...(byName.get(m) ?? []), names]);
+  if (interfaces.size === 0) return [];
+  const byName = new Map<string, number[]>();
+  for (const [i, names] of interfaces) for (const m of names) byName.set(m, [...(byName.get(m) ?? []), i]);
+  const out: GoMethod[] = [];
   for (const { v, type, key } of mine) {
     const n = g.nodes[v] as Node;
-    const sets = byName.get(n.name);
-    if (!sets) continue;
+    const named = byName.get(n.name);
+    if (!named) continue;
     const dir = dirOf(n.path);
     const owner = (classes.get(type) ?? []).find((c) => dirOf((g.nodes[c] as Node).path) === dir);
     const embeds = owner !== undefined && !!(g.nodes[owner] as Node).bases;
     const has = typeMethods.get(key) as Set<string>;
-    if (embeds || sets.some((set) => [...set].every((m) => has.has(m)))) out.set(v, owner);
+    out.push({ v, owner, embeds, satisfies: named.filter((i) => [...(interfaces.get(i) as Set<string>)].every((m) => has.has(m))) });
   }
+  return out;
+}
+
+/**
+ * The edges a run takes that no reference shows, as (from, to) pairs: a call tied to a method of
+ * a class may run an override, the method of that name in any class below it that declares one
+ * (the nearest on each branch; those below it are its own), and a call tied to an interface's or
+ * a trait's method runs its implementations (requests' `adapter.send(...)` is tied to
+ * BaseAdapter.send: HTTPAdapter.send, the code that runs, was reached by nothing). A C/C++
+ * function declared in one place and defined in another is one function: its declaration
+ * (which most calls are tied to) leads to its definitions (see read.ts's sameFunction). Bases
+ * are matched by name, in the same language; a Go type implements an interface when it has every
+ * method the interface names.
+ */
+function dispatchPairs(g: SymbolGraph): [number, number][] {
+  const classes = new Map<string, number[]>();
+  const members = new Map<number, Map<string, number[]>>();
+  const traitImpls = new Map<string, number[]>();
+  const byScoped = new Map<string, number[]>();
+  g.nodes.forEach((n, v) => {
+    if (CLASS_KINDS.has(n.kindNormalized)) classes.set(n.name, [...(classes.get(n.name) ?? []), v]);
+    const trait = n.kindNormalized === "impl" ? /^<.+ as (.+)>$/.exec(n.name) : null;
+    if (trait) {
+      const name = (trait[1] as string).replace(/<.*$/, "").split("::").pop() as string;
+      traitImpls.set(name, [...(traitImpls.get(name) ?? []), v]);
+    }
+    const p = n.kindNormalized === "method" ? parentOf(g, n) : undefined;
+    if (p !== undefined) {
+      let m = members.get(p);
+      if (!m) members.set(p, (m = new Map()));
+      m.set(n.name, [...(m.get(n.name) ?? []), v]);
+    }
+    if ((n.language === "cpp" || n.language === "c") && ["fn", "method"].includes(n.kindNormalized)) {
+      const key = `${n.scoped}\0${n.kindNormalized}`;
+      byScoped.set(key, [...(byScoped.get(key) ?? []), v]);
+    }
+  });
+  const below = new Map<number, number[]>();
+  g.nodes.forEach((n, d) => {
+    if (!CLASS_KINDS.has(n.kindNormalized) || !n.bases) return;
+    for (const written of n.bases.split(",")) {
+      const name = written.trim().replace(/[<[(].*$/, "").split(/\.|::/).pop() ?? "";
+      if (name === "" || ROOT_BASES.has(name)) continue;
+      for (const b of classes.get(name) ?? []) if (b !== d && (g.nodes[b] as Node).language === n.language) below.set(b, [...(below.get(b) ?? []), d]);
+    }
+  });
+  const pairs: [number, number][] = [];
+  for (const [c, names] of members) {
+    const owner = g.nodes[c] as Node;
+    // A Rust trait's methods run as its impls'.
+    const downs = owner.kindNormalized === "trait" ? (traitImpls.get(owner.name) ?? []) : (below.get(c) ?? []);
+    if (downs.length === 0) continue;
+    for (const [name, ms] of names) {
+      const targets: number[] = [];
+      const seen = new Set<number>([c]);
+      const stack = [...downs];
+      while (stack.length > 0) {
+        const d = stack.pop() as number;
+        if (seen.has(d)) continue;
+        seen.add(d);
+        const own = members.get(d)?.get(name);
+        if (own) targets.push(...own);
+        else stack.push(...(below.get(d) ?? []));
+      }
+      for (const m of ms) for (const t of targets) pairs.push([m, t]);
+    }
+  }
+  for (const m of goMethods(g, classes)) {
+    for (const i of m.satisfies) for (const im of members.get(i)?.get((g.nodes[m.v] as Node).name) ?? []) pairs.push([im, m.v]);
+  }
+  // (A definition out of its class, `void logger::flush_() {...}`, has no parent: its calls are
+  // dispatched as its declaration's.)
+  const dispatched = new Map<number, number[]>();
+  for (const [m, t] of pairs) dispatched.set(m, [...(dispatched.get(m) ?? []), t]);
+  for (const list of byScoped.values()) {
+    if (list.length < 2) continue;
+    for (const d of list) {
+      const decl = g.nodes[d] as Node;
+      if (!decl.flags.includes("declaration")) continue;
+      for (const f of list) {
+        const def = g.nodes[f] as Node;
+        if (def.flags.includes("declaration") || !sameParameterCount(def.arity, decl.arity)) continue;
+        pairs.push([d, f]);
+        for (const t of dispatched.get(d) ?? []) pairs.push([f, t]);
+      }
+    }
+  }
+  return pairs;
 }
 
 /**
@@ -796,7 +928,7 @@ export function paths(req: PathsRequest): Answer<Record<string, unknown>> {
     const a = resolveSymbol(db, req.from);
     const b = resolveSymbol(db, req.to);
     const edgeSet = req.edges ?? "all";
-    const { g } = symbolGraph(db, edgeSet);
+    const { g } = symbolGraph(db, edgeSet).dispatched();
     const from = g.index.get(a.symbol_id) as number;
     const to = g.index.get(b.symbol_id) as number;
     const maxDepth = req.maxDepth ?? 10;

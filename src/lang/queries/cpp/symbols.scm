@@ -85,6 +85,8 @@
 ; Values;`): a local declared of the alias is one of that type (resolve.ts).
 (alias_declaration type: (type_descriptor type: [(type_identifier) (qualified_identifier) (template_type)] @type .)) @type.of
 (type_definition type: [(type_identifier) (qualified_identifier) (template_type)] @type declarator: (type_identifier)) @type.of
+; A member's declared type (`sink *sink_;`, `Formatter &f;`, `std::vector<int> v;`): what `sink_->flush()` is called on.
+(field_declaration type: [(type_identifier) (qualified_identifier) (template_type)] @type declarator: [(field_identifier) (_ "*" declarator: (field_identifier)) (reference_declarator (field_identifier))]) @type.of
 (concept_definition name: (identifier) @name) @def.type_alias
 (type_definition type: (_ body: (_)) declarator: (type_identifier) @name @def.type_alias)
 (type_definition type: (_ body: (_)) declarator: (_ "*" declarator: (type_identifier) @name) @def.type_alias)
