@@ -1146,11 +1146,15 @@ export class Resolver {
     for (let i = 0; ; i++) {
       if (fields.length !== 1) return undefined;
       const f = fields[0] as SymRow;
-      const declared = this.declaredType(f.symbol_id);
-      if (!declared) return undefined;
       const fctx = this.ctx(f.file_id);
+      const cLike = fctx.language === "cpp" || fctx.language === "c";
+      // (C++: `std::unique_ptr<T> p` is T's, `const Foo &f` Foo's, a template's parameter no type.)
+      const written = this.declaredType(f.symbol_id);
+      const declared = written && cLike ? receiverTypeName(fctx.language, written) : written;
+      if (!declared) return undefined;
       const types = this.typesWritten(fctx, f.parent_symbol_id, declared, null);
-      if (types.length === 0) return this.libraryType(fctx, declared) ? UNRESOLVED : undefined;
+      // (In C/C++ only a namespace's type is a library's: `Handler& h` may be a template's parameter.)
+      if (types.length === 0) return this.libraryType(fctx, declared) && (!cLike || declared.includes("::")) ? UNRESOLVED : undefined;
       // The next field along the path, or the member itself: declared in the type or inherited.
       const last = i === path.length - 1;
       const found = this.memberOfTypes(types, last ? e : this.entry(path[i + 1] as string), ctx.language, isCall, !last);

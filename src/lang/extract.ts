@@ -442,6 +442,8 @@ function baseName(written: string): string | undefined {
  * exhausted a 4 GB heap after 100 s (and, extracted on the main thread of a small run, killed the
  * process without its envelope). Code written by hand nests a few dozen deep.
  */
+const SMART_POINTER = /^(?:::)?std::(?:unique_ptr|shared_ptr|weak_ptr)\s*<\s*(.*?)\s*>$/s;
+
 export const MAX_DEFINITION_NESTING = 256;
 
 /** A file beyond MAX_DEFINITION_NESTING: processFile skips it as too_large_to_index. */
@@ -654,7 +656,11 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       const r = receivers?.get(key);
       if (r !== undefined) p.receiver = r;
       // (A Java field's definition is its declarator's declaration: `Binder a, b;` types both.)
-      const t = types?.get(key);
+      const written = types?.get(key);
+      // (A C++ member held by a smart pointer, `std::shared_ptr<logger> default_logger_;`, is
+      // used as what it points to: `default_logger_->name()` is logger's.)
+      const pointee = written !== undefined && language === "cpp" && p.kind === "field" ? SMART_POINTER.exec(written.trim()) : null;
+      const t = pointee ? (pointee[1] as string).replace(/^const\s+/, "") : written;
       const alias = t !== undefined && p.kind === "type_alias" ? t.replace(/\s+/g, " ").trim() : undefined;
       // (A function's is its return type; Python's `-> "Response"` names Response; a promise
       // keeps what it holds, `Promise<Table | undefined>`, which an `await` of the call gives.)

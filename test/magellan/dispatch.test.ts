@@ -135,13 +135,15 @@ describe("dispatch edges", () => {
         "class logger {",
         "public:",
         "  void flush();",
+        "  void flush_all();",
         "private:",
         "  sink *sink_;",
+        "  std::shared_ptr<sink> shared_;",
         "};",
         "}",
         "",
       ].join("\n"),
-      "include/logger-inl.h": ['#include "logger.h"', "namespace lg {", "void logger::flush() { sink_->flush(); }", "}", ""].join("\n"),
+      "include/logger-inl.h": ['#include "logger.h"', "namespace lg {", "void logger::flush() { sink_->flush(); }", "void logger::flush_all() { shared_->flush(); }", "}", ""].join("\n"),
     });
     const found = await mg(root, ["find", "--name", "flush", "--path", "include/logger.h"]);
     const decl = (found.env.data as unknown as { matches: Sym[] }).matches[0] as Sym;
@@ -152,6 +154,9 @@ describe("dispatch edges", () => {
     assert.ok(names.includes("include/file_sink::lg::file_sink::flush@3"), names.join("\n"));
     assert.ok(names.includes("include/file_sink-inl::lg::file_sink::flush@4"), names.join("\n"));
     assert.ok(names.some((n) => n.startsWith("include/file_sink-inl::lg::file_sink::sync_@") || n.startsWith("include/file_sink::lg::file_sink::sync_@")), names.join("\n"));
+    // A member held by a smart pointer is used as what it points to.
+    const all = (await reached(root, "include/logger-inl::lg::logger::flush_all")).symbols.map((s) => s.display_fqn);
+    assert.ok(all.includes("include/sink::lg::sink::flush"), all.join("\n"));
   });
 
   it("Go, Rust, Java and TypeScript: an interface's or a trait's method reaches its implementations", async () => {
