@@ -156,4 +156,35 @@ describe("magellan impact CLI", () => {
     assert.deepEqual(n.data.changed, []);
     assert.ok(n.diagnostics?.some((d) => d.level === "note" && /no file differs from HEAD/.test(d.message)), none.stdout);
   });
+
+  it("--affected-since REV after a rename (git mv) and a re-index: the old path is changed, and its importers and their tests are affected", async () => {
+    const dir = tempDir("impact-rename-");
+    const g = (...args: string[]): string => execFileSync("git", ["-C", dir, "-c", "user.email=t@t", "-c", "user.name=t", ...args], { encoding: "utf8" });
+    g("init", "-q");
+    writeFileSync(join(dir, "a.ts"), "export function a(): number { return 1; }\n");
+    writeFileSync(join(dir, "b.ts"), 'import { a } from "./a";\nexport const b = a();\n');
+    writeFileSync(join(dir, "b.test.ts"), 'import { b } from "./b";\nexport const t = b;\n');
+    g("add", "-A");
+    g("commit", "-qm", "init");
+    assert.equal((await runTool("magellan", ["index", "--root", dir])).code, 0);
+    // Staged, git diff sees a rename and names only c.ts unless told not to.
+    g("mv", "a.ts", "c.ts");
+    const affected = async (): Promise<{ changed: string[]; affected: [string, number][]; tests: string[] }> => {
+      const r = await runTool("magellan", ["impact", "--root", dir, "--affected-since", "HEAD"], { schema: queryResponseSchema(AffectedPayloadSchema) });
+      const d = (r.json as Env<{ changed: string[]; affected: { file: string; depth: number }[]; tests: string[] }>).data;
+      return { changed: d.changed, affected: d.affected.map((x) => [x.file, x.depth]), tests: d.tests };
+    };
+    const before = await affected();
+    assert.deepEqual(before.changed, ["a.ts", "c.ts"]);
+    assert.deepEqual(before.tests, ["b.test.ts"]);
+    // Once the index has caught up, a.ts is in no graph and b.ts's import of it resolves to nothing.
+    assert.equal((await runTool("magellan", ["index", "--root", dir])).code, 0);
+    const after = await affected();
+    assert.deepEqual(after.affected, [
+      ["c.ts", 0],
+      ["b.ts", 1],
+      ["b.test.ts", 2],
+    ]);
+    assert.deepEqual(after.tests, ["b.test.ts"]);
+  });
 });

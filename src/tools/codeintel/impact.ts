@@ -536,13 +536,23 @@ export function affectedSince(db: DB, graph: GraphSource, root: string, rev: str
       );
     }
   };
-  const changed = [...new Set([...git(["diff", "--name-only", "--relative", rev, "--"]), ...git(["ls-files", "--others", "--exclude-standard"])])].sort();
+  const changed = [...new Set([...git(["diff", "--name-only", "--no-renames", "--relative", rev, "--"]), ...git(["ls-files", "--others", "--exclude-standard"])])].sort();
   const depthOf = new Map<string, number>();
   let frontier = changed.filter((f) => graph.has(f));
   for (const f of frontier) depthOf.set(f, 0);
+  // A file deleted (or renamed away) since REV is in no graph once the index has caught up, and
+  // its importers' imports of it no longer resolve: they are what must be looked at again.
+  const gone = changed.filter((f) => !graph.has(f) && !existsSync(join(root, f)));
+  const orphaned = gone.length > 0 ? importersOfGone(db, gone).filter((f) => !depthOf.has(f)) : [];
   let truncated = false;
-  for (let d = 1; d <= maxDepth && frontier.length > 0; d++) {
+  for (let d = 1; d <= maxDepth && (frontier.length > 0 || (d === 1 && orphaned.length > 0)); d++) {
     const next: string[] = [];
+    if (d === 1) {
+      for (const f of orphaned) {
+        depthOf.set(f, 1);
+        next.push(f);
+      }
+    }
     for (const f of frontier) {
       for (const e of graph.in(f)) {
         if (depthOf.has(e.source)) continue;
@@ -570,6 +580,51 @@ export function affectedSince(db: DB, graph: GraphSource, root: string, rev: str
     tests: affected.filter((a) => a.is_test).map((a) => a.file).sort(),
     truncated,
   };
+}
+
+/**
+ * Files with an unresolved import that named one of `gone` (deleted paths): a relative
+ * specifier that led there from the importer's directory (`./a` for a.ts, `../lib` for
+ * lib/index.js, `.models` for a Python module beside it), or a module path, include or package
+ * that ends where the path does (`com.x.Util`, `pkg.mod`, `util/str.h`, a Go import of the
+ * deleted file's directory).
+ */
+function importersOfGone(db: DB, gone: string[]): string[] {
+  const stemOf = (p: string): string => p.replace(/\.[^./]+$/, "");
+  const targets = new Set<string>();
+  const dirs = new Set<string>();
+  for (const p of gone) {
+    targets.add(p);
+    const stem = stemOf(p);
+    targets.add(stem);
+    if (/(^|\/)(index|__init__|mod)$/.test(stem)) targets.add(stem.replace(/\/?(index|__init__|mod)$/, ""));
+    if (p.endsWith(".go")) dirs.add(posix.dirname(p));
+  }
+  const ends = (path: string): boolean => {
+    for (const t of targets) if (t !== "" && (path === t || t.endsWith(`/${path}`))) return true;
+    return false;
+  };
+  const rows = db
+    .prepare("SELECT DISTINCT f.path, d.spec FROM deps d JOIN files f ON f.id = d.file_id WHERE d.status = 'unresolved' AND d.spec IS NOT NULL ORDER BY f.path")
+    .raw()
+    .all() as [string, string][];
+  const out = new Set<string>();
+  for (const [importer, spec] of rows) {
+    const here = posix.dirname(importer);
+    let hit = false;
+    if (spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === "..") hit = targets.has(posix.normalize(posix.join(here, spec)));
+    else if (/^\.+[\w.]*$/.test(spec)) {
+      // Python's relative import: each leading dot past the first is a directory up.
+      const dots = (/^\.+/.exec(spec) as RegExpExecArray)[0].length;
+      const rest = spec.slice(dots).replaceAll(".", "/");
+      hit = targets.has(posix.normalize(posix.join(here, "../".repeat(dots - 1), rest)));
+    } else {
+      const path = spec.includes("/") || /\.(h|hh|hpp|hxx|inc)$/.test(spec) ? spec : spec.replaceAll("::", "/").replaceAll(".", "/");
+      hit = ends(path) || [...dirs].some((d) => d !== "." && (spec === d || spec.endsWith(`/${d}`)));
+    }
+    if (hit) out.add(importer);
+  }
+  return [...out].sort();
 }
 
 /** The state directory beside the index (`.magellan/`), where import_traces.jsonl may live. */
