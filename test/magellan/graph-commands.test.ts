@@ -413,3 +413,29 @@ describe("dead-code and build variants", () => {
     assert.deepEqual(dead.symbols.map((s) => s.name).sort(), ["orphan", "undeclared"]);
   });
 });
+
+describe("answers that say why", () => {
+  it("dead-code with no entry point found lists every function as unreachable, with a note (it was a usage error); an empty index is an empty answer", async () => {
+    const dead = await deadCodeOf("no-entry", { "a.c": "static int helper(void) { return 1; }\nstatic int unused(void) { return helper(); }\n" });
+    assert.deepEqual(dead.symbols.map((s) => s.name).sort(), ["helper", "unused"]);
+    const root = writeTree(tempDir("magellan-dead-empty-"), { "README.txt": "nothing to index\n" });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const empty = await mg(root, ["dead-code"]);
+    assert.equal(empty.r.code, 0, empty.r.stdout);
+    assert.equal((empty.env.data as unknown as { count: number }).count, 0);
+    assert.match(empty.env.diagnostics?.map((d) => d.message).join("\n") ?? "", /holds no symbol/);
+    // Turning the default entries off and naming none asks nothing: still a usage error.
+    const none = await mg(root, ["dead-code", "--no-default-entries"]);
+    assert.equal(none.r.code, 2, none.r.stdout);
+  });
+
+  it("a list cut by --limit says which and how to see the rest (cycles' evidence.edges of a 10-function ring)", async () => {
+    const ring = Array.from({ length: 10 }, (_, i) => `def f${i}():\n    return f${(i + 1) % 10}()\n`).join("\n");
+    const root = writeTree(tempDir("magellan-ring-"), { "m.py": ring });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { r, env } = await mg(root, ["cycles", "--level", "symbol", "--limit", "5"]);
+    assert.equal(r.code, 4, r.stdout);
+    assert.equal(env.partial, true);
+    assert.match(env.diagnostics?.map((d) => d.message).join("\n") ?? "", /evidence\.edges lists 5 of the 10 edges; raise --limit/);
+  });
+});

@@ -369,6 +369,11 @@ function note(message: string): Diagnostic {
   return { tool: TOOL, level: "note", code: MAGELLAN_CODES.no_matches, message };
 }
 
+/** What a cut evidence list left out (an answer that is partial says why). */
+function evidenceCut(ev: { report: Record<string, unknown>; cut: boolean }, limit: number): Diagnostic[] {
+  return ev.cut ? [note(`evidence.edges lists ${limit} of the ${ev.report.edge_count as number} edges; raise --limit to see them all`)] : [];
+}
+
 export interface GraphRequest extends Location {
   edges?: EdgeSet;
   limit?: number;
@@ -400,6 +405,7 @@ function reachAnswer(req: ReachRequest): Answer<Record<string, unknown>> {
     if (reached.length === 0) diagnostics.push(note(req.direction === "forward" ? "the symbol refers to no indexed symbol" : "no indexed symbol refers to this one"));
     if (r.cut) diagnostics.push(note(`stopped at --max-depth ${req.maxDepth}; more symbols lie beyond`));
     if (reached.length > limit) diagnostics.push(note(`more than ${limit} symbols; raise --limit to see more`));
+    diagnostics.push(...evidenceCut(ev, limit));
     const data: Record<string, unknown> = {
       symbol: nodeOut(g.nodes[start] as Node),
       direction: req.direction,
@@ -826,7 +832,10 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
       // Code at a module's top level runs when the module loads: what it refers to is live.
       for (const v of g.topLevel.keys()) add(v, "top_level_reference");
     }
-    if (starts.length === 0) throw usage("dead-code has no entry point to start from", "Name entries with --entry, or leave the default entries on.");
+    // With the default entries on, finding none is an answer (a tree of static C functions, an
+    // empty index): everything is unreachable, and a note says why. Turning them off and naming
+    // none asks nothing.
+    if (starts.length === 0 && req.defaultEntries === false) throw usage("dead-code has no entry point to start from: --no-default-entries and no --entry", "Name entries with --entry, or leave the default entries on.");
     const liveFrom = variantReach(db, g);
     let live = liveFrom(starts);
     // A TypeScript/JavaScript object literal's methods (`bench("a", { first: (t) => t + 1 })`,
@@ -903,6 +912,15 @@ export function deadCode(req: DeadCodeRequest): Answer<Record<string, unknown>> 
       });
     }
     if (deadCount > limit) diagnostics.push(note(`more than ${limit} unreachable symbols; raise --limit to see more`));
+    if (starts.length === 0) {
+      diagnostics.push(
+        note(
+          g.nodes.length === 0
+            ? "the index holds no symbol: nothing to report"
+            : "no entry point found (no exported API, main, test, framework hook or module-level code by the rules of docs/graph.md): every function, method and class is reported; name the real entries with --entry",
+        ),
+      );
+    } else if (deadCount === 0) diagnostics.push(note("every function, method and class is reached from an entry point"));
     const data: Record<string, unknown> = {
       edges: edgeSet,
       entries: { count: new Set(starts).size, by_rule: Object.fromEntries(byRule) },
@@ -942,6 +960,7 @@ export function paths(req: PathsRequest): Answer<Record<string, unknown>> {
     const diagnostics: Diagnostic[] = [...gapWarning(unresolved, "made from the symbols within reach")];
     if (found.paths.length === 0) diagnostics.push(note(`no path of at most ${maxDepth} edges from '${req.from}' to '${req.to}' in the resolved graph`));
     if (found.cut) diagnostics.push(note(`more paths exist; raise --max-paths to see more`));
+    diagnostics.push(...evidenceCut(ev, req.limit ?? 1000));
     const data: Record<string, unknown> = {
       from: nodeOut(g.nodes[from] as Node),
       to: nodeOut(g.nodes[to] as Node),
@@ -1067,6 +1086,7 @@ export function cycles(req: CyclesRequest): Answer<Record<string, unknown>> {
     const diagnostics: Diagnostic[] = [];
     if (found.length === 0) diagnostics.push(note(`no cycle among ${level === "file" ? "files" : "symbols"} in the resolved graph`));
     if (found.length > limit) diagnostics.push(note(`more than ${limit} cycles; raise --limit to see more`));
+    diagnostics.push(...evidenceCut(ev, limit));
     diagnostics.push(...gapWarning(unresolved, level === "file" ? "(imports of files in a cycle)" : "made from symbols in a cycle"));
     const data: Record<string, unknown> = {
       level,
