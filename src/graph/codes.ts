@@ -31,6 +31,8 @@ export const MAGELLAN_CODES = {
   foreign_index: errorCode("magellan", "E116"),
   /** A C++ function's declaration and definition are two symbols: refs of one list the other's too. */
   same_function: errorCode("magellan", "E117"),
+  /** The index's database file was deleted or replaced while an index run wrote to it. */
+  index_removed: errorCode("magellan", "E120"),
 } as const;
 
 /** Files larger than this are skipped unless `index --max-file-size` raises it. */

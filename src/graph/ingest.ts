@@ -7,7 +7,8 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import type * as WorkerThreads from "node:worker_threads";
-import { existsSync } from "node:fs";
+import { existsSync, type Stats, statSync } from "node:fs";
+import { ToolError } from "../contract/errors.js";
 import { basename, join } from "node:path";
 import { timestamp } from "../contract/ids.js";
 import { packageVersion } from "../contract/version.js";
@@ -21,7 +22,7 @@ import { goDirs, goPackageChanges, recordGoPackages } from "./go-packages.js";
 import { runPool } from "./pool.js";
 import { counts } from "./read.js";
 import { type FileOutcome, type FileTask, type SkipReason, processFile } from "./process-file.js";
-import { DEFAULT_MAX_FILE_BYTES } from "./codes.js";
+import { DEFAULT_MAX_FILE_BYTES, MAGELLAN_CODES } from "./codes.js";
 import { coldImpactSteps, type ImpactSnapshot, impactSnapshot, newConfigs, updateImpact } from "./imports/index.js";
 import { configsChanged } from "./imports/repo.js";
 import { type RefRow, type ResolvedUnit, Resolver, TYPE_KINDS, moduleStems, writtenType } from "./resolve.js";
@@ -93,6 +94,14 @@ function refreshStatistics(db: DB): void {
   db.pragma("optimize = 0x10002");
 }
 
+function statIfAny(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function indexTree(options: IndexOptions): Promise<IndexResult> {
   const t0 = performance.now();
   const release = await acquireWriterLock(options.dbPath);
@@ -100,11 +109,24 @@ export async function indexTree(options: IndexOptions): Promise<IndexResult> {
     if (options.rebuild) removeDb(options.dbPath);
     const db = openDb(options.dbPath, { write: true });
     try {
+      const born = statSync(options.dbPath);
       // Readers meanwhile say that the index is being updated (indexState); a killed run leaves
       // a dead pid here, which readers ignore.
       db.transaction(() => setMeta(db, "index_running", String(process.pid)))();
       const result = await indexWith(db, options, t0);
       db.transaction(() => setMeta(db, "index_running", "0"))();
+      // `rm -rf .magellan` during a run unlinks the file this connection writes to: every row
+      // goes with it, and a reader (or a worker opening the path) finds an empty index at the
+      // path. Counts of what no reader will see are no success.
+      const now = statIfAny(options.dbPath);
+      if (!now || now.ino !== born.ino || now.dev !== born.dev) {
+        throw new ToolError({
+          code: MAGELLAN_CODES.index_removed,
+          error: "index_removed",
+          message: `the index database ${options.dbPath} was ${now ? "replaced" : "deleted"} while this run wrote to it: what the run stored went with the old file`,
+          remediation: "Run 'magellan index' again, and do not delete or move .magellan/ while an index runs.",
+        });
+      }
       return result;
     } finally {
       db.close();

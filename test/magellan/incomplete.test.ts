@@ -93,3 +93,31 @@ describe("magellan answers from an incomplete index", () => {
     assert.ok(!incompleteWarning(whole.env));
   });
 });
+
+describe("an index deleted while it is built", () => {
+  it("the run fails with MAGELLAN_E120 instead of reporting counts that went with the unlinked file (rm -rf .magellan during index)", async () => {
+    const { indexTree } = await import("../../src/graph/ingest.js");
+    const { rmSync } = await import("node:fs");
+    const root = tempDir("mg-removed-");
+    for (let i = 0; i < 40; i++) writeFileSync(join(root, `m${i}.py`), `def f${i}():\n    return ${i}\n`);
+    const dbPath = join(root, ".magellan", "code.db");
+    let removed = false;
+    await assert.rejects(
+      indexTree({
+        root,
+        dbPath,
+        threads: 1,
+        onProgress: () => {
+          if (removed) return;
+          removed = true;
+          rmSync(join(root, ".magellan"), { recursive: true, force: true });
+        },
+      }),
+      (e: { code?: string; message?: string }) => e.code === "MAGELLAN_E120" && /deleted while this run wrote to it/.test(e.message ?? ""),
+    );
+    assert.ok(removed);
+    // The next run starts over and stores everything.
+    const r = await indexTree({ root, dbPath, threads: 1 });
+    assert.equal(r.files, 40);
+  });
+});
