@@ -48,10 +48,16 @@ describe("dispatch edges", () => {
       "pkg/__init__.py": "",
       "pkg/adapters.py": [
         "class BaseAdapter:",
+        "    def __init__(self):",
+        "        self.config = {}",
+        "",
         "    def send(self, request):",
         "        raise NotImplementedError",
         "",
         "class HTTPAdapter(BaseAdapter):",
+        "    def __init__(self):",
+        "        super().__init__()",
+        "",
         "    def send(self, request):",
         "        return self.build(request)",
         "",
@@ -66,6 +72,9 @@ describe("dispatch edges", () => {
         "    pass",
         "",
         "class Logged(Plain):",
+        "    def __init__(self):",
+        "        self.lines = []",
+        "",
         "    def send(self, request):",
         "        return None",
         "",
@@ -106,6 +115,9 @@ describe("dispatch edges", () => {
     // Backwards: what may run HTTPAdapter.send includes the callers of the base's method.
     const back = await mg(root, ["slice", "--symbol", "HTTPAdapter.send", "--direction", "backward"]);
     assert.ok((back.env.data as unknown as { symbols: Sym[] }).symbols.some((s) => s.display_fqn === "pkg.sessions.Session.get"), back.r.stdout);
+    // A constructor does not dispatch: the base's, called by super(), leads to no other subclass's.
+    const init = (await reached(root, "HTTPAdapter.__init__")).symbols.map((s) => s.display_fqn);
+    assert.deepEqual(init, ["pkg.adapters.BaseAdapter.__init__"]);
     // A cycle is not made of guesses: none here.
     const cycles = await mg(root, ["cycles", "--level", "symbol"]);
     assert.equal((cycles.env.data as unknown as { count: number }).count, 0);

@@ -683,6 +683,8 @@ function goMethods(g: SymbolGraph, classes: Map<string, number[]>): GoMethod[] {
  * are matched by name, in the same language; a Go type implements an interface when it has every
  * method the interface names.
  */
+const CONSTRUCTOR_NAMES = new Set(["__init__", "__new__", "constructor"]);
+
 function dispatchPairs(g: SymbolGraph): [number, number][] {
   const classes = new Map<string, number[]>();
   const members = new Map<number, Map<string, number[]>>();
@@ -722,6 +724,9 @@ function dispatchPairs(g: SymbolGraph): [number, number][] {
     const downs = owner.kindNormalized === "trait" ? (traitImpls.get(owner.name) ?? []) : (below.get(c) ?? []);
     if (downs.length === 0) continue;
     for (const [name, ms] of names) {
+      // A constructor runs for the class a call names (`Base.__init__(self)`, `super().__init__()`
+      // run the base's own): no dispatch, or every subclass's would follow each super call.
+      if (CONSTRUCTOR_NAMES.has(name)) continue;
       const targets: number[] = [];
       const seen = new Set<number>([c]);
       const stack = [...downs];
