@@ -16,7 +16,7 @@ process.once("SIGINT", () => process.exit(130));
 const program = baseProgram(TOOL, "Create or replace a source file only after tree-sitter and the project's own checker accept it.")
   .option("--path <path>", "file to write (relative to the current directory or the workspace root); required")
   .addOption(new Option("--file <path>", "legacy name of --path").hideHelp())
-  .option("--language <lang>", "language: auto (by extension) or typescript, tsx, javascript, python, c, cpp, java, rust, go", "auto")
+  .option("--language <lang>", "language: auto (by extension) or typescript, tsx, javascript, python, c, cpp, java, rust, go; only for a path whose extension names no language (or cpp for a .h): one that disagrees with the extension is refused (E107)", "auto")
   .option("--content <text>", "the new content (otherwise --from, otherwise stdin)")
   .option("--from <file>", "read the new content from this file (any location; it is only read)")
   .option("--overwrite", "allow replacing an existing file (without it an existing file is refused and left unchanged)")

@@ -54,4 +54,22 @@ describe("llmfilewrite Python (pyright language server, content opened in memory
     assert.deepEqual(env.result?.diagnostics, []);
     assert.equal(readFileSync(join(root, "pkg/ok.py"), "utf8"), content);
   });
+
+  it("refuses --language rust or c for a .py path (E107, usage): the file would be checked by rustc/gcc and never by pyright, the project's checker", async () => {
+    const before = listFiles(root);
+    const rust = await lfw(["--path", "pkg/rusty.py", "--language", "rust", "--content", "pub fn main() {}\n"]);
+    assert.equal(rust.code, 2, rust.stdout);
+    const env = rust.json as Envelope;
+    assert.equal(env.error?.code, "LLMFILEWRITE_E107");
+    assert.match(env.error?.message ?? "", /pkg\/rusty\.py is Python by its extension; --language rust \(Rust\) disagrees/);
+    const c = await lfw(["--path", "pkg/cfile.py", "--language", "c", "--content", "int f(void) { return 1; }\n"]);
+    assert.equal((c.json as Envelope).error?.code, "LLMFILEWRITE_E107", c.stdout);
+    assert.deepEqual(listFiles(root), before);
+    // A --language that agrees with the extension, or names one for a path without a known extension, still works.
+    const same = await lfw(["--path", "pkg/same.py", "--language", "py", "--dry-run", "--content", "X: int = 1\n"]);
+    assert.equal(same.code, 0, same.stdout);
+    assert.equal((same.json as Envelope).result?.validation, "validated");
+    const bare = await lfw(["--path", "pkg/script", "--language", "python", "--dry-run", "--content", "X: int = 1\n"]);
+    assert.equal(bare.code, 0, bare.stdout);
+  });
 });

@@ -10,7 +10,7 @@ import { assertWritablePath, commitChange } from "../../change/index.js";
 import { changeError } from "../../change/errors.js";
 import { commonCode, errorCode } from "../../contract/codes.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
-import { HEADER_SNIFF_BYTES, LANGUAGES, languageByName, languageForPath, languageInfo, type LanguageInfo, refineLanguage } from "../../lang/registry.js";
+import { HEADER_SNIFF_BYTES, LANGUAGES, languageByName, languageForPath, languageInfo, type LanguageInfo, refineLanguage, sameLanguage } from "../../lang/registry.js";
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
 import { validateChange, type ChangeValidationReport } from "../../validate/change.js";
@@ -26,6 +26,7 @@ export const CODES = {
   not_a_file: errorCode(TOOL, "E104"),
   invalid_checksum: errorCode(TOOL, "E105"),
   // E106 (changed on disk while validating) is retired: the pipeline's E012 says it now.
+  language_mismatch: errorCode(TOOL, "E107"),
 } as const;
 
 /** Larger content is not source code an agent writes; refuse before spending checker time. */
@@ -102,6 +103,20 @@ function pickLanguage(name: string, rel: string): LanguageInfo {
       error: "unsupported_language",
       message: `unknown language '${name}'`,
       remediation: `Use --language auto or one of: ${known}.`,
+      exitCode: EXIT.usage,
+    });
+  }
+  // The extension is what the project's tools go by (pyright's include, the build, magellan,
+  // splice): Rust written as src/click/rusty.py under --language rust was checked by rustc and
+  // "validated", while pyright, the checker the project would run on it, never saw it.
+  const byExtension = languageForPath(rel);
+  if (byExtension && !sameLanguage(l.id, byExtension.id, rel)) {
+    throw new ToolError({
+      code: CODES.language_mismatch,
+      error: "language_mismatch",
+      message: `${rel} is ${byExtension.name} by its extension; --language ${name} (${l.name}) disagrees, and nothing was written`,
+      remediation: `Drop --language (or pass --language auto) to write ${byExtension.name}, or give the file an extension of ${l.name} (.${l.extensions.join(", .")}). --language only chooses for a path whose extension names no language (or C++ for a .h).`,
+      file: rel,
       exitCode: EXIT.usage,
     });
   }
