@@ -171,6 +171,32 @@ describe("llmfilewrite Java: the project's old errors are not the new class's", 
   });
 });
 
+describe("llmfilewrite Java: a type the source root already declares", () => {
+  it("a new Util2.java redeclaring the package's `class Util` is rejected with javac's duplicate class, at the new file (javapoet; -sourcepath alone never read Util.java), as is one redeclaring a class kept in a file of another name", async () => {
+    need("javac");
+    const root = project("java-project");
+    writeFileSync(join(root, "src/com/example/Shapes.java"), "package com.example;\n\npublic final class Shapes {\n    private Shapes() {}\n}\n\n/* class Square in a comment is no declaration */\nfinal class Square {\n    static int side() {\n        return 2;\n    }\n}\n");
+    const before = listFiles(root);
+    const dup = "package com.example;\n\nfinal class Util {\n    static String s() {\n        return \"x\";\n    }\n}\n";
+    const r = await lfw(root, ["--path", "src/com/example/Util2.java", "--content", dup]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match((r.json as Envelope).message, /first javac at src\/com\/example\/Util2\.java:3:\d+: duplicate class: com\.example\.Util/);
+    const hidden = "package com.example;\n\nfinal class Square {\n    static int side() {\n        return 3;\n    }\n}\n";
+    const h = await lfw(root, ["--path", "src/com/example/Square.java", "--content", hidden]);
+    assert.equal(h.code, 1, h.stdout);
+    assert.match((h.json as Envelope).message, /src\/com\/example\/Square\.java:3:\d+: duplicate class: com\.example\.Square/);
+    assert.deepEqual(listFiles(root), before);
+    // A nested class of the same simple name is no duplicate, nor is an overwrite of Util.java itself.
+    const nested = "package com.example;\n\npublic final class Holder {\n    static final class Util {\n    }\n}\n";
+    const ok = await lfw(root, ["--path", "src/com/example/Holder.java", "--dry-run", "--content", nested]);
+    assert.equal(ok.code, 0, ok.stdout);
+    assert.equal((ok.json as Envelope).result?.validation, "validated");
+    const util = readFileSync(join(root, "src/com/example/Util.java"), "utf8");
+    const same = await lfw(root, ["--path", "src/com/example/Util.java", "--overwrite", "--dry-run", "--content", util.replace("return 1;", "return 2;")]);
+    assert.equal(same.code, 0, same.stdout);
+  });
+});
+
 describe("llmfilewrite on hostile ground", () => {
   it("replaces a file through a symlink inside the root: the link stays a link, its target gets the bytes", async () => {
     need("gcc");

@@ -21,6 +21,59 @@ export function sourceRoot(abs: string, text: string): string {
 
 const HEADER = /^(.*?):(\d+): (error|warning): (.*)$/;
 
+/** The text with comments, string, char and text-block literals blanked (offsets kept). */
+function codeOnly(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, (m) => m.replace(/[^\n]/g, " "));
+}
+
+/** The names of the top-level classes, interfaces, enums, records and annotation types a Java text declares. */
+export function topLevelTypes(text: string): string[] {
+  const code = codeOnly(text);
+  const out: string[] = [];
+  let depth = 0;
+  const re = /[{}]|(?<![\w$.])(?:class|interface|enum|record)\s+([\p{L}_$][\p{L}\p{N}_$]*)/gu;
+  for (let m = re.exec(code); m; m = re.exec(code)) {
+    if (m[0] === "{") depth++;
+    else if (m[0] === "}") depth = Math.max(0, depth - 1);
+    else if (depth === 0) out.push(m[1] as string);
+  }
+  return out;
+}
+
+/**
+ * The other files of the content's package, under its source root, that declare one of its
+ * top-level types. With -sourcepath alone javac takes a type from the file on the command line
+ * and never reads the file the source root already declares it in, so a new Util2.java holding
+ * javapoet's `class Util` was "validated" where compiling the source set (Maven) fails with
+ * "duplicate class". Compiled before the content, they make javac report the duplicate at it.
+ */
+export function sameTypeDeclarers(srcRoot: string, abs: string, text: string, skip: Set<string>): string[] {
+  const names = new Set(topLevelTypes(text));
+  if (names.size === 0) return [];
+  const pkg = /^\s*package\s+([\w.]+)\s*;/m.exec(codeOnly(text))?.[1];
+  const dir = pkg === undefined ? srcRoot : join(srcRoot, ...pkg.split("."));
+  let entries: string[];
+  try {
+    entries = readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+  const quick = new RegExp(`\\b(?:class|interface|enum|record)\\s+(?:${[...names].map((n) => n.replace(/\$/g, "\\$")).join("|")})\\b`);
+  const out: string[] = [];
+  for (const e of entries) {
+    const p = join(dir, e);
+    if (!e.endsWith(".java") || e === "module-info.java" || e === "package-info.java" || p === abs || skip.has(p)) continue;
+    let other: string;
+    try {
+      other = readFileSync(p, "utf8");
+    } catch {
+      continue;
+    }
+    if (quick.test(other) && topLevelTypes(other).some((n) => names.has(n))) out.push(p);
+  }
+  return out;
+}
+
 export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: ContentPositions): Promise<CheckerOutcome> {
   const bin = which("javac", ctx.env);
   if (!bin) return absent(ctx, "javac", "Install a JDK (Debian: apt-get install default-jdk-headless).");
@@ -67,7 +120,8 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
     });
     // (No cap on the errors: a test source set without its libraries on this machine has
     // hundreds of old ones, and a new error past javac's cap of 100 or 200 went unseen.)
-    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "100000", "-sourcepath", sourcePath, copy, ...companions.keys(), ...(ctx.alsoCompile ?? [])];
+    const twins = sameTypeDeclarers(srcRoot, ctx.abs, pos.text, new Set([...(ctx.companions ?? []).map((c) => c.abs), ...(ctx.alsoCompile ?? [])]));
+    const args = ["-d", join(tmp, "classes"), "-implicit:none", "-proc:none", "-encoding", "UTF-8", "-Xmaxerrs", "100000", "-sourcepath", sourcePath, ...twins, copy, ...companions.keys(), ...(ctx.alsoCompile ?? [])];
     const r = await runProcess(bin, args, { cwd: tmp, timeoutMs: ctx.timeoutMs, env: { ...ctx.env, LC_ALL: "C" } });
     if (r.timedOut) return timedOut(ctx, "javac");
     const lines = r.stderr.split("\n");
@@ -109,7 +163,8 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
     const where = srcRoot === ctx.root ? "." : srcRoot.slice(ctx.root.length + 1);
     const users = ctx.alsoCompile?.length ? `, with ${ctx.alsoCompile.length} file${ctx.alsoCompile.length === 1 ? "" : "s"} using it` : "";
     const mainWhere = withMain ? ` + ${(main as string).slice(ctx.root.length + 1) || "."}` : "";
-    return { ran: `javac (sourcepath ${where}${mainWhere}${moduleInfo ? ", module-info.java left out: checked on the class path" : ""}${users})`, diagnostics };
+    const same = twins.length > 0 ? `, with ${twins.map((t) => basename(t)).join(", ")} declaring the same type` : "";
+    return { ran: `javac (sourcepath ${where}${mainWhere}${moduleInfo ? ", module-info.java left out: checked on the class path" : ""}${users}${same})`, diagnostics };
   });
 }
 
