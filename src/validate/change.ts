@@ -18,7 +18,7 @@ import { languageForPath, languageInfo, type LanguageId } from "../lang/registry
 import type { CheckContext, Companion } from "./checkers/common.js";
 import { FILE_CHECKERS } from "./checkers/registry.js";
 import { ContentPositions } from "./positions.js";
-import { NOT_COMPILED } from "./notes.js";
+import { CONFIG_NOT_APPLIED, NOT_COMPILED } from "./notes.js";
 import { ValidationSession } from "./session.js";
 import { treeSitterGate } from "./treesitter.js";
 import type { CheckerOutcome, ValidationDiagnostic } from "./types.js";
@@ -160,7 +160,7 @@ function splitOutcome(o: CheckerOutcome): { findings: Raw[]; notes: Raw[]; statu
     if (s) {
       status = s;
       reason = d.message;
-    } else if (d.code === "checker.scope" || d.code === NOT_COMPILED) notes.push(d);
+    } else if (d.code === "checker.scope" || d.code === NOT_COMPILED || d.code === CONFIG_NOT_APPLIED) notes.push(d);
     else findings.push(d);
   }
   return { findings, notes, status, reason };
@@ -425,8 +425,10 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       });
     }
     // A checker that ran but left a file out of what it compiled (Go build constraints, a Rust cfg) did not
-    // check it: the change is no more validated for that file than with no checker.
-    const unchecked = unknown.length > 0 || report.checkers.some((c) => c.status !== "ran") || report.warnings.some((d) => d.code === NOT_COMPILED);
+    // check it: the change is no more validated for that file than with no checker. Nor did one
+    // that ran without the project's configuration (a tsconfig `extends` not installed): it
+    // checked against other rules than the project's.
+    const unchecked = unknown.length > 0 || report.checkers.some((c) => c.status !== "ran") || report.warnings.some((d) => d.code === NOT_COMPILED || d.code === CONFIG_NOT_APPLIED);
     if (report.introduced.some((d) => d.level === "error")) report.validation = "rejected";
     else if (unchecked) report.validation = req.requireChecker ? "rejected" : "unchecked";
     return report;

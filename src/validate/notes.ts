@@ -8,3 +8,10 @@
  * module behind a cfg or an off feature): the file is unchecked.
  */
 export const NOT_COMPILED = "checker.not_compiled";
+
+/**
+ * A checker ran without part of the project's configuration (a tsconfig `extends` that does not
+ * resolve here, a tsconfig it could not read): it checked with other options than the
+ * project's, so the change is unchecked.
+ */
+export const CONFIG_NOT_APPLIED = "checker.config";

@@ -162,3 +162,32 @@ describe("llmfilewrite TypeScript (compiler API in the project's tsconfig)", () 
     assert.ok(!existsSync(join(root, "src/a.ts")));
   });
 });
+
+describe("llmfilewrite TypeScript: a tsconfig `extends` that does not resolve here", () => {
+  it("is a checker.config warning naming it, and the file unchecked (rejected under --require-checker), not validated under other options (got extends @sindresorhus/tsconfig, not installed)", async () => {
+    const own = project("ts-project");
+    writeFileSync(join(own, "tsconfig.json"), '{\n\t"extends": "@acme/tsconfig",\n\t"compilerOptions": {\n\t\t"outDir": "dist"\n\t},\n\t"include": ["src"]\n}\n');
+    const run = (args: string[]) => runTool("llmfilewrite", ["--root", own, ...args], { cwd: own });
+    const content = "export function f(): number {\n\tconst unused = 1;\n\treturn 2;\n}\n";
+    const r = await run(["--path", "src/unused.ts", "--dry-run", "--content", content]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "unchecked");
+    assert.match(env.message, /NOT validated by a checker \(tsconfig\.json not fully applied; checked without the project's own options/);
+    const w = env.result?.diagnostics.find((d) => d.code === "checker.config");
+    assert.ok(w, r.stdout);
+    assert.equal(w.file, "tsconfig.json");
+    assert.match(w.message, /tsconfig extends '@acme\/tsconfig', which does not resolve here .*NOT applied/);
+    const strict = await run(["--path", "src/unused.ts", "--require-checker", "--content", content]);
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.equal((strict.json as Envelope).result?.validation, "rejected");
+    assert.ok(!existsSync(join(own, "src/unused.ts")));
+    // With the config it extends installed, its options apply: the unused local is the file's error.
+    mkdirSync(join(own, "node_modules/@acme/tsconfig"), { recursive: true });
+    writeFileSync(join(own, "node_modules/@acme/tsconfig/package.json"), '{ "name": "@acme/tsconfig", "version": "1.0.0", "main": "tsconfig.json" }\n');
+    writeFileSync(join(own, "node_modules/@acme/tsconfig/tsconfig.json"), '{ "compilerOptions": { "strict": true, "noUnusedLocals": true, "module": "node16", "moduleResolution": "node16", "target": "es2022", "skipLibCheck": true } }\n');
+    const fixed = await run(["--path", "src/unused.ts", "--dry-run", "--content", content]);
+    assert.equal(fixed.code, 1, fixed.stdout);
+    assert.equal((fixed.json as Envelope).result?.diagnostics.find((d) => !d.pre_existing)?.code, "TS6133");
+  });
+});

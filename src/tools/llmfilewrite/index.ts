@@ -14,7 +14,7 @@ import { HEADER_SNIFF_BYTES, LANGUAGES, languageByName, languageForPath, languag
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
 import { validateChange, type ChangeValidationReport } from "../../validate/change.js";
-import { NOT_COMPILED } from "../../validate/notes.js";
+import { CONFIG_NOT_APPLIED, NOT_COMPILED } from "../../validate/notes.js";
 import type { ValidationDiagnostic, ValidationSession } from "../../validate/index.js";
 
 export const TOOL = "llmfilewrite";
@@ -247,8 +247,12 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
   if (previousChecksum !== undefined) result.previous_checksum = previousChecksum;
   const blocking = summary(diagnostics, req.rejectOn);
   const notRun = report.checkers.filter((c) => c.status !== "ran");
-  // What left the file unchecked: a checker that did not run, or one that left it out.
-  const left = diagnostics.filter((d) => d.code === NOT_COMPILED).map((d) => `${d.file} not compiled`);
+  // What left the file unchecked: a checker that did not run, one that left it out, or one that
+  // ran without the project's configuration.
+  const left = [
+    ...diagnostics.filter((d) => d.code === NOT_COMPILED).map((d) => `${d.file} not compiled`),
+    ...[...new Set(diagnostics.filter((d) => d.code === CONFIG_NOT_APPLIED).map((d) => d.file))].map((f) => `${f} not fully applied`),
+  ];
   if (report.validation === "rejected" && blocking.length === 0 && notRun.length + left.length > 0) {
     return {
       status: "rejected",
@@ -265,7 +269,9 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
       result,
     };
   }
-  const how = report.validation === "validated" ? "validated" : `NOT validated by a checker (${[...notRun.map((c) => `${c.checker}: ${c.status}`), ...left].join(", ")}; syntax only, see the warnings)`;
+  // ("syntax only" is not true of a checker that ran with other options than the project's.)
+  const syntaxOnly = notRun.length > 0 || diagnostics.some((d) => d.code === NOT_COMPILED);
+  const how = report.validation === "validated" ? "validated" : `NOT validated by a checker (${[...notRun.map((c) => `${c.checker}: ${c.status}`), ...left].join(", ")}; ${syntaxOnly ? "syntax only" : "checked without the project's own options"}, see the warnings)`;
   if (req.dryRun) {
     return { status: "approved", message: `Content ${how} (dry run): nothing was written`, result };
   }

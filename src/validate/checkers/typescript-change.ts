@@ -7,6 +7,7 @@
 import { join } from "node:path";
 import type { ChangeCheck, ChangeCheckContext, Raw } from "../change.js";
 import { ContentPositions } from "../positions.js";
+import { CONFIG_NOT_APPLIED } from "../notes.js";
 import { describeTypeScript, TsWorker, typeScriptFor } from "./typescript.js";
 import type { TsChangeDiagnostic } from "./ts-worker.js";
 
@@ -52,7 +53,7 @@ export async function checkTypeScriptChange(ctx: ChangeCheckContext): Promise<Ch
   const notes: Raw[] = [];
   const scopes: string[] = [];
   for (const p of res.projects) {
-    for (const m of p.configErrors) notes.push({ level: "warning", message: `tsconfig could not be read: ${m}`, file: p.config ? rel(ctx.root, p.config) : "", code: "checker.config", source: "typescript" });
+    for (const m of p.configErrors) notes.push({ level: "warning", message: m, file: p.config ? rel(ctx.root, p.config) : "", code: CONFIG_NOT_APPLIED, source: "typescript" });
     if (p.truncated) {
       notes.push({ level: "warning", message: `more than ${IMPORTER_LIMIT} files import the changed files; only the first ${IMPORTER_LIMIT} were checked for breakage`, file: p.config ? rel(ctx.root, p.config) : "", code: "checker.scope", source: "validate" });
     }

@@ -263,13 +263,37 @@ function parseConfig(configFile: string, errors: string[]): TS.ParsedCommandLine
     const own: string[] = [];
     const host: TS.ParseConfigFileHost = {
       ...ts.sys,
-      onUnRecoverableConfigFileDiagnostic: (d) => own.push(ts.flattenDiagnosticMessageText(d.messageText, "\n")),
+      onUnRecoverableConfigFileDiagnostic: (d) => own.push(`tsconfig could not be read: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`),
     };
-    c = { parsed: ts.getParsedCommandLineOfConfigFile(configFile, {}, host), errors: own };
+    const parsed = ts.getParsedCommandLineOfConfigFile(configFile, {}, host);
+    for (const e of parsed?.errors ?? []) {
+      const m = unresolvedExtends(e, configFile);
+      if (m !== undefined) own.push(m);
+    }
+    c = { parsed, errors: own };
     configs.set(configFile, c);
   }
   errors.push(...c.errors);
   return c.parsed;
+}
+
+/**
+ * TypeScript's recoverable complaint that an `extends` names nothing here (TS6053, "File
+ * '@sindresorhus/tsconfig' not found": a shared config package not installed), said as what it
+ * costs. TypeScript parses on without the extended options, and got's new file with an unused
+ * local was "validated" under default options where the project's (noUnusedLocals, strict,
+ * node16 resolution…) reject it.
+ */
+function unresolvedExtends(e: TS.Diagnostic, configFile: string): string | undefined {
+  if (e.code !== 6053 && e.code !== 18001) return undefined;
+  const text = e.file?.text;
+  const start = e.start ?? -1;
+  const head = text === undefined || start < 0 ? "" : text.slice(0, start);
+  // (Only an `extends` value: its string or an element of its array.)
+  if (!/"extends"\s*:\s*(\[[^\]]*)?$/.test(head)) return undefined;
+  const spec = (text as string).slice(start, start + (e.length ?? 0)).replace(/^"|"$/g, "");
+  const where = e.file?.fileName && e.file.fileName !== configFile ? ` (in ${e.file.fileName})` : "";
+  return `tsconfig extends '${spec}'${where}, which does not resolve here (${ts.flattenDiagnosticMessageText(e.messageText, "\n")}): its options were NOT applied, so the check ran with other options than the project's. Install the project's dependencies (npm install) so that the config it extends is found.`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { Worker } from "node:worker_threads";
 import type { ContentPositions } from "../positions.js";
+import { CONFIG_NOT_APPLIED } from "../notes.js";
 import type { CheckerOutcome } from "../types.js";
 import { failed, timedOut, type CheckContext } from "./common.js";
 import type { TsChangeRequest, TsChangeResponse, TsCheckRequest, TsCheckResponse } from "./ts-worker.js";
@@ -132,9 +133,9 @@ export async function checkTypeScript(ctx: CheckContext, _content: Uint8Array, p
   const ran = `${describeTypeScript(choice)} compiler API${config ? ` (${relativeTo(ctx.root, config)})` : " (no tsconfig.json: default strict options)"}`;
   const diagnostics: CheckerOutcome["diagnostics"] = res.configErrors.map((m) => ({
     level: "warning" as const,
-    message: `tsconfig could not be read: ${m}`,
+    message: m,
     file: config ? relativeTo(ctx.root, config) : ctx.relPath,
-    code: "checker.config",
+    code: CONFIG_NOT_APPLIED,
     source: "typescript",
   }));
   for (const d of res.diagnostics) {
