@@ -18,7 +18,8 @@ import { languageForPath, languageInfo, type LanguageId } from "../lang/registry
 import type { CheckContext, Companion } from "./checkers/common.js";
 import { FILE_CHECKERS } from "./checkers/registry.js";
 import { ContentPositions } from "./positions.js";
-import { CONFIG_NOT_APPLIED, NOT_COMPILED } from "./notes.js";
+import { dependencyGaps, type DependencyGap } from "./dependencies.js";
+import { CONFIG_NOT_APPLIED, MISSING_DEPENDENCY, NOT_COMPILED } from "./notes.js";
 import { ValidationSession } from "./session.js";
 import { treeSitterGate } from "./treesitter.js";
 import type { CheckerOutcome, ValidationDiagnostic } from "./types.js";
@@ -336,6 +337,27 @@ function uncheckedWarning(run: CheckerRun, files: string[]): Raw {
   };
 }
 
+/** One warning per file and missing package, placed at its first error, for the errors it stands for. */
+function missingDependencyWarnings(gaps: Map<Raw, DependencyGap>): ValidationDiagnostic[] {
+  const byKey = new Map<string, { gap: DependencyGap; errors: Raw[] }>();
+  for (const [e, g] of gaps) {
+    const k = `${e.file}\u0000${g.name}`;
+    byKey.set(k, { gap: g, errors: [...(byKey.get(k)?.errors ?? []), e] });
+  }
+  return [...byKey.values()].map(({ gap, errors }) => {
+    const first = errors[0] as Raw;
+    const { level: _l, message: _m, code: _c, source: _s, ...place } = first;
+    return {
+      ...place,
+      level: "warning",
+      message: `unchecked: ${gap.name} (${gap.declared}) is not installed here, so what ${first.file} uses of it was NOT checked (${errors.length} checker error(s) say only that, first: ${first.message.split("\n")[0]}). Install the project's dependencies (${gap.remedy}) for a full check.`,
+      code: MISSING_DEPENDENCY,
+      source: "validate",
+      pre_existing: false,
+    };
+  });
+}
+
 export async function validateChange(req: ChangeValidationRequest): Promise<ChangeValidationReport> {
   const own = req.session === undefined;
   const session = req.session ?? new ValidationSession();
@@ -373,6 +395,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       await Promise.allSettled(checks);
       throw e;
     }
+    const depCache = new Map<string, DependencyGap | null>();
     const ranBy = new Map<string, string>();
     // The lines of the errors the real checker found in each file it ran on and rejected.
     const checkerErrorLines = new Map<string, number[]>();
@@ -384,6 +407,14 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
       }
       const d = diffFindings(check.before, check.after, req.renames);
       old(d.preExisting.filter((x) => x.level !== "note"));
+      if (check.run.status === "ran") {
+        const gaps = new Map<Raw, DependencyGap>();
+        for (const f of files) if (f.after !== null) for (const [e, g] of dependencyGaps(req.root, f.path, f.after, d.introduced, depCache)) gaps.set(e, g);
+        if (gaps.size > 0) {
+          d.introduced = d.introduced.filter((x) => !gaps.has(x));
+          report.warnings.push(...missingDependencyWarnings(gaps));
+        }
+      }
       for (const x of d.introduced) {
         if (x.level === "note") continue;
         report.introduced.push({ ...x, pre_existing: false });
@@ -428,7 +459,7 @@ export async function validateChange(req: ChangeValidationRequest): Promise<Chan
     // check it: the change is no more validated for that file than with no checker. Nor did one
     // that ran without the project's configuration (a tsconfig `extends` not installed): it
     // checked against other rules than the project's.
-    const unchecked = unknown.length > 0 || report.checkers.some((c) => c.status !== "ran") || report.warnings.some((d) => d.code === NOT_COMPILED || d.code === CONFIG_NOT_APPLIED);
+    const unchecked = unknown.length > 0 || report.checkers.some((c) => c.status !== "ran") || report.warnings.some((d) => d.code === NOT_COMPILED || d.code === CONFIG_NOT_APPLIED || d.code === MISSING_DEPENDENCY);
     if (report.introduced.some((d) => d.level === "error")) report.validation = "rejected";
     else if (unchecked) report.validation = req.requireChecker ? "rejected" : "unchecked";
     return report;

@@ -15,3 +15,11 @@ export const NOT_COMPILED = "checker.not_compiled";
  * project's, so the change is unchecked.
  */
 export const CONFIG_NOT_APPLIED = "checker.config";
+
+/**
+ * The checker's only complaint about a changed file's import is that a dependency the project
+ * declares (package.json, pom.xml, build.gradle) is not installed here: an environment gap, not
+ * an error of the change, and what the file does with the package was not checked, so the
+ * change is unchecked.
+ */
+export const MISSING_DEPENDENCY = "checker.missing_dependency";

@@ -197,6 +197,38 @@ describe("llmfilewrite Java: a type the source root already declares", () => {
   });
 });
 
+describe("llmfilewrite Java: a dependency the build declares but this machine lacks", () => {
+  it("a new test importing JUnit as the project's other tests do is unchecked, not rejected (javapoet without a Maven class path); a package no other source imports, or a real error, still rejects", async () => {
+    need("javac");
+    const root = scratchDir("lfw-maven-");
+    execFileSync("git", ["init", "-q", root]);
+    mkdirSync(join(root, "src/main/java/com/example"), { recursive: true });
+    mkdirSync(join(root, "src/test/java/com/example"), { recursive: true });
+    writeFileSync(join(root, "pom.xml"), "<project>\n  <modelVersion>4.0.0</modelVersion>\n  <groupId>com.example</groupId>\n  <artifactId>demo</artifactId>\n  <version>1</version>\n  <dependencies>\n    <dependency>\n      <groupId>junit</groupId>\n      <artifactId>junit</artifactId>\n      <version>4.13.2</version>\n      <scope>test</scope>\n    </dependency>\n  </dependencies>\n</project>\n");
+    writeFileSync(join(root, "src/main/java/com/example/Util.java"), "package com.example;\n\npublic final class Util {\n    public static int one() {\n        return 1;\n    }\n}\n");
+    writeFileSync(join(root, "src/test/java/com/example/UtilTest.java"), "package com.example;\n\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\npublic final class UtilTest {\n    @Test\n    public void one() {\n        assertEquals(1, Util.one());\n    }\n}\n");
+    const lfwJ = (args: string[]) => lfw(root, args);
+    const good = "package com.example;\n\nimport static org.junit.Assert.assertEquals;\n\nimport org.junit.Test;\n\npublic final class OneTest {\n    @Test\n    public void works() {\n        assertEquals(1, Util.one());\n    }\n}\n";
+    const r = await lfwJ(["--path", "src/test/java/com/example/OneTest.java", "--dry-run", "--content", good]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "unchecked");
+    assert.match(env.message, /dependency org\.junit not installed/);
+    assert.ok(!env.result?.diagnostics.some((d) => d.level === "error"), r.stdout);
+    const w = env.result?.diagnostics.find((d) => d.code === "checker.missing_dependency");
+    assert.match(w?.message ?? "", /org\.junit \(imported by the project's other sources too, with its dependencies from pom\.xml\) is not installed here/);
+    const strict = await lfwJ(["--path", "src/test/java/com/example/OneTest.java", "--require-checker", "--content", good]);
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.ok(!existsSync(join(root, "src/test/java/com/example/OneTest.java")));
+    const typo = await lfwJ(["--path", "src/test/java/com/example/OneTest.java", "--dry-run", "--content", good.replace("import org.junit.Test;", "import org.junitx.Test;")]);
+    assert.equal(typo.code, 1, typo.stdout);
+    assert.match((typo.json as Envelope).message, /package org\.junitx does not exist/);
+    const bad = await lfwJ(["--path", "src/test/java/com/example/OneTest.java", "--dry-run", "--content", good.replace("assertEquals(1, Util.one());", "int x = Util.one(2);")]);
+    assert.equal(bad.code, 1, bad.stdout);
+    assert.match((bad.json as Envelope).message, /1 introduced error\(s\), first javac at src\/test\/java\/com\/example\/OneTest\.java:10:\d+: method one in class Util cannot be applied/);
+  });
+});
+
 describe("llmfilewrite on hostile ground", () => {
   it("replaces a file through a symlink inside the root: the link stays a link, its target gets the bytes", async () => {
     need("gcc");

@@ -191,3 +191,32 @@ describe("llmfilewrite TypeScript: a tsconfig `extends` that does not resolve he
     assert.equal((fixed.json as Envelope).result?.diagnostics.find((d) => !d.pre_existing)?.code, "TS6133");
   });
 });
+
+describe("llmfilewrite TypeScript: a dependency package.json declares but node_modules lacks", () => {
+  it("is no error of the new file: unchecked with a checker.missing_dependency warning (got's @sindresorhus/is, not installed); an undeclared package is still the file's error", async () => {
+    const own = project("ts-project");
+    writeFileSync(join(own, "package.json"), '{\n\t"name": "demo",\n\t"type": "module",\n\t"dependencies": {\n\t\t"@acme/is": "^7.0.0"\n\t}\n}\n');
+    const run = (args: string[]) => runTool("llmfilewrite", ["--root", own, ...args], { cwd: own });
+    const content = "import is from '@acme/is';\n\nexport default function isStr(x: unknown): boolean {\n\treturn is.string(x);\n}\n";
+    const r = await run(["--path", "src/is-str.ts", "--dry-run", "--content", content]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "unchecked");
+    assert.match(env.message, /dependency @acme\/is not installed/);
+    const w = env.result?.diagnostics.find((d) => d.code === "checker.missing_dependency");
+    assert.ok(w, r.stdout);
+    assert.equal(w.start_line, 1);
+    assert.match(w.message, /@acme\/is \(declared in package\.json\) is not installed here/);
+    assert.ok(!env.result?.diagnostics.some((d) => d.code === "TS2307"), r.stdout);
+    const strict = await run(["--path", "src/is-str.ts", "--require-checker", "--content", content]);
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.ok(!existsSync(join(own, "src/is-str.ts")));
+    const typo = await run(["--path", "src/is-str.ts", "--dry-run", "--content", content.replace("@acme/is", "@acme/iss")]);
+    assert.equal(typo.code, 1, typo.stdout);
+    assert.match((typo.json as Envelope).message, /first TS2307 .*Cannot find module '@acme\/iss'/);
+    // A real error beside the missing package still rejects the file.
+    const bad = await run(["--path", "src/is-str.ts", "--dry-run", "--content", `${content}export const n: number = "x";\n`]);
+    assert.equal(bad.code, 1, bad.stdout);
+    assert.match((bad.json as Envelope).message, /1 introduced error\(s\), first TS2322/);
+  });
+});

@@ -38,7 +38,7 @@ export const LlmfilewriteResultSchema = z
     type: z.literal("create"),
     path: z.string(),
     language: z.string(),
-    /** validated: the language's checker ran and nothing new is wrong; unchecked: it could not run (syntax only), left the file out, or ran without the project's configuration; rejected. */
+    /** validated: the language's checker ran and nothing new is wrong; unchecked: it could not run (syntax only), left the file out, ran without the project's configuration or its declared dependencies; rejected. */
     validation: z.enum(["validated", "unchecked", "rejected"]),
     checkers: z.array(LlmfilewriteCheckerSchema),
     lsp_used: z.string(),

@@ -14,7 +14,7 @@ import { HEADER_SNIFF_BYTES, LANGUAGES, languageByName, languageForPath, languag
 import { checksum, normalizeChecksum } from "../../text/checksum.js";
 import { resolveInRoot } from "../../text/root.js";
 import { validateChange, type ChangeValidationReport } from "../../validate/change.js";
-import { CONFIG_NOT_APPLIED, NOT_COMPILED } from "../../validate/notes.js";
+import { CONFIG_NOT_APPLIED, MISSING_DEPENDENCY, NOT_COMPILED } from "../../validate/notes.js";
 import type { ValidationDiagnostic, ValidationSession } from "../../validate/index.js";
 
 export const TOOL = "llmfilewrite";
@@ -247,11 +247,12 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
   if (previousChecksum !== undefined) result.previous_checksum = previousChecksum;
   const blocking = summary(diagnostics, req.rejectOn);
   const notRun = report.checkers.filter((c) => c.status !== "ran");
-  // What left the file unchecked: a checker that did not run, one that left it out, or one that
-  // ran without the project's configuration.
+  // What left the file unchecked: a checker that did not run, one that left it out, one that
+  // ran without the project's configuration, or a declared dependency not installed.
   const left = [
     ...diagnostics.filter((d) => d.code === NOT_COMPILED).map((d) => `${d.file} not compiled`),
     ...[...new Set(diagnostics.filter((d) => d.code === CONFIG_NOT_APPLIED).map((d) => d.file))].map((f) => `${f} not fully applied`),
+    ...[...new Set(diagnostics.filter((d) => d.code === MISSING_DEPENDENCY).map((d) => /^unchecked: (\S+)/.exec(d.message)?.[1] ?? d.file))].map((n) => `dependency ${n} not installed`),
   ];
   if (report.validation === "rejected" && blocking.length === 0 && notRun.length + left.length > 0) {
     return {
@@ -271,7 +272,7 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
   }
   // ("syntax only" is not true of a checker that ran with other options than the project's.)
   const syntaxOnly = notRun.length > 0 || diagnostics.some((d) => d.code === NOT_COMPILED);
-  const how = report.validation === "validated" ? "validated" : `NOT validated by a checker (${[...notRun.map((c) => `${c.checker}: ${c.status}`), ...left].join(", ")}; ${syntaxOnly ? "syntax only" : "checked without the project's own options"}, see the warnings)`;
+  const how = report.validation === "validated" ? "validated" : `NOT validated by a checker (${[...notRun.map((c) => `${c.checker}: ${c.status}`), ...left].join(", ")}; ${syntaxOnly ? "syntax only" : (diagnostics.some((d) => d.code === CONFIG_NOT_APPLIED) ? "checked without the project's own options" : "checked without the project's dependencies")}, see the warnings)`;
   if (req.dryRun) {
     return { status: "approved", message: `Content ${how} (dry run): nothing was written`, result };
   }

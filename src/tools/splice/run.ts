@@ -19,7 +19,7 @@ import { makeSpan } from "../../text/span.js";
 import { checksum } from "../../text/checksum.js";
 import { CODES, TOOL } from "./codes.js";
 import { applyFiles, del, edit, insert, patch, rename, type StepReport } from "./ops.js";
-import { commitChange, CONFIG_NOT_APPLIED, listOperations, NOT_COMPILED, recover, recoverChanges, refuseIfShared, undoOperation, validateChange, type PlannedFile } from "./seam.js";
+import { commitChange, CONFIG_NOT_APPLIED, listOperations, MISSING_DEPENDENCY, NOT_COMPILED, recover, recoverChanges, refuseIfShared, undoOperation, validateChange, type PlannedFile } from "./seam.js";
 import { budgetError, Workspace } from "./workspace.js";
 
 export interface SpliceOutcome {
@@ -239,6 +239,7 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
         ...report.checkers.filter((c) => c.status !== "ran").map((c) => `${c.language} (${c.reason ?? c.status})`),
         ...report.warnings.filter((w) => w.code === NOT_COMPILED).map((w) => `${w.file} (not compiled)`),
         ...[...new Set(report.warnings.filter((w) => w.code === CONFIG_NOT_APPLIED).map((w) => w.file))].map((f) => `${f} (options not all applied)`),
+        ...report.warnings.filter((w) => w.code === MISSING_DEPENDENCY).map((w) => `${w.file} (a declared dependency is not installed)`),
       ];
       const err = errors.length > 0
         ? new ToolError({ code: CODES.validation_rejected, error: "validation_rejected", message: `the change introduces ${errors.length} error(s); nothing was written: ${errors.slice(0, 5).map((d) => `${d.file}:${d.start_line ?? "?"}: ${d.message}`).join("; ")}`, remediation: "Fix the new text so the checker accepts it (see result.introduced), then run the command again." })

@@ -12,7 +12,7 @@ import type { RenamePlan, RenameRequest } from "./rename/index.js";
 export { assertWritablePath, commitChange, listOperations, recover, recoverChanges, refuseIfShared, undoOperation } from "../../change/index.js";
 export type { ChangeCommit, PlannedFile } from "../../change/index.js";
 export type { ChangeValidationReport, CheckerRun } from "../../validate/change.js";
-export { CONFIG_NOT_APPLIED, NOT_COMPILED } from "../../validate/notes.js";
+export { CONFIG_NOT_APPLIED, MISSING_DEPENDENCY, NOT_COMPILED } from "../../validate/notes.js";
 export type { RenameLocation, RenamePlan } from "./rename/index.js";
 
 export async function validateChange(req: ChangeValidationRequest): Promise<ChangeValidationReport> {
