@@ -521,7 +521,7 @@ export class Resolver {
 
   private defaultExportsStmt: ReturnType<DB["prepare"]> | undefined;
 
-  private defaultExports(fileId: number): SymRow[] {
+  private defaultExports(fileId: number, depth = 0): SymRow[] {
     // (Prepared once: a statement per call held native memory until the collector ran.)
     this.defaultExportsStmt ??= this.db.prepare(
       `SELECT s.symbol_id, s.file_id, f.path, s.name, s.kind_normalized, s.parent, s.parent_symbol_id, NULL AS parent_kind, s.flags, s.display_fqn, s.arity, f.language
@@ -531,10 +531,35 @@ export class Resolver {
     let rows = this.defaultExportsCache.get(fileId);
     if (rows === undefined) {
       rows = this.defaultExportsStmt.all(fileId) as SymRow[];
+      if (rows.length === 0 && depth < 4) rows = this.reexportedDefault(fileId, depth);
       if (this.defaultExportsCache.size >= 4096) this.defaultExportsCache.clear();
       this.defaultExportsCache.set(fileId, rows);
     }
     return rows;
+  }
+
+  /**
+   * A barrel's default export that is another module's: `export { default } from "./Button"`
+   * (the default passed on) or `export { Button as default } from "./Button"` (a named export
+   * made the default). The file declares no default of its own, so `import Def from "./index"`
+   * and `Def()` were unresolved, and no gap named like the target counted them.
+   */
+  private reexportedDefault(fileId: number, depth: number): SymRow[] {
+    const c = this.ctx(fileId);
+    if (!VALUE_TYPE_LANGUAGES.has(c.language)) return [];
+    const out: SymRow[] = [];
+    for (const im of c.imports) {
+      if (im.source === "") continue;
+      for (const n of im.names) {
+        // (`import X from "./m"` is `default` under an alias; only a re-export leaves it bare.)
+        const passed = n.name === "default" && (n.alias === undefined || n.alias === "default");
+        const renamed = n.name !== "default" && n.name !== "*" && n.alias === "default";
+        if (!passed && !renamed) continue;
+        const next = this.resolveModule(c, im.source).filter((t) => t !== fileId);
+        out.push(...(passed ? next.flatMap((t) => this.defaultExports(t, depth + 1)) : this.exported(c.language, next, n.name)));
+      }
+    }
+    return out;
   }
 
   private readonly defaultExportsCache = new Map<number, SymRow[]>();

@@ -135,3 +135,31 @@ it("a barrel's `export { default as User } from './User'` (outline's models): th
   await sameAsRebuild(root, "default re-exported from another module");
   assert.ok(targets(root, ["findByPk"])[0]?.endsWith("src/models/Admin.Admin.findByPk"), targets(root, ["findByPk"]).join("\n"));
 });
+
+it("a barrel's `export { default } from './Button'` and `export { Button as default } from './named'`: a default import of the barrel reaches that module's export, and callers lists it; incremental edits end as a rebuild", async () => {
+  const root = writeTree(tempDir("magellan-default-passed-"), {
+    "src/components/Button.ts": "export default function Button(): number {\n  return 1;\n}\n",
+    "src/components/named.ts": "export function Badge(): number {\n  return 2;\n}\n",
+    "src/components/index.ts": 'export { default } from "./Button";\n',
+    "src/components/badge.ts": 'export { Badge as default } from "./named";\n',
+    "src/main.ts": 'import Def from "./components";\nimport B from "./components/badge";\nexport const x = Def() + B();\n',
+  });
+  await index(root);
+  assert.deepEqual(targets(root, ["Def", "B"]), [
+    "src/main.ts:1 Def import imported src/components/Button.Button",
+    "src/main.ts:2 B import imported src/components/named.Badge",
+    "src/main.ts:3 Def call imported src/components/Button.Button",
+    "src/main.ts:3 B call imported src/components/named.Badge",
+  ]);
+  const r = await runTool("magellan", ["callers", "--name", "Button", "--root", root]);
+  assert.equal(r.code, 0, r.stdout);
+  const data = (r.json as { data: { references: { referenced_symbol: string; span: { file_path: string } }[] } }).data;
+  assert.deepEqual(
+    data.references.map((x) => `${x.span.file_path} ${x.referenced_symbol}`),
+    ["src/main.ts Def"],
+  );
+  // The module behind the barrel loses its default: the import follows it away.
+  writeFileSync(join(root, "src/components/Button.ts"), "export function Button(): number {\n  return 1;\n}\n");
+  await sameAsRebuild(root, "default gone behind the barrel");
+  assert.ok(!targets(root, ["Def"]).some((t) => t.includes("imported")), targets(root, ["Def"]).join("\n"));
+});
