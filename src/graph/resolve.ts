@@ -453,6 +453,22 @@ export class Resolver {
     return rows.filter((s) => s.parent === declaredAs || (s.parent ?? "").startsWith(`<${declaredAs} as `));
   }
 
+  /**
+   * `var express = require('..'); express()`: the call is of what the module assigns to
+   * `module.exports` (its default), not of the variable that holds it, which was an `exact`
+   * target (express's 651 `express()` calls, and callers of createApplication said "nobody").
+   * A module of the repository without such a default, or a library's, leaves it unresolved.
+   * Only where the name's declarations in the file are variables (the require's own).
+   */
+  private requiredCall(ctx: FileCtx, name: string, local: SymRow[]): Outcome | undefined {
+    if (!VALUE_TYPE_LANGUAGES.has(ctx.language)) return undefined;
+    const h = this.importIndex(ctx).heads.get(name);
+    if (h === undefined || h.named !== undefined || !h.im.names.some((n) => n.name === "*" && n.alias === name)) return undefined;
+    if (local.some((s) => s.kind_normalized !== "var" && s.kind_normalized !== "const")) return undefined;
+    const rows = this.resolveModule(ctx, h.im.source).flatMap((f) => this.defaultExports(f));
+    return rows.length > 0 ? pick(rows, "imported") : UNRESOLVED;
+  }
+
   /** The members named `name` of any of `types`, once each (a struct and its impl are both types of one name). */
   private membersNamed(name: string, types: SymRow[], language: string): SymRow[] {
     return [...new Set(types.flatMap((t) => membersOfType(this.entry(name).all, t, language)))];
@@ -842,6 +858,8 @@ export class Resolver {
       // inherited library method's (guice's `loadClass(name)` in a URLClassLoader that declares
       // `loadClass(name, resolve)`): unresolved; in C++ (a default argument may be declared
       // elsewhere, a macro may hide one) the first, as before.
+      const required = isCall ? this.requiredCall(ctx, ref.name, local) : undefined;
+      if (required) return required;
       let unfit: SymRow[] | undefined;
       for (const scope of chain) {
         // (In Java a method's own name is no binding of its body: it names the class's methods, the

@@ -44,6 +44,8 @@
  *   @import.default    the local name of a default import (`import x from "m"` -> name "default", alias x)
  *   @import.own        the module's own declaration exported under another name (`export { a as b }`):
  *                      an import of source "" (the module itself), with no reference of its own
+ *   @import.default_passed  the module's default is the imported one's (CommonJS `module.exports =
+ *                      require("m")`): name "default", no alias, no reference (as `export { default } from`)
  */
 import { readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -1541,6 +1543,7 @@ function extractImports(
     let alias: QNode | undefined;
     let wildcard = false;
     let isDefault = false;
+    let passed = false;
     let own = false;
     for (const c of m.captures) {
       switch (c.name) {
@@ -1564,6 +1567,9 @@ function extractImports(
         case "import.wildcard":
           wildcard = true;
           break;
+        case "import.default_passed":
+          passed = true;
+          break;
         case "import.default":
           // `import x from "m"`: the module's default export, bound locally as x.
           nameNode = c.node;
@@ -1584,8 +1590,8 @@ function extractImports(
     if (alias) aliasStarts.push(byteRange(decoded, startOf(alias), alias.endIndex).byte_start);
     const bound = alias ?? nameNode;
     if (bound) boundAt.push(startOf(bound));
-    if (nameNode || wildcard) {
-      const nameText = nameNode ? text.slice(startOf(nameNode), nameNode.endIndex) : "*";
+    if (nameNode || wildcard || passed) {
+      const nameText = nameNode ? text.slice(startOf(nameNode), nameNode.endIndex) : passed ? "default" : "*";
       const name = wildcard ? "*" : isDefault ? "default" : nameText;
       const k = `${name} ${aliasText ?? ""}`;
       if (!entry.seen.has(k)) {

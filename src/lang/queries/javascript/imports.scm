@@ -50,6 +50,22 @@
     function: (identifier) @_require
     arguments: (_ . [(_ "\"" (string_fragment) @import.source) (_ "'" (string_fragment) @import.source)] .))
   (#eq? @_require "require")) @import
+; `module.exports = require("./lib/express")` (express's index.js): the module passes on all
+; that one exports, its default (what `require` returns) too.
+(expression_statement
+  (assignment_expression
+    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    right: (call_expression
+      function: (identifier) @_require
+      arguments: (_ . [(_ "\"" (string_fragment) @import.source) (_ "'" (string_fragment) @import.source)] .)) @import.wildcard)
+  (#eq? @_module "module") (#eq? @_exports "exports") (#eq? @_require "require")) @import
+(expression_statement
+  (assignment_expression
+    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+    right: (call_expression
+      function: (identifier) @_require
+      arguments: (_ . [(_ "\"" (string_fragment) @import.source) (_ "'" (string_fragment) @import.source)] .)) @import.default_passed)
+  (#eq? @_module "module") (#eq? @_exports "exports") (#eq? @_require "require")) @import
 
 ; Dynamic import("m").
 (call_expression

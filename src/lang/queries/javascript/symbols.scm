@@ -93,6 +93,17 @@
 ; is a constant named "default": the value a default import gets, and the parent of its members.
 (export_statement "default" @name value: (_) @_value (#not-match? @_value "^[A-Za-z_$][A-Za-z0-9_$]*$")) @def.constant @flag.default_export
 (export_statement declaration: (_) @flag.exported)
+; CommonJS: what `module.exports` is assigned is what `require` returns, the module's default
+; (express's `exports = module.exports = createApplication`, `module.exports = function slugify()
+; {}`): `var express = require('..'); express()` calls it.
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (identifier) @flag_name.default_export
+  (#eq? @_module "module") (#eq? @_exports "exports"))
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: [(function_expression) (generator_function) (class) (arrow_function)] @flag.default_export
+  (#eq? @_module "module") (#eq? @_exports "exports")) @flag.default_export
 
 ; What a class extends (resolution finds inherited members through it).
 (class_declaration (class_heritage (_) @base)) @base.of
