@@ -33,6 +33,11 @@
  *   @qualifier         what is written before the name (`a.b` in `a.b.c()`)
  *   One name node yields one reference; when several patterns capture it the strongest kind wins
  *   (ignore > call > write > type > read). Names of definitions are never references.
+ *   @decorator         a decorator written before a definition's name (`@register` over a `def`,
+ *                      `@Input()` on a field): what it references is the scope around that
+ *                      definition's, which applies it when the definition is made
+ *   @decorator.param   a decorator of a parameter (`constructor(@Inject(T) x)`): the same, for the
+ *                      function whose parameter it is
  *
  * imports.scm
  *   @import            the import statement (one ExtractedImport per such node)
@@ -376,6 +381,7 @@ function purposeOf(n: string): number {
   const ch = n.charCodeAt(0);
   if (ch === 100 /* d */) {
     if (n.startsWith("def.")) return 1;
+    if (n === "decorator" || n === "decorator.param") return 2;
     return n === "dep" || n.startsWith("dep.") ? 4 : 0;
   }
   if (ch === 102 /* f */ && (n.startsWith("flag.") || n.startsWith("flag_name."))) return 1;
@@ -425,6 +431,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
   refs.importBound(boundAt);
   const references = refs.finish(decoded, nameStarts, importRefs, symbols);
   assignEnclosing(symbols, references);
+  refs.outsideDecorated(decoded, symbols, references);
   return { language, symbols, references, imports, has_errors: hasSyntaxErrors(rootNode) };
 }
 
@@ -916,6 +923,55 @@ class ReferenceCollector {
     }
   }
 
+  /** `@decorator` ranges (UTF-16 start, end, 1 for a parameter's), flat. */
+  private readonly decorators: number[] = [];
+
+  /**
+   * A decorator runs where its definition is made, not when the definition runs: `@register`
+   * over `def handler()` is `handler = register(handler)` in the module body. The definition's
+   * span includes its decorators, so their references were the decorated function's own calls,
+   * and callees, paths and reachable invented `handler -> register -> audit`. A reference in a
+   * decorator of symbol S (written before S's name, or on a parameter of S) is S's parent's.
+   */
+  outsideDecorated(decoded: DecodedText, symbols: ExtractedSymbol[], references: ExtractedReference[]): void {
+    const d = this.decorators;
+    if (d.length === 0) return;
+    const spans: { start: number; end: number; param: boolean }[] = [];
+    for (let i = 0; i < d.length; i += 3) {
+      const r = byteRange(decoded, d[i] as number, d[i + 1] as number);
+      spans.push({ start: r.byte_start, end: r.byte_end, param: d[i + 2] === 1 });
+    }
+    // (Decorators do not nest: the last one starting at or before a reference is the only one that
+    // can hold it; a parameter's, matched twice, sorts after its plain match.)
+    spans.sort((x, y) => x.start - y.start || Number(x.param) - Number(y.param));
+    for (const ref of references) {
+      let e = ref.enclosing_index;
+      if (e === undefined) continue;
+      const at = ref.range.byte_start;
+      let lo = 0;
+      let hi = spans.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if ((spans[mid] as { start: number }).start <= at) lo = mid + 1;
+        else hi = mid;
+      }
+      const span = spans[lo - 1];
+      if (span === undefined || ref.range.byte_end > span.end) continue;
+      for (;;) {
+        const s = symbols[e] as ExtractedSymbol;
+        // (A definition inside the decorator, a lambda's, keeps what is its own.)
+        if (s.range.byte_start > span.start || s.range.byte_end < span.end) break;
+        const header = span.start < s.name_range.byte_start;
+        const param = span.param && (s.kind === "function" || s.kind === "method" || s.kind === "constructor");
+        if (!header && !param) break;
+        e = s.parent_index;
+        if (e === undefined) break;
+      }
+      if (e === undefined) delete ref.enclosing_index;
+      else ref.enclosing_index = e;
+    }
+  }
+
   /** Folds match j of `list` into its name's record, read in place (no object per capture). */
   add(list: MatchList, j: number): void {
     let ref = -1;
@@ -940,6 +996,7 @@ class ReferenceCollector {
         qualifier = k;
       } else if (n === "args") args = k;
       else if (n === "adjacent") adjacent = k;
+      else if (n === "decorator" || n === "decorator.param") this.decorators.push(list.start(j, k), list.end(j, k), n === "decorator" ? 0 : 1);
     }
     if (ref < 0) return;
     if (rank < 0) throw new Error(`${this.language}/references.scm: unknown capture @${refName}`);

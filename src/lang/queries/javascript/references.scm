@@ -62,3 +62,7 @@
 [(function_declaration) (function_expression) (arrow_function) (method_definition) (generator_function_declaration) (generator_function)] @local.fscope
 [(statement_block) (for_statement) (for_in_statement) (catch_clause)] @local.scope
 (class_body) @local.stop
+
+; Decorators are applied where the class is made, not when what they decorate runs: their
+; references are the enclosing scope's (extract.ts).
+(decorator) @decorator

@@ -5,6 +5,8 @@
 (call function: (_ object: (_) @qualifier attribute: (identifier) @ref.call))
 (decorator (identifier) @ref.call)
 (decorator (_ object: (_) @qualifier attribute: (identifier) @ref.call))
+; Applied where the definition is made: its references are the enclosing scope's (extract.ts).
+(decorator) @decorator
 
 (assignment left: (identifier) @ref.write)
 (assignment left: (_ object: (_) @qualifier attribute: (identifier) @ref.write))

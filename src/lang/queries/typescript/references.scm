@@ -78,3 +78,9 @@
 [(function_declaration) (function_expression) (arrow_function) (method_definition) (generator_function_declaration) (generator_function) (class_static_block)] @local.fscope
 [(statement_block) (for_statement) (for_in_statement) (catch_clause)] @local.scope
 (class_body) @local.stop
+
+; Decorators are applied where the class is made, not when what they decorate runs: their
+; references are the enclosing scope's (extract.ts). A parameter's are its class's too.
+(decorator) @decorator
+(required_parameter (decorator) @decorator.param)
+(optional_parameter (decorator) @decorator.param)
