@@ -263,6 +263,27 @@ test("magellan ast-query: files with the kinds, counts, samples with the ast ids
   assert.equal(code, 2);
 });
 
+test("a node tree-sitter inserted to recover (a missing `;`) is marked is_missing; ast-query counts it as MISSING, not as its kind", async () => {
+  const root = tempDir("codeintel-missing-");
+  // The shape of a forgotten `;` after a return, and of a real one two lines down.
+  writeFileSync(join(root, "m.c"), "int f(void) {\n  return 1\n}\n\nint g(void) {\n  return 2;\n}\n");
+  const r = await runTool("magellan", ["ast", "--file", "m.c", "--root", root]);
+  assert.equal(r.code, 0, r.stdout.slice(0, 500));
+  const d = (r.json as Env<AstPayload>).data;
+  assert.equal(d.outcome?.reason, "syntax_errors");
+  assert.match(d.outcome?.error_summary ?? "", /is_missing/);
+  const missing = d.nodes.filter((n) => n.is_missing === true);
+  assert.deepEqual(missing.map((n) => [n.kind, n.range.start_line, n.byte_start === n.byte_end]), [[";", 2, true]]);
+  assert.ok(d.nodes.filter((n) => n.kind === ";" && n.is_missing === undefined).length === 1, "the real `;` carries no is_missing");
+  const run = async (...args: string[]) => (await runTool("magellan", ["ast-query", "--root", root, ...args])).json as Env<AstQueryPayload>;
+  const semi = await run("--kinds", ";");
+  assert.deepEqual(semi.data.matches.map((m) => [m.file, m.matchCount, m.samples.map((s) => s.range.start_line)]), [["m.c", 1, [6]]]);
+  const q = await run("--kinds", "MISSING");
+  assert.ok(!q.diagnostics?.some((x) => x.code === "MAGELLAN_W182"), JSON.stringify(q.diagnostics));
+  assert.deepEqual(q.data.matches.map((m) => [m.file, m.matchCount]), [["m.c", 1]]);
+  assert.deepEqual(q.data.matches[0]?.samples, missing, "a sample is the ast node of the same id");
+});
+
 test("symbols of a .h: a C++ header is read with the C++ grammar (its class is found), a C header with C", async () => {
   const root = tempDir("codeintel-h-");
   writeFileSync(join(root, "shape.h"), "#pragma once\nnamespace geo {\nclass Shape {\n public:\n  double area() const;\n};\n}\n");

@@ -63,6 +63,11 @@ export const AstNodeSchema = z
     field: z.string().optional(),
     name: z.string().optional(),
     is_named: z.boolean(),
+    /**
+     * Present (true) on a node tree-sitter inserted to recover from a syntax error (its `isMissing`):
+     * a zero-width token or name the file does not contain, where the parser expected one.
+     */
+    is_missing: z.literal(true).optional(),
     range: CodeIntelRangeSchema,
     /** Beside the payload's 1-based range: the node's UTF-8 byte offsets in the file as stored (end exclusive). */
     byte_start: uint,

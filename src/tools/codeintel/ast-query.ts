@@ -28,6 +28,13 @@ export interface AstQueryRequest {
   sampleLimit?: number;
 }
 
+/**
+ * The kind that asks for the nodes tree-sitter inserted to recover from a syntax error (of any
+ * kind: `;`, `identifier`), which the outcome's `syntax_errors` announces. They are no match of
+ * their own kind: the file does not contain them.
+ */
+const MISSING = "MISSING";
+
 const kindCache = new Map<LanguageId, Set<string>>();
 
 /** Every node kind (named and anonymous) of a grammar, from its node-types.json. */
@@ -43,6 +50,7 @@ function kindsOf(id: LanguageId): Set<string> {
       for (const t of e.subtypes ?? []) set.add(t.type);
     }
     set.add("ERROR");
+    set.add(MISSING);
     kindCache.set(id, set);
   }
   return set;
@@ -99,10 +107,11 @@ export function astQuery(req: AstQueryRequest): AstQueryResult {
     const seenKinds = new Set<string>();
     let count = 0;
     walkTree(file.tree, (v) => {
-      if (!kindSet.has(v.kind)) return;
+      const kind = v.isMissing ? MISSING : v.kind;
+      if (!kindSet.has(kind)) return;
       if (req.field !== undefined && v.field !== req.field) return;
       if (req.name !== undefined && bestName(file, v) !== req.name) return;
-      seenKinds.add(v.kind);
+      seenKinds.add(kind);
       count++;
       if (samples.length < sampleLimit) samples.push(astNode(file, v));
     });

@@ -16,6 +16,8 @@ export interface NodeVisit {
   kind: string;
   field: string | undefined;
   isNamed: boolean;
+  /** Inserted by tree-sitter's error recovery: not in the file (see AstNodeSchema.is_missing). */
+  isMissing: boolean;
   startIndex: number;
   endIndex: number;
   /** The node object (costly to materialise; only call when needed). */
@@ -38,6 +40,8 @@ export function walkTree(tree: Parser.Tree, visit: (v: NodeVisit) => boolean | v
       kind: cursor.nodeType,
       field: cursor.currentFieldName ?? undefined,
       isNamed: cursor.nodeIsNamed,
+      // (Only a zero-width node can be missing: the native call is spared for the rest.)
+      isMissing: cursor.startIndex === cursor.endIndex && cursor.nodeIsMissing,
       startIndex: cursor.startIndex,
       endIndex: cursor.endIndex,
       node: () => cursor.currentNode,
@@ -60,6 +64,7 @@ const NAME_KINDS = /(^|_)(identifier|name)$/;
 
 /** Best-effort identifier: the `name` field's text, or the node's own text when it is a name. */
 export function bestName(file: LoadedFile, v: NodeVisit): string | undefined {
+  if (v.isMissing) return undefined;
   let start: number;
   let end: number;
   if (NAME_KINDS.test(v.kind)) {
@@ -89,6 +94,7 @@ export function astNode(file: LoadedFile, v: NodeVisit): AstNode {
     field: v.field,
     name: bestName(file, v),
     is_named: v.isNamed,
+    is_missing: v.isMissing ? (true as const) : undefined,
     range: rangeOf(file, v.startIndex, v.endIndex),
     byte_start: file.decoded.toByte(v.startIndex),
     byte_end: file.decoded.toByte(v.endIndex),

@@ -102,7 +102,7 @@ export function loadEntry(abs: string, rel: string, size?: number): Loaded {
   const outcome: Outcome = { status: "ok" };
   if (hasSyntaxErrors(tree.rootNode)) {
     outcome.reason = "syntax_errors";
-    outcome.error_summary = "tree-sitter recovered from syntax errors; ERROR/MISSING nodes are in the tree";
+    outcome.error_summary = "tree-sitter recovered from syntax errors; ERROR nodes and MISSING ones (is_missing: true; ast-query --kinds MISSING) are in the tree";
   }
   if (!decoded.valid) {
     outcome.reason = outcome.reason ? `${outcome.reason}, invalid_utf8` : "invalid_utf8";
