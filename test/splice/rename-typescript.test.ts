@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import ts from "typescript";
 import { planRename } from "../../src/tools/splice/rename/index.js";
 import { isToolError } from "./rename-errors.js";
 import { applyLocations, copyFixture, targetAt } from "./rename-helpers.js";
+import { tempDir } from "../support/run.js";
 
 const made: string[] = [];
 after(() => {
@@ -152,6 +153,25 @@ describe("splice rename: JavaScript through jsconfig.json", () => {
     assert.match(files.get("index.js") ?? "", /titles\.map\(\(t\) => toSlug\(t\)\)/);
     assert.match(files.get("index.js") ?? "", /export default \{ slugify: toSlug \};/);
     assert.ok(!plan.diagnostics.some((d) => d.code === "SPLICE_W211"), "the jsconfig.json was used");
+  });
+});
+
+describe("splice rename: JavaScript without a jsconfig.json", () => {
+  it("renames a CommonJS export's uses in the other files that require it (express's `exports.compileETag`)", async () => {
+    const root = tempDir("splice-rename-cjs-");
+    mkdirSync(join(root, "lib"));
+    mkdirSync(join(root, "test"));
+    writeFileSync(join(root, "package.json"), '{ "name": "mini-express", "main": "lib/application.js" }\n');
+    writeFileSync(join(root, "lib", "utils.js"), "'use strict';\n\n/**\n * Create an ETag generator function.\n */\n\nexports.compileETag = function(val) {\n  if (typeof val === 'function') return val;\n  return val ? function weak(body) { return 'W/' + body.length; } : undefined;\n};\n");
+    writeFileSync(join(root, "lib", "application.js"), "'use strict';\n\nvar compileETag = require('./utils').compileETag;\n\nexports.set = function set(setting, val) {\n  if (setting === 'etag') return compileETag(val);\n  return val;\n};\n");
+    writeFileSync(join(root, "test", "utils.js"), "'use strict';\n\nvar assert = require('assert');\nvar utils = require('../lib/utils');\n\ndescribe('utils.compileETag', function () {\n  it('compiles weak', function () {\n    assert.strictEqual(typeof utils.compileETag(true), 'function');\n    assert.strictEqual(utils.compileETag(false), undefined);\n  });\n});\n");
+    const plan = await planRename({ root, target: targetAt(root, "lib/utils.js", "javascript", "exports.compileETag", "compileETag"), newName: "compileEntityTag" });
+    const files = applyLocations(root, plan.locations);
+    assert.match(files.get("lib/application.js") ?? "", /var compileETag = require\('\.\/utils'\)\.compileEntityTag;/);
+    assert.match(files.get("lib/application.js") ?? "", /return compileETag\(val\);/, "the local binding keeps its name");
+    assert.equal((files.get("test/utils.js")?.match(/utils\.compileEntityTag\(/g) ?? []).length, 2);
+    assert.match(files.get("test/utils.js") ?? "", /describe\('utils\.compileETag'/, "a string is not a use");
+    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W211" && d.message.includes("2 other script(s)")));
   });
 });
 

@@ -14,6 +14,7 @@ import { dirname, join, resolve } from "node:path";
 import type TS from "typescript";
 import { defaultCompilerOptions } from "../../../lang/typescript-defaults.js";
 import type { Diagnostic } from "../../../contract/schema.js";
+import { walkFiles } from "../../../text/walk.js";
 import { renameError, renameNote } from "./codes.js";
 import type { Sources } from "./sources.js";
 import type { RenameLocation, RenamePlan, RenameTarget } from "./types.js";
@@ -336,6 +337,29 @@ export function disposeTypeScriptServices(): void {
 
 const SCRIPT = /\.(c|m)?(t|j)sx?$/;
 
+/** How many mentioning files become roots of a project-less program at most. */
+const MENTION_LIMIT = 2000;
+
+/**
+ * Without a config the program holds the target alone, so its uses in other files are never
+ * searched: renaming express's `exports.compileETag` (no jsconfig) changed the definition and
+ * left `require('./utils').compileETag` and `utils.compileETag(...)` in three files, validated.
+ * The workspace's scripts that mention the name join the program, as the pyright engine opens
+ * them; the language service then follows their imports and requires to the target.
+ */
+function mentioningScripts(sources: Sources, name: string, except: string): { files: string[]; capped: boolean } {
+  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+  const files: string[] = [];
+  for (const e of walkFiles({ root: sources.root })) {
+    if (!SCRIPT.test(e.rel) || e.abs === except || e.rel.split("/").includes("node_modules")) continue;
+    const t = sources.get(e.abs);
+    if (!t || !t.text.includes(name) || !word.test(t.text)) continue;
+    if (files.length >= MENTION_LIMIT) return { files, capped: true };
+    files.push(e.abs);
+  }
+  return { files, capped: false };
+}
+
 export async function renameTypeScript(sources: Sources, target: RenameTarget, newName: string): Promise<RenamePlan> {
   const t0 = performance.now();
   const abs = sources.abs(target.file);
@@ -346,6 +370,8 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
   const overlays = new Map<string, string>();
   for (const [f, bytes] of sources.overlays) if (SCRIPT.test(f)) overlays.set(f, new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes));
   const extra = [abs, ...[...overlays.keys()].filter((f) => !primary || f.startsWith(dirname(primary.file) + "/"))];
+  const mentions = primary ? { files: [], capped: false } : mentioningScripts(sources, target.name, abs);
+  extra.push(...mentions.files);
 
   const { service, warm } = serviceFor(rt, primary, dirname(abs));
   service.setOverlays(overlays, extra);
@@ -408,7 +434,15 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
   if (clash) {
     throw renameError("clash", `'${newName}' is already bound where '${target.name}' is used: ${clash}`, `Choose another name, or rename the other '${newName}' first.`, { file: target.file });
   }
-  if (!primary) diagnostics.push(renameNote("no_project", `no ${javascript ? "jsconfig.json/tsconfig.json" : "tsconfig.json"} above ${target.file}: searched it with default options`));
+  if (!primary) {
+    diagnostics.push(
+      renameNote(
+        "no_project",
+        `no ${javascript ? "jsconfig.json/tsconfig.json" : "tsconfig.json"} above ${target.file}: searched it with default options, with the ${mentions.files.length} other script(s) of the workspace that mention '${target.name}'`,
+      ),
+    );
+    if (mentions.capped) diagnostics.push(renameNote("no_project", `more than ${MENTION_LIMIT} scripts mention '${target.name}': only the first ${MENTION_LIMIT} were searched`, "warning"));
+  }
   const total = performance.now() - t0;
   return {
     engine: rt.own ? "typescript-language-service (project's typescript)" : "typescript-language-service",
