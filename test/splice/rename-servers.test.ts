@@ -88,6 +88,21 @@ describe("splice rename: Python through pyright", () => {
     assert.match(w?.message ?? "", /--allow-heuristic: 1 use\(s\) of '\.copy_with' on values whose type is not known, which the index ties to URL\.copy_with by name only, were renamed too \(evidence "heuristic"\): shop\/test_urls\.py:2\b/);
   });
 
+  it("getattr/hasattr/setattr/delattr naming the old name in a string are listed in a SPLICE_W216 warning, and renamed with --allow-heuristic", async () => {
+    const root = fixture("py");
+    const plugin = 'class Plugin:\n    def run_it(self) -> int:\n        return 1\n\n\ndef go(p: Plugin) -> int:\n    f = getattr(p, "run_it")\n    if hasattr(p, \'run_it\'):\n        return f()\n    return getattr(p, "run_it_later", 0)\n';
+    writeFileSync(join(root, "shop/plugin.py"), plugin);
+    writeFileSync(join(root, "shop/loader.py"), 'from shop.plugin import Plugin\n\n\ndef unload(p: Plugin) -> None:\n    delattr(p, "run_it")\n    print("run_it")\n');
+    const dry = await runTool("splice", ["rename", "--file", "shop/plugin.py", "--symbol", "Plugin.run_it", "--to", "run_now", "--dry-run"], { cwd: root });
+    assert.equal(dry.code, 0, dry.stdout);
+    const w = (dry.json as { diagnostics: { code: string; message: string }[] }).diagnostics.find((d) => d.code === "SPLICE_W216");
+    assert.match(w?.message ?? "", /3 getattr\/hasattr\/setattr\/delattr call\(s\) name 'run_it' in a string and were left as they are: shop\/loader\.py:5, shop\/plugin\.py:7, shop\/plugin\.py:8\./, JSON.stringify(dry.json).slice(0, 3000));
+    const r = await runTool("splice", ["rename", "--file", "shop/plugin.py", "--symbol", "Plugin.run_it", "--to", "run_now", "--allow-heuristic"], { cwd: root });
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(readFileSync(join(root, "shop/plugin.py"), "utf8"), plugin.replaceAll('"run_it"', '"run_now"').replace("'run_it'", "'run_now'").replace("def run_it", "def run_now"));
+    assert.match(readFileSync(join(root, "shop/loader.py"), "utf8"), /delattr\(p, "run_now"\)\n    print\("run_it"\)/, "a string outside those calls is left");
+  });
+
   it("a method is renamed with its overrides in classes whose base is generic (click's ParamType[str] subclasses)", async () => {
     // `class Choice(ParamType[str])` recorded no base, so renaming ParamType.shell_complete left
     // Choice's, Path's and File's behind: they stopped overriding and completion broke at run time.

@@ -550,6 +550,46 @@ function untypedUses(ws: Workspace, sym: Sym, renamed: Set<string>): UntypedUse[
 }
 
 const UNTYPED_LANGUAGES = new Set(["python", "javascript"]);
+
+/**
+ * Python: `getattr(p, "run_it")` (and hasattr, setattr, delattr) names the attribute in a string,
+ * which neither pyright's rename nor the checker reads: renaming `Pl.run_it` left the call on the
+ * old name, said validated, and raised AttributeError at run time. The string literals that are
+ * exactly the old name, as the attribute argument of one of those calls, anywhere in the
+ * workspace, as `path:line` with the string's content bytes. Which object they are asked of is
+ * not known: they are listed (or, with --allow-heuristic, renamed) by name only.
+ */
+type StringUse = { path: string; byte_start: number; byte_end: number; start_line: number };
+
+const ATTRIBUTE_CALLS = new Set(["getattr", "hasattr", "setattr", "delattr"]);
+
+function stringKeyedUses(ws: Workspace, sym: Sym, renamed: Set<string>): StringUse[] {
+  if (sym.language !== "python") return [];
+  const quoted = [`"${sym.name}"`, `'${sym.name}'`];
+  const out: StringUse[] = [];
+  for (const e of walkFiles({ root: ws.root })) {
+    if (languageForPath(e.rel)?.id !== "python") continue;
+    let text: string;
+    try {
+      text = Buffer.from(ws.read(e.rel)).toString("utf8");
+    } catch {
+      continue;
+    }
+    if (!quoted.some((q) => text.includes(q))) continue;
+    for (const call of parse("python", text).rootNode.descendantsOfType("call")) {
+      const fn = call.childForFieldName("function");
+      if (fn?.type !== "identifier" || !ATTRIBUTE_CALLS.has(fn.text)) continue;
+      const attr = call.childForFieldName("arguments")?.namedChildren[1];
+      if (attr?.type !== "string") continue;
+      const content = attr.namedChildren.filter((c) => c.type === "string_content");
+      if (content.length !== 1 || content[0]!.text !== sym.name || attr.namedChildren.some((c) => c.type === "interpolation")) continue;
+      const byte_start = Buffer.byteLength(text.slice(0, content[0]!.startIndex));
+      if (renamed.has(`${e.rel}\0${byte_start}`)) continue;
+      out.push({ path: e.rel, byte_start, byte_end: byte_start + Buffer.byteLength(sym.name), start_line: content[0]!.startPosition.row + 1 });
+    }
+  }
+  return out;
+}
 const MEMBER_KINDS = new Set(["method", "field"]);
 
 export async function rename(ws: Workspace, step: RenameStep): Promise<StepReport> {
@@ -643,10 +683,27 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
       ),
     );
   }
+  const strings = stringKeyedUses(ws, sym, seen);
+  if (strings.length > 0) {
+    if (step.allow_heuristic) {
+      for (const u of strings) plan.locations.push({ file: join(ws.root, u.path), byte_start: u.byte_start, byte_end: u.byte_end, old_text: sym.name, new_text: step.to, evidence: "heuristic" });
+    }
+    const list = `${strings.slice(0, 10).map((u) => `${u.path}:${u.start_line}`).join(", ")}${strings.length > 10 ? ", …" : ""}`;
+    plan.diagnostics.push(
+      renameNote(
+        "string_keyed_uses",
+        step.allow_heuristic
+          ? `--allow-heuristic: ${strings.length} getattr/hasattr/setattr/delattr call(s) naming '${sym.name}' in a string were renamed too, by name only (evidence "heuristic"): ${list}. If one asked another object for its own '${sym.name}', it now asks for '${step.to}'.`
+          : `${strings.length} getattr/hasattr/setattr/delattr call(s) name '${sym.name}' in a string and were left as they are: ${list}. Neither the rename engine nor the checker reads those strings: if they ask for ${owner}, they fail at run time (AttributeError); change them with splice edit, or run the rename again with --allow-heuristic to rename them by name.`,
+        "warning",
+      ),
+    );
+  }
   const byFile = new Map<string, RenameLocation[]>();
-  for (const l of plan.locations) byFile.set(l.file, [...(byFile.get(l.file) ?? []), l]);
-  for (const [file, locs] of byFile) {
-    const rel = ws.rel(file);
+  // By root-relative path: the engines give relative paths, the name-only additions above
+  // absolute ones, and two groups of one file would each apply to bytes the other shifted.
+  for (const l of plan.locations) byFile.set(ws.rel(l.file), [...(byFile.get(ws.rel(l.file)) ?? []), l]);
+  for (const [rel, locs] of byFile) {
     let bytes = Buffer.from(ws.read(rel));
     // A language server counts positions in characters of the text it decoded; in a file that
     // is not UTF-8 its characters are not ours, and every location after the first bad byte was

@@ -27,6 +27,7 @@ export const RENAME_NOTES = {
   fallback: "SPLICE_W212",
   server_note: "SPLICE_W213",
   untyped_uses: "SPLICE_W214",
+  string_keyed_uses: "SPLICE_W216",
 } as const;
 
 export function renameNote(kind: keyof typeof RENAME_NOTES, message: string, level: "note" | "warning" = "note"): Diagnostic {
