@@ -71,7 +71,29 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
         !(s.kind === "Method" && refCannotNameMethod(language, r.kind, r.qualifier)) &&
         !(arity != null && r.arity !== null && !fitsArity(arity, r.arity)),
     );
-    for (const r of unresolved) raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+    for (const r of unresolved) {
+      if (s.kind === "Method" && language === "rust" && rustFieldAccess(sources, r.path, r.byte_start, r.byte_end)) continue;
+      raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+    }
+    // Rust: a method call the index tied by name alone to another method of the name (or to
+    // several, this one not among them) is as much a guess for this one. anyhow's `anyhow!(…).context(…)` in tests went to the `Context`
+    // trait's `context` (the macro's type unknown), though `Error::context` is the one it calls:
+    // renaming the inherent method left them, and with cargo offline nothing said so. They come
+    // in as name-only locations, listed by the SPLICE_E203 refusal.
+    if (language === "rust" && s.kind === "Method") {
+      const guessed = db
+        .prepare(
+          `SELECT f.path, r.byte_start, r.byte_end, r.start_line, r.arity FROM refs r JOIN files f ON f.id = r.file_id
+           WHERE r.name = ? AND r.kind = 'call' AND f.language = ? AND (
+             (r.resolution = 'heuristic' AND r.target_symbol_id != ? AND EXISTS (SELECT 1 FROM symbols t WHERE t.symbol_id = r.target_symbol_id AND t.kind = 'Method'))
+             OR (r.resolution = 'ambiguous' AND instr(coalesce(r.candidates, ''), ?) = 0))`,
+        )
+        .all(s.name, language, s.symbol_id, `"${s.symbol_id}"`) as { path: string; byte_start: number; byte_end: number; start_line: number; arity: number | null }[];
+      for (const r of guessed) {
+        if (arity != null && r.arity !== null && !fitsArity(arity, r.arity)) continue;
+        raw.push({ file: r.path, byte_start: r.byte_start, byte_end: r.byte_end, evidence: "heuristic", line: r.start_line });
+      }
+    }
     // Java and C++ overload by parameter types, which the index does not read: a call whose
     // argument count fits several overloads is tied to one of them, so a call tied to a sibling
     // overload may be this one's. Left out, renaming `put(int)` beside `put(long)` kept `o.put(7)`,
@@ -246,6 +268,25 @@ export function sameTypes(link: string[], own: string[]): boolean {
   const a = link.map((t) => t.trim()).filter(Boolean);
   const b = own.map((t) => t.trim()).filter(Boolean);
   return a.length === b.length && a.every((t, i) => simple(t) === simple(b[i] as string));
+}
+
+/**
+ * Whether the name at those bytes is a Rust field access: `.name` not called. Inside a macro's
+ * tokens the index records it as a read without qualifier (`ptr::addr_of!((*p)._object.context)`
+ * in anyhow), which the method filter above cannot tell from a path; renaming `Error::context`
+ * took two of them, naming a field of ContextError that then did not exist.
+ */
+function rustFieldAccess(sources: Sources, file: string, start: number, end: number): boolean {
+  const t = sources.get(sources.abs(file));
+  if (!t) return false;
+  const bytes = t.bytes;
+  let i = start - 1;
+  while (i >= 0 && (bytes[i] === 0x20 || bytes[i] === 0x0a || bytes[i] === 0x09 || bytes[i] === 0x0d)) i--;
+  if (i < 0 || bytes[i] !== 0x2e || bytes[i - 1] === 0x2e) return false;
+  let j = end;
+  while (j < bytes.length && (bytes[j] === 0x20 || bytes[j] === 0x0a || bytes[j] === 0x09 || bytes[j] === 0x0d)) j++;
+  // `.name(` is a call; `.name::<T>(` a call with turbofish.
+  return bytes[j] !== 0x28 && !(bytes[j] === 0x3a && bytes[j + 1] === 0x3a);
 }
 
 const RUST_IMPLEMENTED = new Set(["Struct", "Enum", "Union", "TypeAlias"]);
