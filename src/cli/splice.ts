@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 import { EXIT, ToolError } from "../contract/errors.js";
 import { operationEnvelope } from "../contract/envelope.js";
-import { MutationRequestSchema, StepSchema, UndoRequestSchema, type MutationRequest } from "../contract/tools/splice.js";
+import { LogRequestSchema, MutationRequestSchema, StepSchema, UndoRequestSchema, type MutationRequest } from "../contract/tools/splice.js";
 import { CODES, TOOL } from "../tools/splice/codes.js";
 import { runLog, runMutation, runRecover, runUndo, type SpliceOutcome } from "../tools/splice/run.js";
 import { disposeTypeScriptServices } from "../tools/splice/seam.js";
@@ -113,7 +113,14 @@ function parseDoc(text: string, origin: string, yaml: boolean): unknown {
     // yaml loads only for a YAML plan.
     return yaml ? ((createRequire(import.meta.url)("yaml") as typeof Yaml).parse(text) as unknown) : (JSON.parse(text.replace(/^\ufeff/, "")) as unknown);
   } catch (e) {
-    throw new ToolError({ code: CODES.invalid_request, error: "invalid_request", message: `${origin} is not valid ${yaml ? "YAML" : "JSON"}: ${(e as Error).message}`, remediation: "Send one document.", exitCode: EXIT.usage });
+    const message = (e as Error).message;
+    // "Send one document" answered a YAML indentation error too, which one document had.
+    const remediation = /multiple documents|Unexpected non-whitespace character after JSON/i.test(message)
+      ? "Send one document: a plan is {steps: [...]} or a list of steps."
+      : yaml
+        ? "Fix the YAML where the message says (line:column): the keys of one step line up under its first key, after `- `; quote text that holds `: ` or starts with a special character, or give it with `with: FILE`."
+        : "Fix the JSON where the message says: one object, double-quoted keys and strings, no trailing commas.";
+    throw new ToolError({ code: CODES.invalid_request, error: "invalid_request", message: `${origin} is not valid ${yaml ? "YAML" : "JSON"}: ${message}`, remediation, exitCode: EXIT.usage });
   }
 }
 
@@ -131,6 +138,8 @@ function validated<T>(schema: { safeParse: (v: unknown) => { success: true; data
   }
   const name = (path: PropertyKey[]): string => {
     const p = path.join(".");
+    // A batch's steps come from --plan, not from a flag of their name.
+    if (origin === "flags" && path[0] === "steps") return `--plan${typeof path[1] === "number" ? ` step ${path[1] + 1}` : ""}${path.length > 2 ? ` ${path.slice(2).join(".")}` : ""}`;
     return origin === "flags" && path.length === 1 && typeof path[0] === "string" ? `--${path[0].replace(/_/g, "-")}` : p || "(request)";
   };
   const issues = found.slice(0, 5).map((i) => `${name(i.path)}: ${i.message.replace(/^Invalid input: expected (\w+), received undefined$/, "required")}`);
@@ -165,6 +174,7 @@ function fromFlags(command: string, o: Opts): unknown {
     const doc = parseDoc(text, `--plan ${planPath}`, /\.ya?ml$/i.test(planPath) || (planPath === "-" && !text.trimStart().startsWith("{") && !text.trimStart().startsWith("[")));
     const steps = (Array.isArray(doc) ? doc : (doc as { steps?: unknown } | null)?.steps) as unknown;
     if (!Array.isArray(steps)) throw new ToolError({ code: CODES.invalid_plan, error: "invalid_plan", message: `--plan ${planPath}: no list of steps`, remediation: "A plan is {steps: [...]} or a list of steps.", exitCode: EXIT.usage });
+    if (steps.length === 0) throw new ToolError({ code: CODES.invalid_plan, error: "invalid_plan", message: `--plan ${planPath}: the plan has no steps`, remediation: "Give at least one step: {steps: [{command: patch, file: ..., symbol: ..., content: ...}]}.", exitCode: EXIT.usage });
     // A step may name its text in a file (`with`), relative to the plan.
     req.steps = steps.map((s: unknown, i: number) => {
       const st = { ...(s as Record<string, unknown>) };
@@ -196,7 +206,8 @@ void runCli(
     const commandLine = `splice ${process.argv.slice(2).filter((a) => a !== "--pretty").join(" ")}`.slice(0, 500);
     let outcome: SpliceOutcome;
     try {
-      if (command === "log") outcome = runLog({ root: opts.root as string | undefined, limit: opts.limit as number | undefined });
+      // Through the request schema, as the other commands' flags: `--limit -1` listed nothing, ok.
+      if (command === "log") outcome = runLog(validated(LogRequestSchema, { command: "log", root: opts.root, limit: opts.limit }, "flags"));
       else if (command === "recover") outcome = runRecover({ root: opts.root as string | undefined });
       else if (command === "undo") {
         const req = opts.json ? validated(UndoRequestSchema, parseDoc(stdinText(), "stdin", false), "stdin") : { command: "undo" as const, root: opts.root as string | undefined, operation_id: opts.operationId as string | undefined, last: opts.last as boolean | undefined };

@@ -5,7 +5,7 @@
  * change.ts), written by commitChange (src/change/), under the same per-file locks as every
  * other writer.
  */
-import { lstatSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { assertWritablePath, commitChange } from "../../change/index.js";
 import { changeError } from "../../change/errors.js";
 import { commonCode, errorCode } from "../../contract/codes.js";
@@ -123,6 +123,14 @@ function pickLanguage(name: string, rel: string): LanguageInfo {
   return l;
 }
 
+function isDirectory(abs: string): boolean {
+  try {
+    return statSync(abs).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** The bytes on disk now, or undefined when there is no file. */
 function readExisting(abs: string, rel: string): Uint8Array | undefined {
   let st;
@@ -173,6 +181,18 @@ export async function writeFile(req: WriteRequest, session?: ValidationSession):
   const { abs, rel: named } = resolveInRoot(TOOL, req.root, req.path, req.cwd);
   // Refused before any work: .git/ and the tools' state directories (issue 18, item 3).
   const rel = assertWritablePath(req.root, named, TOOL);
+  // Before the language: a directory has no extension, and "name the language with --language"
+  // only led to this refusal one run later.
+  const directory = isDirectory(abs);
+  if (directory || /[\\/]$/.test(req.path)) {
+    throw new ToolError({
+      code: CODES.not_a_file,
+      error: "not_a_file",
+      message: directory ? `${rel} is a directory, not a file` : `${req.path} names a directory (it ends with '/'), not a file`,
+      remediation: "Give the path of the file to write inside it (with its extension, e.g. dir/name.ts); llmfilewrite never replaces directories.",
+      file: rel,
+    });
+  }
   const picked = pickLanguage(req.language, rel);
   // (`auto` and a `.h` whose code is C++: checked with g++, as splice and magellan read it.)
   const language = req.language === "auto" ? (languageInfo(refineLanguage(picked.id, rel, Buffer.from(req.content.buffer, req.content.byteOffset, Math.min(req.content.byteLength, HEADER_SNIFF_BYTES)).toString("utf8"))) ?? picked) : picked;

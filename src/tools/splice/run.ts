@@ -74,6 +74,22 @@ function stepCheck(step: Step, i: number | undefined): void {
 }
 
 /**
+ * What to do about a change the checker rejected, by what made it. "Fix the new text" answered a
+ * rename too, which has no text of the agent's: its errors are uses or implementations the
+ * engine left on the old name (gopls renamed Go's `Shape.Area` and its calls, not `Sq.Area`,
+ * which implements it only structurally), and a delete's are the uses that still name the symbol.
+ */
+function rejectedRemediation(commands: string[]): string {
+  const only = (c: string): boolean => commands.every((x) => x === c);
+  if (only("rename")) {
+    return "The rename left code that no longer compiles (result.introduced; result.diff shows what was renamed): a use or an implementation the engine did not rename still has the old name, or the new name clashes where it landed. Rename those with it in one change (splice batch: a rename step for each implementing method, or edit steps for the uses), or choose another name; then run again.";
+  }
+  if (only("delete")) return "Code still uses what the delete removes (result.introduced): change or remove those uses in the same change (splice batch), then run again.";
+  if (!commands.some((c) => c === "rename" || c === "delete")) return "Fix the new text so the checker accepts it (see result.introduced), then run the command again.";
+  return "Fix the step whose change the checker rejects (result.introduced and result.diff show where): the new text, or the uses and implementations a rename or delete left behind; then run the command again.";
+}
+
+/**
  * The files whose index entries the steps read, when that is all of them: patch, insert and edit
  * in named files look only there. Anything that reads the whole graph (a symbol id or a name
  * without a file, the references a delete reports, rename, apply-files) refreshes the whole tree.
@@ -242,7 +258,7 @@ async function mutate(req: MutationRequest, options: RunOptions): Promise<Splice
         ...report.warnings.filter((w) => w.code === MISSING_DEPENDENCY).map((w) => `${w.file} (a declared dependency is not installed)`),
       ];
       const err = errors.length > 0
-        ? new ToolError({ code: CODES.validation_rejected, error: "validation_rejected", message: `the change introduces ${errors.length} error(s); nothing was written: ${errors.slice(0, 5).map((d) => `${d.file}:${d.start_line ?? "?"}: ${d.message}`).join("; ")}`, remediation: "Fix the new text so the checker accepts it (see result.introduced), then run the command again." })
+        ? new ToolError({ code: CODES.validation_rejected, error: "validation_rejected", message: `the change introduces ${errors.length} error(s); nothing was written: ${errors.slice(0, 5).map((d) => `${d.file}:${d.start_line ?? "?"}: ${d.message}`).join("; ")}`, remediation: rejectedRemediation(steps.map((st) => st.command)) })
         : new ToolError({ code: CODES.checker_required, error: "checker_required", message: `--require-checker: no checker ran for ${missing.join(", ")}; nothing was written`, remediation: "Install the language's checker, or drop --require-checker to accept an unchecked change." });
       return { operationType: op, status: "error", message: err.message, exitCode: EXIT.failure, workspace: root, result, error: err.toDiagnostic(TOOL), diagnostics };
     }

@@ -293,13 +293,31 @@ export class Workspace {
         return tail(have) || tail(fqn) || (scope.length === 1 && s.parent === scope[0]);
       });
     }
+    const named = cands;
+    const where = file ?? "the workspace";
     if (q.kind !== undefined) {
       const k = q.kind.toLowerCase();
       cands = cands.filter((s) => s.kind.toLowerCase() === k || s.kind_normalized.toLowerCase() === k);
+      // The name is there, the kind is not: a "did you mean" of names offered the very name given
+      // (`--kind banana`: "did you mean stripUrlAuth?"), when the kind was what was wrong.
+      if (cands.length === 0 && named.length > 0) {
+        const kinds = [...new Set(named.map((s) => s.kind.toLowerCase()))];
+        const known = this.graph().prepare("SELECT 1 FROM symbols WHERE lower(kind) = ? OR lower(kind_normalized) = ? LIMIT 1").get(k, k) !== undefined;
+        throw new ToolError({
+          code: CODES.symbol_not_found,
+          error: "symbol_not_found",
+          message: `${known ? "" : `unknown kind '${q.kind}' (no symbol of the index has it): `}no symbol '${name}' of kind ${q.kind} in ${where}; '${name}' there is of kind ${kinds.join(", ")}`,
+          file,
+          remediation: `Pass --kind ${kinds.join(" or --kind ")}, or leave --kind out.`,
+        });
+      }
     }
     if (cands.length === 0) {
-      const where = file ?? "the workspace";
-      const near = file !== undefined ? [...new Set(this.symbolsIn(file).map((s) => s.name))].filter((n) => n.toLowerCase().includes(leaf.toLowerCase()) || leaf.toLowerCase().includes(n.toLowerCase())).slice(0, 5) : suggestNames(this.graph(), leaf, 5);
+      // A name that exists in another scope is not a suggestion of itself: its qualified names are.
+      const near = (file !== undefined ? [...new Set(this.symbolsIn(file).map((s) => s.name))].filter((n) => n.toLowerCase().includes(leaf.toLowerCase()) || leaf.toLowerCase().includes(n.toLowerCase())) : suggestNames(this.graph(), leaf, 6))
+        .flatMap((n) => (n === leaf && file !== undefined ? [...new Set(this.symbolsIn(file).filter((s) => s.name === n).map((s) => s.scoped_name))] : n === leaf ? [] : [n]))
+        .filter((n) => n !== name)
+        .slice(0, 5);
       throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol '${name}'${q.kind ? ` of kind ${q.kind}` : ""} in ${where}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`, file, remediation: `List the symbols with 'magellan find --name ${leaf}' (or 'magellan query --file ${file ?? "F"}'); qualified names are Class.method or mod::f.` });
     }
     return cands;
