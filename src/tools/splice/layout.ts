@@ -39,8 +39,18 @@ export interface Extent {
 
 const isComment = (n: Parser.SyntaxNode): boolean => n.type.includes("comment");
 
+/**
+ * Where the text of a file begins: past a UTF-8 BOM, which is bytes of line 1 but not text of it.
+ * Counted as text, it stood before a first-line comment, which then did not start its line and
+ * was left out of the first definition (a delete orphaned it onto the next one).
+ */
+export function textStart(text: string): number {
+  return text.charCodeAt(0) === 0xfeff ? 1 : 0;
+}
+
 export function lineStart(text: string, i: number): number {
-  return text.lastIndexOf("\n", i - 1) + 1;
+  const s = text.lastIndexOf("\n", i - 1) + 1;
+  return s === 0 && i > 0 ? textStart(text) : s;
 }
 
 export function lineEnd(text: string, i: number): number {

@@ -13,7 +13,7 @@ import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
 import { relatedMethods, symbolById, TYPED_OVERLOADS } from "../../graph/read.js";
 import { CODES } from "./codes.js";
-import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine } from "./layout.js";
+import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine, textStart } from "./layout.js";
 import { commentsAndStrings } from "./code-text.js";
 import { renameError, renameNote } from "./rename/codes.js";
 import { parameterTypesAt, sameTypes } from "./rename/fallback.js";
@@ -183,7 +183,7 @@ export function insert(ws: Workspace, step: InsertStep): StepReport {
   const endOfLine = lineEnd(text, ext.end);
   const below = endOfLine < text.length ? blankLinesAfter(text, endOfLine + 1) : 0;
   let above = 0;
-  for (let i = lineStart(text, full); i > 0; ) {
+  for (let i = lineStart(text, full); i > textStart(text); ) {
     const s = lineStart(text, i - 1);
     if (text.slice(s, i).trim() !== "") break;
     above++;
@@ -221,7 +221,7 @@ function removal(text: string, full: number, end: number): [number, number] {
     for (let k = 0; k < below; k++) to = lineEnd(text, to) + 1;
     to = Math.min(to, text.length);
   } else if (from === lineStart(text, from)) {
-    while (from > 0) {
+    while (from > textStart(text)) {
       const s = lineStart(text, from - 1);
       if (text.slice(s, from).trim() !== "") break;
       from = s;

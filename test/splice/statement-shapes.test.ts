@@ -1,0 +1,46 @@
+/**
+ * Definitions in shapes a sweep over real projects found splice cutting wrong: a file that opens
+ * with a UTF-8 BOM (got's sources, click's modules).
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { tempDir, writeTree } from "../support/run.js";
+import { resultOf, splice } from "./helpers.js";
+
+const TSCONFIG = JSON.stringify({ compilerOptions: { target: "ES2022", module: "ESNext", moduleResolution: "Bundler", strict: true, noEmit: true }, include: ["source"] });
+
+/** A small project of `files` as its own git work tree. */
+function tree(name: string, files: Record<string, string>): string {
+  const dir = writeTree(tempDir(`splice-${name}-`), files);
+  execFileSync("git", ["init", "-q", dir]);
+  return dir;
+}
+
+const bytes = (dir: string, rel: string): string => readFileSync(join(dir, rel), "latin1");
+const text = (dir: string, rel: string): string => readFileSync(join(dir, rel), "utf8");
+
+const BOM = "\ufeff";
+const BOM_BYTES = "\xef\xbb\xbf";
+
+test("a file with a BOM: the first definition's doc comment (TypeScript) or comment (Python) goes with it on delete and is replaced by a patch's; the BOM stays", async () => {
+  const ts = tree("bom-ts", {
+    "tsconfig.json": TSCONFIG,
+    "source/core/utils/bom.ts": `${BOM}/** Doc. */\nexport function firstFn(): number {\n\treturn 1;\n}\n\nexport function secondFn(): number {\n\treturn 2;\n}\n`,
+  });
+  const patched = await splice(ts, { command: "patch", file: "source/core/utils/bom.ts", symbol: "firstFn", dry_run: true, content: "/** New doc. */\nexport function firstFn(): number {\n\treturn 11;\n}" });
+  assert.equal(patched.status, "ok", patched.message);
+  assert.match(resultOf(patched).diff ?? "", /^-.*\/\*\* Doc\. \*\/$/m, resultOf(patched).diff);
+  assert.doesNotMatch(resultOf(patched).diff ?? "", /^ .*\/\*\* Doc\. \*\/$/m, "the old doc comment is replaced, not kept above the new one");
+  const deleted = await splice(ts, { command: "delete", file: "source/core/utils/bom.ts", symbol: "firstFn" });
+  assert.equal(deleted.status, "ok", deleted.message);
+  assert.equal(bytes(ts, "source/core/utils/bom.ts"), `${BOM_BYTES}export function secondFn(): number {\n\treturn 2;\n}\n`);
+
+  const py = tree("bom-py", { "src/click/bompy.py": `${BOM}# Leading comment of first.\ndef first():\n    return 1\n\n\ndef second():\n    return 2\n` });
+  const gone = await splice(py, { command: "delete", file: "src/click/bompy.py", symbol: "first", timeout_ms: 30_000 });
+  assert.equal(gone.status, "ok", gone.message);
+  assert.equal(bytes(py, "src/click/bompy.py"), `${BOM_BYTES}def second():\n    return 2\n`);
+  assert.ok(text(py, "src/click/bompy.py").startsWith(BOM));
+});
