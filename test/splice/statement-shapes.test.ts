@@ -1,6 +1,7 @@
 /**
  * Definitions in shapes a sweep over real projects found splice cutting wrong: a file that opens
- * with a UTF-8 BOM (got's sources, click's modules).
+ * with a UTF-8 BOM (got's sources, click's modules), a tab-indented Python class patched with
+ * text indented by spaces.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -43,4 +44,16 @@ test("a file with a BOM: the first definition's doc comment (TypeScript) or comm
   assert.equal(gone.status, "ok", gone.message);
   assert.equal(bytes(py, "src/click/bompy.py"), `${BOM_BYTES}def second():\n    return 2\n`);
   assert.ok(text(py, "src/click/bompy.py").startsWith(BOM));
+});
+
+test("patch into a tab-indented Python class with text indented by spaces: the text's levels become tabs, none mixed", async () => {
+  const py = tree("tabby", { "src/click/tabby.py": "class Tabby:\n\tdef a(self):\n\t\tx = 1\n\t\treturn x\n\n\tdef b(self):\n\t\treturn 2\n" });
+  const o = await splice(py, { command: "patch", file: "src/click/tabby.py", symbol: "Tabby.a", content: "def a(self):\n    x = 1\n    if x:\n        x = 2\n    return x", timeout_ms: 30_000 });
+  assert.equal(o.status, "ok", o.message);
+  assert.equal(resultOf(o).validation, "validated", JSON.stringify(resultOf(o).checkers));
+  assert.equal(text(py, "src/click/tabby.py"), "class Tabby:\n\tdef a(self):\n\t\tx = 1\n\t\tif x:\n\t\t\tx = 2\n\t\treturn x\n\n\tdef b(self):\n\t\treturn 2\n");
+  // Text copied from the file (tabs, first line cut at the `def`) lands as it was.
+  const copied = await splice(py, { command: "patch", file: "src/click/tabby.py", symbol: "Tabby.b", content: "def b(self):\n\t\ty = 3\n\t\treturn y", timeout_ms: 30_000 });
+  assert.equal(copied.status, "ok", copied.message);
+  assert.match(text(py, "src/click/tabby.py"), /\n\tdef b\(self\):\n\t\ty = 3\n\t\treturn y\n$/);
 });

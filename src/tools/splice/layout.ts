@@ -204,8 +204,10 @@ function shape(language: LanguageId, lines: string[]): { data: Set<number>; bloc
  * is recognised as such. With the text's `language`, lines that start inside a string literal
  * or a macro's continued text keep their bytes, and a Python definition is placed by its block's
  * indentation (its last line may be a call's `)`, its signature's `)` may stand at `hint`).
+ * With the file's indentation `unit`, text indented with spaces lands in a tab-indented place
+ * with tabs, level for level, and tabs in a space-indented place with the unit.
  */
-export function reindent(block: string, target: string, hint: number, eol: string, language?: LanguageId): string {
+export function reindent(block: string, target: string, hint: number, eol: string, language?: LanguageId, unit?: string): string {
   const lines = block.replace(/\r\n/g, "\n").split("\n");
   while (lines.length > 0 && (lines[0] as string).trim() === "") lines.shift();
   while (lines.length > 0 && (lines[lines.length - 1] as string).trim() === "") lines.pop();
@@ -214,26 +216,58 @@ export function reindent(block: string, target: string, hint: number, eol: strin
   const first = lines[0] as string;
   const rest = lines.filter((l, i) => i > 0 && l.trim() !== "" && !data.has(i));
   let header = lead(first).length;
+  // Copied from the place, the text's lines start with the place's own indentation; a count of
+  // characters alone took a snippet's four spaces for a tab and three (TAB + 3 spaces in a
+  // tab-indented Python class, which Python rejects).
+  const fromHere = (l: string): boolean => lead(l).slice(0, hint) === target.slice(0, hint);
+  const copied = rest.every((l) => lead(l).length < hint || fromHere(l));
   // A doc comment or decorator first: the definition's own line says where the text stood (a
   // Python decorator's arguments can fill lines of their own before it).
   const code = /^[ \t]*(\/\/|\/\*|#|@|\[\[)/.test(first) ? (defLine > 0 ? lines[defLine] : rest.find((l) => /^[ \t]*[A-Za-z_$]/.test(l))) : undefined;
   if (header === 0 && code !== undefined) header = lead(code).length;
   else if (header === 0 && pyBlock >= 0) {
-    if (hint > 0 && pyBlock > hint) header = hint;
+    if (hint > 0 && pyBlock > hint && copied) header = hint;
   } else if (header === 0 && rest.length > 0) {
     const last = rest[rest.length - 1] as string;
     const minRest = Math.min(...rest.map((l) => lead(l).length));
     if (CLOSER.test(last)) header = lead(last).length;
-    else if (hint > 0 && minRest > hint) header = hint;
+    else if (hint > 0 && minRest > hint && copied) header = hint;
   }
+  const relative = (l: string): string => (lead(l).length >= header ? lead(l).slice(header) : "");
+  const own = textUnit(rest.map(relative), rest, pyBlock > header ? pyBlock - header : 0);
+  const convert = (w: string): string => {
+    if (unit === undefined || own === undefined || (own === "\t") === (unit === "\t")) return w;
+    if (own === "\t") return w.replace(/^\t+/, (t) => unit.repeat(t.length));
+    const spaces = (/^ */.exec(w) as RegExpExecArray)[0].length;
+    return "\t".repeat(Math.floor(spaces / own.length)) + " ".repeat(spaces % own.length) + w.slice(spaces);
+  };
   const out = lines.map((l, i) => {
     if (i === 0) return l.slice(lead(l).length);
     if (data.has(i)) return l;
     if (l.trim() === "") return "";
     const w = lead(l);
-    return target + (w.length >= header ? l.slice(header) : l.slice(w.length));
+    return target + (w.length >= header ? convert(w.slice(header)) + l.slice(w.length) : l.slice(w.length));
   });
   return out.join(eol);
+}
+
+/**
+ * The indentation step of a text's lines, relative to its first: a tab, or the smallest run of
+ * spaces a code line adds (a Python block's own indentation, `block`, when known). A block
+ * comment's ` * ` lines say nothing of it.
+ */
+function textUnit(relative: string[], lines: string[], block: number): string | undefined {
+  if (relative.some((w) => w.startsWith("\t"))) return "\t";
+  if (block > 0) return " ".repeat(block);
+  const widths = relative.filter((w, i) => w.length >= 2 && !/^\s*\*/.test(lines[i] as string)).map((w) => w.length);
+  return widths.length > 0 ? " ".repeat(Math.min(...widths)) : undefined;
+}
+
+/** The indentation step at a place indented with `target`: tabs where it is tabs, else the file's. */
+export function unitAt(text: string, target: string): string {
+  if (target.includes("\t")) return "\t";
+  const unit = indentUnit(text);
+  return target !== "" && unit === "\t" ? "    " : unit;
 }
 
 export function eolOf(text: string): string {

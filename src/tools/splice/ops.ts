@@ -13,7 +13,7 @@ import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
 import { relatedMethods, symbolById, TYPED_OVERLOADS } from "../../graph/read.js";
 import { CODES } from "./codes.js";
-import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine, textStart } from "./layout.js";
+import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine, textStart, unitAt } from "./layout.js";
 import { commentsAndStrings } from "./code-text.js";
 import { renameError, renameNote } from "./rename/codes.js";
 import { parameterTypesAt, sameTypes } from "./rename/fallback.js";
@@ -129,14 +129,14 @@ export function patch(ws: Workspace, step: PatchStep): StepReport {
       from = body.startIndex;
       to = body.endIndex;
       const target = startsLine(text, from) ? indentOf(text, from) : indentOf(text, ext.start);
-      repl = reindent(content, target, target.length, eol, sym.language);
+      repl = reindent(content, target, target.length, eol, sym.language, unitAt(text, target));
     } else {
       const header = indentOf(text, ext.start);
       const firstInner = /\n([ \t]*)\S/.exec(t);
       const inner = firstInner && (firstInner[1] as string).length > header.length ? (firstInner[1] as string) : header + indentUnit(text);
       from = body.startIndex + 1;
       to = body.endIndex - 1;
-      repl = eol + inner + reindent(content, inner, inner.length, eol, sym.language) + eol + header;
+      repl = eol + inner + reindent(content, inner, inner.length, eol, sym.language, unitAt(text, inner)) + eol + header;
     }
   } else {
     const level = chooseLevel(sym.language, text, ext, content);
@@ -148,7 +148,7 @@ export function patch(ws: Workspace, step: PatchStep): StepReport {
       to = Math.max(to, definitionExtent(last.language, text, d.toIndex(last.byte_start), d.toIndex(last.byte_end)).end);
     }
     const target = indentOf(text, from);
-    repl = reindent(content, target, target.length, eol, sym.language);
+    repl = reindent(content, target, target.length, eol, sym.language, unitAt(text, target));
   }
   put(ws, rel, text.slice(0, from) + repl + text.slice(to));
   const overloads = group.length > 1 ? { overloads: { declarations: group.length, replaced: whole ? "all" : "implementation", kept: whole ? [] : group.slice(0, -1).map((s) => `${s.file}:${s.start_line}`) } } : {};
@@ -195,7 +195,7 @@ export function insert(ws: Workspace, step: InsertStep): StepReport {
   const nextIndent = afterIdx < text.length ? indentOf(text, afterIdx).length : -1;
   void nextLineStart;
   const gap = below > 0 && nextIndent === target.length ? below : above > 0 ? above : anchor.language === "python" && target === "" ? 2 : 1;
-  const block = target + reindent(content, target, target.length, eol, anchor.language);
+  const block = target + reindent(content, target, target.length, eol, anchor.language, unitAt(text, target));
   let out: string;
   let at: number;
   if (after) {
