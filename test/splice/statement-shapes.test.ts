@@ -1,7 +1,7 @@
 /**
  * Definitions in shapes a sweep over real projects found splice cutting wrong: a file that opens
- * with a UTF-8 BOM (got's sources, click's modules), a tab-indented Python class patched with
- * text indented by spaces.
+ * with a UTF-8 BOM (got's sources, click's modules), a one-line Python `def`, a tab-indented
+ * Python class patched with text indented by spaces.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -44,6 +44,16 @@ test("a file with a BOM: the first definition's doc comment (TypeScript) or comm
   assert.equal(gone.status, "ok", gone.message);
   assert.equal(bytes(py, "src/click/bompy.py"), `${BOM_BYTES}def second():\n    return 2\n`);
   assert.ok(text(py, "src/click/bompy.py").startsWith(BOM));
+});
+
+test("patch --body of a one-line Python def (a function, a method): the new body goes on indented lines of its own below the `def`", async () => {
+  const py = tree("oneliner", { "src/click/oneliner.py": "def one(): return 1\n\n\nclass K:\n    def two(self): return 2\n" });
+  const fn = await splice(py, { command: "patch", file: "src/click/oneliner.py", symbol: "one", body: true, content: "x = 5\nreturn x", timeout_ms: 30_000 });
+  assert.equal(fn.status, "ok", fn.message);
+  const method = await splice(py, { command: "patch", file: "src/click/oneliner.py", symbol: "K.two", body: true, content: "y = 6\nreturn y", timeout_ms: 30_000 });
+  assert.equal(method.status, "ok", method.message);
+  assert.equal(resultOf(method).validation, "validated", JSON.stringify(resultOf(method).checkers));
+  assert.equal(text(py, "src/click/oneliner.py"), "def one():\n    x = 5\n    return x\n\n\nclass K:\n    def two(self):\n        y = 6\n        return y\n");
 });
 
 test("patch into a tab-indented Python class with text indented by spaces: the text's levels become tabs, none mixed", async () => {

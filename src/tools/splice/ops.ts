@@ -124,7 +124,16 @@ export function patch(ws: Workspace, step: PatchStep): StepReport {
       throw new ToolError({ code: CODES.no_body, error: "no_body", message: `${sym.scoped_name} (${sym.kind}) has no body to replace`, file: rel, remediation: "Patch the whole definition (without --body)." });
     }
     const t = text.slice(body.startIndex, body.endIndex);
-    if (!t.startsWith("{") || content.trimStart().startsWith("{")) {
+    if (sym.language === "python" && !startsLine(text, body.startIndex)) {
+      // A one-line suite (`def one(): return 1`): the new body goes on lines of its own below the
+      // colon, one step deeper than the `def`; glued to the `def` line, its second line stood
+      // at the `def`'s indentation, outside the function.
+      const header = indentOf(text, ext.start);
+      const inner = header + unitAt(text, header);
+      from = text.lastIndexOf(":", body.startIndex) + 1;
+      to = body.endIndex;
+      repl = eol + inner + reindent(content, inner, inner.length, eol, sym.language, unitAt(text, inner));
+    } else if (!t.startsWith("{") || content.trimStart().startsWith("{")) {
       // An indented block (Python) or a body given with its braces: replace the node.
       from = body.startIndex;
       to = body.endIndex;
