@@ -1,7 +1,8 @@
 /**
  * Definitions in shapes a sweep over real projects found splice cutting wrong: a file that opens
- * with a UTF-8 BOM (got's sources, click's modules), a one-line Python `def`, a tab-indented
- * Python class patched with text indented by spaces.
+ * with a UTF-8 BOM (got's sources, click's modules), a declaration that declares several names
+ * (Go `var a, b`, C `int a, b;`, Python `A, B = …`, TypeScript `export const a = …, b = …;`), a
+ * one-line Python `def`, a tab-indented Python class patched with text indented by spaces.
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -44,6 +45,59 @@ test("a file with a BOM: the first definition's doc comment (TypeScript) or comm
   assert.equal(gone.status, "ok", gone.message);
   assert.equal(bytes(py, "src/click/bompy.py"), `${BOM_BYTES}def second():\n    return 2\n`);
   assert.ok(text(py, "src/click/bompy.py").startsWith(BOM));
+});
+
+test("delete of one name a declaration declares with others: its declarator goes with its comma (TypeScript, C, Go without values); where names pair with values by position (Go, Python) it is SPLICE_E212 naming the others, nothing cut", async () => {
+  const ts = tree("multi-ts", { "tsconfig.json": TSCONFIG, "source/core/utils/multi.ts": "/** Helpers. */\nexport const other = (a: number) => a + 1, third = 3;\n" });
+  const first = await splice(ts, { command: "delete", file: "source/core/utils/multi.ts", symbol: "other", dry_run: true });
+  assert.equal(first.status, "ok", first.message);
+  assert.match(resultOf(first).diff ?? "", /^\+export const third = 3;$/m, resultOf(first).diff);
+  const last = await splice(ts, { command: "delete", file: "source/core/utils/multi.ts", symbol: "third" });
+  assert.equal(last.status, "ok", last.message);
+  assert.equal(text(ts, "source/core/utils/multi.ts"), "/** Helpers. */\nexport const other = (a: number) => a + 1;\n");
+
+  const c = tree("multi-c", { "counter.c": "int counter_a = 1, counter_b = 2;\n\nint read_b(void) {\n    return counter_b;\n}\n" });
+  const cPatch = await splice(c, { command: "patch", file: "counter.c", symbol: "counter_a", dry_run: true, timeout_ms: 30_000, content: "counter_a = 10" });
+  assert.equal(cPatch.status, "ok", cPatch.message);
+  assert.match(resultOf(cPatch).diff ?? "", /^\+int counter_a = 10, counter_b = 2;$/m, resultOf(cPatch).diff);
+  const cOut = await splice(c, { command: "delete", file: "counter.c", symbol: "counter_a", timeout_ms: 30_000 });
+  assert.equal(cOut.status, "ok", cOut.message);
+  assert.equal(text(c, "counter.c"), "int counter_b = 2;\n\nint read_b(void) {\n    return counter_b;\n}\n");
+
+  const go = tree("multi-go", {
+    "go.mod": "module example.com/cli\n\ngo 1.19\n",
+    "multi.go": "package cli\n\nvar multiA, multiB = 1, 2\n\nvar plainA, plainB int\n",
+    "multiuse.go": "package cli\n\nfunc useB() int { return multiB + plainB }\n",
+  });
+  const paired = await splice(go, { command: "delete", file: "multi.go", symbol: "multiA", timeout_ms: 60_000 });
+  assert.equal(paired.status, "error", paired.message);
+  assert.equal(paired.error?.code, "SPLICE_E212");
+  assert.match(paired.message, /multiB/);
+  assert.equal(text(go, "multi.go"), "package cli\n\nvar multiA, multiB = 1, 2\n\nvar plainA, plainB int\n");
+  const narrowed = await splice(go, { command: "patch", file: "multi.go", symbol: "multiA", dry_run: true, timeout_ms: 60_000, content: "var multiA = 3" });
+  assert.equal(narrowed.error?.code, "SPLICE_E212", narrowed.message);
+  const typed = await splice(go, { command: "delete", file: "multi.go", symbol: "plainA", timeout_ms: 60_000 });
+  assert.equal(typed.status, "ok", typed.message);
+  assert.equal(text(go, "multi.go"), "package cli\n\nvar multiA, multiB = 1, 2\n\nvar plainB int\n");
+
+  const py = tree("multi-py", { "src/click/multi.py": "LOW, HIGH = 1, 2\n\n\ndef f():\n    return 0\n" });
+  const tuple = await splice(py, { command: "delete", file: "src/click/multi.py", symbol: "LOW", dry_run: true, timeout_ms: 30_000 });
+  assert.equal(tuple.status, "error", tuple.message);
+  assert.equal(tuple.error?.code, "SPLICE_E212");
+  assert.match(tuple.message, /HIGH/);
+});
+
+test("patch of one declarator of a TypeScript `export const a = …, b = …;`: the declarator alone replaces it; a whole statement is SPLICE_E212, not text spliced into the statement", async () => {
+  const ts = tree("multi-ts-patch", { "tsconfig.json": TSCONFIG, "source/core/utils/multi.ts": "export const other = (a: number) => a + 1, third = 3;\n" });
+  const statement = await splice(ts, { command: "patch", file: "source/core/utils/multi.ts", symbol: "other", dry_run: true, content: "export const other = (a: number) => a + 2;" });
+  assert.equal(statement.status, "error", statement.message);
+  assert.equal(statement.error?.code, "SPLICE_E212");
+  assert.match(statement.message, /third/);
+  const bare = await splice(ts, { command: "patch", file: "source/core/utils/multi.ts", symbol: "third", dry_run: true, content: "const third = 4;" });
+  assert.equal(bare.error?.code, "SPLICE_E212");
+  const declarator = await splice(ts, { command: "patch", file: "source/core/utils/multi.ts", symbol: "other", content: "other = (a: number) => a + 2" });
+  assert.equal(declarator.status, "ok", declarator.message);
+  assert.equal(text(ts, "source/core/utils/multi.ts"), "export const other = (a: number) => a + 2, third = 3;\n");
 });
 
 test("patch --body of a one-line Python def (a function, a method): the new body goes on indented lines of its own below the `def`", async () => {

@@ -28,6 +28,12 @@ export const CODES = {
   not_a_definition_span: errorCode(TOOL, "E117"),
   /** The file is beyond what symbol extraction reads (definitions nested over 256 deep, or a parse past its time budget). */
   too_large_to_index: errorCode(TOOL, "E118"),
+  /**
+   * A symbol that shares its declaration with other names (`var a, b = 1, 2`, `A, B = 1, 2`) that
+   * a delete or patch cannot leave out. E212: the number after the rename engines' last, which
+   * stop at E211 (rename/codes.ts).
+   */
+  shared_declaration: errorCode(TOOL, "E212"),
   /** A warning: uses the index ties to a deleted symbol by name only (docs/splice.md). */
   name_only_uses: errorCode(TOOL, "W108"),
   usage: commonCode(TOOL, "usage"),

@@ -284,3 +284,50 @@ export function indentUnit(text: string): string {
   }
   return " ".repeat(min > 0 && min <= 8 ? min : 4);
 }
+
+/** Statements of several declarators, each a name (TypeScript's and JavaScript's `const a = 1, b = 2;`). */
+const DECLARATOR_LISTS = new Set(["lexical_declaration", "variable_declaration"]);
+/** C and C++ declarations: `int a = 1, b = 2;`, each declarator under the field `declarator`. */
+const C_DECLARATIONS = new Set(["declaration", "field_declaration"]);
+const GO_SPECS = new Set(["var_spec", "const_spec"]);
+
+/**
+ * The range that removes only the name at `nameStart` from a declaration of several names, with
+ * one comma and the space beside it: `export const a = 1, b = 2;` → `export const b = 2;`,
+ * `int a = 1, b = 2;` → `int b = 2;`, Go's `var a, b int` → `var b int`. Undefined when the name
+ * does not share its declaration this way, or when its statement cannot lose one name cleanly:
+ * Go's `var a, b = 1, 2` and Python's `A, B = 1, 2` pair names with values by position.
+ * `item` is the name's own declarator (`a = 1`), `statement` the declaration holding them all.
+ */
+export function declaratorCut(language: LanguageId, tree: Parser.Tree, nameStart: number): { cut: [number, number]; item: [number, number]; statement: [number, number]; declarator: boolean } | undefined {
+  const at = tree.rootNode.descendantForIndex(nameStart);
+  let items: Parser.SyntaxNode[] = [];
+  let item: Parser.SyntaxNode | undefined;
+  let statement: Parser.SyntaxNode | undefined;
+  for (let n: Parser.SyntaxNode | null = at; n?.parent; n = n.parent) {
+    const p: Parser.SyntaxNode = n.parent;
+    let own = n;
+    if ((language === "typescript" || language === "tsx" || language === "javascript") && n.type === "variable_declarator" && DECLARATOR_LISTS.has(p.type)) {
+      items = p.namedChildren.filter((c) => c.type === "variable_declarator");
+    } else if ((language === "c" || language === "cpp") && C_DECLARATIONS.has(p.type)) {
+      items = p.childrenForFieldName("declarator");
+    } else if (language === "go" && GO_SPECS.has(n.type)) {
+      if (n.childForFieldName("value")) return undefined;
+      items = n.childrenForFieldName("name");
+      own = at;
+    } else continue;
+    item = items.find((c) => c.startIndex === own.startIndex);
+    statement = language === "go" ? n : p;
+    break;
+  }
+  // The declarator must be the name's own: a function declared in a declarator's value
+  // (`const a = () => { function inner() {} }, b = 1;`) is not cut out as `a`.
+  let named = item;
+  while (named && named.startIndex !== nameStart) named = named.childForFieldName("name") ?? named.childForFieldName("declarator") ?? undefined;
+  if (!item || !statement || !named || items.length < 2) return undefined;
+  const k = items.indexOf(item);
+  const next = items[k + 1];
+  const cut: [number, number] = next ? [item.startIndex, next.startIndex] : [(items[k - 1] as Parser.SyntaxNode).endIndex, item.endIndex];
+  // Go's items are bare names (`var a, b int`): no text replaces one of them alone.
+  return { cut, item: [item.startIndex, item.endIndex], statement: [statement.startIndex, statement.endIndex], declarator: language !== "go" };
+}

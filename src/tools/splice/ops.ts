@@ -13,7 +13,7 @@ import { walkFiles } from "../../text/walk.js";
 import { isBinary } from "../../text/binary.js";
 import { relatedMethods, symbolById, TYPED_OVERLOADS } from "../../graph/read.js";
 import { CODES } from "./codes.js";
-import { chooseLevel, definitionExtent, eolOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine, textStart, unitAt } from "./layout.js";
+import { chooseLevel, declaratorCut, definitionExtent, type Extent, eolOf, headOf, indentOf, indentUnit, lineEnd, lineStart, reindent, startsLine, textStart, unitAt } from "./layout.js";
 import { commentsAndStrings } from "./code-text.js";
 import { renameError, renameNote } from "./rename/codes.js";
 import { parameterTypesAt, sameTypes } from "./rename/fallback.js";
@@ -148,7 +148,15 @@ export function patch(ws: Workspace, step: PatchStep): StepReport {
       repl = eol + inner + reindent(content, inner, inner.length, eol, sym.language, unitAt(text, inner)) + eol + header;
     }
   } else {
-    const level = chooseLevel(sym.language, text, ext, content);
+    // One declarator of several (`export const a = …, b = …;`, `int a = 1, b = 2;`): text that
+    // starts with its name is the declarator and replaces it alone; a whole statement would land
+    // inside the statement (`export const export const a = …;, b = …;`).
+    const shared = whole ? undefined : declaratorCut(sym.language, ext.tree, d.toIndex(sym.name_byte_start));
+    if (shared && (!shared.declarator || headOf(sym.language, content).word !== sym.name)) {
+      const others = sharers(ws, [sym], [[d.toByte(shared.statement[0]), d.toByte(shared.statement[1])]]);
+      throw sharedDeclaration(sym, others, `a patch replaces only its declarator (${text.slice(shared.item[0], shared.item[1]).split("\n")[0]}), and ${shared.declarator ? "the new text does not start with its name" : "Go's bare names have no text of their own"}`, shared.declarator ? `Give the declarator alone (starting with ${sym.name}, without the declaration's keyword or type), or rewrite the whole statement with splice edit.` : "Rewrite the whole statement with splice edit.");
+    }
+    const level = shared ? { start: shared.item[0], end: shared.item[1] } : chooseLevel(sym.language, text, ext, content);
     from = level.start;
     to = level.end;
     if (whole) {
@@ -158,6 +166,10 @@ export function patch(ws: Workspace, step: PatchStep): StepReport {
     }
     const target = indentOf(text, from);
     repl = reindent(content, target, target.length, eol, sym.language, unitAt(text, target));
+    // The names a replaced statement declares beside this one, that the new text does not declare
+    // again (a patch of Go's `var a, b = 1, 2` as `var a = 3` dropped b).
+    const dropped = sharers(ws, whole ? group : [sym], [[d.toByte(from), d.toByte(to)]]).filter((s) => VALUE_KINDS.has(s.kind_normalized) && !new RegExp(`(?<![\\w$])${escapeRe(s.name)}(?![\\w$])`).test(content));
+    if (dropped.length > 0) throw sharedDeclaration(sym, dropped, "the new text replaces the whole statement and does not declare them", "Give the whole statement with every name it declares, or rewrite it with splice edit.");
   }
   put(ws, rel, text.slice(0, from) + repl + text.slice(to));
   const overloads = group.length > 1 ? { overloads: { declarations: group.length, replaced: whole ? "all" : "implementation", kept: whole ? [] : group.slice(0, -1).map((s) => `${s.file}:${s.start_line}`) } } : {};
@@ -259,6 +271,33 @@ function amongOthers(r: { resolution: string; candidates: string | null }, ids: 
 
 const NAME_ONLY = new Set(["ambiguous", "heuristic"]);
 
+/**
+ * Symbols of the file, other than `group` and what is defined inside it, whose names lie in the
+ * byte ranges a step replaces: the names a statement declares beside the symbol (Go's
+ * `var a, b = 1, 2` is one definition for the index, with both names' spans).
+ */
+function sharers(ws: Workspace, group: Sym[], ranges: [number, number][]): Sym[] {
+  const ids = new Set(group.map((g) => g.symbol_id));
+  const within = (s: Sym, g: Sym): boolean => s.byte_start >= g.byte_start && s.byte_end <= g.byte_end && (s.byte_start !== g.byte_start || s.byte_end !== g.byte_end);
+  return ws
+    .symbolsIn((group[0] as Sym).file)
+    .filter((s) => !ids.has(s.symbol_id) && ranges.some(([a, b]) => s.name_byte_start >= a && s.name_byte_end <= b) && !group.some((g) => within(s, g)));
+}
+
+/** Kinds a multi-name declaration declares: a name among them must not go with another's cut. */
+const VALUE_KINDS = new Set(["var", "const", "static", "field"]);
+
+function sharedDeclaration(sym: Sym, others: Sym[], why: string, remediation: string): ToolError {
+  return new ToolError({
+    code: CODES.shared_declaration,
+    error: "shared_declaration",
+    message: `${sym.scoped_name} (${sym.file}:${sym.start_line}) shares its declaration with ${others.map((o) => o.name).join(", ")}: ${why}`,
+    file: sym.file,
+    note: others.map((o) => `${o.kind} ${o.scoped_name} ${o.file}:${o.start_line}`).join("\n"),
+    remediation,
+  });
+}
+
 export function del(ws: Workspace, step: DeleteStep): StepReport {
   // An overloaded function's signatures and implementation go together (resolveBinding).
   const group = ws.resolveBinding({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind });
@@ -276,15 +315,30 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
     if (prev && text.slice(prev[1], e.full).trim() === "") prev[1] = Math.max(prev[1], e.end);
     else runs.push([e.full, e.end]);
   }
-  const ranges = runs.map(([full, end]) => removal(text, full, end));
+  // One name of several a declaration declares (`export const a = …, b = …;`, `int a = 1, b = 2;`,
+  // Go's `var a, b int`) goes with its comma, the statement and its doc comment stay.
+  const cut = group.length === 1 ? declaratorCut(sym.language, (extents[0] as Extent).tree, d.toIndex(sym.name_byte_start)) : undefined;
+  const ranges = cut ? [cut.cut] : runs.map(([full, end]) => removal(text, full, end));
   const byteRanges = ranges.map(([a, b]) => [d.toByte(a), d.toByte(b)] as [number, number]);
   const inside = (path: string, a: number, b: number): boolean => path === rel && byteRanges.some(([f, t]) => a >= f && b <= t);
+  const sharing = sharers(ws, group, byteRanges);
+  const values = sharing.filter((s) => VALUE_KINDS.has(s.kind_normalized));
+  if (values.length > 0) {
+    throw sharedDeclaration(
+      sym,
+      values,
+      `removing the statement would remove ${values.length === 1 ? "it" : "them"} too, and ${sym.name} cannot be cut out of it alone (${sym.language === "go" || sym.language === "python" ? "its names and values are paired by position" : `splice cuts single declarators only out of TypeScript, JavaScript, C and C++ declarations and Go's typed \`var a, b T\``})`,
+      `Rewrite the statement without ${sym.name} with splice edit (--old the whole statement, --new the statement for ${values.map((v) => v.name).join(", ")} alone).`,
+    );
+  }
   // The graph knows the files as on disk; files an earlier batch step changed are read as
   // planned (by name: the caller a batch just rewrote must not hold the delete back).
   const dirty = new Set(ws.changed().map((f) => f.path));
   const seen = new Set<string>();
-  const ids = new Set(group.map((g) => g.symbol_id));
-  const all = group
+  const ids = new Set([...group, ...sharing].map((g) => g.symbol_id));
+  // Other declarations the cut takes along, not defined inside the symbol: their uses are as much
+  // in the way as the symbol's own.
+  const all = [...group, ...sharing]
     .flatMap((g) => ws.references(g))
     .filter((r) => !dirty.has(r.path) && !inside(r.path, r.byte_start, r.byte_end) && !seen.has(`${r.path}\0${r.byte_start}`) && (seen.add(`${r.path}\0${r.byte_start}`), true))
     .map((r) => ({ file: r.path, line: r.start_line, col: r.start_col, byte_start: r.byte_start, byte_end: r.byte_end, kind: r.kind, resolution: r.resolution, others: amongOthers(r, ids) }));
@@ -336,6 +390,7 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
     symbol: symbolInfo(sym),
     removed: { byte_start: byteRanges[0]?.[0] ?? 0, byte_end: byteRanges[byteRanges.length - 1]?.[1] ?? 0 },
     ...(group.length > 1 ? { declarations_removed: group.map((g) => `${g.file}:${g.start_line}`) } : {}),
+    ...(sharing.length > 0 ? { removed_with_it: sharing.map((g) => `${g.kind} ${g.scoped_name} ${g.file}:${g.start_line}`) } : {}),
     remaining_references: remaining,
     name_only_references: nameOnly,
     ...(warnings.length > 0 ? { diagnostics: warnings } : {}),

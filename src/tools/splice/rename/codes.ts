@@ -18,6 +18,7 @@ export const RENAME_CODES = {
   same_name: "SPLICE_E209",
   stale_index: "SPLICE_E210",
   overrides_left: "SPLICE_E211",
+  // SPLICE_E212 is splice's shared_declaration (../codes.ts): the next engine code is E213.
 } as const;
 
 /** Notes and warnings a plan carries (not failures). */
