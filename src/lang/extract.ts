@@ -439,6 +439,21 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
  * A base type as resolution looks it up: `pkg.Base<T>` is `pkg.Base`, `ns::Base<int>` is
  * `ns::Base`. An expression (`mixin(Base)`, Python's `Generic[T]`) names no one type: undefined.
  */
+/**
+ * The type a Python value declared `X | None`, `"X | None"` or `"Optional[X]"` holds when it is
+ * anything: X, whose members a call's result is used for. A union of two types is left as
+ * written (baseName reads no one type in it).
+ */
+function pythonNotNone(written: string): string {
+  let t = written.trim().replace(/^(["'])(.+)\1$/s, "$2").trim();
+  const optional = /^(?:typing\.)?Optional\[(.*)\]$/s.exec(t);
+  if (optional) t = (optional[1] as string).trim();
+  const parts = splitOutsideBrackets(t, "|")
+    .map((s) => s.trim())
+    .filter((s) => s !== "None");
+  return parts.length === 1 ? (parts[0] as string) : written;
+}
+
 function baseName(written: string): string | undefined {
   const name = withoutTypeArguments(written).replace(/\s+/g, "").replace(/^::/, "");
   return /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(name) ? name : undefined;
@@ -674,7 +689,8 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
       // (A function's is its return type; Python's `-> "Response"` names Response; a promise
       // keeps what it holds, `Promise<Table | undefined>`, which an `await` of the call gives.)
       const promised = t !== undefined && (p.kind === "function" || p.kind === "method") && /^(?:Promise|PromiseLike)\s*</.test(t) ? t.replace(/\s+/g, " ").trim() : undefined;
-      const declared = t === undefined ? undefined : promised !== undefined && promised.length <= 200 ? promised : p.kind === "field" || p.kind === "function" || p.kind === "method" ? baseName(t.replace(/^[*&\s]+/, "").replace(/^(["'])(.+)\1$/s, "$2")) : alias !== undefined && alias.length <= 200 ? alias : undefined;
+      const named = t !== undefined && language === "python" ? pythonNotNone(t) : t;
+      const declared = named === undefined ? undefined : promised !== undefined && promised.length <= 200 ? promised : p.kind === "field" || p.kind === "function" || p.kind === "method" ? baseName(named.replace(/^[*&\s]+/, "").replace(/^(["'])(.+)\1$/s, "$2")) : alias !== undefined && alias.length <= 200 ? alias : undefined;
       if (declared !== undefined) p.declared_type = declared;
     }
   }

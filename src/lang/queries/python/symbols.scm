@@ -62,4 +62,10 @@
 (function_definition return_type: (type (string) @type)) @type.of
 (decorated_definition definition: (function_definition return_type: (type (string) @type))) @type.of
 (function_definition return_type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type))))) @type.of
+(decorated_definition definition: (function_definition return_type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type)))))) @type.of
+; `-> Context | None`, `cache: Cache | None` (PEP 604): extraction keeps the one type that is not
+; None, and none of a union of two (click's `get_current_context() -> Context | None`).
+(function_definition return_type: (type (binary_operator) @type)) @type.of
+(decorated_definition definition: (function_definition return_type: (type (binary_operator) @type))) @type.of
+(class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type (binary_operator) @type)) @type.of)))
 (class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type))))) @type.of)))

@@ -1,0 +1,65 @@
+/**
+ * Faults found by reading magellan's answers on repositories it had not seen (pallets/click,
+ * urfave/cli, square/javapoet) against their code. Each test writes the shape of the real case in
+ * a few short files (real tree-sitter, real SQLite, the real CLI).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { tempDir, writeTree } from "../support/run.js";
+import { type Ref, mg, refLines } from "./support.js";
+
+describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
+  it("Python: a function declared `-> X | None` (PEP 604, quoted or not) returns an X, as one declared `-> Optional[X]` does (click's get_current_context)", async () => {
+    const root = writeTree(tempDir("magellan-py-union-"), {
+      "pkg/__init__.py": "",
+      "pkg/core.py": [
+        "from typing import Optional",
+        "",
+        "class Context:",
+        "    def invoke(self) -> None:",
+        "        pass",
+        "",
+        "class Command:",
+        "    def invoke(self) -> None:",
+        "        pass",
+        "",
+        "def current() -> Context | None:",
+        "    return Context()",
+        "",
+        'def quoted() -> "Context | None":',
+        "    return Context()",
+        "",
+        "def optional() -> Optional[Context]:",
+        "    return Context()",
+        "",
+        "def either() -> Context | Command:",
+        "    return Context()",
+        "",
+        "def use():",
+        "    a = current(); a.invoke()",
+        "    b = quoted(); b.invoke()",
+        "    c = optional(); c.invoke()",
+        "    d = either(); d.invoke()",
+        "",
+        "class Holder:",
+        "    ctx: Context | None",
+        "",
+        "    def run(self):",
+        "        self.ctx.invoke()",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    // a.invoke() and b.invoke() were ambiguous between the two classes' invoke; a union of two
+    // classes says no one type.
+    assert.deepEqual(refLines(root, "r.name = 'invoke' AND r.kind = 'call'"), [
+      "pkg/core.py:24 a.invoke exact pkg.core.Context.invoke",
+      "pkg/core.py:25 b.invoke exact pkg.core.Context.invoke",
+      "pkg/core.py:26 c.invoke exact pkg.core.Context.invoke",
+      "pkg/core.py:27 d.invoke ambiguous -",
+      "pkg/core.py:33 self.ctx.invoke exact pkg.core.Context.invoke",
+    ]);
+    const { env } = await mg(root, ["callers", "--name", "Context.invoke"]);
+    assert.deepEqual((env.data.references as Ref[]).map((r) => `${r.span.start_line} ${r.resolution}`).sort(), ["24 exact", "25 exact", "26 exact", "27 ambiguous", "33 exact"]);
+  });
+});
