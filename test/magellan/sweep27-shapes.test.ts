@@ -62,4 +62,37 @@ describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
     const { env } = await mg(root, ["callers", "--name", "Context.invoke"]);
     assert.deepEqual((env.data.references as Ref[]).map((r) => `${r.span.start_line} ${r.resolution}`).sort(), ["24 exact", "25 exact", "26 exact", "27 ambiguous", "33 exact"]);
   });
+  it("Go: a member called on a value of a pointer to a library type (t *testing.T; t.Run) is no gap in the callers of the module's same-named method (urfave/cli's Command.Run)", async () => {
+    const root = writeTree(tempDir("magellan-go-library-receiver-"), {
+      "go.mod": "module example.com/app\n\ngo 1.21\n",
+      "command.go": "package app\n\ntype Command struct{ Name string }\n\nfunc (c *Command) Run(args []string) error { return nil }\n",
+      "command_test.go": [
+        "package app",
+        "",
+        "import (",
+        '\t"io"',
+        '\t"testing"',
+        ")",
+        "",
+        "func TestRun(t *testing.T) {",
+        '\tt.Run("sub", func(t *testing.T) {',
+        "\t\tc := &Command{}",
+        "\t\t_ = c.Run(nil)",
+        "\t})",
+        "}",
+        "",
+        "func runAll(r io.Reader) {",
+        "\tr.Run()",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { env } = await mg(root, ["callers", "--name", "Command.Run"]);
+    const data = env.data as { count: number; unresolved: { count: number; samples: { qualifier?: string; span: { start_line: number } }[] }; coverage: { ratio: number } };
+    assert.equal(data.count, 1);
+    // t.Run (line 9) was counted as a dynamic_receiver gap: a *testing.T is testing's. An
+    // interface of a library (io.Reader) may hold one of the module's types: r.Run still counts.
+    assert.deepEqual(data.unresolved.samples.map((g) => `${g.span.start_line} ${g.qualifier}`), ["16 r"]);
+  });
 });
