@@ -258,6 +258,14 @@ export function isDeclaration(s: Pick<SymbolRecord, "flags">): boolean {
   return s.flags !== null && s.flags.split(",").includes("declaration");
 }
 
+/**
+ * A method a call binds by the type written, never through an override (Java's `static`,
+ * javapoet's ClassName.get hiding TypeName.get): it overrides nothing and nothing overrides it.
+ */
+export function isStatic(s: { flags: string | null | string[] }): boolean {
+  return s.flags !== null && (Array.isArray(s.flags) ? s.flags : s.flags.split(",")).includes("static");
+}
+
 /** Arities are `n`, `min-max` or `min+`; a null one is unknown and fits. */
 export function sameParameterCount(a: string | null | undefined, b: string | null | undefined): boolean {
   if (a == null || b == null) return true;
@@ -499,10 +507,10 @@ const related = ({ symbol_id, display_fqn, path, name_byte_start }: RelatedMetho
  */
 export function relatedMethods(
   db: DB,
-  def: Pick<SymbolRecord, "symbol_id" | "kind_normalized" | "name" | "parent" | "language" | "arity"> & { display_fqn?: string },
+  def: Pick<SymbolRecord, "symbol_id" | "kind_normalized" | "name" | "parent" | "language" | "arity" | "flags"> & { display_fqn?: string },
   direction: "up" | "down",
 ): RelatedMethod[] {
-  if (def.kind_normalized !== "method" || def.parent === null) return [];
+  if (def.kind_normalized !== "method" || def.parent === null || isStatic(def)) return [];
   if (def.language === "rust") return traitMethods(db, def, direction);
   const own = def.display_fqn?.endsWith(`.${def.name}`) ? def.display_fqn.slice(0, -def.name.length - 1) : null;
   const names = hierarchyNames(db, baseName(def.parent), own, def.language, direction);
@@ -519,12 +527,12 @@ export function relatedMethods(
   };
   const methods = stmt(
     db,
-    `SELECT s.symbol_id, s.display_fqn, f.path, s.name_byte_start, s.parent, s.arity FROM symbols s JOIN files f ON f.id = s.file_id
+    `SELECT s.symbol_id, s.display_fqn, f.path, s.name_byte_start, s.parent, s.arity, s.flags FROM symbols s JOIN files f ON f.id = s.file_id
      WHERE s.name = ? AND s.kind_normalized = 'method' AND s.parent IS NOT NULL AND s.symbol_id != ? AND s.language IN (SELECT value FROM json_each(?)) ORDER BY f.path, s.byte_start`,
   );
-  const rows = methods.all(def.name, def.symbol_id, JSON.stringify(familyLanguages(def.language))) as (RelatedMethod & { parent: string; arity: string | null })[];
+  const rows = methods.all(def.name, def.symbol_id, JSON.stringify(familyLanguages(def.language))) as (RelatedMethod & { parent: string; arity: string | null; flags: string | null })[];
   return rows
-    .filter((m) => rankOf(m) !== undefined && (def.arity == null || m.arity === null || m.arity === def.arity))
+    .filter((m) => rankOf(m) !== undefined && !isStatic(m) && (def.arity == null || m.arity === null || m.arity === def.arity))
     .sort((a, b) => (rankOf(a) as number) - (rankOf(b) as number))
     .map(related);
 }

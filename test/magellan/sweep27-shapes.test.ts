@@ -62,6 +62,27 @@ describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
     const { env } = await mg(root, ["callers", "--name", "Context.invoke"]);
     assert.deepEqual((env.data.references as Ref[]).map((r) => `${r.span.start_line} ${r.resolution}`).sort(), ["24 exact", "25 exact", "26 exact", "27 ambiguous", "33 exact"]);
   });
+  it("Java: a static method hides its superclass's static method of the same name, it does not override it (javapoet's ClassName.get and TypeName.get)", async () => {
+    const root = writeTree(tempDir("magellan-java-static-"), {
+      "src/p/TypeName.java": "package p;\n\npublic class TypeName {\n  public static TypeName get(String s) { return new TypeName(); }\n\n  public String describe() { return \"type\"; }\n}\n",
+      "src/p/ClassName.java": "package p;\n\npublic class ClassName extends TypeName {\n  public static ClassName get(String s) { return new ClassName(); }\n\n  @Override\n  public String describe() { return \"class\"; }\n}\n",
+      "src/p/Use.java": "package p;\n\npublic class Use {\n  public static void main(String[] args) {\n    TypeName.get(\"a\").describe();\n    ClassName.get(\"b\");\n  }\n}\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const sub = await mg(root, ["callers", "--name", "ClassName.get"]);
+    assert.equal(sub.env.data.overrides, undefined, JSON.stringify(sub.env.data.overrides));
+    assert.deepEqual(sub.env.diagnostics?.filter((d) => d.code === "MAGELLAN_E115") ?? [], []);
+    const base = await mg(root, ["callers", "--name", "TypeName.get"]);
+    assert.equal(base.env.data.overridden_by, undefined, JSON.stringify(base.env.data.overridden_by));
+    assert.deepEqual(base.env.diagnostics?.filter((d) => d.code === "MAGELLAN_E115") ?? [], []);
+    // An instance method still overrides; a call of TypeName.get never runs ClassName.get (paths
+    // followed a dispatch edge between them).
+    const describe = await mg(root, ["callers", "--name", "ClassName.describe"]);
+    assert.ok(describe.env.diagnostics?.some((d) => d.code === "MAGELLAN_E115"), JSON.stringify(describe.env.diagnostics));
+    const paths = await mg(root, ["paths", "--from", "TypeName.get", "--to", "ClassName.get"]);
+    assert.equal((paths.env.data as { count: number }).count, 0, JSON.stringify(paths.env.data));
+  });
+
   it("Go: a member called on a value of a pointer to a library type (t *testing.T; t.Run) is no gap in the callers of the module's same-named method (urfave/cli's Command.Run)", async () => {
     const root = writeTree(tempDir("magellan-go-library-receiver-"), {
       "go.mod": "module example.com/app\n\ngo 1.21\n",

@@ -13,7 +13,7 @@ import { type Adjacency, condense as condenseGraph, cyclic, reach, reverse, scc,
 import { MAGELLAN_CODES } from "../../graph/codes.js";
 import type { DB } from "../../graph/db.js";
 import type { Statement } from "better-sqlite3";
-import { type RefRecord, type SymbolRecord, sameParameterCount, spanOf, symbolById } from "../../graph/read.js";
+import { type RefRecord, type SymbolRecord, isStatic, sameParameterCount, spanOf, symbolById } from "../../graph/read.js";
 import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
 import { exactSymbols, gapReason, refuseBlankName, unknownName } from "./queries.js";
 import { isTestPath } from "../../lang/test-paths.js";
@@ -540,16 +540,37 @@ function heldSymbols(g: SymbolGraph): Map<number, { rule: HeldRule; holder: numb
   return out;
 }
 
-/** Each method or constructor with an arity, and the others of its class, name and arity. */
+/**
+ * Each method or constructor with an arity, and the others of its class and name that a call of
+ * some argument count fits as well: a call is tied to the first that fits, so a varargs
+ * `get(ClassName, TypeName...)` takes javapoet's two-argument `get(type, map)` calls too.
+ */
 function overloadSiblings(g: SymbolGraph): Map<number, number[]> {
   const groups = new Map<string, number[]>();
   g.nodes.forEach((n, v) => {
     if (n.arity === null || n.parentSid === null || (n.kindNormalized !== "method" && n.kindNormalized !== "ctor")) return;
-    const key = `${n.parentSid}\0${n.name}\0${n.arity}`;
+    const key = `${n.parentSid}\0${n.name}`;
     groups.set(key, [...(groups.get(key) ?? []), v]);
   });
+  const range = (a: string): [number, number] => {
+    const m = /^(\d+)(?:-(\d+)|(\+))?$/.exec(a);
+    if (!m) return [0, Infinity];
+    const lo = Number(m[1]);
+    return [lo, m[3] ? Infinity : m[2] !== undefined ? Number(m[2]) : lo];
+  };
   const out = new Map<number, number[]>();
-  for (const group of groups.values()) if (group.length > 1) for (const v of group) out.set(v, group.filter((w) => w !== v));
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    for (const v of group) {
+      const [lo, hi] = range((g.nodes[v] as Node).arity as string);
+      const fits = group.filter((w) => {
+        if (w === v) return false;
+        const [wlo, whi] = range((g.nodes[w] as Node).arity as string);
+        return Math.max(lo, wlo) <= Math.min(hi, whi);
+      });
+      if (fits.length > 0) out.set(v, fits);
+    }
+  }
   return out;
 }
 
@@ -569,7 +590,7 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
   g.nodes.forEach((n, v) => {
     if (CLASS_KINDS.has(n.kindNormalized)) classes.set(n.name, [...(classes.get(n.name) ?? []), v]);
     if (n.kindNormalized === "enum") enums.set(n.name, [...(enums.get(n.name) ?? []), v]);
-    const p = n.kindNormalized === "method" ? parentOf(g, n) : undefined;
+    const p = n.kindNormalized === "method" && !isStatic(n) ? parentOf(g, n) : undefined;
     if (p !== undefined) methods.set(p, (methods.get(p) ?? new Set()).add(n.name));
   });
   const above = new Map<number, { names: Set<string>; external: boolean }>();
@@ -595,7 +616,7 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
   const out = new Map<number, number | undefined>();
   goImplementations(g, classes, out);
   g.nodes.forEach((n, v) => {
-    const c = n.kindNormalized === "method" ? parentOf(g, n) : undefined;
+    const c = n.kindNormalized === "method" && !isStatic(n) ? parentOf(g, n) : undefined;
     if (c === undefined) return;
     const owner = g.nodes[c] as Node;
     // Rust: a method of `impl Read for Input` implements the trait's, called through it; it
@@ -697,7 +718,7 @@ function dispatchPairs(g: SymbolGraph): [number, number][] {
       const name = (trait[1] as string).replace(/<.*$/, "").split("::").pop() as string;
       traitImpls.set(name, [...(traitImpls.get(name) ?? []), v]);
     }
-    const p = n.kindNormalized === "method" ? parentOf(g, n) : undefined;
+    const p = n.kindNormalized === "method" && !isStatic(n) ? parentOf(g, n) : undefined;
     if (p !== undefined) {
       let m = members.get(p);
       if (!m) members.set(p, (m = new Map()));

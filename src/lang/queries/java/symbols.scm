@@ -12,6 +12,9 @@
 
 (method_declaration (modifiers "abstract") name: (identifier) @name) @def.method @flag.abstract
 (method_declaration name: (identifier) @name) @def.method
+; A static method hides a superclass's of its name and signature, it does not override it: a
+; call is bound by the type written (JLS 8.4.8), so no dispatch reaches it through a base.
+(method_declaration (modifiers "static")) @flag.static
 (annotation_type_element_declaration name: (identifier) @name) @def.method
 (constructor_declaration name: (identifier) @name) @def.constructor
 (compact_constructor_declaration name: (identifier) @name) @def.constructor
