@@ -116,4 +116,51 @@ describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
     // interface of a library (io.Reader) may hold one of the module's types: r.Run still counts.
     assert.deepEqual(data.unresolved.samples.map((g) => `${g.span.start_line} ${g.qualifier}`), ["16 r"]);
   });
+  it("Python: graph commands take a method with @overload stubs by its name, as its implementation; a name no qualified name tells apart is not offered as one (click's Command.main)", async () => {
+    const root = writeTree(tempDir("magellan-py-overload-graph-"), {
+      "pkg/__init__.py": "",
+      "pkg/core.py": [
+        "import typing as t",
+        "",
+        "class Context:",
+        "    def invoke(self, callback):",
+        "        return callback()",
+        "",
+        "class Command:",
+        "    @t.overload",
+        "    def main(self, standalone_mode: t.Literal[True] = True) -> t.NoReturn: ...",
+        "",
+        "    @t.overload",
+        "    def main(self, standalone_mode: bool = ...) -> t.Any: ...",
+        "",
+        "    def main(self, standalone_mode: bool = True) -> t.Any:",
+        "        return self.invoke(Context())",
+        "",
+        "    def invoke(self, ctx: Context) -> t.Any:",
+        "        return ctx.invoke(print)",
+        "",
+        "import sys",
+        "",
+        "if sys.platform == 'win32':",
+        "    def encoding() -> str:",
+        "        return 'mbcs'",
+        "else:",
+        "    def encoding() -> str:",
+        "        return 'utf-8'",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    for (const from of ["Command.main", "pkg.core.Command.main"]) {
+      const { r, env } = await mg(root, ["paths", "--from", from, "--to", "Context.invoke"]);
+      assert.equal(r.code, 0, r.stdout);
+      const d = env.data as { count: number; paths: { symbols: { display_fqn: string }[] }[] };
+      assert.deepEqual(d.paths[0]?.symbols.map((x) => x.display_fqn), ["pkg.core.Command.main", "pkg.core.Command.invoke", "pkg.core.Context.invoke"], from);
+    }
+    // Two bodies of one qualified name: the remediation offers an id, not the name again.
+    const { r, env } = await mg(root, ["reachable", "--symbol", "pkg.core.encoding"]);
+    assert.equal(env.data.code, "MAGELLAN_E109", r.stdout);
+    assert.doesNotMatch(env.data.remediation ?? "", /or a qualified name/);
+    assert.match(env.data.remediation ?? "", /symbol_ids \(e\.g\. [0-9a-f]{16}, pkg\/core\.py:2[36]\)/);
+  });
 });

@@ -264,12 +264,24 @@ function variantReach(db: DB, g: SymbolGraph): (starts: number[]) => Map<number,
 
 function ambiguous(spec: string, rows: SymbolRecord[]): ToolError {
   const shown = rows.slice(0, 10).map((s) => `${s.display_fqn} (${s.kind}, ${s.path}:${s.start_line}, symbol_id ${s.symbol_id})`);
+  // The example is one with a body (a stub reaches nothing), and a qualified name is offered only
+  // when it names that one alone: click's three `Command.main` share theirs, and an agent passing
+  // it back got the same refusal.
+  const example = rows.find((s) => !isOverloadStub(s)) ?? (rows[0] as SymbolRecord);
+  const unique = rows.filter((s) => s.display_fqn === example.display_fqn).length === 1;
   return new ToolError({
     code: MAGELLAN_CODES.ambiguous_name,
     error: "ambiguous_name",
     message: `'${spec}' names ${rows.length} symbols: ${shown.join("; ")}${rows.length > shown.length ? "; ..." : ""}`,
-    remediation: `Pass one of their symbol_ids (e.g. ${rows[0]?.symbol_id}) or a qualified name (e.g. '${rows[0]?.display_fqn}').`,
+    remediation: unique
+      ? `Pass one of their symbol_ids (e.g. ${example.symbol_id}) or a qualified name (e.g. '${example.display_fqn}').`
+      : `Pass one of their symbol_ids (e.g. ${example.symbol_id}, ${example.path}:${example.start_line}); their qualified names are alike.`,
   });
+}
+
+/** A TypeScript overload signature or a Python `@overload` stub: its implementation holds the code. */
+function isOverloadStub(s: SymbolRecord): boolean {
+  return s.flags !== null && s.flags.split(",").includes("overload");
 }
 
 /** A symbol named by symbol_id, qualified name or plain name; more than one is an error listing them. */
@@ -281,8 +293,12 @@ export function resolveSymbol(db: DB, spec: string): SymbolRecord {
   }
   const rows = exactSymbols(db, spec, undefined, 1000);
   if (rows.length === 0) throw unknownName(db, spec);
-  if (rows.length > 1) throw ambiguous(spec, rows);
-  return rows[0] as SymbolRecord;
+  if (rows.length === 1) return rows[0] as SymbolRecord;
+  // A function's overload stubs are no other function: the one body among them is what runs
+  // (click's `Command.main`, two `@t.overload` stubs and the implementation).
+  const bodies = rows.filter((s) => !isOverloadStub(s));
+  if (bodies.length === 1) return bodies[0] as SymbolRecord;
+  throw ambiguous(spec, rows);
 }
 
 function usage(message: string, remediation: string): ToolError {
