@@ -235,6 +235,7 @@ export function fileRecord(db: DB, path: string): { id: number; path: string; ha
  * directory); a declaration gets every definition that fits (one per platform, say).
  */
 export function sameFunction(db: DB, s: SymbolRecord): SymbolRecord[] {
+  if (s.language === "python") return pythonVariants(db, s);
   if (s.language !== "cpp" && s.language !== "c") return [];
   const declared = isDeclaration(s);
   let other = symbolsOf(
@@ -251,6 +252,28 @@ export function sameFunction(db: DB, s: SymbolRecord): SymbolRecord[] {
   if (other.length > 1) other = other.filter((o) => stem(o.path) === stem(s.path));
   if (other.length > 1) other = other.filter((o) => dir(o.path) === dir(s.path));
   return other.length === 1 ? other : [];
+}
+
+/**
+ * Python: the other definitions of a name defined in a branch of an `if`/`else` or `try`/`except`
+ * (flag `variant`), in its file and scope. Which one runs is decided when the module loads (click's
+ * `_get_argv_encoding` for Windows and the rest), and the resolver ties a call to the one read
+ * last: the other had "no caller" at coverage 1.
+ */
+export function pythonVariants(db: DB, s: SymbolRecord): SymbolRecord[] {
+  const rows = symbolsOf(
+    db,
+    `SELECT ${SYMBOL_COLS} FROM symbols s JOIN files f ON f.id = s.file_id
+     WHERE s.file_id = ? AND s.display_fqn = ? AND s.kind_normalized = ? ORDER BY s.byte_start`,
+    s.file_id,
+    s.display_fqn,
+    s.kind_normalized,
+  );
+  return rows.some((o) => hasFlag(o, "variant")) ? rows.filter((o) => o.symbol_id !== s.symbol_id) : [];
+}
+
+function hasFlag(s: Pick<SymbolRecord, "flags">, flag: string): boolean {
+  return s.flags !== null && s.flags.split(",").includes(flag);
 }
 
 /** A C/C++ symbol that declares and does not define (a prototype, a method declared in its class). */

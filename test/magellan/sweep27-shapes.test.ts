@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { tempDir, writeTree } from "../support/run.js";
-import { type Ref, mg, refLines } from "./support.js";
+import { type Ref, mg, refLines, withIndex } from "./support.js";
 
 describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
   it("Python: a function declared `-> X | None` (PEP 604, quoted or not) returns an X, as one declared `-> Optional[X]` does (click's get_current_context)", async () => {
@@ -62,6 +62,7 @@ describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
     const { env } = await mg(root, ["callers", "--name", "Context.invoke"]);
     assert.deepEqual((env.data.references as Ref[]).map((r) => `${r.span.start_line} ${r.resolution}`).sort(), ["24 exact", "25 exact", "26 exact", "27 ambiguous", "33 exact"]);
   });
+
   it("Java: a static method hides its superclass's static method of the same name, it does not override it (javapoet's ClassName.get and TypeName.get)", async () => {
     const root = writeTree(tempDir("magellan-java-static-"), {
       "src/p/TypeName.java": "package p;\n\npublic class TypeName {\n  public static TypeName get(String s) { return new TypeName(); }\n\n  public String describe() { return \"type\"; }\n}\n",
@@ -162,5 +163,52 @@ describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
     assert.equal(env.data.code, "MAGELLAN_E109", r.stdout);
     assert.doesNotMatch(env.data.remediation ?? "", /or a qualified name/);
     assert.match(env.data.remediation ?? "", /symbol_ids \(e\.g\. [0-9a-f]{16}, pkg\/core\.py:2[36]\)/);
+  });
+  it("Python: definitions of one name in the branches of an if/else or try/except are variants: neither is dead while the other lives, and callers of either list the calls (click's _compat._get_argv_encoding)", async () => {
+    const root = writeTree(tempDir("magellan-py-variants-"), {
+      "pkg/__init__.py": "",
+      "pkg/_compat.py": [
+        "import sys",
+        "",
+        'WIN = sys.platform.startswith("win")',
+        "",
+        "if WIN:",
+        "",
+        "    def _argv_encoding() -> str:",
+        "        import locale",
+        "",
+        "        return locale.getpreferredencoding()",
+        "",
+        "else:",
+        "",
+        "    def _argv_encoding() -> str:",
+        "        return sys.getfilesystemencoding()",
+        "",
+        "try:",
+        "    import fast",
+        "",
+        "    def _speedup():",
+        "        return fast.go()",
+        "",
+        "except ImportError:",
+        "",
+        "    def _speedup():",
+        "        return None",
+        "",
+        "def _unused():",
+        "    return 1",
+        "",
+      ].join("\n"),
+      "pkg/types.py": "from ._compat import _argv_encoding, _speedup\n\n\ndef convert(value: bytes) -> str:\n    _speedup()\n    return value.decode(_argv_encoding())\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const dead = await mg(root, ["dead-code"]);
+    const names = (dead.env.data.symbols as { display_fqn: string; span: { start_line: number } }[]).map((x) => `${x.display_fqn}:${x.span.start_line}`);
+    assert.deepEqual(names.filter((n) => n.startsWith("pkg._compat.")), ["pkg._compat._unused:28"]);
+    // The call is tied to the definition read last; the Windows one listed it with "no caller".
+    const first = withIndex(root, (d) => d.prepare("SELECT symbol_id FROM symbols WHERE name = '_argv_encoding' ORDER BY byte_start").pluck().all() as string[]);
+    const { env } = await mg(root, ["callers", "--symbol-id", first[0] as string]);
+    assert.deepEqual((env.data.references as Ref[]).map((r) => `${r.span.file_path}:${r.span.start_line}`), ["pkg/types.py:6"]);
+    assert.ok(env.diagnostics?.some((d) => d.code === "MAGELLAN_E117"), JSON.stringify(env.diagnostics));
   });
 });

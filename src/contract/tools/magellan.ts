@@ -153,7 +153,7 @@ export const RefsResponseSchema = z
     overrides: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint }).strict()).optional(),
     /** Direction in, for a method: the methods that override or implement it, each with the references tied to it. */
     overridden_by: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint }).strict()).optional(),
-    /** The other half of a C++ function declared in its class and defined outside it, whose references are listed too. */
+    /** The other half of a C++ function declared in its class and defined outside it, or a Python definition's other platform variants, whose references are listed too. */
     same_function: z
       .array(z.object({ symbol_id: hex16, display_fqn: z.string(), path: z.string(), line: uint, declaration: z.boolean(), references: uint }).strict())
       .optional(),

@@ -212,7 +212,18 @@ const SAME_FILE_VARIANT_LANGUAGES = new Set(["c", "rust", "cpp"]);
  */
 function variantReach(db: DB, g: SymbolGraph): (starts: number[]) => Map<number, number> {
   const variants = new Map<string, number[]>();
+  const pythonVariant = new Set<string>();
+  g.nodes.forEach((n) => {
+    // Python's are a definition's alternatives in the branches of an `if` or a `try` (flag
+    // `variant`), in one file.
+    if (n.language === "python" && n.flags.includes("variant")) pythonVariant.add(`${n.path}\u0000${n.fqn}\u0000${n.kindNormalized}`);
+  });
   g.nodes.forEach((n, v) => {
+    if (n.language === "python") {
+      const key = `${n.path}\u0000${n.fqn}\u0000${n.kindNormalized}`;
+      if (pythonVariant.has(key)) variants.set(key, [...(variants.get(key) ?? []), v]);
+      return;
+    }
     if (!BUILD_VARIANT_LANGUAGES.has(n.language)) return;
     const dir = n.path.includes("/") ? n.path.slice(0, n.path.lastIndexOf("/")) : "";
     // (C++'s overloads differ in their parameters: `#ifdef`'d alternatives take as many.)
@@ -223,7 +234,7 @@ function variantReach(db: DB, g: SymbolGraph): (starts: number[]) => Map<number,
   });
   for (const [k, list] of variants) {
     const first = g.nodes[list[0] as number] as Node;
-    if (list.length < 2 || (!SAME_FILE_VARIANT_LANGUAGES.has(first.language) && new Set(list.map((v) => (g.nodes[v] as Node).path)).size < 2)) variants.delete(k);
+    if (list.length < 2 || (!SAME_FILE_VARIANT_LANGUAGES.has(first.language) && first.language !== "python" && new Set(list.map((v) => (g.nodes[v] as Node).path)).size < 2)) variants.delete(k);
   }
   const keyOf = new Map<number, string>();
   for (const [k, list] of variants) for (const v of list) keyOf.set(v, k);

@@ -42,6 +42,15 @@
 ; `@overload` / `@typing.overload` stubs: symbols, but a call reaches the implementation after them.
 (decorated_definition (decorator [(identifier) @_o (attribute attribute: (identifier) @_o)] (#eq? @_o "overload"))) @flag.overload
 
+; A definition in a branch of an `if`/`else` or `try`/`except` is one of the alternatives of its
+; name (click's `if WIN: def _get_argv_encoding(): ... else: def _get_argv_encoding(): ...`): the
+; graph commands keep them alive together, and callers of one list the calls tied to another.
+(if_statement consequence: (block [(function_definition) (decorated_definition) (class_definition)] @flag.variant))
+(elif_clause consequence: (block [(function_definition) (decorated_definition) (class_definition)] @flag.variant))
+(else_clause body: (block [(function_definition) (decorated_definition) (class_definition)] @flag.variant))
+(try_statement body: (block [(function_definition) (decorated_definition) (class_definition)] @flag.variant))
+(except_clause (block [(function_definition) (decorated_definition) (class_definition)] @flag.variant))
+
 ; A class's bases (resolution finds inherited members through them); keyword arguments
 ; (metaclass=) name no base to look in.
 (class_definition superclasses: (argument_list [(identifier) (attribute)] @base)) @base.of
