@@ -9,6 +9,7 @@ import type { Command } from "commander";
 import { createRequire } from "node:module";
 import type * as Yaml from "yaml";
 import { EXIT, ToolError } from "../contract/errors.js";
+import { clipText } from "../text/clip.js";
 import { operationEnvelope } from "../contract/envelope.js";
 import { LogRequestSchema, MutationRequestSchema, StepSchema, UndoRequestSchema, type MutationRequest } from "../contract/tools/splice.js";
 import { CODES, TOOL } from "../tools/splice/codes.js";
@@ -203,7 +204,7 @@ void runCli(
   async () => {
     if (!chosen) throw usage("no command given", "Run 'splice --help' for the commands.");
     const { command, opts } = chosen;
-    const commandLine = `splice ${process.argv.slice(2).filter((a) => a !== "--pretty").join(" ")}`.slice(0, 500);
+    const commandLine = clipText(`splice ${process.argv.slice(2).filter((a) => a !== "--pretty").join(" ")}`, 500);
     let outcome: SpliceOutcome;
     try {
       // Through the request schema, as the other commands' flags: `--limit -1` listed nothing, ok.

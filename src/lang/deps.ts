@@ -6,6 +6,7 @@
  * The patterns are data (src/lang/queries/<language>/deps.scm); this module reads their captures.
  */
 import type Parser from "tree-sitter";
+import { clipText } from "../text/clip.js";
 import { type DepMatch, querySource } from "./extract.js";
 import { CapturedNode } from "./raw-matches.js";
 import { grammar, type LanguageId } from "./registry.js";
@@ -177,7 +178,7 @@ function concatPattern(node: Parser.SyntaxNode, consts: Map<string, string>, dep
   return `${part(node.childForFieldName("left"))}${part(node.childForFieldName("right"))}`.replace(/\*+/g, "*");
 }
 
-const clip = (s: string): string => (s.length > 120 ? `${s.slice(0, 117)}...` : s).replace(/\s+/g, " ");
+const clip = (s: string): string => (s.length > 120 ? `${clipText(s, 117)}...` : s).replace(/\s+/g, " ");
 
 const JS_FAMILY = new Set<LanguageId>(["javascript", "typescript", "tsx"]);
 

@@ -56,6 +56,7 @@ import { readFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type Parser from "tree-sitter";
 import { loadTreeSitter } from "./tree-sitter-module.js";
+import { clipTextStart } from "../text/clip.js";
 import { decodeBytes, type DecodedText } from "../text/decode.js";
 import { grammar, type LanguageId } from "./registry.js";
 import { parseSource } from "./preprocess.js";
@@ -1571,7 +1572,7 @@ function parameterArity(def: Parser.SyntaxNode, anyFewer = false): string | unde
  * end, marked with `…`: it still says the name is a member of something, not a bare name.
  */
 function qualifierText(text: string, start: number, end: number): string | undefined {
-  if (end - start > 200) return `…${squeeze(text.slice(end - 200, end)).slice(-100)}`;
+  if (end - start > 200) return `…${clipTextStart(squeeze(clipTextStart(text.slice(end - 202, end), 200)), 100)}`;
   const q = text.slice(start, end);
   return /[\n\r]/.test(q) ? squeeze(q) : q;
 }

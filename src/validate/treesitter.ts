@@ -2,6 +2,7 @@ import type Parser from "tree-sitter";
 import { parse, type LanguageId } from "../lang/registry.js";
 import { isGrammarLag } from "../lang/grammar-lags.js";
 import { PARSE_SECONDS_BUDGET, ParseTimeoutError, parseDeadline } from "../lang/budget.js";
+import { clipText } from "../text/clip.js";
 import { reduceCPreprocessor } from "./c-reduce.js";
 import type { ContentPositions } from "./positions.js";
 import type { CheckerOutcome } from "./types.js";
@@ -11,7 +12,7 @@ const MAX_SYNTAX_DIAGNOSTICS = 50;
 
 function snippet(text: string): string {
   const one = text.replace(/\s+/g, " ").trim();
-  return one.length > 40 ? `${one.slice(0, 40)}…` : one;
+  return one.length > 40 ? `${clipText(one, 40)}…` : one;
 }
 
 /**

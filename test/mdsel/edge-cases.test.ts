@@ -10,7 +10,7 @@ import { makeSpan } from "../../src/text/span.js";
 import { byteLineIndex, spanMaker } from "../../src/tools/mdsel/document.js";
 import { selectCommand } from "../../src/tools/mdsel/select-command.js";
 import { tempDir } from "../support/run.js";
-import { index, select } from "./helpers.js";
+import { index, mdsel, select, type SelectData } from "./helpers.js";
 
 const CRLF_DOC = "\ufeff# Tétle 😀\r\n\r\nHéllo wörld\r\n\r\n## Two\r\n\r\n```\r\n# not heading\r\n```\r\n\r\nSetext ü\r\n--------\r\n\r\n- a\r\n- b 😀 c\r\n";
 
@@ -43,6 +43,21 @@ describe("edge cases", () => {
     assert.equal(matches[6]!.content, "b 😀 c");
     const idx = await index(["crlf.md"], { cwd: dir });
     assert.deepEqual(idx.env.data!.documents[0]!.headings.map((h) => h.text), ["Tétle 😀", "Two", "Setext ü"]);
+  });
+
+  it("previews cut at 80 UTF-16 units end between graphemes: no lone surrogate (jq rejects it), no half flag", async () => {
+    const dir = tempDir("mdsel-emoji-");
+    const thanks = "We shipped v2.0! Thanks to everyone who tested the betas and filed bug reports 🎉 See you soon.";
+    const world = "Maintained by the docs team and friends from around the world, with love from 🇫🇷 and 🇯🇵.";
+    assert.deepEqual([thanks.indexOf("🎉"), world.indexOf("🇫🇷")], [79, 78], "unit 80 falls inside the emoji, and between the flag's two letters");
+    writeFileSync(join(dir, "notes.md"), `# Release notes 🎉\n\n${thanks}\n\n${world}\n`);
+    const { code, env, stdout } = await mdsel<SelectData>(["select", "notes::heading:h1[0]", "notes.md"], { cwd: dir });
+    assert.equal(code, 0, JSON.stringify(env.errors));
+    assert.doesNotMatch(stdout, /\\ud[89a-f][0-9a-f]{2}/i, "a surrogate escape in the JSON is half a character");
+    assert.deepEqual(
+      env.data!.matches[0]!.children_available.map((c) => c.preview),
+      [thanks.slice(0, 79), world.slice(0, 78)],
+    );
   });
 
   it("invalid UTF-8: PARSE_ERROR with the byte offset, exit 1", async () => {

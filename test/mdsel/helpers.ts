@@ -30,9 +30,9 @@ export interface SelectData {
 }
 
 /** Runs the built mdsel CLI (schema-validated by runTool) and returns exit code and envelope. */
-export async function mdsel<D>(args: string[], opts: RunOptions = {}): Promise<{ code: number; env: Envelope<D>; stderr: string }> {
+export async function mdsel<D>(args: string[], opts: RunOptions = {}): Promise<{ code: number; env: Envelope<D>; stdout: string; stderr: string }> {
   const r = await runTool("mdsel", args, opts);
-  return { code: r.code, env: r.json as Envelope<D>, stderr: r.stderr };
+  return { code: r.code, env: r.json as Envelope<D>, stdout: r.stdout, stderr: r.stderr };
 }
 
 export const index = (args: string[], opts: RunOptions = {}) => mdsel<IndexData>(["index", ...args], opts);

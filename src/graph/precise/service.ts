@@ -11,6 +11,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
+import { clipText } from "../../text/clip.js";
 import { WarmWatch } from "../../text/warm-watch.js";
 import type { Definition } from "./typescript.js";
 import type { AnswersMessage, AskMessage, ChangedMessage } from "./worker.js";
@@ -133,7 +134,7 @@ class RootWorker {
     // Its stdout and stderr are not the process's: inside the daemon those are a request's, and
     // a stray line of the compiler must not land in some client's answer.
     this.worker = new Worker(new URL("./worker.js", import.meta.url), { workerData: { root, maxHeapBytes }, stdout: true, stderr: true });
-    const drop = (b: Buffer): void => log(`precise worker output: ${b.toString("utf8").slice(0, 500)}`);
+    const drop = (b: Buffer): void => log(`precise worker output: ${clipText(b.toString("utf8"), 500)}`);
     this.worker.stdout.on("data", drop);
     this.worker.stderr.on("data", drop);
     // The process's lifetime is its own: a warm service never keeps it alive.

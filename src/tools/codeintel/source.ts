@@ -7,6 +7,7 @@ import type Parser from "tree-sitter";
 import { commonCode } from "../../contract/codes.js";
 import { EXIT, ToolError } from "../../contract/errors.js";
 import { isBinary } from "../../text/binary.js";
+import { clipText } from "../../text/clip.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
 import { resolveInRoot } from "../../text/root.js";
@@ -39,7 +40,7 @@ export type Loaded = { ok: true; file: LoadedFile } | { ok: false; rel: string; 
 
 function bounded(s: string): string {
   const one = s.replace(/\s+/g, " ").trim();
-  return one.length > 300 ? `${one.slice(0, 297)}...` : one;
+  return one.length > 300 ? `${clipText(one, 297)}...` : one;
 }
 
 /**

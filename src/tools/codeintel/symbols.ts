@@ -6,6 +6,7 @@ import type { SymbolsPayload } from "../../contract/tools/codeintel.js";
 import type { FileFacts } from "../../lang/extract-types.js";
 import type { LanguageId } from "../../lang/registry.js";
 import { ExtractionBudgetError } from "../../lang/budget.js";
+import { clipText } from "../../text/clip.js";
 import { rangeOf } from "./ast.js";
 import { schemaMeta } from "./meta.js";
 import type { Loaded, LoadedFile, Outcome } from "./source.js";
@@ -20,7 +21,7 @@ function signatureOf(file: LoadedFile, byteStart: number, byteEnd: number): stri
   const firstLine = (text.split("\n")[0] ?? "").replace(/\r$/, "");
   const sig = firstLine.replace(/\s*[{:]?\s*$/, "").trim();
   if (sig.length === 0) return undefined;
-  return sig.length > 200 ? `${sig.slice(0, 197)}...` : sig;
+  return sig.length > 200 ? `${clipText(sig, 197)}...` : sig;
 }
 
 export function symbolsPayload(repo: string, loaded: Loaded, extract: ExtractFn): SymbolsPayload {
@@ -30,7 +31,7 @@ export function symbolsPayload(repo: string, loaded: Loaded, extract: ExtractFn)
   try {
     facts = extract(file.language.id, file.bytes);
   } catch (e) {
-    const msg = (e as Error).message.replace(/\s+/g, " ").slice(0, 300);
+    const msg = clipText((e as Error).message.replace(/\s+/g, " "), 300);
     // (Beyond a work budget is no failure to parse: the index skips such a file with this reason.)
     const outcome = e instanceof ExtractionBudgetError ? { status: "skipped" as const, reason: "too_large_to_index", error_summary: msg } : { status: "failed" as const, reason: `extract_failed (${file.language.id})`, error_summary: msg };
     return { schema: schemaMeta("symbols"), repo_id: repo, file: file.rel, symbols: [], outcome };

@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import type { Span } from "../../contract/schema.js";
+import { clipText } from "../../text/clip.js";
 import { decodeBytes, type DecodedText } from "../../text/decode.js";
 import { LineIndex } from "../../text/lines.js";
 import { firstInvalidUtf8, isValidUtf8 } from "../../text/utf8.js";
@@ -376,8 +377,8 @@ export function parseModel(text: string, lineStarts?: readonly number[]): Model 
     },
     blockCounts,
     topBlockStarts,
-    rootPreview: () => parsed.docText(PREVIEW).slice(0, PREVIEW),
-    blockPreview: (b) => parsed.blockText(b.tok, PREVIEW).slice(0, PREVIEW),
+    rootPreview: () => clipText(parsed.docText(PREVIEW), PREVIEW),
+    blockPreview: (b) => clipText(parsed.blockText(b.tok, PREVIEW), PREVIEW),
   };
 }
 

@@ -4,6 +4,7 @@
  * in how they are counted: headings per level, sections over all levels.
  */
 import type { MdselChildInfo } from "../../contract/tools/mdsel.js";
+import { clipText } from "../../text/clip.js";
 import { countWords, lowerBound, type Block, type BlockType, type Heading, type MdDocument } from "./document.js";
 import { collapse } from "./parse.js";
 
@@ -192,7 +193,7 @@ export function nodePreview(doc: MdDocument, ref: NodeRef): string {
   switch (ref.kind) {
     case "heading":
     case "section":
-      return collapse(ref.h.text).slice(0, max);
+      return clipText(collapse(ref.h.text), max);
     case "block":
       return doc.blockPreview(ref.b);
     case "root":

@@ -1,4 +1,5 @@
 import { languageInfo, type LanguageId } from "../../lang/registry.js";
+import { clipText } from "../../text/clip.js";
 import type { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
 import type { ValidationSession } from "../session.js";
@@ -67,7 +68,7 @@ export function failed(ctx: CheckContext, checker: string, detail: string): Chec
     diagnostics: [
       {
         level: "warning",
-        message: `checker failed: ${checker} did not produce diagnostics we could read (${detail.trim().slice(0, 500)}), so the content was NOT fully checked.`,
+        message: `checker failed: ${checker} did not produce diagnostics we could read (${clipText(detail.trim(), 500)}), so the content was NOT fully checked.`,
         file: ctx.relPath,
         code: "checker.failed",
         source: "llmfilewrite",

@@ -16,6 +16,7 @@ import { NOT_COMPILED } from "../notes.js";
 import { mirrorTree } from "../mirror.js";
 import { findUp, readdirSafe, runProcess, which, withTempDir } from "../process.js";
 import { ContentPositions } from "../positions.js";
+import { clipText } from "../../text/clip.js";
 import type { CheckerOutcome } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
 
@@ -85,7 +86,7 @@ async function unloadable(go: string, modDir: string, overlay: string, env: Node
   for (const line of r.stdout.split("\n")) {
     const [dir, incomplete, ...errs] = line.split("\t");
     if (!dir) continue;
-    if (incomplete === "true") bad.set(dir, errs.find((e) => e.trim() !== "")?.trim().replace(/\s+/g, " ").slice(0, 300) ?? "incomplete");
+    if (incomplete === "true") bad.set(dir, clipText(errs.find((e) => e.trim() !== "")?.trim().replace(/\s+/g, " ") ?? "incomplete", 300));
     else ok.push(dir);
   }
   return { ok, bad };
@@ -149,7 +150,7 @@ async function moduleFindings(go: string, ctx: ChangeCheckContext, modDir: strin
       if (build.timedOut) return { status: "timeout", reason: `go build gave no answer within ${Math.round(ctx.timeoutMs / 1000)} s`, checker: "go build" };
       found = parseBuild(ctx, build.stderr, (p) => resolve(modDir, p), back, located, "go");
     }
-    if (build.status !== 0) return found.length > 0 ? found : { status: "failed", reason: (build.stderr || `exit ${build.status}`).trim().slice(0, 500), checker: "go build" };
+    if (build.status !== 0) return found.length > 0 ? found : { status: "failed", reason: clipText((build.stderr || `exit ${build.status}`).trim(), 500), checker: "go build" };
   }
   // go vet opens the vetted package's files by path (go1.19 ignores -overlay for them): it runs
   // in a mirror of the workspace where the touched files hold this phase's bytes.
@@ -167,7 +168,7 @@ async function moduleFindings(go: string, ctx: ChangeCheckContext, modDir: strin
   const vetFound = parseBuild(ctx, vet.stderr, toReal, back, located, "go vet");
   // Only findings vet placed in a file count as an answer: "vet: open …: no such file or
   // directory", a package it could not load, a crash, are a vet that did not check the code.
-  if (vet.status !== 0 && vetFound.length === 0) return { status: "failed", reason: `go vet ${pkgs.join(" ")} exited ${vet.status ?? "on a signal"} without a finding in a file: ${(vet.stderr || vet.stdout).trim().slice(0, 500)}`, checker: "go vet" };
+  if (vet.status !== 0 && vetFound.length === 0) return { status: "failed", reason: `go vet ${pkgs.join(" ")} exited ${vet.status ?? "on a signal"} without a finding in a file: ${clipText((vet.stderr || vet.stdout).trim(), 500)}`, checker: "go vet" };
   return [...found, ...vetFound];
 }
 
