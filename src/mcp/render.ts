@@ -3,6 +3,8 @@
  * the diagnostics, then one line per listed item (file:line:col and what it is). The structured
  * envelope stays the complete answer.
  */
+import { clipText } from "../text/clip.js";
+
 type Rec = Record<string, unknown>;
 
 const LIST_KEYS = ["matches", "references", "symbols", "nodes", "counts", "documents", "operations", "diagnostics"];
@@ -16,7 +18,7 @@ function str(v: unknown): string | undefined {
 
 function oneLine(s: string, max = MAX_LINE): string {
   const t = s.replace(/\s+/g, " ").trim();
-  return t.length > max ? `${t.slice(0, max)}…` : t;
+  return t.length > max ? `${clipText(t, max)}…` : t;
 }
 
 /** `file`: the answer's one file (magellan_symbols, magellan_ast), for items that do not name theirs. */

@@ -62,6 +62,26 @@ describe("llmtools mcp (stdio)", () => {
     assert.equal(st.isError, false);
   });
 
+  it("cuts long captures and previews between characters: no half emoji as `\\ud83c` in the text, no lone surrogate in the structured answer", async () => {
+    const banner = '"Welcome to Widgets, the friendliest toolkit for dashboards and status pages 🎉🎉🎉 enjoy"';
+    assert.equal(banner.indexOf("🎉🎉"), 77, "the text's 80-unit cut falls inside the second emoji");
+    writeFileSync(join(root, "src", "banner.ts"), `export const BANNER = ${banner};\n`);
+    const news = `${banner.slice(2, -1)} and a longer tail to cut.`;
+    writeFileSync(join(root, "NEWS.md"), `# News\n\n${news}\n`);
+    try {
+      const q = await call(client, "llmastsearch", { query: "(string) @s", paths: ["src/banner.ts"] });
+      const text = (q.content[0] as { text: string }).text;
+      assert.doesNotMatch(text, /\\ud[89a-f][0-9a-f]{2}/i, text);
+      assert.ok(text.includes(`@s ${JSON.stringify(`${banner.slice(0, 79)}…`)}`), text);
+      const m = await call(client, "mdsel_select", { selectors: ["NEWS::heading:h1[0]"], files: ["NEWS.md"] });
+      const previews = (m.structuredContent.data.matches as { children_available: { preview: string }[] }[])[0]!.children_available.map((c) => c.preview);
+      assert.deepEqual(previews, [news.slice(0, 79)], "cut before the emoji that straddles unit 80");
+    } finally {
+      rmSync(join(root, "src", "banner.ts"));
+      rmSync(join(root, "NEWS.md"));
+    }
+  });
+
   it("serves the symbols and AST payloads, AST search and text search", async () => {
     const s = await call(client, "magellan_symbols", { file: "src/other.ts" });
     assert.ok((s.structuredContent.data.symbols as { name: string }[]).some((x) => x.name === "makePanel"));
