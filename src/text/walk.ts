@@ -1,9 +1,9 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { dirname, join, relative, sep } from "node:path";
+import { dirname, join, posix, relative, sep } from "node:path";
 import { createRequire } from "node:module";
 import type { Ignore } from "ignore";
 import type ignoreFactory from "ignore";
-import { gitWorkTree, toRelative } from "./root.js";
+import { gitWorkTree, isInside, toRelative } from "./root.js";
 import type { WarmCache } from "./warm-cache.js";
 
 // require(), not import: ESM's import of a CommonJS package lexes its source for named exports,
@@ -36,6 +36,13 @@ export interface WalkOptions {
    * --glob, whatever their order on the command line, so an --iglob that matches decides.
    */
   iglobs?: string[];
+  /**
+   * The directory the command runs in. ripgrep matches `globs` and `iglobs` against each path as
+   * it walks it from there (`./click/core.py` in `src/`, `../tests/a.py` for `../tests`), not
+   * from the repository's top, so `-g 'click/*.py'` run in `src/` takes `src/click/core.py`, as
+   * rg does. Unset, or outside the root: paths from the root.
+   */
+  cwd?: string;
   /** ripgrep `--max-depth`: descend at most this many levels below each start (0: the start itself, a file only). */
   maxDepth?: number;
   /**
@@ -118,11 +125,13 @@ let warm: WarmCache | undefined;
 function walk(options: WalkOptions): WalkEntry[] {
   const { root } = options;
   globalExcludes = undefined;
+  globFrom = undefined;
   followed = undefined;
   const off = options.ignoreOff ?? {};
   // Indexes into Level.sets: .rgignore, .ignore, .gitignore, .git/info/exclude, global excludes.
   sourcesOff = [false, Boolean(off.dot), Boolean(off.vcs), Boolean(off.vcs || off.exclude), Boolean(off.vcs || off.global)];
   const globs = compileGlobs(options.globs ?? [], options.iglobs ?? [], options.types);
+  const base = globs?.ig || globs?.iig ? globBase(root, options.cwd) : undefined;
   const out: WalkEntry[] = [];
   const starts = options.start && options.start.length > 0 ? options.start : [root];
   // A single start whose walk is kept also keeps its sorted list.
@@ -149,6 +158,8 @@ function walk(options: WalkOptions): WalkEntry[] {
     const levels = options.noIgnore ? [] : ancestorLevels(start);
     const inGit = gitWorkTree(start) !== undefined;
     const rel = toRelative(root, start);
+    // As rg names the start from the current directory: `..`, `../tests`, or nothing for itself.
+    globFrom = base === undefined || base === "" ? undefined : { start: rel, spelled: posix.relative(base, rel) };
     if (options.follow) followed = new Set([realpathSync(start)]);
     if (!warm?.isTrusting() || options.follow) {
       walkDir(start, rel, levels, inGit, options, globs, out, 0);
@@ -294,9 +305,10 @@ function typeDecision(globs: Globs | undefined, name: string): "include" | "excl
  */
 function globDecision(globs: Globs | undefined, rel: string, isDir: boolean): "include" | "exclude" | undefined {
   if (!globs?.ig && !globs?.iig) return undefined;
+  const seen = globPath(rel);
   // The path's own verdict, as ripgrep's overrides: a directory named like a whitelisted file
   // (`-t js` and `commander.js/`) does not take every file under it, and `-g src` names no file.
-  const path = isDir ? `${rel}/` : rel;
+  const path = isDir ? `${seen}/` : seen;
   for (const ig of [globs.iig, globs.ig]) {
     if (!ig) continue;
     const r = testOwn(ig, path);
@@ -304,6 +316,31 @@ function globDecision(globs: Globs | undefined, rel: string, isDir: boolean): "i
     if (r.ignored) return "include";
   }
   return !isDir && globs.hasWhitelist ? "exclude" : undefined;
+}
+
+/**
+ * The start being walked (root-relative) and how ripgrep, run in WalkOptions.cwd, names it; unset
+ * when globs match root-relative paths (no globs, the cwd is the root or outside it).
+ */
+let globFrom: { start: string; spelled: string } | undefined;
+
+/** WalkOptions.cwd relative to the root ("" for the root itself), or undefined when it lies outside. */
+function globBase(root: string, cwd: string | undefined): string | undefined {
+  if (cwd === undefined) return undefined;
+  let real: string;
+  try {
+    real = realpathSync(cwd);
+  } catch {
+    return undefined;
+  }
+  return isInside(root, real) ? toRelative(root, real) : undefined;
+}
+
+/** A root-relative path as ripgrep would match it: the start as named from the cwd, then the path below it. */
+function globPath(rel: string): string {
+  if (!globFrom) return rel;
+  const below = globFrom.start === "" ? rel : rel.slice(globFrom.start.length + 1);
+  return globFrom.spelled === "" ? below : `${globFrom.spelled}/${below}`;
 }
 
 function readRules(path: string): string | undefined {
@@ -597,7 +634,7 @@ function isInsideRoot(root: string, real: string): boolean {
 
 /** What the walk's globs and types are, for the warm cache's keys. */
 function filterKey(options: WalkOptions): string {
-  return `${(options.globs ?? []).join("\0")}\u0001${(options.iglobs ?? []).join("\0")}\u0001${(options.types?.include ?? []).join("\0")}\u0001${(options.types?.exclude ?? []).join("\0")}`;
+  return `${(options.globs ?? []).join("\0")}\u0001${(options.iglobs ?? []).join("\0")}\u0001${(options.types?.include ?? []).join("\0")}\u0001${(options.types?.exclude ?? []).join("\0")}\u0001${globFrom ? `${globFrom.start}\0${globFrom.spelled}` : ""}`;
 }
 
 const SYMLINK = 0;

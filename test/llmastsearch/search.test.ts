@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { test } from "node:test";
+import { rgPaths } from "../support/rg.js";
 import { runTool, tempDir } from "../support/run.js";
 import { checkMatches, checkSpan, type Data, fixtureCopy, names } from "./helpers.js";
 
@@ -221,4 +223,28 @@ test("a path that does not exist is said, as rg and ast-grep say it: alone an er
   assert.equal(env.partial, true);
   assert.deepEqual(names(env.data, "name"), names((ok.json as { data: Data }).data, "name"));
   assert.ok(env.diagnostics.some((d) => d.code === "LLMASTSEARCH_E002" && /nope\.rs/.test(d.message)), JSON.stringify(env.diagnostics));
+});
+
+test("-g from a subdirectory matches paths from there, as rg -g does: the files searched are rg --files' with the same globs", async () => {
+  const root = tempDir("llmastsearch-globcwd-");
+  const files: Record<string, string> = {
+    "src/click/__init__.py": "class Group:\n    pass\n",
+    "src/click/core.py": "class Command:\n    pass\n",
+    "src/click/testing/runner.py": "class CliRunner:\n    pass\n",
+    "src/hook.py": "class Hook:\n    pass\n",
+    "tests/test_core.py": "class TestCommand:\n    pass\n",
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    mkdirSync(join(root, rel, ".."), { recursive: true });
+    writeFileSync(join(root, rel), text);
+  }
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  const cwd = join(root, "src");
+  for (const globs of [["click/*.py"], ["!click/core.py"], ["/click/core.py"], ["core.py"], ["src/click/*.py"], ["click/**", "!/click/testing"]]) {
+    const r = await runTool("llmastsearch", ["-q", "(class_definition name: (identifier) @n)", ...globs.flatMap((g) => ["-g", g])], { cwd });
+    assert.ok(r.code === 0 || r.code === 1, r.stdout);
+    const d = (r.json as { data: Data }).data;
+    const got = [...new Set(d.matches.map((m) => relative(cwd, join(root, m.file_path))))].sort();
+    assert.deepEqual(got, rgPaths(cwd, ["--files", ...globs.flatMap((g) => ["-g", g]), "."]), globs.join(" "));
+  }
 });

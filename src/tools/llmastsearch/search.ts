@@ -25,7 +25,7 @@ export interface SearchRequest {
   query: QuerySource;
   /** Files or directories (user spelling) to search; default the root. */
   paths?: string[];
-  /** The directory relative paths are read from first (then the root); default process.cwd(). */
+  /** The directory relative paths are read from first (then the root), and `globs` matched from, as ripgrep's -g; default process.cwd(). */
   cwd?: string;
   globs?: string[];
   /** Parse every file as this language; else by extension. */
@@ -171,6 +171,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       root: req.root,
       start: explicit,
       globs: req.globs,
+      cwd: req.cwd ?? process.cwd(),
       hidden: req.hidden,
       noIgnore: req.noIgnore,
       cache,

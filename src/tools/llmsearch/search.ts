@@ -88,6 +88,7 @@ export interface SearchRequest {
   /** Per-file time budget in ms. */
   timeoutMs?: number;
   threads?: number;
+  /** Where relative paths are read from, and -g globs matched from (as rg); default process.cwd(). */
   cwd?: string;
 }
 
@@ -137,7 +138,7 @@ export function fileTypes(typeAdd: readonly string[]): Readonly<Record<string, r
 }
 
 /** The walk's globs and -t/-T types. */
-function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; types: { include: string[]; exclude: string[] } } {
+function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; types: { include: string[]; exclude: string[] }; cwd: string } {
   for (const [flag, list] of [["--glob", req.globs], ["--iglob", req.iglobs]] as const) {
     for (const g of list ?? []) {
       const why = globError(g);
@@ -172,7 +173,7 @@ function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; typ
       exitCode: EXIT.usage,
     });
   }
-  return { globs: req.globs ?? [], iglobs: req.iglobs ?? [], types: t };
+  return { globs: req.globs ?? [], iglobs: req.iglobs ?? [], types: t, cwd: req.cwd ?? process.cwd() };
 }
 
 /**
@@ -393,7 +394,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       level: "warning",
       message: `no files to search under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles(req, excludedFiles(root, starts, req))}`,
       code: LLMSEARCH_CODES.no_files,
-      remediation: "Check --glob (globs match paths relative to the root, e.g. '**/*.rs'), or pass --hidden / --no-ignore to include hidden or ignored files.",
+      remediation: "Check --glob (as rg's, globs match paths relative to the current directory; '**/*.rs' or '*.rs' at any depth), or pass --hidden / --no-ignore to include hidden or ignored files.",
     });
   } else if (searched === 0 && total === 0) {
     // Only when the answer is empty: a binary file's lines before its NUL are searched, and
