@@ -9,6 +9,7 @@ import { LineIndex } from "../../src/text/lines.js";
 import { makeSpan } from "../../src/text/span.js";
 import { byteLineIndex, spanMaker } from "../../src/tools/mdsel/document.js";
 import { selectCommand } from "../../src/tools/mdsel/select-command.js";
+import type { MdselDocumentIndex } from "../../src/contract/tools/mdsel.js";
 import { tempDir } from "../support/run.js";
 import { index, mdsel, select, type SelectData } from "./helpers.js";
 
@@ -152,6 +153,31 @@ describe("edge cases", () => {
     const list = r.data!.matches[1]!;
     assert.equal(list.content, "- ## In a list");
     assert.equal(bytes.subarray(list.span.byte_start, list.span.byte_end).toString("utf8"), list.content);
+  });
+
+  it("CR-only line endings (classic Mac OS exports): front matter is masked and lines are counted at each CR, as in the LF copy", async () => {
+    const dir = tempDir("mdsel-cr-");
+    const post = "---\nlayout: post\ntitle: Release 1.2\n# not a heading\n---\n\n# Release 1.2\n\nThe release fixes two bugs.\n\n## Changes\n\n- Fixed the parser\n- Added `--cr`\n\n```sh\nnpm i pkg\n```\n";
+    writeFileSync(join(dir, "lf.md"), post);
+    writeFileSync(join(dir, "cr.md"), post.replace(/\n/g, "\r"));
+    const shape = (d: MdselDocumentIndex) => ({
+      headings: d.headings.map((h) => [h.selector.replace(/^\w+::/, ""), h.text, h.span.start_line, h.span.start_col, h.span.end_line, h.span.end_col, h.span.byte_start, h.span.byte_end]),
+      blocks: d.blocks,
+    });
+    const lf = (await index(["lf.md"], { cwd: dir })).env.data!.documents[0]!;
+    const cr = (await index(["cr.md"], { cwd: dir })).env.data!.documents[0]!;
+    assert.deepEqual(shape(lf).headings.map((h) => h.slice(0, 3)), [["heading:h1[0]", "Release 1.2", 7], ["heading:h2[0]", "Changes", 11]]);
+    assert.deepEqual(shape(cr), shape(lf));
+    const sels = ["section[1]/block:list[0]", "block:code[0]", "block:paragraph[0]", "heading:h2[0]"];
+    const pick = async (ns: string) => (await select([...sels.map((x) => `${ns}::${x}`), `${ns}.md`], { cwd: dir })).env.data!.matches;
+    const [lfSel, crSel] = [await pick("lf"), await pick("cr")];
+    const bytes = readFileSync(join(dir, "cr.md"));
+    for (const [i, m] of crSel.entries()) {
+      const l = lfSel[i]!;
+      assert.equal(m.content, l.content.replace(/\n/g, "\r"), sels[i]);
+      assert.equal(bytes.subarray(m.span.byte_start, m.span.byte_end).toString("utf8"), m.content, sels[i]);
+      assert.deepEqual([m.span.start_line, m.span.start_col, m.span.end_line, m.span.end_col], [l.span.start_line, l.span.start_col, l.span.end_line, l.span.end_col], sels[i]);
+    }
   });
 
   it("spans (one-shot span ids) are exactly src/text/span.ts makeSpan's, multi-byte paths and text included", () => {

@@ -215,7 +215,8 @@ export function buildDocumentSync(bytes: Buffer, namespace: string, filePath: st
   // offset map cost over 500 MB (a 5 MB latin1 file) only to be refused.
   if (!isValidUtf8(bytes)) {
     const at = firstInvalidUtf8(bytes);
-    const pos = new LineIndex(bytes).position(at);
+    // Lines as the spans count them (a CR alone ends one too); latin1 keeps one char per byte.
+    const pos = new LineIndex(bytes, lineStartsOf(bytes.toString("latin1"))).position(at);
     throw new MdselFault({
       file: given,
       type: "PARSE_ERROR",
@@ -287,18 +288,24 @@ export function spanMaker(filePath: string, decoded: DecodedText, lines: LineInd
 
 /**
  * YAML front matter (`---` ... `---` or `...` at the very top) is metadata, but CommonMark reads
- * it as a thematic break and a setext heading. It is blanked out (same length, newlines kept) so
- * offsets stay valid and it yields no nodes.
+ * it as a thematic break and a setext heading. It is blanked out (same length, line endings
+ * kept) so offsets stay valid and it yields no nodes. Its lines end as CommonMark's do, at LF,
+ * CRLF or a CR alone: a regex's `^`/`$` would also end them at U+2028, which Markdown does not.
  */
 export function maskFrontMatter(md: string): string {
-  const open = /^---[ \t]*\r?\n/.exec(md);
+  const open = /^---[ \t]*(?:\r\n?|\n)/.exec(md);
   if (!open) return md;
-  const close = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
-  const rest = md.slice(open[0].length);
-  const m = close.exec(rest);
-  if (!m) return md;
-  const end = open[0].length + m.index + m[0].length;
-  return md.slice(0, end).replace(/[^\r\n]/g, " ") + md.slice(end);
+  const close = /^(?:---|\.\.\.)[ \t]*$/;
+  const ends = /\r\n?|\n/g;
+  for (let at = open[0].length; at < md.length; ) {
+    ends.lastIndex = at;
+    const nl = ends.exec(md);
+    const lineEnd = nl ? nl.index : md.length;
+    const next = nl ? lineEnd + nl[0].length : md.length;
+    if (close.test(md.slice(at, lineEnd))) return md.slice(0, next).replace(/[^\r\n]/g, " ") + md.slice(next);
+    at = next;
+  }
+  return md;
 }
 
 /** Runs the parser and keeps what mdsel addresses: top-level headings with sections, every block. */

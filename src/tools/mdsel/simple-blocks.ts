@@ -38,7 +38,7 @@ const UNSUPPORTED = Object.freeze({ unsupported: true });
 /** markdown-it's default nesting limit; deeper documents are left to it. */
 const MAX_NESTING = 100;
 
-/** `lineStarts`, when given, are `src`'s line starts (0, then after each LF), as lineStartsOf() makes them. */
+/** `lineStarts`, when given, are `src`'s line starts, as lineStartsOf() makes them. */
 export function scanSimple(src: string, lineStarts?: readonly number[]): SimpleDoc | null {
   try {
     const s = new SimpleScanner(src, lineStarts ?? lineStartsOf(src));
@@ -50,12 +50,22 @@ export function scanSimple(src: string, lineStarts?: readonly number[]): SimpleD
   }
 }
 
-/** Where each line of `text` starts: 0, then after each LF (one native search per line). */
+/**
+ * Where each line of `text` starts: 0, then after each line ending, which in CommonMark is LF,
+ * CRLF or a CR alone; a file saved with CR line ends (classic Mac OS) has no LF at all, and its
+ * every node would be on line 1. Without a CR: one native search per line.
+ */
 export function lineStartsOf(text: string): number[] {
   const starts = [0];
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+  if (!text.includes("\r")) {
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) starts.push(i + 1);
+    return starts;
+  }
+  for (const m of text.matchAll(LINE_END)) starts.push(m.index + m[0].length);
   return starts;
 }
+
+const LINE_END = /\r\n?|\n/g;
 
 const SPACE = 0x20;
 const TAB = 0x09;
