@@ -8,10 +8,10 @@
  * package would provide were not checked), as Go and Rust already report a module they cannot
  * load.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { isBuiltin } from "node:module";
 import { dirname, join } from "node:path";
-import { sourceRoot } from "./checkers/java.js";
+import { javaSources, sourceRoot } from "./checkers/java.js";
 import { findUp } from "./process.js";
 import type { ValidationDiagnostic } from "./types.js";
 
@@ -83,28 +83,6 @@ function typeScriptGap(root: string, abs: string, d: Raw, cache: Map<string, Dep
 
 const BUILD_FILES = ["pom.xml", "build.gradle", "build.gradle.kts"];
 
-/** Java source files under `dir` (build output and hidden directories skipped), at most `limit`. */
-function javaFiles(dir: string, limit: number): string[] {
-  const out: string[] = [];
-  const walk = (d: string): void => {
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (out.length >= limit) return;
-      const p = join(d, e.name);
-      if (e.isDirectory()) {
-        if (!e.name.startsWith(".") && e.name !== "build" && e.name !== "target") walk(p);
-      } else if (e.isFile() && e.name.endsWith(".java")) out.push(p);
-    }
-  };
-  walk(dir);
-  return out;
-}
-
 /**
  * The Java packages the file imports that are a dependency the build declares and this machine
  * lacks: javac says the package does not exist, no source root of the file holds it, the build
@@ -123,7 +101,7 @@ function missingJavaPackages(root: string, abs: string, text: string, errors: Ra
   const candidates = named.filter((p) => !roots.some((r) => existsSync(join(r, ...p.split(".")))));
   if (candidates.length === 0) return out;
   const left = new Set(candidates);
-  for (const f of roots.flatMap((r) => javaFiles(r, 5000))) {
+  for (const f of roots.flatMap((r) => javaSources(r, 5000))) {
     if (f === abs || left.size === 0) continue;
     let other: string;
     try {

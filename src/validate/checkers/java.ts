@@ -180,7 +180,21 @@ export function javaUsers(abs: string, text: string, exclude: Set<string>): stri
   if (!/^\w+$/.test(name) || name === "module-info" || name === "package-info") return [];
   const word = new RegExp(`\\b${name}\\b`);
   const out: string[] = [];
-  let seen = 0;
+  for (const p of javaSources(srcRoot, 20_000)) {
+    if (out.length >= USER_LIMIT) break;
+    if (basename(p) === "module-info.java" || p === abs || exclude.has(p)) continue;
+    try {
+      if (word.test(readFileSync(p, "utf8"))) out.push(p);
+    } catch {
+      // unreadable: not compiled
+    }
+  }
+  return out.sort();
+}
+
+/** Java source files under `dir` (build output and hidden directories skipped), at most `limit`. */
+export function javaSources(dir: string, limit: number): string[] {
+  const out: string[] = [];
   const walk = (d: string): void => {
     let entries;
     try {
@@ -189,20 +203,13 @@ export function javaUsers(abs: string, text: string, exclude: Set<string>): stri
       return;
     }
     for (const e of entries) {
-      if (out.length >= USER_LIMIT || seen > 20_000) return;
+      if (out.length >= limit) return;
       const p = join(d, e.name);
       if (e.isDirectory()) {
         if (!e.name.startsWith(".") && e.name !== "build" && e.name !== "target") walk(p);
-      } else if (e.isFile() && e.name.endsWith(".java") && e.name !== "module-info.java" && p !== abs && !exclude.has(p)) {
-        seen++;
-        try {
-          if (word.test(readFileSync(p, "utf8"))) out.push(p);
-        } catch {
-          // unreadable: not compiled
-        }
-      }
+      } else if (e.isFile() && e.name.endsWith(".java")) out.push(p);
     }
   };
-  walk(srcRoot);
-  return out.sort();
+  walk(dir);
+  return out;
 }
