@@ -437,17 +437,13 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
 }
 
 /**
- * A base type as resolution looks it up: `pkg.Base<T>` is `pkg.Base`, `ns::Base<int>` is
- * `ns::Base`. An expression (`mixin(Base)`, Python's `Generic[T]`) names no one type: undefined.
- */
-/**
  * The type a Python value declared `X | None`, `"X | None"` or `"Optional[X]"` holds when it is
  * anything: X, whose members a call's result is used for. A union of two types is left as
  * written (baseName reads no one type in it).
  */
 function pythonNotNone(written: string): string {
   let t = written.trim().replace(/^(["'])(.+)\1$/s, "$2").trim();
-  const optional = /^(?:typing\.)?Optional\[(.*)\]$/s.exec(t);
+  const optional = /^(?:\w+\.)?Optional\[(.*)\]$/s.exec(t);
   if (optional) t = (optional[1] as string).trim();
   const parts = splitOutsideBrackets(t, "|")
     .map((s) => s.trim())
@@ -455,6 +451,10 @@ function pythonNotNone(written: string): string {
   return parts.length === 1 ? (parts[0] as string) : written;
 }
 
+/**
+ * A base type as resolution looks it up: `pkg.Base<T>` is `pkg.Base`, `ns::Base<int>` is
+ * `ns::Base`. An expression (`mixin(Base)`, Python's `Generic[T]`) names no one type: undefined.
+ */
 function baseName(written: string): string | undefined {
   const name = withoutTypeArguments(written).replace(/\s+/g, "").replace(/^::/, "");
   return /^[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*$/.test(name) ? name : undefined;

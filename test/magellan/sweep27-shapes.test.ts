@@ -63,6 +63,38 @@ describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
     assert.deepEqual((env.data.references as Ref[]).map((r) => `${r.span.start_line} ${r.resolution}`).sort(), ["24 exact", "25 exact", "26 exact", "27 ambiguous", "33 exact"]);
   });
 
+  it("Python: `-> t.Optional[X]` and `x: t.Optional[X]` with `import typing as t` (click writes every annotation so) are X's, as a bare Optional[X] is", async () => {
+    const root = writeTree(tempDir("magellan-py-t-optional-"), {
+      "pkg/__init__.py": "",
+      "pkg/core.py": [
+        "import typing as t",
+        "",
+        "class Context:",
+        "    def invoke(self) -> None:",
+        "        pass",
+        "",
+        "class Command:",
+        "    def invoke(self) -> None:",
+        "        pass",
+        "",
+        "def current() -> t.Optional[Context]:",
+        "    return Context()",
+        "",
+        "class Holder:",
+        "    ctx: t.Optional[Context] = None",
+        "",
+        "    def run(self):",
+        "        self.ctx.invoke()",
+        "",
+        "def use():",
+        "    a = current(); a.invoke()",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(root, "r.name = 'invoke' AND r.kind = 'call'"), ["pkg/core.py:18 self.ctx.invoke exact pkg.core.Context.invoke", "pkg/core.py:21 a.invoke exact pkg.core.Context.invoke"]);
+  });
+
   it("Java: a static method hides its superclass's static method of the same name, it does not override it (javapoet's ClassName.get and TypeName.get)", async () => {
     const root = writeTree(tempDir("magellan-java-static-"), {
       "src/p/TypeName.java": "package p;\n\npublic class TypeName {\n  public static TypeName get(String s) { return new TypeName(); }\n\n  public String describe() { return \"type\"; }\n}\n",

@@ -83,7 +83,7 @@ export function receiverTypeName(language: string, written: string, isClass?: (n
   } else if (language === "python") {
     // Forward references are strings; `Optional[X]` and `X | None` are X's.
     t = t.replace(/^(["'])(.*)\1$/s, "$2").trim();
-    const optional = /^(?:typing\.)?Optional\[(.*)\]$/s.exec(t);
+    const optional = /^(?:\w+\.)?Optional\[(.*)\]$/s.exec(t);
     if (optional) t = (optional[1] as string).trim();
     const parts = splitOutsideBrackets(t, "|").filter((p) => p !== "" && p !== "None");
     if (parts.length !== 1) return undefined;

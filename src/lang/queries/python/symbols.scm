@@ -78,3 +78,8 @@
 (decorated_definition definition: (function_definition return_type: (type (binary_operator) @type))) @type.of
 (class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type (binary_operator) @type)) @type.of)))
 (class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type (generic_type (identifier) @_o (#eq? @_o "Optional") (type_parameter (type [(identifier) (attribute)] @type))))) @type.of)))
+; `-> t.Optional[Context]` with `import typing as t` (click writes every annotation so): a subscript
+; of the module's Optional.
+(function_definition return_type: (type (subscript value: (attribute attribute: (identifier) @_o (#eq? @_o "Optional")) subscript: [(identifier) (attribute)] @type))) @type.of
+(decorated_definition definition: (function_definition return_type: (type (subscript value: (attribute attribute: (identifier) @_o (#eq? @_o "Optional")) subscript: [(identifier) (attribute)] @type)))) @type.of
+(class_definition body: (_ (expression_statement (assignment left: (identifier) type: (type (subscript value: (attribute attribute: (identifier) @_o (#eq? @_o "Optional")) subscript: [(identifier) (attribute)] @type))) @type.of)))
