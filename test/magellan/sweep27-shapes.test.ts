@@ -243,4 +243,24 @@ describe("sweep 27: click, urfave/cli and javapoet shapes", () => {
     assert.deepEqual((env.data.references as Ref[]).map((r) => `${r.span.file_path}:${r.span.start_line}`), ["pkg/types.py:6"]);
     assert.ok(env.diagnostics?.some((d) => d.code === "MAGELLAN_E117"), JSON.stringify(env.diagnostics));
   });
+
+  it("Go: every name of a const spec is a constant (`KB, MB = 1 << 10, 1 << 20`: MB was no symbol, its uses unresolved); `_` declares nothing", async () => {
+    const root = writeTree(tempDir("magellan-go-consts-"), {
+      "go.mod": "module example.com/units\n\ngo 1.22\n",
+      "units.go": "package units\n\nconst KB, MB = 1 << 10, 1 << 20\n\nconst (\n\tGB, _, TB = 1 << 30, 0, 1 << 40\n\tPB = 1 << 50\n)\n\nfunc Sum() int { return KB + MB + GB + TB + PB }\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    for (const name of ["MB", "TB"]) {
+      const { r, env } = await mg(root, ["find", "--name", name]);
+      assert.equal(r.code, 0, r.stdout);
+      assert.deepEqual((env.data.matches as { kind_normalized: string }[]).map((m) => m.kind_normalized), ["const"]);
+    }
+    assert.deepEqual(refLines(root, "r.kind = 'read'"), [
+      "units.go:10 .KB exact KB",
+      "units.go:10 .MB exact MB",
+      "units.go:10 .GB exact GB",
+      "units.go:10 .TB exact TB",
+      "units.go:10 .PB exact PB",
+    ]);
+  });
 });

@@ -30,8 +30,11 @@
 (interface_type (method_elem name: (field_identifier) @name) @def.method)
 
 ; `var _ Flag = (*BoolFlag)(nil)` (the blank identifier) declares nothing.
-(source_file (const_declaration . (const_spec name: (identifier) @name) .) @def.constant (#not-eq? @name "_"))
-((const_spec name: (identifier) @name) @def.constant (#not-eq? @name "_"))
+; (`const KB, MB = 1 << 10, 1 << 20`: the grammar puts the commas in the `name` field too, and a
+; field pattern meets only the field's first node: B of `A, B = 1, 2` was no symbol. A const_spec's
+; own identifiers are its names, as its values are in an expression_list and its type is a type.)
+(source_file (const_declaration . (const_spec (identifier) @name) .) @def.constant (#not-eq? @name "_"))
+((const_spec (identifier) @name) @def.constant (#not-eq? @name "_"))
 (source_file (var_declaration . (var_spec name: (identifier) @name) .) @def.variable (#not-eq? @name "_"))
 (source_file (var_declaration (var_spec name: (identifier) @name) @def.variable) (#not-eq? @name "_"))
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @def.variable)) (#not-eq? @name "_"))
