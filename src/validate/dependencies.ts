@@ -155,6 +155,70 @@ function javaGaps(root: string, abs: string, text: string, errors: Raw[]): Map<R
   return out;
 }
 
+const PY_NOT_FOUND = /^Import "([\w.]+)" could not be resolved/;
+/** Import names whose distribution is named otherwise (`import yaml` is PyYAML's). */
+const PY_DISTRIBUTIONS: Record<string, string[]> = {
+  yaml: ["pyyaml"],
+  PIL: ["pillow"],
+  bs4: ["beautifulsoup4"],
+  sklearn: ["scikit-learn"],
+  cv2: ["opencv-python", "opencv-python-headless"],
+  dateutil: ["python-dateutil"],
+  jwt: ["pyjwt"],
+  attr: ["attrs"],
+  dotenv: ["python-dotenv"],
+  magic: ["python-magic"],
+  serial: ["pyserial"],
+  Crypto: ["pycryptodome"],
+  OpenSSL: ["pyopenssl"],
+  google: ["protobuf"],
+  pkg_resources: ["setuptools"],
+};
+const PY_MANIFESTS = ["pyproject.toml", "setup.cfg", "setup.py", "requirements.txt", "requirements-dev.txt", "requirements/base.txt", "requirements/dev.txt"];
+
+/** Whether `text` (a manifest) names the distribution as a requirement: quoted (`"click>=8"`) or at a line's start (`click==8.1`, poetry's `click = "^8"`). */
+function requires(text: string, dist: string): boolean {
+  // (Distribution names compare with `-`, `_` and `.` alike, and without case: PEP 503.)
+  const name = dist.split(/[-_.]/).map((p) => p.replace(/[^\w]/g, "")).join("[-_.]");
+  return new RegExp(`(?:["']|^[ \\t]*)${name}[ \\t]*(?:\\[[^\\]\n]*\\][ \\t]*)?(?:[<>=!~;@,"']|$)`, "im").test(text);
+}
+
+/**
+ * Python: pyright cannot resolve an import of a distribution the project requires (pyproject.toml,
+ * setup.cfg, setup.py or a requirements file from the file's directory up to the root) and this
+ * environment has not installed: flask's new module importing werkzeug without a virtualenv.
+ */
+function pythonGap(root: string, abs: string, d: Raw, cache: Map<string, DependencyGap | null>): DependencyGap | undefined {
+  if (d.code !== "reportMissingImports") return undefined;
+  const top = PY_NOT_FOUND.exec(d.message)?.[1]?.split(".")[0];
+  if (top === undefined || top === "") return undefined;
+  const key = `py\u0000${dirname(abs)}\u0000${top}`;
+  if (!cache.has(key)) {
+    const dists = [top, ...(PY_DISTRIBUTIONS[top] ?? [])];
+    let found: DependencyGap | null = null;
+    for (let dir = dirname(abs); found === null; dir = dirname(dir)) {
+      for (const m of PY_MANIFESTS) {
+        const file = join(dir, m);
+        if (!existsSync(file)) continue;
+        let text: string;
+        try {
+          text = readFileSync(file, "utf8");
+        } catch {
+          continue;
+        }
+        const dist = dists.find((n) => requires(text, n));
+        if (dist !== undefined) {
+          found = { name: dist, declared: `required in ${rel(root, file)}`, remedy: "pip install -e . or pip install -r requirements.txt, in the environment pyright uses" };
+          break;
+        }
+      }
+      if (dir === root || !dir.startsWith(root) || dirname(dir) === dir) break;
+    }
+    cache.set(key, found);
+  }
+  return cache.get(key) ?? undefined;
+}
+
 /**
  * The errors among a changed file's introduced ones that are only a declared dependency missing
  * here, each with what is missing. Every other error stays the file's.
@@ -166,7 +230,7 @@ export function dependencyGaps(root: string, path: string, after: Uint8Array, er
   if (own.some((d) => d.source === "javac")) return javaGaps(root, abs, new TextDecoder().decode(after), own.filter((d) => d.source === "javac"));
   const out = new Map<Raw, DependencyGap>();
   for (const d of own) {
-    const gap = d.source === "typescript" ? typeScriptGap(root, abs, d, cache) : undefined;
+    const gap = d.source === "typescript" ? typeScriptGap(root, abs, d, cache) : d.code === "reportMissingImports" ? pythonGap(root, abs, d, cache) : undefined;
     if (gap) out.set(d, gap);
   }
   return out;

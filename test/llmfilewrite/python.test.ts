@@ -73,3 +73,30 @@ describe("llmfilewrite Python (pyright language server, content opened in memory
     assert.equal(bare.code, 0, bare.stdout);
   });
 });
+
+describe("llmfilewrite Python: a distribution the project requires but this environment lacks", () => {
+  it("is no error of the new file: unchecked with a checker.missing_dependency warning (flask's werkzeug without a virtualenv); an unrequired import is still the file's error", async () => {
+    const own = project("py-project");
+    const { writeFileSync } = await import("node:fs");
+    // Required under another spelling than its import name (PEP 503: case, `-` and `_` alike), with extras.
+    writeFileSync(join(own, "pyproject.toml"), '[project]\nname = "demo"\nversion = "0.1"\ndependencies = [\n    "Acme-Widgets[fast]>=2.0",\n]\n');
+    const run = (args: string[]) => runTool("llmfilewrite", ["--root", own, ...args], { cwd: own });
+    const content = "import acme_widgets\nfrom acme_widgets.core import Widget\n\n\ndef build() -> int:\n    return acme_widgets.size(Widget())\n";
+    const r = await run(["--path", "pkg/widgets.py", "--dry-run", "--content", content]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "unchecked");
+    const w = env.result?.diagnostics.find((d) => d.code === "checker.missing_dependency");
+    assert.ok(w, r.stdout);
+    assert.equal(w.start_line, 1);
+    assert.match(w.message, /acme_widgets \(required in pyproject\.toml\) is not installed here/);
+    assert.ok(!env.result?.diagnostics.some((d) => d.code === "reportMissingImports"), r.stdout);
+    const strict = await run(["--path", "pkg/widgets.py", "--require-checker", "--content", content]);
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.ok(!existsSync(join(own, "pkg/widgets.py")));
+    // A package the project does not require is more likely a typo: still the file's error.
+    const typo = await run(["--path", "pkg/widgets.py", "--dry-run", "--content", content.replaceAll("acme_widgets", "acme_gadgets")]);
+    assert.equal(typo.code, 1, typo.stdout);
+    assert.match((typo.json as Envelope).message, /first reportMissingImports .*acme_gadgets/);
+  });
+});
