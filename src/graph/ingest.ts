@@ -7,7 +7,7 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import type * as WorkerThreads from "node:worker_threads";
-import { existsSync, type Stats, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { ToolError } from "../contract/errors.js";
 import { basename, join } from "node:path";
 import { timestamp } from "../contract/ids.js";
@@ -94,14 +94,6 @@ function refreshStatistics(db: DB): void {
   db.pragma("optimize = 0x10002");
 }
 
-function statIfAny(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 export async function indexTree(options: IndexOptions): Promise<IndexResult> {
   const t0 = performance.now();
   const release = await acquireWriterLock(options.dbPath);
@@ -118,7 +110,7 @@ export async function indexTree(options: IndexOptions): Promise<IndexResult> {
       // `rm -rf .magellan` during a run unlinks the file this connection writes to: every row
       // goes with it, and a reader (or a worker opening the path) finds an empty index at the
       // path. Counts of what no reader will see are no success.
-      const now = statIfAny(options.dbPath);
+      const now = statSync(options.dbPath, { throwIfNoEntry: false });
       if (!now || now.ino !== born.ino || now.dev !== born.dev) {
         throw new ToolError({
           code: MAGELLAN_CODES.index_removed,

@@ -272,13 +272,14 @@ export function pythonVariants(db: DB, s: SymbolRecord): SymbolRecord[] {
   return rows.some((o) => hasFlag(o, "variant")) ? rows.filter((o) => o.symbol_id !== s.symbol_id) : [];
 }
 
-function hasFlag(s: Pick<SymbolRecord, "flags">, flag: string): boolean {
-  return s.flags !== null && s.flags.split(",").includes(flag);
+/** Whether a symbol bears `flag`, its flags as stored (comma-separated) or split (the graph's nodes). */
+export function hasFlag(s: { flags: string | null | string[] }, flag: string): boolean {
+  return s.flags !== null && (Array.isArray(s.flags) ? s.flags : s.flags.split(",")).includes(flag);
 }
 
 /** A C/C++ symbol that declares and does not define (a prototype, a method declared in its class). */
 export function isDeclaration(s: Pick<SymbolRecord, "flags">): boolean {
-  return s.flags !== null && s.flags.split(",").includes("declaration");
+  return hasFlag(s, "declaration");
 }
 
 /**
@@ -286,7 +287,7 @@ export function isDeclaration(s: Pick<SymbolRecord, "flags">): boolean {
  * javapoet's ClassName.get hiding TypeName.get): it overrides nothing and nothing overrides it.
  */
 export function isStatic(s: { flags: string | null | string[] }): boolean {
-  return s.flags !== null && (Array.isArray(s.flags) ? s.flags : s.flags.split(",")).includes("static");
+  return hasFlag(s, "static");
 }
 
 /** Arities are `n`, `min-max` or `min+`; a null one is unknown and fits. */

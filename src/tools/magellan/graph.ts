@@ -13,7 +13,7 @@ import { type Adjacency, condense as condenseGraph, cyclic, reach, reverse, scc,
 import { MAGELLAN_CODES } from "../../graph/codes.js";
 import type { DB } from "../../graph/db.js";
 import type { Statement } from "better-sqlite3";
-import { type RefRecord, type SymbolRecord, isStatic, sameParameterCount, spanOf, symbolById } from "../../graph/read.js";
+import { type RefRecord, type SymbolRecord, hasFlag, isStatic, sameParameterCount, spanOf, symbolById } from "../../graph/read.js";
 import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
 import { exactSymbols, gapReason, refuseBlankName, unknownName } from "./queries.js";
 import { isTestPath } from "../../lang/test-paths.js";
@@ -107,7 +107,7 @@ function symbolGraph(db: DB, edgeSet: EdgeSet): { g: SymbolGraph; reversed: () =
 
 /** `g` with dispatchPairs' edges added where no reference made one. */
 function withDispatch(g: SymbolGraph): SymbolGraph {
-  const pairs = dispatchPairs(g).filter(([v, w]) => v !== w && !g.edges.has(`${v},${w}`));
+  const pairs = dispatchPairs(g).filter(([v, w]) => v !== w);
   if (pairs.length === 0) return g;
   const edges = new Map(g.edges);
   const out = g.out.map((a) => a.slice());
@@ -292,7 +292,7 @@ function ambiguous(spec: string, rows: SymbolRecord[]): ToolError {
 
 /** A TypeScript overload signature or a Python `@overload` stub: its implementation holds the code. */
 function isOverloadStub(s: SymbolRecord): boolean {
-  return s.flags !== null && s.flags.split(",").includes("overload");
+  return hasFlag(s, "overload");
 }
 
 /** A symbol named by symbol_id, qualified name or plain name; more than one is an error listing them. */
@@ -605,17 +605,30 @@ const CLASS_KINDS = new Set(["class", "interface", "trait", "struct"]);
 /** Bases that add no method a caller dispatches to (Python's `object`, `Generic[T]`): naming one overrides nothing. */
 const ROOT_BASES = new Set(["object", "Object", "Generic"]);
 
+/** The class a base names as written (`pkg.Base[T]`, `ns::Base<int>`: Base). */
+function writtenBaseName(written: string): string {
+  return written.trim().replace(/[<[(].*$/, "").split(/\.|::/).pop() ?? "";
+}
+
+/** The graph's classes, interfaces, traits and structs by name. */
+function classesByName(g: SymbolGraph): Map<string, number[]> {
+  const classes = new Map<string, number[]>();
+  g.nodes.forEach((n, v) => {
+    if (CLASS_KINDS.has(n.kindNormalized)) classes.set(n.name, [...(classes.get(n.name) ?? []), v]);
+  });
+  return classes;
+}
+
 /**
  * Methods that override one of a base's (a method of that name in a class it extends, directly
  * or not) or may (a base the repository does not declare), or implement a Rust trait's, each
  * with its class's node (undefined: a type the repository does not declare).
  */
 function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
-  const classes = new Map<string, number[]>();
+  const classes = classesByName(g);
   const enums = new Map<string, number[]>();
   const methods = new Map<number, Set<string>>();
   g.nodes.forEach((n, v) => {
-    if (CLASS_KINDS.has(n.kindNormalized)) classes.set(n.name, [...(classes.get(n.name) ?? []), v]);
     if (n.kindNormalized === "enum") enums.set(n.name, [...(enums.get(n.name) ?? []), v]);
     const p = n.kindNormalized === "method" && !isStatic(n) ? parentOf(g, n) : undefined;
     if (p !== undefined) methods.set(p, (methods.get(p) ?? new Set()).add(n.name));
@@ -627,7 +640,7 @@ function overridingMethods(g: SymbolGraph): Map<number, number | undefined> {
     const out = { names: new Set<string>(), external: false };
     above.set(c, out); // (a cycle of bases ends here)
     for (const written of (g.nodes[c] as Node).bases?.split(",") ?? []) {
-      const name = written.trim().replace(/[<[(].*$/, "").split(/\.|::/).pop() ?? "";
+      const name = writtenBaseName(written);
       if (name === "" || ROOT_BASES.has(name)) continue;
       const found = (classes.get(name) ?? []).filter((b) => b !== c);
       if (found.length === 0) out.external = true;
@@ -720,6 +733,9 @@ function goMethods(g: SymbolGraph, classes: Map<string, number[]>): GoMethod[] {
   return out;
 }
 
+/** Names of constructors, which a call runs for the class it names (see dispatchPairs). */
+const CONSTRUCTOR_NAMES = new Set(["__init__", "__new__", "constructor"]);
+
 /**
  * The edges a run takes that no reference shows, as (from, to) pairs: a call tied to a method of
  * a class may run an override, the method of that name in any class below it that declares one
@@ -731,15 +747,12 @@ function goMethods(g: SymbolGraph, classes: Map<string, number[]>): GoMethod[] {
  * are matched by name, in the same language; a Go type implements an interface when it has every
  * method the interface names.
  */
-const CONSTRUCTOR_NAMES = new Set(["__init__", "__new__", "constructor"]);
-
 function dispatchPairs(g: SymbolGraph): [number, number][] {
-  const classes = new Map<string, number[]>();
+  const classes = classesByName(g);
   const members = new Map<number, Map<string, number[]>>();
   const traitImpls = new Map<string, number[]>();
   const byScoped = new Map<string, number[]>();
   g.nodes.forEach((n, v) => {
-    if (CLASS_KINDS.has(n.kindNormalized)) classes.set(n.name, [...(classes.get(n.name) ?? []), v]);
     const trait = n.kindNormalized === "impl" ? /^<.+ as (.+)>$/.exec(n.name) : null;
     if (trait) {
       const name = (trait[1] as string).replace(/<.*$/, "").split("::").pop() as string;
@@ -760,7 +773,7 @@ function dispatchPairs(g: SymbolGraph): [number, number][] {
   g.nodes.forEach((n, d) => {
     if (!CLASS_KINDS.has(n.kindNormalized) || !n.bases) return;
     for (const written of n.bases.split(",")) {
-      const name = written.trim().replace(/[<[(].*$/, "").split(/\.|::/).pop() ?? "";
+      const name = writtenBaseName(written);
       if (name === "" || ROOT_BASES.has(name)) continue;
       for (const b of classes.get(name) ?? []) if (b !== d && (g.nodes[b] as Node).language === n.language) below.set(b, [...(below.get(b) ?? []), d]);
     }
