@@ -41,7 +41,11 @@ export function receiverTypeName(language: string, written: string, isClass?: (n
   // A generic's type parameter (`T`, `E`, `K2`): its bound says what it has, not its name. But
   // fixtures and small programs name classes `A`, `B`, `C` too: a one-capital name the file sees
   // as a class (declared in it, or imported) is that class (`const b = new B()`).
-  const typeParameter = (n: string): boolean => /^[A-Z][A-Z0-9]?$/.test(n) && !(isClass?.(n) ?? false);
+  // C and C++ templates name their parameters `T`, `T1`, `V`; two capitals there are a class's
+  // name (leveldb's `DB* db_`: every `db_->Put(...)` was ambiguous), and a header's class is
+  // seen only through an include, which isClass does not count.
+  const parameterShape = language === "c" || language === "cpp" ? /^[A-Z][0-9]?$/ : /^[A-Z][A-Z0-9]?$/;
+  const typeParameter = (n: string): boolean => parameterShape.test(n) && !(isClass?.(n) ?? false);
   if (language === "java") {
     // Type annotations (`@Nullable String`) say nothing of the members.
     t = t.replace(/@[\w.]+(\([^)]*\))?\s*/g, "");

@@ -1,0 +1,46 @@
+/**
+ * Faults found by reading magellan's answers on repositories it had not seen (typer, hono, axios,
+ * just, fzf, zlib, jsoup, leveldb) against their code. Each test writes the shape of the real case
+ * in a few short files (real tree-sitter, real SQLite, the real CLI).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { tempDir, writeTree } from "../support/run.js";
+import { mg, refLines } from "./support.js";
+
+describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shapes", () => {
+  it("C++: a class named by two capitals (leveldb's `DB`) is a receiver type, not a template parameter", async () => {
+    const root = writeTree(tempDir("magellan-cpp-two-caps-"), {
+      "include/leveldb/db.h": ["namespace leveldb {", "class DB {", " public:", "  virtual int Write(int options, int* updates) = 0;", "};", "}", ""].join("\n"),
+      "db/db_impl.h": [
+        '#include "leveldb/db.h"',
+        "namespace leveldb {",
+        "class DBImpl : public DB {",
+        " public:",
+        "  int Write(int options, int* updates) override;",
+        "};",
+        "}",
+        "",
+      ].join("\n"),
+      "db/corruption_test.cc": [
+        '#include "db/db_impl.h"',
+        "namespace leveldb {",
+        "class CorruptionTest {",
+        " public:",
+        "  void Build() { db_->Write(1, nullptr); }",
+        "  DB* db_;",
+        "};",
+        "void Put(DB* d) { d->Write(1, nullptr); }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    // Both were ambiguous between DB::Write and DBImpl::Write: `DB` was read as a template's
+    // parameter, whose members say nothing.
+    assert.deepEqual(refLines(root, "r.name = 'Write' AND r.kind = 'call'"), [
+      "db/corruption_test.cc:5 db_.Write heuristic include/leveldb/db::leveldb::DB::Write",
+      "db/corruption_test.cc:8 d.Write heuristic include/leveldb/db::leveldb::DB::Write",
+    ]);
+  });
+});
