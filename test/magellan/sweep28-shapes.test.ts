@@ -43,4 +43,43 @@ describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shape
       "db/corruption_test.cc:8 d.Write heuristic include/leveldb/db::leveldb::DB::Write",
     ]);
   });
+  it("Rust: `use {crate::{a::A, b::{B, C}}, std::fmt};`, a braced list with no common path (just's src/lib.rs prelude), imports each item", async () => {
+    const root = writeTree(tempDir("magellan-rust-use-list-"), {
+      "Cargo.toml": '[package]\nname = "just"\nversion = "0.1.0"\nedition = "2021"\n',
+      "src/lib.rs": [
+        "pub(crate) use {",
+        "  crate::{",
+        "    alias::Alias,",
+        "    attribute::{Attribute, AttributeKind as Kind},",
+        "  },",
+        "  std::fmt::Display,",
+        "};",
+        "",
+        "mod alias;",
+        "mod attribute;",
+        "mod analyzer;",
+        "",
+      ].join("\n"),
+      "src/alias.rs": "pub(crate) struct Alias;\n\nimpl Alias {\n  pub(crate) fn line(&self) -> usize { 0 }\n}\n",
+      "src/attribute.rs": "pub(crate) struct Attribute;\npub(crate) enum AttributeKind { Private }\n",
+      "src/analyzer.rs": [
+        "use super::*;",
+        "",
+        "pub(crate) fn analyze(alias: &Alias, attribute: Attribute) -> Kind {",
+        "  alias.line();",
+        "  Kind::Private",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    // The statement held no import: every name the crate's files took from it through `use
+    // super::*` was unresolved (just's 281 other `use` statements held 279 imports; now 560).
+    assert.deepEqual(refLines(root, "f.path = 'src/analyzer.rs' AND r.kind IN ('type', 'call')"), [
+      "src/analyzer.rs:3 .Alias imported crate::alias::Alias",
+      "src/analyzer.rs:3 .Attribute imported crate::attribute::Attribute",
+      "src/analyzer.rs:3 .Kind imported crate::attribute::AttributeKind",
+      "src/analyzer.rs:4 alias.line imported crate::alias::Alias::line",
+    ]);
+  });
 });
