@@ -82,4 +82,24 @@ describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shape
       "src/analyzer.rs:4 alias.line imported crate::alias::Alias::line",
     ]);
   });
+  it("Rust: with `autotests = false` and `[[test]] path = \"tests/lib.rs\"`, tests/*.rs are modules of that crate (just's and ripgrep's integration tests), not crates of their own", async () => {
+    const manifest = (auto: boolean): string =>
+      `[package]\nname = "just"\nversion = "0.1.0"\nedition = "2021"\n${auto ? "" : "autotests = false\n"}\n[[test]]\nname = "integration"\npath = "tests/lib.rs"\n`;
+    const tree = (auto: boolean): Record<string, string> => ({
+      "Cargo.toml": manifest(auto),
+      "src/lib.rs": "pub fn unindent(s: &str) -> String { s.to_string() }\n",
+      "tests/lib.rs": "use crate::test::Test;\n\nmod test;\nmod alias;\n",
+      "tests/test.rs": "pub(crate) struct Test;\n\nimpl Test {\n  pub(crate) fn new() -> Self { Test }\n}\n",
+      "tests/alias.rs": "use super::*;\n\n#[test]\nfn alias_nested_module() {\n  let t: Test = Test::new();\n}\n",
+    });
+    const off = writeTree(tempDir("magellan-rust-tests-crate-"), tree(false));
+    assert.equal((await mg(off, ["index"])).r.code, 0);
+    // tests/alias.rs was a crate root, its `super::*` nothing, and Test unresolved (just's 1,530
+    // `.justfile(...)` calls of its tests had no receiver type).
+    assert.deepEqual(refLines(off, "f.path = 'tests/alias.rs' AND r.name = 'Test' AND r.kind = 'type'"), ["tests/alias.rs:5 .Test imported crate::Test"]);
+    // With discovery on, each file of tests/ is a crate of its own: alias.rs's super is nothing.
+    const on = writeTree(tempDir("magellan-rust-tests-crates-"), tree(true));
+    assert.equal((await mg(on, ["index"])).r.code, 0);
+    assert.deepEqual(refLines(on, "f.path = 'tests/alias.rs' AND r.name = 'Test' AND r.kind = 'type'"), ["tests/alias.rs:5 .Test unresolved -"]);
+  });
 });

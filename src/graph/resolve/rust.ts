@@ -160,28 +160,47 @@ export class RustModules {
     return null;
   }
 
+  private readonly declaredRoots = new Map<string, string | undefined>();
+
   /**
    * The root file of the crate `fromPath` belongs to, when its manifest declares one outside any
    * `src/` (`[[bin]] path = "crates/core/main.rs"`, `[lib] path = ...`): the deepest declared
    * root whose directory holds the file. ripgrep's rg binary is such a crate; without it, every
    * `crate::flags::HiArgs` of crates/core was looked for at the repository's top and unresolved.
+   * A `[[test]]`, `[[bench]]` or `[[example]]` root holds the other files of its directory only
+   * when the manifest turns that target's discovery off (`autotests = false`): just's and
+   * ripgrep's one integration-test crate, tests/lib.rs with `mod alias;`, whose tests/alias.rs
+   * reads `use super::*` (otherwise each file of tests/ is a crate of its own). A declared root is
+   * its own crate's.
    * Undefined for a file under `src/` (Cargo's layout says where its crate starts) or when none is.
    */
   declaredRoot(fromPath: string): string | undefined {
     if (fromPath.includes("src/")) return undefined;
+    if (this.declaredRoots.has(fromPath)) return this.declaredRoots.get(fromPath);
     const manifest = this.nearestManifest(posix.dirname(fromPath));
-    if (manifest === null) return undefined;
     let best: string | undefined;
-    for (const table of cargoTables(manifest.text)) {
-      // (A build script is a crate of its own: bat's `build = "build/main.rs"`, whose
-      // build/application.rs writes `use crate::util::render_template` for build/util.rs.)
-      if (table.name !== "lib" && table.name !== "bin" && table.name !== "package") continue;
-      const path = cargoKey(table.body, table.name === "package" ? "build" : "path");
-      if (!path) continue;
-      const root = posix.normalize(posix.join(manifest.dir, path));
-      const dir = posix.dirname(root);
-      if ((dir === "." || fromPath.startsWith(`${dir}/`)) && (!best || dir.length > posix.dirname(best).length)) best = root;
+    if (manifest !== null) {
+      const tables = cargoTables(manifest.text);
+      const pkg = tables.find((t) => t.name === "package")?.body ?? "";
+      for (const table of tables) {
+        // (A build script is a crate of its own: bat's `build = "build/main.rs"`, whose
+        // build/application.rs writes `use crate::util::render_template` for build/util.rs.)
+        const target = TARGET_DISCOVERY[table.name];
+        if (table.name !== "lib" && table.name !== "bin" && table.name !== "package" && target === undefined) continue;
+        const path = cargoKey(table.body, table.name === "package" ? "build" : "path");
+        if (!path) continue;
+        const root = posix.normalize(posix.join(manifest.dir, path));
+        if (root === fromPath) {
+          best = root;
+          break;
+        }
+        if (target !== undefined && !new RegExp(`^\\s*${target}\\s*=\\s*false\\b`, "m").test(pkg)) continue;
+        const dir = posix.dirname(root);
+        if ((dir === "." || fromPath.startsWith(`${dir}/`)) && (!best || dir.length > posix.dirname(best).length)) best = root;
+      }
     }
+    if (this.declaredRoots.size > 20_000) this.declaredRoots.clear();
+    this.declaredRoots.set(fromPath, best);
     return best;
   }
 
@@ -287,11 +306,20 @@ export function startModules(from: string, path: string, exists: (p: string) => 
   return [`${parentDir}.rs`, `${parentDir}/mod.rs`].filter(exists);
 }
 
-/** Whether a file is a crate root: lib.rs or main.rs in src, a file of src/bin, examples, tests or benches, build.rs, or the manifest's declared root. */
+/** A target table of Cargo.toml and the `[package]` key that turns off its discovery. */
+const TARGET_DISCOVERY: Record<string, string> = { test: "autotests", bench: "autobenches", example: "autoexamples" };
+
+/**
+ * Whether a file is a crate root: lib.rs or main.rs in src, a file of src/bin, examples, tests or
+ * benches (but not one whose directory holds another file declared its crate's root, which
+ * declares it a module: tests/alias.rs of tests/lib.rs), build.rs, or the manifest's declared root.
+ */
 export function isCrateRoot(path: string, declaredRoot?: string): boolean {
   const dir = posix.dirname(path);
   const base = posix.basename(path);
-  return (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) || base === "build.rs" || path === declaredRoot;
+  if (path === declaredRoot) return true;
+  const target = /(^|\/)(src\/bin|examples|tests|benches)$/.test(dir) && (declaredRoot === undefined || posix.dirname(declaredRoot) !== dir);
+  return (/^(lib|main)\.rs$/.test(base) && /(^|\/)src$/.test(dir)) || target || base === "build.rs";
 }
 
 /**
