@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { tempDir, writeTree } from "../support/run.js";
-import { mg, refLines } from "./support.js";
+import { type Ref, mg, refLines } from "./support.js";
 
 describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shapes", () => {
   it("C++: a class named by two capitals (leveldb's `DB`) is a receiver type, not a template parameter", async () => {
@@ -101,5 +101,42 @@ describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shape
     const on = writeTree(tempDir("magellan-rust-tests-crates-"), tree(true));
     assert.equal((await mg(on, ["index"])).r.code, 0);
     assert.deepEqual(refLines(on, "f.path = 'tests/alias.rs' AND r.name = 'Test' AND r.kind = 'type'"), ["tests/alias.rs:5 .Test unresolved -"]);
+  });
+  it("Go: `cmd := exec.Command(...); cmd.Run()` and `exec.Command(...).Run()` are a library value's calls, not gaps in the answer for the module's own Run (fzf)", async () => {
+    const root = writeTree(tempDir("magellan-go-library-value-"), {
+      "go.mod": "module example.com/fz\n\ngo 1.21\n",
+      "main.go": [
+        "package main",
+        "",
+        "import (",
+        '\t"os"',
+        '\t"os/exec"',
+        ")",
+        "",
+        "type Runner struct{}",
+        "",
+        "func (r *Runner) Run() error { return nil }",
+        "",
+        "func main() {",
+        '\tcmd := exec.Command("man", "x")',
+        "\tcmd.Stdin = os.Stdin",
+        "\tif err := cmd.Run(); err != nil {",
+        "\t\treturn",
+        "\t}",
+        '\texec.Command("tmux", "set-option", label("a(b")).Run()',
+        "\tr := &Runner{}",
+        "\tr.Run()",
+        "}",
+        "",
+        "func label(s string) string { return s }",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { env } = await mg(root, ["callers", "--name", "Runner.Run"]);
+    // Both were counted as `dynamic_receiver` gaps: coverage 0.333 and partial for a complete answer.
+    assert.deepEqual((env.data.references as Ref[]).map((r) => r.span.start_line), [20]);
+    assert.deepEqual(env.data.coverage, { resolved: 1, ambiguous: 0, unresolved: 0, ratio: 1 });
+    assert.equal(env.partial, false);
   });
 });
