@@ -139,4 +139,42 @@ describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shape
     assert.deepEqual(env.data.coverage, { resolved: 1, ambiguous: 0, unresolved: 0, ratio: 1 });
     assert.equal(env.partial, false);
   });
+  it("C++: a graph command given the name of a method declared in a header and defined in a .cc takes the definition (leveldb's `paths --from DB::Open`), not error E109", async () => {
+    const root = writeTree(tempDir("magellan-cpp-halves-by-name-"), {
+      "db/db_impl.h": [
+        "namespace leveldb {",
+        "class DBImpl {",
+        " public:",
+        "  static int Open(int options);",
+        "  int Recover(int edit);",
+        "};",
+        "}",
+        "",
+      ].join("\n"),
+      "db/db_impl.cc": [
+        '#include "db/db_impl.h"',
+        "namespace leveldb {",
+        "int DBImpl::Recover(int edit) { return edit; }",
+        "int DBImpl::Open(int options) {",
+        "  DBImpl* impl = new DBImpl();",
+        "  return impl->Recover(options);",
+        "}",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const { r, env } = await mg(root, ["paths", "--from", "DBImpl::Open", "--to", "DBImpl::Recover"]);
+    assert.equal(r.code, 0, r.stdout);
+    const paths = env.data.paths as { symbols: { display_fqn: string; span: { file_path: string; start_line: number } }[] }[];
+    assert.deepEqual(
+      paths.map((p) => p.symbols.map((s) => `${s.span.file_path}:${s.span.start_line}`)),
+      [["db/db_impl.cc:4", "db/db_impl.h:5", "db/db_impl.cc:3"]],
+    );
+    // Two unrelated functions of one name stay a question.
+    const other = writeTree(root, { "db/other.cc": "namespace leveldb {\nclass DBImpl2 {};\nint Recover(int edit) { return 0; }\n}\n" });
+    assert.equal((await mg(other, ["index"])).r.code, 0);
+    const again = await mg(other, ["reachable", "--symbol", "Recover"]);
+    assert.equal(again.env.data.code, "MAGELLAN_E109");
+  });
 });

@@ -13,7 +13,7 @@ import { type Adjacency, condense as condenseGraph, cyclic, reach, reverse, scc,
 import { MAGELLAN_CODES } from "../../graph/codes.js";
 import type { DB } from "../../graph/db.js";
 import type { Statement } from "better-sqlite3";
-import { type RefRecord, type SymbolRecord, hasFlag, isStatic, sameParameterCount, spanOf, symbolById } from "../../graph/read.js";
+import { type RefRecord, type SymbolRecord, hasFlag, isDeclaration, isStatic, sameFunction, sameParameterCount, spanOf, symbolById } from "../../graph/read.js";
 import { type Answer, type Location, TOOL, withReadDb } from "./common.js";
 import { exactSymbols, gapReason, refuseBlankName, unknownName } from "./queries.js";
 import { isTestPath } from "../../lang/test-paths.js";
@@ -309,6 +309,13 @@ export function resolveSymbol(db: DB, spec: string): SymbolRecord {
   // (click's `Command.main`, two `@t.overload` stubs and the implementation).
   const bodies = rows.filter((s) => !isOverloadStub(s));
   if (bodies.length === 1) return bodies[0] as SymbolRecord;
+  // So is a C/C++ function's declaration (a header's prototype, a class body's) beside its one
+  // definition: the graph leads the declaration to it. leveldb's `paths --from DB::Open` and
+  // every method declared in db_impl.h and defined in db_impl.cc were refused, their qualified
+  // names alike, leaving only symbol_ids.
+  const defined = bodies.filter((s) => !isDeclaration(s));
+  const only = defined.length === 1 ? (defined[0] as SymbolRecord) : undefined;
+  if (only && bodies.every((s) => s === only || sameFunction(db, s).some((h) => h.symbol_id === only.symbol_id))) return only;
   throw ambiguous(spec, rows);
 }
 
