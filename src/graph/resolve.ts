@@ -14,7 +14,7 @@ import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEn
 import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
 import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
-import { receiverTypeName, writtenType } from "./resolve/receiver-types.js";
+import { literalValue, receiverTypeName, writtenType } from "./resolve/receiver-types.js";
 import { type Chain, type ChainStep, FIELD_PATH, chainOf, isChainMarker, readChainMarker } from "../lang/type-text.js";
 
 // What the index's other parts take from resolution.
@@ -927,6 +927,9 @@ export class Resolver {
       }
       return this.memberPick(e, ctx, ref.caller_symbol_id, isCall, new Set(this.chain(ctx, ref.caller_symbol_id)));
     }
+    // `['get', 'set', 'has'].forEach(...)`, `", ".join(...)`: a member of the runtime's Array or
+    // str. (axios's 16 such forEach calls were `heuristic` calls of InterceptorManager.forEach.)
+    if ((TS_FAMILY.has(ctx.language) || ctx.language === "python") && literalValue(q)) return UNRESOLVED;
     // Qualified: a module alias, a type name (static access), or an instance member.
     const found = this.viaImports(ctx, ref.name, q);
     // (Of the kinds the reference can name: a Java read is no method, a Java call no field.)

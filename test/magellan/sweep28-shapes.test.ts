@@ -177,4 +177,31 @@ describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shape
     const again = await mg(other, ["reachable", "--symbol", "Recover"]);
     assert.equal(again.env.data.code, "MAGELLAN_E109");
   });
+  it("JS/Python: a member of an array or string literal (`['get', 'set'].forEach(...)`, `', '.join(...)`) is the runtime's, not a repository method of that name (axios)", async () => {
+    const root = writeTree(tempDir("magellan-literal-receiver-"), {
+      "lib/InterceptorManager.js": "export default class InterceptorManager {\n  forEach(fn) {\n    this.handlers.forEach(fn);\n  }\n}\n",
+      "lib/AxiosHeaders.js": [
+        "import InterceptorManager from './InterceptorManager.js';",
+        "",
+        "export function accessors(manager) {",
+        "  ['get', 'set', 'has'].forEach((m) => m);",
+        "  'a,b'.concat(',c');",
+        "  manager.forEach((h) => h);",
+        "  new InterceptorManager().forEach((h) => h);",
+        "}",
+        "",
+      ].join("\n"),
+      "pkg/__init__.py": "",
+      "pkg/text.py": "class Sep:\n    def join(self, parts):\n        return parts\n\n\ndef render(parts):\n    return ', '.join(parts)\n",
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    // The literal's calls were `heuristic` calls of InterceptorManager.forEach and Sep.join.
+    assert.deepEqual(refLines(root, "r.kind = 'call' AND r.name IN ('forEach', 'concat', 'join') AND f.path <> 'lib/InterceptorManager.js'"), [
+      "lib/AxiosHeaders.js:4 ['get', 'set', 'has'].forEach unresolved -",
+      "lib/AxiosHeaders.js:5 'a,b'.concat unresolved -",
+      "lib/AxiosHeaders.js:6 manager.forEach heuristic lib/InterceptorManager.InterceptorManager.forEach",
+      "lib/AxiosHeaders.js:7 new InterceptorManager().forEach imported lib/InterceptorManager.InterceptorManager.forEach",
+      "pkg/text.py:7 ', '.join unresolved -",
+    ]);
+  });
 });

@@ -13,6 +13,35 @@ export function writtenType(q: string): string | undefined {
   return /^[A-Z][A-Za-z0-9_$]*$/.test(written) && /[a-z]/.test(written) ? written : undefined;
 }
 
+/**
+ * Whether a qualifier is an array or string literal, whole (`['get', 'set', 'has']`, `", "`): a
+ * value of the runtime's Array or str, whose members no repository symbol is. (A qualifier
+ * clipped at its start, `…`, is not known to be one.)
+ */
+export function literalValue(q: string): boolean {
+  const first = q.charCodeAt(0);
+  // '[' '"' "'" '`'
+  if (first !== 91 && first !== 34 && first !== 39 && first !== 96) return false;
+  let depth = 0;
+  let quote = first === 91 ? "" : q[0] as string;
+  for (let i = 1; i < q.length; i++) {
+    const c = q[i] as string;
+    if (quote !== "") {
+      if (c === "\\") i++;
+      else if (c === quote) {
+        quote = "";
+        if (first !== 91) return i === q.length - 1;
+      }
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (c === "[" || c === "(" || c === "{") depth++;
+    else if (c === "]" || c === ")" || c === "}") {
+      if (depth === 0) return c === "]" && i === q.length - 1;
+      depth--;
+    }
+  }
+  return false;
+}
+
 export const GO_PREDECLARED = new Set([
   "any", "bool", "byte", "comparable", "complex64", "complex128", "error", "float32", "float64", "int", "int8", "int16", "int32", "int64",
   "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr",
