@@ -163,6 +163,22 @@ describe("llmfilewrite TypeScript (compiler API in the project's tsconfig)", () 
   });
 });
 
+describe("llmfilewrite JavaScript beside a tsconfig.json that does not allow JavaScript", () => {
+  it("checks a new .js file as tsc would leave it, outside that project (axios: tsconfig.json for its .d.ts tests), not rejected for TS6504", async () => {
+    const own = project("ts-project");
+    mkdirSync(join(own, "lib"));
+    writeFileSync(join(own, "lib/utils.js"), "export function isForm(thing) {\n  return !!thing;\n}\n");
+    const run = (args: string[]) => runTool("llmfilewrite", ["--root", own, ...args], { cwd: own });
+    const good = "import { isForm } from './utils.js';\n\nexport default function check(x) {\n  return isForm(x);\n}\n";
+    const r = await run(["--path", "lib/check.js", "--dry-run", "--content", good]);
+    const env = r.json as Envelope;
+    assert.equal(r.code, 0, r.stdout);
+    assert.equal(env.result?.validation, "validated");
+    assert.ok(!env.result?.diagnostics.some((d) => d.code === "TS6504"), r.stdout);
+    assert.match(env.result?.lsp_used ?? "", /no jsconfig\.json or tsconfig\.json that allows JavaScript: default options/);
+  });
+});
+
 describe("llmfilewrite TypeScript: a tsconfig `extends` that does not resolve here", () => {
   it("is a checker.config warning naming it, and the file unchecked (rejected under --require-checker), not validated under other options (got extends @sindresorhus/tsconfig, not installed)", async () => {
     const own = project("ts-project");

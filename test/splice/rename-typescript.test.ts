@@ -175,6 +175,24 @@ describe("splice rename: JavaScript without a jsconfig.json", () => {
   });
 });
 
+describe("splice rename: JavaScript beside a tsconfig.json that does not allow it", () => {
+  it("passes over that config, as tsc does, and renames through the other scripts (axios: tsconfig.json for its .d.ts tests, no allowJs)", async () => {
+    const root = tempDir("splice-rename-nojs-");
+    made.push(root);
+    mkdirSync(join(root, "lib", "adapters"), { recursive: true });
+    writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "module": "node16", "strict": true, "noEmit": true } }\n');
+    writeFileSync(join(root, "index.d.ts"), "export declare function request(url: string): Promise<unknown>;\n");
+    writeFileSync(join(root, "lib", "utils.js"), "export function isSpecCompliantForm(thing) {\n  return !!(thing && typeof thing.append === 'function');\n}\n");
+    writeFileSync(join(root, "lib", "adapters", "http.js"), "import { isSpecCompliantForm } from '../utils.js';\n\nexport function send(data) {\n  return isSpecCompliantForm(data) ? 'form' : 'raw';\n}\n");
+    const plan = await planRename({ root, target: targetAt(root, "lib/utils.js", "javascript", "function isSpecCompliantForm", "isSpecCompliantForm"), newName: "isSpecForm" });
+    const files = applyLocations(root, plan.locations);
+    assert.match(files.get("lib/utils.js") ?? "", /^export function isSpecForm\(thing\)/);
+    assert.match(files.get("lib/adapters/http.js") ?? "", /import \{ isSpecForm \} from '\.\.\/utils\.js';/);
+    assert.match(files.get("lib/adapters/http.js") ?? "", /return isSpecForm\(data\)/);
+    assert.ok(plan.diagnostics.some((d) => d.code === "SPLICE_W211" && /that allows JavaScript/.test(d.message)), JSON.stringify(plan.diagnostics));
+  });
+});
+
 describe("splice rename: a warm TypeScript service", () => {
   it("sees a file created on disk after it was built", async () => {
     const root = copyFixture("ts");

@@ -57,7 +57,7 @@ export async function checkTypeScriptChange(ctx: ChangeCheckContext): Promise<Ch
     if (p.truncated) {
       notes.push({ level: "warning", message: `more than ${IMPORTER_LIMIT} files import the changed files; only the first ${IMPORTER_LIMIT} were checked for breakage`, file: p.config ? rel(ctx.root, p.config) : "", code: "checker.scope", source: "validate" });
     }
-    scopes.push(`${p.config ? rel(ctx.root, p.config) : "no tsconfig.json: default strict options"}, ${p.checked} file${p.checked === 1 ? "" : "s"} checked, ${p.importers} of them importing the change`);
+    scopes.push(`${p.config ? rel(ctx.root, p.config) : language === "javascript" ? "no jsconfig.json or tsconfig.json that allows JavaScript: default options" : "no tsconfig.json: default strict options"}, ${p.checked} file${p.checked === 1 ? "" : "s"} checked, ${p.importers} of them importing the change`);
   }
   return {
     run: { language, checker: `${name} compiler API (${scopes.join("; ")})`, version: res.version, status: "ran" },

@@ -305,8 +305,7 @@ function unresolvedExtends(e: TS.Diagnostic, configFile: string): string | undef
 export function projectConfigsFor(root: string, abs: string, javascript: boolean): (string | undefined)[] {
   const first = projectConfigFor(root, abs, javascript);
   const out: (string | undefined)[] = [first];
-  const names = javascript ? ["jsconfig.json", "tsconfig.json"] : ["tsconfig.json"];
-  const found = findUp(dirname(abs), root, names);
+  const found = nearestConfig(root, abs, javascript);
   if (!found || found.file === first) return out;
   const parsed = parseConfig(found.file, []);
   if (!parsed || parsed.fileNames.length > 0) return out;
@@ -318,10 +317,34 @@ export function projectConfigsFor(root: string, abs: string, javascript: boolean
   return out;
 }
 
-/** The project a file belongs to: nearest tsconfig.json (jsconfig.json for JavaScript), or none. */
-export function projectConfigFor(root: string, abs: string, javascript: boolean): string | undefined {
+/**
+ * The nearest config that can hold the file. A JavaScript file passes over a config that does
+ * not allow JavaScript (`allowJs`, or `checkJs` which implies it), as tsc and tsserver do: that
+ * project never compiles it. axios's tsconfig.json (for its .d.ts type tests) has no allowJs, and
+ * every new lib/*.js was rejected for TS6504 "is a JavaScript file", while a change to an
+ * existing one was "validated" with TS6504 before and after: nothing of it had been checked.
+ */
+function nearestConfig(root: string, abs: string, javascript: boolean): { dir: string; file: string } | undefined {
   const names = javascript ? ["jsconfig.json", "tsconfig.json"] : ["tsconfig.json"];
-  const found = findUp(dirname(abs), root, names);
+  for (let start = dirname(abs); ; ) {
+    const found = findUp(start, root, names);
+    if (!found || !javascript) return found;
+    const parsed = parseConfig(found.file, []);
+    const solution = parsed !== undefined && parsed.fileNames.length === 0 && (parsed.projectReferences?.length ?? 0) > 0;
+    if (!parsed || solution || allowsJavaScript(parsed.options)) return found;
+    if (found.dir === root || dirname(found.dir) === found.dir) return undefined;
+    start = dirname(found.dir);
+  }
+}
+
+/** TypeScript's own reading: `allowJs`, else true when `checkJs` is set. */
+export function allowsJavaScript(options: TS.CompilerOptions): boolean {
+  return options.allowJs ?? options.checkJs === true;
+}
+
+/** The project a file belongs to: nearest tsconfig.json (jsconfig.json for JavaScript) that can hold it, or none. */
+export function projectConfigFor(root: string, abs: string, javascript: boolean): string | undefined {
+  const found = nearestConfig(root, abs, javascript);
   if (!found) return undefined;
   // A solution-style config (`files: []` plus references) owns nothing itself: use the
   // referenced project that includes the file.

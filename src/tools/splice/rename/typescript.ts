@@ -135,8 +135,16 @@ function referenceClosure(ts: Ts, c: Config, seen = new Map<string, Config>()): 
  */
 function projectsFor(ts: Ts, root: string, abs: string, javascript: boolean): { primary: Config | undefined; others: Config[] } {
   const names = javascript ? ["jsconfig.json", "tsconfig.json"] : ["tsconfig.json"];
-  const nearest = findUp(dirname(abs), root, names);
+  let nearest = findUp(dirname(abs), root, names);
   let primary = nearest ? readConfig(ts, nearest) : undefined;
+  // A config that does not allow JavaScript never holds a .js file (tsc and tsserver pass over
+  // it): axios's tsconfig.json is for its .d.ts tests, and renaming a function of lib/utils.js
+  // through it crashed the language service ("Could not find source file").
+  while (javascript && nearest && primary && !primary.parsed.projectReferences?.length && !(primary.parsed.options.allowJs ?? primary.parsed.options.checkJs === true)) {
+    const dir = dirname(nearest);
+    nearest = dir === root || dirname(dir) === dir ? undefined : findUp(dirname(dir), root, names);
+    primary = nearest ? readConfig(ts, nearest) : undefined;
+  }
   if (primary && !ownsFile(primary, abs) && primary.parsed.projectReferences?.length) {
     for (const c of referenceClosure(ts, primary).values()) {
       if (ownsFile(c, abs)) {
@@ -438,7 +446,7 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
     diagnostics.push(
       renameNote(
         "no_project",
-        `no ${javascript ? "jsconfig.json/tsconfig.json" : "tsconfig.json"} above ${target.file}: searched it with default options, with the ${mentions.files.length} other script(s) of the workspace that mention '${target.name}'`,
+        `no ${javascript ? "jsconfig.json/tsconfig.json that allows JavaScript" : "tsconfig.json"} above ${target.file}: searched it with default options, with the ${mentions.files.length} other script(s) of the workspace that mention '${target.name}'`,
       ),
     );
     if (mentions.capped) diagnostics.push(renameNote("no_project", `more than ${MENTION_LIMIT} scripts mention '${target.name}': only the first ${MENTION_LIMIT} were searched`, "warning"));
