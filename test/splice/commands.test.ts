@@ -84,6 +84,16 @@ test("delete: a decorated Python method goes with its decorator, and the blank l
   assert.equal(read(dir, "inventory.py"), before.replace("    @functools.lru_cache(maxsize=None)\n    def lookup(self, name: str) -> Item | None:\n        return self.items.get(name)\n\n", "").replace("inv.lookup(name)", "inv.items.get(name)"));
 });
 
+test("delete: a Python class's last method leaves the two blank lines between the class and the next definition, taking the one above it", async () => {
+  const dir = project("python");
+  const before = read(dir, "inventory.py");
+  const o = await splice(dir, { command: "delete", file: "inventory.py", symbol: "Inventory.total", timeout_ms: 20_000 });
+  assert.equal(o.status, "ok", o.message);
+  assert.equal(resultOf(o).validation, "validated", JSON.stringify(resultOf(o).checkers));
+  assert.equal(read(dir, "inventory.py"), before.replace("\n\n    def total(self) -> float:\n        return sum(i.value for i in self.items.values())\n", "\n"));
+  assert.match(read(dir, "inventory.py"), /return self\.items\.get\(name\)\n\n\ndef restock/);
+});
+
 test("delete: a referenced symbol is refused without --force, naming the references; Java annotations and Javadoc go along", async () => {
   const dir = project("java");
   const before = read(dir, "src/shop/Cart.java");

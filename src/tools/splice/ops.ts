@@ -237,11 +237,18 @@ function removal(text: string, full: number, end: number): [number, number] {
   let from = startsLine(text, full) ? lineStart(text, full) : full;
   const le = lineEnd(text, end);
   let to = text.slice(end, le).trim() === "" ? Math.min(le + 1, text.length) : end;
-  const below = to < text.length && to > 0 && text[to - 1] === "\n" ? blankLinesAfter(text, to) : 0;
+  let below = to < text.length && to > 0 && text[to - 1] === "\n" ? blankLinesAfter(text, to) : 0;
   if (below > 0) {
-    for (let k = 0; k < below; k++) to = lineEnd(text, to) + 1;
-    to = Math.min(to, text.length);
-  } else if (from === lineStart(text, from)) {
+    let next = to;
+    for (let k = 0; k < below; k++) next = lineEnd(text, next) + 1;
+    // The blank lines before a less indented line separate the enclosing block from what follows
+    // it: a Python class's last method, deleted with them, left `class Only:` one blank line from
+    // the next class, and an only method left its class glued to the next definition.
+    const depth = (at: number): number => (/^[ \t]*/.exec(text.slice(at, lineEnd(text, at))) as RegExpExecArray)[0].length;
+    if (next < text.length && depth(next) < depth(lineStart(text, full))) below = 0;
+    else to = Math.min(next, text.length);
+  }
+  if (below === 0 && from === lineStart(text, from)) {
     while (from > textStart(text)) {
       const s = lineStart(text, from - 1);
       if (text.slice(s, from).trim() !== "") break;
