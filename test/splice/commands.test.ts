@@ -94,6 +94,15 @@ test("delete: a Python class's last method leaves the two blank lines between th
   assert.match(read(dir, "inventory.py"), /return self\.items\.get\(name\)\n\n\ndef restock/);
 });
 
+test("delete: a Python block's only statement leaves `pass` in its place, not an empty block the parser rejects", async () => {
+  const dir = project("python");
+  writeFileSync(join(dir, "shelf.py"), 'class Shelf:\n    # the label\n    def label(self) -> str:\n        return "shelf"\n\n\ndef make() -> Shelf:\n    return Shelf()\n');
+  const o = await splice(dir, { command: "delete", file: "shelf.py", symbol: "Shelf.label", timeout_ms: 20_000 });
+  assert.equal(o.status, "ok", o.message);
+  assert.equal(resultOf(o).validation, "validated", JSON.stringify(resultOf(o).introduced));
+  assert.equal(read(dir, "shelf.py"), "class Shelf:\n    # the label\n    pass\n\n\ndef make() -> Shelf:\n    return Shelf()\n");
+});
+
 test("delete: a referenced symbol is refused without --force, naming the references; Java annotations and Javadoc go along", async () => {
   const dir = project("java");
   const before = read(dir, "src/shop/Cart.java");

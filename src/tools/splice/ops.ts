@@ -388,7 +388,7 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
     });
   }
   let out = text;
-  for (const [a, b] of [...ranges].reverse()) out = out.slice(0, a) + out.slice(b);
+  for (const [a, b] of [...ranges].reverse()) out = out.slice(0, a) + (sym.language === "python" && !cut && emptiesPythonBlock(text, a, b) ? `${indentOf(text, lineStart(text, a) === a ? textStartOfLine(text, a, b) : a)}pass${eolOf(text)}` : "") + out.slice(b);
   put(ws, rel, out);
   const warnings = nameOnly.length > 0
     ? [{ tool: "splice", level: "warning" as const, code: CODES.name_only_uses, message: `${nameOnlyText}. They did not hold the delete back: if one of them was ${sym.scoped_name}'s, the checker reports it only where it knows the value's type and checks the file; otherwise it fails at run time.` }]
@@ -402,6 +402,40 @@ export function del(ws: Workspace, step: DeleteStep): StepReport {
     name_only_references: nameOnly,
     ...(warnings.length > 0 ? { diagnostics: warnings } : {}),
   };
+}
+
+/** Where the first non-blank line of [a, b) starts its text: the removed definition's own indentation. */
+function textStartOfLine(text: string, a: number, b: number): number {
+  for (let i = a; i < b; i = lineEnd(text, i) + 1) {
+    const m = /^[ \t]*/.exec(text.slice(i, lineEnd(text, i))) as RegExpExecArray;
+    if (i + m[0].length < lineEnd(text, i)) return i + m[0].length;
+  }
+  return a;
+}
+
+/**
+ * True when removing [a, b) leaves the Python block it stood in without a statement: the line
+ * above (past comments) opens the block with `:`, and what follows is less indented or nothing.
+ * Such a block is a syntax error ("Expected indented block"): deleting a class's only method
+ * was rejected, and a human leaves `pass` there.
+ */
+function emptiesPythonBlock(text: string, a: number, b: number): boolean {
+  const depth = indentOf(text, textStartOfLine(text, a, b)).length;
+  const code = (i: number): string => text.slice(i, lineEnd(text, i)).replace(/#.*$/, "").trimEnd();
+  const indentAt = (i: number): number => (/^[ \t]*/.exec(text.slice(i, lineEnd(text, i))) as RegExpExecArray)[0].length;
+  let above: number | undefined;
+  for (let i = lineStart(text, a); i > 0; ) {
+    i = lineStart(text, i - 1);
+    if (code(i).trim() === "") continue;
+    above = i;
+    break;
+  }
+  if (above === undefined || indentAt(above) >= depth || !code(above).endsWith(":")) return false;
+  for (let i = b; i < text.length; i = lineEnd(text, i) + 1) {
+    if (code(i).trim() === "") continue;
+    return indentAt(i) < depth;
+  }
+  return true;
 }
 
 function escapeRe(s: string): string {
