@@ -593,6 +593,27 @@ describe("validateChange: C, gcc stopping at a fatal error is no check", () => {
     assert.match(r.checkers[0]?.reason ?? "", /fatal error in src\/unix\/fs\.c \(uv\.h: No such file or directory\).*NOT checked.*compile_commands\.json/);
   });
 
+  it("names as unchecked only the file gcc stopped in: another file of the change was compiled, and its new error still rejects (leveldb: one test file's missing gmock header made all 16 files of a rename 'NOT checked')", async () => {
+    const root = project("c-include");
+    renameSync(join(root, "include"), join(root, "public"));
+    writeFileSync(join(root, "src/count.c"), "int count(int n) {\n  return n + 1;\n}\n");
+    const fine = await validateChange({
+      root,
+      files: [edit(root, "src/unix/fs.c", "c", "static ssize_t uv__fs_readlink(", "static ssize_t uv__fs_read_link("), edit(root, "src/count.c", "c", "n + 1", "n + 2")],
+    });
+    assert.equal(fine.validation, "unchecked", JSON.stringify(fine));
+    const w = fine.warnings.find((d) => d.code === "checker.failed" && /NOT checked beyond syntax/.test(d.message));
+    assert.ok(w, JSON.stringify(fine.warnings));
+    assert.match(w.message, /so src\/unix\/fs\.c was NOT checked beyond syntax/);
+    assert.doesNotMatch(w.message, /count\.c/);
+    const broken = await validateChange({
+      root,
+      files: [edit(root, "src/unix/fs.c", "c", "static ssize_t uv__fs_readlink(", "static ssize_t uv__fs_read_link("), edit(root, "src/count.c", "c", "n + 1", "n + missing")],
+    });
+    assert.equal(broken.validation, "rejected", JSON.stringify(broken));
+    assert.ok(broken.introduced.some((d) => d.file === "src/count.c" && /missing/.test(d.message)), JSON.stringify(broken.introduced));
+  });
+
   // gcc 12's JSON puts a fatal error that follows a warning among that warning's children: a
   // header with `#pragma once` ("#pragma once in main file") whose include gcc could not find
   // (CLI11's shape, no compile_commands.json) came back as one warning and was called validated.

@@ -317,8 +317,11 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
   const notes: Raw[] = [];
   const names = new Set<string>();
   let bad: { status: "absent" | "timeout" | "failed"; reason: string } | undefined;
+  // The changed files a run that did not finish stood for (an includer's, its header): the
+  // others were compiled and compared.
+  const missed = new Set<string>();
   const changed = new Set(ctx.files.map((f) => join(ctx.root, f.path)));
-  const run = async (relPath: string, content: Uint8Array, mirror?: Mirror, includeFirst?: string): Promise<Raw[]> => {
+  const run = async (relPath: string, content: Uint8Array, mirror?: Mirror, includeFirst?: string, owner: string = relPath): Promise<Raw[]> => {
     const c: CheckContext = { root: ctx.root, relPath, abs: join(ctx.root, relPath), language: /\.c$/.test(relPath) ? "c" : /\.(cc|cpp|cxx|c\+\+|hh|hpp|hxx)$/i.test(relPath) ? "cpp" : language, timeoutMs: ctx.timeoutMs, session: ctx.session, env: ctx.env };
     const o = await checkC(c, content, new ContentPositions(content), mirror, includeFirst);
     if (o.ran) names.add(o.ran);
@@ -326,6 +329,7 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
     for (const d of o.diagnostics) {
       if (d.code === "checker.absent" || d.code === "checker.timeout" || d.code === "checker.failed") {
         bad ??= { status: d.code === "checker.absent" ? "absent" : d.code === "checker.timeout" ? "timeout" : "failed", reason: d.message };
+        missed.add(owner);
       } else out.push(d);
     }
     return out;
@@ -351,14 +355,14 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
         const content = readFileSync(inc.file);
         // (Through the guessed include paths, the header's own directory: see checkC's includeFirst.)
         const first = inc.guessed ? dirname(abs) : undefined;
-        if (h.before !== null) before.push(...(await run(relInc, content, undefined, first)));
-        if (h.after !== null && mirror) after.push(...(await run(relInc, content, mirror, first)));
+        if (h.before !== null) before.push(...(await run(relInc, content, undefined, first, h.path)));
+        if (h.after !== null && mirror) after.push(...(await run(relInc, content, mirror, first, h.path)));
       }
     }
   } finally {
     if (mirror) rmSync(mirror.root, { recursive: true, force: true });
   }
   const checker = `${[...names][0] ?? compiler}${includers ? `; ${includers} file${includers === 1 ? "" : "s"} including the changed header${headers.length === 1 ? "" : "s"} recompiled against ${headers.length === 1 ? "it" : "them"}` : ""}`;
-  if (bad) return { run: { language, checker, status: bad.status, reason: bad.reason }, before, after, notes };
+  if (bad) return { run: { language, checker, status: bad.status, reason: bad.reason }, before, after, notes, uncheckedFiles: [...missed].sort() };
   return { run: { language, checker, status: "ran" }, before, after, notes };
 }
