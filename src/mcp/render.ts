@@ -54,6 +54,28 @@ function itemLine(item: unknown, countOf = "matches", file?: string): string {
   return parts.filter((p) => p !== undefined && p !== "").join("  ");
 }
 
+/**
+ * What an mdsel item is for, which its one line cannot hold: a selected node's whole content (the
+ * answer itself, already cut at 500 words with its pages offered) and the selectors of its
+ * children; a document's headings, each with its selector. Without them a client that shows only
+ * text got the first 200 characters of a section, and an outline that was a file name.
+ */
+function mdselDetail(item: Rec): string[] {
+  const out: string[] = [];
+  if (typeof item.content === "string") out.push(item.content);
+  for (const c of (item.children_available as Rec[] | undefined) ?? []) out.push(`  ${itemLine({ ...c, span: undefined })}${c.preview !== undefined ? `  ${JSON.stringify(oneLine(str(c.preview) ?? "", MAX_CAPTURE))}` : ""}`);
+  const root = item.root as Rec | undefined;
+  if (typeof item.namespace === "string" && root) out.push(`  namespace ${item.namespace}: ${str(root.selector)}  (${str(root.word_count)} words)`);
+  const headings = item.headings as Rec[] | undefined;
+  if (Array.isArray(headings)) {
+    for (const h of headings) {
+      const words = h.section_word_count !== undefined ? `  (${str(h.section_word_count)} words)` : "";
+      out.push(`  ${itemLine({ ...h, span: { ...(h.span as Rec), file_path: undefined } })}  ${JSON.stringify(oneLine(str(h.text) ?? "", MAX_CAPTURE))}${words}`);
+    }
+  }
+  return out;
+}
+
 export function renderText(env: Rec): string {
   const lines: string[] = [];
   const head = [str(env.tool), str(env.command) ?? str(env.operation_type)].filter(Boolean).join(" ");
@@ -61,7 +83,14 @@ export function renderText(env: Rec): string {
   const message = str(env.message);
   lines.push(`${head}${status ? `: ${status}` : ""}${message ? ` — ${oneLine(message)}` : ""}${env.partial === true ? " (partial)" : ""}`);
   for (const d of (env.diagnostics as Rec[] | undefined) ?? []) lines.push(`${str(d.level)} ${str(d.code)}: ${oneLine(str(d.message) ?? "")}`);
-  for (const e of (env.errors as Rec[] | undefined) ?? []) lines.push(`error ${str(e.code)}: ${oneLine(str(e.message) ?? "")}`);
+  // mdsel's errors name the selector they are about and what would resolve; its warnings say which
+  // file a clashing namespace now names (`index_2`): without them a text-only client cannot recover.
+  for (const e of (env.errors as Rec[] | undefined) ?? []) {
+    const about = str(e.selector) ?? str(e.file);
+    const tries = Array.isArray(e.suggestions) && e.suggestions.length > 0 ? ` — try: ${(e.suggestions as unknown[]).map((x) => str(x)).join(", ")}` : "";
+    lines.push(`error ${str(e.code)}: ${about !== undefined ? `${about}: ` : ""}${oneLine(str(e.message) ?? "")}${tries}`);
+  }
+  for (const w of (env.warnings as unknown[] | undefined) ?? []) if (typeof w === "string") lines.push(`warning: ${oneLine(w)}`);
   const err = env.error as Rec | undefined;
   if (err && typeof err === "object") lines.push(`error ${str(err.code)}${err.remediation ? ` — remediation: ${oneLine(str(err.remediation) ?? "")}` : ""}`);
   // A writer's result holds its list (splice log's operations) where a query has data.
@@ -71,7 +100,11 @@ export function renderText(env: Rec): string {
     if (key) {
       const items = data[key] as unknown[];
       lines.push(`${items.length} ${key}:`);
-      for (const it of items) lines.push(itemLine(it, str(data.count_of) ?? "matches", str(data.file)));
+      for (const it of items) {
+        const mdsel = env.tool === "mdsel" && it !== null && typeof it === "object";
+        lines.push(itemLine(mdsel ? { ...(it as Rec), content: undefined } : it, str(data.count_of) ?? "matches", str(data.file)));
+        if (mdsel) lines.push(...mdselDetail(it as Rec));
+      }
     } else if (env.status === undefined) {
       lines.push(oneLine(JSON.stringify(data)).slice(0, 1000));
     }

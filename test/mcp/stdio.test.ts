@@ -196,6 +196,26 @@ describe("llmtools mcp (stdio)", () => {
     assert.match(JSON.stringify(s.structuredContent.data), /npm install widgets/);
   });
 
+  it("gives a text-only client the outline, the whole selected section and what would resolve", async () => {
+    // A section past the 200 characters a text line used to be cut to, with its own code block.
+    const steps = Array.from({ length: 30 }, (_, i) => `Step ${i} of the setup.`).join(" ");
+    writeFileSync(join(root, "GUIDE.md"), `# Guide\n\n## Setup\n\n${steps}\n\n\`\`\`sh\nmake install\n\`\`\`\n\n## Use\n\nRun it.\n`);
+    try {
+      const i = await call(client, "mdsel_index", { files: ["GUIDE.md"] });
+      const outline = (i.content[0] as { text: string }).text;
+      for (const [sel, text] of [["guide::heading:h1[0]", "Guide"], ["guide::heading:h2[0]", "Setup"], ["guide::heading:h2[1]", "Use"]] as const) {
+        assert.match(outline, new RegExp(`heading:h\\d {2}${sel.replace(/[[\]]/g, "\\$&")} {2}"${text}"`), outline);
+      }
+      const s = await call(client, "mdsel_select", { selectors: ["guide::heading:h2[0]", "guide::heading:h2[7]"], files: ["GUIDE.md"] });
+      const text = (s.content[0] as { text: string }).text;
+      assert.ok(text.includes(`## Setup\n\n${steps}\n\n\`\`\`sh\nmake install\n\`\`\``), text);
+      assert.match(text, /guide::heading:h2\[0\]\/block:code\[0\]/);
+      assert.match(text, /MDSEL_E103: guide::heading:h2\[7\]: .* try: guide::heading:h2\[0\], guide::heading:h2\[1\]/);
+    } finally {
+      rmSync(join(root, "GUIDE.md"));
+    }
+  });
+
   it("names a missing path as the user wrote it, with the CLI's very answer (not the server's absolute path)", async () => {
     const strip = (o: unknown): string => JSON.stringify(o, (k, v: unknown) => (k === "execution_id" || k === "timestamp" ? undefined : v));
     for (const [tool, args, cli] of [
