@@ -76,6 +76,28 @@ function mdselDetail(item: Rec): string[] {
   return out;
 }
 
+/**
+ * A match's context lines (llmsearch's and llmastsearch's `context`), numbered as rg numbers
+ * them (`12-`): a client that shows only text asked for them and got none.
+ */
+function contextLines(item: Rec): string[] {
+  const before = item.context_before, after = item.context_after;
+  if (!Array.isArray(before) && !Array.isArray(after)) return [];
+  const span = (item.span ?? {}) as Rec;
+  const first = typeof span.start_line === "number" ? span.start_line : undefined;
+  const last = typeof span.end_line === "number" ? span.end_line : first;
+  const out: string[] = [];
+  // Indentation kept: it is what places a context line in code.
+  const line = (n: number | undefined, text: unknown): string => {
+    const t = str(text) ?? "";
+    return `  ${n !== undefined ? `${n}-` : "-"} ${t.length > MAX_LINE ? `${clipText(t, MAX_LINE)}…` : t}`;
+  };
+  const b = Array.isArray(before) ? before : [];
+  b.forEach((t, i) => out.push(line(first !== undefined ? first - b.length + i : undefined, t)));
+  (Array.isArray(after) ? after : []).forEach((t, i) => out.push(line(last !== undefined ? last + 1 + i : undefined, t)));
+  return out;
+}
+
 export function renderText(env: Rec): string {
   const lines: string[] = [];
   const head = [str(env.tool), str(env.command) ?? str(env.operation_type)].filter(Boolean).join(" ");
@@ -104,6 +126,7 @@ export function renderText(env: Rec): string {
         const mdsel = env.tool === "mdsel" && it !== null && typeof it === "object";
         lines.push(itemLine(mdsel ? { ...(it as Rec), content: undefined } : it, str(data.count_of) ?? "matches", str(data.file)));
         if (mdsel) lines.push(...mdselDetail(it as Rec));
+        else if (it !== null && typeof it === "object") lines.push(...contextLines(it as Rec));
       }
     } else if (env.status === undefined) {
       lines.push(oneLine(JSON.stringify(data)).slice(0, 1000));

@@ -97,6 +97,15 @@ describe("llmtools mcp (stdio)", () => {
     assert.match((a.content[0] as { text: string }).text, /^src\/other\.ts:1:1 {2}program$/m);
     const t = await call(client, "llmsearch", { pattern: "makePanel", fixed_strings: true });
     assert.equal(t.structuredContent.data.match_count, 2);
+    // The context asked for is in the text too, numbered as rg numbers it, indentation kept.
+    const srcLines = readFileSync(join(root, "src/other.ts"), "utf8").split("\n");
+    const withContext = await call(client, "llmsearch", { pattern: "render\\(\\)", paths: ["src/other.ts"], context: 1 });
+    const first = (withContext.structuredContent.data.matches as { span: { start_line: number } }[])[0]!;
+    const ctext = (withContext.content[0] as { text: string }).text;
+    const n = first.span.start_line;
+    assert.ok(n > 1, "the match has a line before it");
+    assert.ok(ctext.includes(`\n  ${n - 1}- ${srcLines[n - 2]}\n`), ctext);
+    assert.ok(ctext.includes(`\n  ${n + 1}- ${srcLines[n]}`), ctext);
     // Per-file counts as rg -c (lines) and rg --count-matches; the text says which.
     const byLines = await call(client, "llmsearch", { pattern: "e", count: "lines" });
     const byMatches = await call(client, "llmsearch", { pattern: "e", count: "matches" });
