@@ -42,6 +42,28 @@ export function globError(glob: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why a -g glob is refused, as the message and remediation both searches give: rg's parse error
+ * (rg stops on it), or a bare `!`, which rg reads as excluding every file. An empty answer for a
+ * glob that matched nothing because it could not be read would mislead; undefined when it is fine.
+ */
+export function globRefusal(glob: string, flag: string): { message: string; remediation: string } | undefined {
+  const why = globError(glob);
+  if (why !== undefined) {
+    return {
+      message: `error parsing glob '${glob}' (${flag}): ${why}`,
+      remediation: "Fix the glob as ripgrep would need it: close each [class] and {alternate,group} (groups do not nest), end on no lone '\\'; match a literal '[' or '{' with '[[]' or '[{]'.",
+    };
+  }
+  if (glob.replace(/\s+$/u, "") === "!") {
+    return {
+      message: `the glob '${glob}' (${flag}) is a '!' with nothing to exclude: ripgrep reads it as a glob that excludes every file`,
+      remediation: "Name what to exclude after the '!' (e.g. -g '!*.min.js'), or drop the glob (an empty shell variable after '!' gives this).",
+    };
+  }
+  return undefined;
+}
+
 /** globset's parse_class from just after `[`: the index of the closing `]`, or the error. */
 function classEnd(chars: string[], from: number): number | string {
   let i = from;

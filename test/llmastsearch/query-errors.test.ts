@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -182,4 +183,24 @@ test("the query may come first, as ast-grep's and ripgrep's pattern does; a firs
   const path = await runTool("llmastsearch", ["--root", root, "(odd).rs"], { cwd: root });
   assert.equal(path.code, 2, path.stdout);
   assert.equal((path.json as ErrorEnv).data.code, "LLMASTSEARCH_E108");
+});
+
+test("a --glob ripgrep cannot parse is refused with rg's reason (E109, exit 2), as llmsearch and ast-grep refuse it, not answered as 'no file matched'", async () => {
+  const root = fixtureCopy("langs");
+  for (const glob of ["*.{rs", "[z-a].rs", "!"]) {
+    const r = await runTool("llmastsearch", ["--root", root, "-q", "(function_item) @f", "-g", glob], { cwd: root });
+    assert.equal(r.code, 2, `${glob}: ${r.stdout}`);
+    const env = r.json as ErrorEnv;
+    assert.equal(env.data.code, "LLMASTSEARCH_E109", glob);
+    const rg = spawnSync("rg", ["--files", "-g", glob], { cwd: root, encoding: "utf8" });
+    if (glob === "!") {
+      // rg takes a bare '!' as excluding every file: llmsearch refuses it, and so does this.
+      assert.equal(rg.stdout, "", "rg lists nothing");
+      assert.match(env.data.message, /'!' with nothing to exclude/);
+    } else {
+      assert.equal(rg.status, 2, `rg refuses ${glob}`);
+      const reason = /error parsing glob '[^']*': (.*)/.exec(rg.stderr)?.[1];
+      assert.ok(reason !== undefined && env.data.message.endsWith(`: ${reason}`), `${env.data.message} / ${rg.stderr}`);
+    }
+  }
 });

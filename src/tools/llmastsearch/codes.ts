@@ -11,6 +11,8 @@ export const CODES = {
   query_no_captures: "E106",
   unknown_language: "E107",
   query_missing: "E108",
+  /** A --glob ripgrep refuses to parse, or a bare `!`: refused as llmsearch refuses it (its E111). */
+  glob_syntax: "E109",
   /** Notes and warnings about what was left out (never an error). */
   language_skipped: "W110",
   files_skipped: "W111",

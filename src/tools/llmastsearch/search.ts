@@ -11,6 +11,7 @@ import { EXIT, MISSING_PATHS_REMEDIATION, ToolError, missingPathsError } from ".
 import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
 import { walkFiles } from "../../text/walk.js";
+import { globRefusal } from "../../text/glob-check.js";
 import { languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
@@ -128,6 +129,10 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
         : "The query defines no capture; add one, e.g. (function_item) @fn, then --capture fn.",
       exitCode: EXIT.usage,
     });
+  }
+  for (const g of req.globs ?? []) {
+    const refused = globRefusal(g, "--glob");
+    if (refused !== undefined) throw new ToolError({ code: code(CODES.glob_syntax), error: "glob_syntax", ...refused, exitCode: EXIT.usage });
   }
   // A named language is checked before any file is read: a broken query fails fast.
   if (req.language) requireCaptures(req.query, compileQuery(req.language, req.query));

@@ -24,7 +24,7 @@ import type {
 } from "../../contract/tools/llmsearch.js";
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
 import { walkFiles, type WalkEntry, type WalkOptions } from "../../text/walk.js";
-import { globError } from "../../text/glob-check.js";
+import { globRefusal } from "../../text/glob-check.js";
 import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
 import { utf16Bom } from "../../text/utf16.js";
@@ -141,25 +141,8 @@ export function fileTypes(typeAdd: readonly string[]): Readonly<Record<string, r
 function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; types: { include: string[]; exclude: string[] }; cwd: string } {
   for (const [flag, list] of [["--glob", req.globs], ["--iglob", req.iglobs]] as const) {
     for (const g of list ?? []) {
-      const why = globError(g);
-      if (why !== undefined) {
-        throw new ToolError({
-          code: LLMSEARCH_CODES.glob_syntax,
-          error: "glob_syntax",
-          message: `error parsing glob '${g}' (${flag}): ${why}`,
-          remediation: "Fix the glob as ripgrep would need it: close each [class] and {alternate,group} (groups do not nest), end on no lone '\\'; match a literal '[' or '{' with '[[]' or '[{]'.",
-          exitCode: EXIT.usage,
-        });
-      }
-      if (g.replace(/\s+$/u, "") === "!") {
-        throw new ToolError({
-          code: LLMSEARCH_CODES.glob_syntax,
-          error: "glob_syntax",
-          message: `the glob '${g}' (${flag}) is a '!' with nothing to exclude: ripgrep reads it as a glob that excludes every file`,
-          remediation: "Name what to exclude after the '!' (e.g. -g '!*.min.js'), or drop the glob (an empty shell variable after '!' gives this).",
-          exitCode: EXIT.usage,
-        });
-      }
+      const refused = globRefusal(g, flag);
+      if (refused !== undefined) throw new ToolError({ code: LLMSEARCH_CODES.glob_syntax, error: "glob_syntax", ...refused, exitCode: EXIT.usage });
     }
   }
   const types = fileTypes(req.typeAdd ?? []);
