@@ -115,6 +115,18 @@ export function omitUndefined<T extends object>(obj: T): T {
 export const MISSING_PATHS_REMEDIATION = "Name files or directories that exist inside the workspace root (paths are taken from the current directory, else from the root).";
 
 /**
+ * What to do about paths that do not exist. One written as a glob (`src/*.rs`) was meant to be
+ * expanded, which a shell does and a JSON call (MCP, a quoted argument) does not: say to pass it
+ * as a glob, which the searches match as rg's -g does, rather than only "name files that exist".
+ */
+export function missingPathsRemediation(missing: readonly string[]): string {
+  const globs = missing.filter((p) => /[*?[{]/u.test(p));
+  if (globs.length === 0) return MISSING_PATHS_REMEDIATION;
+  const list = globs.map((g) => `'${g}'`).join(", ");
+  return `${list} ${globs.length === 1 ? "is a glob" : "are globs"}, which no path argument expands (a shell does): pass ${globs.length === 1 ? "it" : "them"} as --glob (MCP: globs), e.g. --glob ${list.split(", ")[0]}. ${MISSING_PATHS_REMEDIATION}`;
+}
+
+/**
  * The usage error of a search whose named paths all do not exist. (When some exist, they are
  * searched and the missing ones are a warning, as rg and ast-grep do.)
  */
@@ -123,7 +135,7 @@ export function missingPathsError(tool: string, missing: string[]): ToolError {
     code: commonCode(tool, "file_not_found"),
     error: "file_not_found",
     message: `no such file or directory: ${missing.join(", ")}`,
-    remediation: MISSING_PATHS_REMEDIATION,
+    remediation: missingPathsRemediation(missing),
     exitCode: EXIT.usage,
   });
 }

@@ -137,6 +137,32 @@ test("a missing path is a usage error, exit 2; beside paths that exist, as rg, t
   }
 });
 
+test("a missing path written as a glob (an unexpanded 'src/*.ts') is answered with the glob to pass instead, and that glob finds what rg finds of the shell's expansion", async () => {
+  const dir = tempDir("llmsearch-globpath-");
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "a.ts"), "const needle = 1;\n");
+  writeFileSync(join(dir, "src", "b.js"), "const needle = 2;\n");
+  for (const tool of ["llmsearch", "llmastsearch"] as const) {
+    const args = tool === "llmsearch" ? ["needle"] : ["-q", "(identifier) @i"];
+    const r = await runTool(tool, ["--root", dir, ...args, "src/*.ts"], { cwd: dir });
+    assert.equal(r.code, 2, r.stdout);
+    const err = (r.json as { data: { code: string; remediation: string } }).data;
+    assert.match(err.code, /_E002$/);
+    assert.match(err.remediation, /'src\/\*\.ts' is a glob, .*--glob 'src\/\*\.ts'/, err.remediation);
+    // Beside a path that exists, the warning says the same.
+    const mixed = await runTool(tool, ["--root", dir, ...args, "src/*.ts", "src/b.js"], { cwd: dir });
+    assert.ok((mixed.json as Env).diagnostics?.some((d) => /_E002$/.test(d.code ?? "") && /is a glob/.test(d.remediation ?? "")), mixed.stdout);
+  }
+  const followed = await runTool("llmsearch", ["--root", dir, "needle", "--glob", "src/*.ts"], { cwd: dir });
+  const rg = spawnSync("sh", ["-c", "rg --json needle src/*.ts"], { cwd: dir, encoding: "utf8" });
+  const rgFiles = rg.stdout.split("\n").filter((l) => l.includes('"type":"match"')).map((l) => (JSON.parse(l) as { data: { path: { text: string } } }).data.path.text);
+  assert.ok(rgFiles.length > 0, rg.stdout);
+  assert.deepEqual((followed.json as Env).data.matches.map((m) => m.span.file_path), rgFiles);
+  // A missing path that is no glob keeps the plain advice.
+  const plain = await runTool("llmsearch", ["--root", dir, "needle", "nope.ts"], { cwd: dir });
+  assert.doesNotMatch((plain.json as { data: { remediation: string } }).data.remediation, /glob/);
+});
+
 test("a huge single line: exact span at its end, nothing lost", async () => {
   const dir = tempDir("llmsearch-huge-");
   const line = `${"a".repeat(8 * 1024 * 1024)}needle`;

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { COMMON_CODES, commonCode } from "../../contract/codes.js";
-import { EXIT, MISSING_PATHS_REMEDIATION, ToolError, missingPathsError } from "../../contract/errors.js";
+import { EXIT, missingPathsRemediation, ToolError, missingPathsError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
 import { walkFiles } from "../../text/walk.js";
@@ -157,7 +157,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   if (missing.length > 0 && explicit.length === 0) throw missingPathsError(TOOL, missing);
   if (missing.length > 0) {
     diagnostics.push(
-      diag("warning", COMMON_CODES.file_not_found, `no such file or directory: ${missing.join(", ")} (the other paths were searched)`, { remediation: MISSING_PATHS_REMEDIATION }),
+      diag("warning", COMMON_CODES.file_not_found, `no such file or directory: ${missing.join(", ")} (the other paths were searched)`, { remediation: missingPathsRemediation(missing) }),
     );
   }
   const threadsWanted = Math.max(1, req.threads ?? defaultThreads());

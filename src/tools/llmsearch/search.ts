@@ -11,7 +11,7 @@ import { statSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { cancelSignal, cancelledError } from "../../contract/cancel.js";
 import { commonCode } from "../../contract/codes.js";
-import { EXIT, MISSING_PATHS_REMEDIATION, ToolError, missingPathsError, omitUndefined } from "../../contract/errors.js";
+import { EXIT, missingPathsRemediation, ToolError, missingPathsError, omitUndefined } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import type {
   LlmsearchCountData,
@@ -190,7 +190,7 @@ function missingPaths(missing: string[]): Diagnostic[] {
       level: "warning",
       message: `no such file or directory: ${missing.join(", ")} (the other paths were searched, as rg does)`,
       code: commonCode(TOOL, "file_not_found"),
-      remediation: MISSING_PATHS_REMEDIATION,
+      remediation: missingPathsRemediation(missing),
     },
   ];
 }
