@@ -4,6 +4,8 @@
  * matches our globs, accepts anything and quietly matches nothing. This follows globset 0.4's
  * parser (as the `ignore` crate's gitignore lines feed it) for the errors only, with rg's words.
  */
+import { statSync } from "node:fs";
+import { join } from "node:path";
 
 /** Why rg would refuse `glob` (its message after "error parsing glob '...': "), or undefined. */
 export function globError(glob: string): string | undefined {
@@ -82,4 +84,16 @@ function classEnd(chars: string[], from: number): number | string {
     first = false;
   }
   return "unclosed character class; missing ']'";
+}
+
+/**
+ * An include glob that is the plain name of a directory (`-g src`, `globs: ["src"]`) matches no
+ * file, as in rg, since a glob is matched on each file's path: the hint names the glob that takes
+ * the files under it, for the empty answer's reason. `dirs`: where the glob is matched from.
+ */
+export function directoryGlobHint(globs: readonly string[], dirs: readonly string[]): string | undefined {
+  const named = globs.filter((g) => !g.startsWith("!") && !/[*?[{\\]/u.test(g) && dirs.some((d) => statSync(join(d, g), { throwIfNoEntry: false })?.isDirectory()));
+  if (named.length === 0) return undefined;
+  const g = named[0]!.replace(/\/+$/u, "");
+  return `'${g}' names a directory, and a glob matches files: --glob '${g}/**' takes the files under it (or name ${g} as a path)`;
 }

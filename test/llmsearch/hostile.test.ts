@@ -163,6 +163,26 @@ test("a missing path written as a glob (an unexpanded 'src/*.ts') is answered wi
   assert.doesNotMatch((plain.json as { data: { remediation: string } }).data.remediation, /glob/);
 });
 
+test("a glob that is a directory's plain name (-g src) matches no file, as in rg, and the empty answer names the glob that does (src/**), which rg agrees takes its files", async () => {
+  const dir = tempDir("llmsearch-globdir-");
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "a.ts"), "const needle = 1;\n");
+  const rgFiles = (glob: string): string[] => spawnSync("rg", ["--files", "-g", glob], { cwd: dir, encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+  assert.deepEqual(rgFiles("src"), [], "rg: -g src names no file");
+  assert.deepEqual(rgFiles("src/**"), ["src/a.ts"]);
+  const s = await runTool("llmsearch", ["--root", dir, "needle", "-g", "src"], { cwd: dir });
+  const e104 = (s.json as Env).diagnostics?.find((d) => d.code === "LLMSEARCH_E104");
+  assert.match(e104?.message ?? "", /'src' names a directory, .*--glob 'src\/\*\*'/, s.stdout);
+  const a = await runTool("llmastsearch", ["--root", dir, "-q", "(identifier) @i", "-g", "src/"], { cwd: dir });
+  const w112 = (a.json as Env).diagnostics?.find((d) => d.code === "LLMASTSEARCH_W112");
+  assert.match(w112?.message ?? "", /'src' names a directory, .*--glob 'src\/\*\*'/, a.stdout);
+  const followed = await runTool("llmsearch", ["--root", dir, "needle", "-g", "src/**"], { cwd: dir });
+  assert.deepEqual((followed.json as Env).data.matches.map((m) => m.span.file_path), ["src/a.ts"]);
+  // A glob that is no directory's name gets no such hint.
+  const other = await runTool("llmsearch", ["--root", dir, "needle", "-g", "lib"], { cwd: dir });
+  assert.doesNotMatch(JSON.stringify((other.json as Env).diagnostics), /names a directory/);
+});
+
 test("a huge single line: exact span at its end, nothing lost", async () => {
   const dir = tempDir("llmsearch-huge-");
   const line = `${"a".repeat(8 * 1024 * 1024)}needle`;

@@ -11,7 +11,7 @@ import { EXIT, missingPathsRemediation, ToolError, missingPathsError } from "../
 import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
 import { walkFiles } from "../../text/walk.js";
-import { globRefusal } from "../../text/glob-check.js";
+import { directoryGlobHint, globRefusal } from "../../text/glob-check.js";
 import { languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
@@ -359,7 +359,10 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     }
     if (total === 0) {
       let why: string;
-      if (walked.length === 0) why = "no file matched the paths and --glob patterns (ignored and hidden files are left out; see --hidden, --no-ignore)";
+      if (walked.length === 0) {
+        const hint = directoryGlobHint(req.globs ?? [], [req.cwd ?? process.cwd()]);
+        why = `no file matched the paths and --glob patterns (${hint ? `${hint}; ` : ""}ignored and hidden files are left out; see --hidden, --no-ignore)`;
+      }
       else if (files.length === 0)
         why = req.language
           ? `none of the ${walked.length} file(s) is ${languageInfo(req.language).name} (${otherLanguage} of another language, ${noGrammar} without a grammar); pass --file to force one`

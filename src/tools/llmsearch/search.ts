@@ -24,7 +24,7 @@ import type {
 } from "../../contract/tools/llmsearch.js";
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
 import { walkFiles, type WalkEntry, type WalkOptions } from "../../text/walk.js";
-import { globRefusal } from "../../text/glob-check.js";
+import { directoryGlobHint, globRefusal } from "../../text/glob-check.js";
 import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
 import { utf16Bom } from "../../text/utf16.js";
@@ -474,7 +474,10 @@ function excludedFiles(root: string, starts: string[], req: SearchRequest): stri
 function explainNoFiles(req: SearchRequest, excluded?: string[]): string {
   if (excluded && excluded.length > 0) return excluded.join("; ");
   const why: string[] = [];
-  if (req.globs?.length) why.push(`no file matched --glob ${req.globs.map((g) => `'${g}'`).join(" ")}`);
+  if (req.globs?.length) {
+    const hint = directoryGlobHint(req.globs, [req.cwd ?? process.cwd()]);
+    why.push(`no file matched --glob ${req.globs.map((g) => `'${g}'`).join(" ")}${hint ? ` (${hint})` : ""}`);
+  }
   if (req.iglobs?.length) why.push(`no file matched --iglob ${req.iglobs.map((g) => `'${g}'`).join(" ")}`);
   if (req.maxDepth !== undefined) why.push(`--max-depth ${req.maxDepth} stops the walk ${req.maxDepth === 0 ? "at the start paths (a directory yields nothing)" : `${req.maxDepth} level${req.maxDepth === 1 ? "" : "s"} down`}`);
   if (req.types?.length) why.push(`no file is of type ${req.types.join(", ")} (-t matches file names: ${req.types.flatMap((t) => fileTypes(req.typeAdd ?? [])[t] ?? []).join(" ")})`);
