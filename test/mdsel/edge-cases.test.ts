@@ -203,4 +203,19 @@ describe("edge cases", () => {
       }
     }
   });
+
+  it("a file named twice (README.md ./README.md, or with its directory) is one document, not 'readme' and 'readme_2'", async () => {
+    const dir = tempDir("mdsel-twice-");
+    writeFileSync(join(dir, "README.md"), "# Title\n\n## Part\n\nText.\n");
+    for (const args of [["README.md", "./README.md"], ["README.md", "."]]) {
+      const { code, env } = await index(args, { cwd: dir });
+      assert.equal(code, 0, JSON.stringify(env));
+      const docs = (env.data as { documents: { namespace: string }[] }).documents;
+      assert.deepEqual(docs.map((d) => d.namespace), ["readme"], args.join(" "));
+      assert.equal(env.warnings, undefined, JSON.stringify(env.warnings));
+    }
+    const s = await select(["readme::heading:h2[0]", "README.md", "./README.md"], { cwd: dir });
+    assert.equal(s.code, 0);
+    assert.equal(s.env.data!.matches.length, 1);
+  });
 });

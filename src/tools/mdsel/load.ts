@@ -39,12 +39,17 @@ export function displayPath(ws: Workspace, abs: string): string {
   return sep === "/" ? rel : rel.split(sep).join("/");
 }
 
-/** One Source per path; a namespace already taken gets `_2`, `_3`, ... and a warning. */
+/** One Source per file (a file named twice is one); a namespace already taken gets `_2`, `_3`, ... and a warning. */
 export function sourcesFor(ws: Workspace, paths: string[], warnings: string[]): Source[] {
   const taken = new Set<string>();
+  const seen = new Set<string>();
   const out: Source[] = [];
   for (const p of paths) {
     const abs = resolve(ws.cwd, p);
+    // A file named twice (`README.md ./README.md`, or a file and its directory) is one document:
+    // a second copy took `readme_2` with a warning that the file's own namespace was taken.
+    if (seen.has(abs)) continue;
+    seen.add(abs);
     const base = namespaceOf(p) || "doc";
     let ns = base;
     for (let k = 2; taken.has(ns); k++) ns = `${base}_${k}`;
