@@ -108,7 +108,8 @@ export function renderText(env: Rec): string {
   // mdsel's errors name the selector they are about and what would resolve; its warnings say which
   // file a clashing namespace now names (`index_2`): without them a text-only client cannot recover.
   for (const e of (env.errors as Rec[] | undefined) ?? []) {
-    const about = str(e.selector) ?? str(e.file);
+    // Both: with several documents in play (index, index_2, ...) the file says which one was meant.
+    const about = [str(e.selector), str(e.file)].filter((x) => x !== undefined).join(" in ") || undefined;
     const tries = Array.isArray(e.suggestions) && e.suggestions.length > 0 ? ` — try: ${(e.suggestions as unknown[]).map((x) => str(x)).join(", ")}` : "";
     lines.push(`error ${str(e.code)}: ${about !== undefined ? `${about}: ` : ""}${oneLine(str(e.message) ?? "")}${tries}`);
   }

@@ -219,7 +219,7 @@ describe("llmtools mcp (stdio)", () => {
       const text = (s.content[0] as { text: string }).text;
       assert.ok(text.includes(`## Setup\n\n${steps}\n\n\`\`\`sh\nmake install\n\`\`\``), text);
       assert.match(text, /guide::heading:h2\[0\]\/block:code\[0\]/);
-      assert.match(text, /MDSEL_E103: guide::heading:h2\[7\]: .* try: guide::heading:h2\[0\], guide::heading:h2\[1\]/);
+      assert.match(text, /MDSEL_E103: guide::heading:h2\[7\] in GUIDE\.md: .* try: guide::heading:h2\[0\], guide::heading:h2\[1\]/);
     } finally {
       rmSync(join(root, "GUIDE.md"));
     }
