@@ -204,4 +204,46 @@ describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shape
       "pkg/text.py:7 ', '.join unresolved -",
     ]);
   });
+  it("Java: a cast qualifier, `((TextNode) node).text()`, is a member of the type cast to, as the file imports it (jsoup)", async () => {
+    const root = writeTree(tempDir("magellan-java-cast-"), {
+      "src/main/java/org/jsoup/nodes/Node.java": "package org.jsoup.nodes;\n\npublic abstract class Node {\n}\n",
+      "src/main/java/org/jsoup/nodes/TextNode.java": "package org.jsoup.nodes;\n\npublic class TextNode extends Node {\n    public String text() { return \"\"; }\n}\n",
+      "src/main/java/org/jsoup/nodes/Comment.java": "package org.jsoup.nodes;\n\npublic class Comment extends Node {\n    public String getData() { return \"\"; }\n}\n",
+      "src/main/java/org/jsoup/nodes/Element.java": "package org.jsoup.nodes;\n\npublic class Element extends Node {\n    public String text() { return \"\"; }\n}\n",
+      "src/main/java/org/jsoup/parser/Token.java": [
+        "package org.jsoup.parser;",
+        "",
+        "abstract class Token {",
+        "    static final class Comment extends Token {",
+        '        String getData() { return ""; }',
+        "    }",
+        "}",
+        "",
+      ].join("\n"),
+      "src/main/java/org/jsoup/helper/W3CDom.java": [
+        "package org.jsoup.helper;",
+        "",
+        "import org.jsoup.nodes.Comment;",
+        "import org.jsoup.nodes.Node;",
+        "import org.jsoup.nodes.TextNode;",
+        "",
+        "public class W3CDom {",
+        "    String head(Node source, Node[] all) {",
+        "        String a = ((TextNode) source).text();",
+        "        String b = ((Comment) source).getData();",
+        "        return ((TextNode) all[0]).text();",
+        "    }",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    // text() was ambiguous between TextNode's and Element's, getData() a guess between the two
+    // Comment classes.
+    assert.deepEqual(refLines(root, "f.path LIKE '%W3CDom.java' AND r.kind = 'call'"), [
+      "src/main/java/org/jsoup/helper/W3CDom.java:9 ((TextNode) source).text imported org.jsoup.nodes.TextNode.text",
+      "src/main/java/org/jsoup/helper/W3CDom.java:10 ((Comment) source).getData imported org.jsoup.nodes.Comment.getData",
+      "src/main/java/org/jsoup/helper/W3CDom.java:11 ((TextNode) all[0]).text imported org.jsoup.nodes.TextNode.text",
+    ]);
+  });
 });
