@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { tempDir, writeTree } from "../support/run.js";
-import { type Ref, mg, refLines } from "./support.js";
+import { type Ref, codes, mg, refLines } from "./support.js";
 
 describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shapes", () => {
   it("C++: a class named by two capitals (leveldb's `DB`) is a receiver type, not a template parameter", async () => {
@@ -171,6 +171,12 @@ describe("sweep 28: typer, hono, axios, just, fzf, zlib, jsoup and leveldb shape
       paths.map((p) => p.symbols.map((s) => `${s.span.file_path}:${s.span.start_line}`)),
       [["db/db_impl.cc:4", "db/db_impl.h:5", "db/db_impl.cc:3"]],
     );
+    // refs/callers list both halves' references; their note said "names 2 symbols ... narrow
+    // with --symbol-id", as if they were two functions.
+    const callers = await mg(root, ["callers", "--name", "DBImpl::Recover"]);
+    assert.deepEqual((callers.env.data.references as Ref[]).map((r) => `${r.span.file_path}:${r.span.start_line}`), ["db/db_impl.cc:6"]);
+    assert.ok(codes(callers.env).includes("MAGELLAN_E117"), JSON.stringify(callers.env.diagnostics));
+    assert.ok(!codes(callers.env).includes("MAGELLAN_E109"), JSON.stringify(callers.env.diagnostics));
     // Two unrelated functions of one name stay a question.
     const other = writeTree(root, { "db/other.cc": "namespace leveldb {\nclass DBImpl2 {};\nint Recover(int edit) { return 0; }\n}\n" });
     assert.equal((await mg(other, ["index"])).r.code, 0);

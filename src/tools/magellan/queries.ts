@@ -669,11 +669,22 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     const diagnostics: Diagnostic[] = [];
     const ids = defs.map((d) => d.symbol_id);
     if (defs.length > 1) {
+      // A C/C++ function's declaration and its definition are one function, not two to choose
+      // between (leveldb's `refs --name DBImpl::Write` said "names 2 symbols ... narrow with
+      // --symbol-id", and either id lists the same references).
+      const first = defs[0] as SymbolRecord;
+      const halvesOfFirst = new Set(sameFunction(db, first).map((h) => h.symbol_id));
+      const oneFunction = defs.every((d) => d === first || halvesOfFirst.has(d.symbol_id));
       diagnostics.push(
-        note(
-          `'${defs[0]?.name}' names ${defs.length} symbols; showing references of all of them (narrow with --symbol-id, --path or --kind)`,
-          MAGELLAN_CODES.ambiguous_name,
-        ),
+        oneFunction
+          ? note(
+              `'${first.name}' names one function declared and defined apart (${defs.map((d) => `${d.path}:${d.start_line}`).join(", ")}); showing the references of both`,
+              MAGELLAN_CODES.same_function,
+            )
+          : note(
+              `'${first.name}' names ${defs.length} symbols; showing references of all of them (narrow with --symbol-id, --path or --kind)`,
+              MAGELLAN_CODES.ambiguous_name,
+            ),
       );
     }
     // A C++ function's declaration and its out-of-class definition are one function: the calls tied
