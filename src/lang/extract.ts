@@ -64,7 +64,7 @@ import { hasSyntaxErrors } from "./grammar-lags.js";
 import { ExtractionBudgetError } from "./budget.js";
 import { ensureHeadroom, QUERY_BYTES_PER_UNIT, trimHeap } from "./heap.js";
 import { CapturedNode, rawMatchList, rawMatchesSupported } from "./raw-matches.js";
-import { FIELD_PATH, chainCallee, chainMarker, chainOf, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
+import { FIELD_PATH, chainCallee, chainMarker, chainOf, pythonNotNoneType, splitOutsideBrackets, withoutTypeArguments } from "./type-text.js";
 import type {
   ByteRange,
   ExtractedImport,
@@ -442,13 +442,7 @@ export function extractFromTree(language: LanguageId, tree: Parser.Tree, decoded
  * written (baseName reads no one type in it).
  */
 function pythonNotNone(written: string): string {
-  let t = written.trim().replace(/^(["'])(.+)\1$/s, "$2").trim();
-  const optional = /^(?:\w+\.)?Optional\[(.*)\]$/s.exec(t);
-  if (optional) t = (optional[1] as string).trim();
-  const parts = splitOutsideBrackets(t, "|")
-    .map((s) => s.trim())
-    .filter((s) => s !== "None");
-  return parts.length === 1 ? (parts[0] as string) : written;
+  return pythonNotNoneType(written.trim().replace(/^(["'])(.+)\1$/s, "$2").trim()) ?? written;
 }
 
 /**

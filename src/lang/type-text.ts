@@ -49,6 +49,38 @@ export function withoutTypeArguments(text: string, open = "<", close = ">"): str
   return out.trim();
 }
 
+/**
+ * Index of what closes the bracket (`(`, `[`, `{`) or the quote (`"`, `'`, `` ` ``) at `open` in
+ * `text`, strings inside skipped: -1 when nothing does.
+ */
+export function closingIndex(text: string, open: number): number {
+  let depth = 0;
+  let quote = "";
+  for (let i = open; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote !== "") {
+      if (c === "\\") i++;
+      else if (c === quote) {
+        quote = "";
+        if (depth === 0) return i;
+      }
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (c === "(" || c === "[" || c === "{") depth++;
+    else if ((c === ")" || c === "]" || c === "}") && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/**
+ * A Python annotation's one type besides None: `Optional[X]`, `t.Optional[X]` and `X | None` are
+ * X; a union of two types or more, undefined.
+ */
+export function pythonNotNoneType(t: string): string | undefined {
+  const optional = /^(?:\w+\.)?Optional\[(.*)\]$/s.exec(t);
+  const parts = splitOutsideBrackets(optional ? (optional[1] as string).trim() : t, "|").filter((p) => p !== "" && p !== "None");
+  return parts.length === 1 ? parts[0] : undefined;
+}
+
 /** One step of a chain: a member read (`.f`) or a call of one (`.m(...)`). */
 export interface ChainStep {
   name: string;

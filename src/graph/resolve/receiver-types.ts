@@ -1,5 +1,5 @@
 /** What a written type says of the members a value of it has (receiver types, library types). */
-import { splitOutsideBrackets, withoutTypeArguments } from "../../lang/type-text.js";
+import { closingIndex, pythonNotNoneType, splitOutsideBrackets, withoutTypeArguments } from "../../lang/type-text.js";
 
 /**
  * The type a qualifier names when it is one capitalised identifier (`Math`, `new StringBuilder()`),
@@ -19,27 +19,10 @@ export function writtenType(q: string): string | undefined {
  * clipped at its start, `…`, is not known to be one.)
  */
 export function literalValue(q: string): boolean {
-  const first = q.charCodeAt(0);
-  // '[' '"' "'" '`'
-  if (first !== 91 && first !== 34 && first !== 39 && first !== 96) return false;
-  let depth = 0;
-  let quote = first === 91 ? "" : q[0] as string;
-  for (let i = 1; i < q.length; i++) {
-    const c = q[i] as string;
-    if (quote !== "") {
-      if (c === "\\") i++;
-      else if (c === quote) {
-        quote = "";
-        if (first !== 91) return i === q.length - 1;
-      }
-    } else if (c === '"' || c === "'" || c === "`") quote = c;
-    else if (c === "[" || c === "(" || c === "{") depth++;
-    else if (c === "]" || c === ")" || c === "}") {
-      if (depth === 0) return c === "]" && i === q.length - 1;
-      depth--;
-    }
-  }
-  return false;
+  const first = q[0];
+  if (first !== "[" && first !== '"' && first !== "'" && first !== "`") return false;
+  const end = closingIndex(q, 0);
+  return end === q.length - 1 && (first !== "[" || q[end] === "]");
 }
 
 export const GO_PREDECLARED = new Set([
@@ -115,12 +98,9 @@ export function receiverTypeName(language: string, written: string, isClass?: (n
     return typeParameter(t) ? undefined : t;
   } else if (language === "python") {
     // Forward references are strings; `Optional[X]` and `X | None` are X's.
-    t = t.replace(/^(["'])(.*)\1$/s, "$2").trim();
-    const optional = /^(?:\w+\.)?Optional\[(.*)\]$/s.exec(t);
-    if (optional) t = (optional[1] as string).trim();
-    const parts = splitOutsideBrackets(t, "|").filter((p) => p !== "" && p !== "None");
-    if (parts.length !== 1) return undefined;
-    t = withoutTypeArguments(parts[0] as string, "[", "]");
+    const one = pythonNotNoneType(t.replace(/^(["'])(.*)\1$/s, "$2").trim());
+    if (one === undefined) return undefined;
+    t = withoutTypeArguments(one, "[", "]");
     if (PYTHON_BUILTINS.has(t)) return null;
     if (t === "Any" || t === "typing.Any" || t === "t.Any" || t === "object") return undefined;
     // A lowercase name is a builtin or a function (`x = make()`), not a class by its writing; a

@@ -40,6 +40,7 @@ import { isBinary } from "../../text/binary.js";
 import { isInside, resolveInRoot } from "../../text/root.js";
 import { type Answer, type Location, TOOL, freshnessDiagnostics, withReadDb } from "./common.js";
 import { FileCache, type RichOptions, relationships, spanExtras } from "./rich.js";
+import { closingIndex } from "../../lang/type-text.js";
 
 const DEFAULT_LIMIT = 200;
 
@@ -577,7 +578,7 @@ function outsideGoModules(db: DB, root: string, r: RefRecord, defs: SymbolRecord
   if (!r.path.endsWith(".go") || !r.qualifier) return false;
   // `exec.Command("tmux", ...).Run()`: a member of what such a package's function returns.
   const call = /^([\p{L}_][\p{L}\p{N}_]*)\.[\p{L}_][\p{L}\p{N}_]*\(/u.exec(r.qualifier);
-  if (call && closesAtEnd(r.qualifier, call[0].length - 1)) return outsideGoModules(db, root, { ...r, qualifier: call[1] as string }, defs, cache);
+  if (call && closingIndex(r.qualifier, call[0].length - 1) === r.qualifier.length - 1) return outsideGoModules(db, root, { ...r, qualifier: call[1] as string }, defs, cache);
   if (/[.\[(]/.test(r.qualifier)) return false;
   const mods = defs.map((d) => goModuleOf(root, posix.dirname(d.path), cache)?.path);
   if (mods.some((m) => m === undefined)) return false;
@@ -606,21 +607,6 @@ function outsideGoModules(db: DB, root: string, r: RefRecord, defs: SymbolRecord
   return made ? outside(made[1] as string) === true : false;
 }
 
-/** Whether the bracket at `open` of `text` closes at its last character (strings aside). */
-function closesAtEnd(text: string, open: number): boolean {
-  let depth = 0;
-  let quote = "";
-  for (let i = open; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quote !== "") {
-      if (c === "\\") i++;
-      else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'" || c === "`") quote = c;
-    else if (c === "(" || c === "[" || c === "{") depth++;
-    else if ((c === ")" || c === "]" || c === "}") && --depth === 0) return i === text.length - 1;
-  }
-  return false;
-}
 
 /** The methods `defs` override or implement (or, `down`, that override them), each with the references of `kinds` tied to it. */
 function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[], down = false): { symbol_id: string; display_fqn: string; references: number }[] {
