@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
 import { pathToFileURL } from "node:url";
 import type * as Rpc from "vscode-jsonrpc/node";
+import { stdioConnection } from "../lsp-stdio.js";
 import { findUp } from "../process.js";
 import type { ContentPositions } from "../positions.js";
 import type { ChangeCheck, ChangeCheckContext, Raw } from "../change.js";
@@ -48,10 +49,8 @@ export class PyrightServer {
     const stdout = this.child.stdout;
     const stdin = this.child.stdin;
     if (!stdout || !stdin) throw new Error("pyright-langserver: no stdio pipes");
-    // Loaded after the server is spawned, and with require(): an ESM import of this CommonJS
-    // package is lexed for named exports first; either way the server's start waits for nothing.
-    const rpc = require("vscode-jsonrpc/node") as typeof Rpc;
-    this.conn = rpc.createMessageConnection(new rpc.StreamMessageReader(stdout), new rpc.StreamMessageWriter(stdin));
+    // Connected after the server is spawned: its start waits for nothing.
+    this.conn = stdioConnection(stdout, stdin);
     this.conn.onRequest("workspace/configuration", (p: { items: unknown[] }) => p.items.map(() => null));
     this.conn.onRequest("client/registerCapability", () => null);
     this.conn.onRequest("window/workDoneProgress/create", () => null);

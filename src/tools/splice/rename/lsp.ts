@@ -6,12 +6,13 @@
  * the renamed text for captures (see checkCaptures) before shutting the server down.
  */
 import { guessedIncludeFlags } from "../../../validate/checkers/c.js";
+import { stdioConnection } from "../../../validate/lsp-stdio.js";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { createMessageConnection, StreamMessageReader, StreamMessageWriter, type MessageConnection } from "vscode-jsonrpc/node";
+import type { MessageConnection } from "vscode-jsonrpc/node";
 import { ToolError } from "../../../contract/errors.js";
 import type { Diagnostic } from "../../../contract/schema.js";
 import { type LanguageId, languageForPath, parse } from "../../../lang/registry.js";
@@ -172,7 +173,7 @@ export class Session {
     // A server that exits while a message is in flight must not take this process down with
     // an unhandled EPIPE: its exit is reported through `failure`.
     this.child.stdin!.on("error", () => undefined);
-    this.conn = createMessageConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
+    this.conn = stdioConnection(this.child.stdout!, this.child.stdin!);
     this.conn.onRequest("window/workDoneProgress/create", () => null);
     this.conn.onRequest("client/registerCapability", () => null);
     this.conn.onRequest("workspace/configuration", (p: { items: unknown[] }) => p.items.map(() => null));
