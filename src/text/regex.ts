@@ -84,6 +84,22 @@ const POSIX: Record<string, string> = {
   xdigit: "0-9A-Fa-f",
 };
 
+type WordBoundary = "start" | "end" | "start-half" | "end-half";
+
+/** `\b{start}` (= `\<`), `\b{end}` (= `\>`) and their halves, with ripgrep's Unicode \w. */
+function wordBoundary(kind: WordBoundary): string {
+  switch (kind) {
+    case "start":
+      return `(?<!${WORD})(?=${WORD})`;
+    case "end":
+      return `(?<=${WORD})(?!${WORD})`;
+    case "start-half":
+      return `(?<!${WORD})`;
+    case "end-half":
+      return `(?!${WORD})`;
+  }
+}
+
 function unsupported(what: string, remediation: string): PatternError {
   return new PatternError("unsupported", what, remediation);
 }
@@ -322,8 +338,25 @@ class Translator {
       case "S":
         this.nonLiteral(`[^${SPACE_NO_LF}\\n]`);
         return;
-      case "b":
+      case "b": {
+        // Rust regex 1.10 (ripgrep 14) word-boundary forms. JS would read `\b{start}` as \b
+        // followed by the text "{start}", and matched nothing.
+        const special = /^\{(start|end|start-half|end-half)\}/.exec(p.slice(this.i));
+        if (special) {
+          this.i += special[0].length;
+          this.nonLiteral(wordBoundary(special[1] as WordBoundary));
+          return;
+        }
         this.nonLiteral(`(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`);
+        return;
+      }
+      case "<":
+        // GNU grep's and Rust regex 1.10's start of a word; as an escaped '<' it had matched
+        // the character '<' and \<word\> found nothing.
+        this.nonLiteral(wordBoundary("start"));
+        return;
+      case ">":
+        this.nonLiteral(wordBoundary("end"));
         return;
       case "B":
         this.nonLiteral(`(?:(?<=${WORD})(?=${WORD})|(?<!${WORD})(?!${WORD}))`);

@@ -33,6 +33,10 @@ const CASES: [string, string[]][] = [
   ["(?i)^session$", ["Session", "session"]],
   ["^\\p{Lu}\\w+Error$", ["BaseHTTPError", "ConnectionError", "HTTPError", "IOError", "ÉchecError"]],
   ["^[[:upper:]_]+$", ["CA", "DEFAULT_RETRIES"]],
+  // Rust regex 1.10's word boundaries (ast-grep's too); `new RegExp` read `\>` as '>' and matched nothing.
+  ["Error\\>", ["BaseHTTPError", "ConnectionError", "HTTPError", "IOError", "ÉchecError"]],
+  ["\\b{start}HTTP", ["HTTPError"]],
+  ["\\<Error", []],
 ];
 
 for (const [regex, expected] of CASES) {

@@ -5,13 +5,14 @@
  * first was refused (`Invalid group`) and the other two compiled to something else and matched
  * nothing, without a word. A regex that uses Rust-only syntax is translated as llmsearch
  * translates ripgrep patterns (inline flags, `\pL`/`\p{Greek}`, POSIX classes, `\A`/`\z`, `\x{..}`,
- * `(?P<name>..)`) and run in Unicode mode; any other regex is left to the binding, as before.
+ * `(?P<name>..)`, the word boundaries `\<`, `\>`, `\b{start}`, `\b{end}`) and run in Unicode mode; any other regex is left to the binding, as before.
  */
 import type Parser from "tree-sitter";
 import { PatternError, compilePattern } from "../../text/regex.js";
 
 const MATCH_OPS = new Set(["match?", "not-match?", "any-match?", "any-not-match?"]);
-const RUST_ONLY = /\(\?[imsxU-]+[:)]|\(\?P<|\\[pP]|\[\[:|\\[Az]|\\x\{/;
+// `\<`, `\>`, `\b{start}`...: Rust's word boundaries, which `new RegExp` reads as '<', '>' and "{start}".
+const RUST_ONLY = /\(\?[imsxU-]+[:)]|\(\?P<|\\[pP]|\[\[:|\\[Az<>]|\\x\{|\\b\{/;
 /** What the binding is handed instead of a translated regex: compiles, and holds no literal for the prefilter. */
 const PLACEHOLDER = "(?:)";
 const CAPTURE = 1;
