@@ -37,6 +37,10 @@ const CASES: [string, string[]][] = [
   ["Error\\>", ["BaseHTTPError", "ConnectionError", "HTTPError", "IOError", "ÉchecError"]],
   ["\\b{start}HTTP", ["HTTPError"]],
   ["\\<Error", []],
+  // \w is Unicode in Rust; the binding's RegExp (no u flag) took ASCII only and missed ÉchecError.
+  ["^\\w+Error$", ["BaseHTTPError", "ConnectionError", "HTTPError", "IOError", "ÉchecError"]],
+  ["^\\W", []],
+  ["\\bchec", []],
 ];
 
 for (const [regex, expected] of CASES) {

@@ -12,7 +12,9 @@ import { PatternError, compilePattern } from "../../text/regex.js";
 
 const MATCH_OPS = new Set(["match?", "not-match?", "any-match?", "any-not-match?"]);
 // `\<`, `\>`, `\b{start}`...: Rust's word boundaries, which `new RegExp` reads as '<', '>' and "{start}".
-const RUST_ONLY = /\(\?[imsxU-]+[:)]|\(\?P<|\\[pP]|\[\[:|\\[Az<>]|\\x\{|\\b\{/;
+// `\w`, `\d`, `\b` and their negations are Unicode in Rust and ASCII in a RegExp without the u
+// flag: `^\w+Error$` missed `ÉchecError`, which tree-sitter and ast-grep match.
+const RUST_ONLY = /\(\?[imsxU-]+[:)]|\(\?P<|\\[pPwWdDbB]|\[\[:|\\[Az<>]|\\x\{/;
 /** What the binding is handed instead of a translated regex: compiles, and holds no literal for the prefilter. */
 const PLACEHOLDER = "(?:)";
 const CAPTURE = 1;
