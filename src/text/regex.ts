@@ -86,17 +86,20 @@ const POSIX: Record<string, string> = {
 
 type WordBoundary = "start" | "end" | "start-half" | "end-half";
 
-/** `\b{start}` (= `\<`), `\b{end}` (= `\>`) and their halves, with ripgrep's Unicode \w. */
+/**
+ * `\b{start}` (= `\<`), `\b{end}` (= `\>`) and their halves, with ripgrep's Unicode \w. One
+ * group, as \b's translation is, so that a quantifier after it takes the whole assertion.
+ */
 function wordBoundary(kind: WordBoundary): string {
   switch (kind) {
     case "start":
-      return `(?<!${WORD})(?=${WORD})`;
+      return `(?:(?<!${WORD})(?=${WORD}))`;
     case "end":
-      return `(?<=${WORD})(?!${WORD})`;
+      return `(?:(?<=${WORD})(?!${WORD}))`;
     case "start-half":
-      return `(?<!${WORD})`;
+      return `(?:(?<!${WORD}))`;
     case "end-half":
-      return `(?!${WORD})`;
+      return `(?:(?!${WORD}))`;
   }
 }
 

@@ -69,6 +69,8 @@ test("the translation: boundaries, not the characters '<' '>' or the text '{star
   assert.deepEqual(run("a\\>", "a a> ab"), ["0", "2"]);
   assert.deepEqual(run("\\b{start}a\\b{end}", "a {start}a a"), ["0", "9", "11"]);
   assert.deepEqual(run("x\\b{end-half}", "x xy x-"), ["0", "5"]);
+  // A quantifier takes the whole assertion, as after \b (JS refuses a quantified lookbehind).
+  assert.deepEqual(run("\\<?a", "a ba"), ["0", "3"]);
   // \b itself is unchanged.
   assert.deepEqual(run("\\ba\\b", "a ab a"), ["0", "5"]);
 });
