@@ -694,8 +694,15 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
   // own class, as `-> Self` would say.
   if (language === "python") {
     for (const p of pending) {
-      if (p.kind !== "method" || p.declared_type !== undefined || (p.name !== "__enter__" && p.name !== "__aenter__")) continue;
-      if (returnsSelfOnly(syntaxOf(p.def))) p.declared_type = "Self";
+      if (p.kind !== "method") continue;
+      // The spelling of Self before Python 3.11 (httpx's `def __enter__(self: T) -> T`, a
+      // factory's `def make(cls: Type[T]) -> T`) returns the receiver's class: T is bound at
+      // the call, a TypeVar no class is named.
+      if (p.declared_type !== undefined) {
+        if (p.declared_type === selfTypeVar(syntaxOf(p.def))) p.declared_type = "Self";
+        continue;
+      }
+      if ((p.name === "__enter__" || p.name === "__aenter__") && returnsSelfOnly(syntaxOf(p.def))) p.declared_type = "Self";
     }
   }
   const out: ExtractedSymbol[] = [];
@@ -860,6 +867,22 @@ function returnsSelfOnly(def: Parser.SyntaxNode): boolean {
     seen = true;
   }
   return seen;
+}
+
+/**
+ * The type variable a Python method's first parameter is annotated with (`self: T`, `cls: Type[T]`,
+ * `cls: type[T]`), undefined for a static method or any other annotation.
+ */
+function selfTypeVar(def: Parser.SyntaxNode): string | undefined {
+  const fn = def.type === "decorated_definition" ? def.childForFieldName("definition") : def;
+  if (fn?.type !== "function_definition") return undefined;
+  if (def.type === "decorated_definition" && def.namedChildren.some((d) => d.type === "decorator" && /^@\s*(?:\w+\.)*staticmethod\s*$/.test(d.text))) return undefined;
+  const first = fn.childForFieldName("parameters")?.namedChildren[0];
+  if (first?.type !== "typed_parameter") return undefined;
+  const written = first.childForFieldName("type")?.text.replace(/\s+/g, "");
+  if (written === undefined) return undefined;
+  const m = /^(?:(?:typing\.)?[Tt]ype\[(\w+)\]|(\w+))$/.exec(written);
+  return m ? (m[1] ?? m[2]) : undefined;
 }
 
 function syntaxOf(n: QNode): Parser.SyntaxNode {

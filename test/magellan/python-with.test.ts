@@ -44,3 +44,30 @@ it("with X() as v: v is what X's __enter__ returns, and a call is no field's whi
   // x's type is unknown; the only `send` in reach is a field, and Other.send is a method.
   assert.deepEqual(await callees("pkg.use.go", "send"), ["ambiguous -"]);
 });
+
+// httpx writes the pre-3.11 spelling of Self: `T = typing.TypeVar("T", bound="Client")` and
+// `def __enter__(self: T) -> T`; its tests' 23 `client.send(...)` inside `with httpx.Client() as
+// client:` were `ambiguous` between Client.send and AsyncClient.send.
+const TYPEVAR_TREE: Record<string, string> = {
+  "web/__init__.py": "from ._client import Client, AsyncClient\n",
+  "web/_client.py":
+    "import typing\n\nT = typing.TypeVar(\"T\", bound=\"Client\")\nU = typing.TypeVar(\"U\", bound=\"AsyncClient\")\n\n\n" +
+    "class Client:\n    def __enter__(self: T) -> T:\n        return self\n    def __exit__(self, *a) -> None:\n        pass\n" +
+    "    def copy(self: T, **kw: typing.Any) -> T:\n        return self\n    def send(self, request):\n        return request\n\n\n" +
+    "class AsyncClient:\n    async def __aenter__(self: U) -> U:\n        return self\n    async def __aexit__(self, *a) -> None:\n        pass\n" +
+    "    @classmethod\n    def make(cls: typing.Type[U]) -> U:\n        return cls()\n    @staticmethod\n    def wrap(value: U) -> U:\n        return value\n" +
+    "    async def send(self, request):\n        return request\n",
+  "tests/test_client.py":
+    "import web\n\n\ndef test_send():\n    with web.Client() as client:\n        client.send(1)\n\n\ndef test_copy():\n    web.Client().copy(a=1).send(2)\n\n\n" +
+    "async def test_async():\n    async with web.AsyncClient() as client:\n        await client.send(3)\n\n\ndef test_make():\n    web.AsyncClient.make().send(4)\n",
+};
+
+it("a method whose self (or cls: Type[T]) is annotated with the TypeVar it returns returns its receiver's class", async () => {
+  const root = tempDir("magellan-pywith-typevar-");
+  writeTree(root, TYPEVAR_TREE);
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const callers = async (name: string): Promise<string[]> =>
+    ((await mg(root, ["callers", "--name", name])).env.data.references ?? []).map((r) => `${r.span.file_path}:${r.span.start_line} ${r.resolution}`);
+  assert.deepEqual(await callers("Client.send"), ["tests/test_client.py:6 imported", "tests/test_client.py:10 imported"]);
+  assert.deepEqual(await callers("AsyncClient.send"), ["tests/test_client.py:15 imported", "tests/test_client.py:19 imported"]);
+});
