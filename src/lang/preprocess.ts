@@ -36,6 +36,16 @@ const DECL_START =
  */
 const NESTED_MACRO_LINE = new RegExp(String.raw`^[ \t]*(${MACRO})\((?:[^()\n]|\([^()\n]*\))*\)[ \t]*(?=\r?\n[ \t]*(?:[#}A-Za-z_]|//|/\*|\r?\n))`, "gm");
 
+/**
+ * JSON_PRIVATE_UNLESS_TESTED: alone on its line, a macro standing for an access specifier
+ * (nlohmann/json's `private` unless its tests build it `public`): tree-sitter read it as a member
+ * missing its type, and basic_json's class ended at its third one (the union json_value, dump,
+ * get, erase and every member after were lost or read as free functions). The macro and its colon
+ * are blanked, after a statement or a brace only (a goto label there is no symbol either): the
+ * members keep the access before it.
+ */
+const ACCESS_MACRO = new RegExp(String.raw`^[ \t]*(${MACRO}[ \t]*:)(?!:)(?=[ \t]*(?:\/\/[^\n]*|\/\*[^\n]*?\*\/[ \t]*)?\r?$)`, "gm");
+
 const PATTERNS: RegExp[] = [
   // A macro alone on its line (optionally with an argument list): FMT_BEGIN_NAMESPACE, FMT_EXPORT.
   new RegExp(String.raw`^[ \t]*(${MACRO})(?:\([^()\n]*\))?[ \t]*(?=\r?$)`, "gm"),
@@ -94,6 +104,11 @@ const PATTERNS: RegExp[] = [
   new RegExp(String.raw`(?<=[\w\]]\s+)(${THREAD_ANNOTATION})(?=\([^()\n]*\)[ \t]*(?:;|=|\{))`, "g"),
   new RegExp(String.raw`(?<=\b(?:class|struct)[ \t]+)(${THREAD_ANNOTATION})(?=(?:\([^()\n]*\))?[ \t]+[A-Za-z_])`, "g"),
   NESTED_MACRO_LINE,
+  ACCESS_MACRO,
+  // JSON_NO_UNIQUE_ADDRESS key_compare m_compare = key_compare();: a macro that starts its line
+  // before a field's or a variable's type and name (`[[no_unique_address]]`); kept, ordered_map's
+  // closing `};` was lost. (`UNITY_UINT64 v0, v1;` declares two variables of a macro type.)
+  new RegExp(String.raw`^[ \t]*(${MACRO})[ \t]+(?!(?:const|volatile)\b)(?=[A-Za-z_][\w:]*(?:<[^;(){}\n]*>)?[ \t*&]+[A-Za-z_]\w*[ \t]*(?:=|;|\{|\[))`, "gm"),
 ];
 
 /**
@@ -268,6 +283,8 @@ export function maskForParse(language: LanguageId, text: string): string {
       if (isPreprocessorLine(lines, at)) continue;
       // (`{ FOO_A, FOO_B {` in a braced list is an element, not a macro.)
       if ((re === PATTERNS[0] || re === PATTERNS[2] || re === NESTED_MACRO_LINE) && inList(text, at, at + token.length)) continue;
+      // (`cond ?\n  O_RDONLY :\n  O_WRONLY` is a ternary's middle, not an access specifier.)
+      if (re === ACCESS_MACRO && !afterStatement(text, at)) continue;
       // Blank the name and a directly following argument list.
       let end = at + token.length;
       if (text[end] === "(") {
@@ -804,6 +821,38 @@ function enclosingBraceHead(text: string, at: number): string | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Whether the code before `at` (past blanks, comments and directive lines) ends a statement or
+ * opens or closes a block, or is an access specifier: where a member or a statement starts.
+ */
+function afterStatement(text: string, at: number): boolean {
+  let j = at - 1;
+  for (let steps = 0; steps < 200; steps++) {
+    while (j >= 0 && /\s/.test(text[j] as string)) j--;
+    if (j < 0) return true;
+    if (text[j] === "/" && text[j - 1] === "*") {
+      const open = text.lastIndexOf("/*", j - 2);
+      if (open < 0) return false;
+      j = open - 1;
+      continue;
+    }
+    const lineStart = text.lastIndexOf("\n", j) + 1;
+    const line = text.slice(lineStart, j + 1);
+    const comment = line.indexOf("//");
+    if (comment >= 0) {
+      j = lineStart + comment - 1;
+      continue;
+    }
+    if (/^[ \t]*#/.test(line)) {
+      j = lineStart - 1;
+      continue;
+    }
+    const c = text[j];
+    return c === ";" || c === "{" || c === "}" || (c === ":" && /(?:^[ \t]*[A-Z][A-Z0-9_]*|\b(?:public|private|protected))[ \t]*:$/.test(line));
+  }
+  return false;
 }
 
 function isPreprocessorLine(lines: LineStarts, at: number): boolean {
