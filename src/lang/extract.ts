@@ -832,6 +832,8 @@ interface LocalRules {
   hoisted: boolean;
   /** false: a capitalised name in a pattern is a constant or a variant (Rust's `None`), not a binding. */
   upper?: false;
+  /** Module-level names are in force in the whole file, declared before or after (Go's package scope). */
+  module?: true;
 }
 
 /**
@@ -843,7 +845,7 @@ const LOCAL_SCOPES: Partial<Record<LanguageId, LocalRules>> = {
   typescript: { hoisted: true },
   tsx: { hoisted: true },
   python: { hoisted: true },
-  go: { hoisted: false },
+  go: { hoisted: false, module: true },
   java: { hoisted: false },
   c: { hoisted: false },
   cpp: { hoisted: false },
@@ -1217,7 +1219,9 @@ class ReferenceCollector {
       let i = open.length - 1;
       if (b.fn) while (i >= 0 && !(open[i] as LocalScope).fn && !(open[i] as LocalScope).stop) i--;
       const scope = open[i];
-      if (!scope && rules.hoisted && !b.global) {
+      // (Go's `var v *Viper` at the top of viper.go types `v.Get(key)` in `func Get`, as its
+      // package scope has no order: it was a `heuristic` call of another type's Get.)
+      if (!scope && (rules.hoisted || rules.module) && !b.global) {
         // A module-level name (`app = Flask(__name__)`, `export const app = new Hono()`) is a
         // symbol, not a local; what it was assigned still says whose member `app.route()` is,
         // wherever no local of that name is in force (typeAt).

@@ -81,8 +81,8 @@ it("Go: a member through the method's receiver or a parameter declared of a type
       ["ui/stash.go", "s.pager", "helpView", "ui.pagerModel.helpView", "heuristic"],
       // A parameter declared `other stashModel` (receiver_type).
       ["ui/stash.go", "other", "helpView", "ui.stashModel.helpView", "exact"],
-      // A range variable: no type written.
-      ["ui/stash.go", "any", "helpView", null, "ambiguous"],
+      // A range variable over the package-level `var models []stashModel`: its element type.
+      ["ui/stash.go", "any", "helpView", "ui.stashModel.helpView", "exact"],
     ]);
   } finally {
     d.close();
@@ -118,4 +118,44 @@ it("Go: a member promoted from an embedded struct is the embedded type's; one of
   } finally {
     d.close();
   }
+});
+
+// Shaped on spf13/viper's viper.go: `var v *Viper` at the top, `func Get(key string) any { return
+// v.Get(key) }` below, beside another type with a Get method. The package-level variable's type
+// was not read: viper.go's global functions' calls were `heuristic` or `ambiguous` guesses.
+const GLOBAL = `package cfg
+
+type Other struct{}
+
+func (o *Other) Get(key string) any { return nil }
+
+func Get(key string) any { return v.Get(key) }
+
+var v *Viper
+
+var (
+	w    Viper
+	x, y *Viper
+)
+
+type Viper struct{ n int }
+
+func (v *Viper) Get(key string) any { return v.n }
+
+func GetW(key string) any { return w.Get(key) }
+
+func GetY(key string) any { return y.Get(key) }
+
+func Shadowed(v *Other) any { return v.Get("k") }
+`;
+
+it("Go: a package-level variable declared of a type types its uses anywhere in its file", async () => {
+  const root = tempDir("magellan-go-global-");
+  writeTree(root, { "go.mod": "module example.com/cfg\n\ngo 1.21\n", "viper.go": GLOBAL });
+  assert.equal((await mg(root, ["index"])).r.code, 0);
+  const callers = async (name: string): Promise<string[]> =>
+    ((await mg(root, ["callers", "--name", name])).env.data.references ?? []).map((r) => `${r.span.start_line} ${r.resolution} ${r.caller ?? "-"}`);
+  assert.deepEqual(await callers("Viper.Get"), ["7 exact Get", "20 exact GetW", "22 exact GetY"]);
+  // A parameter of the package variable's name is the parameter.
+  assert.deepEqual(await callers("Other.Get"), ["24 exact Shadowed"]);
 });
