@@ -266,6 +266,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   defineComments(lines, blank);
   includeTests(text, blank);
   externCGuards(text, blank);
+  namespaceGuards(text, blank);
   vaArgTypes(text, blank);
   typeArgMacros(text, blank);
   unbalancedBranches(text, blank);
@@ -351,6 +352,42 @@ function externCGuards(text: string, blank: number[]): void {
   const opens = groups.filter((m) => m.groups?.open !== undefined).length;
   if (opens === 0 || opens * 2 !== groups.length) return;
   for (const m of groups) blankLines(text, m.index as number, (m.index as number) + (m[0] as string).length, blank);
+}
+
+/**
+ * The same guard around a namespace: `#ifndef JSON_HAS_CPP_17\nnamespace // NOLINT\n{\n#endif`,
+ * a declaration, then `#ifndef JSON_HAS_CPP_17\n}  // namespace\n#endif` (nlohmann/json puts its
+ * `from_json`/`to_json` objects in an anonymous namespace before C++17). Read as written, the
+ * first group's `{` cannot close inside it, and tree-sitter made one ERROR of the rest of the
+ * single header (lines 5111 to 24766): every later symbol lost its `nlohmann::` scope. When the
+ * groups that only open a namespace and those that only close one pair up under each condition,
+ * all of them are blanked (the declarations read at the enclosing level, as a C++17 build has
+ * them); otherwise they are left alone.
+ */
+const NAMESPACE_GUARD = new RegExp(
+  [
+    String.raw`^[ \t]*#[ \t]*(?<cond>if(?:n?def)?[ \t][^\n]*?)[ \t]*${LINE_END}`,
+    String.raw`(?:[ \t]*\/\/[^\n]*\r?\n)*`,
+    String.raw`[ \t]*(?:(?<open>(?:inline[ \t]+)?namespace(?:[ \t]+[A-Za-z_][\w:]*)?[ \t]*(?:\/\/[^\n]*)?(?:\r?\n[ \t]*)?\{)|\})[ \t]*${LINE_END}`,
+    String.raw`[ \t]*#[ \t]*endif\b[^\n]*`,
+  ].join(""),
+  "gm",
+);
+function namespaceGuards(text: string, blank: number[]): void {
+  if (!/^[ \t]*#[ \t]*if/m.test(text) || !text.includes("namespace")) return;
+  const byCondition = new Map<string, { opens: number; closes: number; groups: RegExpMatchArray[] }>();
+  for (const m of text.matchAll(NAMESPACE_GUARD)) {
+    const cond = (m.groups?.cond as string).replace(/\s+/g, " ");
+    let g = byCondition.get(cond);
+    if (!g) byCondition.set(cond, (g = { opens: 0, closes: 0, groups: [] }));
+    if (m.groups?.open !== undefined) g.opens++;
+    else g.closes++;
+    g.groups.push(m);
+  }
+  for (const g of byCondition.values()) {
+    if (g.opens === 0 || g.opens !== g.closes) continue;
+    for (const m of g.groups) blankLines(text, m.index as number, (m.index as number) + (m[0] as string).length, blank);
+  }
 }
 
 /**
@@ -845,8 +882,12 @@ function afterStatement(text: string, at: number): boolean {
       j = lineStart + comment - 1;
       continue;
     }
-    if (/^[ \t]*#/.test(line)) {
-      j = lineStart - 1;
+    // (A directive's line, or the last line of a continued `#define`: nlohmann's
+    // JSON_BINARY_READER_MAKE_BJD_TYPES_MAP_ before binary_reader's JSON_PRIVATE_UNLESS_TESTED:.)
+    let first = lineStart;
+    while (first >= 2 && (text[first - 2] === "\\" || (text[first - 2] === "\r" && text[first - 3] === "\\"))) first = text.lastIndexOf("\n", first - 2) + 1;
+    if (/^[ \t]*#/.test(text.slice(first, j + 1))) {
+      j = first - 1;
       continue;
     }
     const c = text[j];
