@@ -280,6 +280,11 @@ function page(
   const overhead = tokensOf({ ...env, [where]: { ...data, [key]: [] } }) + 40;
   const n = fitItems(items, offset, budget, overhead);
   data[key] = items.slice(offset, offset + n);
+  // The tool counted the items it listed, as many as this page might need (fetchLimit): a
+  // magellan_callers page of 34 said `count: 81`, neither the page nor the whole answer (128).
+  // It counts the page's; the tool's totals (total_count) stay the whole answer's.
+  const counted = spec.list.counts?.[key];
+  if (counted !== undefined && typeof data[counted] === "number") data[counted] = n;
   const next = offset + n;
   const info = { list: `${where}.${key}`, offset, returned: n };
   // The tool was asked for the items this page may need (fetchLimit): its note that it cut

@@ -93,9 +93,11 @@ export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
   /**
    * A listing tool: its items are `data[key]` (`result[key]` for an operation), paged by
    * max_tokens. `cutCode`: the code of the tool's note that it stopped at the limit it was given
-   * (magellan's notes are known by their "raise --limit" text instead).
+   * (magellan's notes are known by their "raise --limit" text instead). `counts`: the field
+   * that counts a list's items as the tool listed them (`matches` → `match_count`), which then
+   * counts the page's.
    */
-  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result"; cutCode?: string };
+  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result"; cutCode?: string; counts?: Record<string, string> };
   /** Takes large content (writers); others refuse arguments over the small cap. */
   large?: boolean;
   run(args: z.infer<S>, ctx: CallContext): Promise<ToolAnswer>;
@@ -233,7 +235,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Find where a symbol is defined. Use before reading or editing code you know by name.",
     input: MagellanFindInput,
     kind: MAGELLAN,
-    list: { keys: ["matches"], minItemTokens: 60 },
+    list: { keys: ["matches"], minItemTokens: 60, counts: { matches: "count" } },
     run: async (a, ctx) =>
       answer(
         "magellan",
@@ -246,7 +248,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "References to a symbol (in) or from it (out). Use before changing its name or signature.",
     input: MagellanRefsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "refs" } },
-    list: { keys: ["references"], minItemTokens: 50 },
+    list: { keys: ["references"], minItemTokens: 50, counts: { references: "count" } },
     run: async (a, ctx) =>
       answer(
         "magellan",
@@ -259,7 +261,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Call sites of a function. Use to see who a change to it affects.",
     input: MagellanCallsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "callers" } },
-    list: { keys: ["references"], minItemTokens: 50 },
+    list: { keys: ["references"], minItemTokens: 50, counts: { references: "count" } },
     run: (a, ctx) => calls("in", a, ctx),
   }),
   tool({
@@ -267,7 +269,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Calls made from a function. Use to see what it depends on.",
     input: MagellanCallsInput,
     kind: { tool: "magellan", envelope: { kind: "query", command: "callees" } },
-    list: { keys: ["references"], minItemTokens: 50 },
+    list: { keys: ["references"], minItemTokens: 50, counts: { references: "count" } },
     run: (a, ctx) => calls("out", a, ctx),
   }),
   tool({
@@ -362,7 +364,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Text search like ripgrep. Use for strings, comments, config, any text.",
     input: LlmsearchInput,
     kind: { tool: "llmsearch", envelope: { kind: "query", command: "search" } },
-    list: { keys: ["matches", "counts"], minItemTokens: 50, cutCode: LLMSEARCH_CODES.limit_reached },
+    list: { keys: ["matches", "counts"], minItemTokens: 50, cutCode: LLMSEARCH_CODES.limit_reached, counts: { matches: "match_count" } },
     run: async (a, ctx) => {
       const r = await textSearch({
         pattern: a.pattern,
@@ -393,7 +395,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Tree-sitter query search. Use to find code by shape rather than by text.",
     input: LlmastsearchInput,
     kind: { tool: "llmastsearch", envelope: { kind: "query", command: "search" } },
-    list: { keys: ["matches"], minItemTokens: 60, cutCode: astCode(AST_CODES.limit_reached) },
+    list: { keys: ["matches"], minItemTokens: 60, cutCode: astCode(AST_CODES.limit_reached), counts: { matches: "match_count" } },
     run: async (a, ctx) => {
       let language;
       if (a.language !== undefined) {

@@ -156,6 +156,8 @@ describe("llmtools mcp (stdio)", () => {
       assert.deepEqual([pg.list, pg.offset], ["data.matches", seen.length]);
       seen.push(...(r.structuredContent.data.matches as { match_id: string }[]).map((m) => m.match_id));
       assert.equal(pg.returned, seen.length - pg.offset);
+      assert.equal(r.structuredContent.data.match_count, pg.returned, "match_count counts the page's matches");
+      assert.equal(r.structuredContent.data.total_count, all.length, "total_count counts them all");
       cursor = r.structuredContent.cursor;
       pages++;
     } while (cursor && pages < 100);
@@ -286,6 +288,9 @@ describe("llmtools mcp (stdio)", () => {
       assert.ok(!notes.some((d) => /--limit/.test(d.message)), JSON.stringify(notes));
       assert.doesNotMatch((r.content[0] as { text: string }).text, /--limit/);
       for (const x of r.structuredContent.data.references as { span: { byte_start: number } }[]) seen.push(x.span.byte_start);
+      // Counts: the page's (viper's page of 34 said 81, what the tool was asked to fetch) and the whole answer's.
+      assert.equal(r.structuredContent.data.count, (r.structuredContent.data.references as unknown[]).length);
+      assert.equal(r.structuredContent.data.total_count, 12);
       cursor = r.structuredContent.cursor as string | undefined;
       last = r;
       pages++;

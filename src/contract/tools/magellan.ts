@@ -130,7 +130,10 @@ export const RefsResponseSchema = z
     file_path: z.string().optional(),
     direction: z.enum(["in", "out"]),
     reference_kinds: z.array(z.string()).optional(),
+    /** References listed (after --limit; over MCP, on this page). */
     count: uint,
+    /** References found (before --limit). */
+    total_count: uint,
     /** References the graph could not tie to one symbol: named like it (in) or made from it (out). */
     unresolved: z
       .object({

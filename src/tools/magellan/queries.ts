@@ -713,7 +713,8 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
       rows = precise.rows;
     }
     const gaps = gapReport(db, root, direction, defs, rows, req, precise?.gaps);
-    const partial = rows.length > limit;
+    const total = rows.length;
+    const partial = total > limit;
     rows = rows.slice(0, limit);
     if (defs.length === 0) diagnostics.push(note(`symbols named '${req.name}' exist, but none matches the --path/--kind filter`));
     else if (rows.length === 0) {
@@ -730,7 +731,7 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
         ),
       );
     }
-    if (partial) diagnostics.push(note(`more than ${limit} references; raise --limit to see more`));
+    if (partial) diagnostics.push(note(`${total} references, the first ${limit} listed; raise --limit to see more`));
     // (An override is recorded on the declaration in the class, so a definition asks with it.)
     const overrides = direction === "in" ? dispatchedThrough(db, [...defs, ...halves], req.referenceKinds) : [];
     // (Their calls run another body, so this answer misses none of its own; the note is for a
@@ -803,6 +804,7 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
     data.direction = direction;
     if (req.referenceKinds) data.reference_kinds = req.referenceKinds;
     data.count = rows.length;
+    data.total_count = total;
     Object.assign(data, gaps.report);
     if (sameFunctionReport.length > 0) data.same_function = sameFunctionReport;
     if (overrides.length > 0) data.overrides = overrides;
