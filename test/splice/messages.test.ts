@@ -81,3 +81,31 @@ test("a rename the checker rejects says what the rename left behind, not 'Fix th
   assert.doesNotMatch(env.error?.remediation ?? "", /Fix the new text/);
   assert.match(env.error?.remediation ?? "", /^The rename left code that no longer compiles .*an implementation the engine did not rename.*splice batch: a rename step for each implementing method/);
 });
+
+test("a JavaScript private member is selected by name (ky's `Ky.#calculateDelay`, `#calculateDelay`): the '#' is its name's, not a separator", async () => {
+  const dir = writeTree(tempDir("splice-messages-private-"), {
+    "tsconfig.json": '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2022" }, "include": ["source"] }\n',
+    "source/Ky.ts": "export class Ky {\n\t#retryCount = 0;\n\n\t#calculateDelay(): number {\n\t\treturn 0.3 * 2 ** this.#retryCount;\n\t}\n\n\tdelay(): number {\n\t\treturn this.#calculateDelay();\n\t}\n}\n",
+  });
+  for (const symbol of ["Ky.#calculateDelay", "#calculateDelay", "Ky##calculateDelay"]) {
+    const r = await runTool("splice", ["rename", "--file", "source/Ky.ts", "--symbol", symbol, "--to", "#computeDelay", "--dry-run"], { cwd: dir });
+    assert.equal(r.code, 0, `${symbol}: ${r.stdout}`);
+    assert.match((r.json as { result: { diff: string } }).result.diff, /\+\t\treturn this\.#computeDelay\(\);/);
+  }
+  // Javadoc's Class#member still names a member of a class.
+  const javadoc = await runTool("splice", ["delete", "--file", "source/Ky.ts", "--symbol", "Ky#delay", "--dry-run"], { cwd: dir });
+  assert.equal(javadoc.code, 0, javadoc.stdout);
+});
+
+test("a name the file does not define but another file does is refused naming where it is defined, not 'did you mean' (cJSON.h's prototype, cJSON.c's definition)", async () => {
+  const dir = writeTree(tempDir("splice-messages-proto-"), {
+    "list.h": "#ifndef LIST_H\n#define LIST_H\nstruct item { struct item *next; };\nint list_len(const struct item *head);\n#endif\n",
+    "list.c": '#include "list.h"\n\nint list_len(const struct item *head) {\n    int n = 0;\n    for (; head != 0; head = head->next) n++;\n    return n;\n}\n',
+  });
+  const r = await runTool("splice", ["delete", "--file", "list.h", "--symbol", "list_len", "--dry-run"], { cwd: dir });
+  assert.equal(r.code, 1, r.stdout);
+  const env = r.json as Env;
+  assert.equal(env.error?.code, "SPLICE_E100");
+  assert.equal(env.message, "no symbol 'list_len' in list.h (a function's prototype is no symbol: its definition is); 'list_len' is defined elsewhere: function list_len at list.c:3");
+  assert.match(env.error?.remediation ?? "", /^Give --file list\.c \(a rename there changes the declarations in list\.h too\), or change the text of list\.h with splice edit/);
+});

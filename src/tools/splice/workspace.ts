@@ -70,6 +70,16 @@ function oneBinding(cands: Sym[]): boolean {
   return cands.every((s) => ONE_BINDING.has(s.language) && s.file === first.file && s.scoped_name === first.scoped_name && s.kind === first.kind);
 }
 
+/**
+ * `Cart.total`, `mod::f`, Javadoc's `Cart#total` → their parts. A `#` that starts a part is the
+ * name's own (a JavaScript private member: ky's `Ky.#calculateDelay`, `#fetch`), not a separator:
+ * splitting there left `calculateDelay`, which no symbol is named, so no private member could be
+ * selected by name.
+ */
+export function qualifiedParts(name: string): string[] {
+  return name.split(/::|\.|(?<=[^.:#])#/).filter((p) => p !== "");
+}
+
 function ambiguous(q: SymbolQuery, cands: Sym[]): ToolError {
   const list = cands.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name} ${s.file}:${s.start_line}`);
   return new ToolError({
@@ -277,7 +287,7 @@ export class Workspace {
       return [cands[0] as Sym];
     }
     const name = q.symbol ?? "";
-    const parts = name.split(/::|\.|#/).filter((p) => p !== "");
+    const parts = qualifiedParts(name);
     const leaf = parts[parts.length - 1] ?? name;
     if (file !== undefined) cands = this.symbolsIn(file).filter((s) => s.name === leaf);
     else {
@@ -288,7 +298,7 @@ export class Workspace {
       const scope = parts.slice(0, -1);
       cands = cands.filter((s) => {
         const have = s.scoped_name.split(".");
-        const fqn = s.display_fqn.split(/::|\.|#/);
+        const fqn = qualifiedParts(s.display_fqn);
         const tail = (xs: string[]): boolean => xs.length >= parts.length && parts.every((p, i) => xs[xs.length - parts.length + i] === p);
         return tail(have) || tail(fqn) || (scope.length === 1 && s.parent === scope[0]);
       });
@@ -318,9 +328,30 @@ export class Workspace {
         .flatMap((n) => (n === leaf && file !== undefined ? [...new Set(this.symbolsIn(file).filter((s) => s.name === n).map((s) => s.scoped_name))] : n === leaf ? [] : [n]))
         .filter((n) => n !== name)
         .slice(0, 5);
+      // The name is defined in another file: cJSON.h declares `cJSON_GetArraySize` (a prototype,
+      // which is no symbol) and cJSON.c defines it; "did you mean cJSON?" sent the agent nowhere.
+      const elsewhere = file !== undefined && parts.length === 1 ? this.symbolsElsewhere(leaf, file) : [];
+      if (elsewhere.length) {
+        const at = elsewhere.slice(0, 5).map((s) => `${s.kind.toLowerCase()} ${s.scoped_name} at ${s.file}:${s.start_line}`);
+        const c = languageForPath(file ?? "")?.id;
+        const proto = c === "c" || c === "cpp" ? " (a function's prototype is no symbol: its definition is)" : "";
+        throw new ToolError({
+          code: CODES.symbol_not_found,
+          error: "symbol_not_found",
+          message: `no symbol '${name}'${q.kind ? ` of kind ${q.kind}` : ""} in ${file}${proto}; '${leaf}' is defined elsewhere: ${at.join(", ")}${elsewhere.length > 5 ? `, and ${elsewhere.length - 5} more` : ""}`,
+          file,
+          remediation: `Give --file ${elsewhere[0]?.file} (a rename there changes the declarations in ${file} too), or change the text of ${file} with splice edit --file ${file} --old TEXT --new TEXT.`,
+        });
+      }
       throw new ToolError({ code: CODES.symbol_not_found, error: "symbol_not_found", message: `no symbol '${name}'${q.kind ? ` of kind ${q.kind}` : ""} in ${where}${near.length ? ` (did you mean ${near.join(", ")}?)` : ""}`, file, remediation: `List the symbols with 'magellan find --name ${leaf}' (or 'magellan query --file ${file ?? "F"}'); qualified names are Class.method or mod::f.` });
     }
     return cands;
+  }
+
+  /** Symbols named `name` in files other than `file`, by path and position. */
+  private symbolsElsewhere(name: string, file: string): Sym[] {
+    const paths = [...new Set(findSymbols(this.graph(), { name, mode: "exact", limit: 1000 }).map((s) => s.path))].filter((p) => p !== file).sort();
+    return paths.flatMap((p) => this.symbolsIn(p).filter((s) => s.name === name));
   }
 
   /** References to a symbol anywhere in the indexed workspace. */
