@@ -193,6 +193,58 @@ describe("splice rename: JavaScript beside a tsconfig.json that does not allow i
   });
 });
 
+describe("splice rename: what the TypeScript engine's projects do not hold (drizzle-orm, ky)", () => {
+  /** drizzle-orm's shape: src/ in tsconfig.json, tests/ in their own tsconfig.json (include ../src), another package importing by package name. */
+  const monorepo = (): string => {
+    const root = tempDir("splice-rename-unseen-");
+    made.push(root);
+    mkdirSync(join(root, "orm", "src"), { recursive: true });
+    mkdirSync(join(root, "orm", "tests"), { recursive: true });
+    mkdirSync(join(root, "kit", "src"), { recursive: true });
+    writeFileSync(join(root, "orm", "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true, "module": "esnext", "moduleResolution": "bundler" }, "include": ["src"] }\n');
+    writeFileSync(join(root, "orm", "tests", "tsconfig.json"), '{ "extends": "../tsconfig.json", "compilerOptions": { "rootDir": ".." }, "include": [".", "../src"] }\n');
+    writeFileSync(join(root, "orm", "src", "casing.ts"), "export function toCamelCase(input: string): string {\n  return input.replace(/_(\\w)/g, (_, c: string) => c.toUpperCase());\n}\n\nfunction localHelper(x: string): string {\n  return x;\n}\n\nexport const caseOf = (s: string): string => localHelper(toCamelCase(s));\n");
+    writeFileSync(join(root, "orm", "tests", "casing.test.ts"), "import { toCamelCase } from '../src/casing';\n\nexport const ok = toCamelCase('drizzle_kit') === 'drizzleKit';\n");
+    writeFileSync(join(root, "kit", "src", "introspect.ts"), "import { toCamelCase } from 'orm/casing';\n\nexport const name = (n: string): string => toCamelCase(n);\nexport const localHelper = 1;\n");
+    return root;
+  };
+
+  it("warns (W217) naming the files that mention an exported name and that no searched project holds", async () => {
+    const root = monorepo();
+    const plan = await planRename({ root, target: targetAt(root, "orm/src/casing.ts", "typescript", "function toCamelCase", "toCamelCase"), newName: "toCamel" });
+    assert.deepEqual([...new Set(plan.locations.map((l) => l.file))], ["orm/src/casing.ts"]);
+    const w = plan.diagnostics.find((d) => d.code === "SPLICE_W217");
+    assert.ok(w, JSON.stringify(plan.diagnostics));
+    assert.equal(w.level, "warning");
+    assert.match(w.message, /^2 file\(s\) that no project searched \(orm\/tsconfig\.json\) holds mention 'toCamelCase' and were left as they are: kit\/src\/introspect\.ts, orm\/tests\/casing\.test\.ts\./);
+  });
+
+  it("says nothing of other files' mentions of a name no other file can use", async () => {
+    const root = monorepo();
+    const plan = await planRename({ root, target: targetAt(root, "orm/src/casing.ts", "typescript", "function localHelper", "localHelper"), newName: "helper" });
+    assert.equal(plan.diagnostics.some((d) => d.code === "SPLICE_W217"), false, JSON.stringify(plan.diagnostics));
+  });
+
+  it("renames a private member (#name) to another private name, and refuses a new name that changes its visibility", async () => {
+    const root = tempDir("splice-rename-private-");
+    made.push(root);
+    mkdirSync(join(root, "source"), { recursive: true });
+    writeFileSync(join(root, "tsconfig.json"), '{ "compilerOptions": { "strict": true, "noEmit": true, "target": "es2022" }, "include": ["source"] }\n');
+    writeFileSync(join(root, "source", "Ky.ts"), "export class Ky {\n\t#retryCount = 0;\n\n\t#calculateDelay(): number {\n\t\treturn 0.3 * 2 ** this.#retryCount;\n\t}\n\n\tdelay(): number {\n\t\treturn this.#calculateDelay();\n\t}\n}\n");
+    const target = targetAt(root, "source/Ky.ts", "typescript", "#calculateDelay(): number", "#calculateDelay");
+    const plan = await planRename({ root, target, newName: "#computeDelay" });
+    const files = applyLocations(root, plan.locations, true);
+    assert.equal(files.get("source/Ky.ts"), "export class Ky {\n\t#retryCount = 0;\n\n\t#computeDelay(): number {\n\t\treturn 0.3 * 2 ** this.#retryCount;\n\t}\n\n\tdelay(): number {\n\t\treturn this.#computeDelay();\n\t}\n}\n");
+    assert.deepEqual(tscErrors(root), []);
+    await assert.rejects(planRename({ root, target: targetAt(root, "source/Ky.ts", "typescript", "#computeDelay(): number", "#computeDelay"), newName: "computeDelay" }), (e) =>
+      isToolError(e, "SPLICE_E200", /^'#computeDelay' is a private member: its new name starts with '#' too, or every use would become a public member 'computeDelay'$/),
+    );
+    await assert.rejects(planRename({ root, target: targetAt(root, "source/Ky.ts", "typescript", "delay(): number {\n\t\treturn", "delay"), newName: "#delay" }), (e) =>
+      isToolError(e, "SPLICE_E200", /^'#delay' is a private name \(#…\) and 'delay' is not private/),
+    );
+  });
+});
+
 describe("splice rename: a warm TypeScript service", () => {
   it("sees a file created on disk after it was built", async () => {
     const root = copyFixture("ts");

@@ -29,6 +29,7 @@ export const RENAME_NOTES = {
   server_note: "SPLICE_W213",
   untyped_uses: "SPLICE_W214",
   string_keyed_uses: "SPLICE_W216",
+  unsearched_mentions: "SPLICE_W217",
 } as const;
 
 export function renameNote(kind: keyof typeof RENAME_NOTES, message: string, level: "note" | "warning" = "note"): Diagnostic {

@@ -17,9 +17,28 @@ export { RENAME_CODES } from "./codes.js";
 export { disposeTypeScriptServices } from "./typescript.js";
 export { disposeLanguageServers, setLanguageServerReuse } from "./lsp.js";
 
+/**
+ * A JavaScript private member's name is `#` and an identifier (ky's `#calculateDelay`); its new
+ * name must be one too. `--to '#computeDelay'` was refused as no identifier, and `--to
+ * computeDelay` renamed every `this.#calculateDelay` to a public member: a rename that changed the
+ * member's visibility without a word.
+ */
+function assertNewName(target: RenameRequest["target"], newName: string): void {
+  const js = target.language === "typescript" || target.language === "tsx" || target.language === "javascript";
+  const wasPrivate = js && target.name.startsWith("#");
+  if (!js || (!wasPrivate && !newName.startsWith("#"))) return assertIdentifier(target.language, newName);
+  if (!wasPrivate) {
+    throw renameError("invalid_identifier", `'${newName}' is a private name (#…) and '${target.name}' is not private: a rename keeps a member's visibility`, `Give a name without '#' (for example '${newName.slice(1)}').`, { usage: true, file: target.file });
+  }
+  if (!newName.startsWith("#")) {
+    throw renameError("invalid_identifier", `'${target.name}' is a private member: its new name starts with '#' too, or every use would become a public member '${newName}'`, `Give '#${newName}'.`, { usage: true, file: target.file });
+  }
+  assertIdentifier(target.language, newName.slice(1));
+}
+
 export async function planRename(req: RenameRequest): Promise<RenamePlan> {
   const { target, newName } = req;
-  assertIdentifier(target.language, newName);
+  assertNewName(target, newName);
   if (newName === target.name) {
     throw renameError("same_name", `'${target.name}' already has that name`, "Give a different new name.", { usage: true, file: target.file });
   }

@@ -368,6 +368,20 @@ function mentioningScripts(sources: Sources, name: string, except: string): { fi
   return { files, capped: false };
 }
 
+/**
+ * Scripts that mention the name and that none of the searched programs holds: the language
+ * service never looked at them, so a use of the symbol there is left with the old name and no
+ * checker of this change sees it break. drizzle-orm's `toCamelCase` (src/casing.ts, project
+ * tsconfig.json: include src) is imported by tests/casing/casing.test.ts (its own
+ * tests/tsconfig.json includes ../src) and by drizzle-kit through the package name: the rename
+ * changed casing.ts alone and said nothing of the seven files left.
+ */
+function unsearchedMentions(sources: Sources, name: string, abs: string, programs: TS.Program[]): { files: string[]; capped: boolean } {
+  const held = (f: string): boolean => programs.some((p) => p.getSourceFile(f) !== undefined);
+  const { files, capped } = mentioningScripts(sources, name, abs);
+  return { files: files.filter((f) => !held(f)), capped };
+}
+
 export async function renameTypeScript(sources: Sources, target: RenameTarget, newName: string): Promise<RenamePlan> {
   const t0 = performance.now();
   const abs = sources.abs(target.file);
@@ -450,6 +464,25 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
       ),
     );
     if (mentions.capped) diagnostics.push(renameNote("no_project", `more than ${MENTION_LIMIT} scripts mention '${target.name}': only the first ${MENTION_LIMIT} were searched`, "warning"));
+  }
+  // Only a name other files can use: a local, a parameter or a private member mentioned elsewhere
+  // is another binding of the same spelling.
+  const mods = info.kindModifiers.split(",");
+  const member = ["method", "property", "getter", "setter", "enum member", "accessor"].includes(info.kind);
+  const reachable = !mods.includes("private") && !target.name.startsWith("#") && (mods.includes("export") || member || locations.some((l) => l.file !== target.file));
+  if (primary && reachable) {
+    const unseen = unsearchedMentions(sources, target.name, abs, programs);
+    if (unseen.files.length) {
+      const shown = unseen.files.slice(0, 10).map((f) => sources.rel(f));
+      const more = unseen.files.length - shown.length;
+      diagnostics.push(
+        renameNote(
+          "unsearched_mentions",
+          `${unseen.files.length}${unseen.capped ? "+" : ""} file(s) that no project searched (${[primary, ...others].map((c) => sources.rel(c.file)).join(", ")}) holds mention '${target.name}' and were left as they are: ${shown.join(", ")}${more > 0 ? `, and ${more} more` : ""}. Check whether they use this symbol (an import through another tsconfig or a package name) and rename those uses with splice edit or apply-files.`,
+          "warning",
+        ),
+      );
+    }
   }
   const total = performance.now() - t0;
   return {
