@@ -383,6 +383,26 @@ describe("splice rename: C through clangd", () => {
     });
   });
 
+  it("a macro, which no clangd renames, is refused without the virtual-method hint, with the apply-files way around it (cJSON's cJSON_ArrayForEach)", async (t) => {
+    if (spawnSync("clangd", ["--version"]).status !== 0) {
+      t.skip("no clangd");
+      return;
+    }
+    const root = fixture("go");
+    for (const f of ["go.mod", "main.go"]) rmSync(join(root, f));
+    rmSync(join(root, "store"), { recursive: true });
+    writeFileSync(join(root, "list.h"), "struct item { struct item *next; };\n#define list_for_each(el, head) for (el = (head); el != 0; el = el->next)\nint list_len(struct item *head);\n");
+    writeFileSync(join(root, "list.c"), '#include "list.h"\n\nint list_len(struct item *head) {\n    struct item *el;\n    int n = 0;\n    list_for_each(el, head) n++;\n    return n;\n}\n');
+    await assert.rejects(planRename({ root, target: { ...targetAt(root, "list.h", "c", "#define list_for_each", "list_for_each"), kind: "Macro" }, newName: "list_each" }), (e) => {
+      const err = e as { message: string; remediation?: string };
+      return (
+        isToolError(e, "SPLICE_E205", /refuses to rename 'list_for_each': .* \(clangd renames no macro, in any version\)$/) &&
+        !/virtual/.test(err.message + (err.remediation ?? "")) &&
+        /^Rename the macro and its uses in one change: splice apply-files --glob '\*\*\/\*\.\{c,h,cc,cpp,hpp\}' --regex --find '\\blist_for_each\\b' --replace NEW_NAME/.test(err.remediation ?? "")
+      );
+    });
+  });
+
   it("a file that is not UTF-8 among the locations is refused (E006), nothing written: clangd's positions after its first bad byte were off", async () => {
     const root = withCompileCommands();
     const main = join(root, "src/main.c");

@@ -704,7 +704,7 @@ export async function rename(ws: Workspace, step: RenameStep): Promise<StepRepor
   const planFor = (t: Sym): ReturnType<typeof planRename> =>
     planRename({
       root: ws.root,
-      target: { file: t.file, language: t.language, name: t.name, byte_start: t.name_byte_start, byte_end: t.name_byte_end, symbol_id: t.symbol_id },
+      target: { file: t.file, language: t.language, name: t.name, byte_start: t.name_byte_start, byte_end: t.name_byte_end, symbol_id: t.symbol_id, kind: t.kind },
       newName: step.to,
       allowHeuristic: step.allow_heuristic,
       overlays,

@@ -621,17 +621,23 @@ export function refused(spec: Pick<ServerSpec, "name" | "version">, target: Rena
   // clangd before 16 renames no virtual method (an override family spans classes): it says "not
   // a supported kind (e.g. namespace, macro)", and the remediation asked for another name span,
   // which was no help with spdlog's `virtual void flush_()` (clangd 14).
-  const virtual = spec.name === "clangd" && /not a supported kind/.test(msg);
+  // A macro is the other thing clangd names in that refusal, and no clangd renames one: the
+  // hint about virtual methods and clangd 16 sent cJSON's `cJSON_ArrayForEach` to a newer clangd
+  // that would refuse it too.
+  const macro = spec.name === "clangd" && /not a supported kind/.test(msg) && target.kind?.toLowerCase() === "macro";
+  const virtual = !macro && spec.name === "clangd" && /not a supported kind/.test(msg);
   // gopls renames a method that satisfies an interface only with the interface's, and (0.5, as
   // Debian ships it) renames an interface method without the methods that satisfy it: neither
   // order works, and a batch's second step meets a package that no longer builds ("has errors").
   const goInterface = spec.name === "gopls" && /no longer assignable to interface|has errors/.test(msg);
   return renameError(
     "not_renameable",
-    `${spec.name} refuses to rename '${target.name}': ${msg}${virtual ? ` (clangd before version 16 renames no virtual method, nor an override of one${spec.version ? `; this is ${spec.version}` : ""})` : ""}`,
+    `${spec.name} refuses to rename '${target.name}': ${msg}${macro ? " (clangd renames no macro, in any version)" : ""}${virtual ? ` (clangd before version 16 renames no virtual method, nor an override of one${spec.version ? `; this is ${spec.version}` : ""})` : ""}`,
     reserved
       ? `clangd does not index reserved names (a leading __, or _ and a capital). If '${target.name}' is used in ${target.file} only (static), rename it there with: splice apply-files --glob '${target.file}' --regex --find '\\b${target.name}\\b' --replace NEW_NAME (validated by the compiler like any change).`
-      : virtual
+      : macro
+        ? `Rename the macro and its uses in one change: splice apply-files --glob '**/*.{c,h,cc,cpp,hpp}' --regex --find '\\b${target.name}\\b' --replace NEW_NAME (check the matches with --dry-run: the compiler validates the whole change; comments and strings are left alone).`
+        : virtual
         ? `If '${target.name}' is a virtual method or overrides one, put clangd 16 or later on PATH and rename again, or rename the method, its overrides and their calls with splice batch (edit steps), which the compiler validates like any change.`
         : goInterface
           ? `An interface method and the methods that satisfy it are renamed together, or the package stops building, and gopls renames none of them with the others. Rename them and their calls in one change: splice apply-files --glob '**/*.go' --regex --find '\\b${target.name}\\b' --replace NEW_NAME (check the matches with --dry-run; the compiler validates the whole change).`

@@ -9,6 +9,8 @@ export interface RenameTarget {
   byte_start: number;
   byte_end: number;
   symbol_id?: string;
+  /** magellan's kind (`Macro`, `Method`, …): what a server's refusal is about. */
+  kind?: string;
 }
 
 export interface RenameRequest {
