@@ -671,4 +671,19 @@ describe("C: a changed header's includers elsewhere, through the guessed include
     const fine = await validateChange({ root, files: [{ path: "src/arr.h", language: "c", before: bytes(header), after: bytes(header.replace("((a)->i)", "((a)->i + 0)")) }] });
     assert.equal(fine.validation, "validated", JSON.stringify(fine));
   });
+  it("through an angle-bracket spelling too: a header library's `#include <lib/x.hpp>` (nlohmann/json: a renamed method of byte_container_with_subtype.hpp that the tests call was validated, the header compiled alone)", async () => {
+    const root = tempDir("validate-cpp-angled-");
+    made.push(root);
+    mkdirSync(join(root, "include/lib"), { recursive: true });
+    mkdirSync(join(root, "tests/src"), { recursive: true });
+    const header = "#pragma once\n#include <cstdint>\n\ntemplate<typename T>\nclass container : public T\n{\n  public:\n    void clear_subtype() noexcept\n    {\n        m_subtype = 0;\n    }\n\n  private:\n    std::uint64_t m_subtype = 0;\n};\n";
+    writeFileSync(join(root, "include/lib/container.hpp"), header);
+    writeFileSync(join(root, "include/lib/all.hpp"), "#pragma once\n#include <lib/container.hpp>\n");
+    writeFileSync(join(root, "tests/src/unit-container.cpp"), "#include <vector>\n#include <lib/all.hpp>\n\nvoid use()\n{\n    container<std::vector<int>> c;\n    c.clear_subtype();\n}\n");
+    const renamed = header.replace("void clear_subtype()", "void reset_subtype()");
+    const r = await validateChange({ root, files: [{ path: "include/lib/container.hpp", language: "cpp", before: bytes(header), after: bytes(renamed) }] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    assert.ok(r.introduced.some((d) => d.file === "tests/src/unit-container.cpp" && d.start_line === 7 && /clear_subtype/.test(d.message)), JSON.stringify(r.introduced));
+    assert.match(r.checkers[0]?.checker ?? "", /2 files including the changed header recompiled against it$/);
+  });
 });

@@ -257,6 +257,15 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
     const rel = relative(root, h);
     return [rel, ...["include/", "src/"].filter((d) => rel.startsWith(d)).map((d) => rel.slice(d.length))];
   };
+  // `#include <nlohmann/byte_container_with_subtype.hpp>` reaches include/ as -I does: a header
+  // library spells its own headers so (nlohmann/json, spdlog, fmt), and with only quoted includes
+  // counted, a change to one was compiled alone, never instantiated: a renamed method that 317
+  // test files call was validated.
+  const angled = (h: string): string[] => {
+    if (cc) return [];
+    const rel = relative(root, h);
+    return ["include/", "src/"].filter((d) => rel.startsWith(d)).map((d) => rel.slice(d.length));
+  };
   if (!cc) {
     for (const e of walkFiles({ root, onSkip() {} })) if (C_SOURCES.test(e.rel)) candidates.add(e.abs);
   }
@@ -278,7 +287,7 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
   for (const file of [...candidates].sort()) {
     if (file === header || !file.startsWith(`${root}/`)) continue;
     try {
-      const includes = readFileSync(file, "utf8").match(/^\s*#\s*include\s*"[^"\n]*"/gm);
+      const includes = readFileSync(file, "utf8").match(/^\s*#\s*include\s*(?:"[^"\n]*"|<[^>\n]*>)/gm);
       if (includes) texts.set(file, includes.join("\n"));
     } catch {
       // unreadable: not an includer we can compile
@@ -290,9 +299,10 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
     grew = false;
     for (const [file, text] of texts) {
       if (found.has(file)) continue;
-      const includes = (spec: string): boolean => new RegExp(`^\\s*#\\s*include\\s*"${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}"`, "m").test(text);
+      const spelled = (open: string, close: string) => (spec: string): boolean => new RegExp(`^\\s*#\\s*include\\s*${open}${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${close}`, "m").test(text);
+      const includes = spelled('"', '"');
       let guessed = false;
-      const via = [...reached].find((h) => includes(relative(dirname(file), h)) || (guessed = through(h).some(includes)));
+      const via = [...reached].find((h) => includes(relative(dirname(file), h)) || (guessed = through(h).some(includes) || angled(h).some(spelled("<", ">"))));
       if (via === undefined) continue;
       found.add(file);
       grew = true;
@@ -342,6 +352,7 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
   const mirror = ctx.files.some((f) => f.after !== null) ? mirrorTree(ctx.root, ctx.files.map((f) => ({ path: f.path, bytes: f.after })), { prefix: "llmtools-cc-" }) : undefined;
   const headers = ctx.files.filter((f) => /\.(h|hh|hpp|hxx|inl)$/i.test(f.path));
   let includers = 0;
+  let capped = false;
   try {
     for (const f of ctx.files) {
       if (f.before !== null) before.push(...(await run(f.path, f.before)));
@@ -349,7 +360,9 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
     }
     for (const h of headers) {
       const abs = join(ctx.root, h.path);
-      for (const inc of includersOf(ctx.root, abs, changed)) {
+      const incs = includersOf(ctx.root, abs, changed);
+      if (incs.length >= INCLUDER_LIMIT) capped = true;
+      for (const inc of incs) {
         includers++;
         const relInc = relative(ctx.root, inc.file);
         const content = readFileSync(inc.file);
@@ -362,7 +375,7 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
   } finally {
     if (mirror) rmSync(mirror.root, { recursive: true, force: true });
   }
-  const checker = `${[...names][0] ?? compiler}${includers ? `; ${includers} file${includers === 1 ? "" : "s"} including the changed header${headers.length === 1 ? "" : "s"} recompiled against ${headers.length === 1 ? "it" : "them"}` : ""}`;
+  const checker = `${[...names][0] ?? compiler}${includers ? `; ${includers} file${includers === 1 ? "" : "s"} including the changed header${headers.length === 1 ? "" : "s"} recompiled against ${headers.length === 1 ? "it" : "them"}${capped ? ` (at most ${INCLUDER_LIMIT} per header: its other includers were NOT compiled)` : ""}` : ""}`;
   if (bad) return { run: { language, checker, status: bad.status, reason: bad.reason }, before, after, notes, uncheckedFiles: [...missed].sort() };
   return { run: { language, checker, status: "ran" }, before, after, notes };
 }
