@@ -184,6 +184,19 @@ describe("validateChange: Go with the real toolchain", () => {
   });
 });
 
+describe("validateChange: Go whose go.mod asks for a newer go than the one on PATH (viper: go 1.23.0 under go1.19)", () => {
+  it("the unchecked reason says the toolchain is too old, not only go's 'invalid go version'", async () => {
+    const root = tempDir("validate-go-newer-");
+    made.push(root);
+    writeFileSync(join(root, "go.mod"), "module example.com/v\n\ngo 1.99.0\n");
+    writeFileSync(join(root, "viper.go"), "package viper\n\nfunc getEnv(key string) string { return key }\n");
+    const r = await validateChange({ root, files: [edit(root, "viper.go", "go", "return key", 'return key + "_"')] });
+    assert.equal(r.validation, "unchecked", JSON.stringify(r));
+    assert.equal(r.checkers[0]?.status, "failed");
+    assert.match(r.checkers[0]?.reason ?? "", /(invalid go version|requires go >=).*\(the go on PATH, go1\.\d+(\.\d+)?, is older than the module's go\.mod asks for: put a Go toolchain at least that new first on PATH\)$/s);
+  });
+});
+
 describe("validateChange: Go checks the change's bytes, never the disk's (go1.19's vet ignores -overlay for the vetted package's own files)", () => {
   const helperTest = 'package a\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar s string = Add(1, 2)\n\t_ = s\n}\n';
 

@@ -259,7 +259,10 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
     const introducedLoad = Array.isArray(r.b) && !Array.isArray(r.a) && (r.a.loadErrors?.length ?? 0) > 0;
     if (!introducedLoad && (!Array.isArray(r.b) || !Array.isArray(r.a))) {
       const bad = (!Array.isArray(r.a) ? r.a : r.b) as Bad;
-      return { run: { language, checker: `go build + go vet (${bad.checker} did not check the code)`, version, status: bad.status, reason: bad.reason }, before, after, notes };
+      // viper's `go 1.23.0` under go1.19: "invalid go version '1.23.0': must match format 1.23"
+      // reads as a malformed go.mod; the toolchain is what is too old (rename says so too).
+      const reason = GO_TOO_OLD.test(bad.reason) ? `${bad.reason} (the go on PATH${version ? `, ${version},` : ""} is older than the module's go.mod asks for: put a Go toolchain at least that new first on PATH)` : bad.reason;
+      return { run: { language, checker: `go build + go vet (${bad.checker} did not check the code)`, version, status: bad.status, reason }, before, after, notes };
     }
     before.push(...(r.b as Raw[]));
     after.push(...(Array.isArray(r.a) ? r.a : (r.a.loadErrors ?? [])));
@@ -270,6 +273,9 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
   }
   return { run: { language, checker: `${version ?? "go"}: ${[...new Set(ran)].join("; ")}`, version, status: "ran" }, before, after, notes };
 }
+
+/** What the go command says of a go.mod whose `go` line this toolchain cannot read or does not reach. */
+export const GO_TOO_OLD = /invalid go version|requires go >=|go\.mod requires go|newer Go version|toolchain not available/;
 
 async function goVersion(go: string, ctx: ChangeCheckContext): Promise<string | undefined> {
   const r = await runProcess(go, ["version"], { timeoutMs: ctx.timeoutMs, env: ctx.env });

@@ -6,6 +6,7 @@
  * the renamed text for captures (see checkCaptures) before shutting the server down.
  */
 import { guessedIncludeFlags } from "../../../validate/checkers/c.js";
+import { GO_TOO_OLD } from "../../../validate/checkers/go.js";
 import { stdioConnection } from "../../../validate/lsp-stdio.js";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
@@ -606,7 +607,7 @@ function unloadable(spec: ServerSpec, abs: string, file: string, serverSaid?: st
   // A go.mod whose `go` line this toolchain cannot read or does not reach (echo's `go 1.25.0`
   // under go1.19: "invalid go version '1.25.0': must match format 1.23") is no download away:
   // 'go mod download' fails with the same words.
-  const tooOld = /invalid go version|requires go >=|go\.mod requires go|newer Go version|toolchain not available/.test(broken);
+  const tooOld = GO_TOO_OLD.test(broken);
   const remediation = tooOld
     ? `The go on PATH (${goVersion() ?? "its version unknown"}) is older than the module's go.mod asks for: put a Go toolchain at least that new first on PATH, then rename again.`
     : "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.";
