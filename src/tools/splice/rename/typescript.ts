@@ -376,10 +376,31 @@ function mentioningScripts(sources: Sources, name: string, except: string): { fi
  * tests/tsconfig.json includes ../src) and by drizzle-kit through the package name: the rename
  * changed casing.ts alone and said nothing of the seven files left.
  */
-function unsearchedMentions(sources: Sources, name: string, abs: string, programs: TS.Program[]): { files: string[]; capped: boolean } {
-  const held = (f: string): boolean => programs.some((p) => p.getSourceFile(f) !== undefined);
+function unsearchedMentions(ts: Ts, sources: Sources, name: string, abs: string, programs: TS.Program[]): { files: string[]; capped: boolean } {
   const { files, capped } = mentioningScripts(sources, name, abs);
-  return { files: files.filter((f) => !held(f)), capped };
+  const seen = (f: string): boolean =>
+    programs.some((p) => {
+      const sf = p.getSourceFile(f);
+      return sf !== undefined && !importsUnresolved(ts, p, sf, name);
+    });
+  return { files: files.filter((f) => !seen(f)), capped };
+}
+
+/**
+ * The file imports `name` from a module that does not resolve in this program: drizzle's root
+ * tsconfig.json holds every file, but without the package's `paths` (`~/casing`) or its
+ * node_modules (`drizzle-orm/casing`), so the program held the importers and never tied their
+ * `toCamelCase` to the renamed one.
+ */
+function importsUnresolved(ts: Ts, program: TS.Program, sf: TS.SourceFile, name: string): boolean {
+  const checker = program.getTypeChecker();
+  for (const st of sf.statements) {
+    const named = ts.isImportDeclaration(st) ? st.importClause?.namedBindings : ts.isExportDeclaration(st) ? st.exportClause : undefined;
+    const spec = ts.isImportDeclaration(st) || ts.isExportDeclaration(st) ? st.moduleSpecifier : undefined;
+    if (!spec || checker.getSymbolAtLocation(spec) !== undefined) continue;
+    if (named && (ts.isNamedImports(named) || ts.isNamedExports(named)) && named.elements.some((e) => (e.propertyName ?? e.name).text === name)) return true;
+  }
+  return false;
 }
 
 export async function renameTypeScript(sources: Sources, target: RenameTarget, newName: string): Promise<RenamePlan> {
@@ -471,14 +492,14 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
   const member = ["method", "property", "getter", "setter", "enum member", "accessor"].includes(info.kind);
   const reachable = !mods.includes("private") && !target.name.startsWith("#") && (mods.includes("export") || member || locations.some((l) => l.file !== target.file));
   if (primary && reachable) {
-    const unseen = unsearchedMentions(sources, target.name, abs, programs);
+    const unseen = unsearchedMentions(ts, sources, target.name, abs, programs);
     if (unseen.files.length) {
       const shown = unseen.files.slice(0, 10).map((f) => sources.rel(f));
       const more = unseen.files.length - shown.length;
       diagnostics.push(
         renameNote(
           "unsearched_mentions",
-          `${unseen.files.length}${unseen.capped ? "+" : ""} file(s) that no project searched (${[primary, ...others].map((c) => sources.rel(c.file)).join(", ")}) holds mention '${target.name}' and were left as they are: ${shown.join(", ")}${more > 0 ? `, and ${more} more` : ""}. Check whether they use this symbol (an import through another tsconfig or a package name) and rename those uses with splice edit or apply-files.`,
+          `${unseen.files.length}${unseen.capped ? "+" : ""} file(s) mention '${target.name}' where no project searched (${[primary, ...others].map((c) => sources.rel(c.file)).join(", ")}) ties it to this symbol (the file is in none of them, or imports the name from a module that does not resolve there) and were left as they are: ${shown.join(", ")}${more > 0 ? `, and ${more} more` : ""}. Check whether they use this symbol (an import through another tsconfig or a package name) and rename those uses with splice edit or apply-files.`,
           "warning",
         ),
       );
