@@ -449,6 +449,30 @@ describe("validateChange: C, a changed header recompiles its includers", () => {
     const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")], session: shared });
     assert.equal(fine.validation, "validated", JSON.stringify(fine));
   });
+
+  it("a compile that finds nothing after the change is not compiled before it: a clean header change costs one compile per file, a breaking one adds the before of the file it breaks", async () => {
+    const root = project("c-macros");
+    // A gcc that logs its syntax checks on the way to the real one.
+    const bin = tempDir("validate-cc-count-");
+    const log = join(bin, "compiles.log");
+    writeFileSync(join(bin, "gcc"), `#!/bin/sh\ncase "$*" in *-fsyntax-only*) echo "$*" >> "${log}";; esac\nexec ${which("gcc")} "$@"\n`, { mode: 0o755 });
+    const session = new ValidationSession({ ...process.env, PATH: `${bin}:${process.env.PATH ?? ""}` });
+    const compiles = (): number => (existsSync(log) ? readFileSync(log, "utf8").split("\n").filter(Boolean).length : 0);
+    try {
+      const fine = await validateChange({ root, files: [edit(root, "src/list.h", "c", "#define LIST_EXPORT", "#define LIST_EXPORT extern")], session });
+      assert.equal(fine.validation, "validated", JSON.stringify(fine));
+      assert.match(fine.checkers[0]?.checker ?? "", /1 file including the changed header recompiled against it/);
+      assert.equal(compiles(), 2, "the header and its includer, each after the change only");
+      rmSync(log);
+      // (The header alone still compiles: only the includer's loops read `len`.)
+      const bad = await validateChange({ root, files: [edit(root, "src/list.h", "c", "  size_t len;", "  size_t count;")], session });
+      assert.equal(bad.validation, "rejected", JSON.stringify(bad));
+      assert.ok(bad.introduced.some((d) => d.file === "src/list.c" && d.level === "error"), JSON.stringify(bad.introduced));
+      assert.equal(compiles(), 3, `the includer that breaks is compiled before the change too, to tell what it introduced: ${readFileSync(log, "utf8")}`);
+    } finally {
+      session.dispose();
+    }
+  });
 });
 
 describe("validateChange: Java, the classes using a changed class are compiled with it", () => {
