@@ -244,6 +244,10 @@ describe("splice rename: what the TypeScript engine's projects do not hold (driz
     await assert.rejects(planRename({ root, target: targetAt(root, "source/Ky.ts", "typescript", "delay(): number {\n\t\treturn", "delay"), newName: "#delay" }), (e) =>
       isToolError(e, "SPLICE_E200", /^'#delay' is a private name \(#…\) and 'delay' is not private/),
     );
+    // A reserved word after '#' is a private name (`#default`), which TypeScript accepts.
+    const reserved = await planRename({ root, target: targetAt(root, "source/Ky.ts", "typescript", "#retryCount = 0", "#retryCount"), newName: "#default" });
+    assert.match(applyLocations(root, reserved.locations, true).get("source/Ky.ts") ?? "", /\t#default = 0;[\s\S]*this\.#default;/);
+    assert.deepEqual(tscErrors(root), []);
   });
 });
 

@@ -78,14 +78,18 @@ const RULES: Record<LanguageId, Rules> = {
   cpp: { pattern: ASCII_C, reserved: new Set(CPP_RESERVED), describe: "ASCII letters, digits and _, not starting with a digit" },
 };
 
-/** Throws SPLICE_E200/E201 when `name` cannot be an identifier of `language`. */
-export function assertIdentifier(language: LanguageId, name: string): void {
+/**
+ * Throws SPLICE_E200/E201 when `name` cannot be an identifier of `language`. `member`: a name
+ * that only a member carries (JavaScript's `#default`, an IdentifierName), which reserved
+ * words may be.
+ */
+export function assertIdentifier(language: LanguageId, name: string, member = false): void {
   const rules = RULES[language];
   if (!rules.pattern.test(name) || (language === "rust" && name === "_")) {
     throw renameError("invalid_identifier", `'${name}' is not a valid ${language} identifier`, `Choose a name made of ${rules.describe}.`, { usage: true });
   }
   const bare = language === "rust" && name.startsWith("r#") ? undefined : name;
-  if (bare !== undefined && rules.reserved.has(bare)) {
+  if (bare !== undefined && !member && rules.reserved.has(bare)) {
     throw renameError("keyword", `'${name}' is a reserved word in ${language} and cannot name a symbol`, `Choose another name (for example '${name}_' or '${name}Value').`, { usage: true });
   }
 }

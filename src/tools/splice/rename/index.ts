@@ -33,7 +33,8 @@ function assertNewName(target: RenameRequest["target"], newName: string): void {
   if (!newName.startsWith("#")) {
     throw renameError("invalid_identifier", `'${target.name}' is a private member: its new name starts with '#' too, or every use would become a public member '${newName}'`, `Give '#${newName}'.`, { usage: true, file: target.file });
   }
-  assertIdentifier(target.language, newName.slice(1));
+  // (`#default` and `#delete` are private names: a reserved word after `#` is one.)
+  assertIdentifier(target.language, newName.slice(1), true);
 }
 
 export async function planRename(req: RenameRequest): Promise<RenamePlan> {
