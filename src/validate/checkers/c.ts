@@ -251,21 +251,14 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
     // a new directory: nothing includes the header yet
   }
   const cc = findUp(dir, root, ["compile_commands.json", "build/compile_commands.json"]);
-  // Spellings of a header through the guessed include paths (`-I include -I src -iquote root`).
-  const through = (h: string): string[] => {
-    if (cc) return [];
-    const rel = relative(root, h);
-    return [rel, ...["include/", "src/"].filter((d) => rel.startsWith(d)).map((d) => rel.slice(d.length))];
-  };
-  // `#include <nlohmann/byte_container_with_subtype.hpp>` reaches include/ as -I does: a header
-  // library spells its own headers so (nlohmann/json, spdlog, fmt), and with only quoted includes
-  // counted, a change to one was compiled alone, never instantiated: a renamed method that 317
-  // test files call was validated.
+  // Spellings of a header through the guessed `-I include -I src`.
   const angled = (h: string): string[] => {
     if (cc) return [];
     const rel = relative(root, h);
     return ["include/", "src/"].filter((d) => rel.startsWith(d)).map((d) => rel.slice(d.length));
   };
+  // Its quoted spellings: those, and from the root (`-iquote root`).
+  const through = (h: string): string[] => (cc ? [] : [relative(root, h), ...angled(h)]);
   if (!cc) {
     for (const e of walkFiles({ root, onSkip() {} })) if (C_SOURCES.test(e.rel)) candidates.add(e.abs);
   }
@@ -301,8 +294,13 @@ function includersOf(root: string, header: string, changed: Set<string>): { file
       if (found.has(file)) continue;
       const spelled = (open: string, close: string) => (spec: string): boolean => new RegExp(`^\\s*#\\s*include\\s*${open}${spec.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}${close}`, "m").test(text);
       const includes = spelled('"', '"');
+      // `#include <nlohmann/byte_container_with_subtype.hpp>` reaches include/ as -I does: a header
+      // library spells its own headers so (nlohmann/json, spdlog, fmt), and with only quoted
+      // includes counted, a change to one was compiled alone, never instantiated: a renamed method
+      // that 317 test files call was validated.
+      const includesAngled = spelled("<", ">");
       let guessed = false;
-      const via = [...reached].find((h) => includes(relative(dirname(file), h)) || (guessed = through(h).some(includes) || angled(h).some(spelled("<", ">"))));
+      const via = [...reached].find((h) => includes(relative(dirname(file), h)) || (guessed = through(h).some(includes) || angled(h).some(includesAngled)));
       if (via === undefined) continue;
       found.add(file);
       grew = true;
