@@ -625,8 +625,9 @@ export function refused(spec: Pick<ServerSpec, "name" | "version">, target: Rena
   // A macro is the other thing clangd names in that refusal, and no clangd renames one: the
   // hint about virtual methods and clangd 16 sent cJSON's `cJSON_ArrayForEach` to a newer clangd
   // that would refuse it too.
-  const macro = spec.name === "clangd" && /not a supported kind/.test(msg) && target.kind?.toLowerCase() === "macro";
-  const virtual = !macro && spec.name === "clangd" && /not a supported kind/.test(msg);
+  const unsupportedKind = spec.name === "clangd" && /not a supported kind/.test(msg);
+  const macro = unsupportedKind && target.kind?.toLowerCase() === "macro";
+  const virtual = unsupportedKind && !macro;
   // gopls renames a method that satisfies an interface only with the interface's, and (0.5, as
   // Debian ships it) renames an interface method without the methods that satisfy it: neither
   // order works, and a batch's second step meets a package that no longer builds ("has errors").
