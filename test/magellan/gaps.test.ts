@@ -15,6 +15,18 @@ interface Gap {
 type GapData = { unresolved: Gap; coverage: { resolved: number; ambiguous: number; unresolved: number; ratio: number }; count: number; references: { span: SpanLike; reference_kind: string }[] };
 
 describe("references that could not be resolved are reported, never dropped", () => {
+  it("refs --limit: count is what is listed, total_count what was found, and the note says both", async () => {
+    const root = await indexed("gaps");
+    const whole = (await mg(root, ["refs", "--name", "url_for", "--path", "pkg/helpers.py"])).env.data as unknown as GapData & { total_count: number };
+    assert.ok(whole.count >= 2, JSON.stringify(whole.references));
+    assert.equal(whole.total_count, whole.count);
+    const { r, env } = await mg(root, ["refs", "--name", "url_for", "--path", "pkg/helpers.py", "--limit", "1"]);
+    assert.equal(env.partial, true, r.stdout);
+    const d = env.data as unknown as GapData & { total_count: number };
+    assert.deepEqual([d.references.length, d.count, d.total_count], [1, 1, whole.count]);
+    assert.ok((env.diagnostics ?? []).some((x) => x.message === `${whole.count} references, the first 1 listed; raise --limit to see more`), JSON.stringify(env.diagnostics));
+  });
+
   it("refs: resolved uses, and the same-named uses the graph could not tie, by reason, with exact spans", async () => {
     const root = await indexed("gaps");
     const { r, env } = await mg(root, ["refs", "--name", "url_for", "--path", "pkg/helpers.py", "--gap-samples", "20"]);
