@@ -98,6 +98,25 @@ function contextLines(item: Rec): string[] {
   return out;
 }
 
+/**
+ * The list's header. A page says which items it holds and, where the tool counted the whole
+ * answer (llmsearch's `total_count`, or `files_matched` for its per-file counts; llmastsearch's
+ * `total_matches`), of how many: a first page of llmsearch said "41 matches:" for 120, and the
+ * note that had given the total ("showing the first 41 of 120") is dropped on a page, since it
+ * names a --limit the caller never gave.
+ */
+function listHeader(env: Rec, data: Rec, key: string, n: number): string {
+  const page = env.page as Rec | undefined;
+  const offset = typeof page?.offset === "number" ? page.offset : 0;
+  const paged = typeof env.cursor === "string" || offset > 0;
+  if (!paged) return `${n} ${key}:`;
+  let total: unknown;
+  if (env.tool === "llmsearch") total = key === "counts" ? data.files_matched : data.total_count;
+  else if (env.tool === "llmastsearch") total = data.total_matches;
+  const range = n === 0 ? `none from ${offset + 1}` : `${offset + 1}-${offset + n}`;
+  return `${key} ${range}${typeof total === "number" ? ` of ${total}` : ""}:`;
+}
+
 export function renderText(env: Rec): string {
   const lines: string[] = [];
   const head = [str(env.tool), str(env.command) ?? str(env.operation_type)].filter(Boolean).join(" ");
@@ -122,7 +141,7 @@ export function renderText(env: Rec): string {
     const key = LIST_KEYS.find((k) => Array.isArray(data[k]));
     if (key) {
       const items = data[key] as unknown[];
-      lines.push(`${items.length} ${key}:`);
+      lines.push(listHeader(env, data, key, items.length));
       for (const it of items) {
         const mdsel = env.tool === "mdsel" && it !== null && typeof it === "object";
         lines.push(itemLine(mdsel ? { ...(it as Rec), content: undefined } : it, str(data.count_of) ?? "matches", str(data.file)));

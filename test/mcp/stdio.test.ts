@@ -319,6 +319,10 @@ describe("llmtools mcp (stdio)", () => {
         const notes = (r.structuredContent.diagnostics ?? []) as { message: string }[];
         assert.ok(!notes.some((d) => /--limit/.test(d.message)), `${tool}: ${JSON.stringify(notes)}`);
         assert.doesNotMatch((r.content[0] as { text: string }).text, /--limit/, tool);
+        // With that note gone, the text says which matches the page holds and of how many: it
+        // said "5 matches:" for 30, so a text-only client could not tell how much was left.
+        const held = (r.structuredContent.data[list] as unknown[]).length;
+        assert.match((r.content[0] as { text: string }).text, new RegExp(`^${list} ${seen.length + 1}-${seen.length + held} of 30:$`, "m"), tool);
         for (const m of r.structuredContent.data[list] as { span: { byte_start: number } }[]) seen.push(m.span.byte_start);
         cursor = r.structuredContent.cursor as string | undefined;
         last = r;
