@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { test } from "node:test";
 import { rgPaths } from "../support/rg.js";
@@ -247,4 +247,25 @@ test("-g from a subdirectory matches paths from there, as rg -g does: the files 
     const got = [...new Set(d.matches.map((m) => relative(cwd, join(root, m.file_path))))].sort();
     assert.deepEqual(got, rgPaths(cwd, ["--files", ...globs.flatMap((g) => ["-g", g]), "."]), globs.join(" "));
   }
+});
+
+test("the note on symlinks not followed names them, and leaves out links the search would never have parsed", async () => {
+  // urfave/cli's docs/CODE_OF_CONDUCT.md -> ../CODE_OF_CONDUCT.md gave "1 symlink(s) met during
+  // the walk were not followed" on every Go search, naming nothing.
+  const root = fixtureCopy("langs");
+  mkdirSync(join(root, "docs"));
+  writeFileSync(join(root, "CODE_OF_CONDUCT.md"), "# Code of conduct\n");
+  symlinkSync("../CODE_OF_CONDUCT.md", join(root, "docs", "CODE_OF_CONDUCT.md"));
+  symlinkSync("missing.go", join(root, "dangling.go"));
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  const notes = async (args: string[]): Promise<string[]> => {
+    const r = await runTool("llmastsearch", ["-q", "(identifier) @i", ...args], { cwd: root });
+    assert.equal(r.code, 0, r.stdout);
+    return ((r.json as { diagnostics?: { code: string; message: string }[] }).diagnostics ?? []).filter((d) => /symlink/.test(d.message)).map((d) => d.message);
+  };
+  assert.deepEqual(await notes(["-l", "go"]), [], "a Markdown link and a dangling one: nothing a search could parse");
+  symlinkSync("main.go", join(root, "alias.go"));
+  symlinkSync("docs", join(root, "docs-link"));
+  assert.deepEqual(await notes(["-l", "go"]), ["2 symlink(s) met during the walk were not followed: alias.go, docs-link"]);
+  assert.deepEqual(await notes(["-l", "python"]), ["1 symlink(s) met during the walk were not followed: docs-link"], "a Go file is no Python");
 });

@@ -3,7 +3,8 @@
  * spans for the match and for each capture (seed 02 §4). Plain request -> response; the CLI
  * only renders it.
  */
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { COMMON_CODES, commonCode } from "../../contract/codes.js";
@@ -83,6 +84,25 @@ export const DEFAULT_MAX_FILE_BYTES = 16 * 1024 * 1024;
 /** Below this many files, starting a worker costs more than it saves. */
 const PARALLEL_MIN_FILES = 24;
 
+/**
+ * Whether a symlink the walk passed over could have held something to search: one to a
+ * directory, or to a file whose name has a grammar (of `language`, when one is asked for). cli's
+ * `docs/CODE_OF_CONDUCT.md -> ../CODE_OF_CONDUCT.md` gave "1 symlink(s) ... were not followed" on
+ * every Go search, naming nothing: a link the search would never have parsed is no news.
+ */
+function symlinkMayHold(root: string, rel: string, language: LanguageId | undefined): boolean {
+  let isDir: boolean;
+  try {
+    isDir = statSync(join(root, rel)).isDirectory();
+  } catch {
+    return false; // dangling: nothing to search
+  }
+  if (isDir) return true;
+  const lang = languageForPath(rel);
+  if (!lang) return false;
+  // A `.h` is C or C++ by its content: either may be asked for.
+  return language === undefined || lang.id === language || (/\.h$/i.test(rel) && (language === "c" || language === "cpp"));
+}
 
 function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { tool: TOOL, level, message, code: code(num), ...extra };
@@ -168,7 +188,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   const workers = threadsWanted > 1 && !explicitFilesOnly && !trees ? startWorkers(threadsWanted - 1) : [];
   const releaseYoung = holdYoungGeneration();
   try {
-    let symlinks = 0;
+    const symlinks: string[] = [];
     const specials: string[] = [];
     // From the walk to the scan of kept trees all is synchronous: the cache may trust its watcher.
     trustWas = cache?.enter(settled);
@@ -181,7 +201,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       noIgnore: req.noIgnore,
       cache,
       onSkip: (rel, why) => {
-        if (why === "symlink") symlinks++;
+        if (why === "symlink" && symlinkMayHold(req.root, rel, req.language)) symlinks.push(rel);
         else if (why === "special") specials.push(rel);
       },
     });
@@ -341,7 +361,13 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     if (specials.length > 0) {
       diagnostics.push(diag("warning", CODES.files_skipped, `${specials.length} path(s) skipped, not a regular file (a FIFO, socket or device), not read: ${specials.slice(0, 5).join(", ")}`));
     }
-    if (symlinks > 0) diagnostics.push(diag("note", CODES.files_skipped, `${symlinks} symlink(s) met during the walk were not followed`));
+    if (symlinks.length > 0) {
+      diagnostics.push(
+        diag("note", CODES.files_skipped, `${symlinks.length} symlink(s) met during the walk were not followed: ${symlinks.slice(0, 5).join(", ")}${symlinks.length > 5 ? ", ..." : ""}`, {
+          remediation: "llmastsearch does not follow symbolic links met in a walk; name the file or directory a link points to (inside the root) to search it.",
+        }),
+      );
+    }
     // (A query that asks for ERROR or MISSING nodes knows.)
     if (recovered.length > 0 && !/\b(ERROR|MISSING)\b/.test(req.query.text)) {
       diagnostics.push(
