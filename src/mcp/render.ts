@@ -110,6 +110,9 @@ function listHeader(env: Rec, data: Rec, key: string, n: number): string {
   const offset = typeof page?.offset === "number" ? page.offset : 0;
   const paged = typeof env.cursor === "string" || offset > 0;
   if (!paged) return `${n} ${key}:`;
+  // mdsel_index pages its documents' headings (`data.documents[].headings`).
+  const inner = typeof page?.list === "string" ? /\[\]\.(\w+)$/.exec(page.list)?.[1] : undefined;
+  if (inner !== undefined && typeof page?.returned === "number") return `${n} ${key}, ${inner} ${offset + 1}-${offset + page.returned}:`;
   let total: unknown;
   if (env.tool === "llmsearch") total = key === "counts" ? data.files_matched : data.total_count;
   else if (env.tool === "llmastsearch") total = data.total_matches;

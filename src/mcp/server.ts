@@ -278,6 +278,7 @@ function page(
   if (!key) return {};
   const items = data[key] as unknown[];
   const overhead = tokensOf({ ...env, [where]: { ...data, [key]: [] } }) + 40;
+  if (spec.list.nested !== undefined) return pageNested(env, data, key, spec.list.nested, items, offset, budget - overhead, hash, where);
   const n = fitItems(items, offset, budget, overhead);
   data[key] = items.slice(offset, offset + n);
   // The tool counted the items it listed, as many as this page might need (fetchLimit): a
@@ -305,6 +306,64 @@ function page(
   }
   env.partial = true;
   return { cursor: encodeCursor(next, hash), page: info };
+}
+
+/**
+ * A page of a list whose items hold lists of their own (mdsel_index: documents and their
+ * headings), by units: each inner item, and each outer item that holds none. A page keeps the
+ * outer items it reaches, each with the inner items of the page; an outer item's own fields come
+ * with it on every page it reaches. The outer item had been the unit: a changelog of 595
+ * headings was one document, so every page, whatever its budget, was its whole 266 KB index.
+ */
+function pageNested(
+  env: Record<string, unknown>,
+  data: Record<string, unknown>,
+  key: string,
+  inner: string,
+  items: unknown[],
+  offset: number,
+  budgetTokens: number,
+  hash: string,
+  where: string,
+): { cursor?: string; page: { list: string; offset: number; returned: number } } {
+  type Rec = Record<string, unknown>;
+  const units: { item: number; inner: number }[] = [];
+  items.forEach((it, i) => {
+    const list = (it as Rec | null)?.[inner];
+    if (Array.isArray(list) && list.length > 0) list.forEach((_, j) => units.push({ item: i, inner: j }));
+    else units.push({ item: i, inner: -1 });
+  });
+  const shell = (i: number): Rec => ({ ...(items[i] as Rec), [inner]: [] });
+  let left = budgetTokens;
+  let n = 0;
+  let lastItem = -1;
+  for (let u = offset; u < units.length; u++) {
+    const { item, inner: j } = units[u] as { item: number; inner: number };
+    const t = (item !== lastItem ? tokensOf(shell(item)) + 1 : 0) + (j >= 0 ? tokensOf(((items[item] as Rec)[inner] as unknown[])[j]) + 1 : 0);
+    if (n > 0 && t > left) break;
+    left -= t;
+    lastItem = item;
+    n++;
+  }
+  const kept: Rec[] = [];
+  for (let u = offset; u < offset + n; u++) {
+    const { item, inner: j } = units[u] as { item: number; inner: number };
+    if (kept.length === 0 || kept[kept.length - 1]?.__item !== item) kept.push({ ...shell(item), __item: item });
+    if (j >= 0) ((kept[kept.length - 1] as Rec)[inner] as unknown[]).push(((items[item] as Rec)[inner] as unknown[])[j]);
+  }
+  data[key] = kept.map(({ __item: _i, ...rest }) => {
+    const orig = items[_i as number] as Rec;
+    // An item without an inner list keeps its own shape (no empty list added).
+    if (!Array.isArray(orig[inner])) delete rest[inner];
+    return rest;
+  });
+  const info = { list: `${where}.${key}[].${inner}`, offset, returned: n };
+  if (offset + n >= units.length) {
+    if (offset > 0) env.partial = false;
+    return { page: info };
+  }
+  env.partial = true;
+  return { cursor: encodeCursor(offset + n, hash), page: info };
 }
 
 export class CallHandler {

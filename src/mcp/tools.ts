@@ -95,9 +95,10 @@ export interface McpToolSpec<S extends z.ZodObject = z.ZodObject> {
    * max_tokens. `cutCode`: the code of the tool's note that it stopped at the limit it was given
    * (magellan's notes are known by their "raise --limit" text instead). `counts`: the field
    * that counts a list's items as the tool listed them (`matches` → `match_count`), which then
-   * counts the page's.
+   * counts the page's. `nested`: each item holds a list of its own (mdsel_index's documents,
+   * their headings) that is paged with it, so that one long item does not fill a page alone.
    */
-  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result"; cutCode?: string; counts?: Record<string, string> };
+  list?: { keys: string[]; minItemTokens: number; in?: "data" | "result"; cutCode?: string; counts?: Record<string, string>; nested?: string };
   /** Takes large content (writers); others refuse arguments over the small cap. */
   large?: boolean;
   run(args: z.infer<S>, ctx: CallContext): Promise<ToolAnswer>;
@@ -502,7 +503,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Outline Markdown files with selectors. Use before reading long docs.",
     input: MdselIndexInput,
     kind: { tool: "mdsel", envelope: { kind: "query", command: "index" } },
-    list: { keys: ["documents"], minItemTokens: 80 },
+    list: { keys: ["documents"], minItemTokens: 80, nested: "headings" },
     run: async (a, ctx) =>
       mdselEnvelope("index", await indexCommand({ cwd: ctx.root, root: ctx.root, regularOnly: true }, { files: (a.files ?? []).map((p) => asGiven("mdsel", ctx.root, p)) })),
   }),

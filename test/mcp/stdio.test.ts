@@ -227,6 +227,39 @@ describe("llmtools mcp (stdio)", () => {
     }
   });
 
+  it("pages mdsel_index by headings: a long changelog is not one page of its whole index, whatever max_tokens says", async () => {
+    // mikro-orm's packages/core/CHANGELOG.md (595 headings) was one document, so every answer was
+    // its whole 266 KB index at the default budget of 4,000 tokens (16,000 characters).
+    const releases = Array.from({ length: 120 }, (_, i) => `## [6.${120 - i}.0](https://github.com/acme/widgets/compare/v6.${119 - i}.0...v6.${120 - i}.0) (2025-01-01)\n\n### Bug Fixes\n\n* **core:** fix widget ${i} ([#${4000 + i}](https://github.com/acme/widgets/issues/${4000 + i}))\n`).join("\n");
+    writeFileSync(join(root, "CHANGES.md"), `# Change Log\n\n${releases}`);
+    try {
+      const cli = spawnSync(binPath("mdsel"), ["index", "CHANGES.md", "README.md"], { cwd: root, encoding: "utf8" });
+      const want = (JSON.parse(cli.stdout) as { data: { documents: { namespace: string; headings: { selector: string }[] }[] } }).data.documents.flatMap((d) => d.headings.map((h) => h.selector));
+      assert.equal(want.filter((s) => s.startsWith("changes::")).length, 241);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const r = await call(client, "mdsel_index", { files: ["CHANGES.md", "README.md"], max_tokens: 2000, ...(cursor ? { cursor } : {}) });
+        assert.equal(r.isError, false, JSON.stringify(r.structuredContent).slice(0, 500));
+        assert.ok(JSON.stringify(r.structuredContent).length <= 2000 * 4 + 2000, `page ${pages} stays near its budget: ${JSON.stringify(r.structuredContent).length}`);
+        const docs = r.structuredContent.data.documents as { namespace: string; root: unknown; headings: { selector: string }[] }[];
+        for (const d of docs) {
+          assert.ok(d.root !== undefined, "each document keeps its own fields on every page");
+          seen.push(...d.headings.map((h) => h.selector));
+        }
+        const pg = r.structuredContent.page as { list: string; offset: number; returned: number };
+        assert.equal(pg.list, "data.documents[].headings");
+        cursor = r.structuredContent.cursor as string | undefined;
+        pages++;
+      } while (cursor && pages < 100);
+      assert.ok(pages > 3, `${pages} pages`);
+      assert.deepEqual(seen, want, "every heading once, in order");
+    } finally {
+      rmSync(join(root, "CHANGES.md"));
+    }
+  });
+
   it("names a missing path as the user wrote it, with the CLI's very answer (not the server's absolute path)", async () => {
     const strip = (o: unknown): string => JSON.stringify(o, (k, v: unknown) => (k === "execution_id" || k === "timestamp" ? undefined : v));
     for (const [tool, args, cli] of [
