@@ -512,7 +512,7 @@ export const TOOLS: McpToolSpec[] = [
     description: "Read Markdown by selector (from mdsel_index). Use to read one section, not the file.",
     input: MdselSelectInput,
     kind: { tool: "mdsel", envelope: { kind: "query", command: "select" } },
-    list: { keys: ["matches"], minItemTokens: 40 },
+    list: { keys: ["matches"], minItemTokens: 40, nested: "children_available" },
     run: async (a, ctx) =>
       mdselEnvelope(
         "select",

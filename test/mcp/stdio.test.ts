@@ -260,6 +260,33 @@ describe("llmtools mcp (stdio)", () => {
     }
   });
 
+  it("pages mdsel_select by a node's children: a root of 600 sections is not one 160 KB page", async () => {
+    writeFileSync(join(root, "RELEASES.md"), Array.from({ length: 600 }, (_, i) => `## Release ${i}\n\nFixed bug ${i}.\n`).join("\n"));
+    try {
+      const cli = spawnSync(binPath("mdsel"), ["select", "releases::root", "RELEASES.md"], { cwd: root, encoding: "utf8" });
+      const want = (JSON.parse(cli.stdout) as { data: { matches: { children_available: { selector: string }[] }[] } }).data.matches[0]!.children_available.map((c) => c.selector);
+      assert.equal(want.length, 606, "6 pages and 600 headings");
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const r = await call(client, "mdsel_select", { selectors: ["releases::root"], files: ["RELEASES.md"], ...(cursor ? { cursor } : {}) });
+        assert.equal(r.isError, false, JSON.stringify(r.structuredContent).slice(0, 500));
+        assert.ok(JSON.stringify(r.structuredContent).length <= 4000 * 4 + 2000, `page ${pages}: ${JSON.stringify(r.structuredContent).length}`);
+        for (const m of r.structuredContent.data.matches as { selector: string; children_available: { selector: string }[] }[]) {
+          assert.equal(m.selector, "releases::root");
+          seen.push(...m.children_available.map((c) => c.selector));
+        }
+        cursor = r.structuredContent.cursor as string | undefined;
+        pages++;
+      } while (cursor && pages < 100);
+      assert.ok(pages > 3, `${pages} pages`);
+      assert.deepEqual(seen, want);
+    } finally {
+      rmSync(join(root, "RELEASES.md"));
+    }
+  });
+
   it("names a missing path as the user wrote it, with the CLI's very answer (not the server's absolute path)", async () => {
     const strip = (o: unknown): string => JSON.stringify(o, (k, v: unknown) => (k === "execution_id" || k === "timestamp" ? undefined : v));
     for (const [tool, args, cli] of [
