@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { runTool } from "../support/run.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { runTool, tempDir } from "../support/run.js";
 import { checkMatches, type Data, fixtureCopy, names } from "./helpers.js";
 
 async function q(root: string, query: string, lang = "python"): Promise<Data> {
@@ -52,4 +54,28 @@ test("a .h whose code is C++ is searched with the C++ grammar; a C header with t
   assert.ok(cpp.matches.every((m) => m.span.file_path === "inc/shape.h"));
   const c = await q(root, "(function_declarator declarator: (identifier) @f)", "c");
   assert.deepEqual(names(c, "f"), ["add"]);
+});
+
+test("a predicate on a capture that holds no node (a ? part that matched nothing) passes, as in tree-sitter's engine, whatever the predicate", async () => {
+  // starlette-shaped: some functions say what they return, some do not. node-tree-sitter kept
+  // `startup` for #eq? but dropped it for #match?, #any-of?, #any-eq? and #any-match?; tree-sitter's
+  // Rust binding (the CLI's) passes every text predicate on a capture without nodes.
+  const root = tempDir("llmastsearch-vacuous-");
+  writeFileSync(join(root, "app.py"), "def startup():\n    pass\n\ndef shutdown() -> None:\n    pass\n\ndef url_for(name: str) -> str:\n    return name\n");
+  writeFileSync(join(root, "untyped.py"), "def handler(request):\n    return request\n");
+  const opt = `${DEF} return_type: (type)? @r`;
+  for (const [pred, want] of [
+    ['#eq? @r "None"', ["handler", "shutdown", "startup"]],
+    ['#match? @r "^None$"', ["handler", "shutdown", "startup"]],
+    ['#match? @r "(?i)^none$"', ["handler", "shutdown", "startup"]],
+    ['#any-of? @r "None" "int"', ["handler", "shutdown", "startup"]],
+    ['#any-eq? @r "None"', ["handler", "shutdown", "startup"]],
+    ['#any-match? @r "^None"', ["handler", "shutdown", "startup"]],
+    ['#not-eq? @r "None"', ["handler", "startup", "url_for"]],
+    ['#not-match? @r "^None$"', ["handler", "startup", "url_for"]],
+  ] as const) {
+    assert.deepEqual(names(await q(root, `${opt} (${pred}))`), "n").sort(), want, pred);
+  }
+  // Where the capture holds a node in every match, the predicate decides as before.
+  assert.deepEqual(names(await q(root, `${DEF} return_type: (type) @r (#match? @r "^None$"))`), "n"), ["shutdown"]);
 });

@@ -161,8 +161,8 @@ const MAX_ALTERNATIVES = 64;
 /**
  * Whether every node pattern in `text` must match for the pattern to match: no `?` or `*`
  * quantifier and no `[...]` alternation outside strings and predicates. Then each capture holds
- * at least one node in every match, which `#eq?` needs to require its literal: node-tree-sitter
- * passes `#eq?` on a capture that holds no node.
+ * at least one node in every match, which a predicate needs to require its literal: every text
+ * predicate passes on a capture that holds no node.
  */
 function everyNodeRequired(text: string): boolean {
   let bare = "";
@@ -210,15 +210,17 @@ function literalGroups(p: PatternFacts): string[][] {
     for (let i = 2; i < steps.length; i += 2) args.push({ type: steps[i], value: steps[i + 1] });
     const [first, second] = args;
     if (first?.type !== CAPTURE) continue;
+    // Every predicate passes on a capture without nodes (rust-regex.ts, vacuous), so a literal is
+    // required only where each capture holds a node in every match.
+    if (!everyNodeRequired(p.text)) continue;
     if ((op === "eq?" || op === "any-eq?") && args.length === 2 && second?.type === STRING && isLiteral(second.value)) {
-      // any-eq? fails on a capture without nodes; eq? passes, unless the capture cannot be empty.
-      if (op === "any-eq?" || everyNodeRequired(p.text)) groups.push([second.value]);
+      groups.push([second.value]);
     } else if ((op === "match?" || op === "any-match?") && args.length === 2 && second?.type === STRING && typeof second.value === "string") {
-      // A positive match fails on a capture without nodes, else some node's text matches.
+      // Some node's text matches.
       const lit = regexLiteral(second.value);
       if (isLiteral(lit)) groups.push([lit]);
     } else if (op === "any-of?" && args.length > 1) {
-      // Fails on a capture without nodes, else every node's text is one of the values.
+      // Every node's text is one of the values.
       const values = args.slice(1).map((a) => a.value);
       if (args.slice(1).every((a) => a.type === STRING) && values.every(isLiteral)) groups.push(values as string[]);
     }

@@ -43,8 +43,8 @@ function isRustMatch(steps: Steps): boolean {
  * A Query class whose `#match?` family understands Rust regex syntax. The binding builds its
  * predicate functions from `_getPredicates()` while constructing: this class hands it a
  * placeholder for each Rust-syntax regex, then replaces those functions with ones that test the
- * translated regex, with the binding's semantics (a capture without nodes passes a negative
- * predicate and fails a positive one; `any-` needs one node, the others every node).
+ * translated regex (`any-` needs one node, the others every node), and makes every text
+ * predicate pass on a capture without nodes, as tree-sitter's engine does (vacuous, below).
  */
 export function rustRegexQuery(Base: typeof Parser.Query): typeof Parser.Query {
   class RustRegexQuery extends Base {
@@ -58,7 +58,9 @@ export function rustRegexQuery(Base: typeof Parser.Query): typeof Parser.Query {
         for (const steps of list) {
           const op = steps[1] as string;
           if (op === "set!" || op === "is?" || op === "is-not?") continue;
-          if (isRustMatch(steps)) (fns[p] as unknown[])[j] = matcher(op, steps[3] as string, rustRegex(steps[5] as string) as RegExp);
+          const list = fns[p] as ((captures: Parser.QueryCapture[]) => boolean)[];
+          if (isRustMatch(steps)) list[j] = matcher(op, steps[3] as string, rustRegex(steps[5] as string) as RegExp);
+          list[j] = vacuous(list[j] as (captures: Parser.QueryCapture[]) => boolean, capturesOf(steps));
           j++;
         }
       });
@@ -78,6 +80,29 @@ export function rustRegexQuery(Base: typeof Parser.Query): typeof Parser.Query {
     }
   }
   return RustRegexQuery as unknown as typeof Parser.Query;
+}
+
+/** The capture names a predicate's arguments name (`#eq? @a @b`: both). */
+function capturesOf(steps: Steps): string[] {
+  const out: string[] = [];
+  for (let i = 2; i + 1 < steps.length; i += 2) if (steps[i] === CAPTURE) out.push(steps[i + 1] as string);
+  return out;
+}
+
+/**
+ * A text predicate passes when a capture it names holds no node in the match (a `?` or `*` part
+ * that matched nothing), as in tree-sitter's own engine (the CLI's, ast-grep's: its Rust binding
+ * loops over the capture's nodes and ends with `true`) and Neovim's. node-tree-sitter passed
+ * `#eq?` and `#not-match?` there but failed `#match?`, `#any-of?`, `#any-eq?`: with
+ * `return_type: (type)? @r`, `(#eq? @r "None")` kept the functions without a return type and
+ * `(#match? @r "^None")` dropped them.
+ */
+function vacuous(fn: (captures: Parser.QueryCapture[]) => boolean, names: readonly string[]): (captures: Parser.QueryCapture[]) => boolean {
+  if (names.length === 0) return fn;
+  return (captures) => {
+    for (const name of names) if (!captures.some((c) => c.name === name)) return true;
+    return fn(captures);
+  };
 }
 
 function matcher(op: string, capture: string, regex: RegExp): (captures: Parser.QueryCapture[]) => boolean {
