@@ -78,4 +78,9 @@ test("a predicate on a capture that holds no node (a ? part that matched nothing
   }
   // Where the capture holds a node in every match, the predicate decides as before.
   assert.deepEqual(names(await q(root, `${DEF} return_type: (type) @r (#match? @r "^None$"))`), "n"), ["shutdown"]);
+  // Between two captures it passes only when both hold no node: one without a node fails it,
+  // positive or negative (the binding's `nodes_1.next().is_none() && nodes_2.next().is_none()`).
+  writeFileSync(join(root, "shadow.py"), "def str(x) -> str:\n    return x\n");
+  assert.deepEqual(names(await q(root, `${opt} (#eq? @n @r))`), "n").sort(), ["str"]);
+  assert.deepEqual(names(await q(root, `${opt} (#not-eq? @n @r))`), "n").sort(), ["shutdown", "url_for"]);
 });

@@ -43,8 +43,8 @@ function isRustMatch(steps: Steps): boolean {
  * A Query class whose `#match?` family understands Rust regex syntax. The binding builds its
  * predicate functions from `_getPredicates()` while constructing: this class hands it a
  * placeholder for each Rust-syntax regex, then replaces those functions with ones that test the
- * translated regex (`any-` needs one node, the others every node), and makes every text
- * predicate pass on a capture without nodes, as tree-sitter's engine does (vacuous, below).
+ * translated regex (`any-` needs one node, the others every node), and decides a predicate on a
+ * capture without nodes as tree-sitter's engine does (vacuous, below).
  */
 export function rustRegexQuery(Base: typeof Parser.Query): typeof Parser.Query {
   class RustRegexQuery extends Base {
@@ -90,18 +90,21 @@ function capturesOf(steps: Steps): string[] {
 }
 
 /**
- * A text predicate passes when a capture it names holds no node in the match (a `?` or `*` part
- * that matched nothing), as in tree-sitter's own engine (the CLI's, ast-grep's: its Rust binding
- * loops over the capture's nodes and ends with `true`) and Neovim's. node-tree-sitter passed
- * `#eq?` and `#not-match?` there but failed `#match?`, `#any-of?`, `#any-eq?`: with
- * `return_type: (type)? @r`, `(#eq? @r "None")` kept the functions without a return type and
- * `(#match? @r "^None")` dropped them.
+ * A text predicate on a capture that holds no node in the match (a `?` or `*` part that matched
+ * nothing) decides as tree-sitter's own engine does (its Rust binding, the CLI's; Neovim's the
+ * same): against a string, every predicate passes, since it loops over the capture's nodes and
+ * ends with `true`; between two captures (`#eq? @a @b`), it passes when both hold no node and
+ * fails when only one does. node-tree-sitter passed `#eq?` and `#not-match?` there but failed
+ * `#match?`, `#any-of?`, `#any-eq?`: with `return_type: (type)? @r`, `(#eq? @r "None")` kept the
+ * functions without a return type and `(#match? @r "^None")` dropped them.
  */
 function vacuous(fn: (captures: Parser.QueryCapture[]) => boolean, names: readonly string[]): (captures: Parser.QueryCapture[]) => boolean {
   if (names.length === 0) return fn;
   return (captures) => {
-    for (const name of names) if (!captures.some((c) => c.name === name)) return true;
-    return fn(captures);
+    let absent = 0;
+    for (const name of names) if (!captures.some((c) => c.name === name)) absent++;
+    if (absent === 0) return fn(captures);
+    return absent === names.length;
   };
 }
 
