@@ -17,6 +17,8 @@
  *   @flag_name.<flag>  a node whose text names a top-level symbol of the file; it gets the flag
  *   @toplevel          the match is a symbol only outside every other definition (Python's
  *                      module-level assignments at any depth of if/try/with/for/while)
+ *   @nonlocal          the match is no symbol inside a function or method (C and C++
+ *                      declarations under `#if`, which a function body holds as well)
  *   @base.of + @base   a class (the @base.of node, the definition's own node) extends or
  *                      implements the type written at @base; one match per base
  *   @receiver.of + @receiver  a Go method (the @receiver.of node, its definition's own) calls
@@ -163,6 +165,9 @@ const SYMBOL_KINDS = new Set<SymbolKind>([
   "impl",
 ]);
 
+/** Kinds whose bodies hold locals (see @nonlocal). */
+const FUNCTION_KINDS = new Set<SymbolKind>(["function", "method", "constructor"]);
+
 /** Separator of qualified names per language, for `@name.qualified`. */
 const QUALIFIER_SEPARATOR: Record<LanguageId, string> = {
   rust: "::",
@@ -271,6 +276,8 @@ interface PendingSymbol {
   hoist?: boolean;
   /** Kept only outside every other definition (see python/symbols.scm). */
   toplevel: boolean;
+  /** Dropped inside a function or method (see c/symbols.scm). */
+  nonlocal?: boolean;
 }
 
 /** Parses and extracts. Never throws on bad source: tree-sitter recovers and has_errors says so. */
@@ -537,6 +544,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     let nameStartNode: QNode | undefined;
     let scopeNodes: QNode[] | undefined;
     let toplevel = false;
+    let nonlocal = false;
     let hoist = false;
     let baseOf: QNode | undefined;
     let baseNode: QNode | undefined;
@@ -563,6 +571,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
         def = c.node;
         kind = k;
       } else if (n === "toplevel") toplevel = true;
+      else if (n === "nonlocal") nonlocal = true;
       else if (n === "hoist") hoist = true;
       else if (n === "scope") (scopeNodes ??= []).push(c.node);
       else if (n === "trait") traitNode = c.node;
@@ -636,7 +645,7 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     const key = kind === "impl" ? -1 - startOf(def) : startOf(nameNode);
     const prev = byDef.get(key);
     if (prev && prev.pattern <= m.pattern) continue;
-    byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined, toplevel, ...(hoist ? { hoist } : {}) });
+    byDef.set(key, { pattern: m.pattern, kind, def, start: startOf(def), end: def.endIndex, name, nameStart, nameEnd, extraScope, flags: undefined, toplevel, ...(hoist ? { hoist } : {}), ...(nonlocal ? { nonlocal } : {}) });
   }
   // Outer definitions first: by start, then longer first.
   let pending = [...byDef.values()].sort((a, b) => a.start - b.start || b.end - a.end);
@@ -715,6 +724,9 @@ function extractSymbols(language: LanguageId, matches: QMatch[], decoded: Decode
     // A module-level-only pattern (Python's assignment at any depth of if/try) that lands inside a
     // definition is a local or class-body name, not a module symbol.
     if (p.toplevel && parent) continue;
+    // A C or C++ declaration under `#if` inside a function body is a local, not a file's variable
+    // (jansson's dtoa.c had 129 "variables", most of them locals named x, y, carry and z).
+    if (p.nonlocal && parent && FUNCTION_KINDS.has((out[parent.index] as ExtractedSymbol).kind)) continue;
     // A C++ class body's `NAME(args);` without a type is a constructor only when NAME is the
     // class's: otherwise a macro invocation (gtest's GTEST_DISALLOW_COPY_AND_ASSIGN_(Foo); 146
     // "constructors" of fmt's and cxxopts' trees were macros), no symbol.

@@ -502,7 +502,7 @@ function defineComments(lines: LineStarts, blank: number[]): void {
  * branches all balance are left to tree-sitter, which parses them as they are.
  */
 function unbalancedBranches(text: string, blank: number[]): void {
-  if (!/^[ \t]*#[ \t]*(?:else|elif)/m.test(text)) return;
+  if (!/^[ \t]*#[ \t]*if/m.test(text)) return;
   // A branch runs from its directive line to the next branch's (or the #endif line).
   type Group = { zero: boolean; branches: { at: number; end: number; delta: number }[] };
   const stack: Group[] = [];
@@ -530,9 +530,10 @@ function unbalancedBranches(text: string, blank: number[]): void {
       } else if (top && (word === "else" || word.startsWith("elif"))) top.branches.push({ at: i, end, delta: 0 });
       else if (top && word === "endif") {
         stack.pop();
-        const keep = top.zero && top.branches.length > 1 ? 1 : 0;
-        const kept = top.branches[keep] as { delta: number };
-        const unbalanced = top.branches.length > 1 && top.branches.some((b) => b.delta !== 0);
+        // A group of one branch after `#if 0` or a test for Windows alone keeps none of it.
+        const keep = top.zero ? (top.branches.length > 1 ? 1 : -1) : 0;
+        const kept = top.branches[keep];
+        const unbalanced = top.branches.some((b) => b.delta !== 0);
         if (unbalanced) {
           top.branches.forEach((b, k) => {
             const to = top.branches[k + 1]?.at ?? i;
@@ -543,7 +544,7 @@ function unbalancedBranches(text: string, blank: number[]): void {
         }
         // The enclosing branch holds what the parse sees of this group.
         const outer = stack[stack.length - 1]?.branches.at(-1);
-        if (outer) outer.delta += unbalanced ? kept.delta : top.branches.reduce((sum, b) => sum + b.delta, 0);
+        if (outer) outer.delta += unbalanced ? (kept?.delta ?? 0) : top.branches.reduce((sum, b) => sum + b.delta, 0);
       }
       i = end + 1;
       continue;

@@ -341,9 +341,12 @@ test("a C header's extern \"C\" guards are read as a C compiler reads them; a de
   let f = extractFacts("c", Buffer.from(header));
   assert.equal(f.has_errors, false);
   assert.deepEqual(f.symbols.map((s) => `${s.kind} ${s.name}`), ["macro ZLIB_H", "type_alias uLong", "variable counter", "variable total"]);
-  // An opener whose `}` is not guarded (C++ only) leaves the text as it is.
+  // An opener whose `}` is not guarded (C++ only) is read as a C++ compiler reads it: the block
+  // is kept, only its group's directive lines are blanked (a group of one unbalanced branch).
   const cppOnly = '#ifdef __cplusplus\nextern "C" {\n#endif\nint f(void);\n}\n';
-  assert.equal(maskForParse("cpp", cppOnly), cppOnly);
+  const cppMasked = maskForParse("cpp", cppOnly);
+  assert.ok(cppMasked.includes('extern "C" {') && !cppMasked.includes("#"), cppMasked);
+  assert.equal(parse("cpp", cppMasked).rootNode.hasError, false);
 
   // A macro read as a type: `ZEXTERN uLong` is a declaration of a variable uLong with a MISSING `;`.
   const macros = "typedef unsigned long uLong;\nZEXTERN uLong ZEXPORT zlibCompileFlags(void);\nstatic const char *names[] LEVEL_NAMES;\nint counter;\n";
@@ -505,4 +508,33 @@ test("an access specifier written as a macro and an attribute macro before a fie
   assert.equal(maskForParse("c", "{\n    UNITY_UINT64 v0, v1;\n}\n"), "{\n    UNITY_UINT64 v0, v1;\n}\n");
   // A caps name at the start of a line in a ternary stays an operand.
   assert.deepEqual(f.references.filter((r) => r.name.startsWith("KEEP_")).map((r) => r.name), ["KEEP_A", "KEEP_B"]);
+});
+
+test("a brace opened under one `#ifndef` and closed under a later one, and locals under `#ifdef` in a body, keep the function and make no variables (dtoa.c in jansson)", () => {
+  // jansson's src/dtoa.c: `#ifndef Avoid_Underflow\n#ifndef Sudden_Underflow\n if (L > 0) {\n#endif`
+  // in ulp() made the whole file one ERROR node: dtoa_r() (1,200 lines) was lost and its 80
+  // locals were file-level variables (`sulp`, a local, made every call of the function sulp()
+  // ambiguous and dead-code listed it).
+  const text = readFileSync(join(DIR, "dtoa-groups.c"), "utf8");
+  const masked = maskForParse("c", text);
+  assert.equal(masked.length, text.length);
+  assert.equal(masked.split("\n").length, text.split("\n").length);
+  // Both groups' directives are blanked, their code is kept; balanced groups are left as written.
+  assert.ok(masked.includes("\tif (L > 0) {") && !/#ifndef Avoid_Underflow/.test(masked), masked);
+  assert.ok(masked.includes("#ifdef VAX") && masked.includes("#ifdef MULTIPLE_THREADS"), masked);
+  const f = facts("c", "dtoa-groups.c");
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(
+    f.symbols.filter((s) => s.kind === "function" || s.kind === "variable").map((s) => `${s.kind} ${s.name}`),
+    // dtoa_threads is under #ifdef at file scope: a variable; d0 and d1 (under #ifdef VAX in b2d) are locals.
+    ["variable dtoa_threads", "function ulp", "function b2d", "function ratio"],
+  );
+  assert.equal(f.references.filter((r) => r.name === "b2d" && r.kind === "call").length, 2);
+});
+
+test("C++: a declaration under #if in a namespace is a variable, one under #if in a function body is not", () => {
+  const src = "namespace ns {\n#ifdef X\nint v;\n#endif\nint f() {\n  int a;\n#ifdef X\n  int loc;\n#else\n  long loc;\n#endif\n  return a;\n}\n}\n";
+  const f = extractFacts("cpp", Buffer.from(src));
+  assert.equal(f.has_errors, false);
+  assert.deepEqual(f.symbols.map((s) => `${s.kind} ${s.name}`), ["namespace ns", "variable v", "function f"]);
 });

@@ -99,7 +99,7 @@
       (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
       (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
-    ]) @def.variable)
+    ]) @def.variable @nonlocal)
 (preproc_if (declaration declarator: [
       (identifier) @name
       (_ declarator: (identifier) @name value: (_))
@@ -120,7 +120,7 @@
       (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
       (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
-    ]) @def.variable)
+    ]) @def.variable @nonlocal)
 (preproc_else (declaration declarator: [
       (identifier) @name
       (_ declarator: (identifier) @name value: (_))
@@ -141,7 +141,7 @@
       (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
       (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
-    ]) @def.variable)
+    ]) @def.variable @nonlocal)
 (preproc_elif (declaration declarator: [
       (identifier) @name
       (_ declarator: (identifier) @name value: (_))
@@ -162,7 +162,7 @@
       (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
       (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
-    ]) @def.variable)
+    ]) @def.variable @nonlocal)
 
 ; `extern int x;` declares, it does not define.
 (declaration (storage_class_specifier) @_extern (#eq? @_extern "extern")) @flag.extern

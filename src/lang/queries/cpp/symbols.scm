@@ -161,7 +161,7 @@
       (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
       (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
-    ]) @def.variable)
+    ]) @def.variable @nonlocal)
 (preproc_if (declaration declarator: [
       (identifier) @name
       (_ declarator: (identifier) @name value: (_))
@@ -182,7 +182,7 @@
       (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
       (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
-    ]) @def.variable)
+    ]) @def.variable @nonlocal)
 (preproc_else (declaration declarator: [
       (identifier) @name
       (_ declarator: (identifier) @name value: (_))
@@ -203,7 +203,7 @@
       (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
       (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
-    ]) @def.variable)
+    ]) @def.variable @nonlocal)
 (preproc_elif (declaration declarator: [
       (identifier) @name
       (_ declarator: (identifier) @name value: (_))
@@ -224,7 +224,7 @@
       (_ "*" declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))))
       (_ declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_)) value: (_))
       (_ declarator: (_ "*" declarator: (_ declarator: (parenthesized_declarator (_ "*" declarator: (identifier) @name)) parameters: (_))) value: (_))
-    ]) @def.variable)
+    ]) @def.variable @nonlocal)
 (declaration_list (declaration declarator: [
       (identifier) @name
       (_ declarator: (identifier) @name value: (_))
