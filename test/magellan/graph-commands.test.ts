@@ -384,6 +384,54 @@ describe("dead-code and build variants", () => {
     assert.deepEqual(dead.symbols.map((s) => s.display_fqn).sort(), ["crate::Decoration::unused_default"]);
   });
 
+  it("Rust: rstest's and tokio's tests are entries, attributes on several lines and comments between them included (zoxide's #[apply(opts)] shell tests)", async () => {
+    const dead = await deadCodeOf("rust-rstest", {
+      "Cargo.toml": "[package]\nname = \"z\"\nversion = \"0.1.0\"\n",
+      "src/main.rs": [
+        "fn matches(k: &str, p: &str) -> bool { p.contains(k) }",
+        "",
+        "fn main() {}",
+        "",
+        "#[cfg(test)]",
+        "mod tests {",
+        "    use super::*;",
+        "    use rstest::rstest;",
+        "    use rstest_reuse::{apply, template};",
+        "",
+        "    #[template]",
+        "    #[rstest]",
+        "    fn opts(#[values(None, Some(\"z\"))] cmd: Option<&str>) {}",
+        "",
+        "    #[apply(opts)]",
+        "    fn bash_bash(cmd: Option<&str>) {",
+        "        assert!(cmd.is_none() || matches(\"z\", \"z\"));",
+        "    }",
+        "",
+        "    #[rstest]",
+        "    // Exact matches",
+        "    #[case(&[\"foo\"], \"/foo\", true)]",
+        "    #[case(",
+        "        &[\"bar\"],",
+        "        \"/foo\",",
+        "        false",
+        "    )]",
+        "    // Overlap",
+        "    #[case(&[\"/foo/\", \"/bar\"], \"/foo/bar\", false)]",
+        "    fn query(#[case] keywords: &[&str], #[case] path: &str, #[case] is_match: bool) {",
+        "        assert_eq!(is_match, keywords.iter().all(|k| matches(k, path)));",
+        "    }",
+        "",
+        "    #[tokio::test]",
+        "    async fn async_case() {}",
+        "",
+        "    fn orphan_helper() {}",
+        "}",
+        "",
+      ].join("\n"),
+    });
+    assert.deepEqual(dead.symbols.map((s) => s.display_fqn).sort(), ["crate::tests::orphan_helper"]);
+  });
+
   it("TypeScript: overload signatures are no code; a function assigned to another module's object at the top level is handed over (zod's createZodEnum, compile.ts's postProcessor)", async () => {
     const dead = await deadCodeOf("ts-overload", {
       "core.ts": "export const globalConfig: { postProcessor?: (x: number) => void } = {};\n",

@@ -466,6 +466,16 @@ const REPORTED = new Set(["fn", "method", "class"]);
 const HEADER = /\.(h|hh|hpp|hxx)$/;
 
 /**
+ * Rust attributes under which a harness or the runtime calls a function: tests (`#[test]`,
+ * `#[tokio::test]`, `#[async_std::test]`, `#[wasm_bindgen_test]`, `#[test_case(..)]`, rstest's
+ * `#[rstest]`, rstest_reuse's `#[template]` and `#[apply(..)]`), benches, async mains
+ * (`#[tokio::main]`), and symbols exported by name (`#[no_mangle]`, `#[export_name = ..]`).
+ * (zoxide's 21 `#[apply(opts)]` shell tests and its `#[rstest]` query test were dead code.)
+ */
+const RUST_ENTRY_ATTRIBUTE =
+  /#\[[ \t]*(?:[A-Za-z_]\w*[ \t]*::[ \t]*)*(?:test|\w+_test|test_case|rstest|template|apply|bench|main|no_mangle|export_name)\b/;
+
+/**
  * Why a symbol is an entry point, or undefined. The rules (docs/graph.md): code that others
  * outside the repository may call (exported API per language), program entries (main), tests,
  * and code a framework calls (decorated or annotated definitions, Python dunder methods).
@@ -494,10 +504,12 @@ function entryRule(n: Node, g: SymbolGraph, text: (path: string) => Buffer, pack
       if (n.name === "_" && n.kindNormalized === "fn") return "main";
       return /^[A-Z]/.test(n.name) ? "exported" : undefined;
     case "rust": {
-      // Attributes stand before the item's span (tree-sitter's attribute_item is its sibling).
-      const before = text(n.path).subarray(Math.max(0, n.prefixStart - 400), n.prefixStart).toString("utf8");
-      const attributes = /(?:^|\n)((?:[ \t]*#!?\[[^\n]*\n)+)[ \t]*$/.exec(before)?.[1] ?? "";
-      if (/#\[(test|tokio::main|no_mangle)/.test(prefix() + attributes)) return "framework";
+      // Attributes stand before the item's span (tree-sitter's attribute_item is its sibling):
+      // what follows the previous item's end (`}`, `;`, the enclosing `{`), comments, multi-line
+      // attributes and all (rstest's `#[rstest]` then a `#[case(..)]` per line, with comments).
+      const before = text(n.path).subarray(Math.max(0, n.prefixStart - 8192), n.prefixStart).toString("utf8");
+      const attributes = before.slice(Math.max(before.lastIndexOf("}"), before.lastIndexOf(";"), before.lastIndexOf("{")) + 1);
+      if (RUST_ENTRY_ATTRIBUTE.test(prefix() + attributes)) return "framework";
       return /\bpub\b/.test(prefix()) ? "exported" : undefined;
     }
     case "java": {
