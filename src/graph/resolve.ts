@@ -885,7 +885,10 @@ export class Resolver {
       if (owned) return owned;
       const top = bindings.filter((s) => s.parent_symbol_id === null || CONTAINER_KINDS.has(s.parent_kind ?? ""));
       if (top.length > 0) return pick(top, "exact");
-      const imported = this.viaImports(ctx, ref.name, null);
+      // (Of the kinds a call can name: `import static ..MathUtils.pow10;` imports jackson-core's
+      // field pow10 and method pow10(int) both, and `pow10(len)` calls the method.)
+      const named = this.viaImports(ctx, ref.name, null);
+      const imported = named && named.length > 0 ? callTargets(named, ctx.language, isCall) : named;
       if (imported && imported.length > 0) return pick(imported, "imported");
       if (imported) return UNRESOLVED;
       return this.unqualifiedGlobal(e, ctx);

@@ -398,4 +398,21 @@ describe("resolution on real-world layouts", () => {
     const call = (await refsTo(root, "count")).find((r) => r.reference_kind === "call");
     assert.equal(call?.target_symbol_id, count.symbol_id, JSON.stringify(call));
   });
+
+  it("Java: a statically imported name that is a field and a method both: the call is the method's (jackson-core's MathUtils.pow10)", async () => {
+    const root = await tree({
+      "src/main/java/p/MathUtils.java":
+        "package p;\nfinal class MathUtils {\n  private static final long[] pow10 = { 1L, 10L, 100L };\n  static long pow10(int e) { return pow10[e]; }\n}\n",
+      "src/main/java/p/DoubleToDecimal.java":
+        "package p;\nimport static p.MathUtils.pow10;\npublic final class DoubleToDecimal {\n  public long scale(long f, int len) { return f * pow10(len); }\n}\n",
+    });
+    const method = ((await mg(root, ["find", "--name", "pow10", "--kind", "method"])).env.data.matches as Match[])[0];
+    const calls = (await refsTo(root, "pow10")).filter((r) => r.reference_kind === "call" && r.span.file_path.endsWith("DoubleToDecimal.java"));
+    assert.equal(calls.length, 1);
+    assert.equal(calls[0]?.resolution, "imported", JSON.stringify(calls));
+    assert.equal(calls[0]?.target_symbol_id, method?.symbol_id, JSON.stringify(calls));
+    // dead-code: the method is called.
+    const dead = (await mg(root, ["dead-code"])).env.data.symbols as { name: string }[];
+    assert.ok(!dead.some((s) => s.name === "pow10"), JSON.stringify(dead));
+  });
 });
