@@ -150,12 +150,13 @@ export const RefsResponseSchema = z
     coverage: z.object({ resolved: uint, ambiguous: uint, unresolved: uint, ratio: z.number().min(0).max(1) }).strict(),
     /**
      * Direction in, for a method: the methods it overrides or implements (by its class's base
-     * names), each with the references tied to it. A call through the base type may run this
-     * method (virtual dispatch); those calls are not among `references`.
+     * names), each with the references tied to it, and `ambiguous`: the ambiguous references
+     * that name it among their candidates (when there are any). A call through the base type may
+     * run this method (virtual dispatch); those calls are not among `references`.
      */
-    overrides: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint }).strict()).optional(),
-    /** Direction in, for a method: the methods that override or implement it, each with the references tied to it. */
-    overridden_by: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint }).strict()).optional(),
+    overrides: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint, ambiguous: uint.optional() }).strict()).optional(),
+    /** Direction in, for a method: the methods that override or implement it, each with the references tied to it (and `ambiguous` as in overrides). */
+    overridden_by: z.array(z.object({ symbol_id: hex16, display_fqn: z.string(), references: uint, ambiguous: uint.optional() }).strict()).optional(),
     /** The other half of a C++ function declared in its class and defined outside it, or a Python definition's other platform variants, whose references are listed too. */
     same_function: z
       .array(z.object({ symbol_id: hex16, display_fqn: z.string(), path: z.string(), line: uint, declaration: z.boolean(), references: uint }).strict())

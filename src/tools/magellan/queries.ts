@@ -609,9 +609,13 @@ function outsideGoModules(db: DB, root: string, r: RefRecord, defs: SymbolRecord
 
 
 /** The methods `defs` override or implement (or, `down`, that override them), each with the references of `kinds` tied to it. */
-function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[], down = false): { symbol_id: string; display_fqn: string; references: number }[] {
+function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[], down = false): { symbol_id: string; display_fqn: string; references: number; ambiguous?: number }[] {
   const count = stmt(db, "SELECT kind, count(*) AS n FROM refs WHERE target_symbol_id = ? GROUP BY kind");
-  const out: { symbol_id: string; display_fqn: string; references: number }[] = [];
+  // Ambiguous references that name it among their candidates: zoxide's `Cmd::Add(cmd) =>
+  // cmd.run()` is ambiguous between the trait's Run::run and another impl's, none tied to Run::run,
+  // and `callers` of `<Add as Run>::run` said only "no indexed reference resolves to this symbol".
+  const maybe = stmt(db, "SELECT kind, count(*) AS n FROM refs WHERE name = ? AND resolution = 'ambiguous' AND instr(candidates, ?) > 0 GROUP BY kind");
+  const out: { symbol_id: string; display_fqn: string; references: number; ambiguous?: number }[] = [];
   const seen = new Set(defs.map((d) => d.symbol_id));
   for (const d of defs) {
     for (const m of relatedMethods(db, d, down ? "down" : "up")) {
@@ -619,7 +623,9 @@ function dispatchedThrough(db: DB, defs: SymbolRecord[], kinds?: string[], down 
       seen.add(m.symbol_id);
       let references = 0;
       for (const r of count.all(m.symbol_id) as { kind: string; n: number }[]) if (!kinds || kinds.includes(r.kind)) references += r.n;
-      out.push({ symbol_id: m.symbol_id, display_fqn: m.display_fqn, references });
+      let ambiguous = 0;
+      for (const r of maybe.all(d.name, `"${m.symbol_id}"`) as { kind: string; n: number }[]) if (!kinds || kinds.includes(r.kind)) ambiguous += r.n;
+      out.push({ symbol_id: m.symbol_id, display_fqn: m.display_fqn, references, ...(ambiguous > 0 ? { ambiguous } : {}) });
     }
   }
   return out;
@@ -746,13 +752,15 @@ export function refs(req: RefsRequest): Answer<Record<string, unknown>> {
       );
     }
     const dispatched = overrides.reduce((n, o) => n + o.references, 0);
-    if (dispatched > 0) {
-      const first = overrides.find((o) => o.references > 0) as (typeof overrides)[number];
+    const undecided = overrides.reduce((n, o) => n + (o.ambiguous ?? 0), 0);
+    if (dispatched > 0 || undecided > 0) {
+      const first = overrides.find((o) => o.references > 0 || (o.ambiguous ?? 0) > 0) as (typeof overrides)[number];
+      const tied = `${dispatched} reference(s) tied to ${overrides.length === 1 ? "it" : "them"}${undecided > 0 ? ` and ${undecided} ambiguous one(s) naming ${overrides.length === 1 ? "it" : "them"} among their candidates` : ""}`;
       diagnostics.push({
         tool: TOOL,
         level: "warning",
         code: MAGELLAN_CODES.dispatch,
-        message: `'${defs[0]?.name}' overrides or implements ${overrides.map((o) => o.display_fqn).join(", ")}: ${dispatched} reference(s) tied to ${overrides.length === 1 ? "it" : "them"} may run this one (virtual dispatch) and are not listed (see data.overrides)`,
+        message: `'${defs[0]?.name}' overrides or implements ${overrides.map((o) => o.display_fqn).join(", ")}: ${tied} may run this one (virtual dispatch) and are not listed (see data.overrides)`,
         remediation: `magellan ${req.referenceKinds?.length === 1 && req.referenceKinds[0] === "call" ? "callers" : "refs"} --symbol-id ${first.symbol_id} lists them.`,
       });
     }
