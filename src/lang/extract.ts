@@ -1109,6 +1109,9 @@ class ReferenceCollector {
           // `@local.chain`'s: its receiver's type is read there, where the callee's name alone
           // says too little. An attribute, `self.x = self.make()`, keeps the callee.)
           onSomething = this.language === "python" && callee.includes(".") && type.endsWith("()");
+          // (A Python local called, `client = test_client_factory(app)`, may be an instance of
+          // a type with `__call__`: placeDerived reads the local's type.)
+          if (this.language === "python" && !callee.includes(".") && type.endsWith("()")) chain = type;
         }
       }
       // (What the function named returns, written `pkg.F()`: resolve.ts reads it.)
@@ -1274,6 +1277,15 @@ class ReferenceCollector {
     for (const e of this.derived ?? []) {
       // Go's `x := s.Method()` is typed `s.Method()`, what the function of a package named s
       // returns (resolve.ts), unless s is a local of a type: then it is that type's method's.
+      if (e.chain !== undefined && e.chain === e.binding.type && this.language === "python") {
+        // `client = test_client_factory(app)` with `test_client_factory: TestClientFactory` (a
+        // parameter's annotation): what its type's `__call__` returns (starlette's tests: a
+        // Protocol whose `__call__` returns a TestClient; `response = client.get(..)` then was
+        // untyped and 108 `response.json()` were tied to Request.json by name).
+        const rt = this.typeAt(e.chain.slice(0, -2), e.binding.at);
+        if (rt !== undefined && /^[A-Za-z_][\w.]*$/.test(rt)) e.binding.type = `${rt}.__call__()`;
+        continue;
+      }
       if (e.chain !== undefined && e.chain === e.binding.type) {
         const head = e.chain.slice(0, e.chain.indexOf("."));
         const rt = this.typeAt(head, e.binding.at);

@@ -48,4 +48,40 @@ describe("session 30 shapes", () => {
     const warning = env.diagnostics?.find((d) => d.code === "MAGELLAN_E115" && d.level === "warning");
     assert.ok(warning?.message.includes("2 ambiguous"), JSON.stringify(env.diagnostics));
   });
+
+  it("Python: a local made by calling a parameter typed with a class that has `__call__` has what `__call__` returns (starlette's test_client_factory)", async () => {
+    const root = writeTree(tempDir("magellan-py-call-protocol-"), {
+      "pkg/__init__.py": "",
+      "pkg/requests.py": "class Request:\n    async def json(self) -> dict:\n        return {}\n",
+      "pkg/testclient.py": "import httpx\n\n\nclass TestClient(httpx.Client):\n    def get(self, url: str) -> httpx.Response:\n        return super().get(url)\n",
+      "tests/__init__.py": "",
+      "tests/types.py": [
+        "from typing import Protocol",
+        "",
+        "from pkg.testclient import TestClient",
+        "",
+        "",
+        "class TestClientFactory(Protocol):",
+        "    def __call__(self, app: object) -> TestClient: ...",
+        "",
+      ].join("\n"),
+      "tests/test_session.py": [
+        "from tests.types import TestClientFactory",
+        "",
+        "",
+        "def test_session(test_client_factory: TestClientFactory) -> None:",
+        "    client = test_client_factory(object())",
+        "    response = client.get(\"/view_session\")",
+        "    assert response.json() == {}",
+        "",
+      ].join("\n"),
+    });
+    assert.equal((await mg(root, ["index"])).r.code, 0);
+    const refs = (await mg(root, ["refs", "--name", "test_session", "--direction", "out"])).env.data.references as { referenced_symbol: string; resolution: string; target_display_fqn?: string }[];
+    const get = refs.find((r) => r.referenced_symbol === "get");
+    assert.equal(get?.target_display_fqn, "pkg.testclient.TestClient.get", JSON.stringify(refs));
+    // httpx.Response.json, a library's: not Request.json by its name.
+    const json = (await mg(root, ["callers", "--name", "Request.json"])).env.data.references as unknown[];
+    assert.deepEqual(json, []);
+  });
 });
