@@ -724,3 +724,29 @@ describe("C: a changed header's includers elsewhere, through the guessed include
     assert.match(r.checkers[0]?.checker ?? "", /2 files including the changed header recompiled against it$/);
   });
 });
+
+describe("C++: an error in an unchanged header that several includers reach", () => {
+  it("is one finding, not one per includer compiled (spdlog: logger.h's renamed should_log, still called in spdlog-inl.h, came back 3 times)", async () => {
+    const root = tempDir("validate-cpp-reached-");
+    made.push(root);
+    mkdirSync(join(root, "include/lib"), { recursive: true });
+    mkdirSync(join(root, "tests"), { recursive: true });
+    const logger = "#pragma once\n\nnamespace lib {\nclass logger {\n  public:\n    bool should_log(int lvl) const { return lvl >= level_; }\n\n  private:\n    int level_ = 0;\n};\n}  // namespace lib\n";
+    writeFileSync(join(root, "include/lib/logger.h"), logger);
+    writeFileSync(join(root, "include/lib/lib-inl.h"), "#pragma once\n#include <lib/logger.h>\n\nnamespace lib {\ninline bool enabled(const logger &l, int lvl) { return l.should_log(lvl); }\n}  // namespace lib\n");
+    writeFileSync(join(root, "include/lib/lib.h"), "#pragma once\n#include <lib/logger.h>\n#include <lib/lib-inl.h>\n");
+    for (const t of ["a", "b", "c"]) writeFileSync(join(root, `tests/${t}.cpp`), `#include <lib/lib.h>\n\nbool ${t}(const lib::logger &l) { return lib::enabled(l, 1); }\n`);
+    const renamed = logger.replace("bool should_log(", "bool level_enabled(");
+    const r = await validateChange({ root, files: [{ path: "include/lib/logger.h", language: "cpp", before: bytes(logger), after: bytes(renamed) }] });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    const there = r.introduced.filter((d) => d.file === "include/lib/lib-inl.h");
+    assert.equal(there.length, 1, JSON.stringify(r.introduced));
+    assert.match(there[0]?.message ?? "", /should_log/);
+    assert.equal(r.introduced.length, 1, JSON.stringify(r.introduced));
+    // An error the header had before the change is still excused once, however many compiles reach it.
+    const old = logger.replace("return lvl >= level_;", "return lvl >= level_ + missing;");
+    const still = await validateChange({ root, files: [{ path: "include/lib/logger.h", language: "cpp", before: bytes(old), after: bytes(old.replace("private:", "private:\n    int spare_ = 0;")) }] });
+    assert.equal(still.introduced.length, 0, JSON.stringify(still.introduced));
+    assert.ok(still.pre_existing_count >= 1);
+  });
+});

@@ -355,14 +355,28 @@ export async function checkCChange(ctx: ChangeCheckContext): Promise<ChangeCheck
   // introduced or pre-existing, and the before phase of the same file holds every one it could
   // match. The usual change compiles clean, and a header library's (nlohmann/json: up to 50
   // includers, a second or more each) takes half the time.
+  // One finding at one place is one finding, whichever compile reached it: an error in a header
+  // that 3 of spdlog's includers reach (spdlog-inl.h:53, a call clangd's rename left) was listed
+  // 3 times in `introduced` and the message (and once more from the compile of the header
+  // itself when it is an includer too). Each phase keeps the first of each; the before and
+  // after phases are deduplicated alike, so a header's old error still excuses its new copy.
+  const seen = { before: new Set<string>(), after: new Set<string>() };
+  const once = (phase: "before" | "after", ds: Raw[]): Raw[] =>
+    ds.filter((d) => {
+      // (A compile of the header itself gives the message bare; one of an includer adds where.)
+      const k = [d.source, d.code, d.level, d.file, d.message.replace(/ \(at [^()]*:\d+:\d+\)$/, ""), d.start_line ?? "", d.start_col ?? ""].join("\u0000");
+      if (seen[phase].has(k)) return false;
+      seen[phase].add(k);
+      return true;
+    });
   const both = async (owner: string, relPath: string, f: { before: Uint8Array | null; after: Uint8Array | null }, first?: string): Promise<void> => {
     let found = 1;
     if (f.after !== null && mirror) {
       const a = await run(relPath, f.after, mirror, first, owner);
-      after.push(...a);
+      after.push(...once("after", a));
       found = a.length;
     }
-    if (f.before !== null && found > 0) before.push(...(await run(relPath, f.before, undefined, first, owner)));
+    if (f.before !== null && found > 0) before.push(...once("before", await run(relPath, f.before, undefined, first, owner)));
   };
   try {
     for (const f of ctx.files) await both(f.path, f.path, f);
