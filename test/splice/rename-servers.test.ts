@@ -8,6 +8,7 @@ import { disposeLanguageServers, planRename, setLanguageServerReuse } from "../.
 import { isToolError } from "./rename-errors.js";
 import { applyLocations, copyFixture, targetAt } from "./rename-helpers.js";
 import { runTool, tempDir, writeTree } from "../support/run.js";
+import { goModNewerThan } from "../../src/validate/checkers/go.js";
 
 const made: string[] = [];
 after(() => {
@@ -303,6 +304,35 @@ describe("splice rename: Go whose go.mod asks for a newer go than the one on PAT
     const remediation = (err as { remediation?: string }).remediation ?? "";
     assert.match(remediation, /^The go on PATH \(go\d[^)]*\) is older than the module's go\.mod asks for/);
     assert.doesNotMatch(remediation, /go mod download/);
+  });
+});
+
+describe("splice rename: Go whose go.mod line this go reads but does not reach", () => {
+  it("the refusal names the toolchain, not only the module it could not download (urfave/cli's `go 1.22` under go1.19: its std `slices` looked up among the modules, testify 'module lookup disabled')", async () => {
+    const root = fixture("go");
+    // go1.19 reads `go 1.99` and fails on the download; go 1.21 and later refuse the line.
+    writeFileSync(join(root, "go.mod"), "module example.com/inventory\n\ngo 1.99\n\nrequire example.com/absent v1.2.3\n");
+    writeFileSync(join(root, "store", "extra.go"), 'package store\n\nimport _ "example.com/absent"\n');
+    let err: unknown;
+    await planRename({ root, target: targetAt(root, "store/store.go", "go", "func NewStore", "NewStore"), newName: "OpenStore" }).catch((e: unknown) => (err = e));
+    assert.ok(isToolError(err, "SPLICE_E206", /cannot load the package of store\/store\.go: /), String(err));
+    const remediation = (err as { remediation?: string }).remediation ?? "";
+    assert.match(remediation, /^The go on PATH \(go\d[^)]*\) is older than the module's go\.mod asks for/);
+    assert.doesNotMatch(remediation, /go mod download/);
+  });
+  it("goModNewerThan compares the go line with the toolchain's version, component by component", () => {
+    const root = tempDir("go-newer-");
+    const at = (line: string): string => {
+      writeFileSync(join(root, "go.mod"), `module example.com/m\n\n${line}\n`);
+      return root;
+    };
+    assert.equal(goModNewerThan(at("go 1.22"), "go1.19.8"), "1.22");
+    assert.equal(goModNewerThan(at("go 1.19.9"), "go1.19.8"), "1.19.9");
+    assert.equal(goModNewerThan(at("go 1.19"), "go1.19.8"), undefined);
+    assert.equal(goModNewerThan(at("go 1.2"), "go1.19"), undefined);
+    assert.equal(goModNewerThan(at("go 1.22 // minimum"), "go1.21.0"), "1.22");
+    assert.equal(goModNewerThan(at("go 1.22"), undefined), undefined);
+    rmSync(root, { recursive: true, force: true });
   });
 });
 

@@ -197,6 +197,19 @@ describe("validateChange: Go whose go.mod asks for a newer go than the one on PA
   });
 });
 
+describe("validateChange: Go whose go.mod line this go reads but does not reach (urfave/cli's `go 1.22` under go1.19)", () => {
+  it("the unchecked reason says the toolchain is too old, not only that a module could not be downloaded", async () => {
+    const root = tempDir("validate-go-newer-read-");
+    made.push(root);
+    writeFileSync(join(root, "go.mod"), "module example.com/v\n\ngo 1.99\n\nrequire example.com/absent v1.2.3\n");
+    writeFileSync(join(root, "cli.go"), 'package cli\n\nimport _ "example.com/absent"\n\nfunc fullName(key string) string { return key }\n');
+    const r = await validateChange({ root, files: [edit(root, "cli.go", "go", "return key", 'return key + "_"')] });
+    assert.equal(r.validation, "unchecked", JSON.stringify(r));
+    assert.equal(r.checkers[0]?.status, "failed");
+    assert.match(r.checkers[0]?.reason ?? "", /older than the module's go\.mod asks for|the module's go\.mod asks for go 1\.99, and the go on PATH is go1\.\d+/);
+  });
+});
+
 describe("validateChange: Go checks the change's bytes, never the disk's (go1.19's vet ignores -overlay for the vetted package's own files)", () => {
   const helperTest = 'package a\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n\tvar s string = Add(1, 2)\n\t_ = s\n}\n';
 

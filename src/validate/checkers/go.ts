@@ -9,7 +9,7 @@
  * (exit status, no located line) is `checker.failed`, never a pass. Outside any module the file
  * is vetted alone in a throwaway module. When `go` is not installed the gate says it did not run.
  */
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import type { ChangeCheck, ChangeCheckContext, ChangeFileInput, Raw } from "../change.js";
 import { NOT_COMPILED } from "../notes.js";
@@ -261,7 +261,7 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
       const bad = (!Array.isArray(r.a) ? r.a : r.b) as Bad;
       // viper's `go 1.23.0` under go1.19: "invalid go version '1.23.0': must match format 1.23"
       // reads as a malformed go.mod; the toolchain is what is too old (rename says so too).
-      const reason = GO_TOO_OLD.test(bad.reason) ? `${bad.reason} (the go on PATH${version ? `, ${version},` : ""} is older than the module's go.mod asks for: put a Go toolchain at least that new first on PATH)` : bad.reason;
+      const reason = GO_TOO_OLD.test(bad.reason) ? `${bad.reason} (the go on PATH${version ? `, ${version},` : ""} is older than the module's go.mod asks for: put a Go toolchain at least that new first on PATH)` : `${bad.reason}${goTooOldNote(modDir, version)}`;
       return { run: { language, checker: `go build + go vet (${bad.checker} did not check the code)`, version, status: bad.status, reason }, before, after, notes };
     }
     before.push(...(r.b as Raw[]));
@@ -276,6 +276,39 @@ export async function checkGoChange(ctx: ChangeCheckContext): Promise<ChangeChec
 
 /** What the go command says of a go.mod whose `go` line this toolchain cannot read or does not reach. */
 export const GO_TOO_OLD = /invalid go version|requires go >=|go\.mod requires go|newer Go version|toolchain not available/;
+
+/**
+ * The `go` line of the go.mod above `dir` (`1.22`) when it asks for a newer Go than `version`
+ * (`go1.19.8`, as the go command names itself). A go that old reads urfave/cli's `go 1.22`
+ * without a word (only 1.21 and later refuse a newer go line), takes its standard `slices`
+ * import for a module's package and fails on the first module it cannot download
+ * ("github.com/stretchr/testify@v1.12.0: module lookup disabled"): downloading would not help.
+ */
+export function goModNewerThan(dir: string, version: string | undefined): string | undefined {
+  const have = /^go(\d+(?:\.\d+)*)/.exec(version ?? "")?.[1];
+  const mod = findUp(dir, "/", ["go.mod"]);
+  if (!have || !mod) return undefined;
+  let want: string | undefined;
+  try {
+    want = /^\s*go\s+(\d+(?:\.\d+)*)\s*(?:\/\/.*)?$/m.exec(readFileSync(mod.file, "utf8"))?.[1];
+  } catch {
+    return undefined;
+  }
+  if (!want) return undefined;
+  const a = want.split(".").map(Number);
+  const b = have.split(".").map(Number);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d > 0 ? want : undefined;
+  }
+  return undefined;
+}
+
+/** The words that say so, or "" (see goModNewerThan). */
+export function goTooOldNote(dir: string, version: string | undefined): string {
+  const want = goModNewerThan(dir, version);
+  return want ? ` (the module's go.mod asks for go ${want}, and the go on PATH is ${version}: an older go reads packages of the newer standard library, such as slices, as modules to download, so no download makes it build; put a Go toolchain at least that new first on PATH)` : "";
+}
 
 async function goVersion(go: string, ctx: ChangeCheckContext): Promise<string | undefined> {
   const r = await runProcess(go, ["version"], { timeoutMs: ctx.timeoutMs, env: ctx.env });

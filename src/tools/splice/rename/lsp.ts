@@ -6,7 +6,7 @@
  * the renamed text for captures (see checkCaptures) before shutting the server down.
  */
 import { guessedIncludeFlags } from "../../../validate/checkers/c.js";
-import { GO_TOO_OLD } from "../../../validate/checkers/go.js";
+import { GO_TOO_OLD, goModNewerThan } from "../../../validate/checkers/go.js";
 import { stdioConnection } from "../../../validate/lsp-stdio.js";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync, type Dirent } from "node:fs";
@@ -607,11 +607,16 @@ function unloadable(spec: ServerSpec, abs: string, file: string, serverSaid?: st
   // A go.mod whose `go` line this toolchain cannot read or does not reach (echo's `go 1.25.0`
   // under go1.19: "invalid go version '1.25.0': must match format 1.23") is no download away:
   // 'go mod download' fails with the same words.
-  const tooOld = GO_TOO_OLD.test(broken);
+  // urfave/cli's `go 1.22` under go1.19: go reads it, then takes the standard `slices` for a
+  // module's package and fails on a module it cannot download; 'go mod download' is no help.
+  const version = spec.name === "gopls" ? goVersion() : undefined;
+  const newer = spec.name === "gopls" ? goModNewerThan(dirname(abs), version) : undefined;
+  const tooOld = GO_TOO_OLD.test(broken) || newer !== undefined;
   const remediation = tooOld
-    ? `The go on PATH (${goVersion() ?? "its version unknown"}) is older than the module's go.mod asks for: put a Go toolchain at least that new first on PATH, then rename again.`
+    ? `The go on PATH (${version ?? "its version unknown"}) is older than the module's go.mod asks for${newer ? ` (go ${newer})` : ""}: put a Go toolchain at least that new first on PATH, then rename again.`
     : "Make the module build first (e.g. 'go mod download' where the network reaches the module proxy), then rename again.";
-  throw renameError("engine_failed", `gopls cannot load the package of ${file}: ${broken}${said}`, remediation, { file });
+  const why = newer ? ` (the module's go.mod asks for go ${newer}, newer than the go on PATH, ${version})` : "";
+  throw renameError("engine_failed", `gopls cannot load the package of ${file}: ${broken}${said}${why}`, remediation, { file });
 }
 
 /** The server's refusal, with the way around it where there is one. */
