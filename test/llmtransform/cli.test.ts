@@ -206,6 +206,26 @@ describe("llmtransform: edits that apply", () => {
     assert.deepEqual(readFileSync(join(dir, "legacy.py")), Buffer.concat([src.subarray(0, at), Buffer.from('CITY = "Zürich"', "utf8"), src.subarray(at + 9)]));
   });
 
+  test("a CRLF file: new text with bare LF line breaks goes in as given, with a warning that the file now mixes line endings; CRLF text, none (jackson-core's mvnw.cmd)", async () => {
+    const src = Buffer.from('@REM Maven Start Up Batch script\r\n@echo off\r\nset MAVEN_PROJECTBASEDIR=%MAVEN_BASEDIR%\r\nIF NOT "%MAVEN_PROJECTBASEDIR%"=="" goto endDetectBaseDir\r\n');
+    const dir = workspace({ "mvnw.cmd": src });
+    const at = src.indexOf("@echo off") + "@echo off\r\n".length;
+    const crlf = await edit(dir, "mvnw.cmd", [{ byte_start: at, byte_end: at, new_content: "@REM set below\r\n" }], ["--dry-run"]);
+    assert.equal(crlf.code, 0, crlf.stdout);
+    assert.equal((crlf.env.diagnostics ?? []).some((d) => d.code === "LLMTRANSFORM_E120"), false, crlf.stdout);
+    const r = await edit(dir, "mvnw.cmd", [{ byte_start: 0, byte_end: 0, new_content: "@REM licensed\n@REM to you\n" }, { byte_start: at, byte_end: at, new_content: "@REM set below\r\n" }]);
+    assert.equal(r.code, 0, r.stdout);
+    const w = r.env.diagnostics?.find((d) => d.code === "LLMTRANSFORM_E120");
+    assert.equal(w?.level, "warning", r.stdout);
+    assert.match(w?.message ?? "", /^mvnw\.cmd ends every line with CRLF \(\\r\\n\), and the new text of edit 0 has bare LF \(\\n\) line breaks/);
+    // The bytes are the caller's: written as given.
+    assert.deepEqual(readFileSync(join(dir, "mvnw.cmd")), Buffer.concat([Buffer.from("@REM licensed\n@REM to you\n"), src.subarray(0, at), Buffer.from("@REM set below\r\n"), src.subarray(at)]));
+    // And the other way: CRLF text in an LF file.
+    const lf = workspace({ "a.py": "x = 1\ny = 2\n" });
+    const back = await edit(lf, "a.py", [{ byte_start: 6, byte_end: 6, new_content: "z = 3\r\n" }], ["--dry-run"]);
+    assert.match(back.env.diagnostics?.find((d) => d.code === "LLMTRANSFORM_E120")?.message ?? "", /^a\.py ends every line with LF \(\\n\), and the new text of edit 0 has CRLF/);
+  });
+
   test("an invalid UTF-8 file (with a NUL) is edited exactly; its stray bytes are untouched", async () => {
     const src = Buffer.concat([Buffer.from("a"), Buffer.from([0xff, 0xfe, 0x80]), Buffer.from("b\u00e9c"), Buffer.from([0xc3]), Buffer.from("\n\0")]);
     const dir = workspace({ "bin.txt": src });

@@ -27,6 +27,7 @@ export const CODES = {
   hard_links: errorCode(TOOL, "E117"),
   symlink_followed: errorCode(TOOL, "E118"),
   mixed_encoding: errorCode(TOOL, "E119"),
+  mixed_line_endings: errorCode(TOOL, "E120"),
   usage: commonCode(TOOL, "usage"),
   path_outside_root: commonCode(TOOL, "path_outside_root"),
   file_not_found: commonCode(TOOL, "file_not_found"),

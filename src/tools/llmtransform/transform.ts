@@ -139,6 +139,24 @@ export async function transform(req: EditRequest, options: TransformOptions): Pr
     });
   }
 
+  // The bytes go in as given (CRLF untouched), so "\n" in the text of an edit to a CRLF file
+  // (jackson-core's mvnw.cmd, spdlog's README.md) leaves it with both line endings: git shows
+  // every such line changed on checkout with autocrlf, and cmd.exe misreads labels after LF-only
+  // lines. Said, not changed: the caller chose these bytes.
+  if (!utf16Bom(original)) {
+    const style = lineEndings(original);
+    const other = style === "crlf" ? /(?<!\r)\n/ : style === "lf" ? /\r\n/ : undefined;
+    const odd = other ? plan.edits.filter((e) => e.status === "applied" && other.test(req.edits[e.index]?.new_content ?? "")).map((e) => e.index) : [];
+    if (odd.length > 0) {
+      const have = style === "crlf" ? "CRLF (\\r\\n)" : "LF (\\n)";
+      const put = style === "crlf" ? "bare LF (\\n)" : "CRLF (\\r\\n)";
+      diagnostics.push({
+        ...note(CODES.mixed_line_endings, `${rel} ends every line with ${have}, and the new text of ${odd.length === 1 ? "edit" : "edits"} ${odd.join(", ")} has ${put} line breaks: the file now mixes line endings`, "warning", rel),
+        remediation: `Write the line breaks of new_content as ${have}, as the rest of ${rel} has them.`,
+      });
+    }
+  }
+
   if (plan.applied === 0 && plan.errors > 0) {
     const message = options.partial
       ? `none of the ${plural(n, "edit")} to ${rel} is valid; nothing written`
@@ -291,4 +309,16 @@ function writeBlocker(target: string): string | undefined {
 function assertWritable(target: string, rel: string): void {
   const why = writeBlocker(target);
   if (why) throw readOnly(rel, why);
+}
+
+/** "crlf" when every line break of the bytes is CRLF, "lf" when none is, undefined when mixed or none. */
+function lineEndings(bytes: Buffer): "crlf" | "lf" | undefined {
+  let crlf = 0;
+  let lf = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) {
+    if (i > 0 && bytes[i - 1] === 13) crlf++;
+    else lf++;
+    if (crlf > 0 && lf > 0) return undefined;
+  }
+  return crlf > 0 ? "crlf" : lf > 0 ? "lf" : undefined;
 }
