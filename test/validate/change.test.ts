@@ -763,3 +763,23 @@ describe("C++: an error in an unchanged header that several includers reach", ()
     assert.ok(still.pre_existing_count >= 1);
   });
 });
+
+describe("validateChange: TypeScript monorepo whose packages import each other through `paths` (mikro-orm)", () => {
+  it("a package's change is checked in the enclosing config too, with the importers that reach it as '@scope/pkg': a signature that breaks a call in another package is rejected", async () => {
+    const root = project("ts-paths-monorepo");
+    const path = "packages/core/src/utils/Utils.ts";
+    const before = readFileSync(join(root, path), "utf8");
+    const after = before.replace("platform?: Platform, flat = false", "platform: Platform, flat = false");
+    assert.notEqual(after, before);
+    const r = await validateChange({ root, files: [{ path, language: "typescript", before: bytes(before), after: bytes(after) }], session: shared });
+    assert.equal(r.validation, "rejected", JSON.stringify(r));
+    assert.ok(r.introduced.some((d) => d.file === "packages/sql/src/AbstractSqlDriver.ts" && d.code === "TS2345"), JSON.stringify(r.introduced));
+    // Through the alias, only what mentions a name Utils.ts exports (NamingStrategy.ts imports
+    // '@acme/core' for camelCase only): the two barrels and AbstractSqlDriver.ts.
+    assert.match(r.checkers[0]?.checker ?? "", /packages\/core\/tsconfig\.json, .*; tsconfig\.json, 4 files checked, 3 of them importing the change\)$/);
+    // A change that breaks nothing is still validated.
+    const fine = before.replace("pks.join('~')", "pks.join('|')");
+    const ok = await validateChange({ root, files: [{ path, language: "typescript", before: bytes(before), after: bytes(fine) }], session: shared });
+    assert.equal(ok.validation, "validated", JSON.stringify(ok));
+  });
+});
