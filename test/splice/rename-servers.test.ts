@@ -355,6 +355,22 @@ describe("splice rename: C through clangd", () => {
     assert.equal(r.status, 0, r.stderr);
   });
 
+  it("linker files that name the function (jansson's jansson.def, a version script) are left as they are, and a warning names them", async () => {
+    const root = withCompileCommands();
+    writeFileSync(join(root, "src/ring.def"), "LIBRARY ring\nEXPORTS\n    ring_push\n    ring_pushes\n");
+    writeFileSync(join(root, "ring.map"), "RING_1.0 {\n  global:\n    ring_push;\n  local: *;\n};\n");
+    // Neither a source map (JSON) nor a file that only holds a longer name is one.
+    writeFileSync(join(root, "app.js.map"), '{"version":3,"names":["ring_push"],"mappings":""}\n');
+    writeFileSync(join(root, "other.ver"), "{ global: ring_pushes; };\n");
+    const plan = await planRename({ root, target: targetAt(root, "include/ring.h", "c", "int ring_push", "ring_push"), newName: "ring_put" });
+    assert.deepEqual([...applyLocations(root, plan.locations, true).keys()].sort(), ["include/ring.h", "src/main.c", "src/ring.c"]);
+    const w = plan.diagnostics.find((d) => d.code === "SPLICE_W217");
+    assert.ok(w, JSON.stringify(plan.diagnostics));
+    assert.equal(w.level, "warning");
+    assert.match(w.message, /^2 linker file\(s\) name 'ring_push' and were left as they are \(no rename engine reads them\): ring\.map, src\/ring\.def\./);
+    assert.match(readFileSync(join(root, "src/ring.def"), "utf8"), /^ {4}ring_push$/m);
+  });
+
   it("without compile_commands.json (sources and headers side by side, as hiredis): uses in other translation units are renamed too", async () => {
     const root = fixture("go"); // any private directory; its files are replaced
     for (const f of ["go.mod", "main.go"]) rmSync(join(root, f));

@@ -4,7 +4,8 @@
  * installed, else magellan's resolved references labelled with their evidence. Every engine
  * returns locations on the bytes it planned against (overlays first); splice applies them.
  */
-import { renameError } from "./codes.js";
+import { walkFiles } from "../../../text/walk.js";
+import { renameError, renameNote } from "./codes.js";
 import { assertIdentifier } from "./identifiers.js";
 import { Sources } from "./sources.js";
 import { renameTypeScript } from "./typescript.js";
@@ -37,6 +38,44 @@ function assertNewName(target: RenameRequest["target"], newName: string): void {
   assertIdentifier(target.language, newName.slice(1), true);
 }
 
+/**
+ * Files a C or C++ build hands the linker, which name exported symbols by their spelling: a
+ * Windows module-definition file's EXPORTS (`.def`), a GNU version script or export list (`.map`,
+ * `.ver`, `.version`, `.sym`, `.syms`, `.exp`, `.exports`), a linker script (`.ld`, `.lds`). No
+ * engine reads them: jansson's rename of json_array_extend left src/jansson.def on the old name,
+ * and an MSVC build of the renamed library fails to link.
+ */
+const LINKER_FILE = /\.(?:def|map|ver|version|syms?|exp|exports|lds?)$/i;
+const LINKER_FILE_LIMIT = 20;
+
+function linkerMentions(sources: Sources, name: string): string[] {
+  const word = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, "\\$")}(?![\\w$])`);
+  const out: string[] = [];
+  for (const e of walkFiles({ root: sources.root })) {
+    if (!LINKER_FILE.test(e.rel)) continue;
+    const t = sources.get(e.abs)?.text;
+    // (A `.map` that is JSON is a JavaScript source map, not a version script.)
+    if (t === undefined || !t.includes(name) || /^\s*\{\s*"/.test(t) || !word.test(t)) continue;
+    out.push(e.rel);
+    if (out.length >= LINKER_FILE_LIMIT) break;
+  }
+  return out;
+}
+
+function withLinkerMentions(sources: Sources, target: RenameRequest["target"], plan: RenamePlan): RenamePlan {
+  if (target.language !== "c" && target.language !== "cpp") return plan;
+  const files = linkerMentions(sources, target.name);
+  if (files.length === 0) return plan;
+  plan.diagnostics.push(
+    renameNote(
+      "unsearched_mentions",
+      `${files.length}${files.length >= LINKER_FILE_LIMIT ? "+" : ""} linker file(s) name '${target.name}' and were left as they are (no rename engine reads them): ${files.join(", ")}. If they export this symbol, the renamed library no longer links against them; rename it there with splice edit or llmtransform.`,
+      "warning",
+    ),
+  );
+  return plan;
+}
+
 export async function planRename(req: RenameRequest): Promise<RenamePlan> {
   const { target, newName } = req;
   assertNewName(target, newName);
@@ -51,8 +90,8 @@ export async function planRename(req: RenameRequest): Promise<RenamePlan> {
       return renameTypeScript(sources, target, newName);
     default: {
       const server = serverFor(target.language, sources.root, sources.abs(target.file));
-      if ("absent" in server) return renameFromIndex(sources, target, newName, req.allowHeuristic ?? false, [fallbackNote(target.language, server.absent)]);
-      return renameWithServer(sources, target, newName, server);
+      if ("absent" in server) return withLinkerMentions(sources, target, await renameFromIndex(sources, target, newName, req.allowHeuristic ?? false, [fallbackNote(target.language, server.absent)]));
+      return withLinkerMentions(sources, target, await renameWithServer(sources, target, newName, server));
     }
   }
 }
