@@ -216,6 +216,19 @@ test("an ambiguous name lists every candidate; a qualified name or --kind picks 
   assert.equal(stale.error?.code, "SPLICE_E109");
 });
 
+test("an ambiguous name's overloads are told apart by their parameter lists (jackson-core's getValueAsInt() and getValueAsInt(int def))", async () => {
+  const dir = project("java");
+  writeFileSync(
+    join(dir, "Parser.java"),
+    "public abstract class Parser {\n    public int getValueAsInt() {\n        return getValueAsInt(0);\n    }\n\n    public int getValueAsInt(int def)\n            throws java.io.IOException {\n        return def;\n    }\n\n    public <T extends Number> int getValueAsInt(T  value,\n                                                  String label) {\n        return value.intValue();\n    }\n}\n",
+  );
+  const o = await splice(dir, { command: "delete", file: "Parser.java", symbol: "Parser.getValueAsInt", dry_run: true });
+  assert.equal(o.error?.code, "SPLICE_E101", o.message);
+  assert.match(o.message, /[0-9a-f]{16} Method Parser\.getValueAsInt\(\) Parser\.java:2$/m);
+  assert.match(o.message, /[0-9a-f]{16} Method Parser\.getValueAsInt\(int def\) Parser\.java:6$/m);
+  assert.match(o.message, /[0-9a-f]{16} Method Parser\.getValueAsInt\(T value, String label\) Parser\.java:11$/m);
+});
+
 test("patch --body replaces only the body (braces kept, text re-indented); insert --before-symbol; apply-files --regex with groups", async () => {
   const dir = project("go");
   const o = await splice(dir, {

@@ -80,8 +80,42 @@ export function qualifiedParts(name: string): string[] {
   return name.split(/::|\.|(?<=[^.:#])#/).filter((p) => p !== "");
 }
 
-function ambiguous(q: SymbolQuery, cands: Sym[]): ToolError {
-  const list = cands.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name} ${s.file}:${s.start_line}`);
+/** At most this many characters of a candidate's parameter list are shown. */
+const PARAMS_SHOWN = 80;
+
+/**
+ * The parameter list written after a declaration's name (`(int def)`), whitespace collapsed, or
+ * '' when none follows: jackson-core's overloads `getValueAsInt()` and `getValueAsInt(int def)`
+ * were listed as two identical "Method JsonParser.getValueAsInt" lines, told apart by line alone.
+ */
+function parametersAfterName(text: string): string {
+  let i = 0;
+  while (i < text.length && /\s/.test(text[i] as string)) i++;
+  if (text[i] === "<") {
+    // Generic parameters first (Rust's `fn f<T>(x: T)`, Java's none here, TypeScript's `f<T>(…)`).
+    for (let depth = 0; i < text.length; i++) {
+      if (text[i] === "<") depth++;
+      else if (text[i] === ">" && --depth === 0) break;
+    }
+    i++;
+    while (i < text.length && /\s/.test(text[i] as string)) i++;
+  }
+  if (text[i] !== "(") return "";
+  let depth = 0;
+  let end = -1;
+  for (let j = i; j < text.length; j++) {
+    if (text[j] === "(") depth++;
+    else if (text[j] === ")" && --depth === 0) {
+      end = j + 1;
+      break;
+    }
+  }
+  const params = (end < 0 ? `${text.slice(i)}…` : text.slice(i, end)).replace(/\s+/g, " ").replace(/\( /g, "(").replace(/ \)/g, ")");
+  return params.length > PARAMS_SHOWN ? `${params.slice(0, PARAMS_SHOWN - 1)}…` : params;
+}
+
+function ambiguous(q: SymbolQuery, cands: Sym[], after: (s: Sym) => string = () => ""): ToolError {
+  const list = cands.map((s) => `${s.symbol_id} ${s.kind} ${s.scoped_name}${after(s)} ${s.file}:${s.start_line}`);
   return new ToolError({
     code: CODES.ambiguous_symbol,
     error: "ambiguous_symbol",
@@ -245,6 +279,16 @@ export class Workspace {
     }));
   }
 
+  /** A candidate's parameter list as written (see parametersAfterName), '' when it cannot be read. */
+  private parametersOf(s: Sym): string {
+    try {
+      const bytes = this.read(s.file);
+      return parametersAfterName(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8", s.name_byte_end, Math.min(bytes.length, s.name_byte_end + 600)));
+    } catch {
+      return "";
+    }
+  }
+
   private indexed(rel: string): boolean {
     return (this.graph().prepare("SELECT 1 FROM files WHERE path = ?").get(rel) as unknown) !== undefined;
   }
@@ -256,7 +300,7 @@ export class Workspace {
   resolve(q: SymbolQuery): Sym {
     const cands = this.candidates(q);
     if (cands.length > 1 && q.oneBinding && oneBinding(cands)) return cands.reduce((a, b) => (b.start_line > a.start_line ? b : a));
-    if (cands.length > 1) throw ambiguous(q, cands);
+    if (cands.length > 1) throw ambiguous(q, cands, (s) => this.parametersOf(s));
     return cands[0] as Sym;
   }
 
@@ -268,7 +312,7 @@ export class Workspace {
   resolveBinding(q: SymbolQuery): Sym[] {
     const cands = this.candidates(q);
     if (cands.length > 1 && oneBinding(cands)) return [...cands].sort((a, b) => a.byte_start - b.byte_start);
-    if (cands.length > 1) throw ambiguous(q, cands);
+    if (cands.length > 1) throw ambiguous(q, cands, (s) => this.parametersOf(s));
     return cands;
   }
 
