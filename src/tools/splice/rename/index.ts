@@ -4,7 +4,6 @@
  * installed, else magellan's resolved references labelled with their evidence. Every engine
  * returns locations on the bytes it planned against (overlays first); splice applies them.
  */
-import { walkFiles } from "../../../text/walk.js";
 import { renameError, renameNote } from "./codes.js";
 import { assertIdentifier } from "./identifiers.js";
 import { Sources } from "./sources.js";
@@ -48,28 +47,16 @@ function assertNewName(target: RenameRequest["target"], newName: string): void {
 const LINKER_FILE = /\.(?:def|map|ver|version|syms?|exp|exports|lds?)$/i;
 const LINKER_FILE_LIMIT = 20;
 
-function linkerMentions(sources: Sources, name: string): string[] {
-  const word = new RegExp(`(?<![\\w$])${name.replace(/[$]/g, "\\$")}(?![\\w$])`);
-  const out: string[] = [];
-  for (const e of walkFiles({ root: sources.root })) {
-    if (!LINKER_FILE.test(e.rel)) continue;
-    const t = sources.get(e.abs)?.text;
-    // (A `.map` that is JSON is a JavaScript source map, not a version script.)
-    if (t === undefined || !t.includes(name) || /^\s*\{\s*"/.test(t) || !word.test(t)) continue;
-    out.push(e.rel);
-    if (out.length >= LINKER_FILE_LIMIT) break;
-  }
-  return out;
-}
-
 function withLinkerMentions(sources: Sources, target: RenameRequest["target"], plan: RenamePlan): RenamePlan {
   if (target.language !== "c" && target.language !== "cpp") return plan;
-  const files = linkerMentions(sources, target.name);
-  if (files.length === 0) return plan;
+  // (A `.map` that is JSON is a JavaScript source map, not a version script.)
+  const { files: found, capped } = sources.naming(target.name, (rel) => LINKER_FILE.test(rel), LINKER_FILE_LIMIT, (t) => !/^\s*\{\s*"/.test(t));
+  if (found.length === 0) return plan;
+  const files = found.map((f) => sources.rel(f));
   plan.diagnostics.push(
     renameNote(
       "unsearched_mentions",
-      `${files.length}${files.length >= LINKER_FILE_LIMIT ? "+" : ""} linker file(s) name '${target.name}' and were left as they are (no rename engine reads them): ${files.join(", ")}. If they export this symbol, the renamed library no longer links against them; rename it there with splice edit or llmtransform.`,
+      `${files.length}${capped ? "+" : ""} linker file(s) name '${target.name}' and were left as they are (no rename engine reads them): ${files.join(", ")}. If they export this symbol, the renamed library no longer links against them; rename it there with splice edit or llmtransform.`,
       "warning",
     ),
   );

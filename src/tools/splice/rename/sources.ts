@@ -4,6 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
+import { walkFiles } from "../../../text/walk.js";
 import { TextOffsets } from "./offsets.js";
 
 export class Sources {
@@ -40,6 +41,24 @@ export class Sources {
       this.cache.set(abs, t);
     }
     return t ?? undefined;
+  }
+
+  /**
+   * Files of the workspace (as a search walks it) that `take` keeps by path and whose text names
+   * `name` as a word (and passes `text`, when given), in path order, absolute: at most `limit`,
+   * `capped` when another was found past it.
+   */
+  naming(name: string, take: (rel: string, abs: string) => boolean, limit: number, text?: (t: string) => boolean): { files: string[]; capped: boolean } {
+    const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
+    const files: string[] = [];
+    for (const e of walkFiles({ root: this.root })) {
+      if (!take(e.rel, e.abs)) continue;
+      const t = this.get(e.abs)?.text;
+      if (t === undefined || !t.includes(name) || !word.test(t) || (text !== undefined && !text(t))) continue;
+      if (files.length >= limit) return { files, capped: true };
+      files.push(e.abs);
+    }
+    return { files, capped: false };
   }
 }
 

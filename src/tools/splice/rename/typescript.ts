@@ -14,7 +14,6 @@ import { dirname, join, resolve } from "node:path";
 import type TS from "typescript";
 import { defaultCompilerOptions } from "../../../lang/typescript-defaults.js";
 import type { Diagnostic } from "../../../contract/schema.js";
-import { walkFiles } from "../../../text/walk.js";
 import { renameError, renameNote } from "./codes.js";
 import type { Sources } from "./sources.js";
 import type { RenameLocation, RenamePlan, RenameTarget } from "./types.js";
@@ -356,16 +355,7 @@ const MENTION_LIMIT = 2000;
  * them; the language service then follows their imports and requires to the target.
  */
 function mentioningScripts(sources: Sources, name: string, except: string): { files: string[]; capped: boolean } {
-  const word = new RegExp(`(?<![\\w$])${name.replace(/\$/g, "\\$")}(?![\\w$])`);
-  const files: string[] = [];
-  for (const e of walkFiles({ root: sources.root })) {
-    if (!SCRIPT.test(e.rel) || e.abs === except || e.rel.split("/").includes("node_modules")) continue;
-    const t = sources.get(e.abs);
-    if (!t || !t.text.includes(name) || !word.test(t.text)) continue;
-    if (files.length >= MENTION_LIMIT) return { files, capped: true };
-    files.push(e.abs);
-  }
-  return { files, capped: false };
+  return sources.naming(name, (rel, abs) => SCRIPT.test(rel) && abs !== except && !rel.split("/").includes("node_modules"), MENTION_LIMIT);
 }
 
 /**
