@@ -13,7 +13,7 @@ import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
 import { walkFiles } from "../../text/walk.js";
 import { directoryGlobHint, globRefusal } from "../../text/glob-check.js";
-import { languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
+import { isSharedHeader, languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
 import { captureNames, compileQuery, nearest, requireCaptures, type QuerySource } from "./query.js";
 import { compareMatches, DEFAULT_AST_TIMEOUT_MS, holdYoungGeneration, reclaim, scanFile, type AstMatch, type ScanFile, type ScanOptions, type ScanResult } from "./scan.js";
@@ -101,7 +101,7 @@ function symlinkMayHold(root: string, rel: string, language: LanguageId | undefi
   const lang = languageForPath(rel);
   if (!lang) return false;
   // A `.h` is C or C++ by its content: either may be asked for.
-  return language === undefined || lang.id === language || (/\.h$/i.test(rel) && (language === "c" || language === "cpp"));
+  return language === undefined || lang.id === language || (isSharedHeader(rel) && (language === "c" || language === "cpp"));
 }
 
 function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
