@@ -345,17 +345,16 @@ function pageNested(
     lastItem = item;
     n++;
   }
-  const kept: Rec[] = [];
+  const kept: { item: number; rec: Rec }[] = [];
   for (let u = offset; u < offset + n; u++) {
     const { item, inner: j } = units[u] as { item: number; inner: number };
-    if (kept.length === 0 || kept[kept.length - 1]?.__item !== item) kept.push({ ...shell(item), __item: item });
-    if (j >= 0) ((kept[kept.length - 1] as Rec)[inner] as unknown[]).push(((items[item] as Rec)[inner] as unknown[])[j]);
+    if (kept.at(-1)?.item !== item) kept.push({ item, rec: shell(item) });
+    if (j >= 0) ((kept.at(-1) as { rec: Rec }).rec[inner] as unknown[]).push(((items[item] as Rec)[inner] as unknown[])[j]);
   }
-  data[key] = kept.map(({ __item: _i, ...rest }) => {
-    const orig = items[_i as number] as Rec;
+  data[key] = kept.map(({ item, rec }) => {
     // An item without an inner list keeps its own shape (no empty list added).
-    if (!Array.isArray(orig[inner])) delete rest[inner];
-    return rest;
+    if (!Array.isArray((items[item] as Rec)[inner])) delete rec[inner];
+    return rec;
   });
   const info = { list: `${where}.${key}[].${inner}`, offset, returned: n };
   if (offset + n >= units.length) {

@@ -254,13 +254,11 @@ export class TsProject {
       // interface that extends one (hono's `export class Hono extends HonoBase`: deleting
       // HonoBase's `fire` broke `app.fire()` in hono.test.ts, which imports ./hono only).
       const passesOn = (f: string): boolean => REEXPORT.test(textOf(f)) || /^\s*export\s+(default\s+)?(abstract\s+)?(class|interface)\s+[\w$]+(\s*<[^{]*?>)?\s+extends\b/m.test(textOf(f));
-      for (const f of fresh) if (passesOn(f)) {
-        addNames(f, names);
-        targets.add(f);
-      }
-      for (const f of freshViaAlias) if (passesOn(f)) {
-        addNames(f, aliasNames);
-        targets.add(f);
+      for (const [list, into] of [[fresh, names], [freshViaAlias, aliasNames]] as const) {
+        for (const f of list) if (passesOn(f)) {
+          addNames(f, into);
+          targets.add(f);
+        }
       }
       if (names.size === 0 && aliasNames.size === 0) break;
     }
