@@ -228,7 +228,9 @@ describe("the daemon", { concurrency: 4 }, () => {
     const first = await daemon(root, "start");
     // Killed inside its catch-up index run, it would leave the index marked as being updated, and
     // every answer after partial (rightly; CI saw exit 4): the socket is what this test is about.
-    await indexIdle(root);
+    // Not the index's meta alone: read before the catch-up began, it said idle, and the kill then
+    // landed inside the run (CI saw exit 4 again); daemonIdle waits for the catch-up to be done.
+    await daemonIdle(root);
     process.kill(first.pid as number, "SIGKILL");
     await until("the daemon to die", async () => (alive(first.pid as number) ? undefined : true));
     const cold = await runTool("magellan", ["find", "--name", "formatArea", "--no-daemon"], { cwd: root });
