@@ -474,9 +474,17 @@ export function removeDb(path: string): void {
 
 
 /**
+ * Lock files this process holds now. A long-lived process (the daemon, the MCP server) runs
+ * several index runs of one database: splice's re-index of what it changed, and the keeper's
+ * cycle that the same writes set off. A lock naming our own pid is theirs to wait for when it is
+ * held here, and a dead process's whose pid we were given again only when it is not.
+ */
+const heldHere = new Set<string>();
+
+/**
  * One writer at a time: an index run spans many transactions, so SQLite's own lock is not
  * enough. The lock file holds the writer's pid; a lock left by a killed process is taken over.
- * Waits up to `waitMs` for a live writer to finish.
+ * Waits up to `waitMs` for a live writer to finish, in this process or another.
  */
 export async function acquireWriterLock(dbPath: string, waitMs = 15_000): Promise<() => void> {
   const lockPath = `${dbPath}.lock`;
@@ -487,10 +495,12 @@ export async function acquireWriterLock(dbPath: string, waitMs = 15_000): Promis
       const fd = openSync(lockPath, "wx");
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      heldHere.add(lockPath);
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        heldHere.delete(lockPath);
         rmSync(lockPath, { force: true });
       };
     } catch (e) {
@@ -515,7 +525,10 @@ export async function acquireWriterLock(dbPath: string, waitMs = 15_000): Promis
       rmSync(lockPath, { force: true });
       continue;
     }
-    if (holder === process.pid && !young) {
+    // Our pid but no run of ours holds it: a killed process's, whose pid this one was given.
+    // (Taken over while a run here held it for over a second, it let a second run write the
+    // database beside the first.)
+    if (holder === process.pid && !young && !heldHere.has(lockPath)) {
       rmSync(lockPath, { force: true });
       continue;
     }

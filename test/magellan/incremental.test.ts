@@ -6,6 +6,8 @@ import { isDeepStrictEqual } from "node:util";
 import { describe, it } from "node:test";
 import Database from "better-sqlite3";
 import { binPath, runTool, tempDir, writeTree } from "../support/run.js";
+import { acquireWriterLock } from "../../src/graph/db.js";
+import type { ToolError } from "../../src/contract/errors.js";
 import { FIXTURES, type Match, type Ref, assertIncrementalMatchesRebuild, codes, copyFixture, graphOf, indexed, mg } from "./support.js";
 
 async function symbolIdOf(root: string, name: string): Promise<string> {
@@ -491,6 +493,28 @@ describe("magellan incremental index, freshness and recovery", () => {
     const r = await mg(root, ["index"]);
     assert.equal(r.r.code, 0, r.r.stdout);
     assert.throws(() => readFileSync(lock), /ENOENT/);
+  });
+
+  it("a lock this process holds is waited for, past a second, and one naming our pid that no run here holds is taken over", async () => {
+    const root = tempDir("mg-lock-");
+    const dbPath = join(root, ".magellan/code.db");
+    const release = await acquireWriterLock(dbPath);
+    try {
+      // The daemon and the MCP server run splice's re-index and the keeper's cycle in one
+      // process: the second must wait however long the first holds the lock.
+      await new Promise((r) => setTimeout(r, 1200));
+      await assert.rejects(acquireWriterLock(dbPath, 300), (e: ToolError) => e.error === "index_locked");
+    } finally {
+      release();
+    }
+    const again = await acquireWriterLock(dbPath, 300);
+    again();
+    // A dead process's lock whose pid is ours now (a container's pids start over): not ours to wait for.
+    writeFileSync(`${dbPath}.lock`, String(process.pid));
+    utimesSync(`${dbPath}.lock`, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const taken = await acquireWriterLock(dbPath, 300);
+    taken();
+    assert.equal(existsSync(`${dbPath}.lock`), false);
   });
 
   it("two index runs at once: one writer at a time, both succeed", async () => {
