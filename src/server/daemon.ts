@@ -54,7 +54,11 @@ const WRITER_TURN_MS = 10_000;
 /** Tools whose runs write files: the index takes their changes in before they answer. */
 const WRITERS = new Set(["llmtransform", "llmfilewrite", "splice"]);
 /** magellan commands that answer from the index: it is brought up to date first. */
-const INDEX_READERS = new Set(["status", "query", "find", "refs", "callers", "callees", "files", "validate", "collisions", "export"]);
+const INDEX_READERS = new Set([
+  ...["status", "query", "find", "refs", "callers", "callees", "files", "validate", "collisions", "export"],
+  // The graph's and the impact graph's (these answered from before a save the watcher had seen).
+  ...["reachable", "slice", "dead-code", "cycles", "condense", "paths", "impact", "impact-diagnostics"],
+]);
 
 export class Daemon {
   private server: Server | undefined;

@@ -221,6 +221,12 @@ describe("the daemon", { concurrency: 4 }, () => {
     assert.equal((find.json as { data: { matches: unknown[] } }).data.matches.length, 1);
     assert.equal((find.json as { diagnostics?: unknown[] }).diagnostics, undefined, "caught up: no note, no STALE_INDEX");
     assert.equal((await daemon(root, "status")).index?.stale_files, 0);
+    // The graph's commands catch up too.
+    writeFileSync(join(root, "src", "util", "area.ts"), "export function formatArea(a: number): string {\n  return `${a} m2`;\n}\n");
+    await until("the watcher to see the second save", async () => ((await daemon(root, "status")).index?.stale_files === 1 ? true : undefined));
+    const reach = await runTool("magellan", ["reachable", "--symbol", "formatArea"], { cwd: root });
+    assert.equal(reach.code, 0, reach.stdout);
+    assert.equal((await daemon(root, "status")).index?.stale_files, 0);
   });
 
   it("a killed daemon's socket is detected, the run falls back in-process, and a new daemon replaces it", async () => {
