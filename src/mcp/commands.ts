@@ -31,6 +31,7 @@ export function registerMcpCommands(program: Command): void {
     .option("--http <port>", "serve Streamable HTTP at http://127.0.0.1:PORT/mcp (loopback only; a bearer token is printed on stderr)", portOption)
     .option("--root <dir>", "workspace root the tools may read and write (repeatable; default: the client's MCP roots)", collect, [])
     .option("--no-precise", "magellan_refs/callers/callees: the index's targets only (default: TypeScript/JavaScript targets from the TypeScript language service, in a worker thread)")
+    .option("--no-watch", "do not watch the roots that have a code graph: files changed by other means (an editor, git) reach it only through magellan_index (default: watched, as by the daemon)")
     .addHelpText(
       "after",
       `
@@ -38,9 +39,9 @@ Tools: magellan_find, magellan_refs, magellan_callers, magellan_callees, magella
 magellan_status, magellan_index, llmsearch, llmastsearch, llmtransform, llmfilewrite, mdsel_index, mdsel_select.
 Register with a client: {"mcpServers": {"llmtools": {"command": "npx", "args": ["-y", "llmtools", "mcp", "--root", "/path/to/project"]}}}`,
     )
-    .action(async (opts: { http?: number; root: string[]; precise: boolean }) => {
+    .action(async (opts: { http?: number; root: string[]; precise: boolean; watch: boolean }) => {
       const { runMcp } = await import("./main.js");
-      await runMcp({ http: opts.http, roots: opts.root, precise: opts.precise });
+      await runMcp({ http: opts.http, roots: opts.root, precise: opts.precise, watch: opts.watch });
       process.exit(EXIT.ok);
     });
 }

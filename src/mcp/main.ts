@@ -9,6 +9,8 @@ export interface RunOptions {
   roots: string[];
   /** false (--no-precise): refs/callers/callees answer from the index only. */
   precise?: boolean;
+  /** false (--no-watch): the code graph takes in outside changes only through magellan_index. */
+  watch?: boolean;
 }
 
 export async function runMcp(opts: RunOptions): Promise<void> {
@@ -18,7 +20,7 @@ export async function runMcp(opts: RunOptions): Promise<void> {
   };
   // eslint-disable-next-line no-console -- redirecting console output is the point here
   console.log = console.info = console.debug = toStderr;
-  const state = new McpState(opts.roots.map(checkRoot), opts.precise !== false);
+  const state = new McpState(opts.roots.map(checkRoot), opts.precise !== false, opts.watch !== false);
   // A server answers many searches: keep listings and contents between them (stat-checked).
   enableWarmCache();
   const stop = new Promise<void>((resolve) => {

@@ -7,8 +7,8 @@
  * compiled queries), which live as long as this process.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { realpathSync, statSync } from "node:fs";
-import { isAbsolute, relative, sep } from "node:path";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
@@ -30,6 +30,7 @@ import { CommonInput, PagingInput } from "../contract/tools/requests.js";
 import { packageVersion } from "../contract/version.js";
 import { ValidationSession } from "../validate/index.js";
 import { PreciseService, preciseOptionsFromEnv } from "../graph/precise/service.js";
+import { IndexKeeper } from "../server/keeper.js";
 import { MCP_CODES, MCP_TOOL } from "./codes.js";
 import { DEFAULT_MAX_TOKENS, decodeCursor, encodeCursor, fetchLimit, fitItems, questionHash, tokensOf } from "./paging.js";
 import { renderText } from "./render.js";
@@ -49,15 +50,51 @@ export interface McpOptions {
   roots: string[];
 }
 
+/** Tools that answer from the code graph: the changes the watcher has seen are taken in first. */
+const INDEX_READERS = new Set(["magellan_find", "magellan_refs", "magellan_callers", "magellan_callees", "magellan_status", "magellan_impact", "magellan_impact_diagnostics", "magellan_graph"]);
+
 export class McpState {
   private readonly sessions = new Map<string, ValidationSession>();
+  private readonly keepers = new Map<string, IndexKeeper>();
   /** TypeScript language services for magellan_refs/callers/callees (precise unless --no-precise), in worker threads. */
   readonly precise: PreciseService | undefined;
   constructor(
     readonly fixedRoots: string[],
     precise = true,
+    /** false (--no-watch): files changed by other means reach the graph only through magellan_index. */
+    readonly watch = true,
   ) {
     this.precise = precise ? new PreciseService(preciseOptionsFromEnv()) : undefined;
+    for (const root of fixedRoots) this.keeper(root);
+  }
+
+  /**
+   * Keeps `root`'s code graph fresh from here on, as the daemon does (src/server/keeper.ts): a
+   * file an editor, git or the agent's own file tools change is in the graph before the next
+   * magellan answer. Only a root with an index is watched (a server given a large folder as its
+   * root watches nothing until magellan_index builds one there).
+   */
+  private keeper(root: string): IndexKeeper | undefined {
+    if (!this.watch) return undefined;
+    let k = this.keepers.get(root);
+    if (k === undefined && existsSync(join(root, ".magellan", "code.db"))) {
+      const keeper = new IndexKeeper(root, 20, (m) => process.stderr.write(`llmtools mcp: ${root}: ${m}\n`));
+      keeper.onFileEvent = (abs) => this.precise?.changed(root, [abs]);
+      // Not waited for: the watcher's first scan takes seconds on a large tree (6 s on a 76 MB
+      // one), and until it is ready answers are what they were without it (STALE_INDEX per file).
+      keeper.start().catch((e: unknown) => {
+        keeper.stats.last_error = `watcher: failed to start: ${(e as Error).message}`;
+        process.stderr.write(`llmtools mcp: ${root}: ${keeper.stats.last_error}\n`);
+      });
+      this.keepers.set(root, keeper);
+      k = keeper;
+    }
+    return k;
+  }
+
+  /** Before an answer from `root`'s graph: what the watcher has seen is in it (and a cycle running has ended). */
+  async fresh(root: string): Promise<void> {
+    await this.keeper(root)?.flush();
   }
 
   session(root: string): ValidationSession {
@@ -72,6 +109,8 @@ export class McpState {
   dispose(): void {
     for (const s of this.sessions.values()) s.dispose();
     this.sessions.clear();
+    for (const k of this.keepers.values()) void k.close();
+    this.keepers.clear();
     void this.precise?.close();
   }
 }
@@ -460,6 +499,7 @@ export class CallHandler {
       const hash = questionHash(name, root, own);
       const offset = spec.list ? decodeCursor(cursor, hash) : 0;
       const limit = spec.list ? fetchLimit(offset, budget, spec.list.minItemTokens) : 0;
+      if (INDEX_READERS.has(name)) await this.state.fresh(root);
       const out = await spec.run(own, { root, limit, session: () => this.state.session(root), precise: this.state.precise });
       const paged = page(spec, out.envelope, offset, budget, hash);
       const structured: Record<string, unknown> = { ...out.envelope };

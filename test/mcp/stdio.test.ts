@@ -425,6 +425,30 @@ describe("llmtools mcp (stdio)", () => {
     assert.equal(errorCode(await call(client, "magellan_find", { name: "onlyDry" })), "MAGELLAN_E104");
   });
 
+  it("takes in a file saved by other means (an editor, the agent's own file tools) before its next answer from the graph", async () => {
+    // The watcher starts with the first answer from an existing graph (the tests above); until
+    // it is ready a save may go unseen, hence the wait.
+    writeFileSync(join(root, "src", "outside.ts"), "export function savedOutside(): number {\n  return 2;\n}\n");
+    await until(
+      "the saved function in the graph",
+      async () => {
+        const r = await call(client, "magellan_find", { name: "savedOutside" });
+        return r.isError ? undefined : r;
+      },
+      10_000,
+    );
+    // An edit of a file the graph holds: the next answer has it, with no wait.
+    writeFileSync(join(root, "src", "outside.ts"), "// a line above\nexport function savedAgain(): number {\n  return 3;\n}\n");
+    await new Promise((r) => setTimeout(r, 300));
+    const again = await call(client, "magellan_find", { name: "savedAgain" });
+    assert.equal(again.isError, false, JSON.stringify(again.structuredContent));
+    assert.equal((again.structuredContent.data.matches as { span: { start_line: number } }[])[0]?.span.start_line, 2);
+    assert.equal(again.structuredContent.diagnostics, undefined, "no STALE_INDEX warning");
+    assert.equal(errorCode(await call(client, "magellan_find", { name: "savedOutside" })), "MAGELLAN_E104");
+    const status = await call(client, "magellan_status", {});
+    assert.equal((status.structuredContent.data as { stale_files?: number }).stale_files ?? 0, 0, JSON.stringify(status.structuredContent.data));
+  });
+
   it("answers hostile calls with errors and keeps serving: unknown tool, wrong types, 5 MB, 50 at once", async () => {
     await assert.rejects(client.callTool({ name: "no_such_tool", arguments: {} }), (e: unknown) => e instanceof McpError && e.code === -32602);
     const wrong = await call(client, "llmsearch", { pattern: 42, context: "many" });
