@@ -37,6 +37,10 @@ describe("llmtools mcp (stdio)", () => {
     for (const n of ["llmastsearch", "llmfilewrite", "llmsearch", "llmtransform", "magellan_callees", "magellan_callers", "magellan_find", "magellan_impact", "magellan_impact_diagnostics", "magellan_refs", "magellan_status", "mdsel_index", "mdsel_select", "splice", "splice_log", "splice_undo"]) {
       assert.ok(names.includes(n), `missing ${n}`);
     }
+    // `llmtools mcp --help` names them all.
+    const help = await runTool("llmtools", ["mcp", "--help"], { raw: true });
+    for (const n of names) assert.match(help.stdout, new RegExp(`\\b${n}\\b[,.]`), `--help lacks ${n}`);
+    assert.doesNotMatch(help.stdout, /\(default: \[\]\)/);
     const size = JSON.stringify({ jsonrpc: "2.0", id: 1, result: list }).length;
     // 12,000 until llmsearch took ripgrep's -m, -x and -v (max_count, line_regexp, invert_match).
     assert.ok(size <= 12_100, `tools/list is ${size} characters`);
