@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { cancelSignal, cancelledError } from "../../contract/cancel.js";
 import { COMMON_CODES, commonCode } from "../../contract/codes.js";
 import { EXIT, missingPathsRemediation, ToolError, missingPathsError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
@@ -319,6 +320,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
 
     const timeoutMs = req.timeoutMs ?? DEFAULT_AST_TIMEOUT_MS;
     const opts: ScanOptions = { source: req.query, capture: req.capture, context, maxFileBytes, timeoutMs };
+    // The daemon's client or the MCP client went away (src/contract/cancel.ts): no file is begun after that.
+    const signal = cancelSignal();
     if (trees) {
       // Kept trees are matched here and now; the rest are parsed, by threads when they are many.
       const hot: ScanFile[] = [];
@@ -328,14 +331,16 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       for (const f of hot) byRel.set(f.rel, scanFile(f, opts, trees));
       leave();
       if (threadsWanted > 1 && cold.length >= PARALLEL_MIN_FILES) workers.push(...startWorkers(threadsWanted - 1));
-      await runParallel(cold, opts, workers, (r) => byRel.set(r.rel, r), trees);
+      await runParallel(cold, opts, workers, (r) => byRel.set(r.rel, r), trees, signal);
+      if (signal?.aborted) throw cancelledError(TOOL);
       for (const f of todo) take(byRel.get(f.rel) as ScanResult);
       // Trees parsed by threads were not kept: parse them here between requests, once.
       const noMatches: ScanOptions = { ...opts, context: 0 };
       for (const f of cold) if (!trees.has(f.abs, f.language)) warmLater(f.abs, f.language, () => void scanFile(f, noMatches, trees));
     } else {
       leave();
-      await runParallel(todo, opts, workers, take);
+      await runParallel(todo, opts, workers, take, undefined, signal);
+      if (signal?.aborted) throw cancelledError(TOOL);
     }
     const cut = limit !== undefined && total > limit;
     // A file whose parse or matching ran out of time is one whose matches are missing.
@@ -442,11 +447,22 @@ function orderData(d: SearchData): SearchData {
  * Main thread and workers take files from one shared counter, in the list's order; each result is
  * handed to `deliver` in that order too (a result that ends early waits for those before it).
  */
-async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[], deliver: (r: ScanResult) => void, trees?: TreeCache): Promise<void> {
+async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[], deliver: (r: ScanResult) => void, trees?: TreeCache, signal?: AbortSignal): Promise<void> {
+  // The signal is set from an event (the client's socket closing): with a caller that can go,
+  // the loop lets events in at least every 50 ms, not only when reclaim() does (by bytes parsed,
+  // and a slow query over small files parses few).
+  let turned = performance.now();
+  const turn = async (): Promise<void> => {
+    if (signal === undefined || performance.now() - turned < 50) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    turned = performance.now();
+  };
   if (files.length < PARALLEL_MIN_FILES || workers.length === 0) {
     for (const f of files) {
+      if (signal?.aborted) return;
       deliver(scanFile(f, opts, trees));
       await reclaim();
+      await turn();
     }
     return;
   }
@@ -487,10 +503,16 @@ async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker
   );
   for (const w of workers) w.postMessage(job);
   for (;;) {
+    if (signal?.aborted) {
+      // The workers take no file after their current one either.
+      Atomics.store(shared, 0, files.length);
+      break;
+    }
     const i = Atomics.add(shared, 0, 1);
     if (i >= files.length) break;
     put(i, scanFile(files[i] as ScanFile, opts, trees));
     await reclaim();
+    await turn();
     // A worker waits on results this thread has not taken in: take them (a turn of the event loop).
     if (Atomics.load(shared, 2) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
