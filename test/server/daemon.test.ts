@@ -339,8 +339,11 @@ describe("the daemon", { concurrency: 4 }, () => {
     const killed = Date.now();
     child.kill("SIGKILL");
     await closed;
-    await until("the daemon to drop the search", async () => ((await active()) === 0 ? true : undefined), 30_000);
-    assert.ok(Date.now() - killed < 12_000, `dropped ${Date.now() - killed} ms after the client went`);
+    const log = (): string => readFileSync(join(root, ".magellan", "daemon.sock.log"), "utf8");
+    await until("the daemon to drop the search", async () => ((await active()) === 0 ? true : undefined), 30_000).catch((e: Error) => {
+      throw new Error(`${e.message}; the daemon's log:\n${log()}`);
+    });
+    assert.ok(Date.now() - killed < 12_000, `dropped ${Date.now() - killed} ms after the client went; the daemon's log:\n${log()}`);
   });
 
   it("--daemon starts a daemon when none runs; a hung daemon is killed and replaced, never waited on", async () => {
