@@ -47,6 +47,15 @@ export function baseProgram(tool: string, description: string): Command {
     .description(description)
     .version(packageVersion(), "-V, --version", "print the version and exit")
     .helpOption("-h, --help", "show this help and exit")
+    .configureHelp({
+      // A repeatable flag starts from an empty list, which is no default to print: llmsearch's
+      // help said "(default: [])" after six of its flags.
+      optionDescription(option) {
+        const empty = Array.isArray(option.defaultValue) && option.defaultValue.length === 0 && option.defaultValueDescription === undefined;
+        const shown = empty ? Object.assign(Object.create(Object.getPrototypeOf(option) as object) as CommanderModule.Option, option, { defaultValue: undefined }) : option;
+        return commander.Help.prototype.optionDescription.call(this, shown);
+      },
+    })
     .option("--pretty", "indent the JSON output")
     .showSuggestionAfterError(true)
     .allowExcessArguments(false);

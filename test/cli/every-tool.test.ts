@@ -15,6 +15,8 @@ for (const tool of Object.keys(pkg.bin).sort()) {
     const help = await runTool(tool, ["--help"], { raw: true });
     assert.equal(help.code, 0, help.stderr);
     assert.match(help.stdout, new RegExp(`Usage: ${tool}`));
+    // A repeatable flag's empty start is no default to print (llmsearch said it after six flags).
+    assert.doesNotMatch(help.stdout, /\(default: \[\]\)/);
     const version = await runTool(tool, ["--version"], { raw: true });
     assert.equal(version.code, 0);
     assert.equal(version.stdout.trim(), pkg.version);
