@@ -275,6 +275,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   wrapperMacros(text, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
+  let braces: BraceScan | undefined;
   if (/[A-Z0-9]_|__[a-z]+call\b|LOCKABLE|CAPABILITY|REQUIRES|EXCLUDES|ACQUIRE|RELEASE/.test(text)) for (const re of PATTERNS) {
     if (HINTS.get(re)?.test(text) === false) continue;
     re.lastIndex = 0;
@@ -284,6 +285,8 @@ export function maskForParse(language: LanguageId, text: string): string {
       if (isPreprocessorLine(lines, at)) continue;
       // (`{ FOO_A, FOO_B {` in a braced list is an element, not a macro.)
       if ((re === PATTERNS[0] || re === PATTERNS[2] || re === NESTED_MACRO_LINE) && inList(text, at, at + token.length)) continue;
+      // (`YAML_DECLARE(int)\nyaml_parser_initialize(yaml_parser_t *parser)` is the function's type.)
+      if ((re === PATTERNS[0] || re === NESTED_MACRO_LINE) && returnTypeMacro(text, m.index as number, (m.index as number) + (m[0] as string).length, (braces ??= new BraceScan(text)))) continue;
       // (`cond ?\n  O_RDONLY :\n  O_WRONLY` is a ternary's middle, not an access specifier.)
       if (re === ACCESS_MACRO && !afterStatement(text, at)) continue;
       // Blank the name and a directly following argument list.
@@ -822,7 +825,20 @@ function blanked(text: string, ranges: number[]): string {
  */
 function inList(text: string, start: number, end: number): boolean {
   let i = end;
-  while (i < text.length && /\s/.test(text[i] as string)) i++;
+  // (Comments skipped: libyaml's last enumerator YAML_FLOW_MAPPING_STYLE is followed by a
+  // commented-out one, `/*    YAML_FLOW_SET_MAPPING_STYLE   */`, before the `}`.)
+  for (;;) {
+    while (i < text.length && /\s/.test(text[i] as string)) i++;
+    if (text.startsWith("/*", i)) {
+      const e = text.indexOf("*/", i + 2);
+      if (e < 0) break;
+      i = e + 2;
+    } else if (text.startsWith("//", i)) {
+      const e = text.indexOf("\n", i);
+      if (e < 0) break;
+      i = e;
+    } else break;
+  }
   const next = text[i];
   // The last line of a struct or union body is no list item: a lone name there can only be a
   // macro that expands to members (libuv's `struct uv_req_s {\n  UV_REQ_FIELDS\n};`). Kept, it
@@ -832,6 +848,85 @@ function inList(text: string, start: number, end: number): boolean {
   let j = start - 1;
   while (j >= 0 && /\s/.test(text[j] as string)) j--;
   return text[j] === ",";
+}
+
+/**
+ * A macro with arguments alone on its line that gives the next line's function its return type:
+ * libyaml's `YAML_DECLARE(int)\nyaml_parser_initialize(yaml_parser_t *parser)\n{` (the macro
+ * adds `__declspec(dllexport)` on Windows), as many C libraries export their API. tree-sitter
+ * reads `MACRO(type) name(...)` as a function with a macro type; blanked, the function had no
+ * type, and the index lost every libyaml API function (62, all of api.c's). Only where a
+ * declaration may start (the file's level, a namespace, `extern "C"`; not a function or record
+ * body, where `TRACE(x)\n  f(y);` is a statement macro before a call) and when the next line is a
+ * bare name and `(`, which is no declaration without a type.
+ */
+function returnTypeMacro(text: string, start: number, end: number, braces: BraceScan): boolean {
+  // The argument a type (`const char *`, `yaml_char_t *`), not a string or a number
+  // (`DOCTEST_GCC_SUPPRESS_WARNING("-Wsign-promo")`); the next line's name no macro of its own.
+  if (!/\([ \t]*[A-Za-z_][\w \t:*&<>,]*\)[ \t]*$/.test(text.slice(start, end))) return false;
+  const next = /^\r?\n[ \t]*([A-Za-z_][\w:]*)[ \t]*\(/.exec(text.slice(end, end + 200))?.[1];
+  if (next === undefined || /^[A-Z][A-Z0-9_]*$/.test(next)) return false;
+  const open = braces.enclosing(start);
+  if (open < 0) return true;
+  return /(?:\bnamespace\b[^;{}()=]*|\bextern\s+"C(?:\+\+)?"\s*)$/.test(text.slice(Math.max(0, open - 200), open));
+}
+
+/**
+ * The unmatched `{` before a position, with comments, strings, character literals and directive
+ * lines skipped (enclosingBraceHead counts every brace: libyaml's doxygen `@{` in comments made
+ * yaml.h's whole API look like the body of a block). The text is read forward once, for positions
+ * asked in increasing order (a smaller one starts the reading again).
+ */
+class BraceScan {
+  private at = 0;
+  private opens: number[] = [];
+  private lineStart = true;
+  constructor(private readonly text: string) {}
+
+  /** The offset of the `{` that encloses `pos`, or -1 at the top level. */
+  enclosing(pos: number): number {
+    if (pos < this.at) {
+      this.at = 0;
+      this.opens = [];
+      this.lineStart = true;
+    }
+    const text = this.text;
+    let i = this.at;
+    while (i < pos) {
+      const c = text.charCodeAt(i);
+      if (c === 10) {
+        this.lineStart = true;
+        i++;
+        continue;
+      }
+      if (c === 32 || c === 9 || c === 13) {
+        i++;
+        continue;
+      }
+      if (c === 35 && this.lineStart) {
+        // A directive, with its continuation lines.
+        while (i < text.length && !(text.charCodeAt(i) === 10 && text.charCodeAt(i - 1) !== 92 && !(text.charCodeAt(i - 1) === 13 && text.charCodeAt(i - 2) === 92))) i++;
+        continue;
+      }
+      this.lineStart = false;
+      if (c === 47 && text.charCodeAt(i + 1) === 47) {
+        const e = text.indexOf("\n", i);
+        i = e < 0 ? text.length : e;
+      } else if (c === 47 && text.charCodeAt(i + 1) === 42) {
+        const e = text.indexOf("*/", i + 2);
+        i = e < 0 ? text.length : e + 2;
+      } else if (c === 34 || c === 39) {
+        for (i++; i < text.length && text.charCodeAt(i) !== c && text.charCodeAt(i) !== 10; i++) if (text.charCodeAt(i) === 92) i++;
+        i++;
+      } else {
+        if (c === 123) this.opens.push(i);
+        else if (c === 125) this.opens.pop();
+        i++;
+      }
+    }
+    this.at = i;
+    return this.opens.length === 0 ? -1 : (this.opens[this.opens.length - 1] as number);
+  }
 }
 
 /**

@@ -538,3 +538,35 @@ test("C++: a declaration under #if in a namespace is a variable, one under #if i
   assert.equal(f.has_errors, false);
   assert.deepEqual(f.symbols.map((s) => `${s.kind} ${s.name}`), ["namespace ns", "variable v", "function f"]);
 });
+
+test("a macro with arguments alone on its line before a bare `name(` is the function's return type (libyaml's YAML_DECLARE(int)); a last enumerator before a comment is kept", () => {
+  // Blanked, YAML_DECLARE(...) left the function without a type and every libyaml API function
+  // (62 of them) was lost; the doxygen `@{` in a comment must not make the header a block body.
+  const f = facts("c", "yaml-api.h");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.filter((s) => s.kind !== "macro").map((s) => `${s.kind} ${s.name}`);
+  assert.deepEqual(names, [
+    "enum yaml_mapping_style_e",
+    "enum_member YAML_ANY_MAPPING_STYLE",
+    "enum_member YAML_BLOCK_MAPPING_STYLE",
+    "enum_member YAML_FLOW_MAPPING_STYLE",
+    "type_alias yaml_mapping_style_t",
+    "struct yaml_parser_s",
+    "field error",
+    "field depth",
+    "type_alias yaml_parser_t",
+    "function yaml_parser_delete",
+  ]);
+  // The return type's macro and its argument are references; statement macros inside the body
+  // and member macros in the struct are still masked.
+  const masked = maskForParse("c", readFileSync(join(DIR, "yaml-api.h"), "utf8"));
+  assert.ok(masked.includes("YAML_DECLARE(void)\nyaml_parser_delete"));
+  assert.ok(masked.includes("YAML_DECLARE(int)\nyaml_parser_initialize"));
+  assert.ok(!masked.includes("TRACE_ENTER(parser)"));
+  assert.ok(!masked.includes("TRACE_FIELDS(parser)"));
+  const call = f.references.find((r) => r.name === "reset");
+  assert.ok(call);
+  // A macro whose argument is a string, or before another macro, is no return type (doctest.h).
+  const pragmas = 'DOCTEST_GCC_SUPPRESS_WARNING("-Wsign-promo")\nDOCTEST_MSVC_SUPPRESS(4996)\nreport(int x);\nDOCTEST_PUSH(a)\nDOCTEST_POP(b)\n';
+  assert.equal(maskForParse("cpp", pragmas).trim(), "report(int x);");
+});
