@@ -145,7 +145,10 @@ const LANGUAGES = new Set<LanguageId>(["c", "cpp"]);
  * read from the original text.
  */
 const USING_LANGUAGES = new Set<LanguageId>(["typescript", "tsx"]);
-const USING_NAME = /(?<![\w$.'"`])using(?![\w$])(?![ \t]+[A-Za-z_$])/g;
+// (Not in a module path, `'./using-node.js'`: the dependency's specifier is read from the parsed
+// text, and kysely's 7 imports of its using-node.js went to `./_sing-node.js`. A spread,
+// `...using`, is masked: kysely's using-node.ts lost its cloneWithTables body to it.)
+const USING_NAME = /(?<![\w$'"`/@-])(?<!(?<!\.\.)\.)using(?![\w$-])(?![ \t]+[A-Za-z_$])/g;
 
 /** The text to hand the parser: the same length as `text`, with derailing macros blanked. */
 /**

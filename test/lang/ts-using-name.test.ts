@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { processFile } from "../../src/graph/process-file.js";
 import { extractFacts } from "../../src/lang/extract.js";
 import { maskForParse } from "../../src/lang/preprocess.js";
 import { REPO_ROOT } from "../support/run.js";
@@ -41,4 +42,23 @@ test("a parameter or property named using does not end the parse; a using declar
   assert.ok(masked.includes("IndexConfig['using']"));
   assert.ok(!/[(,]\s*using\?/.test(masked));
   assert.equal(maskForParse("javascript", "f(using, x)"), "f(using, x)", "tree-sitter-javascript reads such names");
+});
+
+test("a module path holding `using` keeps its name in the dependencies; a spread of a value named using parses (kysely's using-node.ts)", () => {
+  // `'./using-node.js'` was handed to the parser as `'./_sing-node.js'`, and the impact graph,
+  // which reads a specifier from the parsed text, had kysely's 7 importers of it unresolved.
+  const dir = join(REPO_ROOT, "test", "fixtures", "lang", "ts-using");
+  const importer = processFile({ abs: join(dir, "delete-query-node.ts"), rel: "delete-query-node.ts", language: "typescript", maxBytes: 1 << 20, rootName: "x" });
+  assert.equal(importer.kind, "indexed");
+  const specs = importer.kind === "indexed" ? (importer.rows.deps ?? []).map((d) => d.spec) : [];
+  assert.deepEqual(specs, ["../util/object-utils.js", "./using-node.js", "./operation-node.js"]);
+  // `...using` (a spread) was left to the parser, which read a using declaration and lost
+  // cloneWithTables' body: the file was parse-recovered.
+  const bytes = readFileSync(join(dir, "using-node.ts"));
+  const f = extractFacts("typescript", bytes);
+  assert.equal(f.has_errors, false);
+  assert.ok(f.references.filter((r) => r.name === "freeze" && r.kind === "call").length >= 4);
+  const node = processFile({ abs: join(dir, "using-node.ts"), rel: "using-node.ts", language: "typescript", maxBytes: 1 << 20, rootName: "x" });
+  assert.ok(node.kind === "indexed");
+  assert.deepEqual(node.kind === "indexed" ? (node.rows.deps ?? []).map((d) => d.spec) : [], ["../util/object-utils.js", "./operation-node.js", "./join-node.js"]);
 });
