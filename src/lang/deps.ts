@@ -265,7 +265,8 @@ function jsDeps(tree: Parser.Tree, text: string): ExtractedDep[] {
     const call = callee.parent;
     if (!call || call.type !== "call_expression" || call.childForFieldName("function")?.startIndex !== callee.startIndex) continue;
     if (m[1] === "require" ? callee.type !== "identifier" || callee.text !== "require" : callee.type !== "import") continue;
-    const arg = call.childForFieldName("arguments")?.namedChildren[0];
+    // (A comment before it is no argument: kysely's `import(/* webpackIgnore: true */ filePath)`.)
+    const arg = call.childForFieldName("arguments")?.namedChildren.find((c) => c.type !== "comment");
     if (!arg) continue;
     readConsts();
     const line = arg.startPosition.row + 1;
@@ -311,9 +312,14 @@ export function extractDeps(language: LanguageId, tree: Parser.Tree, text?: stri
           out.push({ kind: "import", form: "path", text: clip(n.text), line, ...dynamicDep(n, consts) });
           break;
         case "dep.require":
-        case "dep.dynamic":
-          out.push({ kind: c.name === "dep.require" ? "require" : "import", form: c.name.slice(4), text: clip(n.text), line, ...dynamicDep(n, consts) });
+        case "dep.dynamic": {
+          // The first argument past comments (`import(/* webpackIgnore: true */ filePath)`), as jsDeps.
+          let arg: Parser.SyntaxNode | null = n;
+          while (arg?.type === "comment") arg = arg.nextNamedSibling;
+          if (!arg) break;
+          out.push({ kind: c.name === "dep.require" ? "require" : "import", form: c.name.slice(4), text: clip(arg.text), line: arg.startPosition.row + 1, ...dynamicDep(arg, consts) });
           break;
+        }
         case "dep.module": {
           // One dependency per statement node: `from a import b, c` matches once per name.
           const key = stmt ? stmt.startIndex : n.startIndex;

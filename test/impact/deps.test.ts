@@ -21,7 +21,7 @@ describe("impact dependencies of TypeScript/JavaScript", () => {
   it("the text path equals the reference query on the fixtures and on tricky shapes", () => {
     const sources = files(join(REPO_ROOT, "test", "fixtures", "impact")).map((f) => readFileSync(f, "utf8"));
     sources.push(
-      'const { fs } = await import("./fs-utils");\nconst x = require(/* c */ "./a");\n// require("./commented")\nconst s = "require(\'./in-string\')";\nobj.require("./method");\nimport r = require("./r");\nconst B = `./b`;\nrequire(B + "/c");\n',
+      'const { fs } = await import("./fs-utils");\nconst x = require(/* c */ "./a");\nconst m = await import(/* webpackIgnore: true */ filePath);\nimport(/* a */ /* b */ "./two-comments");\n// require("./commented")\nconst s = "require(\'./in-string\')";\nobj.require("./method");\nimport r = require("./r");\nconst B = `./b`;\nrequire(B + "/c");\n',
     );
     // Statements found from their keywords: comments after the keyword, import() and import.meta
     // beside them, and error trees (a MISSING name, statements inside and beside ERROR nodes).
@@ -40,6 +40,22 @@ describe("impact dependencies of TypeScript/JavaScript", () => {
       const tree = parse("typescript", text);
       const key = (xs: unknown[]): string[] => xs.map((x) => JSON.stringify(x)).sort();
       assert.deepEqual(key(extractDeps("typescript", tree, text)), key(extractDeps("typescript", tree)), text.slice(0, 200));
+    }
+  });
+
+  it("a comment before import()'s or require()'s argument is not the argument (kysely's `import(/* webpackIgnore: true */ filePath)`)", () => {
+    // The comment was the dependency's text: impact-diagnostics listed `/* webpackIgnore: true */`
+    // as an unresolved import, and `require(/* c */ "./a")` had no specifier.
+    const text = 'const m = await import(/* webpackIgnore: true */ filePath);\nconst a = require(/* c */ "./a");\n';
+    const tree = parse("typescript", text);
+    for (const deps of [extractDeps("typescript", tree, text), extractDeps("typescript", tree)]) {
+      assert.deepEqual(
+        deps.map((d) => [d.text, d.spec ?? null]),
+        [
+          ["filePath", null],
+          ['"./a"', "./a"],
+        ],
+      );
     }
   });
 
