@@ -1464,6 +1464,14 @@ export class Resolver {
       const owner = declared && SELF_TYPES.has(declared) && f.parent !== null ? this.entry(f.parent).all.find((s) => s.symbol_id === f.parent_symbol_id && isTypeRow(s)) : undefined;
       const v = owner ? { types: [{ row: owner, how: "exact" as Resolution }], how: "exact" as Resolution } : declared ? this.returnValue(f, declared) : null;
       r = v === null || v === "library" ? v : { types: v.types, how: weaker(v.how, o.how) };
+    } else if (ctx.language === "go" && o.target === null && o.how === "unresolved" && receiverType !== null && this.libraryReceiver(ctx, scope, receiverType)) {
+      // Go: a method of a library type's value gives a library value: `resp, err :=
+      // client.Do(req)` with `client *http.Client`, `inf.ModTime()` with `inf, _ := os.Stat(p)`;
+      // their members (`resp.Header.Get`, `inf.ModTime().String()`) were guesses among the
+      // repository's Get and String methods. (A repository type's member promoted from an
+      // embedded library type may be a generic's, `graph.Graph[string, *Vertex]`'s `Vertex()`,
+      // which gives a repository type: left unknown.)
+      r = "library";
     } else if (ctx.language === "python" && o.target !== null && (o.how === "exact" || o.how === "imported")) {
       // A Python class is called to make one: `sessions.Session()` in a chain (`with
       // sessions.Session() as s` reads `sessions.Session().__enter__()`) is a Session.
@@ -1476,6 +1484,18 @@ export class Resolver {
   }
 
   private readonly returned = new Map<string, ValueTypes>();
+
+  /**
+   * Whether a Go receiver, as written (`*http.Client`) or as the marker of the call that made it
+   * (`os.Stat()`), is a library's value: a type the repository does not declare and a library
+   * names, or a library package's function's result. Generic types are not (`atomic.Pointer[T]`).
+   */
+  private libraryReceiver(ctx: FileCtx, scope: string | null, written: string): boolean {
+    if (written.includes("[")) return false;
+    if (written.endsWith("()")) return /^[A-Za-z_]\w*\.[A-Za-z_]\w*\(\)$/.test(written) && this.externalHead(ctx, written);
+    const type = receiverTypeName(ctx.language, written);
+    return typeof type === "string" && this.typesWritten(ctx, scope, type, null).length === 0 && this.libraryType(ctx, type);
+  }
 
   /**
    * The member `e` of what a chain of calls gives: `repo.createQueryBuilder("u").where("a")` with
