@@ -123,8 +123,30 @@ export function membersOfType(rows: SymRow[], type: SymRow, language: string): S
       (s.kind_normalized !== "ctor" || language === "python") &&
       (s.parent_symbol_id === type.symbol_id ||
         (language === "go" && s.parent === type.name && posix.dirname(s.path) === dir) ||
-        (language === "rust" && s.kind_normalized !== "field" && (s.parent === type.name || (s.parent ?? "").startsWith(implOf)))),
+        (language === "rust" && s.kind_normalized !== "field" && (s.parent === type.name || (s.parent ?? "").startsWith(implOf)) && sameRustCrate(s.path, type.path))),
   );
+}
+
+/**
+ * Whether two Rust files may be of one crate, as their paths say: the part up to the first
+ * `src/` segment, else the first `tests/`, `examples/` or `benches/` one (a Cargo package's source root). A type's
+ * impls are in its own crate (an inherent impl must be; a trait impl nearly always is): in a
+ * workspace, ripgrep's `RegexMatcher::new` of crates/regex was `ambiguous` with crates/pcre2's
+ * and two test utilities' `RegexMatcher::new` (101 calls). A path with no such segment says
+ * nothing.
+ */
+function sameRustCrate(a: string, b: string): boolean {
+  const ka = rustSourceRoot(a);
+  const kb = rustSourceRoot(b);
+  return ka === undefined || kb === undefined || ka === kb;
+}
+
+// (The first `src/`: a module directory `src/tests/` is the crate's own; else the first of the
+// others, `crates/matcher/tests/util.rs`.)
+const RUST_SRC = /^(?:[^/]*\/)*?src\//;
+const RUST_OTHER_ROOT = /^(?:[^/]*\/)*?(?:tests|examples|benches)\//;
+function rustSourceRoot(path: string): string | undefined {
+  return (RUST_SRC.exec(path) ?? RUST_OTHER_ROOT.exec(path))?.[0];
 }
 
 /** The less certain of two ways a symbol was found. */
