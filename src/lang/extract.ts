@@ -1625,9 +1625,51 @@ function parameterArity(def: Parser.SyntaxNode, anyFewer = false): string | unde
  * end, marked with `…`: it still says the name is a member of something, not a bare name.
  */
 function qualifierText(text: string, start: number, end: number): string | undefined {
-  if (end - start > 200) return `…${clipTextStart(squeeze(clipTextStart(text.slice(end - 202, end), 200)), 100)}`;
+  if (end - start > 200) {
+    // A builder chain whose arguments make it long (javapoet's `MethodSpec.methodBuilder("beyond")
+    // .returns(..).addStatement("..", ..)` x6): its calls without their arguments, when that is
+    // short, are a chain resolution can follow (cut, the later calls were `ambiguous`).
+    if (end - start <= 4000) {
+      const bare = withoutArguments(text.slice(start, end));
+      if (bare !== undefined && bare.length <= 200) return squeeze(bare);
+    }
+    return `…${clipTextStart(squeeze(clipTextStart(text.slice(end - 202, end), 200)), 100)}`;
+  }
   const q = text.slice(start, end);
   return /[\n\r]/.test(q) ? squeeze(q) : q;
+}
+
+/**
+ * A call chain with each call's arguments left out (`a.b(x, "y").c(f(z))` is `a.b().c()`), strings,
+ * comments and nested brackets inside them skipped; undefined when a bracket or a string does not
+ * close or the text has no call.
+ */
+function withoutArguments(q: string): string | undefined {
+  let out = "";
+  let depth = 0;
+  let from = 0;
+  for (let k = 0; k < q.length; k++) {
+    const ch = q[k] as string;
+    if (depth > 0 && (ch === '"' || ch === "'" || ch === "`")) {
+      for (k++; k < q.length && q[k] !== ch; k++) if (q[k] === "\\") k++;
+      if (k >= q.length) return undefined;
+    } else if (depth > 0 && ch === "/" && (q[k + 1] === "/" || q[k + 1] === "*")) {
+      const close = q[k + 1] === "/" ? q.indexOf("\n", k) : q.indexOf("*/", k + 2);
+      if (close < 0) return undefined;
+      k = q[k + 1] === "/" ? close : close + 1;
+    } else if (ch === "(" || ch === "[" || ch === "{") {
+      if (depth === 0) {
+        if (ch !== "(") return undefined;
+        out += q.slice(from, k + 1);
+      }
+      depth++;
+    } else if (ch === ")" || ch === "]" || ch === "}") {
+      if (--depth < 0) return undefined;
+      if (depth === 0) from = k;
+    }
+  }
+  if (depth !== 0 || out === "") return undefined;
+  return out + q.slice(from);
 }
 
 /**
