@@ -52,3 +52,36 @@ it("Rust: a .rs file that no target compiles (test data) is left alone by a rena
   assert.match(readFileSync(join(root, "tests/it.rs"), "utf8"), /use grep_searcher::LineStepper;/);
   assert.match(readFileSync(join(root, "tests/common/mod.rs"), "utf8"), /_s: grep_searcher::LineStepper\)/);
 });
+
+// ripgrep's `Stats` (grep-printer): `struct Stats` and `impl Stats` are two symbols of one name.
+// Without --kind the rename was "matches 2 symbols" (Struct, Impl); with --kind impl it renamed
+// the `impl Stats` header and the other files' uses and left `struct Stats`, `-> Stats` and
+// `Stats::default()` on the old name, `unchecked` there (cargo offline), so nothing said so.
+for (const kind of [[], ["--kind", "impl"]]) {
+  it(`Rust: a rename of a type's name ${kind.length ? "given as its impl block" : "without --kind"} renames the type with its impl blocks`, async () => {
+    const root = copyFixture("rust-impls");
+    const r = await runTool("splice", ["rename", "--file", "src/lines.rs", "--symbol", "LineStep", ...kind, "--to", "LineStepper", "--require-checker"], { cwd: root });
+    const out = r.json as { status: string; result?: { validation: string; steps: { symbol: { kind: string } }[] } };
+    assert.equal(out.status, "ok", r.stdout);
+    assert.equal(out.result?.steps[0]?.symbol.kind, "Struct");
+    assert.equal(out.result?.validation, "validated");
+    const lines = readFileSync(join(root, "src/lines.rs"), "utf8");
+    assert.match(lines, /\npub struct LineStepper \{\n/);
+    assert.match(lines, /\nimpl LineStepper \{\n/);
+    assert.doesNotMatch(lines, /\bLineStep\b/);
+    const cargo = spawnSync("cargo", ["check", "--offline", "--all-targets", "--quiet"], { cwd: root, encoding: "utf8" });
+    assert.equal(cargo.status, 0, cargo.stderr);
+  });
+}
+
+it("Rust: a trait impl block (`<T as Trait>`) is no name to rename: refused, naming the type and the trait", async () => {
+  const root = copyFixture("rust-impls");
+  const before = readFileSync(join(root, "src/lines.rs"), "utf8");
+  const r = await runTool("splice", ["rename", "--file", "src/lines.rs", "--symbol", "<LineStep as Default>", "--to", "Fallback"], { cwd: root });
+  const out = r.json as { status: string; error?: { code: string; message: string; remediation: string } };
+  assert.equal(out.status, "error", r.stdout);
+  assert.equal(out.error?.code, "SPLICE_E205");
+  assert.match(out.error?.message ?? "", /src\/lines\.rs:\d+: an impl block \(<LineStep as Default>\) has no name of its own/);
+  assert.match(out.error?.remediation ?? "", /the type LineStep or the trait Default/);
+  assert.equal(readFileSync(join(root, "src/lines.rs"), "utf8"), before);
+});

@@ -697,8 +697,29 @@ function stringKeyedUses(ws: Workspace, sym: Sym, renamed: Set<string>): StringU
 }
 const MEMBER_KINDS = new Set(["method", "field"]);
 
+/**
+ * What a rename of `sym` renames. A Rust impl block has no name of its own: renaming ripgrep's
+ * `impl Stats` (--kind impl) renamed that header and the crate's other uses, and left `struct
+ * Stats`, `-> Stats` and `Stats::default()` on the old name (unchecked with cargo offline, so
+ * nothing said so). An inherent `impl T` stands for its type T; a trait impl (`<T as Trait>`),
+ * or an impl whose type is not found once, is refused, naming what to rename instead.
+ */
+function renameTarget(ws: Workspace, sym: Sym): Sym {
+  if (sym.language !== "rust" || sym.kind !== "Impl") return sym;
+  const type = sym.name.startsWith("<") ? undefined : ws.rustTypeOfImpl(sym);
+  if (type) return type;
+  const m = /^<(.+) as (.+)>$/s.exec(sym.name);
+  const what = m ? `the type ${m[1]} or the trait ${m[2]}` : `the type ${sym.name}`;
+  throw renameError(
+    "not_renameable",
+    `${sym.file}:${sym.start_line}: an impl block (${sym.name}) has no name of its own to rename${m ? "" : ` (no one type ${sym.name} was found to stand for it)`}`,
+    `Rename ${what} (--kind struct, enum, trait, …, or its --symbol-id from 'magellan find --name …'): its impl blocks are renamed with it.`,
+    { file: sym.file },
+  );
+}
+
 export async function rename(ws: Workspace, step: RenameStep): Promise<StepReport> {
-  const sym = ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind, oneBinding: true });
+  const sym = renameTarget(ws, ws.resolve({ file: step.file, symbol: step.symbol, symbol_id: step.symbol_id, kind: step.kind, oneBinding: true }));
   const overlays = new Map<string, Uint8Array>();
   for (const f of ws.changed()) if (f.after) overlays.set(f.path, f.after);
   const planFor = (t: Sym): ReturnType<typeof planRename> =>

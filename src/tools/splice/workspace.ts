@@ -70,6 +70,17 @@ function oneBinding(cands: Sym[]): boolean {
   return cands.every((s) => ONE_BINDING.has(s.language) && s.file === first.file && s.scoped_name === first.scoped_name && s.kind === first.kind);
 }
 
+/** The Rust kinds an `impl T` block implements (the rename engine renames their impl blocks). */
+const RUST_TYPES = new Set(["Struct", "Enum", "Union", "TypeAlias"]);
+
+/** The one Rust type among candidates that are otherwise its own `impl T` blocks, in its file. */
+function typeOfImpls(cands: Sym[]): Sym | undefined {
+  const types = cands.filter((s) => s.language === "rust" && RUST_TYPES.has(s.kind));
+  if (types.length !== 1) return undefined;
+  const [type] = types as [Sym];
+  return cands.every((s) => s === type || (s.language === "rust" && s.kind === "Impl" && s.name === type.name && s.file === type.file)) ? type : undefined;
+}
+
 /**
  * `Cart.total`, `mod::f`, Javadoc's `Cart#total` → their parts. A `#` that starts a part is the
  * name's own (a JavaScript private member: ky's `Ky.#calculateDelay`, `#fetch`), not a separator:
@@ -300,8 +311,28 @@ export class Workspace {
   resolve(q: SymbolQuery): Sym {
     const cands = this.candidates(q);
     if (cands.length > 1 && q.oneBinding && oneBinding(cands)) return cands.reduce((a, b) => (b.start_line > a.start_line ? b : a));
+    // A Rust type and its `impl T` blocks write one name (the index holds both as symbols): a
+    // rename of ripgrep's `Stats` was "matches 2 symbols" (Struct, Impl), though the type is the
+    // only one that has a name to rename, and the engine renames its impl blocks with it.
+    const type = q.oneBinding && cands.length > 1 ? typeOfImpls(cands) : undefined;
+    if (type) return type;
     if (cands.length > 1) throw ambiguous(q, cands, (s) => this.parametersOf(s));
     return cands[0] as Sym;
+  }
+
+  /**
+   * The Rust type an inherent `impl T` block implements (its name is the type's): one of that
+   * name in the block's file, else the only one of the workspace; undefined when there is none or
+   * several.
+   */
+  rustTypeOfImpl(impl: Sym): Sym | undefined {
+    const types = (syms: Sym[]): Sym[] => syms.filter((s) => s.language === "rust" && s.name === impl.name && RUST_TYPES.has(s.kind));
+    const here = types(this.symbolsIn(impl.file));
+    if (here.length === 1) return here[0];
+    if (here.length > 1) return undefined;
+    const paths = [...new Set(findSymbols(this.graph(), { name: impl.name, mode: "exact", limit: 1000 }).map((s) => s.path))];
+    const all = paths.flatMap((p) => types(this.symbolsIn(p)));
+    return all.length === 1 ? all[0] : undefined;
   }
 
   /**
