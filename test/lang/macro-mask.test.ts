@@ -570,3 +570,12 @@ test("a macro with arguments alone on its line before a bare `name(` is the func
   const pragmas = 'DOCTEST_GCC_SUPPRESS_WARNING("-Wsign-promo")\nDOCTEST_MSVC_SUPPRESS(4996)\nreport(int x);\nDOCTEST_PUSH(a)\nDOCTEST_POP(b)\n';
   assert.equal(maskForParse("cpp", pragmas).trim(), "report(int x);");
 });
+
+test("libyaml's api.c: every function under a YAML_DECLARE(type) line is found", () => {
+  // Blanked whole as a macro alone on its line, `YAML_DECLARE(int)` took the return type with it,
+  // `yaml_parser_initialize(…) {` read as a call, and libyaml's every public function was lost.
+  const f = facts("c", "yaml-api.c");
+  assert.equal(f.has_errors, false);
+  const functions = f.symbols.filter((s) => s.kind === "function").map((s) => s.name);
+  assert.deepEqual(functions, ["yaml_get_version_string", "yaml_malloc", "yaml_strdup", "yaml_parser_initialize", "yaml_string_read_handler", "yaml_event_delete"]);
+});
