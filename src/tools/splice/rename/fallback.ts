@@ -115,6 +115,19 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
       // without them left `impl LineStep {` naming a type that no longer exists.
       for (const l of rustImpls(db, sources.root, s)) raw.push(l);
     }
+    // Java: a call the index tied to this method by name and argument count only, that passes a
+    // string literal where this overload takes no String, calls another overload: javapoet's
+    // `.addStatement("return null")` is `addStatement(String, Object...)`, and renaming
+    // `addStatement(CodeBlock)` listed seven of them beside the one real name-only use.
+    if (language === "java" && s.kind === "Method") {
+      const own = parameterTypes(sources.get(sources.abs(s.path))?.text ?? "", s, sources);
+      if (own && own.length > 0) {
+        for (let i = raw.length - 1; i >= 0; i--) {
+          const l = raw[i] as (typeof raw)[number];
+          if (l.evidence === "heuristic" && javaStringMisfit(sources, l.file, l.byte_end, own)) raw.splice(i, 1);
+        }
+      }
+    }
     // In a Java file that imports another class's member of that name (`import
     // javax.tools.JavaFileObject.Kind;` beside javapoet's own `TypeSpec.Kind`), the bare name is
     // that import's: a guess by name there is no use of this symbol.
@@ -256,6 +269,79 @@ export function parameterTypesAt(text: string, from: number): string[] | undefin
     else if (c === ">") depth--;
     if (c === "," && depth === 0) {
       params.push(cur);
+      cur = "";
+    } else cur += c;
+  }
+  return undefined;
+}
+
+/** A Java argument that is a string: literals (a text block too), joined by `+` or alone. */
+const STRING_LITERALS = /^(?:"(?:[^"\\\n]|\\.)*"|"""[^]*?""")(?:\s*\+\s*(?:"(?:[^"\\\n]|\\.)*"|"""[^]*?"""))*$/;
+
+/** The types a Java string literal converts to (a type variable, one capital and a digit at most, too). */
+const STRING_TAKERS = new Set(["String", "Object", "CharSequence", "Comparable", "Serializable", "Constable", "ConstantDesc"]);
+
+/**
+ * Whether the Java call whose name ends at byte `end` of `file` passes a string literal (the whole
+ * argument) where the parameter of that position, in `params` (a declaration's types as written),
+ * takes no String. Arguments are split at top-level commas; any doubt (no parenthesis, unclosed,
+ * a generic's comma splitting differently) is no misfit.
+ */
+function javaStringMisfit(sources: Sources, file: string, end: number, params: string[]): boolean {
+  const t = sources.get(sources.abs(file));
+  if (!t) return false;
+  const text = Buffer.from(t.bytes.subarray(end, end + 8192)).toString("utf8");
+  const args = callArguments(text);
+  if (!args) return false;
+  const last = params.length - 1;
+  const varargs = (params[last] ?? "").includes("...");
+  return args.some((a, i) => {
+    if (!STRING_LITERALS.test(a)) return false;
+    const declared = i < last ? params[i] : i === last ? params[last] : varargs ? params[last] : undefined;
+    if (declared === undefined) return false;
+    const type = (varargs && i >= last ? declared.replace(/\.\.\.\s*$/, "") : declared).replace(/<[^]*>/g, "").replace(/\s+/g, "").replace(/^.*\.(?=[^.]*$)/, "");
+    if (type.includes("[]")) return false;
+    return !STRING_TAKERS.has(type) && !/^[A-Z][A-Z0-9]?$/.test(type);
+  });
+}
+
+/** The top-level arguments of the call whose `(` is the first non-blank character of `text`, trimmed; undefined when unclear. */
+function callArguments(text: string): string[] | undefined {
+  const open = /^\s*\(/.exec(text);
+  if (!open) return undefined;
+  const args: string[] = [];
+  let depth = 0;
+  let cur = "";
+  for (let i = open[0].length; i < text.length; i++) {
+    const c = text[i] as string;
+    if (c === '"' || c === "'") {
+      const block = c === '"' && text.startsWith('"""', i);
+      const close = block ? text.indexOf('"""', i + 3) : -1;
+      let j = block ? (close < 0 ? -1 : close + 2) : i + 1;
+      if (!block) {
+        while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
+        if (text[j] !== c) return undefined;
+      }
+      if (j < 0) return undefined;
+      cur += text.slice(i, j + 1);
+      i = j;
+      continue;
+    }
+    if (c === "(" || c === "[" || c === "{") depth++;
+    else if (c === ")" || c === "]" || c === "}") {
+      if (depth === 0) {
+        if (c !== ")") return undefined;
+        if (cur.trim() || args.length) args.push(cur.trim());
+        return args;
+      }
+      depth--;
+    }
+    if (c === "<" || c === ">") {
+      // A generic's comma (`new HashMap<String, Integer>()`) would split an argument: give up.
+      if (/[A-Za-z_$][\w$]*\s*<\s*[A-Z?]/.test(cur.slice(-40) + c + text.slice(i + 1, i + 3))) return undefined;
+    }
+    if (c === "," && depth === 0) {
+      args.push(cur.trim());
       cur = "";
     } else cur += c;
   }
