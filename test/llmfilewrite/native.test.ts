@@ -122,6 +122,28 @@ describe("llmfilewrite C++ without compile_commands.json: headers spelled from t
 });
 
 describe("llmfilewrite Java (javac into a temp directory)", () => {
+  it("a file whose package line does not match its directory: checked against its package's source root, with a warning naming where it belongs", async () => {
+    // javapoet: `package com.squareup.javapoet;` written to src/main/java/com/squareup/W31Util.java
+    // was rejected for "cannot find symbol: class CodeBlock" (the source path was guessed from the
+    // file's directory), which said nothing of the misplaced file.
+    need("javac");
+    const root = project("java-project");
+    const content = "package com.example;\n\npublic final class Twice {\n    private Twice() {}\n\n    public static int two() {\n        return Util.one() * 2;\n    }\n}\n";
+    const r = await lfw(root, ["--path", "src/com/Twice.java", "--dry-run", "--content", content]);
+    const env = r.json as Envelope;
+    assert.equal(env.status, "approved", r.stdout);
+    assert.equal(env.result?.validation, "validated");
+    const w = env.result?.diagnostics.find((d) => d.code === "LLMFILEWRITE_E108");
+    assert.equal(w?.level, "warning");
+    assert.equal(w?.message, "package com.example does not match the file's directory src/com (expected src/com/example/Twice.java): the project's other classes look for it where the package says; move the file or change its package line");
+    assert.deepEqual([w?.start_line, w?.start_col], [1, 8]);
+    const strict = await lfw(root, ["--path", "src/com/Twice.java", "--dry-run", "--reject-on", "warning", "--content", content]);
+    assert.equal((strict.json as Envelope).status, "rejected", strict.stdout);
+    // Its own errors are javac's, still.
+    const bad = await lfw(root, ["--path", "src/com/Twice.java", "--dry-run", "--content", content.replace("Util.one()", "Util.one(1)")]);
+    assert.match((bad.json as Envelope).message ?? "", /first javac at src\/com\/Twice\.java:7:\d+: method one in class Util cannot be applied/);
+  });
+
   it("rejects a javac error against the project's own classes, with no .class or temp file left", async () => {
     need("javac");
     const root = project("java-project");

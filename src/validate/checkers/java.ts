@@ -10,13 +10,55 @@ import { ContentPositions } from "../positions.js";
 import type { CheckerOutcome } from "../types.js";
 import { absent, failed, timedOut, type CheckContext } from "./common.js";
 
-/** The source root: the file's directory minus the package path, when they agree. */
+/**
+ * The source root: the file's directory minus the package path, when they agree; else the
+ * nearest directory above the file that holds the package's directory, else the Maven/Gradle
+ * source set above the file (`…/src/<set>/java`), else the file's directory.
+ */
 export function sourceRoot(abs: string, text: string): string {
   const dir = dirname(abs);
   const m = /^\s*package\s+([\w.]+)\s*;/m.exec(text);
   if (!m) return dir;
   const suffix = `/${(m[1] as string).split(".").join("/")}`;
-  return dir.endsWith(suffix) ? dir.slice(0, dir.length - suffix.length) : dir;
+  if (dir.endsWith(suffix)) return dir.slice(0, dir.length - suffix.length);
+  // A misplaced file (see PACKAGE_MISPLACED): the nearest directory above it that holds its
+  // package's directory, else the source set it is in.
+  for (let up = dirname(dir); up !== dirname(up); up = dirname(up)) {
+    if (existsSync(`${up}${suffix}`)) return up;
+    if (existsSync(join(up, ".git"))) break;
+  }
+  return /^(.*\/src\/[^/]+\/java)(?:\/|$)/.exec(dir)?.[1] ?? dir;
+}
+
+/**
+ * The code of a Java file whose package line does not match its directory: javapoet's
+ * `package com.squareup.javapoet;` written to src/main/java/com/squareup/W31Util.java. javac
+ * compiles it given by name, but the project's other classes (javac's source path, an IDE) look
+ * for it where the package says. It was rejected for "cannot find symbol: class CodeBlock" (the
+ * source path guessed from the file's directory held none of its package), which said nothing
+ * of the real mistake.
+ */
+export const PACKAGE_MISPLACED = "LLMFILEWRITE_E108";
+
+/** A warning at the package line when it does not match the file's directory under its source root. */
+function misplacedPackage(abs: string, relPath: string, root: string, srcRoot: string, pos: ContentPositions): CheckerOutcome["diagnostics"][number] | undefined {
+  const m = /^(\s*package\s+)([\w.]+)\s*;/m.exec(codeOnly(pos.text));
+  if (!m) return undefined;
+  const pkg = m[2] as string;
+  const suffix = `/${pkg.split(".").join("/")}`;
+  const dir = dirname(abs);
+  if (dir.endsWith(suffix)) return undefined;
+  const rel = (p: string): string => (p === root ? "." : p.startsWith(`${root}/`) ? p.slice(root.length + 1) : p);
+  const expected = srcRoot !== dir ? ` (expected ${rel(join(srcRoot, ...pkg.split("."), basename(abs)))})` : "";
+  const start = Buffer.byteLength(pos.text.slice(0, m.index + (m[1] as string).length));
+  return {
+    level: "warning",
+    message: `package ${pkg} does not match the file's directory ${rel(dir)}${expected}: the project's other classes look for it where the package says; move the file or change its package line`,
+    ...pos.fromBytes(start, start + Buffer.byteLength(pkg)),
+    file: relPath,
+    code: PACKAGE_MISPLACED,
+    source: "javac",
+  };
 }
 
 const HEADER = /^(.*?):(\d+): (error|warning): (.*)$/;
@@ -160,6 +202,8 @@ export async function checkJava(ctx: CheckContext, content: Uint8Array, pos: Con
       }
     }
     if (r.status !== 0 && !diagnostics.some((d) => d.level === "error")) return failed(ctx, "javac", r.stderr || `exit ${r.status}`);
+    const misplaced = misplacedPackage(ctx.abs, ctx.relPath, ctx.root, srcRoot, pos);
+    if (misplaced) diagnostics.push(misplaced);
     const where = srcRoot === ctx.root ? "." : srcRoot.slice(ctx.root.length + 1);
     const users = ctx.alsoCompile?.length ? `, with ${ctx.alsoCompile.length} file${ctx.alsoCompile.length === 1 ? "" : "s"} using it` : "";
     const mainWhere = withMain ? ` + ${(main as string).slice(ctx.root.length + 1) || "."}` : "";
