@@ -118,6 +118,39 @@ test("the same faults in other grammars name that grammar's node types", async (
   }
 });
 
+test("a node type named as another grammar names it is answered with this grammar's name for the construct, not with look-alike words", async () => {
+  const root = fixtureCopy("langs");
+  // The query an agent carries over from one language to the next: edit distance alone offered
+  // `crate, label, self` for Rust's `(call)` and `_expression, call_expression` for Go's
+  // `(if_expression)`.
+  const cases: [string, string, string][] = [
+    ["rust", "(call) @c", "call_expression"],
+    ["go", "(call) @c", "call_expression"],
+    ["java", "(import) @i", "import_declaration"],
+    ["rust", "(if_statement) @i", "if_expression"],
+    ["go", "(if_expression) @i", "if_statement"],
+    ["python", "(call_expression) @c", "call"],
+    ["python", "(lambda_expression) @l", "lambda"],
+    ["rust", "(closure) @c", "closure_expression"],
+    ["cpp", "(lambda) @l", "lambda_expression"],
+    ["cpp", "(class) @c", "class_specifier"],
+    ["python", "(function) @f", "function_definition"],
+    ["rust", "(use) @u", "use_declaration"],
+    // Typos keep their nearest spelling first.
+    ["rust", "(functon_item) @f", "function_item"],
+    ["go", "(funcion_declaration) @f", "function_declaration"],
+  ];
+  for (const [lang, q, want] of cases) {
+    const e = await fault(root, q, ["-l", lang]);
+    assert.equal(e.data.code, "LLMASTSEARCH_E101", q);
+    const near = (/node types: ([^.]*)\./.exec(e.data.remediation)?.[1] ?? "").split(", ");
+    const head = want.split("_")[0] ?? want;
+    const at = near.indexOf(want);
+    // Found, and only names of the same construct (sharing its first word) before it.
+    assert.ok(at >= 0 && near.slice(0, at).every((n) => n.split("_").includes(head)), `${lang} ${q}: ${e.data.remediation}`);
+  }
+});
+
 test("--query-file: the span names the query file", async () => {
   const root = fixtureCopy("langs");
   writeFileSync(join(root, "bad.scm"), "; finds functions\n(function_item\n  nam: (identifier) @n)\n");

@@ -78,7 +78,18 @@ function anonymousTypes(id: LanguageId): ReadonlySet<string> {
   return s;
 }
 
-/** Up to `n` candidates nearest to `word` (edit distance, then name), near enough to be useful. */
+/** The words of a grammar name: `call_expression` -> call, expression. */
+function nameWords(name: string): string[] {
+  return name.split(/[_\-.]+/).filter((w) => w.length > 0);
+}
+
+/**
+ * Up to `n` candidates nearest to `word`, near enough to be useful: a near-typo first (edit
+ * distance at most 2, first letter kept), then the names that share a word with it, those holding its first word
+ * ahead (`call` -> call_expression, `if_expression` -> if_statement, `use` -> use_declaration:
+ * the same construct under another grammar's name, which edit distance alone ranks behind
+ * `crate`, `label` or `call_expression`), then the rest by edit distance.
+ */
 export function nearest(word: string, candidates: string[], n = 3): string[] {
   if (candidates.length === 0) return [];
   // Edit distance, favouring candidates that contain the word's letters in order
@@ -88,10 +99,34 @@ export function nearest(word: string, candidates: string[], n = 3): string[] {
     for (let i = 0; i < c.length && k < word.length; i++) if (c[i] === word[k]) k++;
     return k === word.length;
   };
-  const scored = candidates.map((c) => ({ c, d: distance(word, c) - (subsequence(c) ? word.length / 2 : 0) }));
-  scored.sort((a, b) => a.d - b.d || (a.c < b.c ? -1 : 1));
+  const words = nameWords(word).filter((w) => w.length >= 2);
+  const head = nameWords(word)[0];
+  const scored = candidates.map((c) => {
+    const raw = distance(word, c);
+    const cw = nameWords(c);
+    const shared = words.filter((w) => cw.includes(w)).length;
+    return {
+      c,
+      raw,
+      d: raw - (subsequence(c) ? word.length / 2 : 0),
+      // A typo keeps the first letter and, in a short word, changes one letter at most.
+      typo: c[0] === word[0] && raw <= (word.length >= 5 ? 2 : 1),
+      head: head !== undefined && head.length >= 2 && cw.includes(head),
+      shared,
+      extra: cw.length - shared,
+    };
+  });
+  scored.sort(
+    (a, b) =>
+      Number(b.typo) - Number(a.typo) ||
+      Number(b.head) - Number(a.head) ||
+      b.shared - a.shared ||
+      (a.shared > 0 ? a.extra - b.extra : 0) ||
+      a.d - b.d ||
+      (a.c < b.c ? -1 : 1),
+  );
   const limit = Math.max(3, Math.ceil(word.length * 0.6));
-  const good = scored.filter((s) => s.d <= limit).slice(0, n).map((s) => s.c);
+  const good = scored.filter((s) => s.typo || s.shared > 0 || s.d <= limit).slice(0, n).map((s) => s.c);
   return good.length > 0 ? good : [closest(word, candidates)];
 }
 
@@ -195,7 +230,7 @@ export function classifyQueryError(id: LanguageId, source: QuerySource, err: Err
     case "TSQueryErrorNodeType": {
       const quoted = tok.text.startsWith('"');
       const name = quoted ? tok.text.slice(1, -1) : tok.text.replace(/^\(/, "");
-      const near = nearest(name, quoted ? v.anonymous : v.named);
+      const near = nearest(name, quoted ? v.anonymous : v.named, 5);
       const elsewhere = languagesWithType(name, !quoted, id);
       message = `${lang.name} grammar has no ${quoted ? "anonymous token" : "node type"} '${name}' (${where})`;
       remediation = `Closest ${lang.name} node types: ${near.join(", ")}.${elsewhere.length ? ` '${name}' exists in: ${elsewhere.join(", ")} — pass --language or a --glob for those files.` : ""} List a file's real node kinds with 'magellan ast --file <f>'.`;
