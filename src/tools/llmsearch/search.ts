@@ -29,7 +29,7 @@ import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
 import { utf16Bom } from "../../text/utf16.js";
 import { type BinaryHead, classifyCached, type FileJob, isBinaryHead, readIfMayMatch, searchBinaryHead, searchBytes, type Skip } from "./file.js";
-import { canMatchNewline, compilePattern, questionOf } from "./pattern.js";
+import { type CompiledPattern, canMatchNewline, compilePattern, questionOf } from "./pattern.js";
 import { mayMatch, prepare } from "./scan.js";
 import { typeGlobs, typesWith } from "./types.js";
 import { type Batch, type BatchResult, type FileResult, type InitMessage, STATE_ACKED, STATE_BYTES } from "./protocol.js";
@@ -395,7 +395,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       level: "note",
       message: `${req.invert ? "every line matched the pattern (--invert-match)" : "the pattern matched nothing"} in ${searched} searched file${searched === 1 ? "" : "s"}${skipped.length ? ` (${skipped.length} skipped: ${summarizeSkips(skipped)})` : ""}`,
       code: LLMSEARCH_CODES.no_match,
-      remediation: "Try --ignore-case, a looser pattern, or --hidden / --no-ignore if the text may be in hidden or ignored files.",
+      remediation: `${operatorHint(req, pattern)}Try --ignore-case, a looser pattern, or --hidden / --no-ignore if the text may be in hidden or ignored files.`,
     });
   }
   if (cut) {
@@ -484,6 +484,33 @@ function explainNoFiles(req: SearchRequest, excluded?: string[]): string {
   if (!req.noIgnore && excluded === undefined) why.push("ignore rules (.gitignore, .ignore) may exclude files");
   if (!req.hidden && excluded === undefined) why.push("hidden files are skipped without --hidden");
   return why.length ? why.join("; ") : "the directory holds no regular files";
+}
+
+/**
+ * For a regex that matched nothing: when it does not even match its own text, the text as
+ * written may be what was meant. `fn main() {` is an empty group and the character `{` (ripgrep
+ * refuses it for that `{`, which llmsearch reads as text when it is no repetition): it looks for
+ * "fn main {" and finds nothing, and "try --ignore-case" misled. Empty when nothing says so.
+ */
+function operatorHint(req: SearchRequest, compiled: CompiledPattern): string {
+  // A class escape (\w, \d, \b, \p{..}) says the regex is meant as one.
+  if (req.fixedStrings || req.invert || /\\[A-Za-z0-9]/.test(req.pattern)) return "";
+  const ops = new Set<string>();
+  for (let i = 0; i < req.pattern.length; i++) {
+    const c = req.pattern[i] as string;
+    if (c === "\\") i++;
+    else if ("()[]{}*+?|".includes(c)) ops.add(c);
+  }
+  if (ops.size === 0) return "";
+  // Anchors at the ends are meant as anchors.
+  const text = req.pattern.replace(/^\^/, "").replace(/([^\\])\$$/, "$1");
+  try {
+    if (new RegExp(compiled.source, compiled.flags.replace("g", "")).test(text)) return "";
+  } catch {
+    return "";
+  }
+  const empty = req.pattern.includes("()") ? " (`()` is an empty group)" : "";
+  return `As a regular expression the pattern does not match its own text: ${[...ops].map((c) => `'${c}'`).join(" ")} ${ops.size === 1 ? "is an operator" : "are operators"} there${empty}. To search for the text as written, pass -F (--fixed-strings; over MCP fixed_strings: true) or escape them with '\\'. `;
 }
 
 function summarizeSkips(skipped: LlmsearchSkip[]): string {
