@@ -264,8 +264,31 @@ test("the note on symlinks not followed names them, and leaves out links the sea
     return ((r.json as { diagnostics?: { code: string; message: string }[] }).diagnostics ?? []).filter((d) => /symlink/.test(d.message)).map((d) => d.message);
   };
   assert.deepEqual(await notes(["-l", "go"]), [], "a Markdown link and a dangling one: nothing a search could parse");
-  symlinkSync("main.go", join(root, "alias.go"));
+  const outside = tempDir("llmastsearch-link-target-");
+  writeFileSync(join(outside, "shared.go"), "package shared\n");
+  symlinkSync(join(outside, "shared.go"), join(root, "alias.go"));
   symlinkSync("docs", join(root, "docs-link"));
   assert.deepEqual(await notes(["-l", "go"]), ["2 symlink(s) met during the walk were not followed: alias.go, docs-link"]);
   assert.deepEqual(await notes(["-l", "python"]), ["1 symlink(s) met during the walk were not followed: docs-link"], "a Go file is no Python");
+});
+
+test("a symlink to a file or directory inside the root that the walk searched itself is no news", async () => {
+  // ripgrep's HomebrewFormula -> pkg/brew gave "1 symlink(s) met during the walk were not
+  // followed: HomebrewFormula ... name the file or directory a link points to" on every Rust
+  // search, sending an agent to search pkg/brew again.
+  const root = fixtureCopy("langs");
+  mkdirSync(join(root, "pkg", "brew"), { recursive: true });
+  writeFileSync(join(root, "pkg", "brew", "formula.rb"), "class Formula; end\n");
+  symlinkSync("pkg/brew", join(root, "HomebrewFormula"));
+  symlinkSync("lib.rs", join(root, "alias.rs"));
+  // An ignored target was not searched: that link stays news.
+  mkdirSync(join(root, "vendor"));
+  writeFileSync(join(root, "vendor", "dep.rs"), "fn dep() {}\n");
+  writeFileSync(join(root, ".gitignore"), "vendor/\n");
+  symlinkSync("vendor", join(root, "vendored"));
+  execFileSync("git", ["init", "-q"], { cwd: root });
+  const r = await runTool("llmastsearch", ["-q", "(function_item) @f", "-l", "rust"], { cwd: root });
+  assert.equal(r.code, 0, r.stdout);
+  const notes = ((r.json as { diagnostics?: { message: string }[] }).diagnostics ?? []).filter((d) => /symlink/.test(d.message)).map((d) => d.message);
+  assert.deepEqual(notes, ["1 symlink(s) met during the walk were not followed: vendored"]);
 });

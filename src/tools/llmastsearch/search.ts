@@ -3,8 +3,8 @@
  * spans for the match and for each capture (seed 02 §4). Plain request -> response; the CLI
  * only renders it.
  */
-import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { cancelSignal, cancelledError } from "../../contract/cancel.js";
@@ -103,6 +103,36 @@ function symlinkMayHold(root: string, rel: string, language: LanguageId | undefi
   if (!lang) return false;
   // A `.h` is C or C++ by its content: either may be asked for.
   return language === undefined || lang.id === language || (isSharedHeader(rel) && (language === "c" || language === "cpp"));
+}
+
+/**
+ * The links of `links` whose target the walk did not reach itself: ripgrep's `HomebrewFormula ->
+ * pkg/brew` (and go-task's `src/shared -> ../shared`) point inside the root at a directory the
+ * walk searched anyway, so "not followed ... name the path the link points to" sent an agent to
+ * search again what it had. A target outside the root, ignored or hidden stays news.
+ */
+function notReached(root: string, links: string[], walked: readonly { rel: string }[]): string[] {
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    return links;
+  }
+  const targets = new Map<string, string>();
+  for (const link of links) {
+    try {
+      const rel = relative(realRoot, realpathSync(join(root, link)));
+      if (rel !== "" && !rel.startsWith("..") && !rel.startsWith(sep)) targets.set(link, rel.split(sep).join("/"));
+    } catch {
+      // unreadable now: keep it
+    }
+  }
+  if (targets.size === 0) return links;
+  const rels = walked.map((e) => e.rel);
+  return links.filter((link) => {
+    const t = targets.get(link);
+    return t === undefined || !rels.some((r) => r === t || r.startsWith(`${t}/`));
+  });
 }
 
 function diag(level: Diagnostic["level"], num: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
@@ -206,6 +236,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
         else if (why === "special") specials.push(rel);
       },
     });
+    const unfollowed = symlinks.length > 0 ? notReached(req.root, symlinks, walked) : symlinks;
     const explicitSet = new Set(explicit);
     const files: ScanFile[] = [];
     let noGrammar = 0;
@@ -366,9 +397,9 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     if (specials.length > 0) {
       diagnostics.push(diag("warning", CODES.files_skipped, `${specials.length} path(s) skipped, not a regular file (a FIFO, socket or device), not read: ${specials.slice(0, 5).join(", ")}`));
     }
-    if (symlinks.length > 0) {
+    if (unfollowed.length > 0) {
       diagnostics.push(
-        diag("note", CODES.files_skipped, `${symlinks.length} symlink(s) met during the walk were not followed: ${symlinks.slice(0, 5).join(", ")}${symlinks.length > 5 ? ", ..." : ""}`, {
+        diag("note", CODES.files_skipped, `${unfollowed.length} symlink(s) met during the walk were not followed: ${unfollowed.slice(0, 5).join(", ")}${unfollowed.length > 5 ? ", ..." : ""}`, {
           remediation: "llmastsearch does not follow symbolic links met in a walk; name the file or directory a link points to (inside the root) to search it.",
         }),
       );
