@@ -126,7 +126,14 @@ export function renderText(env: Rec): string {
   const status = str(env.status);
   const message = str(env.message);
   lines.push(`${head}${status ? `: ${status}` : ""}${message ? ` — ${oneLine(message)}` : ""}${env.partial === true ? " (partial)" : ""}`);
-  for (const d of (env.diagnostics as Rec[] | undefined) ?? []) lines.push(`${str(d.level)} ${str(d.code)}: ${oneLine(str(d.message) ?? "")}`);
+  // An answer that lists nothing is where a note's remediation is the way on ("the pattern matched
+  // nothing": its regex does not match its own text, pass fixed_strings); with items it is noise.
+  const listed = env.data && typeof env.data === "object" ? LIST_KEYS.map((k) => (env.data as Rec)[k]).find((v) => Array.isArray(v)) : undefined;
+  const empty = Array.isArray(listed) && listed.length === 0;
+  for (const d of (env.diagnostics as Rec[] | undefined) ?? []) {
+    const way = empty && d.level !== "error" && str(d.remediation) ? ` — ${oneLine(str(d.remediation) ?? "", 400)}` : "";
+    lines.push(`${str(d.level)} ${str(d.code)}: ${oneLine(str(d.message) ?? "")}${way}`);
+  }
   // mdsel's errors name the selector they are about and what would resolve; its warnings say which
   // file a clashing namespace now names (`index_2`): without them a text-only client cannot recover.
   for (const e of (env.errors as Rec[] | undefined) ?? []) {

@@ -46,6 +46,20 @@ describe("llmtools mcp (stdio)", () => {
     assert.ok(size <= 12_100, `tools/list is ${size} characters`);
   });
 
+  it("gives a text-only client the way on when an answer lists nothing: the note's remediation", async () => {
+    // `new Widget().render();` pasted as a pattern: a regex of empty groups that matches nothing.
+    // The remediation saying so (and naming fixed_strings) was only in structuredContent.
+    const none = await call(client, "llmsearch", { pattern: "new Widget().render();" });
+    assert.equal(none.structuredContent.data.total_count, 0);
+    const text = (none.content[0] as { text: string }).text;
+    assert.match(text, /note LLMSEARCH_E107: the pattern matched nothing.* — As a regular expression the pattern does not match its own text.*fixed_strings: true/);
+    const fixed = await call(client, "llmsearch", { pattern: "new Widget().render();", fixed_strings: true });
+    assert.equal(fixed.structuredContent.data.total_count, 1);
+    // With items listed, notes stay one line without their remediation.
+    const some = await call(client, "llmsearch", { pattern: "render", max_count: 1 });
+    assert.doesNotMatch((some.content[0] as { text: string }).text, / — /);
+  });
+
   it("finds a symbol, its references, callers and callees, with the CLI's envelope and a text rendering", async () => {
     const f = await call(client, "magellan_find", { name: "Panel" });
     assert.equal(f.isError, false);
