@@ -151,6 +151,23 @@ test("a node type named as another grammar names it is answered with this gramma
   }
 });
 
+test("a #match? regex that does not compile points at its string and says how to write it, not which predicates exist", async () => {
+  // `#match? @n "pass_obj("` (a call pasted as a regex): the span was the whole query and the
+  // remediation listed the supported predicates, none of them the fault.
+  const root = fixtureCopy("langs");
+  for (const [query, regex] of [
+    ['((identifier) @n (#match? @n "["))', '"["'],
+    ['((identifier) @n (#eq? @n "x") (#not-match? @n "ok") (#match? @n "pass_obj("))', '"pass_obj("'],
+    ['((identifier) @n (#match? @n "*a"))', '"*a"'],
+  ] as const) {
+    const e = await fault(root, query, ["-l", "python"]);
+    assert.equal(e.data.code, "LLMASTSEARCH_E105", query);
+    assert.equal(pointed(query, e), regex, query);
+    assert.match(e.data.remediation, /Fix that regular expression.*#eq\?/, query);
+    assert.doesNotMatch(e.data.remediation, /Supported predicates/, query);
+  }
+});
+
 test("--query-file: the span names the query file", async () => {
   const root = fixtureCopy("langs");
   writeFileSync(join(root, "bad.scm"), "; finds functions\n(function_item\n  nam: (identifier) @n)\n");

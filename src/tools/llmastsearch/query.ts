@@ -283,7 +283,40 @@ export function classifyQueryError(id: LanguageId, source: QuerySource, err: Err
 }
 
 /** The binding checks predicates in JS and throws plain messages; locate the `#name` named. */
+/**
+ * Where a bad regex of a #match? family predicate is written: the byte range of its string (quotes
+ * included) whose text, unescaped as the query reads it, is `regex`; else the first such string.
+ */
+function regexString(text: string, regex: string): [number, number] | undefined {
+  const re = /\(#(?:any-)?(?:not-)?match\?\s+@[\w\-.]+\s+("(?:[^"\\]|\\.)*")/g;
+  let first: [number, number] | undefined;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    const lit = m[1] as string;
+    const at = m.index + m[0].length - lit.length;
+    const range: [number, number] = [Buffer.byteLength(text.slice(0, at)), Buffer.byteLength(text.slice(0, at + lit.length))];
+    const value = lit.slice(1, -1).replace(/\\(.)/gs, (_, c: string) => (c === "n" ? "\n" : c === "t" ? "\t" : c === "r" ? "\r" : c === "0" ? "\0" : c));
+    if (value === regex) return range;
+    first ??= range;
+  }
+  return first;
+}
+
 function predicateError(id: LanguageId, source: QuerySource, err: Error): ToolError {
+  const bad = /^Invalid regular expression(?: in #[\w\-?]+)?: \/(.*)\/[a-z]*: /s.exec(err.message);
+  const at = bad ? regexString(source.text, bad[1] as string) : undefined;
+  if (bad && at) {
+    return new ToolError({
+      code: code(CODES.query_predicate),
+      error: "query_predicate",
+      message: `${languageInfo(id).name}: ${err.message}`,
+      remediation:
+        "Fix that regular expression (Rust regex syntax, as tree-sitter's: escape a literal ( [ { . * + ? | with a backslash, which the query string writes as \\\\, e.g. \"\\\\(\"), or compare the text exactly with #eq? / #any-of?.",
+      file: source.origin,
+      span: spanIn(source, at[0], at[1]),
+      exitCode: EXIT.failure,
+    });
+  }
   const pm = /#([\w\-!?]+)/.exec(err.message);
   const name = pm?.[1];
   const idx = name ? source.text.indexOf(`#${name}`) : -1;
