@@ -43,6 +43,7 @@ test("no such hint where the regex matches its own text, is plainly meant as one
     ["-e", "\\w+Zzz"], // a class escape: meant as a regex
     ["-e", "^fn zzz$"], // anchors at the ends
     ["-F", "-e", "fn zzz() {"],
+    ["-F", "-e", "fn zzz() {", "-e", "qq("], // several -F patterns arrive as one escaped alternation
   ]) {
     const env = await search(args);
     assert.equal(env.data.total_count, 0, args.join(" "));

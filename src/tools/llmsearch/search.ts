@@ -501,7 +501,8 @@ function operatorHint(req: SearchRequest, compiled: CompiledPattern): string {
     if (c === "\\") i++;
     else if ("()[]{}*+?|".includes(c)) ops.add(c);
   }
-  if (ops.size === 0) return "";
+  // An alternation is meant as a regex, and several -e patterns (with -F too) arrive joined by one.
+  if (ops.size === 0 || ops.has("|")) return "";
   // Anchors at the ends are meant as anchors.
   const text = req.pattern.replace(/^\^/, "").replace(/([^\\])\$$/, "$1");
   try {
