@@ -31,6 +31,11 @@ function where(item: Rec, file?: string): string | undefined {
   return line === undefined ? file : col === undefined ? `${file}:${line}` : `${file}:${line}:${col}`;
 }
 
+/** "1 match", "2 matches": what a count counts, and the lists' names, are plurals ending in s. */
+function counted(n: unknown, plural: string): string {
+  return `${str(n)} ${n === 1 || n === "1" ? (plural === "matches" ? "match" : plural.replace(/s$/, "")) : plural}`;
+}
+
 /** `countOf`: what an item's count counts (llmsearch -c counts lines); `file`: as for where(). */
 function itemLine(item: unknown, countOf = "matches", file?: string): string {
   if (item === null || typeof item !== "object") return oneLine(JSON.stringify(item));
@@ -41,7 +46,7 @@ function itemLine(item: unknown, countOf = "matches", file?: string): string {
   if (kind) parts.push(kind);
   if (name) parts.push(name);
   if (r.caller !== undefined) parts.push(`in ${str(r.caller)}`);
-  if (r.count !== undefined) parts.push(`${str(r.count)} ${countOf}`);
+  if (r.count !== undefined) parts.push(counted(r.count, countOf));
   const text = str(r.matched_text) ?? str(r.content);
   if (text !== undefined) parts.push(JSON.stringify(oneLine(text)));
   // llmastsearch: what each capture holds, which is what the query was asked to find.
@@ -109,10 +114,10 @@ function listHeader(env: Rec, data: Rec, key: string, n: number): string {
   const page = env.page as Rec | undefined;
   const offset = typeof page?.offset === "number" ? page.offset : 0;
   const paged = typeof env.cursor === "string" || offset > 0;
-  if (!paged) return `${n} ${key}:`;
+  if (!paged) return `${counted(n, key)}:`;
   // mdsel_index pages its documents' headings (`data.documents[].headings`).
   const inner = typeof page?.list === "string" ? /\[\]\.(\w+)$/.exec(page.list)?.[1] : undefined;
-  if (inner !== undefined && typeof page?.returned === "number") return `${n} ${key}, ${inner} ${offset + 1}-${offset + page.returned}:`;
+  if (inner !== undefined && typeof page?.returned === "number") return `${counted(n, key)}, ${inner} ${offset + 1}-${offset + page.returned}:`;
   let total: unknown;
   if (env.tool === "llmsearch") total = key === "counts" ? data.files_matched : data.total_count;
   else if (env.tool === "llmastsearch") total = data.total_matches;

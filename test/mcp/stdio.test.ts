@@ -144,6 +144,10 @@ describe("llmtools mcp (stdio)", () => {
       assert.deepEqual(new Map(got), rgCounts(root, ["-c", "-x", pattern, "."]), pattern);
     }
     assert.equal(rgCounts(root, ["-c", "-x", "Run the installer\\.", "."]).size, 1, "rg finds the whole line: the comparison tested something");
+    // One is said in the singular ("1 lines", "1 matches:" before).
+    const single = (await call(client, "llmsearch", { pattern: "Run the installer", count: "lines" })).content[0] as { text: string };
+    assert.match(single.text, /README\.md\s+1 line$/m);
+    assert.match(((await call(client, "llmsearch", { pattern: "Intro paragraph" })).content[0] as { text: string }).text, /^1 match:$/m);
     // invert_match is rg -v: the lines without a match.
     const inverted = await call(client, "llmsearch", { pattern: "e", invert_match: true, count: "lines" });
     const lines = (inverted.structuredContent.data.counts as { file_path: string; count: number }[]).map((c) => [c.file_path, c.count] as const);
