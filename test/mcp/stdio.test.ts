@@ -459,11 +459,17 @@ describe("llmtools mcp (stdio)", () => {
       },
       10_000,
     );
-    // An edit of a file the graph holds: the next answer has it, with no wait.
+    // An edit of a file the graph holds, once the watcher has seen it (a few ms; longer on a
+    // loaded machine): the answer has the new text, with no STALE_INDEX warning.
     writeFileSync(join(root, "src", "outside.ts"), "// a line above\nexport function savedAgain(): number {\n  return 3;\n}\n");
-    await new Promise((r) => setTimeout(r, 300));
-    const again = await call(client, "magellan_find", { name: "savedAgain" });
-    assert.equal(again.isError, false, JSON.stringify(again.structuredContent));
+    const again = await until(
+      "the edit in the graph",
+      async () => {
+        const r = await call(client, "magellan_find", { name: "savedAgain" });
+        return r.isError ? undefined : r;
+      },
+      10_000,
+    );
     assert.equal((again.structuredContent.data.matches as { span: { start_line: number } }[])[0]?.span.start_line, 2);
     assert.equal(again.structuredContent.diagnostics, undefined, "no STALE_INDEX warning");
     assert.equal(errorCode(await call(client, "magellan_find", { name: "savedOutside" })), "MAGELLAN_E104");
