@@ -82,10 +82,7 @@ export class McpState {
       keeper.onFileEvent = (abs) => this.precise?.changed(root, [abs]);
       // Not waited for: the watcher's first scan takes seconds on a large tree (6 s on a 76 MB
       // one), and until it is ready answers are what they were without it (STALE_INDEX per file).
-      keeper.start().catch((e: unknown) => {
-        keeper.stats.last_error = `watcher: failed to start: ${(e as Error).message}`;
-        process.stderr.write(`llmtools mcp: ${root}: ${keeper.stats.last_error}\n`);
-      });
+      keeper.startInBackground();
       this.keepers.set(root, keeper);
       k = keeper;
     }

@@ -120,11 +120,8 @@ export class Daemon {
     for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(sig, () => void this.stop(`signal ${sig}`));
     this.log(`listening on ${this.socketPath} for ${this.opts.root} (version ${packageVersion()}, protocol ${PROTOCOL_VERSION})`);
     this.armIdle();
-    this.keeper.start().catch((e: unknown) => {
-      // `daemon start` waits for the watcher; this tells it to stop waiting.
-      this.keeper.stats.last_error = `watcher: failed to start: ${(e as Error).message}`;
-      this.log(this.keeper.stats.last_error);
-    });
+    // (`daemon start` waits for the watcher; a failure recorded in its stats tells it to stop waiting.)
+    this.keeper.startInBackground();
     return this.socketPath;
   }
 

@@ -76,6 +76,17 @@ export class IndexKeeper {
     if (existsSync(this.dbPath)) await this.cycle();
   }
 
+  /**
+   * start(), not waited for: a watcher that fails to start is recorded in `stats.last_error`
+   * (which `daemon start` and `daemon status` read) and logged, and the index stays as it is.
+   */
+  startInBackground(): void {
+    this.start().catch((e: unknown) => {
+      this.stats.last_error = `watcher: failed to start: ${(e as Error).message}`;
+      this.log(this.stats.last_error);
+    });
+  }
+
   private onEvent(abs: string): void {
     if (this.closed || !abs.startsWith(this.root + sep)) return;
     const rel = abs.slice(this.root.length + 1).split(sep).join("/");
