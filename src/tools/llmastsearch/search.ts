@@ -363,7 +363,6 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       leave();
       if (threadsWanted > 1 && cold.length >= PARALLEL_MIN_FILES) workers.push(...startWorkers(threadsWanted - 1));
       await runParallel(cold, opts, workers, (r) => byRel.set(r.rel, r), trees, signal);
-      if (signal?.aborted) throw cancelledError(TOOL);
       for (const f of todo) take(byRel.get(f.rel) as ScanResult);
       // Trees parsed by threads were not kept: parse them here between requests, once.
       const noMatches: ScanOptions = { ...opts, context: 0 };
@@ -371,7 +370,6 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
     } else {
       leave();
       await runParallel(todo, opts, workers, take, undefined, signal);
-      if (signal?.aborted) throw cancelledError(TOOL);
     }
     const cut = limit !== undefined && total > limit;
     // A file whose parse or matching ran out of time is one whose matches are missing.
@@ -477,6 +475,7 @@ function orderData(d: SearchData): SearchData {
 /**
  * Main thread and workers take files from one shared counter, in the list's order; each result is
  * handed to `deliver` in that order too (a result that ends early waits for those before it).
+ * Throws the cancelled error once `signal` is set, after the files already begun.
  */
 async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker[], deliver: (r: ScanResult) => void, trees?: TreeCache, signal?: AbortSignal): Promise<void> {
   // The signal is set from an event (the client's socket closing): with a caller that can go,
@@ -490,11 +489,12 @@ async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker
   };
   if (files.length < PARALLEL_MIN_FILES || workers.length === 0) {
     for (const f of files) {
-      if (signal?.aborted) return;
+      if (signal?.aborted) break;
       deliver(scanFile(f, opts, trees));
       await reclaim();
       await turn();
     }
+    if (signal?.aborted) throw cancelledError(TOOL);
     return;
   }
   // [0]: the next file to take; [1]: the next result to deliver, which workers stay within
@@ -548,4 +548,5 @@ async function runParallel(files: ScanFile[], opts: ScanOptions, workers: Worker
     if (Atomics.load(shared, 2) > 0) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   await Promise.all(pending);
+  if (signal?.aborted) throw cancelledError(TOOL);
 }
