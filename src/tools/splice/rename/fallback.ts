@@ -299,7 +299,7 @@ function javaStringMisfit(sources: Sources, file: string, end: number, params: s
     if (!STRING_LITERALS.test(a)) return false;
     const declared = i < last ? params[i] : i === last ? params[last] : varargs ? params[last] : undefined;
     if (declared === undefined) return false;
-    const type = (varargs && i >= last ? declared.replace(/\.\.\.\s*$/, "") : declared).replace(/<[^]*>/g, "").replace(/\s+/g, "").replace(/^.*\.(?=[^.]*$)/, "");
+    const type = simpleType(varargs && i >= last ? declared.replace(/\.\.\.\s*$/, "") : declared);
     if (type.includes("[]")) return false;
     return !STRING_TAKERS.has(type) && !/^[A-Z][A-Z0-9]?$/.test(type);
   });
@@ -348,12 +348,16 @@ function callArguments(text: string): string[] | undefined {
   return undefined;
 }
 
+/** A Java type as written, by its simple name: type arguments left out, `...` as `[]`, no package. */
+function simpleType(t: string): string {
+  return t.replace(/<[^]*>/g, "").replace(/\.\.\./g, "[]").replace(/\s+/g, "").replace(/^.*\.(?=[^.]*$)/, "");
+}
+
 /** Two parameter lists name the same types (simple names, type arguments left out, `...` as `[]`). */
 export function sameTypes(link: string[], own: string[]): boolean {
-  const simple = (t: string): string => t.replace(/<[^]*>/g, "").replace(/\.\.\./g, "[]").replace(/\s+/g, "").replace(/^.*\.(?=[^.]*$)/, "");
   const a = link.map((t) => t.trim()).filter(Boolean);
   const b = own.map((t) => t.trim()).filter(Boolean);
-  return a.length === b.length && a.every((t, i) => simple(t) === simple(b[i] as string));
+  return a.length === b.length && a.every((t, i) => simpleType(t) === simpleType(b[i] as string));
 }
 
 /**
