@@ -99,8 +99,9 @@ export function nearest(word: string, candidates: string[], n = 3): string[] {
     for (let i = 0; i < c.length && k < word.length; i++) if (c[i] === word[k]) k++;
     return k === word.length;
   };
-  const words = nameWords(word).filter((w) => w.length >= 2);
-  const head = nameWords(word)[0];
+  const all = nameWords(word);
+  const words = all.filter((w) => w.length >= 2);
+  const head = all[0];
   const scored = candidates.map((c) => {
     const raw = distance(word, c);
     const cw = nameWords(c);
@@ -282,7 +283,6 @@ export function classifyQueryError(id: LanguageId, source: QuerySource, err: Err
   });
 }
 
-/** The binding checks predicates in JS and throws plain messages; locate the `#name` named. */
 /**
  * Where a bad regex of a #match? family predicate is written: the byte range of its string (quotes
  * included) whose text, unescaped as the query reads it, is `regex`; else the first such string.
@@ -302,6 +302,7 @@ function regexString(text: string, regex: string): [number, number] | undefined 
   return first;
 }
 
+/** The binding checks predicates in JS and throws plain messages; locate the `#name` named. */
 function predicateError(id: LanguageId, source: QuerySource, err: Error): ToolError {
   const bad = /^Invalid regular expression(?: in #[\w\-?]+)?: \/(.*)\/[a-z]*: /s.exec(err.message);
   const at = bad ? regexString(source.text, bad[1] as string) : undefined;
