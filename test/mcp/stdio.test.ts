@@ -510,6 +510,24 @@ describe("llmtools mcp (stdio)", () => {
   });
 });
 
+describe("llmtools mcp --no-watch", () => {
+  it("leaves a file saved by other means out of the graph until magellan_index", async () => {
+    const ws = workspace();
+    const c = await stdioClient(["--root", ws, "--no-watch"]);
+    try {
+      assert.equal((await call(c, "magellan_index", {})).isError, false);
+      writeFileSync(join(ws, "src", "unwatched.ts"), "export function notWatched(): number {\n  return 4;\n}\n");
+      // Long enough for a watcher to have taken it in (the watched server's test sees it in ms).
+      await new Promise((r) => setTimeout(r, 1500));
+      assert.equal(errorCode(await call(c, "magellan_find", { name: "notWatched" })), "MAGELLAN_E104");
+      assert.equal((await call(c, "magellan_index", {})).isError, false);
+      assert.equal((await call(c, "magellan_find", { name: "notWatched" })).isError, false);
+    } finally {
+      await c.close();
+    }
+  });
+});
+
 describe("llmtools mcp (stdio, no index yet)", () => {
   it("says to call magellan_index, not to run a CLI with flags the server does not take", async () => {
     const c = await stdioClient(["--no-precise", "--root", workspace()]);
