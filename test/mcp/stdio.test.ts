@@ -516,6 +516,9 @@ describe("llmtools mcp --no-watch", () => {
     const c = await stdioClient(["--root", ws, "--no-watch"]);
     try {
       assert.equal((await call(c, "magellan_index", {})).isError, false);
+      // An answer from the graph, which is where a watched server starts its watcher, and time for it to be ready.
+      assert.equal((await call(c, "magellan_find", { name: "Panel" })).isError, false);
+      await new Promise((r) => setTimeout(r, 1500));
       writeFileSync(join(ws, "src", "unwatched.ts"), "export function notWatched(): number {\n  return 4;\n}\n");
       // Long enough for a watcher to have taken it in (the watched server's test sees it in ms).
       await new Promise((r) => setTimeout(r, 1500));
