@@ -11,14 +11,22 @@ import { test } from "node:test";
 import { provideCancelSignal } from "../../src/contract/cancel.js";
 import type { ToolError } from "../../src/contract/errors.js";
 import { search } from "../../src/tools/llmastsearch/search.js";
+import { treeCache } from "../../src/tools/llmastsearch/warm.js";
+import { useWarmCache, WarmCache } from "../../src/text/warm-cache.js";
 import { tempDir } from "../support/run.js";
 
-test("a search whose caller went away begins no further file", async () => {
+/** Ten files on which three wildcard siblings are combinatorial (see below). */
+function slowTree(): string {
   const root = tempDir("ast-cancel-");
   mkdirSync(join(root, "slow"));
+  for (let k = 0; k < 10; k++) writeFileSync(join(root, "slow", `s${k}.ts`), Array.from({ length: 400 }, (_, i) => `const v${i} = ${i};\n`).join(""));
+  return root;
+}
+
+test("a search whose caller went away begins no further file", async () => {
   // Three wildcard siblings over 400 statements are combinatorial: each file runs to the 1.5 s
   // budget, so the ten files take 15 s when nobody stops them.
-  for (let k = 0; k < 10; k++) writeFileSync(join(root, "slow", `s${k}.ts`), Array.from({ length: 400 }, (_, i) => `const v${i} = ${i};\n`).join(""));
+  const root = slowTree();
   const caller = new AbortController();
   provideCancelSignal(() => caller.signal);
   try {
@@ -32,5 +40,30 @@ test("a search whose caller went away begins no further file", async () => {
     assert.ok(Date.now() - t0 < 6000, `stopped after ${Date.now() - t0} ms`);
   } finally {
     provideCancelSignal(() => undefined);
+  }
+});
+
+test("in a long-lived process, the files whose trees are kept are not matched past the caller's going either", async () => {
+  const root = slowTree();
+  const warm = new WarmCache({ racyMs: 0 });
+  useWarmCache(warm);
+  const caller = new AbortController();
+  try {
+    // A first query keeps the ten trees, as the daemon and the MCP server keep them between queries.
+    await search({ root, cwd: root, query: { text: "(program) @p", origin: "--query" }, paths: ["slow"], threads: 1 });
+    assert.equal(treeCache()?.stats().trees, 10);
+    provideCancelSignal(() => caller.signal);
+    const t0 = Date.now();
+    setTimeout(() => caller.abort(), 500);
+    await assert.rejects(
+      search({ root, cwd: root, query: { text: "(program (_) @a (_) @b (_) @c)", origin: "--query" }, paths: ["slow"], threads: 1, timeoutMs: 1500 }),
+      (e: ToolError) => e.error === "cancelled" && e.code === "LLMASTSEARCH_E019",
+    );
+    // Matched at once from kept trees, all ten ran to their budget: 15 s.
+    assert.ok(Date.now() - t0 < 6000, `stopped after ${Date.now() - t0} ms`);
+  } finally {
+    provideCancelSignal(() => undefined);
+    useWarmCache(undefined);
+    await warm.close();
   }
 });

@@ -359,8 +359,15 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
       const cold: ScanFile[] = [];
       for (const f of todo) (trees.has(f.abs, f.language) ? hot : cold).push(f);
       const byRel = new Map<string, ScanResult>();
-      for (const f of hot) byRel.set(f.rel, scanFile(f, opts, trees));
+      // Under the watcher's trust, which holds only until the next await. A caller that can go
+      // gets the kept trees matched here for 50 ms at most, and the rest between events, where
+      // its going stops them: a combinatorial query over 16 MB of kept source runs each file to
+      // its --timeout, minutes with nobody to answer (a save meanwhile only costs a re-parse).
+      const until = signal === undefined ? Infinity : performance.now() + 50;
+      let h = 0;
+      for (; h < hot.length && performance.now() < until; h++) byRel.set((hot[h] as ScanFile).rel, scanFile(hot[h] as ScanFile, opts, trees));
       leave();
+      if (h < hot.length) await runParallel(hot.slice(h), opts, [], (r) => byRel.set(r.rel, r), trees, signal);
       if (threadsWanted > 1 && cold.length >= PARALLEL_MIN_FILES) workers.push(...startWorkers(threadsWanted - 1));
       await runParallel(cold, opts, workers, (r) => byRel.set(r.rel, r), trees, signal);
       for (const f of todo) take(byRel.get(f.rel) as ScanResult);
