@@ -507,6 +507,21 @@ export async function startDaemon(root: string, extra: readonly string[]): Promi
   return undefined;
 }
 
+/** How long an overdue daemon's CPU time is watched for movement (see Attempt.overdue). */
+const BUSY_PROBE_MS = 200;
+
+/** A process's CPU time so far in clock ticks, or undefined where /proc does not tell (not Linux, no such process). */
+function cpuTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(f[11]) + Number(f[12]);
+    return Number.isFinite(ticks) ? ticks : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One command line sent to one daemon, with the in-process fallback when that fails. */
 class Attempt {
   private channel: Channel | undefined;
@@ -569,7 +584,30 @@ class Attempt {
 
   private arm(ms: number, what: string): void {
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.fallback(`${what} within ${ms} ms (hung)`, "kill"), ms);
+    this.timer = setTimeout(() => this.overdue(ms, what), ms);
+  }
+
+  /**
+   * No greeting in time. A daemon whose CPU time moves is working, not hung: one client's request
+   * can hold its event loop for seconds (a query matched against one file up to its budget, a busy
+   * machine), and killing it then would end that client's request too and throw away every warm
+   * cache. A reader runs here and leaves it be; a writer's request may already be queued in it, so
+   * a busy daemon is still killed for a writer (its change must not be applied twice). One that
+   * does not move (stopped, deadlocked) is killed, as is any when /proc cannot tell.
+   */
+  private overdue(ms: number, what: string): void {
+    const hung = `${what} within ${ms} ms (hung)`;
+    const pid = this.phase === "connecting" && !writes(this.tool, this.args) ? readInfo(this.sock)?.pid : undefined;
+    const before = pid === undefined ? undefined : cpuTicks(pid);
+    if (before === undefined) {
+      this.fallback(hung, "kill");
+      return;
+    }
+    this.timer = setTimeout(() => {
+      const after = cpuTicks(pid as number);
+      if (after !== undefined && after > before) this.fallback(`${what} within ${ms} ms: it is busy with another request (not hung), left running`, "none");
+      else this.fallback(hung, "kill");
+    }, BUSY_PROBE_MS);
   }
 
   private onFrame(type: number, payload: Buffer): void {

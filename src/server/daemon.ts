@@ -271,8 +271,13 @@ export class Daemon {
     this.active++;
     this.served++;
     this.armIdle();
-    // A quick answer (most are a few ms) leaves in one write with its greeting, so the client
-    // wakes once; a longer one greets after HOLD_MS and streams from then on.
+    // The greeting leaves now, before any of the request's work: a request that holds the event
+    // loop for longer than the client's greeting timeout (a query matched against one file up to
+    // its budget; any request on a busy machine) made the client take this daemon for hung and
+    // kill it, with every other client's request and every warm cache (the greeting, corked with
+    // the answer, could not leave before the answer did). A quick answer's frames still leave in
+    // one write; a longer one streams after HOLD_MS.
+    s.write(jsonFrame({ t: "hello", pid: process.pid, pkg: packageVersion(), protocol: PROTOCOL_VERSION }));
     let streaming = false;
     const stream = (): void => {
       if (streaming) return;
@@ -281,7 +286,6 @@ export class Daemon {
       s.uncork();
     };
     s.cork();
-    s.write(jsonFrame({ t: "hello", pid: process.pid, pkg: packageVersion(), protocol: PROTOCOL_VERSION }));
     const hold = setTimeout(stream, HOLD_MS);
     const alive = setInterval(() => s.write(jsonFrame({ t: "alive" })), 1000);
     // A client that goes before its exit code (killed, Ctrl-C) reads nothing more: its request

@@ -351,6 +351,25 @@ describe("the daemon", { concurrency: 4 }, () => {
     await until("the hung daemon to be killed", async () => (alive(d.pid as number) ? undefined : true));
   });
 
+  it("a client that finds the daemon busy with another client's long request runs in-process and leaves it running", async () => {
+    const root = await workspace();
+    const d = await daemon(root, "start");
+    writeFileSync(join(root, "slow.ts"), Array.from({ length: 400 }, (_, i) => `const v${i} = ${i};\n`).join(""));
+    const cold = await runTool("magellan", ["find", "--name", "formatArea", "--no-daemon"], { cwd: root });
+    // The first client's search holds the daemon's loop for 6 s from about its start.
+    const first = startTool("llmastsearch", ["-q", "(program (_) @a (_) @b (_) @c)", "--timeout", "6000", "slow.ts"], { cwd: root, env: ENV });
+    await new Promise((r) => setTimeout(r, 1500));
+    const second = await runTool("magellan", ["find", "--name", "formatArea"], { cwd: root, env: { ...ENV, LLMTOOLS_DAEMON_CONNECT_TIMEOUT_MS: "1000" } });
+    // (The daemon's own index run of slow.ts may be held up by the search too: partial or not, the same symbols.)
+    const matchesOf = (out: string): unknown => (JSON.parse(normal(out)) as { data: unknown }).data;
+    assert.deepEqual(matchesOf(second.stdout), matchesOf(cold.stdout));
+    assert.match(second.stderr, /busy with another request \(not hung\), left running; running in-process/);
+    assert.equal(await first.closed, 4);
+    // The first client's answer came from the daemon, which was not killed under it.
+    assert.equal(first.stderr(), "");
+    assert.ok(alive(d.pid as number), "the daemon lives on");
+  });
+
   it("concurrent clients from several directories share one daemon and each gets its own answer", async () => {
     const root = await workspace();
     await daemon(root, "start");
