@@ -508,7 +508,8 @@ class Translator {
             body += `\\p{${this.unicodeProperty()}}`;
             break;
           case "n":
-            if (this.lineMode) throw newlineError();
+            // A negated class only takes the line feed out, as rg 13 accepts `[^\n]` without -U.
+            if (this.lineMode && !negated) throw newlineError();
             body += "\\n";
             break;
           case "x":
@@ -517,7 +518,7 @@ class Translator {
             const code = this.hexEscape(n);
             if (code === undefined) body += `\\${n}`;
             else {
-              if (code === 10 && this.lineMode) throw newlineError();
+              if (code === 10 && this.lineMode && !negated) throw newlineError();
               body += `\\u{${code.toString(16)}}`;
             }
             break;
@@ -531,7 +532,7 @@ class Translator {
         }
         continue;
       }
-      if (c === "\n" && this.lineMode) throw newlineError();
+      if (c === "\n" && this.lineMode && !negated) throw newlineError();
       const cp = p.codePointAt(this.i) as number;
       const ch = String.fromCodePoint(cp);
       this.i += ch.length;
