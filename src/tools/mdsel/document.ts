@@ -131,7 +131,7 @@ export function readMarkdownFile(abs: string, displayPath: string, options: Load
         type: "FILE_NOT_FOUND",
         code: MDSEL_CODES.file_not_found,
         message: `File not found: ${displayPath}`,
-        remediation: "Check the path; paths are taken from the current directory.",
+        remediation: "Check the path; paths are taken from the current directory, else from the workspace root.",
       });
     }
     throw ioFault(displayPath, e);

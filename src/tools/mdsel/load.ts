@@ -3,7 +3,7 @@
  * `readme` names README.md), collisions, discovery of the Markdown files of a directory,
  * and lazy parsing so a selector touches only the documents it names.
  */
-import { readdirSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { ToolError } from "../../contract/errors.js";
 import { resolveInRoot } from "../../text/root.js";
 import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
@@ -39,13 +39,26 @@ export function displayPath(ws: Workspace, abs: string): string {
   return sep === "/" ? rel : rel.split(sep).join("/");
 }
 
+/**
+ * Where a path the user gave lies: from the current directory when it exists there, else from the
+ * workspace root when it exists there, as llmsearch and the other tools take paths (resolveInRoot),
+ * since the paths mdsel prints are root-relative. `mdsel --root R index README.md` run outside R,
+ * or a `file_path` from an index run in a subdirectory, was "File not found".
+ */
+export function pathFrom(ws: Workspace, p: string): string {
+  const fromCwd = resolve(ws.cwd, p);
+  if (isAbsolute(p) || existsSync(fromCwd)) return fromCwd;
+  const fromRoot = resolve(ws.root, p);
+  return existsSync(fromRoot) ? fromRoot : fromCwd;
+}
+
 /** One Source per file (a file named twice is one); a namespace already taken gets `_2`, `_3`, ... and a warning. */
 export function sourcesFor(ws: Workspace, paths: string[], warnings: string[]): Source[] {
   const taken = new Set<string>();
   const seen = new Set<string>();
   const out: Source[] = [];
   for (const p of paths) {
-    const abs = resolve(ws.cwd, p);
+    const abs = pathFrom(ws, p);
     // A file named twice (`README.md ./README.md`, or a file and its directory) is one document:
     // a second copy took `readme_2` with a warning that the file's own namespace was taken.
     if (seen.has(abs)) continue;
@@ -70,7 +83,7 @@ export function sourcesFor(ws: Workspace, paths: string[], warnings: string[]): 
 export async function expandDirectories(ws: Workspace, paths: string[]): Promise<string[]> {
   const isDir = (p: string): boolean => {
     try {
-      return statSync(resolve(ws.cwd, p)).isDirectory();
+      return statSync(pathFrom(ws, p)).isDirectory();
     } catch {
       return false;
     }
@@ -87,7 +100,7 @@ export async function expandDirectories(ws: Workspace, paths: string[]): Promise
     let root: string;
     try {
       root = realpathSync(ws.root);
-      abs = resolveInRoot(TOOL, root, resolve(ws.cwd, p), ws.cwd).abs;
+      abs = resolveInRoot(TOOL, root, pathFrom(ws, p), ws.cwd).abs;
     } catch {
       out.push(p);
       continue;

@@ -51,7 +51,9 @@ export async function selectCommand(ws: Workspace, req: SelectRequest): Promise<
     if (sel.namespace !== undefined) {
       const src = byNs.get(sel.namespace);
       if (!src) {
-        const names = [...byNs.keys()];
+        // A file that could not be read (not found: its error is above) is no namespace to offer:
+        // `readme::... docs/nope.md` said "available: nope" and suggested nope::...
+        const names = [...byNs.keys()].filter((n) => !failedFiles.has(n));
         const rest = raw.slice(raw.indexOf("::"));
         errors.push({
           selector: raw,
@@ -59,7 +61,7 @@ export async function selectCommand(ws: Workspace, req: SelectRequest): Promise<
           code: MDSEL_CODES.namespace_not_found,
           message:
             names.length === 0
-              ? `Namespace '${sel.namespace}' not found: no Markdown documents ${explicit ? "were given" : `in ${ws.cwd}`}`
+              ? `Namespace '${sel.namespace}' not found: no Markdown documents ${!explicit ? `in ${ws.cwd}` : byNs.size > 0 ? "could be read" : "were given"}`
               : `Namespace '${sel.namespace}' not found; available: ${names.slice(0, 20).join(", ")}${names.length > 20 ? ", ..." : ""}`,
           suggestions: rankSuggestions(raw, names.map((n) => `${n}${rest}`)),
           remediation: "A namespace is the file name without its extension, lower-cased (README.md is 'readme').",
