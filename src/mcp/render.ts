@@ -144,7 +144,13 @@ export function renderText(env: Rec): string {
   for (const e of (env.errors as Rec[] | undefined) ?? []) {
     // Both: with several documents in play (index, index_2, ...) the file says which one was meant.
     const about = [str(e.selector), str(e.file)].filter((x) => x !== undefined).join(" in ") || undefined;
-    const tries = Array.isArray(e.suggestions) && e.suggestions.length > 0 ? ` — try: ${(e.suggestions as unknown[]).map((x) => str(x)).join(", ")}` : "";
+    // Without suggestions the remediation is the way on ("File not found" said nothing more).
+    const tries =
+      Array.isArray(e.suggestions) && e.suggestions.length > 0
+        ? ` — try: ${(e.suggestions as unknown[]).map((x) => str(x)).join(", ")}`
+        : str(e.remediation)
+          ? ` — ${oneLine(str(e.remediation) ?? "", 400)}`
+          : "";
     lines.push(`error ${str(e.code)}: ${about !== undefined ? `${about}: ` : ""}${oneLine(str(e.message) ?? "")}${tries}`);
   }
   for (const w of (env.warnings as unknown[] | undefined) ?? []) if (typeof w === "string") lines.push(`warning: ${oneLine(w)}`);

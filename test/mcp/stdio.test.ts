@@ -249,6 +249,15 @@ describe("llmtools mcp (stdio)", () => {
     }
   });
 
+  it("gives a text-only client an mdsel error's remediation where it has no suggestions", async () => {
+    // "error MDSEL_E002: nope.md: File not found: nope.md" was all: the structured remediation
+    // (where paths are taken from) was not in the text.
+    const i = await call(client, "mdsel_index", { files: ["docs/nope.md"] });
+    assert.equal(i.isError, true);
+    const text = (i.content[0] as { text: string }).text;
+    assert.match(text, /MDSEL_E002: docs\/nope\.md: File not found: docs\/nope\.md — Check the path; paths are taken from/, text);
+  });
+
   it("pages mdsel_index by headings: a long changelog is not one page of its whole index, whatever max_tokens says", async () => {
     // mikro-orm's packages/core/CHANGELOG.md (595 headings) was one document, so every answer was
     // its whole 266 KB index at the default budget of 4,000 tokens (16,000 characters).
