@@ -90,10 +90,25 @@ function classEnd(chars: string[], from: number): number | string {
  * An include glob that is the plain name of a directory (`-g src`, `globs: ["src"]`) matches no
  * file, as in rg, since a glob is matched on each file's path: the hint names the glob that takes
  * the files under it, for the empty answer's reason. `dirs`: where the glob is matched from.
+ * Two more spellings match no file in rg for the same reason and get the glob that does: a leading
+ * `./` (`./src/**`: paths are matched without it) and a trailing `/` (a glob ending in a slash
+ * matches directories only).
  */
 export function directoryGlobHint(globs: readonly string[], dirs: readonly string[]): string | undefined {
-  const named = globs.filter((g) => !g.startsWith("!") && !/[*?[{\\]/u.test(g) && dirs.some((d) => statSync(join(d, g), { throwIfNoEntry: false })?.isDirectory()));
-  if (named.length === 0) return undefined;
-  const g = named[0]!.replace(/\/+$/u, "");
-  return `'${g}' names a directory, and a glob matches files: --glob '${g}/**' takes the files under it (or name ${g} as a path)`;
+  const includes = globs.filter((g) => !g.startsWith("!"));
+  const isDir = (g: string): boolean => !/[*?[{\\]/u.test(g) && dirs.some((d) => statSync(join(d, g), { throwIfNoEntry: false })?.isDirectory() ?? false);
+  const dotted = includes.find((g) => /^(?:\.\/+)+[^/]/u.test(g));
+  if (dotted !== undefined) {
+    const rest = dotted.replace(/^(?:\.\/+)+/u, "");
+    const fixed = isDir(rest) ? `${rest.replace(/\/+$/u, "")}/**` : rest.replace(/\/+$/u, "");
+    return `'${dotted}' starts with './', and a glob is matched on paths without it: --glob '${fixed}'`;
+  }
+  const named = includes.filter(isDir);
+  if (named.length > 0) {
+    const g = named[0]!.replace(/\/+$/u, "");
+    return `'${g}' names a directory, and a glob matches files: --glob '${g}/**' takes the files under it (or name ${g} as a path)`;
+  }
+  const slashed = includes.find((g) => /[^/]\/+$/u.test(g));
+  if (slashed !== undefined) return `'${slashed}' ends in '/', so it matches directories only, and a glob picks files: --glob '${slashed.replace(/\/+$/u, "")}'`;
+  return undefined;
 }

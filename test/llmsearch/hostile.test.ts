@@ -183,6 +183,31 @@ test("a glob that is a directory's plain name (-g src) matches no file, as in rg
   assert.doesNotMatch(JSON.stringify((other.json as Env).diagnostics), /names a directory/);
 });
 
+test("a glob written with a leading './' or a trailing '/' matches no file, as in rg, and the empty answer names the glob that does", async () => {
+  // `-g './src/**'` is how an agent spells "under src" from the shell; rg matches globs on paths
+  // without the './' and a glob ending in '/' on directories only. The note had said only "no
+  // file matched --glob './src/**'", which reads as "src holds nothing".
+  const dir = tempDir("llmsearch-globdot-");
+  mkdirSync(join(dir, "src", "requests"), { recursive: true });
+  writeFileSync(join(dir, "src", "requests", "api.py"), "import needle\n");
+  const rgFiles = (glob: string): string[] => spawnSync("rg", ["--files", "-g", glob], { cwd: dir, encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+  for (const [glob, fixed] of [
+    ["./src/**", "src/**"],
+    ["./src", "src/**"],
+    ["src/requests/*.py/", "src/requests/*.py"],
+    ["src/**/", "src/**"],
+  ] as const) {
+    assert.deepEqual(rgFiles(glob), [], `rg: -g ${glob} names no file`);
+    assert.deepEqual(rgFiles(fixed), ["src/requests/api.py"], `rg: -g ${fixed}`);
+    const s = await runTool("llmsearch", ["--root", dir, "needle", "-g", glob], { cwd: dir });
+    const e104 = (s.json as Env).diagnostics?.find((d) => d.code === "LLMSEARCH_E104");
+    assert.ok(e104?.message.includes(`--glob '${fixed}'`), `${glob}: ${s.stdout}`);
+    const a = await runTool("llmastsearch", ["--root", dir, "-q", "(identifier) @i", "-g", glob], { cwd: dir });
+    const w112 = (a.json as Env).diagnostics?.find((d) => d.code === "LLMASTSEARCH_W112");
+    assert.ok(w112?.message.includes(`--glob '${fixed}'`), `${glob}: ${a.stdout}`);
+  }
+});
+
 test("a huge single line: exact span at its end, nothing lost", async () => {
   const dir = tempDir("llmsearch-huge-");
   const line = `${"a".repeat(8 * 1024 * 1024)}needle`;
