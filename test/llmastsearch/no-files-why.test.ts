@@ -47,12 +47,14 @@ test("no file to search: the ignored and hidden files under the globs, counted, 
   const root = tree();
   assert.equal(
     await note(root, ["-g", "scratch/**"]),
-    "no matches: no file to search: 2 files are ignored by .gitignore, .ignore, .rgignore or .git/info/exclude rules (scratch/a.ts, scratch/b.ts): --no-ignore searches them",
+    "no matches: no file to search: 2 files are ignored by .gitignore, .ignore, .rgignore or .git/info/exclude rules (scratch/a.ts, scratch/b.ts): --no-ignore searches them, as does naming them as a path",
   );
-  assert.equal(await note(root, ["-g", ".config/**"]), "no matches: no file to search: 1 file is hidden (.config/tool.ts): --hidden searches it");
+  assert.equal(await note(root, ["-g", ".config/**"]), "no matches: no file to search: 1 file is hidden (.config/tool.ts): --hidden searches it, as does naming it as a path");
   // With the flag, the files are searched (and here hold matches).
   const r = await runTool("llmastsearch", ["--root", root, "-q", "(lexical_declaration) @d", "-g", "scratch/**", "--no-ignore"], { cwd: root });
   assert.equal((r.json as Env).data.total_matches, 2);
+  const named = await runTool("llmastsearch", ["--root", root, "-q", "(lexical_declaration) @d", "scratch"], { cwd: root });
+  assert.equal((named.json as Env).data.total_matches, 2);
 });
 
 test("no such file anywhere: the glob is what is wrong, as before", async () => {

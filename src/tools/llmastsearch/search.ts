@@ -147,7 +147,9 @@ function excludedFiles(req: SearchRequest, explicit: string[]): string[] {
     return { n, examples, capped: false };
   };
   const say = (c: { n: number; examples: string[]; capped: boolean }, what: string, flag: string): void => {
-    if (c.n > 0) out.push(`${c.capped ? `${c.n}+` : c.n} ${c.n === 1 ? "file is" : "files are"} ${what} (${c.examples.join(", ")}${c.n > c.examples.length ? ", ..." : ""}): ${flag} searches ${c.n === 1 ? "it" : "them"}`);
+    // Naming the files works over MCP too, whose llmastsearch has no hidden / no_ignore.
+    const it = c.n === 1 ? "it" : "them";
+    if (c.n > 0) out.push(`${c.capped ? `${c.n}+` : c.n} ${c.n === 1 ? "file is" : "files are"} ${what} (${c.examples.join(", ")}${c.n > c.examples.length ? ", ..." : ""}): ${flag} searches ${it}, as does naming ${it} as a path`);
   };
   if (!req.noIgnore) say(count({ noIgnore: true }), "ignored by .gitignore, .ignore, .rgignore or .git/info/exclude rules", "--no-ignore");
   if (!req.hidden) say(count({ hidden: true }), "hidden", "--hidden");
