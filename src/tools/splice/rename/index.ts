@@ -74,7 +74,7 @@ export async function planRename(req: RenameRequest): Promise<RenamePlan> {
     case "typescript":
     case "tsx":
     case "javascript":
-      return renameTypeScript(sources, target, newName);
+      return renameTypeScript(sources, target, newName, (why) => renameFromIndex(sources, target, newName, req.allowHeuristic ?? false, [fallbackNote(target.language, why)]));
     default: {
       const server = serverFor(target.language, sources.root, sources.abs(target.file));
       if ("absent" in server) return withLinkerMentions(sources, target, await renameFromIndex(sources, target, newName, req.allowHeuristic ?? false, [fallbackNote(target.language, server.absent)]));

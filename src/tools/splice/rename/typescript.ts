@@ -393,7 +393,31 @@ function importsUnresolved(ts: Ts, program: TS.Program, sf: TS.SourceFile, name:
   return false;
 }
 
-export async function renameTypeScript(sources: Sources, target: RenameTarget, newName: string): Promise<RenamePlan> {
+/**
+ * The target is the member name of an assignment `obj.name = …` whose object the checker types
+ * as `any`: express builds its API so (`var res = Object.create(http.ServerResponse.prototype)`,
+ * then `res.sendStatus = function sendStatus(…) {…}`; Object.create returns `any`). No type ties
+ * `res.sendStatus` to its uses, so the language service refuses it ("You cannot rename this
+ * element") and the only way to find them is by name. Returns the object's text, else undefined.
+ */
+function untypedMemberAssignment(ts: Ts, program: TS.Program | undefined, abs: string, pos: number): string | undefined {
+  const sf = program?.getSourceFile(abs);
+  if (!program || !sf) return undefined;
+  const find = (n: TS.Node): TS.Node | undefined => (n.getStart(sf) <= pos && pos < n.getEnd() ? (ts.forEachChild(n, find) ?? n) : undefined);
+  const node = find(sf);
+  const access = node?.parent;
+  if (!node || !ts.isIdentifier(node) || !access || !ts.isPropertyAccessExpression(access) || access.name !== node) return undefined;
+  const assign = access.parent;
+  if (!ts.isBinaryExpression(assign) || assign.left !== access || assign.operatorToken.kind !== ts.SyntaxKind.EqualsToken) return undefined;
+  const type = program.getTypeChecker().getTypeAtLocation(access.expression);
+  return type.flags & ts.TypeFlags.Any ? access.expression.getText(sf) : undefined;
+}
+
+/**
+ * `byName` plans the rename from magellan's index (name-tied uses refused unless allowed) when
+ * the language service cannot tie the member to its uses at all (untypedMemberAssignment).
+ */
+export async function renameTypeScript(sources: Sources, target: RenameTarget, newName: string, byName?: (why: string) => RenamePlan): Promise<RenamePlan> {
   const t0 = performance.now();
   const abs = sources.abs(target.file);
   const rt = typescriptFor(sources.root);
@@ -418,6 +442,10 @@ export async function renameTypeScript(sources: Sources, target: RenameTarget, n
 
   const info = service.ls.getRenameInfo(abs, pos, { allowRenameOfImportPath: false });
   if (!info.canRename) {
+    const object = byName ? untypedMemberAssignment(ts, service.ls.getProgram(), abs, pos) : undefined;
+    if (object !== undefined && byName) {
+      return byName(`the TypeScript language service cannot rename '${target.name}' (${info.localizedErrorMessage}): it is assigned to '${object}', which has no type (any), so no type ties its uses to it`);
+    }
     throw renameError("not_renameable", `the TypeScript language service refuses to rename '${target.name}': ${info.localizedErrorMessage}`, "Rename a symbol declared in the workspace (not in a library or the standard library).", { file: target.file });
   }
   const t1 = performance.now();
