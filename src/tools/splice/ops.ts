@@ -56,7 +56,9 @@ function bodyOf(node: Parser.SyntaxNode): Parser.SyntaxNode | null {
   if (direct) return direct;
   for (const c of node.namedChildren) {
     if (BODY_TYPES.test(c.type)) return c;
-    const inner = c.childForFieldName("body") ?? c.childForFieldName("value");
+    // (`right`: express's `app.route = function route(path) { … };`, a CommonJS member assigned
+    // a function, whose statement holds the assignment.)
+    const inner = c.childForFieldName("body") ?? c.childForFieldName("value") ?? c.childForFieldName("right");
     if (inner && BODY_TYPES.test(inner.type)) return inner;
     // `export const splitPath = (path: string): string[] => { … }` (hono's utils): the
     // declaration holds a declarator whose value is the function; its block is the body.
