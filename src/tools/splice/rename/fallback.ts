@@ -16,6 +16,8 @@ import { renameError } from "./codes.js";
 import type { Sources } from "./sources.js";
 import type { Evidence, RenameLocation, RenamePlan, RenameTarget } from "./types.js";
 import { findUp } from "../../../validate/process.js";
+import { parse } from "../../../lang/registry.js";
+import type Parser from "tree-sitter";
 
 const SYMBOL_SQL = `SELECT s.symbol_id, s.name, s.kind, s.parent_symbol_id, s.name_byte_start, s.name_byte_end, s.name_start_line, f.path
   FROM symbols s JOIN files f ON f.id = s.file_id`;
@@ -69,6 +71,9 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
       (r) =>
         !(r.kind === "call" && s.kind === "Field" && FIELDS_NEVER_CALLED.has(language)) &&
         !(s.kind === "Method" && refCannotNameMethod(language, r.kind, r.qualifier)) &&
+        // A bare Rust name is a variable, never a field (`self.text`, `x.text`, `T { text: … }`
+        // name one): bat's `let T { text, .. } = self; text.len()` offered `text.len()`.
+        !(language === "rust" && s.kind === "Field" && r.qualifier === null) &&
         !(arity != null && r.arity !== null && !fitsArity(arity, r.arity)),
     );
     for (const r of unresolved) {
@@ -170,6 +175,15 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
         continue;
       }
       locations.push({ file: l.file, byte_start: start, byte_end: start + Buffer.byteLength(s.name), old_text: s.name, new_text: newName, evidence: l.evidence });
+    }
+    if (language === "rust" && s.kind === "Field") {
+      for (const l of rustShorthandFields(db, sources, s, newName)) {
+        const key = `${l.file}\0${l.byte_start}`;
+        const i = locations.findIndex((x) => `${x.file}\0${x.byte_start}` === key);
+        if (i >= 0) locations.splice(i, 1);
+        seen.add(key);
+        locations.push(l);
+      }
     }
     if (language === "java") {
       for (const l of javadocLinks(db, sources, s, newName)) {
@@ -377,6 +391,69 @@ function rustFieldAccess(sources: Sources, file: string, start: number, end: num
   while (j < bytes.length && (bytes[j] === 0x20 || bytes[j] === 0x0a || bytes[j] === 0x09 || bytes[j] === 0x0d)) j++;
   // `.name(` is a call; `.name::<T>(` a call with turbofish.
   return bytes[j] !== 0x28 && !(bytes[j] === 0x3a && bytes[j + 1] === 0x3a);
+}
+
+/** A Rust type's name without its path and generics (`m::Iter<'a>` → `Iter`). */
+function rustBaseName(n: Parser.SyntaxNode | null): string | undefined {
+  if (!n) return undefined;
+  if (n.type === "generic_type") return rustBaseName(n.childForFieldName("type"));
+  if (n.type === "scoped_type_identifier" || n.type === "scoped_identifier") return n.childForFieldName("name")?.text;
+  return n.text;
+}
+
+/**
+ * A Rust struct literal's or pattern's shorthand field (`Iter { text, chars: … }`, `let Iter {
+ * text, .. } = it`) names the field and a variable at once; the index ties it to the variable
+ * only. bat's `EscapeSequenceOffsetsIterator { text, … }` was left on the old field name by the
+ * rename of the field `text` (cargo offline, so `unchecked`, and the crate no longer compiled).
+ * The new text keeps the variable: `source: text`. Only literals and patterns that name the
+ * field's struct (by its name, a path ending in it, or `Self` inside its impl) are changed.
+ */
+function rustShorthandFields(db: DB, sources: Sources, s: Row, newName: string): RenameLocation[] {
+  if (s.parent_symbol_id === null) return [];
+  const owner = db.prepare("SELECT name FROM symbols WHERE symbol_id = ?").pluck().get(s.parent_symbol_id) as string | undefined;
+  if (owner === undefined) return [];
+  const files = new Set<string>([s.path, ...(db.prepare("SELECT DISTINCT f.path FROM refs r JOIN files f ON f.id = r.file_id WHERE r.name = ? AND f.language = 'rust'").pluck().all(owner) as string[])]);
+  const names = (n: Parser.SyntaxNode): boolean => {
+    const base = rustBaseName(n);
+    if (base === owner) return true;
+    if (base !== "Self") return false;
+    for (let p = n.parent; p; p = p.parent) if (p.type === "impl_item") return rustBaseName(p.childForFieldName("type")) === owner;
+    return false;
+  };
+  const out: RenameLocation[] = [];
+  for (const file of files) {
+    const t = sources.get(sources.abs(file));
+    if (!t || !t.text.includes(s.name)) continue;
+    let tree: Parser.Tree;
+    try {
+      tree = parse("rust", t.text);
+    } catch {
+      continue;
+    }
+    const add = (id: Parser.SyntaxNode): void => {
+      const at = t.charToByte(id.startIndex);
+      out.push({ file, byte_start: at, byte_end: at + Buffer.byteLength(s.name), old_text: s.name, new_text: `${newName}: ${s.name}`, evidence: "exact" });
+    };
+    for (const lit of tree.rootNode.descendantsOfType("struct_expression")) {
+      const name = lit.childForFieldName("name");
+      if (!name || !names(name)) continue;
+      for (const f of lit.childForFieldName("body")?.namedChildren ?? []) {
+        const id = f.type === "shorthand_field_initializer" ? f.namedChildren.find((c) => c.type === "identifier") : undefined;
+        if (id && id.text === s.name) add(id);
+      }
+    }
+    for (const pat of tree.rootNode.descendantsOfType("struct_pattern")) {
+      const name = pat.childForFieldName("type");
+      if (!name || !names(name)) continue;
+      for (const f of pat.namedChildren) {
+        if (f.type !== "field_pattern" || f.childForFieldName("pattern")) continue;
+        const id = f.namedChildren.find((c) => c.type === "shorthand_field_identifier");
+        if (id && id.text === s.name) add(id);
+      }
+    }
+  }
+  return out;
 }
 
 const RUST_IMPLEMENTED = new Set(["Struct", "Enum", "Union", "TypeAlias"]);
