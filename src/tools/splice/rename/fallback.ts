@@ -201,7 +201,12 @@ export function renameFromIndex(sources: Sources, target: RenameTarget, newName:
     const heuristic = locations.filter((l) => l.evidence === "heuristic");
     if (heuristic.length && !allowHeuristic) {
       const list = heuristic.slice(0, 20).map((l) => `${l.file}:${sources.get(sources.abs(l.file))!.lineOf(l.byte_start)}`);
-      throw renameError("heuristic_locations", `renaming '${s.name}' would touch ${heuristic.length} location(s) tied to it by name only: ${list.join(", ")}${heuristic.length > 20 ? ", …" : ""}`, "Check those locations, then pass --allow-heuristic (allowHeuristic) to include them, or rename by hand with splice edit.", { file: target.file });
+      throw renameError("heuristic_locations", `renaming '${s.name}' would touch ${heuristic.length} location(s) tied to it by name only: ${list.join(", ")}${heuristic.length > 20 ? ", …" : ""}`, "Check those locations, then pass --allow-heuristic (allowHeuristic) to include them, or rename by hand with splice edit.", {
+        file: target.file,
+        // Why the index renames at all (no server, or the language service cannot tie the uses):
+        // without it an express rename's refusal read as if TypeScript had found name-only uses.
+        ...(notes.length ? { note: notes.map((n) => n.message).join("; ") } : {}),
+      });
     }
     locations.sort((a, b) => (a.file === b.file ? a.byte_start - b.byte_start : a.file < b.file ? -1 : 1));
     return { engine: "magellan-index", locations, diagnostics: notes, timing: { total_ms: Math.round(performance.now() - t0), warm: false } };
