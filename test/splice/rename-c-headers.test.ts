@@ -133,3 +133,24 @@ it("C++: a vendored copy of the class (its own method of that name) keeps its us
   assert.equal(left.length, 1, r.stdout);
   assert.match(left[0] as string, /tests\/abi\/include\/nlohmann\/json_v3_10_5\.hpp:15, tests\/abi\/include\/nlohmann\/json_v3_10_5\.hpp:27\./);
 });
+
+it("C: another struct's field of the same name is named as such in the warning, and its declaration is no use left (tmux's statusat)", async () => {
+  // test/fixtures/splice-rename/c-two-fields, tmux.h's shape: `struct session` and `struct
+  // mouse_event` both have `statusat`. clangd renames the session's only (right), and SPLICE_W213
+  // listed the mouse_event declaration and its `m->statusat` accesses as uses "left unchanged" to
+  // "rename by hand if they are this one", saying nothing of the other field: tmux, 62 of them.
+  const root = copyFixture("c-two-fields");
+  const r = await runTool("splice", ["rename", "--file", "tmux.h", "--symbol", "session.statusat", "--to", "status_at", "--require-checker"], { cwd: root });
+  const out = r.json as { status: string; result?: { validation: string }; diagnostics?: { code: string; message: string }[] };
+  assert.equal(out.status, "ok", r.stdout);
+  assert.equal(out.result?.validation, "validated");
+  const read = (f: string): string => readFileSync(join(root, f), "utf8");
+  assert.match(read("status.c"), /if \(s->status_at != 1\)\n\t\treturn \(s->status_at\);/);
+  assert.equal((read("server-client.c").match(/m->statusat/g) ?? []).length, 3);
+  const left = (out.diagnostics ?? []).filter((d) => d.code === "SPLICE_W213" && /left unchanged/.test(d.message)).map((d) => d.message);
+  assert.equal(left.length, 1, JSON.stringify(out.diagnostics));
+  assert.match(left[0] as string, /^3 use\(s\) of 'statusat' in code were left unchanged: server-client\.c:7, server-client\.c:9, server-client\.c:9\. /);
+  assert.match(left[0] as string, /Another field of that name is declared at tmux\.h:15: member accesses of it look the same/);
+  const gcc = spawnSync("gcc", ["-fsyntax-only", "-Wall", "-Werror", "status.c", "server-client.c"], { cwd: root, encoding: "utf8" });
+  assert.equal(gcc.status, 0, gcc.stderr);
+});

@@ -17,6 +17,7 @@ import type { MessageConnection } from "vscode-jsonrpc/node";
 import { ToolError } from "../../../contract/errors.js";
 import type { Diagnostic } from "../../../contract/schema.js";
 import { type LanguageId, languageForPath, parse } from "../../../lang/registry.js";
+import type Parser from "tree-sitter";
 import { walkFiles } from "../../../text/walk.js";
 import { commentsAndStrings } from "../code-text.js";
 import { renameError, renameNote } from "./codes.js";
@@ -538,13 +539,20 @@ async function mentionsOutsideProject(session: Session, sources: Sources, target
   return (await Promise.all(asks)).filter((l): l is RenameLocation => l !== undefined);
 }
 
+/** The field_identifier is the name a struct/union member declaration declares (through `*`, `[]`, a bit-field). */
+function fieldDeclared(n: Parser.SyntaxNode): boolean {
+  let p = n.parent;
+  while (p && (p.type === "pointer_declarator" || p.type === "array_declarator" || p.type === "parenthesized_declarator" || p.type === "reference_declarator")) p = p.parent;
+  return p?.type === "field_declaration";
+}
+
 /**
  * Identifiers spelled like the target, in the files the rename touched or that mention the
  * name, that the rename leaves as they are (`file:line`). tree-sitter reads both sides of every
  * #if, where clangd sees only the branch its flags select: a call in `#if defined(SDS_TEST_MAIN)`
  * is code to one and nothing to the other.
  */
-function leftUnrenamed(sources: Sources, target: RenameTarget, locations: RenameLocation[], files: string[]): string[] {
+function leftUnrenamed(sources: Sources, target: RenameTarget, locations: RenameLocation[], files: string[], otherFields: string[] = []): string[] {
   const renamed = new Set(locations.map((l) => `${l.file}\u0000${l.byte_start}`));
   const out: string[] = [];
   for (const abs of files.sort()) {
@@ -560,6 +568,13 @@ function leftUnrenamed(sources: Sources, target: RenameTarget, locations: Rename
       if (n.endIndex - n.startIndex !== target.name.length || n.text !== target.name) continue;
       const at = t.charToByte(n.startIndex);
       if (renamed.has(`${rel}\u0000${at}`)) continue;
+      // The declaration of another struct's field of that name (tmux's `struct mouse_event`
+      // beside `struct session`, both with `statusat`) is no use left: it is named apart, and
+      // the member accesses of that field, which look the same, are said to be possibly its.
+      if (n.type === "field_identifier" && fieldDeclared(n)) {
+        otherFields.push(`${rel}:${t.lineOf(at)}`);
+        continue;
+      }
       out.push(`${rel}:${t.lineOf(at)}`);
     }
     // A macro's body is text to tree-sitter and to clangd's rename, which changes uses where the
@@ -737,12 +752,16 @@ export async function renameWithServer(sources: Sources, target: RenameTarget, n
     }
     if (locations.length === 0) throw renameError("not_renameable", `${spec.name} found nothing to rename for '${target.name}'`, "Give the definition's name span of a symbol declared in the workspace.", { file: target.file });
     if (spec.name === "clangd") {
-      const left = leftUnrenamed(sources, target, locations, [...new Set([...locations.map((l) => sources.abs(l.file)), ...mentions])]);
+      const otherFields: string[] = [];
+      const left = leftUnrenamed(sources, target, locations, [...new Set([...locations.map((l) => sources.abs(l.file)), ...mentions])], otherFields);
       if (left.length) {
+        const others = otherFields.length
+          ? `. Another field of that name is declared at ${otherFields.slice(0, 3).join(", ")}${otherFields.length > 3 ? ", ..." : ""}: member accesses of it look the same, and these may be its; rename by hand only those whose object is of the renamed field's struct`
+          : "; rename them by hand if they are this one";
         diagnostics.push(
           renameNote(
             "server_note",
-            `${left.length} use(s) of '${target.name}' in code were left unchanged: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ", ..." : ""}. clangd did not take them for this symbol: most often code in an #if branch this configuration does not compile, or a macro's body, which clangd's rename never changes (or another symbol of that name); rename them by hand if they are this one`,
+            `${left.length} use(s) of '${target.name}' in code were left unchanged: ${left.slice(0, 5).join(", ")}${left.length > 5 ? ", ..." : ""}. clangd did not take them for this symbol: most often code in an #if branch this configuration does not compile, or a macro's body, which clangd's rename never changes (or another symbol of that name)${others}`,
             "warning",
           ),
         );
