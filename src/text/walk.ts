@@ -680,3 +680,42 @@ function igId(ig: Ignore): number {
   }
   return id;
 }
+
+/** At most this many files are walked again to say what hid them (a tree ignored whole, node_modules). */
+const EXCLUDED_WALK_CAP = 2000;
+
+/**
+ * When a walk found no file: the files the ignore rules and the hidden-file rule kept out under
+ * the same options, each counted with up to three examples, found by walking again with that rule
+ * lifted (both lifted is what ripgrep -uu would search). An agent told that ignore rules "may"
+ * exclude files could not tell whether --no-ignore would help; `-g 'scratch/**'` on a gitignored
+ * scratch/ read as a wrong glob. `also`: what else reaches them, after the flag.
+ */
+export function excludedByRules(options: Omit<WalkOptions, "onFile">, also = ""): string[] {
+  const out: string[] = [];
+  const say = (lift: { hidden?: boolean; noIgnore?: boolean }, what: string, flag: string): void => {
+    const examples: string[] = [];
+    let n = 0;
+    let capped = false;
+    const stop = new Error("cap");
+    try {
+      walkFiles({
+        ...options,
+        ...lift,
+        onFile: (e) => {
+          n++;
+          if (examples.length < 3 && !examples.includes(e.rel)) examples.push(e.rel);
+          if (n >= EXCLUDED_WALK_CAP) throw stop;
+        },
+      });
+    } catch (e) {
+      if (e !== stop) throw e;
+      capped = true;
+    }
+    const it = n === 1 ? "it" : "them";
+    if (n > 0) out.push(`${capped ? `${n}+` : n} ${n === 1 ? "file is" : "files are"} ${what} (${examples.join(", ")}${n > examples.length ? ", ..." : ""}): ${flag} searches ${it}${also ? `, ${also.replace("$it", it)}` : ""}`);
+  };
+  if (!options.noIgnore) say({ noIgnore: true }, "ignored by .gitignore, .ignore, .rgignore or .git/info/exclude rules", "--no-ignore");
+  if (!options.hidden) say({ hidden: true }, "hidden", "--hidden");
+  return out;
+}

@@ -12,7 +12,7 @@ import { COMMON_CODES, commonCode } from "../../contract/codes.js";
 import { EXIT, missingPathsRemediation, ToolError, missingPathsError } from "../../contract/errors.js";
 import type { Diagnostic } from "../../contract/schema.js";
 import { resolveInRoot } from "../../text/root.js";
-import { walkFiles } from "../../text/walk.js";
+import { excludedByRules, walkFiles } from "../../text/walk.js";
 import { directoryGlobHint, globRefusal } from "../../text/glob-check.js";
 import { isSharedHeader, languageForPath, languageInfo, languageOfFile, type LanguageId } from "../../lang/registry.js";
 import { CODES, code, TOOL } from "./codes.js";
@@ -111,49 +111,13 @@ function symlinkMayHold(root: string, rel: string, language: LanguageId | undefi
  * walk searched anyway, so "not followed ... name the path the link points to" sent an agent to
  * search again what it had. A target outside the root, ignored or hidden stays news.
  */
-/** At most this many files are walked again to say what hid them (as llmsearch does). */
-const EXCLUDED_WALK_CAP = 2000;
-
 /**
  * When the walk found no file: the files the ignore rules and the hidden-file rule kept out under
- * the same paths and globs, each counted with up to three examples, found by walking again with
- * that rule lifted, as llmsearch says it. `-g 'scratch/**'` on a gitignored scratch/ said "no file
- * matched the paths and --glob patterns", as if the glob were wrong.
+ * the same paths and globs, as llmsearch says it. Naming the files works over MCP too, whose
+ * llmastsearch has no hidden / no_ignore.
  */
 function excludedFiles(req: SearchRequest, explicit: string[]): string[] {
-  const out: string[] = [];
-  const count = (lift: { hidden?: boolean; noIgnore?: boolean }): { n: number; examples: string[]; capped: boolean } => {
-    const examples: string[] = [];
-    let n = 0;
-    const stop = new Error("cap");
-    try {
-      walkFiles({
-        root: req.root,
-        start: explicit,
-        globs: req.globs,
-        cwd: req.cwd ?? process.cwd(),
-        hidden: lift.hidden ?? req.hidden,
-        noIgnore: lift.noIgnore ?? req.noIgnore,
-        onFile: (e) => {
-          n++;
-          if (examples.length < 3) examples.push(e.rel);
-          if (n >= EXCLUDED_WALK_CAP) throw stop;
-        },
-      });
-    } catch (e) {
-      if (e !== stop) throw e;
-      return { n, examples, capped: true };
-    }
-    return { n, examples, capped: false };
-  };
-  const say = (c: { n: number; examples: string[]; capped: boolean }, what: string, flag: string): void => {
-    // Naming the files works over MCP too, whose llmastsearch has no hidden / no_ignore.
-    const it = c.n === 1 ? "it" : "them";
-    if (c.n > 0) out.push(`${c.capped ? `${c.n}+` : c.n} ${c.n === 1 ? "file is" : "files are"} ${what} (${c.examples.join(", ")}${c.n > c.examples.length ? ", ..." : ""}): ${flag} searches ${it}, as does naming ${it} as a path`);
-  };
-  if (!req.noIgnore) say(count({ noIgnore: true }), "ignored by .gitignore, .ignore, .rgignore or .git/info/exclude rules", "--no-ignore");
-  if (!req.hidden) say(count({ hidden: true }), "hidden", "--hidden");
-  return out;
+  return excludedByRules({ root: req.root, start: explicit, globs: req.globs, cwd: req.cwd ?? process.cwd(), hidden: req.hidden, noIgnore: req.noIgnore }, "as does naming $it as a path");
 }
 
 function notReached(root: string, links: string[], walked: readonly { rel: string }[]): string[] {

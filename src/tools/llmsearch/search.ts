@@ -23,7 +23,7 @@ import type {
   LlmsearchSkip,
 } from "../../contract/tools/llmsearch.js";
 import { findWorkspaceRoot, resolveInRoot } from "../../text/root.js";
-import { walkFiles, type WalkEntry, type WalkOptions } from "../../text/walk.js";
+import { excludedByRules, walkFiles, type WalkEntry, type WalkOptions } from "../../text/walk.js";
 import { directoryGlobHint, globRefusal } from "../../text/glob-check.js";
 import { type WarmCache, warmCache } from "../../text/warm-cache.js";
 import { LLMSEARCH_CODES, TOOL } from "./codes.js";
@@ -426,49 +426,18 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   return { data, partial, diagnostics: diagnostics.map((d) => omitUndefined(d)), exitCode: partial ? 4 : 0, streamed };
 }
 
-/** At most this many files are walked again to say what hid them (a tree ignored whole, node_modules). */
-const EXCLUDED_WALK_CAP = 2000;
-
-/**
- * When no file was found: the files the ignore rules and the hidden-file rule kept out under the
- * same paths, globs, types and depth, each counted with up to three examples, found by walking
- * again with that rule lifted (the walk with both lifted is what ripgrep -uu would search). An
- * agent told that ignore rules "may" exclude files could not tell whether --no-ignore would help.
- */
+/** When no file was found: what the ignore rules and the hidden-file rule kept out under the same paths, globs, types and depth. */
 function excludedFiles(root: string, starts: string[], req: SearchRequest): string[] {
-  const out: string[] = [];
-  const count = (opts: { hidden?: boolean; noIgnore?: boolean }): { n: number; examples: string[]; capped: boolean } => {
-    const examples: string[] = [];
-    let n = 0;
-    const stop = new Error("cap");
-    try {
-      walkFiles({
-        root,
-        start: starts.length ? starts : undefined,
-        hidden: opts.hidden ?? req.hidden,
-        noIgnore: opts.noIgnore ?? req.noIgnore,
-        ignoreOff: req.ignoreOff,
-        follow: req.follow,
-        maxDepth: req.maxDepth,
-        ...filtersOf(req),
-        onFile: (e) => {
-          n++;
-          if (examples.length < 3 && !examples.includes(e.rel)) examples.push(e.rel);
-          if (n >= EXCLUDED_WALK_CAP) throw stop;
-        },
-      });
-    } catch (e) {
-      if (e !== stop) throw e;
-      return { n, examples, capped: true };
-    }
-    return { n, examples, capped: false };
-  };
-  const say = (c: { n: number; examples: string[]; capped: boolean }, what: string, flag: string): void => {
-    if (c.n > 0) out.push(`${c.capped ? `${c.n}+` : c.n} ${c.n === 1 ? "file is" : "files are"} ${what} (${c.examples.join(", ")}${c.n > c.examples.length ? ", ..." : ""}): ${flag} searches ${c.n === 1 ? "it" : "them"}`);
-  };
-  if (!req.noIgnore) say(count({ noIgnore: true }), "ignored by .gitignore, .ignore, .rgignore or .git/info/exclude rules", "--no-ignore");
-  if (!req.hidden) say(count({ hidden: true }), "hidden", "--hidden");
-  return out;
+  return excludedByRules({
+    root,
+    start: starts.length ? starts : undefined,
+    hidden: req.hidden,
+    noIgnore: req.noIgnore,
+    ignoreOff: req.ignoreOff,
+    follow: req.follow,
+    maxDepth: req.maxDepth,
+    ...filtersOf(req),
+  });
 }
 
 function explainNoFiles(req: SearchRequest, excluded?: string[]): string {
