@@ -279,6 +279,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   expressionGroups(lines, blank);
   storageMacros(lines, blank);
   wrapperMacros(text, blank);
+  attributeCalls(lines, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
   let braces: BraceScan | undefined;
@@ -614,6 +615,46 @@ function storageMacros(lines: LineStarts, blank: number[]): void {
     const at = (m.index as number) + (m[0] as string).indexOf(first);
     if (isPreprocessorLine(lines, at)) continue;
     blank.push(at, at + first.length);
+  }
+}
+
+/**
+ * An attribute macro with arguments between a declaration's type and its name: tmux's
+ * `#define printflike(a, b) __attribute__ ((format (printf, a, b)))` in `void printflike(1, 2)
+ * cfg_add_cause(const char *, ...);` and `static void printflike(3, 4)\nargs_print_add(char **buf,
+ * ...)` (OpenBSD style; lowercase, so MACRO's patterns miss it). tree-sitter read a call and one
+ * ERROR ran from tmux.h's first such prototype to the end of the header (1,600 lines: every
+ * macro, typedef, struct and enum after it lost), and each such function definition was lost.
+ * `f(args) g(` is no C or C++ expression, so `f(args)` is blanked when a type stands before it on
+ * its line (only names and `*`), its arguments are plain names or numbers (at least one), and
+ * neither name is a keyword (`void swap(T a) noexcept(true)`, `int f(int) throw(E)` keep their heads).
+ */
+const ATTRIBUTE_CALL = /\b([A-Za-z_]\w*)[ \t]*\([ \t]*\w[\w \t,]*\)[ \t]*(?:\r?\n[ \t]*)?\**[ \t]*([A-Za-z_]\w*)[ \t]*\(/g;
+const TYPE_PREFIX = /^[ \t]*(?:[A-Za-z_]\w*[ \t*]+)+$/;
+const NOT_ATTRIBUTE = new Set(
+  (
+    "noexcept throw requires decltype alignas alignof _Alignas _Alignof sizeof typeof __typeof__ __attribute__ __attribute __declspec asm __asm__ " +
+    "override final const volatile return else case goto do if while for switch new delete operator define typedef using co_return co_yield co_await"
+  ).split(" "),
+);
+function attributeCalls(lines: LineStarts, blank: number[]): void {
+  const text = lines.text;
+  ATTRIBUTE_CALL.lastIndex = 0;
+  for (let m = ATTRIBUTE_CALL.exec(text); m; m = ATTRIBUTE_CALL.exec(text)) {
+    // (The name's own `(` may open the next match: `void f(x) g(y) h(` is read from `g`.)
+    ATTRIBUTE_CALL.lastIndex = (m.index as number) + (m[1] as string).length;
+    const macro = m[1] as string;
+    const name = m[2] as string;
+    // (A caps macro or a `__name` after the parentheses is the attribute: `void Lock()
+    // EXCLUSIVE_LOCK_FUNCTION(mu_)`, glibc's `int f(int __c) __nonnull ((1))`; a caps one before
+    // them is a type macro as often, `STACK_OF(X509) *f(`, and MACRO's patterns take the rest.)
+    if (NOT_ATTRIBUTE.has(macro) || NOT_ATTRIBUTE.has(name) || !/[a-z]/.test(macro) || !/[a-z]/.test(name) || name.startsWith("__")) continue;
+    const at = m.index as number;
+    const lineStart = text.lastIndexOf("\n", at - 1) + 1;
+    const prefix = text.slice(lineStart, at);
+    if (!TYPE_PREFIX.test(prefix) || prefix.split(/[ \t*]+/).some((word) => NOT_ATTRIBUTE.has(word))) continue;
+    if (isPreprocessorLine(lines, at)) continue;
+    blank.push(at, text.indexOf(")", at) + 1);
   }
 }
 

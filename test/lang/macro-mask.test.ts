@@ -579,3 +579,38 @@ test("libyaml's api.c: every function under a YAML_DECLARE(type) line is found",
   const functions = f.symbols.filter((s) => s.kind === "function").map((s) => s.name);
   assert.deepEqual(functions, ["yaml_get_version_string", "yaml_malloc", "yaml_strdup", "yaml_parser_initialize", "yaml_string_read_handler", "yaml_event_delete"]);
 });
+
+test("a lowercase attribute macro between a declaration's type and its name (tmux's printflike(1, 2)) is masked", () => {
+  // Read as a call, `void printflike(1, 2) cfg_add_cause(...)` opened one ERROR that ran to the end
+  // of tmux.h (every macro, typedef and enum after it lost), and each definition under
+  // `static void printflike(3, 4)` was lost.
+  const f = facts("c", "tmux-printflike.h");
+  assert.equal(f.has_errors, false);
+  const names = f.symbols.map((s) => `${s.kind} ${s.name}`);
+  for (const want of [
+    "macro FORMAT_FORCE",
+    "type_alias format_cb",
+    "type_alias job_update_cb",
+    "macro JOB_NOWAIT",
+    "enum job_state",
+    "enum_member JOB_CLOSED",
+    "struct job",
+    "field flags",
+    "function args_print_add",
+    "function customize_write_value",
+  ])
+    assert.ok(names.includes(want), `${want} in ${names.join(", ")}`);
+  assert.ok(!names.some((n) => n.endsWith(" printflike") && !n.startsWith("macro")), names.join(", "));
+  // A function head followed by its attribute keeps its name: caps or `__` attributes, keywords.
+  for (const [head, kept] of <[string, string][]>[
+    ["  void Lock() EXCLUSIVE_LOCK_FUNCTION(mu_) {}\n", "void Lock()"],
+    ["  void IncrementBy(int count) LOCKS_EXCLUDED(mu_) {}\n", "void IncrementBy(int count)"],
+    ["extern int tolower (int c) __nonnull ((1));\n", "int tolower (int c)"],
+    ["void swap(T a) noexcept(true) {}\n", "void swap(T a)"],
+    ["int f(int a) throw(E);\n", "int f(int a)"],
+    ["inline STACK_OF(X509_OBJECT) * get_store_objects(X509_STORE *store) {}\n", "STACK_OF(X509_OBJECT)"],
+    ["x = call(a, b) + other(c);\n", "call(a, b)"],
+    ["  return f(a)\n    g(b);\n", "f(a)"],
+  ])
+    assert.ok(maskForParse("cpp", head).includes(kept), head);
+});
