@@ -619,11 +619,13 @@ export class Resolver {
     const outerFamily = current.refFamily;
     const outerNotMethod = current.refNotMethod;
     const outerNever = current.refNever;
+    const outerValue = current.refValue;
     current.callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
     const language = this.ctx(ref.file_id).language;
     current.refFamily = language === "go" && !this.ctx(ref.file_id).path.endsWith("_test.go") ? GO_BUILD : languageFamily(language);
     current.refNotMethod = refCannotNameMethod(language, ref.kind, ref.qualifier);
     current.refNever = !VALUE_TYPE_LANGUAGES.has(language) ? null : ref.kind === "call" ? TS_NOT_CALLED : ref.kind === "type" ? TS_NOT_TYPES : null;
+    current.refValue = VALUE_TYPE_LANGUAGES.has(language) && (ref.kind === "read" || ref.kind === "write");
     try {
       const o = this.resolveAny(ref);
       if (o.how === "unresolved" && language === "rust" && ref.kind !== "type" && ref.kind !== "write") return this.rustMacro(ref);
@@ -634,6 +636,7 @@ export class Resolver {
       current.refFamily = outerFamily;
       current.refNotMethod = outerNotMethod;
       current.refNever = outerNever;
+      current.refValue = outerValue;
     }
   }
 
@@ -1619,8 +1622,11 @@ export class Resolver {
   private nameOfStmt: ReturnType<DB["prepare"]> | undefined;
 
   private memo(e: NameEntry, key: string, fn: () => Outcome): Outcome {
-    // An outcome holds for calls of one argument count (pick() narrows overloads by it).
-    const k = current.callArity === null ? key : `${key}\0${current.callArity}`;
+    // An outcome holds for calls of one argument count (pick() narrows overloads by it), and for
+    // one set of kinds the reference can name (a TypeScript type, call or read: see refNever and
+    // refValue).
+    const kinds = current.refValue ? "\0r" : current.refNever === TS_NOT_TYPES ? "\0t" : current.refNever === TS_NOT_CALLED ? "\0c" : "";
+    const k = (current.callArity === null ? key : `${key}\0${current.callArity}`) + kinds;
     let r = e.memo.get(k);
     if (!r) {
       r = fn();

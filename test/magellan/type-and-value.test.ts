@@ -60,9 +60,36 @@ describe("a TypeScript name that is both a type and a value", () => {
     const { iface, fn } = await symbols(root);
     const { env } = await mg(root, ["refs", "--name", "$constructor"]);
     const refs = (env.data as unknown as { references: Ref[] }).references;
-    const read = refs.find((x) => x.span.file_path === "src/classic/factory.ts" && x.reference_kind === "read");
-    assert.ok(read, JSON.stringify(refs));
-    assert.deepEqual([...(read.candidates ?? [])].sort(), [iface, fn].sort());
+    // (The import brings both; the read `= $constructor` is the function's, see the next test.)
+    const imported = refs.find((x) => x.span.file_path === "src/classic/factory.ts" && x.reference_kind === "import");
+    assert.ok(imported, JSON.stringify(refs));
+    assert.deepEqual([...(imported.candidates ?? [])].sort(), [iface, fn].sort());
     for (const x of refs) if (x.candidates) assert.equal(new Set(x.candidates).size, x.candidates.length, JSON.stringify(x));
+  });
+
+  it("a read names the value beside a type of that name; a read of a lone type still names it (zod's ZodIssueCode)", async () => {
+    // `case ZodIssueCode.custom:` and `typeof ZodIssueCode` read the const; zod's 1,057 such
+    // reads were ambiguous between it and `type ZodIssueCode` (or `interface $ZodType` beside
+    // `const $ZodType`), and `keyof typeof ZodIssueCode` was tied to the type alias it defines.
+    const root = await indexed("type-and-value");
+    const { env: found } = await mg(root, ["find", "--name", "ZodIssueCode"]);
+    const matches = (found.data as unknown as { matches: { symbol_id: string; kind: string }[] }).matches;
+    const value = matches.find((m) => m.kind === "Constant")?.symbol_id;
+    const type = matches.find((m) => m.kind === "TypeAlias")?.symbol_id;
+    assert.ok(value && type, JSON.stringify(matches));
+    const { env } = await mg(root, ["refs", "--symbol-id", value]);
+    const refs = (env.data as unknown as { references: Ref[] }).references;
+    const reads = refs.filter((x) => x.reference_kind === "read");
+    assert.deepEqual(reads.map((x) => `${x.span.file_path}:${x.span.start_line} ${x.resolution}`).sort(), ["src/classic/messages.ts:5 imported", "src/classic/messages.ts:7 imported", "src/core/codes.ts:7 exact"]);
+    for (const x of reads) assert.equal(x.target_symbol_id, value, JSON.stringify(x));
+    // The annotation `code: ZodIssueCode` is the type's.
+    const { env: typeEnv } = await mg(root, ["refs", "--symbol-id", type]);
+    const typeRefs = (typeEnv.data as unknown as { references: Ref[] }).references;
+    assert.ok(typeRefs.some((x) => x.reference_kind === "type" && x.span.start_line === 10 && x.target_symbol_id === type), JSON.stringify(typeRefs));
+    // `export type { IssueBase }` reads the interface, the one symbol of that name.
+    const { env: baseEnv } = await mg(root, ["refs", "--name", "IssueBase"]);
+    const baseRefs = (baseEnv.data as unknown as { references: Ref[] }).references;
+    const exported = baseRefs.find((x) => x.reference_kind === "read" && x.span.file_path === "src/classic/messages.ts" && x.span.start_line === 13);
+    assert.ok(exported && exported.target_symbol_id !== undefined, JSON.stringify(baseRefs));
   });
 });

@@ -159,7 +159,7 @@ export function weaker(a: Resolution, b: Resolution): Resolution {
  * The reference being resolved, as pick() and the rules it reaches see it: set by
  * Resolver.resolveRef around each reference (resolution runs on one thread, one reference at a time).
  */
-export const current: { callArity: number | null; refFamily: string | null; refNotMethod: boolean; refNever: Set<string> | null } = {
+export const current: { callArity: number | null; refFamily: string | null; refNotMethod: boolean; refNever: Set<string> | null; refValue: boolean } = {
   /**
    * Arguments of the call being resolved (null: not a call, or not counted): what pick() tells a
    * Java or C++ call's overloads apart by.
@@ -191,6 +191,15 @@ export const current: { callArity: number | null; refFamily: string | null; refN
    * function's own return type `$constructor<T, D>` was a reference to the function.
    */
   refNever: null,
+  /**
+   * Whether the reference is a TypeScript/JavaScript read or write: a value (`case
+   * ZodIssueCode.custom:`, `$ZodType.init(inst, def)`, `typeof Code`), which names an interface or
+   * a type alias only where no value of that name is among the candidates (`export { OnlyType }`
+   * and `export default OnlyType` are reads of a type). zod declares `export const ZodIssueCode`
+   * beside `export type ZodIssueCode` and `interface $ZodType` beside `const $ZodType`: 1,057
+   * reads were ambiguous between the two.
+   */
+  refValue: false,
 };
 
 /**
@@ -210,6 +219,7 @@ export const TS_NOT_TYPES = new Set(["fn", "var", "const", "static"]);
 /** `rows` without the kinds the reference being resolved cannot name (see refNever). */
 export function nameable(rows: SymRow[]): SymRow[] {
   const never = current.refNever;
+  if (current.refValue) return rows.some((r) => TS_NOT_CALLED.has(r.kind_normalized)) && rows.some((r) => !TS_NOT_CALLED.has(r.kind_normalized)) ? rows.filter((r) => !TS_NOT_CALLED.has(r.kind_normalized)) : rows;
   // (Most candidate lists hold no such kind: no copy of them.)
   return never === null || !rows.some((r) => never.has(r.kind_normalized)) ? rows : rows.filter((r) => !never.has(r.kind_normalized));
 }
@@ -239,7 +249,7 @@ export function fitCall(rows: SymRow[]): SymRow[] {
 /** One symbol, or overloads of one symbol, is an answer; several different symbols are not. */
 export function pick(candidates: SymRow[], how: Resolution): Outcome {
   let rows = candidates;
-  if (current.refNever !== null) {
+  if (current.refNever !== null || current.refValue) {
     rows = nameable(rows);
     if (rows.length === 0) return UNRESOLVED;
   }
