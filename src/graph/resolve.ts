@@ -13,7 +13,7 @@ import { ModuleResolution } from "./resolve/modules.js";
 import { AMBIGUOUS, type FileCtx, type ImportIndex, type ImportInfo, type NameEntry, NO_CANDIDATES, NO_IDS, type Outcome, REF_COLUMNS, type RefRow, type Resolution, type SymRow, type SymTuple, UNRESOLVED } from "./resolve/model.js";
 import { rustChildDir } from "./resolve/rust.js";
 import { LazyCtx } from "./resolve/context.js";
-import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
+import { BODY_KINDS, BUILTIN_MEMBERS, callTargets, candidatesSql, canNameType, CONTAINER_KINDS, current, fitCall, GO_BUILD, inFamily, isTypeRow, MAX_CANDIDATES, MEMBER_KINDS, MEMBERS_QUALIFIED, membersOfType, moduleStems, nearPick, pick, push, qualifierHead, REEXPORT_LANGUAGES, refCannotNameMethod, rustValueCall, SELF_QUALIFIERS, TS_NOT_CALLED, TS_NOT_TYPES, TYPE_KINDS, TYPE_NAMED, UNIVERSAL_MEMBERS, VALUE_TYPE_LANGUAGES, weaker } from "./resolve/rules.js";
 import { literalValue, receiverTypeName, writtenType } from "./resolve/receiver-types.js";
 import { type Chain, type ChainStep, FIELD_PATH, chainOf, isChainMarker, readChainMarker } from "../lang/type-text.js";
 
@@ -620,12 +620,14 @@ export class Resolver {
     const outerNotMethod = current.refNotMethod;
     const outerNever = current.refNever;
     const outerValue = current.refValue;
+    const outerNotAssoc = current.refNotAssoc;
     current.callArity = ref.kind === "call" ? (ref.arity ?? null) : null;
     const language = this.ctx(ref.file_id).language;
     current.refFamily = language === "go" && !this.ctx(ref.file_id).path.endsWith("_test.go") ? GO_BUILD : languageFamily(language);
     current.refNotMethod = refCannotNameMethod(language, ref.kind, ref.qualifier);
     current.refNever = !VALUE_TYPE_LANGUAGES.has(language) ? null : ref.kind === "call" ? TS_NOT_CALLED : ref.kind === "type" ? TS_NOT_TYPES : null;
     current.refValue = VALUE_TYPE_LANGUAGES.has(language) && (ref.kind === "read" || ref.kind === "write");
+    current.refNotAssoc = language === "rust" && rustValueCall(ref.kind, ref.qualifier);
     try {
       const o = this.resolveAny(ref);
       if (o.how === "unresolved" && language === "rust" && ref.kind !== "type" && ref.kind !== "write") return this.rustMacro(ref);
@@ -637,6 +639,7 @@ export class Resolver {
       current.refNotMethod = outerNotMethod;
       current.refNever = outerNever;
       current.refValue = outerValue;
+      current.refNotAssoc = outerNotAssoc;
     }
   }
 
@@ -1625,7 +1628,7 @@ export class Resolver {
     // An outcome holds for calls of one argument count (pick() narrows overloads by it), and for
     // one set of kinds the reference can name (a TypeScript type, call or read: see refNever and
     // refValue).
-    const kinds = current.refValue ? "\0r" : current.refNever === TS_NOT_TYPES ? "\0t" : current.refNever === TS_NOT_CALLED ? "\0c" : "";
+    const kinds = current.refValue ? "\0r" : current.refNever === TS_NOT_TYPES ? "\0t" : current.refNever === TS_NOT_CALLED ? "\0c" : current.refNotAssoc ? "\0a" : "";
     const k = (current.callArity === null ? key : `${key}\0${current.callArity}`) + kinds;
     let r = e.memo.get(k);
     if (!r) {

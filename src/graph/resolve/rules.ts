@@ -159,7 +159,7 @@ export function weaker(a: Resolution, b: Resolution): Resolution {
  * The reference being resolved, as pick() and the rules it reaches see it: set by
  * Resolver.resolveRef around each reference (resolution runs on one thread, one reference at a time).
  */
-export const current: { callArity: number | null; refFamily: string | null; refNotMethod: boolean; refNever: Set<string> | null; refValue: boolean } = {
+export const current: { callArity: number | null; refFamily: string | null; refNotMethod: boolean; refNever: Set<string> | null; refValue: boolean; refNotAssoc: boolean } = {
   /**
    * Arguments of the call being resolved (null: not a call, or not counted): what pick() tells a
    * Java or C++ call's overloads apart by.
@@ -200,6 +200,14 @@ export const current: { callArity: number | null; refFamily: string | null; refN
    * reads were ambiguous between the two.
    */
   refValue: false,
+  /**
+   * Whether the reference is a Rust call through a value or a module (`cmd.stdout(..)`,
+   * `self.stdout()`, `io::stdout()`): it cannot call an associated function without a `self`
+   * parameter (flag `assoc`), which only a path through a type reaches (`OutputType::stdout()`).
+   * bat's 264 `Command::new(..).stdout(Stdio::piped())`-like calls were ambiguous between its
+   * `OutputType::stdout() -> Self` and a copy of it in the syntax tests.
+   */
+  refNotAssoc: false,
 };
 
 /**
@@ -218,10 +226,24 @@ export const TS_NOT_TYPES = new Set(["fn", "var", "const", "static"]);
 
 /** `rows` without the kinds the reference being resolved cannot name (see refNever). */
 export function nameable(rows: SymRow[]): SymRow[] {
+  if (current.refNotAssoc && rows.some(isAssoc)) return rows.filter((r) => !isAssoc(r));
   const never = current.refNever;
   if (current.refValue) return rows.some((r) => TS_NOT_CALLED.has(r.kind_normalized)) && rows.some((r) => !TS_NOT_CALLED.has(r.kind_normalized)) ? rows.filter((r) => !TS_NOT_CALLED.has(r.kind_normalized)) : rows;
   // (Most candidate lists hold no such kind: no copy of them.)
   return never === null || !rows.some((r) => never.has(r.kind_normalized)) ? rows : rows.filter((r) => !never.has(r.kind_normalized));
+}
+
+function isAssoc(r: SymRow): boolean {
+  return r.flags !== null && r.flags.split(",").includes("assoc");
+}
+
+const RUST_PRIMITIVES = new Set("u8 u16 u32 u64 u128 usize i8 i16 i32 i64 i128 isize f32 f64 bool char str".split(" "));
+/** Whether a Rust call with this qualifier goes through a value or a module (see refNotAssoc). */
+export function rustValueCall(kind: string, qualifier: string | null): boolean {
+  if (kind !== "call" || qualifier === null) return false;
+  const cut = qualifier.lastIndexOf("::");
+  const last = cut < 0 ? qualifier : qualifier.slice(cut + 2);
+  return /^[a-z_]/.test(last) && !RUST_PRIMITIVES.has(last);
 }
 
 /** Whether a Rust reference of this kind and qualifier can name no method (see refNotMethod). */
@@ -249,7 +271,7 @@ export function fitCall(rows: SymRow[]): SymRow[] {
 /** One symbol, or overloads of one symbol, is an answer; several different symbols are not. */
 export function pick(candidates: SymRow[], how: Resolution): Outcome {
   let rows = candidates;
-  if (current.refNever !== null || current.refValue) {
+  if (current.refNever !== null || current.refValue || current.refNotAssoc) {
     rows = nameable(rows);
     if (rows.length === 0) return UNRESOLVED;
   }

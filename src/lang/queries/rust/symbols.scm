@@ -28,6 +28,10 @@
 (impl_item body: (_ (_ name: (identifier) @name parameters: (_) body: (_)) @def.method))
 (trait_item body: (_ (_ name: (identifier) @name parameters: (_) body: (_)) @def.method))
 (trait_item body: (_ (_ name: (identifier) @name parameters: (_) !body) @def.method))
+; An associated function without a `self` parameter (`fn stdout() -> Self`): `x.stdout()` cannot
+; call it, only a path through its type (`OutputType::stdout()`).
+(impl_item body: (_ (_ name: (identifier) parameters: (parameters) @_params) @flag.assoc (#not-match? @_params "^[(]\\s*(&\\s*('[A-Za-z_][A-Za-z0-9_]*\\s+)?)?(mut\\s+)?self\\b")))
+(trait_item body: (_ (_ name: (identifier) parameters: (parameters) @_params) @flag.assoc (#not-match? @_params "^[(]\\s*(&\\s*('[A-Za-z_][A-Za-z0-9_]*\\s+)?)?(mut\\s+)?self\\b")))
 (function_item name: (identifier) @name) @def.function
 (function_signature_item name: (identifier) @name) @def.function
 
