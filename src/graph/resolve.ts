@@ -22,6 +22,22 @@ export type { RefRow, Resolution } from "./resolve/model.js";
 export { FIELDS_NEVER_CALLED, moduleStems, refCannotNameMethod, TYPE_KINDS } from "./resolve/rules.js";
 export { writtenType } from "./resolve/receiver-types.js";
 
+
+/**
+ * A C or C++ macro defined inside a struct's body, or a C enumerator of a named enum: no member,
+ * a name of the file scope (the preprocessor knows no struct; C's enumerators are in the scope
+ * that encloses their enum). tmux defines its flags beside the fields they go in (`struct window
+ * { int flags; #define WINDOW_BELL 0x1 ... }`) and names its enums (`enum cmd_retval {
+ * CMD_RETURN_NORMAL = 0, ... }`): all 184 `return (CMD_RETURN_NORMAL);` and every flag read were
+ * unresolved. (C++'s `enum class` enumerators are scoped; an unscoped C++ enum is not told apart
+ * from one, so C++ enumerators stay members.)
+ */
+function cScoped(s: SymRow): boolean {
+  if (s.parent_symbol_id === null) return false;
+  if (s.kind_normalized === "macro") return s.language === "c" || s.language === "cpp";
+  return s.kind_normalized === "variant" && s.language === "c" && s.parent_kind === "enum";
+}
+
 export class Resolver {
   private readonly byName;
   private readonly byNames;
@@ -599,7 +615,7 @@ export class Resolver {
         push(byFile, s.file_id, s);
         // A member is declared inside a type, or outside it with the type as scope (a Go method,
         // a C++ `T::m` definition): its parent is then a name without a parent symbol.
-        if (s.parent_symbol_id === null ? s.parent === null : CONTAINER_KINDS.has(s.parent_kind ?? "")) globals.push(s);
+        if (s.parent_symbol_id === null ? s.parent === null : CONTAINER_KINDS.has(s.parent_kind ?? "") || cScoped(s)) globals.push(s);
         // A function or variable declared in a function body is a binding of that body, no member
         // of anything: `compressor.compress()` inside a nested `def compress` is not a call of
         // itself, `std::exception` no local variable `exception`.
