@@ -1088,6 +1088,8 @@ class ReferenceCollector {
     for (let k = 0; k < count; k++) {
       const n = list.name(j, k);
       if (n === "local.type") type = declaredType(this.text.slice(list.start(j, k), list.end(j, k)));
+      // (Java's `double... array` is a `double[]`.)
+      else if (n === "local.type.varargs") type = declaredType(`${this.text.slice(list.start(j, k), list.end(j, k))}[]`);
       else if (n === "local.elem.of") elemOf = { name: this.text.slice(list.start(j, k), list.end(j, k)), at: list.start(j, k) };
       else if (n === "local.chain") chain = qualifierText(this.text, list.start(j, k), list.end(j, k));
       else if (n === "local.enter") {
@@ -1150,7 +1152,7 @@ class ReferenceCollector {
         collectPatternNames(syntaxOf(list.match(j, false).captures[k]?.node as QNode), names);
         for (const m of names) this.pending.push({ at: startOf(m), end: m.endIndex, after, global, fn: fn || n === "local.var.pattern" });
       } else if (!n.startsWith("local.")) continue;
-      else if (n !== "local.after" && n !== "local.type" && n !== "local.call" && n !== "local.from" && n !== "local.returns" && n !== "local.elem.of" && n !== "local.elem.method" && n !== "local.chain" && n !== "local.enter") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
+      else if (n !== "local.after" && n !== "local.type" && n !== "local.type.varargs" && n !== "local.call" && n !== "local.from" && n !== "local.returns" && n !== "local.elem.of" && n !== "local.elem.method" && n !== "local.chain" && n !== "local.enter") throw new Error(`${this.language}/references.scm: unknown capture @${n}`);
     }
   }
 

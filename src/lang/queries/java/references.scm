@@ -40,6 +40,9 @@
 ; the local's, never an outer symbol's, and are not kept as references. `@local.type`: the type
 ; the declaration writes, which says whose member `name.m()` is (resolve.ts, receiver_type).
 (formal_parameter type: (_) @local.type name: (identifier) @local)
+; A varargs parameter (`final Object... array`) is an array of the type before `...`: `array.length`
+; was a guess among the repository's `length` fields (commons-lang: 130 such reads).
+(spread_parameter (_) @local.type.varargs . "..." . (variable_declarator name: (identifier) @local))
 (spread_parameter (variable_declarator name: (identifier) @local))
 (catch_formal_parameter name: (identifier) @local)
 ; `catch (IOException e)` (one type; a multi-catch `A | B` names no one type), `try (Foo f = ...)`,
