@@ -280,6 +280,7 @@ export function maskForParse(language: LanguageId, text: string): string {
   storageMacros(lines, blank);
   wrapperMacros(text, blank);
   attributeCalls(lines, blank);
+  parameterAttributes(text, blank);
   // Every pattern needs a MACRO (a capital or digit, then an underscore: CLI11_INLINE has a digit)
   // or a calling convention (`__stdcall`).
   let braces: BraceScan | undefined;
@@ -655,6 +656,27 @@ function attributeCalls(lines: LineStarts, blank: number[]): void {
     if (!TYPE_PREFIX.test(prefix) || prefix.split(/[ \t*]+/).some((word) => NOT_ATTRIBUTE.has(word))) continue;
     if (isPreprocessorLine(lines, at)) continue;
     blank.push(at, text.indexOf(")", at) + 1);
+  }
+}
+
+/**
+ * A lowercase `__name` attribute macro before a parameter's type: BSD's `#define __unused
+ * __attribute__ ((__unused__))` in tmux's `alerts_timer(__unused int fd, __unused short events,
+ * void *arg)`. tree-sitter took `__unused` for the type and left `fd` in an ERROR, read as a
+ * reference (most of tmux's parse-recovered files). Blanked when a type and a name follow it up to
+ * `,` `)` or `[`, the type is no `__name` itself (glibc's `(__lhs __op __x)`) and the name no caps
+ * macro (`(__gthread_key_t __key _GLIBCXX_UNUSED)`); the compiler's own qualifiers are kept.
+ */
+const PARAMETER_ATTRIBUTE = /[(,][ \t]*(?:\r?\n[ \t]*)?(__[a-z][a-z0-9_]*)[ \t]+(?:(?:const|volatile|struct|enum|union|unsigned|signed)[ \t]+)*([A-Za-z_]\w*)[ \t*]+([A-Za-z_]\w*)[ \t]*(?=[,)[])/g;
+const COMPILER_WORDS = new Set(["__restrict", "__restrict__", "__const", "__volatile", "__volatile__", "__extension__", "__inline", "__inline__", "__signed", "__signed__"]);
+function parameterAttributes(text: string, blank: number[]): void {
+  if (!text.includes("__")) return;
+  PARAMETER_ATTRIBUTE.lastIndex = 0;
+  for (const m of text.matchAll(PARAMETER_ATTRIBUTE)) {
+    const macro = m[1] as string;
+    if (COMPILER_WORDS.has(macro) || (m[2] as string).startsWith("__") || /^[A-Z0-9_]+$/.test(m[3] as string)) continue;
+    const at = (m.index as number) + (m[0] as string).indexOf(macro);
+    blank.push(at, at + macro.length);
   }
 }
 
