@@ -52,7 +52,7 @@ export async function selectCommand(ws: Workspace, req: SelectRequest): Promise<
       const src = byNs.get(sel.namespace);
       if (!src) {
         // A file that could not be read (not found: its error is above) is no namespace to offer:
-        // `readme::... docs/nope.md` said "available: nope" and suggested nope::...
+        // `readme::... missing/nope.md` said "available: nope" and suggested nope::...
         const names = [...byNs.keys()].filter((n) => !failedFiles.has(n));
         const rest = raw.slice(raw.indexOf("::"));
         errors.push({
