@@ -458,7 +458,18 @@ describe("llmtools mcp (stdio)", () => {
 
   it("takes in a file saved by other means (an editor, the agent's own file tools) before its next answer from the graph", async () => {
     // The watcher starts with the first answer from an existing graph (the tests above); until
-    // it is ready a save may go unseen, hence the wait.
+    // it is ready a save may go unseen, hence the wait. A file created while it makes its first
+    // scan may also be missed for later events (CI once lost the edit below that way): a probe
+    // file in the graph first says that scan is over.
+    writeFileSync(join(root, "src", "probe.ts"), "export function watcherProbe(): number {\n  return 1;\n}\n");
+    await until(
+      "the probe in the graph",
+      async () => {
+        const r = await call(client, "magellan_find", { name: "watcherProbe" });
+        return r.isError ? undefined : r;
+      },
+      10_000,
+    );
     writeFileSync(join(root, "src", "outside.ts"), "export function savedOutside(): number {\n  return 2;\n}\n");
     await until(
       "the saved function in the graph",
