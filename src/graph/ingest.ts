@@ -7,7 +7,8 @@
 import { createRequire } from "node:module";
 import { availableParallelism } from "node:os";
 import type * as WorkerThreads from "node:worker_threads";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
+import { cpuTicks } from "../text/cpu-ticks.cjs";
 import { ToolError } from "../contract/errors.js";
 import { basename, join } from "node:path";
 import { timestamp } from "../contract/ids.js";
@@ -603,18 +604,9 @@ async function indexWith(db: DB, options: IndexOptions, t0: number): Promise<Ind
  * busy machine wall times of the same run differ by a quarter, CPU times much less.
  */
 function cpuTimes(): string {
-  try {
-    const ticks = (stat: string): number => {
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return Number(f[11]) + Number(f[12]);
-    };
-    const main = ticks(readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8"));
-    const all = ticks(readFileSync("/proc/self/stat", "utf8"));
-    // (Clock ticks: 100 a second on Linux.)
-    return `, cpu: main ${main * 10} ms, process ${all * 10} ms`;
-  } catch {
-    return "";
-  }
+  const main = cpuTicks(`/proc/self/task/${process.pid}/stat`);
+  const all = cpuTicks("/proc/self/stat");
+  return main === undefined || all === undefined ? "" : `, cpu: main ${main * 10} ms, process ${all * 10} ms`;
 }
 
 /**

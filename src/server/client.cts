@@ -12,6 +12,7 @@
  */
 import { existsSync, lstatSync, readFileSync, readdirSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { cpuTicks } from "../text/cpu-ticks.cjs";
 import {
   FRAME_JSON,
   FRAME_STDERR,
@@ -510,18 +511,6 @@ export async function startDaemon(root: string, extra: readonly string[]): Promi
 /** How long an overdue daemon's CPU time is watched for movement (see Attempt.overdue). */
 const BUSY_PROBE_MS = 200;
 
-/** A process's CPU time so far in clock ticks, or undefined where /proc does not tell (not Linux, no such process). */
-function cpuTicks(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(f[11]) + Number(f[12]);
-    return Number.isFinite(ticks) ? ticks : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** One command line sent to one daemon, with the in-process fallback when that fails. */
 class Attempt {
   private channel: Channel | undefined;
@@ -598,13 +587,13 @@ class Attempt {
   private overdue(ms: number, what: string): void {
     const hung = `${what} within ${ms} ms (hung)`;
     const pid = this.phase === "connecting" && !writes(this.tool, this.args) ? readInfo(this.sock)?.pid : undefined;
-    const before = pid === undefined ? undefined : cpuTicks(pid);
+    const before = pid === undefined ? undefined : cpuTicks(`/proc/${pid}/stat`);
     if (before === undefined) {
       this.fallback(hung, "kill");
       return;
     }
     this.timer = setTimeout(() => {
-      const after = cpuTicks(pid as number);
+      const after = cpuTicks(`/proc/${pid as number}/stat`);
       if (after !== undefined && after > before) this.fallback(`${what} within ${ms} ms: it is busy with another request (not hung), left running`, "none");
       else this.fallback(hung, "kill");
     }, BUSY_PROBE_MS);

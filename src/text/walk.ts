@@ -689,9 +689,9 @@ const EXCLUDED_WALK_CAP = 2000;
  * the same options, each counted with up to three examples, found by walking again with that rule
  * lifted (both lifted is what ripgrep -uu would search). An agent told that ignore rules "may"
  * exclude files could not tell whether --no-ignore would help; `-g 'scratch/**'` on a gitignored
- * scratch/ read as a wrong glob. `also`: what else reaches them, after the flag.
+ * scratch/ read as a wrong glob. `also`: what else reaches them (`it` or `them`), after the flag.
  */
-export function excludedByRules(options: Omit<WalkOptions, "onFile">, also = ""): string[] {
+export function excludedByRules(options: Omit<WalkOptions, "onFile">, also?: (it: string) => string): string[] {
   const out: string[] = [];
   const say = (lift: { hidden?: boolean; noIgnore?: boolean }, what: string, flag: string): void => {
     const examples: string[] = [];
@@ -713,7 +713,7 @@ export function excludedByRules(options: Omit<WalkOptions, "onFile">, also = "")
       capped = true;
     }
     const it = n === 1 ? "it" : "them";
-    if (n > 0) out.push(`${capped ? `${n}+` : n} ${n === 1 ? "file is" : "files are"} ${what} (${examples.join(", ")}${n > examples.length ? ", ..." : ""}): ${flag} searches ${it}${also ? `, ${also.replace("$it", it)}` : ""}`);
+    if (n > 0) out.push(`${capped ? `${n}+` : n} ${n === 1 ? "file is" : "files are"} ${what} (${examples.join(", ")}${n > examples.length ? ", ..." : ""}): ${flag} searches ${it}${also ? `, ${also(it)}` : ""}`);
   };
   if (!options.noIgnore) say({ noIgnore: true }, "ignored by .gitignore, .ignore, .rgignore or .git/info/exclude rules", "--no-ignore");
   if (!options.hidden) say({ hidden: true }, "hidden", "--hidden");

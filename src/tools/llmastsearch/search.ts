@@ -117,7 +117,7 @@ function symlinkMayHold(root: string, rel: string, language: LanguageId | undefi
  * llmastsearch has no hidden / no_ignore.
  */
 function excludedFiles(req: SearchRequest, explicit: string[]): string[] {
-  return excludedByRules({ root: req.root, start: explicit, globs: req.globs, cwd: req.cwd ?? process.cwd(), hidden: req.hidden, noIgnore: req.noIgnore }, "as does naming $it as a path");
+  return excludedByRules({ root: req.root, start: explicit, globs: req.globs, cwd: req.cwd ?? process.cwd(), hidden: req.hidden, noIgnore: req.noIgnore }, (it) => `as does naming ${it} as a path`);
 }
 
 function notReached(root: string, links: string[], walked: readonly { rel: string }[]): string[] {

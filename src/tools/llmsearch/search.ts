@@ -138,7 +138,7 @@ export function fileTypes(typeAdd: readonly string[]): Readonly<Record<string, r
 }
 
 /** The walk's globs and -t/-T types. */
-function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; types: { include: string[]; exclude: string[] }; cwd: string } {
+function filtersOf(req: Omit<SearchRequest, "pattern">): { globs: string[]; iglobs: string[]; types: { include: string[]; exclude: string[] }; cwd: string } {
   for (const [flag, list] of [["--glob", req.globs], ["--iglob", req.iglobs]] as const) {
     for (const g of list ?? []) {
       const refused = globRefusal(g, flag);
@@ -157,6 +157,11 @@ function filtersOf(req: SearchRequest): { globs: string[]; iglobs: string[]; typ
     });
   }
   return { globs: req.globs ?? [], iglobs: req.iglobs ?? [], types: t, cwd: req.cwd ?? process.cwd() };
+}
+
+/** What a search, a file list and the account of files kept out all walk: the same starts, rules, depth, globs and types. */
+function walkOptionsOf(root: string, starts: string[], req: Omit<SearchRequest, "pattern">, filters = filtersOf(req)): WalkOptions {
+  return { root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ignoreOff: req.ignoreOff, follow: req.follow, maxDepth: req.maxDepth, ...filters };
 }
 
 /**
@@ -210,7 +215,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
   const root = findWorkspaceRoot(TOOL, req.root, cwd);
   const { starts, missing } = startsOf({ ...req, pattern: "" }, root, cwd);
   const max = req.maxFilesize ?? 0;
-  const files = walkFiles({ root, start: starts.length ? starts : undefined, hidden: req.hidden, noIgnore: req.noIgnore, ignoreOff: req.ignoreOff, follow: req.follow, maxDepth: req.maxDepth, ...filtersOf({ ...req, pattern: "" }), cache: warmCache() })
+  const files = walkFiles({ ...walkOptionsOf(root, starts, req), cache: warmCache() })
     // A file over --max-filesize is not searched, so not listed (rg --files --max-filesize alike).
     .filter((e) => max <= 0 || sizeOf(e.abs) <= max)
     .map((e) => e.rel);
@@ -220,7 +225,7 @@ export function listFiles(req: Omit<SearchRequest, "pattern">): { data: Llmsearc
     diagnostics.push({
       tool: TOOL,
       level: "warning",
-      message: `no files under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles({ ...req, pattern: "" }, excludedFiles(root, starts, { ...req, pattern: "" }))}`,
+      message: `no files under ${starts.length ? (req.paths ?? []).join(", ") : root}: ${explainNoFiles({ ...req, pattern: "" }, excludedFiles(root, starts, req))}`,
       code: LLMSEARCH_CODES.no_files,
       remediation: "Check --glob / --type, or pass --hidden / --no-ignore to include hidden or ignored files.",
     });
@@ -337,14 +342,7 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
   try {
     const walk = (): WalkEntry[] =>
       walkFiles({
-        root,
-        start: starts.length ? starts : undefined,
-        hidden: req.hidden,
-        noIgnore: req.noIgnore,
-        ignoreOff: req.ignoreOff,
-        follow: req.follow,
-        maxDepth: req.maxDepth,
-        ...filters,
+        ...walkOptionsOf(root, starts, req, filters),
         cache,
         onFile: (e) => pool.add(e),
         onSkip: (rel, why) => {
@@ -427,17 +425,8 @@ export async function search(req: SearchRequest, sink?: MatchSink): Promise<Sear
 }
 
 /** When no file was found: what the ignore rules and the hidden-file rule kept out under the same paths, globs, types and depth. */
-function excludedFiles(root: string, starts: string[], req: SearchRequest): string[] {
-  return excludedByRules({
-    root,
-    start: starts.length ? starts : undefined,
-    hidden: req.hidden,
-    noIgnore: req.noIgnore,
-    ignoreOff: req.ignoreOff,
-    follow: req.follow,
-    maxDepth: req.maxDepth,
-    ...filtersOf(req),
-  });
+function excludedFiles(root: string, starts: string[], req: Omit<SearchRequest, "pattern">): string[] {
+  return excludedByRules(walkOptionsOf(root, starts, req));
 }
 
 function explainNoFiles(req: SearchRequest, excluded?: string[]): string {
