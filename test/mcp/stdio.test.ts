@@ -457,39 +457,28 @@ describe("llmtools mcp (stdio)", () => {
   });
 
   it("takes in a file saved by other means (an editor, the agent's own file tools) before its next answer from the graph", async () => {
+    /** The graph's answer for `name` once it holds it (within 10 s). */
+    const inGraph = (name: string) =>
+      until(
+        `${name} in the graph`,
+        async () => {
+          const r = await call(client, "magellan_find", { name });
+          return r.isError ? undefined : r;
+        },
+        10_000,
+      );
     // The watcher starts with the first answer from an existing graph (the tests above); until
     // it is ready a save may go unseen, hence the wait. A file created while it makes its first
     // scan may also be missed for later events (CI once lost the edit below that way): a probe
     // file in the graph first says that scan is over.
     writeFileSync(join(root, "src", "probe.ts"), "export function watcherProbe(): number {\n  return 1;\n}\n");
-    await until(
-      "the probe in the graph",
-      async () => {
-        const r = await call(client, "magellan_find", { name: "watcherProbe" });
-        return r.isError ? undefined : r;
-      },
-      10_000,
-    );
+    await inGraph("watcherProbe");
     writeFileSync(join(root, "src", "outside.ts"), "export function savedOutside(): number {\n  return 2;\n}\n");
-    await until(
-      "the saved function in the graph",
-      async () => {
-        const r = await call(client, "magellan_find", { name: "savedOutside" });
-        return r.isError ? undefined : r;
-      },
-      10_000,
-    );
+    await inGraph("savedOutside");
     // An edit of a file the graph holds, once the watcher has seen it (a few ms; longer on a
     // loaded machine): the answer has the new text, with no STALE_INDEX warning.
     writeFileSync(join(root, "src", "outside.ts"), "// a line above\nexport function savedAgain(): number {\n  return 3;\n}\n");
-    const again = await until(
-      "the edit in the graph",
-      async () => {
-        const r = await call(client, "magellan_find", { name: "savedAgain" });
-        return r.isError ? undefined : r;
-      },
-      10_000,
-    );
+    const again = await inGraph("savedAgain");
     assert.equal((again.structuredContent.data.matches as { span: { start_line: number } }[])[0]?.span.start_line, 2);
     assert.equal(again.structuredContent.diagnostics, undefined, "no STALE_INDEX warning");
     assert.equal(errorCode(await call(client, "magellan_find", { name: "savedOutside" })), "MAGELLAN_E104");
